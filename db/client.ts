@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema';
+
+/**
+ * Both drivers expose the same Drizzle query builder for the PostgreSQL dialect; the node-postgres type is used
+ * as the common one. Raw `db.execute()` results carry `.rows` on both.
+ */
+export type Database = NodePgDatabase<typeof schema>;
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Anything that can run a query: the database or a transaction inside it. */
+export type Executor = Database | Transaction;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** The PGlite instance (embedded mode only). */
+  pglite?: PGlite;
+  /** The pool (PostgreSQL mode only). */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+// Counters and bigint ids are far below 2^53; read them as numbers rather than strings.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+/** `dataDir` undefined or `memory://` gives an in-memory database (tests). */
+export async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
+  if (dataDir && !dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const client = new PGlite({ dataDir, extensions: { unaccent } });
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  return { db, kind: 'pglite', pglite: client, close: () => client.close() };
+}
+
+export async function openPostgres(url: string, poolMax = 10): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolMax, idleTimeoutMillis: 30_000 });
+  // A dropped idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = drizzlePostgres(pool, { schema });
+  return { db, kind: 'postgres', pool, close: () => pool.end() };
+}

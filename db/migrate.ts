@@ -1,0 +1,36 @@
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import type { DatabaseHandle } from './client';
+
+export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'db', 'migrations');
+
+/** Arbitrary constant: several instances starting together take turns to migrate and seed. */
+export const STARTUP_LOCK_ID = 7_391_452;
+
+export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
+  if (handle.kind === 'pglite') {
+    await migratePglite(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    return;
+  }
+  await migratePostgres(handle.db, { migrationsFolder: MIGRATIONS_FOLDER });
+}
+
+/** Runs `work` holding a session-level advisory lock on one pooled connection (PostgreSQL), or directly (PGlite). */
+export async function withStartupLock<T>(handle: DatabaseHandle, work: () => Promise<T>): Promise<T> {
+  if (handle.kind === 'pglite' || !handle.pool) return work();
+  const client = await handle.pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_ID]);
+    return await work();
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_ID]).catch(() => {});
+    client.release();
+  }
+}
+
+export async function isEmptyCatalogue(handle: DatabaseHandle): Promise<boolean> {
+  const result = await handle.db.execute(sql`select exists(select 1 from publishers) as present`);
+  return !(result.rows[0] as { present: boolean }).present;
+}

@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { openPglite, openPostgres, type Database, type DatabaseHandle } from '@/db/client';
+import { isEmptyCatalogue, migrateDatabase, withStartupLock } from '@/db/migrate';
+import { seedMarketplace } from '@/db/seed';
+import { getEnv } from './env';
+import { log } from './log';
+import { processSingleton, replaceProcessSingleton } from './singleton';
+
+export type { Database, DatabaseHandle, Executor, Transaction } from '@/db/client';
+
+const SLOT = 'database';
+
+/** Migrates, then seeds the sample marketplace into an empty database when asked to. Safe to run on every start. */
+export async function prepareDatabase(handle: DatabaseHandle, options: { seed: boolean }): Promise<void> {
+  await withStartupLock(handle, async () => {
+    await migrateDatabase(handle);
+    if (options.seed && (await isEmptyCatalogue(handle))) {
+      const started = Date.now();
+      await seedMarketplace(handle.db);
+      log.info({ ms: Date.now() - started }, 'seeded the sample marketplace');
+    }
+  });
+}
+
+async function openConfiguredDatabase(): Promise<DatabaseHandle> {
+  const env = getEnv();
+  const handle = env.DATABASE_URL
+    ? await openPostgres(env.DATABASE_URL, env.DATABASE_POOL_MAX)
+    : await openPglite(path.resolve(env.DATA_DIR, 'pglite'));
+  await prepareDatabase(handle, { seed: env.SEED_ON_START });
+  return handle;
+}
+
+/** The process-wide database, opened, migrated and seeded on first use. */
+export function getDatabaseHandle(): Promise<DatabaseHandle> {
+  return processSingleton(SLOT, () => {
+    const opening = openConfiguredDatabase();
+    // A failed open must not be cached forever: the next caller tries again.
+    opening.catch(() => replaceProcessSingleton(SLOT, undefined));
+    return opening;
+  });
+}
+
+export async function getDb(): Promise<Database> {
+  return (await getDatabaseHandle()).db;
+}
+
+/** Tests and the CLI bring their own handle (a fresh database per test file, for example). */
+export function useDatabase(handle: DatabaseHandle): void {
+  replaceProcessSingleton(SLOT, Promise.resolve(handle));
+}
+
+export async function closeDatabase(): Promise<void> {
+  const current = processSingleton<Promise<DatabaseHandle> | undefined>(SLOT, () => undefined);
+  replaceProcessSingleton(SLOT, undefined);
+  if (current) await (await current).close();
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+/**
+ * The only place that reads process.env. Every variable has a local default so that `npm start` on a bare
+ * machine works; `.env.example` lists the same variables with the same defaults.
+ */
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? fallback : v === 'true' || v === '1' || v === 'yes'));
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+
+const intWithDefault = (fallback: number, min = 0) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer >= ${min}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Public base URL of this deployment: used in snippets, upgrade links and Stripe redirects. */
+  APP_URL: z.string().url().default('http://localhost:3000'),
+  /** PostgreSQL connection string. Unset: embedded PGlite under DATA_DIR. */
+  DATABASE_URL: optionalString,
+  DATABASE_POOL_MAX: intWithDefault(10, 1),
+  /** Folder for embedded data (PGlite files, generated server secret). */
+  DATA_DIR: z.string().default('.data'),
+  /** Seed the sample marketplace into an empty database at start. */
+  SEED_ON_START: bool(true),
+  /** Server secret: signs sessions and derives the key that encrypts publisher secrets. Generated into DATA_DIR when unset (single instance only). */
+  ALMANAC_SECRET: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Optional file that receives the JSON logs instead of stdout. */
+  LOG_FILE: optionalString,
+  /** Redis server for rate limits and revocation broadcasts across instances. */
+  REDIS_URL: optionalString,
+  /** Upstash Redis (REST) for serverless deployments. */
+  UPSTASH_REDIS_REST_URL: optionalString,
+  UPSTASH_REDIS_REST_TOKEN: optionalString,
+  /** Requests per minute per key when a plan sets none. */
+  RATE_LIMIT_PER_MINUTE: intWithDefault(60, 1),
+  /** Publisher backend timeout when a knowledge base sets none (milliseconds). */
+  PUBLISHER_TIMEOUT_MS: intWithDefault(30_000, 1),
+  /** Allow publisher endpoints on private, link-local or loopback addresses (trusted networks only). */
+  ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: bool(false),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Override of Stripe's API host (tests point it at a local fake), e.g. http://127.0.0.1:12111 */
+  STRIPE_API_BASE: optionalString,
+  /** OpenAI-compatible chat model for hosted answers; extractive answers when unset. */
+  LLM_BASE_URL: optionalString,
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: optionalString,
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  /** Largest document accepted for hosted knowledge bases (bytes). */
+  MAX_UPLOAD_BYTES: intWithDefault(20 * 1024 * 1024, 1),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  if (!cached) {
+    const parsed = envSchema.safeParse(process.env);
+    if (!parsed.success) {
+      const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+      throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/** Tests and the CLI change configuration between runs; production never calls this. */
+export function resetEnvForTesting(): void {
+  cached = undefined;
+}

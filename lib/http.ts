@@ -1,0 +1,76 @@
+import { ApiError, errorBody, type ErrorCode, type ErrorExtras } from './errors';
+import { newId } from './ids';
+import { log } from './log';
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+export function newRequestId(): string {
+  return newId('req');
+}
+
+export function jsonResponse(data: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  return new Response(JSON.stringify(data), { status: init.status ?? 200, headers });
+}
+
+export function errorResponse(
+  code: ErrorCode,
+  message: string,
+  requestId: string,
+  options: { extras?: ErrorExtras; headers?: HeadersInit } = {},
+): Response {
+  const error = new ApiError(code, message, { extras: options.extras });
+  const headers = new Headers(options.headers);
+  headers.set(REQUEST_ID_HEADER, requestId);
+  return jsonResponse(errorBody(code, message, requestId, error.extras), { status: error.status, headers });
+}
+
+export function apiErrorResponse(error: ApiError, requestId: string, headers?: HeadersInit): Response {
+  const merged = new Headers(headers);
+  for (const [k, v] of Object.entries(error.headers)) merged.set(k, v);
+  return errorResponse(error.code, error.message, requestId, { extras: error.extras, headers: merged });
+}
+
+export interface ApiContext<P> {
+  requestId: string;
+  params: P;
+}
+
+type RouteContext<P> = { params: Promise<P> };
+
+/**
+ * Wraps a route handler: assigns the request id, maps ApiError to its documented body, turns anything
+ * unexpected into a logged 500 `internal_error` without leaking internals, and stamps X-Request-Id.
+ */
+export function withApiRoute<P = Record<string, never>>(
+  handler: (request: Request, context: ApiContext<P>) => Promise<Response>,
+) {
+  return async (request: Request, routeContext?: RouteContext<P>): Promise<Response> => {
+    const requestId = newRequestId();
+    let response: Response;
+    try {
+      const params = routeContext?.params ? await routeContext.params : ({} as P);
+      response = await handler(request, { requestId, params });
+    } catch (error) {
+      response = handleRouteError(error, requestId, request);
+    }
+    response.headers.set(REQUEST_ID_HEADER, requestId);
+    return response;
+  };
+}
+
+export function handleRouteError(error: unknown, requestId: string, request?: Request): Response {
+  if (error instanceof ApiError) return apiErrorResponse(error, requestId);
+  log.error({ err: error, request_id: requestId, method: request?.method, path: request ? new URL(request.url).pathname : undefined }, 'unhandled error');
+  return errorResponse('internal_error', 'Something went wrong on our side. Quote the request id if you contact support.', requestId);
+}
+
+/** 405 with the Allow header, for every method a route does not serve. */
+export function methodNotAllowed(allow: string[]) {
+  return withApiRoute(async (request, { requestId }) =>
+    errorResponse('method_not_allowed', `${request.method} is not allowed here; use ${allow.join(', ')}.`, requestId, {
+      headers: { Allow: allow.join(', ') },
+    }),
+  );
+}

@@ -1,0 +1,88 @@
+import pino, { type Logger } from 'pino';
+import { getEnv } from './env';
+
+/** Anything shaped like an Almanac key is cut down to its display prefix before it can reach a log line. */
+const KEY_PATTERN = /alm_sk_(live|test)_([0-9A-Za-z]{8})[0-9A-Za-z]*/g;
+const BEARER_PATTERN = /(Bearer\s+)[^\s"',]+/gi;
+
+export function scrubSecrets(text: string): string {
+  return text.replace(KEY_PATTERN, 'alm_sk_$1_$2…').replace(BEARER_PATTERN, '$1[redacted]');
+}
+
+const REDACT_PATHS = [
+  'authorization',
+  'password',
+  'passwordHash',
+  'secret',
+  'token',
+  'apiKey',
+  'key',
+  'infraKey',
+  'signingSecret',
+  '*.authorization',
+  '*.Authorization',
+  '*.password',
+  '*.passwordHash',
+  '*.secret',
+  '*.token',
+  '*.apiKey',
+  '*.key',
+  '*.infraKey',
+  '*.signingSecret',
+  '*.headers.authorization',
+  '*.headers.cookie',
+  'headers.authorization',
+  'headers.cookie',
+  'req.headers.authorization',
+  'req.headers.cookie',
+];
+
+function scrubDeep(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubSecrets(value);
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) {
+    return { type: value.name, message: scrubSecrets(value.message), stack: value.stack ? scrubSecrets(value.stack) : undefined };
+  }
+  if (Array.isArray(value)) return value.map((v) => scrubDeep(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = scrubDeep(v, depth + 1);
+  return out;
+}
+
+function createLogger(): Logger {
+  const env = getEnv();
+  const destination = env.LOG_FILE ? pino.destination({ dest: env.LOG_FILE, append: true, sync: true }) : pino.destination({ sync: false });
+  return pino(
+    {
+      level: env.LOG_LEVEL,
+      base: { service: 'almanac' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      formatters: { log: (object) => scrubDeep(object) as Record<string, unknown> },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(this, args.map((a) => (typeof a === 'string' ? scrubSecrets(a) : a)) as Parameters<typeof method>);
+        },
+      },
+    },
+    destination,
+  );
+}
+
+let logger: Logger | undefined;
+
+export function getLogger(): Logger {
+  logger ??= createLogger();
+  return logger;
+}
+
+/** Module-level convenience: `log.info({...}, 'msg')`. Created on first use so configuration is read lazily. */
+export const log: Pick<Logger, 'info' | 'warn' | 'error' | 'debug' | 'fatal' | 'trace' | 'child'> = {
+  info: (...a: Parameters<Logger['info']>) => getLogger().info(...a),
+  warn: (...a: Parameters<Logger['warn']>) => getLogger().warn(...a),
+  error: (...a: Parameters<Logger['error']>) => getLogger().error(...a),
+  debug: (...a: Parameters<Logger['debug']>) => getLogger().debug(...a),
+  fatal: (...a: Parameters<Logger['fatal']>) => getLogger().fatal(...a),
+  trace: (...a: Parameters<Logger['trace']>) => getLogger().trace(...a),
+  child: (...a: Parameters<Logger['child']>) => getLogger().child(...a),
+} as never;

@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { getEnv } from './env';
+import { processSingleton } from './singleton';
+
+/**
+ * The server secret signs sessions and derives the key that encrypts publisher secrets. Operators set
+ * ALMANAC_SECRET (required when several instances share a database); on embedded defaults it is generated
+ * once into DATA_DIR so sessions and encrypted secrets survive restarts.
+ */
+export function getServerSecret(): string {
+  return processSingleton('server-secret', () => {
+    const env = getEnv();
+    if (env.ALMANAC_SECRET) return env.ALMANAC_SECRET;
+    if (env.DATABASE_URL && env.NODE_ENV === 'production') {
+      throw new Error('ALMANAC_SECRET must be set when DATABASE_URL is set: every instance needs the same secret.');
+    }
+    const file = path.resolve(env.DATA_DIR, 'server-secret');
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch {
+      mkdirSync(path.dirname(file), { recursive: true });
+      const secret = randomBytes(32).toString('base64url');
+      writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+      return secret;
+    }
+  });
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env tsx
+/**
+ * Operator CLI: `npm run almanac -- <command> [options]`. Each domain registers its commands in scripts/cli/.
+ * Run `npm run almanac -- help` for the list.
+ */
+import { closeDatabase } from '@/lib/db';
+import { commands } from './cli/registry';
+
+function printHelp(): void {
+  console.log('Usage: npm run almanac -- <command> [options]\n\nCommands:');
+  const width = Math.max(...commands.map((c) => c.name.length));
+  for (const command of commands) console.log(`  ${command.name.padEnd(width)}  ${command.summary}`);
+  console.log('\nRun `npm run almanac -- <command> --help` for a command\'s options.');
+}
+
+async function main(): Promise<number> {
+  const [name, ...args] = process.argv.slice(2);
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    printHelp();
+    return 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    console.error(`Unknown command "${name}".\n`);
+    printHelp();
+    return 2;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(`${command.name}: ${command.summary}\n\n${command.usage}`);
+    return 0;
+  }
+  return command.run(args);
+}
+
+main()
+  .then(async (code) => {
+    await closeDatabase();
+    process.exit(code);
+  })
+  .catch(async (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    await closeDatabase().catch(() => {});
+    process.exit(1);
+  });

@@ -1,0 +1,4 @@
+import type { CliCommand } from './types';
+
+/** Every CLI command, in the order `help` lists them. Domains add their modules here. */
+export const commands: CliCommand[] = [];

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `npm start`: builds the app when there is no build or the sources are newer than it, then serves it.
+// The server migrates the database and seeds the sample marketplace on first start (instrumentation.ts).
+import { spawnSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const buildId = path.join(root, '.next', 'BUILD_ID');
+const sourceDirs = ['app', 'lib', 'components', 'db', 'public'];
+const sourceFiles = ['next.config.mjs', 'package-lock.json', 'instrumentation.ts', 'postcss.config.mjs'];
+
+function newestMtime(entry) {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  return newest;
+}
+
+const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+const sourcesAt = Math.max(...[...sourceDirs, ...sourceFiles].map((p) => newestMtime(path.join(root, p))));
+const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+
+if (builtAt < sourcesAt) {
+  console.log(builtAt ? 'Sources changed since the last build; rebuilding…' : 'First start: building Almanac (about a minute)…');
+  const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const args = ['start', ...process.argv.slice(2)];
+const server = spawn(process.execPath, [nextBin, ...args], { cwd: root, stdio: 'inherit', env: { NEXT_TELEMETRY_DISABLED: '1', ...process.env } });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code) => process.exit(code ?? 0));

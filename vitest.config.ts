@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+const alias = { '@': import.meta.dirname };
+const integration = ['test/integration/**/*.test.ts'];
+
+/**
+ * Three projects: unit tests beside the code; the integration suite once on embedded PGlite and once on the
+ * PostgreSQL server (a fresh database per test file, see test/support/db.ts).
+ */
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' },
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: 'unit', include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'examples/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        resolve: { alias },
+        test: { name: 'pglite', include: integration, env: { ALMANAC_TEST_DB: 'pglite' }, testTimeout: 60_000, hookTimeout: 180_000 },
+      },
+      {
+        resolve: { alias },
+        test: { name: 'postgres', include: integration, env: { ALMANAC_TEST_DB: 'postgres' }, testTimeout: 60_000, hookTimeout: 180_000 },
+      },
+    ],
+  },
+});
