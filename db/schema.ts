@@ -289,6 +289,34 @@ export const apiKeys = pgTable(
 );
 
 /**
+ * A freshly issued key on its way to the buyer's screen (purchase success page, replacement key). The key is shown
+ * exactly once: the plaintext exists only here, AES-256-GCM-encrypted under a key derived from the server secret,
+ * for a short time, and the row is deleted by the single read that reveals it (DELETE … RETURNING). An unread
+ * handoff expires; the buyer then creates a replacement key. Owned by lib/billing-handoff.ts.
+ */
+export const keyHandoffs = pgTable(
+  'key_handoffs',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    keyId: text('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    /** Stripe purchases: the Checkout Session the success page is waiting for. */
+    checkoutSessionId: text('checkout_session_id'),
+    keyCiphertext: text('key_ciphertext').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('key_handoffs_checkout_key').on(t.checkoutSessionId), index('key_handoffs_user_idx').on(t.userId)],
+);
+
+/**
  * Queries used per subscription and billing period. The gateway reserves a unit with a conditional
  * UPDATE (`used < cap`) before routing and gives it back when the answer fails, so the count is exact.
  */
