@@ -374,8 +374,12 @@ export const stripeEvents = pgTable('stripe_events', {
   type: text('type').notNull(),
   /** Stripe's `created` of the event, used to ignore out-of-order deliveries. */
   eventCreatedAt: ts('event_created_at').notNull(),
+  /** The Stripe subscription the event is about (when it is about one): "newest applied event for it" is a lookup. */
+  stripeSubscriptionId: text('stripe_subscription_id'),
+  /** What the event did: `applied`, or `ignored:<reason>` (stale, unknown subscription…), for operators. */
+  outcome: text('outcome').notNull().default('applied'),
   processedAt: ts('processed_at').notNull().defaultNow(),
-});
+}, (t) => [index('stripe_events_subscription_idx').on(t.stripeSubscriptionId, t.eventCreatedAt)]);
 
 export const auditLog = pgTable(
   'audit_log',
