@@ -181,6 +181,8 @@ export const documents = pgTable(
     /** Null for sources without pages. */
     pageCount: integer('page_count'),
     chunkCount: integer('chunk_count').notNull().default(0),
+    /** Engine: the parsed structure (pages of headings and paragraphs) so `reindex` can re-chunk without the original bytes. */
+    structure: jsonb('structure').$type<Record<string, unknown>>(),
     status: documentStatusEnum('status').notNull().default('ready'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -206,6 +208,8 @@ export const chunks = pgTable(
     content: text('content').notNull(),
     tokenCount: integer('token_count').notNull().default(0),
     searchVector: tsvector('search_vector'),
+    /** Engine: number of lexeme positions in search_vector, the document length of BM25. */
+    lexemeCount: integer('lexeme_count').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -214,6 +218,29 @@ export const chunks = pgTable(
     index('chunks_search_idx').using('gin', t.searchVector),
   ],
 );
+
+/** Engine: per knowledge base, in how many chunks each lexeme occurs (the IDF of BM25); maintained at ingest. */
+export const kbTerms = pgTable(
+  'kb_terms',
+  {
+    kbId: text('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    lexeme: text('lexeme').notNull(),
+    docFreq: integer('doc_freq').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kbId, t.lexeme] })],
+);
+
+/** Engine: per knowledge base, chunk count and total chunk length (BM25's N and average length); maintained at ingest. */
+export const kbIndexStats = pgTable('kb_index_stats', {
+  kbId: text('kb_id')
+    .primaryKey()
+    .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+  chunkCount: integer('chunk_count').notNull().default(0),
+  totalLength: bigint('total_length', { mode: 'number' }).notNull().default(0),
+  updatedAt: updatedAt(),
+});
 
 // ── Buying and metering ────────────────────────────────────────────────────────────────────────────
 
