@@ -1,0 +1,60 @@
+'use server';
+
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { attemptPasswordSignIn, clientIpFrom } from '@/lib/auth';
+import { getDb } from '@/lib/db';
+import { endSession, safeReturnPath, startSession } from '@/lib/session';
+import { describeWait } from '@/lib/sign-in-limiter';
+import { registerUser } from '@/lib/users';
+
+export interface AuthFormState {
+  /** A message for the whole form (wrong password, too many attempts). */
+  formError?: string;
+  fieldErrors?: Partial<Record<'email' | 'password' | 'name', string>>;
+  /** Echoed back so the visitor does not retype them (never the password). */
+  values?: { email?: string; name?: string };
+}
+
+const text = (form: FormData, key: string): string => {
+  const v = form.get(key);
+  return typeof v === 'string' ? v : '';
+};
+
+export async function signInAction(_previous: AuthFormState, form: FormData): Promise<AuthFormState> {
+  const email = text(form, 'email').trim();
+  const password = text(form, 'password');
+  const values = { email };
+  const fieldErrors: AuthFormState['fieldErrors'] = {};
+  if (!email) fieldErrors.email = 'Enter your email address.';
+  if (!password) fieldErrors.password = 'Enter your password.';
+  if (fieldErrors.email || fieldErrors.password) return { fieldErrors, values };
+
+  const result = await attemptPasswordSignIn(email, password, clientIpFrom(await headers()));
+  if (!result.ok) {
+    if (result.code === 'too_many_attempts') {
+      return { formError: `Too many failed attempts. Try again in ${describeWait(result.retryAfterSeconds)}.`, values };
+    }
+    return { formError: 'That email and password do not match an account.', values };
+  }
+  await startSession(result.user);
+  redirect(safeReturnPath(text(form, 'callbackUrl')));
+}
+
+export async function signUpAction(_previous: AuthFormState, form: FormData): Promise<AuthFormState> {
+  const values = { email: text(form, 'email').trim(), name: text(form, 'name').trim() };
+  const result = await registerUser(await getDb(), { email: values.email, password: text(form, 'password'), name: values.name });
+  if (!result.ok) {
+    if (result.code === 'email_taken') {
+      return { fieldErrors: { email: 'An account with this email already exists. Sign in instead.' }, values };
+    }
+    return { fieldErrors: result.fieldErrors, values };
+  }
+  await startSession(result.user);
+  redirect(safeReturnPath(text(form, 'callbackUrl')));
+}
+
+export async function signOutAction(): Promise<void> {
+  await endSession();
+  redirect('/?signedOut=1');
+}

@@ -1,0 +1,59 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import { Alert } from '@/components/ui/alert';
+import { enabledOAuthProviders } from '@/lib/auth';
+import { getSessionUser, safeReturnPath } from '@/lib/session';
+import { describeWait } from '@/lib/sign-in-limiter';
+import { AuthCard } from '../auth-card';
+import { OAuthButtons } from './oauth-buttons';
+import { SignInForm } from './sign-in-form';
+
+export const metadata: Metadata = { title: 'Sign in' };
+
+/** Errors next-auth reports through `?error=` (OAuth callbacks, its own credentials endpoint). */
+function describeAuthError(code: string | undefined): string | null {
+  if (!code) return null;
+  const tooMany = /^TooManyAttempts:(\d+)$/.exec(code);
+  if (tooMany) return `Too many failed attempts. Try again in ${describeWait(Number(tooMany[1]))}.`;
+  switch (code) {
+    case 'CredentialsSignin':
+      return 'That email and password do not match an account.';
+    case 'OAuthEmailMissing':
+      return 'The provider did not share an email address, so we could not sign you in.';
+    case 'OAuthAccountNotLinked':
+      return 'This email is already used with another sign-in method.';
+    default:
+      return 'Sign-in did not complete. Please try again.';
+  }
+}
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const callbackUrl = safeReturnPath(typeof params.callbackUrl === 'string' ? params.callbackUrl : undefined);
+  if (await getSessionUser()) redirect(callbackUrl);
+  const error = describeAuthError(typeof params.error === 'string' ? params.error : undefined);
+  const signUpHref = `/signup?callbackUrl=${encodeURIComponent(callbackUrl)}`;
+  return (
+    <AuthCard
+      title="Sign in"
+      intro="Welcome back. Sign in to manage your subscriptions and API keys."
+      footer={
+        <>
+          New to Almanac?{' '}
+          <Link href={signUpHref} className="font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-600">
+            Create an account
+          </Link>
+        </>
+      }
+    >
+      {error ? (
+        <Alert tone="error" className="mb-4">
+          {error}
+        </Alert>
+      ) : null}
+      <SignInForm callbackUrl={callbackUrl} />
+      <OAuthButtons providers={enabledOAuthProviders()} callbackUrl={callbackUrl} />
+    </AuthCard>
+  );
+}

@@ -1,0 +1,32 @@
+'use client';
+
+import { useActionState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Field } from '@/components/ui/field';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { signUpAction, type AuthFormState } from '../actions';
+
+export function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
+  const [state, action] = useActionState<AuthFormState, FormData>(signUpAction, {});
+  return (
+    <form action={action} className="space-y-4" noValidate>
+      {state.formError ? <Alert tone="error">{state.formError}</Alert> : null}
+      <input type="hidden" name="callbackUrl" value={callbackUrl} />
+      <Field label="Name (optional)" name="name" type="text" autoComplete="name" defaultValue={state.values?.name} error={state.fieldErrors?.name} />
+      <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} error={state.fieldErrors?.email} />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={10}
+        hint="At least 10 characters."
+        error={state.fieldErrors?.password}
+      />
+      <SubmitButton pendingLabel="Creating your account…" className="w-full">
+        Create account
+      </SubmitButton>
+    </form>
+  );
+}

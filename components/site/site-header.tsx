@@ -1,0 +1,56 @@
+import Link from 'next/link';
+import { signOutAction } from '@/app/(auth)/actions';
+import { buttonClasses } from '@/components/ui/button';
+import type { SessionUser } from '@/lib/session';
+
+export function SiteHeader({ user }: { user: SessionUser | null }) {
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
+        <div className="flex items-center gap-6">
+          <Link href="/" className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900">
+            <span aria-hidden="true" className="grid h-8 w-8 place-items-center rounded-lg bg-brand-600 text-sm font-bold text-white">
+              A
+            </span>
+            Almanac
+          </Link>
+          <nav aria-label="Main">
+            <ul className="flex items-center gap-1 text-sm font-medium">
+              <li>
+                <Link href="/knowledge-bases" className="rounded-md px-3 py-2 text-slate-700 hover:bg-slate-100 hover:text-slate-900">
+                  Knowledge bases
+                </Link>
+              </li>
+            </ul>
+          </nav>
+        </div>
+        <div className="flex items-center gap-2 text-sm">
+          {user ? (
+            <>
+              <span className="hidden max-w-[16rem] truncate text-slate-700 sm:inline" title={user.email}>
+                {user.email}
+              </span>
+              <Link href="/account" className={buttonClasses('secondary', 'py-1.5')}>
+                Account
+              </Link>
+              <form action={signOutAction}>
+                <button type="submit" className={buttonClasses('ghost', 'py-1.5')}>
+                  Sign out
+                </button>
+              </form>
+            </>
+          ) : (
+            <>
+              <Link href="/signin" className={buttonClasses('ghost', 'py-1.5')}>
+                Sign in
+              </Link>
+              <Link href="/signup" className={buttonClasses('primary', 'py-1.5')}>
+                Sign up
+              </Link>
+            </>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

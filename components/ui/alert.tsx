@@ -1,0 +1,19 @@
+import type { ReactNode } from 'react';
+import { cx } from './cx';
+
+const tones = {
+  info: 'border-brand-100 bg-brand-50 text-brand-700',
+  error: 'border-red-200 bg-red-50 text-red-800',
+  success: 'border-emerald-200 bg-emerald-50 text-emerald-800',
+  warning: 'border-amber-200 bg-amber-50 text-amber-900',
+} as const;
+
+/** A message box; `role="alert"` for errors so they are announced when they appear. */
+export function Alert({ tone = 'info', title, children, className }: { tone?: keyof typeof tones; title?: string; children?: ReactNode; className?: string }) {
+  return (
+    <div role={tone === 'error' ? 'alert' : 'status'} className={cx('rounded-lg border px-4 py-3 text-sm', tones[tone], className)}>
+      {title ? <p className="font-semibold">{title}</p> : null}
+      {children ? <div className={title ? 'mt-1' : undefined}>{children}</div> : null}
+    </div>
+  );
+}
