@@ -52,6 +52,10 @@ export const envSchema = z.object({
   UPSTASH_REDIS_REST_TOKEN: optionalString,
   /** Requests per minute per key when a plan sets none. */
   RATE_LIMIT_PER_MINUTE: intWithDefault(60, 1),
+  /** Length of the rate-limit sliding window (ms). The contract's window is a minute; tests shorten it to see it slide. */
+  RATE_LIMIT_WINDOW_MS: intWithDefault(60_000, 100),
+  /** Key prefix of rate-limit entries in Redis/Upstash (lets several deployments or test runs share one Redis). */
+  RATE_LIMIT_PREFIX: z.string().default('almanac:rl'),
   /** Publisher backend timeout when a knowledge base sets none (milliseconds). */
   PUBLISHER_TIMEOUT_MS: intWithDefault(30_000, 1),
   /** Allow publisher endpoints on private, link-local or loopback addresses (trusted networks only). */

@@ -1,0 +1,33 @@
+import { getEnv } from '../env';
+import { processSingleton, replaceProcessSingleton } from '../singleton';
+import { createMemoryRateLimiter } from './memory';
+import { createRedisRateLimiter } from './redis';
+import type { RateLimiter } from './types';
+import { createUpstashRateLimiter } from './upstash';
+
+export * from './types';
+export { createMemoryRateLimiter, createRedisRateLimiter, createUpstashRateLimiter };
+
+const SLOT = 'rate-limiter';
+
+/** Upstash when its URL and token are set, else Redis when REDIS_URL is set, else in-process. */
+export function createConfiguredRateLimiter(): RateLimiter {
+  const env = getEnv();
+  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
+    return createUpstashRateLimiter({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, prefix: env.RATE_LIMIT_PREFIX });
+  }
+  if (env.REDIS_URL) return createRedisRateLimiter({ url: env.REDIS_URL, prefix: `${env.RATE_LIMIT_PREFIX}:` });
+  return createMemoryRateLimiter();
+}
+
+/** The process-wide limiter (one per process, shared by every copy of this module). */
+export function getRateLimiter(): RateLimiter {
+  return processSingleton(SLOT, createConfiguredRateLimiter);
+}
+
+/** Tests swap the backend between suites. */
+export async function resetRateLimiterForTesting(next?: RateLimiter): Promise<void> {
+  const current = processSingleton<RateLimiter | undefined>(SLOT, () => undefined);
+  replaceProcessSingleton(SLOT, next);
+  if (current && current !== next) await current.close();
+}
