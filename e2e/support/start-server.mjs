@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// Playwright's web server: a production build in its own folder (NEXT_DIST_DIR=.next-e2e, so it never collides with
+// other builds) started on the port and FRESH data directory chosen by playwright.config.ts. The first request
+// therefore migrates and seeds an empty embedded database, which proves start-up from nothing.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+const distDir = process.env.NEXT_DIST_DIR || '.next-e2e';
+const port = process.env.E2E_PORT;
+if (!port) throw new Error('E2E_PORT is not set (playwright.config.ts sets it)');
+
+const env = { ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
+
+if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(path.join(root, distDir, 'BUILD_ID'))) {
+  // `next build` adds its dist folder's type paths to tsconfig.json; the shared tsconfig must not change per test run.
+  const tsconfigPath = path.join(root, 'tsconfig.json');
+  const tsconfig = readFileSync(tsconfigPath);
+  const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env });
+  if (!readFileSync(tsconfigPath).equals(tsconfig)) writeFileSync(tsconfigPath, tsconfig);
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const server = spawn(process.execPath, [nextBin, 'start', '-p', port, '-H', '127.0.0.1'], { cwd: root, stdio: 'inherit', env });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests against a production build served by `next start` (see e2e/support/start-server.mjs).
+ * The config file is evaluated again in every worker process; the port and data directory are chosen once in the
+ * main process and handed to the workers through the environment they inherit.
+ */
+function freePort(): string {
+  const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})";
+  return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim();
+}
+
+const external = process.env.E2E_BASE_URL;
+process.env.E2E_PORT ??= freePort();
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'almanac-e2e-'));
+const baseURL = external ?? `http://127.0.0.1:${process.env.E2E_PORT}`;
+const artifacts = path.resolve('e2e/artifacts');
+mkdirSync(artifacts, { recursive: true });
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: path.join(artifacts, 'test-results'),
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['html', { outputFolder: path.join(artifacts, 'report'), open: 'never' }]],
+  use: {
+    baseURL,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } } }],
+  webServer: external
+    ? undefined
+    : {
+        command: 'node e2e/support/start-server.mjs',
+        url: `${baseURL}/signin`,
+        // Build (about a minute on two cores) plus the first start, which migrates and seeds the empty database.
+        timeout: 240_000,
+        reuseExistingServer: false,
+        stdout: 'ignore',
+        stderr: 'pipe',
+        env: {
+          E2E_PORT: process.env.E2E_PORT,
+          APP_URL: baseURL,
+          DATA_DIR: process.env.E2E_DATA_DIR,
+          DATABASE_URL: '',
+          SEED_ON_START: 'true',
+          LOG_FILE: path.join(artifacts, 'server.log'),
+          LOG_LEVEL: 'info',
+          STRIPE_SECRET_KEY: '',
+          STRIPE_WEBHOOK_SECRET: '',
+          REDIS_URL: '',
+          UPSTASH_REDIS_REST_URL: '',
+          UPSTASH_REDIS_REST_TOKEN: '',
+        },
+      },
+});
