@@ -56,17 +56,16 @@ export type PasswordSignInResult =
 /** Email + password check behind the brute-force gate; every failure counts against the email and the address. */
 export async function attemptPasswordSignIn(email: string, password: string, ip: string): Promise<PasswordSignInResult> {
   const limiter = getSignInLimiter();
-  const gate = limiter.check(email, ip);
+  const gate = await limiter.check(email, ip);
   if (!gate.ok) {
     log.warn({ ip }, 'sign-in refused: too many failed attempts');
     return gate;
   }
   const user = await verifyCredentials(await getDb(), email, password);
   if (!user) {
-    limiter.recordFailure(email, ip);
+    await limiter.recordFailure(email, ip);
     return { ok: false, code: 'invalid_credentials' };
   }
-  limiter.recordSuccess(email);
   return { ok: true, user };
 }
 

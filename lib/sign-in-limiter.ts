@@ -1,68 +1,51 @@
-import { processSingleton } from './singleton';
+import { getRateLimiter, type RateLimiter, type RateLimitRule } from './limits';
 
 /**
- * Brute-force protection for password sign-in: failures are counted per email and per client address in a
- * sliding window; once either reaches its limit, further attempts are refused until the oldest failure leaves
- * the window. In-process (single instance); a multi-instance deployment shares nothing here, which still caps
- * an attacker at limit × instances per window.
+ * Brute-force protection for password sign-in: failed attempts are counted per email and per client address in a
+ * sliding window; once either reaches its limit, further attempts are refused until the oldest failure leaves the
+ * window. Counting goes through the shared rate-limiter interface (lib/limits), so with REDIS_URL or Upstash set
+ * the count holds across every instance; in-process otherwise.
  */
-export interface SignInLimiterOptions {
+export interface SignInLimits {
   windowMs: number;
   maxFailuresPerEmail: number;
   /** Higher than the per-email limit: many people can share one address (offices, NAT, CI). */
   maxFailuresPerIp: number;
-  now?: () => number;
 }
 
 export type SignInGate = { ok: true } | { ok: false; code: 'too_many_attempts'; retryAfterSeconds: number };
 
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimiterOptions = { windowMs: 15 * 60_000, maxFailuresPerEmail: 5, maxFailuresPerIp: 20 };
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { windowMs: 15 * 60_000, maxFailuresPerEmail: 5, maxFailuresPerIp: 20 };
 
 export class SignInLimiter {
-  private readonly failures = new Map<string, number[]>();
-  private readonly now: () => number;
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
+  ) {}
 
-  constructor(private readonly options: SignInLimiterOptions) {
-    this.now = options.now ?? Date.now;
+  private keys(email: string, ip: string): [string, RateLimitRule][] {
+    const { windowMs } = this.limits;
+    return [
+      [`signin:email:${email.trim().toLowerCase()}`, { limit: this.limits.maxFailuresPerEmail, windowMs }],
+      [`signin:ip:${ip}`, { limit: this.limits.maxFailuresPerIp, windowMs }],
+    ];
   }
 
-  private recent(key: string): number[] {
-    const cutoff = this.now() - this.options.windowMs;
-    const kept = (this.failures.get(key) ?? []).filter((t) => t > cutoff);
-    if (kept.length === 0) this.failures.delete(key);
-    else this.failures.set(key, kept);
-    return kept;
+  /** Whether another attempt may be made now; counts nothing. */
+  async check(email: string, ip: string): Promise<SignInGate> {
+    const states = await Promise.all(this.keys(email, ip).map(([id, rule]) => this.limiter.peek(id, rule)));
+    const wait = Math.max(0, ...states.filter((s) => !s.allowed).map((s) => s.retryAfterSeconds));
+    return states.every((s) => s.allowed) ? { ok: true } : { ok: false, code: 'too_many_attempts', retryAfterSeconds: Math.max(1, wait) };
   }
 
-  private blockedFor(key: string, limit: number): number {
-    const times = this.recent(key);
-    if (times.length < limit) return 0;
-    // Attempts open again when enough failures have aged out to drop below the limit.
-    const reopensAt = times[times.length - limit]! + this.options.windowMs;
-    return Math.max(1, Math.ceil((reopensAt - this.now()) / 1000));
-  }
-
-  check(email: string, ip: string): SignInGate {
-    const wait = Math.max(
-      this.blockedFor(`e:${email.trim().toLowerCase()}`, this.options.maxFailuresPerEmail),
-      this.blockedFor(`i:${ip}`, this.options.maxFailuresPerIp),
-    );
-    return wait > 0 ? { ok: false, code: 'too_many_attempts', retryAfterSeconds: wait } : { ok: true };
-  }
-
-  recordFailure(email: string, ip: string): void {
-    const t = this.now();
-    for (const key of [`e:${email.trim().toLowerCase()}`, `i:${ip}`]) this.failures.set(key, [...this.recent(key), t]);
-  }
-
-  /** A correct password clears the email's failures (not the address's: one success must not unlock guessing others). */
-  recordSuccess(email: string): void {
-    this.failures.delete(`e:${email.trim().toLowerCase()}`);
+  async recordFailure(email: string, ip: string): Promise<void> {
+    await Promise.all(this.keys(email, ip).map(([id, rule]) => this.limiter.consume(id, rule)));
   }
 }
 
 export function getSignInLimiter(): SignInLimiter {
-  return processSingleton('sign-in-limiter', () => new SignInLimiter(DEFAULT_SIGN_IN_LIMITS));
+  // Cheap wrapper around the process-wide limiter; no state of its own.
+  return new SignInLimiter(getRateLimiter());
 }
 
 /** "try again in 12 minutes" / "in 40 seconds" */
