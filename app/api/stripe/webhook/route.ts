@@ -1,0 +1,21 @@
+import { applyStripeEvent } from '@/lib/billing-webhook';
+import { getDb } from '@/lib/db';
+import { getEnv } from '@/lib/env';
+import { errorResponse, jsonResponse, methodNotAllowed, withApiRoute } from '@/lib/http';
+import { getStripe, verifyStripeEvent } from '@/lib/stripe';
+
+export const dynamic = 'force-dynamic';
+
+/** Stripe webhooks: signature checked on the raw body, then one idempotent lib call. */
+export const POST = withApiRoute(async (request, { requestId }) => {
+  const secret = getEnv().STRIPE_WEBHOOK_SECRET;
+  if (!secret) return errorResponse('service_unavailable', 'Stripe webhooks are not configured on this server.', requestId);
+  // The raw text, exactly as sent: parsing and re-serialising would change the bytes the signature covers.
+  const raw = await request.text();
+  const event = verifyStripeEvent(raw, request.headers.get('stripe-signature'), secret);
+  if (!event) return errorResponse('invalid_request', 'The Stripe-Signature header does not match this payload.', requestId);
+  const result = await applyStripeEvent(await getDb(), event, getStripe());
+  return jsonResponse({ received: true, duplicate: result.duplicate, ...(result.duplicate ? {} : { outcome: result.outcome }) });
+});
+
+export const GET = methodNotAllowed(['POST']);

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { findPurchasablePlan, startCheckout } from '@/lib/billing';
+import { getDb } from '@/lib/db';
+import { getEnv } from '@/lib/env';
+import { errorResponse, methodNotAllowed, withApiRoute } from '@/lib/http';
+import { getSessionUser } from '@/lib/session';
+
+export const dynamic = 'force-dynamic';
+
+const formSchema = z.object({ planId: z.string().trim().min(1).max(64) });
+
+/** The Origin (or Referer) must be this site: a cross-site form must not start purchases in the buyer's name. */
+function isSameOrigin(request: Request): boolean {
+  const allowed = new Set([new URL(request.url).origin, new URL(getEnv().APP_URL).origin]);
+  const origin = request.headers.get('origin');
+  if (origin) return allowed.has(origin);
+  const referer = request.headers.get('referer');
+  if (referer) {
+    try {
+      return allowed.has(new URL(referer).origin);
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+function seeOther(location: string, request: Request): Response {
+  return new Response(null, { status: 303, headers: { Location: new URL(location, getEnv().APP_URL || request.url).toString() } });
+}
+
+/** Buy button target (form post with `planId`): Stripe Checkout, or the test checkout when Stripe is not configured. */
+export const POST = withApiRoute(async (request, { requestId }) => {
+  if (!isSameOrigin(request)) return errorResponse('forbidden', 'Purchases must start from this site.', requestId);
+  const parsed = formSchema.safeParse(Object.fromEntries((await request.formData().catch(() => new FormData())).entries()));
+  if (!parsed.success) return errorResponse('invalid_request', 'planId is required.', requestId);
+  const db = await getDb();
+  const user = await getSessionUser();
+  if (!user) {
+    const plan = await findPurchasablePlan(db, parsed.data.planId);
+    const back = plan ? `/knowledge-bases/${encodeURIComponent(plan.kbId)}` : '/';
+    return seeOther(`/signin?callbackUrl=${encodeURIComponent(back)}`, request);
+  }
+  const result = await startCheckout(db, { userId: user.id, email: user.email, planId: parsed.data.planId });
+  if (result.ok) return seeOther(result.url, request);
+  switch (result.code) {
+    case 'already_subscribed':
+      return seeOther(`/account/subscriptions/${encodeURIComponent(result.subscriptionId)}?notice=already_subscribed`, request);
+    case 'stripe_unavailable':
+      return seeOther(`/knowledge-bases/${encodeURIComponent(result.kbId)}?checkout=unavailable`, request);
+    default:
+      return errorResponse('not_found', 'That plan is not available for purchase.', requestId);
+  }
+});
+
+export const GET = methodNotAllowed(['POST']);

@@ -1,0 +1,39 @@
+import { CopyButton } from './copy-button';
+
+/**
+ * The one and only display of a full API key: the key, a copy button, a clear warning and a ready-to-run curl
+ * command against this deployment and the key's knowledge base. Rendered from a single-read handoff, so a reload
+ * shows nothing.
+ */
+export function KeyReveal({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: string; kbId: string; baseUrl: string; sampleQuestion?: string }) {
+  const question = (sampleQuestion ?? 'What does this knowledge base cover?').replace(/'/g, '’');
+  const curl = [
+    `curl -X POST ${baseUrl.replace(/\/$/, '')}/kb/${kbId}/query \\`,
+    `  -H "Authorization: Bearer ${apiKey}" \\`,
+    `  -H "Content-Type: application/json" \\`,
+    `  -d '${JSON.stringify({ query: question })}'`,
+  ].join('\n');
+  return (
+    <section aria-labelledby="key-reveal-heading" className="rounded-lg border border-amber-300 bg-amber-50 p-5">
+      <h2 id="key-reveal-heading" className="text-lg font-semibold text-slate-900">
+        Your API key
+      </h2>
+      <p className="mt-2 font-medium text-amber-900" role="note">
+        Copy it now: you will not see it again. We store only a hash of it. If you lose it, create a replacement key from your account.
+      </p>
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <code data-testid="api-key" className="break-all rounded bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-slate-300">
+          {apiKey}
+        </code>
+        <CopyButton value={apiKey} label="Copy key" testId="copy-key" />
+      </div>
+      <h3 className="mt-5 text-sm font-semibold text-slate-900">Try it from a terminal</h3>
+      <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-sm text-slate-100">
+        <code data-testid="curl-command">{curl}</code>
+      </pre>
+      <div className="mt-2">
+        <CopyButton value={curl} label="Copy command" />
+      </div>
+    </section>
+  );
+}

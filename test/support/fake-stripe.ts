@@ -1,0 +1,254 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+
+/**
+ * A local fake of the few Stripe HTTP endpoints Almanac calls, so tests drive the REAL `stripe` library (request
+ * encoding, auth header, idempotency keys, error mapping) without the network:
+ *   POST /v1/customers, POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id, GET /v1/subscriptions/:id,
+ *   POST /v1/billing_portal/sessions.
+ * Test helpers play Stripe's side: complete a checkout (creating the subscription), and build signed webhook events
+ * with the library's own `generateTestHeaderString`.
+ */
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** Form fields exactly as the library encoded them, e.g. `line_items[0][price_data][unit_amount]`. */
+  params: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const rid = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+export interface FakeStripe {
+  baseUrl: string;
+  secretKey: string;
+  requests: RecordedRequest[];
+  customers: Map<string, Record<string, unknown>>;
+  sessions: Map<string, Record<string, unknown>>;
+  subscriptions: Map<string, Stripe.Subscription>;
+  /** Plays the buyer paying: the session becomes complete with a new active subscription. */
+  completeCheckout(sessionId: string, period?: { start: number; end: number }): { session: Stripe.Checkout.Session; subscription: Stripe.Subscription };
+  /** Makes the next request to `path` fail with this status (Stripe error body). */
+  failNext(path: string, status: number): void;
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let data = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (data += c));
+    req.on('end', () => resolve(data));
+    req.on('error', reject);
+  });
+}
+
+export async function startFakeStripe(): Promise<FakeStripe> {
+  const requests: RecordedRequest[] = [];
+  const customers = new Map<string, Record<string, unknown>>();
+  const sessions = new Map<string, Record<string, unknown>>();
+  const subscriptions = new Map<string, Stripe.Subscription>();
+  const failures = new Map<string, number>();
+  const idempotent = new Map<string, string>();
+  let baseUrl = '';
+
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const raw = await readBody(req);
+    const params = Object.fromEntries(new URLSearchParams(req.method === 'GET' ? url.search : raw));
+    requests.push({ method: req.method ?? 'GET', path: url.pathname, params, headers: req.headers });
+    const send = (status: number, body: unknown) => {
+      const text = JSON.stringify(body);
+      res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': rid('req') });
+      res.end(text);
+    };
+    const failure = failures.get(url.pathname);
+    if (failure) {
+      failures.delete(url.pathname);
+      return send(failure, { error: { type: 'api_error', message: 'Injected failure' } });
+    }
+    if (req.headers.authorization !== `Bearer ${fake.secretKey}`) {
+      return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+    }
+    const idemKey = req.headers['idempotency-key'];
+    if (req.method === 'POST' && typeof idemKey === 'string' && idempotent.has(`${url.pathname}:${idemKey}`)) {
+      return send(200, JSON.parse(idempotent.get(`${url.pathname}:${idemKey}`)!));
+    }
+    const remember = (body: unknown) => {
+      if (req.method === 'POST' && typeof idemKey === 'string') idempotent.set(`${url.pathname}:${idemKey}`, JSON.stringify(body));
+      return send(200, body);
+    };
+
+    if (req.method === 'POST' && url.pathname === '/v1/customers') {
+      const customer = { id: rid('cus'), object: 'customer', email: params.email ?? null, metadata: pickMetadata(params, 'metadata') };
+      customers.set(customer.id, customer);
+      return remember(customer);
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+      if (!params.customer || !customers.has(params.customer)) {
+        return send(400, { error: { type: 'invalid_request_error', message: `No such customer: '${params.customer}'` } });
+      }
+      const id = `cs_test_${randomBytes(16).toString('hex')}`;
+      const session = {
+        id,
+        object: 'checkout.session',
+        mode: params.mode,
+        status: 'open',
+        payment_status: 'unpaid',
+        customer: params.customer,
+        client_reference_id: params.client_reference_id ?? null,
+        metadata: pickMetadata(params, 'metadata'),
+        subscription_metadata: pickMetadata(params, 'subscription_data[metadata]'),
+        subscription: null,
+        success_url: params.success_url,
+        cancel_url: params.cancel_url,
+        url: `${baseUrl}/pay/${id}`,
+        line_item: {
+          price: params['line_items[0][price]'] ?? null,
+          unit_amount: params['line_items[0][price_data][unit_amount]'] ?? null,
+          currency: params['line_items[0][price_data][currency]'] ?? null,
+        },
+      };
+      sessions.set(id, session);
+      return remember(session);
+    }
+    const sessionMatch = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && sessionMatch) {
+      const session = sessions.get(decodeURIComponent(sessionMatch[1]!));
+      return session ? send(200, session) : send(404, { error: { type: 'invalid_request_error', message: 'No such checkout.session' } });
+    }
+    const subMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && subMatch) {
+      const sub = subscriptions.get(decodeURIComponent(subMatch[1]!));
+      return sub ? send(200, sub) : send(404, { error: { type: 'invalid_request_error', message: 'No such subscription' } });
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
+      if (!params.customer || !customers.has(params.customer)) {
+        return send(400, { error: { type: 'invalid_request_error', message: `No such customer: '${params.customer}'` } });
+      }
+      return remember({ id: rid('bps'), object: 'billing_portal.session', customer: params.customer, return_url: params.return_url, url: `${baseUrl}/portal/${rid('p')}` });
+    }
+    return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname})` } });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const fake: FakeStripe = {
+    baseUrl,
+    secretKey: 'sk_test_fake_almanac_0000000000',
+    requests,
+    customers,
+    sessions,
+    subscriptions,
+    completeCheckout(sessionId, period) {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`fake-stripe: no session ${sessionId}`);
+      const start = period?.start ?? nowSeconds();
+      const end = period?.end ?? start + 30 * 86_400;
+      const subscription = buildSubscription({
+        customer: String(session.customer),
+        metadata: session.subscription_metadata as Record<string, string>,
+        priceId: (session.line_item as { price: string | null }).price ?? rid('price'),
+        start,
+        end,
+      });
+      subscriptions.set(subscription.id, subscription);
+      Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id });
+      return { session: session as unknown as Stripe.Checkout.Session, subscription };
+    },
+    failNext(path, status) {
+      failures.set(path, status);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  return fake;
+}
+
+function pickMetadata(params: Record<string, string>, prefix: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const re = new RegExp(`^${prefix.replace(/[[\]]/g, '\\$&')}\\[([^\\]]+)\\]$`);
+  for (const [k, v] of Object.entries(params)) {
+    const m = re.exec(k);
+    if (m) out[m[1]!] = v;
+  }
+  return out;
+}
+
+/** A Subscription object shaped like the current API (periods live on the items). */
+export function buildSubscription(input: {
+  id?: string;
+  customer: string;
+  metadata?: Record<string, string>;
+  priceId: string;
+  start: number;
+  end: number;
+  status?: Stripe.Subscription.Status;
+  cancelAtPeriodEnd?: boolean;
+}): Stripe.Subscription {
+  const id = input.id ?? rid('sub');
+  return {
+    id,
+    object: 'subscription',
+    customer: input.customer,
+    status: input.status ?? 'active',
+    cancel_at_period_end: input.cancelAtPeriodEnd ?? false,
+    cancel_at: null,
+    canceled_at: null,
+    ended_at: null,
+    metadata: input.metadata ?? {},
+    items: {
+      object: 'list',
+      data: [
+        {
+          id: rid('si'),
+          object: 'subscription_item',
+          subscription: id,
+          current_period_start: input.start,
+          current_period_end: input.end,
+          price: { id: input.priceId, object: 'price', recurring: { interval: 'month' } },
+          quantity: 1,
+        },
+      ],
+    },
+  } as unknown as Stripe.Subscription;
+}
+
+/** An invoice for a subscription's service period (invoice.paid / invoice.payment_failed payloads). */
+export function buildInvoice(input: { subscriptionId: string; customer: string; start: number; end: number; paid: boolean }): Stripe.Invoice {
+  return {
+    id: rid('in'),
+    object: 'invoice',
+    customer: input.customer,
+    status: input.paid ? 'paid' : 'open',
+    parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: input.subscriptionId, metadata: {} } },
+    lines: {
+      object: 'list',
+      data: [{ id: rid('il'), object: 'line_item', period: { start: input.start, end: input.end }, parent: null, subscription: input.subscriptionId }],
+    },
+  } as unknown as Stripe.Invoice;
+}
+
+/** An event envelope as Stripe sends it. `created` (Unix seconds) drives out-of-order checks. */
+export function buildEvent(type: string, object: unknown, options: { id?: string; created?: number } = {}): string {
+  return JSON.stringify({
+    id: options.id ?? rid('evt'),
+    object: 'event',
+    api_version: '2026-10-28.endive',
+    created: options.created ?? nowSeconds(),
+    type,
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    data: { object },
+  });
+}
+
+/** The Stripe-Signature header for a payload, made by the stripe library itself. */
+export function signPayload(payload: string, secret: string, timestamp?: number): string {
+  return Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
+}
