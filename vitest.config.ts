@@ -16,7 +16,7 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: 'unit', include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'examples/**/*.test.ts'], environment: 'node' },
+        test: { name: 'unit', include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'components/**/*.test.ts', 'examples/**/*.test.ts'], environment: 'node' },
       },
       {
         resolve: { alias },
