@@ -1,6 +1,12 @@
 import type { Database } from '../client';
+import { seedCatalogue } from './catalogue';
+import { seedHostedDocuments } from './hosted';
 
-/** Seeds the sample marketplace into an empty database. Implemented in db/seed/catalogue.ts (issue 2). */
-export async function seedMarketplace(_db: Database): Promise<void> {
-  // Filled in by the catalogue seed.
+/**
+ * Seeds the sample marketplace into an empty database: first the catalogue (publishers, knowledge bases, plans,
+ * sample buyers, subscriptions, usage; one transaction), then the hosted documents of those knowledge bases.
+ */
+export async function seedMarketplace(db: Database): Promise<void> {
+  await seedCatalogue(db);
+  await seedHostedDocuments(db);
 }

@@ -1,0 +1,346 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { addMonthsClamped, periodContaining } from '../../lib/billing-period';
+import type { Database, Transaction } from '../client';
+import { knowledgeBases, plans, publishers, subscriptions, usageDaily, usagePeriods, users } from '../schema';
+import { KNOWLEDGE_BASE_SEEDS, type KnowledgeBaseSeed } from './catalogue/knowledge-bases';
+import { PUBLISHER_SEEDS } from './catalogue/publishers';
+
+/**
+ * The sample marketplace: 18 fictional publishers, 65 published knowledge bases (+3 drafts), three plans each,
+ * sample buyers who cannot sign in, their subscriptions in varied states and ~90 days of usage. The counters the
+ * catalogue sorts by (`subscribers_count`, `query_volume`) are DERIVED with SQL from those rows at the end.
+ *
+ * Deterministic: every choice (ids included) comes from one seeded PRNG; only dates are relative to `now`, so a
+ * fresh install always looks recently active. Runs in ONE transaction: a crash half-way leaves an empty catalogue,
+ * which the next start seeds again (lib/db seeds only when no publisher exists).
+ */
+
+export const CATALOGUE_PRNG_SEED = 20_260_122;
+export const SEEDED_BUYER_COUNT = 90;
+const USAGE_WINDOW_DAYS = 90;
+const DAY_MS = 86_400_000;
+/** Brand-new knowledge bases with no subscriber yet: they tie on (0, 0) so the id tie-break is visible. */
+const NEW_WITHOUT_SUBSCRIBERS = new Set(['eu-ai-act-briefing', 'online-course-design', 'rural-broadband-policy', 'citizen-science-projects']);
+/** Source documents of the hosted knowledge bases (hosted-kbs.md). */
+const HOSTED_DIR = path.join(process.cwd(), 'db', 'seed', 'hosted');
+/** The twelve hosted knowledge bases of hosted-kbs.md: older and well used. */
+const HOSTED_SLUGS = new Set([
+  'us-constitution-companion', 'gdpr-practitioner-guide', 'employment-law-basics', 'hypertension-care-guidelines',
+  'childhood-immunization-handbook', 'nutrition-science-digest', 'algebra-foundations', 'world-history-essentials',
+  'climate-policy-briefings', 'urban-housing-policy', 'research-methods-primer', 'research-data-management',
+]);
+
+export const PLAN_TIERS = [
+  { name: 'Starter', queriesPerPeriod: 100, requestsPerMinute: 60 },
+  { name: 'Professional', queriesPerPeriod: 500, requestsPerMinute: 120 },
+  { name: 'Enterprise', queriesPerPeriod: 2_000, requestsPerMinute: 300 },
+] as const;
+
+// ── deterministic randomness ─────────────────────────────────────────────────────────────────────────
+
+/** mulberry32: tiny, fast, good enough for sample data; the same seed gives the same catalogue. */
+export function createPrng(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+  const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  const id = (prefix: string) => `${prefix}_${Array.from({ length: 16 }, () => ALPHABET[Math.floor(next() * 62)]).join('')}`;
+  const shuffle = <T>(items: readonly T[]): T[] => {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [out[i], out[j]] = [out[j], out[i]];
+    }
+    return out;
+  };
+  return { next, int, pick, id, shuffle };
+}
+type Prng = ReturnType<typeof createPrng>;
+
+// ── descriptions ─────────────────────────────────────────────────────────────────────────────────────
+
+const ORGANISATION = [
+  'Each topic opens with a short overview, followed by worked examples and cross-references to related entries.',
+  'Entries are short and self-contained, so a question usually lands on a single passage that answers it.',
+  'The material runs from fundamentals to advanced practice and ends with a glossary of the terms used throughout.',
+];
+
+const AUDIENCE: Record<KnowledgeBaseSeed['category'], (audience: string) => string> = {
+  legal: (a) => `Written for ${a}, it explains what the rules require and where the common misunderstandings lie. It is a reference, not legal advice: for a decision about a specific situation, consult a qualified lawyer.`,
+  health: (a) => `It summarises published evidence for ${a} and states how strong that evidence is. It supports, and never replaces, the judgement of a professional who knows the patient.`,
+  education: (a) => `It is designed for ${a}, with exercises and discussion prompts that can be used as they are or adapted to a class.`,
+  policy: (a) => `It aims to give ${a} a balanced account of the options, their costs and the evidence on what has worked, without advocating a single answer.`,
+  research: (a) => `It is written for ${a}; it favours practical checklists and worked examples over theory and points to the primary literature where a topic deserves a deeper treatment.`,
+};
+
+const UPKEEP = [
+  'The editors review the collection every quarter and record each substantive change in a changelog.',
+  'Corrections and updates are made twice a year, and older versions remain available on request.',
+  'New material is added monthly; answers from the query API cite the passages they draw on, so every claim can be checked.',
+];
+
+function joinList(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** 2–4 paragraphs: the hand-written ones for non-English entries, else assembled from the entry's own facts. */
+export function composeDescription(kb: KnowledgeBaseSeed, prng: Prng): string {
+  if (kb.description) return kb.description.join('\n\n');
+  const paragraphs = [kb.about, `It covers ${joinList(kb.covers)}. ${prng.pick(ORGANISATION)}`, AUDIENCE[kb.category](kb.audience)];
+  if (prng.next() < 0.6) paragraphs.push(prng.pick(UPKEEP));
+  return paragraphs.join('\n\n');
+}
+
+/** Sample questions from db/seed/hosted/<slug>/sample-questions.json when the content helpers wrote one. */
+export function readSampleQuestions(slug: string, fallback: string[]): string[] {
+  const file = path.join(HOSTED_DIR, slug, 'sample-questions.json');
+  if (!existsSync(file)) return fallback;
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (Array.isArray(parsed) && parsed.length > 0 && parsed.every((q) => typeof q === 'string' && q.trim() !== '')) {
+      return parsed.slice(0, 4) as string[];
+    }
+  } catch {
+    // A malformed file must not stop the start-up; the catalogue's own questions are used instead.
+  }
+  return fallback;
+}
+
+// ── buyers ───────────────────────────────────────────────────────────────────────────────────────────
+
+const FIRST_NAMES = ['Ada', 'Bruno', 'Chiara', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Imani', 'Jonas', 'Kavya', 'Luis', 'Maya', 'Nils', 'Olga', 'Priya', 'Quentin', 'Rosa', 'Samir', 'Tess'];
+const LAST_NAMES = ['Abbott', 'Berg', 'Castillo', 'Dubois', 'Eze', 'Fischer', 'Garcia', 'Haddad', 'Ito', 'Jensen', 'Kowalski', 'Lindqvist', 'Moreau', 'Nakamura', 'Okafor', 'Patel'];
+
+// ── the seed ─────────────────────────────────────────────────────────────────────────────────────────
+
+export interface CatalogueSeedSummary {
+  skipped: boolean;
+  publishers: number;
+  knowledgeBases: number;
+  subscriptions: number;
+  usageDailyRows: number;
+}
+
+const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+const daysAgo = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
+
+async function insertInBatches<T>(rows: T[], size: number, insert: (batch: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
+}
+
+/** Idempotent: a database that already holds the sample publishers is left untouched. */
+export async function seedCatalogue(db: Database, options: { now?: Date } = {}): Promise<CatalogueSeedSummary> {
+  const now = options.now ?? new Date();
+  return db.transaction(async (tx) => {
+    const present = await tx.execute(sql`select exists(select 1 from publishers where slug = ${PUBLISHER_SEEDS[0].slug}) as present`);
+    if ((present.rows[0] as { present: boolean }).present) {
+      return { skipped: true, publishers: 0, knowledgeBases: 0, subscriptions: 0, usageDailyRows: 0 };
+    }
+    return writeCatalogue(tx, now);
+  });
+}
+
+async function writeCatalogue(tx: Transaction, now: Date): Promise<CatalogueSeedSummary> {
+  const prng = createPrng(CATALOGUE_PRNG_SEED);
+
+  // Publishers (the trigger on knowledge_bases reads their names, so they go first).
+  const publisherRows = PUBLISHER_SEEDS.map((p) => {
+    const createdAt = daysAgo(now, prng.int(740, 800));
+    return { id: prng.id('pub'), slug: p.slug, name: p.name, description: p.description, websiteUrl: p.websiteUrl, createdAt, updatedAt: createdAt };
+  });
+  await tx.insert(publishers).values(publisherRows);
+  const publisherId = new Map(publisherRows.map((p) => [p.slug, p.id]));
+
+  // Knowledge bases and their plans.
+  const kbRows: (typeof knowledgeBases.$inferInsert & { id: string; createdAt: Date })[] = [];
+  const planRows: (typeof plans.$inferInsert & { id: string; queriesPerPeriod: number })[] = [];
+  for (const kb of KNOWLEDGE_BASE_SEEDS) {
+    const hosted = HOSTED_SLUGS.has(kb.slug);
+    const ageDays = NEW_WITHOUT_SUBSCRIBERS.has(kb.slug) ? prng.int(3, 20) : hosted ? prng.int(300, 700) : prng.int(45, 720);
+    const createdAt = new Date(daysAgo(now, ageDays).getTime() - prng.int(0, 86_399) * 1000);
+    // About one in six was never edited after publication (updatedAt = createdAt); the rest at some later instant.
+    const updatedAt = prng.next() < 0.16 ? createdAt : new Date(createdAt.getTime() + Math.floor(prng.next() * (now.getTime() - createdAt.getTime())));
+    const id = prng.id('kb');
+    kbRows.push({
+      id,
+      publisherId: publisherId.get(kb.publisher)!,
+      slug: kb.slug,
+      title: kb.title,
+      summary: kb.summary,
+      description: composeDescription(kb, prng),
+      category: kb.category,
+      tags: kb.tags,
+      language: kb.language ?? 'en',
+      licence: kb.licence ?? 'CC BY 4.0',
+      sampleQuestions: readSampleQuestions(kb.slug, kb.questions),
+      status: kb.status ?? 'published',
+      backendKind: 'hosted',
+      createdAt,
+      updatedAt,
+    });
+    const starter = prng.pick([900, 1200, 1500, 1900, 2400, 2900, 3900]);
+    const prices = [starter, Math.round((starter * prng.pick([3, 3.5, 4])) / 100) * 100, Math.round((starter * prng.pick([9, 10, 12])) / 100) * 100];
+    PLAN_TIERS.forEach((tier, i) => {
+      planRows.push({ id: prng.id('plan'), kbId: id, name: tier.name, priceCents: prices[i] - 1, currency: 'usd', queriesPerPeriod: tier.queriesPerPeriod, requestsPerMinute: tier.requestsPerMinute, sortOrder: i, createdAt, updatedAt: createdAt });
+    });
+  }
+  await tx.insert(knowledgeBases).values(kbRows);
+  await tx.insert(plans).values(planRows);
+
+  // Sample buyers: no password hash, so nobody can sign in as them.
+  const buyerRows = Array.from({ length: SEEDED_BUYER_COUNT }, (_, i) => {
+    const first = FIRST_NAMES[i % FIRST_NAMES.length];
+    const last = LAST_NAMES[(i * 7) % LAST_NAMES.length];
+    const createdAt = daysAgo(now, prng.int(730, 790));
+    return { id: prng.id('usr'), email: `${first}.${last}.${i + 1}@example.com`.toLowerCase(), name: `${first} ${last}`, passwordHash: null, createdAt, updatedAt: createdAt };
+  });
+  await tx.insert(users).values(buyerRows);
+
+  // Subscriptions in varied states, and the usage they generated.
+  const subscriptionRows: (typeof subscriptions.$inferInsert)[] = [];
+  const periodRows: { subscriptionId: string; periodStart: Date; periodEnd: Date }[] = [];
+  const dailyRows: { subscriptionId: string; day: string; queries: number; tokens: number }[] = [];
+  const windowStart = daysAgo(now, USAGE_WINDOW_DAYS);
+  const today = utcDay(now);
+
+  for (const kb of kbRows) {
+    if (kb.status !== 'published' || NEW_WITHOUT_SUBSCRIBERS.has(kb.slug)) continue;
+    const kbPlans = planRows.filter((p) => p.kbId === kb.id);
+    const ageDays = Math.floor((now.getTime() - kb.createdAt.getTime()) / DAY_MS);
+    // Skewed popularity: many knowledge bases with a handful of subscribers, a few with dozens (ties are common).
+    const active = 1 + Math.floor(36 * prng.next() ** 2.2);
+    const expired = ageDays > 75 ? prng.int(0, 4) : 0;
+    const pastDue = ageDays > 75 && prng.next() < 0.35 ? prng.int(1, 2) : 0;
+    const buyers = prng.shuffle(buyerRows).slice(0, active + expired + pastDue);
+    const intensity = 0.15 + 0.75 * prng.next();
+
+    buyers.forEach((buyer, i) => {
+      const state = i < active ? 'active' : i < active + expired ? 'expired' : 'past_due';
+      const roll = prng.next();
+      const plan = kbPlans[roll < 0.55 ? 0 : roll < 0.88 ? 1 : 2];
+      const id = prng.id('sub');
+      let anchor: Date;
+      let periodStart: Date;
+      let periodEnd: Date;
+      let usageUntil: Date;
+      let cancelAtPeriodEnd = false;
+      let cancelledAt: Date | null = null;
+      let endedAt: Date | null = null;
+      if (state === 'active') {
+        anchor = new Date(now.getTime() - prng.int(1 * 3600, Math.min(ageDays - 1, 420) * 86_400) * 1000);
+        ({ start: periodStart, end: periodEnd } = periodContaining(anchor, now));
+        usageUntil = now;
+        if (prng.next() < 0.1) {
+          cancelAtPeriodEnd = true; // still active until the period ends
+          cancelledAt = new Date(periodStart.getTime() + Math.floor(prng.next() * (now.getTime() - periodStart.getTime())));
+        }
+      } else if (state === 'expired') {
+        const months = prng.int(1, 5);
+        const endDaysAgo = prng.int(2, Math.max(2, Math.min(ageDays - 35 * months, 150)));
+        periodEnd = daysAgo(now, endDaysAgo);
+        anchor = addMonthsClamped(periodEnd, -months);
+        if (anchor < kb.createdAt) anchor = new Date(kb.createdAt.getTime() + DAY_MS);
+        ({ start: periodStart, end: periodEnd } = periodContaining(anchor, new Date(periodEnd.getTime() - 1)));
+        cancelAtPeriodEnd = true;
+        cancelledAt = new Date(periodStart.getTime() + Math.floor(prng.next() * (periodEnd.getTime() - periodStart.getTime())));
+        endedAt = periodEnd;
+        usageUntil = periodEnd;
+      } else {
+        // The renewal at the start of the current period failed: access is suspended, nothing used since.
+        const started = daysAgo(now, prng.int(1, 9));
+        anchor = addMonthsClamped(started, -prng.int(1, 2));
+        if (anchor < kb.createdAt) anchor = new Date(kb.createdAt.getTime() + DAY_MS);
+        ({ start: periodStart, end: periodEnd } = periodContaining(anchor, now));
+        usageUntil = periodStart;
+      }
+      const lastChange = [anchor, cancelledAt, endedAt, state === 'past_due' ? periodStart : null].filter((d): d is Date => d !== null);
+      subscriptionRows.push({
+        id,
+        userId: buyer.id,
+        kbId: kb.id,
+        planId: plan.id,
+        status: state,
+        mode: 'live',
+        periodAnchorAt: anchor,
+        currentPeriodStart: periodStart,
+        currentPeriodEnd: periodEnd,
+        cancelAtPeriodEnd,
+        cancelledAt,
+        endedAt,
+        createdAt: anchor,
+        updatedAt: new Date(Math.max(...lastChange.map((d) => d.getTime()))),
+      });
+
+      // Every period that overlaps the usage window gets a usage row; days are spread under the plan's cap.
+      const heavy = Math.min(0.97, intensity * (0.5 + prng.next()));
+      for (let index = 0; ; index++) {
+        const start = addMonthsClamped(anchor, index);
+        const end = addMonthsClamped(anchor, index + 1);
+        if (start > periodStart) break; // periodStart is the current (or, once expired, the last) period
+        if (end <= windowStart) continue;
+        periodRows.push({ subscriptionId: id, periodStart: start, periodEnd: end });
+        if (start >= usageUntil) continue;
+        // A day belongs to the period whose UTC start date is <= day < the UTC end date (the same rule the SQL uses).
+        const days: string[] = [];
+        for (let t = Date.parse(`${utcDay(start)}T00:00:00Z`); t < Date.parse(`${utcDay(end)}T00:00:00Z`); t += DAY_MS) {
+          const day = new Date(t);
+          const dayKey = utcDay(day);
+          if (day < windowStart || dayKey > today || day >= usageUntil) continue;
+          if (prng.next() < 0.4) days.push(dayKey);
+        }
+        if (days.length === 0) continue;
+        const budget = Math.floor(plan.queriesPerPeriod * heavy * prng.next());
+        const weights = days.map(() => prng.next());
+        const total = weights.reduce((a, b) => a + b, 0);
+        days.forEach((day, k) => {
+          const queries = Math.floor((budget * weights[k]) / total);
+          if (queries > 0) dailyRows.push({ subscriptionId: id, day, queries, tokens: queries * prng.int(250, 900) });
+        });
+      }
+    });
+  }
+
+  await insertInBatches(subscriptionRows, 500, (batch) => tx.insert(subscriptions).values(batch));
+  await insertInBatches(periodRows, 1_000, (batch) => tx.insert(usagePeriods).values(batch.map((p) => ({ ...p, used: 0, updatedAt: now }))));
+  await insertInBatches(dailyRows, 2_000, (batch) => tx.insert(usageDaily).values(batch));
+
+  // Derived, never typed in: usage per period, then the two counters the catalogue sorts by.
+  await tx.execute(sql`
+    update usage_periods p set used = coalesce((
+      select sum(d.queries) from usage_daily d
+      where d.subscription_id = p.subscription_id
+        and d.day >= (p.period_start at time zone 'UTC')::date
+        and d.day < (p.period_end at time zone 'UTC')::date
+    ), 0)`);
+  await recomputeCatalogueCounters(tx);
+
+  return {
+    skipped: false,
+    publishers: publisherRows.length,
+    knowledgeBases: kbRows.length,
+    subscriptions: subscriptionRows.length,
+    usageDailyRows: dailyRows.length,
+  };
+}
+
+/**
+ * subscribers_count = subscriptions whose status is `active` now (past_due is suspended, so it does not count);
+ * query_volume = successful queries recorded in usage_daily. Only the two counter columns change, so the
+ * search-vector trigger does not fire and updated_at keeps its meaning (content edits).
+ */
+export async function recomputeCatalogueCounters(tx: Database | Transaction): Promise<void> {
+  await tx.execute(sql`
+    update knowledge_bases kb set
+      subscribers_count = (select count(*)::int from subscriptions s where s.kb_id = kb.id and s.status = 'active'),
+      query_volume = (select coalesce(sum(d.queries), 0)::bigint from usage_daily d join subscriptions s on s.id = d.subscription_id where s.kb_id = kb.id)`);
+}
