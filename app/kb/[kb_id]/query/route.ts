@@ -1,0 +1,15 @@
+import { serveQueryRequest } from '@/lib/gateway-http';
+import { methodNotAllowed, withApiRoute } from '@/lib/http';
+
+/** POST /kb/{kb_id}/query — the keyed query gateway (contract §1). All checks live in lib/gateway.ts. */
+export const dynamic = 'force-dynamic';
+
+export const POST = withApiRoute<{ kb_id: string }>((request, { requestId, params }) => serveQueryRequest(request, params.kb_id, requestId));
+
+const notAllowed = methodNotAllowed(['POST']);
+export const GET = notAllowed;
+export const HEAD = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;
+export const OPTIONS = notAllowed;
