@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as webhookRoute } from '@/app/api/stripe/webhook/route';
 import { apiKeys, keyHandoffs, plans, stripeEvents, subscriptions, usagePeriods } from '@/db/schema';
-import { getCheckoutOutcome, startCheckout } from '@/lib/billing';
+import { cancelAtPeriodEnd, changePlan, getCheckoutOutcome, resumeRenewal, startCheckout } from '@/lib/billing';
 import type { Database } from '@/lib/db';
 import { resetEnvForTesting } from '@/lib/env';
 import { hashApiKey } from '@/lib/keys';
@@ -249,6 +249,34 @@ describe('POST /api/stripe/webhook', () => {
     const res = await deliver(buildEvent('checkout.session.completed', session));
     expect(res.body).toMatchObject({ outcome: 'ignored:conflict' });
     expect(await db.select().from(subscriptions).where(eq(subscriptions.userId, userId))).toHaveLength(1);
+  });
+
+  it('dashboard changes of a Stripe subscription go to Stripe first, and a later webhook confirms rather than undoes them', async () => {
+    const { subscription, fx, userId } = await purchasedThroughStripe();
+    const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
+    const sub = await subscriptionByStripeId(subscription.id);
+    const stranger = await createUser(db);
+    expect(await cancelAtPeriodEnd(db, { userId: stranger, subscriptionId: sub.id }, stripe)).toMatchObject({ ok: false, code: 'not_found' });
+
+    expect((await changePlan(db, { userId, subscriptionId: sub.id, planId: fx.plans.pro }, stripe)).ok).toBe(true);
+    const update = fake.requests.filter((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${subscription.id}`).at(-1)!;
+    expect(update.params).toMatchObject({ 'metadata[planId]': fx.plans.pro, 'items[0][price_data][unit_amount]': '2900', proration_behavior: 'always_invoice' });
+    expect((await subscriptionByStripeId(subscription.id)).planId).toBe(fx.plans.pro);
+    // Stripe's echo of that change (ad-hoc price id, plan in metadata) keeps the new plan.
+    const echoed = fake.subscriptions.get(subscription.id)!;
+    expect((await deliver(buildEvent('customer.subscription.updated', echoed))).body).toMatchObject({ outcome: 'applied' });
+    expect((await subscriptionByStripeId(subscription.id)).planId).toBe(fx.plans.pro);
+
+    expect((await cancelAtPeriodEnd(db, { userId, subscriptionId: sub.id }, stripe)).ok).toBe(true);
+    expect(fake.subscriptions.get(subscription.id)!.cancel_at_period_end).toBe(true);
+    expect((await subscriptionByStripeId(subscription.id)).cancelAtPeriodEnd).toBe(true);
+
+    fake.failNext(`/v1/subscriptions/${subscription.id}`, 400);
+    expect(await resumeRenewal(db, { userId, subscriptionId: sub.id }, stripe)).toMatchObject({ ok: false, code: 'stripe_unavailable' });
+    expect((await subscriptionByStripeId(subscription.id)).cancelAtPeriodEnd).toBe(true);
+    expect((await resumeRenewal(db, { userId, subscriptionId: sub.id }, stripe)).ok).toBe(true);
+    expect(fake.subscriptions.get(subscription.id)!.cancel_at_period_end).toBe(false);
+    expect((await subscriptionByStripeId(subscription.id)).cancelAtPeriodEnd).toBe(false);
   });
 
   it('answers 405 to GET', async () => {

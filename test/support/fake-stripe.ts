@@ -7,7 +7,7 @@ import Stripe from 'stripe';
  * A local fake of the few Stripe HTTP endpoints Almanac calls, so tests drive the REAL `stripe` library (request
  * encoding, auth header, idempotency keys, error mapping) without the network:
  *   POST /v1/customers, POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id, GET /v1/subscriptions/:id,
- *   POST /v1/billing_portal/sessions.
+ *   POST /v1/subscriptions/:id (cancel_at_period_end, metadata, items), POST /v1/billing_portal/sessions.
  * Test helpers play Stripe's side: complete a checkout (creating the subscription), and build signed webhook events
  * with the library's own `generateTestHeaderString`.
  */
@@ -126,6 +126,16 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const sub = subscriptions.get(decodeURIComponent(subMatch[1]!));
       return sub ? send(200, sub) : send(404, { error: { type: 'invalid_request_error', message: 'No such subscription' } });
     }
+    if (req.method === 'POST' && subMatch) {
+      const sub = subscriptions.get(decodeURIComponent(subMatch[1]!));
+      if (!sub) return send(404, { error: { type: 'invalid_request_error', message: 'No such subscription' } });
+      if (params.cancel_at_period_end !== undefined) sub.cancel_at_period_end = params.cancel_at_period_end === 'true';
+      Object.assign(sub.metadata, pickMetadata(params, 'metadata'));
+      const item = sub.items.data[0]!;
+      if (params['items[0][price]']) item.price = { ...item.price, id: params['items[0][price]'] };
+      else if (params['items[0][price_data][unit_amount]']) item.price = { ...item.price, id: rid('price'), unit_amount: Number(params['items[0][price_data][unit_amount]']) };
+      return remember(sub);
+    }
     if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
       if (!params.customer || !customers.has(params.customer)) {
         return send(400, { error: { type: 'invalid_request_error', message: `No such customer: '${params.customer}'` } });
@@ -210,7 +220,7 @@ export function buildSubscription(input: {
           subscription: id,
           current_period_start: input.start,
           current_period_end: input.end,
-          price: { id: input.priceId, object: 'price', recurring: { interval: 'month' } },
+          price: { id: input.priceId, object: 'price', product: 'prod_fake', recurring: { interval: 'month' } },
           quantity: 1,
         },
       ],
