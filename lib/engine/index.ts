@@ -1,18 +1,47 @@
 import { getDb, type Executor } from '@/lib/db';
+import { getEnv } from '@/lib/env';
+import { log } from '@/lib/log';
 import type { QueryAnswer, QueryRequest } from '@/lib/query-answer';
-import { composeAnswer } from './answer';
+import { composeExtractiveAnswer, noAnswer, isRelevant, PASSAGES_READ } from './answer';
+import { composeLlmAnswer, LLM_PASSAGES, type LlmConfig } from './llm';
 import { searchChunks } from './retrieval';
 
-export type { RetrievedChunk } from './retrieval';
+export type { QueryTerm, RetrievedChunk, SearchResult } from './retrieval';
+export { searchChunks } from './retrieval';
+export { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, type IngestResult } from './ingest';
+
+/** The configured chat model, or null for extractive answers. */
+export function llmConfig(): LlmConfig | null {
+  const env = getEnv();
+  if (!env.LLM_BASE_URL || !env.LLM_API_KEY || !env.LLM_MODEL) return null;
+  return { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL };
+}
 
 /**
  * The `hosted` backend of contract §4: answers a buyer's query from the knowledge base's own documents.
- * The gateway has already authorised the request; this only reads.
+ * The gateway has already authorised the request; this only reads. `options.llm` overrides the configuration
+ * (null forces extractive mode).
  */
-export async function answerHostedQuery(request: QueryRequest, db?: Executor): Promise<QueryAnswer> {
+export async function answerHostedQuery(
+  request: QueryRequest,
+  db?: Executor,
+  options: { llm?: LlmConfig | null } = {},
+): Promise<QueryAnswer> {
   const executor = db ?? (await getDb());
   request.signal?.throwIfAborted();
-  const passages = await searchChunks(executor, request.kbId, request.query, { limit: 8 });
+  const llm = options.llm === undefined ? llmConfig() : options.llm;
+  const limit = Math.max(PASSAGES_READ, llm ? LLM_PASSAGES : 0);
+  const result = await searchChunks(executor, request.kbId, request.query, { limit });
   request.signal?.throwIfAborted();
-  return composeAnswer(request.query, passages);
+  if (llm) {
+    if (!isRelevant(result.terms, result.chunks)) return noAnswer(request.query);
+    try {
+      return await composeLlmAnswer(llm, request.query, result.chunks, request.signal);
+    } catch (error) {
+      if (request.signal?.aborted) throw error;
+      // The knowledge base still answers when the chat model is down: extractively, from the same passages.
+      log.warn({ requestId: request.requestId, err: (error as Error).message }, 'chat model failed; answering extractively');
+    }
+  }
+  return composeExtractiveAnswer(request.query, result.terms, result.chunks);
 }

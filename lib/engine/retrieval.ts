@@ -1,5 +1,21 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/db';
+import { parseQuery, type ParsedQuery } from './query-parse';
+
+/**
+ * Retrieval inside one knowledge base, in SQL that runs the same on PGlite and PostgreSQL:
+ *  1. the query's words are stemmed by the `almanac` configuration and looked up in kb_terms (document frequency);
+ *  2. candidates come through the GIN index on chunks.search_vector: the rarest terms ORed (as long as their
+ *     document frequencies add up to the candidate budget) plus the chunks holding every term, bounded;
+ *  3. candidates are scored with BM25 (k1, b; IDF from kb_terms; chunk length and average from kb_index_stats),
+ *     heading-path occurrences counting twice.
+ * Quoted phrases must occur (phraseto_tsquery, `<->`); the last word is also matched as a prefix while it is not
+ * a whole word of the knowledge base.
+ */
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
+/** Upper bound on chunks scored per query; keeps latency flat at 100,000 chunks. */
+export const CANDIDATE_BUDGET = 800;
 
 export interface RetrievedChunk {
   chunkId: number;
@@ -8,26 +24,150 @@ export interface RetrievedChunk {
   page: number | null;
   heading: string | null;
   content: string;
+  tokenCount: number;
   score: number;
 }
 
-/** First version: websearch tsquery + ts_rank_cd inside one knowledge base. Replaced by BM25 below. */
-export async function searchChunks(db: Executor, kbId: string, query: string, options: { limit: number }): Promise<RetrievedChunk[]> {
-  const result = await db.execute(sql`
-    select c.id, c.document_id, d.title, c.page, c.heading, c.content,
-           ts_rank_cd(c.search_vector, q) as score
-    from chunks c join documents d on d.id = c.document_id,
-         websearch_to_tsquery('almanac', ${query}) q
-    where c.kb_id = ${kbId} and c.search_vector @@ q
-    order by score desc, c.id
-    limit ${options.limit}`);
-  return (result.rows as Array<Record<string, unknown>>).map((r) => ({
-    chunkId: Number(r.id),
-    documentId: String(r.document_id),
-    documentTitle: String(r.title),
-    page: r.page === null ? null : Number(r.page),
-    heading: (r.heading as string | null) ?? null,
-    content: String(r.content),
-    score: Number(r.score),
-  }));
+export interface QueryTerm {
+  /** The query word (folded) this term came from; for a prefix expansion, the typed prefix. */
+  word: string;
+  lexeme: string;
+  docFreq: number;
+  idf: number;
+}
+
+export interface SearchResult {
+  query: ParsedQuery;
+  /** Every query term, including those absent from the knowledge base (docFreq 0, highest idf). */
+  terms: QueryTerm[];
+  chunks: RetrievedChunk[];
+  chunkCount: number;
+}
+
+const rows = <T>(result: { rows: unknown[] }) => result.rows as T[];
+
+export function bm25Idf(chunkCount: number, docFreq: number): number {
+  return Math.log(1 + (chunkCount - docFreq + 0.5) / (docFreq + 0.5));
+}
+
+/** A lexeme as a tsquery operand. Lexemes come from to_tsvector over letters and digits; quoting is a second guard. */
+const operand = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+async function resolveTerms(db: Executor, kbId: string, parsed: ParsedQuery): Promise<{ terms: QueryTerm[]; chunkCount: number; avgLength: number }> {
+  const result = rows<{ i: number | null; word: string | null; lexeme: string | null; df: number | null; chunk_count: number | null; total_length: number | null }>(
+    await db.execute(sql`
+      with w as (
+        select word, i from jsonb_array_elements_text(${JSON.stringify(parsed.words)}::jsonb) with ordinality as t(word, i)
+      ), l as (
+        select w.i, w.word, lex.lexeme from w cross join lateral unnest(tsvector_to_array(to_tsvector('almanac', w.word))) as lex(lexeme)
+      )
+      select l.i::int as i, l.word, l.lexeme, coalesce(t.doc_freq, 0)::int as df, s.chunk_count, s.total_length
+      from (select chunk_count, total_length from kb_index_stats where kb_id = ${kbId}) s
+      left join l on true
+      left join kb_terms t on t.kb_id = ${kbId} and t.lexeme = l.lexeme
+      order by l.i`),
+  );
+  const chunkCount = Number(result[0]?.chunk_count ?? 0);
+  const avgLength = chunkCount > 0 ? Number(result[0]?.total_length ?? 0) / chunkCount : 1;
+  const terms: QueryTerm[] = [];
+  const seen = new Set<string>();
+  for (const r of result) {
+    if (!r.lexeme || seen.has(r.lexeme)) continue;
+    seen.add(r.lexeme);
+    terms.push({ word: r.word ?? r.lexeme, lexeme: r.lexeme, docFreq: Number(r.df), idf: bm25Idf(chunkCount, Number(r.df)) });
+  }
+  // The last word as a prefix, only while it is not a whole word here ("constit" → "constitut", "constitution"…).
+  const prefix = parsed.prefixWord;
+  if (prefix && chunkCount > 0) {
+    const own = result.filter((r) => r.word === prefix && r.lexeme);
+    const known = own.some((r) => Number(r.df) > 0);
+    if (!known) {
+      const stem = own[0]?.lexeme && own[0].lexeme.length < prefix.length ? own[0].lexeme : prefix;
+      const expansions = rows<{ lexeme: string; df: number }>(
+        await db.execute(sql`
+          select lexeme, doc_freq as df from kb_terms
+          where kb_id = ${kbId} and (lexeme like ${stem + '%'} or lexeme like ${prefix + '%'})
+          order by doc_freq desc, lexeme limit 3`),
+      );
+      for (const e of expansions) {
+        if (seen.has(e.lexeme)) continue;
+        seen.add(e.lexeme);
+        terms.push({ word: prefix, lexeme: e.lexeme, docFreq: Number(e.df), idf: bm25Idf(chunkCount, Number(e.df)) });
+      }
+    }
+  }
+  return { terms, chunkCount, avgLength };
+}
+
+export async function searchChunks(db: Executor, kbId: string, query: string, options: { limit: number }): Promise<SearchResult> {
+  const parsed = parseQuery(query);
+  const empty = (terms: QueryTerm[] = [], chunkCount = 0): SearchResult => ({ query: parsed, terms, chunks: [], chunkCount });
+  if (parsed.words.length === 0) return empty();
+  const { terms, chunkCount, avgLength } = await resolveTerms(db, kbId, parsed);
+  const present = terms.filter((t) => t.docFreq > 0);
+  if (present.length === 0 || chunkCount === 0) return empty(terms, chunkCount);
+
+  // Candidate generation: rare terms first, until their postings would exceed the budget.
+  const byRarity = [...present].sort((a, b) => a.docFreq - b.docFreq);
+  const selective: QueryTerm[] = [];
+  let postings = 0;
+  for (const t of byRarity) {
+    if (selective.length > 0 && postings + t.docFreq > CANDIDATE_BUDGET) break;
+    selective.push(t);
+    postings += t.docFreq;
+  }
+  const phraseFilter: SQL = parsed.phrases.length
+    ? sql.join(
+        parsed.phrases.map((p) => sql` and c.search_vector @@ phraseto_tsquery('almanac', ${p.join(' ')})`),
+        sql``,
+      )
+    : sql``;
+  const selectiveQuery = selective.map((t) => operand(t.lexeme)).join(' | ');
+  const everyTermQuery = present.map((t) => operand(t.lexeme)).join(' & ');
+  const andBranch =
+    selective.length < present.length
+      ? sql` union (select c.id from chunks c where c.kb_id = ${kbId} and c.search_vector @@ ${everyTermQuery}::tsquery ${phraseFilter} limit ${CANDIDATE_BUDGET}::int)`
+      : sql``;
+  const termRows = JSON.stringify(present.map((t) => ({ lexeme: t.lexeme, idf: t.idf })));
+
+  const result = rows<{ id: number; document_id: string; title: string; page: number | null; heading: string | null; content: string; token_count: number; score: number }>(
+    await db.execute(sql`
+      with cand as (
+        (select c.id from chunks c where c.kb_id = ${kbId} and c.search_vector @@ ${selectiveQuery}::tsquery ${phraseFilter} limit ${CANDIDATE_BUDGET}::int)
+        ${andBranch}
+      ), q as (
+        select * from jsonb_to_recordset(${termRows}::jsonb) as q(lexeme text, idf float8)
+      ), scored as (
+        select c.id, sum(
+          q.idf * (u.tf * ${BM25_K1 + 1}::float8) / (u.tf + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * c.lexeme_count / ${avgLength}::float8))
+        ) as score
+        from cand join chunks c on c.id = cand.id
+        cross join lateral (
+          select x.lexeme, (array_length(x.positions, 1) + coalesce(cardinality(array_positions(x.weights, 'A')), 0))::float8 as tf
+          from unnest(c.search_vector) x
+        ) u
+        join q on q.lexeme = u.lexeme
+        group by c.id
+        order by score desc, c.id
+        limit ${options.limit}::int
+      )
+      select c.id, c.document_id, d.title, c.page, c.heading, c.content, c.token_count, s.score
+      from scored s join chunks c on c.id = s.id join documents d on d.id = c.document_id
+      order by s.score desc, c.id`),
+  );
+  return {
+    query: parsed,
+    terms,
+    chunkCount,
+    chunks: result.map((r) => ({
+      chunkId: Number(r.id),
+      documentId: r.document_id,
+      documentTitle: r.title,
+      page: r.page === null ? null : Number(r.page),
+      heading: r.heading,
+      content: r.content,
+      tokenCount: Number(r.token_count),
+      score: Number(r.score),
+    })),
+  };
 }

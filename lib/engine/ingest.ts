@@ -1,0 +1,277 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Executor } from '@/lib/db';
+import { getEnv } from '@/lib/env';
+import { chunkDocument, type DraftChunk } from './chunking';
+import { detectFormat, ParseError, parseSource, type ParsedDocument } from './parsers';
+import { countTokens } from './tokens';
+
+/**
+ * Ingestion: bytes → parsed structure → chunks with full-text vectors → BM25 statistics, all of one document's
+ * rows written in one transaction. Every function takes the executor: the seed calls them before getDb() resolves.
+ */
+export type IngestFailureCode =
+  | 'knowledge_base_not_found'
+  | 'empty_file'
+  | 'file_too_large'
+  | 'unsupported_type'
+  | 'corrupt_pdf'
+  | 'no_text'
+  | 'invalid_encoding';
+
+export type IngestResult =
+  | {
+      ok: true;
+      status: 'added' | 'replaced' | 'duplicate';
+      sourceName: string;
+      documentId: string;
+      title: string;
+      chunkCount: number;
+      pageCount: number | null;
+      /** For a duplicate: the document that already holds these bytes. */
+      duplicateOf?: string;
+    }
+  | { ok: false; code: IngestFailureCode; sourceName: string; message: string };
+
+export interface IngestInput {
+  /** Stable identity of the source inside the knowledge base, usually its file name. */
+  sourceName: string;
+  bytes: Uint8Array;
+  mimeType?: string;
+}
+
+/** Same source name in the same knowledge base → same id, across re-ingests and deletions. */
+export function documentIdFor(kbId: string, sourceName: string): string {
+  const digest = createHash('sha256').update(`${kbId}\u0000${sourceName}`).digest();
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  let id = '';
+  for (let i = 0; i < 16; i++) id += alphabet[digest[i] % 62];
+  return `doc_${id}`;
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+const rows = <T>(result: { rows: unknown[] }) => result.rows as T[];
+
+function fail(sourceName: string, code: IngestFailureCode, message: string): IngestResult {
+  return { ok: false, code, sourceName, message };
+}
+
+/** Inserts the chunks of one document with their vectors and lengths (heading path weighted A). */
+async function insertChunks(tx: Executor, kbId: string, documentId: string, drafts: DraftChunk[]): Promise<void> {
+  const BATCH = 500;
+  for (let i = 0; i < drafts.length; i += BATCH) {
+    const batch = drafts.slice(i, i + BATCH).map((c) => ({
+      ordinal: c.ordinal,
+      page: c.page,
+      heading: c.heading,
+      content: c.content,
+      tokens: countTokens(c.content),
+    }));
+    await tx.execute(sql`
+      insert into chunks (document_id, kb_id, ordinal, page, heading, content, token_count, search_vector, lexeme_count)
+      select ${documentId}, ${kbId}, x.ordinal, x.page, x.heading, x.content, x.tokens, v.vec,
+             (select coalesce(sum(array_length(u.positions, 1)), 0) from unnest(v.vec) u)::int
+      from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(ordinal int, page int, heading text, content text, tokens int)
+      cross join lateral (
+        select setweight(to_tsvector('almanac', coalesce(x.heading, '')), 'A') || to_tsvector('almanac', x.content) as vec
+      ) v`);
+  }
+}
+
+/** Adds (+1) or removes (−1) one document's chunks from the knowledge base's BM25 statistics. */
+async function applyDocumentStats(tx: Executor, kbId: string, documentId: string, sign: 1 | -1): Promise<void> {
+  if (sign === 1) {
+    // Sorted so concurrent writers (serialised anyway by the stats-row lock) would take row locks in one order.
+    await tx.execute(sql`
+      insert into kb_terms (kb_id, lexeme, doc_freq)
+      select ${kbId}, lexeme, count(*)::int from chunks c, unnest(tsvector_to_array(c.search_vector)) lexeme
+      where c.document_id = ${documentId} group by lexeme order by lexeme
+      on conflict (kb_id, lexeme) do update set doc_freq = kb_terms.doc_freq + excluded.doc_freq`);
+  } else {
+    await tx.execute(sql`
+      with d as (
+        select lexeme, count(*)::int as n from chunks c, unnest(tsvector_to_array(c.search_vector)) lexeme
+        where c.document_id = ${documentId} group by lexeme
+      ), updated as (
+        update kb_terms t set doc_freq = t.doc_freq - d.n from d
+        where t.kb_id = ${kbId} and t.lexeme = d.lexeme returning t.lexeme, t.doc_freq
+      )
+      delete from kb_terms k using updated u where k.kb_id = ${kbId} and k.lexeme = u.lexeme and u.doc_freq <= 0`);
+  }
+  await tx.execute(sql`
+    update kb_index_stats s set
+      chunk_count = s.chunk_count + ${sign} * d.n,
+      total_length = s.total_length + ${sign} * d.len,
+      updated_at = now()
+    from (select count(*)::int as n, coalesce(sum(lexeme_count), 0)::bigint as len from chunks where document_id = ${documentId}) d
+    where s.kb_id = ${kbId}`);
+}
+
+/**
+ * Takes the knowledge base's statistics row lock (creating the row on first use): ingests into one knowledge base
+ * run one after another, so document frequencies stay exact. Returns false when the knowledge base does not exist.
+ */
+async function lockKnowledgeBase(tx: Executor, kbId: string): Promise<boolean> {
+  const exists = rows<{ id: string }>(await tx.execute(sql`select id from knowledge_bases where id = ${kbId}`));
+  if (exists.length === 0) return false;
+  await tx.execute(sql`insert into kb_index_stats (kb_id) values (${kbId}) on conflict (kb_id) do nothing`);
+  await tx.execute(sql`select kb_id from kb_index_stats where kb_id = ${kbId} for update`);
+  return true;
+}
+
+async function touchKnowledgeBase(tx: Executor, kbId: string): Promise<void> {
+  await tx.execute(sql`
+    update knowledge_bases set
+      documents_count = (select count(*)::int from documents where kb_id = ${kbId} and status = 'ready'),
+      updated_at = now()
+    where id = ${kbId}`);
+}
+
+async function writeParsedDocument(
+  db: Executor,
+  kbId: string,
+  input: { sourceName: string; hash: string; byteSize: number },
+  parsed: ParsedDocument,
+): Promise<IngestResult> {
+  const drafts = chunkDocument(parsed);
+  const documentId = documentIdFor(kbId, input.sourceName);
+  return db.transaction(async (tx) => {
+    if (!(await lockKnowledgeBase(tx, kbId))) {
+      return fail(input.sourceName, 'knowledge_base_not_found', `No knowledge base with id ${kbId}.`);
+    }
+    const existing = rows<{ id: string; content_hash: string; source_name: string }>(
+      await tx.execute(sql`
+        select id, content_hash, source_name from documents
+        where kb_id = ${kbId} and (source_name = ${input.sourceName} or content_hash = ${input.hash})
+        order by (source_name = ${input.sourceName}) desc`),
+    );
+    const same = existing.find((d) => d.source_name === input.sourceName);
+    const identical = existing.find((d) => d.content_hash === input.hash);
+    if (identical) {
+      const count = rows<{ n: number }>(await tx.execute(sql`select chunk_count as n from documents where id = ${identical.id}`));
+      return {
+        ok: true as const,
+        status: 'duplicate' as const,
+        sourceName: input.sourceName,
+        documentId: identical.id,
+        title: parsed.title,
+        chunkCount: Number(count[0]?.n ?? 0),
+        pageCount: parsed.pageCount,
+        duplicateOf: identical.id,
+      };
+    }
+    const structure = JSON.stringify({ format: parsed.format, pages: parsed.pages });
+    if (same) {
+      await applyDocumentStats(tx, kbId, same.id, -1);
+      await tx.execute(sql`delete from chunks where document_id = ${same.id}`);
+      await tx.execute(sql`
+        update documents set title = ${parsed.title}, mime_type = ${parsed.mimeType}, content_hash = ${input.hash},
+          byte_size = ${input.byteSize}, page_count = ${parsed.pageCount}, chunk_count = ${drafts.length},
+          structure = ${structure}::jsonb, status = 'ready', updated_at = now()
+        where id = ${same.id}`);
+    } else {
+      await tx.execute(sql`
+        insert into documents (id, kb_id, source_name, title, mime_type, content_hash, byte_size, page_count, chunk_count, structure, status)
+        values (${documentId}, ${kbId}, ${input.sourceName}, ${parsed.title}, ${parsed.mimeType}, ${input.hash}, ${input.byteSize},
+                ${parsed.pageCount}, ${drafts.length}, ${structure}::jsonb, 'ready')`);
+    }
+    const id = same?.id ?? documentId;
+    await insertChunks(tx, kbId, id, drafts);
+    await applyDocumentStats(tx, kbId, id, 1);
+    await touchKnowledgeBase(tx, kbId);
+    return {
+      ok: true as const,
+      status: same ? ('replaced' as const) : ('added' as const),
+      sourceName: input.sourceName,
+      documentId: id,
+      title: parsed.title,
+      chunkCount: drafts.length,
+      pageCount: parsed.pageCount,
+    };
+  });
+}
+
+/**
+ * Ingests one file into a knowledge base. Bad input (empty, too large, unsupported, unreadable) is a failure
+ * value and leaves the knowledge base untouched; a changed file replaces its previous chunks atomically; identical
+ * bytes already present are reported as a duplicate and change nothing.
+ */
+export async function ingestDocument(db: Executor, kbId: string, input: IngestInput, options: { maxBytes?: number } = {}): Promise<IngestResult> {
+  const { sourceName, bytes } = input;
+  const maxBytes = options.maxBytes ?? getEnv().MAX_UPLOAD_BYTES;
+  if (!sourceName.trim()) return fail(sourceName, 'unsupported_type', 'The document needs a file name.');
+  if (bytes.length === 0) return fail(sourceName, 'empty_file', 'The file is empty.');
+  if (bytes.length > maxBytes) return fail(sourceName, 'file_too_large', `The file is ${bytes.length} bytes; the limit is ${maxBytes} bytes.`);
+  const format = detectFormat(sourceName, input.mimeType);
+  if (!format) return fail(sourceName, 'unsupported_type', 'Unsupported file type: use .txt, .md, .html or .pdf.');
+  let parsed: ParsedDocument;
+  try {
+    parsed = await parseSource(format, bytes, sourceName);
+  } catch (error) {
+    if (error instanceof ParseError) {
+      const code: IngestFailureCode = error.code === 'unsupported_type' ? 'unsupported_type' : error.code;
+      return fail(sourceName, code, error.message);
+    }
+    throw error;
+  }
+  return writeParsedDocument(db, kbId, { sourceName, hash: sha256Hex(bytes), byteSize: bytes.length }, parsed);
+}
+
+export type DeleteDocumentResult = { ok: true; documentId: string } | { ok: false; code: 'document_not_found' | 'knowledge_base_not_found' };
+
+/** Removes a document, its chunks and its share of the statistics, in one transaction. */
+export async function deleteDocument(db: Executor, kbId: string, documentId: string): Promise<DeleteDocumentResult> {
+  return db.transaction(async (tx) => {
+    if (!(await lockKnowledgeBase(tx, kbId))) return { ok: false as const, code: 'knowledge_base_not_found' as const };
+    const found = rows<{ id: string }>(await tx.execute(sql`select id from documents where id = ${documentId} and kb_id = ${kbId}`));
+    if (found.length === 0) return { ok: false as const, code: 'document_not_found' as const };
+    await applyDocumentStats(tx, kbId, documentId, -1);
+    await tx.execute(sql`delete from documents where id = ${documentId}`);
+    await touchKnowledgeBase(tx, kbId);
+    return { ok: true as const, documentId };
+  });
+}
+
+export type ReindexResult = { ok: true; documents: number; chunks: number } | { ok: false; code: 'knowledge_base_not_found' };
+
+/**
+ * Re-chunks every document from its stored structure and rebuilds the statistics from scratch (after a change of
+ * the chunker or the text-search configuration, or to repair drift). One transaction: readers see old or new.
+ */
+export async function reindexKnowledgeBase(db: Executor, kbId: string): Promise<ReindexResult> {
+  return db.transaction(async (tx) => {
+    if (!(await lockKnowledgeBase(tx, kbId))) return { ok: false as const, code: 'knowledge_base_not_found' as const };
+    const docs = rows<{ id: string; title: string; mime_type: string; page_count: number | null; structure: { format: ParsedDocument['format']; pages: ParsedDocument['pages'] } | null }>(
+      await tx.execute(sql`select id, title, mime_type, page_count, structure from documents where kb_id = ${kbId} order by id`),
+    );
+    let total = 0;
+    for (const d of docs) {
+      if (!d.structure) continue;
+      const parsed: ParsedDocument = { title: d.title, format: d.structure.format, mimeType: d.mime_type, pageCount: d.page_count, pages: d.structure.pages };
+      const drafts = chunkDocument(parsed);
+      await tx.execute(sql`delete from chunks where document_id = ${d.id}`);
+      await insertChunks(tx, kbId, d.id, drafts);
+      await tx.execute(sql`update documents set chunk_count = ${drafts.length}, updated_at = now() where id = ${d.id}`);
+      total += drafts.length;
+    }
+    await rebuildKnowledgeBaseStats(tx, kbId);
+    await touchKnowledgeBase(tx, kbId);
+    return { ok: true as const, documents: docs.length, chunks: total };
+  });
+}
+
+/** Recomputes kb_terms and kb_index_stats of one knowledge base from its chunks. */
+export async function rebuildKnowledgeBaseStats(tx: Executor, kbId: string): Promise<void> {
+  await tx.execute(sql`delete from kb_terms where kb_id = ${kbId}`);
+  await tx.execute(sql`
+    insert into kb_terms (kb_id, lexeme, doc_freq)
+    select ${kbId}, lexeme, count(*)::int from chunks c, unnest(tsvector_to_array(c.search_vector)) lexeme
+    where c.kb_id = ${kbId} group by lexeme`);
+  await tx.execute(sql`
+    insert into kb_index_stats (kb_id, chunk_count, total_length)
+    select ${kbId}, count(*)::int, coalesce(sum(lexeme_count), 0) from chunks where kb_id = ${kbId}
+    on conflict (kb_id) do update set chunk_count = excluded.chunk_count, total_length = excluded.total_length, updated_at = now()`);
+}

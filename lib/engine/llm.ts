@@ -1,0 +1,115 @@
+import type { Citation, QueryAnswer } from '@/lib/query-answer';
+import { chunkSentences, NO_ANSWER_TEXT } from './answer';
+import type { RetrievedChunk } from './retrieval';
+import { countTokens } from './tokens';
+
+/**
+ * LLM mode: an OpenAI-compatible `/chat/completions` call (plain fetch). The model sees numbered passages and must
+ * cite them as [n]; only the passages it cites become citations, and their excerpts are verbatim text of the
+ * passage, so the verbatim guarantee holds whatever the model writes.
+ */
+export interface LlmConfig {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  timeoutMs?: number;
+}
+
+export const LLM_PASSAGES = 6;
+const EXCERPT_CHARS = 400;
+
+export class LlmError extends Error {}
+
+export function buildMessages(query: string, passages: RetrievedChunk[]): Array<{ role: 'system' | 'user'; content: string }> {
+  const numbered = passages
+    .map((p, i) => `[${i + 1}] ${p.documentTitle}${p.page ? ` (page ${p.page})` : ''}${p.heading ? ` — ${p.heading}` : ''}\n${p.content}`)
+    .join('\n\n');
+  return [
+    {
+      role: 'system',
+      content:
+        'You answer questions using only the numbered passages provided. Cite every statement with the number of the passage ' +
+        'it comes from in square brackets, like [2]. Cite only passages you actually used. If the passages do not contain the ' +
+        'answer, reply exactly: NO_ANSWER',
+    },
+    { role: 'user', content: `Passages:\n\n${numbered}\n\nQuestion: ${query}` },
+  ];
+}
+
+/** Passage numbers cited as [n], [n, m] or [n][m], in first-use order, within range. */
+export function parseCitationMarkers(text: string, passageCount: number): number[] {
+  const cited: number[] = [];
+  for (const group of text.matchAll(/\[(\d+(?:\s*[,;]\s*\d+)*)\]/g)) {
+    for (const raw of group[1].split(/[,;]/)) {
+      const n = Number(raw.trim());
+      if (Number.isInteger(n) && n >= 1 && n <= passageCount && !cited.includes(n)) cited.push(n);
+    }
+  }
+  return cited;
+}
+
+/** The passage's sentence sharing most words with the model's answer: a verbatim excerpt for the citation. */
+function excerptFor(passage: RetrievedChunk, answer: string): string {
+  const answerWords = new Set(answer.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  let best = '';
+  let bestScore = -1;
+  for (const span of chunkSentences(passage.content)) {
+    const text = passage.content.slice(span.start, span.end);
+    const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    const score = words.filter((w) => w.length > 3 && answerWords.has(w)).length;
+    if (score > bestScore) {
+      best = text;
+      bestScore = score;
+    }
+  }
+  const excerpt = best || passage.content;
+  if (excerpt.length <= EXCERPT_CHARS) return excerpt;
+  const cut = excerpt.lastIndexOf(' ', EXCERPT_CHARS);
+  return excerpt.slice(0, cut > 100 ? cut : EXCERPT_CHARS);
+}
+
+interface ChatCompletion {
+  choices?: Array<{ message?: { content?: unknown } }>;
+  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown };
+}
+
+export async function composeLlmAnswer(config: LlmConfig, query: string, retrieved: RetrievedChunk[], signal?: AbortSignal): Promise<QueryAnswer> {
+  const passages = retrieved.slice(0, LLM_PASSAGES);
+  const messages = buildMessages(query, passages);
+  const timeout = AbortSignal.timeout(config.timeoutMs ?? 25_000);
+  const response = await fetch(`${config.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${config.apiKey}` },
+    body: JSON.stringify({ model: config.model, messages, temperature: 0 }),
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  }).catch((error: unknown) => {
+    throw new LlmError(`chat model unreachable: ${(error as Error).message}`);
+  });
+  if (!response.ok) throw new LlmError(`chat model answered ${response.status}`);
+  const body = (await response.json().catch(() => null)) as ChatCompletion | null;
+  const content = body?.choices?.[0]?.message?.content;
+  if (typeof content !== 'string') throw new LlmError('chat model answer has no message content');
+  const total = Number(body?.usage?.total_tokens);
+  const reported = Number.isInteger(total) && total >= 0
+    ? total
+    : Number(body?.usage?.prompt_tokens ?? NaN) + Number(body?.usage?.completion_tokens ?? NaN);
+  const tokensUsed = Number.isInteger(reported) && reported >= 0 ? reported : countTokens(messages.map((m) => m.content).join('\n')) + countTokens(content);
+
+  const text = content.trim();
+  if (text === '' || /^NO_ANSWER\b/.test(text)) return { answer: NO_ANSWER_TEXT, citations: [], tokens_used: tokensUsed };
+  const cited = parseCitationMarkers(text, passages.length);
+  // Renumber the markers to the citations array, which lists only the passages the model used.
+  const renumber = new Map(cited.map((n, i) => [n, i + 1]));
+  const answer = text.replace(/\[(\d+(?:\s*[,;]\s*\d+)*)\]/g, (whole, group: string) => {
+    const mapped = group
+      .split(/[,;]/)
+      .map((raw) => renumber.get(Number(raw.trim())))
+      .filter((n): n is number => n !== undefined);
+    return mapped.length ? `[${mapped.join(', ')}]` : '';
+  });
+  const citations: Citation[] = cited.map((n) => {
+    const p = passages[n - 1];
+    return { document_id: p.documentId, title: p.documentTitle, excerpt: excerptFor(p, text), page: p.page };
+  });
+  return { answer: answer.replace(/\s+([.,;:])/g, '$1').trim(), citations, tokens_used: tokensUsed };
+}

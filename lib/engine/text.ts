@@ -1,0 +1,96 @@
+/**
+ * Pure text helpers shared by parsing, chunking and answer composition. Everything here works on offsets into
+ * the extracted text, so excerpts cut from it stay verbatim.
+ */
+
+/** Collapses every run of whitespace (including newlines and NBSP) to one space and trims. */
+export function normalizeWhitespace(text: string): string {
+  return text.replace(/[\s\u00a0\u200b]+/g, ' ').trim();
+}
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+// Abbreviations after which a period does not end a sentence.
+const ABBREVIATIONS = new Set([
+  'mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'sr', 'jr', 'vs', 'v', 'etc', 'e.g', 'i.e', 'cf', 'no', 'nos', 'art', 'arts',
+  'sec', 'secs', 'fig', 'figs', 'approx', 'inc', 'ltd', 'co', 'corp', 'u.s', 'u.k', 'e.u', 'jan', 'feb', 'mar', 'apr',
+  'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'gen', 'gov', 'sen', 'rep', 'vol', 'pp', 'p', 'para', 'ch',
+  'al', 'ed', 'eds', 'min', 'max', 'mg', 'ml', 'kg', 'dl', 'mmhg', 'a.m', 'p.m',
+]);
+
+/**
+ * Sentence spans of one paragraph (no newlines expected). A boundary is `.`, `!` or `?` (optionally followed by
+ * closing quotes or brackets) then whitespace then an upper-case letter, digit or opening quote — except after
+ * a known abbreviation or a single initial ("J. Smith").
+ */
+export function splitSentences(text: string): Span[] {
+  const spans: Span[] = [];
+  const boundary = /([.!?…])(["'”’)\]]*)(\s+)(?=["'“‘(\[]?[\p{Lu}\p{N}])/gu;
+  let start = 0;
+  for (const match of text.matchAll(boundary)) {
+    const punctEnd = match.index + match[1].length + match[2].length;
+    if (match[1] === '.') {
+      const before = text.slice(start, match.index);
+      const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
+      if (ABBREVIATIONS.has(lastWord) || /^\p{L}$/u.test(lastWord)) continue;
+    }
+    if (punctEnd > start) spans.push({ start, end: punctEnd });
+    start = punctEnd + match[3].length;
+  }
+  if (start < text.length) {
+    const end = text.trimEnd().length;
+    if (end > start) spans.push({ start, end });
+  }
+  return spans;
+}
+
+/** Word count as used for chunk bounds. */
+export function countWords(text: string): number {
+  const m = text.match(/\S+/g);
+  return m ? m.length : 0;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Lower-case, accent-free words. */
+export function tokenize(text: string): string[] {
+  return Array.from(text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().matchAll(WORD), (m) => m[0]);
+}
+
+/** Very small English stemmer for sentence scoring in JS (retrieval itself uses PostgreSQL's Snowball stemmer). */
+export function lightStem(word: string): string {
+  let w = word;
+  if (w.length <= 3) return w;
+  const rules: Array<[RegExp, string]> = [
+    [/ational$/, 'ate'], [/ization$/, 'ize'], [/ations?$/, 'ate'], [/ments?$/, ''], [/nesses$|ness$/, ''],
+    [/ies$/, 'y'], [/ied$/, 'y'], [/ing$/, ''], [/edly$/, ''], [/ly$/, ''], [/ed$/, ''], [/es$/, ''], [/s$/, ''],
+  ];
+  for (const [re, rep] of rules) {
+    if (re.test(w) && w.replace(re, rep).length >= 3) {
+      w = w.replace(re, rep);
+      break;
+    }
+  }
+  if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
+  return w;
+}
+
+export const STOP_WORDS = new Set(
+  (
+    'a an and are as at be been being but by can could did do does doing for from had has have having he her here hers him his how ' +
+    'i if in into is it its itself me more most my no nor not of off on once only or other our ours out over own same she should so ' +
+    'some such than that the their theirs them then there these they this those through to too under until up very was we were what ' +
+    'when where which while who whom why will with would you your yours about after again against all any because before below ' +
+    'between both during each few further just now above down also may must shall'
+  ).split(' '),
+);
+
+/** Stemmed content words of a text (stop words removed). */
+export function contentTerms(text: string): string[] {
+  return tokenize(text)
+    .filter((w) => !STOP_WORDS.has(w))
+    .map(lightStem);
+}
