@@ -1,0 +1,127 @@
+/**
+ * Parsing of the public listing's query parameters (contract.md §1), in one pure place shared by the API route and
+ * the catalogue pages. Expected mistakes are values (`{ ok: false, parameter, message }`); the route turns them
+ * into 400 `invalid_parameter`.
+ *
+ * Decisions where the contract is silent:
+ * - a parameter given with an empty value (`?category=&page=`, what an HTML form submits) counts as absent;
+ * - a repeated scalar parameter (`?page=1&page=2`) uses its first value, like URLSearchParams.get;
+ * - `sort` is case-insensitive like `category`;
+ * - `page` and `pageSize` accept decimal digits only (no sign, exponent or fraction): `1.0`, `+2`, `1e3` are 400;
+ * - a tag longer than 64 characters is 400 (no tag in the vocabulary comes close); unknown tags simply match nothing;
+ * - duplicate tags count once toward the limit of 10;
+ * - `query` is measured in Unicode code points after trimming.
+ */
+
+export const CATEGORIES = ['education', 'policy', 'health', 'research', 'legal'] as const;
+export type Category = (typeof CATEGORIES)[number];
+export const SORTS = ['popular', 'new', 'updated'] as const;
+export type ListingSort = (typeof SORTS)[number];
+
+export const DEFAULT_PAGE_SIZE = 12;
+export const MAX_PAGE_SIZE = 50;
+export const MAX_QUERY_LENGTH = 200;
+export const MAX_TAGS = 10;
+export const MAX_TAG_LENGTH = 64;
+/** Pages beyond this cannot exist (offset stays a safe integer); a larger number is a malformed request. */
+export const MAX_PAGE = 1_000_000_000;
+
+export interface ListingParams {
+  /** Trimmed search text, or undefined when absent or blank. */
+  query?: string;
+  category?: Category;
+  /** Lower-cased, deduplicated; a knowledge base must carry all of them. */
+  tags: string[];
+  sort: ListingSort;
+  page: number;
+  pageSize: number;
+}
+
+export type ListingParamsResult = { ok: true; params: ListingParams } | { ok: false; parameter: string; message: string };
+
+/** What a Next.js page receives as `searchParams`. */
+export type SearchParamsRecord = Record<string, string | string[] | undefined>;
+
+export const DEFAULT_LISTING_PARAMS: ListingParams = { tags: [], sort: 'popular', page: 1, pageSize: DEFAULT_PAGE_SIZE };
+
+function toEntries(input: URLSearchParams | SearchParamsRecord): [string, string][] {
+  if (input instanceof URLSearchParams) return [...input.entries()];
+  const entries: [string, string][] = [];
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) entries.push([key, v]);
+  }
+  return entries;
+}
+
+const fail = (parameter: string, message: string): ListingParamsResult => ({ ok: false, parameter, message });
+const DIGITS = /^[0-9]+$/;
+
+export function parseListingParams(input: URLSearchParams | SearchParamsRecord): ListingParamsResult {
+  const entries = toEntries(input);
+  const first = (name: string): string | undefined => {
+    const found = entries.find(([key]) => key === name);
+    const value = found?.[1].trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const params: ListingParams = { ...DEFAULT_LISTING_PARAMS, tags: [] };
+
+  const query = first('query');
+  if (query !== undefined) {
+    if ([...query].length > MAX_QUERY_LENGTH) {
+      return fail('query', `Invalid "query": at most ${MAX_QUERY_LENGTH} characters are allowed (got ${[...query].length}).`);
+    }
+    params.query = query;
+  }
+
+  const category = first('category');
+  if (category !== undefined) {
+    const normalised = category.toLowerCase();
+    if (!(CATEGORIES as readonly string[]).includes(normalised)) {
+      return fail('category', `Invalid "category": expected one of ${CATEGORIES.join(', ')}.`);
+    }
+    params.category = normalised as Category;
+  }
+
+  const tags = new Set<string>();
+  for (const [key, value] of entries) {
+    if (key !== 'tags' && key !== 'tags[]') continue;
+    for (const part of value.split(',')) {
+      const tag = part.trim().toLowerCase();
+      if (tag === '') continue;
+      if (tag.length > MAX_TAG_LENGTH) return fail('tags', `Invalid "tags": each tag is at most ${MAX_TAG_LENGTH} characters.`);
+      tags.add(tag);
+    }
+  }
+  if (tags.size > MAX_TAGS) {
+    return fail('tags', `Invalid "tags": at most ${MAX_TAGS} tags are allowed (got ${tags.size}); pass them as tags=a&tags=b, tags=a,b or tags[]=a.`);
+  }
+  params.tags = [...tags];
+
+  const sort = first('sort');
+  if (sort !== undefined) {
+    const normalised = sort.toLowerCase();
+    if (!(SORTS as readonly string[]).includes(normalised)) return fail('sort', `Invalid "sort": expected one of ${SORTS.join(', ')}.`);
+    params.sort = normalised as ListingSort;
+  }
+
+  const page = first('page');
+  if (page !== undefined) {
+    const n = DIGITS.test(page) ? Number(page) : NaN;
+    if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE) {
+      return fail('page', `Invalid "page": expected an integer from 1 to ${MAX_PAGE} (default 1).`);
+    }
+    params.page = n;
+  }
+
+  const pageSize = first('pageSize');
+  if (pageSize !== undefined) {
+    const n = DIGITS.test(pageSize) ? Number(pageSize) : NaN;
+    if (Number.isNaN(n) || n < 1) {
+      return fail('pageSize', `Invalid "pageSize": expected an integer of at least 1 (default ${DEFAULT_PAGE_SIZE}; values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}).`);
+    }
+    params.pageSize = Math.min(n, MAX_PAGE_SIZE);
+  }
+
+  return { ok: true, params };
+}
