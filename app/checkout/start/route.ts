@@ -45,7 +45,7 @@ export const POST = withApiRoute(async (request, { requestId }) => {
   if (result.ok) return seeOther(result.url, request);
   switch (result.code) {
     case 'already_subscribed':
-      return seeOther(`/account/subscriptions/${encodeURIComponent(result.subscriptionId)}?notice=already_subscribed`, request);
+      return seeOther(`/account/subscriptions/${encodeURIComponent(result.subscriptionId)}?flash=already_subscribed`, request);
     case 'stripe_unavailable':
       return seeOther(`/knowledge-bases/${encodeURIComponent(result.kbId)}?checkout=unavailable`, request);
     default:

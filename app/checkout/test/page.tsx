@@ -26,7 +26,7 @@ export default async function TestCheckoutPage({ searchParams }: { searchParams:
   const plan = planId ? await findPurchasablePlan(db, planId) : null;
   if (!plan) notFound();
   const existing = await findLiveSubscriptionId(db, user.id, plan.kbId);
-  if (existing) redirect(`/account/subscriptions/${existing}?notice=already_subscribed`);
+  if (existing) redirect(`/account/subscriptions/${existing}?flash=already_subscribed`);
   const error = typeof params.error === 'string' ? (ERRORS[params.error] ?? 'The purchase could not be completed.') : null;
 
   return (

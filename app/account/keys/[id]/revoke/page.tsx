@@ -1,0 +1,54 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { dangerButton, formatDate, formatDateTime, secondaryButton } from '@/components/billing/format';
+import { getDb } from '@/lib/db';
+import { requireSessionUser } from '@/lib/session';
+import { listKeysForUser } from '@/lib/subscriptions';
+import { revokeKeyAction } from '../../../actions';
+
+export const metadata: Metadata = { title: 'Revoke key' };
+export const dynamic = 'force-dynamic';
+
+/** The confirmation step before a revoke: a page of its own, so it works without JavaScript. */
+export default async function RevokeKeyPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const user = await requireSessionUser(`/account/keys/${id}/revoke`);
+  const key = (await listKeysForUser(await getDb(), user.id)).find((k) => k.id === id);
+  if (!key) notFound();
+  return (
+    <div className="mx-auto max-w-xl px-4 py-10 sm:px-6">
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Revoke this key?</h1>
+      <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 rounded-lg border border-slate-200 bg-white p-4 text-sm">
+        <dt className="font-medium text-slate-600">Key</dt>
+        <dd className="font-mono text-xs text-slate-900">{key.masked}</dd>
+        <dt className="font-medium text-slate-600">Knowledge base</dt>
+        <dd className="text-slate-900">{key.kbTitle}</dd>
+        <dt className="font-medium text-slate-600">Created</dt>
+        <dd className="text-slate-900">{formatDate(key.createdAt)}</dd>
+        <dt className="font-medium text-slate-600">Last used</dt>
+        <dd className="text-slate-900">{formatDateTime(key.lastUsedAt)}</dd>
+      </dl>
+      {key.status === 'revoked' ? (
+        <p className="mt-4 text-sm text-slate-700">This key is already revoked.</p>
+      ) : (
+        <>
+          <p className="mt-4 text-sm text-slate-800">
+            Every request with this key will be refused with <code>403 key_revoked</code> within a second. This cannot be undone; your
+            subscription is not affected, and you can create a replacement key.
+          </p>
+          <form action={revokeKeyAction} className="mt-6 flex flex-wrap gap-3">
+            <input type="hidden" name="keyId" value={key.id} />
+            <input type="hidden" name="confirm" value="yes" />
+            <button type="submit" className={dangerButton}>
+              Yes, revoke this key
+            </button>
+            <Link href="/account/keys" className={secondaryButton}>
+              Keep it
+            </Link>
+          </form>
+        </>
+      )}
+    </div>
+  );
+}

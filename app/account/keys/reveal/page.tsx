@@ -1,0 +1,33 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import { KeyReveal } from '@/components/billing/key-reveal';
+import { primaryButton } from '@/components/billing/format';
+import { revealHandoff } from '@/lib/billing';
+import { getDb } from '@/lib/db';
+import { getEnv } from '@/lib/env';
+import { requireSessionUser } from '@/lib/session';
+
+export const metadata: Metadata = { title: 'New API key', robots: { index: false } };
+export const dynamic = 'force-dynamic';
+
+/** Shows a replacement key once (single-read handoff); a reload goes back to the keys list. */
+export default async function RevealKeyPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const handoff = typeof params.handoff === 'string' ? params.handoff.slice(0, 100) : '';
+  const user = await requireSessionUser('/account/keys');
+  const shown = handoff ? await revealHandoff(await getDb(), user.id, handoff) : null;
+  if (!shown) redirect('/account/keys?flash=key_gone');
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">New key for {shown.kbTitle}</h1>
+      <p className="mt-2 text-sm text-slate-700">Your previous keys keep working until you revoke them.</p>
+      <div className="mt-6">
+        <KeyReveal apiKey={shown.plaintext} kbId={shown.kbId} baseUrl={getEnv().APP_URL} />
+      </div>
+      <Link href={`/account/subscriptions/${shown.subscriptionId}`} className={`${primaryButton} mt-6`}>
+        Back to the subscription
+      </Link>
+    </div>
+  );
+}

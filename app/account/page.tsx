@@ -1,0 +1,118 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { FlashMessage } from '@/components/account/flash-message';
+import { KeysTable } from '@/components/account/keys-table';
+import { StatusBadge } from '@/components/account/status-badge';
+import { UsageMeter } from '@/components/account/usage-meter';
+import { formatDate, formatPrice, secondaryButton } from '@/components/billing/format';
+import { getDb } from '@/lib/db';
+import { requireSessionUser } from '@/lib/session';
+import { isStripeConfigured } from '@/lib/stripe';
+import { listKeysForUser, listSubscriptionsForUser } from '@/lib/subscriptions';
+import { openBillingPortalAction } from './actions';
+
+export const metadata: Metadata = { title: 'Your account' };
+export const dynamic = 'force-dynamic';
+
+export default async function AccountPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requireSessionUser('/account');
+  const params = await searchParams;
+  const db = await getDb();
+  const [subs, keys] = await Promise.all([listSubscriptionsForUser(db, user.id), listKeysForUser(db, user.id)]);
+  const live = subs.filter((s) => s.status === 'active' || s.status === 'past_due');
+  const past = subs.filter((s) => !(s.status === 'active' || s.status === 'past_due'));
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Your account</h1>
+          <p className="mt-1 text-sm text-slate-700">Signed in as {user.email}</p>
+        </div>
+        {isStripeConfigured() ? (
+          <form action={openBillingPortalAction}>
+            <button type="submit" className={secondaryButton}>
+              Billing and invoices
+            </button>
+          </form>
+        ) : (
+          <p className="rounded-md bg-amber-100 px-3 py-1.5 text-sm font-medium text-amber-950">Test mode: no payments on this server</p>
+        )}
+      </div>
+
+      <div className="mt-6">
+        <FlashMessage code={typeof params.flash === 'string' ? params.flash : undefined} />
+      </div>
+
+      <section aria-labelledby="subs-heading" className="mt-2">
+        <h2 id="subs-heading" className="text-lg font-semibold text-slate-900">
+          Subscriptions
+        </h2>
+        {live.length === 0 ? (
+          <p className="mt-3 text-sm text-slate-700">
+            You have no active subscriptions.{' '}
+            <Link href="/knowledge-bases" className="font-medium text-brand-700 underline">
+              Browse knowledge bases
+            </Link>
+          </p>
+        ) : (
+          <ul className="mt-3 grid gap-4 md:grid-cols-2">
+            {live.map((s) => (
+              <li key={s.id} className="rounded-lg border border-slate-200 bg-white p-5" data-testid="subscription-card">
+                <div className="flex flex-wrap items-start justify-between gap-2">
+                  <h3 className="font-semibold text-slate-900">
+                    <Link href={`/account/subscriptions/${s.id}`} className="hover:underline">
+                      {s.kbTitle}
+                    </Link>
+                  </h3>
+                  <div className="flex gap-1">
+                    {s.mode === 'test' ? <StatusBadge status="test" /> : null}
+                    <StatusBadge status={s.cancelAtPeriodEnd && s.status === 'active' ? 'cancelling' : s.status} />
+                  </div>
+                </div>
+                <p className="mt-1 text-sm text-slate-700">
+                  {s.plan.name} · {formatPrice(s.plan.priceCents, s.plan.currency)}/month · period {formatDate(s.currentPeriodStart)} – {formatDate(s.currentPeriodEnd)}
+                </p>
+                <div className="mt-4">
+                  <UsageMeter {...s.usage} label={`Queries used for ${s.kbTitle}`} />
+                </div>
+                <Link href={`/account/subscriptions/${s.id}`} className="mt-4 inline-block text-sm font-medium text-brand-700 underline">
+                  Usage, plan and keys<span className="sr-only"> for {s.kbTitle}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+        {past.length > 0 ? (
+          <details className="mt-4 text-sm">
+            <summary className="cursor-pointer font-medium text-slate-800">Ended subscriptions ({past.length})</summary>
+            <ul className="mt-2 space-y-1">
+              {past.map((s) => (
+                <li key={s.id}>
+                  <Link href={`/account/subscriptions/${s.id}`} className="text-brand-700 underline">
+                    {s.kbTitle}
+                  </Link>{' '}
+                  — {s.plan.name}, {s.status} {s.endedAt ? formatDate(s.endedAt) : ''}
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="keys-heading" className="mt-10">
+        <div className="flex items-baseline justify-between">
+          <h2 id="keys-heading" className="text-lg font-semibold text-slate-900">
+            API keys
+          </h2>
+          <Link href="/account/keys" className="text-sm font-medium text-brand-700 underline">
+            Manage keys
+          </Link>
+        </div>
+        <div className="mt-3">
+          <KeysTable keys={keys} caption="Your API keys" />
+        </div>
+      </section>
+    </div>
+  );
+}

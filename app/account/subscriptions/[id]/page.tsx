@@ -1,0 +1,163 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { FlashMessage } from '@/components/account/flash-message';
+import { KeysTable } from '@/components/account/keys-table';
+import { StatusBadge } from '@/components/account/status-badge';
+import { UsageChart } from '@/components/account/usage-chart';
+import { UsageMeter } from '@/components/account/usage-meter';
+import { formatDate, formatPrice, primaryButton, secondaryButton } from '@/components/billing/format';
+import { listUpgradePlans } from '@/lib/billing';
+import { getDb } from '@/lib/db';
+import { requireSessionUser } from '@/lib/session';
+import { getDailyUsage, getSubscriptionForUser, listKeysForUser } from '@/lib/subscriptions';
+import { cancelSubscriptionAction, changePlanAction, createReplacementKeyAction, resumeSubscriptionAction } from '../../actions';
+
+export const metadata: Metadata = { title: 'Subscription' };
+export const dynamic = 'force-dynamic';
+
+/** One subscription: usage, daily chart, plan changes, cancel/resume, its keys. The gateway's `upgrade_url` lands here. */
+export default async function SubscriptionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { id } = await params;
+  const query = await searchParams;
+  const user = await requireSessionUser(`/account/subscriptions/${id}`);
+  const db = await getDb();
+  const found = await getSubscriptionForUser(db, user.id, id);
+  if (!found.ok) notFound();
+  const sub = found.subscription;
+  const [daily, keys, upgrades] = await Promise.all([
+    getDailyUsage(db, user.id, sub.id, 30),
+    listKeysForUser(db, user.id),
+    sub.status === 'active' ? listUpgradePlans(db, sub.kbId, sub.plan.queriesPerPeriod) : Promise.resolve([]),
+  ]);
+  const subKeys = keys.filter((k) => k.subscriptionId === sub.id);
+  const live = sub.status === 'active' || sub.status === 'past_due';
+
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-700">
+        <Link href="/account" className="text-brand-700 underline">
+          Account
+        </Link>{' '}
+        / Subscription
+      </nav>
+      <div className="mt-3 flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{sub.kbTitle}</h1>
+          <p className="mt-1 text-sm text-slate-700">
+            {sub.plan.name} plan · {formatPrice(sub.plan.priceCents, sub.plan.currency)}/month · {sub.plan.queriesPerPeriod.toLocaleString('en-US')} queries
+            per month · {sub.plan.requestsPerMinute} per minute
+          </p>
+        </div>
+        <div className="flex gap-1">
+          {sub.mode === 'test' ? <StatusBadge status="test" /> : null}
+          <StatusBadge status={sub.cancelAtPeriodEnd && sub.status === 'active' ? 'cancelling' : sub.status} />
+        </div>
+      </div>
+
+      <div className="mt-6">
+        <FlashMessage code={typeof query.flash === 'string' ? query.flash : undefined} />
+      </div>
+
+      {sub.status === 'past_due' ? (
+        <p role="alert" className="mb-6 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
+          The last renewal payment failed, so API access is suspended (requests answer 403 forbidden). Update your payment method in
+          Billing and invoices on your account page; access returns as soon as the payment succeeds.
+        </p>
+      ) : null}
+
+      <section aria-labelledby="usage-heading" className="rounded-lg border border-slate-200 bg-white p-5">
+        <h2 id="usage-heading" className="font-semibold text-slate-900">
+          This billing period
+        </h2>
+        <p className="mt-1 text-sm text-slate-700">
+          {formatDate(sub.currentPeriodStart)} – {formatDate(sub.currentPeriodEnd)}
+          {sub.cancelAtPeriodEnd && live ? ` · access ends ${formatDate(sub.currentPeriodEnd)}` : ''}
+          {sub.endedAt ? ` · ended ${formatDate(sub.endedAt)}` : ''}
+        </p>
+        <div className="mt-4">
+          <UsageMeter {...sub.usage} label={`Queries used for ${sub.kbTitle}`} />
+        </div>
+        <h3 className="mt-6 text-sm font-semibold text-slate-900">Queries per day</h3>
+        <div className="mt-2">{daily.ok ? <UsageChart days={daily.days} title={`Queries per day, ${sub.kbTitle}`} /> : null}</div>
+      </section>
+
+      {live ? (
+        <section aria-labelledby="plan-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-5">
+          <h2 id="plan-heading" className="font-semibold text-slate-900">
+            Plan
+          </h2>
+          {upgrades.length > 0 ? (
+            <form action={changePlanAction} className="mt-3">
+              <input type="hidden" name="subscriptionId" value={sub.id} />
+              <fieldset>
+                <legend className="text-sm text-slate-700">Upgrade takes effect at once: the bigger cap applies now and queries used so far carry over.</legend>
+                <div className="mt-3 grid gap-2 sm:grid-cols-2">
+                  {upgrades.map((plan, i) => (
+                    <label key={plan.id} className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 has-[:checked]:border-brand-600">
+                      <input type="radio" name="planId" value={plan.id} defaultChecked={i === 0} className="mt-1" />
+                      <span className="text-sm">
+                        <span className="font-medium text-slate-900">{plan.name}</span> — {formatPrice(plan.priceCents, plan.currency)}/month,{' '}
+                        {plan.queriesPerPeriod.toLocaleString('en-US')} queries
+                      </span>
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+              <button type="submit" className={`${primaryButton} mt-4`} disabled={sub.status !== 'active'}>
+                Upgrade now
+              </button>
+            </form>
+          ) : (
+            <p className="mt-2 text-sm text-slate-700">You are on the largest plan of this knowledge base.</p>
+          )}
+          <div className="mt-6 border-t border-slate-100 pt-4">
+            {sub.cancelAtPeriodEnd ? (
+              <form action={resumeSubscriptionAction} className="flex flex-wrap items-center gap-3">
+                <input type="hidden" name="subscriptionId" value={sub.id} />
+                <p className="text-sm text-slate-700">Cancelled: access continues until {formatDate(sub.currentPeriodEnd)}.</p>
+                <button type="submit" className={secondaryButton}>
+                  Keep my subscription
+                </button>
+              </form>
+            ) : (
+              <form action={cancelSubscriptionAction} className="flex flex-wrap items-center gap-3">
+                <input type="hidden" name="subscriptionId" value={sub.id} />
+                <button type="submit" className={secondaryButton}>
+                  Cancel at period end
+                </button>
+                <p className="text-sm text-slate-700">You keep access until {formatDate(sub.currentPeriodEnd)} and can undo it until then.</p>
+              </form>
+            )}
+          </div>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="sub-keys-heading" className="mt-6">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="sub-keys-heading" className="font-semibold text-slate-900">
+            Keys for this subscription
+          </h2>
+          {live ? (
+            <form action={createReplacementKeyAction}>
+              <input type="hidden" name="subscriptionId" value={sub.id} />
+              <button type="submit" className={secondaryButton}>
+                Create replacement key
+              </button>
+            </form>
+          ) : null}
+        </div>
+        <p className="mt-1 text-sm text-slate-700">A replacement key is shown once; the old key keeps working until you revoke it.</p>
+        <div className="mt-3">
+          <KeysTable keys={subKeys} caption={`Keys for ${sub.kbTitle}`} />
+        </div>
+      </section>
+    </div>
+  );
+}

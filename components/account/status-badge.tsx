@@ -1,0 +1,15 @@
+const STYLES: Record<string, { label: string; className: string }> = {
+  active: { label: 'Active', className: 'bg-emerald-100 text-emerald-900 ring-emerald-300' },
+  past_due: { label: 'Payment due — suspended', className: 'bg-red-100 text-red-900 ring-red-300' },
+  cancelled: { label: 'Cancelled', className: 'bg-slate-200 text-slate-800 ring-slate-300' },
+  expired: { label: 'Expired', className: 'bg-slate-200 text-slate-800 ring-slate-300' },
+  incomplete: { label: 'Incomplete', className: 'bg-amber-100 text-amber-900 ring-amber-300' },
+  revoked: { label: 'Revoked', className: 'bg-slate-200 text-slate-800 ring-slate-300' },
+  cancelling: { label: 'Ends at period end', className: 'bg-amber-100 text-amber-900 ring-amber-300' },
+  test: { label: 'Test mode', className: 'bg-amber-100 text-amber-900 ring-amber-300' },
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  const style = STYLES[status] ?? { label: status, className: 'bg-slate-100 text-slate-800 ring-slate-300' };
+  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${style.className}`}>{style.label}</span>;
+}

@@ -1,0 +1,32 @@
+'use server';
+
+import { z } from 'zod';
+import { runSubscriberQuery } from '@/lib/gateway';
+import { newRequestId } from '@/lib/http';
+import { getSessionUser } from '@/lib/session';
+import type { Citation } from '@/lib/query-answer';
+
+export type TryItState =
+  | { status: 'idle' }
+  | { status: 'answered'; query: string; answer: string; citations: Citation[]; usage: { used: number; cap: number; remaining: number } }
+  | { status: 'error'; query: string; message: string; code: string; upgradeUrl?: string };
+
+const inputSchema = z.object({ kbId: z.string().trim().min(1).max(64), query: z.string() });
+
+/**
+ * "Try it": the signed-in subscriber's question goes through the gateway's own path (rate limit, cap reservation,
+ * routing, metering), so it counts against the cap exactly like an API call. The user comes from the session only.
+ */
+export async function tryItAction(_previous: TryItState, formData: FormData): Promise<TryItState> {
+  const parsed = inputSchema.safeParse({ kbId: formData.get('kbId'), query: formData.get('query') ?? '' });
+  if (!parsed.success) return { status: 'error', query: '', code: 'invalid_query', message: 'Type a question first.' };
+  const query = parsed.data.query.trim();
+  const user = await getSessionUser();
+  if (!user) return { status: 'error', query, code: 'unauthorized', message: 'Your session has ended. Sign in again to try this knowledge base.' };
+  const result = await runSubscriberQuery({ userId: user.id, kbId: parsed.data.kbId, query, requestId: newRequestId() });
+  if (result.ok) {
+    return { status: 'answered', query, answer: result.answer.answer, citations: result.answer.citations, usage: result.usage };
+  }
+  const upgradeUrl = typeof result.extras.upgrade_url === 'string' ? result.extras.upgrade_url : undefined;
+  return { status: 'error', query, code: result.code, message: result.message, upgradeUrl };
+}

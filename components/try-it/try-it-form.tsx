@@ -1,0 +1,82 @@
+'use client';
+
+import { useActionState } from 'react';
+import { tryItAction, type TryItState } from './actions';
+
+/** The question box and the answer with its citations; works as a plain form post without JavaScript too. */
+export function TryItForm({ kbId, initialUsage, sampleQuestion }: { kbId: string; initialUsage: { used: number; cap: number }; sampleQuestion?: string }) {
+  const [state, formAction, pending] = useActionState<TryItState, FormData>(tryItAction, { status: 'idle' });
+  const usage = state.status === 'answered' ? state.usage : initialUsage;
+  return (
+    <div>
+      <form action={formAction} className="mt-3">
+        <input type="hidden" name="kbId" value={kbId} />
+        <label htmlFor="try-it-query" className="block text-sm font-medium text-slate-900">
+          Your question
+        </label>
+        <textarea
+          id="try-it-query"
+          name="query"
+          required
+          maxLength={2000}
+          rows={3}
+          defaultValue={state.status === 'idle' ? '' : state.query}
+          placeholder={sampleQuestion ?? 'Ask something this knowledge base covers'}
+          aria-describedby="try-it-cost"
+          className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-600"
+        />
+        <div className="mt-2 flex flex-wrap items-center gap-3">
+          <button
+            type="submit"
+            disabled={pending}
+            className="inline-flex items-center rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+          >
+            {pending ? 'Asking…' : 'Ask'}
+          </button>
+          <p id="try-it-cost" className="text-sm text-slate-700" data-testid="try-it-usage">
+            Each answered question counts against your plan&apos;s cap, like an API call: {usage.used.toLocaleString('en-US')} of{' '}
+            {usage.cap.toLocaleString('en-US')} used this period.
+          </p>
+        </div>
+      </form>
+      <div aria-live="polite" className="mt-4">
+        {state.status === 'error' ? (
+          <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
+            {state.message}{' '}
+            {state.upgradeUrl ? (
+              <a href={state.upgradeUrl} className="font-medium underline">
+                Upgrade your plan
+              </a>
+            ) : null}
+          </p>
+        ) : null}
+        {state.status === 'answered' ? (
+          <article className="rounded-md border border-slate-200 bg-slate-50 p-4" data-testid="try-it-answer">
+            <h3 className="text-sm font-semibold text-slate-900">Answer</h3>
+            <p className="mt-1 whitespace-pre-line text-sm text-slate-900">{state.answer}</p>
+            {state.citations.length > 0 ? (
+              <>
+                <h3 className="mt-4 text-sm font-semibold text-slate-900">Sources</h3>
+                <ol className="mt-1 list-decimal space-y-2 pl-5 text-sm">
+                  {state.citations.map((c, i) => (
+                    <li key={`${c.document_id}-${i}`}>
+                      <span className="font-medium text-slate-900">{c.title}</span>
+                      {c.page !== null ? <span className="text-slate-700">, page {c.page}</span> : null}
+                      <blockquote className="mt-1 border-l-2 border-slate-300 pl-3 text-slate-700">{c.excerpt}</blockquote>
+                    </li>
+                  ))}
+                </ol>
+              </>
+            ) : (
+              <p className="mt-3 text-sm text-slate-700">No sources were cited.</p>
+            )}
+            <p className="mt-3 text-sm text-slate-700">
+              Counted: {state.usage.used.toLocaleString('en-US')} / {state.usage.cap.toLocaleString('en-US')} queries used,{' '}
+              {state.usage.remaining.toLocaleString('en-US')} left this period.
+            </p>
+          </article>
+        ) : null}
+      </div>
+    </div>
+  );
+}
