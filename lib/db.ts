@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { openPglite, openPostgres, type Database, type DatabaseHandle } from '@/db/client';
+import { openPostgres, type Database, type DatabaseHandle } from '@/db/client';
 import { isEmptyCatalogue, migrateDatabase, withStartupLock } from '@/db/migrate';
 import { seedMarketplace } from '@/db/seed';
+import { openEmbeddedDatabase, type EmbeddedRole } from './embedded-db';
 import { getEnv } from './env';
 import { log } from './log';
 import { processSingleton, replaceProcessSingleton } from './singleton';
@@ -22,13 +23,27 @@ export async function prepareDatabase(handle: DatabaseHandle, options: { seed: b
   });
 }
 
+/**
+ * Embedded mode only: a `server` process shares its PGlite with other local processes over a unix socket; a
+ * `client` (the operator CLI) uses a running server's socket, or opens the directory itself when none runs.
+ * See lib/embedded-db.ts.
+ */
+export function setEmbeddedRole(role: EmbeddedRole): void {
+  replaceProcessSingleton('embedded-role', role);
+}
+
 async function openConfiguredDatabase(): Promise<DatabaseHandle> {
   const env = getEnv();
-  const handle = env.DATABASE_URL
-    ? await openPostgres(env.DATABASE_URL, env.DATABASE_POOL_MAX)
-    : await openPglite(path.resolve(env.DATA_DIR, 'pglite'));
-  await prepareDatabase(handle, { seed: env.SEED_ON_START });
-  return handle;
+  if (env.DATABASE_URL) {
+    const handle = await openPostgres(env.DATABASE_URL, env.DATABASE_POOL_MAX);
+    await prepareDatabase(handle, { seed: env.SEED_ON_START });
+    return handle;
+  }
+  // Migrations and the seed run only where the directory is opened, never through another process's socket.
+  return openEmbeddedDatabase(path.resolve(env.DATA_DIR), {
+    role: processSingleton<EmbeddedRole>('embedded-role', () => 'server'),
+    prepare: (handle) => prepareDatabase(handle, { seed: env.SEED_ON_START }),
+  });
 }
 
 /** The process-wide database, opened, migrated and seeded on first use. */

@@ -1,4 +1,5 @@
+import { subscriptionCommands } from './subscription-commands';
 import type { CliCommand } from './types';
 
 /** Every CLI command, in the order `help` lists them. Domains add their modules here. */
-export const commands: CliCommand[] = [];
+export const commands: CliCommand[] = [...subscriptionCommands];

@@ -1,0 +1,192 @@
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openPglite, openPostgres, type DatabaseHandle } from '@/db/client';
+import { BRIDGE_PORT, startPgliteBridge } from '@/db/pglite-bridge';
+
+/**
+ * Embedded mode (no DATABASE_URL): PGlite is one process's database, and two processes opening the same data
+ * directory corrupt it. So:
+ * - the process that opens the directory holds `DATA_DIR/pglite.lock` (its pid) while it has it open;
+ * - a long-running process (the server, role `server`) also serves its PGlite over a unix socket (db/pglite-bridge)
+ *   and writes `DATA_DIR/server.json` = { pid, socketDir, port }; both files are removed when it closes or exits;
+ * - any process that finds a live server.json connects through node-postgres instead of opening the directory
+ *   (the operator CLI while `npm start` runs; a second server on the same DATA_DIR);
+ * - a process that finds the lock held by another live process without a server.json waits for it (a server
+ *   still migrating, a CLI command finishing), then errors clearly instead of corrupting anything.
+ */
+
+export type EmbeddedRole = 'server' | 'client';
+
+interface ServerInfo {
+  pid: number;
+  socketDir: string;
+  port: number;
+  startedAt: string;
+}
+
+const SERVER_FILE = 'server.json';
+const LOCK_FILE = 'pglite.lock';
+/** Unix socket paths are limited to ~107 bytes; longer DATA_DIRs put the socket in a private temp directory. */
+const MAX_SOCKET_PATH = 100;
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readJson<T>(file: string): T | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** The live server sharing this data directory, if any (a stale file from a killed server is ignored). */
+export function findEmbeddedServer(dataDir: string): ServerInfo | null {
+  const info = readJson<ServerInfo>(path.join(dataDir, SERVER_FILE));
+  if (!info || info.pid === process.pid || !isAlive(info.pid)) return null;
+  if (!existsSync(path.join(info.socketDir, `.s.PGSQL.${info.port}`))) return null;
+  return info;
+}
+
+function lockHolder(lockPath: string): number | null {
+  const pid = Number(readFileSync(lockPath, 'utf8').trim());
+  return Number.isInteger(pid) ? pid : null;
+}
+
+/** Takes the data-directory lock, or reports the live process holding it. Stale locks are taken over. */
+function tryLock(lockPath: string): { ok: true } | { ok: false; holder: number } {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx', 0o600);
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return { ok: true };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      let holder: number | null = null;
+      try {
+        holder = lockHolder(lockPath);
+      } catch {
+        continue; // removed meanwhile
+      }
+      if (holder !== null && holder !== process.pid && isAlive(holder)) return { ok: false, holder };
+      rmSync(lockPath, { force: true });
+    }
+  }
+  throw new Error(`Could not take ${lockPath}.`);
+}
+
+/** Removes a file only if it still names this process (another process may have taken over). */
+function removeIfOurs(file: string, read: (f: string) => number | null): void {
+  try {
+    if (read(file) === process.pid) unlinkSync(file);
+  } catch {
+    // already gone
+  }
+}
+
+const readLockPid = (f: string) => lockHolder(f);
+const readServerPid = (f: string) => readJson<ServerInfo>(f)?.pid ?? null;
+
+async function connectToServer(info: ServerInfo): Promise<DatabaseHandle> {
+  const url = `postgresql://postgres@localhost:${info.port}/postgres?host=${encodeURIComponent(info.socketDir)}`;
+  // One connection: the bridge serialises clients anyway, and a short-lived CLI needs no more.
+  const handle = await openPostgres(url, 1);
+  return { ...handle, kind: 'postgres' };
+}
+
+export interface OpenEmbeddedOptions {
+  role: EmbeddedRole;
+  /** Runs once on a directly opened database before it is shared (migrations, seed). */
+  prepare: (handle: DatabaseHandle) => Promise<void>;
+  /** How long to wait for another process holding the directory (ms). */
+  waitMs?: number;
+}
+
+/** Opens the embedded database directly, or through the live server that already has it open. */
+export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbeddedOptions): Promise<DatabaseHandle> {
+  const root = path.resolve(dataDir);
+  mkdirSync(root, { recursive: true });
+  const lockPath = path.join(root, LOCK_FILE);
+  const deadline = Date.now() + (options.waitMs ?? 60_000);
+  for (;;) {
+    const server = findEmbeddedServer(root);
+    if (server) return connectToServer(server);
+    const lock = tryLock(lockPath);
+    if (lock.ok) break;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `The embedded database in ${root} is in use by process ${lock.holder}, which does not share it. ` +
+          'Stop that process, or set DATABASE_URL to use PostgreSQL.',
+      );
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  const serverFile = path.join(root, SERVER_FILE);
+  const cleanupOnExit = () => {
+    removeIfOurs(serverFile, readServerPid);
+    removeIfOurs(lockPath, readLockPid);
+  };
+  process.once('exit', cleanupOnExit);
+  let handle: DatabaseHandle;
+  try {
+    handle = await openPglite(path.join(root, 'pglite'));
+    await options.prepare(handle);
+  } catch (error) {
+    process.off('exit', cleanupOnExit);
+    cleanupOnExit();
+    throw error;
+  }
+  if (options.role !== 'server') {
+    return {
+      ...handle,
+      close: async () => {
+        await handle.close();
+        process.off('exit', cleanupOnExit);
+        cleanupOnExit();
+      },
+    };
+  }
+
+  const preferred = path.join(root, 'run');
+  const socketDir =
+    path.join(preferred, `.s.PGSQL.${BRIDGE_PORT}`).length <= MAX_SOCKET_PATH ? preferred : mkdtempSync(path.join(os.tmpdir(), 'almanac-'));
+  const bridge = await startPgliteBridge(handle.pglite!, { socketDir });
+  const info: ServerInfo = { pid: process.pid, socketDir: bridge.socketDir, port: bridge.port, startedAt: new Date().toISOString() };
+  writeFileSync(serverFile, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+  return {
+    ...handle,
+    close: async () => {
+      removeIfOurs(serverFile, readServerPid);
+      await bridge.close();
+      await handle.close();
+      process.off('exit', cleanupOnExit);
+      cleanupOnExit();
+    },
+  };
+}
+
+/** For tests: is anything answering at this server's socket? */
+export async function pingEmbeddedServer(info: ServerInfo): Promise<boolean> {
+  const client = new pg.Client({ host: info.socketDir, port: info.port, user: 'postgres', database: 'postgres' });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
