@@ -1,0 +1,67 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { expect } from 'vitest';
+import { buildOpenApiDocument } from '@/lib/openapi';
+
+/**
+ * Validates real responses against the served OpenAPI document: the body against the response schema for its
+ * status (JSON Schema 2020-12, via ajv) and every header the document marks required (present, matching its schema).
+ */
+type Json = Record<string, any>;
+
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+export class OpenApiChecker {
+  private readonly ajv: Ajv2020;
+  readonly checked: string[] = [];
+
+  constructor(readonly document: Json = buildOpenApiDocument()) {
+    this.ajv = new Ajv2020({ strict: false, allErrors: true });
+    (addFormats as unknown as (ajv: Ajv2020) => void)(this.ajv);
+    this.ajv.addSchema(document, 'openapi.json');
+  }
+
+  private resolve(node: Json): Json {
+    if (node && typeof node.$ref === 'string' && node.$ref.startsWith('#/')) {
+      let target: any = this.document;
+      for (const part of node.$ref.slice(2).split('/')) target = target[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+      return target;
+    }
+    return node;
+  }
+
+  /** Asserts the response conforms; `pathTemplate` as in the document, e.g. `/kb/{kb_id}/query`. */
+  expectConforms(pathTemplate: string, method: string, response: { status: number; headers: Headers; body: unknown }): void {
+    const operation = this.document.paths?.[pathTemplate]?.[method.toLowerCase()];
+    expect(operation, `no ${method} ${pathTemplate} in the OpenAPI document`).toBeDefined();
+    const declared = operation.responses[String(response.status)];
+    expect(declared, `status ${response.status} of ${method} ${pathTemplate} is not documented`).toBeDefined();
+    for (const [name, headerNode] of Object.entries<Json>(declared.headers ?? {})) {
+      const header = this.resolve(headerNode);
+      const value = response.headers.get(name);
+      if (header.required) expect(value, `header ${name} required by the document on ${response.status}`).not.toBeNull();
+      if (value !== null && header.schema) {
+        const validate = this.ajv.compile(header.schema);
+        expect(validate(value), `header ${name}=${value}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      }
+    }
+    const media = declared.content?.['application/json'];
+    if (media) {
+      const schema = media.schema.$ref ? { $ref: `openapi.json${media.schema.$ref}` } : this.rewriteRefs(media.schema);
+      const validate = this.ajv.compile(schema);
+      const ok = validate(response.body);
+      expect(ok, `body of ${response.status} breaks the document: ${JSON.stringify(validate.errors)} body=${JSON.stringify(response.body)}`).toBe(true);
+    }
+    this.checked.push(`${method.toUpperCase()} ${pathTemplate} ${response.status}`);
+  }
+
+  private rewriteRefs(node: unknown): unknown {
+    if (Array.isArray(node)) return node.map((n) => this.rewriteRefs(n));
+    if (node && typeof node === 'object') {
+      const out: Json = {};
+      for (const [k, v] of Object.entries(node)) out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi.json${v}` : this.rewriteRefs(v);
+      return out;
+    }
+    return node;
+  }
+}
