@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The labelled evaluation questions (hosted-kbs.md), shared by run.ts and the citation-verification test. */
+export interface EvalQuestion {
+  id: string;
+  kb: string;
+  question: string;
+  gold_document: string;
+  gold_page: number | null;
+  gold_fact: string;
+}
+
+export const QUESTIONS_DIR = path.join(process.cwd(), 'bench', 'engine-quality', 'questions');
+
+export function loadEvaluationSet(dir = QUESTIONS_DIR): EvalQuestion[] {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  return files.flatMap((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as EvalQuestion[]);
+}
+
+/** The source name a gold document is ingested under (`x.pdf.txt` sources become the PDF `x.pdf`). */
+export function goldSourceName(goldDocument: string): string {
+  return goldDocument.endsWith('.pdf.txt') ? goldDocument.slice(0, -'.txt'.length) : goldDocument;
+}
+
+/** Case, whitespace and Markdown emphasis do not matter when looking for the gold fact in an answer. */
+export function normaliseForFact(text: string): string {
+  return text
+    .replace(/[*_`]/g, '')
+    .replace(/[‘’]/g, "'")
+    .replace(/[“”]/g, '"')
+    .replace(/\s+/g, ' ')
+    .toLowerCase()
+    .trim();
+}
+
+export function containsFact(text: string, fact: string): boolean {
+  return normaliseForFact(text).includes(normaliseForFact(fact));
+}

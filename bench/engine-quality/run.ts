@@ -1,0 +1,194 @@
+/**
+ * Retrieval and answer quality of the built-in engine over the labelled evaluation set, next to a plain BM25
+ * baseline (wink-bm25-text-search in memory) over the very same chunks, in one run.
+ *
+ *   npx tsx bench/engine-quality/run.ts            # embedded PGlite (default)
+ *   npx tsx bench/engine-quality/run.ts --postgres # a fresh database on the PostgreSQL server, dropped after
+ *   add --verbose to list every miss
+ */
+import { createRequire } from 'node:module';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { openPglite, openPostgres, type DatabaseHandle } from '@/db/client';
+import { prepareDatabase } from '@/lib/db';
+import { answerHostedQuery, searchChunks } from '@/lib/engine';
+import { randomBase62 } from '@/lib/ids';
+import { containsFact, goldSourceName, loadEvaluationSet, type EvalQuestion } from './evaluation-set';
+
+const require = createRequire(import.meta.url);
+const bm25 = require('wink-bm25-text-search');
+const nlp = require('wink-nlp-utils');
+
+const args = new Set(process.argv.slice(2));
+const usePostgres = args.has('--postgres');
+const verbose = args.has('--verbose');
+const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function openDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  if (!usePostgres) {
+    const handle = await openPglite();
+    return { handle, drop: () => handle.close() };
+  }
+  const name = `almanac_bench_q_${randomBase62(8).toLowerCase()}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const handle = await openPostgres(url.toString(), 4);
+  return {
+    handle,
+    drop: async () => {
+      await handle.close();
+      const c = new pg.Client({ connectionString: ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+interface Metrics {
+  n: number;
+  hit1: number;
+  hit5: number;
+  rr: number;
+  pagedN: number;
+  pageHits: number;
+  factInAnswer: number;
+  factInTopChunk: number;
+}
+
+const emptyMetrics = (): Metrics => ({ n: 0, hit1: 0, hit5: 0, rr: 0, pagedN: 0, pageHits: 0, factInAnswer: 0, factInTopChunk: 0 });
+
+/** Documents in order of their best chunk. */
+function rankDocuments(chunkDocs: string[]): string[] {
+  return [...new Set(chunkDocs)];
+}
+
+function score(m: Metrics, q: EvalQuestion, docs: string[], goldId: string) {
+  m.n++;
+  const rank = docs.indexOf(goldId);
+  if (rank === 0) m.hit1++;
+  if (rank >= 0 && rank < 5) m.hit5++;
+  if (rank >= 0) m.rr += 1 / (rank + 1);
+}
+
+const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
+
+/** Questions none of the seeded knowledge bases can answer. */
+const OFF_TOPIC = [
+  'What is the best recipe for chocolate chip cookies?',
+  'Who won the football world cup in 2014?',
+  'How do I change the oil in a motorcycle engine?',
+  'What are the rules of chess castling?',
+  'Which telescope is best for viewing Saturn rings?',
+  'How long should sourdough bread proof overnight?',
+];
+
+async function main() {
+  const questions = loadEvaluationSet();
+  const { handle, drop } = await openDatabase();
+  try {
+    const seedStart = Date.now();
+    await prepareDatabase(handle, { seed: true });
+    const seedMs = Date.now() - seedStart;
+    const db = handle.db;
+    const kbRows = (await db.execute(sql`select id, slug from knowledge_bases`)).rows as Array<{ id: string; slug: string }>;
+    const kbId = new Map(kbRows.map((r) => [r.slug, r.id]));
+    const docRows = (await db.execute(sql`select id, kb_id, source_name from documents`)).rows as Array<{ id: string; kb_id: string; source_name: string }>;
+    const docId = new Map(docRows.map((r) => [`${r.kb_id}/${r.source_name}`, r.id]));
+    const chunkRows = (await db.execute(sql`select id, kb_id, document_id, page, heading, content from chunks order by id`)).rows as Array<{
+      id: number; kb_id: string; document_id: string; page: number | null; heading: string | null; content: string;
+    }>;
+
+    // Baseline: one wink BM25 index per knowledge base over the same chunks (heading path + content, as ours).
+    const baselines = new Map<string, { engine: { search(q: string, limit?: number): Array<[string, number]> }; byId: Map<string, (typeof chunkRows)[number]> }>();
+    for (const [slug, id] of kbId) {
+      const rowsOfKb = chunkRows.filter((c) => c.kb_id === id);
+      if (rowsOfKb.length < 3 || !questions.some((q) => q.kb === slug)) continue;
+      const engine = bm25();
+      const prep = [nlp.string.lowerCase, nlp.string.tokenize0, nlp.tokens.removeWords, nlp.tokens.stem];
+      engine.defineConfig({ fldWeights: { body: 1 }, bm25Params: { k1: 1.2, b: 0.75 } });
+      engine.definePrepTasks(prep);
+      for (const c of rowsOfKb) engine.addDoc({ body: `${c.heading ?? ''} ${c.content}` }, String(c.id));
+      engine.consolidate();
+      baselines.set(slug, { engine, byId: new Map(rowsOfKb.map((c) => [String(c.id), c])) });
+    }
+
+    const ours = emptyMetrics();
+    const base = emptyMetrics();
+    const latencies: number[] = [];
+    const misses: string[] = [];
+    for (const q of questions) {
+      const kb = kbId.get(q.kb);
+      const gold = kb && docId.get(`${kb}/${goldSourceName(q.gold_document)}`);
+      if (!kb || !gold) {
+        console.error(`skipping ${q.id}: knowledge base or gold document not seeded`);
+        continue;
+      }
+      const started = performance.now();
+      const answer = await answerHostedQuery({ kbId: kb, query: q.question, requestId: q.id }, db, { llm: null });
+      latencies.push(performance.now() - started);
+      const search = await searchChunks(db, kb, q.question, { limit: 20 });
+      const docs = rankDocuments(search.chunks.map((c) => c.documentId));
+      score(ours, q, docs, gold);
+      if (containsFact(answer.answer, q.gold_fact)) ours.factInAnswer++;
+      else misses.push(`${q.id} fact missing: "${q.gold_fact}"\n    Q: ${q.question}\n    A: ${answer.answer.slice(0, 300)}`);
+      if (search.chunks[0] && containsFact(search.chunks[0].content, q.gold_fact)) ours.factInTopChunk++;
+      if (q.gold_page !== null) {
+        ours.pagedN++;
+        const first = answer.citations[0];
+        if (first && first.document_id === gold && first.page === q.gold_page) ours.pageHits++;
+      }
+
+      const b = baselines.get(q.kb);
+      if (b) {
+        const hits = b.engine.search(q.question, 20);
+        const bChunks = hits.map(([id]) => b.byId.get(id)!);
+        score(base, q, rankDocuments(bChunks.map((c) => c.document_id)), gold);
+        if (bChunks[0] && containsFact(bChunks[0].content, q.gold_fact)) base.factInTopChunk++;
+        if (q.gold_page !== null) {
+          base.pagedN++;
+          const first = bChunks.find((c) => c.document_id === gold) === bChunks[0] ? bChunks[0] : undefined;
+          if (first && first.page === q.gold_page) base.pageHits++;
+        }
+      }
+    }
+    // Off-topic questions: each knowledge base should say it has nothing relevant.
+    let offTopic = 0;
+    let offTopicRefused = 0;
+    for (const slug of new Set(questions.map((q) => q.kb))) {
+      const kb = kbId.get(slug);
+      if (!kb) continue;
+      for (const question of OFF_TOPIC) {
+        const a = await answerHostedQuery({ kbId: kb, query: question, requestId: 'off-topic' }, db, { llm: null });
+        offTopic++;
+        if (a.citations.length === 0) offTopicRefused++;
+        else if (verbose) misses.push(`off-topic answered in ${slug}: ${question}\n    A: ${a.answer.slice(0, 200)}`);
+      }
+    }
+    latencies.sort((a, b) => a - b);
+    const p = (x: number) => latencies[Math.min(latencies.length - 1, Math.floor(x * latencies.length))]?.toFixed(1);
+    const chunkCount = chunkRows.length;
+    console.log(`engine-quality: ${ours.n} questions over ${new Set(questions.map((q) => q.kb)).size} knowledge bases, ${chunkCount} chunks, ${usePostgres ? 'PostgreSQL' : 'PGlite'}; seed ${seedMs} ms`);
+    console.log('');
+    console.log('| metric | Almanac engine | plain BM25 baseline (wink) |');
+    console.log('|---|---|---|');
+    console.log(`| recall@1 (gold document) | ${pct(ours.hit1, ours.n)} | ${pct(base.hit1, base.n)} |`);
+    console.log(`| recall@5 (gold document) | ${pct(ours.hit5, ours.n)} | ${pct(base.hit5, base.n)} |`);
+    console.log(`| MRR (gold document) | ${(ours.rr / ours.n).toFixed(3)} | ${(base.rr / Math.max(1, base.n)).toFixed(3)} |`);
+    console.log(`| page accuracy (first citation / top chunk on the gold page, ${ours.pagedN} paged questions) | ${pct(ours.pageHits, ours.pagedN)} | ${pct(base.pageHits, base.pagedN)} |`);
+    console.log(`| gold fact in the answer | ${pct(ours.factInAnswer, ours.n)} | n/a (no answer composer) |`);
+    console.log(`| gold fact in the top chunk | ${pct(ours.factInTopChunk, ours.n)} | ${pct(base.factInTopChunk, base.n)} |`);
+    console.log(`| off-topic questions answered "nothing relevant" (${offTopic}) | ${pct(offTopicRefused, offTopic)} | n/a |`);
+    console.log('');
+    console.log(`full answer latency (extractive, in process): p50 ${p(0.5)} ms, p95 ${p(0.95)} ms`);
+    if (verbose) for (const m of misses) console.log(m);
+  } finally {
+    await drop();
+  }
+}
+
+await main();

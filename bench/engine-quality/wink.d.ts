@@ -1,0 +1,2 @@
+declare module 'wink-bm25-text-search';
+declare module 'wink-nlp-utils';
