@@ -147,9 +147,12 @@ export function listingConditions(params: Pick<ListingParams, 'query' | 'categor
   if (params.category) conditions.push(eq(knowledgeBases.category, params.category));
   // Tags are stored lower-case (the vocabulary) and parsed lower-case, so `@>` gives case-insensitive AND.
   if (params.tags.length > 0) conditions.push(arrayContains(knowledgeBases.tags, params.tags));
-  // Text without any word (only punctuation) is treated as no search (see lib/search-query.ts).
-  const terms = parseSearchTerms(params.query);
-  if (terms) conditions.push(matchSearchVector(knowledgeBases.searchVector, terms));
+  if (params.query) {
+    // Search text without any searchable word (only punctuation, or runs too long to be words) matches nothing:
+    // a search was asked for and nothing can satisfy it.
+    const terms = parseSearchTerms(params.query);
+    conditions.push(terms ? matchSearchVector(knowledgeBases.searchVector, terms) : sql`false`);
+  }
   return and(...conditions)!;
 }
 
@@ -279,7 +282,8 @@ export async function getPublisher(slug: string, db?: Executor): Promise<Publish
       name: publishers.name,
       description: publishers.description,
       websiteUrl: publishers.websiteUrl,
-      knowledgeBasesCount: sql<number>`(select count(*)::int from knowledge_bases kb where kb.publisher_id = ${publishers.id} and kb.status = 'published')`,
+      // Written out: Drizzle leaves single-table columns unqualified, which the subquery would resolve to kb.id.
+      knowledgeBasesCount: sql<number>`(select count(*)::int from knowledge_bases kb where kb.publisher_id = publishers.id and kb.status = 'published')`,
     })
     .from(publishers)
     .where(eq(publishers.slug, slug))

@@ -14,7 +14,8 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
  * - English stop words used as whole words are dropped by the stemmer (PostgreSQL ignores them inside the AND), so
  *   "history of the world" means "history world". A query made only of stop words therefore matches only through
  *   the prefix of its last word ("the" finds "the…" words such as "theory"); it never errors;
- * - text without any letter or digit (only punctuation) yields `null`: callers treat it as "no search".
+ * - text without any usable word (only punctuation, or only runs longer than MAX_SEARCH_WORD_LENGTH) yields `null`;
+ *   the catalogue then matches nothing (a search was asked for and nothing can satisfy it).
  */
 
 /** At most this many words are used; the rest of a long query is ignored (bounds the work done by Postgres). */
