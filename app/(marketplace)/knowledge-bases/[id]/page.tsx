@@ -1,0 +1,160 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { cache } from 'react';
+import { TryItSection } from '@/components/try-it/try-it-section';
+import { CodeSnippets } from '@/components/marketplace/code-snippets';
+import { catalogueHref, withChange, type CatalogueState } from '@/components/marketplace/catalogue-url';
+import { categoryLabel, formatDate, formatInteger, languageName } from '@/components/marketplace/format';
+import { publisherHref } from '@/components/marketplace/knowledge-base-card';
+import { PlanCards } from '@/components/marketplace/plan-cards';
+import { buildSnippets } from '@/components/marketplace/snippets';
+import { getKnowledgeBaseView } from '@/lib/catalog';
+import { getEnv } from '@/lib/env';
+
+type Params = Promise<{ id: string }>;
+
+// generateMetadata and the page ask for the same row; one query per request.
+const loadKnowledgeBase = cache((id: string) => getKnowledgeBaseView(id));
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const kb = await loadKnowledgeBase(decodeURIComponent((await params).id));
+  if (!kb) return { title: 'Knowledge base not found' };
+  return { title: kb.title, description: kb.summary };
+}
+
+const EMPTY_STATE: CatalogueState = { query: '', category: null, tags: [], sort: 'popular', page: 1 };
+
+export default async function KnowledgeBasePage({ params }: { params: Params }) {
+  const kb = await loadKnowledgeBase(decodeURIComponent((await params).id));
+  if (!kb) notFound();
+  const question = kb.sampleQuestions[0] ?? `What does ${kb.title} cover?`;
+  const snippets = buildSnippets(getEnv().APP_URL, kb.id, question);
+  const paragraphs = kb.description.split(/\n\s*\n/).filter((p) => p.trim());
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <ol className="flex flex-wrap items-center gap-1.5">
+          <li>
+            <Link href="/knowledge-bases" className="hover:text-slate-900 hover:underline">
+              Knowledge bases
+            </Link>
+          </li>
+          <li aria-hidden="true">/</li>
+          <li>
+            <Link href={catalogueHref(withChange(EMPTY_STATE, { category: kb.category }))} className="hover:text-slate-900 hover:underline">
+              {categoryLabel(kb.category)}
+            </Link>
+          </li>
+          <li aria-hidden="true">/</li>
+          <li aria-current="page" className="truncate font-medium text-slate-800">
+            {kb.title}
+          </li>
+        </ol>
+      </nav>
+
+      <header className="mt-4 grid gap-6 lg:grid-cols-[1fr_20rem]">
+        <div>
+          <h1 className="text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">{kb.title}</h1>
+          <p className="mt-2 text-slate-700">
+            by{' '}
+            <Link href={publisherHref(kb.publisherRef.slug)} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+              {kb.publisherRef.name}
+            </Link>
+          </p>
+          <p className="mt-4 text-lg leading-relaxed text-slate-800">{kb.summary}</p>
+          <ul className="mt-4 flex flex-wrap gap-1.5" aria-label="Tags">
+            {kb.tags.map((tag) => (
+              <li key={tag}>
+                <Link
+                  href={catalogueHref(withChange(EMPTY_STATE, { tags: [tag] }))}
+                  className="inline-block rounded-full border border-slate-300 bg-white px-2.5 py-0.5 text-xs font-medium text-slate-700 hover:border-slate-400"
+                >
+                  {tag}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <dl className="grid grid-cols-2 gap-x-4 gap-y-3 self-start rounded-xl border border-slate-200 bg-white p-5 text-sm shadow-sm">
+          <Fact label="Category" value={categoryLabel(kb.category)} />
+          <Fact label="Documents" value={formatInteger(kb.documentsCount)} />
+          <Fact label="Language" value={languageName(kb.language)} />
+          <Fact label="Subscribers" value={formatInteger(kb.subscribersCount)} />
+          <Fact label="Queries answered" value={formatInteger(kb.queryVolume)} />
+          <div className="col-span-2">
+            <dt className="text-slate-600">Licence</dt>
+            <dd className="font-medium text-slate-900">{kb.licence}</dd>
+          </div>
+          <div className="col-span-2">
+            <dt className="text-slate-600">Last updated</dt>
+            <dd className="font-medium text-slate-900">
+              <time dateTime={kb.updatedAt}>{formatDate(kb.updatedAt)}</time>
+            </dd>
+          </div>
+        </dl>
+      </header>
+
+      <section aria-labelledby="about-heading" className="mt-10 max-w-3xl">
+        <h2 id="about-heading" className="text-xl font-semibold text-slate-900">
+          About this knowledge base
+        </h2>
+        <div className="mt-3 space-y-4 leading-relaxed text-slate-800">
+          {paragraphs.map((p, i) => (
+            <p key={i}>{p}</p>
+          ))}
+        </div>
+      </section>
+
+      <section aria-labelledby="plans-heading" className="mt-12">
+        <h2 id="plans-heading" className="text-xl font-semibold text-slate-900">
+          Plans
+        </h2>
+        <p className="mt-1 text-sm text-slate-700">Billed monthly. Only answered queries count against your plan; cancel at any time.</p>
+        <div className="mt-6">
+          <PlanCards plans={kb.plans} />
+        </div>
+      </section>
+
+      {kb.sampleQuestions.length > 0 ? (
+        <section aria-labelledby="questions-heading" className="mt-12">
+          <h2 id="questions-heading" className="text-xl font-semibold text-slate-900">
+            Questions it answers
+          </h2>
+          <ul className="mt-4 grid gap-3 md:grid-cols-2">
+            {kb.sampleQuestions.map((q) => (
+              <li key={q} className="rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm text-slate-800 shadow-sm">
+                {q}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="api-heading" className="mt-12">
+        <h2 id="api-heading" className="text-xl font-semibold text-slate-900">
+          Query it from your code
+        </h2>
+        <p className="mt-1 text-sm text-slate-700">
+          Send <code className="rounded bg-slate-100 px-1 py-0.5 text-[13px]">POST /kb/{kb.id}/query</code> with the key you receive after
+          buying a plan. Set it as <code className="rounded bg-slate-100 px-1 py-0.5 text-[13px]">ALMANAC_API_KEY</code>.
+        </p>
+        <div className="mt-5">
+          <CodeSnippets snippets={snippets} />
+        </div>
+      </section>
+
+      <TryItSection kbId={kb.id} />
+    </div>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-slate-600">{label}</dt>
+      <dd className="font-medium text-slate-900">{value}</dd>
+    </div>
+  );
+}

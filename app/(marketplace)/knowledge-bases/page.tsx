@@ -1,0 +1,139 @@
+import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
+import Link from 'next/link';
+import { CategoryTabs, SearchForm, SortForm, TagChips } from '@/components/marketplace/catalogue-controls';
+import { catalogueHref, isFiltered, type CatalogueState } from '@/components/marketplace/catalogue-url';
+import { categoryLabel, plural } from '@/components/marketplace/format';
+import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
+import { Pagination } from '@/components/marketplace/pagination';
+import { Alert } from '@/components/ui/alert';
+import { buttonClasses } from '@/components/ui/button';
+import { categoryCounts, listKnowledgeBaseCards, listTagVocabulary, parseListingParams, type ListingParams } from '@/lib/catalog';
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
+  const parsed = parseListingParams(await searchParams);
+  if (!parsed.ok) return { title: 'Knowledge bases' };
+  const { query, category, page } = parsed.params;
+  const parts = [query ? `“${query}”` : null, category ? categoryLabel(category) : null, page > 1 ? `page ${page}` : null].filter(Boolean);
+  return { title: parts.length ? `Knowledge bases: ${parts.join(', ')}` : 'Browse knowledge bases' };
+}
+
+function toState(params: ListingParams): CatalogueState {
+  return { query: params.query ?? '', category: params.category ?? null, tags: params.tags, sort: params.sort, page: params.page };
+}
+
+/** A readable state from raw search params even when they fail validation, so the controls keep what was typed. */
+function lenientState(raw: Record<string, string | string[] | undefined>): CatalogueState {
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
+  return { query: first(raw.query).slice(0, 200), category: null, tags: [], sort: 'popular', page: 1 };
+}
+
+function describeResults(total: number, state: CatalogueState): string {
+  const parts: string[] = [];
+  if (state.query) parts.push(`for “${state.query}”`);
+  if (state.category) parts.push(`in ${categoryLabel(state.category)}`);
+  if (state.tags.length) parts.push(`tagged ${state.tags.join(' + ')}`);
+  return [plural(total, 'knowledge base'), ...parts].join(' ');
+}
+
+export default async function CataloguePage({ searchParams }: { searchParams: SearchParams }) {
+  const raw = await searchParams;
+  const parsed = parseListingParams(raw);
+  const state = parsed.ok ? toState(parsed.params) : lenientState(raw);
+  const [listing, counts, vocabulary] = await Promise.all([
+    parsed.ok ? listKnowledgeBaseCards(parsed.params) : null,
+    categoryCounts(),
+    listTagVocabulary(),
+  ]);
+  const countMap = Object.fromEntries(counts.map((c) => [c.category, c.count]));
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
+      <div className="flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
+        <div>
+          <h1 className="text-3xl font-semibold tracking-tight text-slate-900">Knowledge bases</h1>
+          <p className="mt-1 text-slate-700">Curated sources you can query through one API, with citations in every answer.</p>
+        </div>
+        <div className="w-full md:max-w-md">
+          <SearchForm state={state} />
+        </div>
+      </div>
+
+      <div className="mt-6 space-y-5">
+        <CategoryTabs state={state} counts={countMap} />
+        <TagChips state={state} vocabulary={vocabulary} />
+      </div>
+
+      {!parsed.ok || !listing ? (
+        <Alert tone="error" title="These filters could not be applied" className="mt-8">
+          <p>{parsed.ok ? 'Something went wrong.' : parsed.message}</p>
+          <p className="mt-2">
+            <Link href="/knowledge-bases" className="font-semibold underline">
+              Show all knowledge bases
+            </Link>
+          </p>
+        </Alert>
+      ) : (
+        <>
+          <div className="mt-8 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4">
+            <p role="status" className="text-sm text-slate-700">
+              <span className="font-semibold text-slate-900">{describeResults(listing.total, state)}</span>
+              {listing.totalPages > 1 ? ` · page ${listing.page} of ${listing.totalPages}` : null}
+            </p>
+            <div className="flex items-center gap-3">
+              {isFiltered(state) ? (
+                <Link href={catalogueHref({ ...state, query: '', category: null, tags: [], page: 1 })} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
+                  Clear filters
+                </Link>
+              ) : null}
+              <SortForm state={state} />
+            </div>
+          </div>
+
+          {listing.items.length > 0 ? (
+            <div className="mt-5">
+              <h2 className="sr-only">Results</h2>
+              <KnowledgeBaseGrid items={listing.items} />
+              <Pagination state={state} totalPages={listing.totalPages} />
+            </div>
+          ) : listing.total > 0 ? (
+            <EmptyState title={`There is no page ${listing.page}`} body={`These results end at page ${listing.totalPages}.`}>
+              <Link href={catalogueHref({ ...state, page: listing.totalPages })} className={buttonClasses('primary')}>
+                Go to the last page
+              </Link>
+            </EmptyState>
+          ) : !isFiltered(state) ? (
+            <EmptyState title="Nothing is published yet" body="Knowledge bases appear here as soon as publishers release them.">
+              <Link href="/" className={buttonClasses('secondary')}>
+                Back to the home page
+              </Link>
+            </EmptyState>
+          ) : (
+            <EmptyState title="No knowledge bases match" body="Try fewer tags, another category or different words.">
+              {state.tags.length > 1 ? (
+                <Link href={catalogueHref({ ...state, tags: state.tags.slice(0, -1), page: 1 })} className={buttonClasses('secondary')}>
+                  Remove the tag “{state.tags[state.tags.length - 1]}”
+                </Link>
+              ) : null}
+              <Link href="/knowledge-bases" className={buttonClasses('primary')}>
+                Clear all filters
+              </Link>
+            </EmptyState>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function EmptyState({ title, body, children }: { title: string; body: string; children: ReactNode }) {
+  return (
+    <div className="mt-6 rounded-xl border border-dashed border-slate-300 bg-white px-6 py-14 text-center">
+      <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
+      <p className="mt-1 text-sm text-slate-700">{body}</p>
+      <div className="mt-6 flex flex-wrap justify-center gap-3">{children}</div>
+    </div>
+  );
+}

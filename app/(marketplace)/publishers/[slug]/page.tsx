@@ -1,0 +1,93 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { cache } from 'react';
+import { plural } from '@/components/marketplace/format';
+import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
+import { getPublisher, listPublisherKnowledgeBases } from '@/lib/catalog';
+
+type Params = Promise<{ slug: string }>;
+
+const loadPublisher = cache((slug: string) => getPublisher(slug));
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const publisher = await loadPublisher(decodeURIComponent((await params).slug));
+  if (!publisher) return { title: 'Publisher not found' };
+  return { title: publisher.name, description: publisher.description.slice(0, 200) };
+}
+
+export default async function PublisherPage({ params }: { params: Params }) {
+  const slug = decodeURIComponent((await params).slug);
+  const [publisher, items] = await Promise.all([loadPublisher(slug), listPublisherKnowledgeBases(slug)]);
+  if (!publisher) notFound();
+  const paragraphs = publisher.description.split(/\n\s*\n/).filter((p) => p.trim());
+  let website: string | null = null;
+  try {
+    // Only http(s) links are rendered: a stored javascript: URL must never become a link.
+    if (publisher.websiteUrl && ['http:', 'https:'].includes(new URL(publisher.websiteUrl).protocol)) website = publisher.websiteUrl;
+  } catch {
+    website = null;
+  }
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <ol className="flex items-center gap-1.5">
+          <li>
+            <Link href="/knowledge-bases" className="hover:text-slate-900 hover:underline">
+              Knowledge bases
+            </Link>
+          </li>
+          <li aria-hidden="true">/</li>
+          <li aria-current="page" className="font-medium text-slate-800">
+            {publisher.name}
+          </li>
+        </ol>
+      </nav>
+      <header className="mt-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+        <div className="flex items-start gap-4">
+          <span aria-hidden="true" className="grid h-14 w-14 shrink-0 place-items-center rounded-xl bg-brand-50 text-xl font-bold text-brand-700">
+            {publisher.name.charAt(0)}
+          </span>
+          <div>
+            <p className="text-sm font-medium text-slate-600">Publisher</p>
+            <h1 className="text-3xl font-semibold tracking-tight text-slate-900">{publisher.name}</h1>
+            <p className="mt-1 text-sm text-slate-700">
+              {plural(publisher.knowledgeBasesCount, 'published knowledge base')}
+              {website ? (
+                <>
+                  {' · '}
+                  <a href={website} rel="noopener noreferrer" className="font-medium text-brand-700 underline-offset-2 hover:underline">
+                    {new URL(website).host}
+                  </a>
+                </>
+              ) : null}
+            </p>
+          </div>
+        </div>
+        {paragraphs.length > 0 ? (
+          <div className="mt-5 max-w-3xl space-y-3 leading-relaxed text-slate-800">
+            {paragraphs.map((p, i) => (
+              <p key={i}>{p}</p>
+            ))}
+          </div>
+        ) : null}
+      </header>
+
+      <section aria-labelledby="publisher-kbs" className="mt-10">
+        <h2 id="publisher-kbs" className="text-xl font-semibold text-slate-900">
+          Knowledge bases by {publisher.name}
+        </h2>
+        <div className="mt-5">
+          {items.length > 0 ? (
+            <KnowledgeBaseGrid items={items} />
+          ) : (
+            <p className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-10 text-center text-slate-700">
+              This publisher has nothing published yet.
+            </p>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}

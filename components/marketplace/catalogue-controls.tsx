@@ -1,0 +1,136 @@
+import Link from 'next/link';
+import { cx } from '@/components/ui/cx';
+import { catalogueHref, SORT_OPTIONS, toggleTag, withChange, type CatalogueState } from './catalogue-url';
+import { categoryLabel, CATEGORIES, formatInteger } from './format';
+import { AutoSubmitSelect } from './auto-submit-select';
+
+/** Hidden inputs that carry the rest of the state through a GET form. */
+function StateInputs({ state, omit }: { state: CatalogueState; omit: ('query' | 'sort')[] }) {
+  return (
+    <>
+      {!omit.includes('query') && state.query ? <input type="hidden" name="query" value={state.query} /> : null}
+      {state.category ? <input type="hidden" name="category" value={state.category} /> : null}
+      {state.tags.map((t) => (
+        <input key={t} type="hidden" name="tags" value={t} />
+      ))}
+      {!omit.includes('sort') && state.sort !== 'popular' ? <input type="hidden" name="sort" value={state.sort} /> : null}
+    </>
+  );
+}
+
+export function SearchForm({ state, action = '/knowledge-bases', size = 'md' }: { state: CatalogueState; action?: string; size?: 'md' | 'lg' }) {
+  return (
+    <form role="search" action={action} method="get" className="flex w-full gap-2">
+      <label htmlFor="catalogue-search" className="sr-only">
+        Search knowledge bases
+      </label>
+      <input
+        id="catalogue-search"
+        type="search"
+        name="query"
+        defaultValue={state.query}
+        maxLength={200}
+        placeholder="Search by topic, title or publisher…"
+        className={cx(
+          'block w-full rounded-lg border border-slate-300 bg-white px-3 text-slate-900 shadow-sm placeholder:text-slate-500',
+          size === 'lg' ? 'py-3 text-base' : 'py-2 text-sm',
+        )}
+      />
+      <StateInputs state={state} omit={['query']} />
+      <button type="submit" className={cx('rounded-lg bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700', size === 'lg' ? 'text-base' : 'text-sm')}>
+        Search
+      </button>
+    </form>
+  );
+}
+
+export function CategoryTabs({ state, counts }: { state: CatalogueState; counts: Record<string, number> | null }) {
+  const total = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : null;
+  const tabs: { value: string | null; label: string; count: number | null }[] = [
+    { value: null, label: 'All', count: total },
+    ...CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c), count: counts ? (counts[c] ?? 0) : null })),
+  ];
+  return (
+    <nav aria-label="Categories" className="-mx-1 overflow-x-auto">
+      <ul className="flex min-w-max gap-1 border-b border-slate-200 px-1">
+        {tabs.map((tab) => {
+          const active = state.category === tab.value;
+          return (
+            <li key={tab.label}>
+              <Link
+                href={catalogueHref(withChange(state, { category: tab.value }))}
+                aria-current={active ? 'page' : undefined}
+                className={cx(
+                  '-mb-px inline-flex items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium',
+                  active ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900',
+                )}
+              >
+                {tab.label}
+                {tab.count !== null ? (
+                  <span className={cx('rounded-full px-1.5 text-xs', active ? 'bg-brand-50 text-brand-700' : 'bg-slate-100 text-slate-600')}>
+                    {formatInteger(tab.count)}
+                  </span>
+                ) : null}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+export function TagChips({ state, vocabulary }: { state: CatalogueState; vocabulary: { tag: string; count: number }[] }) {
+  if (vocabulary.length === 0) return null;
+  return (
+    <nav aria-labelledby="tag-filter-heading">
+      <h2 id="tag-filter-heading" className="text-xs font-semibold uppercase tracking-wide text-slate-600">
+        Filter by tags <span className="font-normal normal-case tracking-normal">(all selected tags must match)</span>
+      </h2>
+      <ul className="mt-2 flex flex-wrap gap-1.5">
+        {vocabulary.map(({ tag, count }) => {
+          const selected = state.tags.includes(tag);
+          return (
+            <li key={tag}>
+              <Link
+                href={catalogueHref(toggleTag(state, tag))}
+                aria-current={selected ? 'true' : undefined}
+                className={cx(
+                  'inline-flex items-center gap-1 rounded-full border px-2.5 py-1 text-xs font-medium transition-colors',
+                  selected ? 'border-brand-600 bg-brand-600 text-white hover:bg-brand-700' : 'border-slate-300 bg-white text-slate-700 hover:border-slate-400 hover:bg-slate-50',
+                )}
+              >
+                {selected ? <span aria-hidden="true">✓</span> : null}
+                {tag}
+                <span className="sr-only">{selected ? ' (selected; activate to remove)' : ` (${count} knowledge bases)`}</span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+export function SortForm({ state }: { state: CatalogueState }) {
+  return (
+    <form action="/knowledge-bases" method="get" className="flex items-center gap-2">
+      <StateInputs state={state} omit={['sort']} />
+      <label htmlFor="catalogue-sort" className="text-sm text-slate-700">
+        Sort by
+      </label>
+      <AutoSubmitSelect
+        id="catalogue-sort"
+        name="sort"
+        defaultValue={state.sort}
+        className="rounded-lg border border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm text-slate-900 shadow-sm"
+        options={SORT_OPTIONS}
+      />
+      <noscript>
+        <button type="submit" className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium">
+          Apply
+        </button>
+      </noscript>
+    </form>
+  );
+}

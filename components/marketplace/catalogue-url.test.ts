@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { catalogueHref, isFiltered, pageWindow, toggleTag, withChange, type CatalogueState } from './catalogue-url';
+
+const base: CatalogueState = { query: '', category: null, tags: [], sort: 'popular', page: 1 };
+
+describe('catalogueHref', () => {
+  it('leaves defaults out', () => {
+    expect(catalogueHref(base)).toBe('/knowledge-bases');
+  });
+
+  it('encodes every part of the state', () => {
+    expect(catalogueHref({ query: ' état civil ', category: 'legal', tags: ['open-data', 'k-12'], sort: 'new', page: 3 })).toBe(
+      '/knowledge-bases?query=%C3%A9tat+civil&category=legal&tags=open-data&tags=k-12&sort=new&page=3',
+    );
+  });
+});
+
+describe('state changes', () => {
+  it('a filter change resets the page', () => {
+    expect(withChange({ ...base, page: 4 }, { category: 'health' })).toEqual({ ...base, category: 'health', page: 1 });
+  });
+
+  it('toggles tags on and off, keeping order', () => {
+    const one = toggleTag({ ...base, page: 2 }, 'a');
+    expect(one).toEqual({ ...base, tags: ['a'] });
+    expect(toggleTag(toggleTag(one, 'b'), 'a').tags).toEqual(['b']);
+  });
+
+  it('knows when anything filters the list', () => {
+    expect(isFiltered(base)).toBe(false);
+    expect(isFiltered({ ...base, sort: 'new', page: 2 })).toBe(false);
+    expect(isFiltered({ ...base, query: 'x' })).toBe(true);
+    expect(isFiltered({ ...base, tags: ['x'] })).toBe(true);
+  });
+});
+
+describe('pageWindow', () => {
+  it.each([
+    [1, 0, []],
+    [1, 1, [1]],
+    [1, 3, [1, 2, 3]],
+    [1, 10, [1, 2, null, 10]],
+    [6, 20, [1, null, 5, 6, 7, null, 20]],
+    [3, 20, [1, 2, 3, 4, null, 20]],
+    [20, 20, [1, null, 19, 20]],
+  ])('page %i of %i', (current, total, expected) => expect(pageWindow(current, total)).toEqual(expected));
+});

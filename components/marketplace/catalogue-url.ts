@@ -1,0 +1,66 @@
+/**
+ * The catalogue keeps ALL of its state in the URL (shareable, back button, works without JavaScript).
+ * These pure helpers build the links for tabs, chips, sort and pagination from the current state.
+ */
+export type CatalogueSort = 'popular' | 'new' | 'updated';
+
+export interface CatalogueState {
+  query: string;
+  category: string | null;
+  /** Lower-case, AND-combined. */
+  tags: string[];
+  sort: CatalogueSort;
+  page: number;
+}
+
+export const CATALOGUE_PATH = '/knowledge-bases';
+
+export const SORT_OPTIONS: { value: CatalogueSort; label: string }[] = [
+  { value: 'popular', label: 'Most popular' },
+  { value: 'new', label: 'Newest' },
+  { value: 'updated', label: 'Recently updated' },
+];
+
+/** Canonical query string: defaults are left out so equal states have equal URLs. */
+export function catalogueHref(state: CatalogueState, path = CATALOGUE_PATH): string {
+  const params = new URLSearchParams();
+  if (state.query.trim()) params.set('query', state.query.trim());
+  if (state.category) params.set('category', state.category);
+  for (const tag of state.tags) params.append('tags', tag);
+  if (state.sort !== 'popular') params.set('sort', state.sort);
+  if (state.page > 1) params.set('page', String(state.page));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** Any change of filter returns to page 1: the old page number means nothing in a new result set. */
+export function withChange(state: CatalogueState, change: Partial<Omit<CatalogueState, 'page'>>): CatalogueState {
+  return { ...state, ...change, page: 1 };
+}
+
+export function toggleTag(state: CatalogueState, tag: string): CatalogueState {
+  const tags = state.tags.includes(tag) ? state.tags.filter((t) => t !== tag) : [...state.tags, tag];
+  return withChange(state, { tags });
+}
+
+export function isFiltered(state: CatalogueState): boolean {
+  return state.query.trim() !== '' || state.category !== null || state.tags.length > 0;
+}
+
+/**
+ * Page numbers to show around the current page, with null for a gap: 1 … 4 5 [6] 7 8 … 20.
+ */
+export function pageWindow(current: number, total: number, radius = 1): (number | null)[] {
+  if (total <= 0) return [];
+  const pages = new Set<number>([1, total]);
+  for (let p = current - radius; p <= current + radius; p++) if (p >= 1 && p <= total) pages.add(p);
+  const sorted = [...pages].sort((a, b) => a - b);
+  const out: (number | null)[] = [];
+  for (const p of sorted) {
+    const last = out[out.length - 1];
+    if (typeof last === 'number' && p - last === 2) out.push(last + 1);
+    else if (typeof last === 'number' && p - last > 2) out.push(null);
+    out.push(p);
+  }
+  return out;
+}

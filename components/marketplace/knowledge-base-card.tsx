@@ -1,0 +1,80 @@
+import Link from 'next/link';
+import { Badge } from '@/components/ui/badge';
+import { categoryLabel, formatCompact, formatDate, formatInteger } from './format';
+import type { KnowledgeBaseCardView } from './types';
+
+export function knowledgeBaseHref(id: string): string {
+  return `/knowledge-bases/${encodeURIComponent(id)}`;
+}
+
+export function publisherHref(slug: string): string {
+  return `/publishers/${encodeURIComponent(slug)}`;
+}
+
+/** One catalogue result. Only the title and publisher are links, so keyboard users get two stops per card. */
+export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: KnowledgeBaseCardView; headingLevel?: 'h2' | 'h3' }) {
+  const Heading = headingLevel;
+  return (
+    <article className="relative flex h-full flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-500 hover:shadow-md">
+      <div className="flex items-center justify-between gap-2 text-xs text-slate-600">
+        <Badge tone="brand">{categoryLabel(kb.category)}</Badge>
+        <span>
+          Updated <time dateTime={kb.updatedAt}>{formatDate(kb.updatedAt)}</time>
+        </span>
+      </div>
+      <Heading className="mt-3 text-base font-semibold leading-snug text-slate-900">
+        <Link href={knowledgeBaseHref(kb.id)} className="after:absolute after:inset-0 after:rounded-xl after:content-['']">
+          {kb.title}
+        </Link>
+      </Heading>
+      <p className="mt-1 text-sm text-slate-600">
+        by{' '}
+        {kb.publisher.slug ? (
+          <Link href={publisherHref(kb.publisher.slug)} className="relative z-10 font-medium text-slate-800 underline-offset-2 hover:underline">
+            {kb.publisher.name}
+          </Link>
+        ) : (
+          <span className="font-medium text-slate-800">{kb.publisher.name}</span>
+        )}
+      </p>
+      <p className="mt-3 line-clamp-3 text-sm leading-relaxed text-slate-700">{kb.summary}</p>
+      {kb.tags.length > 0 ? (
+        <ul className="mt-3 flex flex-wrap gap-1.5" aria-label="Tags">
+          {kb.tags.map((tag) => (
+            <li key={tag} className="rounded-md bg-slate-100 px-2 py-0.5 text-xs text-slate-700">
+              {tag}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="mt-auto pt-4">
+      <dl className="flex gap-5 border-t border-slate-100 pt-3 text-xs text-slate-600">
+        <div className="flex gap-1">
+          <dt>Subscribers</dt>
+          <dd className="font-semibold text-slate-900" title={formatInteger(kb.subscribersCount)}>
+            {formatCompact(kb.subscribersCount)}
+          </dd>
+        </div>
+        <div className="flex gap-1">
+          <dt>Queries</dt>
+          <dd className="font-semibold text-slate-900" title={formatInteger(kb.queryVolume)}>
+            {formatCompact(kb.queryVolume)}
+          </dd>
+        </div>
+      </dl>
+      </div>
+    </article>
+  );
+}
+
+export function KnowledgeBaseGrid({ items, headingLevel }: { items: KnowledgeBaseCardView[]; headingLevel?: 'h2' | 'h3' }) {
+  return (
+    <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Knowledge bases">
+      {items.map((kb) => (
+        <li key={kb.id}>
+          <KnowledgeBaseCard kb={kb} headingLevel={headingLevel} />
+        </li>
+      ))}
+    </ul>
+  );
+}
