@@ -91,15 +91,15 @@ async function applyDocumentStats(tx: Executor, kbId: string, documentId: string
       where c.document_id = ${documentId} group by lexeme order by lexeme
       on conflict (kb_id, lexeme) do update set doc_freq = kb_terms.doc_freq + excluded.doc_freq`);
   } else {
+    // Two statements: sub-statements of one WITH cannot see each other's changes to the same table.
     await tx.execute(sql`
-      with d as (
+      update kb_terms t set doc_freq = t.doc_freq - d.n
+      from (
         select lexeme, count(*)::int as n from chunks c, unnest(tsvector_to_array(c.search_vector)) lexeme
         where c.document_id = ${documentId} group by lexeme
-      ), updated as (
-        update kb_terms t set doc_freq = t.doc_freq - d.n from d
-        where t.kb_id = ${kbId} and t.lexeme = d.lexeme returning t.lexeme, t.doc_freq
-      )
-      delete from kb_terms k using updated u where k.kb_id = ${kbId} and k.lexeme = u.lexeme and u.doc_freq <= 0`);
+      ) d
+      where t.kb_id = ${kbId} and t.lexeme = d.lexeme`);
+    await tx.execute(sql`delete from kb_terms where kb_id = ${kbId} and doc_freq <= 0`);
   }
   await tx.execute(sql`
     update kb_index_stats s set
