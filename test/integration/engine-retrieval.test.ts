@@ -1,0 +1,137 @@
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '@/test/support/db';
+import type { Database } from '@/lib/db';
+import { answerHostedQuery, searchChunks } from '@/lib/engine';
+import { NO_ANSWER_TEXT } from '@/lib/engine/answer';
+import { ingestDocument } from '@/lib/engine/ingest';
+import { createHostedKnowledgeBase } from '@/lib/engine/knowledge-bases';
+import { pageText, parseSource } from '@/lib/engine/parsers';
+import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
+import { countTokens } from '@/lib/engine/tokens';
+import { queryAnswerSchema } from '@/lib/query-answer';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+let db: Database;
+let kbA: string;
+let kbB: string;
+const sources = new Map<string, { name: string; bytes: Uint8Array }>();
+
+const filler = (topic: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `Paragraph ${i + 1} of the ${topic} survey records ordinary observations about weather, soil, staffing and budgets.`).join(' ');
+
+async function ingest(kb: string, name: string, bytes: Uint8Array) {
+  const result = await ingestDocument(db, kb, { sourceName: name, bytes });
+  if (!result.ok) throw new Error(`${name}: ${result.message}`);
+  sources.set(result.documentId, { name, bytes });
+  return result.documentId;
+}
+
+beforeAll(async () => {
+  db = (await createTestDatabase()).db;
+  const mk = async (title: string) => {
+    const r = await createHostedKnowledgeBase(db, { title, publisher: 'Retrieval Test Press', category: 'health', tags: [], summary: 'Retrieval test knowledge base.' });
+    if (!r.ok) throw new Error(r.message);
+    return r.id;
+  };
+  kbA = await mk('Retrieval Base A');
+  kbB = await mk('Retrieval Base B');
+  // Dense in the rare term "thrombolysis": short and about it.
+  await ingest(kbA, 'stroke.md', enc(`# Acute Stroke\n\nThrombolysis dissolves the clot. Thrombolysis must start within 4.5 hours of symptom onset. Thrombolysis is contraindicated after recent surgery.\n`));
+  // Long, mentions the rare term once in passing.
+  await ingest(kbA, 'annual-report.md', enc(`# Annual Report\n\n${filler('hospital', 40)} One ward mentioned thrombolysis in a staff newsletter. ${filler('clinic', 30)}\n`));
+  await ingest(kbA, 'nutrition.md', enc(`# Salt and Blood Pressure\n\nReducing dietary sodium lowers blood pressure in most adults. The freedom of speech of dietitians is not discussed here.\n\n## Potassium\n\nPotassium-rich foods such as beans and bananas help counter sodium.\n`));
+  await ingest(kbA, 'rights.txt', enc(`Patient Rights\n\nEvery patient has the right to refuse treatment. Speech therapy and freedom from pain are separate goals of care.\n\nCONSENT\n\nInformed consent requires that the patient understands the risks.\n`));
+  const pdf = await renderPdfFromSource(parsePdfSource(`# Vaccination Schedule\nOverview of routine vaccination for children in the sample programme.\n---page---\n## Measles\n\nThe first measles dose is given at twelve months of age. A second measles dose is given before school entry.\n---page---\n## Tetanus\n\nTetanus boosters are recommended every ten years for adults.`));
+  await ingest(kbA, 'schedule.pdf', pdf);
+  // Another knowledge base that also talks about thrombolysis and measles: must never leak into kbA's answers.
+  await ingest(kbB, 'other.md', enc(`# Other Base\n\nThrombolysis protocols in base B differ. Measles outbreaks in base B are tracked weekly.\n`));
+});
+
+describe('retrieval', () => {
+  it('is restricted to the one knowledge base', async () => {
+    const a = await searchChunks(db, kbA, 'thrombolysis measles', { limit: 20 });
+    const b = await searchChunks(db, kbB, 'thrombolysis measles', { limit: 20 });
+    const docsA = (await db.execute(sql`select id from documents where kb_id = ${kbA}`)).rows.map((r) => (r as { id: string }).id);
+    expect(a.chunks.length).toBeGreaterThan(0);
+    expect(a.chunks.every((c) => docsA.includes(c.documentId))).toBe(true);
+    expect(b.chunks.map((c) => c.content)).toEqual([expect.stringContaining('base B')]);
+  });
+
+  it('ranks a short document dense in a rare term above a long one mentioning it once', async () => {
+    const result = await searchChunks(db, kbA, 'thrombolysis', { limit: 5 });
+    expect(result.chunks[0].documentTitle).toBe('Acute Stroke');
+    expect(result.chunks.some((c) => c.documentTitle === 'Annual Report')).toBe(true);
+    expect(result.chunks[0].score).toBeGreaterThan(result.chunks.find((c) => c.documentTitle === 'Annual Report')!.score);
+  });
+
+  it('IDF: a rare term outweighs a common one', async () => {
+    const result = await searchChunks(db, kbA, 'survey potassium', { limit: 5 });
+    expect(result.chunks[0].heading).toContain('Potassium');
+  });
+
+  it('quoted phrases must occur as phrases', async () => {
+    const loose = await searchChunks(db, kbA, 'freedom speech', { limit: 10 });
+    const phrase = await searchChunks(db, kbA, '"freedom of speech"', { limit: 10 });
+    expect(new Set(loose.chunks.map((c) => c.documentTitle))).toEqual(new Set(['Salt and Blood Pressure', 'Patient Rights']));
+    expect(phrase.chunks.map((c) => c.documentTitle)).toEqual(['Salt and Blood Pressure']);
+    const none = await searchChunks(db, kbA, '"speech freedom"', { limit: 10 });
+    expect(none.chunks).toEqual([]);
+  });
+
+  it('the last word matches as a prefix while it is not yet a whole word', async () => {
+    const typed = await searchChunks(db, kbA, 'thrombol', { limit: 5 });
+    expect(typed.chunks[0]?.documentTitle).toBe('Acute Stroke');
+    const notLast = await searchChunks(db, kbA, 'thrombol onset', { limit: 5 });
+    expect(notLast.chunks.every((c) => !c.content.includes('clot') || c.content.includes('onset'))).toBe(true);
+  });
+
+  it('punctuation-only and stop-word-only queries find nothing without erroring', async () => {
+    expect((await searchChunks(db, kbA, '?!', { limit: 5 })).chunks).toEqual([]);
+    expect((await searchChunks(db, kbA, "the of and ' & | :*", { limit: 5 })).chunks).toEqual([]);
+  });
+});
+
+describe('answers', () => {
+  it('extractive: relevant sentences, each cited, excerpts verbatim in the page text of the cited document', async () => {
+    const answer = await answerHostedQuery({ kbId: kbA, query: 'How soon after symptom onset must thrombolysis start?', requestId: 'req_test' }, db, { llm: null });
+    expect(queryAnswerSchema.parse(answer)).toEqual(answer);
+    expect(answer.answer).toContain('within 4.5 hours');
+    expect(answer.citations.length).toBeGreaterThan(0);
+    const markers = [...answer.answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    expect(new Set(markers)).toEqual(new Set(answer.citations.map((_, i) => i + 1)));
+    for (const c of answer.citations) {
+      const src = sources.get(c.document_id)!;
+      const parsed = await parseSource(src.name.endsWith('.pdf') ? 'pdf' : src.name.endsWith('.txt') ? 'text' : 'markdown', src.bytes, src.name);
+      const page = parsed.pages.find((p) => p.page === c.page)!;
+      expect(pageText(page)).toContain(c.excerpt);
+    }
+  });
+
+  it('cites the page of a PDF', async () => {
+    const answer = await answerHostedQuery({ kbId: kbA, query: 'At what age is the first measles dose given?', requestId: 'req_test' }, db, { llm: null });
+    expect(answer.answer).toContain('twelve months');
+    expect(answer.citations[0]).toMatchObject({ title: 'Vaccination Schedule', page: 2 });
+  });
+
+  it('says plainly when nothing relevant is found, with no citations', async () => {
+    for (const query of ['How do I bake sourdough bread at home?', 'zzzz qqqq', '?']) {
+      const answer = await answerHostedQuery({ kbId: kbA, query, requestId: 'req_test' }, db, { llm: null });
+      expect(answer).toMatchObject({ answer: NO_ANSWER_TEXT, citations: [] });
+      expect(answer.tokens_used).toBeGreaterThanOrEqual(countTokens(query));
+    }
+  });
+
+  it('tokens_used counts the query, the passages read and the answer with a real tokenizer', async () => {
+    const query = 'Which foods help counter sodium?';
+    const answer = await answerHostedQuery({ kbId: kbA, query, requestId: 'req_test' }, db, { llm: null });
+    const read = await searchChunks(db, kbA, query, { limit: 5 });
+    const expected = countTokens(query) + read.chunks.reduce((n, c) => n + countTokens(c.content), 0) + countTokens(answer.answer);
+    expect(answer.tokens_used).toBe(expected);
+  });
+
+  it('an unknown knowledge base has nothing relevant', async () => {
+    const answer = await answerHostedQuery({ kbId: 'kb_unknown00000000', query: 'thrombolysis', requestId: 'req_test' }, db, { llm: null });
+    expect(answer.citations).toEqual([]);
+  });
+});
