@@ -115,7 +115,7 @@ export async function startExamplePublisher(options: { delayMs?: number } = {}):
     signingSecret,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -60,6 +60,8 @@ export async function listenGatewayServer(server = createGatewayHttpServer()): P
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
   const { getDatabaseHandle } = await import('@/lib/db');
   await getDatabaseHandle();
+  const { log } = await import('@/lib/log');
   const { url } = await listenGatewayServer();
+  log.info({ url, pid: process.pid }, 'gateway test server listening');
   console.log(`gateway listening on ${url}`);
 }
