@@ -1,5 +1,6 @@
 import { subscriptionCommands } from './subscription-commands';
+import { engineCommands } from './engine-commands';
 import type { CliCommand } from './types';
 
 /** Every CLI command, in the order `help` lists them. Domains add their modules here. */
-export const commands: CliCommand[] = [...subscriptionCommands];
+export const commands: CliCommand[] = [...subscriptionCommands, ...engineCommands];
