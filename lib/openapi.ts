@@ -41,6 +41,38 @@ const USAGE_HEADERS = {
 const KEYED_HEADERS = { ...RATE_HEADERS, ...USAGE_HEADERS };
 const ID_ONLY = { 'X-Request-Id': headerRef('XRequestId') };
 
+/** The catalogue answers CORS preflights (204) and 405 for writes, both with CORS so browsers can read them. */
+function catalogueExtraMethods(operationId: string): Json {
+  const notAllowed = (method: string) => ({
+    tags: ['catalogue'],
+    operationId: `${operationId}_${method}`,
+    summary: 'Not allowed: the catalogue is read-only',
+    security: [],
+    responses: {
+      '405': {
+        description: 'Method not allowed',
+        headers: { ...ID_ONLY, Allow: headerRef('AllowCatalogue'), 'Access-Control-Allow-Origin': headerRef('CorsAny') },
+        content: json(ref('MethodNotAllowedError')),
+      },
+    },
+  });
+  return {
+    options: {
+      tags: ['catalogue'],
+      operationId: `${operationId}_preflight`,
+      summary: 'CORS preflight',
+      security: [],
+      responses: {
+        '204': { description: 'Any origin may GET', headers: { 'Access-Control-Allow-Origin': headerRef('CorsAny'), Allow: headerRef('AllowCatalogue') } },
+      },
+    },
+    post: notAllowed('post'),
+    put: notAllowed('put'),
+    patch: notAllowed('patch'),
+    delete: notAllowed('delete'),
+  };
+}
+
 const intHeader = (description: string) => ({ description, required: true, schema: { type: 'string', pattern: '^[0-9]+$' } });
 
 export function buildOpenApiDocument(appUrl: string = getEnv().APP_URL): Json {
@@ -103,10 +135,15 @@ export function buildOpenApiDocument(appUrl: string = getEnv().APP_URL): Json {
               headers: { ...ID_ONLY, 'Access-Control-Allow-Origin': headerRef('CorsAny'), 'Cache-Control': headerRef('PublicCache') },
               content: json(ref('KnowledgeBaseList')),
             },
-            '400': { description: 'A parameter is invalid; the message names it and its allowed values', headers: ID_ONLY, content: json(ref('InvalidParameterError')) },
+            '400': {
+              description: 'A parameter is invalid; the message names it and its allowed values',
+              headers: { ...ID_ONLY, 'Access-Control-Allow-Origin': headerRef('CorsAny') },
+              content: json(ref('InvalidParameterError')),
+            },
             '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
           },
         },
+        ...catalogueExtraMethods('listKnowledgeBases'),
       },
       '/api/marketplace/knowledge-bases/{id}': {
         get: {
@@ -117,10 +154,15 @@ export function buildOpenApiDocument(appUrl: string = getEnv().APP_URL): Json {
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
             '200': { description: 'The knowledge base', headers: { ...ID_ONLY, 'Access-Control-Allow-Origin': headerRef('CorsAny') }, content: json(ref('KnowledgeBaseDetail')) },
-            '404': { description: 'No published knowledge base has this id', headers: ID_ONLY, content: json(ref('KnowledgeBaseNotFoundError')) },
+            '404': {
+              description: 'No published knowledge base has this id',
+              headers: { ...ID_ONLY, 'Access-Control-Allow-Origin': headerRef('CorsAny') },
+              content: json(ref('KnowledgeBaseNotFoundError')),
+            },
             '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
           },
         },
+        ...catalogueExtraMethods('getKnowledgeBase'),
       },
       '/kb/{kb_id}/query': {
         parameters: [{ name: 'kb_id', in: 'path', required: true, schema: { type: 'string' } }],
@@ -199,6 +241,7 @@ export function buildOpenApiDocument(appUrl: string = getEnv().APP_URL): Json {
         XUsageRemaining: intHeader('Queries left in the current billing period.'),
         RetryAfter: { description: 'Whole seconds (≥ 1) to wait; rate_limit_exceeded only.', required: false, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
         AllowPost: { description: 'The only method served.', required: true, schema: { type: 'string', const: 'POST' } },
+        AllowCatalogue: { description: 'Methods the catalogue serves.', required: true, schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
         CorsAny: { description: 'The catalogue is public.', required: true, schema: { type: 'string', const: '*' } },
         PublicCache: { description: 'public, max-age=30, stale-while-revalidate=300', required: true, schema: { type: 'string' } },
       },
@@ -228,11 +271,12 @@ export function buildOpenApiDocument(appUrl: string = getEnv().APP_URL): Json {
             queriesPerPeriod: { type: 'integer', minimum: 0 },
             requestsPerMinute: { type: 'integer', minimum: 1 },
           },
+          additionalProperties: false,
         },
         KnowledgeBaseDetail: {
           description: 'The nine listing fields plus description, plans, document count, language, licence and sample questions.',
           type: 'object',
-          required: [...(listingItem.required as string[]), 'description', 'plans', 'language', 'licence', 'sampleQuestions'],
+          required: [...(listingItem.required as string[]), 'description', 'plans', 'documentsCount', 'language', 'licence', 'sampleQuestions'],
           properties: {
             ...(listingItem.properties as Json),
             description: { type: 'string' },
@@ -242,6 +286,7 @@ export function buildOpenApiDocument(appUrl: string = getEnv().APP_URL): Json {
             licence: { type: 'string' },
             sampleQuestions: { type: 'array', items: { type: 'string' } },
           },
+          additionalProperties: false,
         },
         QueryRequest: {
           type: 'object',
