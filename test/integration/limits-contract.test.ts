@@ -133,6 +133,16 @@ describe.each(factories)('rate limiter contract: $name', (factory) => {
   });
 });
 
+describe('when the limit store is unreachable', () => {
+  it('fails open (the cap, metered in the database, still holds) instead of failing every request', async () => {
+    const limiter = createRedisRateLimiter({ url: 'redis://127.0.0.1:1', prefix: `almanac-test-down:${runId}:` });
+    created.push(limiter);
+    const state = await limiter.consume('key_down', { limit: 1, windowMs: WINDOW });
+    expect(state.allowed).toBe(true);
+    expect(state.limit).toBe(1);
+  });
+});
+
 describe.runIf(testDbKind() === 'postgres')('upstash adapter', () => {
   it('really carried the Upstash traffic', async () => {
     expect(adapter).toBeDefined();
