@@ -28,7 +28,7 @@ export function KeyReveal({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: s
         <CopyButton value={apiKey} label="Copy key" testId="copy-key" />
       </div>
       <h3 className="mt-5 text-sm font-semibold text-slate-900">Try it from a terminal</h3>
-      <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-sm text-slate-100">
+      <pre tabIndex={0} aria-label="curl command" className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-sm text-slate-100">
         <code data-testid="curl-command">{curl}</code>
       </pre>
       <div className="mt-2">
