@@ -21,6 +21,7 @@ export type EmbeddedRole = 'server' | 'client';
 
 interface ServerInfo {
   pid: number;
+  start?: string | null;
   socketDir: string;
   port: number;
   startedAt: string;
@@ -31,15 +32,32 @@ const LOCK_FILE = 'pglite.lock';
 /** Unix socket paths are limited to ~107 bytes; longer DATA_DIRs put the socket in a private temp directory. */
 const MAX_SOCKET_PATH = 100;
 
-function isAlive(pid: number): boolean {
+/** Linux: the process's start time (field 22 of /proc/<pid>/stat); null elsewhere or when unreadable. */
+function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may contain spaces; fields after its closing parenthesis are plain.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Is the process that wrote a lock or server file still running? The start time guards against pid reuse
+ * (a container restarted after a crash often gets the same small pids back).
+ */
+function isAlive(pid: number, start?: string | null): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  if (!start) return true;
+  const current = processStartTime(pid);
+  return current === null || current === start;
 }
 
 function readJson<T>(file: string): T | null {
@@ -53,14 +71,24 @@ function readJson<T>(file: string): T | null {
 /** The live server sharing this data directory, if any (a stale file from a killed server is ignored). */
 export function findEmbeddedServer(dataDir: string): ServerInfo | null {
   const info = readJson<ServerInfo>(path.join(dataDir, SERVER_FILE));
-  if (!info || info.pid === process.pid || !isAlive(info.pid)) return null;
+  if (!info || info.pid === process.pid || !isAlive(info.pid, info.start)) return null;
   if (!existsSync(path.join(info.socketDir, `.s.PGSQL.${info.port}`))) return null;
   return info;
 }
 
-function lockHolder(lockPath: string): number | null {
-  const pid = Number(readFileSync(lockPath, 'utf8').trim());
-  return Number.isInteger(pid) ? pid : null;
+interface LockInfo {
+  pid: number;
+  start: string | null;
+}
+
+function readLock(lockPath: string): LockInfo | null {
+  const text = readFileSync(lockPath, 'utf8').trim();
+  try {
+    const parsed = JSON.parse(text) as LockInfo;
+    return Number.isInteger(parsed.pid) ? parsed : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Takes the data-directory lock, or reports the live process holding it. Stale locks are taken over. */
@@ -68,18 +96,18 @@ function tryLock(lockPath: string): { ok: true } | { ok: false; holder: number }
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx', 0o600);
-      writeFileSync(fd, String(process.pid));
+      writeFileSync(fd, JSON.stringify({ pid: process.pid, start: processStartTime(process.pid) } satisfies LockInfo));
       closeSync(fd);
       return { ok: true };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      let holder: number | null = null;
+      let holder: LockInfo | null = null;
       try {
-        holder = lockHolder(lockPath);
+        holder = readLock(lockPath);
       } catch {
         continue; // removed meanwhile
       }
-      if (holder !== null && holder !== process.pid && isAlive(holder)) return { ok: false, holder };
+      if (holder && holder.pid !== process.pid && isAlive(holder.pid, holder.start)) return { ok: false, holder: holder.pid };
       rmSync(lockPath, { force: true });
     }
   }
@@ -95,13 +123,22 @@ function removeIfOurs(file: string, read: (f: string) => number | null): void {
   }
 }
 
-const readLockPid = (f: string) => lockHolder(f);
+const readLockPid = (f: string) => readLock(f)?.pid ?? null;
 const readServerPid = (f: string) => readJson<ServerInfo>(f)?.pid ?? null;
 
 async function connectToServer(info: ServerInfo): Promise<DatabaseHandle> {
   const url = `postgresql://postgres@localhost:${info.port}/postgres?host=${encodeURIComponent(info.socketDir)}`;
   // One connection: the bridge serialises clients anyway, and a short-lived CLI needs no more.
   const handle = await openPostgres(url, 1);
+  try {
+    await handle.pool!.query('select 1');
+  } catch (error) {
+    await handle.close().catch(() => {});
+    throw new Error(
+      `The Almanac server (pid ${info.pid}) has the embedded database open but its socket ${info.socketDir} does not answer ` +
+        `(${(error as Error).message}). Try again, or stop the server.`,
+    );
+  }
   return { ...handle, kind: 'postgres' };
 }
 
@@ -163,7 +200,7 @@ export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbedde
   const socketDir =
     path.join(preferred, `.s.PGSQL.${BRIDGE_PORT}`).length <= MAX_SOCKET_PATH ? preferred : mkdtempSync(path.join(os.tmpdir(), 'almanac-'));
   const bridge = await startPgliteBridge(handle.pglite!, { socketDir });
-  const info: ServerInfo = { pid: process.pid, socketDir: bridge.socketDir, port: bridge.port, startedAt: new Date().toISOString() };
+  const info: ServerInfo = { pid: process.pid, start: processStartTime(process.pid), socketDir: bridge.socketDir, port: bridge.port, startedAt: new Date().toISOString() };
   writeFileSync(serverFile, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
   return {
     ...handle,
