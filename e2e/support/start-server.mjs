@@ -12,7 +12,7 @@ const distDir = process.env.NEXT_DIST_DIR || '.next-e2e';
 const port = process.env.E2E_PORT;
 if (!port) throw new Error('E2E_PORT is not set (playwright.config.ts sets it)');
 
-const env = { ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
+const env = { NEXT_SKIP_TYPECHECK: '1', ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
 
 if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(path.join(root, distDir, 'BUILD_ID'))) {
   // `next build` adds its dist folder's type paths to tsconfig.json; the shared tsconfig must not change per test run.

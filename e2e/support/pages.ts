@@ -1,0 +1,55 @@
+import type { APIRequestContext } from '@playwright/test';
+
+/**
+ * The main pages of the app, shared by the accessibility scan (e2e/a11y.spec.ts) and the screenshot run.
+ * Paths that depend on seeded data (random ids) are resolved at run time through the public API.
+ * `signedIn` pages are visited after signing up a fresh account (e2e/support/auth.ts); the account pages
+ * (part B) append themselves here.
+ */
+export interface MainPage {
+  /** Also the screenshot file name. */
+  name: string;
+  path: (request: APIRequestContext) => Promise<string>;
+  signedIn?: boolean;
+}
+
+interface ListItem {
+  id: string;
+  title: string;
+  publisher: string;
+  tags: string[];
+  category: string;
+}
+
+export async function listViaApi(request: APIRequestContext, query = ''): Promise<{ items: ListItem[]; total: number; totalPages: number }> {
+  const response = await request.get(`/api/marketplace/knowledge-bases${query ? `?${query}` : ''}`);
+  if (!response.ok()) throw new Error(`listing API answered ${response.status()}`);
+  return response.json();
+}
+
+/** The most popular knowledge base (first of the default listing). */
+export async function firstKnowledgeBase(request: APIRequestContext): Promise<ListItem> {
+  const { items } = await listViaApi(request);
+  if (!items[0]) throw new Error('the seeded catalogue is empty');
+  return items[0];
+}
+
+/** The publisher slug of a knowledge base, read from its page's publisher link. */
+export async function publisherPathOf(request: APIRequestContext, kbId: string): Promise<string> {
+  const html = await (await request.get(`/knowledge-bases/${kbId}`)).text();
+  const match = /href="(\/publishers\/[^"]+)"/.exec(html);
+  if (!match) throw new Error('no publisher link on the knowledge-base page');
+  return match[1]!;
+}
+
+export const MAIN_PAGES: MainPage[] = [
+  { name: 'home', path: async () => '/' },
+  { name: 'catalogue', path: async () => '/knowledge-bases' },
+  { name: 'catalogue-filtered', path: async () => '/knowledge-bases?category=health&sort=new' },
+  { name: 'catalogue-empty', path: async () => '/knowledge-bases?query=zzzqqqxxy' },
+  { name: 'knowledge-base', path: async (request) => `/knowledge-bases/${(await firstKnowledgeBase(request)).id}` },
+  { name: 'publisher', path: async (request) => publisherPathOf(request, (await firstKnowledgeBase(request)).id) },
+  { name: 'sign-in', path: async () => '/signin' },
+  { name: 'sign-up', path: async () => '/signup' },
+  { name: 'not-found', path: async () => '/knowledge-bases/kb_doesnotexist0000' },
+];
