@@ -59,8 +59,8 @@ function fail(sourceName: string, code: IngestFailureCode, message: string): Ing
   return { ok: false, code, sourceName, message };
 }
 
-/** Inserts the chunks of one document with their vectors and lengths (heading path weighted A). */
-async function insertChunks(tx: Executor, kbId: string, documentId: string, drafts: DraftChunk[]): Promise<void> {
+/** Inserts the chunks of one document with their vectors and lengths (heading path weighted A). Exported for bench/engine-speed. */
+export async function insertChunks(tx: Executor, kbId: string, documentId: string, drafts: DraftChunk[]): Promise<void> {
   const BATCH = 500;
   for (let i = 0; i < drafts.length; i += BATCH) {
     const batch = drafts.slice(i, i + BATCH).map((c) => ({

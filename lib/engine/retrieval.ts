@@ -15,7 +15,7 @@ import { parseQuery, type ParsedQuery } from './query-parse';
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 /** Upper bound on chunks scored per query; keeps latency flat at 100,000 chunks. */
-export const CANDIDATE_BUDGET = 800;
+export const CANDIDATE_BUDGET = 400;
 
 export interface RetrievedChunk {
   chunkId: number;
@@ -124,36 +124,59 @@ export async function searchChunks(db: Executor, kbId: string, query: string, op
     : sql``;
   const selectiveQuery = selective.map((t) => operand(t.lexeme)).join(' | ');
   const everyTermQuery = present.map((t) => operand(t.lexeme)).join(' & ');
-  const andBranch =
-    selective.length < present.length
-      ? sql` union (select c.id from chunks c where c.kb_id = ${kbId} and c.search_vector @@ ${everyTermQuery}::tsquery ${phraseFilter} limit ${CANDIDATE_BUDGET}::int)`
-      : sql``;
+  // When even the rarest term is common, the OR branch is cut at the budget; the chunks holding every term are
+  // then added so that the best matches cannot be lost to the cut.
+  const truncated = byRarity[0].docFreq > CANDIDATE_BUDGET;
+  const candidates: SQL = truncated
+    ? sql`select distinct on (id) id, lexeme_count, search_vector from (
+          (select c.id, c.lexeme_count, c.search_vector from chunks c where c.kb_id = ${kbId} and c.search_vector @@ ${everyTermQuery}::tsquery ${phraseFilter} limit ${CANDIDATE_BUDGET}::int)
+          union all
+          (select c.id, c.lexeme_count, c.search_vector from chunks c where c.kb_id = ${kbId} and c.search_vector @@ ${selectiveQuery}::tsquery ${phraseFilter} limit ${CANDIDATE_BUDGET}::int)
+        ) both_branches order by id`
+    : sql`select c.id, c.lexeme_count, c.search_vector from chunks c
+          where c.kb_id = ${kbId} and c.search_vector @@ ${selectiveQuery}::tsquery ${phraseFilter} limit ${CANDIDATE_BUDGET}::int`;
   const termRows = JSON.stringify(present.map((t) => ({ lexeme: t.lexeme, idf: t.idf })));
 
-  const result = rows<{ id: number; document_id: string; title: string; page: number | null; heading: string | null; content: string; token_count: number; score: number }>(
-    await db.execute(sql`
-      with cand as (
-        (select c.id from chunks c where c.kb_id = ${kbId} and c.search_vector @@ ${selectiveQuery}::tsquery ${phraseFilter} limit ${CANDIDATE_BUDGET}::int)
-        ${andBranch}
-      ), q as (
+  // Scoring reads only the query's lexemes of each candidate vector: setweight marks them (weight C, unused by
+  // ingestion), ts_filter keeps them, so unnest yields a handful of rows per chunk instead of every lexeme.
+  // Heading-path occurrences (weight A) are counted a second time.
+  const statement = sql`
+      with q as (
         select * from jsonb_to_recordset(${termRows}::jsonb) as q(lexeme text, idf float8)
+      ), lex as (
+        select array_agg(lexeme) as a from q
+      ), cand as materialized (
+        ${candidates}
+      ), cv as materialized (
+        select cand.id, cand.lexeme_count,
+               ts_filter(setweight(cand.search_vector, 'C', lex.a), '{c}') as qv,
+               ts_filter(setweight(ts_filter(cand.search_vector, '{a}'), 'C', lex.a), '{c}') as hv
+        from cand cross join lex
+      ), tf as (
+        select cv.id, cv.lexeme_count, x.lexeme, array_length(x.positions, 1)::float8 + coalesce(array_length(h.positions, 1), 0) as tf
+        from cv cross join lateral unnest(cv.qv) x
+        left join lateral unnest(cv.hv) h on h.lexeme = x.lexeme
       ), scored as (
-        select c.id, sum(
-          q.idf * (u.tf * ${BM25_K1 + 1}::float8) / (u.tf + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * c.lexeme_count / ${avgLength}::float8))
+        select tf.id, sum(
+          q.idf * (tf.tf * ${BM25_K1 + 1}::float8) / (tf.tf + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * tf.lexeme_count / ${avgLength}::float8))
         ) as score
-        from cand join chunks c on c.id = cand.id
-        cross join lateral (
-          select x.lexeme, (array_length(x.positions, 1) + coalesce(cardinality(array_positions(x.weights, 'A')), 0))::float8 as tf
-          from unnest(c.search_vector) x
-        ) u
-        join q on q.lexeme = u.lexeme
-        group by c.id
-        order by score desc, c.id
+        from tf join q on q.lexeme = tf.lexeme
+        group by tf.id
+        order by score desc, tf.id
         limit ${options.limit}::int
       )
       select c.id, c.document_id, d.title, c.page, c.heading, c.content, c.token_count, s.score
       from scored s join chunks c on c.id = s.id join documents d on d.id = c.document_id
-      order by s.score desc, c.id`),
+      order by s.score desc, c.id`;
+  // The planner cannot see that testing a TOASTed tsvector costs far more than a GIN lookup, and on a mid-sized
+  // knowledge base it picks a sequential scan that detoasts every chunk (seconds at 100,000 chunks). Candidate
+  // generation must go through the GIN index: sequential scans are disabled for this one query (SET LOCAL, so
+  // only inside this transaction), and JIT compilation, whose start-up dwarfs a 10 ms query, is switched off.
+  const result = rows<{ id: number; document_id: string; title: string; page: number | null; heading: string | null; content: string; token_count: number; score: number }>(
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
+      return tx.execute(statement);
+    }),
   );
   return {
     query: parsed,
