@@ -74,7 +74,7 @@ export function lightStem(word: string): string {
       break;
     }
   }
-  if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
+  if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
   return w;
 }
 

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { parseQuery } from './query-parse';
+
+describe('parseQuery', () => {
+  it('words are folded and deduplicated; the last word is the prefix candidate', () => {
+    expect(parseQuery('What did the Société say about the société?')).toEqual({ words: ['what', 'did', 'the', 'societe', 'say', 'about'], phrases: [], prefixWord: 'societe' });
+  });
+  it('quoted phrases (straight or curly) of two or more words', () => {
+    expect(parseQuery('"freedom of speech" and “due process” "single"').phrases).toEqual([['freedom', 'of', 'speech'], ['due', 'process']]);
+  });
+  it('no prefix after a closing quote or for very short words', () => {
+    expect(parseQuery('cases about "due process"').prefixWord).toBeNull();
+    expect(parseQuery('vitamin d').prefixWord).toBeNull();
+  });
+  it('tsquery syntax never survives', () => {
+    const q = parseQuery("a & b | !c <-> d:* ' \\ (e)");
+    expect(q.words.every((w) => /^[\p{L}\p{N}]+$/u.test(w))).toBe(true);
+  });
+  it('empty input', () => {
+    expect(parseQuery('?!').words).toEqual([]);
+  });
+});
