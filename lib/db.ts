@@ -32,24 +32,27 @@ export function setEmbeddedRole(role: EmbeddedRole): void {
   replaceProcessSingleton('embedded-role', role);
 }
 
-async function openConfiguredDatabase(): Promise<DatabaseHandle> {
+async function openConfiguredDatabase(seed: boolean): Promise<DatabaseHandle> {
   const env = getEnv();
   if (env.DATABASE_URL) {
     const handle = await openPostgres(env.DATABASE_URL, env.DATABASE_POOL_MAX);
-    await prepareDatabase(handle, { seed: env.SEED_ON_START });
+    await prepareDatabase(handle, { seed });
     return handle;
   }
   // Migrations and the seed run only where the directory is opened, never through another process's socket.
   return openEmbeddedDatabase(path.resolve(env.DATA_DIR), {
     role: processSingleton<EmbeddedRole>('embedded-role', () => 'server'),
-    prepare: (handle) => prepareDatabase(handle, { seed: env.SEED_ON_START }),
+    prepare: (handle) => prepareDatabase(handle, { seed }),
   });
 }
 
-/** The process-wide database, opened, migrated and seeded on first use. */
-export function getDatabaseHandle(): Promise<DatabaseHandle> {
+/**
+ * The process-wide database, opened, migrated and (when SEED_ON_START allows and it is empty) seeded on first use.
+ * `options.seed` overrides the configuration for maintenance commands (`npm run db:migrate` never seeds).
+ */
+export function getDatabaseHandle(options: { seed?: boolean } = {}): Promise<DatabaseHandle> {
   return processSingleton(SLOT, () => {
-    const opening = openConfiguredDatabase();
+    const opening = openConfiguredDatabase(options.seed ?? getEnv().SEED_ON_START);
     // A failed open must not be cached forever: the next caller tries again.
     opening.catch(() => replaceProcessSingleton(SLOT, undefined));
     return opening;
