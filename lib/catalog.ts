@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
 import { knowledgeBases, plans, publishers } from '@/db/schema';
 import { CATEGORIES, type Category, type ListingParams } from './catalog-params';
@@ -156,29 +156,42 @@ export function listingConditions(params: Pick<ListingParams, 'query' | 'categor
   return and(...conditions)!;
 }
 
+// `DESC NULLS LAST` exactly as the indexes in db/schema.ts are declared: a bare `DESC` means NULLS FIRST, and that
+// mismatch alone stops PostgreSQL from reading the index in order (the columns are NOT NULL, so results are equal).
+const descNullsLast = (column: AnyColumn) => sql`${column} desc nulls last`;
+
 /** Total orders (the id breaks every tie) so that paging never repeats or skips a row. */
 export function listingOrder(sort: ListingParams['sort']): SQL[] {
   switch (sort) {
     case 'new':
-      return [desc(knowledgeBases.createdAt), asc(knowledgeBases.id)];
+      return [descNullsLast(knowledgeBases.createdAt), asc(knowledgeBases.id)];
     case 'updated':
-      return [desc(knowledgeBases.updatedAt), asc(knowledgeBases.id)];
+      return [descNullsLast(knowledgeBases.updatedAt), asc(knowledgeBases.id)];
     default:
-      return [desc(knowledgeBases.subscribersCount), desc(knowledgeBases.queryVolume), asc(knowledgeBases.id)];
+      return [descNullsLast(knowledgeBases.subscribersCount), descNullsLast(knowledgeBases.queryVolume), asc(knowledgeBases.id)];
   }
 }
 
 /** The two statements of one listing request (exported so bench/listing can run the very same SQL through pg). */
 export function buildListingQueries(db: Executor, params: ListingParams) {
   const where = listingConditions(params);
+  const order = listingOrder(params.sort);
+  // Deferred join: the page's ids are found first, which the sort indexes (status, sort keys…, id) answer with an
+  // index-only scan even at a deep offset; only the rows of the page are then read in full and joined.
+  const pageIds = db
+    .select({ pageId: sql<string>`${knowledgeBases.id}`.as('page_id') })
+    .from(knowledgeBases)
+    .where(where)
+    .orderBy(...order)
+    .limit(params.pageSize)
+    .offset((params.page - 1) * params.pageSize)
+    .as('page_ids');
   const page = db
     .select(listColumns)
-    .from(knowledgeBases)
+    .from(pageIds)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, pageIds.pageId))
     .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
-    .where(where)
-    .orderBy(...listingOrder(params.sort))
-    .limit(params.pageSize)
-    .offset((params.page - 1) * params.pageSize);
+    .orderBy(...order);
   const count = db.select({ total: sql<number>`count(*)::int` }).from(knowledgeBases).where(where);
   return { page, count };
 }
