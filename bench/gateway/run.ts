@@ -57,9 +57,10 @@ interface LoadResult {
 const autocannon = autocannonModule as (options: LoadOptions) => Promise<LoadResult>;
 
 const children: ChildProcess[] = [];
+const childEnv = (vars: Record<string, string | undefined>) => vars as NodeJS.ProcessEnv;
 
 function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { PATH: process.env.PATH!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: root, env: childEnv({ PATH: process.env.PATH, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });

@@ -48,7 +48,7 @@ export class OpenApiChecker {
     const media = declared.content?.['application/json'];
     if (media) {
       const schema = media.schema.$ref ? { $ref: `openapi.json${media.schema.$ref}` } : this.rewriteRefs(media.schema);
-      const validate = this.ajv.compile(schema);
+      const validate = this.ajv.compile(schema as object);
       const ok = validate(response.body);
       expect(ok, `body of ${response.status} breaks the document: ${JSON.stringify(validate.errors)} body=${JSON.stringify(response.body)}`).toBe(true);
     }

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { getDb } from '@/lib/db';
+import { configureHttpBackend } from '@/lib/publishers';
+import { resolveKnowledgeBase } from '@/lib/subscriptions-operator';
+import type { CliCommand } from './types';
+
+/**
+ * Operator command for publisher routing. The two secrets are read from stdin (first line: infrastructure key,
+ * second line: signing secret) rather than flags, so they never appear in the process list or shell history.
+ */
+const USAGE = `Usage: npm run almanac -- configure-backend --kb <kb id | slug | publisher/slug> --endpoint <url> [--timeout-ms <n>] < secrets.txt
+  stdin: line 1 the publisher's infrastructure key (≥ 16 chars), line 2 its signing secret (≥ 32 chars).
+  The endpoint must be https (http on loopback in development, or anything private with ALLOW_PRIVATE_PUBLISHER_ENDPOINTS).`;
+
+export const publisherCommands: CliCommand[] = [
+  {
+    name: 'configure-backend',
+    summary: "Route a knowledge base to the publisher's own HTTP endpoint (secrets stored encrypted)",
+    usage: USAGE,
+    async run(args) {
+      let values;
+      try {
+        values = parseArgs({ args, strict: true, options: { kb: { type: 'string' }, endpoint: { type: 'string' }, 'timeout-ms': { type: 'string' } } }).values;
+      } catch (error) {
+        console.error(`configure-backend: ${(error as Error).message}\n\n${USAGE}`);
+        return 2;
+      }
+      if (!values.kb || !values.endpoint) {
+        console.error(`configure-backend: --kb and --endpoint are required.\n\n${USAGE}`);
+        return 2;
+      }
+      const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
+      const [infraKey = '', signingSecret = ''] = readFileSync(0, 'utf8').split(/\r?\n/).map((l) => l.trim());
+      const db = await getDb();
+      const resolved = await resolveKnowledgeBase(db, values.kb);
+      if (!resolved.ok) {
+        console.error(resolved.code === 'ambiguous' ? `"${values.kb}" matches several knowledge bases; use its id.` : `No knowledge base "${values.kb}".`);
+        return 1;
+      }
+      const result = await configureHttpBackend(db, { kbId: resolved.kb.id, endpointUrl: values.endpoint, infraKey, signingSecret, timeoutMs });
+      if (!result.ok) {
+        console.error(`configure-backend: ${result.message}`);
+        return 1;
+      }
+      console.log(`${resolved.kb.id} now answers through ${result.endpointUrl} (timeout ${result.timeoutMs} ms); secrets stored encrypted.`);
+      return 0;
+    },
+  },
+];
