@@ -85,7 +85,12 @@ export function isRelevant(terms: QueryTerm[], passages: RetrievedChunk[]): bool
   });
 }
 
-export function selectSentences(terms: QueryTerm[], passages: RetrievedChunk[]): SentenceCandidate[] {
+const QUANTITY_QUESTION =
+  /\b(how (many|much|long|far|often|old|soon|fast|quickly|large|big|high|low|early|late)|what (age|year|date|percentage|proportion|share|amount|dose|size|length|number|level|threshold|deadline|period|minimum|maximum|limit|rate)|when|which year|by how much|what is the (minimum|maximum|limit|deadline|threshold|top|highest|lowest))\b/i;
+const NUMBER = /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|billion|half|quarter|third|first|second|once|twice|annually|monthly|weekly|daily)\b/i;
+
+export function selectSentences(terms: QueryTerm[], passages: RetrievedChunk[], query = ''): SentenceCandidate[] {
+  const wantsNumber = QUANTITY_QUESTION.test(query);
   const read = passages.slice(0, PASSAGES_READ);
   const topScore = read[0]?.score || 1;
   const candidates: SentenceCandidate[] = [];
@@ -93,10 +98,21 @@ export function selectSentences(terms: QueryTerm[], passages: RetrievedChunk[]):
     const headingTerms = matchedTerms(tokenize(p.heading ?? ''), terms);
     const spans = chunkSentences(p.content);
     spans.forEach((sentence, i) => {
-      // A sentence that only introduces what follows ("…as follows:") or is very short brings its successor along.
       const own = p.content.slice(sentence.start, sentence.end);
-      const next = spans[i + 1];
-      const span = next && (/:$/.test(own) || countWords(own) < 10) ? { start: sentence.start, end: next.end } : sentence;
+      let span = sentence;
+      if (/:$/.test(own)) {
+        // "…are as follows:" introduces a list: bring the items along (a few, up to ~70 words).
+        let j = i + 1;
+        let added = 0;
+        while (j < spans.length && j <= i + 5 && added < 70) {
+          added += countWords(p.content.slice(spans[j].start, spans[j].end));
+          span = { start: sentence.start, end: spans[j].end };
+          j++;
+        }
+      } else if (spans[i + 1] && countWords(own) < 10) {
+        // A very short sentence says little alone: keep its successor with it.
+        span = { start: sentence.start, end: spans[i + 1].end };
+      }
       const text = p.content.slice(span.start, span.end);
       if (countWords(text) < 4) return;
       const matched = matchedTerms(tokenize(text), terms);
@@ -104,7 +120,9 @@ export function selectSentences(terms: QueryTerm[], passages: RetrievedChunk[]):
       // Sentence weight, a little credit for terms only in the section heading, scaled by the passage's rank.
       let headingOnly = 0;
       for (const t of terms) if (headingTerms.has(t.lexeme) && !matched.has(t.lexeme)) headingOnly += t.idf * 0.3;
-      const score = (weight(terms, matched) + headingOnly) * (0.55 + 0.45 * (p.score / topScore));
+      let score = (weight(terms, matched) + headingOnly) * (0.55 + 0.45 * (p.score / topScore));
+      // A question asking for a quantity, a date or an age is answered by a sentence with a number in it.
+      if (wantsNumber && NUMBER.test(text)) score *= 1.35;
       candidates.push({ passage: index, text, span, score, terms: new Set(contentTerms(text)) });
     });
   });
@@ -142,7 +160,7 @@ export function noAnswer(query: string, passagesRead: RetrievedChunk[] = []): Qu
 export function composeExtractiveAnswer(query: string, terms: QueryTerm[], passages: RetrievedChunk[]): QueryAnswer {
   const read = passages.slice(0, PASSAGES_READ);
   if (!isRelevant(terms, read)) return noAnswer(query, read);
-  const sentences = selectSentences(terms, read);
+  const sentences = selectSentences(terms, read, query);
   if (sentences.length === 0) return noAnswer(query, read);
   const citations: Citation[] = [];
   const parts: string[] = [];
