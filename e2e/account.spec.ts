@@ -1,0 +1,101 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import path from 'node:path';
+
+/** Dashboard actions beyond the main journey: upgrade, cancel/resume, replacement key, ownership, CSRF. */
+
+async function signUp(page: Page, returnTo: string): Promise<string> {
+  const email = `account-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  await page.goto(`/signup?callbackUrl=${encodeURIComponent(returnTo)}`);
+  await page.waitForLoadState('networkidle');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, '\\$&')));
+  return email;
+}
+
+async function firstKnowledgeBaseId(page: Page): Promise<string> {
+  const res = await page.request.get('/api/marketplace/knowledge-bases?query=constitution&category=legal');
+  const body = await res.json();
+  return body.items.find((i: { title: string }) => i.title === 'U.S. Constitution Companion').id as string;
+}
+
+async function buyStarter(page: Page, kbId: string): Promise<string> {
+  await page.goto(`/knowledge-bases/${kbId}`);
+  await page.getByRole('button', { name: /Buy Starter/ }).click();
+  await page.getByRole('button', { name: 'Complete test purchase' }).click();
+  await expect(page).toHaveURL(/\/checkout\/success\?handoff=/);
+  const key = (await page.getByTestId('api-key').textContent())!.trim();
+  await page.getByRole('link', { name: 'Go to your subscription' }).click();
+  await expect(page).toHaveURL(/\/account\/subscriptions\/sub_/);
+  return key;
+}
+
+test('upgrade at once, cancel at period end and resume, replacement key shown once', async ({ page }) => {
+  test.setTimeout(120_000);
+  const kbId = await firstKnowledgeBaseId(page);
+  await signUp(page, '/account');
+  const firstKey = await buyStarter(page, kbId);
+  const subscriptionUrl = page.url();
+
+  await expect(page.getByTestId('usage-text')).toHaveText('0 / 100 queries used');
+  await page.getByLabel(/Professional/).check();
+  await page.getByRole('button', { name: 'Upgrade now' }).click();
+  await expect(page.getByTestId('flash')).toContainText('Plan changed');
+  await expect(page.getByTestId('usage-text')).toHaveText('0 / 500 queries used');
+  await expect(page.getByText(/Professional plan/)).toBeVisible();
+
+  await page.getByRole('button', { name: 'Cancel at period end' }).click();
+  await expect(page.getByTestId('flash')).toContainText('will end at the end of the current period');
+  await expect(page.getByText('Ends at period end')).toBeVisible();
+  await page.getByRole('button', { name: 'Keep my subscription' }).click();
+  await expect(page.getByTestId('flash')).toContainText('renew as usual');
+
+  await page.getByRole('button', { name: 'Create replacement key' }).click();
+  await expect(page).toHaveURL(/\/account\/keys\/reveal\?handoff=/);
+  const secondKey = (await page.getByTestId('api-key').textContent())!.trim();
+  expect(secondKey).toMatch(/^alm_sk_test_/);
+  expect(secondKey).not.toBe(firstKey);
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: path.resolve('e2e/artifacts/screenshots/account-replacement-key.png'), fullPage: true });
+  await page.reload();
+  await expect(page).toHaveURL(/\/account\/keys\?flash=key_gone/);
+  await expect(page.getByTestId('api-key')).toHaveCount(0);
+
+  await page.goto(subscriptionUrl);
+  const rows = page.getByRole('table', { name: /Keys for/ }).locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'Active' })).toHaveCount(2);
+  await expect(page.getByRole('table', { name: /Keys for/ })).not.toContainText(firstKey);
+  await expect(page.getByRole('table', { name: /Keys for/ })).toContainText(firstKey.slice(0, 20));
+
+  // Buying the same knowledge base again leads to the existing subscription instead.
+  await page.goto(`/knowledge-bases/${kbId}`);
+  await page.getByRole('button', { name: /Buy Enterprise/ }).click();
+  await expect(page).toHaveURL(/\/account\/subscriptions\/sub_.*flash=already_subscribed/);
+});
+
+test('another buyer cannot see or act on a subscription; cross-site purchase posts are refused', async ({ page, browser, request }) => {
+  test.setTimeout(120_000);
+  const kbId = await firstKnowledgeBaseId(page);
+  await signUp(page, '/account');
+  await buyStarter(page, kbId);
+  const subscriptionUrl = page.url();
+
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await signUp(otherPage, '/account');
+  const res = await otherPage.goto(subscriptionUrl);
+  expect(res?.status()).toBe(404);
+  await other.close();
+
+  const forged = await request.post('/checkout/start', {
+    form: { planId: 'plan_anything' },
+    headers: { Origin: 'https://evil.example' },
+    maxRedirects: 0,
+  });
+  expect(forged.status()).toBe(403);
+  expect((await forged.json()).error).toBe('forbidden');
+});
