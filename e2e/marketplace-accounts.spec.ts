@@ -28,6 +28,7 @@ test('sign-up errors appear next to their fields and keep what was typed', async
   await expect(page.getByText('You are signed out.')).toBeVisible();
 
   await page.goto('/signup');
+  await page.waitForLoadState('networkidle');
   await page.getByLabel('Email').fill('new-person@example.test');
   await page.getByLabel('Password').fill('short');
   await page.getByRole('button', { name: 'Create account' }).click();
@@ -49,6 +50,7 @@ test('sign in: wrong password is refused, the right one returns to the callback 
   await expect(page.getByText('You are signed out.')).toBeVisible();
 
   await page.goto('/signin');
+  await page.waitForLoadState('networkidle');
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill('not the password');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -75,6 +77,7 @@ test('brute force: after five wrong passwords for one email, sign-in waits even 
   await expect(page.getByText('You are signed out.')).toBeVisible();
 
   await page.goto('/signin');
+  await page.waitForLoadState('networkidle');
   const alert = page.locator('form').getByRole('alert');
   for (let i = 0; i < 5; i++) {
     await page.getByLabel('Email').fill(account.email);

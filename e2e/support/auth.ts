@@ -11,6 +11,8 @@ export function newAccount(): { email: string; password: string; name: string } 
 /** Signs up through the real form and waits until the header shows the account. */
 export async function signUp(page: Page, account = newAccount(), callbackUrl = '/'): Promise<{ email: string; password: string; name: string }> {
   await page.goto(`/signup?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+  // Type only once React has hydrated the form, so hydration cannot wipe what was typed.
+  await page.waitForLoadState('networkidle');
   await page.getByLabel('Name (optional)').fill(account.name);
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
@@ -21,6 +23,7 @@ export async function signUp(page: Page, account = newAccount(), callbackUrl = '
 
 export async function signIn(page: Page, account: { email: string; password: string }, callbackUrl = '/'): Promise<void> {
   await page.goto(`/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+  await page.waitForLoadState('networkidle');
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
