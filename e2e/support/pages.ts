@@ -52,4 +52,7 @@ export const MAIN_PAGES: MainPage[] = [
   { name: 'sign-in', path: async () => '/signin' },
   { name: 'sign-up', path: async () => '/signup' },
   { name: 'not-found', path: async () => '/knowledge-bases/kb_doesnotexist0000' },
+  // Account pages (part B) for a fresh buyer; pages with a subscription are scanned in e2e/journey.spec.ts and e2e/account.spec.ts.
+  { name: 'account', path: async () => '/account', signedIn: true },
+  { name: 'account-keys', path: async () => '/account/keys', signedIn: true },
 ];
