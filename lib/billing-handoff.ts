@@ -50,6 +50,8 @@ export interface ParkedKey {
 
 /** Parks a freshly issued key; call it in the transaction that issued the key. Returns the handoff id. */
 export async function parkIssuedKey(db: Executor, key: ParkedKey, now = new Date()): Promise<string> {
+  // Unread handoffs are swept here, on the rare write path, so expired ciphertexts never pile up.
+  await purgeExpiredHandoffs(db, now);
   const id = `hnd_${randomBase62(24)}`;
   await db.insert(keyHandoffs).values({
     id,

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, keyHandoffs, plans, subscriptions, users } from '@/db/schema';
 import { completeTestPurchase, createBillingPortalUrl, getCheckoutOutcome, startCheckout } from '@/lib/billing';
-import { revealParkedKey } from '@/lib/billing-handoff';
+import { parkIssuedKey, revealParkedKey } from '@/lib/billing-handoff';
 import type { Database } from '@/lib/db';
 import { hashApiKey, parseApiKey } from '@/lib/keys';
 import { createStripeClient, type Stripe } from '@/lib/stripe';
@@ -159,6 +159,11 @@ describe('test purchase and the one-time key reveal', () => {
     if (!result.ok) throw new Error('purchase failed');
     const later = new Date(Date.now() + 2 * 60 * 60 * 1000);
     expect(await revealParkedKey(db, { userId: buyer, handoffId: result.handoffId }, later)).toEqual({ status: 'none' });
+    // The next handoff written after expiry sweeps the stale ciphertext away.
+    const [key] = await db.select().from(apiKeys).where(eq(apiKeys.subscriptionId, result.subscriptionId));
+    const next = await parkIssuedKey(db, { userId: buyer, subscriptionId: result.subscriptionId, keyId: key!.id, plaintext: 'alm_sk_test_placeholder' }, later);
+    const remaining = await db.select({ id: keyHandoffs.id }).from(keyHandoffs).where(eq(keyHandoffs.userId, buyer));
+    expect(remaining.map((r) => r.id)).toEqual([next]);
   });
 
   it('is refused when Stripe is configured, and a second purchase of the same KB is refused', async () => {

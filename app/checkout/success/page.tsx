@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { primaryButton, secondaryButton } from '@/components/billing/format';
 import { KeyReveal } from '@/components/billing/key-reveal';
 import { getCheckoutOutcome } from '@/lib/billing';
+import { getKnowledgeBaseView } from '@/lib/catalog';
 import { getDb } from '@/lib/db';
 import { getEnv } from '@/lib/env';
 import { requireSessionUser } from '@/lib/session';
@@ -30,6 +31,7 @@ export default async function CheckoutSuccessPage({ searchParams }: { searchPara
       : ({ status: 'pending' } as const);
 
   if (outcome.status === 'revealed') {
+    const kb = await getKnowledgeBaseView(outcome.kbId).catch(() => null);
     return (
       <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
         {outcome.mode === 'test' ? (
@@ -42,7 +44,7 @@ export default async function CheckoutSuccessPage({ searchParams }: { searchPara
           {outcome.kbTitle} — {outcome.planName}. Your key works with <code>POST /kb/{outcome.kbId}/query</code>.
         </p>
         <div className="mt-6">
-          <KeyReveal apiKey={outcome.plaintext} kbId={outcome.kbId} baseUrl={getEnv().APP_URL} />
+          <KeyReveal apiKey={outcome.plaintext} kbId={outcome.kbId} baseUrl={getEnv().APP_URL} sampleQuestion={kb?.sampleQuestions[0]} />
         </div>
         <div className="mt-6 flex flex-wrap gap-3">
           <Link href={`/account/subscriptions/${outcome.subscriptionId}`} className={primaryButton}>
