@@ -87,7 +87,8 @@ export function TagChips({ state, vocabulary }: { state: CatalogueState; vocabul
       <h2 id="tag-filter-heading" className="text-xs font-semibold uppercase tracking-wide text-slate-600">
         Filter by tags <span className="font-normal normal-case tracking-normal">(all selected tags must match)</span>
       </h2>
-      <ul className="mt-2 flex flex-wrap gap-1.5">
+      {/* One scrolling row on phones (results stay above the fold), wrapped rows from the small breakpoint up. */}
+      <ul className="-mx-4 mt-2 flex gap-1.5 overflow-x-auto px-4 pb-1 sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0 sm:pb-0">
         {vocabulary.map(({ tag, count }) => {
           const selected = state.tags.includes(tag);
           return (
@@ -96,7 +97,7 @@ export function TagChips({ state, vocabulary }: { state: CatalogueState; vocabul
                 href={catalogueHref(toggleTag(state, tag))}
                 aria-current={selected ? 'true' : undefined}
                 className={cx(
-                  'inline-flex items-center gap-1 rounded-full border px-2.5 py-1 text-xs font-medium transition-colors',
+                  'inline-flex items-center gap-1 whitespace-nowrap rounded-full border px-2.5 py-1 text-xs font-medium transition-colors',
                   selected ? 'border-brand-600 bg-brand-600 text-white hover:bg-brand-700' : 'border-slate-300 bg-white text-slate-700 hover:border-slate-400 hover:bg-slate-50',
                 )}
               >
