@@ -47,7 +47,17 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export async function startFakeStripe(): Promise<FakeStripe> {
+export interface FakeStripeOptions {
+  /**
+   * Plays Stripe's hosted pages and webhooks for browser runs: GET /pay/:session shows a "Pay" button; paying
+   * completes the checkout, redirects to the success URL and, after `delayMs`, POSTs a signed
+   * checkout.session.completed to `url` (so the success page's "waiting for confirmation" state is exercised).
+   */
+  webhook?: { url: string; secret: string; delayMs?: number };
+  port?: number;
+}
+
+export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const requests: RecordedRequest[] = [];
   const customers = new Map<string, Record<string, unknown>>();
   const sessions = new Map<string, Record<string, unknown>>();
@@ -66,6 +76,28 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': rid('req') });
       res.end(text);
     };
+    const payMatch = /^\/pay\/([^/]+)$/.exec(url.pathname);
+    if (payMatch) {
+      const session = sessions.get(decodeURIComponent(payMatch[1]!));
+      if (!session) return send(404, { error: { type: 'invalid_request_error', message: 'No such checkout.session' } });
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        return res.end(
+          `<!doctype html><html lang="en"><head><title>Fake Stripe Checkout</title></head><body><main><h1>Fake Stripe Checkout</h1>` +
+            `<form method="post"><button type="submit">Pay</button></form></main></body></html>`,
+        );
+      }
+      const { session: completed } = fake.completeCheckout(String(session.id));
+      if (options.webhook) {
+        const { url: hookUrl, secret, delayMs = 0 } = options.webhook;
+        const payload = buildEvent('checkout.session.completed', completed);
+        setTimeout(() => {
+          void fetch(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(payload, secret) }, body: payload }).catch(() => {});
+        }, delayMs);
+      }
+      res.writeHead(303, { Location: String(session.success_url).replace('{CHECKOUT_SESSION_ID}', String(session.id)) });
+      return res.end();
+    }
     const failure = failures.get(url.pathname);
     if (failure) {
       failures.delete(url.pathname);
@@ -145,7 +177,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname})` } });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const fake: FakeStripe = {
