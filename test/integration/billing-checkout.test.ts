@@ -182,3 +182,40 @@ describe('test purchase and the one-time key reveal', () => {
     expect(await db.select().from(subscriptions).where(eq(subscriptions.userId, buyer))).toHaveLength(1);
   });
 });
+
+describe('POST /checkout/start (route handler)', () => {
+  const post = async (body: Record<string, string>, headers: Record<string, string>) => {
+    const { POST } = await import('@/app/checkout/start/route');
+    return POST(
+      new Request('http://localhost:3000/checkout/start', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(body).toString(),
+      }),
+    );
+  };
+
+  it('refuses cross-site and origin-less posts with 403 forbidden', async () => {
+    const fx = await createCatalogueFixture(db);
+    for (const headers of [{ origin: 'https://evil.example' }, { referer: 'https://evil.example/page' }, {}]) {
+      const res = await post({ planId: fx.plans.starter }, headers);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ error: 'forbidden' });
+    }
+  });
+
+  it('sends a signed-out buyer to sign in, coming back to the knowledge base', async () => {
+    const fx = await createCatalogueFixture(db);
+    const res = await post({ planId: fx.plans.starter }, { origin: 'http://localhost:3000' });
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.get('location')!);
+    expect(location.pathname).toBe('/signin');
+    expect(location.searchParams.get('callbackUrl')).toBe(`/knowledge-bases/${fx.kbId}`);
+  });
+
+  it('answers 400 without a planId', async () => {
+    const res = await post({}, { origin: 'http://localhost:3000' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'invalid_request' });
+  });
+});
