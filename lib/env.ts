@@ -56,6 +56,12 @@ export const envSchema = z.object({
   RATE_LIMIT_WINDOW_MS: intWithDefault(60_000, 100),
   /** Key prefix of rate-limit entries in Redis/Upstash (lets several deployments or test runs share one Redis). */
   RATE_LIMIT_PREFIX: z.string().default('almanac:rl'),
+  /**
+   * Wait for the disk flush when committing a cap reservation. Off (default): the reservation commits without waiting
+   * for its WAL flush, so only a crash of PostgreSQL itself (not of the app or Redis) can forget the last fraction of
+   * a second of reservations — in the buyer's favour. On: every reservation batch waits for the flush (slower).
+   */
+  QUOTA_SYNCHRONOUS_COMMIT: bool(false),
   /** Publisher backend timeout when a knowledge base sets none (milliseconds). */
   PUBLISHER_TIMEOUT_MS: intWithDefault(30_000, 1),
   /** Allow publisher endpoints on private, link-local or loopback addresses (trusted networks only). */

@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
-import type { Executor } from '@/db/client';
+import type { Database, Executor } from '@/db/client';
+import { getEnv } from './env';
+import { processSingleton } from './singleton';
 
 /**
  * Fair metering (contract §1): one cap unit is reserved atomically in the database before a query is routed and
  * given back if the answer fails. The database is the single source of truth for caps whichever rate-limit backend
- * runs, so counts survive app and Redis restarts and agree across instances. The reservation is ONE statement:
- * the row-level lock taken by the conditional upsert serialises concurrent reservations, so with cap C exactly C
- * of any number of concurrent requests succeed.
+ * runs, so counts survive app and Redis restarts and agree across instances. A reservation runs in one transaction:
+ * the row lock serialises concurrent reservations (across processes too), so with cap C exactly C of any number of
+ * concurrent requests succeed.
  */
 export interface PeriodKey {
   subscriptionId: string;
@@ -20,18 +22,98 @@ function rowsOf(result: unknown): Record<string, unknown>[] {
   return (result as { rows: Record<string, unknown>[] }).rows;
 }
 
-export async function reserveQueryUnit(db: Executor, period: PeriodKey, cap: number): Promise<Reservation> {
-  if (cap <= 0) return { ok: false, used: await readPeriodUsage(db, period) };
-  const result = await db.execute(sql`
-    insert into usage_periods (subscription_id, period_start, period_end, used, updated_at)
-    values (${period.subscriptionId}, ${period.periodStart.toISOString()}::timestamptz, ${period.periodEnd.toISOString()}::timestamptz, 1, now())
-    on conflict (subscription_id, period_start) do update
-      set used = usage_periods.used + 1, updated_at = now()
-      where usage_periods.used < ${cap}
-    returning used`);
-  const row = rowsOf(result)[0];
-  if (row) return { ok: true, used: Number(row.used) };
-  return { ok: false, used: await readPeriodUsage(db, period) };
+/** Largest number of waiting requests one database transaction reserves for. */
+const MAX_BATCH = 256;
+
+interface Waiter {
+  resolve: (reservation: Reservation) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Lane {
+  running: boolean;
+  queue: Waiter[];
+  db: Executor;
+  period: PeriodKey;
+  cap: number;
+}
+
+/**
+ * Reserves one unit of the cap. Concurrent reservations for the same subscription and period IN THIS PROCESS are
+ * coalesced: while one transaction is in flight, newcomers queue, and the next transaction reserves for all of
+ * them at once. Requests for one subscription otherwise serialise on its row lock, each waiting for the previous
+ * commit's disk flush; coalescing keeps commits durable (synchronous) while a busy key pays one flush per batch
+ * instead of one per request. Exactness is unchanged: every batch reads the committed count under a row lock
+ * (SELECT … FOR UPDATE), grants min(batch, cap − used) and writes it back in the same transaction, so instances
+ * sharing the database can never hand out more than the cap between them.
+ */
+export function reserveQueryUnit(db: Executor, period: PeriodKey, cap: number): Promise<Reservation> {
+  const lanes = processSingleton('quota-lanes', () => new Map<string, Lane>());
+  const key = `${period.subscriptionId}|${period.periodStart.toISOString()}`;
+  let lane = lanes.get(key);
+  if (!lane) {
+    lane = { running: false, queue: [], db, period, cap };
+    lanes.set(key, lane);
+  }
+  // The newest caller's view wins (an upgrade raises the cap for the next batch).
+  lane.db = db;
+  lane.cap = cap;
+  const current = lane;
+  return new Promise<Reservation>((resolve, reject) => {
+    current.queue.push({ resolve, reject });
+    if (!current.running) void drainLane(lanes, key, current);
+  });
+}
+
+async function drainLane(lanes: Map<string, Lane>, key: string, lane: Lane): Promise<void> {
+  lane.running = true;
+  try {
+    while (lane.queue.length > 0) {
+      const batch = lane.queue.splice(0, MAX_BATCH);
+      try {
+        const { granted, usedAfter } = await reserveUnits(lane.db, lane.period, lane.cap, batch.length);
+        batch.forEach((waiter, i) =>
+          waiter.resolve(i < granted ? { ok: true, used: usedAfter - granted + i + 1 } : { ok: false, used: usedAfter }),
+        );
+      } catch (error) {
+        for (const waiter of batch) waiter.reject(error);
+      }
+    }
+  } finally {
+    lane.running = false;
+    if (lanes.get(key) === lane && lane.queue.length === 0) lanes.delete(key);
+  }
+}
+
+/** Reserves up to `wanted` units in one transaction; returns how many were granted and the count after. */
+export async function reserveUnits(db: Executor, period: PeriodKey, cap: number, wanted: number): Promise<{ granted: number; usedAfter: number }> {
+  if (cap <= 0 || wanted <= 0) return { granted: 0, usedAfter: await readPeriodUsage(db, period) };
+  return (db as Database).transaction(async (tx) => {
+    // Per transaction only (set_config(…, true)); see QUOTA_SYNCHRONOUS_COMMIT in lib/env.ts for the trade-off.
+    const commitMode = getEnv().QUOTA_SYNCHRONOUS_COMMIT ? 'on' : 'off';
+    const lockRow = () =>
+      tx.execute(sql`
+        select used, set_config('synchronous_commit', ${commitMode}, true) as commit_mode from usage_periods
+        where subscription_id = ${period.subscriptionId} and period_start = ${period.periodStart.toISOString()}::timestamptz
+        for update`);
+    let row = rowsOf(await lockRow())[0];
+    if (!row) {
+      // First query of a period nobody has opened yet (the purchase and the roll-forward usually create the row).
+      await tx.execute(sql`
+        insert into usage_periods (subscription_id, period_start, period_end, used, updated_at)
+        values (${period.subscriptionId}, ${period.periodStart.toISOString()}::timestamptz, ${period.periodEnd.toISOString()}::timestamptz, 0, now())
+        on conflict (subscription_id, period_start) do nothing`);
+      row = rowsOf(await lockRow())[0];
+    }
+    const used = Number(row?.used ?? 0);
+    const granted = Math.max(0, Math.min(wanted, cap - used));
+    if (granted > 0) {
+      await tx.execute(sql`
+        update usage_periods set used = used + ${granted}, updated_at = now()
+        where subscription_id = ${period.subscriptionId} and period_start = ${period.periodStart.toISOString()}::timestamptz`);
+    }
+    return { granted, usedAfter: used + granted };
+  });
 }
 
 /** Gives a reserved unit back (the answer failed). Never goes below zero. Returns the count after. */

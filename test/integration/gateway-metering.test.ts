@@ -6,6 +6,7 @@ import type { DatabaseHandle } from '@/db/client';
 import { ingestDocument } from '@/lib/engine/ingest';
 import { clearGatewayCaches, runSubscriberQuery } from '@/lib/gateway';
 import { newId } from '@/lib/ids';
+import { reserveQueryUnit, reserveUnits } from '@/lib/quota';
 import { upgradeSubscription } from '@/lib/subscriptions';
 import { getUsageRecorder, UsageRecorder } from '@/lib/usage-recorder';
 import { createTestDatabase } from '../support/db';
@@ -130,6 +131,30 @@ describe('fair metering', () => {
     expect(periods.map((p) => p.used).sort()).toEqual([1, 1]);
     const [sub] = await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId));
     expect(sub.currentPeriodEnd.getTime()).toBeGreaterThan(Date.now());
+  });
+});
+
+describe('cap reservation batches', () => {
+  it('grants exactly up to the cap when batches from many processes race (reserveUnits directly, no coalescing)', async () => {
+    const k = await buy(kb, { cap: 50 });
+    const [sub] = await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId));
+    const period = { subscriptionId: k.subscriptionId, periodStart: sub.currentPeriodStart, periodEnd: sub.currentPeriodEnd };
+    // 20 batches of 7 (140 wanted) at once, each in its own transaction: exactly 50 granted in total.
+    const results = await Promise.all(Array.from({ length: 20 }, () => reserveUnits(handle.db, period, 50, 7)));
+    expect(results.reduce((s, r) => s + r.granted, 0)).toBe(50);
+    expect(Math.max(...results.map((r) => r.usedAfter))).toBe(50);
+    expect(await usedInDb(k.subscriptionId)).toBe(50);
+    expect((await reserveUnits(handle.db, period, 50, 3)).granted).toBe(0);
+  });
+
+  it('coalesced reservations hand out distinct, consecutive counts', async () => {
+    const k = await buy(kb, { cap: 30 });
+    const [sub] = await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId));
+    const period = { subscriptionId: k.subscriptionId, periodStart: sub.currentPeriodStart, periodEnd: sub.currentPeriodEnd };
+    const results = await Promise.all(Array.from({ length: 40 }, () => reserveQueryUnit(handle.db, period, 30)));
+    const granted = results.filter((r) => r.ok).map((r) => r.used).sort((a, b) => a - b);
+    expect(granted).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(results.filter((r) => !r.ok).every((r) => r.used === 30)).toBe(true);
   });
 });
 
