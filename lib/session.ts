@@ -3,13 +3,18 @@ import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { encodeSessionToken, getAuthOptions, SESSION_MAX_AGE_SECONDS, sessionCookie } from './auth';
 import { errorResponse, withApiRoute, type ApiContext } from './http';
+import { log } from './log';
 import type { UserView } from './users';
 
 export type SessionUser = UserView;
 
 /** The signed-in user of this request (server components, server actions, route handlers), or null. */
 export async function getSessionUser(): Promise<SessionUser | null> {
-  const session = await getServerSession(getAuthOptions()).catch(() => null);
+  // A broken or foreign cookie must not take every page down with it: the visitor is simply signed out.
+  const session = await getServerSession(getAuthOptions()).catch((error: unknown) => {
+    log.warn({ err: error }, 'session could not be read; treating the request as signed out');
+    return null;
+  });
   const user = session?.user;
   if (!user?.id || !user.email) return null;
   return { id: user.id, email: user.email, name: user.name ?? null };
