@@ -6,7 +6,8 @@ import { parseQuery, type ParsedQuery } from './query-parse';
  * Retrieval inside one knowledge base, in SQL that runs the same on PGlite and PostgreSQL:
  *  1. the query's words are stemmed by the `almanac` configuration and looked up in kb_terms (document frequency);
  *  2. candidates come through the GIN index on chunks.search_vector: the rarest terms ORed (as long as their
- *     document frequencies add up to the candidate budget) plus the chunks holding every term, bounded;
+ *     document frequencies add up to the candidate budget), or, when every term is common, the chunks holding two
+ *     of the four rarest terms; bounded either way;
  *  3. candidates are scored with BM25 (k1, b; IDF from kb_terms; chunk length and average from kb_index_stats),
  *     heading-path occurrences counting one and a half times.
  * Quoted phrases must occur (phraseto_tsquery, `<->`); the last word is also matched as a prefix while it is not
@@ -15,7 +16,7 @@ import { parseQuery, type ParsedQuery } from './query-parse';
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 /** Upper bound on chunks scored per query; keeps latency flat at 100,000 chunks. */
-export const CANDIDATE_BUDGET = 400;
+export const CANDIDATE_BUDGET = 200;
 
 export interface RetrievedChunk {
   chunkId: number;
@@ -123,17 +124,21 @@ export async function searchChunks(db: Executor, kbId: string, query: string, op
       )
     : sql``;
   const selectiveQuery = selective.map((t) => operand(t.lexeme)).join(' | ');
-  const everyTermQuery = present.map((t) => operand(t.lexeme)).join(' & ');
-  // When even the rarest term is common, the OR branch is cut at the budget; the chunks holding every term are
-  // then added so that the best matches cannot be lost to the cut.
+  // When even the rarest term is common, an OR would be cut at the budget arbitrarily. Candidates are then the
+  // chunks holding at least two of the four rarest terms (one GIN query, far more selective and more relevant),
+  // topped up with a few holding the rarest term alone.
   const truncated = byRarity[0].docFreq > CANDIDATE_BUDGET;
-  const candidates: SQL = truncated
-    ? sql`select distinct on (id) id, lexeme_count, search_vector from (
-          (select c.id, c.lexeme_count, c.search_vector from chunks c where c.kb_id = ${kbId} and c.search_vector @@ ${everyTermQuery}::tsquery ${phraseFilter} limit ${CANDIDATE_BUDGET}::int)
+  const rarest = byRarity.slice(0, 4).map((t) => operand(t.lexeme));
+  const pairs: string[] = [];
+  for (let i = 0; i < rarest.length; i++) for (let j = i + 1; j < rarest.length; j++) pairs.push(`(${rarest[i]} & ${rarest[j]})`);
+  const candidates: SQL =
+    truncated && pairs.length > 0
+      ? sql`select distinct on (id) id, lexeme_count, search_vector from (
+          (select c.id, c.lexeme_count, c.search_vector from chunks c where c.kb_id = ${kbId} and c.search_vector @@ ${pairs.join(' | ')}::tsquery ${phraseFilter} limit ${CANDIDATE_BUDGET}::int)
           union all
-          (select c.id, c.lexeme_count, c.search_vector from chunks c where c.kb_id = ${kbId} and c.search_vector @@ ${selectiveQuery}::tsquery ${phraseFilter} limit ${CANDIDATE_BUDGET}::int)
+          (select c.id, c.lexeme_count, c.search_vector from chunks c where c.kb_id = ${kbId} and c.search_vector @@ ${selectiveQuery}::tsquery ${phraseFilter} limit ${Math.floor(CANDIDATE_BUDGET / 4)}::int)
         ) both_branches order by id`
-    : sql`select c.id, c.lexeme_count, c.search_vector from chunks c
+      : sql`select c.id, c.lexeme_count, c.search_vector from chunks c
           where c.kb_id = ${kbId} and c.search_vector @@ ${selectiveQuery}::tsquery ${phraseFilter} limit ${CANDIDATE_BUDGET}::int`;
   const termRows = JSON.stringify(present.map((t) => ({ lexeme: t.lexeme, idf: t.idf })));
 

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@/test/support/db';
 import type { Database } from '@/lib/db';
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
+import { CANDIDATE_BUDGET } from '@/lib/engine/retrieval';
 import { NO_ANSWER_TEXT } from '@/lib/engine/answer';
 import { ingestDocument } from '@/lib/engine/ingest';
 import { createHostedKnowledgeBase } from '@/lib/engine/knowledge-bases';
@@ -84,6 +85,22 @@ describe('retrieval', () => {
     expect(typed.chunks[0]?.documentTitle).toBe('Acute Stroke');
     const notLast = await searchChunks(db, kbA, 'thrombol onset', { limit: 5 });
     expect(notLast.chunks.every((c) => !c.content.includes('clot') || c.content.includes('onset'))).toBe(true);
+  });
+
+  it('when every query term is common (above the candidate budget), chunks holding several of them are still found', async () => {
+    const created = await createHostedKnowledgeBase(db, { title: 'Common Terms Base', publisher: 'Retrieval Test Press', category: 'research', tags: [], summary: 'Many chunks sharing common words.' });
+    if (!created.ok) throw new Error(created.message);
+    // "marmot" in sections 0–219, "quokka" in 215–434: both far above the budget, together in only five sections.
+    const sections = Array.from({ length: 435 }, (_, i) => {
+      const words = [i < 220 ? 'marmot' : 'walrus', i >= 215 ? 'quokka' : 'ibis'];
+      return `## Section ${i}\n\nEntry ${i} notes a ${words[0]} beside a ${words[1]} near marker${i}.`;
+    });
+    const r = await ingestDocument(db, created.id, { sourceName: 'common.md', bytes: enc(`# Common\n\n${sections.join('\n\n')}\n`) });
+    expect(r).toMatchObject({ ok: true, chunkCount: 435 });
+    expect(CANDIDATE_BUDGET).toBeLessThan(220);
+    const result = await searchChunks(db, created.id, 'marmot quokka', { limit: 5 });
+    expect(result.chunks).toHaveLength(5);
+    expect(result.chunks.every((c) => c.content.includes('marmot') && c.content.includes('quokka'))).toBe(true);
   });
 
   it('punctuation-only and stop-word-only queries find nothing without erroring', async () => {
