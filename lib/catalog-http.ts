@@ -7,7 +7,7 @@ import { REQUEST_ID_HEADER, jsonResponse, methodNotAllowed } from './http';
 export const CATALOG_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=300';
 export const CATALOG_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 
-type Handler<C> = (request: Request, context: C) => Promise<Response>;
+type Handler<C> = (request: Request, context?: C) => Promise<Response>;
 
 /**
  * Adds CORS to every answer (errors included, so browser clients can read the error body) and the public cache to
