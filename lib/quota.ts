@@ -88,9 +88,31 @@ async function drainLane(lanes: Map<string, Lane>, key: string, lane: Lane): Pro
 /** Reserves up to `wanted` units in one transaction; returns how many were granted and the count after. */
 export async function reserveUnits(db: Executor, period: PeriodKey, cap: number, wanted: number): Promise<{ granted: number; usedAfter: number }> {
   if (cap <= 0 || wanted <= 0) return { granted: 0, usedAfter: await readPeriodUsage(db, period) };
+  const commitMode = getEnv().QUOTA_SYNCHRONOUS_COMMIT ? 'on' : 'off';
+  // Fast path, ONE round trip: lock the row, read the committed count and add the grant in a single statement.
+  // `cur` takes the row lock (FOR UPDATE waits for a concurrent holder and then reads the newest version), so the
+  // grant is computed from the latest count and nobody can change it before this statement's commit.
+  const fast = rowsOf(
+    await db.execute(sql`
+      with cur as (
+        select used, set_config('synchronous_commit', ${commitMode}, true) as commit_mode
+        from usage_periods
+        where subscription_id = ${period.subscriptionId} and period_start = ${period.periodStart.toISOString()}::timestamptz
+        for update
+      )
+      update usage_periods u set used = least(cur.used + ${wanted}, ${cap}), updated_at = now()
+      from cur
+      where u.subscription_id = ${period.subscriptionId} and u.period_start = ${period.periodStart.toISOString()}::timestamptz and cur.used < ${cap}
+      returning cur.used as before, u.used as after`),
+  )[0];
+  if (fast) {
+    const before = Number(fast.before);
+    const after = Number(fast.after);
+    return { granted: after - before, usedAfter: after };
+  }
+  // Slow path: no row for this period yet, or the cap is already used up.
   return (db as Database).transaction(async (tx) => {
     // Per transaction only (set_config(…, true)); see QUOTA_SYNCHRONOUS_COMMIT in lib/env.ts for the trade-off.
-    const commitMode = getEnv().QUOTA_SYNCHRONOUS_COMMIT ? 'on' : 'off';
     const lockRow = () =>
       tx.execute(sql`
         select used, set_config('synchronous_commit', ${commitMode}, true) as commit_mode from usage_periods
