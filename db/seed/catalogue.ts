@@ -66,6 +66,13 @@ export function createPrng(seed: number) {
 }
 type Prng = ReturnType<typeof createPrng>;
 
+/** FNV-1a: a stable 32-bit seed from a slug. */
+function hashText(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
 // ── descriptions ─────────────────────────────────────────────────────────────────────────────────────
 
 const ORGANISATION = [
@@ -215,20 +222,24 @@ async function writeCatalogue(tx: Transaction, now: Date): Promise<CatalogueSeed
 
   for (const kb of kbRows) {
     if (kb.status !== 'published' || NEW_WITHOUT_SUBSCRIBERS.has(kb.slug)) continue;
+    // Streams of their own per knowledge base: who subscribed (and so subscribers_count) does not depend on how many
+    // random draws the usage of other knowledge bases took, which varies with the seeding date.
+    const kbPrng = createPrng(CATALOGUE_PRNG_SEED ^ hashText(kb.slug));
+    const usagePrng = createPrng((CATALOGUE_PRNG_SEED ^ hashText(kb.slug)) + 1);
     const kbPlans = planRows.filter((p) => p.kbId === kb.id);
     const ageDays = Math.floor((now.getTime() - kb.createdAt.getTime()) / DAY_MS);
     // Skewed popularity: many knowledge bases with a handful of subscribers, a few with dozens (ties are common).
-    const active = 1 + Math.floor(36 * prng.next() ** 2.2);
-    const expired = ageDays > 75 ? prng.int(0, 4) : 0;
-    const pastDue = ageDays > 75 && prng.next() < 0.35 ? prng.int(1, 2) : 0;
-    const buyers = prng.shuffle(buyerRows).slice(0, active + expired + pastDue);
-    const intensity = 0.15 + 0.75 * prng.next();
+    const active = 1 + Math.floor(36 * kbPrng.next() ** 2.2);
+    const expired = ageDays > 75 ? kbPrng.int(0, 4) : 0;
+    const pastDue = ageDays > 75 && kbPrng.next() < 0.35 ? kbPrng.int(1, 2) : 0;
+    const buyers = kbPrng.shuffle(buyerRows).slice(0, active + expired + pastDue);
+    const intensity = 0.15 + 0.75 * kbPrng.next();
 
     buyers.forEach((buyer, i) => {
       const state = i < active ? 'active' : i < active + expired ? 'expired' : 'past_due';
-      const roll = prng.next();
+      const roll = kbPrng.next();
       const plan = kbPlans[roll < 0.55 ? 0 : roll < 0.88 ? 1 : 2];
-      const id = prng.id('sub');
+      const id = kbPrng.id('sub');
       let anchor: Date;
       let periodStart: Date;
       let periodEnd: Date;
@@ -237,28 +248,28 @@ async function writeCatalogue(tx: Transaction, now: Date): Promise<CatalogueSeed
       let cancelledAt: Date | null = null;
       let endedAt: Date | null = null;
       if (state === 'active') {
-        anchor = new Date(now.getTime() - prng.int(1 * 3600, Math.min(ageDays - 1, 420) * 86_400) * 1000);
+        anchor = new Date(now.getTime() - kbPrng.int(1 * 3600, Math.min(ageDays - 1, 420) * 86_400) * 1000);
         ({ start: periodStart, end: periodEnd } = periodContaining(anchor, now));
         usageUntil = now;
-        if (prng.next() < 0.1) {
+        if (kbPrng.next() < 0.1) {
           cancelAtPeriodEnd = true; // still active until the period ends
-          cancelledAt = new Date(periodStart.getTime() + Math.floor(prng.next() * (now.getTime() - periodStart.getTime())));
+          cancelledAt = new Date(periodStart.getTime() + Math.floor(kbPrng.next() * (now.getTime() - periodStart.getTime())));
         }
       } else if (state === 'expired') {
-        const months = prng.int(1, 5);
-        const endDaysAgo = prng.int(2, Math.max(2, Math.min(ageDays - 35 * months, 150)));
+        const months = kbPrng.int(1, 5);
+        const endDaysAgo = kbPrng.int(2, Math.max(2, Math.min(ageDays - 35 * months, 150)));
         periodEnd = daysAgo(now, endDaysAgo);
         anchor = addMonthsClamped(periodEnd, -months);
         if (anchor < kb.createdAt) anchor = new Date(kb.createdAt.getTime() + DAY_MS);
         ({ start: periodStart, end: periodEnd } = periodContaining(anchor, new Date(periodEnd.getTime() - 1)));
         cancelAtPeriodEnd = true;
-        cancelledAt = new Date(periodStart.getTime() + Math.floor(prng.next() * (periodEnd.getTime() - periodStart.getTime())));
+        cancelledAt = new Date(periodStart.getTime() + Math.floor(kbPrng.next() * (periodEnd.getTime() - periodStart.getTime())));
         endedAt = periodEnd;
         usageUntil = periodEnd;
       } else {
         // The renewal at the start of the current period failed: access is suspended, nothing used since.
-        const started = daysAgo(now, prng.int(1, 9));
-        anchor = addMonthsClamped(started, -prng.int(1, 2));
+        const started = daysAgo(now, kbPrng.int(1, 9));
+        anchor = addMonthsClamped(started, -kbPrng.int(1, 2));
         if (anchor < kb.createdAt) anchor = new Date(kb.createdAt.getTime() + DAY_MS);
         ({ start: periodStart, end: periodEnd } = periodContaining(anchor, now));
         usageUntil = periodStart;
@@ -282,7 +293,7 @@ async function writeCatalogue(tx: Transaction, now: Date): Promise<CatalogueSeed
       });
 
       // Every period that overlaps the usage window gets a usage row; days are spread under the plan's cap.
-      const heavy = Math.min(0.97, intensity * (0.5 + prng.next()));
+      const heavy = Math.min(0.97, intensity * (0.5 + kbPrng.next()));
       for (let index = 0; ; index++) {
         const start = addMonthsClamped(anchor, index);
         const end = addMonthsClamped(anchor, index + 1);
@@ -296,15 +307,15 @@ async function writeCatalogue(tx: Transaction, now: Date): Promise<CatalogueSeed
           const day = new Date(t);
           const dayKey = utcDay(day);
           if (day < windowStart || dayKey > today || day >= usageUntil) continue;
-          if (prng.next() < 0.4) days.push(dayKey);
+          if (usagePrng.next() < 0.4) days.push(dayKey);
         }
         if (days.length === 0) continue;
-        const budget = Math.floor(plan.queriesPerPeriod * heavy * prng.next());
-        const weights = days.map(() => prng.next());
+        const budget = Math.floor(plan.queriesPerPeriod * heavy * usagePrng.next());
+        const weights = days.map(() => usagePrng.next());
         const total = weights.reduce((a, b) => a + b, 0);
         days.forEach((day, k) => {
           const queries = Math.floor((budget * weights[k]) / total);
-          if (queries > 0) dailyRows.push({ subscriptionId: id, day, queries, tokens: queries * prng.int(250, 900) });
+          if (queries > 0) dailyRows.push({ subscriptionId: id, day, queries, tokens: queries * usagePrng.int(250, 900) });
         });
       }
     });
