@@ -94,6 +94,8 @@ export function TagChips({ state, vocabulary }: { state: CatalogueState; vocabul
           return (
             <li key={tag}>
               <Link
+                // Thirty-odd filter links: prefetching them all would cost a request each on every catalogue view.
+                prefetch={false}
                 href={catalogueHref(toggleTag(state, tag))}
                 aria-current={selected ? 'true' : undefined}
                 className={cx(
