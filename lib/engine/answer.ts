@@ -99,6 +99,8 @@ export function selectSentences(terms: QueryTerm[], passages: RetrievedChunk[], 
     const spans = chunkSentences(p.content);
     spans.forEach((sentence, i) => {
       const own = p.content.slice(sentence.start, sentence.end);
+      // Only a sentence that itself holds a query term is a candidate (its extension below is context).
+      if (matchedTerms(tokenize(own), terms).size === 0) return;
       let span = sentence;
       if (/:$/.test(own)) {
         // "…are as follows:" introduces a list: bring the items along (a few, up to ~70 words).
