@@ -197,7 +197,8 @@ describe('POST /checkout/start (route handler)', () => {
 
   it('refuses cross-site and origin-less posts with 403 forbidden', async () => {
     const fx = await createCatalogueFixture(db);
-    for (const headers of [{ origin: 'https://evil.example' }, { referer: 'https://evil.example/page' }, {}]) {
+    const crossSite: Record<string, string>[] = [{ origin: 'https://evil.example' }, { referer: 'https://evil.example/page' }, {}];
+    for (const headers of crossSite) {
       const res = await post({ planId: fx.plans.starter }, headers);
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({ error: 'forbidden' });
