@@ -197,7 +197,7 @@ export function buildListingQueries(db: Executor, params: ListingParams) {
 }
 
 /**
- * Planner setting for searches, scoped with SET LOCAL to the search's own transaction. PostgreSQL's default
+ * Planner setting for counting search matches, scoped with SET LOCAL to the count's own transaction. PostgreSQL's default
  * random_page_cost (4, tuned for spinning disks) together with its flat cost for `@@` makes it count the matches of a
  * common word with a sequential scan of every (wide, ~2 KB) row instead of the GIN bitmap: at 100,000 knowledge bases
  * 135–250 ms instead of 16–50 ms (bench/listing/README.md). 1.1 is the usual value for SSD storage.
@@ -206,17 +206,15 @@ export const SEARCH_PLANNER_SETTING = 'set local random_page_cost = 1.1';
 
 async function queryListing(params: ListingParams, db?: Executor): Promise<{ rows: ListRow[]; total: number }> {
   const executor = db ?? (await getDb());
-  if (params.query) {
-    return executor.transaction(async (tx) => {
-      await tx.execute(sql.raw(SEARCH_PLANNER_SETTING));
-      const { page, count } = buildListingQueries(tx, params);
-      const rows = await page;
-      const counted = await count;
-      return { rows: rows as ListRow[], total: Number(counted[0]?.total ?? 0) };
-    });
-  }
   const { page, count } = buildListingQueries(executor, params);
-  const [rows, counted] = await Promise.all([page, count]);
+  // Only the count needs the setting (the page walks a sort index and stops early); the two run concurrently.
+  const total = params.query
+    ? executor.transaction(async (tx) => {
+        await tx.execute(sql.raw(SEARCH_PLANNER_SETTING));
+        return tx.select({ total: sql<number>`count(*)::int` }).from(knowledgeBases).where(listingConditions(params));
+      })
+    : count;
+  const [rows, counted] = await Promise.all([page, total]);
   return { rows: rows as ListRow[], total: Number(counted[0]?.total ?? 0) };
 }
 

@@ -128,22 +128,24 @@ async function main() {
         const r = await get(agent, port, path);
         if (r.status !== 200) throw new Error(`status ${r.status}`);
       });
-      // Exactly what lib/catalog does: searches run in one transaction with the planner setting, the rest in parallel.
-      const sqlTimes = await measure(async () => {
-        if (parsed.params.query) {
-          const client = await rawPool.connect();
-          try {
-            await client.query('begin');
-            await client.query(SEARCH_PLANNER_SETTING);
-            await client.query(pageSql.sql, pageSql.params as unknown[]);
-            await client.query(countSql.sql, countSql.params as unknown[]);
-            await client.query('commit');
-          } finally {
-            client.release();
-          }
-          return;
+      // Exactly what lib/catalog does: page and count concurrently; a search's count in its own transaction with the
+      // planner setting.
+      const countWithSetting = async () => {
+        const client = await rawPool.connect();
+        try {
+          await client.query('begin');
+          await client.query(SEARCH_PLANNER_SETTING);
+          await client.query(countSql.sql, countSql.params as unknown[]);
+          await client.query('commit');
+        } finally {
+          client.release();
         }
-        await Promise.all([rawPool.query(pageSql.sql, pageSql.params as unknown[]), rawPool.query(countSql.sql, countSql.params as unknown[])]);
+      };
+      const sqlTimes = await measure(async () => {
+        await Promise.all([
+          rawPool.query(pageSql.sql, pageSql.params as unknown[]),
+          parsed.params.query ? countWithSetting() : rawPool.query(countSql.sql, countSql.params as unknown[]),
+        ]);
       });
       rows.push({ name: label, qs, total, http: httpTimes, sql: sqlTimes });
       console.log(`${label.padEnd(30)} total ${String(total).padStart(6)}  endpoint p50 ${httpTimes.p50.toFixed(2)} p95 ${httpTimes.p95.toFixed(2)} ms  sql p50 ${sqlTimes.p50.toFixed(2)} p95 ${sqlTimes.p95.toFixed(2)} ms`);
