@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase } from '@/test/support/db';
 import type { Database } from '@/lib/db';
 import { engineCommands } from '@/scripts/cli/engine-commands';
@@ -37,6 +37,7 @@ beforeAll(async () => {
 });
 
 afterEach(() => vi.restoreAllMocks());
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('engine CLI', () => {
   it('create-kb, ingest a folder (with a failure), ask, delete-document, reindex', async () => {
