@@ -56,6 +56,9 @@ async function startInstance(databaseUrl: string, name: string): Promise<Instanc
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {

@@ -101,6 +101,10 @@ export async function startExamplePublisher(options: { delayMs?: number } = {}):
     env: { PATH: process.env.PATH, PORT: '0', PUBLISHER_INFRA_KEY: infraKey, PUBLISHER_SIGNING_SECRET: signingSecret, PUBLISHER_DELAY_MS: String(options.delayMs ?? 0) } as Record<string, string | undefined> as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // Never outlive the test process, even when a hook times out before stop() runs.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
