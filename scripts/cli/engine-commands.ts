@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { recordAudit } from '@/lib/audit';
 import { getDb } from '@/lib/db';
 import { answerHostedQuery } from '@/lib/engine';
@@ -9,45 +8,8 @@ import { createHostedKnowledgeBase, resolveKnowledgeBase, type KnowledgeBaseRef 
 import { detectFormat } from '@/lib/engine/parsers';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
 import { newId } from '@/lib/ids';
+import { command, FAILED, parse, required, UsageError, USAGE_ERROR } from './args';
 import type { CliCommand } from './types';
-
-/** Exit codes: 0 done, 1 the request could not be carried out (not found, a file failed), 2 bad usage. */
-const USAGE_ERROR = 2;
-const FAILED = 1;
-
-class UsageError extends Error {}
-
-function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
-  try {
-    return parseArgs({ args, options, strict: true, allowPositionals });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-function command(spec: Omit<CliCommand, 'run'> & { body(args: string[]): Promise<number> }): CliCommand {
-  return {
-    name: spec.name,
-    summary: spec.summary,
-    usage: spec.usage,
-    async run(args) {
-      try {
-        return await spec.body(args);
-      } catch (error) {
-        if (error instanceof UsageError) {
-          console.error(`${spec.name}: ${error.message}\n\n${spec.usage}`);
-          return USAGE_ERROR;
-        }
-        throw error;
-      }
-    },
-  };
-}
-
-function required(value: string | undefined, flag: string): string {
-  if (!value || value.trim() === '') throw new UsageError(`${flag} is required.`);
-  return value.trim();
-}
 
 async function knowledgeBase(idOrSlug: string): Promise<KnowledgeBaseRef | null> {
   const found = await resolveKnowledgeBase(await getDb(), idOrSlug);

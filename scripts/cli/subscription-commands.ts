@@ -1,4 +1,3 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { getDb } from '@/lib/db';
 import { getEnv } from '@/lib/env';
 import {
@@ -19,46 +18,8 @@ import {
   type OperatorKnowledgeBase,
   type OperatorPlan,
 } from '@/lib/subscriptions-operator';
+import { command, FAILED, parse, required, UsageError, USAGE_ERROR } from './args';
 import type { CliCommand } from './types';
-
-/** Exit codes: 0 done, 1 the request could not be carried out (not found, conflict), 2 bad usage. */
-const USAGE_ERROR = 2;
-const FAILED = 1;
-
-class UsageError extends Error {}
-
-function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
-  try {
-    return parseArgs({ args, options, strict: true, allowPositionals });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-/** Runs a command body, turning usage errors into a message and exit code 2. */
-function command(spec: Omit<CliCommand, 'run'> & { body(args: string[]): Promise<number> }): CliCommand {
-  return {
-    name: spec.name,
-    summary: spec.summary,
-    usage: spec.usage,
-    async run(args) {
-      try {
-        return await spec.body(args);
-      } catch (error) {
-        if (error instanceof UsageError) {
-          console.error(`${spec.name}: ${error.message}\n\n${spec.usage}`);
-          return USAGE_ERROR;
-        }
-        throw error;
-      }
-    },
-  };
-}
-
-function required(value: string | undefined, flag: string): string {
-  if (!value || value.trim() === '') throw new UsageError(`${flag} is required.`);
-  return value.trim();
-}
 
 function money(cents: number, currency: string): string {
   return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
