@@ -42,7 +42,7 @@ interface Lane {
  * Reserves one unit of the cap. Concurrent reservations for the same subscription and period IN THIS PROCESS are
  * coalesced: while one transaction is in flight, newcomers queue, and the next transaction reserves for all of
  * them at once. Requests for one subscription otherwise serialise on its row lock, each waiting for the previous
- * commit's disk flush; coalescing keeps commits durable (synchronous) while a busy key pays one flush per batch
+ * commit; coalescing lets a busy key pay one commit (and, with QUOTA_SYNCHRONOUS_COMMIT, one disk flush) per batch
  * instead of one per request. Exactness is unchanged: every batch reads the committed count under a row lock
  * (SELECT … FOR UPDATE), grants min(batch, cap − used) and writes it back in the same transaction, so instances
  * sharing the database can never hand out more than the cap between them.
