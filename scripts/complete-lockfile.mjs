@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Keeps `npm ci` working from this machine's registry mirror, which does not serve the platform binaries of other
+// systems (darwin, win32, android, freebsd, wasm builds of @next/swc and @tailwindcss/oxide, for example). `npm install`
+// then leaves those optional dependencies out of package-lock.json, and `npm ci` refuses a lock file that lacks
+// them. This adds each missing optional platform package as a lock entry carrying its os/cpu, so `npm ci` skips it
+// on a non-matching platform without fetching anything. Run it after `npm install` changes the lock file.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const lockPath = path.resolve(import.meta.dirname, '..', 'package-lock.json');
+const lock = JSON.parse(readFileSync(lockPath, 'utf8'));
+const packages = lock.packages;
+
+const OS = ['android', 'darwin', 'freebsd', 'linux', 'win32', 'openbsd', 'netbsd', 'sunos', 'aix'];
+const CPU = ['arm64', 'x64', 'ia32', 'arm', 'wasm32', 'loong64', 'ppc64', 'riscv64', 's390x'];
+
+function platformOf(name) {
+  const parts = name.split('/').pop().split('-');
+  const os = parts.find((p) => OS.includes(p));
+  const cpu = parts.find((p) => CPU.includes(p));
+  return { os, cpu };
+}
+
+let added = 0;
+for (const [location, entry] of Object.entries(packages)) {
+  for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
+    const base = location === '' ? '' : `${location}/`;
+    if (packages[`${base}node_modules/${name}`] || packages[`node_modules/${name}`]) continue;
+    const { os, cpu } = platformOf(name);
+    if (!os && !cpu) continue; // not a platform binary: leave it to npm
+    packages[`node_modules/${name}`] = {
+      version,
+      ...(entry.dev ? { dev: true } : {}),
+      optional: true,
+      ...(cpu ? { cpu: [cpu] } : {}),
+      ...(os ? { os: [os] } : {}),
+    };
+    added += 1;
+  }
+}
+
+lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
+console.log(added ? `package-lock.json: added ${added} optional platform entries.` : 'package-lock.json: complete.');
