@@ -11,6 +11,7 @@ import { PlanCards } from '@/components/marketplace/plan-cards';
 import { buildSnippets } from '@/components/marketplace/snippets';
 import { getKnowledgeBaseView } from '@/lib/catalog';
 import { getEnv } from '@/lib/env';
+import { Breadcrumb } from '@/components/ui/breadcrumb';
 
 type Params = Promise<{ id: string }>;
 
@@ -34,25 +35,13 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <ol className="flex flex-wrap items-center gap-1.5">
-          <li>
-            <Link href="/knowledge-bases" className="hover:text-slate-900 hover:underline">
-              Knowledge bases
-            </Link>
-          </li>
-          <li aria-hidden="true">/</li>
-          <li>
-            <Link href={catalogueHref(withChange(EMPTY_STATE, { category: kb.category }))} className="hover:text-slate-900 hover:underline">
-              {categoryLabel(kb.category)}
-            </Link>
-          </li>
-          <li aria-hidden="true">/</li>
-          <li aria-current="page" className="truncate font-medium text-slate-800">
-            {kb.title}
-          </li>
-        </ol>
-      </nav>
+      <Breadcrumb
+        items={[
+          { label: 'Knowledge bases', href: '/knowledge-bases' },
+          { label: categoryLabel(kb.category), href: catalogueHref(withChange(EMPTY_STATE, { category: kb.category })) },
+          { label: kb.title },
+        ]}
+      />
 
       <header className="mt-4 grid gap-6 lg:grid-cols-[1fr_20rem]">
         <div>

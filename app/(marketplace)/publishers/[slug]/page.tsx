@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { plural } from '@/components/marketplace/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { getPublisher, listPublisherKnowledgeBases } from '@/lib/catalog';
+import { Breadcrumb } from '@/components/ui/breadcrumb';
 
 type Params = Promise<{ slug: string }>;
 
@@ -31,19 +31,7 @@ export default async function PublisherPage({ params }: { params: Params }) {
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <ol className="flex items-center gap-1.5">
-          <li>
-            <Link href="/knowledge-bases" className="hover:text-slate-900 hover:underline">
-              Knowledge bases
-            </Link>
-          </li>
-          <li aria-hidden="true">/</li>
-          <li aria-current="page" className="font-medium text-slate-800">
-            {publisher.name}
-          </li>
-        </ol>
-      </nav>
+      <Breadcrumb items={[{ label: 'Knowledge bases', href: '/knowledge-bases' }, { label: publisher.name }]} />
       <header className="mt-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
         <div className="flex items-start gap-4">
           <span aria-hidden="true" className="grid h-14 w-14 shrink-0 place-items-center rounded-xl bg-brand-50 text-xl font-bold text-brand-700">

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { FlashMessage } from '@/components/account/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
@@ -12,6 +11,7 @@ import { getDb } from '@/lib/db';
 import { requireSessionUser } from '@/lib/session';
 import { getDailyUsage, getSubscriptionForUser, listKeysForUser } from '@/lib/subscriptions';
 import { cancelSubscriptionAction, changePlanAction, createReplacementKeyAction, resumeSubscriptionAction } from '../../actions';
+import { Breadcrumb } from '@/components/ui/breadcrumb';
 
 export const metadata: Metadata = { title: 'Subscription' };
 export const dynamic = 'force-dynamic';
@@ -41,12 +41,7 @@ export default async function SubscriptionPage({
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-700">
-        <Link href="/account" className="text-brand-700 underline">
-          Account
-        </Link>{' '}
-        / Subscription
-      </nav>
+      <Breadcrumb items={[{ label: 'Account', href: '/account' }, { label: 'Subscription' }]} />
       <div className="mt-3 flex flex-wrap items-start justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{sub.kbTitle}</h1>

@@ -1,0 +1,31 @@
+import Link from 'next/link';
+
+export interface Crumb {
+  label: string;
+  /** Omitted for the current page, which is marked `aria-current="page"`. */
+  href?: string;
+}
+
+/** The trail above a page's title: links to its parents, then the current page. */
+export function Breadcrumb({ items }: { items: Crumb[] }) {
+  return (
+    <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+      <ol className="flex flex-wrap items-center gap-1.5">
+        {items.map((item, index) => (
+          <li key={`${index}-${item.label}`} className="flex items-center gap-1.5">
+            {index > 0 && <span aria-hidden="true">/</span>}
+            {item.href ? (
+              <Link href={item.href} className="text-brand-700 underline-offset-2 hover:text-slate-900 hover:underline">
+                {item.label}
+              </Link>
+            ) : (
+              <span aria-current="page" className="truncate font-medium text-slate-800">
+                {item.label}
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
