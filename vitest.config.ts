@@ -24,7 +24,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'postgres', include: integration, env: { ALMANAC_TEST_DB: 'postgres' }, testTimeout: 60_000, hookTimeout: 180_000 },
+        test: { name: 'postgres', include: integration, globalSetup: ['test/support/postgres-global-setup.ts'], env: { ALMANAC_TEST_DB: 'postgres' }, testTimeout: 60_000, hookTimeout: 180_000 },
       },
     ],
   },

@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/marketplace/knowledge-bases/route';
 import { closeDatabase, getDatabaseHandle } from '@/lib/db';
 import { resetEnvForTesting } from '@/lib/env';
-import { randomBase62 } from '@/lib/ids';
-import { ADMIN_POSTGRES_URL, testDbKind } from '../support/db';
+import { ADMIN_POSTGRES_URL, newTestDatabaseName, testDbKind } from '../support/db';
 
 /**
  * Starting on an EMPTY store through the real start-up path (lib/env → lib/db getDatabaseHandle → migrate → seed):
@@ -37,7 +36,7 @@ beforeAll(async () => {
   process.env.SEED_ON_START = 'true';
   delete process.env.DATABASE_URL;
   if (testDbKind() === 'postgres') {
-    databaseName = `almanac_t_${randomBase62(10).toLowerCase()}`;
+    databaseName = newTestDatabaseName();
     await admin((c) => c.query(`create database ${databaseName}`));
     const url = new URL(ADMIN_POSTGRES_URL);
     url.pathname = `/${databaseName}`;

@@ -13,6 +13,11 @@ export function testDbKind(): TestDbKind {
 
 export const ADMIN_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+/** A new database name carrying this run's id, so the run's global teardown drops it whatever happens. */
+export function newTestDatabaseName(): string {
+  return `almanac_t_${process.env.ALMANAC_TEST_RUN ?? 'adhoc'}_${randomBase62(10).toLowerCase()}`;
+}
+
 function databaseUrl(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -29,7 +34,7 @@ export async function createTestDatabase(options: { seed?: boolean; kind?: TestD
   if (kind === 'pglite') {
     handle = await openPglite();
   } else {
-    const name = `almanac_t_${randomBase62(10).toLowerCase()}`;
+    const name = newTestDatabaseName();
     const admin = new pg.Client({ connectionString: ADMIN_POSTGRES_URL });
     await admin.connect();
     await admin.query(`create database ${name}`);
