@@ -7,12 +7,12 @@
  *   add --verbose to list every miss
  */
 import { createRequire } from 'node:module';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { openPglite, openPostgres, type DatabaseHandle } from '@/db/client';
 import { prepareDatabase } from '@/lib/db';
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
 import { randomBase62 } from '@/lib/ids';
+import { createScratchDatabase } from '../../test/support/scratch-database';
 import { containsFact, goldSourceName, loadEvaluationSet, type EvalQuestion } from './evaluation-set';
 
 const require = createRequire(import.meta.url);
@@ -22,29 +22,19 @@ const nlp = require('wink-nlp-utils');
 const args = new Set(process.argv.slice(2));
 const usePostgres = args.has('--postgres');
 const verbose = args.has('--verbose');
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 async function openDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
   if (!usePostgres) {
     const handle = await openPglite();
     return { handle, drop: () => handle.close() };
   }
-  const name = `almanac_bench_q_${randomBase62(8).toLowerCase()}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const handle = await openPostgres(url.toString(), 4);
+  const scratch = await createScratchDatabase(`almanac_bench_q_${randomBase62(8).toLowerCase()}`);
+  const handle = await openPostgres(scratch.url, 4);
   return {
     handle,
     drop: async () => {
       await handle.close();
-      const c = new pg.Client({ connectionString: ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await scratch.drop();
     },
   };
 }

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { createScratchDatabase } from '../../test/support/scratch-database';
 import { sql } from 'drizzle-orm';
 import { openPostgres } from '@/db/client';
 import { prepareDatabase } from '@/lib/db';
@@ -28,7 +28,6 @@ import { loadEvaluationSet } from '../engine-quality/evaluation-set';
 const { values } = parseArgs({ options: { chunks: { type: 'string', default: '100000' }, queries: { type: 'string', default: '300' }, keep: { type: 'boolean', default: false } } });
 const TARGET_CHUNKS = Number(values.chunks);
 const QUERIES = Number(values.queries);
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
@@ -46,14 +45,8 @@ function mulberry32(seed: number) {
 }
 
 async function main() {
-  const name = `almanac_bench_speed_${randomBase62(8).toLowerCase()}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const handle = await openPostgres(url.toString(), 4);
+  const scratch = await createScratchDatabase(`almanac_bench_speed_${randomBase62(8).toLowerCase()}`);
+  const handle = await openPostgres(scratch.url, 4);
   try {
     await prepareDatabase(handle, { seed: false });
     const db = handle.db;
@@ -175,13 +168,10 @@ async function main() {
   } finally {
     await handle.close();
     if (values.keep) {
-      console.log(`kept database ${name}`);
+      console.log(`kept database ${scratch.name}`);
       return;
     }
-    const dropper = new pg.Client({ connectionString: ADMIN_URL });
-    await dropper.connect();
-    await dropper.query(`drop database if exists ${name} with (force)`);
-    await dropper.end();
+    await scratch.drop();
   }
 }
 

@@ -2,23 +2,18 @@
  * Diagnostic: the gateway served by test/support/gateway-server.ts (no Next) in this process, against Postgres and
  * the instant example publisher, to separate the gateway's own cost from the framework's. Not part of the README run.
  */
-import pg from 'pg';
+import { createScratchDatabase } from '../../test/support/scratch-database';
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
 
 const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/test';
-const dbName = `almanac_prof_${Math.random().toString(36).slice(2, 8)}`;
-const u = new URL(ADMIN_URL);
-u.pathname = `/${dbName}`;
-Object.assign(process.env, { ALMANAC_SECRET: 'fake-prof-secret-0123456789abcdef', ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true', LOG_LEVEL: 'warn', SEED_ON_START: 'false', DATABASE_URL: u.toString() });
-const admin = new pg.Client({ connectionString: ADMIN_URL });
-await admin.connect();
-await admin.query(`create database ${dbName}`);
+const scratch = await createScratchDatabase(`almanac_prof_${Math.random().toString(36).slice(2, 8)}`, ADMIN_URL);
+Object.assign(process.env, { ALMANAC_SECRET: 'fake-prof-secret-0123456789abcdef', ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true', LOG_LEVEL: 'warn', SEED_ON_START: 'false', DATABASE_URL: scratch.url });
 const { openPostgres } = await import('@/db/client');
 const { prepareDatabase, useDatabase } = await import('@/lib/db');
 const f = await import('../../test/support/gateway-fixtures');
 const { listenGatewayServer } = await import('../../test/support/gateway-server');
-const handle = await openPostgres(u.toString(), 20);
+const handle = await openPostgres(scratch.url, 20);
 await prepareDatabase(handle, { seed: false });
 useDatabase(handle);
 const p = await f.startExamplePublisher();
@@ -31,6 +26,5 @@ await server.close();
 await (await import('@/lib/usage-recorder')).getUsageRecorder().flush();
 await p.stop();
 await handle.close();
-await admin.query(`drop database ${dbName} with (force)`);
-await admin.end();
+await scratch.drop();
 process.exit(0);

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 // @ts-expect-error autocannon ships no type declarations
 import autocannonModule from 'autocannon';
-import pg from 'pg';
+import { createScratchDatabase } from '../../test/support/scratch-database';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -28,13 +28,7 @@ const BURST = Number(process.env.BENCH_BURST ?? 2_000);
 const APP_PORT = 3000 + Math.floor(Math.random() * 2000) + 1000;
 
 // Configuration for the lib modules imported below (same secret as the server so it can decrypt).
-const dbName = `almanac_bench_${Math.random().toString(36).slice(2, 10)}`;
-const dbUrl = (() => {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${dbName}`;
-  return u.toString();
-})();
-Object.assign(process.env, { ALMANAC_SECRET: SECRET, ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true', DATABASE_URL: dbUrl, LOG_LEVEL: 'warn', SEED_ON_START: 'false' });
+Object.assign(process.env, { ALMANAC_SECRET: SECRET, ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true', LOG_LEVEL: 'warn', SEED_ON_START: 'false' });
 
 interface LoadOptions {
   url: string;
@@ -109,9 +103,9 @@ async function load(name: string, opts: LoadOptions): Promise<Row> {
 
 async function main() {
   if (!existsSync(path.join(root, DIST, 'BUILD_ID'))) throw new Error(`no build in ${DIST}: run NEXT_DIST_DIR=${DIST} npx next build first`);
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
+  const scratch = await createScratchDatabase(`almanac_bench_${Math.random().toString(36).slice(2, 10)}`, ADMIN_URL);
+  const dbUrl = scratch.url;
+  process.env.DATABASE_URL = dbUrl;
   try {
     // Lazy imports: the lib reads the configuration set above.
     const { openPostgres } = await import('@/db/client');
@@ -211,8 +205,7 @@ async function main() {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1_500));
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 

@@ -4,16 +4,11 @@
  *   npx tsx bench/gateway/stages.ts
  */
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
+import { createScratchDatabase } from '../../test/support/scratch-database';
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const dbName = `almanac_stages_${Math.random().toString(36).slice(2, 8)}`;
-const u = new URL(ADMIN_URL);
-u.pathname = `/${dbName}`;
-Object.assign(process.env, { ALMANAC_SECRET: 'fake-stages-secret-0123456789abcdef', ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true', LOG_LEVEL: 'warn', SEED_ON_START: 'false', DATABASE_URL: u.toString() });
-const admin = new pg.Client({ connectionString: ADMIN_URL });
-await admin.connect();
-await admin.query(`create database ${dbName}`);
+const scratch = await createScratchDatabase(`almanac_stages_${Math.random().toString(36).slice(2, 8)}`, ADMIN_URL);
+Object.assign(process.env, { ALMANAC_SECRET: 'fake-stages-secret-0123456789abcdef', ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true', LOG_LEVEL: 'warn', SEED_ON_START: 'false', DATABASE_URL: scratch.url });
 try {
   const { openPostgres } = await import('@/db/client');
   const { prepareDatabase, useDatabase } = await import('@/lib/db');
@@ -21,7 +16,7 @@ try {
   const { handleGatewayRequest } = await import('@/lib/gateway');
   const { reserveQueryUnit } = await import('@/lib/quota');
   const { callHttpBackend } = await import('@/lib/publisher-http');
-  const handle = await openPostgres(u.toString(), 20);
+  const handle = await openPostgres(scratch.url, 20);
   await prepareDatabase(handle, { seed: false });
   useDatabase(handle);
   const p = await f.startExamplePublisher();
@@ -51,7 +46,6 @@ try {
   await p.stop();
   await handle.close();
 } finally {
-  await admin.query(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
+  await scratch.drop();
 }
 process.exit(0);

@@ -18,6 +18,7 @@ import { migrateDatabase } from '@/db/migrate';
 import { SEARCH_PLANNER_SETTING, buildListingQueries, parseListingParams } from '@/lib/catalog';
 import { closeDatabase, useDatabase } from '@/lib/db';
 import { randomBase62 } from '@/lib/ids';
+import { createScratchDatabase } from '../../test/support/scratch-database';
 import { loadBenchCatalogue } from './load';
 
 const args = process.argv.slice(2);
@@ -29,7 +30,6 @@ const ROWS = option('rows', 100_000);
 const REQUESTS = option('requests', 300);
 const WARMUP = Math.max(20, Math.floor(REQUESTS / 10));
 const KEEP = args.includes('--keep');
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const MATRIX: [string, string][] = [
   ['no filter (popular, page 1)', ''],
@@ -90,14 +90,9 @@ function get(agent: http.Agent, port: number, path: string): Promise<{ status: n
 }
 
 async function main() {
-  const name = `almanac_bench_${randomBase62(8).toLowerCase()}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const handle = await openPostgres(url.toString(), 10);
-  const rawPool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+  const scratch = await createScratchDatabase(`almanac_bench_${randomBase62(8).toLowerCase()}`);
+  const handle = await openPostgres(scratch.url, 10);
+  const rawPool = new pg.Pool({ connectionString: scratch.url, max: 10 });
   let server: http.Server | undefined;
   try {
     await migrateDatabase(handle);
@@ -166,9 +161,8 @@ async function main() {
     await rawPool.end();
     await closeDatabase();
     await handle.close().catch(() => {});
-    if (!KEEP) await admin.query(`drop database if exists ${name} with (force)`);
-    else console.log(`kept database ${name}`);
-    await admin.end();
+    if (!KEEP) await scratch.drop();
+    else console.log(`kept database ${scratch.name}`);
   }
 }
 

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/marketplace/knowledge-bases/route';
 import { closeDatabase, getDatabaseHandle } from '@/lib/db';
 import { resetEnvForTesting } from '@/lib/env';
-import { ADMIN_POSTGRES_URL, newTestDatabaseName, testDbKind } from '../support/db';
+import { newTestDatabaseName, testDbKind } from '../support/db';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database';
 
 /**
  * Starting on an EMPTY store through the real start-up path (lib/env → lib/db getDatabaseHandle → migrate → seed):
@@ -17,17 +17,7 @@ import { ADMIN_POSTGRES_URL, newTestDatabaseName, testDbKind } from '../support/
 
 const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL, SEED_ON_START: process.env.SEED_ON_START };
 let dataDir: string | undefined;
-let databaseName: string | undefined;
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: ADMIN_POSTGRES_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+let scratch: ScratchDatabase | undefined;
 
 beforeAll(async () => {
   await closeDatabase(); // whatever another file installed must not answer for this one
@@ -36,11 +26,8 @@ beforeAll(async () => {
   process.env.SEED_ON_START = 'true';
   delete process.env.DATABASE_URL;
   if (testDbKind() === 'postgres') {
-    databaseName = newTestDatabaseName();
-    await admin((c) => c.query(`create database ${databaseName}`));
-    const url = new URL(ADMIN_POSTGRES_URL);
-    url.pathname = `/${databaseName}`;
-    process.env.DATABASE_URL = url.toString();
+    scratch = await createScratchDatabase(newTestDatabaseName());
+    process.env.DATABASE_URL = scratch.url;
   }
   resetEnvForTesting();
 });
@@ -53,7 +40,7 @@ afterAll(async () => {
   }
   resetEnvForTesting();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  if (databaseName) await admin((c) => c.query(`drop database if exists ${databaseName} with (force)`));
+  await scratch?.drop();
 });
 
 async function countRows() {

@@ -1,8 +1,8 @@
-import pg from 'pg';
 import { afterAll } from 'vitest';
 import { openPglite, openPostgres, type DatabaseHandle } from '@/db/client';
 import { prepareDatabase, useDatabase } from '@/lib/db';
 import { randomBase62 } from '@/lib/ids';
+import { createScratchDatabase } from './scratch-database';
 
 export type TestDbKind = 'pglite' | 'postgres';
 
@@ -11,17 +11,11 @@ export function testDbKind(): TestDbKind {
   return process.env.ALMANAC_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 }
 
-export const ADMIN_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { ADMIN_POSTGRES_URL } from './scratch-database';
 
 /** A new database name carrying this run's id, so the run's global teardown drops it whatever happens. */
 export function newTestDatabaseName(): string {
   return `almanac_t_${process.env.ALMANAC_TEST_RUN ?? 'adhoc'}_${randomBase62(10).toLowerCase()}`;
-}
-
-function databaseUrl(adminUrl: string, name: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 /**
@@ -34,22 +28,14 @@ export async function createTestDatabase(options: { seed?: boolean; kind?: TestD
   if (kind === 'pglite') {
     handle = await openPglite();
   } else {
-    const name = newTestDatabaseName();
-    const admin = new pg.Client({ connectionString: ADMIN_POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = databaseUrl(ADMIN_POSTGRES_URL, name);
-    const opened = await openPostgres(url, 10);
+    const scratch = await createScratchDatabase(newTestDatabaseName());
+    const opened = await openPostgres(scratch.url, 10);
     handle = {
       ...opened,
-      url,
+      url: scratch.url,
       close: async () => {
         await opened.close();
-        const dropper = new pg.Client({ connectionString: ADMIN_POSTGRES_URL });
-        await dropper.connect();
-        await dropper.query(`drop database if exists ${name} with (force)`);
-        await dropper.end();
+        await scratch.drop();
       },
     };
   }

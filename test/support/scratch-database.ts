@@ -1,0 +1,46 @@
+import pg from 'pg';
+
+/** The maintenance database on the PostgreSQL server that tests and benchmarks create their own databases from. */
+export const ADMIN_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface ScratchDatabase {
+  name: string;
+  /** Connection string of the new database. */
+  url: string;
+  /** Drops it, closing any connections still open to it. */
+  drop(): Promise<void>;
+}
+
+async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** An empty database on the PostgreSQL server for one test file or benchmark run (names are plain identifiers). */
+export async function createScratchDatabase(name: string, adminUrl = ADMIN_POSTGRES_URL): Promise<ScratchDatabase> {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  await withAdmin(adminUrl, (c) => c.query(`create database ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString(), drop: () => dropDatabases([name], adminUrl) };
+}
+
+export async function dropDatabases(names: string[], adminUrl = ADMIN_POSTGRES_URL): Promise<void> {
+  if (names.length === 0) return;
+  await withAdmin(adminUrl, async (c) => {
+    for (const name of names) await c.query(`drop database if exists "${name}" with (force)`);
+  });
+}
+
+/** Names of the server's databases that start with `prefix`. */
+export async function listDatabases(prefix: string, adminUrl = ADMIN_POSTGRES_URL): Promise<string[]> {
+  return withAdmin(adminUrl, async (c) => {
+    const { rows } = await c.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [prefix]);
+    return rows.map((r) => r.datname);
+  });
+}
