@@ -1,9 +1,9 @@
 import { and, arrayContains, asc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
-import { knowledgeBases, plans, publishers } from '@/db/schema';
+import { catalogSearch, catalogWords, knowledgeBases, plans, publishers } from '@/db/schema';
 import { CATEGORIES, type Category, type ListingParams } from './catalog-params';
 import { getDb } from './db';
-import { matchSearchVector, parseSearchTerms } from './search-query';
+import { matchSearchVector, parseSearchTerms, startsWithPattern, type SearchTerms } from './search-query';
 
 export { parseListingParams, type ListingParams, type ListingParamsResult } from './catalog-params';
 
@@ -141,48 +141,92 @@ export function toPlanView(row: typeof plans.$inferSelect): PlanView {
 
 // ── the listing ──────────────────────────────────────────────────────────────────────────────────────
 
-/** Filters of the listing. Every one is index-backed: status/category b-trees, GIN on tags and search_vector. */
-export function listingConditions(params: Pick<ListingParams, 'query' | 'category' | 'tags'>): SQL {
-  const conditions: SQL[] = [eq(knowledgeBases.status, 'published')];
-  if (params.category) conditions.push(eq(knowledgeBases.category, params.category));
+/**
+ * A parsed search: its words, plus the stems of catalogue words that begin with the last word but whose stem does
+ * not ("constitutio" → "constitut"; see catalogWords in db/schema.ts). `null` terms: the text has no word at all.
+ */
+export interface ListingSearch {
+  terms: SearchTerms | null;
+  prefixStems: string[];
+}
+
+/**
+ * The stems of catalogue words that begin with `word` but whose stem does not (one indexed range read). The word's
+ * own stem is left out: the search has it already, and a repeated lexeme doubles the planner's estimate of matches.
+ */
+export function prefixStemsQuery(executor: Executor, word: string) {
+  return executor
+    .selectDistinct({ lexeme: catalogWords.lexeme })
+    .from(catalogWords)
+    .where(
+      and(
+        sql`${catalogWords.word} like ${startsWithPattern(word)}`,
+        sql`not starts_with(${catalogWords.lexeme}, ${word})`,
+        sql`${catalogWords.lexeme} <> all(tsvector_to_array(to_tsvector('almanac', ${word})))`,
+      ),
+    )
+    .orderBy(asc(catalogWords.lexeme));
+}
+
+/** Parses the search text and looks up its prefix stems; null when no search was asked for. */
+export async function resolveListingSearch(executor: Executor, query: string | null | undefined): Promise<ListingSearch | null> {
+  if (!query) return null;
+  const terms = parseSearchTerms(query);
+  if (!terms) return { terms: null, prefixStems: [] };
+  const rows = await prefixStemsQuery(executor, terms.words[terms.words.length - 1]);
+  return { terms, prefixStems: rows.map((r) => r.lexeme) };
+}
+
+/**
+ * Filters of the listing, on the catalog_search projection (published knowledge bases only). Every one is
+ * index-backed: a category b-tree, GIN on tags and on the search vector.
+ */
+export function listingConditions(params: Pick<ListingParams, 'category' | 'tags'>, search: ListingSearch | null): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (params.category) conditions.push(eq(catalogSearch.category, params.category));
   // Tags are stored lower-case (the vocabulary) and parsed lower-case, so `@>` gives case-insensitive AND.
-  if (params.tags.length > 0) conditions.push(arrayContains(knowledgeBases.tags, params.tags));
-  if (params.query) {
+  if (params.tags.length > 0) conditions.push(arrayContains(catalogSearch.tags, params.tags));
+  if (search) {
     // Search text without any searchable word (only punctuation, or runs too long to be words) matches nothing:
     // a search was asked for and nothing can satisfy it.
-    const terms = parseSearchTerms(params.query);
-    conditions.push(terms ? matchSearchVector(knowledgeBases.searchVector, terms) : sql`false`);
+    conditions.push(search.terms ? matchSearchVector(catalogSearch.searchVector, search.terms, search.prefixStems) : sql`false`);
   }
-  return and(...conditions)!;
+  return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
 // `DESC NULLS LAST` exactly as the indexes in db/schema.ts are declared: a bare `DESC` means NULLS FIRST, and that
 // mismatch alone stops PostgreSQL from reading the index in order (the columns are NOT NULL, so results are equal).
 const descNullsLast = (column: AnyColumn) => sql`${column} desc nulls last`;
 
+type SortColumns = Record<'subscribersCount' | 'queryVolume' | 'createdAt' | 'updatedAt', AnyColumn>;
+
 /** Total orders (the id breaks every tie) so that paging never repeats or skips a row. */
-export function listingOrder(sort: ListingParams['sort']): SQL[] {
+function orderBy(sort: ListingParams['sort'], table: SortColumns, id: AnyColumn): SQL[] {
   switch (sort) {
     case 'new':
-      return [descNullsLast(knowledgeBases.createdAt), asc(knowledgeBases.id)];
+      return [descNullsLast(table.createdAt), asc(id)];
     case 'updated':
-      return [descNullsLast(knowledgeBases.updatedAt), asc(knowledgeBases.id)];
+      return [descNullsLast(table.updatedAt), asc(id)];
     default:
-      return [descNullsLast(knowledgeBases.subscribersCount), descNullsLast(knowledgeBases.queryVolume), asc(knowledgeBases.id)];
+      return [descNullsLast(table.subscribersCount), descNullsLast(table.queryVolume), asc(id)];
   }
 }
 
-/** The two statements of one listing request (exported so bench/listing can run the very same SQL through pg). */
-export function buildListingQueries(db: Executor, params: ListingParams) {
-  const where = listingConditions(params);
-  const order = listingOrder(params.sort);
-  // Deferred join: the page's ids are found first, which the sort indexes (status, sort keys…, id) answer with an
-  // index-only scan even at a deep offset; only the rows of the page are then read in full and joined.
+/** The listing's order on knowledge_bases itself (publisher pages). */
+export const listingOrder = (sort: ListingParams['sort']) => orderBy(sort, knowledgeBases, knowledgeBases.id);
+
+/**
+ * The two statements of one listing request (exported so bench/listing can run the very same SQL through pg).
+ * Both read catalog_search: the page's ids come from its sort indexes (an index-only scan even at a deep offset)
+ * and only the rows of the page are then read in full from knowledge_bases; the total counts its narrow rows.
+ */
+export function buildListingQueries(db: Executor, params: ListingParams, search: ListingSearch | null) {
+  const where = listingConditions(params, search);
   const pageIds = db
-    .select({ pageId: sql<string>`${knowledgeBases.id}`.as('page_id') })
-    .from(knowledgeBases)
+    .select({ pageId: sql<string>`${catalogSearch.kbId}`.as('page_id') })
+    .from(catalogSearch)
     .where(where)
-    .orderBy(...order)
+    .orderBy(...orderBy(params.sort, catalogSearch, catalogSearch.kbId))
     .limit(params.pageSize)
     .offset((params.page - 1) * params.pageSize)
     .as('page_ids');
@@ -191,27 +235,30 @@ export function buildListingQueries(db: Executor, params: ListingParams) {
     .from(pageIds)
     .innerJoin(knowledgeBases, eq(knowledgeBases.id, pageIds.pageId))
     .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
-    .orderBy(...order);
-  const count = db.select({ total: sql<number>`count(*)::int` }).from(knowledgeBases).where(where);
+    // The trigger copies the sort keys in the same transaction, so both tables give the page the same order.
+    .orderBy(...listingOrder(params.sort));
+  const count = db.select({ total: sql<number>`count(*)::int` }).from(catalogSearch).where(where);
   return { page, count };
 }
 
 /**
- * Planner setting for counting search matches, scoped with SET LOCAL to the count's own transaction. PostgreSQL's default
- * random_page_cost (4, tuned for spinning disks) together with its flat cost for `@@` makes it count the matches of a
- * common word with a sequential scan of every (wide, ~2 KB) row instead of the GIN bitmap: at 100,000 knowledge bases
- * 135–250 ms instead of 16–50 ms (bench/listing/README.md). 1.1 is the usual value for SSD storage.
+ * Planner settings for counting search matches, scoped to the count's own transaction (`set_config(…, true)` is SET
+ * LOCAL). PostgreSQL prices `@@` as a flat cheap operator and the OR of a prefix's lexemes as independent matches, so
+ * for a common word it often prefers evaluating the vector of every row (a sequential scan, 50–60 ms at 100,000
+ * knowledge bases) to the GIN bitmap (10–15 ms); measured in bench/listing, the bitmap is never slower, even when
+ * every row matches. random_page_cost 1.1 is the usual value for SSD storage.
  */
-export const SEARCH_PLANNER_SETTING = 'set local random_page_cost = 1.1';
+export const SEARCH_PLANNER_SETTING = "select set_config('random_page_cost', '1.1', true), set_config('enable_seqscan', 'off', true)";
 
 async function queryListing(params: ListingParams, db?: Executor): Promise<{ rows: ListRow[]; total: number }> {
   const executor = db ?? (await getDb());
-  const { page, count } = buildListingQueries(executor, params);
+  const search = await resolveListingSearch(executor, params.query);
+  const { page, count } = buildListingQueries(executor, params, search);
   // Only the count needs the setting (the page walks a sort index and stops early); the two run concurrently.
-  const total = params.query
+  const total = search?.terms
     ? executor.transaction(async (tx) => {
         await tx.execute(sql.raw(SEARCH_PLANNER_SETTING));
-        return tx.select({ total: sql<number>`count(*)::int` }).from(knowledgeBases).where(listingConditions(params));
+        return buildListingQueries(tx, params, search).count;
       })
     : count;
   const [rows, counted] = await Promise.all([page, total]);
@@ -339,13 +386,12 @@ export async function listPublisherKnowledgeBases(publisherSlug: string, db?: Ex
   return (rows as ListRow[]).map(toCard);
 }
 
-/** Tags in use by published knowledge bases with how many carry each; most used first, then alphabetical. */
+/** Tags in use by published knowledge bases (catalog_search) with how many carry each; most used first, then alphabetical. */
 export async function listTagVocabulary(db?: Executor): Promise<{ tag: string; count: number }[]> {
   const executor = db ?? (await getDb());
   const result = await executor.execute(sql`
     select tag, count(*)::int as count
-    from knowledge_bases, unnest(tags) as tag
-    where status = 'published'
+    from catalog_search, unnest(tags) as tag
     group by tag
     order by count desc, tag asc`);
   return (result.rows as { tag: string; count: number }[]).map((r) => ({ tag: r.tag, count: Number(r.count) }));
@@ -355,10 +401,9 @@ export async function listTagVocabulary(db?: Executor): Promise<{ tag: string; c
 export async function categoryCounts(db?: Executor): Promise<{ category: Category; count: number }[]> {
   const executor = db ?? (await getDb());
   const rows = await executor
-    .select({ category: knowledgeBases.category, count: sql<number>`count(*)::int` })
-    .from(knowledgeBases)
-    .where(eq(knowledgeBases.status, 'published'))
-    .groupBy(knowledgeBases.category);
+    .select({ category: catalogSearch.category, count: sql<number>`count(*)::int` })
+    .from(catalogSearch)
+    .groupBy(catalogSearch.category);
   const counts = new Map(rows.map((r) => [r.category, Number(r.count)]));
   return CATEGORIES.map((category) => ({ category, count: counts.get(category) ?? 0 }));
 }

@@ -1,6 +1,6 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
-import { MAX_SEARCH_WORDS, extractSearchWords, foldSearchText, parseSearchTerms, searchTsquery } from './search-query';
+import { MAX_SEARCH_WORDS, extractSearchWords, foldSearchText, lexemesTsquery, parseSearchTerms, searchTsquery, startsWithPattern } from './search-query';
 
 describe('foldSearchText', () => {
   it.each([
@@ -52,7 +52,6 @@ describe('parseSearchTerms', () => {
       leading: "'world' & 'history'",
       last: "'ess'",
       lastPrefix: "'ess':*",
-      anyWord: "'world' | 'history' | 'ess'",
     });
   });
 
@@ -62,7 +61,7 @@ describe('parseSearchTerms', () => {
 
   it('never lets an operator or quote into the tsquery strings', () => {
     const terms = parseSearchTerms("a' | b:* & !c) (d \\ <-> e\"")!;
-    for (const part of [terms.leading!, terms.last, terms.lastPrefix, terms.anyWord]) {
+    for (const part of [terms.leading!, terms.last, terms.lastPrefix]) {
       // Only the quotes, operators and prefix marker we add ourselves may appear.
       expect(part.replace(/'[\p{L}\p{N}]+'(:\*)?/gu, '').replace(/ [&|] /g, '')).toBe('');
     }
@@ -82,5 +81,27 @@ describe('searchTsquery', () => {
     const { sql: text, params } = dialect.sqlToQuery(searchTsquery(parseSearchTerms('Société')!));
     expect(text).toBe("(to_tsquery('almanac', $1) || to_tsquery('almanac_simple', $2))");
     expect(params).toEqual(["'societe'", "'societe':*"]);
+  });
+});
+
+describe('prefix stems', () => {
+  const dialect = new PgDialect();
+
+  it('ORs them into the last word as one more bind parameter', () => {
+    const { sql: text, params } = dialect.sqlToQuery(searchTsquery(parseSearchTerms('handbook constitutio')!, ['constitut']));
+    expect(text).toBe(
+      "(to_tsquery('almanac', $1) && (to_tsquery('almanac', $2) || to_tsquery('almanac_simple', $3) || $4::tsquery))",
+    );
+    expect(params).toEqual(["'handbook'", "'constitutio'", "'constitutio':*", "'constitut'"]);
+  });
+
+  it('quotes lexemes for the tsquery syntax, whatever they contain', () => {
+    expect(lexemesTsquery(['constitut', 'ratif'])).toBe("'constitut' | 'ratif'");
+    expect(lexemesTsquery(["o'brien", 'a\\b'])).toBe("'o''brien' | 'a\\\\b'");
+  });
+
+  it('escapes LIKE wildcards in a prefix', () => {
+    expect(startsWithPattern('constit')).toBe('constit%');
+    expect(startsWithPattern('50%_off\\')).toBe('50\\%\\_off\\\\%');
   });
 });

@@ -7,13 +7,14 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
  * Safety: only runs of Unicode letters and digits (`[\p{L}\p{N}]+`) survive, so no quote, backslash or tsquery
  * operator (`' " & | ! ( ) : * \ <->`) can ever reach `to_tsquery`; each word is additionally single-quoted.
  *
- * Semantics (shared by the catalogue and the hosted engine):
+ * Semantics of the catalogue's search (the hosted engine shares the word extraction and folding):
  * - every word must match as a whole, stemmed word (AND);
- * - the LAST word also matches as a prefix of an unstemmed word, so "constit" finds "constitution" while typing;
+ * - the LAST word also matches as a prefix of a word, so "constit" finds "constitution" while typing: as a prefix of
+ *   the stems, plus the stems of known words that begin with it when it runs past their stem ("constitutio");
  * - case and accents never matter ("societe" finds "Société"): JS folds them here and the configs fold them again;
  * - English stop words used as whole words are dropped by the stemmer (PostgreSQL ignores them inside the AND), so
  *   "history of the world" means "history world". A query made only of stop words therefore matches only through
- *   the prefix of its last word ("the" finds "the…" words such as "theory"); it never errors;
+ *   the prefix of its last word ("the" finds "the…" words such as "theory", not "the" itself); it never errors;
  * - text without any usable word (only punctuation, or only runs longer than MAX_SEARCH_WORD_LENGTH) yields `null`;
  *   the catalogue then matches nothing (a search was asked for and nothing can satisfy it).
  */
@@ -32,8 +33,6 @@ export interface SearchTerms {
   last: string;
   /** The last word as a prefix: `'w3':*` (for `to_tsquery('almanac_simple', …)`). */
   lastPrefix: string;
-  /** Every word ORed: `'w1' | 'w2' | 'w3'` (for recall-oriented retrieval such as the engine's chunk search). */
-  anyWord: string;
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -71,26 +70,38 @@ export function parseSearchTerms(text: string | null | undefined): SearchTerms |
     leading: quoted.length > 1 ? quoted.slice(0, -1).join(' & ') : null,
     last: lastQuoted,
     lastPrefix: `${lastQuoted}:*`,
-    anyWord: quoted.join(' | '),
   };
 }
 
 /**
- * The tsquery expression: all leading words stemmed AND (last word stemmed OR last word as an unstemmed prefix).
- * One tsquery, so `vector @@ it` is a single GIN-indexable condition. Values travel as bind parameters.
+ * A tsquery literal that ORs lexemes exactly as given (already stemmed, already folded): `'a' | 'b'`.
+ * Backslashes and quotes are escaped as the tsquery input syntax requires, so any lexeme is safe.
  */
-export function searchTsquery(terms: SearchTerms): SQL {
-  const lastWord = sql`(to_tsquery('almanac', ${terms.last}) || to_tsquery('almanac_simple', ${terms.lastPrefix}))`;
+export function lexemesTsquery(lexemes: string[]): string {
+  return lexemes.map((lexeme) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ');
+}
+
+/** A LIKE pattern matching every string that begins with `prefix` (wildcards in the prefix escaped). */
+export function startsWithPattern(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The tsquery expression: all leading words stemmed AND (last word stemmed OR last word as a prefix).
+ * One tsquery, so `vector @@ it` is a single GIN-indexable condition. Values travel as bind parameters.
+ *
+ * The prefix is matched against the vector's lexemes. On a stems-only vector (the catalogue's, the engine's) that
+ * misses a partly typed word that runs past its stem ("constitutio" vs the stem "constitut"): `prefixStems` adds
+ * the stems of the known words that begin with the last word, looked up by the caller (lib/catalog.ts).
+ */
+export function searchTsquery(terms: SearchTerms, prefixStems: string[] = []): SQL {
+  const expansion = prefixStems.length > 0 ? sql` || ${lexemesTsquery(prefixStems)}::tsquery` : sql``;
+  const lastWord = sql`(to_tsquery('almanac', ${terms.last}) || to_tsquery('almanac_simple', ${terms.lastPrefix})${expansion})`;
   if (!terms.leading) return lastWord;
   return sql`(to_tsquery('almanac', ${terms.leading}) && ${lastWord})`;
 }
 
-/** Any word (stemmed) OR the last word as a prefix: for ranking-based retrieval where recall matters more. */
-export function anyWordTsquery(terms: SearchTerms): SQL {
-  return sql`(to_tsquery('almanac', ${terms.anyWord}) || to_tsquery('almanac_simple', ${terms.lastPrefix}))`;
-}
-
-/** `vector @@ tsquery` for a tsvector column such as `knowledge_bases.search_vector` or `chunks.search_vector`. */
-export function matchSearchVector(vector: AnyColumn | SQL, terms: SearchTerms): SQL {
-  return sql`${vector} @@ ${searchTsquery(terms)}`;
+/** `vector @@ tsquery` for a tsvector column such as `catalog_search.search_vector` or `chunks.search_vector`. */
+export function matchSearchVector(vector: AnyColumn | SQL, terms: SearchTerms, prefixStems: string[] = []): SQL {
+  return sql`${vector} @@ ${searchTsquery(terms, prefixStems)}`;
 }

@@ -44,7 +44,7 @@ export async function loadBenchCatalogue(db: Database, count: number, publishers
            initcap(w[1 + floor(random() * array_length(w, 1))::int]) || ' ' || (array['Press','Institute','Collective','Review','Lab','Centre'])[1 + i % 6],
            'Synthetic publisher for the listing benchmark.'
     from generate_series(1, ${sql.raw(String(Math.trunc(publishersCount)))}) as i, (select ${textArray(WORDS)} as w) as v`);
-  // One statement; the search-vector trigger fills search_vector row by row, exactly as in production.
+  // One statement; the catalog_search trigger fills the search projection row by row, exactly as in production.
   await db.execute(sql`
     insert into knowledge_bases (id, publisher_id, slug, title, summary, description, category, tags, status,
                                  subscribers_count, query_volume, created_at, updated_at)

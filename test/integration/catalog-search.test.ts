@@ -94,6 +94,11 @@ describe('stemming and prefix of the last word', () => {
     ['charter', ['constitution']],
     ['ratify', []], // different stem; not a prefix of "ratification" as typed
     ['ratif', ['constitution']],
+    // Typed past the stem: "constitutio" is longer than the stem "constitut" but begins "constitution".
+    ['constitutio', ['constitution']],
+    ['ratificatio', ['constitution']],
+    ['handbook constitutio', ['constitution']],
+    ['amendmen', ['constitution']],
     ['handbook constit', ['constitution']],
     ['constit handbook', []], // only the LAST word is a prefix
     ['herb rem', []],
