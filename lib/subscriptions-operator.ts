@@ -27,6 +27,7 @@ export interface OperatorKnowledgeBase {
   publisherName: string;
   title: string;
   status: 'draft' | 'published' | 'suspended' | 'archived';
+  backendKind: 'hosted' | 'http';
   sampleQuestions: string[];
   plans: OperatorPlan[];
 }
@@ -66,6 +67,7 @@ const kbColumns = {
   publisherName: publishers.name,
   title: knowledgeBases.title,
   status: knowledgeBases.status,
+  backendKind: knowledgeBases.backendKind,
   sampleQuestions: knowledgeBases.sampleQuestions,
 };
 
@@ -95,7 +97,10 @@ export type ResolveKbResult =
   | { ok: false; code: 'not_found' }
   | { ok: false; code: 'ambiguous'; candidates: OperatorKnowledgeBase[] };
 
-/** `kb_…` id, `slug`, or `publisher-slug/slug` (slugs are unique per publisher only). */
+/**
+ * The one way every CLI command finds a knowledge base: `kb_…` id, `slug`, or `publisher-slug/slug` (slugs are
+ * unique per publisher only, so a bare slug used by two publishers is ambiguous).
+ */
 export async function resolveKnowledgeBase(db: Executor, ref: string): Promise<ResolveKbResult> {
   const value = ref.trim();
   let where: SQL | undefined;
@@ -114,6 +119,15 @@ export async function resolveKnowledgeBase(db: Executor, ref: string): Promise<R
   if (rows.length === 0) return { ok: false, code: 'not_found' };
   if (rows.length > 1) return { ok: false, code: 'ambiguous', candidates: rows };
   return { ok: true, kb: rows[0]! };
+}
+
+/** What to tell the operator when `resolveKnowledgeBase` found nothing or several. */
+export function describeResolveFailure(ref: string, failure: Exclude<ResolveKbResult, { ok: true }>): string {
+  if (failure.code === 'not_found') return `No knowledge base "${ref}". Run \`npm run almanac -- list-kbs\` to see them.`;
+  return [
+    `"${ref}" matches several knowledge bases; use the id or publisher/slug:`,
+    ...failure.candidates.map((kb) => `  ${kb.id}  ${kb.publisherSlug}/${kb.slug}  ${kb.title}`),
+  ].join('\n');
 }
 
 /** A plan of the KB by id or (case-insensitive) name; without a reference, the cheapest active plan. */

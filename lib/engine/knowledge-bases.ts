@@ -5,8 +5,9 @@ import type { Executor } from '@/lib/db';
 import { newId } from '@/lib/ids';
 
 /**
- * Operator-side creation of hosted knowledge bases (CLI `create-kb`) and lookup by id or slug. A new knowledge
- * base is published at once with the three default plans, so `ingest` then `ask` is all an operator needs.
+ * Operator-side creation of hosted knowledge bases (CLI `create-kb`); commands find them with resolveKnowledgeBase
+ * in lib/subscriptions-operator.ts. A new knowledge base is published at once with the three default plans, so
+ * `ingest` then `ask` is all an operator needs.
  */
 export const DEFAULT_PLANS = [
   { name: 'Starter', priceCents: 1_900, queriesPerPeriod: 100, requestsPerMinute: 60 },
@@ -87,31 +88,4 @@ async function freeSlug(tx: Executor, table: 'publishers' | 'knowledge_bases', b
         : (await tx.execute(sql`select 1 from knowledge_bases where slug = ${candidate} and publisher_id = ${publisherId!}`)).rows.length > 0;
     if (!taken) return candidate;
   }
-}
-
-export interface KnowledgeBaseRef {
-  id: string;
-  slug: string;
-  title: string;
-  backendKind: 'hosted' | 'http';
-  documentsCount: number;
-}
-
-export type ResolveKnowledgeBaseResult =
-  | { ok: true; kb: KnowledgeBaseRef }
-  | { ok: false; code: 'knowledge_base_not_found' | 'ambiguous_slug'; message: string };
-
-/** A knowledge base by id (`kb_…`) or by slug (refused when two publishers use the same slug). */
-export async function resolveKnowledgeBase(db: Executor, idOrSlug: string): Promise<ResolveKnowledgeBaseResult> {
-  const found = (
-    await db.execute(sql`
-      select id, slug, title, backend_kind, documents_count from knowledge_bases
-      where id = ${idOrSlug} or slug = ${idOrSlug} order by (id = ${idOrSlug}) desc limit 3`)
-  ).rows as Array<{ id: string; slug: string; title: string; backend_kind: 'hosted' | 'http'; documents_count: number }>;
-  if (found.length === 0) return { ok: false, code: 'knowledge_base_not_found', message: `No knowledge base with id or slug "${idOrSlug}".` };
-  if (found[0].id !== idOrSlug && found.length > 1) {
-    return { ok: false, code: 'ambiguous_slug', message: `Several knowledge bases use the slug "${idOrSlug}": use the id (${found.map((f) => f.id).join(', ')}).` };
-  }
-  const r = found[0];
-  return { ok: true, kb: { id: r.id, slug: r.slug, title: r.title, backendKind: r.backend_kind, documentsCount: Number(r.documents_count) } };
 }

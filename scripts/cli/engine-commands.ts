@@ -4,17 +4,18 @@ import { recordAudit } from '@/lib/audit';
 import { getDb } from '@/lib/db';
 import { answerHostedQuery } from '@/lib/engine';
 import { deleteDocument, ingestDocument, reindexKnowledgeBase, type IngestResult } from '@/lib/engine/ingest';
-import { createHostedKnowledgeBase, resolveKnowledgeBase, type KnowledgeBaseRef } from '@/lib/engine/knowledge-bases';
+import { createHostedKnowledgeBase } from '@/lib/engine/knowledge-bases';
 import { detectFormat } from '@/lib/engine/parsers';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
 import { newId } from '@/lib/ids';
+import { describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBase } from '@/lib/subscriptions-operator';
 import { command, FAILED, parse, required, UsageError, USAGE_ERROR } from './args';
 import type { CliCommand } from './types';
 
-async function knowledgeBase(idOrSlug: string): Promise<KnowledgeBaseRef | null> {
-  const found = await resolveKnowledgeBase(await getDb(), idOrSlug);
+async function knowledgeBase(ref: string): Promise<OperatorKnowledgeBase | null> {
+  const found = await resolveKnowledgeBase(await getDb(), ref);
   if (!found.ok) {
-    console.error(found.message);
+    console.error(describeResolveFailure(ref, found));
     return null;
   }
   return found.kb;

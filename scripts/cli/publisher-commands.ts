@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { getDb } from '@/lib/db';
 import { configureHttpBackend } from '@/lib/publishers';
-import { resolveKnowledgeBase } from '@/lib/subscriptions-operator';
+import { describeResolveFailure, resolveKnowledgeBase } from '@/lib/subscriptions-operator';
 import type { CliCommand } from './types';
 
 /**
@@ -35,7 +35,7 @@ export const publisherCommands: CliCommand[] = [
       const db = await getDb();
       const resolved = await resolveKnowledgeBase(db, values.kb);
       if (!resolved.ok) {
-        console.error(resolved.code === 'ambiguous' ? `"${values.kb}" matches several knowledge bases; use its id.` : `No knowledge base "${values.kb}".`);
+        console.error(describeResolveFailure(values.kb, resolved));
         return 1;
       }
       const result = await configureHttpBackend(db, { kbId: resolved.kb.id, endpointUrl: values.endpoint, infraKey, signingSecret, timeoutMs });

@@ -14,6 +14,7 @@ import {
   findSubscriptionOfBuyer,
   findUserByEmail,
   listKnowledgeBasesForOperator,
+  describeResolveFailure,
   resolveKnowledgeBase,
   type OperatorKnowledgeBase,
   type OperatorPlan,
@@ -43,12 +44,7 @@ function shellQuote(text: string): string {
 async function resolveKbOrReport(ref: string): Promise<OperatorKnowledgeBase | null> {
   const found = await resolveKnowledgeBase(await getDb(), ref);
   if (found.ok) return found.kb;
-  if (found.code === 'not_found') {
-    console.error(`No knowledge base "${ref}". Run \`npm run almanac -- list-kbs\` to see them.`);
-  } else {
-    console.error(`"${ref}" matches several knowledge bases; use the id or publisher/slug:`);
-    for (const kb of found.candidates) console.error(`  ${kb.id}  ${kb.publisherSlug}/${kb.slug}  ${kb.title}`);
-  }
+  console.error(describeResolveFailure(ref, found));
   return null;
 }
 
