@@ -7,6 +7,7 @@ import { log } from './log';
 import { getStripe, type Stripe } from './stripe';
 import {
   cancelSubscription,
+  HOLDING_STATUSES,
   purchaseSubscription,
   resumeSubscription,
   upgradeSubscription,
@@ -61,7 +62,7 @@ export async function findLiveSubscriptionId(db: Executor, userId: string, kbId:
     .select({ id: subscriptions.id })
     .from(subscriptions)
     .where(
-      and(eq(subscriptions.userId, userId), eq(subscriptions.kbId, kbId), inArray(subscriptions.status, ['active', 'past_due', 'incomplete'])),
+      and(eq(subscriptions.userId, userId), eq(subscriptions.kbId, kbId), inArray(subscriptions.status, [...HOLDING_STATUSES])),
     )
     .limit(1);
   return rows[0]?.id ?? null;

@@ -21,6 +21,11 @@ export type SubscriptionStatus = Subscription['status'];
 export const COUNTED_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['active'];
 /** Statuses that still grant access (past_due is suspended, not ended: paying restores it). */
 const LIVE_STATUSES: readonly SubscriptionStatus[] = ['active', 'past_due'];
+/**
+ * Statuses that hold the buyer's one subscription per knowledge base (contract §3): the partial unique index
+ * `subscriptions_one_active_key` covers exactly these, so a buyer holding one cannot buy the same knowledge base again.
+ */
+export const HOLDING_STATUSES: readonly SubscriptionStatus[] = ['active', 'past_due', 'incomplete'];
 const ENDED_STATUSES: readonly SubscriptionStatus[] = ['cancelled', 'expired'];
 
 export type DenialCode = 'not_found' | 'forbidden' | 'conflict' | 'invalid_plan';
@@ -647,9 +652,33 @@ const subscriptionViewColumns = {
 
 type SubscriptionViewRow = { sub: Subscription; kbTitle: string; kbSlug: string; plan: SubscriptionView['plan'] };
 
+/** One row as a view; `usedIn` answers how many queries the usage row of a period start holds (0 without a row). */
+function toSubscriptionView(r: SubscriptionViewRow, usedIn: (periodStart: Date) => number, now: Date): SubscriptionView {
+  const period = resolveCurrentPeriod(r.sub, now);
+  const used = usedIn(period.start);
+  const cap = r.plan.queriesPerPeriod;
+  const lapsed = r.sub.cancelAtPeriodEnd && LIVE_STATUSES.includes(r.sub.status) && now.getTime() >= r.sub.currentPeriodEnd.getTime();
+  return {
+    id: r.sub.id,
+    kbId: r.sub.kbId,
+    kbTitle: r.kbTitle,
+    kbSlug: r.kbSlug,
+    plan: { ...r.plan },
+    status: lapsed ? 'expired' : r.sub.status,
+    mode: r.sub.mode,
+    cancelAtPeriodEnd: r.sub.cancelAtPeriodEnd,
+    stripeManaged: r.sub.stripeSubscriptionId !== null,
+    currentPeriodStart: period.start.toISOString(),
+    currentPeriodEnd: period.end.toISOString(),
+    createdAt: r.sub.createdAt.toISOString(),
+    cancelledAt: r.sub.cancelledAt ? r.sub.cancelledAt.toISOString() : null,
+    endedAt: r.sub.endedAt ? r.sub.endedAt.toISOString() : lapsed ? r.sub.currentPeriodEnd.toISOString() : null,
+    usage: { used, cap, remaining: Math.max(0, cap - used), resetsAt: period.end.toISOString() },
+  };
+}
+
 async function toSubscriptionViews(db: Executor, rows: SubscriptionViewRow[], now: Date): Promise<SubscriptionView[]> {
   if (rows.length === 0) return [];
-  const periods = rows.map((r) => resolveCurrentPeriod(r.sub, now));
   const usageRows = await db
     .select({ subscriptionId: usagePeriods.subscriptionId, periodStart: usagePeriods.periodStart, used: usagePeriods.used })
     .from(usagePeriods)
@@ -660,29 +689,7 @@ async function toSubscriptionViews(db: Executor, rows: SubscriptionViewRow[], no
       ),
     );
   const usedBy = new Map(usageRows.map((u) => [`${u.subscriptionId}@${u.periodStart.getTime()}`, u.used]));
-  return rows.map((r, i) => {
-    const period = periods[i]!;
-    const used = usedBy.get(`${r.sub.id}@${period.start.getTime()}`) ?? 0;
-    const cap = r.plan.queriesPerPeriod;
-    const lapsed = r.sub.cancelAtPeriodEnd && LIVE_STATUSES.includes(r.sub.status) && now.getTime() >= r.sub.currentPeriodEnd.getTime();
-    return {
-      id: r.sub.id,
-      kbId: r.sub.kbId,
-      kbTitle: r.kbTitle,
-      kbSlug: r.kbSlug,
-      plan: { ...r.plan },
-      status: lapsed ? 'expired' : r.sub.status,
-      mode: r.sub.mode,
-      cancelAtPeriodEnd: r.sub.cancelAtPeriodEnd,
-      stripeManaged: r.sub.stripeSubscriptionId !== null,
-      currentPeriodStart: period.start.toISOString(),
-      currentPeriodEnd: period.end.toISOString(),
-      createdAt: r.sub.createdAt.toISOString(),
-      cancelledAt: r.sub.cancelledAt ? r.sub.cancelledAt.toISOString() : null,
-      endedAt: r.sub.endedAt ? r.sub.endedAt.toISOString() : lapsed ? r.sub.currentPeriodEnd.toISOString() : null,
-      usage: { used, cap, remaining: Math.max(0, cap - used), resetsAt: period.end.toISOString() },
-    };
-  });
+  return rows.map((r) => toSubscriptionView(r, (start) => usedBy.get(`${r.sub.id}@${start.getTime()}`) ?? 0, now));
 }
 
 /** The user's subscriptions, newest first, with their current period's usage. */
@@ -715,6 +722,26 @@ export async function getSubscriptionForUser(
   const [view] = await toSubscriptionViews(db, rows, now);
   if (!view) return { ok: false, code: 'not_found', message: 'No such subscription.' };
   return { ok: true, subscription: view };
+}
+
+/**
+ * The buyer's live subscription to one knowledge base (active, past_due or incomplete: at most one), or null.
+ * ONE round trip, because the knowledge-base page asks it for every signed-in visitor: the usage rows from the
+ * stored period on come along in the same query. Later rows than the stored period are included on purpose: the
+ * gateway may already count into a period it rolled to in memory before the subscription row caught up.
+ */
+export async function findLiveSubscriptionView(db: Executor, userId: string, kbId: string, now: Date = new Date()): Promise<SubscriptionView | null> {
+  const rows = await db
+    .select({ ...subscriptionViewColumns, usage: { periodStart: usagePeriods.periodStart, used: usagePeriods.used } })
+    .from(subscriptions)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, subscriptions.kbId))
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .leftJoin(usagePeriods, and(eq(usagePeriods.subscriptionId, subscriptions.id), gte(usagePeriods.periodStart, subscriptions.currentPeriodStart)))
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.kbId, kbId), inArray(subscriptions.status, [...HOLDING_STATUSES])));
+  const [first] = rows;
+  if (!first) return null;
+  const usage = rows.flatMap((r) => (r.usage ? [r.usage] : []));
+  return toSubscriptionView(first, (start) => usage.find((u) => u.periodStart.getTime() === start.getTime())?.used ?? 0, now);
 }
 
 export interface DailyUsage {
