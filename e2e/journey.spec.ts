@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
+import { expectNoSeriousA11yViolations } from './support/a11y';
 
 /**
  * The buyer's whole journey on a fresh server in test mode (no Stripe keys): browse → search → filter → open a
@@ -8,12 +8,6 @@ import path from 'node:path';
  * revoke → the API refuses the key with 403 key_revoked. Account pages are scanned with axe and photographed.
  */
 const screenshots = path.resolve('e2e/artifacts/screenshots');
-
-async function expectNoSeriousA11yViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${label}: ${v.id} — ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
 
 async function snap(page: Page, name: string) {
   await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });

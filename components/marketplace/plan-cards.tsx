@@ -1,14 +1,35 @@
+import type { ReactNode } from 'react';
 import { cx } from '@/components/ui/cx';
 import { formatInteger, formatPrice } from './format';
-import type { PlanView } from './types';
+import type { PlanOffer, PlanView } from './types';
 
-/** Plans side by side; each Buy button posts the plan id to the checkout route (works without JavaScript). */
-export function PlanCards({ plans, highlightIndex = 1 }: { plans: PlanView[]; highlightIndex?: number }) {
-  if (plans.length === 0) return <p className="text-sm text-slate-700">This knowledge base has no plans on sale right now.</p>;
+export interface PlanCardItem {
+  plan: PlanView;
+  offer: PlanOffer;
+}
+
+/**
+ * Plans side by side. What each card's footer offers depends on the visitor: a Buy button posting to the checkout
+ * route, "Your plan", an upgrade posting to the dashboard's plan-change action, or a note why the plan is not
+ * available. Every action is a plain form post, so it works without JavaScript.
+ */
+export function PlanCards({
+  items,
+  upgradeAction,
+  highlightIndex = 1,
+}: {
+  items: PlanCardItem[];
+  upgradeAction: (formData: FormData) => Promise<void>;
+  highlightIndex?: number;
+}) {
+  if (items.length === 0) return <p className="text-sm text-slate-700">This knowledge base has no plans on sale right now.</p>;
+  // A subscriber's own plan takes the highlight that otherwise goes to the most chosen one.
+  const currentIndex = items.findIndex((item) => item.offer.kind === 'current');
+  const featuredIndex = currentIndex >= 0 ? currentIndex : items.length > 1 ? highlightIndex : -1;
   return (
-    <ul className={cx('grid gap-4', plans.length >= 3 ? 'md:grid-cols-3' : 'md:grid-cols-2')}>
-      {plans.map((plan, i) => {
-        const featured = i === highlightIndex && plans.length > 1;
+    <ul className={cx('grid gap-4', items.length >= 3 ? 'md:grid-cols-3' : 'md:grid-cols-2')}>
+      {items.map(({ plan, offer }, i) => {
+        const featured = i === featuredIndex;
         return (
           <li
             key={plan.id}
@@ -18,7 +39,9 @@ export function PlanCards({ plans, highlightIndex = 1 }: { plans: PlanView[]; hi
             )}
           >
             {featured ? (
-              <p className="absolute -top-3 left-5 rounded-full bg-brand-600 px-2.5 py-0.5 text-xs font-semibold text-white">Most chosen</p>
+              <p className="absolute -top-3 left-5 rounded-full bg-brand-600 px-2.5 py-0.5 text-xs font-semibold text-white">
+                {offer.kind === 'current' ? 'Your plan' : 'Most chosen'}
+              </p>
             ) : null}
             <h3 className="text-base font-semibold text-slate-900">{plan.name}</h3>
             <p className="mt-2">
@@ -34,22 +57,75 @@ export function PlanCards({ plans, highlightIndex = 1 }: { plans: PlanView[]; hi
               </li>
               <li>Answers with citations</li>
             </ul>
-            <form method="post" action="/checkout/start" className="mt-auto pt-5">
-              <input type="hidden" name="planId" value={plan.id} />
-              <button
-                type="submit"
-                className={cx(
-                  'w-full rounded-lg px-4 py-2 text-sm font-semibold shadow-sm',
-                  featured ? 'bg-brand-600 text-white hover:bg-brand-700' : 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50',
-                )}
-              >
-                Buy {plan.name}
-                <span className="sr-only"> plan for {formatPrice(plan.priceCents, plan.currency)} a month</span>
-              </button>
-            </form>
+            <div className="mt-auto pt-5">
+              <PlanAction plan={plan} offer={offer} featured={featured} upgradeAction={upgradeAction} />
+            </div>
           </li>
         );
       })}
     </ul>
+  );
+}
+
+const buttonBase = 'w-full rounded-lg px-4 py-2 text-sm font-semibold shadow-sm';
+const primary = 'bg-brand-600 text-white hover:bg-brand-700';
+const secondary = 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50';
+
+function PlanAction({
+  plan,
+  offer,
+  featured,
+  upgradeAction,
+}: {
+  plan: PlanView;
+  offer: PlanOffer;
+  featured: boolean;
+  upgradeAction: (formData: FormData) => Promise<void>;
+}) {
+  const price = <span className="sr-only"> plan for {formatPrice(plan.priceCents, plan.currency)} a month</span>;
+  switch (offer.kind) {
+    case 'buy':
+      return (
+        <form method="post" action="/checkout/start">
+          <input type="hidden" name="planId" value={plan.id} />
+          <button type="submit" className={cx(buttonBase, featured ? primary : secondary)}>
+            Buy {plan.name}
+            {price}
+          </button>
+        </form>
+      );
+    case 'upgrade':
+      return (
+        <form action={upgradeAction}>
+          <input type="hidden" name="subscriptionId" value={offer.subscriptionId} />
+          <input type="hidden" name="planId" value={plan.id} />
+          <button type="submit" className={cx(buttonBase, primary)}>
+            Upgrade to {plan.name}
+            {price}
+          </button>
+        </form>
+      );
+    case 'current':
+      return <FooterNote tone="current">You are on this plan</FooterNote>;
+    case 'unavailable':
+      return (
+        <FooterNote tone="muted">
+          {offer.reason === 'smaller' ? 'Downgrades are not offered' : 'Not available until paid'}
+        </FooterNote>
+      );
+  }
+}
+
+/** Same height as a button, so every card's footer lines up whatever it offers. */
+function FooterNote({ tone, children }: { tone: 'current' | 'muted'; children: ReactNode }) {
+  return (
+    <p
+      className={cx(
+        'rounded-lg px-4 py-2 text-center text-sm',
+        tone === 'current' ? 'bg-brand-50 font-semibold text-brand-700' : 'bg-slate-50 text-slate-600',
+      )}
+    >
+      {children}
+    </p>
   );
 }

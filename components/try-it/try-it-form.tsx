@@ -14,15 +14,21 @@ export function TryItForm({ kbId, initialUsage, sampleQuestion }: { kbId: string
         <label htmlFor="try-it-query" className="block text-sm font-medium text-slate-900">
           Your question
         </label>
+        {sampleQuestion ? (
+          <p id="try-it-hint" className="mt-0.5 text-sm text-slate-700">
+            Filled in with an example question from this knowledge base: ask it as it is or write your own.
+          </p>
+        ) : null}
         <textarea
           id="try-it-query"
           name="query"
           required
           maxLength={2000}
           rows={3}
-          defaultValue={state.status === 'idle' ? '' : state.query}
-          placeholder={sampleQuestion ?? 'Ask something this knowledge base covers'}
-          aria-describedby="try-it-cost"
+          // The first sample question is ready to send, so a new subscriber sees an answer with one click.
+          defaultValue={state.status === 'idle' ? (sampleQuestion ?? '') : state.query}
+          placeholder="Ask something this knowledge base covers"
+          aria-describedby={sampleQuestion ? 'try-it-hint try-it-cost' : 'try-it-cost'}
           className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-600"
         />
         <div className="mt-2 flex flex-wrap items-center gap-3">

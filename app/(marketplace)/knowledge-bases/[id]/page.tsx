@@ -9,8 +9,13 @@ import { categoryLabel, formatDate, formatInteger, languageName } from '@/compon
 import { publisherHref } from '@/components/marketplace/knowledge-base-card';
 import { PlanCards } from '@/components/marketplace/plan-cards';
 import { buildSnippets } from '@/components/marketplace/snippets';
+import { SubscriptionStanding } from '@/components/marketplace/subscription-standing';
+import { changePlanAction } from '@/app/account/actions';
 import { getKnowledgeBaseView } from '@/lib/catalog';
+import { getDb } from '@/lib/db';
 import { getEnv } from '@/lib/env';
+import { getSessionUser } from '@/lib/session';
+import { getSubscriberStanding, offerFor } from '@/lib/subscriber-standing';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 
 type Params = Promise<{ id: string }>;
@@ -24,11 +29,22 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: kb.title, description: kb.summary };
 }
 
+/** Anonymous visitors cost no query; a signed-in one costs one (their live subscription to this knowledge base). */
+async function loadViewer(kbId: string) {
+  const user = await getSessionUser();
+  if (!user) return { signedIn: false, standing: null };
+  return { signedIn: true, standing: await getSubscriberStanding(await getDb(), user.id, kbId) };
+}
+
 const EMPTY_STATE: CatalogueState = { query: '', category: null, tags: [], sort: 'popular', page: 1 };
 
 export default async function KnowledgeBasePage({ params }: { params: Params }) {
-  const kb = await loadKnowledgeBase(decodeURIComponent((await params).id));
+  const id = decodeURIComponent((await params).id);
+  // Side by side: the viewer's standing does not need the knowledge base row, only its id.
+  const [kb, viewer] = await Promise.all([loadKnowledgeBase(id), loadViewer(id)]);
   if (!kb) notFound();
+  const { standing } = viewer;
+  const planItems = kb.plans.map((plan) => ({ plan, offer: offerFor(plan, standing) }));
   const question = kb.sampleQuestions[0] ?? `What does ${kb.title} cover?`;
   const snippets = buildSnippets(getEnv().APP_URL, kb.id, question);
   const paragraphs = kb.description.split(/\n\s*\n/).filter((p) => p.trim());
@@ -101,8 +117,13 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
           Plans
         </h2>
         <p className="mt-1 text-sm text-slate-700">Billed monthly. Only answered queries count against your plan; cancel at any time.</p>
+        {standing ? (
+          <div className="mt-4">
+            <SubscriptionStanding standing={standing} canUpgrade={planItems.some((item) => item.offer.kind === 'upgrade')} />
+          </div>
+        ) : null}
         <div className="mt-6">
-          <PlanCards plans={kb.plans} />
+          <PlanCards items={planItems} upgradeAction={changePlanAction} />
         </div>
       </section>
 
@@ -134,7 +155,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
         </div>
       </section>
 
-      <TryItSection kbId={kb.id} />
+      <TryItSection kbId={kb.id} signedIn={viewer.signedIn} standing={standing} sampleQuestion={kb.sampleQuestions[0]} />
     </div>
   );
 }
