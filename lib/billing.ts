@@ -307,7 +307,22 @@ async function withStripeChange(
   return local();
 }
 
-/** Upgrade now: Stripe prorates; the new cap applies at once and this period's usage carries over. */
+/** The owner's current plan; undefined when the subscription is not theirs. */
+async function currentPlan(db: Executor, input: Owned): Promise<{ planId: string; queriesPerPeriod: number } | undefined> {
+  const [row] = await db
+    .select({ planId: plans.id, queriesPerPeriod: plans.queriesPerPeriod })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(and(eq(subscriptions.id, input.subscriptionId), eq(subscriptions.userId, input.userId)))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Upgrade now: Stripe prorates; the new cap applies at once and this period's usage carries over. Only a plan with
+ * more queries: a smaller cap mid-period could sit below what was already used, and no page offers a downgrade
+ * (a Stripe Customer Portal change still arrives through the webhook, which applies whatever Stripe says).
+ */
 export async function changePlan(
   db: Executor,
   input: Owned & { planId: string },
@@ -315,6 +330,12 @@ export async function changePlan(
 ): Promise<BillingChangeResult> {
   const plan = await findPurchasablePlan(db, input.planId);
   if (!plan) return { ok: false, code: 'invalid_plan', message: 'This plan is not available.' };
+  const current = await currentPlan(db, input);
+  if (!current) return { ok: false, code: 'not_found', message: 'No such subscription.' };
+  // The current plan itself goes on, so the subscription answers "already on this plan".
+  if (plan.planId !== current.planId && plan.queriesPerPeriod <= current.queriesPerPeriod) {
+    return { ok: false, code: 'invalid_plan', message: 'Only a plan with more queries per period can be chosen.' };
+  }
   return withStripeChange(
     db,
     input,

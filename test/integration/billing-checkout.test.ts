@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, keyHandoffs, plans, subscriptions, users } from '@/db/schema';
-import { completeTestPurchase, createBillingPortalUrl, getCheckoutOutcome, startCheckout } from '@/lib/billing';
+import { changePlan, completeTestPurchase, createBillingPortalUrl, getCheckoutOutcome, startCheckout } from '@/lib/billing';
 import { parkIssuedKey, revealParkedKey } from '@/lib/billing-handoff';
 import type { Database } from '@/lib/db';
 import { hashApiKey, parseApiKey } from '@/lib/keys';
@@ -218,5 +218,27 @@ describe('POST /checkout/start (route handler)', () => {
     const res = await post({}, { origin: 'http://localhost:3000' });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'invalid_request' });
+  });
+});
+
+describe('changing plan from the dashboard', () => {
+  it('moves only to a plan with more queries, only for the owner; a smaller plan is refused and nothing changes', async () => {
+    const fx = await createCatalogueFixture(db);
+    const buyer = await createUser(db);
+    const stranger = await createUser(db);
+    const bought = await completeTestPurchase(db, { userId: buyer, planId: fx.plans.starter }, { stripeConfigured: false });
+    if (!bought.ok) throw new Error(`purchase failed: ${bought.code}`);
+    const subscriptionId = bought.subscriptionId;
+    const planOf = async () => (await db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)))[0]!.planId;
+
+    expect(await changePlan(db, { userId: buyer, subscriptionId, planId: fx.plans.starter }, null)).toMatchObject({ ok: false, code: 'conflict' });
+    expect(await changePlan(db, { userId: stranger, subscriptionId, planId: fx.plans.pro }, null)).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await planOf()).toBe(fx.plans.starter);
+
+    expect(await changePlan(db, { userId: buyer, subscriptionId, planId: fx.plans.pro }, null)).toMatchObject({ ok: true });
+    expect(await planOf()).toBe(fx.plans.pro);
+    // Back down to 100 queries mid-period: refused (a hand-made form post; no page offers it).
+    expect(await changePlan(db, { userId: buyer, subscriptionId, planId: fx.plans.starter }, null)).toMatchObject({ ok: false, code: 'invalid_plan' });
+    expect(await planOf()).toBe(fx.plans.pro);
   });
 });
