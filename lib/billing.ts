@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, not } from 'drizzle-orm';
 import { knowledgeBases, plans, subscriptions, users } from '@/db/schema';
 import { parkIssuedKey, revealParkedKey } from './billing-handoff';
 import type { Executor } from './db';
@@ -8,6 +8,7 @@ import { getStripe, type Stripe } from './stripe';
 import {
   cancelSubscription,
   HOLDING_STATUSES,
+  lapsedCondition,
   purchaseSubscription,
   resumeSubscription,
   upgradeSubscription,
@@ -57,12 +58,18 @@ export async function findPurchasablePlan(db: Executor, planId: string): Promise
 }
 
 /** The buyer's live subscription to a knowledge base (one at most: contract §3), if any. */
-export async function findLiveSubscriptionId(db: Executor, userId: string, kbId: string): Promise<string | null> {
+export async function findLiveSubscriptionId(db: Executor, userId: string, kbId: string, now: Date = new Date()): Promise<string | null> {
   const rows = await db
     .select({ id: subscriptions.id })
     .from(subscriptions)
     .where(
-      and(eq(subscriptions.userId, userId), eq(subscriptions.kbId, kbId), inArray(subscriptions.status, [...HOLDING_STATUSES])),
+      and(
+        eq(subscriptions.userId, userId),
+        eq(subscriptions.kbId, kbId),
+        inArray(subscriptions.status, [...HOLDING_STATUSES]),
+        // A lapsed one (cancelled, period over) is expired by the purchase itself (purchaseSubscription).
+        not(lapsedCondition(now)),
+      ),
     )
     .limit(1);
   return rows[0]?.id ?? null;

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { apiKeys, knowledgeBases, plans, subscriptions, usageDaily, usagePeriods, users, type Subscription } from '@/db/schema';
 import type { Database, Executor, Transaction } from '@/db/client';
 import { recordAudit, type AuditActorKind } from './audit';
@@ -139,6 +139,14 @@ export async function purchaseSubscription(db: Executor, input: PurchaseInput): 
     if (plan.kbStatus !== 'published') throw new Denied('invalid_plan', 'This knowledge base is not available for purchase.');
     const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId));
     if (!user) throw new Denied('not_found', 'No such user.');
+    // A subscription cancelled at period end whose period is over still reads `active` until something expires it
+    // (the gateway does on its next call); expire it here so that buying again works at once.
+    for (const { id } of await tx
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, input.userId), eq(subscriptions.kbId, plan.kbId), lapsedCondition(now)))) {
+      await expireInTransaction(tx, id, now);
+    }
 
     const anchor = input.stripe ? input.stripe.periodStart : now;
     const period = input.stripe ? { start: input.stripe.periodStart, end: input.stripe.periodEnd } : periodBounds(anchor, 0);
@@ -272,18 +280,18 @@ export async function ensureCurrentPeriod<S extends SubscriptionPeriodState>(db:
   return { ...subscription, currentPeriodStart: period.start, currentPeriodEnd: period.end };
 }
 
+/** Cancelled at period end, period over, not yet marked expired: no access, and no longer holding the one live slot. */
+export function lapsedCondition(now: Date): SQL {
+  return and(
+    eq(subscriptions.cancelAtPeriodEnd, true),
+    inArray(subscriptions.status, [...LIVE_STATUSES]),
+    lte(subscriptions.currentPeriodEnd, now),
+  )!;
+}
+
 /** Sweep for subscriptions cancelled at period end whose period is over; returns how many expired. */
 export async function expireEndedSubscriptions(db: Executor, now: Date = new Date()): Promise<number> {
-  const due = await db
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(
-      and(
-        eq(subscriptions.cancelAtPeriodEnd, true),
-        inArray(subscriptions.status, [...LIVE_STATUSES]),
-        lte(subscriptions.currentPeriodEnd, now),
-      ),
-    );
+  const due = await db.select({ id: subscriptions.id }).from(subscriptions).where(lapsedCondition(now));
   let count = 0;
   for (const { id } of due) {
     const expired = await inTransaction(db, (tx) => expireInTransaction(tx, id, now));

@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, keyHandoffs, plans, subscriptions, users } from '@/db/schema';
-import { changePlan, completeTestPurchase, createBillingPortalUrl, getCheckoutOutcome, startCheckout } from '@/lib/billing';
+import { cancelAtPeriodEnd, changePlan, completeTestPurchase, createBillingPortalUrl, getCheckoutOutcome, startCheckout } from '@/lib/billing';
 import { parkIssuedKey, revealParkedKey } from '@/lib/billing-handoff';
 import type { Database } from '@/lib/db';
 import { hashApiKey, parseApiKey } from '@/lib/keys';
 import { createStripeClient, type Stripe } from '@/lib/stripe';
 import { createTestDatabase } from '../support/db';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe';
-import { createCatalogueFixture, createUser } from './subscriptions-fixtures';
+import { createCatalogueFixture, createUser, subscribersCount } from './subscriptions-fixtures';
 
 let db: Database;
 let fake: FakeStripe;
@@ -240,5 +240,32 @@ describe('changing plan from the dashboard', () => {
     // Back down to 100 queries mid-period: refused (a hand-made form post; no page offers it).
     expect(await changePlan(db, { userId: buyer, subscriptionId, planId: fx.plans.starter }, null)).toMatchObject({ ok: false, code: 'invalid_plan' });
     expect(await planOf()).toBe(fx.plans.pro);
+  });
+});
+
+describe('buying again after a cancelled subscription ends', () => {
+  it('works at once, even when nothing has expired the old subscription yet', async () => {
+    const fx = await createCatalogueFixture(db);
+    const buyer = await createUser(db);
+    const first = await completeTestPurchase(db, { userId: buyer, planId: fx.plans.starter }, { stripeConfigured: false });
+    if (!first.ok) throw new Error(`purchase failed: ${first.code}`);
+    expect((await cancelAtPeriodEnd(db, { userId: buyer, subscriptionId: first.subscriptionId }, null)).ok).toBe(true);
+
+    // Still inside the period: the buyer holds the knowledge base.
+    expect(await startCheckout(db, { userId: buyer, email: 'b@example.com', planId: fx.plans.pro }, null)).toMatchObject({
+      ok: false,
+      code: 'already_subscribed',
+      subscriptionId: first.subscriptionId,
+    });
+
+    // The period ends; no API call and no sweep has marked it expired.
+    await db.update(subscriptions).set({ currentPeriodEnd: new Date(Date.now() - 60_000) }).where(eq(subscriptions.id, first.subscriptionId));
+    expect(await startCheckout(db, { userId: buyer, email: 'b@example.com', planId: fx.plans.pro }, null)).toMatchObject({ ok: true, kind: 'test' });
+    const second = await completeTestPurchase(db, { userId: buyer, planId: fx.plans.pro }, { stripeConfigured: false });
+    expect(second).toMatchObject({ ok: true });
+
+    const [old] = await db.select().from(subscriptions).where(eq(subscriptions.id, first.subscriptionId));
+    expect(old).toMatchObject({ status: 'expired' });
+    expect(await subscribersCount(db, fx.kbId)).toBe(1);
   });
 });
