@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import { SearchForm } from '@/components/marketplace/catalogue-controls';
 import { catalogueHref, type CatalogueState } from '@/components/marketplace/catalogue-url';
-import { categoryLabel, formatInteger } from '@/components/marketplace/format';
+import { categoryLabel } from '@/components/marketplace/format';
+import { formatInteger } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { Alert } from '@/components/ui/alert';
 import { buttonClasses } from '@/components/ui/button';

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { formatDate, formatDateTime } from '@/components/billing/format';
+import { formatDate, formatDateTime } from '@/components/ui/format';
 import type { KeyView } from '@/lib/keys';
 import { StatusBadge } from './status-badge';
 

@@ -1,4 +1,4 @@
-import { formatDate } from '@/components/billing/format';
+import { formatDate } from '@/components/ui/format';
 
 export interface UsageDay {
   day: string;

@@ -1,4 +1,4 @@
-import { formatDate } from '@/components/billing/format';
+import { formatDate } from '@/components/ui/format';
 
 /** Queries used this period: an accessible progress bar with the numbers also in text. */
 export function UsageMeter({ used, cap, remaining, resetsAt, label }: { used: number; cap: number; remaining: number; resetsAt: string; label: string }) {

@@ -1,20 +1,4 @@
-/** Display helpers shared by the checkout and account screens (pure, no data access). */
-export function formatPrice(cents: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: cents % 100 === 0 ? 0 : 2 }).format(cents / 100);
-}
-
-export function formatDate(value: Date | string | null | undefined): string {
-  if (!value) return '—';
-  const d = typeof value === 'string' ? new Date(value) : value;
-  return new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(d);
-}
-
-export function formatDateTime(value: Date | string | null | undefined): string {
-  if (!value) return 'never';
-  const d = typeof value === 'string' ? new Date(value) : value;
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(d) + ' UTC';
-}
-
+/** Button styles shared by the checkout and account screens. */
 export const primaryButton =
   'inline-flex items-center justify-center rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 focus-visible:outline-2';
 export const secondaryButton =

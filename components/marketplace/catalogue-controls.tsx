@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import { cx } from '@/components/ui/cx';
 import { catalogueHref, SORT_OPTIONS, toggleTag, withChange, type CatalogueState } from './catalogue-url';
-import { categoryLabel, CATEGORIES, formatInteger } from './format';
+import { categoryLabel, CATEGORIES } from './format';
+import { formatInteger } from '@/components/ui/format';
 import { AutoSubmitSelect } from './auto-submit-select';
 
 /** Hidden inputs that carry the rest of the state through a GET form. */

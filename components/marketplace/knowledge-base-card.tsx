@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
-import { categoryLabel, formatCompact, formatDate, formatInteger } from './format';
+import { categoryLabel } from './format';
+import { formatCompact, formatDate, formatInteger } from '@/components/ui/format';
 import type { KnowledgeBaseCardView } from './types';
 
 export function knowledgeBaseHref(id: string): string {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { cx } from '@/components/ui/cx';
-import { formatInteger, formatPrice } from './format';
+import { formatInteger, formatPrice } from '@/components/ui/format';
 import type { PlanOffer, PlanView } from './types';
 
 export interface PlanCardItem {

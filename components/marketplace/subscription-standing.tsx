@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { UsageMeter } from '@/components/account/usage-meter';
-import { formatDate } from './format';
+import { formatDate } from '@/components/ui/format';
 import type { SubscriberStanding } from './types';
 
 const linkClass = 'font-semibold text-brand-700 underline-offset-2 hover:underline';

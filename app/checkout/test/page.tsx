@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
-import { formatPrice, primaryButton } from '@/components/billing/format';
+import { primaryButton } from '@/components/billing/format';
+import { formatPrice } from '@/components/ui/format';
 import { findLiveSubscriptionId, findPurchasablePlan } from '@/lib/billing';
 import { getDb } from '@/lib/db';
 import { requireSessionUser } from '@/lib/session';

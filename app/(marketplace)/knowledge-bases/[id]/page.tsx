@@ -5,7 +5,8 @@ import { cache } from 'react';
 import { TryItSection } from '@/components/try-it/try-it-section';
 import { CodeSnippets } from '@/components/marketplace/code-snippets';
 import { catalogueHref, withChange, type CatalogueState } from '@/components/marketplace/catalogue-url';
-import { categoryLabel, formatDate, formatInteger, languageName } from '@/components/marketplace/format';
+import { categoryLabel, languageName } from '@/components/marketplace/format';
+import { formatDate, formatInteger } from '@/components/ui/format';
 import { publisherHref } from '@/components/marketplace/knowledge-base-card';
 import { PlanCards } from '@/components/marketplace/plan-cards';
 import { buildSnippets } from '@/components/marketplace/snippets';
@@ -147,8 +148,19 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
           Query it from your code
         </h2>
         <p className="mt-1 text-sm text-slate-700">
-          Send <code className="rounded bg-slate-100 px-1 py-0.5 text-[13px]">POST /kb/{kb.id}/query</code> with the key you receive after
-          buying a plan. Set it as <code className="rounded bg-slate-100 px-1 py-0.5 text-[13px]">ALMANAC_API_KEY</code>.
+          Send <code className="rounded bg-slate-100 px-1 py-0.5 text-[13px]">POST /kb/{kb.id}/query</code> with{' '}
+          {standing ? (
+            <>
+              your key for this knowledge base (
+              <Link href="/account/keys" className="font-medium text-brand-700 underline">
+                see your keys
+              </Link>
+              )
+            </>
+          ) : (
+            'the key you receive after buying a plan'
+          )}
+          . Set it as <code className="rounded bg-slate-100 px-1 py-0.5 text-[13px]">ALMANAC_API_KEY</code>.
         </p>
         <div className="mt-5">
           <CodeSnippets snippets={snippets} />

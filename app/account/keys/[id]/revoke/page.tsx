@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { dangerButton, formatDate, formatDateTime, secondaryButton } from '@/components/billing/format';
+import { dangerButton, secondaryButton } from '@/components/billing/format';
+import { formatDate, formatDateTime } from '@/components/ui/format';
 import { getDb } from '@/lib/db';
 import { requireSessionUser } from '@/lib/session';
 import { listKeysForUser } from '@/lib/subscriptions';

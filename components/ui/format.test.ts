@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { formatCompact, formatDate, formatDateTime, formatInteger, formatPrice, plural } from './format';
+
+describe('formatting', () => {
+  it.each([
+    [1900, 'usd', '$19'],
+    [1950, 'usd', '$19.50'],
+    [4999, 'USD', '$49.99'],
+    [0, 'usd', 'Free'],
+    [120000, 'eur', '€1,200'],
+  ])('formatPrice(%i, %s) = %s', (cents, currency, text) => expect(formatPrice(cents, currency)).toBe(text));
+
+  it.each([
+    [950, '950'],
+    [1200, '1.2K'],
+    [2_000_000, '2M'],
+  ])('formatCompact(%i) = %s', (n, text) => expect(formatCompact(n)).toBe(text));
+
+  it('formats dates and instants in UTC, with a word for none', () => {
+    expect(formatDate('2026-01-31T23:30:00.000Z')).toBe('Jan 31, 2026');
+    expect(formatDate(new Date('2026-02-01T00:30:00.000Z'))).toBe('Feb 1, 2026');
+    expect(formatDate(null)).toBe('—');
+    expect(formatDateTime('2026-01-31T23:30:00.000Z')).toBe('Jan 31, 2026, 11:30 PM UTC');
+    expect(formatDateTime(undefined)).toBe('never');
+  });
+
+  it('counts', () => {
+    expect(formatInteger(1234567)).toBe('1,234,567');
+    expect(plural(1, 'document')).toBe('1 document');
+    expect(plural(1200, 'query', 'queries')).toBe('1,200 queries');
+  });
+});

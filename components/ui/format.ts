@@ -1,0 +1,41 @@
+/** Number, price and date formatting for every screen (pure; unit-tested in format.test.ts). Dates render in UTC so
+ * server and browser produce the same text. */
+
+/** Monthly price from integer minor units: 1900 usd → "$19", 1950 usd → "$19.50", 0 → "Free". */
+export function formatPrice(cents: number, currency: string): string {
+  if (cents === 0) return 'Free';
+  const whole = cents % 100 === 0;
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    minimumFractionDigits: whole ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(cents / 100);
+}
+
+/** 950 → "950", 1200 → "1.2K", 2000000 → "2M". */
+export function formatCompact(n: number): string {
+  return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+}
+
+export function formatInteger(n: number): string {
+  return new Intl.NumberFormat('en-US').format(n);
+}
+
+/** "Jan 31, 2026"; "—" when there is no date. */
+export function formatDate(value: Date | string | null | undefined): string {
+  if (!value) return '—';
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(d);
+}
+
+/** "Jan 31, 2026, 11:30 PM UTC"; "never" when there is no instant (a key never used). */
+export function formatDateTime(value: Date | string | null | undefined): string {
+  if (!value) return 'never';
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(d) + ' UTC';
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatInteger(n)} ${n === 1 ? one : many}`;
+}
