@@ -2,6 +2,7 @@ import { and, asc, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { knowledgeBases, plans, publishers, subscriptions, users } from '@/db/schema';
 import type { Executor } from '@/db/client';
 import { newId } from './ids';
+import { HOLDING_STATUSES } from './subscriptions';
 import { emailSchema } from './users';
 
 /**
@@ -170,6 +171,6 @@ export async function findSubscriptionOfBuyer(db: Executor, userId: string, kbId
     .from(subscriptions)
     .where(and(eq(subscriptions.userId, userId), eq(subscriptions.kbId, kbId)))
     .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id));
-  const live = rows.find((r) => r.status === 'active' || r.status === 'past_due' || r.status === 'incomplete');
+  const live = rows.find((r) => HOLDING_STATUSES.includes(r.status));
   return (live ?? rows[0])?.id ?? null;
 }
