@@ -1,16 +1,14 @@
 import type { NextAuthOptions } from 'next-auth';
 import { encode } from 'next-auth/jwt';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import GitHubProvider from 'next-auth/providers/github';
-import GoogleProvider from 'next-auth/providers/google';
-import type { Provider } from 'next-auth/providers/index';
 import { getDb } from './db';
 import { getEnv } from './env';
 import { log } from './log';
+import { configuredOAuthProviders, isProviderEmailVerified } from './oauth-providers';
 import { getServerSecret } from './server-secret';
 import { getSignInLimiter } from './sign-in-limiter';
 import { processSingleton } from './singleton';
-import { upsertOAuthUser, verifyCredentials, type UserView } from './users';
+import { signInWithOAuth, verifyCredentials, type OAuthSignInResult, type UserView } from './users';
 
 /**
  * Accounts: next-auth v4 with JWT sessions (no sessions table). The sign-in and sign-up pages use server
@@ -79,21 +77,34 @@ export function clientIpFrom(headers: { get(name: string): string | null } | Rec
   return read('x-forwarded-for')?.split(',')[0]?.trim() || read('x-real-ip')?.trim() || 'unknown';
 }
 
-function oauthProviders(): Provider[] {
-  const env = getEnv();
-  const providers: Provider[] = [];
-  if (env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET) {
-    providers.push(GitHubProvider({ clientId: env.GITHUB_CLIENT_ID, clientSecret: env.GITHUB_CLIENT_SECRET }));
-  }
-  if (env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET) {
-    providers.push(GoogleProvider({ clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET }));
-  }
-  return providers;
-}
-
 /** OAuth providers switched on by their environment variables, for the sign-in page's buttons. */
 export function enabledOAuthProviders(): { id: string; name: string }[] {
-  return oauthProviders().map((p) => ({ id: p.id, name: p.name }));
+  return configuredOAuthProviders(getEnv()).map((p) => ({ id: p.id, name: p.name }));
+}
+
+/** Why an OAuth sign-in ended back on the sign-in page; the page words each one (app/(auth)/signin). */
+export type OAuthFailure = 'OAuthDenied' | 'OAuthProviderError' | 'OAuthEmailMissing' | 'OAuthEmailNotVerified';
+
+export function oauthFailurePath(failure: OAuthFailure, providerId: string): string {
+  return `/signin?${new URLSearchParams({ error: failure, provider: providerId })}`;
+}
+
+const SIGN_IN_REFUSALS: Record<Extract<OAuthSignInResult, { ok: false }>['code'], OAuthFailure> = {
+  email_missing: 'OAuthEmailMissing',
+  email_not_verified: 'OAuthEmailNotVerified',
+};
+
+/**
+ * A provider that refuses (the person pressed "Cancel", or the app is misconfigured there) redirects to our callback
+ * with `?error=`. next-auth would report that as the same generic "Callback" error as a broken token exchange; this
+ * tells the two apart so the sign-in page can say what happened. Null for every other auth request.
+ */
+export function providerRefusalRedirect(url: URL): URL | null {
+  const match = /^\/api\/auth\/callback\/([\w-]+)$/.exec(url.pathname);
+  const error = url.searchParams.get('error');
+  if (!match || !error || !enabledOAuthProviders().some((p) => p.id === match[1])) return null;
+  log.info({ provider: match[1], providerError: error.slice(0, 64) }, 'OAuth sign-in refused at the provider');
+  return new URL(oauthFailurePath(error === 'access_denied' ? 'OAuthDenied' : 'OAuthProviderError', match[1]), getEnv().APP_URL);
 }
 
 /**
@@ -125,22 +136,42 @@ function buildAuthOptions(): NextAuthOptions {
         return null;
       },
     }),
-    ...oauthProviders(),
+    ...configuredOAuthProviders(getEnv()),
   ],
+  // next-auth's own logger writes to the console, outside pino's redaction. Only errors and warnings are passed on:
+  // its debug events carry the provider's tokens, so they are never logged.
+  logger: {
+    error: (code, metadata) => log.error({ code, detail: metadata }, 'next-auth error'),
+    warn: (code) => log.warn({ code }, 'next-auth warning'),
+    debug: () => undefined,
+  },
   callbacks: {
-    async signIn({ user, account }) {
+    async signIn({ user, account, profile }) {
       if (!account || account.type !== 'oauth') return true;
-      if (!user.email) return '/signin?error=OAuthEmailMissing';
-      const local = await upsertOAuthUser(await getDb(), {
-        provider: account.provider,
-        providerAccountId: account.providerAccountId,
-        email: user.email,
-        name: user.name,
-        image: user.image,
-      });
+      let result: OAuthSignInResult;
+      try {
+        result = await signInWithOAuth(await getDb(), {
+          provider: account.provider,
+          providerAccountId: account.providerAccountId,
+          email: user.email,
+          emailVerified: isProviderEmailVerified(profile),
+          name: user.name,
+          image: user.image,
+        });
+      } catch (error) {
+        // next-auth would put a thrown message into the redirect URL; internals stay in the log instead.
+        log.error({ err: error, provider: account.provider }, 'OAuth sign-in failed');
+        return '/signin?error=Callback';
+      }
+      if (!result.ok) {
+        log.info({ provider: account.provider, reason: result.code }, 'OAuth sign-in refused');
+        return oauthFailurePath(SIGN_IN_REFUSALS[result.code], account.provider);
+      }
+      log.info({ provider: account.provider, userId: result.user.id, outcome: result.outcome }, 'OAuth sign-in');
       // The jwt callback below runs next with this same object: carry our id, not the provider's.
-      user.id = local.id;
-      user.email = local.email;
+      user.id = result.user.id;
+      user.email = result.user.email;
+      user.name = result.user.name;
       return true;
     },
     async jwt({ token, user }) {

@@ -29,6 +29,24 @@ const intWithDefault = (fallback: number, min = 0) =>
       return n;
     });
 
+/**
+ * Base URL of an outside service whose paths we append (no trailing slash, no query). Defaults point at the real
+ * service; tests and self-hosted installations (GitHub Enterprise Server) point them elsewhere.
+ */
+const serviceBaseUrl = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const raw = v && v.trim() !== '' ? v.trim() : fallback;
+      const url = URL.canParse(raw) ? new URL(raw) : null;
+      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash) {
+        ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL without query or fragment' });
+        return z.NEVER;
+      }
+      return raw.replace(/\/+$/, '');
+    });
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** Public base URL of this deployment: used in snippets, upgrade links and Stripe redirects. */
@@ -76,8 +94,14 @@ export const envSchema = z.object({
   LLM_MODEL: optionalString,
   GITHUB_CLIENT_ID: optionalString,
   GITHUB_CLIENT_SECRET: optionalString,
+  /** GitHub's web host (authorize and token endpoints); GitHub Enterprise Server: https://github.example.com */
+  GITHUB_URL: serviceBaseUrl('https://github.com'),
+  /** GitHub's REST API (user and emails); GitHub Enterprise Server: https://github.example.com/api/v3 */
+  GITHUB_API_URL: serviceBaseUrl('https://api.github.com'),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
+  /** Google's OpenID Connect issuer; its /.well-known/openid-configuration names every other endpoint. */
+  GOOGLE_ISSUER: serviceBaseUrl('https://accounts.google.com'),
   /** Largest document accepted for hosted knowledge bases (bytes). */
   MAX_UPLOAD_BYTES: intWithDefault(20 * 1024 * 1024, 1),
 });

@@ -4,10 +4,15 @@ import { getEnv } from './env';
 /** Anything shaped like an Almanac key is cut down to its display prefix before it can reach a log line. */
 const KEY_PATTERN = /alm_sk_(live|test)_([0-9A-Za-z]{8})[0-9A-Za-z]*/g;
 const BEARER_PATTERN = /(Bearer\s+)[^\s"',]+/gi;
+/** GitHub's OAuth, personal, user-to-server, server and refresh tokens (`gho_…`, `ghp_…`, `ghu_…`, `ghs_…`, `ghr_…`). */
+const GITHUB_TOKEN_PATTERN = /\b(gh[oprsu]_)[0-9A-Za-z_]{16,}/g;
 
 export function scrubSecrets(text: string): string {
-  return text.replace(KEY_PATTERN, 'alm_sk_$1_$2…').replace(BEARER_PATTERN, '$1[redacted]');
+  return text.replace(KEY_PATTERN, 'alm_sk_$1_$2…').replace(BEARER_PATTERN, '$1[redacted]').replace(GITHUB_TOKEN_PATTERN, '$1[redacted]');
 }
+
+// OAuth: the client secret, the tokens a provider issues and the one-time code and PKCE verifier that buy them.
+const OAUTH_SECRET_FIELDS = ['clientSecret', 'client_secret', 'access_token', 'refresh_token', 'id_token', 'code_verifier'];
 
 const REDACT_PATHS = [
   'authorization',
@@ -35,6 +40,9 @@ const REDACT_PATHS = [
   'headers.cookie',
   'req.headers.authorization',
   'req.headers.cookie',
+  ...OAUTH_SECRET_FIELDS,
+  ...OAUTH_SECRET_FIELDS.map((field) => `*.${field}`),
+  ...OAUTH_SECRET_FIELDS.map((field) => `*.*.${field}`),
 ];
 
 function scrubDeep(value: unknown, depth = 0): unknown {

@@ -101,34 +101,58 @@ export async function findUserById(db: Executor, id: string): Promise<UserView |
   return row ? toUserView(row) : null;
 }
 
+export interface OAuthIdentity {
+  /** next-auth's provider id: `github`, `google`. */
+  provider: string;
+  providerAccountId: string;
+  email: string | null | undefined;
+  /** What the provider says about `email` (GitHub: the primary address is verified; Google: `email_verified`). */
+  emailVerified: boolean;
+  name?: string | null;
+  image?: string | null;
+}
+
+export type OAuthSignInResult =
+  | { ok: true; user: UserView; outcome: 'returning' | 'linked' | 'created' }
+  | { ok: false; code: 'email_missing' | 'email_not_verified' };
+
+async function findLinkedUser(db: Executor, identity: OAuthIdentity): Promise<UserView | null> {
+  const [linked] = await db
+    .select({ id: users.id, email: users.email, name: users.name })
+    .from(oauthAccounts)
+    .innerJoin(users, eq(users.id, oauthAccounts.userId))
+    .where(and(eq(oauthAccounts.provider, identity.provider), eq(oauthAccounts.providerAccountId, identity.providerAccountId)))
+    .limit(1);
+  return linked ? toUserView(linked) : null;
+}
+
 /**
- * Signs in through an OAuth provider: the linked account's user, else the user with the same (provider-verified)
- * email gets the identity linked, else a new user without a password. One transaction so a double callback
- * cannot create two users.
+ * The linking rule for OAuth sign-in:
+ * 1. A provider identity linked before signs in to its user, whatever its email is today.
+ * 2. Otherwise the provider must have verified the email: then the identity is linked to the account with that
+ *    email (a password account gains a second way in, never a duplicate), or a new password-less account is made.
+ * 3. An unverified email is refused, with or without an account behind it: linking would hand an existing account
+ *    to whoever typed its address at the provider, and creating one would squat an address its owner has not proven.
+ * One transaction, and the link is read back after the insert, so concurrent callbacks end on the same user.
  */
-export async function upsertOAuthUser(
-  db: Executor,
-  input: { provider: string; providerAccountId: string; email: string; name?: string | null; image?: string | null },
-): Promise<UserView> {
-  const email = emailSchema.parse(input.email);
-  const run = async (tx: Executor): Promise<UserView> => {
-    const [linked] = await tx
-      .select({ id: users.id, email: users.email, name: users.name })
-      .from(oauthAccounts)
-      .innerJoin(users, eq(users.id, oauthAccounts.userId))
-      .where(and(eq(oauthAccounts.provider, input.provider), eq(oauthAccounts.providerAccountId, input.providerAccountId)))
-      .limit(1);
-    if (linked) return toUserView(linked);
-    await tx
+export async function signInWithOAuth(db: Executor, identity: OAuthIdentity): Promise<OAuthSignInResult> {
+  const email = emailSchema.safeParse(identity.email ?? '');
+  return db.transaction(async (tx): Promise<OAuthSignInResult> => {
+    const returning = await findLinkedUser(tx, identity);
+    if (returning) return { ok: true, user: returning, outcome: 'returning' };
+    if (!email.success) return { ok: false, code: 'email_missing' };
+    if (!identity.emailVerified) return { ok: false, code: 'email_not_verified' };
+    const created = await tx
       .insert(users)
-      .values({ id: newId('usr'), email, name: input.name ?? null, image: input.image ?? null })
-      .onConflictDoNothing({ target: users.email });
-    const [user] = await tx.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.email, email)).limit(1);
+      .values({ id: newId('usr'), email: email.data, name: identity.name ?? null, image: identity.image ?? null })
+      .onConflictDoNothing({ target: users.email })
+      .returning({ id: users.id });
+    const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email.data)).limit(1);
     await tx
       .insert(oauthAccounts)
-      .values({ id: `oau_${randomBase62(16)}`, userId: user!.id, provider: input.provider, providerAccountId: input.providerAccountId })
+      .values({ id: `oau_${randomBase62(16)}`, userId: owner!.id, provider: identity.provider, providerAccountId: identity.providerAccountId })
       .onConflictDoNothing();
-    return toUserView(user!);
-  };
-  return db.transaction((tx) => run(tx));
+    const user = await findLinkedUser(tx, identity);
+    return { ok: true, user: user!, outcome: created.length > 0 ? 'created' : 'linked' };
+  });
 }

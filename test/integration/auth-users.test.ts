@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oauthAccounts, users } from '@/db/schema';
+import { users } from '@/db/schema';
 import type { DatabaseHandle } from '@/db/client';
-import { registerUser, upsertOAuthUser, verifyCredentials } from '@/lib/users';
+import { registerUser, verifyCredentials } from '@/lib/users';
 import { createTestDatabase } from '@/test/support/db';
 
 let handle: DatabaseHandle;
@@ -45,22 +45,5 @@ describe('registerUser / verifyCredentials', () => {
     expect(await verifyCredentials(handle.db, 'ada@example.test', 'wrong password!')).toBeNull();
     expect(await verifyCredentials(handle.db, 'nobody@example.test', 'correct horse battery')).toBeNull();
     expect(await verifyCredentials(handle.db, 'ada@example.test', '')).toBeNull();
-  });
-});
-
-describe('upsertOAuthUser', () => {
-  it('links a provider identity to the existing account with that email, once', async () => {
-    const first = await upsertOAuthUser(handle.db, { provider: 'github', providerAccountId: '42', email: 'Ada@example.test', name: 'Ada L' });
-    const again = await upsertOAuthUser(handle.db, { provider: 'github', providerAccountId: '42', email: 'ada@example.test' });
-    const [ada] = await handle.db.select().from(users).where(eq(users.email, 'ada@example.test'));
-    expect(first.id).toBe(ada!.id);
-    expect(again.id).toBe(ada!.id);
-    expect(await handle.db.select().from(oauthAccounts).where(eq(oauthAccounts.userId, ada!.id))).toHaveLength(1);
-  });
-
-  it('creates a password-less user for a new email', async () => {
-    const user = await upsertOAuthUser(handle.db, { provider: 'google', providerAccountId: 'g-1', email: 'grace@example.test', name: 'Grace' });
-    expect(user).toMatchObject({ email: 'grace@example.test', name: 'Grace' });
-    expect(await verifyCredentials(handle.db, 'grace@example.test', 'anything at all')).toBeNull();
   });
 });

@@ -11,16 +11,26 @@ import { SignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
-/** Errors next-auth reports through `?error=` (OAuth callbacks, its own credentials endpoint). */
-function describeAuthError(code: string | undefined): string | null {
+/** Errors next-auth and the OAuth sign-in report through `?error=` (and `?provider=` for the OAuth ones). */
+function describeAuthError(code: string | undefined, providerName: string): string | null {
   if (!code) return null;
   const tooMany = /^TooManyAttempts:(\d+)$/.exec(code);
   if (tooMany) return `Too many failed attempts. Try again in ${describeWait(Number(tooMany[1]))}.`;
+  const Provider = providerName.charAt(0).toUpperCase() + providerName.slice(1);
   switch (code) {
     case 'CredentialsSignin':
       return 'That email and password do not match an account.';
+    case 'OAuthDenied':
+      return `Sign-in with ${providerName} was cancelled, so you are not signed in. Try again, or use your email and password.`;
+    case 'OAuthProviderError':
+      return `${Provider} could not complete the sign-in. Please try again, or use your email and password.`;
+    case 'OAuthCallback':
+      // next-auth's report of a failed exchange with the provider (token or profile request); it does not say which.
+      return `Signing in with ${providerName} failed. Please try again, or use your email and password.`;
     case 'OAuthEmailMissing':
-      return 'The provider did not share an email address, so we could not sign you in.';
+      return `${Provider} did not share an email address, so we could not sign you in.`;
+    case 'OAuthEmailNotVerified':
+      return `${Provider} has not verified the email address of your account, so it cannot be used to sign in here. Verify it with ${providerName} and try again, or sign in with your email and password.`;
     case 'OAuthAccountNotLinked':
       return 'This email is already used with another sign-in method.';
     default:
@@ -32,7 +42,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const params = await searchParams;
   const callbackUrl = safeReturnPath(typeof params.callbackUrl === 'string' ? params.callbackUrl : undefined);
   if (await getSessionUser()) redirect(callbackUrl);
-  const error = describeAuthError(typeof params.error === 'string' ? params.error : undefined);
+  const providers = enabledOAuthProviders();
+  const providerName = providers.find((p) => p.id === params.provider)?.name ?? 'the provider';
+  const error = describeAuthError(typeof params.error === 'string' ? params.error : undefined, providerName);
   const signUpHref = `/signup?callbackUrl=${encodeURIComponent(callbackUrl)}`;
   return (
     <AuthCard
@@ -53,7 +65,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </Alert>
       ) : null}
       <SignInForm callbackUrl={callbackUrl} />
-      <OAuthButtons providers={enabledOAuthProviders()} callbackUrl={callbackUrl} />
+      <OAuthButtons providers={providers} callbackUrl={callbackUrl} />
     </AuthCard>
   );
 }
