@@ -4,19 +4,22 @@
  *   (b) GET /api/health?probe=live, a no-I/O route in the same app (the framework's floor),
  *   (c) the publisher called directly (the backend's own cost),
  * then fires 2,000 concurrent queries at a knowledge base whose publisher takes 1 s and reports how many were
- * answered and the server's peak RSS. Postgres database created and dropped by the run; memory rate limiter.
+ * answered and the server's peak RSS. Each row also reports the CPU per request of every process involved.
+ * Postgres database created and dropped by the run; memory rate limiter.
  *
  *   NEXT_DIST_DIR=.next-bench npx next build   # once
- *   npx tsx bench/gateway/run.ts               # about 2 minutes
+ *   npx tsx bench/gateway/run.ts               # about a minute
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 // @ts-expect-error autocannon ships no type declarations
 import autocannonModule from 'autocannon';
 import { createScratchDatabase } from '../../test/support/scratch-database';
+import { addCpu, cpuDelta, cpuPerRequest, NO_CPU, snapshotCpu, type CpuGroups, type CpuPerRequest, type CpuSnapshot } from './cpu-accounting';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -25,7 +28,21 @@ const DIST = process.env.NEXT_DIST_DIR ?? '.next-bench';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const BURST = Number(process.env.BENCH_BURST ?? 2_000);
-const APP_PORT = 3000 + Math.floor(Math.random() * 2000) + 1000;
+/**
+ * How rows (a) and (b) are measured (see README, "Method"). Both measure each row for DURATION seconds at CONNECTIONS
+ * connections.
+ * - `interleaved` (default): the server is first warmed on both rows (2 s each, twice); then (a) and (b) alternate in
+ *   slices of SLICE seconds until each has its DURATION, and each row's latencies are merged over its slices
+ *   (autocannon's histograms). Both rows see the same machine: on this shared VM the speed of every process drifts by
+ *   up to ±20 % between minutes (consecutive runs of one build gave 1.86 and 2.29 with the sequential method).
+ * - `sequential`: the method of the results before 2026-11-22: each row once, after its own 2 s warm-up, (a) first.
+ *   Row (a) was then measured while V8 was still optimising Next's own request path (--trace-opt: ~330 functions
+ *   optimised and ~30 deoptimised during (a)'s measured seconds, ~50 during (b)'s), work that row (b) found done.
+ */
+const METHOD = process.env.BENCH_METHOD === 'sequential' ? 'sequential' : 'interleaved';
+const SLICE = Number(process.env.BENCH_SLICE ?? 2);
+/** Diagnostic only (slows every row): a directory for V8 CPU profiles of the server (`node --cpu-prof`). */
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 
 // Configuration for the lib modules imported below (same secret as the server so it can decrypt).
 Object.assign(process.env, { ALMANAC_SECRET: SECRET, ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true', LOG_LEVEL: 'warn', SEED_ON_START: 'false' });
@@ -48,7 +65,16 @@ interface LoadResult {
   timeouts: number;
   '2xx': number;
 }
-const autocannon = autocannonModule as (options: LoadOptions) => Promise<LoadResult>;
+/** A run with skipAggregateResult: raw histograms that autocannon.aggregateResult merges. */
+interface RawLoadResult {
+  totalCompletedRequests: number;
+  non2xx: number;
+  errors: number;
+}
+const autocannon = autocannonModule as ((options: LoadOptions) => Promise<LoadResult>) & {
+  aggregateResult(results: RawLoadResult[], opts: { url: string; connections: number }): LoadResult;
+};
+const autocannonRaw = autocannonModule as (options: LoadOptions & { skipAggregateResult: true }) => Promise<RawLoadResult>;
 
 const children: ChildProcess[] = [];
 const childEnv = (vars: Record<string, string | undefined>) => vars as NodeJS.ProcessEnv;
@@ -68,12 +94,12 @@ function startProcess(args: string[], env: Record<string, string>, ready: RegExp
 }
 
 async function startPublisher(delayMs: number, infraKey: string, signingSecret: string) {
-  const { match } = await startProcess(
+  const { child, match } = await startProcess(
     ['examples/publisher-server/server.mjs'],
     { PORT: '0', PUBLISHER_INFRA_KEY: infraKey, PUBLISHER_SIGNING_SECRET: signingSecret, PUBLISHER_DELAY_MS: String(delayMs) },
     /listening on (http:\/\/\S+)/,
   );
-  return `${match[1]}/query`;
+  return { url: `${match[1]}/query`, pid: child.pid! };
 }
 
 /** Peak resident set (VmHWM) of a process and its children, in MiB (Linux). */
@@ -93,12 +119,86 @@ function peakRssMiB(pid: number): number {
   return Math.round(total);
 }
 
-type Row = { name: string; rps: number; p50: number; p90: number; p99: number; non2xx: number; errors: number; total: number };
+type Row = {
+  name: string;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+  /** CPU ms per request during the measured seconds, per process group (see cpu-accounting.ts). */
+  cpuMsPerRequest: CpuPerRequest;
+};
 
-async function load(name: string, opts: LoadOptions): Promise<Row> {
-  await autocannon({ ...opts, duration: 2 }); // warm-up (JIT, pools, caches)
-  const r = await autocannon({ ...opts, duration: DURATION });
-  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, total: r.requests.total };
+/** Measured windows on the monotonic clock (µs, the clock of V8's .cpuprofile timestamps), to cut a profile by row. */
+const windows: { name: string; startUs: number; endUs: number; requests: number }[] = [];
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/** One row's measured slices so far: raw autocannon results, the CPU they cost and their seconds. */
+interface Measurement {
+  name: string;
+  opts: LoadOptions;
+  slices: RawLoadResult[];
+  cpu: CpuSnapshot;
+  seconds: number;
+}
+
+async function measureSlice(m: Measurement, seconds: number, groups: CpuGroups): Promise<void> {
+  const before = snapshotCpu(groups);
+  const startUs = monotonicUs();
+  const r = await autocannonRaw({ ...m.opts, duration: seconds, skipAggregateResult: true });
+  windows.push({ name: m.name, startUs, endUs: monotonicUs(), requests: r.totalCompletedRequests });
+  m.cpu = addCpu(m.cpu, cpuDelta(before, snapshotCpu(groups)));
+  m.slices.push(r);
+  m.seconds += seconds;
+}
+
+function toRow(m: Measurement): Row {
+  const merged = autocannon.aggregateResult(m.slices, { url: m.opts.url, connections: m.opts.connections });
+  const total = m.slices.reduce((sum, r) => sum + r.totalCompletedRequests, 0);
+  return {
+    name: m.name,
+    rps: Math.round(total / m.seconds),
+    p50: merged.latency.p50,
+    p90: merged.latency.p90,
+    p99: merged.latency.p99,
+    non2xx: merged.non2xx,
+    errors: merged.errors,
+    total,
+    cpuMsPerRequest: cpuPerRequest(m.cpu, total),
+  };
+}
+
+const measurement = (name: string, opts: LoadOptions): Measurement => ({ name, opts, slices: [], cpu: NO_CPU, seconds: 0 });
+const warmUp = (opts: LoadOptions) => autocannon({ ...opts, duration: 2 });
+
+/** Rows (a) and (b) by METHOD; see its comment. */
+async function measureServerRows(a: Measurement, b: Measurement, groups: CpuGroups): Promise<void> {
+  if (METHOD === 'sequential') {
+    for (const m of [a, b]) {
+      await warmUp(m.opts);
+      await measureSlice(m, DURATION, groups);
+    }
+    return;
+  }
+  for (let i = 0; i < 2; i++) for (const m of [a, b]) await warmUp(m.opts);
+  while (a.seconds < DURATION) {
+    for (const m of [a, b]) await measureSlice(m, Math.min(SLICE, DURATION - m.seconds), groups);
+  }
+}
+
+/**
+ * A port the system just handed out (ephemeral range): a random pick in 4000–5999 sometimes hit a port Next refuses
+ * to serve on (4045, on the browsers' unsafe-port list), failing the run.
+ */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 async function main() {
@@ -117,7 +217,8 @@ async function main() {
 
     const infraKey = 'bench_infra_key_0123456789abcdef';
     const signingSecret = 'bench_signing_secret_0123456789abcdef0123';
-    const [instantUrl, slowUrl] = await Promise.all([startPublisher(0, infraKey, signingSecret), startPublisher(1_000, infraKey, signingSecret)]);
+    const [instant, slow] = await Promise.all([startPublisher(0, infraKey, signingSecret), startPublisher(1_000, infraKey, signingSecret)]);
+    const [instantUrl, slowUrl] = [instant.url, slow.url];
     const pub = await fixtures.createPublisher(handle.db);
     const fastKb = await fixtures.createHttpKnowledgeBase(handle.db, pub, { endpointUrl: instantUrl, infraKey, signingSecret, timeoutMs: 30_000 });
     const slowKb = await fixtures.createHttpKnowledgeBase(handle.db, pub, { endpointUrl: slowUrl, infraKey, signingSecret, timeoutMs: 30_000 });
@@ -125,8 +226,9 @@ async function main() {
     const slowKey = await fixtures.buyKey(handle.db, slowKb, { cap: 100_000_000, perMinute: 100_000_000 });
     await handle.close();
 
+    const appPort = await freePort();
     const { child: app } = await startProcess(
-      [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(APP_PORT), '-H', '127.0.0.1'],
+      [...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : []), path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(appPort), '-H', '127.0.0.1'],
       {
         NODE_ENV: 'production',
         NEXT_DIST_DIR: DIST,
@@ -140,7 +242,7 @@ async function main() {
       },
       /Ready in|started server|Local:/i,
     );
-    const base = `http://127.0.0.1:${APP_PORT}`;
+    const base = `http://127.0.0.1:${appPort}`;
     // First request opens the database (instrumentation already migrated it).
     for (let i = 0; i < 50; i++) {
       const ok = await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false);
@@ -170,10 +272,14 @@ async function main() {
       body: directBody,
     };
 
-    const rows: Row[] = [];
-    rows.push(await load('(a) gateway → instant publisher', gatewayOpts));
-    rows.push(await load('(b) no-op route (GET /api/health?probe=live)', { url: `${base}/api/health?probe=live`, connections: CONNECTIONS }));
-    rows.push(await load('(c) publisher directly', directOpts));
+    const groups: CpuGroups = { server: app.pid!, publisher: [instant.pid] };
+    const gateway = measurement('(a) gateway → instant publisher', gatewayOpts);
+    const noop = measurement('(b) no-op route (GET /api/health?probe=live)', { url: `${base}/api/health?probe=live`, connections: CONNECTIONS });
+    const direct = measurement('(c) publisher directly', directOpts);
+    await measureServerRows(gateway, noop, groups);
+    await warmUp(direct.opts);
+    await measureSlice(direct, DURATION, groups);
+    const rows = [gateway, noop, direct].map(toRow);
 
     // 2,000 concurrent in-flight queries against a 1 s publisher.
     const started = Date.now();
@@ -193,15 +299,18 @@ async function main() {
     const result = {
       at: new Date().toISOString(),
       machine: `${process.platform} ${process.arch}, node ${process.version}`,
-      settings: { durationSeconds: DURATION, connections: CONNECTIONS, rateLimiter: 'memory', database: 'postgres' },
+      settings: { method: METHOD, sliceSeconds: METHOD === 'interleaved' ? SLICE : DURATION, durationSeconds: DURATION, connections: CONNECTIONS, rateLimiter: 'memory', database: 'postgres' },
       rows,
       gatewayVsNoopP50: Number(ratio.toFixed(2)),
       burst: { requests: BURST, answered200: burst['2xx'], non2xx: burst.non2xx, errors: burst.errors, timeouts: burst.timeouts, seconds: burstSeconds, peakRssMiB: peak },
     };
-    console.table(rows);
+    console.table(rows.map(({ cpuMsPerRequest, ...row }) => row));
+    console.log('CPU ms per request (measured seconds only):');
+    console.table(Object.fromEntries(rows.map((row) => [row.name, row.cpuMsPerRequest])));
     console.log(`gateway p50 / no-op p50 = ${result.gatewayVsNoopP50} (target ≤ 1.5)`);
     console.log(`burst: ${burst['2xx']}/${BURST} answered 200 in ${burstSeconds.toFixed(1)} s; non-2xx ${burst.non2xx}, errors ${burst.errors}; peak RSS ${peak} MiB`);
     writeFileSync(path.join(import.meta.dirname, 'last-results.json'), JSON.stringify(result, null, 2) + '\n');
+    if (CPU_PROF_DIR) writeFileSync(path.join(CPU_PROF_DIR, 'windows.json'), JSON.stringify(windows, null, 2) + '\n');
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1_500));

@@ -4,24 +4,14 @@
  *   npx tsx bench/gateway/stages.ts
  */
 import { sql } from 'drizzle-orm';
-import { createScratchDatabase } from '../../test/support/scratch-database';
+import { openGatewayFixture } from './in-process-fixture';
 
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const scratch = await createScratchDatabase(`almanac_stages_${Math.random().toString(36).slice(2, 8)}`, ADMIN_URL);
-Object.assign(process.env, { ALMANAC_SECRET: 'fake-stages-secret-0123456789abcdef', ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true', LOG_LEVEL: 'warn', SEED_ON_START: 'false', DATABASE_URL: scratch.url });
+const fixture = await openGatewayFixture('stages');
 try {
-  const { openPostgres } = await import('@/db/client');
-  const { prepareDatabase, useDatabase } = await import('@/lib/db');
-  const f = await import('../../test/support/gateway-fixtures');
+  const { handle, publisher: p, kbId: kb, key: k } = fixture;
   const { handleGatewayRequest } = await import('@/lib/gateway');
   const { reserveQueryUnit } = await import('@/lib/quota');
   const { callHttpBackend } = await import('@/lib/publisher-http');
-  const handle = await openPostgres(scratch.url, 20);
-  await prepareDatabase(handle, { seed: false });
-  useDatabase(handle);
-  const p = await f.startExamplePublisher();
-  const kb = await f.createHttpKnowledgeBase(handle.db, await f.createPublisher(handle.db), { endpointUrl: p.url, infraKey: p.infraKey, signingSecret: p.signingSecret });
-  const k = await f.buyKey(handle.db, kb, { cap: 100_000_000, perMinute: 100_000_000 });
   const time = async (name: string, fn: () => Promise<unknown>, n = 300) => {
     for (let i = 0; i < 20; i++) await fn();
     const xs: number[] = [];
@@ -42,10 +32,7 @@ try {
   await time('gateway', () =>
     handleGatewayRequest({ kbId: kb, requestId: 'req_y', authorization: `Bearer ${k.key}`, contentType: 'application/json', readBody: async () => ({ ok: true, text: '{"query":"spring tides"}' }) }),
   );
-  await (await import('@/lib/usage-recorder')).getUsageRecorder().flush();
-  await p.stop();
-  await handle.close();
 } finally {
-  await scratch.drop();
+  await fixture.close();
 }
 process.exit(0);
