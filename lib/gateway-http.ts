@@ -36,9 +36,8 @@ export async function serveQueryRequest(request: Request, kbId: string, requestI
     readBody: () => readLimitedBody(request),
     signal: request.signal,
   });
-  const headers = new Headers(outcome.headers);
-  headers.set(REQUEST_ID_HEADER, requestId);
-  headers.set('Cache-Control', 'no-store');
+  // One plain record: jsonResponse builds the only Headers object from it.
+  const headers = { ...outcome.headers, [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' };
   if (outcome.ok) return jsonResponse(outcome.answer, { status: 200, headers });
   return jsonResponse(errorBody(outcome.code, outcome.message, requestId, outcome.extras), { status: outcome.status, headers });
 }

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { Executor } from '@/db/client';
+import type { Database } from '@/db/client';
 import { apiKeys, subscriptions } from '@/db/schema';
 import { getDb } from './db';
 import { getEnv } from './env';
@@ -7,7 +7,7 @@ import type { ErrorCode } from './errors';
 import { hashApiKey, parseApiKey } from './keys';
 import { getRateLimiter, rateLimitHeaders, type RateLimitRule } from './limits';
 import { log } from './log';
-import { findKnowledgeBaseRoute, routeQuery, type KnowledgeBaseRoute } from './publishers';
+import { loadKnowledgeBaseRoute, routeQuery, type PreparedRoute } from './publishers';
 import type { QueryAnswer } from './query-answer';
 import { readPeriodUsage, releaseQueryUnit, reserveQueryUnit, usageHeaders, type PeriodKey } from './quota';
 import { processSingleton } from './singleton';
@@ -64,58 +64,51 @@ function deny(code: ErrorCode, message: string, headers: Record<string, string> 
 
 // ── Short-lived caches (process-wide) ─────────────────────────────────────────────────────────────────
 
-class TtlCache<V> {
-  private entries = new Map<string, { value: V; expires: number }>();
-  get(key: string): V | undefined {
+/**
+ * Lookups kept for CACHE_TTL_MS. Concurrent misses share one load; a failed load and an unknown (null) result are
+ * not kept: a key issued a moment ago must work at once. A hit whose load has settled comes back as a plain value,
+ * not a promise — awaiting even a resolved promise costs a microtask and, under Next's async context tracking,
+ * several hook calls, on every request.
+ */
+class LookupCache<V> {
+  private entries = new Map<string, { loading: Promise<V | null>; value: V | undefined; expires: number }>();
+
+  lookup(key: string, load: () => Promise<V | null>): V | Promise<V | null> {
+    const now = Date.now();
     const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (hit.expires <= Date.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return hit.value;
-  }
-  set(key: string, value: V): void {
+    if (hit && hit.expires > now) return hit.value ?? hit.loading;
     if (this.entries.size >= CACHE_MAX_ENTRIES) this.entries.clear();
-    this.entries.set(key, { value, expires: Date.now() + CACHE_TTL_MS });
+    const entry = { loading: load(), value: undefined as V | undefined, expires: now + CACHE_TTL_MS };
+    this.entries.set(key, entry);
+    const forget = () => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    };
+    entry.loading.then((value) => (value === null ? forget() : (entry.value = value)), forget);
+    return entry.loading;
   }
+
   delete(key: string): void {
     this.entries.delete(key);
   }
+
   clear(): void {
     this.entries.clear();
   }
 }
 
 interface Caches {
-  keys: TtlCache<Promise<GatewayKeyRecord | null>>;
-  kbs: TtlCache<Promise<KnowledgeBaseRoute | null>>;
+  keys: LookupCache<GatewayKeyRecord>;
+  kbs: LookupCache<PreparedRoute>;
 }
 
 function caches(): Caches {
-  return processSingleton('gateway-caches', () => ({ keys: new TtlCache(), kbs: new TtlCache() }));
+  return processSingleton('gateway-caches', () => ({ keys: new LookupCache(), kbs: new LookupCache() }));
 }
 
 /** Tests that change rows behind the gateway's back and cannot wait half a second. */
 export function clearGatewayCaches(): void {
   caches().keys.clear();
   caches().kbs.clear();
-}
-
-function cached<V>(cache: TtlCache<Promise<V>>, key: string, load: () => Promise<V>): Promise<V> {
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const loading = load();
-  cache.set(key, loading);
-  // Concurrent requests share one lookup; a failed one is not remembered.
-  loading.then(
-    (v) => {
-      // Unknown keys are not cached: a key issued a moment ago must work at once.
-      if (v === null) cache.delete(key);
-    },
-    () => cache.delete(key),
-  );
-  return loading;
 }
 
 // ── The pipeline ──────────────────────────────────────────────────────────────────────────────────────
@@ -134,7 +127,7 @@ function currentPeriod(record: GatewayKeyRecord, now: Date): PeriodKey {
 }
 
 /** Rate-limit and usage headers for a response that stops between rows 3 and 8 (nothing counted). */
-async function peekHeaders(db: Executor, record: GatewayKeyRecord, now: Date): Promise<Record<string, string>> {
+async function peekHeaders(db: Database, record: GatewayKeyRecord, now: Date): Promise<Record<string, string>> {
   const [state, used] = await Promise.all([getRateLimiter().peek(record.keyId, rateRule(record)), readPeriodUsage(db, currentPeriod(record, now))]);
   return { ...rateLimitHeaders(state), ...usageHeaders({ used, cap: record.plan.queriesPerPeriod }) };
 }
@@ -152,7 +145,8 @@ export async function handleGatewayRequest(request: GatewayRequest): Promise<Gat
   }
   const db = await getDb();
   const keyHash = hashApiKey(token);
-  const record = await cached(caches().keys, keyHash, () => findKeyByHash(db, keyHash));
+  const found = caches().keys.lookup(keyHash, () => findKeyByHash(db, keyHash));
+  const record = found instanceof Promise ? await found : found;
   if (!record) return deny('invalid_api_key', 'This API key is not known.');
 
   return runFromKey(db, record, keyHash, request, started, async () => {
@@ -187,7 +181,7 @@ function validateQuery(value: unknown): QueryParse {
 
 /** Rows 3–11 for a known key. Shared by the public route and the signed-in "Try it" panel. */
 async function runFromKey(
-  db: Executor,
+  db: Database,
   initial: GatewayKeyRecord,
   keyHash: string,
   request: Pick<GatewayRequest, 'kbId' | 'requestId' | 'signal'>,
@@ -199,7 +193,8 @@ async function runFromKey(
   // Row 3
   if (record.keyRevokedAt) return deny('key_revoked', 'This API key has been revoked. Create a new key in your dashboard.', await peekHeaders(db, record, now));
   // Row 4: suspended knowledge bases pass here and are refused at row 6 (contract: 403, not 404).
-  const kb = await cached(caches().kbs, request.kbId, () => findKnowledgeBaseRoute(db, request.kbId));
+  const route = caches().kbs.lookup(request.kbId, () => loadKnowledgeBaseRoute(db, request.kbId));
+  const kb = route instanceof Promise ? await route : route;
   if (!kb || (kb.status !== 'published' && kb.status !== 'suspended')) {
     return deny('knowledge_base_not_found', 'No published knowledge base has this id.', await peekHeaders(db, record, now));
   }

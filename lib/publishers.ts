@@ -6,14 +6,15 @@ import { answerHostedQuery } from '@/lib/engine';
 import { decryptSecret, encryptSecret } from './crypto';
 import { getEnv } from './env';
 import { log } from './log';
-import { callHttpBackend, type PublisherOutcome } from './publisher-http';
+import { HttpConnector, type PublisherOutcome } from './publisher-http';
 import { parseEndpointUrl, resolveAndGuard, type GuardPolicy } from './publisher-ssrf';
 import { queryAnswerSchema, type QueryRequest } from './query-answer';
 
 /**
  * Publisher routing (contract §4): a knowledge base answers through its `hosted` engine or the publisher's own
- * `http` endpoint. The gateway calls routeQuery with the knowledge base's route record; secrets are decrypted only
- * for the call and never returned, cached in clear or logged.
+ * `http` endpoint. The gateway loads a knowledge base's route once per cache period (loadKnowledgeBaseRoute) and
+ * calls routeQuery with it for every query. Secrets are decrypted when the route is prepared and live only inside
+ * its connector (see HttpConnector for how long); they are never returned or logged.
  */
 export interface KnowledgeBaseRoute {
   id: string;
@@ -49,28 +50,57 @@ export function guardPolicy(): GuardPolicy {
 
 export type RouteOutcome = PublisherOutcome | { ok: false; code: 'internal_error'; reason: string };
 
-export async function routeQuery(kb: KnowledgeBaseRoute, request: QueryRequest): Promise<RouteOutcome> {
+/** How a prepared route answers: the built-in engine, a publisher connector, or the same failure every time. */
+type Backend = { kind: 'hosted' } | { kind: 'http'; connector: HttpConnector } | { kind: 'unusable'; outcome: RouteOutcome };
+
+/** A knowledge base's route with its backend ready to call (no secrets in the visible fields). */
+export interface PreparedRoute {
+  id: string;
+  status: KnowledgeBaseRoute['status'];
+  timeoutMs: number;
+  backend: Backend;
+}
+
+export function prepareRoute(kb: KnowledgeBaseRoute): PreparedRoute {
   const timeoutMs = kb.timeoutMs > 0 ? kb.timeoutMs : getEnv().PUBLISHER_TIMEOUT_MS;
-  if (kb.backendKind === 'http') {
-    if (!kb.endpointUrl || !kb.infraKeyEncrypted || !kb.signingSecretEncrypted) {
-      return { ok: false, code: 'publisher_error', reason: 'the http backend is not configured' };
-    }
-    let infraKey: string;
-    let signingSecret: string;
-    try {
-      infraKey = decryptSecret(kb.infraKeyEncrypted);
-      signingSecret = decryptSecret(kb.signingSecretEncrypted);
-    } catch {
-      // Wrong ALMANAC_SECRET or a tampered row: our fault, not the publisher's.
-      return { ok: false, code: 'internal_error', reason: 'publisher secrets cannot be decrypted with this server secret' };
-    }
-    return callHttpBackend({ endpointUrl: kb.endpointUrl, infraKey, signingSecret, timeoutMs }, request, guardPolicy());
+  return { id: kb.id, status: kb.status, timeoutMs, backend: prepareBackend(kb, timeoutMs) };
+}
+
+function prepareBackend(kb: KnowledgeBaseRoute, timeoutMs: number): Backend {
+  if (kb.backendKind !== 'http') return { kind: 'hosted' };
+  if (!kb.endpointUrl || !kb.infraKeyEncrypted || !kb.signingSecretEncrypted) {
+    return { kind: 'unusable', outcome: { ok: false, code: 'publisher_error', reason: 'the http backend is not configured' } };
   }
-  return answerHosted(kb, request, timeoutMs);
+  try {
+    const infraKey = decryptSecret(kb.infraKeyEncrypted);
+    const signingSecret = decryptSecret(kb.signingSecretEncrypted);
+    return { kind: 'http', connector: new HttpConnector({ endpointUrl: kb.endpointUrl, infraKey, signingSecret, timeoutMs }, guardPolicy()) };
+  } catch {
+    // Wrong ALMANAC_SECRET or a tampered row: our fault, not the publisher's.
+    return { kind: 'unusable', outcome: { ok: false, code: 'internal_error', reason: 'publisher secrets cannot be decrypted with this server secret' } };
+  }
+}
+
+export async function loadKnowledgeBaseRoute(db: Executor, kbId: string): Promise<PreparedRoute | null> {
+  const row = await findKnowledgeBaseRoute(db, kbId);
+  return row ? prepareRoute(row) : null;
+}
+
+/** Not async itself: the publisher's call is the promise the gateway awaits, with no wrapper around it. */
+export function routeQuery(route: PreparedRoute, request: QueryRequest): Promise<RouteOutcome> {
+  switch (route.backend.kind) {
+    case 'http':
+      return route.backend.connector.call(request);
+    case 'unusable':
+      return Promise.resolve(route.backend.outcome);
+    case 'hosted':
+      return answerHosted(route, request);
+  }
 }
 
 /** The built-in engine, under the same timeout as a publisher's endpoint; its failures are ours (500). */
-async function answerHosted(kb: KnowledgeBaseRoute, request: QueryRequest, timeoutMs: number): Promise<RouteOutcome> {
+async function answerHosted(kb: PreparedRoute, request: QueryRequest): Promise<RouteOutcome> {
+  const { timeoutMs } = kb;
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort();
   request.signal?.addEventListener('abort', onOuterAbort, { once: true });
