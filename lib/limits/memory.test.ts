@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryRateLimiter } from './memory';
+import { retryAfterSeconds } from './types';
+
+/** The sliding log written the obvious way: every allowed time kept, the window counted from scratch each call. */
+function referenceLimiter() {
+  const allowed = new Map<string, number[]>();
+  return (id: string, limit: number, windowMs: number, at: number, count: boolean) => {
+    const inWindow = (allowed.get(id) ?? []).filter((t) => t > at - windowMs);
+    const pass = inWindow.length < limit;
+    if (pass && count) inWindow.push(at);
+    allowed.set(id, inWindow);
+    const resetAtMs = inWindow.length > 0 ? inWindow[0] + windowMs : at + windowMs;
+    return {
+      allowed: pass,
+      limit,
+      remaining: Math.max(0, limit - inWindow.length),
+      resetAtMs,
+      retryAfterSeconds: pass ? 0 : retryAfterSeconds(resetAtMs, at),
+    };
+  };
+}
+
+describe('memory rate limiter', () => {
+  it.each([
+    { limit: 5, windowMs: 1_000, steps: 2_000 },
+    { limit: 300, windowMs: 10_000, steps: 6_000 },
+    { limit: 5_000, windowMs: 60_000, steps: 12_000 },
+  ])('agrees with the plain sliding log over $steps requests (limit $limit per $windowMs ms), old times cut off in bulk', async ({ limit, windowMs, steps }) => {
+    let clock = 1_700_000_000_000;
+    const limiter = createMemoryRateLimiter(() => clock);
+    const reference = referenceLimiter();
+    const rule = { limit, windowMs };
+    let seed = 42;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < steps; i++) {
+      // Bursts and pauses: steps of 0 to 3/limit of the window, now and then a pause longer than the window.
+      clock += random() < 0.01 ? windowMs + 1 : Math.floor((random() * 3 * windowMs) / limit);
+      const id = random() < 0.8 ? 'key_a' : 'key_b';
+      const peek = random() < 0.1;
+      const got = peek ? await limiter.peek(id, rule) : await limiter.consume(id, rule);
+      expect(got, `step ${i}`).toEqual(reference(id, limit, windowMs, clock, !peek));
+    }
+  });
+});
