@@ -9,6 +9,7 @@ import { knowledgeBases, plans, publishers, users } from '@/db/schema';
 import { newId, randomBase62 } from '@/lib/ids';
 import { configureHttpBackend } from '@/lib/publishers';
 import { purchaseSubscription } from '@/lib/subscriptions';
+import { listenOnLoopback } from './listen';
 
 /** Builders for the gateway suites: a publisher, knowledge bases with chosen backends, and bought keys. */
 
@@ -184,16 +185,8 @@ export async function startMisbehavingPublisher(options: { slowMs?: number } = {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    hits: () => hits,
-    stop: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { base: url, hits: () => hits, stop: close };
 }
 
 /** A loopback port with nothing listening on it (a publisher that is down). */

@@ -1,7 +1,7 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { POST, GET } from '@/app/kb/[kb_id]/query/route';
+import { listenOnLoopback } from './listen';
 
 /**
  * Serves the REAL query route handler over HTTP, without Next: Node request → Web Request → the exported POST →
@@ -46,15 +46,7 @@ export function createGatewayHttpServer(): http.Server {
 
 export async function listenGatewayServer(server = createGatewayHttpServer()): Promise<{ url: string; close(): Promise<void> }> {
   server.keepAliveTimeout = 10_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return listenOnLoopback(server);
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
+import { listenOnLoopback } from './listen';
 
 /**
  * A stand-in for Upstash's REST API in front of the local Redis, so the Upstash backend is tested through the same
@@ -153,15 +153,13 @@ export async function startUpstashRestAdapter(options: { redisUrl?: string; toke
     return send(404, { error: `unknown path ${path}` });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     token,
     commandCount: () => served,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
       redis.disconnect();
     },
   };
