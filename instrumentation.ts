@@ -1,6 +1,13 @@
-/** Runs once when the server starts: migrate and (on an empty database) seed before the first request. */
+/**
+ * Runs once when the server starts, before the first request: migrate and (on an empty database) seed, then offer
+ * the gateway's fast lane to scripts/serve.mjs (`npm start`), which answers POST /kb/{id}/query without Next's
+ * request machinery (lib/gateway-node.ts). Under `next dev` or a bare `next start` nothing picks it up, and the route
+ * handler serves the same path.
+ */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { getDatabaseHandle } = await import('./lib/db');
   await getDatabaseHandle();
+  const { registerNodeGateway } = await import('./lib/gateway-node');
+  registerNodeGateway();
 }

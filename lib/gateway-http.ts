@@ -1,12 +1,22 @@
 import { errorBody } from './errors';
 import { REQUEST_ID_HEADER, jsonResponse } from './http';
-import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult } from './gateway';
+import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult, type GatewayOutcome } from './gateway';
 
 /**
- * The HTTP face of the gateway: reads the body from the stream with a hard 16 KiB limit (a lying Content-Length
- * cannot get more in), and turns the gateway's outcome into the contract's response. No CORS headers: keys are for
+ * The Web (fetch API) face of the gateway, used by the Next route handler `app/kb/[kb_id]/query/route.ts` (`next dev`,
+ * or `next start` run directly). `npm start` serves the same path from Node's http server instead (lib/gateway-node.ts);
+ * both shape their answer with `gatewayReply`, so the two faces cannot drift apart. No CORS headers: keys are for
  * servers, not browsers.
  */
+
+/** Status, headers and body of the contract's response for a gateway outcome. */
+export function gatewayReply(outcome: GatewayOutcome, requestId: string): { status: number; headers: Record<string, string>; body: unknown } {
+  const headers = { ...outcome.headers, [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' };
+  if (outcome.ok) return { status: 200, headers, body: outcome.answer };
+  return { status: outcome.status, headers, body: errorBody(outcome.code, outcome.message, requestId, outcome.extras) };
+}
+
+/** Reads the body from the stream with a hard 16 KiB limit: a lying Content-Length cannot get more in. */
 export async function readLimitedBody(request: Request, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) return { ok: false, reason: 'too_large' };
@@ -36,8 +46,6 @@ export async function serveQueryRequest(request: Request, kbId: string, requestI
     readBody: () => readLimitedBody(request),
     signal: request.signal,
   });
-  // One plain record: jsonResponse builds the only Headers object from it.
-  const headers = { ...outcome.headers, [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' };
-  if (outcome.ok) return jsonResponse(outcome.answer, { status: 200, headers });
-  return jsonResponse(errorBody(outcome.code, outcome.message, requestId, outcome.extras), { status: outcome.status, headers });
+  const reply = gatewayReply(outcome, requestId);
+  return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
 }

@@ -62,16 +62,22 @@ export function withApiRoute<P = Record<string, string | string[]>>(
   };
 }
 
+export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Quote the request id if you contact support.';
+
 export function handleRouteError(error: unknown, requestId: string, request?: Request): Response {
   if (error instanceof ApiError) return apiErrorResponse(error, requestId);
   log.error({ err: error, request_id: requestId, method: request?.method, path: request ? new URL(request.url).pathname : undefined }, 'unhandled error');
-  return errorResponse('internal_error', 'Something went wrong on our side. Quote the request id if you contact support.', requestId);
+  return errorResponse('internal_error', INTERNAL_ERROR_MESSAGE, requestId);
+}
+
+export function methodNotAllowedMessage(method: string, allow: string[]): string {
+  return `${method} is not allowed here; use ${allow.join(', ')}.`;
 }
 
 /** 405 with the Allow header, for every method a route does not serve. */
 export function methodNotAllowed(allow: string[]) {
   return withApiRoute(async (request, { requestId }) =>
-    errorResponse('method_not_allowed', `${request.method} is not allowed here; use ${allow.join(', ')}.`, requestId, {
+    errorResponse('method_not_allowed', methodNotAllowedMessage(request.method, allow), requestId, {
       headers: { Allow: allow.join(', ') },
     }),
   );

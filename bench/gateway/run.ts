@@ -228,7 +228,7 @@ async function main() {
 
     const appPort = await freePort();
     const { child: app } = await startProcess(
-      [...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : []), path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(appPort), '-H', '127.0.0.1'],
+      [...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : []), ...(process.env.BENCH_SERVER === 'next' ? [path.join(root, 'node_modules/next/dist/bin/next'), 'start'] : [path.join(root, 'scripts/serve.mjs')]), '-p', String(appPort), '-H', '127.0.0.1'],
       {
         NODE_ENV: 'production',
         NEXT_DIST_DIR: DIST,
@@ -240,7 +240,7 @@ async function main() {
         ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true',
         LOG_LEVEL: 'warn',
       },
-      /Ready in|started server|Local:/i,
+      /Ready in|started server|Local:|ready on/i,
     );
     const base = `http://127.0.0.1:${appPort}`;
     // First request opens the database (instrumentation already migrated it).

@@ -2,7 +2,7 @@
 /**
  * Lighthouse 12 (the `lighthouse` package with `chrome-launcher`, driving Debian's /usr/bin/chromium) on the
  * catalogue, a knowledge-base page and the signed-in dashboard (/account), against a production build served by
- * `next start` with a fresh embedded database (seeded on first start).
+ * scripts/serve.mjs (`npm start`'s server) with a fresh embedded database (seeded on first start).
  *
  *   node bench/pages/run.mjs            # build into .next-bench-pages, start, measure, stop
  *   BENCH_BASE_URL=http://host:port node bench/pages/run.mjs   # measure a running server instead
@@ -78,7 +78,7 @@ async function startServer() {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'almanac-bench-pages-'));
-  const server = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const server = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), '-p', String(port), '-H', '127.0.0.1'], {
     cwd: root,
     stdio: 'ignore',
     env: { ...env, APP_URL: baseUrl, DATA_DIR: dataDir, DATABASE_URL: '', STRIPE_SECRET_KEY: '', REDIS_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production' },

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Playwright's web server: a production build in its own folder (NEXT_DIST_DIR=.next-e2e, so it never collides with
-// other builds) started on the port and FRESH data directory chosen by playwright.config.ts. The first request
-// therefore migrates and seeds an empty embedded database, which proves start-up from nothing.
+// other builds) served by scripts/serve.mjs as `npm start` serves it, on the port and FRESH data directory chosen by
+// playwright.config.ts. The first start therefore migrates and seeds an empty embedded database, which proves
+// start-up from nothing.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +24,7 @@ if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(path.join(root, distDir, '
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, [nextBin, 'start', '-p', port, '-H', '127.0.0.1'], { cwd: root, stdio: 'inherit', env });
+// The production server of `npm start`: Next.js with the query gateway on its fast lane.
+const server = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), '-p', port, '-H', '127.0.0.1'], { cwd: root, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));
