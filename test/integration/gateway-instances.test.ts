@@ -19,7 +19,8 @@ import { OpenApiChecker } from '../support/openapi-check';
 
 /**
  * Two app instances: two separate Node processes (test/support/gateway-server.ts run with tsx), each serving the
- * real route handler over HTTP, sharing one PostgreSQL database and one Redis (rate limits). Postgres project only.
+ * gateway's fast lane over HTTP as `npm start` does, sharing one PostgreSQL database and one Redis (rate limits).
+ * Postgres project only.
  */
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const root = path.resolve(import.meta.dirname, '..', '..');

@@ -9,7 +9,8 @@ import { generateApiKey } from '@/lib/keys';
 import { revokeKeyAsOperator } from '@/lib/subscriptions';
 import { createTestDatabase } from '../support/db';
 import { LOG_FILE } from '../support/gateway-env';
-import { callGateway, jsonQuery, type GatewayCall, type GatewayReply } from '../support/gateway-client';
+import { callGateway, callGatewayOverHttp, jsonQuery, type GatewayCall, type GatewayReply } from '../support/gateway-client';
+import { listenGatewayServer } from '../support/gateway-server';
 import { buyKey, createHttpKnowledgeBase, createKnowledgeBase, createPublisher, startExamplePublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
 import { expectLogsFreeOfSecrets, rememberSecret } from '../support/log-scan';
 import { OpenApiChecker } from '../support/openapi-check';
@@ -17,9 +18,11 @@ import { OpenApiChecker } from '../support/openapi-check';
 /**
  * The shared security suite for POST /kb/{kb_id}/query: every row of the contract's check order with its exact
  * status, whole body and headers, the precedence between rows, and the framing rules (bearer scheme, 413, 405,
- * no CORS). Every response is validated against the served OpenAPI document.
+ * no CORS). It runs on both faces of the gateway: the Next route handler (in-process) and the fast lane that
+ * `npm start` serves (real HTTP). Every response is validated against the served OpenAPI document.
  */
 const openapi = new OpenApiChecker();
+let server: Awaited<ReturnType<typeof listenGatewayServer>>;
 let handle: DatabaseHandle;
 let publisher: RunningPublisher;
 let kb: string;
@@ -32,6 +35,7 @@ beforeAll(async () => {
   handle = await createTestDatabase();
   const db = handle.db;
   publisher = await startExamplePublisher();
+  server = await listenGatewayServer();
   rememberSecret(publisher.infraKey, publisher.signingSecret);
   const backend = { endpointUrl: publisher.url, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret };
   const pub = await createPublisher(db);
@@ -56,7 +60,18 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await publisher?.stop();
+  await server?.close();
 });
+
+interface Face {
+  name: string;
+  call(call: GatewayCall): Promise<GatewayReply>;
+}
+
+const FACES: Face[] = [
+  { name: 'the route handler', call: callGateway },
+  { name: 'the fast lane over HTTP', call: (c) => callGatewayOverHttp(server.url, c) },
+];
 
 const bearer = (k: BoughtKey | string) => `Bearer ${typeof k === 'string' ? k : k.key}`;
 const good = (extra: Partial<GatewayCall> = {}): GatewayCall => ({ kbId: kb, authorization: bearer(keys.good), body: jsonQuery('How do spring tides work?'), ...extra });
@@ -215,9 +230,9 @@ const CASES: Case[] = [
   { name: 'query exactly 2,000 characters after trimming', call: () => good({ body: jsonQuery(`  ${'tide '.repeat(400).slice(0, 1_999)}s  `) }), status: 200, error: null, headers: 'keyed' },
 ];
 
-describe('POST /kb/{kb_id}/query — check order (security suite)', () => {
+describe.each(FACES)('POST /kb/{kb_id}/query through $name — check order (security suite)', ({ call }) => {
   it.each(CASES)('$name → $status $error', async (c) => {
-    const reply = await callGateway(await c.call());
+    const reply = await call(await c.call());
     expect(reply.status).toBe(c.status);
     const requestId = reply.headers.get('X-Request-Id');
     expect(requestId).toMatch(/^req_[0-9A-Za-z]+$/);
@@ -251,13 +266,13 @@ describe('POST /kb/{kb_id}/query — check order (security suite)', () => {
   it('counts only the answered query: X-Usage-Used grows by one per 200 and not for refusals', async () => {
     const k = await buyKey(handle.db, kb, { cap: 10 });
     rememberSecret(k.key);
-    const first = await callGateway({ kbId: kb, authorization: bearer(k), body: jsonQuery('neap tides') });
+    const first = await call({ kbId: kb, authorization: bearer(k), body: jsonQuery('neap tides') });
     expect(first.headers.get('X-Usage-Used')).toBe('1');
     expect(first.headers.get('X-Usage-Remaining')).toBe('9');
-    const refused = await callGateway({ kbId: kb, authorization: bearer(k), body: '{}' });
+    const refused = await call({ kbId: kb, authorization: bearer(k), body: '{}' });
     expect(refused.status).toBe(400);
     expect(refused.headers.get('X-Usage-Used')).toBe('1');
-    const second = await callGateway({ kbId: kb, authorization: bearer(k), body: jsonQuery('clove hitch') });
+    const second = await call({ kbId: kb, authorization: bearer(k), body: jsonQuery('clove hitch') });
     expect(second.headers.get('X-Usage-Used')).toBe('2');
     openapi.expectConforms('/kb/{kb_id}/query', 'POST', second);
   });
@@ -268,13 +283,13 @@ describe('POST /kb/{kb_id}/query — check order (security suite)', () => {
     useDatabase({ db: poisoned as never, kind: handle.kind, close: async () => {} });
     try {
       for (const token of [corrupt(keys.good.key), keys.good.key.slice(1), 'alm_sk_live_short', `x${keys.good.key.slice(1)}`]) {
-        const reply = await callGateway(good({ authorization: bearer(token) }));
+        const reply = await call(good({ authorization: bearer(token) }));
         expect(reply.status).toBe(401);
         expect(reply.body.error).toBe('invalid_api_key');
       }
       // Control: a well-formed key does reach the database (and so fails here with 500).
       clearGatewayCaches();
-      const control = await callGateway(good({ authorization: bearer(unknownKey) }));
+      const control = await call(good({ authorization: bearer(unknownKey) }));
       expect(control.status).toBe(500);
       expect(control.body.error).toBe('internal_error');
     } finally {
@@ -285,12 +300,12 @@ describe('POST /kb/{kb_id}/query — check order (security suite)', () => {
   it('sees a revocation within half a second (no longer-lived key cache)', async () => {
     const k = await buyKey(handle.db, kb, { cap: 10_000, perMinute: 10_000 });
     rememberSecret(k.key);
-    expect((await callGateway({ kbId: kb, authorization: bearer(k), body: jsonQuery('tides') })).status).toBe(200);
+    expect((await call({ kbId: kb, authorization: bearer(k), body: jsonQuery('tides') })).status).toBe(200);
     await revokeKeyAsOperator(handle.db, k.keyId);
     const revokedAt = Date.now();
     let reply: GatewayReply;
     do {
-      reply = await callGateway({ kbId: kb, authorization: bearer(k), body: jsonQuery('tides') });
+      reply = await call({ kbId: kb, authorization: bearer(k), body: jsonQuery('tides') });
       if (reply.status !== 200) break;
       await new Promise((r) => setTimeout(r, 25));
     } while (Date.now() - revokedAt < 2_000);

@@ -132,7 +132,8 @@ const VALID_ANSWER = { answer: 'Fine.', citations: [{ document_id: 'doc-1', titl
 /**
  * A publisher that misbehaves on purpose, one path per failure mode: /ok, /slow, /status-500, /invalid-json,
  * /oversized (Content-Length says 2 MiB), /oversized-chunked (no Content-Length), /schema (breaks the answer
- * schema), /reset (drops the connection). It does not check signatures; the example publisher does.
+ * schema), /reset (drops the connection); and /long, a valid 8 KiB answer. It does not check signatures; the
+ * example publisher does.
  */
 export async function startMisbehavingPublisher(options: { slowMs?: number } = {}): Promise<{ base: string; hits: () => number; stop(): Promise<void> }> {
   let hits = 0;
@@ -149,6 +150,8 @@ export async function startMisbehavingPublisher(options: { slowMs?: number } = {
       switch (path) {
         case '/ok':
           return sendJson(200, VALID_ANSWER);
+        case '/long':
+          return sendJson(200, { ...VALID_ANSWER, answer: 'The tide turns twice a day. '.repeat(300) });
         case '/slow':
           return void setTimeout(() => !res.destroyed && sendJson(200, VALID_ANSWER), options.slowMs ?? 3_000);
         case '/status-500':

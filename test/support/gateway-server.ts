@@ -1,46 +1,18 @@
 import http from 'node:http';
-import { Readable } from 'node:stream';
-import { POST, GET } from '@/app/kb/[kb_id]/query/route';
+import { matchQueryPath, serveQueryOverNode } from '@/lib/gateway-node';
 import { listenOnLoopback } from './listen';
 
 /**
- * Serves the REAL query route handler over HTTP, without Next: Node request → Web Request → the exported POST →
- * Node response. Used in-process (raw-socket tests) and as a separate process (two app instances sharing Postgres
- * and Redis): `tsx test/support/gateway-server.ts` prints "gateway listening on <url>".
+ * The gateway's fast lane over HTTP, without Next: the same dispatch as scripts/serve.mjs (`npm start`) for
+ * /kb/{kb_id}/query, and 404 for every other path. Used in-process (the security suite's HTTP face, raw-socket tests)
+ * and as a separate process (two app instances sharing Postgres and Redis): `tsx test/support/gateway-server.ts`
+ * prints "gateway listening on <url>".
  */
-const ROUTE = /^\/kb\/([^/]+)\/query\/?$/;
-
 export function createGatewayHttpServer(): http.Server {
-  return http.createServer(async (req, res) => {
-    try {
-      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
-      const match = ROUTE.exec(url.pathname);
-      if (!match) {
-        res.writeHead(404).end();
-        return;
-      }
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
-        else if (value !== undefined) headers.set(name, value);
-      }
-      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-      const controller = new AbortController();
-      res.on('close', () => controller.abort());
-      const request = new Request(url, {
-        method: req.method,
-        headers,
-        body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
-        duplex: 'half',
-        signal: controller.signal,
-      } as RequestInit);
-      const context = { params: Promise.resolve({ kb_id: decodeURIComponent(match[1]) }) };
-      const response = req.method === 'POST' ? await POST(request, context) : await GET(request, context);
-      res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-      res.end(Buffer.from(await response.arrayBuffer()));
-    } catch (err) {
-      res.writeHead(500).end(String(err));
-    }
+  return http.createServer((req, res) => {
+    const kbId = matchQueryPath(req.url);
+    if (kbId === null) res.writeHead(404).end();
+    else void serveQueryOverNode(req, res, kbId);
   });
 }
 
