@@ -3,7 +3,7 @@ import type { Database } from '@/db/client';
 import { apiKeys, subscriptions } from '@/db/schema';
 import { getDb } from './db';
 import { getEnv } from './env';
-import type { ErrorCode } from './errors';
+import { ERROR_STATUS, type ErrorCode } from './errors';
 import { hashApiKey, parseApiKey } from './keys';
 import { getRateLimiter, rateLimitHeaders, type RateLimitRule } from './limits';
 import { log } from './log';
@@ -42,24 +42,8 @@ export interface GatewayRequest {
   signal?: AbortSignal;
 }
 
-const STATUS: Record<string, number> = {
-  missing_api_key: 401,
-  invalid_api_key: 401,
-  key_revoked: 403,
-  knowledge_base_not_found: 404,
-  key_scope_mismatch: 403,
-  forbidden: 403,
-  rate_limit_exceeded: 429,
-  invalid_query: 400,
-  payload_too_large: 413,
-  query_cap_exceeded: 429,
-  publisher_error: 502,
-  publisher_timeout: 504,
-  internal_error: 500,
-};
-
 function deny(code: ErrorCode, message: string, headers: Record<string, string> = {}, extras: Record<string, unknown> = {}): GatewayOutcome {
-  return { ok: false, status: STATUS[code] ?? 500, code, message, extras, headers };
+  return { ok: false, status: ERROR_STATUS[code], code, message, extras, headers };
 }
 
 // ── Short-lived caches (process-wide) ─────────────────────────────────────────────────────────────────
@@ -255,7 +239,7 @@ async function runFromKey(
   // Fair metering: a failed answer gives its unit back.
   const usedAfter = await releaseQueryUnit(db, period);
   Object.assign(headers, usageHeaders({ used: usedAfter, cap }));
-  recorder.record({ ...base, status: STATUS[outcome.code], errorCode: outcome.code, tokensUsed: 0, latencyMs: Date.now() - started });
+  recorder.record({ ...base, status: ERROR_STATUS[outcome.code], errorCode: outcome.code, tokensUsed: 0, latencyMs: Date.now() - started });
   log.warn({ request_id: request.requestId, kb_id: kb.id, code: outcome.code, reason: outcome.reason }, 'query not answered');
   const message =
     outcome.code === 'publisher_timeout'
