@@ -1,6 +1,6 @@
 import { getServerSession } from 'next-auth';
 import { cookies } from 'next/headers';
-import { redirect } from 'next/navigation';
+import { redirect, unstable_rethrow } from 'next/navigation';
 import { encodeSessionToken, getAuthOptions, SESSION_MAX_AGE_SECONDS, sessionCookie } from './auth';
 import { errorResponse, withApiRoute, type ApiContext } from './http';
 import { log } from './log';
@@ -12,6 +12,8 @@ export type SessionUser = UserView;
 export async function getSessionUser(): Promise<SessionUser | null> {
   // A broken or foreign cookie must not take every page down with it: the visitor is simply signed out.
   const session = await getServerSession(getAuthOptions()).catch((error: unknown) => {
+    // Next's own signals (a page found to be dynamic while prerendering, redirects) are not broken cookies.
+    unstable_rethrow(error);
     log.warn({ err: error }, 'session could not be read; treating the request as signed out');
     return null;
   });
