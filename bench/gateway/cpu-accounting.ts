@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
  * difference of two snapshots divided by the requests answered in between is that row's CPU budget per request.
  */
 export interface CpuGroups {
-  /** The `next start` process and its children. */
+  /** The server process under test and its children. */
   server: number;
   /** The publisher processes (examples/publisher-server). */
   publisher: number[];

@@ -1,14 +1,18 @@
 /**
- * Gateway benchmark (issue 3 §9). One run measures, on the same `next start` server:
- *   (a) POST /kb/{id}/query against a local instant publisher (keys, limits, metering, routing),
- *   (b) GET /api/health?probe=live, a no-I/O route in the same app (the framework's floor),
- *   (c) the publisher called directly (the backend's own cost),
- * then fires 2,000 concurrent queries at a knowledge base whose publisher takes 1 s and reports how many were
- * answered and the server's peak RSS. Each row also reports the CPU per request of every process involved.
- * Postgres database created and dropped by the run; memory rate limiter.
+ * Gateway benchmark (issue 3 §9). One run measures, on one build and one database:
+ *   (a)  POST /kb/{id}/query on `npm start`'s server (scripts/serve.mjs: the gateway's fast lane) against a local
+ *        instant publisher (keys, limits, metering, routing),
+ *   (a2) the same request through Next's route handler (a bare `next start` of the same build: the path before the
+ *        fast lane, and what `next dev` serves),
+ *   (b)  GET /api/health?probe=live on `npm start`'s server, a no-I/O Next route (the framework's floor),
+ *   (b2) POST /kb/{id}/query without a key on `npm start`'s server: the fast lane's own floor (401, no I/O),
+ *   (c)  the publisher called directly (the backend's own cost),
+ * then fires 2,000 concurrent queries at a knowledge base whose publisher takes 1 s through `npm start`'s server and
+ * reports how many were answered and its peak RSS. Each row also reports the CPU per request of every process
+ * involved. Postgres database created and dropped by the run; memory rate limiter.
  *
  *   NEXT_DIST_DIR=.next-bench npx next build   # once
- *   npx tsx bench/gateway/run.ts               # about a minute
+ *   npx tsx bench/gateway/run.ts               # about two minutes
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -41,7 +45,14 @@ const BURST = Number(process.env.BENCH_BURST ?? 2_000);
  */
 const METHOD = process.env.BENCH_METHOD === 'sequential' ? 'sequential' : 'interleaved';
 const SLICE = Number(process.env.BENCH_SLICE ?? 2);
-/** Diagnostic only (slows every row): a directory for V8 CPU profiles of the server (`node --cpu-prof`). */
+const ROWS = {
+  gateway: "(a) gateway, npm start's server (fast lane) → instant publisher",
+  routeHandler: "(a2) gateway, Next's route handler (bare next start) → instant publisher",
+  noop: '(b) no-op Next route (GET /api/health?probe=live)',
+  laneFloor: '(b2) fast-lane floor (POST without a key → 401)',
+  direct: '(c) publisher directly',
+} as const;
+/** Diagnostic only (slows every row): a directory for V8 CPU profiles of `npm start`'s server (`node --cpu-prof`). */
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 
 // Configuration for the lib modules imported below (same secret as the server so it can decrypt).
@@ -59,7 +70,7 @@ interface LoadOptions {
 }
 interface LoadResult {
   requests: { average: number; total: number };
-  latency: { p50: number; p90: number; p99: number };
+  latency: { p50: number; p90: number; p99: number; average: number };
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -125,6 +136,8 @@ type Row = {
   p50: number;
   p90: number;
   p99: number;
+  /** Mean latency (ms, two decimals): p50s are whole milliseconds. */
+  mean: number;
   non2xx: number;
   errors: number;
   total: number;
@@ -140,17 +153,19 @@ const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 interface Measurement {
   name: string;
   opts: LoadOptions;
+  /** The processes whose CPU this row is charged (its server, the publishers). */
+  groups: CpuGroups;
   slices: RawLoadResult[];
   cpu: CpuSnapshot;
   seconds: number;
 }
 
-async function measureSlice(m: Measurement, seconds: number, groups: CpuGroups): Promise<void> {
-  const before = snapshotCpu(groups);
+async function measureSlice(m: Measurement, seconds: number): Promise<void> {
+  const before = snapshotCpu(m.groups);
   const startUs = monotonicUs();
   const r = await autocannonRaw({ ...m.opts, duration: seconds, skipAggregateResult: true });
   windows.push({ name: m.name, startUs, endUs: monotonicUs(), requests: r.totalCompletedRequests });
-  m.cpu = addCpu(m.cpu, cpuDelta(before, snapshotCpu(groups)));
+  m.cpu = addCpu(m.cpu, cpuDelta(before, snapshotCpu(m.groups)));
   m.slices.push(r);
   m.seconds += seconds;
 }
@@ -164,6 +179,7 @@ function toRow(m: Measurement): Row {
     p50: merged.latency.p50,
     p90: merged.latency.p90,
     p99: merged.latency.p99,
+    mean: Number(merged.latency.average.toFixed(2)),
     non2xx: merged.non2xx,
     errors: merged.errors,
     total,
@@ -171,21 +187,21 @@ function toRow(m: Measurement): Row {
   };
 }
 
-const measurement = (name: string, opts: LoadOptions): Measurement => ({ name, opts, slices: [], cpu: NO_CPU, seconds: 0 });
+const measurement = (name: string, opts: LoadOptions, groups: CpuGroups): Measurement => ({ name, opts, groups, slices: [], cpu: NO_CPU, seconds: 0 });
 const warmUp = (opts: LoadOptions) => autocannon({ ...opts, duration: 2 });
 
-/** Rows (a) and (b) by METHOD; see its comment. */
-async function measureServerRows(a: Measurement, b: Measurement, groups: CpuGroups): Promise<void> {
+/** The server rows by METHOD; see its comment. */
+async function measureServerRows(rows: Measurement[]): Promise<void> {
   if (METHOD === 'sequential') {
-    for (const m of [a, b]) {
+    for (const m of rows) {
       await warmUp(m.opts);
-      await measureSlice(m, DURATION, groups);
+      await measureSlice(m, DURATION);
     }
     return;
   }
-  for (let i = 0; i < 2; i++) for (const m of [a, b]) await warmUp(m.opts);
-  while (a.seconds < DURATION) {
-    for (const m of [a, b]) await measureSlice(m, Math.min(SLICE, DURATION - m.seconds), groups);
+  for (let i = 0; i < 2; i++) for (const m of rows) await warmUp(m.opts);
+  while (rows[0].seconds < DURATION) {
+    for (const m of rows) await measureSlice(m, Math.min(SLICE, DURATION - m.seconds));
   }
 }
 
@@ -226,38 +242,46 @@ async function main() {
     const slowKey = await fixtures.buyKey(handle.db, slowKb, { cap: 100_000_000, perMinute: 100_000_000 });
     await handle.close();
 
-    const appPort = await freePort();
-    const { child: app } = await startProcess(
-      [...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : []), ...(process.env.BENCH_SERVER === 'next' ? [path.join(root, 'node_modules/next/dist/bin/next'), 'start'] : [path.join(root, 'scripts/serve.mjs')]), '-p', String(appPort), '-H', '127.0.0.1'],
-      {
-        NODE_ENV: 'production',
-        NEXT_DIST_DIR: DIST,
-        NEXT_TELEMETRY_DISABLED: '1',
-        DATABASE_URL: dbUrl,
-        DATABASE_POOL_MAX: '20',
-        SEED_ON_START: 'false',
-        ALMANAC_SECRET: SECRET,
-        ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true',
-        LOG_LEVEL: 'warn',
-      },
-      /Ready in|started server|Local:|ready on/i,
-    );
-    const base = `http://127.0.0.1:${appPort}`;
-    // First request opens the database (instrumentation already migrated it).
-    for (let i = 0; i < 50; i++) {
-      const ok = await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false);
-      if (ok) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const serverEnv = {
+      NODE_ENV: 'production',
+      NEXT_DIST_DIR: DIST,
+      NEXT_TELEMETRY_DISABLED: '1',
+      DATABASE_URL: dbUrl,
+      DATABASE_POOL_MAX: '20',
+      SEED_ON_START: 'false',
+      ALMANAC_SECRET: SECRET,
+      ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true',
+      LOG_LEVEL: 'warn',
+    };
+    // Two servers of the same build on the same database: `npm start`'s (scripts/serve.mjs, the gateway on its fast
+    // lane) and a bare `next start` (the gateway through Next's route handler, as before the fast lane).
+    const startServer = async (script: string[], profile: boolean) => {
+      const port = await freePort();
+      const { child } = await startProcess(
+        [...(profile && CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : []), ...script, '-p', String(port), '-H', '127.0.0.1'],
+        serverEnv,
+        /Ready in|ready on/i,
+      );
+      const base = `http://127.0.0.1:${port}`;
+      // The first request waits for instrumentation (database open; on serve.mjs, the fast lane registered).
+      for (let i = 0; i < 50; i++) {
+        const ok = await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false);
+        if (ok) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return { child, base };
+    };
+    const app = await startServer([path.join(root, 'scripts/serve.mjs')], true);
+    const nextOnly = await startServer([path.join(root, 'node_modules/next/dist/bin/next'), 'start'], false);
 
     const query = JSON.stringify({ query: 'When do spring tides occur?' });
-    const gatewayOpts = {
+    const gatewayOpts = (base: string) => ({
       url: `${base}/kb/${fastKb}/query`,
       method: 'POST' as const,
       connections: CONNECTIONS,
       headers: { authorization: `Bearer ${fastKey.key}`, 'content-type': 'application/json' },
       body: query,
-    };
+    });
     const directBody = JSON.stringify({ query: 'When do spring tides occur?', kb_id: fastKb, request_id: 'req_bench' });
     const t = Math.floor(Date.now() / 1000);
     const directOpts = {
@@ -272,19 +296,22 @@ async function main() {
       body: directBody,
     };
 
-    const groups: CpuGroups = { server: app.pid!, publisher: [instant.pid] };
-    const gateway = measurement('(a) gateway → instant publisher', gatewayOpts);
-    const noop = measurement('(b) no-op route (GET /api/health?probe=live)', { url: `${base}/api/health?probe=live`, connections: CONNECTIONS });
-    const direct = measurement('(c) publisher directly', directOpts);
-    await measureServerRows(gateway, noop, groups);
+    const on = (server: ChildProcess): CpuGroups => ({ server: server.pid!, publisher: [instant.pid] });
+    const gateway = measurement(ROWS.gateway, gatewayOpts(app.base), on(app.child));
+    const routeHandler = measurement(ROWS.routeHandler, gatewayOpts(nextOnly.base), on(nextOnly.child));
+    const noop = measurement(ROWS.noop, { url: `${app.base}/api/health?probe=live`, connections: CONNECTIONS }, on(app.child));
+    const laneFloor = measurement(ROWS.laneFloor, { ...gatewayOpts(app.base), headers: { 'content-type': 'application/json' } }, on(app.child));
+    const direct = measurement(ROWS.direct, directOpts, on(app.child));
+    await measureServerRows([gateway, routeHandler, noop, laneFloor]);
     await warmUp(direct.opts);
-    await measureSlice(direct, DURATION, groups);
-    const rows = [gateway, noop, direct].map(toRow);
+    await measureSlice(direct, DURATION);
+    const rows = [gateway, routeHandler, noop, laneFloor, direct].map(toRow);
+    nextOnly.child.kill('SIGTERM');
 
     // 2,000 concurrent in-flight queries against a 1 s publisher.
     const started = Date.now();
     const burst = await autocannon({
-      url: `${base}/kb/${slowKb}/query`,
+      url: `${app.base}/kb/${slowKb}/query`,
       method: 'POST',
       connections: BURST,
       amount: BURST,
@@ -293,21 +320,34 @@ async function main() {
       body: query,
     });
     const burstSeconds = (Date.now() - started) / 1000;
-    const peak = peakRssMiB(app.pid!);
+    const peak = peakRssMiB(app.child.pid!);
 
-    const ratio = rows[0].p50 / Math.max(rows[1].p50, 0.001);
+    // p50s are whole milliseconds: a floor whose p50 rounds to 0 has no p50 ratio (null), only mean and CPU ratios.
+    const ratio = (a: Row, b: Row) => ({
+      p50: b.p50 > 0 ? Number((a.p50 / b.p50).toFixed(2)) : null,
+      mean: Number((a.mean / b.mean).toFixed(2)),
+      serverCpu: Number((a.cpuMsPerRequest.server / b.cpuMsPerRequest.server).toFixed(2)),
+    });
+    const [rowGateway, rowRouteHandler, rowNoop, rowLaneFloor] = rows;
     const result = {
       at: new Date().toISOString(),
       machine: `${process.platform} ${process.arch}, node ${process.version}`,
       settings: { method: METHOD, sliceSeconds: METHOD === 'interleaved' ? SLICE : DURATION, durationSeconds: DURATION, connections: CONNECTIONS, rateLimiter: 'memory', database: 'postgres' },
       rows,
-      gatewayVsNoopP50: Number(ratio.toFixed(2)),
+      ratios: {
+        gatewayVsNoop: ratio(rowGateway, rowNoop),
+        routeHandlerVsNoop: ratio(rowRouteHandler, rowNoop),
+        gatewayVsLaneFloor: ratio(rowGateway, rowLaneFloor),
+      },
       burst: { requests: BURST, answered200: burst['2xx'], non2xx: burst.non2xx, errors: burst.errors, timeouts: burst.timeouts, seconds: burstSeconds, peakRssMiB: peak },
     };
     console.table(rows.map(({ cpuMsPerRequest, ...row }) => row));
     console.log('CPU ms per request (measured seconds only):');
     console.table(Object.fromEntries(rows.map((row) => [row.name, row.cpuMsPerRequest])));
-    console.log(`gateway p50 / no-op p50 = ${result.gatewayVsNoopP50} (target ≤ 1.5)`);
+    const show = (r: ReturnType<typeof ratio>) => `p50 ${r.p50 ?? 'n/a'}×, mean ${r.mean}×, server CPU per request ${r.serverCpu}×`;
+    console.log(`(a) gateway on npm start's server / (b) no-op Next route: ${show(result.ratios.gatewayVsNoop)} (target: p50 ≤ 1.5×)`);
+    console.log(`(a2) gateway through Next's route handler / (b) no-op Next route: ${show(result.ratios.routeHandlerVsNoop)}`);
+    console.log(`(a) gateway / (b2) the fast lane's own floor: ${show(result.ratios.gatewayVsLaneFloor)}`);
     console.log(`burst: ${burst['2xx']}/${BURST} answered 200 in ${burstSeconds.toFixed(1)} s; non-2xx ${burst.non2xx}, errors ${burst.errors}; peak RSS ${peak} MiB`);
     writeFileSync(path.join(import.meta.dirname, 'last-results.json'), JSON.stringify(result, null, 2) + '\n');
     if (CPU_PROF_DIR) writeFileSync(path.join(CPU_PROF_DIR, 'windows.json'), JSON.stringify(windows, null, 2) + '\n');
