@@ -40,7 +40,18 @@ const nextHandler = app.getRequestHandler();
 // then the lane is absent and Next's route handler answers the same path (the first requests of a fresh start).
 const fastLane = () => globalThis.__almanacSingletons?.get('node-gateway');
 
-const server = http.createServer((req, res) => {
+// Once the server is stopping, every answer it starts says `Connection: close` and closes its connection after it, so
+// clients move to another instance instead of being served on a kept-alive connection until the drain cuts it.
+// writeHead is where Node decides keep-alive, and the implicit header of write()/end() goes through it too.
+let stopping = false;
+class DrainAwareResponse extends http.ServerResponse {
+  writeHead(...args) {
+    if (stopping) this.shouldKeepAlive = false;
+    return super.writeHead(...args);
+  }
+}
+
+const server = http.createServer({ ServerResponse: DrainAwareResponse }, (req, res) => {
   const gateway = fastLane();
   const kbId = gateway ? gateway.match(req.url) : null;
   const handling = kbId === null ? nextHandler(req, res) : gateway.serve(req, res, kbId);
@@ -64,13 +75,16 @@ server.listen(port, hostname, () => {
 
 // Stop taking connections, let requests in flight finish (at most 10 s), close Next, then exit. The usage recorder
 // holds this exit until its last batch is written (lib/usage-recorder.ts), so no counted query is lost on a deploy.
+// Idle connections close at once; a response whose headers went out before the signal (keep-alive already promised)
+// leaves its connection idle when it ends, which the sweep closes.
 const DRAIN_MS = 10_000;
-let stopping = false;
+const IDLE_SWEEP_MS = 100;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
     setTimeout(() => server.closeAllConnections(), DRAIN_MS).unref();
+    setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
     server.close(() => {
       app
         .close()

@@ -5,6 +5,7 @@
 // start-up from nothing.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -27,4 +28,5 @@ if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(path.join(root, distDir, '
 // The production server of `npm start`: Next.js with the query gateway on its fast lane.
 const server = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), '-p', port, '-H', '127.0.0.1'], { cwd: root, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => process.exit(code ?? 0));
+// A server killed by a signal exits as a shell reports it (128 + the signal's number), never as a success.
+server.on('exit', (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0)));
