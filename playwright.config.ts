@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -21,6 +21,12 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'almanac-e2e-'))
 const baseURL = external ?? `http://127.0.0.1:${process.env.E2E_PORT}`;
 const artifacts = path.resolve('e2e/artifacts');
 mkdirSync(artifacts, { recursive: true });
+// Every server of the run logs into one fresh folder, which the global teardown scans for leaked keys and secrets.
+if (!process.env.ALMANAC_TEST_LOG_DIR) {
+  process.env.ALMANAC_TEST_LOG_DIR = path.join(artifacts, 'logs');
+  rmSync(process.env.ALMANAC_TEST_LOG_DIR, { recursive: true, force: true });
+  mkdirSync(process.env.ALMANAC_TEST_LOG_DIR, { recursive: true });
+}
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -36,6 +42,7 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   outputDir: path.join(artifacts, 'test-results'),
+  globalTeardown: './e2e/support/log-scan-teardown.ts',
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -65,7 +72,7 @@ export default defineConfig({
           DATA_DIR: process.env.E2E_DATA_DIR,
           DATABASE_URL: '',
           SEED_ON_START: 'true',
-          LOG_FILE: path.join(artifacts, 'server.log'),
+          LOG_FILE: path.join(process.env.ALMANAC_TEST_LOG_DIR, 'server.log'),
           LOG_LEVEL: 'info',
           ...WITHOUT_OUTSIDE_SERVICES,
           // No sign-in provider: the specs see the email-and-password pages (the OAuth specs start their own server).

@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 const alias = { '@': import.meta.dirname };
 const integration = ['test/integration/**/*.test.ts'];
+// Every project logs for real into one directory per run and scans it for leaked secrets at the end.
+const logCapture = { globalSetup: ['test/support/log-capture-global-setup.ts'], setupFiles: ['test/support/log-capture.ts'] };
 
 /**
  * Three projects: unit tests beside the code; the integration suite once on embedded PGlite and once on the
@@ -12,19 +14,32 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' },
+    env: { NODE_ENV: 'test' },
     projects: [
       {
         resolve: { alias },
-        test: { name: 'unit', include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'components/**/*.test.ts', 'examples/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'components/**/*.test.ts', 'examples/**/*.test.ts', 'test/support/**/*.test.ts'],
+          environment: 'node',
+          ...logCapture,
+        },
       },
       {
         resolve: { alias },
-        test: { name: 'pglite', include: integration, env: { ALMANAC_TEST_DB: 'pglite' }, testTimeout: 60_000, hookTimeout: 180_000 },
+        test: { name: 'pglite', include: integration, env: { ALMANAC_TEST_DB: 'pglite' }, testTimeout: 60_000, hookTimeout: 180_000, ...logCapture },
       },
       {
         resolve: { alias },
-        test: { name: 'postgres', include: integration, globalSetup: ['test/support/postgres-global-setup.ts'], env: { ALMANAC_TEST_DB: 'postgres' }, testTimeout: 60_000, hookTimeout: 180_000 },
+        test: {
+          name: 'postgres',
+          include: integration,
+          ...logCapture,
+          globalSetup: ['test/support/postgres-global-setup.ts', ...logCapture.globalSetup],
+          env: { ALMANAC_TEST_DB: 'postgres' },
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
       },
     ],
   },

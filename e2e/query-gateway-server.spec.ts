@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import {
   type BoughtKey,
   type RunningPublisher,
 } from '../test/support/gateway-fixtures';
+import { issuedSecrets, rememberSecret } from '../test/support/log-scan';
 import { startAppServer, type AppServer } from './support/app-server';
 
 /**
@@ -32,7 +33,7 @@ const OWN_ENV: Record<string, string> = {
   ALMANAC_SECRET: SERVER_SECRET,
   ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true',
   LOG_LEVEL: 'info',
-  LOG_FILE: path.join(os.tmpdir(), `almanac-e2e-gateway-fixtures-${randomBytes(4).toString('hex')}.log`),
+  LOG_FILE: path.join(process.env.ALMANAC_TEST_LOG_DIR ?? os.tmpdir(), `gateway-fixtures-${randomBytes(4).toString('hex')}.log`),
 };
 const DEPLOY_QUERIES = 30;
 
@@ -44,7 +45,6 @@ let testPublisher: Awaited<ReturnType<typeof startMisbehavingPublisher>>;
 let publisherId: string;
 let kb: string;
 const savedEnv: Record<string, string | undefined> = {};
-const issuedSecrets: string[] = [];
 const agent = new http.Agent({ keepAlive: true });
 
 interface Reply {
@@ -104,9 +104,7 @@ function knowledgeBase(testPublisherPath?: string): Promise<string> {
 }
 
 async function buy(kbId: string, options: { cap?: number } = {}): Promise<BoughtKey> {
-  const bought = await buyKey(handle.db, kbId, { cap: options.cap ?? 100, perMinute: 1_000 });
-  issuedSecrets.push(bought.key);
-  return bought;
+  return buyKey(handle.db, kbId, { cap: options.cap ?? 100, perMinute: 1_000 });
 }
 
 async function usedThisPeriod(subscriptionId: string): Promise<number> {
@@ -138,7 +136,7 @@ test.beforeAll(async () => {
   }
   resetEnvForTesting();
   [publisher, testPublisher] = await Promise.all([startExamplePublisher(), startMisbehavingPublisher({ slowMs: 1_000 })]);
-  issuedSecrets.push(publisher.infraKey, publisher.signingSecret);
+  rememberSecret(publisher.infraKey, publisher.signingSecret);
   app = await startAppServer({
     name: 'gateway',
     readyPath: '/api/health',
@@ -161,7 +159,6 @@ test.afterAll(async () => {
     else process.env[name] = value;
   }
   resetEnvForTesting();
-  rmSync(OWN_ENV.LOG_FILE, { force: true });
 });
 
 test('a keyed query is answered on the fast lane: 200 with the answer, the rate-limit, usage and request-id headers', async () => {
@@ -363,7 +360,7 @@ test("no issued key and no publisher secret appears in the server's output or lo
   const logged = output.split('\n').filter((line) => line.includes(String(failed.headers['x-request-id'])));
   expect(logged.some((line) => line.includes('"msg":"query not answered"'))).toBe(true);
   const ownLog = existsSync(OWN_ENV.LOG_FILE) ? readFileSync(OWN_ENV.LOG_FILE, 'utf8') : '';
-  expect(issuedSecrets.length).toBeGreaterThan(2);
+  expect(issuedSecrets.size).toBeGreaterThan(2);
   for (const secret of issuedSecrets) {
     expect(output.includes(secret), `a secret (${secret.slice(0, 12)}…) appears in the server's output`).toBe(false);
     expect(ownLog.includes(secret), `a secret (${secret.slice(0, 12)}…) appears in this process's log`).toBe(false);

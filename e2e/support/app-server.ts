@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,7 +67,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `almanac-e2e-${name}-`));
-  const logFile = path.join(dataDir, 'server.log');
+  // In the run's log folder (playwright.config.ts), which the global teardown scans for leaked keys and secrets.
+  const logFile = path.join(process.env.ALMANAC_TEST_LOG_DIR ?? dataDir, `${name}-${port}-server.log`);
   const database = await createScratchDatabase(`almanac_e2e_${name}_${randomBytes(5).toString('hex')}`);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -130,6 +131,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 
   const close = async () => {
     await stop();
+    if (process.env.ALMANAC_TEST_LOG_DIR) writeFileSync(path.join(process.env.ALMANAC_TEST_LOG_DIR, `${name}-${port}-console.log`), consoleOutput);
     await pool.end();
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });

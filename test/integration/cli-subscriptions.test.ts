@@ -10,6 +10,7 @@ import { openEmbeddedDatabase } from '@/lib/embedded-db';
 import { hashApiKey, parseApiKey } from '@/lib/keys';
 import { findKeyByHash, getSubscriptionForUser } from '@/lib/subscriptions';
 import { createTestDatabase, testDbKind } from '../support/db';
+import { childLogFile } from '../support/log-scan';
 import { createCatalogueFixture } from './subscriptions-fixtures';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -28,7 +29,7 @@ function runCli(args: string[], env: Record<string, string | undefined>): Promis
     execFile(
       TSX,
       ['scripts/almanac.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', SEED_ON_START: 'false', APP_URL, ...env }, timeout: 90_000 },
+      { cwd: ROOT, env: { ...process.env, LOG_FILE: childLogFile('cli'), SEED_ON_START: 'false', APP_URL, ...env }, timeout: 90_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });

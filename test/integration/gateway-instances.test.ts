@@ -1,7 +1,6 @@
 import '../support/gateway-env';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { eq } from 'drizzle-orm';
@@ -14,7 +13,7 @@ import { revokeKeyAsOperator } from '@/lib/subscriptions';
 import { createTestDatabase, testDbKind } from '../support/db';
 import { GATEWAY_TEST_SECRET, LOG_FILE, RATE_WINDOW_MS } from '../support/gateway-env';
 import { buyKey, createHttpKnowledgeBase, createPublisher, startExamplePublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
-import { expectLogsFreeOfSecrets, rememberSecret } from '../support/log-scan';
+import { childLogFile, expectLogsFreeOfSecrets, rememberSecret } from '../support/log-scan';
 import { OpenApiChecker } from '../support/openapi-check';
 
 /**
@@ -36,7 +35,7 @@ interface Instance {
 const instanceLogs: string[] = [];
 
 async function startInstance(databaseUrl: string, name: string): Promise<Instance> {
-  const logFile = path.join(tmpdir(), `almanac-gw-${name}-${randomBase62(6)}.log`);
+  const logFile = childLogFile(`instance-${name}`);
   instanceLogs.push(logFile);
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/support/gateway-server.ts')], {
     cwd: root,

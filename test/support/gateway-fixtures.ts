@@ -10,6 +10,7 @@ import { newId, randomBase62 } from '@/lib/ids';
 import { configureHttpBackend } from '@/lib/publishers';
 import { purchaseSubscription } from '@/lib/subscriptions';
 import { listenOnLoopback } from './listen';
+import { rememberSecret } from './log-scan';
 
 /** Builders for the gateway suites: a publisher, knowledge bases with chosen backends, and bought keys. */
 
@@ -46,6 +47,7 @@ export interface HttpBackendConfig {
 }
 
 export async function createHttpKnowledgeBase(db: Executor, publisherId: string, backend: HttpBackendConfig): Promise<string> {
+  rememberSecret(backend.infraKey, backend.signingSecret);
   const kbId = await createKnowledgeBase(db, publisherId);
   const configured = await configureHttpBackend(db, { kbId, ...backend });
   if (!configured.ok) throw new Error(`configureHttpBackend failed: ${configured.message}`);
@@ -80,6 +82,7 @@ export async function buyKey(db: Executor, kbId: string, options: { cap?: number
   const purchase = await purchaseSubscription(db, { userId, planId, mode: 'live' });
   if (kb.status !== 'published') await db.update(knowledgeBases).set({ status: kb.status }).where(eq(knowledgeBases.id, kbId));
   if (!purchase.ok) throw new Error(`purchase failed: ${purchase.message}`);
+  rememberSecret(purchase.key.plaintext);
   return { key: purchase.key.plaintext, keyId: purchase.key.id, subscriptionId: purchase.subscription.id, userId, planId, kbId };
 }
 
