@@ -20,6 +20,21 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** One webhook the fake POSTed: the app's HTTP status, or the network error when it could not be reached. */
+export interface WebhookDelivery {
+  eventId: string;
+  type: string;
+  url: string;
+  status?: number;
+  error?: string;
+}
+
+export interface FakeStripeWebhook {
+  url: string;
+  secret: string;
+  delayMs?: number;
+}
+
 const rid = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -30,6 +45,13 @@ export interface FakeStripe {
   customers: Map<string, Record<string, unknown>>;
   sessions: Map<string, Record<string, unknown>>;
   subscriptions: Map<string, Stripe.Subscription>;
+  /** Every webhook delivery attempted, in order, once it has been answered (or has failed). */
+  deliveries: WebhookDelivery[];
+  /**
+   * Sets (or clears) where paying delivers its webhook, for apps whose URL is known only after the fake has started
+   * (the app needs the fake's baseUrl in its environment first). Applies to payments made after the call.
+   */
+  setWebhook(webhook: FakeStripeWebhook | undefined): void;
   /** Plays the buyer paying: the session becomes complete with a new active subscription. */
   completeCheckout(sessionId: string, period?: { start: number; end: number }): { session: Stripe.Checkout.Session; subscription: Stripe.Subscription };
   /** Makes the next request to `path` fail with this status (Stripe error body). */
@@ -52,8 +74,9 @@ export interface FakeStripeOptions {
    * Plays Stripe's hosted pages and webhooks for browser runs: GET /pay/:session shows a "Pay" button; paying
    * completes the checkout, redirects to the success URL and, after `delayMs`, POSTs a signed
    * checkout.session.completed to `url` (so the success page's "waiting for confirmation" state is exercised).
+   * Can also be set after start with `setWebhook`.
    */
-  webhook?: { url: string; secret: string; delayMs?: number };
+  webhook?: FakeStripeWebhook;
   port?: number;
 }
 
@@ -64,6 +87,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const subscriptions = new Map<string, Stripe.Subscription>();
   const failures = new Map<string, number>();
   const idempotent = new Map<string, string>();
+  const deliveries: WebhookDelivery[] = [];
+  let webhook = options.webhook;
   let baseUrl = '';
 
   const server: Server = createServer(async (req, res) => {
@@ -88,11 +113,18 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         );
       }
       const { session: completed } = fake.completeCheckout(String(session.id));
-      if (options.webhook) {
-        const { url: hookUrl, secret, delayMs = 0 } = options.webhook;
+      if (webhook) {
+        const { url: hookUrl, secret, delayMs = 0 } = webhook;
         const payload = buildEvent('checkout.session.completed', completed);
+        const delivery: WebhookDelivery = { eventId: (JSON.parse(payload) as { id: string }).id, type: 'checkout.session.completed', url: hookUrl };
         setTimeout(() => {
-          void fetch(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(payload, secret) }, body: payload }).catch(() => {});
+          void fetch(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(payload, secret) }, body: payload }).then(
+            async (response) => {
+              await response.text().catch(() => '');
+              deliveries.push({ ...delivery, status: response.status });
+            },
+            (error: unknown) => deliveries.push({ ...delivery, error: String(error) }),
+          );
         }, delayMs);
       }
       res.writeHead(303, { Location: String(session.success_url).replace('{CHECKOUT_SESSION_ID}', String(session.id)) });
@@ -187,6 +219,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     customers,
     sessions,
     subscriptions,
+    deliveries,
+    setWebhook(next) {
+      webhook = next;
+    },
     completeCheckout(sessionId, period) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`fake-stripe: no session ${sessionId}`);
