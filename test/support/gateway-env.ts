@@ -6,8 +6,8 @@ import { randomBase62 } from '@/lib/ids';
 /**
  * Import FIRST in gateway suites: a fixed fake server secret (so other processes can decrypt publisher secrets),
  * private publisher endpoints allowed (the test publishers listen on loopback), a 2-second rate window so tests can
- * watch it slide, and real logs into a per-file LOG_FILE that the file scans for leaked keys and secrets (and, being in the run's log
- * directory, so does the run's teardown).
+ * watch it slide, and real logs into a per-file LOG_FILE that the file scans for leaked keys and secrets (and, being
+ * in the run's log directory, so does the run's teardown).
  */
 export const GATEWAY_TEST_SECRET = 'fake-almanac-secret-for-gateway-tests-0123456789';
 export const LOG_FILE = path.join(process.env.ALMANAC_TEST_LOG_DIR ?? tmpdir(), `gateway-${randomBase62(8)}.log`);
