@@ -2,7 +2,7 @@ import path from 'node:path';
 
 /**
  * Setup file of every Vitest project: this test process logs at `info` into the run's log directory (one file per
- * process), which the project's global teardown scans for leaked secrets (log-capture-global-setup.ts). A test that
+ * process), which the run's global teardown scans for leaked secrets (log-capture-global-setup.ts). A test that
  * needs other logging sets LOG_FILE or LOG_LEVEL itself after this has run.
  */
 const dir = process.env.ALMANAC_TEST_LOG_DIR;

@@ -9,8 +9,9 @@ import { parseApiKey } from '@/lib/keys';
  * Almanac key (prefix, length and checksum), so a key issued anywhere in a run (checkout, CLI, dashboard) is caught
  * even if no test remembered it.
  *
- * Per file: `expectLogsFreeOfSecrets(files)`. Per run: every Vitest project logs into one directory
- * (ALMANAC_TEST_LOG_DIR, see log-capture-global-setup.ts) that its teardown scans with `scanLogDirectory`.
+ * Per file: `expectLogsFreeOfSecrets(files)`. Per run: a Vitest run (all its projects) or a Playwright run logs into
+ * one directory (ALMANAC_TEST_LOG_DIR: log-capture-global-setup.ts, playwright.config.ts) that the run's teardown
+ * scans with `scanLogDirectory`.
  */
 
 /** Where rememberSecret() appends, one secret a line, inside a run's log directory. */
@@ -41,7 +42,8 @@ export function findIssuedKeys(text: string): string[] {
   return [...text.matchAll(KEY_CANDIDATE)].map((m) => m[0]).filter((candidate) => parseApiKey(candidate).ok);
 }
 
-function leaksIn(text: string, secrets: Iterable<string>): string[] {
+/** What of `secrets`, and which well-formed API keys, a text holds (empty when clean). */
+export function findLeaks(text: string, secrets: Iterable<string>): string[] {
   const leaks: string[] = [];
   for (const secret of secrets) if (text.includes(secret)) leaks.push(`a remembered secret (${secret.slice(0, 12)}…)`);
   for (const key of findIssuedKeys(text)) leaks.push(`the API key ${key.slice(0, 20)}…`);
@@ -60,7 +62,7 @@ export function expectLogsFreeOfSecrets(files: string[]): { lines: number } {
     if (!existsSync(file)) continue;
     const text = readFileSync(file, 'utf8');
     lines += countLines(text);
-    const leaks = leaksIn(text, issuedSecrets);
+    const leaks = findLeaks(text, issuedSecrets);
     if (leaks.length > 0) throw new Error(`${file} holds ${leaks.join(', ')}`);
   }
   return { lines };
@@ -83,7 +85,7 @@ export function scanLogDirectory(dir: string): LogDirectoryScan {
     const text = readFileSync(path.join(dir, name), 'utf8');
     scan.files++;
     scan.lines += countLines(text);
-    scan.leaks.push(...leaksIn(text, secrets).map((leak) => `${name}: ${leak}`));
+    scan.leaks.push(...findLeaks(text, secrets).map((leak) => `${name}: ${leak}`));
   }
   return scan;
 }
