@@ -1,16 +1,16 @@
 /**
  * Runs once when the server starts, before the first request: migrate and (on an empty database) seed, start the
- * sweep that expires subscriptions cancelled at period end (lib/subscription-sweeper.ts), then offer
+ * sweep that expires subscriptions cancelled at period end (lib/subscriptions/sweeper.ts), then offer
  * the gateway's fast lane to scripts/serve.mjs (`npm start`), which answers POST /kb/{id}/query without Next's
- * request machinery (lib/gateway-node.ts). Under `next dev` or a bare `next start` nothing picks it up, and the route
+ * request machinery (lib/gateway/node.ts). Under `next dev` or a bare `next start` nothing picks it up, and the route
  * handler serves the same path.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { getDatabaseHandle } = await import('./lib/db');
+  const { getDatabaseHandle } = await import('./lib/platform/db');
   await getDatabaseHandle();
-  const { startSubscriptionSweeper } = await import('./lib/subscription-sweeper');
+  const { startSubscriptionSweeper } = await import('./lib/subscriptions/sweeper');
   startSubscriptionSweeper();
-  const { registerNodeGateway } = await import('./lib/gateway-node');
+  const { registerNodeGateway } = await import('./lib/gateway/node');
   registerNodeGateway();
 }

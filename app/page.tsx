@@ -6,8 +6,8 @@ import { formatInteger } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { Alert } from '@/components/ui/alert';
 import { buttonClasses } from '@/components/ui/button';
-import { categoryCounts, listKnowledgeBaseCards } from '@/lib/catalog';
-import { DEFAULT_LISTING_PARAMS } from '@/lib/catalog-params';
+import { categoryCounts, listKnowledgeBaseCards } from '@/lib/catalog/listing';
+import { DEFAULT_LISTING_PARAMS } from '@/lib/catalog/params';
 
 const EMPTY: CatalogueState = { query: '', category: null, tags: [], sort: 'popular', page: 1 };
 

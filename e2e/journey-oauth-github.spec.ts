@@ -5,7 +5,7 @@ import { continueWith, expectSignInRefused, oauthTest, sessionUserId, signOut, t
 
 /**
  * Signing in with GitHub, end to end without the network: the browser goes through next-auth's real GitHub provider
- * to a local fake of GitHub (test/support/fake-github.ts) and back. The linking rule under test is lib/users.ts
+ * to a local fake of GitHub (test/support/fake-github.ts) and back. The linking rule under test is lib/accounts/users.ts
  * `signInWithOAuth`: link or create only for GitHub's verified primary email.
  */
 

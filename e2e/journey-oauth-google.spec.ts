@@ -5,7 +5,7 @@ import { continueWith, expectSignInRefused, oauthTest as test, sessionUserId, si
 
 /**
  * Signing in with Google (OpenID Connect), end to end against a local fake of Google (test/support/fake-google.ts):
- * discovery, PKCE and a signed ID token whose `email_verified` claim decides linking (lib/users.ts).
+ * discovery, PKCE and a signed ID token whose `email_verified` claim decides linking (lib/accounts/users.ts).
  */
 
 const uniqueEmail = (label: string) => `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;

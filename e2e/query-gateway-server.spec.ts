@@ -6,7 +6,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { openPostgres, type DatabaseHandle } from '@/db/client';
-import { resetEnvForTesting } from '@/lib/env';
+import { resetEnvForTesting } from '@/lib/platform/env';
 import {
   buyKey,
   createHttpKnowledgeBase,
@@ -21,7 +21,7 @@ import { startAppServer, type AppServer } from './support/app-server';
 
 /**
  * The keyed API as `npm start` serves it: scripts/serve.mjs in front of Next, POST /kb/{kb_id}/query on the gateway's
- * fast lane (lib/gateway-node.ts), every other request to Next. One server of our own (e2e/support/app-server.ts) on a
+ * fast lane (lib/gateway/node.ts), every other request to Next. One server of our own (e2e/support/app-server.ts) on a
  * scratch PostgreSQL database, a real publisher process behind an http knowledge base, keys bought with the gateway
  * fixtures in this process — which therefore shares the server's ALMANAC_SECRET (to encrypt the publisher secrets the
  * server decrypts) and allows loopback publisher endpoints like the server does.
@@ -349,7 +349,7 @@ test(`a deploy loses nothing: ${DEPLOY_QUERIES} answers, SIGTERM at once, every 
 });
 
 test("no issued key and no publisher secret appears in the server's output or logs", async () => {
-  // A publisher failure makes the gateway log the request (lib/gateway.ts, 'query not answered'): real log lines to scan.
+  // A publisher failure makes the gateway log the request (lib/gateway/pipeline.ts, 'query not answered'): real log lines to scan.
   const failingKb = await knowledgeBase('/status-500');
   const failed = await ask(failingKb, (await buy(failingKb)).key);
   expectErrorBody(failed, 502, 'publisher_error');

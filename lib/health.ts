@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { getDatabaseHandle } from './db';
+import { getDatabaseHandle } from './platform/db';
 import { getRateLimiter } from './limits';
 
 export interface Health {

@@ -1,5 +1,5 @@
-import { getEnv } from './env';
-import { MAX_BODY_BYTES, MAX_QUERY_CHARS } from './gateway';
+import { getEnv } from './platform/env';
+import { MAX_BODY_BYTES, MAX_QUERY_CHARS } from './gateway/pipeline';
 
 /**
  * The OpenAPI 3.1 description of the two public endpoints (contract §1): the catalogue listing + detail and the

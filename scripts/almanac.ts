@@ -3,7 +3,7 @@
  * Operator CLI: `npm run almanac -- <command> [options]`. Each domain registers its commands in scripts/cli/.
  * Run `npm run almanac -- help` for the list.
  */
-import { closeDatabase, setEmbeddedRole } from '@/lib/db';
+import { closeDatabase, setEmbeddedRole } from '@/lib/platform/db';
 import { commands } from './cli/registry';
 
 function printHelp(): void {
@@ -14,7 +14,7 @@ function printHelp(): void {
 }
 
 async function main(): Promise<number> {
-  // Embedded mode: use a running server's database through its socket instead of opening the files (lib/embedded-db).
+  // Embedded mode: use a running server's database through its socket instead of opening the files (lib/platform/embedded-db).
   setEmbeddedRole('client');
   const [name, ...args] = process.argv.slice(2);
   if (!name || name === 'help' || name === '--help' || name === '-h') {

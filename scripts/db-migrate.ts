@@ -1,6 +1,6 @@
 #!/usr/bin/env tsx
 /** `npm run db:migrate`: applies pending migrations to the configured database (DATABASE_URL, or PGlite under DATA_DIR). */
-import { closeDatabase, getDatabaseHandle, setEmbeddedRole } from '@/lib/db';
+import { closeDatabase, getDatabaseHandle, setEmbeddedRole } from '@/lib/platform/db';
 
 setEmbeddedRole('client');
 getDatabaseHandle({ seed: false })

@@ -1,6 +1,6 @@
 #!/usr/bin/env tsx
 /** `npm run db:seed`: migrates, then seeds the sample marketplace if the catalogue is empty (never duplicates it). */
-import { closeDatabase, getDatabaseHandle, setEmbeddedRole } from '@/lib/db';
+import { closeDatabase, getDatabaseHandle, setEmbeddedRole } from '@/lib/platform/db';
 
 setEmbeddedRole('client');
 getDatabaseHandle({ seed: true })

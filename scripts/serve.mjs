@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Almanac's HTTP server (what `npm start` runs once the app is built): one Node http server in front of Next.js.
 //
-// POST /kb/{kb_id}/query, the keyed API, is answered on the gateway's fast lane (lib/gateway-node.ts): the same
+// POST /kb/{kb_id}/query, the keyed API, is answered on the gateway's fast lane (lib/gateway/node.ts): the same
 // checks and bodies as the route handler, without Next's request machinery, which alone cost more CPU per request
 // than keys, limits and metering together (bench/gateway/README.md). Every other request goes to Next, exactly as
 // under `next start`. The fast lane is the code Next compiled: instrumentation.ts registers it while Next prepares.
@@ -35,7 +35,7 @@ const app = next({ dev: false, dir: root, hostname: hostname ?? 'localhost', por
 await app.prepare();
 const nextHandler = app.getRequestHandler();
 
-// The fast lane as instrumentation.ts registered it (NODE_GATEWAY_SLOT of lib/gateway-node.ts, in lib/singleton.ts's
+// The fast lane as instrumentation.ts registered it (NODE_GATEWAY_SLOT of lib/gateway/node.ts, in lib/platform/singleton.ts's
 // registry). Next runs instrumentation in the background once the server exists, after migrating the database; until
 // then the lane is absent and Next's route handler answers the same path (the first requests of a fresh start).
 const fastLane = () => globalThis.__almanacSingletons?.get('node-gateway');
@@ -74,7 +74,7 @@ server.listen(port, hostname, () => {
 });
 
 // Stop taking connections, let requests in flight finish (at most 10 s), close Next, then exit. The usage recorder
-// holds this exit until its last batch is written (lib/usage-recorder.ts), so no counted query is lost on a deploy.
+// holds this exit until its last batch is written (lib/gateway/usage-recorder.ts), so no counted query is lost on a deploy.
 // Idle connections close at once; a response whose headers went out before the signal (keep-alive already promised)
 // leaves its connection idle when it ends, which the sweep closes.
 const DRAIN_MS = 10_000;

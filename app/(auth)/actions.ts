@@ -2,11 +2,11 @@
 
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { attemptPasswordSignIn, clientIpFrom } from '@/lib/auth';
-import { getDb } from '@/lib/db';
-import { endSession, safeReturnPath, startSession } from '@/lib/session';
-import { describeWait } from '@/lib/sign-in-limiter';
-import { registerUser } from '@/lib/users';
+import { attemptPasswordSignIn, clientIpFrom } from '@/lib/accounts/auth';
+import { getDb } from '@/lib/platform/db';
+import { endSession, safeReturnPath, startSession } from '@/lib/accounts/session';
+import { describeWait } from '@/lib/accounts/sign-in-limiter';
+import { registerUser } from '@/lib/accounts/users';
 
 export interface AuthFormState {
   /** A message for the whole form (wrong password, too many attempts). */

@@ -2,11 +2,11 @@
 
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, resumeRenewal } from '@/lib/billing';
-import { parkIssuedKey } from '@/lib/billing-handoff';
-import { getDb } from '@/lib/db';
-import { requireSessionUser } from '@/lib/session';
-import { issueReplacementKey, revokeKey } from '@/lib/subscriptions';
+import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, resumeRenewal } from '@/lib/billing/checkout';
+import { parkIssuedKey } from '@/lib/billing/handoff';
+import { getDb } from '@/lib/platform/db';
+import { requireSessionUser } from '@/lib/accounts/session';
+import { issueReplacementKey, revokeKey } from '@/lib/subscriptions/lifecycle';
 
 /**
  * Dashboard actions. Each one: parse, take the user from the session (never from the form), call one lib function

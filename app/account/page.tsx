@@ -6,10 +6,10 @@ import { StatusBadge } from '@/components/account/status-badge';
 import { UsageMeter } from '@/components/account/usage-meter';
 import { secondaryButton } from '@/components/billing/format';
 import { formatDate, formatPrice } from '@/components/ui/format';
-import { getDb } from '@/lib/db';
-import { requireSessionUser } from '@/lib/session';
-import { isStripeConfigured } from '@/lib/stripe';
-import { listKeysForUser, listSubscriptionsForUser } from '@/lib/subscriptions';
+import { getDb } from '@/lib/platform/db';
+import { requireSessionUser } from '@/lib/accounts/session';
+import { isStripeConfigured } from '@/lib/billing/stripe';
+import { listKeysForUser, listSubscriptionsForUser } from '@/lib/subscriptions/lifecycle';
 import { openBillingPortalAction } from './actions';
 
 export const metadata: Metadata = { title: 'Your account' };

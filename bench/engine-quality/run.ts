@@ -9,9 +9,9 @@
 import { createRequire } from 'node:module';
 import { sql } from 'drizzle-orm';
 import { openPglite, openPostgres, type DatabaseHandle } from '@/db/client';
-import { prepareDatabase } from '@/lib/db';
+import { prepareDatabase } from '@/lib/platform/db';
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
-import { randomBase62 } from '@/lib/ids';
+import { randomBase62 } from '@/lib/platform/ids';
 import { createScratchDatabase } from '../../test/support/scratch-database';
 import { containsFact, goldSourceName, loadEvaluationSet, type EvalQuestion } from './evaluation-set';
 

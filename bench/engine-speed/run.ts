@@ -15,13 +15,13 @@ import { parseArgs } from 'node:util';
 import { createScratchDatabase } from '../../test/support/scratch-database';
 import { sql } from 'drizzle-orm';
 import { openPostgres } from '@/db/client';
-import { prepareDatabase } from '@/lib/db';
+import { prepareDatabase } from '@/lib/platform/db';
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
 import { chunkSentences } from '@/lib/engine/answer';
 import { ingestDocument, insertChunks, rebuildKnowledgeBaseStats } from '@/lib/engine/ingest';
-import { createHostedKnowledgeBase } from '@/lib/engine/knowledge-bases';
+import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
-import { randomBase62 } from '@/lib/ids';
+import { randomBase62 } from '@/lib/platform/ids';
 import { HOSTED_SOURCE_DIR, loadSeedSources } from '@/db/seed/hosted';
 import { loadEvaluationSet } from '../engine-quality/evaluation-set';
 

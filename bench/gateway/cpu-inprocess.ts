@@ -19,7 +19,7 @@ const WITH_ALS = process.env.BENCH_ALS !== '0';
 const fixture = await openGatewayFixture('cpu');
 try {
   const { kbId: kb, key } = fixture;
-  const { handleGatewayRequest } = await import('@/lib/gateway');
+  const { handleGatewayRequest } = await import('@/lib/gateway/pipeline');
   const context = new AsyncLocalStorage<{ requestId: string }>();
   let answered = 0;
   let refused = 0;

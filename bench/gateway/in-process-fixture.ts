@@ -24,7 +24,7 @@ export async function openGatewayFixture(name: string): Promise<GatewayFixture> 
   Object.assign(process.env, { ALMANAC_SECRET: `fake-${name}-secret-0123456789abcdef`, ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true', LOG_LEVEL: 'warn', SEED_ON_START: 'false', DATABASE_URL: scratch.url });
   try {
     const { openPostgres } = await import('@/db/client');
-    const { prepareDatabase, useDatabase } = await import('@/lib/db');
+    const { prepareDatabase, useDatabase } = await import('@/lib/platform/db');
     const f = await import('../../test/support/gateway-fixtures');
     const handle = await openPostgres(scratch.url, 20);
     await prepareDatabase(handle, { seed: false });
@@ -39,7 +39,7 @@ export async function openGatewayFixture(name: string): Promise<GatewayFixture> 
       key,
       close: async () => {
         try {
-          await (await import('@/lib/usage-recorder')).getUsageRecorder().flush();
+          await (await import('@/lib/gateway/usage-recorder')).getUsageRecorder().flush();
           await publisher.stop();
           await handle.close();
         } finally {

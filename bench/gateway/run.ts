@@ -225,7 +225,7 @@ async function main() {
   try {
     // Lazy imports: the lib reads the configuration set above.
     const { openPostgres } = await import('@/db/client');
-    const { prepareDatabase, useDatabase } = await import('@/lib/db');
+    const { prepareDatabase, useDatabase } = await import('@/lib/platform/db');
     const fixtures = await import('../../test/support/gateway-fixtures');
     const handle = await openPostgres(dbUrl, 4);
     await prepareDatabase(handle, { seed: false });

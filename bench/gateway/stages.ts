@@ -9,9 +9,9 @@ import { openGatewayFixture } from './in-process-fixture';
 const fixture = await openGatewayFixture('stages');
 try {
   const { handle, publisher: p, kbId: kb, key: k } = fixture;
-  const { handleGatewayRequest } = await import('@/lib/gateway');
-  const { reserveQueryUnit } = await import('@/lib/quota');
-  const { callHttpBackend } = await import('@/lib/publisher-http');
+  const { handleGatewayRequest } = await import('@/lib/gateway/pipeline');
+  const { reserveQueryUnit } = await import('@/lib/gateway/quota');
+  const { callHttpBackend } = await import('@/lib/routing/http-connector');
   const time = async (name: string, fn: () => Promise<unknown>, n = 300) => {
     for (let i = 0; i < 20; i++) await fn();
     const xs: number[] = [];

@@ -15,9 +15,9 @@ import pg from 'pg';
 import { GET } from '@/app/api/marketplace/knowledge-bases/route';
 import { openPostgres } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import { SEARCH_PLANNER_SETTING, buildListingQueries, parseListingParams, prefixStemsQuery, resolveListingSearch } from '@/lib/catalog';
-import { closeDatabase, useDatabase } from '@/lib/db';
-import { randomBase62 } from '@/lib/ids';
+import { SEARCH_PLANNER_SETTING, buildListingQueries, parseListingParams, prefixStemsQuery, resolveListingSearch } from '@/lib/catalog/listing';
+import { closeDatabase, useDatabase } from '@/lib/platform/db';
+import { randomBase62 } from '@/lib/platform/ids';
 import { createScratchDatabase } from '../../test/support/scratch-database';
 import { loadBenchCatalogue } from './load';
 

@@ -1,9 +1,9 @@
 'use server';
 
 import { z } from 'zod';
-import { runSubscriberQuery } from '@/lib/gateway';
-import { newRequestId } from '@/lib/http';
-import { getSessionUser } from '@/lib/session';
+import { runSubscriberQuery } from '@/lib/gateway/pipeline';
+import { newRequestId } from '@/lib/platform/http';
+import { getSessionUser } from '@/lib/accounts/session';
 import type { Citation } from '@/lib/query-answer';
 
 export type TryItState =

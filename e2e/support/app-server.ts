@@ -84,7 +84,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     ...WITHOUT_OUTSIDE_SERVICES,
     ...options.env,
   };
-  // lib/auth.ts derives next-auth's URL from APP_URL only when NEXTAUTH_URL is unset.
+  // lib/accounts/auth.ts derives next-auth's URL from APP_URL only when NEXTAUTH_URL is unset.
   delete env.NEXTAUTH_URL;
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   let consoleOutput = '';

@@ -1,6 +1,6 @@
-import { getDb, type Executor } from '@/lib/db';
-import { getEnv } from '@/lib/env';
-import { log } from '@/lib/log';
+import { getDb, type Executor } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
+import { log } from '@/lib/platform/log';
 import type { QueryAnswer, QueryRequest } from '@/lib/query-answer';
 import { composeExtractiveAnswer, noAnswer, isRelevant, PASSAGES_READ } from './answer';
 import { composeLlmAnswer, LLM_PASSAGES, type LlmConfig } from './llm';

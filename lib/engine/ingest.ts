@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Executor } from '@/lib/db';
-import { getEnv } from '@/lib/env';
+import type { Executor } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
 import { chunkDocument, type DraftChunk } from './chunking';
 import { detectFormat, ParseError, parseSource, type ParsedDocument } from './parsers';
 import { countTokens } from './tokens';

@@ -1,8 +1,8 @@
-import { extractSearchWords } from '@/lib/search-query';
+import { extractSearchWords } from '@/lib/catalog/search-query';
 
 /**
  * A buyer's question → the words to rank with, the quoted phrases that must occur, and the last word to match as a
- * prefix. Words pass through lib/search-query's extractor (letters and digits only), so nothing the user types
+ * prefix. Words pass through lib/catalog/search-query's extractor (letters and digits only), so nothing the user types
  * can reach tsquery syntax; phrases are handed to phraseto_tsquery as plain words.
  */
 export interface ParsedQuery {

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '@/lib/db';
+import type { Executor } from '@/lib/platform/db';
 import { parseQuery, type ParsedQuery } from './query-parse';
 
 /**

@@ -1,5 +1,5 @@
-import { getEnv } from '../env';
-import { processSingleton, replaceProcessSingleton } from '../singleton';
+import { getEnv } from '@/lib/platform/env';
+import { processSingleton, replaceProcessSingleton } from '@/lib/platform/singleton';
 import { createMemoryRateLimiter } from './memory';
 import { createRedisRateLimiter } from './redis';
 import type { RateLimiter } from './types';

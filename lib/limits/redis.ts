@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { log } from '../log';
+import { log } from '@/lib/platform/log';
 import { retryAfterSeconds, type RateLimiter, type RateLimitRule, type RateLimitState } from './types';
 
 /**

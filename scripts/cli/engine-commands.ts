@@ -1,14 +1,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { recordAudit } from '@/lib/audit';
-import { getDb } from '@/lib/db';
+import { recordAudit } from '@/lib/platform/audit';
+import { getDb } from '@/lib/platform/db';
 import { answerHostedQuery } from '@/lib/engine';
 import { deleteDocument, ingestDocument, reindexKnowledgeBase, type IngestResult } from '@/lib/engine/ingest';
-import { createHostedKnowledgeBase } from '@/lib/engine/knowledge-bases';
+import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 import { detectFormat } from '@/lib/engine/parsers';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
-import { newId } from '@/lib/ids';
-import { describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBase } from '@/lib/subscriptions-operator';
+import { newId } from '@/lib/platform/ids';
+import { describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBase } from '@/lib/subscriptions/operator';
 import { command, FAILED, parse, required, UsageError, USAGE_ERROR } from './args';
 import type { CliCommand } from './types';
 

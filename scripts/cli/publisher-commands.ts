@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { getDb } from '@/lib/db';
-import { configureHttpBackend } from '@/lib/publishers';
-import { describeResolveFailure, resolveKnowledgeBase } from '@/lib/subscriptions-operator';
+import { getDb } from '@/lib/platform/db';
+import { configureHttpBackend } from '@/lib/routing/routes';
+import { describeResolveFailure, resolveKnowledgeBase } from '@/lib/subscriptions/operator';
 import type { CliCommand } from './types';
 
 /**

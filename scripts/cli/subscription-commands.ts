@@ -1,5 +1,5 @@
-import { getDb } from '@/lib/db';
-import { getEnv } from '@/lib/env';
+import { getDb } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
 import {
   getDailyUsage,
   getSubscriptionForUser,
@@ -7,7 +7,7 @@ import {
   purchaseSubscription,
   revokeKeyAsOperator,
   type SubscriptionView,
-} from '@/lib/subscriptions';
+} from '@/lib/subscriptions/lifecycle';
 import {
   choosePlan,
   findOrCreateBuyer,
@@ -18,7 +18,7 @@ import {
   resolveKnowledgeBase,
   type OperatorKnowledgeBase,
   type OperatorPlan,
-} from '@/lib/subscriptions-operator';
+} from '@/lib/subscriptions/operator';
 import { command, FAILED, parse, required, UsageError, USAGE_ERROR } from './args';
 import type { CliCommand } from './types';
 

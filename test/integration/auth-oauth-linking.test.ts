@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/db/client';
 import { oauthAccounts, users } from '@/db/schema';
-import { registerUser, signInWithOAuth, verifyCredentials, type OAuthIdentity } from '@/lib/users';
+import { registerUser, signInWithOAuth, verifyCredentials, type OAuthIdentity } from '@/lib/accounts/users';
 import { createTestDatabase } from '@/test/support/db';
 
-/** The linking rule of lib/users.ts `signInWithOAuth`, on each database engine. */
+/** The linking rule of lib/accounts/users.ts `signInWithOAuth`, on each database engine. */
 
 let handle: DatabaseHandle;
 beforeAll(async () => {

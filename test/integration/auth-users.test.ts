@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '@/db/schema';
 import type { DatabaseHandle } from '@/db/client';
-import { registerUser, verifyCredentials } from '@/lib/users';
+import { registerUser, verifyCredentials } from '@/lib/accounts/users';
 import { createTestDatabase } from '@/test/support/db';
 
 let handle: DatabaseHandle;

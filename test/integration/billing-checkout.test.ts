@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, keyHandoffs, plans, subscriptions, users } from '@/db/schema';
-import { cancelAtPeriodEnd, changePlan, completeTestPurchase, createBillingPortalUrl, getCheckoutOutcome, startCheckout } from '@/lib/billing';
-import { parkIssuedKey, revealParkedKey } from '@/lib/billing-handoff';
-import type { Database } from '@/lib/db';
-import { hashApiKey, parseApiKey } from '@/lib/keys';
-import { createStripeClient, type Stripe } from '@/lib/stripe';
+import { cancelAtPeriodEnd, changePlan, completeTestPurchase, createBillingPortalUrl, getCheckoutOutcome, startCheckout } from '@/lib/billing/checkout';
+import { parkIssuedKey, revealParkedKey } from '@/lib/billing/handoff';
+import type { Database } from '@/lib/platform/db';
+import { hashApiKey, parseApiKey } from '@/lib/keys/format';
+import { createStripeClient, type Stripe } from '@/lib/billing/stripe';
 import { createTestDatabase } from '../support/db';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe';
 import { createCatalogueFixture, createUser, subscribersCount } from './subscriptions-fixtures';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@/test/support/db';
-import type { Database } from '@/lib/db';
+import type { Database } from '@/lib/platform/db';
 import { answerHostedQuery } from '@/lib/engine';
 import { detectFormat, pageText, parseSource } from '@/lib/engine/parsers';
 import { parsePdfSource } from '@/lib/engine/pdf-render';

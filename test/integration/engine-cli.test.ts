@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase } from '@/test/support/db';
-import type { Database } from '@/lib/db';
+import type { Database } from '@/lib/platform/db';
 import { engineCommands } from '@/scripts/cli/engine-commands';
 
 /** The operator commands, run in process against the test database (getDb() is the test database). */

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@/test/support/db';
-import type { Database } from '@/lib/db';
+import type { Database } from '@/lib/platform/db';
 import { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase } from '@/lib/engine/ingest';
-import { createHostedKnowledgeBase } from '@/lib/engine/knowledge-bases';
+import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
 import { rebuildKnowledgeBaseStats } from '@/lib/engine/ingest';
 

@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@/test/support/db';
-import type { Database } from '@/lib/db';
+import type { Database } from '@/lib/platform/db';
 import { answerHostedQuery } from '@/lib/engine';
 import { NO_ANSWER_TEXT } from '@/lib/engine/answer';
 import { ingestDocument } from '@/lib/engine/ingest';
-import { createHostedKnowledgeBase } from '@/lib/engine/knowledge-bases';
+import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 import type { LlmConfig } from '@/lib/engine/llm';
 
 /**

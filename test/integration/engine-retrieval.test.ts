@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@/test/support/db';
-import type { Database } from '@/lib/db';
+import type { Database } from '@/lib/platform/db';
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
 import { CANDIDATE_BUDGET } from '@/lib/engine/retrieval';
 import { NO_ANSWER_TEXT } from '@/lib/engine/answer';
 import { ingestDocument } from '@/lib/engine/ingest';
-import { createHostedKnowledgeBase } from '@/lib/engine/knowledge-bases';
+import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 import { pageText, parseSource } from '@/lib/engine/parsers';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
 import { countTokens } from '@/lib/engine/tokens';

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryLog, usagePeriods } from '@/db/schema';
 import type { DatabaseHandle } from '@/db/client';
-import { getUsageRecorder } from '@/lib/usage-recorder';
+import { getUsageRecorder } from '@/lib/gateway/usage-recorder';
 import { createTestDatabase } from '../support/db';
 import { LOG_FILE } from '../support/gateway-env';
 import { callGatewayOverHttp, jsonQuery } from '../support/gateway-client';
@@ -14,7 +14,7 @@ import { expectLogsFreeOfSecrets, rememberSecret } from '../support/log-scan';
 import { OpenApiChecker } from '../support/openapi-check';
 
 /**
- * What only the fast lane (lib/gateway-node.ts, served by `npm start`) does on the wire: HEAD, gzip, a buyer who
+ * What only the fast lane (lib/gateway/node.ts, served by `npm start`) does on the wire: HEAD, gzip, a buyer who
  * hangs up, repeated headers. The contract's check order runs on both faces in gateway-security.test.ts.
  */
 const openapi = new OpenApiChecker();

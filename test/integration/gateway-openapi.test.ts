@@ -4,7 +4,7 @@ import { GET as getOpenApi } from '@/app/api/openapi.json/route';
 import { GET as getHealth, POST as postHealth } from '@/app/api/health/route';
 import { GET as listKbs } from '@/app/api/marketplace/knowledge-bases/route';
 import { GET as getKb } from '@/app/api/marketplace/knowledge-bases/[id]/route';
-import { ERROR_STATUS } from '@/lib/errors';
+import { ERROR_STATUS } from '@/lib/platform/errors';
 import { createTestDatabase } from '../support/db';
 import { buyKey, createKnowledgeBase, createPublisher } from '../support/gateway-fixtures';
 import { OpenApiChecker } from '../support/openapi-check';

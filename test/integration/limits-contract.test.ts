@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter, createRedisRateLimiter, createUpstashRateLimiter, rateLimitHeaders, type RateLimiter } from '@/lib/limits';
-import { randomBase62 } from '@/lib/ids';
+import { randomBase62 } from '@/lib/platform/ids';
 import { testDbKind } from '../support/db';
 import { startUpstashRestAdapter, type UpstashRestAdapter } from '../support/upstash-rest-adapter';
 

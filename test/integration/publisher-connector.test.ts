@@ -1,10 +1,10 @@
 import '../support/gateway-env';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpConnector } from '@/lib/publisher-http';
+import { HttpConnector } from '@/lib/routing/http-connector';
 import { startExamplePublisher, startMisbehavingPublisher, type RunningPublisher } from '../support/gateway-fixtures';
 
 /**
- * The kept connector (lib/publisher-http.ts): prepared once per knowledge-base route and reused by every query of
+ * The kept connector (lib/routing/http-connector.ts): prepared once per knowledge-base route and reused by every query of
  * that route, so what it checks once must still hold for every call. Publisher failure modes through the whole
  * gateway are in gateway-metering.test.ts.
  */

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/marketplace/knowledge-bases/route';
-import { closeDatabase, getDatabaseHandle } from '@/lib/db';
-import { resetEnvForTesting } from '@/lib/env';
+import { closeDatabase, getDatabaseHandle } from '@/lib/platform/db';
+import { resetEnvForTesting } from '@/lib/platform/env';
 import { newTestDatabaseName, testDbKind } from '../support/db';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database';
 

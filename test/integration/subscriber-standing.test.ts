@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { usagePeriods } from '@/db/schema';
 import type { Database } from '@/db/client';
-import { getSubscriberStanding, offerFor } from '@/lib/subscriber-standing';
-import { cancelSubscription, endSubscription, markPastDue, purchaseSubscription, upgradeSubscription } from '@/lib/subscriptions';
+import { getSubscriberStanding, offerFor } from '@/lib/subscriptions/standing';
+import { cancelSubscription, endSubscription, markPastDue, purchaseSubscription, upgradeSubscription } from '@/lib/subscriptions/lifecycle';
 import { createTestDatabase } from '../support/db';
 import { createCatalogueFixture, createUser, useQueries } from './subscriptions-fixtures';
 
@@ -81,7 +81,7 @@ describe('getSubscriberStanding', () => {
       resetsAt: '2026-03-31T10:00:00.000Z',
     });
 
-    // The gateway opened the new period's row (lib/quota.ts) before the subscription row moved on.
+    // The gateway opened the new period's row (lib/gateway/quota.ts) before the subscription row moved on.
     await db.insert(usagePeriods).values({
       subscriptionId: subscription.id,
       periodStart: at('2026-02-28T10:00:00.000Z'),

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { knowledgeBases, plans, publishers, subscriptions, usagePeriods, users } from '@/db/schema';
 import type { Executor } from '@/db/client';
-import { newId } from '@/lib/ids';
+import { newId } from '@/lib/platform/ids';
 
 /** A publisher with one knowledge base and Starter/Professional plans, plus buyers; real rows, no mocks. */
 export async function createCatalogueFixture(db: Executor, options: { kbStatus?: 'published' | 'draft' | 'suspended'; slug?: string } = {}) {

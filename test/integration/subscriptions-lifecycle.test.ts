@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, auditLog, subscriptions, usageDaily, usagePeriods } from '@/db/schema';
 import type { Database } from '@/db/client';
-import { hashApiKey, parseApiKey } from '@/lib/keys';
+import { hashApiKey, parseApiKey } from '@/lib/keys/format';
 import {
   applyStripePeriod,
   cancelSubscription,
@@ -22,7 +22,7 @@ import {
   resumeSubscription,
   revokeKey,
   upgradeSubscription,
-} from '@/lib/subscriptions';
+} from '@/lib/subscriptions/lifecycle';
 import { createTestDatabase } from '../support/db';
 import { countActive, createCatalogueFixture, createUser, subscribersCount, useQueries } from './subscriptions-fixtures';
 

@@ -1,7 +1,7 @@
 import { afterAll } from 'vitest';
 import { openPglite, openPostgres, type DatabaseHandle } from '@/db/client';
-import { prepareDatabase, useDatabase } from '@/lib/db';
-import { randomBase62 } from '@/lib/ids';
+import { prepareDatabase, useDatabase } from '@/lib/platform/db';
+import { randomBase62 } from '@/lib/platform/ids';
 import { createScratchDatabase } from './scratch-database';
 
 export type TestDbKind = 'pglite' | 'postgres';

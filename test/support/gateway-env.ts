@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { resetEnvForTesting } from '@/lib/env';
-import { randomBase62 } from '@/lib/ids';
+import { resetEnvForTesting } from '@/lib/platform/env';
+import { randomBase62 } from '@/lib/platform/ids';
 
 /**
  * Import FIRST in gateway suites: a fixed fake server secret (so other processes can decrypt publisher secrets),

@@ -6,9 +6,9 @@ import { createInterface } from 'node:readline';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
 import { knowledgeBases, plans, publishers, users } from '@/db/schema';
-import { newId, randomBase62 } from '@/lib/ids';
-import { configureHttpBackend } from '@/lib/publishers';
-import { purchaseSubscription } from '@/lib/subscriptions';
+import { newId, randomBase62 } from '@/lib/platform/ids';
+import { configureHttpBackend } from '@/lib/routing/routes';
+import { purchaseSubscription } from '@/lib/subscriptions/lifecycle';
 import { listenOnLoopback } from './listen';
 import { rememberSecret } from './log-scan';
 

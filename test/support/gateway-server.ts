@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { matchQueryPath, serveQueryOverNode } from '@/lib/gateway-node';
+import { matchQueryPath, serveQueryOverNode } from '@/lib/gateway/node';
 import { listenOnLoopback } from './listen';
 
 /**
@@ -22,9 +22,9 @@ export async function listenGatewayServer(server = createGatewayHttpServer()): P
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  const { getDatabaseHandle } = await import('@/lib/db');
+  const { getDatabaseHandle } = await import('@/lib/platform/db');
   await getDatabaseHandle();
-  const { log } = await import('@/lib/log');
+  const { log } = await import('@/lib/platform/log');
   const { url } = await listenGatewayServer();
   log.info({ url, pid: process.pid }, 'gateway test server listening');
   console.log(`gateway listening on ${url}`);

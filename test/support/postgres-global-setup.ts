@@ -1,4 +1,4 @@
-import { randomBase62 } from '@/lib/ids';
+import { randomBase62 } from '@/lib/platform/ids';
 import { dropDatabases, listDatabases } from './scratch-database';
 
 /**

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { FlashMessage } from '@/components/account/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
-import { getDb } from '@/lib/db';
-import { requireSessionUser } from '@/lib/session';
-import { listKeysForUser } from '@/lib/subscriptions';
+import { getDb } from '@/lib/platform/db';
+import { requireSessionUser } from '@/lib/accounts/session';
+import { listKeysForUser } from '@/lib/subscriptions/lifecycle';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 
 export const metadata: Metadata = { title: 'API keys' };

@@ -1,5 +1,5 @@
 import { checkHealth } from '@/lib/health';
-import { jsonResponse, withApiRoute, methodNotAllowed } from '@/lib/http';
+import { jsonResponse, withApiRoute, methodNotAllowed } from '@/lib/platform/http';
 
 /**
  * GET /api/health — readiness: the app answers and the database is reachable (503 when it is not).

@@ -1,4 +1,4 @@
-import { jsonResponse, methodNotAllowed, withApiRoute } from '@/lib/http';
+import { jsonResponse, methodNotAllowed, withApiRoute } from '@/lib/platform/http';
 import { buildOpenApiDocument } from '@/lib/openapi';
 
 /** GET /api/openapi.json — the OpenAPI 3.1 document of the public API (lib/openapi.ts). */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { findPurchasablePlan, startCheckout } from '@/lib/billing';
-import { getDb } from '@/lib/db';
-import { getEnv } from '@/lib/env';
-import { errorResponse, methodNotAllowed, withApiRoute } from '@/lib/http';
-import { getSessionUser } from '@/lib/session';
+import { findPurchasablePlan, startCheckout } from '@/lib/billing/checkout';
+import { getDb } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
+import { errorResponse, methodNotAllowed, withApiRoute } from '@/lib/platform/http';
+import { getSessionUser } from '@/lib/accounts/session';
 
 export const dynamic = 'force-dynamic';
 

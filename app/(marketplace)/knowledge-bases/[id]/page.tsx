@@ -12,11 +12,11 @@ import { PlanCards } from '@/components/marketplace/plan-cards';
 import { buildSnippets } from '@/components/marketplace/snippets';
 import { SubscriptionStanding } from '@/components/marketplace/subscription-standing';
 import { changePlanAction } from '@/app/account/actions';
-import { getKnowledgeBaseView } from '@/lib/catalog';
-import { getDb } from '@/lib/db';
-import { getEnv } from '@/lib/env';
-import { getSessionUser } from '@/lib/session';
-import { getSubscriberStanding, offerFor } from '@/lib/subscriber-standing';
+import { getKnowledgeBaseView } from '@/lib/catalog/listing';
+import { getDb } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
+import { getSessionUser } from '@/lib/accounts/session';
+import { getSubscriberStanding, offerFor } from '@/lib/subscriptions/standing';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 
 type Params = Promise<{ id: string }>;

@@ -3,10 +3,10 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { KeyReveal } from '@/components/billing/key-reveal';
 import { primaryButton } from '@/components/billing/format';
-import { revealHandoff } from '@/lib/billing';
-import { getDb } from '@/lib/db';
-import { getEnv } from '@/lib/env';
-import { requireSessionUser } from '@/lib/session';
+import { revealHandoff } from '@/lib/billing/checkout';
+import { getDb } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
+import { requireSessionUser } from '@/lib/accounts/session';
 
 export const metadata: Metadata = { title: 'New API key', robots: { index: false } };
 export const dynamic = 'force-dynamic';

@@ -7,10 +7,10 @@ import { UsageChart } from '@/components/account/usage-chart';
 import { UsageMeter } from '@/components/account/usage-meter';
 import { primaryButton, secondaryButton } from '@/components/billing/format';
 import { formatDate, formatPrice } from '@/components/ui/format';
-import { listUpgradePlans } from '@/lib/billing';
-import { getDb } from '@/lib/db';
-import { requireSessionUser } from '@/lib/session';
-import { getDailyUsage, getSubscriptionForUser, listKeysForUser } from '@/lib/subscriptions';
+import { listUpgradePlans } from '@/lib/billing/checkout';
+import { getDb } from '@/lib/platform/db';
+import { requireSessionUser } from '@/lib/accounts/session';
+import { getDailyUsage, getSubscriptionForUser, listKeysForUser } from '@/lib/subscriptions/lifecycle';
 import { cancelSubscriptionAction, changePlanAction, createReplacementKeyAction, resumeSubscriptionAction } from '../../actions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 

@@ -1,5 +1,5 @@
 import NextAuth from 'next-auth';
-import { getAuthOptions, providerRefusalRedirect } from '@/lib/auth';
+import { getAuthOptions, providerRefusalRedirect } from '@/lib/accounts/auth';
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 

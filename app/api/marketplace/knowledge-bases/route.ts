@@ -1,7 +1,7 @@
-import { listKnowledgeBases, parseListingParams } from '@/lib/catalog';
-import { catalogJson, catalogMethodNotAllowed, catalogPreflight, withCatalogHeaders } from '@/lib/catalog-http';
-import { ApiError } from '@/lib/errors';
-import { withApiRoute } from '@/lib/http';
+import { listKnowledgeBases, parseListingParams } from '@/lib/catalog/listing';
+import { catalogJson, catalogMethodNotAllowed, catalogPreflight, withCatalogHeaders } from '@/lib/catalog/http';
+import { ApiError } from '@/lib/platform/errors';
+import { withApiRoute } from '@/lib/platform/http';
 
 /** Public listing of published knowledge bases (contract §1). Always rendered per request, never at build. */
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,8 @@
-import { applyStripeEvent } from '@/lib/billing-webhook';
-import { getDb } from '@/lib/db';
-import { getEnv } from '@/lib/env';
-import { errorResponse, jsonResponse, methodNotAllowed, withApiRoute } from '@/lib/http';
-import { getStripe, verifyStripeEvent } from '@/lib/stripe';
+import { applyStripeEvent } from '@/lib/billing/webhook';
+import { getDb } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
+import { errorResponse, jsonResponse, methodNotAllowed, withApiRoute } from '@/lib/platform/http';
+import { getStripe, verifyStripeEvent } from '@/lib/billing/stripe';
 
 export const dynamic = 'force-dynamic';
 

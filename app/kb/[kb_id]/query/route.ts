@@ -1,7 +1,7 @@
-import { serveQueryRequest } from '@/lib/gateway-http';
-import { methodNotAllowed, withApiRoute } from '@/lib/http';
+import { serveQueryRequest } from '@/lib/gateway/web';
+import { methodNotAllowed, withApiRoute } from '@/lib/platform/http';
 
-/** POST /kb/{kb_id}/query — the keyed query gateway (contract §1). All checks live in lib/gateway.ts. */
+/** POST /kb/{kb_id}/query — the keyed query gateway (contract §1). All checks live in lib/gateway/pipeline.ts. */
 export const dynamic = 'force-dynamic';
 
 export const POST = withApiRoute<{ kb_id: string }>((request, { requestId, params }) => serveQueryRequest(request, params.kb_id, requestId));

@@ -3,9 +3,9 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { dangerButton, secondaryButton } from '@/components/billing/format';
 import { formatDate, formatDateTime } from '@/components/ui/format';
-import { getDb } from '@/lib/db';
-import { requireSessionUser } from '@/lib/session';
-import { listKeysForUser } from '@/lib/subscriptions';
+import { getDb } from '@/lib/platform/db';
+import { requireSessionUser } from '@/lib/accounts/session';
+import { listKeysForUser } from '@/lib/subscriptions/lifecycle';
 import { revokeKeyAction } from '../../../actions';
 
 export const metadata: Metadata = { title: 'Revoke key' };

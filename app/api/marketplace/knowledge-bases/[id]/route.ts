@@ -1,7 +1,7 @@
-import { getKnowledgeBaseDetail } from '@/lib/catalog';
-import { catalogJson, catalogMethodNotAllowed, catalogPreflight, withCatalogHeaders } from '@/lib/catalog-http';
-import { ApiError } from '@/lib/errors';
-import { withApiRoute } from '@/lib/http';
+import { getKnowledgeBaseDetail } from '@/lib/catalog/listing';
+import { catalogJson, catalogMethodNotAllowed, catalogPreflight, withCatalogHeaders } from '@/lib/catalog/http';
+import { ApiError } from '@/lib/platform/errors';
+import { withApiRoute } from '@/lib/platform/http';
 
 /** Public detail of one published knowledge base (contract §1); 404 for unknown or unpublished ids. */
 export const dynamic = 'force-dynamic';

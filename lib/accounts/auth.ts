@@ -1,0 +1,191 @@
+import type { NextAuthOptions } from 'next-auth';
+import { encode } from 'next-auth/jwt';
+import CredentialsProvider from 'next-auth/providers/credentials';
+import { getDb } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
+import { log } from '@/lib/platform/log';
+import { configuredOAuthProviders, isProviderEmailVerified } from './oauth-providers';
+import { getServerSecret } from '@/lib/platform/server-secret';
+import { getSignInLimiter } from './sign-in-limiter';
+import { processSingleton } from '@/lib/platform/singleton';
+import { signInWithOAuth, verifyCredentials, type OAuthSignInResult, type UserView } from './users';
+
+/**
+ * Accounts: next-auth v4 with JWT sessions (no sessions table). The sign-in and sign-up pages use server
+ * actions (they work without JavaScript and show errors next to the fields); they mint the very same session
+ * cookie next-auth reads, so `getServerSession`, `/api/auth/session` and the OAuth providers share one session.
+ */
+
+declare module 'next-auth' {
+  interface Session {
+    user: { id: string; email: string; name: string | null };
+  }
+}
+
+export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+
+function useSecureCookies(): boolean {
+  return getEnv().APP_URL.startsWith('https://');
+}
+
+/** next-auth's session cookie (name and options match its defaults, so it reads what we write). */
+export function sessionCookie(): { name: string; options: { httpOnly: true; sameSite: 'lax'; path: '/'; secure: boolean } } {
+  const secure = useSecureCookies();
+  return {
+    name: `${secure ? '__Secure-' : ''}next-auth.session-token`,
+    options: { httpOnly: true, sameSite: 'lax', path: '/', secure },
+  };
+}
+
+/** The encrypted JWT next-auth expects in its session cookie. */
+export async function encodeSessionToken(user: UserView): Promise<string> {
+  return encode({
+    token: { sub: user.id, email: user.email, name: user.name },
+    secret: getServerSecret(),
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+}
+
+export type PasswordSignInResult =
+  | { ok: true; user: UserView }
+  | { ok: false; code: 'invalid_credentials' }
+  | { ok: false; code: 'too_many_attempts'; retryAfterSeconds: number };
+
+/** Email + password check behind the brute-force gate; every failure counts against the email and the address. */
+export async function attemptPasswordSignIn(email: string, password: string, ip: string): Promise<PasswordSignInResult> {
+  const limiter = getSignInLimiter();
+  const gate = await limiter.check(email, ip);
+  if (!gate.ok) {
+    log.warn({ ip }, 'sign-in refused: too many failed attempts');
+    return gate;
+  }
+  const user = await verifyCredentials(await getDb(), email, password);
+  if (!user) {
+    await limiter.recordFailure(email, ip);
+    return { ok: false, code: 'invalid_credentials' };
+  }
+  return { ok: true, user };
+}
+
+/** The client address as the proxy in front of Next reports it (first hop of X-Forwarded-For). */
+export function clientIpFrom(headers: { get(name: string): string | null } | Record<string, string | string[] | undefined>): string {
+  const read = (name: string): string | undefined => {
+    if (typeof (headers as { get?: unknown }).get === 'function') return (headers as { get(n: string): string | null }).get(name) ?? undefined;
+    const v = (headers as Record<string, string | string[] | undefined>)[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  return read('x-forwarded-for')?.split(',')[0]?.trim() || read('x-real-ip')?.trim() || 'unknown';
+}
+
+/** OAuth providers switched on by their environment variables, for the sign-in page's buttons. */
+export function enabledOAuthProviders(): { id: string; name: string }[] {
+  return configuredOAuthProviders(getEnv()).map((p) => ({ id: p.id, name: p.name }));
+}
+
+/** Why an OAuth sign-in ended back on the sign-in page; the page words each one (app/(auth)/signin). */
+export type OAuthFailure = 'OAuthDenied' | 'OAuthProviderError' | 'OAuthEmailMissing' | 'OAuthEmailNotVerified';
+
+export function oauthFailurePath(failure: OAuthFailure, providerId: string): string {
+  return `/signin?${new URLSearchParams({ error: failure, provider: providerId })}`;
+}
+
+const SIGN_IN_REFUSALS: Record<Extract<OAuthSignInResult, { ok: false }>['code'], OAuthFailure> = {
+  email_missing: 'OAuthEmailMissing',
+  email_not_verified: 'OAuthEmailNotVerified',
+};
+
+/**
+ * A provider that refuses (the person pressed "Cancel", or the app is misconfigured there) redirects to our callback
+ * with `?error=`. next-auth would report that as the same generic "Callback" error as a broken token exchange; this
+ * tells the two apart so the sign-in page can say what happened. Null for every other auth request.
+ */
+export function providerRefusalRedirect(url: URL): URL | null {
+  const match = /^\/api\/auth\/callback\/([\w-]+)$/.exec(url.pathname);
+  const error = url.searchParams.get('error');
+  if (!match || !error || !enabledOAuthProviders().some((p) => p.id === match[1])) return null;
+  log.info({ provider: match[1], providerError: error.slice(0, 64) }, 'OAuth sign-in refused at the provider');
+  return new URL(oauthFailurePath(error === 'access_denied' ? 'OAuthDenied' : 'OAuthProviderError', match[1]), getEnv().APP_URL);
+}
+
+/**
+ * Built on first use, not at import: `next build` imports route modules, and the server secret must come from
+ * the running server's DATA_DIR, not the build machine's.
+ */
+export function getAuthOptions(): NextAuthOptions {
+  return processSingleton('auth-options', buildAuthOptions);
+}
+
+function buildAuthOptions(): NextAuthOptions {
+  // next-auth v4 reads its own public URL from NEXTAUTH_URL and nothing else (it would assume localhost:3000).
+  // Derive it once from APP_URL so operators configure a single variable; this is the one write to process.env.
+  process.env.NEXTAUTH_URL ??= getEnv().APP_URL;
+  return {
+  secret: getServerSecret(),
+  session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
+  pages: { signIn: '/signin', error: '/signin' },
+  providers: [
+    CredentialsProvider({
+      id: 'credentials',
+      name: 'Email and password',
+      credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+      async authorize(credentials, req) {
+        const result = await attemptPasswordSignIn(credentials?.email ?? '', credentials?.password ?? '', clientIpFrom(req.headers ?? {}));
+        if (result.ok) return { id: result.user.id, email: result.user.email, name: result.user.name };
+        // next-auth passes a thrown message to the error page as ?error=…; the sign-in page explains it.
+        if (result.code === 'too_many_attempts') throw new Error(`TooManyAttempts:${result.retryAfterSeconds}`);
+        return null;
+      },
+    }),
+    ...configuredOAuthProviders(getEnv()),
+  ],
+  // next-auth's own logger writes to the console, outside pino's redaction. Only errors and warnings are passed on:
+  // its debug events carry the provider's tokens, so they are never logged.
+  logger: {
+    error: (code, metadata) => log.error({ code, detail: metadata }, 'next-auth error'),
+    warn: (code) => log.warn({ code }, 'next-auth warning'),
+    debug: () => undefined,
+  },
+  callbacks: {
+    async signIn({ user, account, profile }) {
+      if (!account || account.type !== 'oauth') return true;
+      let result: OAuthSignInResult;
+      try {
+        result = await signInWithOAuth(await getDb(), {
+          provider: account.provider,
+          providerAccountId: account.providerAccountId,
+          email: user.email,
+          emailVerified: isProviderEmailVerified(profile),
+          name: user.name,
+          image: user.image,
+        });
+      } catch (error) {
+        // next-auth would put a thrown message into the redirect URL; internals stay in the log instead.
+        log.error({ err: error, provider: account.provider }, 'OAuth sign-in failed');
+        return '/signin?error=Callback';
+      }
+      if (!result.ok) {
+        log.info({ provider: account.provider, reason: result.code }, 'OAuth sign-in refused');
+        return oauthFailurePath(SIGN_IN_REFUSALS[result.code], account.provider);
+      }
+      log.info({ provider: account.provider, userId: result.user.id, outcome: result.outcome }, 'OAuth sign-in');
+      // The jwt callback below runs next with this same object: carry our id, not the provider's.
+      user.id = result.user.id;
+      user.email = result.user.email;
+      user.name = result.user.name;
+      return true;
+    },
+    async jwt({ token, user }) {
+      if (user) {
+        token.sub = user.id;
+        token.email = user.email;
+        token.name = user.name;
+      }
+      return token;
+    },
+    async session({ session, token }) {
+      session.user = { id: token.sub ?? '', email: token.email ?? '', name: token.name ?? null };
+      return session;
+    },
+  },
+};
+}

@@ -1,0 +1,60 @@
+import { getServerSession } from 'next-auth';
+import { cookies } from 'next/headers';
+import { redirect, unstable_rethrow } from 'next/navigation';
+import { encodeSessionToken, getAuthOptions, SESSION_MAX_AGE_SECONDS, sessionCookie } from './auth';
+import { errorResponse, withApiRoute, type ApiContext } from '@/lib/platform/http';
+import { log } from '@/lib/platform/log';
+import type { UserView } from './users';
+
+export type SessionUser = UserView;
+
+/** The signed-in user of this request (server components, server actions, route handlers), or null. */
+export async function getSessionUser(): Promise<SessionUser | null> {
+  // A broken or foreign cookie must not take every page down with it: the visitor is simply signed out.
+  const session = await getServerSession(getAuthOptions()).catch((error: unknown) => {
+    // Next's own signals (a page found to be dynamic while prerendering, redirects) are not broken cookies.
+    unstable_rethrow(error);
+    log.warn({ err: error }, 'session could not be read; treating the request as signed out');
+    return null;
+  });
+  const user = session?.user;
+  if (!user?.id || !user.email) return null;
+  return { id: user.id, email: user.email, name: user.name ?? null };
+}
+
+/** Only same-site paths are allowed as a place to return to (no open redirect through `callbackUrl`). */
+export function safeReturnPath(value: unknown, fallback = '/account'): string {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
+  return value;
+}
+
+/** For signed-in pages: the user, or a redirect to the sign-in page that comes back to `returnTo` afterwards. */
+export async function requireSessionUser(returnTo: string): Promise<SessionUser> {
+  const user = await getSessionUser();
+  if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(safeReturnPath(returnTo, '/'))}`);
+  return user;
+}
+
+/** JSON route handlers that need a signed-in user: 401 `unauthorized` (contract §1) without one. */
+export function withSession<P = Record<string, never>>(
+  handler: (request: Request, context: ApiContext<P> & { user: SessionUser }) => Promise<Response>,
+) {
+  return withApiRoute<P>(async (request, context) => {
+    const user = await getSessionUser();
+    if (!user) return errorResponse('unauthorized', 'Sign in to use this endpoint.', context.requestId);
+    return handler(request, { ...context, user });
+  });
+}
+
+/** Starts a session for `user` (server actions only: they may set cookies). */
+export async function startSession(user: UserView): Promise<void> {
+  const { name, options } = sessionCookie();
+  (await cookies()).set(name, await encodeSessionToken(user), { ...options, maxAge: SESSION_MAX_AGE_SECONDS });
+}
+
+/** Ends the session: JWT sessions live only in the cookie, so removing it signs out. */
+export async function endSession(): Promise<void> {
+  const jar = await cookies();
+  const { name, options } = sessionCookie();
+  jar.set(name, '', { ...options, maxAge: 0 });
+}

@@ -1,0 +1,395 @@
+import { and, asc, eq, gt, inArray, isNull, not } from 'drizzle-orm';
+import { knowledgeBases, plans, subscriptions, users } from '@/db/schema';
+import { parkIssuedKey, revealParkedKey } from './handoff';
+import type { Executor } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
+import { log } from '@/lib/platform/log';
+import { getStripe, type Stripe } from './stripe';
+import {
+  cancelSubscription,
+  HOLDING_STATUSES,
+  lapsedCondition,
+  purchaseSubscription,
+  resumeSubscription,
+  upgradeSubscription,
+  type SubscriptionResult,
+} from '@/lib/subscriptions/lifecycle';
+
+/**
+ * Buying a plan. Two roads, chosen by configuration:
+ * - Stripe (STRIPE_SECRET_KEY set): a Checkout Session in subscription mode; access is granted ONLY by the
+ *   `checkout.session.completed` webhook (lib/billing/webhook.ts), never by the browser coming back.
+ * - Test mode (no Stripe keys): a built-in, plainly labelled test checkout that completes the purchase at once and
+ *   issues an `alm_sk_test_` key.
+ * Either way the new key reaches the buyer through an encrypted single-read handoff (lib/billing/handoff.ts).
+ */
+
+export interface CheckoutPlan {
+  planId: string;
+  planName: string;
+  priceCents: number;
+  currency: string;
+  queriesPerPeriod: number;
+  requestsPerMinute: number;
+  stripePriceId: string | null;
+  kbId: string;
+  kbTitle: string;
+}
+
+/** A plan that can be bought now: active, and its knowledge base published. */
+export async function findPurchasablePlan(db: Executor, planId: string): Promise<CheckoutPlan | null> {
+  const rows = await db
+    .select({
+      planId: plans.id,
+      planName: plans.name,
+      priceCents: plans.priceCents,
+      currency: plans.currency,
+      queriesPerPeriod: plans.queriesPerPeriod,
+      requestsPerMinute: plans.requestsPerMinute,
+      stripePriceId: plans.stripePriceId,
+      kbId: knowledgeBases.id,
+      kbTitle: knowledgeBases.title,
+    })
+    .from(plans)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, plans.kbId))
+    .where(and(eq(plans.id, planId), eq(plans.active, true), eq(knowledgeBases.status, 'published')))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** The buyer's live subscription to a knowledge base (one at most: contract §3), if any. */
+export async function findLiveSubscriptionId(db: Executor, userId: string, kbId: string, now: Date = new Date()): Promise<string | null> {
+  const rows = await db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.userId, userId),
+        eq(subscriptions.kbId, kbId),
+        inArray(subscriptions.status, [...HOLDING_STATUSES]),
+        // A lapsed one (cancelled, period over) is expired by the purchase itself (purchaseSubscription).
+        not(lapsedCondition(now)),
+      ),
+    )
+    .limit(1);
+  return rows[0]?.id ?? null;
+}
+
+export type StartCheckoutResult =
+  | { ok: true; kind: 'stripe'; url: string }
+  | { ok: true; kind: 'test'; url: string }
+  | { ok: false; code: 'invalid_plan'; kbId?: undefined }
+  | { ok: false; code: 'already_subscribed'; kbId: string; subscriptionId: string }
+  | { ok: false; code: 'stripe_unavailable'; kbId: string };
+
+/** Begins a purchase: the URL to send the browser to (Stripe Checkout, or the test checkout page). */
+export async function startCheckout(
+  db: Executor,
+  input: { userId: string; email: string; planId: string },
+  stripe: Stripe | null = getStripe(),
+): Promise<StartCheckoutResult> {
+  const plan = await findPurchasablePlan(db, input.planId);
+  if (!plan) return { ok: false, code: 'invalid_plan' };
+  const existing = await findLiveSubscriptionId(db, input.userId, plan.kbId);
+  if (existing) return { ok: false, code: 'already_subscribed', kbId: plan.kbId, subscriptionId: existing };
+  if (!stripe) return { ok: true, kind: 'test', url: `/checkout/test?planId=${encodeURIComponent(plan.planId)}` };
+
+  const appUrl = getEnv().APP_URL.replace(/\/$/, '');
+  try {
+    const customer = await ensureStripeCustomer(db, stripe, input.userId, input.email);
+    const metadata = { userId: input.userId, planId: plan.planId, kbId: plan.kbId };
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      customer,
+      client_reference_id: input.userId,
+      metadata,
+      subscription_data: { metadata },
+      line_items: [
+        plan.stripePriceId
+          ? { price: plan.stripePriceId, quantity: 1 }
+          : {
+              quantity: 1,
+              price_data: {
+                currency: plan.currency,
+                unit_amount: plan.priceCents,
+                recurring: { interval: 'month' },
+                product_data: { name: `${plan.kbTitle} — ${plan.planName}`, metadata: { planId: plan.planId } },
+              },
+            },
+      ],
+      // Stripe fills {CHECKOUT_SESSION_ID}; the success page waits for the webhook that grants access.
+      success_url: `${appUrl}/checkout/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${appUrl}/knowledge-bases/${encodeURIComponent(plan.kbId)}?checkout=cancelled`,
+    });
+    if (!session.url) throw new Error('Stripe returned a Checkout Session without a URL');
+    return { ok: true, kind: 'stripe', url: session.url };
+  } catch (error) {
+    log.error({ err: error, planId: plan.planId }, 'could not create a Stripe Checkout Session');
+    return { ok: false, code: 'stripe_unavailable', kbId: plan.kbId };
+  }
+}
+
+/** One Stripe customer per user, created on the first purchase and reused afterwards. */
+export async function ensureStripeCustomer(db: Executor, stripe: Stripe, userId: string, email: string): Promise<string> {
+  const [row] = await db.select({ customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).limit(1);
+  if (row?.customer) return row.customer;
+  // The idempotency key makes two racing first purchases create one customer at Stripe.
+  const customer = await stripe.customers.create({ email, metadata: { userId } }, { idempotencyKey: `almanac-customer-${userId}` });
+  const updated = await db
+    .update(users)
+    .set({ stripeCustomerId: customer.id, updatedAt: new Date() })
+    .where(and(eq(users.id, userId), isNull(users.stripeCustomerId)))
+    .returning({ customer: users.stripeCustomerId });
+  if (updated[0]?.customer) return updated[0].customer;
+  const [again] = await db.select({ customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).limit(1);
+  return again?.customer ?? customer.id;
+}
+
+export type TestPurchaseResult =
+  | { ok: true; handoffId: string; subscriptionId: string }
+  | { ok: false; code: 'stripe_configured' | 'invalid_plan' | 'already_subscribed' | 'not_found' | 'conflict' | string };
+
+/**
+ * Completes a purchase in test mode: subscription + `alm_sk_test_` key + parked reveal, in one transaction. Refused
+ * when Stripe is configured, so a deployment that takes money cannot be bypassed through the test checkout.
+ */
+export async function completeTestPurchase(
+  db: Executor,
+  input: { userId: string; planId: string },
+  options: { stripeConfigured?: boolean } = {},
+): Promise<TestPurchaseResult> {
+  if (options.stripeConfigured ?? Boolean(getEnv().STRIPE_SECRET_KEY)) return { ok: false, code: 'stripe_configured' };
+  const plan = await findPurchasablePlan(db, input.planId);
+  if (!plan) return { ok: false, code: 'invalid_plan' };
+  return db.transaction(async (tx) => {
+    const purchase = await purchaseSubscription(tx, { userId: input.userId, planId: plan.planId, mode: 'test' });
+    if (!purchase.ok) return { ok: false, code: purchase.code === 'conflict' ? 'already_subscribed' : purchase.code };
+    const handoffId = await parkIssuedKey(tx, {
+      userId: input.userId,
+      subscriptionId: purchase.subscription.id,
+      keyId: purchase.key.id,
+      plaintext: purchase.key.plaintext,
+    });
+    return { ok: true, handoffId, subscriptionId: purchase.subscription.id };
+  });
+}
+
+export type CheckoutOutcome =
+  | { status: 'revealed'; plaintext: string; subscriptionId: string; kbId: string; kbTitle: string; planName: string; mode: 'live' | 'test' }
+  /** The purchase is complete but its key was already shown (reload, second tab). */
+  | { status: 'completed'; subscriptionId: string; kbId: string; kbTitle: string }
+  /** Stripe has not told us yet (the webhook grants access): the page keeps waiting. */
+  | { status: 'pending' };
+
+async function describeSubscription(db: Executor, userId: string, where: { id: string } | { checkoutSessionId: string }) {
+  const rows = await db
+    .select({ id: subscriptions.id, kbId: subscriptions.kbId, kbTitle: knowledgeBases.title, planName: plans.name, mode: subscriptions.mode })
+    .from(subscriptions)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, subscriptions.kbId))
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(
+      and(
+        eq(subscriptions.userId, userId),
+        'id' in where ? eq(subscriptions.id, where.id) : eq(subscriptions.stripeCheckoutSessionId, where.checkoutSessionId),
+      ),
+    )
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** What the success page shows for a Stripe Checkout Session (`session_id`) or a test purchase (`handoff`). */
+export async function getCheckoutOutcome(
+  db: Executor,
+  input: { userId: string } & ({ checkoutSessionId: string } | { handoffId: string }),
+): Promise<CheckoutOutcome> {
+  const reveal = await revealParkedKey(db, input);
+  if (reveal.status === 'revealed') {
+    const sub = await describeSubscription(db, input.userId, { id: reveal.subscriptionId });
+    if (sub) return { status: 'revealed', plaintext: reveal.plaintext, subscriptionId: sub.id, kbId: sub.kbId, kbTitle: sub.kbTitle, planName: sub.planName, mode: sub.mode };
+  }
+  if ('checkoutSessionId' in input) {
+    const sub = await describeSubscription(db, input.userId, { checkoutSessionId: input.checkoutSessionId });
+    return sub ? { status: 'completed', subscriptionId: sub.id, kbId: sub.kbId, kbTitle: sub.kbTitle } : { status: 'pending' };
+  }
+  return { status: 'pending' };
+}
+
+/** Reveals a parked replacement key (dashboard), exactly once. */
+export async function revealHandoff(db: Executor, userId: string, handoffId: string) {
+  const reveal = await revealParkedKey(db, { userId, handoffId });
+  if (reveal.status !== 'revealed') return null;
+  const sub = await describeSubscription(db, userId, { id: reveal.subscriptionId });
+  return sub ? { plaintext: reveal.plaintext, keyId: reveal.keyId, subscriptionId: sub.id, kbId: sub.kbId, kbTitle: sub.kbTitle } : null;
+}
+
+/** A Stripe Customer Portal session (payment method, invoices) for a buyer who has a Stripe customer. */
+export async function createBillingPortalUrl(
+  db: Executor,
+  userId: string,
+  stripe: Stripe | null = getStripe(),
+): Promise<{ ok: true; url: string } | { ok: false; code: 'stripe_not_configured' | 'no_customer' | 'stripe_unavailable' }> {
+  if (!stripe) return { ok: false, code: 'stripe_not_configured' };
+  const [row] = await db.select({ customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!row?.customer) return { ok: false, code: 'no_customer' };
+  try {
+    const session = await stripe.billingPortal.sessions.create({
+      customer: row.customer,
+      return_url: `${getEnv().APP_URL.replace(/\/$/, '')}/account`,
+    });
+    return { ok: true, url: session.url };
+  } catch (error) {
+    log.error({ err: error }, 'could not create a Stripe billing portal session');
+    return { ok: false, code: 'stripe_unavailable' };
+  }
+}
+
+// ── Buyer changes that Stripe must know about ──────────────────────────────────────────────────────
+
+export interface UpgradeOption {
+  id: string;
+  name: string;
+  priceCents: number;
+  currency: string;
+  queriesPerPeriod: number;
+  requestsPerMinute: number;
+}
+
+/** Bigger active plans of the same knowledge base (an upgrade takes effect at once, so only larger caps are offered). */
+export async function listUpgradePlans(db: Executor, kbId: string, currentQueriesPerPeriod: number): Promise<UpgradeOption[]> {
+  return db
+    .select({
+      id: plans.id,
+      name: plans.name,
+      priceCents: plans.priceCents,
+      currency: plans.currency,
+      queriesPerPeriod: plans.queriesPerPeriod,
+      requestsPerMinute: plans.requestsPerMinute,
+    })
+    .from(plans)
+    .where(and(eq(plans.kbId, kbId), eq(plans.active, true), gt(plans.queriesPerPeriod, currentQueriesPerPeriod)))
+    .orderBy(asc(plans.queriesPerPeriod), asc(plans.id));
+}
+
+type Owned = { userId: string; subscriptionId: string };
+
+async function stripeSubscriptionIdFor(db: Executor, input: Owned): Promise<string | null | undefined> {
+  const [row] = await db
+    .select({ stripeId: subscriptions.stripeSubscriptionId })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.id, input.subscriptionId), eq(subscriptions.userId, input.userId)))
+    .limit(1);
+  return row ? row.stripeId : undefined;
+}
+
+export type BillingChangeResult = SubscriptionResult | { ok: false; code: 'stripe_unavailable'; message: string };
+
+const stripeDown = (): BillingChangeResult => ({
+  ok: false,
+  code: 'stripe_unavailable',
+  message: 'Our payment provider could not be reached; nothing was changed. Please try again.',
+});
+
+/**
+ * Runs a Stripe-side change first for Stripe-managed subscriptions (if Stripe refuses, nothing changes here), then
+ * the local change. Stripe's own `customer.subscription.updated` webhook later confirms the same state.
+ */
+async function withStripeChange(
+  db: Executor,
+  input: Owned,
+  stripe: Stripe | null,
+  stripeChange: (stripe: Stripe, stripeSubscriptionId: string) => Promise<unknown>,
+  local: () => Promise<SubscriptionResult>,
+): Promise<BillingChangeResult> {
+  const stripeId = await stripeSubscriptionIdFor(db, input);
+  if (stripeId === undefined) return { ok: false, code: 'not_found', message: 'No such subscription.' };
+  if (stripeId) {
+    if (!stripe) return stripeDown();
+    try {
+      await stripeChange(stripe, stripeId);
+    } catch (error) {
+      log.error({ err: error, subscriptionId: input.subscriptionId }, 'Stripe subscription change failed');
+      return stripeDown();
+    }
+  }
+  return local();
+}
+
+/** The owner's current plan; undefined when the subscription is not theirs. */
+async function currentPlan(db: Executor, input: Owned): Promise<{ planId: string; queriesPerPeriod: number } | undefined> {
+  const [row] = await db
+    .select({ planId: plans.id, queriesPerPeriod: plans.queriesPerPeriod })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(and(eq(subscriptions.id, input.subscriptionId), eq(subscriptions.userId, input.userId)))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Upgrade now: Stripe prorates; the new cap applies at once and this period's usage carries over. Only a plan with
+ * more queries: a smaller cap mid-period could sit below what was already used, and no page offers a downgrade
+ * (a Stripe Customer Portal change still arrives through the webhook, which applies whatever Stripe says).
+ */
+export async function changePlan(
+  db: Executor,
+  input: Owned & { planId: string },
+  stripe: Stripe | null = getStripe(),
+): Promise<BillingChangeResult> {
+  const plan = await findPurchasablePlan(db, input.planId);
+  if (!plan) return { ok: false, code: 'invalid_plan', message: 'This plan is not available.' };
+  const current = await currentPlan(db, input);
+  if (!current) return { ok: false, code: 'not_found', message: 'No such subscription.' };
+  // The current plan itself goes on, so the subscription answers "already on this plan".
+  if (plan.planId !== current.planId && plan.queriesPerPeriod <= current.queriesPerPeriod) {
+    return { ok: false, code: 'invalid_plan', message: 'Only a plan with more queries per period can be chosen.' };
+  }
+  return withStripeChange(
+    db,
+    input,
+    stripe,
+    async (client, stripeId) => {
+      const current = await client.subscriptions.retrieve(stripeId);
+      const item = current.items.data[0];
+      if (!item) throw new Error('Stripe subscription has no item');
+      await client.subscriptions.update(stripeId, {
+        proration_behavior: 'always_invoice',
+        // The plan id travels in metadata: ad-hoc prices (price_data) have ids our plans table does not know.
+        metadata: { planId: plan.planId },
+        items: [
+          plan.stripePriceId
+            ? { id: item.id, price: plan.stripePriceId }
+            : {
+                id: item.id,
+                price_data: {
+                  currency: plan.currency,
+                  unit_amount: plan.priceCents,
+                  recurring: { interval: 'month' },
+                  product: typeof item.price.product === 'string' ? item.price.product : item.price.product.id,
+                },
+              },
+        ],
+      });
+    },
+    () => upgradeSubscription(db, input),
+  );
+}
+
+export function cancelAtPeriodEnd(db: Executor, input: Owned, stripe: Stripe | null = getStripe()): Promise<BillingChangeResult> {
+  return withStripeChange(
+    db,
+    input,
+    stripe,
+    (client, stripeId) => client.subscriptions.update(stripeId, { cancel_at_period_end: true }),
+    () => cancelSubscription(db, input),
+  );
+}
+
+export function resumeRenewal(db: Executor, input: Owned, stripe: Stripe | null = getStripe()): Promise<BillingChangeResult> {
+  return withStripeChange(
+    db,
+    input,
+    stripe,
+    (client, stripeId) => client.subscriptions.update(stripeId, { cancel_at_period_end: false }),
+    () => resumeSubscription(db, input),
+  );
+}

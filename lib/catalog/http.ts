@@ -1,0 +1,47 @@
+import { REQUEST_ID_HEADER, jsonResponse, methodNotAllowed } from '@/lib/platform/http';
+
+/**
+ * HTTP conventions of the two public catalogue endpoints (contract §1): readable from any origin (no credentials
+ * involved), and briefly cacheable by browsers and CDNs because the catalogue changes slowly.
+ */
+export const CATALOG_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=300';
+export const CATALOG_METHODS = ['GET', 'HEAD', 'OPTIONS'];
+
+type Handler<C> = (request: Request, context?: C) => Promise<Response>;
+
+/**
+ * Adds CORS to every answer (errors included, so browser clients can read the error body) and the public cache to
+ * every answer that is a pure function of the URL (2xx and 4xx); our own faults (5xx) are never cached.
+ */
+export function withCatalogHeaders<C>(handler: Handler<C>): Handler<C> {
+  return async (request, context) => {
+    const response = await handler(request, context);
+    response.headers.set('Access-Control-Allow-Origin', '*');
+    response.headers.set('Access-Control-Expose-Headers', REQUEST_ID_HEADER);
+    response.headers.set('Cache-Control', response.status >= 500 ? 'no-store' : CATALOG_CACHE_CONTROL);
+    return response;
+  };
+}
+
+export function catalogJson(data: unknown): Response {
+  return jsonResponse(data);
+}
+
+/** CORS preflight: only simple GETs are served, so any origin may ask and the answer can be cached for a day. */
+export function catalogPreflight(): Handler<unknown> {
+  return async (request) => {
+    const headers = new Headers({
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': CATALOG_METHODS.join(', '),
+      'Access-Control-Allow-Headers': request.headers.get('Access-Control-Request-Headers') ?? '*',
+      'Access-Control-Max-Age': '86400',
+      Allow: CATALOG_METHODS.join(', '),
+    });
+    return new Response(null, { status: 204, headers });
+  };
+}
+
+/** 405 `method_not_allowed` with `Allow` (and CORS, so a browser sees why). */
+export function catalogMethodNotAllowed(): Handler<unknown> {
+  return withCatalogHeaders(methodNotAllowed(CATALOG_METHODS) as Handler<unknown>);
+}

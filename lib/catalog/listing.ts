@@ -1,0 +1,409 @@
+import { and, arrayContains, asc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { Executor } from '@/db/client';
+import { catalogSearch, catalogWords, knowledgeBases, plans, publishers } from '@/db/schema';
+import { CATEGORIES, type Category, type ListingParams } from './params';
+import { getDb } from '@/lib/platform/db';
+import { matchSearchVector, parseSearchTerms, startsWithPattern, type SearchTerms } from './search-query';
+
+export { parseListingParams, type ListingParams, type ListingParamsResult } from './params';
+
+/**
+ * The public catalogue (contract.md §1): the listing with its filters, total and stable orders; the detail of one
+ * knowledge base; and small reads for the marketplace pages (publisher page, filter chips). Only `published`
+ * knowledge bases are ever visible here. Every object leaving this module passes an explicit mapper.
+ */
+
+// ── views ────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Exactly the nine fields of a listing item (contract §1). `publisher` is the publisher's display name. */
+export interface KnowledgeBaseListItem {
+  id: string;
+  title: string;
+  publisher: string;
+  summary: string;
+  category: Category;
+  tags: string[];
+  subscribersCount: number;
+  queryVolume: number;
+  /** ISO 8601 UTC with milliseconds. */
+  updatedAt: string;
+}
+
+export interface PublisherRef {
+  name: string;
+  slug: string;
+}
+
+/** A listing item for the marketplace pages: the same fields, with the publisher's slug for its page link. */
+export interface KnowledgeBaseCard extends Omit<KnowledgeBaseListItem, 'publisher'> {
+  publisher: PublisherRef;
+}
+
+export interface Listing<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  totalPages: number;
+}
+
+export interface PlanView {
+  id: string;
+  name: string;
+  priceCents: number;
+  currency: string;
+  queriesPerPeriod: number;
+  requestsPerMinute: number;
+}
+
+export interface KnowledgeBaseDetail extends KnowledgeBaseListItem {
+  description: string;
+  plans: PlanView[];
+  documentsCount: number;
+  language: string;
+  licence: string;
+  sampleQuestions: string[];
+}
+
+/** The detail plus what a page needs beyond the API (publisher link, creation date). */
+export interface KnowledgeBaseView extends KnowledgeBaseDetail {
+  publisherRef: PublisherRef;
+  createdAt: string;
+}
+
+export interface PublisherView {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  websiteUrl: string | null;
+  /** Published knowledge bases only. */
+  knowledgeBasesCount: number;
+}
+
+// ── mappers ──────────────────────────────────────────────────────────────────────────────────────────
+
+const listColumns = {
+  id: knowledgeBases.id,
+  title: knowledgeBases.title,
+  publisherName: publishers.name,
+  publisherSlug: publishers.slug,
+  summary: knowledgeBases.summary,
+  category: knowledgeBases.category,
+  tags: knowledgeBases.tags,
+  subscribersCount: knowledgeBases.subscribersCount,
+  queryVolume: knowledgeBases.queryVolume,
+  updatedAt: knowledgeBases.updatedAt,
+};
+
+type ListRow = {
+  id: string;
+  title: string;
+  publisherName: string;
+  publisherSlug: string;
+  summary: string;
+  category: Category;
+  tags: string[];
+  subscribersCount: number;
+  queryVolume: number;
+  updatedAt: Date;
+};
+
+export function toListItem(row: ListRow): KnowledgeBaseListItem {
+  return {
+    id: row.id,
+    title: row.title,
+    publisher: row.publisherName,
+    summary: row.summary,
+    category: row.category,
+    tags: [...row.tags],
+    subscribersCount: Number(row.subscribersCount),
+    queryVolume: Number(row.queryVolume),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+export function toCard(row: ListRow): KnowledgeBaseCard {
+  const { publisher: _name, ...rest } = toListItem(row);
+  return { ...rest, publisher: { name: row.publisherName, slug: row.publisherSlug } };
+}
+
+export function toPlanView(row: typeof plans.$inferSelect): PlanView {
+  return {
+    id: row.id,
+    name: row.name,
+    priceCents: row.priceCents,
+    currency: row.currency,
+    queriesPerPeriod: row.queriesPerPeriod,
+    requestsPerMinute: row.requestsPerMinute,
+  };
+}
+
+// ── the listing ──────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A parsed search: its words, plus the stems of catalogue words that begin with the last word but whose stem does
+ * not ("constitutio" → "constitut"; see catalogWords in db/schema.ts). `null` terms: the text has no word at all.
+ */
+export interface ListingSearch {
+  terms: SearchTerms | null;
+  prefixStems: string[];
+}
+
+/**
+ * The stems of catalogue words that begin with `word` but whose stem does not (one indexed range read). The word's
+ * own stem is left out: the search has it already, and a repeated lexeme doubles the planner's estimate of matches.
+ */
+export function prefixStemsQuery(executor: Executor, word: string) {
+  return executor
+    .selectDistinct({ lexeme: catalogWords.lexeme })
+    .from(catalogWords)
+    .where(
+      and(
+        sql`${catalogWords.word} like ${startsWithPattern(word)}`,
+        sql`not starts_with(${catalogWords.lexeme}, ${word})`,
+        sql`${catalogWords.lexeme} <> all(tsvector_to_array(to_tsvector('almanac', ${word})))`,
+      ),
+    )
+    .orderBy(asc(catalogWords.lexeme));
+}
+
+/** Parses the search text and looks up its prefix stems; null when no search was asked for. */
+export async function resolveListingSearch(executor: Executor, query: string | null | undefined): Promise<ListingSearch | null> {
+  if (!query) return null;
+  const terms = parseSearchTerms(query);
+  if (!terms) return { terms: null, prefixStems: [] };
+  const rows = await prefixStemsQuery(executor, terms.words[terms.words.length - 1]);
+  return { terms, prefixStems: rows.map((r) => r.lexeme) };
+}
+
+/**
+ * Filters of the listing, on the catalog_search projection (published knowledge bases only). Every one is
+ * index-backed: a category b-tree, GIN on tags and on the search vector.
+ */
+export function listingConditions(params: Pick<ListingParams, 'category' | 'tags'>, search: ListingSearch | null): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (params.category) conditions.push(eq(catalogSearch.category, params.category));
+  // Tags are stored lower-case (the vocabulary) and parsed lower-case, so `@>` gives case-insensitive AND.
+  if (params.tags.length > 0) conditions.push(arrayContains(catalogSearch.tags, params.tags));
+  if (search) {
+    // Search text without any searchable word (only punctuation, or runs too long to be words) matches nothing:
+    // a search was asked for and nothing can satisfy it.
+    conditions.push(search.terms ? matchSearchVector(catalogSearch.searchVector, search.terms, search.prefixStems) : sql`false`);
+  }
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+// `DESC NULLS LAST` exactly as the indexes in db/schema.ts are declared: a bare `DESC` means NULLS FIRST, and that
+// mismatch alone stops PostgreSQL from reading the index in order (the columns are NOT NULL, so results are equal).
+const descNullsLast = (column: AnyColumn) => sql`${column} desc nulls last`;
+
+type SortColumns = Record<'subscribersCount' | 'queryVolume' | 'createdAt' | 'updatedAt', AnyColumn>;
+
+/** Total orders (the id breaks every tie) so that paging never repeats or skips a row. */
+function orderBy(sort: ListingParams['sort'], table: SortColumns, id: AnyColumn): SQL[] {
+  switch (sort) {
+    case 'new':
+      return [descNullsLast(table.createdAt), asc(id)];
+    case 'updated':
+      return [descNullsLast(table.updatedAt), asc(id)];
+    default:
+      return [descNullsLast(table.subscribersCount), descNullsLast(table.queryVolume), asc(id)];
+  }
+}
+
+/** The listing's order on knowledge_bases itself (publisher pages). */
+export const listingOrder = (sort: ListingParams['sort']) => orderBy(sort, knowledgeBases, knowledgeBases.id);
+
+/**
+ * The two statements of one listing request (exported so bench/listing can run the very same SQL through pg).
+ * Both read catalog_search: the page's ids come from its sort indexes (an index-only scan even at a deep offset)
+ * and only the rows of the page are then read in full from knowledge_bases; the total counts its narrow rows.
+ */
+export function buildListingQueries(db: Executor, params: ListingParams, search: ListingSearch | null) {
+  const where = listingConditions(params, search);
+  const pageIds = db
+    .select({ pageId: sql<string>`${catalogSearch.kbId}`.as('page_id') })
+    .from(catalogSearch)
+    .where(where)
+    .orderBy(...orderBy(params.sort, catalogSearch, catalogSearch.kbId))
+    .limit(params.pageSize)
+    .offset((params.page - 1) * params.pageSize)
+    .as('page_ids');
+  const page = db
+    .select(listColumns)
+    .from(pageIds)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, pageIds.pageId))
+    .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
+    // The trigger copies the sort keys in the same transaction, so both tables give the page the same order.
+    .orderBy(...listingOrder(params.sort));
+  const count = db.select({ total: sql<number>`count(*)::int` }).from(catalogSearch).where(where);
+  return { page, count };
+}
+
+/**
+ * Planner settings for counting search matches, scoped to the count's own transaction (`set_config(…, true)` is SET
+ * LOCAL). PostgreSQL prices `@@` as a flat cheap operator and the OR of a prefix's lexemes as independent matches, so
+ * for a common word it often prefers evaluating the vector of every row (a sequential scan, 50–60 ms at 100,000
+ * knowledge bases) to the GIN bitmap (10–15 ms); measured in bench/listing, the bitmap is never slower, even when
+ * every row matches. random_page_cost 1.1 is the usual value for SSD storage.
+ */
+export const SEARCH_PLANNER_SETTING = "select set_config('random_page_cost', '1.1', true), set_config('enable_seqscan', 'off', true)";
+
+async function queryListing(params: ListingParams, db?: Executor): Promise<{ rows: ListRow[]; total: number }> {
+  const executor = db ?? (await getDb());
+  const search = await resolveListingSearch(executor, params.query);
+  const { page, count } = buildListingQueries(executor, params, search);
+  // Only the count needs the setting (the page walks a sort index and stops early); the two run concurrently.
+  const total = search?.terms
+    ? executor.transaction(async (tx) => {
+        await tx.execute(sql.raw(SEARCH_PLANNER_SETTING));
+        return buildListingQueries(tx, params, search).count;
+      })
+    : count;
+  const [rows, counted] = await Promise.all([page, total]);
+  return { rows: rows as ListRow[], total: Number(counted[0]?.total ?? 0) };
+}
+
+function envelope<T>(items: T[], total: number, params: ListingParams): Listing<T> {
+  return { items, total, page: params.page, pageSize: params.pageSize, totalPages: Math.ceil(total / params.pageSize) };
+}
+
+/** The public listing: `{items, total, page, pageSize, totalPages}` with nine-field items. */
+export async function listKnowledgeBases(params: ListingParams, db?: Executor): Promise<Listing<KnowledgeBaseListItem>> {
+  const { rows, total } = await queryListing(params, db);
+  return envelope(rows.map(toListItem), total, params);
+}
+
+/** The same listing for the marketplace pages, with publisher slugs for links. */
+export async function listKnowledgeBaseCards(params: ListingParams, db?: Executor): Promise<Listing<KnowledgeBaseCard>> {
+  const { rows, total } = await queryListing(params, db);
+  return envelope(rows.map(toCard), total, params);
+}
+
+// ── one knowledge base ───────────────────────────────────────────────────────────────────────────────
+
+/** The published knowledge base with its active plans, or null (unknown, draft, suspended, archived). */
+export async function getKnowledgeBaseView(id: string, db?: Executor): Promise<KnowledgeBaseView | null> {
+  const executor = db ?? (await getDb());
+  const [row] = await executor
+    .select({
+      ...listColumns,
+      description: knowledgeBases.description,
+      documentsCount: knowledgeBases.documentsCount,
+      language: knowledgeBases.language,
+      licence: knowledgeBases.licence,
+      sampleQuestions: knowledgeBases.sampleQuestions,
+      createdAt: knowledgeBases.createdAt,
+    })
+    .from(knowledgeBases)
+    .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
+    .where(and(eq(knowledgeBases.id, id), eq(knowledgeBases.status, 'published')))
+    .limit(1);
+  if (!row) return null;
+  const planRows = await executor
+    .select()
+    .from(plans)
+    .where(and(eq(plans.kbId, id), eq(plans.active, true)))
+    .orderBy(asc(plans.sortOrder), asc(plans.queriesPerPeriod), asc(plans.id));
+  return {
+    ...toListItem(row as ListRow),
+    description: row.description,
+    plans: planRows.map(toPlanView),
+    documentsCount: row.documentsCount,
+    language: row.language,
+    licence: row.licence,
+    sampleQuestions: Array.isArray(row.sampleQuestions) ? row.sampleQuestions.filter((q) => typeof q === 'string') : [],
+    publisherRef: { name: row.publisherName, slug: row.publisherSlug },
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The public detail (contract §1): the nine list fields plus description, plans, documentsCount, language, licence, sampleQuestions. */
+export async function getKnowledgeBaseDetail(id: string, db?: Executor): Promise<KnowledgeBaseDetail | null> {
+  const view = await getKnowledgeBaseView(id, db);
+  if (!view) return null;
+  return toDetail(view);
+}
+
+export function toDetail(view: KnowledgeBaseView): KnowledgeBaseDetail {
+  return {
+    id: view.id,
+    title: view.title,
+    publisher: view.publisher,
+    summary: view.summary,
+    category: view.category,
+    tags: view.tags,
+    subscribersCount: view.subscribersCount,
+    queryVolume: view.queryVolume,
+    updatedAt: view.updatedAt,
+    description: view.description,
+    plans: view.plans,
+    documentsCount: view.documentsCount,
+    language: view.language,
+    licence: view.licence,
+    sampleQuestions: view.sampleQuestions,
+  };
+}
+
+// ── publisher page and filter chips ──────────────────────────────────────────────────────────────────
+
+export async function getPublisher(slug: string, db?: Executor): Promise<PublisherView | null> {
+  const executor = db ?? (await getDb());
+  const [row] = await executor
+    .select({
+      id: publishers.id,
+      slug: publishers.slug,
+      name: publishers.name,
+      description: publishers.description,
+      websiteUrl: publishers.websiteUrl,
+      // Written out: Drizzle leaves single-table columns unqualified, which the subquery would resolve to kb.id.
+      knowledgeBasesCount: sql<number>`(select count(*)::int from knowledge_bases kb where kb.publisher_id = publishers.id and kb.status = 'published')`,
+    })
+    .from(publishers)
+    .where(eq(publishers.slug, slug))
+    .limit(1);
+  if (!row) return null;
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    websiteUrl: row.websiteUrl,
+    knowledgeBasesCount: Number(row.knowledgeBasesCount),
+  };
+}
+
+/** A publisher's published knowledge bases, most popular first (the listing's popular order). */
+export async function listPublisherKnowledgeBases(publisherSlug: string, db?: Executor): Promise<KnowledgeBaseCard[]> {
+  const executor = db ?? (await getDb());
+  const rows = await executor
+    .select(listColumns)
+    .from(knowledgeBases)
+    .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
+    .where(and(eq(publishers.slug, publisherSlug), eq(knowledgeBases.status, 'published')))
+    .orderBy(...listingOrder('popular'));
+  return (rows as ListRow[]).map(toCard);
+}
+
+/** Tags in use by published knowledge bases (catalog_search) with how many carry each; most used first, then alphabetical. */
+export async function listTagVocabulary(db?: Executor): Promise<{ tag: string; count: number }[]> {
+  const executor = db ?? (await getDb());
+  const result = await executor.execute(sql`
+    select tag, count(*)::int as count
+    from catalog_search, unnest(tags) as tag
+    group by tag
+    order by count desc, tag asc`);
+  return (result.rows as { tag: string; count: number }[]).map((r) => ({ tag: r.tag, count: Number(r.count) }));
+}
+
+/** Published knowledge bases per category, every category present (0 when empty), in the contract's order. */
+export async function categoryCounts(db?: Executor): Promise<{ category: Category; count: number }[]> {
+  const executor = db ?? (await getDb());
+  const rows = await executor
+    .select({ category: catalogSearch.category, count: sql<number>`count(*)::int` })
+    .from(catalogSearch)
+    .groupBy(catalogSearch.category);
+  const counts = new Map(rows.map((r) => [r.category, Number(r.count)]));
+  return CATEGORIES.map((category) => ({ category, count: counts.get(category) ?? 0 }));
+}

@@ -1,0 +1,145 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import { constants as zlibConstants, gzip } from 'node:zlib';
+import { errorBody } from '@/lib/platform/errors';
+import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult } from './pipeline';
+import { gatewayReply } from './web';
+import { INTERNAL_ERROR_MESSAGE, REQUEST_ID_HEADER, methodNotAllowedMessage, newRequestId } from '@/lib/platform/http';
+import { log } from '@/lib/platform/log';
+import { replaceProcessSingleton } from '@/lib/platform/singleton';
+
+/**
+ * The gateway's fast lane: `POST /kb/{kb_id}/query` answered straight from Node's http server, in front of Next.
+ *
+ * Why: on the keyed API, Next's request machinery (routing, the Web Request/Response/Headers objects, the body stream,
+ * its async contexts) cost more CPU per request than keys, limits, metering and the publisher call together
+ * (bench/gateway/README.md). `npm start` (scripts/serve.mjs) hands matching requests to `serveQueryOverNode` and
+ * everything else to Next. The checks, codes and bodies are the same code as the route handler's (lib/gateway/pipeline.ts,
+ * `gatewayReply`); `app/kb/[kb_id]/query/route.ts` still serves the path under `next dev` or a bare `next start`.
+ */
+const QUERY_PATH = /^\/kb\/([^/?#]+)\/query(?:\?|$)/;
+
+/** The knowledge-base id of a gateway URL, or null for any other URL (left to Next, which also owns the 308 for a trailing slash). */
+export function matchQueryPath(url: string | undefined): string | null {
+  const match = url ? QUERY_PATH.exec(url) : null;
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null; // malformed escapes: Next answers them as it does for any path
+  }
+}
+
+/** A header's value as the fetch API's `Headers.get` gives it: repeated fields joined with ", " (Node keeps only the first Authorization). */
+function headerValue(req: IncomingMessage, name: string): string | null {
+  const raw = req.rawHeaders;
+  let value: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i].length === name.length && raw[i].toLowerCase() === name) value = value === null ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
+  }
+  return value;
+}
+
+/** The body, at most `limit` bytes: a declared or actual larger body is refused without being buffered. */
+export function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ ok: false, reason: 'too_large' });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        done();
+        resolve({ ok: false, reason: 'too_large' });
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve({ ok: true, text: Buffer.concat(chunks, size).toString('utf8') });
+    };
+    const onError = (err: Error) => {
+      done();
+      reject(err);
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
+}
+
+/** Smaller answers go out as they are: below about one packet, compressing costs more than it saves. */
+export const GZIP_MIN_BYTES = 1024;
+const gzipAsync = promisify(gzip);
+
+/** Whether an Accept-Encoding header accepts gzip (by name or `*`, with a q-value above zero). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  let accepted = false;
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.split(';');
+    const coding = name.trim().toLowerCase();
+    if (coding !== 'gzip' && coding !== '*') continue;
+    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
+    const weight = q === undefined ? 1 : Number(q);
+    // An explicit "gzip;q=0" refuses gzip even when "*" is accepted.
+    if (coding === 'gzip') return weight > 0;
+    accepted = weight > 0;
+  }
+  return accepted;
+}
+
+async function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): Promise<void> {
+  if (res.headersSent || res.destroyed) return;
+  let payload = Buffer.from(JSON.stringify(body), 'utf8');
+  const out: Record<string, string> = { ...headers, 'Content-Type': 'application/json; charset=utf-8', Vary: 'Accept-Encoding' };
+  if (payload.length >= GZIP_MIN_BYTES && acceptsGzip(req.headers['accept-encoding'])) {
+    // Answers are made per request and never cached: speed over the last few percent of size.
+    payload = await gzipAsync(payload, { level: zlibConstants.Z_BEST_SPEED });
+    out['Content-Encoding'] = 'gzip';
+  }
+  out['Content-Length'] = String(payload.length);
+  if (!res.headersSent && !res.destroyed) res.writeHead(status, out).end(payload);
+}
+
+export async function serveQueryOverNode(req: IncomingMessage, res: ServerResponse, kbId: string): Promise<void> {
+  const requestId = newRequestId();
+  try {
+    if (req.method !== 'POST') {
+      const body = errorBody('method_not_allowed', methodNotAllowedMessage(req.method ?? 'This method', ['POST']), requestId);
+      await send(req, res, 405, { Allow: 'POST', [REQUEST_ID_HEADER]: requestId }, body);
+      return;
+    }
+    // A buyer who hangs up stops the publisher call; its cap unit is then given back like any failed answer.
+    const hangUp = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) hangUp.abort();
+    });
+    const outcome = await handleGatewayRequest({
+      kbId,
+      requestId,
+      authorization: headerValue(req, 'authorization'),
+      contentType: headerValue(req, 'content-type'),
+      readBody: () => readNodeBody(req),
+      signal: hangUp.signal,
+    });
+    const reply = gatewayReply(outcome, requestId);
+    await send(req, res, reply.status, reply.headers, reply.body);
+  } catch (err) {
+    log.error({ err, request_id: requestId, method: req.method, path: `/kb/${kbId}/query` }, 'unhandled error');
+    await send(req, res, 500, { [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' }, errorBody('internal_error', INTERNAL_ERROR_MESSAGE, requestId)).catch(() => res.destroy());
+  }
+}
+
+/** What scripts/serve.mjs looks up in the process registry once Next has run instrumentation.ts. */
+export const NODE_GATEWAY_SLOT = 'node-gateway';
+
+export interface NodeGateway {
+  match: typeof matchQueryPath;
+  serve: typeof serveQueryOverNode;
+}
+
+export function registerNodeGateway(): void {
+  replaceProcessSingleton<NodeGateway>(NODE_GATEWAY_SLOT, { match: matchQueryPath, serve: serveQueryOverNode });
+}

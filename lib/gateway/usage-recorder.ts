@@ -1,0 +1,232 @@
+import { sql } from 'drizzle-orm';
+import type { Database, Transaction } from '@/db/client';
+import { getDb } from '@/lib/platform/db';
+import { log } from '@/lib/platform/log';
+import { processSingleton } from '@/lib/platform/singleton';
+
+/**
+ * Off-hot-path bookkeeping for the gateway: knowledge_bases.query_volume, usage_daily, query_log and
+ * api_keys.last_used_at. Requests only append to in-memory buffers; one process-wide flusher writes them every
+ * second in one transaction as INCREMENTS (never overwrites), so several instances add up correctly. A failed flush
+ * puts its batch back, and shutdown (SIGTERM/SIGINT/beforeExit) flushes before the process exits. The cap itself is
+ * not here: it is reserved synchronously in the database (lib/gateway/quota.ts).
+ */
+export interface QueryRecord {
+  requestId: string;
+  kbId: string;
+  subscriptionId: string;
+  keyId: string | null;
+  status: number;
+  errorCode: string | null;
+  tokensUsed: number;
+  latencyMs: number;
+  at: Date;
+  /** The key's last_used_at as the gateway last read it; lets the recorder skip writes inside the minute. */
+  keyLastUsedAt?: Date | null;
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+const DAY_MS = 86_400_000;
+const FLUSH_INTERVAL_MS = 1_000;
+/** A burst bigger than this flushes early so memory stays bounded. */
+const MAX_BUFFERED_LOG_ROWS = 2_000;
+
+interface Buffers {
+  volume: Map<string, number>;
+  daily: Map<string, { subscriptionId: string; day: string; queries: number; tokens: number }>;
+  logRows: QueryRecord[];
+  lastUsed: Map<string, Date>;
+}
+
+const emptyBuffers = (): Buffers => ({ volume: new Map(), daily: new Map(), logRows: [], lastUsed: new Map() });
+
+export class UsageRecorder {
+  private buffers = emptyBuffers();
+  /** When this process last queued a last_used_at write per key (ms), so a busy key writes once a minute. */
+  private lastUsedQueuedAt = new Map<string, number>();
+  private flushing: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  /** The UTC day last recorded into (its first millisecond and YYYY-MM-DD), so record() formats a date once a day. */
+  private dayStartMs = Number.NaN;
+  private day = '';
+
+  constructor(private readonly database: () => Promise<Database> = getDb) {}
+
+  start(): this {
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+      this.timer.unref();
+    }
+    return this;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  record(entry: QueryRecord): void {
+    const b = this.buffers;
+    if (entry.status === 200) {
+      b.volume.set(entry.kbId, (b.volume.get(entry.kbId) ?? 0) + 1);
+      const day = this.utcDayOf(entry.at.getTime());
+      const key = `${entry.subscriptionId}|${day}`;
+      const row = b.daily.get(key) ?? { subscriptionId: entry.subscriptionId, day, queries: 0, tokens: 0 };
+      row.queries += 1;
+      row.tokens += entry.tokensUsed;
+      b.daily.set(key, row);
+    }
+    b.logRows.push(entry);
+    if (entry.keyId) this.noteKeyUse(entry.keyId, entry.at, entry.keyLastUsedAt ?? null);
+    if (b.logRows.length >= MAX_BUFFERED_LOG_ROWS) void this.flush();
+  }
+
+  private utcDayOf(ms: number): string {
+    if (!(ms >= this.dayStartMs && ms < this.dayStartMs + DAY_MS)) {
+      this.dayStartMs = ms - (ms % DAY_MS);
+      this.day = new Date(this.dayStartMs).toISOString().slice(0, 10);
+    }
+    return this.day;
+  }
+
+  private noteKeyUse(keyId: string, at: Date, stored: Date | null): void {
+    const queued = this.lastUsedQueuedAt.get(keyId);
+    const known = Math.max(queued ?? 0, stored?.getTime() ?? 0);
+    if (at.getTime() - known < LAST_USED_RESOLUTION_MS) return;
+    this.lastUsedQueuedAt.set(keyId, at.getTime());
+    this.buffers.lastUsed.set(keyId, at);
+  }
+
+  pending(): number {
+    const b = this.buffers;
+    return b.logRows.length + b.volume.size + b.daily.size + b.lastUsed.size;
+  }
+
+  /** Writes everything buffered so far; concurrent calls queue behind each other. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.flushOnce());
+    return this.flushing;
+  }
+
+  private async flushOnce(): Promise<void> {
+    if (this.pending() === 0) return;
+    const batch = this.buffers;
+    this.buffers = emptyBuffers();
+    try {
+      const db = await this.database();
+      await db.transaction(async (tx) => {
+        for (const [kbId, n] of batch.volume) {
+          await tx.execute(sql`update knowledge_bases set query_volume = query_volume + ${n} where id = ${kbId}`);
+        }
+        for (const row of batch.daily.values()) {
+          await tx.execute(sql`
+            insert into usage_daily (subscription_id, day, queries, tokens)
+            values (${row.subscriptionId}, ${row.day}::date, ${row.queries}, ${row.tokens})
+            on conflict (subscription_id, day) do update
+              set queries = usage_daily.queries + excluded.queries, tokens = usage_daily.tokens + excluded.tokens`);
+        }
+        if (batch.logRows.length > 0) await insertLogRows(tx, batch.logRows);
+        for (const [keyId, at] of batch.lastUsed) {
+          await tx.execute(sql`
+            update api_keys set last_used_at = ${at.toISOString()}::timestamptz
+            where id = ${keyId} and (last_used_at is null or last_used_at < ${at.toISOString()}::timestamptz)`);
+        }
+      });
+    } catch (err) {
+      this.restore(batch);
+      log.error({ err, pending: this.pending() }, 'usage flush failed; the batch is kept for the next flush');
+    }
+  }
+
+  /** Puts a failed batch back in front of whatever arrived meanwhile (counts are added, not replaced). */
+  private restore(batch: Buffers): void {
+    const current = this.buffers;
+    for (const [kbId, n] of current.volume) batch.volume.set(kbId, (batch.volume.get(kbId) ?? 0) + n);
+    for (const [key, row] of current.daily) {
+      const prev = batch.daily.get(key);
+      if (prev) {
+        prev.queries += row.queries;
+        prev.tokens += row.tokens;
+      } else batch.daily.set(key, row);
+    }
+    batch.logRows.push(...current.logRows);
+    for (const [keyId, at] of current.lastUsed) {
+      const prev = batch.lastUsed.get(keyId);
+      if (!prev || prev < at) batch.lastUsed.set(keyId, at);
+    }
+    this.buffers = batch;
+  }
+}
+
+/**
+ * One INSERT … SELECT FROM unnest(arrays) for the whole batch: nine parameters whatever its size, where a VALUES
+ * list takes nine per row (one row per query, hundreds a second under load), each built into the statement by
+ * Drizzle, bound and parsed one by one — on the server's one JavaScript thread, which also serves every request.
+ */
+async function insertLogRows(tx: Transaction, rows: QueryRecord[]): Promise<void> {
+  const n = rows.length;
+  const columns = {
+    requestId: new Array<string>(n),
+    kbId: new Array<string>(n),
+    subscriptionId: new Array<string>(n),
+    keyId: new Array<string | null>(n),
+    status: new Array<number>(n),
+    errorCode: new Array<string | null>(n),
+    tokensUsed: new Array<number>(n),
+    latencyMs: new Array<number>(n),
+    createdAt: new Array<string>(n),
+  };
+  rows.forEach((r, i) => {
+    columns.requestId[i] = r.requestId;
+    columns.kbId[i] = r.kbId;
+    columns.subscriptionId[i] = r.subscriptionId;
+    columns.keyId[i] = r.keyId;
+    columns.status[i] = r.status;
+    columns.errorCode[i] = r.errorCode;
+    columns.tokensUsed[i] = r.tokensUsed;
+    columns.latencyMs[i] = r.latencyMs;
+    columns.createdAt[i] = r.at.toISOString();
+  });
+  // sql.param: an array interpolated directly would be spread into one parameter per element.
+  const p = (values: unknown[]) => sql.param(values);
+  await tx.execute(sql`
+    insert into query_log (request_id, kb_id, subscription_id, key_id, status, error_code, tokens_used, latency_ms, created_at)
+    select * from unnest(${p(columns.requestId)}::text[], ${p(columns.kbId)}::text[], ${p(columns.subscriptionId)}::text[],
+      ${p(columns.keyId)}::text[], ${p(columns.status)}::int[], ${p(columns.errorCode)}::text[], ${p(columns.tokensUsed)}::int[],
+      ${p(columns.latencyMs)}::int[], ${p(columns.createdAt)}::timestamptz[])`);
+}
+
+function installShutdownFlush(recorder: UsageRecorder): void {
+  let shuttingDown: Promise<void> | undefined;
+  const flushForExit = () => (shuttingDown ??= recorder.flush().catch(() => {}));
+  // Next's own SIGTERM handler calls process.exit once the server has closed; hold that exit (at most 5 s) until
+  // the last batch is written, so counts of requests answered just before shutdown are not lost.
+  const onSignal = (signal: NodeJS.Signals) => {
+    const pendingFlush = flushForExit();
+    // Alone on this signal (no framework handler): the default would have been to exit, so exit after the flush.
+    if (process.listenerCount(signal) === 0) {
+      void pendingFlush.finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    }
+    const originalExit = process.exit.bind(process);
+    let exiting = false;
+    process.exit = ((code?: number) => {
+      if (exiting) return originalExit(code);
+      exiting = true;
+      void Promise.race([pendingFlush.then(() => recorder.flush()), new Promise((r) => setTimeout(r, 5_000))]).finally(() => originalExit(code));
+    }) as typeof process.exit;
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  process.on('beforeExit', () => {
+    if (recorder.pending() > 0) void recorder.flush();
+  });
+}
+
+/** The process-wide recorder, started (and hooked to shutdown) on first use. */
+export function getUsageRecorder(): UsageRecorder {
+  return processSingleton('usage-recorder', () => {
+    const recorder = new UsageRecorder().start();
+    installShutdownFlush(recorder);
+    return recorder;
+  });
+}

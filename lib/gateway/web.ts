@@ -1,0 +1,51 @@
+import { errorBody } from '@/lib/platform/errors';
+import { REQUEST_ID_HEADER, jsonResponse } from '@/lib/platform/http';
+import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult, type GatewayOutcome } from './pipeline';
+
+/**
+ * The Web (fetch API) face of the gateway, used by the Next route handler `app/kb/[kb_id]/query/route.ts` (`next dev`,
+ * or `next start` run directly). `npm start` serves the same path from Node's http server instead (lib/gateway/node.ts);
+ * both shape their answer with `gatewayReply`, so the two faces cannot drift apart. No CORS headers: keys are for
+ * servers, not browsers.
+ */
+
+/** Status, headers and body of the contract's response for a gateway outcome. */
+export function gatewayReply(outcome: GatewayOutcome, requestId: string): { status: number; headers: Record<string, string>; body: unknown } {
+  const headers = { ...outcome.headers, [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' };
+  if (outcome.ok) return { status: 200, headers, body: outcome.answer };
+  return { status: outcome.status, headers, body: errorBody(outcome.code, outcome.message, requestId, outcome.extras) };
+}
+
+/** Reads the body from the stream with a hard 16 KiB limit: a lying Content-Length cannot get more in. */
+export async function readLimitedBody(request: Request, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) return { ok: false, reason: 'too_large' };
+  if (!request.body) return { ok: true, text: '' };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return { ok: false, reason: 'too_large' };
+    }
+    chunks.push(value);
+  }
+  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+}
+
+export async function serveQueryRequest(request: Request, kbId: string, requestId: string): Promise<Response> {
+  const outcome = await handleGatewayRequest({
+    kbId,
+    requestId,
+    authorization: request.headers.get('authorization'),
+    contentType: request.headers.get('content-type'),
+    readBody: () => readLimitedBody(request),
+    signal: request.signal,
+  });
+  const reply = gatewayReply(outcome, requestId);
+  return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
+}

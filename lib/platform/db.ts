@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { openPostgres, type Database, type DatabaseHandle } from '@/db/client';
+import { isEmptyCatalogue, migrateDatabase, withStartupLock } from '@/db/migrate';
+import { seedMarketplace } from '@/db/seed';
+import { openEmbeddedDatabase, type EmbeddedRole } from './embedded-db';
+import { getEnv } from './env';
+import { log } from './log';
+import { processSingleton, replaceProcessSingleton } from './singleton';
+
+export type { Database, DatabaseHandle, Executor, Transaction } from '@/db/client';
+
+const SLOT = 'database';
+
+/** Migrates, then seeds the sample marketplace into an empty database when asked to. Safe to run on every start. */
+export async function prepareDatabase(handle: DatabaseHandle, options: { seed: boolean }): Promise<void> {
+  await withStartupLock(handle, async () => {
+    await migrateDatabase(handle);
+    if (options.seed && (await isEmptyCatalogue(handle))) {
+      const started = Date.now();
+      await seedMarketplace(handle.db);
+      log.info({ ms: Date.now() - started }, 'seeded the sample marketplace');
+    }
+  });
+}
+
+/**
+ * Embedded mode only: a `server` process shares its PGlite with other local processes over a unix socket; a
+ * `client` (the operator CLI) uses a running server's socket, or opens the directory itself when none runs.
+ * See lib/platform/embedded-db.ts.
+ */
+export function setEmbeddedRole(role: EmbeddedRole): void {
+  replaceProcessSingleton('embedded-role', role);
+}
+
+async function openConfiguredDatabase(seed: boolean): Promise<DatabaseHandle> {
+  const env = getEnv();
+  if (env.DATABASE_URL) {
+    const handle = await openPostgres(env.DATABASE_URL, env.DATABASE_POOL_MAX);
+    await prepareDatabase(handle, { seed });
+    return handle;
+  }
+  // Migrations and the seed run only where the directory is opened, never through another process's socket.
+  return openEmbeddedDatabase(path.resolve(env.DATA_DIR), {
+    role: processSingleton<EmbeddedRole>('embedded-role', () => 'server'),
+    prepare: (handle) => prepareDatabase(handle, { seed }),
+  });
+}
+
+/**
+ * The process-wide database, opened, migrated and (when SEED_ON_START allows and it is empty) seeded on first use.
+ * `options.seed` overrides the configuration for maintenance commands (`npm run db:migrate` never seeds).
+ */
+export function getDatabaseHandle(options: { seed?: boolean } = {}): Promise<DatabaseHandle> {
+  return processSingleton(SLOT, () => {
+    const opening = openConfiguredDatabase(options.seed ?? getEnv().SEED_ON_START);
+    // A failed open must not be cached forever: the next caller tries again.
+    opening.catch(() => replaceProcessSingleton(SLOT, undefined));
+    return opening;
+  });
+}
+
+export async function getDb(): Promise<Database> {
+  return (await getDatabaseHandle()).db;
+}
+
+/** Tests and the CLI bring their own handle (a fresh database per test file, for example). */
+export function useDatabase(handle: DatabaseHandle): void {
+  replaceProcessSingleton(SLOT, Promise.resolve(handle));
+}
+
+export async function closeDatabase(): Promise<void> {
+  const current = processSingleton<Promise<DatabaseHandle> | undefined>(SLOT, () => undefined);
+  replaceProcessSingleton(SLOT, undefined);
+  if (current) await (await current).close();
+}

@@ -1,0 +1,175 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Executor } from '@/db/client';
+import { knowledgeBases } from '@/db/schema';
+import { answerHostedQuery } from '@/lib/engine';
+import { decryptSecret, encryptSecret } from '@/lib/platform/crypto';
+import { getEnv } from '@/lib/platform/env';
+import { log } from '@/lib/platform/log';
+import { HttpConnector, type PublisherOutcome } from './http-connector';
+import { parseEndpointUrl, resolveAndGuard, type GuardPolicy } from './ssrf-guard';
+import { queryAnswerSchema, type QueryRequest } from '@/lib/query-answer';
+
+/**
+ * Publisher routing (contract §4): a knowledge base answers through its `hosted` engine or the publisher's own
+ * `http` endpoint. The gateway loads a knowledge base's route once per cache period (loadKnowledgeBaseRoute) and
+ * calls routeQuery with it for every query. Secrets are decrypted when the route is prepared and live only inside
+ * its connector (see HttpConnector for how long); they are never returned or logged.
+ */
+export interface KnowledgeBaseRoute {
+  id: string;
+  status: 'draft' | 'published' | 'suspended' | 'archived';
+  backendKind: 'hosted' | 'http';
+  endpointUrl: string | null;
+  infraKeyEncrypted: string | null;
+  signingSecretEncrypted: string | null;
+  timeoutMs: number;
+}
+
+export async function findKnowledgeBaseRoute(db: Executor, kbId: string): Promise<KnowledgeBaseRoute | null> {
+  const [row] = await db
+    .select({
+      id: knowledgeBases.id,
+      status: knowledgeBases.status,
+      backendKind: knowledgeBases.backendKind,
+      endpointUrl: knowledgeBases.endpointUrl,
+      infraKeyEncrypted: knowledgeBases.infraKeyEncrypted,
+      signingSecretEncrypted: knowledgeBases.signingSecretEncrypted,
+      timeoutMs: knowledgeBases.timeoutMs,
+    })
+    .from(knowledgeBases)
+    .where(eq(knowledgeBases.id, kbId))
+    .limit(1);
+  return row ?? null;
+}
+
+export function guardPolicy(): GuardPolicy {
+  const env = getEnv();
+  return { development: env.NODE_ENV === 'development', allowPrivate: env.ALLOW_PRIVATE_PUBLISHER_ENDPOINTS };
+}
+
+export type RouteOutcome = PublisherOutcome | { ok: false; code: 'internal_error'; reason: string };
+
+/** How a prepared route answers: the built-in engine, a publisher connector, or the same failure every time. */
+type Backend = { kind: 'hosted' } | { kind: 'http'; connector: HttpConnector } | { kind: 'unusable'; outcome: RouteOutcome };
+
+/** A knowledge base's route with its backend ready to call (no secrets in the visible fields). */
+export interface PreparedRoute {
+  id: string;
+  status: KnowledgeBaseRoute['status'];
+  timeoutMs: number;
+  backend: Backend;
+}
+
+export function prepareRoute(kb: KnowledgeBaseRoute): PreparedRoute {
+  const timeoutMs = kb.timeoutMs > 0 ? kb.timeoutMs : getEnv().PUBLISHER_TIMEOUT_MS;
+  return { id: kb.id, status: kb.status, timeoutMs, backend: prepareBackend(kb, timeoutMs) };
+}
+
+function prepareBackend(kb: KnowledgeBaseRoute, timeoutMs: number): Backend {
+  if (kb.backendKind !== 'http') return { kind: 'hosted' };
+  if (!kb.endpointUrl || !kb.infraKeyEncrypted || !kb.signingSecretEncrypted) {
+    return { kind: 'unusable', outcome: { ok: false, code: 'publisher_error', reason: 'the http backend is not configured' } };
+  }
+  try {
+    const infraKey = decryptSecret(kb.infraKeyEncrypted);
+    const signingSecret = decryptSecret(kb.signingSecretEncrypted);
+    return { kind: 'http', connector: new HttpConnector({ endpointUrl: kb.endpointUrl, infraKey, signingSecret, timeoutMs }, guardPolicy()) };
+  } catch {
+    // Wrong ALMANAC_SECRET or a tampered row: our fault, not the publisher's.
+    return { kind: 'unusable', outcome: { ok: false, code: 'internal_error', reason: 'publisher secrets cannot be decrypted with this server secret' } };
+  }
+}
+
+export async function loadKnowledgeBaseRoute(db: Executor, kbId: string): Promise<PreparedRoute | null> {
+  const row = await findKnowledgeBaseRoute(db, kbId);
+  return row ? prepareRoute(row) : null;
+}
+
+/** Not async itself: the publisher's call is the promise the gateway awaits, with no wrapper around it. */
+export function routeQuery(route: PreparedRoute, request: QueryRequest): Promise<RouteOutcome> {
+  switch (route.backend.kind) {
+    case 'http':
+      return route.backend.connector.call(request);
+    case 'unusable':
+      return Promise.resolve(route.backend.outcome);
+    case 'hosted':
+      return answerHosted(route, request);
+  }
+}
+
+/** The built-in engine, under the same timeout as a publisher's endpoint; its failures are ours (500). */
+async function answerHosted(kb: PreparedRoute, request: QueryRequest): Promise<RouteOutcome> {
+  const { timeoutMs } = kb;
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort();
+  request.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<RouteOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ ok: false, code: 'publisher_timeout', reason: `no answer within ${timeoutMs} ms` });
+    }, timeoutMs);
+  });
+  const answering = answerHostedQuery({ ...request, kbId: kb.id, signal: controller.signal }).then(
+    (answer): RouteOutcome => {
+      const parsed = queryAnswerSchema.safeParse(answer);
+      return parsed.success ? { ok: true, answer: parsed.data } : { ok: false, code: 'internal_error', reason: 'engine answer breaks the schema' };
+    },
+    (err): RouteOutcome => {
+      log.error({ err, request_id: request.requestId, kb_id: kb.id }, 'hosted engine failed');
+      return { ok: false, code: 'internal_error', reason: 'hosted engine failed' };
+    },
+  );
+  try {
+    return await Promise.race([answering, timeout]);
+  } finally {
+    clearTimeout(timer);
+    request.signal?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+// ── Configuration (tests, CLI, publisher console) ─────────────────────────────────────────────────────
+
+export const httpBackendInputSchema = z.object({
+  kbId: z.string().min(1),
+  endpointUrl: z.string().min(1).max(2_000),
+  infraKey: z.string().min(16, 'the infrastructure key must be at least 16 characters').max(1_000),
+  signingSecret: z.string().min(32, 'the signing secret must be at least 32 characters').max(1_000),
+  timeoutMs: z.number().int().min(100).max(120_000).optional(),
+});
+
+export type HttpBackendInput = z.input<typeof httpBackendInputSchema>;
+
+export type ConfigureResult =
+  | { ok: true; kbId: string; endpointUrl: string; timeoutMs: number }
+  | { ok: false; code: 'invalid_request' | 'knowledge_base_not_found'; message: string };
+
+/**
+ * Validates the endpoint (syntax and the SSRF guard after DNS), encrypts both secrets and switches the knowledge
+ * base to its `http` backend. The answer never contains the secrets.
+ */
+export async function configureHttpBackend(db: Executor, input: HttpBackendInput): Promise<ConfigureResult> {
+  const parsed = httpBackendInputSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, code: 'invalid_request', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+  const value = parsed.data;
+  const endpoint = parseEndpointUrl(value.endpointUrl);
+  if (!endpoint.ok) return { ok: false, code: 'invalid_request', message: `endpointUrl: ${endpoint.reason}` };
+  const guard = await resolveAndGuard(endpoint.url, guardPolicy());
+  if (!guard.ok) return { ok: false, code: 'invalid_request', message: `endpointUrl: ${guard.reason}` };
+  const timeoutMs = value.timeoutMs ?? getEnv().PUBLISHER_TIMEOUT_MS;
+  const updated = await db
+    .update(knowledgeBases)
+    .set({
+      backendKind: 'http',
+      endpointUrl: endpoint.url.toString(),
+      infraKeyEncrypted: encryptSecret(value.infraKey),
+      signingSecretEncrypted: encryptSecret(value.signingSecret),
+      // updated_at is left alone: it means "content updated" in the catalogue, and this is plumbing.
+      timeoutMs,
+    })
+    .where(eq(knowledgeBases.id, value.kbId))
+    .returning({ id: knowledgeBases.id });
+  if (updated.length === 0) return { ok: false, code: 'knowledge_base_not_found', message: 'No such knowledge base.' };
+  return { ok: true, kbId: value.kbId, endpointUrl: endpoint.url.toString(), timeoutMs };
+}

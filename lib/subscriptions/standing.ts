@@ -1,0 +1,63 @@
+import type { Executor } from '@/lib/platform/db';
+import { findLiveSubscriptionView, type SubscriptionView, type UsageView } from './lifecycle';
+
+/**
+ * Where a signed-in buyer stands with one knowledge base, for its public page: the plan they are on, this period's
+ * usage, and what each plan on sale offers them. Upgrades go through the dashboard's existing plan change
+ * (lib/billing/checkout.ts `changePlan`), which, like `listUpgradePlans`, only moves to a plan with more queries and only
+ * while the subscription is active; there is no downgrade anywhere in the product.
+ */
+
+/** `active` (cancelling or not) can use and change its plan; `suspended` is past_due; `pending` awaits a first payment. */
+export type StandingState = 'active' | 'suspended' | 'pending';
+
+export interface SubscriberStanding {
+  subscriptionId: string;
+  planId: string;
+  planName: string;
+  state: StandingState;
+  /** Cancelled at period end: the ISO instant access ends; null while it renews. */
+  endsAt: string | null;
+  usage: UsageView;
+}
+
+const STATES: Partial<Record<SubscriptionView['status'], StandingState>> = { active: 'active', past_due: 'suspended', incomplete: 'pending' };
+
+/** Only what the page shows; null for a subscription that has ended (cancelled at period end, period over). */
+export function toSubscriberStanding(view: SubscriptionView): SubscriberStanding | null {
+  const state = STATES[view.status];
+  if (!state) return null;
+  return {
+    subscriptionId: view.id,
+    planId: view.plan.id,
+    planName: view.plan.name,
+    state,
+    endsAt: view.cancelAtPeriodEnd ? view.currentPeriodEnd : null,
+    usage: view.usage,
+  };
+}
+
+/** One query (see findLiveSubscriptionView): the knowledge-base page runs it for every signed-in visitor. */
+export async function getSubscriberStanding(db: Executor, userId: string, kbId: string, now: Date = new Date()): Promise<SubscriberStanding | null> {
+  const view = await findLiveSubscriptionView(db, userId, kbId, now);
+  return view ? toSubscriberStanding(view) : null;
+}
+
+export type PlanOffer =
+  | { kind: 'buy' }
+  | { kind: 'current' }
+  | { kind: 'upgrade'; subscriptionId: string }
+  /** `smaller`: no more queries than the current plan (no downgrades); `inactive`: the subscription cannot change plan now. */
+  | { kind: 'unavailable'; reason: 'smaller' | 'inactive' };
+
+/**
+ * What one plan offers this visitor. "Bigger" compares with the cap of the plan they are on (taken from the
+ * subscription, so it holds even when that plan is no longer sold), exactly as the dashboard's upgrade list does.
+ */
+export function offerFor(plan: { id: string; queriesPerPeriod: number }, standing: SubscriberStanding | null): PlanOffer {
+  if (!standing) return { kind: 'buy' };
+  if (plan.id === standing.planId) return { kind: 'current' };
+  if (standing.state !== 'active') return { kind: 'unavailable', reason: 'inactive' };
+  if (plan.queriesPerPeriod > standing.usage.cap) return { kind: 'upgrade', subscriptionId: standing.subscriptionId };
+  return { kind: 'unavailable', reason: 'smaller' };
+}
