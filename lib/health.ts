@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { getDatabaseHandle } from './platform/db';
-import { getRateLimiter } from './limits';
+import { getDatabaseHandle } from '@/lib/platform/db';
+import { getRateLimiter } from '@/lib/limits';
 
 export interface Health {
   status: 'ok' | 'degraded';

@@ -1,5 +1,6 @@
-import { getEnv } from './platform/env';
-import { MAX_BODY_BYTES, MAX_QUERY_CHARS } from './gateway/pipeline';
+import { CATEGORIES } from '@/lib/catalog/categories';
+import { getEnv } from '@/lib/platform/env';
+import { MAX_BODY_BYTES, MAX_QUERY_CHARS } from '@/lib/gateway/pipeline';
 
 /**
  * The OpenAPI 3.1 description of the two public endpoints (contract §1): the catalogue listing + detail and the
@@ -246,7 +247,7 @@ export function buildOpenApiDocument(appUrl: string = getEnv().APP_URL): Json {
         PublicCache: { description: 'public, max-age=30, stale-while-revalidate=300', required: true, schema: { type: 'string' } },
       },
       schemas: {
-        Category: { type: 'string', enum: ['education', 'policy', 'health', 'research', 'legal'] },
+        Category: { type: 'string', enum: [...CATEGORIES] },
         KnowledgeBaseListItem: listingItem,
         KnowledgeBaseList: {
           type: 'object',

@@ -3,10 +3,10 @@
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, resumeRenewal } from '@/lib/billing/checkout';
-import { parkIssuedKey } from '@/lib/billing/handoff';
+import { issueReplacementKeyForReveal } from '@/lib/billing/handoff';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts/session';
-import { issueReplacementKey, revokeKey } from '@/lib/subscriptions/lifecycle';
+import { revokeKey } from '@/lib/subscriptions/lifecycle';
 
 /**
  * Dashboard actions. Each one: parse, take the user from the session (never from the form), call one lib function
@@ -48,14 +48,9 @@ export async function createReplacementKeyAction(formData: FormData): Promise<vo
   const parsed = subscriptionForm.safeParse(Object.fromEntries(formData));
   if (!parsed.success) redirect('/account?flash=not_found');
   const user = await requireSessionUser(`/account/subscriptions/${parsed.data.subscriptionId}`);
-  const db = await getDb();
-  const handoffId = await db.transaction(async (tx) => {
-    const issued = await issueReplacementKey(tx, { userId: user.id, subscriptionId: parsed.data.subscriptionId });
-    if (!issued.ok) return { error: issued.code };
-    return parkIssuedKey(tx, { userId: user.id, subscriptionId: parsed.data.subscriptionId, keyId: issued.key.id, plaintext: issued.key.plaintext });
-  });
-  if (typeof handoffId !== 'string') back(parsed.data.subscriptionId, handoffId.error);
-  redirect(`/account/keys/reveal?handoff=${encodeURIComponent(handoffId)}`);
+  const result = await issueReplacementKeyForReveal(await getDb(), { userId: user.id, subscriptionId: parsed.data.subscriptionId });
+  if (!result.ok) back(parsed.data.subscriptionId, result.code);
+  redirect(`/account/keys/reveal?handoff=${encodeURIComponent(result.handoffId)}`);
 }
 
 export async function revokeKeyAction(formData: FormData): Promise<void> {

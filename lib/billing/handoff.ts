@@ -4,6 +4,7 @@ import { keyHandoffs } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { randomBase62 } from '@/lib/platform/ids';
 import { getServerSecret } from '@/lib/platform/server-secret';
+import { inTransaction, issueReplacementKey, type Denial } from '@/lib/subscriptions/lifecycle';
 
 /**
  * The one-time road from "a key was issued" to "the buyer sees it". A key is issued inside the transaction that
@@ -98,4 +99,19 @@ export async function revealParkedKey(
 export async function purgeExpiredHandoffs(db: Executor, now = new Date()): Promise<number> {
   const rows = await db.delete(keyHandoffs).where(lt(keyHandoffs.expiresAt, now)).returning({ id: keyHandoffs.id });
   return rows.length;
+}
+
+export type ReplacementKeyResult = { ok: true; handoffId: string } | Denial;
+
+/**
+ * A replacement key for the buyer's subscription (the old one keeps working until revoked), parked for its single
+ * reveal in the same transaction that issues it: a key is never issued without a way to show it once.
+ */
+export function issueReplacementKeyForReveal(db: Executor, input: { userId: string; subscriptionId: string }): Promise<ReplacementKeyResult> {
+  return inTransaction(db, async (tx) => {
+    const issued = await issueReplacementKey(tx, input);
+    if (!issued.ok) return issued;
+    const handoffId = await parkIssuedKey(tx, { ...input, keyId: issued.key.id, plaintext: issued.key.plaintext });
+    return { ok: true as const, handoffId };
+  });
 }

@@ -13,8 +13,10 @@
  * - `query` is measured in Unicode code points after trimming.
  */
 
-export const CATEGORIES = ['education', 'policy', 'health', 'research', 'legal'] as const;
-export type Category = (typeof CATEGORIES)[number];
+import { CATEGORIES, isCategory, type Category } from './categories';
+
+export { CATEGORIES, type Category };
+
 export const SORTS = ['popular', 'new', 'updated'] as const;
 export type ListingSort = (typeof SORTS)[number];
 
@@ -77,10 +79,10 @@ export function parseListingParams(input: URLSearchParams | SearchParamsRecord):
   const category = first('category');
   if (category !== undefined) {
     const normalised = category.toLowerCase();
-    if (!(CATEGORIES as readonly string[]).includes(normalised)) {
+    if (!isCategory(normalised)) {
       return fail('category', `Invalid "category": expected one of ${CATEGORIES.join(', ')}.`);
     }
-    params.category = normalised as Category;
+    params.category = normalised;
   }
 
   const tags = new Set<string>();

@@ -82,3 +82,21 @@ export function methodNotAllowed(allow: string[]) {
     }),
   );
 }
+
+/**
+ * Whether a browser form post comes from this site (its Origin, or failing that its Referer, is the request's own
+ * origin or APP_URL's): a cross-site form must not act in a signed-in user's name. No header at all is refused.
+ */
+export function isSameOriginPost(request: Request, appUrl: string): boolean {
+  const allowed = new Set([new URL(request.url).origin]);
+  if (appUrl) allowed.add(new URL(appUrl).origin);
+  const origin = request.headers.get('origin');
+  if (origin) return allowed.has(origin);
+  const referer = request.headers.get('referer');
+  if (!referer) return false;
+  try {
+    return allowed.has(new URL(referer).origin);
+  } catch {
+    return false;
+  }
+}

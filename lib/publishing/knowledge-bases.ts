@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { CATEGORIES } from '@/lib/catalog/categories';
 import { knowledgeBases, plans, publishers } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { newId } from '@/lib/platform/ids';
@@ -19,7 +20,7 @@ export const createKnowledgeBaseSchema = z.object({
   title: z.string().trim().min(3).max(120),
   /** Publisher slug or name; a publisher that does not exist yet is created with that name. */
   publisher: z.string().trim().min(2).max(120),
-  category: z.enum(['education', 'policy', 'health', 'research', 'legal']),
+  category: z.enum(CATEGORIES),
   tags: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(10).default([]),
   summary: z.string().trim().min(10).max(300),
   description: z.string().trim().max(5_000).default(''),

@@ -2,28 +2,12 @@ import { z } from 'zod';
 import { findPurchasablePlan, startCheckout } from '@/lib/billing/checkout';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
-import { errorResponse, methodNotAllowed, withApiRoute } from '@/lib/platform/http';
+import { errorResponse, isSameOriginPost, methodNotAllowed, withApiRoute } from '@/lib/platform/http';
 import { getSessionUser } from '@/lib/accounts/session';
 
 export const dynamic = 'force-dynamic';
 
 const formSchema = z.object({ planId: z.string().trim().min(1).max(64) });
-
-/** The Origin (or Referer) must be this site: a cross-site form must not start purchases in the buyer's name. */
-function isSameOrigin(request: Request): boolean {
-  const allowed = new Set([new URL(request.url).origin, new URL(getEnv().APP_URL).origin]);
-  const origin = request.headers.get('origin');
-  if (origin) return allowed.has(origin);
-  const referer = request.headers.get('referer');
-  if (referer) {
-    try {
-      return allowed.has(new URL(referer).origin);
-    } catch {
-      return false;
-    }
-  }
-  return false;
-}
 
 function seeOther(location: string, request: Request): Response {
   return new Response(null, { status: 303, headers: { Location: new URL(location, getEnv().APP_URL || request.url).toString() } });
@@ -31,7 +15,7 @@ function seeOther(location: string, request: Request): Response {
 
 /** Buy button target (form post with `planId`): Stripe Checkout, or the test checkout when Stripe is not configured. */
 export const POST = withApiRoute(async (request, { requestId }) => {
-  if (!isSameOrigin(request)) return errorResponse('forbidden', 'Purchases must start from this site.', requestId);
+  if (!isSameOriginPost(request, getEnv().APP_URL)) return errorResponse('forbidden', 'Purchases must start from this site.', requestId);
   const parsed = formSchema.safeParse(Object.fromEntries((await request.formData().catch(() => new FormData())).entries()));
   if (!parsed.success) return errorResponse('invalid_request', 'planId is required.', requestId);
   const db = await getDb();
