@@ -6,7 +6,7 @@ import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, resumeRenewal } 
 import { issueReplacementKeyForReveal } from '@/lib/billing/handoff';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts/session';
-import { revokeKey } from '@/lib/subscriptions/lifecycle';
+import { revokeKey } from '@/lib/keys';
 
 /**
  * Dashboard actions. Each one: parse, take the user from the session (never from the form), call one lib function

@@ -9,7 +9,8 @@ import { formatDate, formatPrice } from '@/components/ui/format';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts/session';
 import { isStripeConfigured } from '@/lib/billing/stripe';
-import { listKeysForUser, listSubscriptionsForUser } from '@/lib/subscriptions/lifecycle';
+import { listKeysForUser } from '@/lib/keys';
+import { listSubscriptionsForUser } from '@/lib/subscriptions';
 import { openBillingPortalAction } from './actions';
 
 export const metadata: Metadata = { title: 'Your account' };

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { formatDate, formatDateTime } from '@/components/ui/format';
-import type { KeyView } from '@/lib/keys/format';
+import type { KeyView } from '@/lib/keys';
 import { StatusBadge } from './status-badge';
 
 /** Keys as prefix…last4 only (the whole key is never shown again), with a revoke step that asks for confirmation. */

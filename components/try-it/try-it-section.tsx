@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import type { SubscriberStanding } from '@/lib/subscriptions/standing';
+import type { SubscriberStanding } from '@/lib/subscriptions';
 import { TryItForm } from './try-it-form';
 
 /**

@@ -1,29 +1,45 @@
 import Link from 'next/link';
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ComponentProps } from 'react';
 import { cx } from './cx';
 
-type Variant = 'primary' | 'secondary' | 'ghost';
+/**
+ * The one button vocabulary: every button, submit button and link that looks like a button takes a variant and a
+ * size from here, so a style changes in one place.
+ */
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'inverse';
+export type ButtonSize = 'xs' | 'sm' | 'md' | 'lg';
+
+export interface ButtonStyle {
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+}
 
 const base =
-  'inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60';
-const variants: Record<Variant, string> = {
+  'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60';
+const variants: Record<ButtonVariant, string> = {
   primary: 'bg-brand-600 text-white shadow-sm hover:bg-brand-700',
   secondary: 'border border-slate-300 bg-white text-slate-900 shadow-sm hover:bg-slate-50',
   ghost: 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+  danger: 'bg-red-700 text-white shadow-sm hover:bg-red-800',
+  /** On dark surfaces (the code samples). */
+  inverse: 'border border-slate-600 bg-slate-800 text-slate-100 hover:bg-slate-700',
+};
+const sizes: Record<ButtonSize, string> = {
+  xs: 'px-2.5 py-1 text-xs',
+  sm: 'px-3 py-1.5 text-sm',
+  md: 'px-4 py-2 text-sm',
+  lg: 'px-4 py-3 text-base',
 };
 
-export function buttonClasses(variant: Variant = 'primary', className?: string): string {
-  return cx(base, variants[variant], className);
+export function buttonClasses({ variant = 'primary', size = 'md' }: ButtonStyle = {}, className?: string): string {
+  return cx(base, variants[variant], sizes[size], className);
 }
 
-export function Button({ variant = 'primary', className, ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
-  return <button className={buttonClasses(variant, className)} {...props} />;
+export function Button({ variant, size, className, type = 'button', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & ButtonStyle) {
+  return <button type={type} className={buttonClasses({ variant, size }, className)} {...props} />;
 }
 
-export function ButtonLink({ href, variant = 'primary', className, children }: { href: string; variant?: Variant; className?: string; children: ReactNode }) {
-  return (
-    <Link href={href} className={buttonClasses(variant, className)}>
-      {children}
-    </Link>
-  );
+/** A link that looks like a button (it navigates, so it stays a link for assistive technology). */
+export function ButtonLink({ variant, size, className, ...props }: ComponentProps<typeof Link> & ButtonStyle) {
+  return <Link className={buttonClasses({ variant, size }, className)} {...props} />;
 }

@@ -96,11 +96,6 @@ export async function verifyCredentials(db: Executor, email: string, password: s
   return valid ? toUserView(row) : null;
 }
 
-export async function findUserById(db: Executor, id: string): Promise<UserView | null> {
-  const [row] = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.id, id)).limit(1);
-  return row ? toUserView(row) : null;
-}
-
 export interface OAuthIdentity {
   /** next-auth's provider id: `github`, `google`. */
   provider: string;
@@ -155,4 +150,31 @@ export async function signInWithOAuth(db: Executor, identity: OAuthIdentity): Pr
     const user = await findLinkedUser(tx, identity);
     return { ok: true, user: user!, outcome: created.length > 0 ? 'created' : 'linked' };
   });
+}
+
+// ── Operator tools ─────────────────────────────────────────────────────────────────────────────────
+
+export type BuyerResult = { ok: true; user: { id: string; email: string }; created: boolean } | { ok: false; code: 'invalid_email'; message: string };
+
+/** The user with this email, created without a password when missing (they can set one by signing up/resetting). */
+export async function findOrCreateBuyer(db: Executor, email: string): Promise<BuyerResult> {
+  const parsed = emailSchema.safeParse(email);
+  if (!parsed.success) return { ok: false, code: 'invalid_email', message: parsed.error.issues[0]?.message ?? 'Invalid email.' };
+  const normalised = parsed.data;
+  const inserted = await db
+    .insert(users)
+    .values({ id: newId('usr'), email: normalised })
+    .onConflictDoNothing()
+    .returning({ id: users.id, email: users.email });
+  if (inserted[0]) return { ok: true, user: inserted[0], created: true };
+  const [existing] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, normalised));
+  if (!existing) throw new Error('User vanished between insert and select.');
+  return { ok: true, user: existing, created: false };
+}
+
+export async function findUserByEmail(db: Executor, email: string): Promise<{ id: string; email: string } | null> {
+  const parsed = emailSchema.safeParse(email);
+  if (!parsed.success) return null;
+  const [row] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, parsed.data));
+  return row ?? null;
 }

@@ -5,15 +5,7 @@ import type { Executor } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import { getStripe, type Stripe } from './stripe';
-import {
-  cancelSubscription,
-  HOLDING_STATUSES,
-  lapsedCondition,
-  purchaseSubscription,
-  resumeSubscription,
-  upgradeSubscription,
-  type SubscriptionResult,
-} from '@/lib/subscriptions/lifecycle';
+import { cancelSubscription, findBuyerSubscription, planViewColumns, purchaseSubscription, resumeSubscription, upgradeSubscription, type PlanView, type SubscriptionResult } from '@/lib/subscriptions';
 
 /**
  * Buying a plan. Two roads, chosen by configuration:
@@ -57,22 +49,11 @@ export async function findPurchasablePlan(db: Executor, planId: string): Promise
   return rows[0] ?? null;
 }
 
-/** The buyer's live subscription to a knowledge base (one at most: contract §3), if any. */
+/** The buyer's live subscription to a knowledge base (one at most: docs/api.md §[subscriptions]), if any. */
 export async function findLiveSubscriptionId(db: Executor, userId: string, kbId: string, now: Date = new Date()): Promise<string | null> {
-  const rows = await db
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(
-      and(
-        eq(subscriptions.userId, userId),
-        eq(subscriptions.kbId, kbId),
-        inArray(subscriptions.status, [...HOLDING_STATUSES]),
-        // A lapsed one (cancelled, period over) is expired by the purchase itself (purchaseSubscription).
-        not(lapsedCondition(now)),
-      ),
-    )
-    .limit(1);
-  return rows[0]?.id ?? null;
+  const found = await findBuyerSubscription(db, userId, kbId, now);
+  // A lapsed one (cancelled, period over) is expired by the purchase itself (purchaseSubscription).
+  return found?.live ? found.id : null;
 }
 
 export type StartCheckoutResult =
@@ -245,26 +226,12 @@ export async function createBillingPortalUrl(
 
 // ── Buyer changes that Stripe must know about ──────────────────────────────────────────────────────
 
-export interface UpgradeOption {
-  id: string;
-  name: string;
-  priceCents: number;
-  currency: string;
-  queriesPerPeriod: number;
-  requestsPerMinute: number;
-}
+export type UpgradeOption = PlanView;
 
 /** Bigger active plans of the same knowledge base (an upgrade takes effect at once, so only larger caps are offered). */
 export async function listUpgradePlans(db: Executor, kbId: string, currentQueriesPerPeriod: number): Promise<UpgradeOption[]> {
   return db
-    .select({
-      id: plans.id,
-      name: plans.name,
-      priceCents: plans.priceCents,
-      currency: plans.currency,
-      queriesPerPeriod: plans.queriesPerPeriod,
-      requestsPerMinute: plans.requestsPerMinute,
-    })
+    .select(planViewColumns)
     .from(plans)
     .where(and(eq(plans.kbId, kbId), eq(plans.active, true), gt(plans.queriesPerPeriod, currentQueriesPerPeriod)))
     .orderBy(asc(plans.queriesPerPeriod), asc(plans.id));

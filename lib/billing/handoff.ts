@@ -4,7 +4,8 @@ import { keyHandoffs } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { randomBase62 } from '@/lib/platform/ids';
 import { getServerSecret } from '@/lib/platform/server-secret';
-import { inTransaction, issueReplacementKey, type Denial } from '@/lib/subscriptions/lifecycle';
+import { inTransaction, type Denial } from '@/lib/platform/transactions';
+import { issueReplacementKey } from '@/lib/subscriptions';
 
 /**
  * The one-time road from "a key was issued" to "the buyer sees it". A key is issued inside the transaction that

@@ -4,15 +4,7 @@ import { parkIssuedKey } from './handoff';
 import type { Executor, Transaction } from '@/lib/platform/db';
 import { log } from '@/lib/platform/log';
 import type { Stripe } from './stripe';
-import {
-  applyStripePeriod,
-  cancelSubscription,
-  endSubscription,
-  markPastDue,
-  purchaseSubscription,
-  resumeSubscription,
-  upgradeSubscription,
-} from '@/lib/subscriptions/lifecycle';
+import { applyStripePeriod, cancelSubscription, endSubscription, markPastDue, purchaseSubscription, resumeSubscription, upgradeSubscription } from '@/lib/subscriptions';
 
 /**
  * Applying Stripe webhook events. Rules that keep money and access right:

@@ -4,6 +4,9 @@ import { catalogSearch, catalogWords, knowledgeBases, plans, publishers } from '
 import { CATEGORIES, type Category, type ListingParams } from './params';
 import { getDb } from '@/lib/platform/db';
 import { matchSearchVector, parseSearchTerms, startsWithPattern, type SearchTerms } from './search-query';
+import { toPlanView, type PlanView } from '@/lib/subscriptions';
+
+export type { PlanView };
 
 export { parseListingParams, type ListingParams, type ListingParamsResult } from './params';
 
@@ -47,14 +50,6 @@ export interface Listing<T> {
   totalPages: number;
 }
 
-export interface PlanView {
-  id: string;
-  name: string;
-  priceCents: number;
-  currency: string;
-  queriesPerPeriod: number;
-  requestsPerMinute: number;
-}
 
 export interface KnowledgeBaseDetail extends KnowledgeBaseListItem {
   description: string;
@@ -126,17 +121,6 @@ export function toListItem(row: ListRow): KnowledgeBaseListItem {
 export function toCard(row: ListRow): KnowledgeBaseCard {
   const { publisher: _name, ...rest } = toListItem(row);
   return { ...rest, publisher: { name: row.publisherName, slug: row.publisherSlug } };
-}
-
-export function toPlanView(row: typeof plans.$inferSelect): PlanView {
-  return {
-    id: row.id,
-    name: row.name,
-    priceCents: row.priceCents,
-    currency: row.currency,
-    queriesPerPeriod: row.queriesPerPeriod,
-    requestsPerMinute: row.requestsPerMinute,
-  };
 }
 
 // ── the listing ──────────────────────────────────────────────────────────────────────────────────────

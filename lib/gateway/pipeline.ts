@@ -4,14 +4,15 @@ import { apiKeys, subscriptions } from '@/db/schema';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/platform/errors';
-import { hashApiKey, parseApiKey } from '@/lib/keys/format';
+import { hashApiKey, parseApiKey } from '@/lib/keys';
 import { getRateLimiter, rateLimitHeaders, type RateLimitRule } from '@/lib/limits';
 import { log } from '@/lib/platform/log';
 import { loadKnowledgeBaseRoute, routeQuery, type PreparedRoute } from '@/lib/routing/routes';
 import type { QueryAnswer } from '@/lib/query-answer';
 import { readPeriodUsage, releaseQueryUnit, reserveQueryUnit, usageHeaders, type PeriodKey } from './quota';
 import { processSingleton } from '@/lib/platform/singleton';
-import { ensureCurrentPeriod, findKeyByHash, isPeriodOver, resolveCurrentPeriod, type GatewayKeyRecord } from '@/lib/subscriptions/lifecycle';
+import { ensureCurrentPeriod, isPeriodOver, resolveCurrentPeriod } from '@/lib/subscriptions';
+import { findKeyByHash, type GatewayKeyRecord } from '@/lib/gateway/key-lookup';
 import { getUsageRecorder } from './usage-recorder';
 
 /**

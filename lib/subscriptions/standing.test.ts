@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubscriptionView } from './lifecycle';
+import type { SubscriptionView } from './views';
 import { offerFor, toSubscriberStanding, type SubscriberStanding } from './standing';
 
 const usage = { used: 10, cap: 500, remaining: 490, resetsAt: '2026-05-01T00:00:00.000Z' };

@@ -1,5 +1,5 @@
 import type { Executor } from '@/lib/platform/db';
-import { findLiveSubscriptionView, type SubscriptionView, type UsageView } from './lifecycle';
+import { findLiveSubscriptionView, type SubscriptionView, type UsageView } from './views';
 
 /**
  * Where a signed-in buyer stands with one knowledge base, for its public page: the plan they are on, this period's

@@ -2,7 +2,7 @@ import type { Database } from '@/db/client';
 import { getDb } from '@/lib/platform/db';
 import { log } from '@/lib/platform/log';
 import { processSingleton } from '@/lib/platform/singleton';
-import { expireEndedSubscriptions } from './lifecycle';
+import { expireEndedSubscriptions } from './period';
 
 /**
  * Expires subscriptions cancelled at period end once their period is over, within a minute, whether or not anyone

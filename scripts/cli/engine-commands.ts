@@ -8,7 +8,7 @@ import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 import { detectFormat } from '@/lib/engine/parsers';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
 import { newId } from '@/lib/platform/ids';
-import { describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBase } from '@/lib/subscriptions/operator';
+import { describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBase } from '@/lib/publishing/knowledge-base-lookup';
 import { command, FAILED, parse, required, UsageError, USAGE_ERROR } from './args';
 import type { CliCommand } from './types';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { getDb } from '@/lib/platform/db';
 import { configureHttpBackend } from '@/lib/routing/routes';
-import { describeResolveFailure, resolveKnowledgeBase } from '@/lib/subscriptions/operator';
+import { describeResolveFailure, resolveKnowledgeBase } from '@/lib/publishing/knowledge-base-lookup';
 import type { CliCommand } from './types';
 
 /**

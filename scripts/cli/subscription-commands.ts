@@ -1,24 +1,10 @@
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
-import {
-  getDailyUsage,
-  getSubscriptionForUser,
-  listKeysForUser,
-  purchaseSubscription,
-  revokeKeyAsOperator,
-  type SubscriptionView,
-} from '@/lib/subscriptions/lifecycle';
-import {
-  choosePlan,
-  findOrCreateBuyer,
-  findSubscriptionOfBuyer,
-  findUserByEmail,
-  listKnowledgeBasesForOperator,
-  describeResolveFailure,
-  resolveKnowledgeBase,
-  type OperatorKnowledgeBase,
-  type OperatorPlan,
-} from '@/lib/subscriptions/operator';
+import { getDailyUsage, getSubscriptionForUser, purchaseSubscription, type SubscriptionView } from '@/lib/subscriptions';
+import { listKeysForUser, revokeKeyAsOperator } from '@/lib/keys';
+import { choosePlan, listKnowledgeBasesForOperator, describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBase, type OperatorPlan } from '@/lib/publishing/knowledge-base-lookup';
+import { findOrCreateBuyer, findUserByEmail } from '@/lib/accounts/users';
+import { findBuyerSubscription } from '@/lib/subscriptions';
 import { command, FAILED, parse, required, UsageError, USAGE_ERROR } from './args';
 import type { CliCommand } from './types';
 
@@ -77,7 +63,7 @@ const createSubscription = command({
     if (!buyer.ok) throw new UsageError(`--email: ${buyer.message}`);
     const result = await purchaseSubscription(db, { userId: buyer.user.id, planId: plan.id, mode: values.test ? 'test' : 'live', actorKind: 'cli' });
     if (!result.ok) {
-      const existing = result.code === 'conflict' ? await findSubscriptionOfBuyer(db, buyer.user.id, kb.id) : null;
+      const existing = result.code === 'conflict' ? (await findBuyerSubscription(db, buyer.user.id, kb.id))?.id ?? null : null;
       console.error(
         result.code === 'conflict'
           ? `${buyer.user.email} already has an active subscription to "${kb.title}" (${existing}). ` +
@@ -199,7 +185,7 @@ const usage = command({
       }
       const kb = await resolveKbOrReport(kbRef);
       if (!kb) return FAILED;
-      const found = await findSubscriptionOfBuyer(db, user.id, kb.id);
+      const found = (await findBuyerSubscription(db, user.id, kb.id))?.id ?? null;
       if (!found) {
         console.error(`${user.email} has no subscription to "${kb.title}".`);
         return FAILED;

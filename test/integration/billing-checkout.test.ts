@@ -4,7 +4,7 @@ import { apiKeys, keyHandoffs, plans, subscriptions, users } from '@/db/schema';
 import { cancelAtPeriodEnd, changePlan, completeTestPurchase, createBillingPortalUrl, getCheckoutOutcome, startCheckout } from '@/lib/billing/checkout';
 import { parkIssuedKey, revealParkedKey } from '@/lib/billing/handoff';
 import type { Database } from '@/lib/platform/db';
-import { hashApiKey, parseApiKey } from '@/lib/keys/format';
+import { hashApiKey, parseApiKey } from '@/lib/keys';
 import { createStripeClient, type Stripe } from '@/lib/billing/stripe';
 import { createTestDatabase } from '../support/db';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe';

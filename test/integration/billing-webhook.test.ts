@@ -5,7 +5,7 @@ import { apiKeys, keyHandoffs, plans, stripeEvents, subscriptions, usagePeriods 
 import { cancelAtPeriodEnd, changePlan, getCheckoutOutcome, resumeRenewal, startCheckout } from '@/lib/billing/checkout';
 import type { Database } from '@/lib/platform/db';
 import { resetEnvForTesting } from '@/lib/platform/env';
-import { hashApiKey } from '@/lib/keys/format';
+import { hashApiKey } from '@/lib/keys';
 import { createStripeClient } from '@/lib/billing/stripe';
 import { createTestDatabase } from '../support/db';
 import { buildEvent, buildInvoice, buildSubscription, signPayload, startFakeStripe, type FakeStripe } from '../support/fake-stripe';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgeBases, usageDaily, usagePeriods } from '@/db/schema';
 import type { DatabaseHandle } from '@/db/client';
 import { randomBase62 } from '@/lib/platform/ids';
-import { revokeKeyAsOperator } from '@/lib/subscriptions/lifecycle';
+import { revokeKeyAsOperator } from '@/lib/keys';
 import { createTestDatabase, testDbKind } from '../support/db';
 import { GATEWAY_TEST_SECRET, LOG_FILE, RATE_WINDOW_MS } from '../support/gateway-env';
 import { buyKey, createHttpKnowledgeBase, createPublisher, startExamplePublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';

@@ -7,7 +7,7 @@ import { ingestDocument } from '@/lib/engine/ingest';
 import { clearGatewayCaches, runSubscriberQuery } from '@/lib/gateway/pipeline';
 import { newId } from '@/lib/platform/ids';
 import { reserveQueryUnit, reserveUnits } from '@/lib/gateway/quota';
-import { upgradeSubscription } from '@/lib/subscriptions/lifecycle';
+import { upgradeSubscription } from '@/lib/subscriptions';
 import { getUsageRecorder, UsageRecorder } from '@/lib/gateway/usage-recorder';
 import { createTestDatabase } from '../support/db';
 import { LOG_FILE, RATE_WINDOW_MS } from '../support/gateway-env';

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { usagePeriods } from '@/db/schema';
 import type { Database } from '@/db/client';
-import { getSubscriberStanding, offerFor } from '@/lib/subscriptions/standing';
-import { cancelSubscription, endSubscription, markPastDue, purchaseSubscription, upgradeSubscription } from '@/lib/subscriptions/lifecycle';
+import { getSubscriberStanding, offerFor } from '@/lib/subscriptions';
+import { cancelSubscription, endSubscription, markPastDue, purchaseSubscription, upgradeSubscription } from '@/lib/subscriptions';
 import { createTestDatabase } from '../support/db';
 import { createCatalogueFixture, createUser, useQueries } from './subscriptions-fixtures';
 

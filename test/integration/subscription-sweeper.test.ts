@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { subscriptions } from '@/db/schema';
 import type { Database } from '@/db/client';
-import { SubscriptionSweeper } from '@/lib/subscriptions/sweeper';
-import { cancelSubscription, purchaseSubscription } from '@/lib/subscriptions/lifecycle';
+import { SubscriptionSweeper } from '@/lib/subscriptions';
+import { cancelSubscription, purchaseSubscription } from '@/lib/subscriptions';
 import { createTestDatabase } from '../support/db';
 import { countActive, createCatalogueFixture, createUser, subscribersCount } from './subscriptions-fixtures';
 

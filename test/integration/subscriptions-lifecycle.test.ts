@@ -2,27 +2,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, auditLog, subscriptions, usageDaily, usagePeriods } from '@/db/schema';
 import type { Database } from '@/db/client';
-import { hashApiKey, parseApiKey } from '@/lib/keys/format';
-import {
-  applyStripePeriod,
-  cancelSubscription,
-  endSubscription,
-  ensureCurrentPeriod,
-  expireEndedSubscriptions,
-  findKeyByHash,
-  getDailyUsage,
-  getSubscriptionForUser,
-  inTransaction,
-  issueReplacementKey,
-  listKeysForUser,
-  listSubscriptionsForUser,
-  markPastDue,
-  purchaseSubscription,
-  resolveCurrentPeriod,
-  resumeSubscription,
-  revokeKey,
-  upgradeSubscription,
-} from '@/lib/subscriptions/lifecycle';
+import { hashApiKey, parseApiKey } from '@/lib/keys';
+import { applyStripePeriod, cancelSubscription, endSubscription, ensureCurrentPeriod, expireEndedSubscriptions, getDailyUsage, getSubscriptionForUser, issueReplacementKey, listSubscriptionsForUser, markPastDue, purchaseSubscription, resolveCurrentPeriod, resumeSubscription, upgradeSubscription } from '@/lib/subscriptions';
+import { findKeyByHash } from '@/lib/gateway/key-lookup';
+import { inTransaction } from '@/lib/platform/transactions';
+import { listKeysForUser, revokeKey } from '@/lib/keys';
 import { createTestDatabase } from '../support/db';
 import { countActive, createCatalogueFixture, createUser, subscribersCount, useQueries } from './subscriptions-fixtures';
 

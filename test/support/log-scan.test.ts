@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { generateApiKey } from '@/lib/keys/format';
+import { generateApiKey } from '@/lib/keys';
 import { scrubSecrets } from '@/lib/platform/log';
 import { expectLogsFreeOfSecrets, findIssuedKeys, rememberSecret, scanLogDirectory } from './log-scan';
 

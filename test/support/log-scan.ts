@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseApiKey } from '@/lib/keys/format';
+import { parseApiKey } from '@/lib/keys';
 
 /**
  * Proof that no key or publisher secret reaches a log, for Vitest, Playwright and the benchmarks alike (no

@@ -3,7 +3,7 @@ import { FlashMessage } from '@/components/account/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts/session';
-import { listKeysForUser } from '@/lib/subscriptions/lifecycle';
+import { listKeysForUser } from '@/lib/keys';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 
 export const metadata: Metadata = { title: 'API keys' };

@@ -16,7 +16,7 @@ import { getKnowledgeBaseView } from '@/lib/catalog/listing';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { getSessionUser } from '@/lib/accounts/session';
-import { getSubscriberStanding, offerFor } from '@/lib/subscriptions/standing';
+import { getSubscriberStanding, offerFor } from '@/lib/subscriptions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 
 type Params = Promise<{ id: string }>;

@@ -10,7 +10,8 @@ import { formatDate, formatPrice } from '@/components/ui/format';
 import { listUpgradePlans } from '@/lib/billing/checkout';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts/session';
-import { getDailyUsage, getSubscriptionForUser, listKeysForUser } from '@/lib/subscriptions/lifecycle';
+import { getDailyUsage, getSubscriptionForUser } from '@/lib/subscriptions';
+import { listKeysForUser } from '@/lib/keys';
 import { cancelSubscriptionAction, changePlanAction, createReplacementKeyAction, resumeSubscriptionAction } from '../../actions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 

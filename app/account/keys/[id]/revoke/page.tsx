@@ -5,7 +5,7 @@ import { dangerButton, secondaryButton } from '@/components/billing/format';
 import { formatDate, formatDateTime } from '@/components/ui/format';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts/session';
-import { listKeysForUser } from '@/lib/subscriptions/lifecycle';
+import { listKeysForUser } from '@/lib/keys';
 import { revokeKeyAction } from '../../../actions';
 
 export const metadata: Metadata = { title: 'Revoke key' };

@@ -1,23 +1,15 @@
-import { and, asc, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
-import { knowledgeBases, plans, publishers, subscriptions, users } from '@/db/schema';
-import type { Executor } from '@/db/client';
-import { newId } from '@/lib/platform/ids';
-import { HOLDING_STATUSES } from './lifecycle';
-import { emailSchema } from '@/lib/accounts/users';
+import { and, asc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { knowledgeBases, plans, publishers } from '@/db/schema';
+import type { Executor } from '@/lib/platform/db';
+import { toPlanView, type PlanView } from '@/lib/subscriptions';
 
 /**
- * Reads and writes the operator CLI needs beyond the buyer-facing functions in lib/subscriptions/lifecycle.ts: finding a
- * knowledge base by id or slug, creating a buyer without a password, finding a buyer's subscription to a KB.
- * The operator owns the installation, so nothing here checks ownership.
+ * Finding knowledge bases in every state (draft, published, suspended) by id, slug or `publisher/slug`, with their
+ * plans: what the operator CLI and publisher tools need. The operator owns the installation, so nothing here checks
+ * ownership; the public catalog (published only) is lib/catalog.
  */
 
-export interface OperatorPlan {
-  id: string;
-  name: string;
-  priceCents: number;
-  currency: string;
-  queriesPerPeriod: number;
-  requestsPerMinute: number;
+export interface OperatorPlan extends PlanView {
   active: boolean;
 }
 
@@ -49,15 +41,7 @@ async function withPlans(db: Executor, rows: Omit<OperatorKnowledgeBase, 'plans'
     ...r,
     plans: planRows
       .filter((p) => p.kbId === r.id)
-      .map((p) => ({
-        id: p.id,
-        name: p.name,
-        priceCents: p.priceCents,
-        currency: p.currency,
-        queriesPerPeriod: p.queriesPerPeriod,
-        requestsPerMinute: p.requestsPerMinute,
-        active: p.active,
-      })),
+      .map((p) => ({ ...toPlanView(p), active: p.active })),
   }));
 }
 
@@ -137,40 +121,4 @@ export function choosePlan(kb: OperatorKnowledgeBase, ref?: string): OperatorPla
   if (!ref) return [...active].sort((a, b) => a.priceCents - b.priceCents)[0] ?? null;
   const wanted = ref.trim().toLowerCase();
   return kb.plans.find((p) => p.id === ref.trim()) ?? active.find((p) => p.name.toLowerCase() === wanted) ?? null;
-}
-
-export type BuyerResult = { ok: true; user: { id: string; email: string }; created: boolean } | { ok: false; code: 'invalid_email'; message: string };
-
-/** The user with this email, created without a password when missing (they can set one by signing up/resetting). */
-export async function findOrCreateBuyer(db: Executor, email: string): Promise<BuyerResult> {
-  const parsed = emailSchema.safeParse(email);
-  if (!parsed.success) return { ok: false, code: 'invalid_email', message: parsed.error.issues[0]?.message ?? 'Invalid email.' };
-  const normalised = parsed.data;
-  const inserted = await db
-    .insert(users)
-    .values({ id: newId('usr'), email: normalised })
-    .onConflictDoNothing()
-    .returning({ id: users.id, email: users.email });
-  if (inserted[0]) return { ok: true, user: inserted[0], created: true };
-  const [existing] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, normalised));
-  if (!existing) throw new Error('User vanished between insert and select.');
-  return { ok: true, user: existing, created: false };
-}
-
-export async function findUserByEmail(db: Executor, email: string): Promise<{ id: string; email: string } | null> {
-  const parsed = emailSchema.safeParse(email);
-  if (!parsed.success) return null;
-  const [row] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, parsed.data));
-  return row ?? null;
-}
-
-/** The buyer's live subscription to the KB if there is one, else their most recent one. */
-export async function findSubscriptionOfBuyer(db: Executor, userId: string, kbId: string): Promise<string | null> {
-  const rows = await db
-    .select({ id: subscriptions.id, status: subscriptions.status })
-    .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.kbId, kbId)))
-    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id));
-  const live = rows.find((r) => HOLDING_STATUSES.includes(r.status));
-  return (live ?? rows[0])?.id ?? null;
 }

@@ -1,0 +1,67 @@
+import { eq } from 'drizzle-orm';
+import { apiKeys, knowledgeBases, plans, subscriptions } from '@/db/schema';
+import type { Executor } from '@/lib/platform/db';
+import type { KeyMode } from '@/lib/keys';
+import type { SubscriptionPeriodState } from '@/lib/subscriptions';
+
+/** Everything the gateway needs about a presented key, in one query. Never leaves the server. */
+export interface GatewayKeyRecord {
+  keyId: string;
+  keyRevokedAt: Date | null;
+  keyLastUsedAt: Date | null;
+  kbId: string;
+  kbStatus: 'draft' | 'published' | 'suspended' | 'archived';
+  subscription: SubscriptionPeriodState & { userId: string; planId: string; mode: KeyMode };
+  plan: { id: string; queriesPerPeriod: number; requestsPerMinute: number };
+}
+
+export async function findKeyByHash(db: Executor, keyHash: string): Promise<GatewayKeyRecord | null> {
+  const [row] = await db
+    .select({
+      keyId: apiKeys.id,
+      keyRevokedAt: apiKeys.revokedAt,
+      keyLastUsedAt: apiKeys.lastUsedAt,
+      kbId: apiKeys.kbId,
+      kbStatus: knowledgeBases.status,
+      subscriptionId: subscriptions.id,
+      userId: subscriptions.userId,
+      planId: subscriptions.planId,
+      mode: subscriptions.mode,
+      status: subscriptions.status,
+      periodAnchorAt: subscriptions.periodAnchorAt,
+      currentPeriodStart: subscriptions.currentPeriodStart,
+      currentPeriodEnd: subscriptions.currentPeriodEnd,
+      cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd,
+      stripeSubscriptionId: subscriptions.stripeSubscriptionId,
+      queriesPerPeriod: plans.queriesPerPeriod,
+      requestsPerMinute: plans.requestsPerMinute,
+    })
+    .from(apiKeys)
+    .innerJoin(subscriptions, eq(subscriptions.id, apiKeys.subscriptionId))
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, apiKeys.kbId))
+    .where(eq(apiKeys.keyHash, keyHash))
+    .limit(1);
+  if (!row) return null;
+  return {
+    keyId: row.keyId,
+    keyRevokedAt: row.keyRevokedAt,
+    keyLastUsedAt: row.keyLastUsedAt,
+    kbId: row.kbId,
+    kbStatus: row.kbStatus,
+    subscription: {
+      id: row.subscriptionId,
+      kbId: row.kbId,
+      userId: row.userId,
+      planId: row.planId,
+      mode: row.mode,
+      status: row.status,
+      periodAnchorAt: row.periodAnchorAt,
+      currentPeriodStart: row.currentPeriodStart,
+      currentPeriodEnd: row.currentPeriodEnd,
+      cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+      stripeSubscriptionId: row.stripeSubscriptionId,
+    },
+    plan: { id: row.planId, queriesPerPeriod: row.queriesPerPeriod, requestsPerMinute: row.requestsPerMinute },
+  };
+}

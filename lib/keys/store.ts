@@ -1,0 +1,93 @@
+import { desc, eq } from 'drizzle-orm';
+import { apiKeys, knowledgeBases, type Subscription } from '@/db/schema';
+import type { Executor } from '@/lib/platform/db';
+import { recordAudit, type AuditActorKind } from '@/lib/platform/audit';
+import { newId } from '@/lib/platform/ids';
+import { Denied, deniable, type Denial } from '@/lib/platform/transactions';
+import { generateApiKey, toKeyView, type KeyMode, type KeyView } from './format';
+
+/**
+ * The key store: issue, revoke, list. Only the SHA-256 hash, the display prefix and the last four characters are
+ * stored; the whole key exists once, in the `IssuedKey` its issuer hands to the one-time reveal (docs/api.md §[keys]).
+ * The gateway looks keys up by hash in lib/gateway/key-lookup.ts.
+ */
+
+export interface IssuedKey {
+  id: string;
+  /** The whole key: show it once, never store or log it. */
+  plaintext: string;
+  displayPrefix: string;
+  last4: string;
+  mode: KeyMode;
+}
+
+/** A new key for the subscription, in the caller's transaction (purchase, replacement). */
+export async function issueKey(tx: Executor, subscription: Pick<Subscription, 'id' | 'userId' | 'kbId' | 'mode'>): Promise<IssuedKey> {
+  const generated = generateApiKey(subscription.mode);
+  const id = newId('key');
+  await tx.insert(apiKeys).values({
+    id,
+    subscriptionId: subscription.id,
+    userId: subscription.userId,
+    kbId: subscription.kbId,
+    keyHash: generated.keyHash,
+    displayPrefix: generated.displayPrefix,
+    last4: generated.last4,
+    mode: subscription.mode,
+  });
+  return { id, plaintext: generated.key, displayPrefix: generated.displayPrefix, last4: generated.last4, mode: subscription.mode };
+}
+
+export type RevokeKeyResult = { ok: true; key: KeyView } | Denial;
+
+async function revokeKeyAs(db: Executor, keyId: string, actor: { userId?: string; actorKind: AuditActorKind }, now: Date): Promise<RevokeKeyResult> {
+  return deniable(db, async (tx) => {
+    const [row] = await tx.select().from(apiKeys).where(eq(apiKeys.id, keyId)).for('update');
+    if (!row || (actor.userId !== undefined && row.userId !== actor.userId)) throw new Denied('not_found', 'No such key.');
+    if (row.revokedAt) return { ok: true as const, key: toKeyView(row) };
+    const [updated] = await tx.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, row.id)).returning();
+    await recordAudit(tx, {
+      actorUserId: actor.userId ?? null,
+      actorKind: actor.actorKind,
+      action: 'key.revoke',
+      targetType: 'api_key',
+      targetId: row.id,
+      metadata: { subscriptionId: row.subscriptionId, keyPrefix: row.displayPrefix },
+    });
+    return { ok: true as const, key: toKeyView(updated!) };
+  });
+}
+
+/** Idempotent: revoking a revoked key answers ok with the original revocation time. Someone else's key is `not_found`. */
+export function revokeKey(db: Executor, input: { userId: string; keyId: string; now?: Date; actorKind?: AuditActorKind }): Promise<RevokeKeyResult> {
+  return revokeKeyAs(db, input.keyId, { userId: input.userId, actorKind: input.actorKind ?? 'web' }, input.now ?? new Date());
+}
+
+/** The operator CLI: no ownership check (the operator owns the installation). */
+export function revokeKeyAsOperator(db: Executor, keyId: string, now: Date = new Date()): Promise<RevokeKeyResult> {
+  return revokeKeyAs(db, keyId, { actorKind: 'cli' }, now);
+}
+
+const keyViewColumns = {
+  id: apiKeys.id,
+  kbId: apiKeys.kbId,
+  kbTitle: knowledgeBases.title,
+  subscriptionId: apiKeys.subscriptionId,
+  mode: apiKeys.mode,
+  displayPrefix: apiKeys.displayPrefix,
+  last4: apiKeys.last4,
+  revokedAt: apiKeys.revokedAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+  createdAt: apiKeys.createdAt,
+};
+
+/** Every key of the user, newest first, with its knowledge base's title. */
+export async function listKeysForUser(db: Executor, userId: string): Promise<KeyView[]> {
+  const rows = await db
+    .select(keyViewColumns)
+    .from(apiKeys)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, apiKeys.kbId))
+    .where(eq(apiKeys.userId, userId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map(toKeyView);
+}

@@ -1,0 +1,71 @@
+import { eq, sql } from 'drizzle-orm';
+import { knowledgeBases, subscriptions, type Subscription } from '@/db/schema';
+import type { Executor, Transaction } from '@/lib/platform/db';
+import { recordAudit, type AuditEntry } from '@/lib/platform/audit';
+import { Denied, deniable, type Denial } from '@/lib/platform/transactions';
+import { isCounted, type SubscriptionStatus } from './status';
+
+export type SubscriptionResult = { ok: true; subscription: Subscription } | Denial;
+
+export async function adjustSubscribers(tx: Executor, kbId: string, before: SubscriptionStatus | null, after: SubscriptionStatus): Promise<void> {
+  const delta = (isCounted(after) ? 1 : 0) - (before && isCounted(before) ? 1 : 0);
+  if (delta === 0) return;
+  await tx
+    .update(knowledgeBases)
+    .set({ subscribersCount: sql`${knowledgeBases.subscribersCount} + ${delta}` })
+    .where(eq(knowledgeBases.id, kbId));
+}
+
+/** Locks the row for the rest of the transaction so concurrent status changes serialise (exact counters). */
+export async function lockSubscription(tx: Transaction, subscriptionId: string, userId?: string): Promise<Subscription> {
+  const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for('update');
+  // Someone else's subscription is indistinguishable from a missing one.
+  if (!row || (userId !== undefined && row.userId !== userId)) throw new Denied('not_found', 'No such subscription.');
+  return row;
+}
+
+/** Columns a lifecycle change may set (`updatedAt` is set for it). */
+export type SubscriptionChanges = Partial<Pick<Subscription, 'status' | 'planId' | 'cancelAtPeriodEnd' | 'cancelledAt' | 'endedAt' | 'currentPeriodStart' | 'currentPeriodEnd'>>;
+
+export interface LifecycleChange {
+  subscriptionId: string;
+  /** Set for buyer actions: someone else's subscription is `not_found`. */
+  userId?: string;
+  at: Date;
+  /**
+   * Looks at the locked row: throws `Denied` to refuse, answers `'unchanged'` when the change is already in effect
+   * (every change is idempotent), or the columns to set.
+   */
+  decide(row: Subscription, tx: Transaction): SubscriptionChanges | 'unchanged' | Promise<SubscriptionChanges | 'unchanged'>;
+  /** Further rows of the same change (a usage row for a new period), in its transaction. */
+  alsoWrite?(tx: Transaction, row: Subscription): Promise<void>;
+  audit(row: Subscription): Omit<AuditEntry, 'targetType' | 'targetId'>;
+}
+
+/**
+ * Every status or plan change is the same four steps in one transaction: lock the row, let the change decide from
+ * what it finds, update (keeping subscribers_count exact when the status moves), audit. Returns the updated row, or
+ * null when the change was already in effect.
+ */
+export async function applyChange(tx: Transaction, change: LifecycleChange): Promise<{ row: Subscription; updated: Subscription | null }> {
+  const row = await lockSubscription(tx, change.subscriptionId, change.userId);
+  const set = await change.decide(row, tx);
+  if (set === 'unchanged') return { row, updated: null };
+  const [updated] = await tx
+    .update(subscriptions)
+    .set({ ...set, updatedAt: change.at })
+    .where(eq(subscriptions.id, row.id))
+    .returning();
+  if (set.status) await adjustSubscribers(tx, row.kbId, row.status, set.status);
+  await change.alsoWrite?.(tx, row);
+  await recordAudit(tx, { ...change.audit(row), targetType: 'subscription', targetId: row.id });
+  return { row, updated: updated! };
+}
+
+/** `applyChange` in its own transaction (a savepoint inside the caller's), with refusals as values. */
+export function changeSubscription(db: Executor, change: LifecycleChange): Promise<SubscriptionResult> {
+  return deniable(db, async (tx) => {
+    const { row, updated } = await applyChange(tx, change);
+    return { ok: true as const, subscription: updated ?? row };
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * Subscriptions: purchase, billing periods, lifecycle changes, the dashboard's views and where a buyer stands.
+ * This file is the folder's public surface; other folders import from '@/lib/subscriptions' only.
+ */
+export { addMonthsClamped, periodBounds, periodContaining } from './billing-period';
+export { type SubscriptionResult } from './change';
+export {
+  applyStripePeriod,
+  cancelSubscription,
+  endSubscription,
+  issueReplacementKey,
+  markPastDue,
+  resumeSubscription,
+  upgradeSubscription,
+  type IssueKeyResult,
+} from './lifecycle';
+export {
+  ensureCurrentPeriod,
+  expireEndedSubscriptions,
+  isLapsed,
+  isPeriodOver,
+  lapsedCondition,
+  resolveCurrentPeriod,
+  type SubscriptionPeriodState,
+} from './period';
+export { planViewColumns, toPlanView, type PlanView } from './plan-view';
+export { purchaseSubscription, type PurchaseInput, type PurchaseResult } from './purchase';
+export { getSubscriberStanding, offerFor, toSubscriberStanding, type PlanOffer, type StandingState, type SubscriberStanding } from './standing';
+export { COUNTED_SUBSCRIPTION_STATUSES, HOLDING_STATUSES, type SubscriptionStatus } from './status';
+export { SubscriptionSweeper, startSubscriptionSweeper } from './sweeper';
+export {
+  findBuyerSubscription,
+  findLiveSubscriptionView,
+  getDailyUsage,
+  getSubscriptionForUser,
+  listSubscriptionsForUser,
+  type DailyUsage,
+  type SubscriptionView,
+  type SubscriptionViewResult,
+  type UsageView,
+} from './views';
