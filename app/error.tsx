@@ -1,7 +1,6 @@
 'use client';
 
-import Link from 'next/link';
-import { buttonClasses } from '@/components/ui/button';
+import { Button, ButtonLink } from '@/components/ui/button';
 
 /** Shown when a page fails on the server; the digest lets support find the logged error. */
 export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
@@ -11,12 +10,10 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
       <p className="mt-3 text-slate-700">This page could not be loaded. Please try again in a moment.</p>
       {error.digest ? <p className="mt-2 text-xs text-slate-600">Reference: {error.digest}</p> : null}
       <div className="mt-8 flex justify-center gap-3">
-        <button type="button" onClick={reset} className={buttonClasses('primary')}>
-          Try again
-        </button>
-        <Link href="/knowledge-bases" className={buttonClasses('secondary')}>
+        <Button onClick={reset}>Try again</Button>
+        <ButtonLink href="/knowledge-bases" variant="secondary">
           Browse knowledge bases
-        </Link>
+        </ButtonLink>
       </div>
     </div>
   );

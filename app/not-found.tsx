@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
-import { buttonClasses } from '@/components/ui/button';
+import { ButtonLink } from '@/components/ui/button';
 
 export const metadata: Metadata = { title: 'Page not found' };
 
@@ -11,12 +10,10 @@ export default function NotFound() {
       <h1 className="mt-2 text-3xl font-semibold tracking-tight text-slate-900">We could not find that page</h1>
       <p className="mt-3 text-slate-700">The knowledge base or publisher may have been removed, or the address may be mistyped.</p>
       <div className="mt-8 flex justify-center gap-3">
-        <Link href="/knowledge-bases" className={buttonClasses('primary')}>
-          Browse knowledge bases
-        </Link>
-        <Link href="/" className={buttonClasses('secondary')}>
+        <ButtonLink href="/knowledge-bases">Browse knowledge bases</ButtonLink>
+        <ButtonLink href="/" variant="secondary">
           Home
-        </Link>
+        </ButtonLink>
       </div>
     </div>
   );

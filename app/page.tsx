@@ -5,7 +5,7 @@ import { categoryLabel } from '@/components/marketplace/format';
 import { formatInteger } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { Alert } from '@/components/ui/alert';
-import { buttonClasses } from '@/components/ui/button';
+import { ButtonLink } from '@/components/ui/button';
 import { categoryCounts, listKnowledgeBaseCards } from '@/lib/catalog/listing';
 import { DEFAULT_LISTING_PARAMS } from '@/lib/catalog/params';
 
@@ -110,9 +110,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             ))}
           </ol>
           <div className="mt-8">
-            <Link href="/signup" className={buttonClasses('primary')}>
-              Create a free account
-            </Link>
+            <ButtonLink href="/signup">Create a free account</ButtonLink>
           </div>
         </section>
       </div>

@@ -4,7 +4,7 @@ import { FlashMessage } from '@/components/account/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
 import { StatusBadge } from '@/components/account/status-badge';
 import { UsageMeter } from '@/components/account/usage-meter';
-import { secondaryButton } from '@/components/billing/format';
+import { Button } from '@/components/ui/button';
 import { formatDate, formatPrice } from '@/components/ui/format';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts/session';
@@ -33,9 +33,9 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
         </div>
         {isStripeConfigured() ? (
           <form action={openBillingPortalAction}>
-            <button type="submit" className={secondaryButton}>
+            <Button type="submit" variant="secondary">
               Billing and invoices
-            </button>
+            </Button>
           </form>
         ) : (
           <p className="rounded-md bg-amber-100 px-3 py-1.5 text-sm font-medium text-amber-950">Test mode: no payments on this server</p>

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { catalogueHref, SORT_OPTIONS, toggleTag, withChange, type CatalogueState } from './catalogue-url';
 import { categoryLabel, CATEGORIES } from './format';
@@ -38,9 +39,9 @@ export function SearchForm({ state, action = '/knowledge-bases', size = 'md' }: 
         )}
       />
       <StateInputs state={state} omit={['query']} />
-      <button type="submit" className={cx('rounded-lg bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700', size === 'lg' ? 'text-base' : 'text-sm')}>
+      <Button type="submit" size={size}>
         Search
-      </button>
+      </Button>
     </form>
   );
 }
@@ -131,9 +132,9 @@ export function SortForm({ state }: { state: CatalogueState }) {
         options={SORT_OPTIONS}
       />
       <noscript>
-        <button type="submit" className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium">
+        <Button type="submit" variant="secondary" size="sm">
           Apply
-        </button>
+        </Button>
       </noscript>
     </form>
   );

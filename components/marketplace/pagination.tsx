@@ -1,19 +1,22 @@
 import Link from 'next/link';
+import { ButtonLink, buttonClasses } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { catalogueHref, pageWindow, type CatalogueState } from './catalogue-url';
 
 export function Pagination({ state, totalPages }: { state: CatalogueState; totalPages: number }) {
   if (totalPages <= 1) return null;
   const href = (page: number) => catalogueHref({ ...state, page });
-  const edge = 'inline-flex items-center gap-1 rounded-lg border px-3 py-1.5 text-sm font-medium';
+  // Previous and Next are buttons; at either end the one that leads nowhere stays in place, dimmed, as plain text.
+  const edge = { variant: 'secondary', size: 'sm' } as const;
+  const dead = buttonClasses(edge, 'pointer-events-none opacity-60');
   return (
     <nav aria-label="Pagination" className="mt-8 flex flex-wrap items-center justify-center gap-1">
       {state.page > 1 ? (
-        <Link href={href(state.page - 1)} rel="prev" className={cx(edge, 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50')}>
+        <ButtonLink href={href(state.page - 1)} rel="prev" {...edge}>
           <span aria-hidden="true">←</span> Previous
-        </Link>
+        </ButtonLink>
       ) : (
-        <span className={cx(edge, 'border-slate-200 text-slate-500')} aria-disabled="true">
+        <span className={dead} aria-disabled="true">
           <span aria-hidden="true">←</span> Previous
         </span>
       )}
@@ -41,11 +44,11 @@ export function Pagination({ state, totalPages }: { state: CatalogueState; total
         )}
       </ul>
       {state.page < totalPages ? (
-        <Link href={href(state.page + 1)} rel="next" className={cx(edge, 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50')}>
+        <ButtonLink href={href(state.page + 1)} rel="next" {...edge}>
           Next <span aria-hidden="true">→</span>
-        </Link>
+        </ButtonLink>
       ) : (
-        <span className={cx(edge, 'border-slate-200 text-slate-500')} aria-disabled="true">
+        <span className={dead} aria-disabled="true">
           Next <span aria-hidden="true">→</span>
         </span>
       )}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { formatInteger, formatPrice } from '@/components/ui/format';
 import type { PlanOffer, PlanView } from './types';
@@ -67,10 +68,6 @@ export function PlanCards({
   );
 }
 
-const buttonBase = 'w-full rounded-lg px-4 py-2 text-sm font-semibold shadow-sm';
-const primary = 'bg-brand-600 text-white hover:bg-brand-700';
-const secondary = 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50';
-
 function PlanAction({
   plan,
   offer,
@@ -88,10 +85,10 @@ function PlanAction({
       return (
         <form method="post" action="/checkout/start">
           <input type="hidden" name="planId" value={plan.id} />
-          <button type="submit" className={cx(buttonBase, featured ? primary : secondary)}>
+          <Button type="submit" variant={featured ? 'primary' : 'secondary'} className="w-full">
             Buy {plan.name}
             {price}
-          </button>
+          </Button>
         </form>
       );
     case 'upgrade':
@@ -99,10 +96,10 @@ function PlanAction({
         <form action={upgradeAction}>
           <input type="hidden" name="subscriptionId" value={offer.subscriptionId} />
           <input type="hidden" name="planId" value={plan.id} />
-          <button type="submit" className={cx(buttonBase, primary)}>
+          <Button type="submit" className="w-full">
             Upgrade to {plan.name}
             {price}
-          </button>
+          </Button>
         </form>
       );
     case 'current':

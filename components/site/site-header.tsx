@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { signOutAction } from '@/app/(auth)/actions';
-import { buttonClasses } from '@/components/ui/button';
+import { Button, ButtonLink } from '@/components/ui/button';
 import type { SessionUser } from '@/lib/accounts/session';
 
 export function SiteHeader({ user }: { user: SessionUser | null }) {
@@ -31,23 +31,23 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
               <span className="hidden max-w-[16rem] truncate text-slate-700 sm:inline" title={user.email}>
                 {user.email}
               </span>
-              <Link href="/account" className={buttonClasses('secondary', 'py-1.5')}>
+              <ButtonLink href="/account" variant="secondary" size="sm">
                 Account
-              </Link>
+              </ButtonLink>
               <form action={signOutAction}>
-                <button type="submit" className={buttonClasses('ghost', 'py-1.5')}>
+                <Button type="submit" variant="ghost" size="sm">
                   Sign out
-                </button>
+                </Button>
               </form>
             </>
           ) : (
             <>
-              <Link href="/signin" className={buttonClasses('ghost', 'py-1.5')}>
+              <ButtonLink href="/signin" variant="ghost" size="sm">
                 Sign in
-              </Link>
-              <Link href="/signup" className={buttonClasses('primary', 'py-1.5')}>
+              </ButtonLink>
+              <ButtonLink href="/signup" size="sm">
                 Sign up
-              </Link>
+              </ButtonLink>
             </>
           )}
         </div>

@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { Button } from '@/components/ui/button';
 import { tryItAction, type TryItState } from './actions';
 
 /** The question box and the answer with its citations; works as a plain form post without JavaScript too. */
@@ -32,13 +33,9 @@ export function TryItForm({ kbId, initialUsage, sampleQuestion }: { kbId: string
           className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-600"
         />
         <div className="mt-2 flex flex-wrap items-center gap-3">
-          <button
-            type="submit"
-            disabled={pending}
-            className="inline-flex items-center rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
-          >
+          <Button type="submit" disabled={pending}>
             {pending ? 'Asking…' : 'Ask'}
-          </button>
+          </Button>
           <p id="try-it-cost" className="text-sm text-slate-700" data-testid="try-it-usage">
             Each answered question counts against your plan&apos;s cap, like an API call: {usage.used.toLocaleString('en-US')} of{' '}
             {usage.cap.toLocaleString('en-US')} used this period.

@@ -8,7 +8,7 @@ import { plural } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { Pagination } from '@/components/marketplace/pagination';
 import { Alert } from '@/components/ui/alert';
-import { buttonClasses } from '@/components/ui/button';
+import { ButtonLink } from '@/components/ui/button';
 import { categoryCounts, listKnowledgeBaseCards, listTagVocabulary, parseListingParams, type ListingParams } from '@/lib/catalog/listing';
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -101,26 +101,22 @@ export default async function CataloguePage({ searchParams }: { searchParams: Se
             </div>
           ) : listing.total > 0 ? (
             <EmptyState title={`There is no page ${listing.page}`} body={`These results end at page ${listing.totalPages}.`}>
-              <Link href={catalogueHref({ ...state, page: listing.totalPages })} className={buttonClasses('primary')}>
-                Go to the last page
-              </Link>
+              <ButtonLink href={catalogueHref({ ...state, page: listing.totalPages })}>Go to the last page</ButtonLink>
             </EmptyState>
           ) : !isFiltered(state) ? (
             <EmptyState title="Nothing is published yet" body="Knowledge bases appear here as soon as publishers release them.">
-              <Link href="/" className={buttonClasses('secondary')}>
+              <ButtonLink href="/" variant="secondary">
                 Back to the home page
-              </Link>
+              </ButtonLink>
             </EmptyState>
           ) : (
             <EmptyState title="No knowledge bases match" body="Try fewer tags, another category or different words.">
               {state.tags.length > 1 ? (
-                <Link href={catalogueHref({ ...state, tags: state.tags.slice(0, -1), page: 1 })} className={buttonClasses('secondary')}>
+                <ButtonLink href={catalogueHref({ ...state, tags: state.tags.slice(0, -1), page: 1 })} variant="secondary">
                   Remove the tag “{state.tags[state.tags.length - 1]}”
-                </Link>
+                </ButtonLink>
               ) : null}
-              <Link href="/knowledge-bases" className={buttonClasses('primary')}>
-                Clear all filters
-              </Link>
+              <ButtonLink href="/knowledge-bases">Clear all filters</ButtonLink>
             </EmptyState>
           )}
         </>

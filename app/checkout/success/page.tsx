@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { primaryButton, secondaryButton } from '@/components/billing/format';
+import { ButtonLink } from '@/components/ui/button';
 import { KeyReveal } from '@/components/billing/key-reveal';
 import { getCheckoutOutcome } from '@/lib/billing/checkout';
 import { getKnowledgeBaseView } from '@/lib/catalog/listing';
@@ -47,12 +47,10 @@ export default async function CheckoutSuccessPage({ searchParams }: { searchPara
           <KeyReveal apiKey={outcome.plaintext} kbId={outcome.kbId} baseUrl={getEnv().APP_URL} sampleQuestion={kb?.sampleQuestions[0]} />
         </div>
         <div className="mt-6 flex flex-wrap gap-3">
-          <Link href={`/account/subscriptions/${outcome.subscriptionId}`} className={primaryButton}>
-            Go to your subscription
-          </Link>
-          <Link href={`/knowledge-bases/${outcome.kbId}#try-it-heading`} className={secondaryButton}>
+          <ButtonLink href={`/account/subscriptions/${outcome.subscriptionId}`}>Go to your subscription</ButtonLink>
+          <ButtonLink href={`/knowledge-bases/${outcome.kbId}#try-it-heading`} variant="secondary">
             Try it on the knowledge base page
-          </Link>
+          </ButtonLink>
         </div>
       </div>
     );
@@ -66,9 +64,9 @@ export default async function CheckoutSuccessPage({ searchParams }: { searchPara
           Your subscription to {outcome.kbTitle} is active. Its key was shown once and is no longer displayed; if you did not
           copy it, create a replacement key from your subscription.
         </p>
-        <Link href={`/account/subscriptions/${outcome.subscriptionId}`} className={`${primaryButton} mt-6`}>
+        <ButtonLink href={`/account/subscriptions/${outcome.subscriptionId}`} className="mt-6">
           Manage the subscription
-        </Link>
+        </ButtonLink>
       </div>
     );
   }
@@ -78,9 +76,9 @@ export default async function CheckoutSuccessPage({ searchParams }: { searchPara
       <div className="mx-auto max-w-2xl px-4 py-10 sm:px-6">
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Nothing to show</h1>
         <p className="mt-3 text-slate-700">This key has already been shown, or the link has expired. Your subscriptions and keys are in your account.</p>
-        <Link href="/account" className={`${primaryButton} mt-6`}>
+        <ButtonLink href="/account" className="mt-6">
           Go to your account
-        </Link>
+        </ButtonLink>
       </div>
     );
   }

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
-import { primaryButton } from '@/components/billing/format';
+import { Button } from '@/components/ui/button';
 import { formatPrice } from '@/components/ui/format';
 import { findLiveSubscriptionId, findPurchasablePlan } from '@/lib/billing/checkout';
 import { getDb } from '@/lib/platform/db';
@@ -56,9 +56,7 @@ export default async function TestCheckoutPage({ searchParams }: { searchParams:
       </dl>
       <form action={completeTestPurchaseAction} className="mt-6 flex flex-wrap items-center gap-4">
         <input type="hidden" name="planId" value={plan.planId} />
-        <button type="submit" className={primaryButton}>
-          Complete test purchase
-        </button>
+        <Button type="submit">Complete test purchase</Button>
         <Link href={`/knowledge-bases/${plan.kbId}`} className="text-sm font-medium text-brand-700 underline">
           Cancel
         </Link>

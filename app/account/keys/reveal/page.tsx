@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { KeyReveal } from '@/components/billing/key-reveal';
-import { primaryButton } from '@/components/billing/format';
+import { ButtonLink } from '@/components/ui/button';
 import { revealHandoff } from '@/lib/billing/checkout';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
@@ -25,9 +24,9 @@ export default async function RevealKeyPage({ searchParams }: { searchParams: Pr
       <div className="mt-6">
         <KeyReveal apiKey={shown.plaintext} kbId={shown.kbId} baseUrl={getEnv().APP_URL} />
       </div>
-      <Link href={`/account/subscriptions/${shown.subscriptionId}`} className={`${primaryButton} mt-6`}>
+      <ButtonLink href={`/account/subscriptions/${shown.subscriptionId}`} className="mt-6">
         Back to the subscription
-      </Link>
+      </ButtonLink>
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { KeysTable } from '@/components/account/keys-table';
 import { StatusBadge } from '@/components/account/status-badge';
 import { UsageChart } from '@/components/account/usage-chart';
 import { UsageMeter } from '@/components/account/usage-meter';
-import { primaryButton, secondaryButton } from '@/components/billing/format';
+import { Button } from '@/components/ui/button';
 import { formatDate, formatPrice } from '@/components/ui/format';
 import { listUpgradePlans } from '@/lib/billing/checkout';
 import { getDb } from '@/lib/platform/db';
@@ -107,9 +107,9 @@ export default async function SubscriptionPage({
                   ))}
                 </div>
               </fieldset>
-              <button type="submit" className={`${primaryButton} mt-4`} disabled={sub.status !== 'active'}>
+              <Button type="submit" className="mt-4" disabled={sub.status !== 'active'}>
                 Upgrade now
-              </button>
+              </Button>
             </form>
           ) : (
             <p className="mt-2 text-sm text-slate-700">You are on the largest plan of this knowledge base.</p>
@@ -119,16 +119,16 @@ export default async function SubscriptionPage({
               <form action={resumeSubscriptionAction} className="flex flex-wrap items-center gap-3">
                 <input type="hidden" name="subscriptionId" value={sub.id} />
                 <p className="text-sm text-slate-700">Cancelled: access continues until {formatDate(sub.currentPeriodEnd)}.</p>
-                <button type="submit" className={secondaryButton}>
+                <Button type="submit" variant="secondary">
                   Keep my subscription
-                </button>
+                </Button>
               </form>
             ) : (
               <form action={cancelSubscriptionAction} className="flex flex-wrap items-center gap-3">
                 <input type="hidden" name="subscriptionId" value={sub.id} />
-                <button type="submit" className={secondaryButton}>
+                <Button type="submit" variant="secondary">
                   Cancel at period end
-                </button>
+                </Button>
                 <p className="text-sm text-slate-700">You keep access until {formatDate(sub.currentPeriodEnd)} and can undo it until then.</p>
               </form>
             )}
@@ -144,9 +144,9 @@ export default async function SubscriptionPage({
           {live ? (
             <form action={createReplacementKeyAction}>
               <input type="hidden" name="subscriptionId" value={sub.id} />
-              <button type="submit" className={secondaryButton}>
+              <Button type="submit" variant="secondary">
                 Create replacement key
-              </button>
+              </Button>
             </form>
           ) : null}
         </div>

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { dangerButton, secondaryButton } from '@/components/billing/format';
+import { Button, ButtonLink } from '@/components/ui/button';
 import { formatDate, formatDateTime } from '@/components/ui/format';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts/session';
@@ -41,12 +40,12 @@ export default async function RevokeKeyPage({ params }: { params: Promise<{ id: 
           <form action={revokeKeyAction} className="mt-6 flex flex-wrap gap-3">
             <input type="hidden" name="keyId" value={key.id} />
             <input type="hidden" name="confirm" value="yes" />
-            <button type="submit" className={dangerButton}>
+            <Button type="submit" variant="danger">
               Yes, revoke this key
-            </button>
-            <Link href="/account/keys" className={secondaryButton}>
+            </Button>
+            <ButtonLink href="/account/keys" variant="secondary">
               Keep it
-            </Link>
+            </ButtonLink>
           </form>
         </>
       )}
