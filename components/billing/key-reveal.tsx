@@ -1,4 +1,4 @@
-import { CopyButton } from './copy-button';
+import { CopyButton } from '@/components/ui/copy-button';
 
 /**
  * The one and only display of a full API key: the key, a copy button, a clear warning and a ready-to-run curl

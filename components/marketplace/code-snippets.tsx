@@ -1,4 +1,4 @@
-import { CopyButton } from './copy-button';
+import { CopyButton } from '@/components/ui/copy-button';
 import type { Snippet } from './snippets';
 
 export function CodeSnippets({ snippets }: { snippets: Snippet[] }) {
@@ -8,7 +8,7 @@ export function CodeSnippets({ snippets }: { snippets: Snippet[] }) {
         <figure key={s.id} className="overflow-hidden rounded-xl border border-slate-800 bg-slate-900 shadow-sm">
           <figcaption className="flex items-center justify-between border-b border-slate-700 px-4 py-2">
             <span className="text-xs font-semibold uppercase tracking-wide text-slate-200">{s.label}</span>
-            <CopyButton text={s.code} label={`Copy ${s.label}`} />
+            <CopyButton value={s.code} label={`Copy ${s.label}`} tone="dark" className="flex-row-reverse" />
           </figcaption>
           <pre className="overflow-x-auto p-4 text-[13px] leading-relaxed text-slate-100" tabIndex={0} aria-label={`${s.label} example`}>
             <code>{s.code}</code>

@@ -1,0 +1,63 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { Button } from './button';
+import { cx } from './cx';
+
+type CopyStatus = 'idle' | 'copied' | 'failed';
+
+const STATUS_TEXT: Record<CopyStatus, string> = {
+  idle: '',
+  copied: 'Copied',
+  failed: 'Copy failed: select the text and copy it',
+};
+
+/** How long "Copied" stays: cleared afterwards so that copying again is announced again. */
+const COPIED_FOR_MS = 2500;
+
+/**
+ * Copies `value` to the clipboard and says so in a polite live region. A native button, so it is reached with Tab
+ * and pressed with Enter or Space; `label` is its accessible name. `tone="dark"` for dark surfaces (code samples).
+ */
+export function CopyButton({
+  value,
+  label = 'Copy',
+  testId,
+  tone = 'light',
+  className,
+}: {
+  value: string;
+  label?: string;
+  testId?: string;
+  tone?: 'light' | 'dark';
+  /** For the wrapper, e.g. `flex-row-reverse` to put the status before the button. */
+  className?: string;
+}) {
+  const [status, setStatus] = useState<CopyStatus>('idle');
+  useEffect(() => {
+    if (status !== 'copied') return;
+    const timer = setTimeout(() => setStatus('idle'), COPIED_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [status]);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      setStatus('copied');
+    } catch {
+      setStatus('failed');
+    }
+  }
+
+  const dark = tone === 'dark';
+  return (
+    <span className={cx('inline-flex items-center gap-2', className)}>
+      <Button onClick={copy} data-testid={testId} variant={dark ? 'inverse' : 'secondary'} size={dark ? 'xs' : 'sm'}>
+        {label}
+      </Button>
+      <span role="status" aria-live="polite" className={dark ? 'text-xs text-slate-300' : 'text-sm text-slate-700'}>
+        {STATUS_TEXT[status]}
+      </span>
+    </span>
+  );
+}
