@@ -1,6 +1,6 @@
 import Link from 'next/link';
-import { SearchForm } from '@/components/marketplace/catalogue-controls';
-import { catalogueHref, type CatalogueState } from '@/components/marketplace/catalogue-url';
+import { SearchForm } from '@/components/marketplace/catalog-controls';
+import { catalogHref, type CatalogState } from '@/components/marketplace/catalog-url';
 import { categoryLabel } from '@/components/marketplace/format';
 import { formatInteger } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
@@ -9,7 +9,7 @@ import { ButtonLink } from '@/components/ui/button';
 import { categoryCounts, listKnowledgeBaseCards } from '@/lib/catalog/listing';
 import { DEFAULT_LISTING_PARAMS } from '@/lib/catalog/params';
 
-const EMPTY: CatalogueState = { query: '', category: null, tags: [], sort: 'popular', page: 1 };
+const EMPTY: CatalogState = { query: '', category: null, tags: [], sort: 'popular', page: 1 };
 
 const CATEGORY_BLURBS: Record<string, string> = {
   education: 'Curricula, textbooks and study guides',
@@ -68,7 +68,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             {counts.map(({ category, count }) => (
               <li key={category}>
                 <Link
-                  href={catalogueHref({ ...EMPTY, category })}
+                  href={catalogHref({ ...EMPTY, category })}
                   className="flex h-full flex-col rounded-xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-500 hover:shadow-md"
                 >
                   <span className="font-semibold text-slate-900">{categoryLabel(category)}</span>

@@ -1,11 +1,11 @@
 import Link from 'next/link';
 import { ButtonLink, buttonClasses } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
-import { catalogueHref, pageWindow, type CatalogueState } from './catalogue-url';
+import { catalogHref, pageWindow, type CatalogState } from './catalog-url';
 
-export function Pagination({ state, totalPages }: { state: CatalogueState; totalPages: number }) {
+export function Pagination({ state, totalPages }: { state: CatalogState; totalPages: number }) {
   if (totalPages <= 1) return null;
-  const href = (page: number) => catalogueHref({ ...state, page });
+  const href = (page: number) => catalogHref({ ...state, page });
   // Previous and Next are buttons; at either end the one that leads nowhere stays in place, dimmed, as plain text.
   const edge = { variant: 'secondary', size: 'sm' } as const;
   const dead = buttonClasses(edge, 'pointer-events-none opacity-60');

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import Link from 'next/link';
-import { CategoryTabs, SearchForm, SortForm, TagChips } from '@/components/marketplace/catalogue-controls';
-import { catalogueHref, isFiltered, type CatalogueState } from '@/components/marketplace/catalogue-url';
+import { CategoryTabs, SearchForm, SortForm, TagChips } from '@/components/marketplace/catalog-controls';
+import { catalogHref, isFiltered, type CatalogState } from '@/components/marketplace/catalog-url';
 import { categoryLabel } from '@/components/marketplace/format';
 import { plural } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
@@ -21,17 +21,17 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
   return { title: parts.length ? `Knowledge bases: ${parts.join(', ')}` : 'Browse knowledge bases' };
 }
 
-function toState(params: ListingParams): CatalogueState {
+function toState(params: ListingParams): CatalogState {
   return { query: params.query ?? '', category: params.category ?? null, tags: params.tags, sort: params.sort, page: params.page };
 }
 
 /** A readable state from raw search params even when they fail validation, so the controls keep what was typed. */
-function lenientState(raw: Record<string, string | string[] | undefined>): CatalogueState {
+function lenientState(raw: Record<string, string | string[] | undefined>): CatalogState {
   const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
   return { query: first(raw.query).slice(0, 200), category: null, tags: [], sort: 'popular', page: 1 };
 }
 
-function describeResults(total: number, state: CatalogueState): string {
+function describeResults(total: number, state: CatalogState): string {
   const parts: string[] = [];
   if (state.query) parts.push(`for “${state.query}”`);
   if (state.category) parts.push(`in ${categoryLabel(state.category)}`);
@@ -39,7 +39,7 @@ function describeResults(total: number, state: CatalogueState): string {
   return [plural(total, 'knowledge base'), ...parts].join(' ');
 }
 
-export default async function CataloguePage({ searchParams }: { searchParams: SearchParams }) {
+export default async function CatalogPage({ searchParams }: { searchParams: SearchParams }) {
   const raw = await searchParams;
   const parsed = parseListingParams(raw);
   const state = parsed.ok ? toState(parsed.params) : lenientState(raw);
@@ -85,7 +85,7 @@ export default async function CataloguePage({ searchParams }: { searchParams: Se
             </p>
             <div className="flex items-center gap-3">
               {isFiltered(state) ? (
-                <Link href={catalogueHref({ ...state, query: '', category: null, tags: [], page: 1 })} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
+                <Link href={catalogHref({ ...state, query: '', category: null, tags: [], page: 1 })} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
                   Clear filters
                 </Link>
               ) : null}
@@ -101,7 +101,7 @@ export default async function CataloguePage({ searchParams }: { searchParams: Se
             </div>
           ) : listing.total > 0 ? (
             <EmptyState title={`There is no page ${listing.page}`} body={`These results end at page ${listing.totalPages}.`}>
-              <ButtonLink href={catalogueHref({ ...state, page: listing.totalPages })}>Go to the last page</ButtonLink>
+              <ButtonLink href={catalogHref({ ...state, page: listing.totalPages })}>Go to the last page</ButtonLink>
             </EmptyState>
           ) : !isFiltered(state) ? (
             <EmptyState title="Nothing is published yet" body="Knowledge bases appear here as soon as publishers release them.">
@@ -112,7 +112,7 @@ export default async function CataloguePage({ searchParams }: { searchParams: Se
           ) : (
             <EmptyState title="No knowledge bases match" body="Try fewer tags, another category or different words.">
               {state.tags.length > 1 ? (
-                <ButtonLink href={catalogueHref({ ...state, tags: state.tags.slice(0, -1), page: 1 })} variant="secondary">
+                <ButtonLink href={catalogHref({ ...state, tags: state.tags.slice(0, -1), page: 1 })} variant="secondary">
                   Remove the tag “{state.tags[state.tags.length - 1]}”
                 </ButtonLink>
               ) : null}

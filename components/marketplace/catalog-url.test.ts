@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueHref, isFiltered, pageWindow, toggleTag, withChange, type CatalogueState } from './catalogue-url';
+import { catalogHref, isFiltered, pageWindow, toggleTag, withChange, type CatalogState } from './catalog-url';
 
-const base: CatalogueState = { query: '', category: null, tags: [], sort: 'popular', page: 1 };
+const base: CatalogState = { query: '', category: null, tags: [], sort: 'popular', page: 1 };
 
-describe('catalogueHref', () => {
+describe('catalogHref', () => {
   it('leaves defaults out', () => {
-    expect(catalogueHref(base)).toBe('/knowledge-bases');
+    expect(catalogHref(base)).toBe('/knowledge-bases');
   });
 
   it('encodes every part of the state', () => {
-    expect(catalogueHref({ query: ' état civil ', category: 'legal', tags: ['open-data', 'k-12'], sort: 'new', page: 3 })).toBe(
+    expect(catalogHref({ query: ' état civil ', category: 'legal', tags: ['open-data', 'k-12'], sort: 'new', page: 3 })).toBe(
       '/knowledge-bases?query=%C3%A9tat+civil&category=legal&tags=open-data&tags=k-12&sort=new&page=3',
     );
   });

@@ -2,27 +2,27 @@
  * The catalogue keeps ALL of its state in the URL (shareable, back button, works without JavaScript).
  * These pure helpers build the links for tabs, chips, sort and pagination from the current state.
  */
-export type CatalogueSort = 'popular' | 'new' | 'updated';
+export type CatalogSort = 'popular' | 'new' | 'updated';
 
-export interface CatalogueState {
+export interface CatalogState {
   query: string;
   category: string | null;
   /** Lower-case, AND-combined. */
   tags: string[];
-  sort: CatalogueSort;
+  sort: CatalogSort;
   page: number;
 }
 
-export const CATALOGUE_PATH = '/knowledge-bases';
+export const CATALOG_PATH = '/knowledge-bases';
 
-export const SORT_OPTIONS: { value: CatalogueSort; label: string }[] = [
+export const SORT_OPTIONS: { value: CatalogSort; label: string }[] = [
   { value: 'popular', label: 'Most popular' },
   { value: 'new', label: 'Newest' },
   { value: 'updated', label: 'Recently updated' },
 ];
 
 /** Canonical query string: defaults are left out so equal states have equal URLs. */
-export function catalogueHref(state: CatalogueState, path = CATALOGUE_PATH): string {
+export function catalogHref(state: CatalogState, path = CATALOG_PATH): string {
   const params = new URLSearchParams();
   if (state.query.trim()) params.set('query', state.query.trim());
   if (state.category) params.set('category', state.category);
@@ -34,16 +34,16 @@ export function catalogueHref(state: CatalogueState, path = CATALOGUE_PATH): str
 }
 
 /** Any change of filter returns to page 1: the old page number means nothing in a new result set. */
-export function withChange(state: CatalogueState, change: Partial<Omit<CatalogueState, 'page'>>): CatalogueState {
+export function withChange(state: CatalogState, change: Partial<Omit<CatalogState, 'page'>>): CatalogState {
   return { ...state, ...change, page: 1 };
 }
 
-export function toggleTag(state: CatalogueState, tag: string): CatalogueState {
+export function toggleTag(state: CatalogState, tag: string): CatalogState {
   const tags = state.tags.includes(tag) ? state.tags.filter((t) => t !== tag) : [...state.tags, tag];
   return withChange(state, { tags });
 }
 
-export function isFiltered(state: CatalogueState): boolean {
+export function isFiltered(state: CatalogState): boolean {
   return state.query.trim() !== '' || state.category !== null || state.tags.length > 0;
 }
 

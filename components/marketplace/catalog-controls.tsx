@@ -1,13 +1,13 @@
 import Link from 'next/link';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
-import { catalogueHref, SORT_OPTIONS, toggleTag, withChange, type CatalogueState } from './catalogue-url';
+import { catalogHref, SORT_OPTIONS, toggleTag, withChange, type CatalogState } from './catalog-url';
 import { categoryLabel, CATEGORIES } from './format';
 import { formatInteger } from '@/components/ui/format';
 import { AutoSubmitSelect } from './auto-submit-select';
 
 /** Hidden inputs that carry the rest of the state through a GET form. */
-function StateInputs({ state, omit }: { state: CatalogueState; omit: ('query' | 'sort')[] }) {
+function StateInputs({ state, omit }: { state: CatalogState; omit: ('query' | 'sort')[] }) {
   return (
     <>
       {!omit.includes('query') && state.query ? <input type="hidden" name="query" value={state.query} /> : null}
@@ -20,14 +20,14 @@ function StateInputs({ state, omit }: { state: CatalogueState; omit: ('query' | 
   );
 }
 
-export function SearchForm({ state, action = '/knowledge-bases', size = 'md' }: { state: CatalogueState; action?: string; size?: 'md' | 'lg' }) {
+export function SearchForm({ state, action = '/knowledge-bases', size = 'md' }: { state: CatalogState; action?: string; size?: 'md' | 'lg' }) {
   return (
     <form role="search" action={action} method="get" className="flex w-full gap-2">
-      <label htmlFor="catalogue-search" className="sr-only">
+      <label htmlFor="catalog-search" className="sr-only">
         Search knowledge bases
       </label>
       <input
-        id="catalogue-search"
+        id="catalog-search"
         type="search"
         name="query"
         defaultValue={state.query}
@@ -46,7 +46,7 @@ export function SearchForm({ state, action = '/knowledge-bases', size = 'md' }: 
   );
 }
 
-export function CategoryTabs({ state, counts }: { state: CatalogueState; counts: Record<string, number> | null }) {
+export function CategoryTabs({ state, counts }: { state: CatalogState; counts: Record<string, number> | null }) {
   const total = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : null;
   const tabs: { value: string | null; label: string; count: number | null }[] = [
     { value: null, label: 'All', count: total },
@@ -60,7 +60,7 @@ export function CategoryTabs({ state, counts }: { state: CatalogueState; counts:
           return (
             <li key={tab.label}>
               <Link
-                href={catalogueHref(withChange(state, { category: tab.value }))}
+                href={catalogHref(withChange(state, { category: tab.value }))}
                 aria-current={active ? 'page' : undefined}
                 className={cx(
                   '-mb-px inline-flex items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium',
@@ -82,7 +82,7 @@ export function CategoryTabs({ state, counts }: { state: CatalogueState; counts:
   );
 }
 
-export function TagChips({ state, vocabulary }: { state: CatalogueState; vocabulary: { tag: string; count: number }[] }) {
+export function TagChips({ state, vocabulary }: { state: CatalogState; vocabulary: { tag: string; count: number }[] }) {
   if (vocabulary.length === 0) return null;
   return (
     <nav aria-labelledby="tag-filter-heading">
@@ -98,7 +98,7 @@ export function TagChips({ state, vocabulary }: { state: CatalogueState; vocabul
               <Link
                 // Thirty-odd filter links: prefetching them all would cost a request each on every catalogue view.
                 prefetch={false}
-                href={catalogueHref(toggleTag(state, tag))}
+                href={catalogHref(toggleTag(state, tag))}
                 aria-current={selected ? 'true' : undefined}
                 className={cx(
                   'inline-flex items-center gap-1 whitespace-nowrap rounded-full border px-2.5 py-1 text-xs font-medium transition-colors',
@@ -117,15 +117,15 @@ export function TagChips({ state, vocabulary }: { state: CatalogueState; vocabul
   );
 }
 
-export function SortForm({ state }: { state: CatalogueState }) {
+export function SortForm({ state }: { state: CatalogState }) {
   return (
     <form action="/knowledge-bases" method="get" className="flex items-center gap-2">
       <StateInputs state={state} omit={['sort']} />
-      <label htmlFor="catalogue-sort" className="text-sm text-slate-700">
+      <label htmlFor="catalog-sort" className="text-sm text-slate-700">
         Sort by
       </label>
       <AutoSubmitSelect
-        id="catalogue-sort"
+        id="catalog-sort"
         name="sort"
         defaultValue={state.sort}
         className="rounded-lg border border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm text-slate-900 shadow-sm"
