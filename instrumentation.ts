@@ -7,8 +7,8 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { getDatabaseHandle } = await import('./lib/platform/db');
-  await getDatabaseHandle();
+  const { openServerDatabase } = await import('./lib/seed');
+  await openServerDatabase();
   const { startSubscriptionSweeper } = await import('./lib/subscriptions/sweeper');
   startSubscriptionSweeper();
   const { registerNodeGateway } = await import('./lib/gateway/node');

@@ -30,7 +30,7 @@ export async function withStartupLock<T>(handle: DatabaseHandle, work: () => Pro
   }
 }
 
-export async function isEmptyCatalogue(handle: DatabaseHandle): Promise<boolean> {
+export async function isEmptyCatalog(handle: DatabaseHandle): Promise<boolean> {
   const result = await handle.db.execute(sql`select exists(select 1 from publishers) as present`);
   return !(result.rows[0] as { present: boolean }).present;
 }

@@ -4,6 +4,7 @@
  * Run `npm run almanac -- help` for the list.
  */
 import { closeDatabase, setEmbeddedRole } from '@/lib/platform/db';
+import { openServerDatabase } from '@/lib/seed';
 import { commands } from './cli/registry';
 
 function printHelp(): void {
@@ -31,6 +32,8 @@ async function main(): Promise<number> {
     console.log(`${command.name}: ${command.summary}\n\n${command.usage}`);
     return 0;
   }
+  // The database as the server would open it (seeded when empty and SEED_ON_START), before the command's first query.
+  await openServerDatabase();
   return command.run(args);
 }
 

@@ -3,7 +3,7 @@
 import { closeDatabase, getDatabaseHandle, setEmbeddedRole } from '@/lib/platform/db';
 
 setEmbeddedRole('client');
-getDatabaseHandle({ seed: false })
+getDatabaseHandle()
   .then(async (handle) => {
     console.log(`Migrations applied (${handle.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}).`);
     await closeDatabase();

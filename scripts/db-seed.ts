@@ -1,9 +1,10 @@
 #!/usr/bin/env tsx
 /** `npm run db:seed`: migrates, then seeds the sample marketplace if the catalogue is empty (never duplicates it). */
-import { closeDatabase, getDatabaseHandle, setEmbeddedRole } from '@/lib/platform/db';
+import { closeDatabase, setEmbeddedRole } from '@/lib/platform/db';
+import { openServerDatabase } from '@/lib/seed';
 
 setEmbeddedRole('client');
-getDatabaseHandle({ seed: true })
+openServerDatabase({ seed: true })
   .then(async () => {
     console.log('Database migrated; the sample marketplace is present.');
     await closeDatabase();

@@ -11,6 +11,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { findFastLane } from '../lib/gateway/fast-lane-slot.mjs';
 
 process.env.NODE_ENV ??= 'production';
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
@@ -35,10 +36,9 @@ const app = next({ dev: false, dir: root, hostname: hostname ?? 'localhost', por
 await app.prepare();
 const nextHandler = app.getRequestHandler();
 
-// The fast lane as instrumentation.ts registered it (NODE_GATEWAY_SLOT of lib/gateway/node.ts, in lib/platform/singleton.ts's
-// registry). Next runs instrumentation in the background once the server exists, after migrating the database; until
-// then the lane is absent and Next's route handler answers the same path (the first requests of a fresh start).
-const fastLane = () => globalThis.__almanacSingletons?.get('node-gateway');
+// The fast lane as instrumentation.ts registered it (lib/gateway/fast-lane-slot.mjs). Next runs instrumentation in the
+// background once the server exists, after migrating the database; until then the lane is absent and Next's route
+// handler answers the same path (the first requests of a fresh start).
 
 // Once the server is stopping, every answer it starts says `Connection: close` and closes its connection after it, so
 // clients move to another instance instead of being served on a kept-alive connection until the drain cuts it.
@@ -52,7 +52,7 @@ class DrainAwareResponse extends http.ServerResponse {
 }
 
 const server = http.createServer({ ServerResponse: DrainAwareResponse }, (req, res) => {
-  const gateway = fastLane();
+  const gateway = findFastLane();
   const kbId = gateway ? gateway.match(req.url) : null;
   const handling = kbId === null ? nextHandler(req, res) : gateway.serve(req, res, kbId);
   handling.catch((err) => {

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { sql } from 'drizzle-orm';
 import { openPglite, openPostgres, type DatabaseHandle } from '@/db/client';
 import { prepareDatabase } from '@/lib/platform/db';
+import { seedMarketplace } from '@/lib/seed';
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
 import { randomBase62 } from '@/lib/platform/ids';
 import { createScratchDatabase } from '../../test/support/scratch-database';
@@ -82,7 +83,7 @@ async function main() {
   const { handle, drop } = await openDatabase();
   try {
     const seedStart = Date.now();
-    await prepareDatabase(handle, { seed: true });
+    await prepareDatabase(handle, { seed: seedMarketplace });
     const seedMs = Date.now() - seedStart;
     const db = handle.db;
     const kbRows = (await db.execute(sql`select id, slug from knowledge_bases`)).rows as Array<{ id: string; slug: string }>;

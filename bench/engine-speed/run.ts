@@ -22,7 +22,7 @@ import { ingestDocument, insertChunks, rebuildKnowledgeBaseStats } from '@/lib/e
 import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
 import { randomBase62 } from '@/lib/platform/ids';
-import { HOSTED_SOURCE_DIR, loadSeedSources } from '@/db/seed/hosted';
+import { HOSTED_SOURCE_DIR, loadSeedSources } from '@/lib/seed/hosted';
 import { loadEvaluationSet } from '../engine-quality/evaluation-set';
 
 const { values } = parseArgs({ options: { chunks: { type: 'string', default: '100000' }, queries: { type: 'string', default: '300' }, keep: { type: 'boolean', default: false } } });
@@ -48,7 +48,7 @@ async function main() {
   const scratch = await createScratchDatabase(`almanac_bench_speed_${randomBase62(8).toLowerCase()}`);
   const handle = await openPostgres(scratch.url, 4);
   try {
-    await prepareDatabase(handle, { seed: false });
+    await prepareDatabase(handle);
     const db = handle.db;
     const mk = async (title: string) => {
       const r = await createHostedKnowledgeBase(db, { title, publisher: 'Bench Press', category: 'research', tags: [], summary: 'Benchmark knowledge base.' });

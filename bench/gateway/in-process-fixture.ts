@@ -27,7 +27,7 @@ export async function openGatewayFixture(name: string): Promise<GatewayFixture> 
     const { prepareDatabase, useDatabase } = await import('@/lib/platform/db');
     const f = await import('../../test/support/gateway-fixtures');
     const handle = await openPostgres(scratch.url, 20);
-    await prepareDatabase(handle, { seed: false });
+    await prepareDatabase(handle);
     useDatabase(handle);
     const publisher = await f.startExamplePublisher();
     const kbId = await f.createHttpKnowledgeBase(handle.db, await f.createPublisher(handle.db), { endpointUrl: publisher.url, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret });

@@ -228,7 +228,7 @@ async function main() {
     const { prepareDatabase, useDatabase } = await import('@/lib/platform/db');
     const fixtures = await import('../../test/support/gateway-fixtures');
     const handle = await openPostgres(dbUrl, 4);
-    await prepareDatabase(handle, { seed: false });
+    await prepareDatabase(handle);
     useDatabase(handle);
 
     const infraKey = 'bench_infra_key_0123456789abcdef';

@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, gzip } from 'node:zlib';
-import { errorBody } from '@/lib/platform/errors';
 import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult } from './pipeline';
-import { gatewayReply } from './web';
-import { INTERNAL_ERROR_MESSAGE, REQUEST_ID_HEADER, methodNotAllowedMessage, newRequestId } from '@/lib/platform/http';
+import { gatewayErrorReply, gatewayReply, type GatewayReply } from './web';
+import { INTERNAL_ERROR_MESSAGE, methodNotAllowedMessage, newRequestId } from '@/lib/platform/http';
 import { log } from '@/lib/platform/log';
-import { replaceProcessSingleton } from '@/lib/platform/singleton';
+import { registerFastLane } from './fast-lane-slot.mjs';
 
 /**
  * The gateway's fast lane: `POST /kb/{kb_id}/query` answered straight from Node's http server, in front of Next.
@@ -90,7 +89,7 @@ export function acceptsGzip(header: string | undefined): boolean {
   return accepted;
 }
 
-async function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): Promise<void> {
+async function send(req: IncomingMessage, res: ServerResponse, { status, headers, body }: GatewayReply): Promise<void> {
   if (res.headersSent || res.destroyed) return;
   let payload = Buffer.from(JSON.stringify(body), 'utf8');
   const out: Record<string, string> = { ...headers, 'Content-Type': 'application/json; charset=utf-8', Vary: 'Accept-Encoding' };
@@ -107,8 +106,7 @@ export async function serveQueryOverNode(req: IncomingMessage, res: ServerRespon
   const requestId = newRequestId();
   try {
     if (req.method !== 'POST') {
-      const body = errorBody('method_not_allowed', methodNotAllowedMessage(req.method ?? 'This method', ['POST']), requestId);
-      await send(req, res, 405, { Allow: 'POST', [REQUEST_ID_HEADER]: requestId }, body);
+      await send(req, res, gatewayErrorReply('method_not_allowed', methodNotAllowedMessage(req.method ?? 'This method', ['POST']), requestId, { Allow: 'POST' }));
       return;
     }
     // A buyer who hangs up stops the publisher call; its cap unit is then given back like any failed answer.
@@ -124,22 +122,14 @@ export async function serveQueryOverNode(req: IncomingMessage, res: ServerRespon
       readBody: () => readNodeBody(req),
       signal: hangUp.signal,
     });
-    const reply = gatewayReply(outcome, requestId);
-    await send(req, res, reply.status, reply.headers, reply.body);
+    await send(req, res, gatewayReply(outcome, requestId));
   } catch (err) {
     log.error({ err, request_id: requestId, method: req.method, path: `/kb/${kbId}/query` }, 'unhandled error');
-    await send(req, res, 500, { [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' }, errorBody('internal_error', INTERNAL_ERROR_MESSAGE, requestId)).catch(() => res.destroy());
+    await send(req, res, gatewayErrorReply('internal_error', INTERNAL_ERROR_MESSAGE, requestId)).catch(() => res.destroy());
   }
 }
 
-/** What scripts/serve.mjs looks up in the process registry once Next has run instrumentation.ts. */
-export const NODE_GATEWAY_SLOT = 'node-gateway';
-
-export interface NodeGateway {
-  match: typeof matchQueryPath;
-  serve: typeof serveQueryOverNode;
-}
-
+/** Offers the fast lane to scripts/serve.mjs (called from instrumentation.ts once the database is ready). */
 export function registerNodeGateway(): void {
-  replaceProcessSingleton<NodeGateway>(NODE_GATEWAY_SLOT, { match: matchQueryPath, serve: serveQueryOverNode });
+  registerFastLane({ match: matchQueryPath, serve: serveQueryOverNode });
 }

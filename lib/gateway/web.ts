@@ -1,4 +1,4 @@
-import { errorBody } from '@/lib/platform/errors';
+import { ERROR_STATUS, errorBody, type ErrorCode } from '@/lib/platform/errors';
 import { REQUEST_ID_HEADER, jsonResponse } from '@/lib/platform/http';
 import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult, type GatewayOutcome } from './pipeline';
 
@@ -9,11 +9,26 @@ import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult, type Gateway
  * servers, not browsers.
  */
 
-/** Status, headers and body of the contract's response for a gateway outcome. */
-export function gatewayReply(outcome: GatewayOutcome, requestId: string): { status: number; headers: Record<string, string>; body: unknown } {
+export interface GatewayReply {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Status, headers and body of the documented response for a gateway outcome. */
+export function gatewayReply(outcome: GatewayOutcome, requestId: string): GatewayReply {
   const headers = { ...outcome.headers, [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' };
   if (outcome.ok) return { status: 200, headers, body: outcome.answer };
   return { status: outcome.status, headers, body: errorBody(outcome.code, outcome.message, requestId, outcome.extras) };
+}
+
+/** An error answer decided outside the pipeline (wrong method, our own fault): status from the one code map. */
+export function gatewayErrorReply(code: ErrorCode, message: string, requestId: string, headers: Record<string, string> = {}): GatewayReply {
+  return {
+    status: ERROR_STATUS[code],
+    headers: { ...headers, [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' },
+    body: errorBody(code, message, requestId),
+  };
 }
 
 /** Reads the body from the stream with a hard 16 KiB limit: a lying Content-Length cannot get more in. */

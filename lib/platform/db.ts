@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { openPostgres, type Database, type DatabaseHandle } from '@/db/client';
-import { isEmptyCatalogue, migrateDatabase, withStartupLock } from '@/db/migrate';
-import { seedMarketplace } from '@/db/seed';
+import { isEmptyCatalog, migrateDatabase, withStartupLock } from '@/db/migrate';
+import { seedMarketplace } from '@/lib/seed';
 import { openEmbeddedDatabase, type EmbeddedRole } from './embedded-db';
 import { getEnv } from './env';
 import { log } from './log';
@@ -11,13 +11,19 @@ export type { Database, DatabaseHandle, Executor, Transaction } from '@/db/clien
 
 const SLOT = 'database';
 
-/** Migrates, then seeds the sample marketplace into an empty database when asked to. Safe to run on every start. */
-export async function prepareDatabase(handle: DatabaseHandle, options: { seed: boolean }): Promise<void> {
+/**
+ * Fills an empty database (the sample marketplace, lib/seed). Passed in by the caller rather than imported, so this
+ * bottom layer never depends on the engine that seeding uses.
+ */
+export type Seeder = (db: Database) => Promise<void>;
+
+/** Migrates, then runs `seed` on an empty database when one is given. Safe to run on every start. */
+export async function prepareDatabase(handle: DatabaseHandle, options: { seed?: Seeder } = {}): Promise<void> {
   await withStartupLock(handle, async () => {
     await migrateDatabase(handle);
-    if (options.seed && (await isEmptyCatalogue(handle))) {
+    if (options.seed && (await isEmptyCatalog(handle))) {
       const started = Date.now();
-      await seedMarketplace(handle.db);
+      await options.seed(handle.db);
       log.info({ ms: Date.now() - started }, 'seeded the sample marketplace');
     }
   });
@@ -32,7 +38,7 @@ export function setEmbeddedRole(role: EmbeddedRole): void {
   replaceProcessSingleton('embedded-role', role);
 }
 
-async function openConfiguredDatabase(seed: boolean): Promise<DatabaseHandle> {
+async function openConfiguredDatabase(seed: Seeder | undefined): Promise<DatabaseHandle> {
   const env = getEnv();
   if (env.DATABASE_URL) {
     const handle = await openPostgres(env.DATABASE_URL, env.DATABASE_POOL_MAX);
@@ -47,12 +53,12 @@ async function openConfiguredDatabase(seed: boolean): Promise<DatabaseHandle> {
 }
 
 /**
- * The process-wide database, opened, migrated and (when SEED_ON_START allows and it is empty) seeded on first use.
- * `options.seed` overrides the configuration for maintenance commands (`npm run db:migrate` never seeds).
+ * The process-wide database, opened and migrated on first use; the first caller decides whether an empty one is
+ * seeded (the server opens it through lib/seed's openServerDatabase before any request).
  */
-export function getDatabaseHandle(options: { seed?: boolean } = {}): Promise<DatabaseHandle> {
+export function getDatabaseHandle(options: { seed?: Seeder } = {}): Promise<DatabaseHandle> {
   return processSingleton(SLOT, () => {
-    const opening = openConfiguredDatabase(options.seed ?? getEnv().SEED_ON_START);
+    const opening = openConfiguredDatabase(options.seed);
     // A failed open must not be cached forever: the next caller tries again.
     opening.catch(() => replaceProcessSingleton(SLOT, undefined));
     return opening;

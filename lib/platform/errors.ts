@@ -1,6 +1,6 @@
 /**
  * One error type, one closed map from code to HTTP status, one body shape:
- * `{ error, message, request_id, ...extras }` (contract.md §1).
+ * `{ error, message, request_id, ...extras }` (docs/api.md §[errors]).
  */
 export const ERROR_STATUS = {
   invalid_parameter: 400,
@@ -57,8 +57,4 @@ export interface ErrorBody {
 export function errorBody(code: ErrorCode, message: string, requestId: string, extras: ErrorExtras = {}): ErrorBody {
   // Extras come last in the object but can never overwrite the three fixed fields.
   return { ...extras, error: code, message, request_id: requestId };
-}
-
-export function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError;
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET, OPTIONS, PUT } from '@/app/api/marketplace/knowledge-bases/[id]/route';
 import type { Database } from '@/db/client';
-import { seedCatalogue } from '@/db/seed/catalogue';
+import { seedCatalog } from '@/lib/seed/catalog';
 import { categoryCounts, getPublisher, listKnowledgeBaseCards, listPublisherKnowledgeBases, listTagVocabulary } from '@/lib/catalog/listing';
 import { createTestDatabase } from '../support/db';
 
@@ -20,7 +20,7 @@ const idOf = async (slug: string) => ((await db.execute(sql`select id from knowl
 
 beforeAll(async () => {
   ({ db } = await createTestDatabase());
-  await seedCatalogue(db);
+  await seedCatalog(db);
 });
 
 describe('GET /api/marketplace/knowledge-bases/{id}', () => {

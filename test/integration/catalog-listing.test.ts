@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DELETE, GET, OPTIONS, POST } from '@/app/api/marketplace/knowledge-bases/route';
 import type { Database } from '@/db/client';
 import { knowledgeBases } from '@/db/schema';
-import { seedCatalogue } from '@/db/seed/catalogue';
+import { seedCatalog } from '@/lib/seed/catalog';
 import { createTestDatabase } from '../support/db';
 
 /**
@@ -38,7 +38,7 @@ let idRank: Map<string, number>;
 
 beforeAll(async () => {
   ({ db } = await createTestDatabase());
-  await seedCatalogue(db);
+  await seedCatalog(db);
   // Three published fixtures identical in every sort key (ids differ only in their last character).
   const [pub] = (await db.execute(sql`select id from publishers order by slug limit 1`)).rows as { id: string }[];
   const at = new Date('2025-06-01T08:30:00.123Z');

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { recomputeCatalogueCounters, seedCatalogue } from '@/db/seed/catalogue';
-import { TAG_VOCABULARY } from '@/db/seed/catalogue/knowledge-bases';
+import { recomputeCatalogCounters, seedCatalog } from '@/lib/seed/catalog';
+import { TAG_VOCABULARY } from '@/db/seed/catalog/knowledge-bases';
 import { createTestDatabase } from '../support/db';
 
 /** The sample catalogue itself: shape, the hosted table of hosted-kbs.md, derived counters, determinism, idempotence. */
@@ -30,10 +30,10 @@ const rows = async <T>(database: Database, query: ReturnType<typeof sql>) => (aw
 
 beforeAll(async () => {
   ({ db } = await createTestDatabase());
-  expect((await seedCatalogue(db, { now: NOW })).skipped).toBe(false);
+  expect((await seedCatalog(db, { now: NOW })).skipped).toBe(false);
   // The same seed on another day, in another database: what it derives must not depend on the date.
   ({ db: other } = await createTestDatabase({ install: false }));
-  await seedCatalogue(other, { now: new Date(NOW.getTime() + 9 * 86_400_000) });
+  await seedCatalog(other, { now: new Date(NOW.getTime() + 9 * 86_400_000) });
 });
 
 describe('the sample catalogue', () => {
@@ -103,7 +103,7 @@ describe('the sample catalogue', () => {
   it('derives the counters from subscriptions and usage rows', async () => {
     const before = await rows<{ id: string; s: number; q: number }>(db, sql`select id, subscribers_count as s, query_volume as q from knowledge_bases order by id`);
     await db.execute(sql`update knowledge_bases set subscribers_count = 0, query_volume = 0`);
-    await recomputeCatalogueCounters(db);
+    await recomputeCatalogCounters(db);
     const after = await rows<{ id: string; s: number; q: number }>(db, sql`select id, subscribers_count as s, query_volume as q from knowledge_bases order by id`);
     expect(after).toEqual(before);
     const [check] = await rows<{ s: number; q: number }>(db, sql`
@@ -140,7 +140,7 @@ describe('the sample catalogue', () => {
   it('is idempotent: a second run changes nothing', async () => {
     const count = async () => (await rows<{ n: number }>(db, sql`select (select count(*) from knowledge_bases) + (select count(*) from subscriptions) as n`))[0].n;
     const before = await count();
-    expect((await seedCatalogue(db)).skipped).toBe(true);
+    expect((await seedCatalog(db)).skipped).toBe(true);
     expect(await count()).toBe(before);
   });
 });

@@ -108,7 +108,7 @@ describe.runIf(testDbKind() === 'pglite')('operator CLI on embedded PGlite', () 
 
   it('works through the running server, whose own transactions keep going, then directly once it stops', { timeout: 240_000 }, async () => {
     // This test process plays the server: it holds the data directory and shares it over the socket.
-    server = await openEmbeddedDatabase(dataDir, { role: 'server', prepare: (h) => prepareDatabase(h, { seed: false }) });
+    server = await openEmbeddedDatabase(dataDir, { role: 'server', prepare: (h) => prepareDatabase(h) });
     const db = server.db;
     const { kbId } = await createCatalogueFixture(db, { slug: 'embedded-fixture' });
     const info = JSON.parse(readFileSync(path.join(dataDir, 'server.json'), 'utf8')) as { pid: number; socketDir: string };

@@ -7,7 +7,7 @@ import type { Database } from '@/lib/platform/db';
 import { answerHostedQuery } from '@/lib/engine';
 import { detectFormat, pageText, parseSource } from '@/lib/engine/parsers';
 import { parsePdfSource } from '@/lib/engine/pdf-render';
-import { HOSTED_SOURCE_DIR, loadSeedSources } from '@/db/seed/hosted';
+import { HOSTED_SOURCE_DIR, loadSeedSources } from '@/lib/seed/hosted';
 import { loadEvaluationSet } from '@/bench/engine-quality/evaluation-set';
 
 /**

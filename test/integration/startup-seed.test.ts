@@ -4,13 +4,14 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/marketplace/knowledge-bases/route';
-import { closeDatabase, getDatabaseHandle } from '@/lib/platform/db';
+import { closeDatabase } from '@/lib/platform/db';
+import { openServerDatabase } from '@/lib/seed';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { newTestDatabaseName, testDbKind } from '../support/db';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database';
 
 /**
- * Starting on an EMPTY store through the real start-up path (lib/env → lib/db getDatabaseHandle → migrate → seed):
+ * Starting on an EMPTY store through the real start-up path (lib/platform/env → lib/seed openServerDatabase → migrate → seed, as instrumentation.ts does):
  * an empty PGlite data directory on the pglite project, a brand-new database on the postgres project. The seeded
  * catalogue is served, and a second start finds it and does not seed again.
  */
@@ -44,7 +45,7 @@ afterAll(async () => {
 });
 
 async function countRows() {
-  const { db } = await getDatabaseHandle();
+  const { db } = await openServerDatabase();
   const result = await db.execute(sql`
     select (select count(*)::int from publishers) as publishers, (select count(*)::int from knowledge_bases) as kbs,
            (select count(*)::int from plans) as plans, (select count(*)::int from subscriptions) as subs`);
@@ -53,7 +54,7 @@ async function countRows() {
 
 describe('first start on an empty store', () => {
   it('migrates, seeds and serves the sample catalogue', async () => {
-    const handle = await getDatabaseHandle();
+    const handle = await openServerDatabase();
     expect(handle.kind).toBe(testDbKind());
 
     const response = await GET(new Request('http://almanac.test/api/marketplace/knowledge-bases?pageSize=50'));

@@ -2,6 +2,7 @@ import { afterAll } from 'vitest';
 import { openPglite, openPostgres, type DatabaseHandle } from '@/db/client';
 import { prepareDatabase, useDatabase } from '@/lib/platform/db';
 import { randomBase62 } from '@/lib/platform/ids';
+import { seedMarketplace } from '@/lib/seed';
 import { createScratchDatabase } from './scratch-database';
 
 export type TestDbKind = 'pglite' | 'postgres';
@@ -39,7 +40,7 @@ export async function createTestDatabase(options: { seed?: boolean; kind?: TestD
       },
     };
   }
-  await prepareDatabase(handle, { seed: options.seed ?? false });
+  await prepareDatabase(handle, { seed: options.seed ? seedMarketplace : undefined });
   if (options.install !== false) useDatabase(handle);
   afterAll(async () => {
     await handle.close();

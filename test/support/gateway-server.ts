@@ -22,8 +22,8 @@ export async function listenGatewayServer(server = createGatewayHttpServer()): P
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  const { getDatabaseHandle } = await import('@/lib/platform/db');
-  await getDatabaseHandle();
+  const { openServerDatabase } = await import('@/lib/seed');
+  await openServerDatabase();
   const { log } = await import('@/lib/platform/log');
   const { url } = await listenGatewayServer();
   log.info({ url, pid: process.pid }, 'gateway test server listening');

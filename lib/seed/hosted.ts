@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { ingestDocument, type IngestResult } from '@/lib/engine/ingest';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
-import type { Database, Executor } from '../client';
+import type { Database, Executor } from '@/db/client';
 
 /** Source documents of the hosted knowledge bases, one folder per knowledge-base slug (hosted-kbs.md). */
 export const HOSTED_SOURCE_DIR = path.join(process.cwd(), 'db', 'seed', 'hosted');

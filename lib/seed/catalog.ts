@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { addMonthsClamped, periodContaining } from '../../lib/subscriptions/billing-period';
-import type { Database, Transaction } from '../client';
-import { knowledgeBases, plans, publishers, subscriptions, usageDaily, usagePeriods, users } from '../schema';
-import { KNOWLEDGE_BASE_SEEDS, type KnowledgeBaseSeed } from './catalogue/knowledge-bases';
-import { PUBLISHER_SEEDS } from './catalogue/publishers';
+import { addMonthsClamped, periodContaining } from '@/lib/subscriptions/billing-period';
+import type { Database, Transaction } from '@/db/client';
+import { knowledgeBases, plans, publishers, subscriptions, usageDaily, usagePeriods, users } from '@/db/schema';
+import { KNOWLEDGE_BASE_SEEDS, type KnowledgeBaseSeed } from '@/db/seed/catalog/knowledge-bases';
+import { PUBLISHER_SEEDS } from '@/db/seed/catalog/publishers';
 
 /**
  * The sample marketplace: 18 fictional publishers, 65 published knowledge bases (+3 drafts), three plans each,
@@ -17,7 +17,7 @@ import { PUBLISHER_SEEDS } from './catalogue/publishers';
  * which the next start seeds again (lib/db seeds only when no publisher exists).
  */
 
-export const CATALOGUE_PRNG_SEED = 20_260_122;
+export const CATALOG_PRNG_SEED = 20_260_122;
 export const SEEDED_BUYER_COUNT = 90;
 const USAGE_WINDOW_DAYS = 90;
 const DAY_MS = 86_400_000;
@@ -130,7 +130,7 @@ const LAST_NAMES = ['Abbott', 'Berg', 'Castillo', 'Dubois', 'Eze', 'Fischer', 'G
 
 // ── the seed ─────────────────────────────────────────────────────────────────────────────────────────
 
-export interface CatalogueSeedSummary {
+export interface CatalogSeedSummary {
   skipped: boolean;
   publishers: number;
   knowledgeBases: number;
@@ -146,7 +146,7 @@ async function insertInBatches<T>(rows: T[], size: number, insert: (batch: T[]) 
 }
 
 /** Idempotent: a database that already holds the sample publishers is left untouched. */
-export async function seedCatalogue(db: Database, options: { now?: Date } = {}): Promise<CatalogueSeedSummary> {
+export async function seedCatalog(db: Database, options: { now?: Date } = {}): Promise<CatalogSeedSummary> {
   const now = options.now ?? new Date();
   return db.transaction(async (tx) => {
     const present = await tx.execute(sql`select exists(select 1 from publishers where slug = ${PUBLISHER_SEEDS[0].slug}) as present`);
@@ -157,8 +157,8 @@ export async function seedCatalogue(db: Database, options: { now?: Date } = {}):
   });
 }
 
-async function writeCatalogue(tx: Transaction, now: Date): Promise<CatalogueSeedSummary> {
-  const prng = createPrng(CATALOGUE_PRNG_SEED);
+async function writeCatalogue(tx: Transaction, now: Date): Promise<CatalogSeedSummary> {
+  const prng = createPrng(CATALOG_PRNG_SEED);
 
   // Publishers (the trigger on knowledge_bases reads their names, so they go first).
   const publisherRows = PUBLISHER_SEEDS.map((p) => {
@@ -224,8 +224,8 @@ async function writeCatalogue(tx: Transaction, now: Date): Promise<CatalogueSeed
     if (kb.status !== 'published' || NEW_WITHOUT_SUBSCRIBERS.has(kb.slug)) continue;
     // Streams of their own per knowledge base: who subscribed (and so subscribers_count) does not depend on how many
     // random draws the usage of other knowledge bases took, which varies with the seeding date.
-    const kbPrng = createPrng(CATALOGUE_PRNG_SEED ^ hashText(kb.slug));
-    const usagePrng = createPrng((CATALOGUE_PRNG_SEED ^ hashText(kb.slug)) + 1);
+    const kbPrng = createPrng(CATALOG_PRNG_SEED ^ hashText(kb.slug));
+    const usagePrng = createPrng((CATALOG_PRNG_SEED ^ hashText(kb.slug)) + 1);
     const kbPlans = planRows.filter((p) => p.kbId === kb.id);
     const ageDays = Math.floor((now.getTime() - kb.createdAt.getTime()) / DAY_MS);
     // Skewed popularity: many knowledge bases with a handful of subscribers, a few with dozens (ties are common).
@@ -333,7 +333,7 @@ async function writeCatalogue(tx: Transaction, now: Date): Promise<CatalogueSeed
         and d.day >= (p.period_start at time zone 'UTC')::date
         and d.day < (p.period_end at time zone 'UTC')::date
     ), 0)`);
-  await recomputeCatalogueCounters(tx);
+  await recomputeCatalogCounters(tx);
 
   return {
     skipped: false,
@@ -349,7 +349,7 @@ async function writeCatalogue(tx: Transaction, now: Date): Promise<CatalogueSeed
  * query_volume = successful queries recorded in usage_daily. Only the two counter columns change, so the
  * search-vector trigger does not fire and updated_at keeps its meaning (content edits).
  */
-export async function recomputeCatalogueCounters(tx: Database | Transaction): Promise<void> {
+export async function recomputeCatalogCounters(tx: Database | Transaction): Promise<void> {
   await tx.execute(sql`
     update knowledge_bases kb set
       subscribers_count = (select count(*)::int from subscriptions s where s.kb_id = kb.id and s.status = 'active'),

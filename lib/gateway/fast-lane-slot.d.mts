@@ -1,0 +1,11 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** What the Node server needs of the fast lane: which URLs it answers, and how. */
+export interface FastLane {
+  /** The knowledge-base id of a `POST /kb/{kb_id}/query` URL, or null for any URL the lane does not answer. */
+  match(url: string | undefined): string | null;
+  serve(req: IncomingMessage, res: ServerResponse, kbId: string): Promise<void>;
+}
+
+export function registerFastLane(lane: FastLane): void;
+export function findFastLane(): FastLane | undefined;

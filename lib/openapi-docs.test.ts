@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '@/lib/openapi';
+
+/**
+ * docs/api.md and the OpenAPI document (lib/openapi.ts) must tell the same story where both speak:
+ * - every error code the OpenAPI document declares for an endpoint is in the docs' error code table (§12.2) with the
+ *   same HTTP status and that endpoint under "Built on", and every row built on an endpoint the OpenAPI document
+ *   covers is declared there;
+ * - every response header the OpenAPI document declares is in the docs' response header table (§13.1), built on
+ *   that endpoint.
+ * The parsing is deliberately plain: find a heading by its title, read the markdown table right below it.
+ */
+
+const DOCS_PATH = path.resolve(import.meta.dirname, '..', 'docs', 'api.md');
+
+/** OpenAPI paths and the endpoint names docs/api.md §12.1 gives them. */
+const ENDPOINT_NAMES: Record<string, string> = {
+  '/api/marketplace/knowledge-bases': 'listing',
+  '/api/marketplace/knowledge-bases/{id}': 'detail',
+  '/kb/{kb_id}/query': 'query',
+};
+const COVERED = new Set(Object.values(ENDPOINT_NAMES));
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+type Json = Record<string, unknown>;
+type Row = Record<string, string>;
+
+// ── markdown ────────────────────────────────────────────────────────────────────────────────────────
+
+function cells(line: string): string[] {
+  return line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((cell) => cell.trim());
+}
+
+const plain = (cell: string) => cell.replace(/`/g, '').trim();
+
+/** The first markdown table under the heading whose title (after its number) is `title`, as rows keyed by column. */
+function tableUnder(markdown: string, title: string): Row[] {
+  const lines = markdown.split('\n');
+  const heading = lines.findIndex((line) => {
+    const match = /^#{2,4}\s+(?:[\d.]+\s+)?(.+?)\s*$/.exec(line);
+    return match !== null && match[1] === title;
+  });
+  if (heading < 0) throw new Error(`docs/api.md has no heading "${title}"`);
+  let i = heading + 1;
+  while (i < lines.length && !lines[i].trim().startsWith('|')) {
+    if (/^#{1,4}\s/.test(lines[i])) throw new Error(`no table under "${title}" before the next heading`);
+    i++;
+  }
+  const table: string[] = [];
+  while (i < lines.length && lines[i].trim().startsWith('|')) table.push(lines[i++]);
+  if (table.length < 3) throw new Error(`the table under "${title}" has no rows`);
+  const columns = cells(table[0]).map(plain);
+  if (!/^[\s|:-]+$/.test(table[1])) throw new Error(`the table under "${title}" lacks its separator line`);
+  return table.slice(2).map((line, n) => {
+    const values = cells(line);
+    if (values.length !== columns.length) {
+      throw new Error(`row ${n + 1} of the table under "${title}" has ${values.length} cells, expected ${columns.length}: ${line}`);
+    }
+    return Object.fromEntries(columns.map((column, c) => [column, values[c]]));
+  });
+}
+
+/** "listing, detail" → ['listing', 'detail']; "—" or "-" → []. */
+function names(cell: string): string[] {
+  const text = plain(cell);
+  if (text === '' || text === '—' || text === '-') return [];
+  return text.split(',').map((name) => name.trim()).filter(Boolean);
+}
+
+// ── OpenAPI ─────────────────────────────────────────────────────────────────────────────────────────
+
+function resolve(doc: Json, value: unknown): Json {
+  let node = value as Json;
+  while (node && typeof node.$ref === 'string') {
+    const parts = (node.$ref as string).replace(/^#\//, '').split('/');
+    node = parts.reduce<unknown>((at, key) => (at as Json)[key], doc) as Json;
+    if (!node) throw new Error(`unresolvable $ref ${JSON.stringify(value)}`);
+  }
+  return node;
+}
+
+/** The `error` codes a response schema allows (const or enum), through $ref and oneOf/anyOf. */
+function errorCodesOf(doc: Json, schemaRef: unknown): string[] {
+  const schema = resolve(doc, schemaRef);
+  const alternatives = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined;
+  if (alternatives) return alternatives.flatMap((alt) => errorCodesOf(doc, alt));
+  const error = (schema.properties as Json | undefined)?.error as Json | undefined;
+  if (!error) return [];
+  if (typeof error.const === 'string') return [error.const];
+  if (Array.isArray(error.enum)) return error.enum as string[];
+  return [];
+}
+
+interface Declared {
+  /** "endpoint code" → HTTP status */
+  errors: Map<string, number>;
+  /** endpoint → header names (lower case) → as written */
+  headers: Map<string, Map<string, string>>;
+}
+
+function declaredByOpenApi(doc: Json): Declared {
+  const errors = new Map<string, number>();
+  const headers = new Map<string, Map<string, string>>();
+  const paths = doc.paths as Record<string, Json>;
+  for (const [route, item] of Object.entries(paths)) {
+    const endpoint = ENDPOINT_NAMES[route];
+    if (!endpoint) throw new Error(`the OpenAPI document has a path docs/api.md §12.1 does not name: ${route}`);
+    for (const method of HTTP_METHODS) {
+      const operation = item[method] as Json | undefined;
+      if (!operation) continue;
+      for (const [status, responseRef] of Object.entries(operation.responses as Json)) {
+        const response = resolve(doc, responseRef);
+        for (const header of Object.keys((response.headers as Json | undefined) ?? {})) {
+          if (!headers.has(endpoint)) headers.set(endpoint, new Map());
+          headers.get(endpoint)!.set(header.toLowerCase(), header);
+        }
+        const code = Number(status);
+        const schema = ((response.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema;
+        if (code < 400 || schema === undefined) continue;
+        const codes = errorCodesOf(doc, schema);
+        if (codes.length === 0) throw new Error(`${method.toUpperCase()} ${route} ${status} declares no error code`);
+        for (const error of codes) {
+          const key = `${endpoint} ${error}`;
+          const earlier = errors.get(key);
+          if (earlier !== undefined && earlier !== code) throw new Error(`${key} is declared with two statuses: ${earlier} and ${code}`);
+          errors.set(key, code);
+        }
+      }
+    }
+  }
+  return { errors, headers };
+}
+
+// ── the checks ──────────────────────────────────────────────────────────────────────────────────────
+
+const markdown = readFileSync(DOCS_PATH, 'utf8');
+const openapi = declaredByOpenApi(buildOpenApiDocument('http://localhost:3000'));
+
+describe('docs/api.md agrees with the OpenAPI document', () => {
+  const errorRows = tableUnder(markdown, 'Error code table');
+  const headerRows = tableUnder(markdown, 'Response header table');
+
+  it('reads both tables, each code and header once', () => {
+    const codes = errorRows.map((row) => plain(row.Code));
+    expect(codes.length).toBeGreaterThan(10);
+    expect(new Set(codes).size, 'duplicate rows in the error code table').toBe(codes.length);
+    for (const row of errorRows) expect(plain(row.HTTP), `status of ${plain(row.Code)}`).toMatch(/^[45]\d\d$/);
+    const headers = headerRows.map((row) => plain(row.Header).toLowerCase());
+    expect(new Set(headers).size, 'duplicate rows in the response header table').toBe(headers.length);
+    expect(openapi.errors.size).toBeGreaterThan(0);
+    expect(openapi.headers.get('query')?.size ?? 0).toBeGreaterThan(0);
+  });
+
+  it('documents every error code of the OpenAPI document, with the same status, on the same endpoint', () => {
+    const byCode = new Map(errorRows.map((row) => [plain(row.Code), row]));
+    const problems: string[] = [];
+    for (const [key, status] of openapi.errors) {
+      const [endpoint, code] = key.split(' ');
+      const row = byCode.get(code);
+      if (!row) {
+        problems.push(`${code} (${status} on ${endpoint}) is missing from the error code table`);
+        continue;
+      }
+      if (Number(plain(row.HTTP)) !== status) problems.push(`${code}: OpenAPI says ${status}, docs say ${plain(row.HTTP)}`);
+      if (!names(row['Built on']).includes(endpoint)) problems.push(`${code}: OpenAPI declares it on ${endpoint}, docs do not list ${endpoint} under "Built on"`);
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it('declares in the OpenAPI document every code the docs say is built on an endpoint it covers', () => {
+    const problems: string[] = [];
+    for (const row of errorRows) {
+      const code = plain(row.Code);
+      for (const endpoint of names(row['Built on']).filter((name) => COVERED.has(name))) {
+        const status = openapi.errors.get(`${endpoint} ${code}`);
+        if (status === undefined) problems.push(`${code} is built on ${endpoint} per docs/api.md, but the OpenAPI document does not declare it there`);
+        else if (status !== Number(plain(row.HTTP))) problems.push(`${code} on ${endpoint}: docs say ${plain(row.HTTP)}, OpenAPI says ${status}`);
+      }
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it('lists every response header the OpenAPI document declares, built on that endpoint', () => {
+    const byHeader = new Map(headerRows.map((row) => [plain(row.Header).toLowerCase(), row]));
+    const problems: string[] = [];
+    for (const [endpoint, headers] of openapi.headers) {
+      for (const [lower, header] of headers) {
+        const row = byHeader.get(lower);
+        if (!row) problems.push(`${header} (${endpoint}) is missing from the response header table`);
+        else if (!names(row['Built on']).includes(endpoint)) problems.push(`${header}: OpenAPI declares it on ${endpoint}, docs do not list ${endpoint} under "Built on"`);
+      }
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+});
