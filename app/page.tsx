@@ -1,17 +1,16 @@
 import Link from 'next/link';
 import { SearchForm } from '@/components/marketplace/catalog-controls';
-import { catalogHref, type CatalogState } from '@/components/marketplace/catalog-url';
+import { catalogHref, EMPTY_CATALOG_STATE } from '@/components/marketplace/catalog-url';
 import { categoryLabel } from '@/components/marketplace/format';
 import { formatInteger } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { Alert } from '@/components/ui/alert';
 import { ButtonLink } from '@/components/ui/button';
 import { categoryCounts, listKnowledgeBaseCards } from '@/lib/catalog/listing';
+import type { Category } from '@/lib/catalog/categories';
 import { DEFAULT_LISTING_PARAMS } from '@/lib/catalog/params';
 
-const EMPTY: CatalogState = { query: '', category: null, tags: [], sort: 'popular', page: 1 };
-
-const CATEGORY_BLURBS: Record<string, string> = {
+const CATEGORY_BLURBS: Record<Category, string> = {
   education: 'Curricula, textbooks and study guides',
   policy: 'Briefings, regulation and public programmes',
   health: 'Clinical guidelines and public health',
@@ -48,7 +47,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             to one and query it with a single HTTP call.
           </p>
           <div className="mt-8 max-w-2xl">
-            <SearchForm state={EMPTY} size="lg" />
+            <SearchForm state={EMPTY_CATALOG_STATE} size="lg" />
           </div>
           <p className="mt-4 text-sm text-slate-700">
             or{' '}
@@ -68,7 +67,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             {counts.map(({ category, count }) => (
               <li key={category}>
                 <Link
-                  href={catalogHref({ ...EMPTY, category })}
+                  href={catalogHref({ ...EMPTY_CATALOG_STATE, category })}
                   className="flex h-full flex-col rounded-xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-500 hover:shadow-md"
                 >
                   <span className="font-semibold text-slate-900">{categoryLabel(category)}</span>

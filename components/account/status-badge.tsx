@@ -1,4 +1,11 @@
-const STYLES: Record<string, { label: string; className: string }> = {
+import type { KeyView } from '@/lib/keys';
+import type { SubscriptionStatus } from '@/lib/subscriptions';
+
+/** A subscription's or a key's status, plus two states the pages derive: ending at period end, test mode. */
+export type BadgeStatus = SubscriptionStatus | KeyView['status'] | 'cancelling' | 'test';
+
+/** A new status fails the type check here until it has a label. */
+const STYLES: Record<BadgeStatus, { label: string; className: string }> = {
   active: { label: 'Active', className: 'bg-emerald-100 text-emerald-900 ring-emerald-300' },
   past_due: { label: 'Payment due — suspended', className: 'bg-red-100 text-red-900 ring-red-300' },
   cancelled: { label: 'Cancelled', className: 'bg-slate-200 text-slate-800 ring-slate-300' },
@@ -9,7 +16,7 @@ const STYLES: Record<string, { label: string; className: string }> = {
   test: { label: 'Test mode', className: 'bg-amber-100 text-amber-900 ring-amber-300' },
 };
 
-export function StatusBadge({ status }: { status: string }) {
-  const style = STYLES[status] ?? { label: status, className: 'bg-slate-100 text-slate-800 ring-slate-300' };
+export function StatusBadge({ status }: { status: BadgeStatus }) {
+  const style = STYLES[status];
   return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${style.className}`}>{style.label}</span>;
 }

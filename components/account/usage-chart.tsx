@@ -1,9 +1,7 @@
 import { formatDate } from '@/components/ui/format';
+import type { DailyUsage } from '@/lib/subscriptions';
 
-export interface UsageDay {
-  day: string;
-  queries: number;
-}
+type UsageDay = Pick<DailyUsage, 'day' | 'queries'>;
 
 /**
  * Queries per day as a server-rendered SVG bar chart (no client JavaScript), with a summary for screen readers and

@@ -1,7 +1,8 @@
 import { formatDate } from '@/components/ui/format';
+import type { UsageView } from '@/lib/subscriptions';
 
 /** Queries used this period: an accessible progress bar with the numbers also in text. */
-export function UsageMeter({ used, cap, remaining, resetsAt, label }: { used: number; cap: number; remaining: number; resetsAt: string; label: string }) {
+export function UsageMeter({ used, cap, remaining, resetsAt, label }: UsageView & { label: string }) {
   const pct = cap > 0 ? Math.min(100, Math.round((used / cap) * 100)) : 0;
   const tone = pct >= 100 ? 'bg-red-600' : pct >= 80 ? 'bg-amber-500' : 'bg-brand-600';
   return (

@@ -2,7 +2,8 @@ import Link from 'next/link';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { catalogHref, SORT_OPTIONS, toggleTag, withChange, type CatalogState } from './catalog-url';
-import { categoryLabel, CATEGORIES } from './format';
+import type { Category } from '@/lib/catalog/categories';
+import { categoryLabel } from './format';
 import { formatInteger } from '@/components/ui/format';
 import { AutoSubmitSelect } from './auto-submit-select';
 
@@ -46,11 +47,11 @@ export function SearchForm({ state, action = '/knowledge-bases', size = 'md' }: 
   );
 }
 
-export function CategoryTabs({ state, counts }: { state: CatalogState; counts: Record<string, number> | null }) {
-  const total = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : null;
-  const tabs: { value: string | null; label: string; count: number | null }[] = [
-    { value: null, label: 'All', count: total },
-    ...CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c), count: counts ? (counts[c] ?? 0) : null })),
+/** One tab per category, in the order of `counts` (lib's categoryCounts: every category, empty ones with 0). */
+export function CategoryTabs({ state, counts }: { state: CatalogState; counts: readonly { category: Category; count: number }[] }) {
+  const tabs: { value: Category | null; label: string; count: number }[] = [
+    { value: null, label: 'All', count: counts.reduce((sum, c) => sum + c.count, 0) },
+    ...counts.map(({ category, count }) => ({ value: category, label: categoryLabel(category), count })),
   ];
   return (
     <nav aria-label="Categories" className="-mx-1 overflow-x-auto">
@@ -68,11 +69,9 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: R
                 )}
               >
                 {tab.label}
-                {tab.count !== null ? (
-                  <span className={cx('rounded-full px-1.5 text-xs', active ? 'bg-brand-50 text-brand-700' : 'bg-slate-100 text-slate-600')}>
-                    {formatInteger(tab.count)}
-                  </span>
-                ) : null}
+                <span className={cx('rounded-full px-1.5 text-xs', active ? 'bg-brand-50 text-brand-700' : 'bg-slate-100 text-slate-600')}>
+                  {formatInteger(tab.count)}
+                </span>
               </Link>
             </li>
           );

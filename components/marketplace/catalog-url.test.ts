@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { catalogHref, isFiltered, pageWindow, toggleTag, withChange, type CatalogState } from './catalog-url';
-
-const base: CatalogState = { query: '', category: null, tags: [], sort: 'popular', page: 1 };
+import { catalogHref, EMPTY_CATALOG_STATE as base, isFiltered, pageWindow, toggleTag, withChange } from './catalog-url';
 
 describe('catalogHref', () => {
   it('leaves defaults out', () => {
+    expect(base).toEqual({ query: '', category: null, tags: [], sort: 'popular', page: 1 });
     expect(catalogHref(base)).toBe('/knowledge-bases');
   });
 

@@ -2,24 +2,31 @@
  * The catalogue keeps ALL of its state in the URL (shareable, back button, works without JavaScript).
  * These pure helpers build the links for tabs, chips, sort and pagination from the current state.
  */
-export type CatalogSort = 'popular' | 'new' | 'updated';
+import type { Category } from '@/lib/catalog/categories';
+import { DEFAULT_LISTING_PARAMS, SORTS, type ListingSort } from '@/lib/catalog/params';
 
 export interface CatalogState {
   query: string;
-  category: string | null;
+  category: Category | null;
   /** Lower-case, AND-combined. */
   tags: string[];
-  sort: CatalogSort;
+  sort: ListingSort;
   page: number;
 }
 
+/** The unfiltered first page, in the listing's default order. */
+export const EMPTY_CATALOG_STATE: CatalogState = { query: '', category: null, tags: [], sort: DEFAULT_LISTING_PARAMS.sort, page: 1 };
+
 export const CATALOG_PATH = '/knowledge-bases';
 
-export const SORT_OPTIONS: { value: CatalogSort; label: string }[] = [
-  { value: 'popular', label: 'Most popular' },
-  { value: 'new', label: 'Newest' },
-  { value: 'updated', label: 'Recently updated' },
-];
+/** A new sort order fails the type check here until it has a name. */
+const SORT_LABELS: Record<ListingSort, string> = {
+  popular: 'Most popular',
+  new: 'Newest',
+  updated: 'Recently updated',
+};
+
+export const SORT_OPTIONS: { value: ListingSort; label: string }[] = SORTS.map((value) => ({ value, label: SORT_LABELS[value] }));
 
 /** Canonical query string: defaults are left out so equal states have equal URLs. */
 export function catalogHref(state: CatalogState, path = CATALOG_PATH): string {
@@ -27,7 +34,7 @@ export function catalogHref(state: CatalogState, path = CATALOG_PATH): string {
   if (state.query.trim()) params.set('query', state.query.trim());
   if (state.category) params.set('category', state.category);
   for (const tag of state.tags) params.append('tags', tag);
-  if (state.sort !== 'popular') params.set('sort', state.sort);
+  if (state.sort !== EMPTY_CATALOG_STATE.sort) params.set('sort', state.sort);
   if (state.page > 1) params.set('page', String(state.page));
   const qs = params.toString();
   return qs ? `${path}?${qs}` : path;

@@ -1,10 +1,10 @@
 /** Marketplace vocabulary for display: category and language names (pure; unit-tested in format.test.ts). Numbers,
- * prices and dates: components/ui/format.ts. */
+ * prices and dates: components/ui/format.ts. The categories themselves are the database enum
+ * (CATEGORIES in lib/catalog/categories.ts); only their display names live here. */
+import type { Category } from '@/lib/catalog/categories';
 
-export const CATEGORIES = ['education', 'policy', 'health', 'research', 'legal'] as const;
-export type CategorySlug = (typeof CATEGORIES)[number];
-
-const CATEGORY_LABELS: Record<string, string> = {
+/** A new category fails the type check here until it has a name. */
+const CATEGORY_LABELS: Record<Category, string> = {
   education: 'Education',
   policy: 'Policy',
   health: 'Health',
@@ -12,8 +12,8 @@ const CATEGORY_LABELS: Record<string, string> = {
   legal: 'Legal',
 };
 
-export function categoryLabel(category: string): string {
-  return CATEGORY_LABELS[category] ?? category.charAt(0).toUpperCase() + category.slice(1);
+export function categoryLabel(category: Category): string {
+  return CATEGORY_LABELS[category];
 }
 
 const LANGUAGE_NAMES: Record<string, string> = { en: 'English', fr: 'French', de: 'German', es: 'Spanish', it: 'Italian', pt: 'Portuguese', nl: 'Dutch' };

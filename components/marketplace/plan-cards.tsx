@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { formatInteger, formatPrice } from '@/components/ui/format';
-import type { PlanOffer, PlanView } from './types';
+import type { PlanOffer, PlanView } from '@/lib/subscriptions';
 
 export interface PlanCardItem {
   plan: PlanView;

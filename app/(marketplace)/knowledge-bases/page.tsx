@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { CategoryTabs, SearchForm, SortForm, TagChips } from '@/components/marketplace/catalog-controls';
-import { catalogHref, isFiltered, type CatalogState } from '@/components/marketplace/catalog-url';
+import { catalogHref, EMPTY_CATALOG_STATE, isFiltered, type CatalogState } from '@/components/marketplace/catalog-url';
 import { categoryLabel } from '@/components/marketplace/format';
 import { plural } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
@@ -28,7 +28,7 @@ function toState(params: ListingParams): CatalogState {
 /** A readable state from raw search params even when they fail validation, so the controls keep what was typed. */
 function lenientState(raw: Record<string, string | string[] | undefined>): CatalogState {
   const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
-  return { query: first(raw.query).slice(0, 200), category: null, tags: [], sort: 'popular', page: 1 };
+  return { ...EMPTY_CATALOG_STATE, query: first(raw.query).slice(0, 200) };
 }
 
 function describeResults(total: number, state: CatalogState): string {
@@ -48,7 +48,6 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
     categoryCounts(),
     listTagVocabulary(),
   ]);
-  const countMap = Object.fromEntries(counts.map((c) => [c.category, c.count]));
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
@@ -63,7 +62,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
       </div>
 
       <div className="mt-6 space-y-5">
-        <CategoryTabs state={state} counts={countMap} />
+        <CategoryTabs state={state} counts={counts} />
         <TagChips state={state} vocabulary={vocabulary} />
       </div>
 
@@ -85,7 +84,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
             </p>
             <div className="flex items-center gap-3">
               {isFiltered(state) ? (
-                <Link href={catalogHref({ ...state, query: '', category: null, tags: [], page: 1 })} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
+                <Link href={catalogHref({ ...EMPTY_CATALOG_STATE, sort: state.sort })} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
                   Clear filters
                 </Link>
               ) : null}

@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { TryItSection } from '@/components/try-it/try-it-section';
 import { CodeSnippets } from '@/components/marketplace/code-snippets';
-import { catalogHref, withChange, type CatalogState } from '@/components/marketplace/catalog-url';
+import { catalogHref, EMPTY_CATALOG_STATE, withChange } from '@/components/marketplace/catalog-url';
 import { categoryLabel, languageName } from '@/components/marketplace/format';
 import { formatDate, formatInteger } from '@/components/ui/format';
 import { publisherHref } from '@/components/marketplace/knowledge-base-card';
@@ -37,8 +37,6 @@ async function loadViewer(kbId: string) {
   return { signedIn: true, standing: await getSubscriberStanding(await getDb(), user.id, kbId) };
 }
 
-const EMPTY_STATE: CatalogState = { query: '', category: null, tags: [], sort: 'popular', page: 1 };
-
 export default async function KnowledgeBasePage({ params }: { params: Params }) {
   const id = decodeURIComponent((await params).id);
   // Side by side: the viewer's standing does not need the knowledge base row, only its id.
@@ -55,7 +53,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
       <Breadcrumb
         items={[
           { label: 'Knowledge bases', href: '/knowledge-bases' },
-          { label: categoryLabel(kb.category), href: catalogHref(withChange(EMPTY_STATE, { category: kb.category })) },
+          { label: categoryLabel(kb.category), href: catalogHref(withChange(EMPTY_CATALOG_STATE, { category: kb.category })) },
           { label: kb.title },
         ]}
       />
@@ -74,7 +72,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
             {kb.tags.map((tag) => (
               <li key={tag}>
                 <Link
-                  href={catalogHref(withChange(EMPTY_STATE, { tags: [tag] }))}
+                  href={catalogHref(withChange(EMPTY_CATALOG_STATE, { tags: [tag] }))}
                   className="inline-block rounded-full border border-slate-300 bg-white px-2.5 py-0.5 text-xs font-medium text-slate-700 hover:border-slate-400"
                 >
                   {tag}
