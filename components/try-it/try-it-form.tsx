@@ -2,11 +2,32 @@
 
 import { useActionState } from 'react';
 import { Button } from '@/components/ui/button';
-import { tryItAction, type TryItState } from './actions';
+import type { Citation } from '@/lib/query-answer';
+import type { UsageView } from '@/lib/subscriptions';
+
+type Usage = Pick<UsageView, 'used' | 'cap' | 'remaining'>;
+
+/** What a question came back with; the server action that answers it lives beside the page (app/). */
+export type TryItState =
+  | { status: 'idle' }
+  | { status: 'answered'; query: string; answer: string; citations: Citation[]; usage: Usage }
+  | { status: 'error'; query: string; message: string; code: string; upgradeUrl?: string };
+
+export type TryItAction = (previous: TryItState, formData: FormData) => Promise<TryItState>;
 
 /** The question box and the answer with its citations; works as a plain form post without JavaScript too. */
-export function TryItForm({ kbId, initialUsage, sampleQuestion }: { kbId: string; initialUsage: { used: number; cap: number }; sampleQuestion?: string }) {
-  const [state, formAction, pending] = useActionState<TryItState, FormData>(tryItAction, { status: 'idle' });
+export function TryItForm({
+  kbId,
+  action,
+  initialUsage,
+  sampleQuestion,
+}: {
+  kbId: string;
+  action: TryItAction;
+  initialUsage: Pick<UsageView, 'used' | 'cap'>;
+  sampleQuestion?: string;
+}) {
+  const [state, formAction, pending] = useActionState<TryItState, FormData>(action, { status: 'idle' });
   const usage = state.status === 'answered' ? state.usage : initialUsage;
   return (
     <div>

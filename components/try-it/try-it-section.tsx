@@ -1,23 +1,26 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { SubscriberStanding } from '@/lib/subscriptions';
-import { TryItForm } from './try-it-form';
+import { TryItForm, type TryItAction } from './try-it-form';
 
 /**
  * "Try it" on a knowledge-base page. Signed out: an invitation to sign in. Signed in without a subscription: a
  * prompt to buy a plan. Subscriber: a question form that runs through the gateway and counts against the cap.
- * The page looks the standing up once and hands it to both this section and the plans above it.
+ * The page looks the standing up once and hands it to both this section and the plans above it, and passes in the
+ * server action that answers (it lives beside the page).
  */
 export function TryItSection({
   kbId,
   signedIn,
   standing,
   sampleQuestion,
+  action,
 }: {
   kbId: string;
   signedIn: boolean;
   standing: SubscriberStanding | null;
   sampleQuestion?: string;
+  action: TryItAction;
 }) {
   const returnTo = `/knowledge-bases/${encodeURIComponent(kbId)}`;
   let body: ReactNode;
@@ -42,7 +45,7 @@ export function TryItSection({
       </p>
     );
   } else {
-    body = <TryItForm kbId={kbId} initialUsage={{ used: standing.usage.used, cap: standing.usage.cap }} sampleQuestion={sampleQuestion} />;
+    body = <TryItForm kbId={kbId} action={action} initialUsage={standing.usage} sampleQuestion={sampleQuestion} />;
   }
   return (
     <section aria-labelledby="try-it-heading" className="mt-8 rounded-lg border border-slate-200 bg-white p-5">

@@ -12,6 +12,7 @@ import { PlanCards } from '@/components/marketplace/plan-cards';
 import { buildSnippets } from '@/components/marketplace/snippets';
 import { SubscriptionStanding } from '@/components/marketplace/subscription-standing';
 import { changePlanAction } from '@/app/account/actions';
+import { tryItAction } from './actions';
 import { getKnowledgeBaseView } from '@/lib/catalog/listing';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
@@ -165,7 +166,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
         </div>
       </section>
 
-      <TryItSection kbId={kb.id} signedIn={viewer.signedIn} standing={standing} sampleQuestion={kb.sampleQuestions[0]} />
+      <TryItSection kbId={kb.id} signedIn={viewer.signedIn} standing={standing} sampleQuestion={kb.sampleQuestions[0]} action={tryItAction} />
     </div>
   );
 }

@@ -4,18 +4,14 @@ import { z } from 'zod';
 import { runSubscriberQuery } from '@/lib/gateway/pipeline';
 import { newRequestId } from '@/lib/platform/http';
 import { getSessionUser } from '@/lib/accounts/session';
-import type { Citation } from '@/lib/query-answer';
-
-export type TryItState =
-  | { status: 'idle' }
-  | { status: 'answered'; query: string; answer: string; citations: Citation[]; usage: { used: number; cap: number; remaining: number } }
-  | { status: 'error'; query: string; message: string; code: string; upgradeUrl?: string };
+import type { TryItState } from '@/components/try-it/try-it-form';
 
 const inputSchema = z.object({ kbId: z.string().trim().min(1).max(64), query: z.string() });
 
 /**
- * "Try it": the signed-in subscriber's question goes through the gateway's own path (rate limit, cap reservation,
- * routing, metering), so it counts against the cap exactly like an API call. The user comes from the session only.
+ * "Try it" on the knowledge-base page, which hands this action to the form in components/try-it/ as a prop: the
+ * signed-in subscriber's question goes through the gateway's own path (rate limit, cap reservation, routing,
+ * metering), so it counts against the cap exactly like an API call. The user comes from the session only.
  */
 export async function tryItAction(_previous: TryItState, formData: FormData): Promise<TryItState> {
   const parsed = inputSchema.safeParse({ kbId: formData.get('kbId'), query: formData.get('query') ?? '' });
