@@ -20,7 +20,6 @@ import type { PGlite } from '@electric-sql/pglite';
 
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
-const CANCEL_REQUEST = 80877102;
 const PROTOCOL_3 = 196608;
 /** A client idle inside a transaction this long is disconnected (and rolled back) so it cannot stall the server. */
 const DEFAULT_IDLE_IN_TRANSACTION_MS = 30_000;

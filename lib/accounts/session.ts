@@ -2,7 +2,6 @@ import { getServerSession } from 'next-auth';
 import { cookies } from 'next/headers';
 import { redirect, unstable_rethrow } from 'next/navigation';
 import { encodeSessionToken, getAuthOptions, SESSION_MAX_AGE_SECONDS, sessionCookie } from './auth';
-import { errorResponse, withApiRoute, type ApiContext } from '@/lib/platform/http';
 import { log } from '@/lib/platform/log';
 import type { UserView } from './users';
 
@@ -33,17 +32,6 @@ export async function requireSessionUser(returnTo: string): Promise<SessionUser>
   const user = await getSessionUser();
   if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(safeReturnPath(returnTo, '/'))}`);
   return user;
-}
-
-/** JSON route handlers that need a signed-in user: 401 `unauthorized` (contract §1) without one. */
-export function withSession<P = Record<string, never>>(
-  handler: (request: Request, context: ApiContext<P> & { user: SessionUser }) => Promise<Response>,
-) {
-  return withApiRoute<P>(async (request, context) => {
-    const user = await getSessionUser();
-    if (!user) return errorResponse('unauthorized', 'Sign in to use this endpoint.', context.requestId);
-    return handler(request, { ...context, user });
-  });
 }
 
 /** Starts a session for `user` (server actions only: they may set cookies). */

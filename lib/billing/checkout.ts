@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, not } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import { knowledgeBases, plans, subscriptions, users } from '@/db/schema';
 import { parkIssuedKey, revealParkedKey } from './handoff';
 import type { Executor } from '@/lib/platform/db';

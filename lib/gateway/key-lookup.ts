@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import { apiKeys, knowledgeBases, plans, subscriptions } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import type { KeyMode } from '@/lib/keys';
@@ -64,4 +64,16 @@ export async function findKeyByHash(db: Executor, keyHash: string): Promise<Gate
     },
     plan: { id: row.planId, queriesPerPeriod: row.queriesPerPeriod, requestsPerMinute: row.requestsPerMinute },
   };
+}
+
+/** The hash of the buyer's newest unrevoked key for a knowledge base: what the "Try it" panel queries under. */
+export async function findSubscriberKeyHash(db: Executor, userId: string, kbId: string): Promise<string | null> {
+  const [key] = await db
+    .select({ keyHash: apiKeys.keyHash })
+    .from(apiKeys)
+    .innerJoin(subscriptions, eq(subscriptions.id, apiKeys.subscriptionId))
+    .where(and(eq(subscriptions.userId, userId), eq(apiKeys.kbId, kbId), isNull(apiKeys.revokedAt)))
+    .orderBy(desc(subscriptions.createdAt), desc(apiKeys.createdAt))
+    .limit(1);
+  return key?.keyHash ?? null;
 }

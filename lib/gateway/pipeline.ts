@@ -1,6 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { apiKeys, subscriptions } from '@/db/schema';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/platform/errors';
@@ -12,7 +10,7 @@ import type { QueryAnswer } from '@/lib/query-answer';
 import { readPeriodUsage, releaseQueryUnit, reserveQueryUnit, usageHeaders, type PeriodKey } from './quota';
 import { processSingleton } from '@/lib/platform/singleton';
 import { ensureCurrentPeriod, isPeriodOver, resolveCurrentPeriod } from '@/lib/subscriptions';
-import { findKeyByHash, type GatewayKeyRecord } from '@/lib/gateway/key-lookup';
+import { findKeyByHash, findSubscriberKeyHash, type GatewayKeyRecord } from './key-lookup';
 import { getUsageRecorder } from './usage-recorder';
 
 /**
@@ -28,7 +26,7 @@ const CACHE_TTL_MS = 500;
 const CACHE_MAX_ENTRIES = 50_000;
 
 export type GatewayOutcome =
-  | { ok: true; status: 200; answer: QueryAnswer; headers: Record<string, string> }
+  | { ok: true; status: 200; answer: QueryAnswer; usage: { used: number; cap: number }; headers: Record<string, string> }
   | { ok: false; status: number; code: ErrorCode; message: string; extras: Record<string, unknown>; headers: Record<string, string> };
 
 /** How the gateway reads a request body: lazily, only once the checks before row 8 have passed. */
@@ -234,8 +232,9 @@ async function runFromKey(
   const base = { requestId: request.requestId, kbId: kb.id, subscriptionId: record.subscription.id, keyId: record.keyId, at: now, keyLastUsedAt: record.keyLastUsedAt };
   if (outcome.ok) {
     recorder.record({ ...base, status: 200, errorCode: null, tokensUsed: outcome.answer.tokens_used, latencyMs: Date.now() - started });
-    Object.assign(headers, usageHeaders({ used: reservation.used, cap }));
-    return { ok: true, status: 200, answer: outcome.answer, headers };
+    const usage = { used: reservation.used, cap };
+    Object.assign(headers, usageHeaders(usage));
+    return { ok: true, status: 200, answer: outcome.answer, usage, headers };
   }
   // Fair metering: a failed answer gives its unit back.
   const usedAfter = await releaseQueryUnit(db, period);
@@ -264,23 +263,16 @@ export type SubscriberQueryResult =
 export async function runSubscriberQuery(input: { userId: string; kbId: string; query: string; requestId: string; signal?: AbortSignal }): Promise<SubscriberQueryResult> {
   const started = Date.now();
   const db = await getDb();
-  const [key] = await db
-    .select({ keyHash: apiKeys.keyHash })
-    .from(apiKeys)
-    .innerJoin(subscriptions, eq(subscriptions.id, apiKeys.subscriptionId))
-    .where(and(eq(subscriptions.userId, input.userId), eq(apiKeys.kbId, input.kbId), isNull(apiKeys.revokedAt)))
-    .orderBy(desc(subscriptions.createdAt), desc(apiKeys.createdAt))
-    .limit(1);
-  const record = key ? await findKeyByHash(db, key.keyHash) : null;
-  if (!record) {
+  const keyHash = await findSubscriberKeyHash(db, input.userId, input.kbId);
+  const record = keyHash ? await findKeyByHash(db, keyHash) : null;
+  if (!keyHash || !record) {
     return { ok: false, code: 'forbidden', status: 403, message: 'You need an active subscription with an active key to query this knowledge base.', extras: {} };
   }
-  const outcome = await runFromKey(db, record, key!.keyHash, { kbId: input.kbId, requestId: input.requestId, signal: input.signal }, started, async () =>
+  const outcome = await runFromKey(db, record, keyHash, { kbId: input.kbId, requestId: input.requestId, signal: input.signal }, started, async () =>
     validateQuery(input.query),
   );
   if (outcome.ok) {
-    const used = Number(outcome.headers['X-Usage-Used']);
-    const cap = Number(outcome.headers['X-Usage-Cap']);
+    const { used, cap } = outcome.usage;
     return { ok: true, answer: outcome.answer, usage: { used, cap, remaining: Math.max(0, cap - used) } };
   }
   return { ok: false, code: outcome.code, message: outcome.message, status: outcome.status, extras: outcome.extras };

@@ -1,5 +1,5 @@
 import { getEnv } from '@/lib/platform/env';
-import { processSingleton, replaceProcessSingleton } from '@/lib/platform/singleton';
+import { processSingleton } from '@/lib/platform/singleton';
 import { createMemoryRateLimiter } from './memory';
 import { createRedisRateLimiter } from './redis';
 import type { RateLimiter } from './types';
@@ -25,9 +25,3 @@ export function getRateLimiter(): RateLimiter {
   return processSingleton(SLOT, createConfiguredRateLimiter);
 }
 
-/** Tests swap the backend between suites. */
-export async function resetRateLimiterForTesting(next?: RateLimiter): Promise<void> {
-  const current = processSingleton<RateLimiter | undefined>(SLOT, () => undefined);
-  replaceProcessSingleton(SLOT, next);
-  if (current && current !== next) await current.close();
-}

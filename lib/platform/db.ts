@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { openPostgres, type Database, type DatabaseHandle } from '@/db/client';
 import { isEmptyCatalog, migrateDatabase, withStartupLock } from '@/db/migrate';
-import { seedMarketplace } from '@/lib/seed';
 import { openEmbeddedDatabase, type EmbeddedRole } from './embedded-db';
 import { getEnv } from './env';
 import { log } from './log';

@@ -1,7 +1,6 @@
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { openPglite, openPostgres, type DatabaseHandle } from '@/db/client';
 import { BRIDGE_PORT, startPgliteBridge } from '@/db/pglite-bridge';
 
@@ -214,16 +213,3 @@ export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbedde
   };
 }
 
-/** For tests: is anything answering at this server's socket? */
-export async function pingEmbeddedServer(info: ServerInfo): Promise<boolean> {
-  const client = new pg.Client({ host: info.socketDir, port: info.port, user: 'postgres', database: 'postgres' });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}

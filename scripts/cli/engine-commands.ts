@@ -9,7 +9,7 @@ import { detectFormat } from '@/lib/engine/parsers';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
 import { newId } from '@/lib/platform/ids';
 import { describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBase } from '@/lib/publishing/knowledge-base-lookup';
-import { command, FAILED, parse, required, UsageError, USAGE_ERROR } from './args';
+import { command, FAILED, parse, required, UsageError } from './args';
 import type { CliCommand } from './types';
 
 async function knowledgeBase(ref: string): Promise<OperatorKnowledgeBase | null> {

@@ -5,7 +5,7 @@ import { listKeysForUser, revokeKeyAsOperator } from '@/lib/keys';
 import { choosePlan, listKnowledgeBasesForOperator, describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBase, type OperatorPlan } from '@/lib/publishing/knowledge-base-lookup';
 import { findOrCreateBuyer, findUserByEmail } from '@/lib/accounts/users';
 import { findBuyerSubscription } from '@/lib/subscriptions';
-import { command, FAILED, parse, required, UsageError, USAGE_ERROR } from './args';
+import { command, FAILED, parse, required, UsageError } from './args';
 import type { CliCommand } from './types';
 
 function money(cents: number, currency: string): string {
