@@ -1,6 +1,6 @@
-import { CATEGORIES } from '@/lib/catalog/categories';
+import { CATEGORIES } from '@/lib/catalog';
 import { getEnv } from '@/lib/platform/env';
-import { MAX_BODY_BYTES, MAX_QUERY_CHARS } from '@/lib/gateway/pipeline';
+import { MAX_BODY_BYTES, MAX_QUERY_CHARS } from '@/lib/gateway';
 
 /**
  * The OpenAPI 3.1 description of the two public endpoints (contract §1): the catalogue listing + detail and the

@@ -82,11 +82,63 @@ export function enabledOAuthProviders(): { id: string; name: string }[] {
   return configuredOAuthProviders(getEnv()).map((p) => ({ id: p.id, name: p.name }));
 }
 
-/** Why an OAuth sign-in ended back on the sign-in page; the page words each one (app/(auth)/signin). */
-export type OAuthFailure = 'OAuthDenied' | 'OAuthProviderError' | 'OAuthEmailMissing' | 'OAuthEmailNotVerified';
+/**
+ * Why a sign-in ended back on the sign-in page (`/signin?error=…`): a wrong password or the brute-force gate
+ * (credentials), why an OAuth sign-in was refused, and next-auth's own codes the page words. One closed set for
+ * what writes the parameter (authorize, the OAuth callbacks, the sign-in action) and the page that reads it; next-auth
+ * v4 can carry a denial to the page only as this string. `Default` (next-auth's own word) is anything else.
+ */
+export const SIGN_IN_ERROR_CODES = [
+  'CredentialsSignin',
+  'TooManyAttempts',
+  'OAuthDenied',
+  'OAuthProviderError',
+  'OAuthEmailMissing',
+  'OAuthEmailNotVerified',
+  'OAuthCallback',
+  'OAuthAccountNotLinked',
+  'Callback',
+  'Default',
+] as const;
+export type SignInErrorCode = (typeof SIGN_IN_ERROR_CODES)[number];
 
-export function oauthFailurePath(failure: OAuthFailure, providerId: string): string {
-  return `/signin?${new URLSearchParams({ error: failure, provider: providerId })}`;
+export type SignInError = { code: 'TooManyAttempts'; retryAfterSeconds: number } | { code: Exclude<SignInErrorCode, 'TooManyAttempts'> };
+
+/** Why an OAuth sign-in ended back on the sign-in page. */
+export type OAuthFailure = Extract<SignInErrorCode, 'OAuthDenied' | 'OAuthProviderError' | 'OAuthEmailMissing' | 'OAuthEmailNotVerified'>;
+
+/** The longest wait the sign-in page will state; a larger number did not come from the limiter. */
+const MAX_RETRY_AFTER_SECONDS = 24 * 60 * 60;
+
+/** The `error` value: the code, with the wait in whole seconds after a colon for TooManyAttempts (`TooManyAttempts:840`). */
+export function encodeSignInError(error: SignInError): string {
+  return error.code === 'TooManyAttempts' ? `${error.code}:${Math.max(1, Math.ceil(error.retryAfterSeconds))}` : error.code;
+}
+
+/** The inverse of encodeSignInError: null when there is no value, `Default` for anything it would not have written. */
+export function parseSignInError(value: string | undefined): SignInError | null {
+  if (!value) return null;
+  const [code, argument, ...rest] = value.split(':');
+  if (rest.length > 0) return { code: 'Default' };
+  if (code === 'TooManyAttempts') {
+    const seconds = Number(argument);
+    const valid = Number.isSafeInteger(seconds) && String(seconds) === argument && seconds >= 1 && seconds <= MAX_RETRY_AFTER_SECONDS;
+    return valid ? { code, retryAfterSeconds: seconds } : { code: 'Default' };
+  }
+  const known = argument === undefined && (SIGN_IN_ERROR_CODES as readonly string[]).includes(code ?? '');
+  return known ? { code: code as Exclude<SignInErrorCode, 'TooManyAttempts'> } : { code: 'Default' };
+}
+
+/** The sign-in page reporting `error` (and, for an OAuth failure, which provider). */
+export function signInErrorPath(error: SignInError, providerId?: string): string {
+  const params = new URLSearchParams({ error: encodeSignInError(error) });
+  if (providerId) params.set('provider', providerId);
+  return `/signin?${params}`;
+}
+
+/** A refused password sign-in as the page's error. */
+export function passwordSignInError(result: Extract<PasswordSignInResult, { ok: false }>): SignInError {
+  return result.code === 'too_many_attempts' ? { code: 'TooManyAttempts', retryAfterSeconds: result.retryAfterSeconds } : { code: 'CredentialsSignin' };
 }
 
 const SIGN_IN_REFUSALS: Record<Extract<OAuthSignInResult, { ok: false }>['code'], OAuthFailure> = {
@@ -104,7 +156,7 @@ export function providerRefusalRedirect(url: URL): URL | null {
   const error = url.searchParams.get('error');
   if (!match || !error || !enabledOAuthProviders().some((p) => p.id === match[1])) return null;
   log.info({ provider: match[1], providerError: error.slice(0, 64) }, 'OAuth sign-in refused at the provider');
-  return new URL(oauthFailurePath(error === 'access_denied' ? 'OAuthDenied' : 'OAuthProviderError', match[1]), getEnv().APP_URL);
+  return new URL(signInErrorPath({ code: error === 'access_denied' ? 'OAuthDenied' : 'OAuthProviderError' }, match[1]), getEnv().APP_URL);
 }
 
 /**
@@ -131,9 +183,11 @@ function buildAuthOptions(): NextAuthOptions {
       async authorize(credentials, req) {
         const result = await attemptPasswordSignIn(credentials?.email ?? '', credentials?.password ?? '', clientIpFrom(req.headers ?? {}));
         if (result.ok) return { id: result.user.id, email: result.user.email, name: result.user.name };
-        // next-auth passes a thrown message to the error page as ?error=…; the sign-in page explains it.
-        if (result.code === 'too_many_attempts') throw new Error(`TooManyAttempts:${result.retryAfterSeconds}`);
-        return null;
+        // null makes next-auth report ?error=CredentialsSignin; a thrown message is passed to the page as ?error=…
+        // as it is, so the gate's wait travels encoded (parseSignInError on the page reads it back).
+        const error = passwordSignInError(result);
+        if (error.code === 'CredentialsSignin') return null;
+        throw new Error(encodeSignInError(error));
       },
     }),
     ...configuredOAuthProviders(getEnv()),
@@ -161,11 +215,11 @@ function buildAuthOptions(): NextAuthOptions {
       } catch (error) {
         // next-auth would put a thrown message into the redirect URL; internals stay in the log instead.
         log.error({ err: error, provider: account.provider }, 'OAuth sign-in failed');
-        return '/signin?error=Callback';
+        return signInErrorPath({ code: 'Callback' });
       }
       if (!result.ok) {
         log.info({ provider: account.provider, reason: result.code }, 'OAuth sign-in refused');
-        return oauthFailurePath(SIGN_IN_REFUSALS[result.code], account.provider);
+        return signInErrorPath({ code: SIGN_IN_REFUSALS[result.code] }, account.provider);
       }
       log.info({ provider: account.provider, userId: result.user.id, outcome: result.outcome }, 'OAuth sign-in');
       // The jwt callback below runs next with this same object: carry our id, not the provider's.

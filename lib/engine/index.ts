@@ -9,6 +9,8 @@ import { searchChunks } from './retrieval';
 export type { QueryTerm, RetrievedChunk, SearchResult } from './retrieval';
 export { searchChunks } from './retrieval';
 export { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, type IngestResult } from './ingest';
+export { detectFormat, MIME_TYPES, ParseError, type SourceFormat } from './parsers';
+export { parsePdfSource, renderPdfFromSource, type PdfSource } from './pdf-render';
 
 /** The configured chat model, or null for extractive answers. */
 export function llmConfig(): LlmConfig | null {

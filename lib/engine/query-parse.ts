@@ -1,4 +1,4 @@
-import { extractSearchWords } from '@/lib/catalog/search-query';
+import { extractSearchWords } from '@/lib/catalog';
 
 /**
  * A buyer's question → the words to rank with, the quoted phrases that must occur, and the last word to match as a

@@ -5,7 +5,7 @@ import { ERROR_STATUS, type ErrorCode } from '@/lib/platform/errors';
 import { hashApiKey, parseApiKey } from '@/lib/keys';
 import { getRateLimiter, rateLimitHeaders, type RateLimitRule } from '@/lib/limits';
 import { log } from '@/lib/platform/log';
-import { loadKnowledgeBaseRoute, routeQuery, type PreparedRoute } from '@/lib/routing/routes';
+import { loadKnowledgeBaseRoute, routeQuery, type PreparedRoute } from '@/lib/routing';
 import type { QueryAnswer } from '@/lib/query-answer';
 import { readPeriodUsage, releaseQueryUnit, reserveQueryUnit, usageHeaders, type PeriodKey } from './quota';
 import { processSingleton } from '@/lib/platform/singleton';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { CATEGORIES } from '@/lib/catalog/categories';
+import { CATEGORIES } from '@/lib/catalog';
 import { knowledgeBases, plans, publishers } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { newId } from '@/lib/platform/ids';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { addMonthsClamped, periodContaining } from '@/lib/subscriptions/billing-period';
+import { addMonthsClamped, periodContaining } from '@/lib/subscriptions';
 import type { Database, Transaction } from '@/db/client';
 import { knowledgeBases, plans, publishers, subscriptions, usageDaily, usagePeriods, users } from '@/db/schema';
 import { KNOWLEDGE_BASE_SEEDS, type KnowledgeBaseSeed } from '@/db/seed/catalog/knowledge-bases';

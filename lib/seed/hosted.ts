@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { ingestDocument, type IngestResult } from '@/lib/engine/ingest';
-import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
+import { ingestDocument, type IngestResult } from '@/lib/engine';
+import { parsePdfSource, renderPdfFromSource } from '@/lib/engine';
 import type { Database, Executor } from '@/db/client';
 
 /** Source documents of the hosted knowledge bases, one folder per knowledge-base slug (hosted-kbs.md). */

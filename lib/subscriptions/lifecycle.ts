@@ -3,7 +3,7 @@ import { plans, usagePeriods } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { recordAudit, type AuditActorKind } from '@/lib/platform/audit';
 import { Denied, deniable, type Denial } from '@/lib/platform/transactions';
-import { issueKey, type IssuedKey } from '@/lib/keys/store';
+import { issueKey, type IssuedKey } from '@/lib/keys';
 import { changeSubscription, lockSubscription, type SubscriptionResult } from './change';
 import { ENDED_STATUSES, LIVE_STATUSES } from './status';
 

@@ -5,7 +5,7 @@ import { recordAudit, type AuditActorKind } from '@/lib/platform/audit';
 import { newId } from '@/lib/platform/ids';
 import { Denied, deniable, type Denial } from '@/lib/platform/transactions';
 import type { KeyMode } from '@/lib/keys';
-import { issueKey, type IssuedKey } from '@/lib/keys/store';
+import { issueKey, type IssuedKey } from '@/lib/keys';
 import { periodBounds } from './billing-period';
 import { adjustSubscribers } from './change';
 import { expireIfLapsed, lapsedCondition } from './period';

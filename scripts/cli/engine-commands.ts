@@ -3,12 +3,12 @@ import path from 'node:path';
 import { recordAudit } from '@/lib/platform/audit';
 import { getDb } from '@/lib/platform/db';
 import { answerHostedQuery } from '@/lib/engine';
-import { deleteDocument, ingestDocument, reindexKnowledgeBase, type IngestResult } from '@/lib/engine/ingest';
-import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
-import { detectFormat } from '@/lib/engine/parsers';
-import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
+import { deleteDocument, ingestDocument, reindexKnowledgeBase, type IngestResult } from '@/lib/engine';
+import { createHostedKnowledgeBase } from '@/lib/publishing';
+import { detectFormat } from '@/lib/engine';
+import { parsePdfSource, renderPdfFromSource } from '@/lib/engine';
 import { newId } from '@/lib/platform/ids';
-import { describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBase } from '@/lib/publishing/knowledge-base-lookup';
+import { describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBase } from '@/lib/publishing';
 import { command, FAILED, parse, required, UsageError } from './args';
 import type { CliCommand } from './types';
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { getDb } from '@/lib/platform/db';
-import { configureHttpBackend } from '@/lib/routing/routes';
-import { describeResolveFailure, resolveKnowledgeBase } from '@/lib/publishing/knowledge-base-lookup';
+import { configureHttpBackend } from '@/lib/routing';
+import { describeResolveFailure, resolveKnowledgeBase } from '@/lib/publishing';
 import type { CliCommand } from './types';
 
 /**

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
 import { knowledgeBases, plans, publishers, users } from '@/db/schema';
 import { newId, randomBase62 } from '@/lib/platform/ids';
-import { configureHttpBackend } from '@/lib/routing/routes';
+import { configureHttpBackend } from '@/lib/routing/backends';
 import { purchaseSubscription } from '@/lib/subscriptions';
 import { listenOnLoopback } from './listen';
 import { rememberSecret } from './log-scan';

@@ -1,0 +1,6 @@
+/** Accounts: users and passwords, sign-in (next-auth), sessions, OAuth providers, sign-in limits. Public surface. */
+export * from './auth';
+export * from './oauth-providers';
+export * from './session';
+export * from './sign-in-limiter';
+export * from './users';

@@ -1,0 +1,131 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The floor plan, checked: lib/ is grouped by domain, each folder's index.ts is its public surface, imports run one
+ * way (README, "Architecture"), and only lib/ touches the database schema and client in db/.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** Lower layers never import higher ones; a folder may import its own layer only without forming a loop. */
+const LAYERS: Record<string, number> = {
+  platform: 0,
+  'query-answer.ts': 0,
+  keys: 1,
+  limits: 1,
+  subscriptions: 2,
+  accounts: 2,
+  catalog: 3,
+  billing: 3,
+  publishing: 3,
+  engine: 4,
+  routing: 5,
+  gateway: 6,
+  seed: 7,
+  'openapi.ts': 7,
+  'health.ts': 7,
+};
+/** Folders whose modules are imported one by one: a toolkit of independent pieces rather than one domain. */
+const MODULE_IMPORTS = new Set(['platform']);
+/** scripts/serve.mjs runs without a build step, so it imports the one plain-JavaScript module it needs directly. */
+const DIRECT_IMPORTS = new Set(['scripts/serve.mjs → lib/gateway/fast-lane-slot']);
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(path.join(ROOT, dir))) {
+    const rel = path.posix.join(dir, name);
+    if (statSync(path.join(ROOT, rel)).isDirectory()) out.push(...sourceFiles(rel));
+    else if (/\.(ts|tsx|mjs)$/.test(name) && !name.endsWith('.d.mts')) out.push(rel);
+  }
+  return out;
+}
+
+const IMPORT = /(?:^|\s)(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(ROOT, file), 'utf8');
+  return [...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2]!);
+}
+
+/** A specifier as a repository path without extension (`lib/gateway/pipeline`), or null for packages. */
+function resolve(from: string, spec: string): string | null {
+  if (spec.startsWith('@/')) return spec.slice(2).replace(/\.(mjs|ts|tsx)$/, '');
+  if (spec.startsWith('.')) return path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.(mjs|ts|tsx)$/, '');
+  return null;
+}
+
+/** The lib/ unit a path belongs to: its folder, or the top-level file's name. */
+function libUnit(target: string): string | null {
+  const parts = target.split('/');
+  if (parts[0] !== 'lib' || parts.length < 2) return null;
+  // `@/lib/gateway` is the folder (its index.ts); `@/lib/openapi` is a top-level file.
+  const isFolder = parts.length > 2 || statSync(path.join(ROOT, target), { throwIfNoEntry: false })?.isDirectory();
+  return isFolder ? parts[1]! : `${parts[1]}.ts`;
+}
+
+const product = ['lib', 'app', 'components', 'scripts'].flatMap(sourceFiles).filter((f) => !/\.test\.tsx?$/.test(f));
+const edges = product.flatMap((file) => importsOf(file).flatMap((spec) => {
+  const target = resolve(file, spec);
+  return target ? [{ file, spec, target }] : [];
+}));
+
+describe('architecture', () => {
+  it('knows every unit of lib/', () => {
+    const units = new Set(product.filter((f) => f.startsWith('lib/')).map((f) => libUnit(f.replace(/\.(ts|tsx|mjs)$/, ''))));
+    expect([...units].filter((u) => u && !(u in LAYERS))).toEqual([]);
+  });
+
+  it('imports run one way between the folders of lib/', () => {
+    const upward = edges.flatMap(({ file, spec, target }) => {
+      const from = libUnit(file.replace(/\.(ts|tsx|mjs)$/, ''));
+      const to = libUnit(target);
+      if (!from || !to || from === to) return [];
+      return LAYERS[to]! > LAYERS[from]! ? [`${file} imports ${spec} (${from} is below ${to})`] : [];
+    });
+    expect(upward).toEqual([]);
+  });
+
+  it('has no import loop between the folders of lib/', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const { file, target } of edges) {
+      const from = libUnit(file.replace(/\.(ts|tsx|mjs)$/, ''));
+      const to = libUnit(target);
+      if (from && to && from !== to) graph.set(from, (graph.get(from) ?? new Set()).add(to));
+    }
+    const loops: string[] = [];
+    const visit = (unit: string, trail: string[]) => {
+      for (const next of graph.get(unit) ?? []) {
+        if (next === trail[0]) loops.push([...trail, next].join(' → '));
+        else if (!trail.includes(next) && next > trail[0]!) visit(next, [...trail, next]);
+      }
+    };
+    for (const unit of graph.keys()) visit(unit, [unit]);
+    expect(loops).toEqual([]);
+  });
+
+  it('reaches another folder of lib/ only through its index.ts', () => {
+    const deep = edges.flatMap(({ file, spec, target }) => {
+      const parts = target.split('/');
+      if (parts[0] !== 'lib' || parts.length < 3 || MODULE_IMPORTS.has(parts[1]!)) return [];
+      const inside = file.startsWith(`lib/${parts[1]}/`);
+      if (inside || parts[2] === 'index' || DIRECT_IMPORTS.has(`${file} → ${target}`)) return [];
+      return [`${file} imports ${spec}`];
+    });
+    expect(deep).toEqual([]);
+  });
+
+  it('leaves db/ to lib/', () => {
+    const outside = edges.filter(({ file, target }) => target.startsWith('db/') && !file.startsWith('lib/')).map(({ file, spec }) => `${file} imports ${spec}`);
+    expect(outside).toEqual([]);
+  });
+
+  it('db/ does not import lib/', () => {
+    const upward = sourceFiles('db')
+      .flatMap((file) => importsOf(file).map((spec) => ({ file, target: resolve(file, spec) })))
+      .filter(({ target }) => target?.startsWith('lib/'))
+      .map(({ file, target }) => `${file} imports ${target}`);
+    expect(upward).toEqual([]);
+  });
+});

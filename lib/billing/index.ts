@@ -1,0 +1,5 @@
+/** Billing: checkout (Stripe or the test checkout), plan changes through Stripe, the webhook ledger, the one-time key handoff. Public surface. */
+export * from './checkout';
+export * from './handoff';
+export * from './stripe';
+export * from './webhook';

@@ -1,0 +1,4 @@
+/** Routing: a query's way to a knowledge base's backend (the publisher's http endpoint or the built-in engine). Public surface. */
+export * from './backends';
+export { MAX_ANSWER_BYTES, signPayload, callHttpBackend, type HttpBackendTarget, type PublisherOutcome } from './http-connector';
+export { type GuardPolicy } from './ssrf-guard';
