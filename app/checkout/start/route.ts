@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { findPurchasablePlan, startCheckout } from '@/lib/billing/checkout';
+import { findPurchasablePlan, startCheckout } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { errorResponse, isSameOriginPost, methodNotAllowed, withApiRoute } from '@/lib/platform/http';
-import { getSessionUser } from '@/lib/accounts/session';
+import { getSessionUser } from '@/lib/accounts';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
 import NextAuth from 'next-auth';
-import { getAuthOptions, providerRefusalRedirect } from '@/lib/accounts/auth';
+import { getAuthOptions, providerRefusalRedirect } from '@/lib/accounts';
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 

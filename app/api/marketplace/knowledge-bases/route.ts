@@ -1,5 +1,5 @@
-import { listKnowledgeBases, parseListingParams } from '@/lib/catalog/listing';
-import { catalogJson, catalogMethodNotAllowed, catalogPreflight, withCatalogHeaders } from '@/lib/catalog/http';
+import { listKnowledgeBases, parseListingParams } from '@/lib/catalog';
+import { catalogJson, catalogMethodNotAllowed, catalogPreflight, withCatalogHeaders } from '@/lib/catalog';
 import { ApiError } from '@/lib/platform/errors';
 import { withApiRoute } from '@/lib/platform/http';
 

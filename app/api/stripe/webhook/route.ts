@@ -1,8 +1,8 @@
-import { applyStripeEvent } from '@/lib/billing/webhook';
+import { applyStripeEvent } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { errorResponse, jsonResponse, methodNotAllowed, withApiRoute } from '@/lib/platform/http';
-import { getStripe, verifyStripeEvent } from '@/lib/billing/stripe';
+import { getStripe, verifyStripeEvent } from '@/lib/billing';
 
 export const dynamic = 'force-dynamic';
 

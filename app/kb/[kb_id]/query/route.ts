@@ -1,4 +1,4 @@
-import { serveQueryRequest } from '@/lib/gateway/web';
+import { serveQueryRequest } from '@/lib/gateway';
 import { methodNotAllowed, withApiRoute } from '@/lib/platform/http';
 
 /** POST /kb/{kb_id}/query — the keyed query gateway (contract §1). All checks live in lib/gateway/pipeline.ts. */
