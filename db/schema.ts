@@ -321,7 +321,7 @@ export const subscriptions = pgTable(
     index('subscriptions_kb_idx').on(t.kbId, t.status),
     uniqueIndex('subscriptions_stripe_key').on(t.stripeSubscriptionId),
     uniqueIndex('subscriptions_checkout_key').on(t.stripeCheckoutSessionId),
-    // One live subscription per buyer and knowledge base (contract §3).
+    // One live subscription per buyer and knowledge base (docs/api.md §5.2).
     uniqueIndex('subscriptions_one_active_key')
       .on(t.userId, t.kbId)
       .where(sql`status in ('active', 'past_due', 'incomplete')`),

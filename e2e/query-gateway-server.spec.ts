@@ -119,7 +119,7 @@ async function waitUntilReserved(subscriptionId: string, units: number): Promise
   expect(await usedThisPeriod(subscriptionId)).toBe(units);
 }
 
-/** The contract's error body: exactly {error, message, request_id} plus the extras, the id also in X-Request-Id. */
+/** The documented error body (docs/api.md §3.4): exactly {error, message, request_id} plus the extras, the id also in X-Request-Id. */
 function expectErrorBody(reply: Reply, status: number, error: string, extras: Record<string, unknown> = {}) {
   expect(reply.status, reply.raw.toString('utf8')).toBe(status);
   expect(reply.headers['content-type']).toMatch(/^application\/json/);
@@ -195,7 +195,7 @@ test('a keyed query is answered on the fast lane: 200 with the answer, the rate-
   expect(withSearch.headers['x-usage-used']).toBe('2');
 });
 
-test("the contract's error bodies over the real server: 401, 405 for every other method, 413", async () => {
+test("the documented error bodies over the real server: 401, 405 for every other method, 413", async () => {
   const missing = await call('POST', `/kb/${kb}/query`, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'tides' }) });
   expectErrorBody(missing, 401, 'missing_api_key');
   expect(fromFastLane(missing)).toBe(true);

@@ -3,7 +3,7 @@ import { getEnv } from '@/lib/platform/env';
 import { MAX_BODY_BYTES, MAX_QUERY_CHARS } from '@/lib/gateway';
 
 /**
- * The OpenAPI 3.1 description of the two public endpoints (contract §1): the catalogue listing + detail and the
+ * The OpenAPI 3.1 description of the two public endpoints (docs/api.md §2, §3): the catalogue listing + detail and the
  * keyed query gateway, with every status, error code, header and schema. Served at /api/openapi.json; the gateway
  * integration tests validate every response they assert against it (ajv, JSON Schema 2020-12).
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The query-answer schema (contract §1, §4): what the gateway returns to buyers, what a publisher's backend
+ * The query-answer schema (docs/api.md §3.3, §6.4): what the gateway returns to buyers, what a publisher's backend
  * must answer, and what the built-in engine produces. One schema for all three.
  */
 export const citationSchema = z.object({

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A small standalone Almanac publisher backend (contract §4), with no dependencies beyond Node.
+// A small standalone Almanac publisher backend (docs/api.md §6), with no dependencies beyond Node.
 // It verifies that each call comes from Almanac (bearer infrastructure key + Almanac-Signature HMAC with a
 // timestamp no older than 5 minutes) and answers from a few documents of its own with keyword retrieval.
 //

@@ -49,7 +49,7 @@ export async function findPurchasablePlan(db: Executor, planId: string): Promise
   return rows[0] ?? null;
 }
 
-/** The buyer's live subscription to a knowledge base (one at most: docs/api.md §[subscriptions]), if any. */
+/** The buyer's live subscription to a knowledge base (one at most: docs/api.md §5.2), if any. */
 export async function findLiveSubscriptionId(db: Executor, userId: string, kbId: string, now: Date = new Date()): Promise<string | null> {
   const found = await findBuyerSubscription(db, userId, kbId, now);
   // A lapsed one (cancelled, period over) is expired by the purchase itself (purchaseSubscription).

@@ -1,7 +1,7 @@
 import { REQUEST_ID_HEADER, jsonResponse, methodNotAllowed } from '@/lib/platform/http';
 
 /**
- * HTTP conventions of the two public catalogue endpoints (contract §1): readable from any origin (no credentials
+ * HTTP conventions of the two public catalogue endpoints (docs/api.md §2.7): readable from any origin (no credentials
  * involved), and briefly cacheable by browsers and CDNs because the catalogue changes slowly.
  */
 export const CATALOG_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=300';

@@ -11,14 +11,14 @@ export type { PlanView };
 export { parseListingParams, type ListingParams, type ListingParamsResult } from './params';
 
 /**
- * The public catalogue (contract.md §1): the listing with its filters, total and stable orders; the detail of one
+ * The public catalogue (docs/api.md §2): the listing with its filters, total and stable orders; the detail of one
  * knowledge base; and small reads for the marketplace pages (publisher page, filter chips). Only `published`
  * knowledge bases are ever visible here. Every object leaving this module passes an explicit mapper.
  */
 
 // ── views ────────────────────────────────────────────────────────────────────────────────────────────
 
-/** Exactly the nine fields of a listing item (contract §1). `publisher` is the publisher's display name. */
+/** Exactly the nine fields of a listing item (docs/api.md §2.3). `publisher` is the publisher's display name. */
 export interface KnowledgeBaseListItem {
   id: string;
   title: string;
@@ -303,7 +303,7 @@ export async function getKnowledgeBaseView(id: string, db?: Executor): Promise<K
   };
 }
 
-/** The public detail (contract §1): the nine list fields plus description, plans, documentsCount, language, licence, sampleQuestions. */
+/** The public detail (docs/api.md §2.9): the nine list fields plus description, plans, documentsCount, language, licence, sampleQuestions. */
 export async function getKnowledgeBaseDetail(id: string, db?: Executor): Promise<KnowledgeBaseDetail | null> {
   const view = await getKnowledgeBaseView(id, db);
   if (!view) return null;
@@ -381,7 +381,7 @@ export async function listTagVocabulary(db?: Executor): Promise<{ tag: string; c
   return (result.rows as { tag: string; count: number }[]).map((r) => ({ tag: r.tag, count: Number(r.count) }));
 }
 
-/** Published knowledge bases per category, every category present (0 when empty), in the contract's order. */
+/** Published knowledge bases per category, every category present (0 when empty), in the enum's order. */
 export async function categoryCounts(db?: Executor): Promise<{ category: Category; count: number }[]> {
   const executor = db ?? (await getDb());
   const rows = await executor

@@ -1,9 +1,9 @@
 /**
- * Parsing of the public listing's query parameters (contract.md §1), in one pure place shared by the API route and
+ * Parsing of the public listing's query parameters (docs/api.md §2.2), in one pure place shared by the API route and
  * the catalogue pages. Expected mistakes are values (`{ ok: false, parameter, message }`); the route turns them
  * into 400 `invalid_parameter`.
  *
- * Decisions where the contract is silent:
+ * Decisions of our own (also in docs/api.md §2.2):
  * - a parameter given with an empty value (`?category=&page=`, what an HTML form submits) counts as absent;
  * - a repeated scalar parameter (`?page=1&page=2`) uses its first value, like URLSearchParams.get;
  * - `sort` is case-insensitive like `category`;

@@ -20,7 +20,7 @@ export function llmConfig(): LlmConfig | null {
 }
 
 /**
- * The `hosted` backend of contract §4: answers a buyer's query from the knowledge base's own documents.
+ * The `hosted` backend of docs/api.md §6.1: answers a buyer's query from the knowledge base's own documents.
  * The gateway has already authorised the request; this only reads. `options.llm` overrides the configuration
  * (null forces extractive mode).
  */

@@ -14,7 +14,7 @@ import { findKeyByHash, findSubscriberKeyHash, type GatewayKeyRecord } from './k
 import { getUsageRecorder } from './usage-recorder';
 
 /**
- * The query gateway (contract §1, POST /kb/{kb_id}/query). Checks run in the contract's order and the first failure
+ * The query gateway (docs/api.md §3, POST /kb/{kb_id}/query). Checks run in the documented order (§3.2) and the first failure
  * answers; every outcome is a value the route turns into a response. Hot-path cost on a warm key: the key and
  * knowledge-base records come from a 500 ms cache (so a revocation or suspension is seen everywhere within half a
  * second), the rate limit from the configured limiter, and ONE database statement reserves the cap unit. Volume,
@@ -175,7 +175,7 @@ async function runFromKey(
   let now = new Date();
   // Row 3
   if (record.keyRevokedAt) return deny('key_revoked', 'This API key has been revoked. Create a new key in your dashboard.', await peekHeaders(db, record, now));
-  // Row 4: suspended knowledge bases pass here and are refused at row 6 (contract: 403, not 404).
+  // Row 4: suspended knowledge bases pass here and are refused at row 6 (docs/api.md §3.2: 403, not 404).
   const route = caches().kbs.lookup(request.kbId, () => loadKnowledgeBaseRoute(db, request.kbId));
   const kb = route instanceof Promise ? await route : route;
   if (!kb || (kb.status !== 'published' && kb.status !== 'suspended')) {

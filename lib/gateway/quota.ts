@@ -4,7 +4,7 @@ import { getEnv } from '@/lib/platform/env';
 import { processSingleton } from '@/lib/platform/singleton';
 
 /**
- * Fair metering (contract §1): one cap unit is reserved atomically in the database before a query is routed and
+ * Fair metering (docs/api.md §3.6): one cap unit is reserved atomically in the database before a query is routed and
  * given back if the answer fails. The database is the single source of truth for caps whichever rate-limit backend
  * runs, so counts survive app and Redis restarts and agree across instances. A reservation runs in one transaction:
  * the row lock serialises concurrent reservations (across processes too), so with cap C exactly C of any number of
@@ -175,7 +175,7 @@ export interface UsageSnapshot {
   cap: number;
 }
 
-/** X-Usage-* headers (contract §1), after counting this request. */
+/** X-Usage-* headers (docs/api.md §3.5), after counting this request. */
 export function usageHeaders(usage: UsageSnapshot): Record<string, string> {
   return {
     'X-Usage-Used': String(usage.used),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { randomBase62 } from '@/lib/platform/ids';
 
 /**
- * API keys (contract §2): `alm_sk_live_` | `alm_sk_test_` + 32 base62 random characters (≈190.5 bits) + a 6-character
+ * API keys (docs/api.md §4): `alm_sk_live_` | `alm_sk_test_` + 32 base62 random characters (≈190.5 bits) + a 6-character
  * base62 CRC32 of everything before it. The checksum lets the gateway reject typos and garbage without touching the
  * database; it is not a secret and adds no security. Keys are stored only as a SHA-256 hash.
  */

@@ -8,7 +8,7 @@ import { generateApiKey, toKeyView, type KeyMode, type KeyView } from './format'
 
 /**
  * The key store: issue, revoke, list. Only the SHA-256 hash, the display prefix and the last four characters are
- * stored; the whole key exists once, in the `IssuedKey` its issuer hands to the one-time reveal (docs/api.md §[keys]).
+ * stored; the whole key exists once, in the `IssuedKey` its issuer hands to the one-time reveal (docs/api.md §4).
  * The gateway looks keys up by hash in lib/gateway/key-lookup.ts.
  */
 

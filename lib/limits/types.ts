@@ -1,5 +1,5 @@
 /**
- * Per-key request-rate limits behind one interface (contract §1 row 7). Three backends share it: in-process
+ * Per-key request-rate limits behind one interface (docs/api.md §3.2, row 7). Three backends share it: in-process
  * (one instance), Redis (several instances; one Lua script, exact sliding log) and Upstash (serverless, through
  * @upstash/ratelimit's sliding window). The gateway only ever talks to this interface.
  */
@@ -37,7 +37,7 @@ export function retryAfterSeconds(resetAtMs: number, nowMs: number): number {
   return Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000));
 }
 
-/** The three X-RateLimit-* headers (contract §1) for a state. */
+/** The three X-RateLimit-* headers (docs/api.md §3.5) for a state. */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(state.limit),

@@ -70,7 +70,7 @@ export const envSchema = z.object({
   UPSTASH_REDIS_REST_TOKEN: optionalString,
   /** Requests per minute per key when a plan sets none. */
   RATE_LIMIT_PER_MINUTE: intWithDefault(60, 1),
-  /** Length of the rate-limit sliding window (ms). The contract's window is a minute; tests shorten it to see it slide. */
+  /** Length of the rate-limit sliding window (ms). The documented window is a minute (docs/api.md §3.2); tests shorten it to see it slide. */
   RATE_LIMIT_WINDOW_MS: intWithDefault(60_000, 100),
   /** Key prefix of rate-limit entries in Redis/Upstash (lets several deployments or test runs share one Redis). */
   RATE_LIMIT_PREFIX: z.string().default('almanac:rl'),

@@ -1,6 +1,6 @@
 /**
  * One error type, one closed map from code to HTTP status, one body shape:
- * `{ error, message, request_id, ...extras }` (docs/api.md §[errors]).
+ * `{ error, message, request_id, ...extras }` (docs/api.md §3.4, §12).
  */
 export const ERROR_STATUS = {
   invalid_parameter: 400,

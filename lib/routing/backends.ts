@@ -11,7 +11,7 @@ import { parseEndpointUrl, resolveAndGuard, type GuardPolicy } from './ssrf-guar
 import { queryAnswerSchema, type QueryRequest } from '@/lib/query-answer';
 
 /**
- * Publisher routing (contract §4): a knowledge base answers through its `hosted` engine or the publisher's own
+ * Publisher routing (docs/api.md §6): a knowledge base answers through its `hosted` engine or the publisher's own
  * `http` endpoint. The gateway loads a knowledge base's route once per cache period (loadKnowledgeBaseRoute) and
  * calls routeQuery with it for every query. Secrets are decrypted when the route is prepared and live only inside
  * its connector (see HttpConnector for how long); they are never returned or logged.

@@ -7,7 +7,7 @@ import { resolveAndGuard, type GuardPolicy, type GuardResult } from './ssrf-guar
 import { processSingleton } from '@/lib/platform/singleton';
 
 /**
- * The `http` backend connector (contract §4): POST {query, kb_id, request_id} to the publisher's endpoint over a
+ * The `http` backend connector (docs/api.md §6.2): POST {query, kb_id, request_id} to the publisher's endpoint over a
  * keep-alive pool, signed with `Almanac-Signature: t=<unix>,v1=<hex HMAC-SHA256("<t>.<body>")>` and authorised with
  * the publisher's infrastructure key. The answer must be 2xx, at most 1 MiB (counted on the stream, whatever
  * Content-Length says) and valid against the query-answer schema; anything else is `publisher_error`, and no answer

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
- * The SSRF guard for publisher endpoints (contract §4). The publisher chooses the URL, so it must never let Almanac's
+ * The SSRF guard for publisher endpoints (docs/api.md §6.7). The publisher chooses the URL, so it must never let Almanac's
  * server reach its own network: addresses are classified AFTER DNS resolution, and the connector connects to the
  * address that was checked (no second lookup an attacker could rebind).
  *

@@ -1,7 +1,7 @@
 import type { Subscription } from '@/db/schema';
 
 /**
- * `knowledge_bases.subscribers_count` ("subscriptions active now", docs/api.md §[listing]) counts subscriptions whose
+ * `knowledge_bases.subscribers_count` ("subscriptions active now", docs/api.md §2.3) counts subscriptions whose
  * status is `active` — including ones cancelled at period end, which keep access until then — in both modes (live
  * and test: the offline test checkout is the whole product without Stripe keys). `past_due` (access suspended),
  * `incomplete`, `cancelled` and `expired` do not count. Every status change adjusts it in the same transaction.
@@ -11,7 +11,7 @@ export const COUNTED_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['ac
 /** Statuses that still grant access (past_due is suspended, not ended: paying restores it). */
 export const LIVE_STATUSES: readonly SubscriptionStatus[] = ['active', 'past_due'];
 /**
- * Statuses that hold the buyer's one subscription per knowledge base (docs/api.md §[subscriptions]): the partial unique index
+ * Statuses that hold the buyer's one subscription per knowledge base (docs/api.md §5.2): the partial unique index
  * `subscriptions_one_active_key` covers exactly these, so a buyer holding one cannot buy the same knowledge base again.
  */
 export const HOLDING_STATUSES: readonly SubscriptionStatus[] = ['active', 'past_due', 'incomplete'];

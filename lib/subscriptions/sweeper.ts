@@ -7,7 +7,7 @@ import { expireEndedSubscriptions } from './period';
 /**
  * Expires subscriptions cancelled at period end once their period is over, within a minute, whether or not anyone
  * calls the API or opens a page. Without it a lapsed subscription kept counting in the marketplace's
- * `subscribersCount` ("subscriptions active now", contract §1) until its own key or buyer touched it. Every instance
+ * `subscribersCount` ("subscriptions active now", docs/api.md §2.3) until its own key or buyer touched it. Every instance
  * runs one: each expiry locks its row and is idempotent, so instances racing on the same subscription agree.
  */
 const SWEEP_INTERVAL_MS = 60_000;

@@ -174,7 +174,7 @@ export async function getDailyUsage(
 
 /**
  * The buyer's subscription to one knowledge base, as an id: the live one (holding the one slot per buyer and
- * knowledge base, docs/api.md §[subscriptions]) when there is one, else the most recent. `live` is false for a
+ * knowledge base, docs/api.md §5.2) when there is one, else the most recent. `live` is false for a
  * lapsed one (cancelled, period over, not yet swept), which a new purchase expires and replaces.
  */
 export async function findBuyerSubscription(db: Executor, userId: string, kbId: string, now: Date = new Date()): Promise<{ id: string; live: boolean } | null> {

@@ -16,7 +16,7 @@ import { expectLogsFreeOfSecrets, rememberSecret } from '../support/log-scan';
 import { OpenApiChecker } from '../support/openapi-check';
 
 /**
- * The shared security suite for POST /kb/{kb_id}/query: every row of the contract's check order with its exact
+ * The shared security suite for POST /kb/{kb_id}/query: every row of the check order (docs/api.md §3.2) with its exact
  * status, whole body and headers, the precedence between rows, and the framing rules (bearer scheme, 413, 405,
  * no CORS). It runs on both faces of the gateway: the Next route handler (in-process) and the fast lane that
  * `npm start` serves (real HTTP). Every response is validated against the served OpenAPI document.

@@ -3,7 +3,7 @@ import { catalogJson, catalogMethodNotAllowed, catalogPreflight, withCatalogHead
 import { ApiError } from '@/lib/platform/errors';
 import { withApiRoute } from '@/lib/platform/http';
 
-/** Public listing of published knowledge bases (contract §1). Always rendered per request, never at build. */
+/** Public listing of published knowledge bases (docs/api.md §2.1). Always rendered per request, never at build. */
 export const dynamic = 'force-dynamic';
 
 export const GET = withCatalogHeaders(

@@ -3,7 +3,7 @@ import { catalogJson, catalogMethodNotAllowed, catalogPreflight, withCatalogHead
 import { ApiError } from '@/lib/platform/errors';
 import { withApiRoute } from '@/lib/platform/http';
 
-/** Public detail of one published knowledge base (contract §1); 404 for unknown or unpublished ids. */
+/** Public detail of one published knowledge base (docs/api.md §2.9); 404 for unknown or unpublished ids. */
 export const dynamic = 'force-dynamic';
 
 export const GET = withCatalogHeaders(
