@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { plans, usagePeriods } from '@/db/schema';
-import type { Executor } from '@/lib/platform/db';
+import { plans, usagePeriods, type Subscription } from '@/db/schema';
+import type { Executor, Transaction } from '@/lib/platform/db';
 import { recordAudit, type AuditActorKind } from '@/lib/platform/audit';
 import { Denied, deniable, type Denial } from '@/lib/platform/transactions';
 import { issueKey, type IssuedKey } from '@/lib/keys';
-import { changeSubscription, lockSubscription, type SubscriptionResult } from './change';
-import { ENDED_STATUSES, LIVE_STATUSES } from './status';
+import { changeSubscription, lockSubscription, type SubscriptionChanges, type SubscriptionResult } from './change';
+import { ENDED_STATUSES, LIVE_STATUSES, type SubscriptionStatus } from './status';
 
 /**
  * Changes to a subscription after its purchase (lib/subscriptions/purchase.ts): the ones Stripe drives through its
@@ -71,6 +71,28 @@ export function endSubscription(db: Executor, input: { subscriptionId: string; a
 
 // ── Buyer-driven changes ───────────────────────────────────────────────────────────────────────────
 
+/** A change the buyer makes on their own subscription (someone else's is `not_found`), audited as theirs. */
+function buyerChange(
+  db: Executor,
+  input: BuyerInput,
+  action: string,
+  decide: (row: Subscription, tx: Transaction, now: Date) => SubscriptionChanges | 'unchanged' | Promise<SubscriptionChanges | 'unchanged'>,
+  metadata: (row: Subscription) => Record<string, unknown> = () => ({}),
+): Promise<SubscriptionResult> {
+  const now = input.now ?? new Date();
+  return changeSubscription(db, {
+    subscriptionId: input.subscriptionId,
+    userId: input.userId,
+    at: now,
+    decide: (row, tx) => decide(row, tx, now),
+    audit: (row) => ({ actorUserId: input.userId, actorKind: input.actorKind ?? 'web', action, metadata: metadata(row) }),
+  });
+}
+
+function requireStatus(row: Subscription, allowed: readonly SubscriptionStatus[], verb: string): void {
+  if (!allowed.includes(row.status)) throw new Denied('conflict', `A ${row.status} subscription cannot ${verb}.`);
+}
+
 /**
  * Another plan of the same knowledge base, effective now: the gateway reads the cap from the plan, and the usage
  * row belongs to the period (not the plan), so queries already used carry over. For Stripe-managed subscriptions
@@ -78,61 +100,43 @@ export function endSubscription(db: Executor, input: { subscriptionId: string; a
  */
 export function upgradeSubscription(db: Executor, input: BuyerInput & { planId: string }): Promise<SubscriptionResult> {
   let planName = '';
-  return changeSubscription(db, {
-    subscriptionId: input.subscriptionId,
-    userId: input.userId,
-    at: input.now ?? new Date(),
-    decide: async (row, tx) => {
-      if (row.status !== 'active') throw new Denied('conflict', `A ${row.status} subscription cannot change plan.`);
+  return buyerChange(
+    db,
+    input,
+    'subscription.change_plan',
+    async (row, tx) => {
+      requireStatus(row, ['active'], 'change plan');
       if (row.planId === input.planId) throw new Denied('conflict', 'The subscription is already on this plan.');
       const [plan] = await tx.select().from(plans).where(eq(plans.id, input.planId));
       if (!plan || !plan.active || plan.kbId !== row.kbId) throw new Denied('invalid_plan', 'This plan is not offered for this knowledge base.');
       planName = plan.name;
       return { planId: plan.id };
     },
-    audit: (row) => ({
-      actorUserId: input.userId,
-      actorKind: input.actorKind ?? 'web',
-      action: 'subscription.change_plan',
-      metadata: { fromPlanId: row.planId, toPlanId: input.planId, plan: planName },
-    }),
-  });
+    (row) => ({ fromPlanId: row.planId, toPlanId: input.planId, plan: planName }),
+  );
 }
 
 /** Cancel at period end: access continues until then. Idempotent. */
 export function cancelSubscription(db: Executor, input: BuyerInput): Promise<SubscriptionResult> {
-  const now = input.now ?? new Date();
-  return changeSubscription(db, {
-    subscriptionId: input.subscriptionId,
-    userId: input.userId,
-    at: now,
-    decide: (row) => {
-      if (!LIVE_STATUSES.includes(row.status)) throw new Denied('conflict', `A ${row.status} subscription cannot be cancelled.`);
+  return buyerChange(
+    db,
+    input,
+    'subscription.cancel',
+    (row, _tx, now) => {
+      requireStatus(row, LIVE_STATUSES, 'be cancelled');
       return row.cancelAtPeriodEnd ? 'unchanged' : { cancelAtPeriodEnd: true, cancelledAt: now };
     },
-    audit: (row) => ({
-      actorUserId: input.userId,
-      actorKind: input.actorKind ?? 'web',
-      action: 'subscription.cancel',
-      metadata: { effectiveAt: row.currentPeriodEnd.toISOString() },
-    }),
-  });
+    (row) => ({ effectiveAt: row.currentPeriodEnd.toISOString() }),
+  );
 }
 
 /** Undo a cancellation before the period ends. Idempotent; after the end it is too late (`conflict`). */
 export function resumeSubscription(db: Executor, input: BuyerInput): Promise<SubscriptionResult> {
-  const now = input.now ?? new Date();
-  return changeSubscription(db, {
-    subscriptionId: input.subscriptionId,
-    userId: input.userId,
-    at: now,
-    decide: (row) => {
-      if (!LIVE_STATUSES.includes(row.status)) throw new Denied('conflict', `A ${row.status} subscription cannot be resumed.`);
-      if (!row.cancelAtPeriodEnd) return 'unchanged';
-      if (now.getTime() >= row.currentPeriodEnd.getTime()) throw new Denied('conflict', 'The billing period has already ended.');
-      return { cancelAtPeriodEnd: false, cancelledAt: null };
-    },
-    audit: () => ({ actorUserId: input.userId, actorKind: input.actorKind ?? 'web', action: 'subscription.resume', metadata: {} }),
+  return buyerChange(db, input, 'subscription.resume', (row, _tx, now) => {
+    requireStatus(row, LIVE_STATUSES, 'be resumed');
+    if (!row.cancelAtPeriodEnd) return 'unchanged';
+    if (now.getTime() >= row.currentPeriodEnd.getTime()) throw new Denied('conflict', 'The billing period has already ended.');
+    return { cancelAtPeriodEnd: false, cancelledAt: null };
   });
 }
 
