@@ -53,6 +53,11 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     image: text('image'),
     stripeCustomerId: text('stripe_customer_id'),
+    /**
+     * The generation of this user's sessions. Each session token carries the value current when it was issued, and
+     * a token carrying an older value is refused; signing out bumps it, which ends every session of the user.
+     */
+    sessionVersion: integer('session_version').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
