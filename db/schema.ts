@@ -482,3 +482,28 @@ export type Subscription = typeof subscriptions.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type Document = typeof documents.$inferSelect;
 export type Chunk = typeof chunks.$inferSelect;
+
+/**
+ * Idempotency-Key records of POST /kb/{kb_id}/query (docs/api.md §3.8), scoped to the API key. A row is claimed
+ * (status null, `locked_until` a lease) before the query runs and holds the stored answer afterwards, for 24 hours.
+ * The primary key makes the claim exact across instances; a claim whose instance died is taken over after its lease.
+ */
+export const idempotencyRecords = pgTable(
+  'idempotency_records',
+  {
+    keyId: text('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** SHA-256 of the Content-Type and body: a different request under the same key is refused. */
+    requestHash: text('request_hash').notNull(),
+    /** Null while the first request is in flight. */
+    status: integer('status'),
+    responseBody: jsonb('response_body'),
+    responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
+    lockedUntil: ts('locked_until').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.idempotencyKey] }), index('idempotency_records_expires_idx').on(t.expiresAt)],
+);

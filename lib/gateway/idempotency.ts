@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import { and, eq, isNull, lte } from 'drizzle-orm';
+import { idempotencyRecords } from '@/db/schema';
+import type { Executor } from '@/lib/platform/db';
+
+/**
+ * Idempotency-Key on POST /kb/{kb_id}/query (docs/api.md §3.8). The first request with a key claims it, runs, and
+ * stores its status and body for 24 hours; a retry with the same API key, Idempotency-Key and request gets the
+ * stored answer and is not counted again. Exactness across instances comes from the table's primary key: only one
+ * insert can win the claim. A claim is a lease, so a request whose instance died (kill -9) does not block its key
+ * for a day: once the lease is over, the next retry takes the key over and runs.
+ */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+const KEY_PATTERN = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
+
+/** 1–255 printable ASCII characters (spaces inside only, since header values are trimmed on the wire). */
+export function isValidIdempotencyKey(value: string): boolean {
+  return KEY_PATTERN.test(value);
+}
+
+/** What makes two requests "the same": the media type and the exact body. */
+export function requestFingerprint(contentType: string | null, body: string): string {
+  return createHash('sha256').update(contentType ?? '').update('\n').update(body).digest('base64url');
+}
+
+export interface StoredAnswer {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export type IdempotencyClaim =
+  | { kind: 'claimed' }
+  | { kind: 'replay'; answer: StoredAnswer }
+  | { kind: 'reused' }
+  | { kind: 'in_progress' };
+
+interface ClaimInput {
+  keyId: string;
+  idempotencyKey: string;
+  fingerprint: string;
+  /** How long the first request may take before a retry may take its key over (the publisher timeout and a margin). */
+  leaseMs: number;
+  now?: Date;
+}
+
+const rowOf = (input: Pick<ClaimInput, 'keyId' | 'idempotencyKey'>) =>
+  and(eq(idempotencyRecords.keyId, input.keyId), eq(idempotencyRecords.idempotencyKey, input.idempotencyKey));
+
+export async function claimIdempotencyKey(db: Executor, input: ClaimInput): Promise<IdempotencyClaim> {
+  const now = input.now ?? new Date();
+  const lockedUntil = new Date(now.getTime() + input.leaseMs);
+  // At most twice: a first pass that finds an expired record deletes it and claims again.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const inserted = await db
+      .insert(idempotencyRecords)
+      .values({
+        keyId: input.keyId,
+        idempotencyKey: input.idempotencyKey,
+        requestHash: input.fingerprint,
+        lockedUntil,
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ keyId: idempotencyRecords.keyId });
+    if (inserted.length > 0) return { kind: 'claimed' };
+
+    const [row] = await db.select().from(idempotencyRecords).where(rowOf(input));
+    if (!row) continue; // deleted between the insert and the read: claim again
+    if (row.expiresAt.getTime() <= now.getTime()) {
+      await db.delete(idempotencyRecords).where(and(rowOf(input), lte(idempotencyRecords.expiresAt, now)));
+      continue;
+    }
+    if (row.requestHash !== input.fingerprint) return { kind: 'reused' };
+    if (row.status !== null) {
+      return { kind: 'replay', answer: { status: row.status, body: row.responseBody, headers: row.responseHeaders ?? {} } };
+    }
+    if (row.lockedUntil.getTime() > now.getTime()) return { kind: 'in_progress' };
+    // The first request's lease ran out without an answer (its instance died): take the key over, once.
+    const taken = await db
+      .update(idempotencyRecords)
+      .set({ lockedUntil })
+      .where(and(rowOf(input), isNull(idempotencyRecords.status), lte(idempotencyRecords.lockedUntil, now)))
+      .returning({ keyId: idempotencyRecords.keyId });
+    return taken.length > 0 ? { kind: 'claimed' } : { kind: 'in_progress' };
+  }
+  return { kind: 'in_progress' };
+}
+
+/** Stores the answer of a claimed key; only the claim's holder writes it, and only once. */
+export async function storeIdempotentAnswer(db: Executor, key: Pick<ClaimInput, 'keyId' | 'idempotencyKey'>, answer: StoredAnswer): Promise<void> {
+  await db
+    .update(idempotencyRecords)
+    .set({ status: answer.status, responseBody: answer.body, responseHeaders: answer.headers })
+    .where(and(rowOf(key), isNull(idempotencyRecords.status)));
+}
+
+/** Gives a claim back without an answer (our own fault): the retry runs instead of replaying a 500. */
+export async function releaseIdempotencyKey(db: Executor, key: Pick<ClaimInput, 'keyId' | 'idempotencyKey'>): Promise<void> {
+  await db.delete(idempotencyRecords).where(and(rowOf(key), isNull(idempotencyRecords.status)));
+}
+
+/** Removes records past their 24 hours (run by the periodic sweep). */
+export async function purgeExpiredIdempotencyRecords(db: Executor, now: Date = new Date()): Promise<number> {
+  const rows = await db.delete(idempotencyRecords).where(lte(idempotencyRecords.expiresAt, now)).returning({ keyId: idempotencyRecords.keyId });
+  return rows.length;
+}
+
