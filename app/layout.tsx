@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { SiteFooter } from '@/components/site/site-footer';
 import { SiteHeader } from '@/components/site/site-header';
-import { getSessionUser } from '@/lib/accounts/session';
+import { getSessionUser } from '@/lib/accounts';
 import './globals.css';
 
 export const metadata: Metadata = {

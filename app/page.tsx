@@ -6,9 +6,9 @@ import { formatInteger } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { Alert } from '@/components/ui/alert';
 import { ButtonLink } from '@/components/ui/button';
-import { categoryCounts, listKnowledgeBaseCards } from '@/lib/catalog/listing';
-import type { Category } from '@/lib/catalog/categories';
-import { DEFAULT_LISTING_PARAMS } from '@/lib/catalog/params';
+import { categoryCounts, listKnowledgeBaseCards } from '@/lib/catalog';
+import type { Category } from '@/lib/catalog';
+import { DEFAULT_LISTING_PARAMS } from '@/lib/catalog';
 
 const CATEGORY_BLURBS: Record<Category, string> = {
   education: 'Curricula, textbooks and study guides',

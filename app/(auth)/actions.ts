@@ -2,11 +2,11 @@
 
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { attemptPasswordSignIn, clientIpFrom } from '@/lib/accounts/auth';
+import { attemptPasswordSignIn, clientIpFrom } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';
-import { endSession, safeReturnPath, startSession } from '@/lib/accounts/session';
-import { describeWait } from '@/lib/accounts/sign-in-limiter';
-import { registerUser } from '@/lib/accounts/users';
+import { endSession, safeReturnPath, startSession } from '@/lib/accounts';
+import { describeWait } from '@/lib/accounts';
+import { registerUser } from '@/lib/accounts';
 
 export interface AuthFormState {
   /** A message for the whole form (wrong password, too many attempts). */

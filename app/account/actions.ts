@@ -2,10 +2,10 @@
 
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, resumeRenewal } from '@/lib/billing/checkout';
-import { issueReplacementKeyForReveal } from '@/lib/billing/handoff';
+import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, resumeRenewal } from '@/lib/billing';
+import { issueReplacementKeyForReveal } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
-import { requireSessionUser } from '@/lib/accounts/session';
+import { requireSessionUser } from '@/lib/accounts';
 import { revokeKey } from '@/lib/keys';
 
 /**

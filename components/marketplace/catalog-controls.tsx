@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { catalogHref, SORT_OPTIONS, toggleTag, withChange, type CatalogState } from './catalog-url';
-import type { Category } from '@/lib/catalog/categories';
+import type { Category } from '@/lib/catalog';
 import { categoryLabel } from './format';
 import { formatInteger } from '@/components/ui/format';
 import { AutoSubmitSelect } from './auto-submit-select';

@@ -2,8 +2,8 @@
  * The catalogue keeps ALL of its state in the URL (shareable, back button, works without JavaScript).
  * These pure helpers build the links for tabs, chips, sort and pagination from the current state.
  */
-import type { Category } from '@/lib/catalog/categories';
-import { DEFAULT_LISTING_PARAMS, SORTS, type ListingSort } from '@/lib/catalog/params';
+import type { Category } from '@/lib/catalog';
+import { DEFAULT_LISTING_PARAMS, SORTS, type ListingSort } from '@/lib/catalog';
 
 export interface CatalogState {
   query: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CATEGORIES } from '@/lib/catalog/categories';
+import { CATEGORIES } from '@/lib/catalog';
 import { categoryLabel, languageName } from './format';
 
 describe('marketplace vocabulary', () => {

@@ -1,7 +1,7 @@
 /** Marketplace vocabulary for display: category and language names (pure; unit-tested in format.test.ts). Numbers,
  * prices and dates: components/ui/format.ts. The categories themselves are the database enum
  * (CATEGORIES in lib/catalog/categories.ts); only their display names live here. */
-import type { Category } from '@/lib/catalog/categories';
+import type { Category } from '@/lib/catalog';
 
 /** A new category fails the type check here until it has a name. */
 const CATEGORY_LABELS: Record<Category, string> = {

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { signOutAction } from '@/app/(auth)/actions';
 import { Button, ButtonLink } from '@/components/ui/button';
-import type { SessionUser } from '@/lib/accounts/session';
+import type { SessionUser } from '@/lib/accounts';
 
 export function SiteHeader({ user }: { user: SessionUser | null }) {
   return (

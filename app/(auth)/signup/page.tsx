@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { enabledOAuthProviders } from '@/lib/accounts/auth';
-import { getSessionUser, safeReturnPath } from '@/lib/accounts/session';
+import { enabledOAuthProviders } from '@/lib/accounts';
+import { getSessionUser, safeReturnPath } from '@/lib/accounts';
 import { AuthCard } from '../auth-card';
 import { OAuthButtons } from '../signin/oauth-buttons';
 import { SignUpForm } from './sign-up-form';

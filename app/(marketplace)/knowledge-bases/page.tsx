@@ -9,7 +9,7 @@ import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card'
 import { Pagination } from '@/components/marketplace/pagination';
 import { Alert } from '@/components/ui/alert';
 import { ButtonLink } from '@/components/ui/button';
-import { categoryCounts, listKnowledgeBaseCards, listTagVocabulary, parseListingParams, type ListingParams } from '@/lib/catalog/listing';
+import { categoryCounts, listKnowledgeBaseCards, listTagVocabulary, parseListingParams, type ListingParams } from '@/lib/catalog';
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 

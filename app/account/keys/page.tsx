@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { FlashMessage } from '@/components/account/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
 import { getDb } from '@/lib/platform/db';
-import { requireSessionUser } from '@/lib/accounts/session';
+import { requireSessionUser } from '@/lib/accounts';
 import { listKeysForUser } from '@/lib/keys';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 

@@ -2,11 +2,11 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ButtonLink } from '@/components/ui/button';
 import { KeyReveal } from '@/components/billing/key-reveal';
-import { getCheckoutOutcome } from '@/lib/billing/checkout';
-import { getKnowledgeBaseView } from '@/lib/catalog/listing';
+import { getCheckoutOutcome } from '@/lib/billing';
+import { getKnowledgeBaseView } from '@/lib/catalog';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
-import { requireSessionUser } from '@/lib/accounts/session';
+import { requireSessionUser } from '@/lib/accounts';
 
 export const metadata: Metadata = { title: 'Purchase complete', robots: { index: false } };
 export const dynamic = 'force-dynamic';

@@ -2,9 +2,9 @@
 
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { completeTestPurchase } from '@/lib/billing/checkout';
+import { completeTestPurchase } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
-import { requireSessionUser } from '@/lib/accounts/session';
+import { requireSessionUser } from '@/lib/accounts';
 
 const inputSchema = z.object({ planId: z.string().trim().min(1).max(64) });
 

@@ -3,10 +3,10 @@ import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
 import { Button } from '@/components/ui/button';
 import { formatPrice } from '@/components/ui/format';
-import { findLiveSubscriptionId, findPurchasablePlan } from '@/lib/billing/checkout';
+import { findLiveSubscriptionId, findPurchasablePlan } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
-import { requireSessionUser } from '@/lib/accounts/session';
-import { isStripeConfigured } from '@/lib/billing/stripe';
+import { requireSessionUser } from '@/lib/accounts';
+import { isStripeConfigured } from '@/lib/billing';
 import { completeTestPurchaseAction } from './actions';
 
 export const metadata: Metadata = { title: 'Test checkout' };

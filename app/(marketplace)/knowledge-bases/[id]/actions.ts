@@ -1,9 +1,9 @@
 'use server';
 
 import { z } from 'zod';
-import { runSubscriberQuery } from '@/lib/gateway/pipeline';
+import { runSubscriberQuery } from '@/lib/gateway';
 import { newRequestId } from '@/lib/platform/http';
-import { getSessionUser } from '@/lib/accounts/session';
+import { getSessionUser } from '@/lib/accounts';
 import type { TryItState } from '@/components/try-it/try-it-form';
 
 const inputSchema = z.object({ kbId: z.string().trim().min(1).max(64), query: z.string() });

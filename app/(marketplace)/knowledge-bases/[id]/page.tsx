@@ -13,10 +13,10 @@ import { buildSnippets } from '@/components/marketplace/snippets';
 import { SubscriptionStanding } from '@/components/marketplace/subscription-standing';
 import { changePlanAction } from '@/app/account/actions';
 import { tryItAction } from './actions';
-import { getKnowledgeBaseView } from '@/lib/catalog/listing';
+import { getKnowledgeBaseView } from '@/lib/catalog';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
-import { getSessionUser } from '@/lib/accounts/session';
+import { getSessionUser } from '@/lib/accounts';
 import { getSubscriberStanding, offerFor } from '@/lib/subscriptions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 

@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { plural } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
-import { getPublisher, listPublisherKnowledgeBases } from '@/lib/catalog/listing';
+import { getPublisher, listPublisherKnowledgeBases } from '@/lib/catalog';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 
 type Params = Promise<{ slug: string }>;

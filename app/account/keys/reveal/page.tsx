@@ -2,10 +2,10 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { KeyReveal } from '@/components/billing/key-reveal';
 import { ButtonLink } from '@/components/ui/button';
-import { revealHandoff } from '@/lib/billing/checkout';
+import { revealHandoff } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
-import { requireSessionUser } from '@/lib/accounts/session';
+import { requireSessionUser } from '@/lib/accounts';
 
 export const metadata: Metadata = { title: 'New API key', robots: { index: false } };
 export const dynamic = 'force-dynamic';

@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { formatDate, formatDateTime } from '@/components/ui/format';
 import { getDb } from '@/lib/platform/db';
-import { requireSessionUser } from '@/lib/accounts/session';
+import { requireSessionUser } from '@/lib/accounts';
 import { listKeysForUser } from '@/lib/keys';
 import { revokeKeyAction } from '../../../actions';
 
