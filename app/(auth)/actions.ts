@@ -2,11 +2,9 @@
 
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { attemptPasswordSignIn, clientIpFrom } from '@/lib/accounts';
+import { describeSignInError } from '@/components/auth/sign-in-error';
+import { attemptPasswordSignIn, clientIpFrom, endSession, passwordSignInError, registerUser, safeReturnPath, startSession } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';
-import { endSession, safeReturnPath, startSession } from '@/lib/accounts';
-import { describeWait } from '@/lib/accounts';
-import { registerUser } from '@/lib/accounts';
 
 export interface AuthFormState {
   /** A message for the whole form (wrong password, too many attempts). */
@@ -31,12 +29,7 @@ export async function signInAction(_previous: AuthFormState, form: FormData): Pr
   if (fieldErrors.email || fieldErrors.password) return { fieldErrors, values };
 
   const result = await attemptPasswordSignIn(email, password, clientIpFrom(await headers()));
-  if (!result.ok) {
-    if (result.code === 'too_many_attempts') {
-      return { formError: `Too many failed attempts. Try again in ${describeWait(result.retryAfterSeconds)}.`, values };
-    }
-    return { formError: 'That email and password do not match an account.', values };
-  }
+  if (!result.ok) return { formError: describeSignInError(passwordSignInError(result)), values };
   await startSession(result.user);
   redirect(safeReturnPath(text(form, 'callbackUrl')));
 }

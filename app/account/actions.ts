@@ -2,11 +2,11 @@
 
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, resumeRenewal } from '@/lib/billing';
-import { issueReplacementKeyForReveal } from '@/lib/billing';
-import { getDb } from '@/lib/platform/db';
+import { withFlash, type FlashCode } from '@/components/account/flash';
 import { requireSessionUser } from '@/lib/accounts';
+import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, issueReplacementKeyForReveal, resumeRenewal } from '@/lib/billing';
 import { revokeKey } from '@/lib/keys';
+import { getDb, type Executor } from '@/lib/platform/db';
 
 /**
  * Dashboard actions. Each one: parse, take the user from the session (never from the form), call one lib function
@@ -14,55 +14,69 @@ import { revokeKey } from '@/lib/keys';
  */
 const id = z.string().trim().min(1).max(64);
 const subscriptionForm = z.object({ subscriptionId: id });
+const planChangeForm = subscriptionForm.extend({ planId: id });
 
-function back(subscriptionId: string, flash: string): never {
-  redirect(`/account/subscriptions/${encodeURIComponent(subscriptionId)}?flash=${encodeURIComponent(flash)}`);
+/** A refusal from lib, as the flash that explains it. */
+type Refusal = { ok: false; code: FlashCode | 'forbidden' };
+
+/** Someone else's subscription or key is simply not found. */
+function refusalFlash(refusal: Refusal): FlashCode {
+  return refusal.code === 'forbidden' ? 'not_found' : refusal.code;
+}
+
+const subscriptionPath = (subscriptionId: string) => `/account/subscriptions/${encodeURIComponent(subscriptionId)}`;
+
+/**
+ * The prologue of every subscription action: parse the form (a malformed one goes back to the account page), take
+ * the user from the session, call `change` for them; a refusal goes back to the subscription with its flash, a
+ * success is returned with the subscription's path.
+ */
+async function onSubscription<Input extends { subscriptionId: string }, Result extends { ok: true } | Refusal>(
+  formData: FormData,
+  form: z.ZodType<Input>,
+  change: (db: Executor, input: Input & { userId: string }) => Promise<Result>,
+): Promise<{ path: string; done: Extract<Result, { ok: true }> }> {
+  const parsed = form.safeParse(Object.fromEntries(formData));
+  if (!parsed.success) redirect(withFlash('/account', 'not_found'));
+  const path = subscriptionPath(parsed.data.subscriptionId);
+  const user = await requireSessionUser(path);
+  const result = await change(await getDb(), { ...parsed.data, userId: user.id });
+  if (!result.ok) redirect(withFlash(path, refusalFlash(result)));
+  // `ok` is true here; TypeScript does not narrow a type parameter to its Extract.
+  return { path, done: result as Extract<Result, { ok: true }> };
 }
 
 export async function changePlanAction(formData: FormData): Promise<void> {
-  const parsed = subscriptionForm.extend({ planId: id }).safeParse(Object.fromEntries(formData));
-  if (!parsed.success) redirect('/account?flash=not_found');
-  const user = await requireSessionUser(`/account/subscriptions/${parsed.data.subscriptionId}`);
-  const result = await changePlan(await getDb(), { userId: user.id, ...parsed.data });
-  back(parsed.data.subscriptionId, result.ok ? 'plan_changed' : result.code);
+  const { path } = await onSubscription(formData, planChangeForm, changePlan);
+  redirect(withFlash(path, 'plan_changed'));
 }
 
 export async function cancelSubscriptionAction(formData: FormData): Promise<void> {
-  const parsed = subscriptionForm.safeParse(Object.fromEntries(formData));
-  if (!parsed.success) redirect('/account?flash=not_found');
-  const user = await requireSessionUser(`/account/subscriptions/${parsed.data.subscriptionId}`);
-  const result = await cancelAtPeriodEnd(await getDb(), { userId: user.id, subscriptionId: parsed.data.subscriptionId });
-  back(parsed.data.subscriptionId, result.ok ? 'cancelled' : result.code);
+  const { path } = await onSubscription(formData, subscriptionForm, cancelAtPeriodEnd);
+  redirect(withFlash(path, 'cancelled'));
 }
 
 export async function resumeSubscriptionAction(formData: FormData): Promise<void> {
-  const parsed = subscriptionForm.safeParse(Object.fromEntries(formData));
-  if (!parsed.success) redirect('/account?flash=not_found');
-  const user = await requireSessionUser(`/account/subscriptions/${parsed.data.subscriptionId}`);
-  const result = await resumeRenewal(await getDb(), { userId: user.id, subscriptionId: parsed.data.subscriptionId });
-  back(parsed.data.subscriptionId, result.ok ? 'resumed' : result.code);
+  const { path } = await onSubscription(formData, subscriptionForm, resumeRenewal);
+  redirect(withFlash(path, 'resumed'));
 }
 
 /** A replacement key (the old one keeps working until revoked), revealed once through the handoff. */
 export async function createReplacementKeyAction(formData: FormData): Promise<void> {
-  const parsed = subscriptionForm.safeParse(Object.fromEntries(formData));
-  if (!parsed.success) redirect('/account?flash=not_found');
-  const user = await requireSessionUser(`/account/subscriptions/${parsed.data.subscriptionId}`);
-  const result = await issueReplacementKeyForReveal(await getDb(), { userId: user.id, subscriptionId: parsed.data.subscriptionId });
-  if (!result.ok) back(parsed.data.subscriptionId, result.code);
-  redirect(`/account/keys/reveal?handoff=${encodeURIComponent(result.handoffId)}`);
+  const { done } = await onSubscription(formData, subscriptionForm, issueReplacementKeyForReveal);
+  redirect(`/account/keys/reveal?handoff=${encodeURIComponent(done.handoffId)}`);
 }
 
 export async function revokeKeyAction(formData: FormData): Promise<void> {
   const parsed = z.object({ keyId: id, confirm: z.literal('yes') }).safeParse(Object.fromEntries(formData));
-  if (!parsed.success) redirect('/account/keys?flash=not_found');
+  if (!parsed.success) redirect(withFlash('/account/keys', 'not_found'));
   const user = await requireSessionUser('/account/keys');
   const result = await revokeKey(await getDb(), { userId: user.id, keyId: parsed.data.keyId });
-  redirect(`/account/keys?flash=${result.ok ? 'key_revoked' : result.code}`);
+  redirect(withFlash('/account/keys', result.ok ? 'key_revoked' : refusalFlash(result)));
 }
 
 export async function openBillingPortalAction(): Promise<void> {
   const user = await requireSessionUser('/account');
   const result = await createBillingPortalUrl(await getDb(), user.id);
-  redirect(result.ok ? result.url : `/account?flash=${result.code}`);
+  redirect(result.ok ? result.url : withFlash('/account', result.code));
 }

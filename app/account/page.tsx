@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { parseFlash } from '@/components/account/flash';
 import { FlashMessage } from '@/components/account/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
 import { StatusBadge } from '@/components/account/status-badge';
@@ -43,7 +44,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
       </div>
 
       <div className="mt-6">
-        <FlashMessage code={typeof params.flash === 'string' ? params.flash : undefined} />
+        <FlashMessage code={parseFlash(params.flash)} />
       </div>
 
       <section aria-labelledby="subs-heading" className="mt-2">

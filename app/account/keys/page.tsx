@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { parseFlash } from '@/components/account/flash';
 import { FlashMessage } from '@/components/account/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
 import { getDb } from '@/lib/platform/db';
@@ -22,7 +23,7 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
         key from a subscription&apos;s page.
       </p>
       <div className="mt-6">
-        <FlashMessage code={typeof params.flash === 'string' ? params.flash : undefined} />
+        <FlashMessage code={parseFlash(params.flash)} />
         <KeysTable keys={keys} caption="All your API keys" />
       </div>
     </div>

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
+import { withFlash } from '@/components/account/flash';
 import { Button } from '@/components/ui/button';
 import { formatPrice } from '@/components/ui/format';
 import { findLiveSubscriptionId, findPurchasablePlan } from '@/lib/billing';
@@ -27,7 +28,7 @@ export default async function TestCheckoutPage({ searchParams }: { searchParams:
   const plan = planId ? await findPurchasablePlan(db, planId) : null;
   if (!plan) notFound();
   const existing = await findLiveSubscriptionId(db, user.id, plan.kbId);
-  if (existing) redirect(`/account/subscriptions/${existing}?flash=already_subscribed`);
+  if (existing) redirect(withFlash(`/account/subscriptions/${existing}`, 'already_subscribed'));
   const error = typeof params.error === 'string' ? (ERRORS[params.error] ?? 'The purchase could not be completed.') : null;
 
   return (

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import { withFlash } from '@/components/account/flash';
 import { KeyReveal } from '@/components/billing/key-reveal';
 import { ButtonLink } from '@/components/ui/button';
 import { revealHandoff } from '@/lib/billing';
@@ -16,7 +17,7 @@ export default async function RevealKeyPage({ searchParams }: { searchParams: Pr
   const handoff = typeof params.handoff === 'string' ? params.handoff.slice(0, 100) : '';
   const user = await requireSessionUser('/account/keys');
   const shown = handoff ? await revealHandoff(await getDb(), user.id, handoff) : null;
-  if (!shown) redirect('/account/keys?flash=key_gone');
+  if (!shown) redirect(withFlash('/account/keys', 'key_gone'));
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">New key for {shown.kbTitle}</h1>

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { parseFlash } from '@/components/account/flash';
 import { FlashMessage } from '@/components/account/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
 import { StatusBadge } from '@/components/account/status-badge';
@@ -59,7 +60,7 @@ export default async function SubscriptionPage({
       </div>
 
       <div className="mt-6">
-        <FlashMessage code={typeof query.flash === 'string' ? query.flash : undefined} />
+        <FlashMessage code={parseFlash(query.flash)} />
       </div>
 
       {sub.status === 'past_due' ? (

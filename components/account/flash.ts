@@ -1,0 +1,52 @@
+/**
+ * What just happened, after a redirect back to an account page (`?flash=<code>`): one closed set of codes shared by
+ * the producers (app/account/actions.ts, the checkout pages and route, the key reveal) and the pages that show them,
+ * with one message per code. Only known codes are shown, so a crafted link cannot put arbitrary text on the page.
+ */
+export type FlashCode =
+  // A change went through.
+  | 'plan_changed'
+  | 'cancelled'
+  | 'resumed'
+  | 'key_revoked'
+  // Nothing to do, and why.
+  | 'already_subscribed'
+  | 'key_gone'
+  | 'no_customer'
+  | 'stripe_not_configured'
+  // Refused.
+  | 'not_found'
+  | 'conflict'
+  | 'invalid_plan'
+  | 'stripe_unavailable';
+
+export interface FlashText {
+  tone: 'success' | 'error' | 'info';
+  text: string;
+}
+
+/** A new code fails the type check here until it has its message. */
+export const FLASH_MESSAGES: Record<FlashCode, FlashText> = {
+  plan_changed: { tone: 'success', text: 'Plan changed. The new query cap applies now; queries already used this period carry over.' },
+  cancelled: { tone: 'success', text: 'Your subscription will end at the end of the current period. You keep access until then.' },
+  resumed: { tone: 'success', text: 'Your subscription will renew as usual.' },
+  key_revoked: { tone: 'success', text: 'The key was revoked. Requests with it are now refused with 403 key_revoked.' },
+  already_subscribed: { tone: 'info', text: 'You already have a subscription to this knowledge base — here it is.' },
+  key_gone: { tone: 'info', text: 'That key has already been shown, or the link expired. Create another replacement key if you need one.' },
+  no_customer: { tone: 'info', text: 'There is no billing account yet: it is created with your first paid purchase.' },
+  stripe_not_configured: { tone: 'info', text: 'This server takes no payments (test mode), so there is no billing portal.' },
+  not_found: { tone: 'error', text: 'We could not find that item in your account.' },
+  conflict: { tone: 'error', text: 'That change is not possible in the subscription’s current state.' },
+  invalid_plan: { tone: 'error', text: 'That plan is not available for this subscription.' },
+  stripe_unavailable: { tone: 'error', text: 'Our payment provider could not be reached; nothing was changed. Please try again.' },
+};
+
+/** The path with `?flash=<code>` (a producer's redirect target). */
+export function withFlash(path: string, code: FlashCode): string {
+  return `${path}${path.includes('?') ? '&' : '?'}flash=${code}`;
+}
+
+/** The incoming `?flash=` parameter as a code; anything else (absent, repeated, unknown) is null and shows nothing. */
+export function parseFlash(value: string | string[] | undefined): FlashCode | null {
+  return typeof value === 'string' && Object.hasOwn(FLASH_MESSAGES, value) ? (value as FlashCode) : null;
+}

@@ -1,0 +1,32 @@
+import { describeWait, type SignInError } from '@/lib/accounts';
+
+/**
+ * The words for each sign-in error (lib/accounts/auth.ts has the closed set and its encode/parse pair), for the
+ * sign-in page's `?error=` and the sign-in form alike. `provider` is the OAuth provider's display name. The switch
+ * is exhaustive: a new code fails the type check here until it has its words.
+ */
+export function describeSignInError(error: SignInError, provider = 'the provider'): string {
+  const Provider = provider.charAt(0).toUpperCase() + provider.slice(1);
+  switch (error.code) {
+    case 'CredentialsSignin':
+      return 'That email and password do not match an account.';
+    case 'TooManyAttempts':
+      return `Too many failed attempts. Try again in ${describeWait(error.retryAfterSeconds)}.`;
+    case 'OAuthDenied':
+      return `Sign-in with ${provider} was cancelled, so you are not signed in. Try again, or use your email and password.`;
+    case 'OAuthProviderError':
+      return `${Provider} could not complete the sign-in. Please try again, or use your email and password.`;
+    case 'OAuthCallback':
+      // next-auth's report of a failed exchange with the provider (token or profile request); it does not say which.
+      return `Signing in with ${provider} failed. Please try again, or use your email and password.`;
+    case 'OAuthEmailMissing':
+      return `${Provider} did not share an email address, so we could not sign you in.`;
+    case 'OAuthEmailNotVerified':
+      return `${Provider} has not verified the email address of your account, so it cannot be used to sign in here. Verify it with ${provider} and try again, or sign in with your email and password.`;
+    case 'OAuthAccountNotLinked':
+      return 'This email is already used with another sign-in method.';
+    case 'Callback':
+    case 'Default':
+      return 'Sign-in did not complete. Please try again.';
+  }
+}
