@@ -6,6 +6,7 @@ import { formatInteger } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { Alert } from '@/components/ui/alert';
 import { ButtonLink } from '@/components/ui/button';
+import { Section } from '@/components/ui/section';
 import { categoryCounts, listKnowledgeBaseCards } from '@/lib/catalog';
 import type { Category } from '@/lib/catalog';
 import { DEFAULT_LISTING_PARAMS } from '@/lib/catalog';
@@ -59,10 +60,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       </section>
 
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
-        <section aria-labelledby="categories-heading" className="mt-12">
-          <h2 id="categories-heading" className="text-xl font-semibold text-slate-900">
-            Browse by category
-          </h2>
+        <Section id="categories-heading" title="Browse by category" className="mt-12">
           <ul className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
             {counts.map(({ category, count }) => (
               <li key={category}>
@@ -77,26 +75,24 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
               </li>
             ))}
           </ul>
-        </section>
+        </Section>
 
-        <section aria-labelledby="popular-heading" className="mt-12">
-          <div className="flex items-end justify-between gap-4">
-            <h2 id="popular-heading" className="text-xl font-semibold text-slate-900">
-              Most popular
-            </h2>
+        <Section
+          id="popular-heading"
+          title="Most popular"
+          className="mt-12"
+          action={
             <Link href="/knowledge-bases" className="text-sm font-semibold text-brand-700 hover:underline">
               See all <span aria-hidden="true">→</span>
             </Link>
-          </div>
+          }
+        >
           <div className="mt-4">
             <KnowledgeBaseGrid items={popular.items} />
           </div>
-        </section>
+        </Section>
 
-        <section aria-labelledby="how-heading" className="mt-14">
-          <h2 id="how-heading" className="text-xl font-semibold text-slate-900">
-            How it works
-          </h2>
+        <Section id="how-heading" title="How it works" className="mt-14">
           <ol className="mt-4 grid gap-4 md:grid-cols-3">
             {STEPS.map((step, i) => (
               <li key={step.title} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
@@ -111,7 +107,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           <div className="mt-8">
             <ButtonLink href="/signup">Create a free account</ButtonLink>
           </div>
-        </section>
+        </Section>
       </div>
     </>
   );

@@ -3,10 +3,11 @@ import Link from 'next/link';
 import { parseFlash } from '@/components/account/flash';
 import { FlashMessage } from '@/components/account/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
-import { StatusBadge } from '@/components/account/status-badge';
+import { SubscriptionBadges } from '@/components/account/status-badge';
 import { UsageMeter } from '@/components/account/usage-meter';
 import { Button } from '@/components/ui/button';
 import { formatDate, formatPrice } from '@/components/ui/format';
+import { Section } from '@/components/ui/section';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
 import { isStripeConfigured } from '@/lib/billing';
@@ -47,10 +48,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
         <FlashMessage code={parseFlash(params.flash)} />
       </div>
 
-      <section aria-labelledby="subs-heading" className="mt-2">
-        <h2 id="subs-heading" className="text-lg font-semibold text-slate-900">
-          Subscriptions
-        </h2>
+      <Section id="subs-heading" title="Subscriptions" size="lg" className="mt-2">
         {live.length === 0 ? (
           <p className="mt-3 text-sm text-slate-700">
             You have no active subscriptions.{' '}
@@ -68,10 +66,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
                       {s.kbTitle}
                     </Link>
                   </h3>
-                  <div className="flex gap-1">
-                    {s.mode === 'test' ? <StatusBadge status="test" /> : null}
-                    <StatusBadge status={s.cancelAtPeriodEnd && s.status === 'active' ? 'cancelling' : s.status} />
-                  </div>
+                  <SubscriptionBadges subscription={s} />
                 </div>
                 <p className="mt-1 text-sm text-slate-700">
                   {s.plan.name} · {formatPrice(s.plan.priceCents, s.plan.currency)}/month · period {formatDate(s.currentPeriodStart)} – {formatDate(s.currentPeriodEnd)}
@@ -101,21 +96,23 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
             </ul>
           </details>
         ) : null}
-      </section>
+      </Section>
 
-      <section aria-labelledby="keys-heading" className="mt-10">
-        <div className="flex items-baseline justify-between">
-          <h2 id="keys-heading" className="text-lg font-semibold text-slate-900">
-            API keys
-          </h2>
+      <Section
+        id="keys-heading"
+        title="API keys"
+        size="lg"
+        className="mt-10"
+        action={
           <Link href="/account/keys" className="text-sm font-medium text-brand-700 underline">
             Manage keys
           </Link>
-        </div>
+        }
+      >
         <div className="mt-3">
           <KeysTable keys={keys} caption="Your API keys" />
         </div>
-      </section>
+      </Section>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { KeyView } from '@/lib/keys';
-import type { SubscriptionStatus } from '@/lib/subscriptions';
+import type { SubscriptionStatus, SubscriptionView } from '@/lib/subscriptions';
 
 /** A subscription's or a key's status, plus two states the pages derive: ending at period end, test mode. */
 export type BadgeStatus = SubscriptionStatus | KeyView['status'] | 'cancelling' | 'test';
@@ -19,4 +19,15 @@ const STYLES: Record<BadgeStatus, { label: string; className: string }> = {
 export function StatusBadge({ status }: { status: BadgeStatus }) {
   const style = STYLES[status];
   return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${style.className}`}>{style.label}</span>;
+}
+
+/** A subscription's badges: test mode when it is, then its status (an active one cancelled at period end says so). */
+export function SubscriptionBadges({ subscription }: { subscription: Pick<SubscriptionView, 'mode' | 'status' | 'cancelAtPeriodEnd'> }) {
+  const { mode, status, cancelAtPeriodEnd } = subscription;
+  return (
+    <div className="flex gap-1">
+      {mode === 'test' ? <StatusBadge status="test" /> : null}
+      <StatusBadge status={cancelAtPeriodEnd && status === 'active' ? 'cancelling' : status} />
+    </div>
+  );
 }

@@ -1,4 +1,5 @@
 import { CopyButton } from '@/components/ui/copy-button';
+import { Section } from '@/components/ui/section';
 
 /**
  * The one and only display of a full API key: the key, a copy button, a clear warning and a ready-to-run curl
@@ -14,10 +15,7 @@ export function KeyReveal({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: s
     `  -d '${JSON.stringify({ query: question })}'`,
   ].join('\n');
   return (
-    <section aria-labelledby="key-reveal-heading" className="rounded-lg border border-amber-300 bg-amber-50 p-5">
-      <h2 id="key-reveal-heading" className="text-lg font-semibold text-slate-900">
-        Your API key
-      </h2>
+    <Section id="key-reveal-heading" title="Your API key" size="lg" className="rounded-lg border border-amber-300 bg-amber-50 p-5">
       <p className="mt-2 font-medium text-amber-900" role="note">
         Copy it now: you will not see it again. We store only a hash of it. If you lose it, create a replacement key from your account.
       </p>
@@ -34,6 +32,6 @@ export function KeyReveal({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: s
       <div className="mt-2">
         <CopyButton value={curl} label="Copy command" />
       </div>
-    </section>
+    </Section>
   );
 }

@@ -49,22 +49,24 @@ export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: KnowledgeBa
         </ul>
       ) : null}
       <div className="mt-auto pt-4">
-      <dl className="flex gap-5 border-t border-slate-100 pt-3 text-xs text-slate-600">
-        <div className="flex gap-1">
-          <dt>Subscribers</dt>
-          <dd className="font-semibold text-slate-900" title={formatInteger(kb.subscribersCount)}>
-            {formatCompact(kb.subscribersCount)}
-          </dd>
-        </div>
-        <div className="flex gap-1">
-          <dt>Queries</dt>
-          <dd className="font-semibold text-slate-900" title={formatInteger(kb.queryVolume)}>
-            {formatCompact(kb.queryVolume)}
-          </dd>
-        </div>
-      </dl>
+        <dl className="flex gap-5 border-t border-slate-100 pt-3 text-xs text-slate-600">
+          <CardStat label="Subscribers" value={kb.subscribersCount} />
+          <CardStat label="Queries" value={kb.queryVolume} />
+        </dl>
       </div>
     </article>
+  );
+}
+
+/** A count in short form ("1.2K"), the exact number in its tooltip. */
+function CardStat({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="flex gap-1">
+      <dt>{label}</dt>
+      <dd className="font-semibold text-slate-900" title={formatInteger(value)}>
+        {formatCompact(value)}
+      </dd>
+    </div>
   );
 }
 

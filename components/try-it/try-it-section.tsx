@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { SubscriberStanding } from '@/lib/subscriptions';
 import { TryItForm, type TryItAction } from './try-it-form';
+import { Section } from '@/components/ui/section';
 
 /**
  * "Try it" on a knowledge-base page. Signed out: an invitation to sign in. Signed in without a subscription: a
@@ -48,11 +49,8 @@ export function TryItSection({
     body = <TryItForm kbId={kbId} action={action} initialUsage={standing.usage} sampleQuestion={sampleQuestion} />;
   }
   return (
-    <section aria-labelledby="try-it-heading" className="mt-8 rounded-lg border border-slate-200 bg-white p-5">
-      <h2 id="try-it-heading" className="text-lg font-semibold text-slate-900">
-        Try it
-      </h2>
+    <Section id="try-it-heading" title="Try it" size="lg" className="mt-8 rounded-lg border border-slate-200 bg-white p-5">
       {body}
-    </section>
+    </Section>
   );
 }

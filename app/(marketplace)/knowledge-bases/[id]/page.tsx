@@ -19,6 +19,7 @@ import { getEnv } from '@/lib/platform/env';
 import { getSessionUser } from '@/lib/accounts';
 import { getSubscriberStanding, offerFor } from '@/lib/subscriptions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
+import { Section } from '@/components/ui/section';
 
 type Params = Promise<{ id: string }>;
 
@@ -101,21 +102,15 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
         </dl>
       </header>
 
-      <section aria-labelledby="about-heading" className="mt-10 max-w-3xl">
-        <h2 id="about-heading" className="text-xl font-semibold text-slate-900">
-          About this knowledge base
-        </h2>
+      <Section id="about-heading" title="About this knowledge base" className="mt-10 max-w-3xl">
         <div className="mt-3 space-y-4 leading-relaxed text-slate-800">
           {paragraphs.map((p, i) => (
             <p key={i}>{p}</p>
           ))}
         </div>
-      </section>
+      </Section>
 
-      <section aria-labelledby="plans-heading" className="mt-12">
-        <h2 id="plans-heading" className="text-xl font-semibold text-slate-900">
-          Plans
-        </h2>
+      <Section id="plans-heading" title="Plans" className="mt-12">
         <p className="mt-1 text-sm text-slate-700">Billed monthly. Only answered queries count against your plan; cancel at any time.</p>
         {standing ? (
           <div className="mt-4">
@@ -125,13 +120,10 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
         <div className="mt-6">
           <PlanCards items={planItems} upgradeAction={changePlanAction} />
         </div>
-      </section>
+      </Section>
 
       {kb.sampleQuestions.length > 0 ? (
-        <section aria-labelledby="questions-heading" className="mt-12">
-          <h2 id="questions-heading" className="text-xl font-semibold text-slate-900">
-            Questions it answers
-          </h2>
+        <Section id="questions-heading" title="Questions it answers" className="mt-12">
           <ul className="mt-4 grid gap-3 md:grid-cols-2">
             {kb.sampleQuestions.map((q) => (
               <li key={q} className="rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm text-slate-800 shadow-sm">
@@ -139,13 +131,10 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
               </li>
             ))}
           </ul>
-        </section>
+        </Section>
       ) : null}
 
-      <section aria-labelledby="api-heading" className="mt-12">
-        <h2 id="api-heading" className="text-xl font-semibold text-slate-900">
-          Query it from your code
-        </h2>
+      <Section id="api-heading" title="Query it from your code" className="mt-12">
         <p className="mt-1 text-sm text-slate-700">
           Send <code className="rounded bg-slate-100 px-1 py-0.5 text-[13px]">POST /kb/{kb.id}/query</code> with{' '}
           {standing ? (
@@ -164,7 +153,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
         <div className="mt-5">
           <CodeSnippets snippets={snippets} />
         </div>
-      </section>
+      </Section>
 
       <TryItSection kbId={kb.id} signedIn={viewer.signedIn} standing={standing} sampleQuestion={kb.sampleQuestions[0]} action={tryItAction} />
     </div>

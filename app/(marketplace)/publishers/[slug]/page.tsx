@@ -5,6 +5,7 @@ import { plural } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { getPublisher, listPublisherKnowledgeBases } from '@/lib/catalog';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
+import { Section } from '@/components/ui/section';
 
 type Params = Promise<{ slug: string }>;
 
@@ -62,10 +63,7 @@ export default async function PublisherPage({ params }: { params: Params }) {
         ) : null}
       </header>
 
-      <section aria-labelledby="publisher-kbs" className="mt-10">
-        <h2 id="publisher-kbs" className="text-xl font-semibold text-slate-900">
-          Knowledge bases by {publisher.name}
-        </h2>
+      <Section id="publisher-kbs" title={`Knowledge bases by ${publisher.name}`} className="mt-10">
         <div className="mt-5">
           {items.length > 0 ? (
             <KnowledgeBaseGrid items={items} />
@@ -75,7 +73,7 @@ export default async function PublisherPage({ params }: { params: Params }) {
             </p>
           )}
         </div>
-      </section>
+      </Section>
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { parseFlash } from '@/components/account/flash';
 import { FlashMessage } from '@/components/account/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
-import { StatusBadge } from '@/components/account/status-badge';
+import { SubscriptionBadges } from '@/components/account/status-badge';
 import { UsageChart } from '@/components/account/usage-chart';
 import { UsageMeter } from '@/components/account/usage-meter';
 import { Button } from '@/components/ui/button';
@@ -15,6 +15,7 @@ import { getDailyUsage, getSubscriptionForUser } from '@/lib/subscriptions';
 import { listKeysForUser } from '@/lib/keys';
 import { cancelSubscriptionAction, changePlanAction, createReplacementKeyAction, resumeSubscriptionAction } from '../../actions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
+import { Section } from '@/components/ui/section';
 
 export const metadata: Metadata = { title: 'Subscription' };
 export const dynamic = 'force-dynamic';
@@ -53,10 +54,7 @@ export default async function SubscriptionPage({
             per month · {sub.plan.requestsPerMinute} per minute
           </p>
         </div>
-        <div className="flex gap-1">
-          {sub.mode === 'test' ? <StatusBadge status="test" /> : null}
-          <StatusBadge status={sub.cancelAtPeriodEnd && sub.status === 'active' ? 'cancelling' : sub.status} />
-        </div>
+        <SubscriptionBadges subscription={sub} />
       </div>
 
       <div className="mt-6">
@@ -70,10 +68,7 @@ export default async function SubscriptionPage({
         </p>
       ) : null}
 
-      <section aria-labelledby="usage-heading" className="rounded-lg border border-slate-200 bg-white p-5">
-        <h2 id="usage-heading" className="font-semibold text-slate-900">
-          This billing period
-        </h2>
+      <Section id="usage-heading" title="This billing period" size="base" className="rounded-lg border border-slate-200 bg-white p-5">
         <p className="mt-1 text-sm text-slate-700">
           {formatDate(sub.currentPeriodStart)} – {formatDate(sub.currentPeriodEnd)}
           {sub.cancelAtPeriodEnd && live ? ` · access ends ${formatDate(sub.currentPeriodEnd)}` : ''}
@@ -84,13 +79,10 @@ export default async function SubscriptionPage({
         </div>
         <h3 className="mt-6 text-sm font-semibold text-slate-900">Queries per day</h3>
         <div className="mt-2">{daily.ok ? <UsageChart days={daily.days} title={`Queries per day, ${sub.kbTitle}`} /> : null}</div>
-      </section>
+      </Section>
 
       {live ? (
-        <section aria-labelledby="plan-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-5">
-          <h2 id="plan-heading" className="font-semibold text-slate-900">
-            Plan
-          </h2>
+        <Section id="plan-heading" title="Plan" size="base" className="mt-6 rounded-lg border border-slate-200 bg-white p-5">
           {upgrades.length > 0 ? (
             <form action={changePlanAction} className="mt-3">
               <input type="hidden" name="subscriptionId" value={sub.id} />
@@ -134,28 +126,30 @@ export default async function SubscriptionPage({
               </form>
             )}
           </div>
-        </section>
+        </Section>
       ) : null}
 
-      <section aria-labelledby="sub-keys-heading" className="mt-6">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="sub-keys-heading" className="font-semibold text-slate-900">
-            Keys for this subscription
-          </h2>
-          {live ? (
+      <Section
+        id="sub-keys-heading"
+        title="Keys for this subscription"
+        size="base"
+        className="mt-6"
+        action={
+          live ? (
             <form action={createReplacementKeyAction}>
               <input type="hidden" name="subscriptionId" value={sub.id} />
               <Button type="submit" variant="secondary">
                 Create replacement key
               </Button>
             </form>
-          ) : null}
-        </div>
+          ) : null
+        }
+      >
         <p className="mt-1 text-sm text-slate-700">A replacement key is shown once; the old key keeps working until you revoke it.</p>
         <div className="mt-3">
           <KeysTable keys={subKeys} caption={`Keys for ${sub.kbTitle}`} />
         </div>
-      </section>
+      </Section>
     </div>
   );
 }
