@@ -1,6 +1,7 @@
 /**
  * Runs once when the server starts, before the first request: migrate and (on an empty database) seed, start the
- * sweep that expires subscriptions cancelled at period end (lib/subscriptions/sweeper.ts), then offer
+ * sweep that expires subscriptions cancelled at period end (lib/subscriptions/sweeper.ts) and the purge of old
+ * Idempotency-Key records, then offer
  * the gateway's fast lane to scripts/serve.mjs (`npm start`), which answers POST /kb/{id}/query without Next's
  * request machinery (lib/gateway/node.ts). Under `next dev` or a bare `next start` nothing picks it up, and the route
  * handler serves the same path.
@@ -9,8 +10,9 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { openServerDatabase } = await import('./lib/seed');
   await openServerDatabase();
-  const { startSubscriptionSweeper } = await import('./lib/subscriptions/sweeper');
+  const { startSubscriptionSweeper } = await import('./lib/subscriptions');
   startSubscriptionSweeper();
-  const { registerNodeGateway } = await import('./lib/gateway/node');
+  const { registerNodeGateway, startIdempotencyPurge } = await import('./lib/gateway');
+  startIdempotencyPurge();
   registerNodeGateway();
 }

@@ -1,5 +1,5 @@
 import { CATEGORIES } from '@/lib/catalog';
-import { getEnv } from '@/lib/platform/env';
+import { baseUrl } from '@/lib/platform/base-url';
 import { MAX_BODY_BYTES, MAX_QUERY_CHARS } from '@/lib/gateway';
 
 /**
@@ -76,7 +76,7 @@ function catalogueExtraMethods(operationId: string): Json {
 
 const intHeader = (description: string) => ({ description, required: true, schema: { type: 'string', pattern: '^[0-9]+$' } });
 
-export function buildOpenApiDocument(appUrl: string = getEnv().APP_URL): Json {
+export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
   const listingItem = {
     type: 'object',
     required: ['id', 'title', 'publisher', 'summary', 'category', 'tags', 'subscribersCount', 'queryVolume', 'updatedAt'],
@@ -181,10 +181,23 @@ export function buildOpenApiDocument(appUrl: string = getEnv().APP_URL): Json {
             'the per-minute limit. From the revoked-key check on, responses carry X-RateLimit-* (the limiter state; steps before ' +
             'the limit do not consume) and X-Usage-* (the period usage after counting this request).',
           security: [{ apiKey: [] }],
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description: 'Makes a retry safe: the first request with this key is answered and stored for 24 hours; the same request again gets the stored answer (Idempotent-Replayed: true) and is not counted.',
+              schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$' },
+            },
+          ],
           requestBody: { required: true, content: json(ref('QueryRequest')) },
           responses: {
-            '200': { description: 'The answer', headers: KEYED_HEADERS, content: json(ref('QueryAnswer')) },
-            '400': { description: 'Content-Type not application/json, body not a JSON object, or query missing/blank/too long', headers: KEYED_HEADERS, content: json(ref('InvalidQueryError')) },
+            '200': { description: 'The answer (or, for a retry with an Idempotency-Key, the stored answer)', headers: { ...KEYED_HEADERS, 'Idempotent-Replayed': headerRef('IdempotentReplayed') }, content: json(ref('QueryAnswer')) },
+            '400': {
+              description: 'Content-Type not application/json, body not a JSON object, or query missing/blank/too long (invalid_query); a malformed Idempotency-Key (invalid_request)',
+              headers: KEYED_HEADERS,
+              content: json({ oneOf: [ref('InvalidQueryError'), ref('InvalidRequestError')] }),
+            },
             '401': { description: 'No key, or a key that is malformed or unknown', headers: ID_ONLY, content: json(ref('AuthenticationError')) },
             '403': {
               description: 'Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended',
@@ -192,6 +205,12 @@ export function buildOpenApiDocument(appUrl: string = getEnv().APP_URL): Json {
               content: json(ref('ForbiddenError')),
             },
             '404': { description: 'No published knowledge base has this id', headers: KEYED_HEADERS, content: json(ref('KnowledgeBaseNotFoundError')) },
+            '409': {
+              description: 'A request with this Idempotency-Key is still being answered (retry after a second)',
+              headers: { ...KEYED_HEADERS, 'Retry-After': { ...headerRef('RetryAfter') } },
+              content: json(ref('IdempotencyInProgressError')),
+            },
+            '422': { description: 'This Idempotency-Key was used with a different request', headers: KEYED_HEADERS, content: json(ref('IdempotencyReusedError')) },
             '413': { description: `Body over ${MAX_BODY_BYTES} bytes (counted on the stream)`, headers: KEYED_HEADERS, content: json(ref('PayloadTooLargeError')) },
             '429': {
               description: 'Per-key rate limit (with Retry-After) or the subscription’s cap for the period',
@@ -240,7 +259,8 @@ export function buildOpenApiDocument(appUrl: string = getEnv().APP_URL): Json {
         XUsageUsed: intHeader('Queries used in the current billing period, after counting this request.'),
         XUsageCap: intHeader('Queries included in the current billing period.'),
         XUsageRemaining: intHeader('Queries left in the current billing period.'),
-        RetryAfter: { description: 'Whole seconds (≥ 1) to wait; rate_limit_exceeded only.', required: false, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
+        IdempotentReplayed: { description: '"true" when this is the stored answer of an earlier request with the same Idempotency-Key.', required: false, schema: { type: 'string', const: 'true' } },
+        RetryAfter: { description: 'Whole seconds (≥ 1) to wait: rate_limit_exceeded and idempotency_key_in_progress.', required: false, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
         AllowPost: { description: 'The only method served.', required: true, schema: { type: 'string', const: 'POST' } },
         AllowCatalogue: { description: 'Methods the catalogue serves.', required: true, schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
         CorsAny: { description: 'The catalogue is public.', required: true, schema: { type: 'string', const: '*' } },
@@ -317,6 +337,9 @@ export function buildOpenApiDocument(appUrl: string = getEnv().APP_URL): Json {
         },
         InvalidParameterError: errorSchema(['invalid_parameter']),
         InvalidQueryError: errorSchema(['invalid_query']),
+        InvalidRequestError: errorSchema(['invalid_request']),
+        IdempotencyInProgressError: errorSchema(['idempotency_key_in_progress']),
+        IdempotencyReusedError: errorSchema(['idempotency_key_reused']),
         AuthenticationError: errorSchema(['missing_api_key', 'invalid_api_key']),
         ForbiddenError: errorSchema(['key_revoked', 'key_scope_mismatch', 'forbidden']),
         KnowledgeBaseNotFoundError: errorSchema(['knowledge_base_not_found']),

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { and, eq, isNull, lte } from 'drizzle-orm';
 import { idempotencyRecords } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
+import { PeriodicTask } from '@/lib/platform/periodic-task';
+import { processSingleton } from '@/lib/platform/singleton';
 
 /**
  * Idempotency-Key on POST /kb/{kb_id}/query (docs/api.md §3.8). The first request with a key claims it, runs, and
@@ -109,3 +111,10 @@ export async function purgeExpiredIdempotencyRecords(db: Executor, now: Date = n
   return rows.length;
 }
 
+
+/** Purges expired records every ten minutes in every instance (a delete of expired rows is safe to race). */
+export function startIdempotencyPurge(): PeriodicTask {
+  return processSingleton('idempotency-purge', () =>
+    new PeriodicTask('idempotency-purge', async (db, now) => void (await purgeExpiredIdempotencyRecords(db, now)), 10 * 60_000).start(),
+  );
+}

@@ -6,3 +6,4 @@ export { clearGatewayCaches, handleGatewayRequest, runSubscriberQuery, MAX_BODY_
 export { serveQueryRequest, gatewayReply } from './web';
 export { registerNodeGateway } from './node';
 export { getUsageRecorder } from './usage-recorder';
+export { startIdempotencyPurge } from './idempotency';

@@ -119,6 +119,7 @@ export async function serveQueryOverNode(req: IncomingMessage, res: ServerRespon
       requestId,
       authorization: headerValue(req, 'authorization'),
       contentType: headerValue(req, 'content-type'),
+      idempotencyKey: headerValue(req, 'idempotency-key'),
       readBody: () => readNodeBody(req),
       signal: hangUp.signal,
     });

@@ -1,9 +1,10 @@
 import type { Database } from '@/db/client';
 import { getDb } from '@/lib/platform/db';
+import { siteUrl } from '@/lib/platform/base-url';
 import { getEnv } from '@/lib/platform/env';
-import { ERROR_STATUS, type ErrorCode } from '@/lib/platform/errors';
+import { ERROR_STATUS, errorBody, type ErrorCode } from '@/lib/platform/errors';
 import { hashApiKey, parseApiKey } from '@/lib/keys';
-import { getRateLimiter, rateLimitHeaders, type RateLimitRule } from '@/lib/limits';
+import { getRateLimiter, rateLimitHeaders, type RateLimitRule, type RateLimitState } from '@/lib/limits';
 import { log } from '@/lib/platform/log';
 import { loadKnowledgeBaseRoute, routeQuery, type PreparedRoute } from '@/lib/routing';
 import type { QueryAnswer } from '@/lib/query-answer';
@@ -11,6 +12,7 @@ import { readPeriodUsage, releaseQueryUnit, reserveQueryUnit, usageHeaders, type
 import { processSingleton } from '@/lib/platform/singleton';
 import { ensureCurrentPeriod, isPeriodOver, resolveCurrentPeriod } from '@/lib/subscriptions';
 import { findKeyByHash, findSubscriberKeyHash, type GatewayKeyRecord } from './key-lookup';
+import { claimIdempotencyKey, isValidIdempotencyKey, releaseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, storeIdempotentAnswer } from './idempotency';
 import { getUsageRecorder } from './usage-recorder';
 
 /**
@@ -24,10 +26,14 @@ export const MAX_BODY_BYTES = 16 * 1024;
 export const MAX_QUERY_CHARS = 2_000;
 const CACHE_TTL_MS = 500;
 const CACHE_MAX_ENTRIES = 50_000;
+/** An Idempotency-Key's claim outlives the publisher's timeout by this much before a retry may take it over. */
+const IDEMPOTENCY_LEASE_MARGIN_MS = 15_000;
 
 export type GatewayOutcome =
   | { ok: true; status: 200; answer: QueryAnswer; usage: { used: number; cap: number }; headers: Record<string, string> }
-  | { ok: false; status: number; code: ErrorCode; message: string; extras: Record<string, unknown>; headers: Record<string, string> };
+  | { ok: false; status: number; code: ErrorCode; message: string; extras: Record<string, unknown>; headers: Record<string, string> }
+  /** A retry answered from its Idempotency-Key's stored answer (docs/api.md §3.8): sent as stored, never counted. */
+  | { ok: 'replayed'; status: number; body: unknown; headers: Record<string, string> };
 
 /** How the gateway reads a request body: lazily, only once the checks before row 8 have passed. */
 export type BodyReadResult = { ok: true; text: string } | { ok: false; reason: 'too_large' };
@@ -38,6 +44,8 @@ export interface GatewayRequest {
   authorization: string | null;
   contentType: string | null;
   readBody: () => Promise<BodyReadResult>;
+  /** The Idempotency-Key header, when sent. */
+  idempotencyKey?: string | null;
   signal?: AbortSignal;
 }
 
@@ -132,11 +140,24 @@ export async function handleGatewayRequest(request: GatewayRequest): Promise<Gat
   const record = found instanceof Promise ? await found : found;
   if (!record) return deny('invalid_api_key', 'This API key is not known.');
 
-  return runFromKey(db, record, keyHash, request, started, async () => {
+  // The body is read once, lazily: by the Idempotency-Key check or by row 8, whichever comes first.
+  let bodyRead: Promise<BodyReadResult> | undefined;
+  const readBody = () => (bodyRead ??= request.readBody());
+  const idempotency =
+    request.idempotencyKey == null
+      ? undefined
+      : {
+          key: request.idempotencyKey,
+          fingerprint: async () => {
+            const body = await readBody();
+            return body.ok ? requestFingerprint(request.contentType, body.text) : null;
+          },
+        };
+  return runFromKey(db, record, keyHash, request, started, idempotency, async () => {
     // Row 8 (body part): the Content-Type, then the size, then the JSON.
     const type = (request.contentType ?? '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json') return { ok: false, code: 'invalid_query', message: 'Send the query as JSON with "Content-Type: application/json".' };
-    const body = await request.readBody();
+    const body = await readBody();
     if (!body.ok) return { ok: false, code: 'payload_too_large', message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` };
     let json: unknown;
     try {
@@ -162,6 +183,12 @@ function validateQuery(value: unknown): QueryParse {
   return { ok: true, query };
 }
 
+interface IdempotencyInput {
+  key: string;
+  /** The request's fingerprint, or null when its body is too large to have one. */
+  fingerprint: () => Promise<string | null>;
+}
+
 /** Rows 3–11 for a known key. Shared by the public route and the signed-in "Try it" panel. */
 async function runFromKey(
   db: Database,
@@ -169,6 +196,7 @@ async function runFromKey(
   keyHash: string,
   request: Pick<GatewayRequest, 'kbId' | 'requestId' | 'signal'>,
   started: number,
+  idempotency: IdempotencyInput | undefined,
   readQuery: () => Promise<QueryParse>,
 ): Promise<GatewayOutcome> {
   let record = initial;
@@ -203,6 +231,77 @@ async function runFromKey(
     Object.assign(headers, usageHeaders({ used: await readPeriodUsage(db, period), cap }), { 'Retry-After': String(rate.retryAfterSeconds) });
     return deny('rate_limit_exceeded', `Too many requests for this key: at most ${rule.limit} per minute.`, headers, { retry_after: rate.retryAfterSeconds });
   }
+  const context: QueryContext = { db, record, kb, period, headers, request, started, readQuery };
+  return idempotency ? answerIdempotently(context, idempotency, rate) : answerQuery(context);
+}
+
+/** What rows 8–11 work with, once rows 1–7 have passed. */
+interface QueryContext {
+  db: Database;
+  record: GatewayKeyRecord;
+  kb: PreparedRoute;
+  period: PeriodKey;
+  /** The rate-limit headers so far; the usage headers are added to them. */
+  headers: Record<string, string>;
+  request: Pick<GatewayRequest, 'requestId' | 'signal'>;
+  started: number;
+  readQuery: () => Promise<QueryParse>;
+}
+
+/**
+ * Idempotency-Key (docs/api.md §3.8), after row 7 so retries count against the rate limit like any request: the
+ * first request with a key runs and its answer is stored; a retry of the same request replays it, uncounted.
+ */
+async function answerIdempotently(context: QueryContext, idempotency: IdempotencyInput, rate: RateLimitState): Promise<GatewayOutcome> {
+  const { db, record, kb, period, headers } = context;
+  const withUsage = async (extra: Record<string, string> = {}) => ({
+    ...headers,
+    ...usageHeaders({ used: await readPeriodUsage(db, period), cap: record.plan.queriesPerPeriod }),
+    ...extra,
+  });
+  if (!isValidIdempotencyKey(idempotency.key)) {
+    return deny('invalid_request', 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.', await withUsage());
+  }
+  const fingerprint = await idempotency.fingerprint();
+  if (fingerprint === null) return answerQuery(context); // too large: row 8 answers 413, which is not stored
+  const slot = { keyId: record.keyId, idempotencyKey: idempotency.key };
+  const claim = await claimIdempotencyKey(db, { ...slot, fingerprint, leaseMs: kb.timeoutMs + IDEMPOTENCY_LEASE_MARGIN_MS });
+  switch (claim.kind) {
+    case 'reused':
+      return deny('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.', await withUsage());
+    case 'in_progress':
+      return deny('idempotency_key_in_progress', 'A request with this Idempotency-Key is still being answered; retry in a moment.', await withUsage({ 'Retry-After': '1' }));
+    case 'replay':
+      // The stored answer with its own usage headers; the rate-limit headers are this request's.
+      return { ok: 'replayed', status: claim.answer.status, body: claim.answer.body, headers: { ...claim.answer.headers, ...rateLimitHeaders(rate), [REPLAYED_HEADER]: 'true' } };
+    case 'claimed':
+      break;
+  }
+  let outcome: GatewayOutcome;
+  try {
+    outcome = await answerQuery(context);
+  } catch (err) {
+    await releaseIdempotencyKey(db, slot).catch(() => {});
+    throw err;
+  }
+  if (outcome.ok === 'replayed' || outcome.status === ERROR_STATUS.internal_error || context.request.signal?.aborted) {
+    // Our own fault, or a caller who hung up before the answer, is not an answer to keep: the retry runs again.
+    await releaseIdempotencyKey(db, slot);
+  } else {
+    const body = outcome.ok ? outcome.answer : errorBody(outcome.code, outcome.message, context.request.requestId, outcome.extras);
+    await storeIdempotentAnswer(db, slot, { status: outcome.status, body, headers: usageHeadersOf(outcome.headers) });
+  }
+  return outcome;
+}
+
+/** The X-Usage-* headers of an answer: what a replay repeats (its rate-limit headers are the retry's own). */
+function usageHeadersOf(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.startsWith('X-Usage-')));
+}
+
+/** Rows 8–11: the query itself, the cap reservation, routing and metering. */
+async function answerQuery({ db, record, kb, period, headers, request, started, readQuery }: QueryContext): Promise<GatewayOutcome> {
+  const cap = record.plan.queriesPerPeriod;
   // Row 8
   const parsed = await readQuery();
   if (!parsed.ok) {
@@ -216,7 +315,7 @@ async function runFromKey(
     return deny('query_cap_exceeded', `This subscription has used all ${cap} queries of the current billing period.`, headers, {
       usage: { used: reservation.used, cap },
       resets_at: period.periodEnd.toISOString(),
-      upgrade_url: `${getEnv().APP_URL.replace(/\/+$/, '')}/account/subscriptions/${record.subscription.id}`,
+      upgrade_url: siteUrl(`/account/subscriptions/${record.subscription.id}`),
     });
   }
   // Rows 10–11
@@ -227,7 +326,7 @@ async function runFromKey(
     log.error({ err, request_id: request.requestId, kb_id: kb.id }, 'routing failed');
     outcome = { ok: false as const, code: 'internal_error' as const, reason: 'routing failed' };
   }
-  now = new Date();
+  const now = new Date();
   const recorder = getUsageRecorder();
   const base = { requestId: request.requestId, kbId: kb.id, subscriptionId: record.subscription.id, keyId: record.keyId, at: now, keyLastUsedAt: record.keyLastUsedAt };
   if (outcome.ok) {
@@ -268,9 +367,10 @@ export async function runSubscriberQuery(input: { userId: string; kbId: string; 
   if (!keyHash || !record) {
     return { ok: false, code: 'forbidden', status: 403, message: 'You need an active subscription with an active key to query this knowledge base.', extras: {} };
   }
-  const outcome = await runFromKey(db, record, keyHash, { kbId: input.kbId, requestId: input.requestId, signal: input.signal }, started, async () =>
+  const outcome = await runFromKey(db, record, keyHash, { kbId: input.kbId, requestId: input.requestId, signal: input.signal }, started, undefined, async () =>
     validateQuery(input.query),
   );
+  if (outcome.ok === 'replayed') throw new Error('The Try-it panel sends no Idempotency-Key.');
   if (outcome.ok) {
     const { used, cap } = outcome.usage;
     return { ok: true, answer: outcome.answer, usage: { used, cap, remaining: Math.max(0, cap - used) } };

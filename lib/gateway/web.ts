@@ -18,6 +18,7 @@ export interface GatewayReply {
 /** Status, headers and body of the documented response for a gateway outcome. */
 export function gatewayReply(outcome: GatewayOutcome, requestId: string): GatewayReply {
   const headers = { ...outcome.headers, [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' };
+  if (outcome.ok === 'replayed') return { status: outcome.status, headers, body: outcome.body };
   if (outcome.ok) return { status: 200, headers, body: outcome.answer };
   return { status: outcome.status, headers, body: errorBody(outcome.code, outcome.message, requestId, outcome.extras) };
 }
@@ -58,6 +59,7 @@ export async function serveQueryRequest(request: Request, kbId: string, requestI
     requestId,
     authorization: request.headers.get('authorization'),
     contentType: request.headers.get('content-type'),
+    idempotencyKey: request.headers.get('idempotency-key'),
     readBody: () => readLimitedBody(request),
     signal: request.signal,
   });

@@ -1,6 +1,7 @@
 import type { Database } from '@/db/client';
 import { getDb } from '@/lib/platform/db';
 import { log } from '@/lib/platform/log';
+import { PeriodicTask } from '@/lib/platform/periodic-task';
 import { processSingleton } from '@/lib/platform/singleton';
 import { expireEndedSubscriptions } from './period';
 
@@ -12,43 +13,22 @@ import { expireEndedSubscriptions } from './period';
  */
 const SWEEP_INTERVAL_MS = 60_000;
 
-export class SubscriptionSweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
-
-  constructor(
-    private readonly database: () => Promise<Database> = getDb,
-    private readonly intervalMs = SWEEP_INTERVAL_MS,
-  ) {}
-
-  start(): this {
-    if (!this.timer) {
-      // The first sweep right away: a server down over a period end catches up on start.
-      void this.sweep();
-      this.timer = setInterval(() => void this.sweep(), this.intervalMs);
-      this.timer.unref();
-    }
-    return this;
-  }
-
-  /** Stops the timer and waits for a sweep in progress. */
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
-
-  /** One sweep, queued behind any sweep in progress (never two at once in a process). Never throws. */
-  sweep(now: Date = new Date()): Promise<void> {
-    this.running = this.running.then(async () => {
-      try {
-        const expired = await expireEndedSubscriptions(await this.database(), now);
+export class SubscriptionSweeper extends PeriodicTask {
+  constructor(database: () => Promise<Database> = getDb, intervalMs = SWEEP_INTERVAL_MS) {
+    super(
+      'subscription-sweep',
+      async (db, now) => {
+        const expired = await expireEndedSubscriptions(db, now);
         if (expired > 0) log.info({ expired }, 'expired subscriptions whose cancelled period ended');
-      } catch (err) {
-        log.warn({ err }, 'subscription sweep failed; retrying at the next interval');
-      }
-    });
-    return this.running;
+      },
+      intervalMs,
+      database,
+    );
+  }
+
+  /** One sweep (tests call it with a chosen instant). */
+  sweep(now: Date = new Date()): Promise<void> {
+    return this.run(now);
   }
 }
 

@@ -37,7 +37,7 @@ describe('GET /api/openapi.json', () => {
 
   it('documents every status and error code of the query endpoint with its status', () => {
     const post = served.paths['/kb/{kb_id}/query'].post;
-    expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '429', '500', '502', '504']);
+    expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '422', '429', '500', '502', '504']);
     const codes: Record<string, string[]> = {};
     const collect = (status: string, node: any) => {
       const resolve = (n: any): any => (n.$ref ? served.components.schemas[n.$ref.split('/').pop()] : n);
