@@ -1,8 +1,5 @@
 import '../support/gateway-env';
-import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,9 +8,10 @@ import type { DatabaseHandle } from '@/db/client';
 import { randomBase62 } from '@/lib/platform/ids';
 import { revokeKeyAsOperator } from '@/lib/keys';
 import { createTestDatabase, testDbKind } from '../support/db';
-import { GATEWAY_TEST_SECRET, LOG_FILE, RATE_WINDOW_MS } from '../support/gateway-env';
+import { LOG_FILE } from '../support/gateway-env';
+import { postQuery, startInstance as startGatewayInstance, type Instance } from '../support/gateway-instance';
 import { buyKey, createHttpKnowledgeBase, createPublisher, startExamplePublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
-import { childLogFile, expectLogsFreeOfSecrets, rememberSecret } from '../support/log-scan';
+import { expectLogsFreeOfSecrets, rememberSecret } from '../support/log-scan';
 import { OpenApiChecker } from '../support/openapi-check';
 
 /**
@@ -22,72 +20,17 @@ import { OpenApiChecker } from '../support/openapi-check';
  * Postgres project only.
  */
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const root = path.resolve(import.meta.dirname, '..', '..');
 const prefix = `almanac-test-gw:${randomBase62(8)}`;
-
-interface Instance {
-  url: string;
-  child: ChildProcess;
-  logFile: string;
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
 
 const instanceLogs: string[] = [];
 
 async function startInstance(databaseUrl: string, name: string): Promise<Instance> {
-  const logFile = childLogFile(`instance-${name}`);
-  instanceLogs.push(logFile);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/support/gateway-server.ts')], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl,
-      DATABASE_POOL_MAX: '20',
-      SEED_ON_START: 'false',
-      REDIS_URL,
-      RATE_LIMIT_PREFIX: prefix,
-      RATE_LIMIT_WINDOW_MS: String(RATE_WINDOW_MS),
-      ALMANAC_SECRET: GATEWAY_TEST_SECRET,
-      ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true',
-      APP_URL: 'http://almanac.test',
-      LOG_LEVEL: 'info',
-      LOG_FILE: logFile,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  child.once('exit', () => process.off('exit', killOnExit));
-  const url = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      const match = /gateway listening on (http:\/\/\S+)/.exec(line);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`instance ${name} exited with ${code}`)));
-  });
-  return {
-    url,
-    child,
-    logFile,
-    stop: (signal = 'SIGTERM') =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
-        child.kill(signal);
-      }),
-  };
+  const instance = await startGatewayInstance({ databaseUrl, redisUrl: REDIS_URL, rateLimitPrefix: prefix, name });
+  instanceLogs.push(instance.logFile);
+  return instance;
 }
 
-async function post(base: string, kbId: string, key: string, query = 'When do neap tides occur?') {
-  const response = await fetch(`${base}/kb/${kbId}/query`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ query }),
-  });
-  return { status: response.status, headers: response.headers, body: await response.json() };
-}
+const post = postQuery;
 
 /** Raw HTTP, for bodies whose framing fetch would not allow. */
 function rawRequest(port: number, head: string, body: string): Promise<{ status: number; text: string }> {
