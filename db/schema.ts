@@ -436,6 +436,8 @@ export const queryLog = pgTable(
     keyId: text('key_id'),
     status: integer('status').notNull(),
     errorCode: text('error_code'),
+    /** A 200 with no citations: the knowledge base had nothing relevant, so it was not counted (docs/api.md §3.7). */
+    abstained: boolean('abstained').notNull().default(false),
     tokensUsed: integer('tokens_used').notNull().default(0),
     latencyMs: integer('latency_ms').notNull().default(0),
     createdAt: createdAt(),

@@ -1,0 +1,1 @@
+ALTER TABLE "query_log" ADD COLUMN "abstained" boolean DEFAULT false NOT NULL;
