@@ -1,5 +1,5 @@
 /**
- * Runs once when the server starts, before the first request: migrate and (on an empty database) seed, start the
+ * Runs once when the server starts, before the first request: report the base URL, migrate and (on an empty database) seed, start the
  * sweep that expires subscriptions cancelled at period end (lib/subscriptions/sweeper.ts) and the purge of old
  * Idempotency-Key records, then offer
  * the gateway's fast lane to scripts/serve.mjs (`npm start`), which answers POST /kb/{id}/query without Next's
@@ -8,6 +8,12 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // First, so a deployment without APP_URL stops here with the reason (lib/platform/base-url.ts), and the log says
+  // which address every link and callback will use.
+  const { resolveBaseUrl } = await import('./lib/platform/base-url');
+  const { log } = await import('./lib/platform/log');
+  const base = resolveBaseUrl();
+  log.info({ baseUrl: base.url, source: base.source }, `base URL ${base.url} (from ${base.source === 'APP_URL' ? 'APP_URL' : `the ${base.source}; set APP_URL to change it`})`);
   const { openServerDatabase } = await import('./lib/seed');
   await openServerDatabase();
   const { startSubscriptionSweeper } = await import('./lib/subscriptions');

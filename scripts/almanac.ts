@@ -3,7 +3,11 @@
  * Operator CLI: `npm run almanac -- <command> [options]`. Each domain registers its commands in scripts/cli/.
  * Run `npm run almanac -- help` for the list.
  */
+import path from 'node:path';
+import { adoptServerBaseUrl } from '@/lib/platform/base-url';
 import { closeDatabase, setEmbeddedRole } from '@/lib/platform/db';
+import { findEmbeddedServer } from '@/lib/platform/embedded-db';
+import { getEnv } from '@/lib/platform/env';
 import { openServerDatabase } from '@/lib/seed';
 import { commands } from './cli/registry';
 
@@ -34,6 +38,9 @@ async function main(): Promise<number> {
   }
   // The database as the server would open it (seeded when empty and SEED_ON_START), before the command's first query.
   await openServerDatabase();
+  // The hints a command prints (curl lines) name the running server's address when APP_URL is unset.
+  const env = getEnv();
+  if (!env.DATABASE_URL) adoptServerBaseUrl(findEmbeddedServer(path.resolve(env.DATA_DIR))?.listenUrl);
   return command.run(args);
 }
 

@@ -259,7 +259,8 @@ async function main() {
       const port = await freePort();
       const { child } = await startProcess(
         [...(profile && CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : []), ...script, '-p', String(port), '-H', '127.0.0.1'],
-        serverEnv,
+        // A real deployment (DATABASE_URL in production) must name its public address.
+        { ...serverEnv, APP_URL: `http://127.0.0.1:${port}` },
         /Ready in|ready on/i,
       );
       const base = `http://127.0.0.1:${port}`;

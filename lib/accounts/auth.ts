@@ -2,6 +2,7 @@ import type { NextAuthOptions } from 'next-auth';
 import { encode } from 'next-auth/jwt';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { getDb } from '@/lib/platform/db';
+import { baseUrl, isHttpsSite } from '@/lib/platform/base-url';
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import { configuredOAuthProviders, isProviderEmailVerified } from './oauth-providers';
@@ -25,7 +26,7 @@ declare module 'next-auth' {
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 
 function useSecureCookies(): boolean {
-  return getEnv().APP_URL.startsWith('https://');
+  return isHttpsSite();
 }
 
 /** next-auth's session cookie (name and options match its defaults, so it reads what we write). */
@@ -156,7 +157,7 @@ export function providerRefusalRedirect(url: URL): URL | null {
   const error = url.searchParams.get('error');
   if (!match || !error || !enabledOAuthProviders().some((p) => p.id === match[1])) return null;
   log.info({ provider: match[1], providerError: error.slice(0, 64) }, 'OAuth sign-in refused at the provider');
-  return new URL(signInErrorPath({ code: error === 'access_denied' ? 'OAuthDenied' : 'OAuthProviderError' }, match[1]), getEnv().APP_URL);
+  return new URL(signInErrorPath({ code: error === 'access_denied' ? 'OAuthDenied' : 'OAuthProviderError' }, match[1]), baseUrl());
 }
 
 /**
@@ -169,8 +170,8 @@ export function getAuthOptions(): NextAuthOptions {
 
 function buildAuthOptions(): NextAuthOptions {
   // next-auth v4 reads its own public URL from NEXTAUTH_URL and nothing else (it would assume localhost:3000).
-  // Derive it once from APP_URL so operators configure a single variable; this is the one write to process.env.
-  process.env.NEXTAUTH_URL ??= getEnv().APP_URL;
+  // Derive it once from the base URL so operators configure a single variable; this is the one write to process.env.
+  process.env.NEXTAUTH_URL ??= baseUrl();
   return {
   secret: getServerSecret(),
   session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },

@@ -2,6 +2,7 @@ import { getServerSession } from 'next-auth';
 import { cookies } from 'next/headers';
 import { redirect, unstable_rethrow } from 'next/navigation';
 import { encodeSessionToken, getAuthOptions, SESSION_MAX_AGE_SECONDS, sessionCookie } from './auth';
+import { baseUrl } from '@/lib/platform/base-url';
 import { log } from '@/lib/platform/log';
 import type { UserView } from './users';
 
@@ -21,10 +22,30 @@ export async function getSessionUser(): Promise<SessionUser | null> {
   return { id: user.id, email: user.email, name: user.name ?? null };
 }
 
-/** Only same-site paths are allowed as a place to return to (no open redirect through `callbackUrl`). */
+/** C0 controls, DEL and the C1 controls: never part of a path a person meant, and the URL parser drops some of them. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A place on this site to return to after signing in (`callbackUrl`), or `fallback`: no open redirect.
+ *
+ * The value is judged the way a browser will read it, by parsing it against the site's origin: the WHATWG parser drops
+ * tabs and newlines (`/\t/evil.example` is `//evil.example`), reads `\` as `/`, and resolves dot segments
+ * (`/..//evil.example` is `//evil.example`). Only a value that stays on the site's origin passes, and what is returned is
+ * the parsed path, query and fragment, never the raw text. A path that would itself start with `//` is refused too: as a
+ * relative Location it names another host. Control characters are refused outright.
+ */
 export function safeReturnPath(value: unknown, fallback = '/account'): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
-  return value;
+  if (typeof value !== 'string' || !value.startsWith('/') || CONTROL_CHARACTER.test(value)) return fallback;
+  const origin = baseUrl();
+  let url: URL;
+  try {
+    url = new URL(value, origin);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== origin) return fallback;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\') ? path : fallback;
 }
 
 /** For signed-in pages: the user, or a redirect to the sign-in page that comes back to `returnTo` afterwards. */

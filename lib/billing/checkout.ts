@@ -2,6 +2,7 @@ import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import { knowledgeBases, plans, subscriptions, users } from '@/db/schema';
 import { parkIssuedKey, revealParkedKey } from './handoff';
 import type { Executor } from '@/lib/platform/db';
+import { baseUrl, siteUrl } from '@/lib/platform/base-url';
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import { getStripe, type Stripe } from './stripe';
@@ -75,7 +76,7 @@ export async function startCheckout(
   if (existing) return { ok: false, code: 'already_subscribed', kbId: plan.kbId, subscriptionId: existing };
   if (!stripe) return { ok: true, kind: 'test', url: `/checkout/test?planId=${encodeURIComponent(plan.planId)}` };
 
-  const appUrl = getEnv().APP_URL.replace(/\/$/, '');
+  const appUrl = baseUrl();
   try {
     const customer = await ensureStripeCustomer(db, stripe, input.userId, input.email);
     const metadata = { userId: input.userId, planId: plan.planId, kbId: plan.kbId };
@@ -215,7 +216,7 @@ export async function createBillingPortalUrl(
   try {
     const session = await stripe.billingPortal.sessions.create({
       customer: row.customer,
-      return_url: `${getEnv().APP_URL.replace(/\/$/, '')}/account`,
+      return_url: siteUrl('/account'),
     });
     return { ok: true, url: session.url };
   } catch (error) {

@@ -48,6 +48,7 @@ async function openConfiguredDatabase(seed: Seeder | undefined): Promise<Databas
   return openEmbeddedDatabase(path.resolve(env.DATA_DIR), {
     role: processSingleton<EmbeddedRole>('embedded-role', () => 'server'),
     prepare: (handle) => prepareDatabase(handle, { seed }),
+    listenUrl: env.ALMANAC_LISTEN_URL,
   });
 }
 

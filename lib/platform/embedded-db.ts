@@ -24,6 +24,8 @@ interface ServerInfo {
   socketDir: string;
   port: number;
   startedAt: string;
+  /** The address `npm start` listens on (lib/platform/base-url.ts), so the CLI's hints name the right port. */
+  listenUrl?: string;
 }
 
 const SERVER_FILE = 'server.json';
@@ -147,6 +149,8 @@ export interface OpenEmbeddedOptions {
   prepare: (handle: DatabaseHandle) => Promise<void>;
   /** How long to wait for another process holding the directory (ms). */
   waitMs?: number;
+  /** A server's listening address, advertised in server.json. */
+  listenUrl?: string;
 }
 
 /** Opens the embedded database directly, or through the live server that already has it open. */
@@ -199,7 +203,7 @@ export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbedde
   const socketDir =
     path.join(preferred, `.s.PGSQL.${BRIDGE_PORT}`).length <= MAX_SOCKET_PATH ? preferred : mkdtempSync(path.join(os.tmpdir(), 'almanac-'));
   const bridge = await startPgliteBridge(handle.pglite!, { socketDir });
-  const info: ServerInfo = { pid: process.pid, start: processStartTime(process.pid), socketDir: bridge.socketDir, port: bridge.port, startedAt: new Date().toISOString() };
+  const info: ServerInfo = { pid: process.pid, start: processStartTime(process.pid), socketDir: bridge.socketDir, port: bridge.port, startedAt: new Date().toISOString(), listenUrl: options.listenUrl };
   writeFileSync(serverFile, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
   return {
     ...handle,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -47,10 +48,58 @@ const serviceBaseUrl = (fallback: string) =>
       return raw.replace(/\/+$/, '');
     });
 
+/** An http(s) origin (a trailing slash is allowed and dropped): what a base URL of this site may be. */
+const originUrl = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === '') return undefined;
+    const url = URL.canParse(v.trim()) ? new URL(v.trim()) : null;
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: 'must be an http(s) origin such as https://almanac.example.com (no path, query or credentials)' });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
+/**
+ * TRUSTED_PROXIES: the proxies whose X-Forwarded-For is believed (lib/platform/client-address.ts), as IP addresses
+ * and CIDR ranges separated by commas. Each entry is checked here so a typo fails at start instead of silently
+ * trusting nothing (or everything).
+ */
+const proxyList = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const entries = (v ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+    for (const entry of entries) {
+      const [address = '', bits, ...rest] = entry.split('/');
+      const family = isIP(address);
+      const prefix = bits === undefined ? undefined : Number(bits);
+      const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(bits!) && prefix <= (family === 6 ? 128 : 32));
+      if (family === 0 || rest.length > 0 || !prefixOk) {
+        ctx.addIssue({ code: 'custom', message: `"${entry}" is not an IP address or a CIDR range (e.g. 10.0.0.0/8, ::1)` });
+        return z.NEVER;
+      }
+    }
+    return entries;
+  });
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  /** Public base URL of this deployment: used in snippets, upgrade links and Stripe redirects. */
-  APP_URL: z.string().url().default('http://localhost:3000'),
+  /**
+   * Public base URL of this deployment (lib/platform/base-url.ts): snippets, upgrade links, Stripe redirects, sign-in
+   * callbacks, and the only origin a form post may come from. Unset: the address `npm start` listens on.
+   */
+  APP_URL: originUrl,
+  /**
+   * Internal, set by scripts/serve.mjs before Next starts, never by operators: the URL it listens on. Its presence
+   * also says that every request passed through serve.mjs, which replaces any client-sent peer header with the socket's
+   * address (lib/platform/front-server.mjs).
+   */
+  ALMANAC_LISTEN_URL: originUrl,
+  /** Proxies (IPs and CIDR ranges) whose X-Forwarded-For is believed. Default none: the client is the socket's peer. */
+  TRUSTED_PROXIES: proxyList,
   /** PostgreSQL connection string. Unset: embedded PGlite under DATA_DIR. */
   DATABASE_URL: optionalString,
   DATABASE_POOL_MAX: intWithDefault(10, 1),

@@ -1,3 +1,4 @@
+import { allowedFormOrigins } from './base-url';
 import { ApiError, errorBody, type ErrorCode, type ErrorExtras } from './errors';
 import { newId } from './ids';
 import { log } from './log';
@@ -84,12 +85,12 @@ export function methodNotAllowed(allow: string[]) {
 }
 
 /**
- * Whether a browser form post comes from this site (its Origin, or failing that its Referer, is the request's own
- * origin or APP_URL's): a cross-site form must not act in a signed-in user's name. No header at all is refused.
+ * Whether a browser form post comes from this site (its Origin, or failing that its Referer, is one of
+ * allowedFormOrigins: APP_URL's origin alone when it is set): a cross-site form must not act in a signed-in user's
+ * name. No header at all is refused.
  */
-export function isSameOriginPost(request: Request, appUrl: string): boolean {
-  const allowed = new Set([new URL(request.url).origin]);
-  if (appUrl) allowed.add(new URL(appUrl).origin);
+export function isSameOriginPost(request: Request): boolean {
+  const allowed = allowedFormOrigins(request);
   const origin = request.headers.get('origin');
   if (origin) return allowed.has(origin);
   const referer = request.headers.get('referer');

@@ -1,5 +1,5 @@
 import { getDb } from '@/lib/platform/db';
-import { getEnv } from '@/lib/platform/env';
+import { baseUrl } from '@/lib/platform/base-url';
 import { getDailyUsage, getSubscriptionForUser, purchaseSubscription, type SubscriptionView } from '@/lib/subscriptions';
 import { listKeysForUser, revokeKeyAsOperator } from '@/lib/keys';
 import { choosePlan, listKnowledgeBasesForOperator, describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBase, type OperatorPlan } from '@/lib/publishing';
@@ -74,7 +74,7 @@ const createSubscription = command({
     }
     const { subscription, key } = result;
     const question = kb.sampleQuestions[0] ?? `What does ${kb.title} cover?`;
-    const appUrl = getEnv().APP_URL.replace(/\/+$/, '');
+    const appUrl = baseUrl();
     console.log(`${buyer.created ? 'Created buyer' : 'Buyer'} ${buyer.user.email} (${buyer.user.id})`);
     console.log(`Subscription ${subscription.id}: "${kb.title}" on ${describePlan(plan)}`);
     console.log(`Billing period ${subscription.currentPeriodStart.toISOString()} → ${subscription.currentPeriodEnd.toISOString()}`);

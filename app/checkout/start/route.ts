@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { findPurchasablePlan, startCheckout } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
-import { getEnv } from '@/lib/platform/env';
 import { errorResponse, isSameOriginPost, methodNotAllowed, withApiRoute } from '@/lib/platform/http';
 import { getSessionUser } from '@/lib/accounts';
 
@@ -9,13 +8,17 @@ export const dynamic = 'force-dynamic';
 
 const formSchema = z.object({ planId: z.string().trim().min(1).max(64) });
 
-function seeOther(location: string, request: Request): Response {
-  return new Response(null, { status: 303, headers: { Location: new URL(location, getEnv().APP_URL || request.url).toString() } });
+/**
+ * A path on this site goes out relative, so the browser stays on the host it used (127.0.0.1 or localhost, whose
+ * cookies differ); Stripe Checkout's absolute URL goes out as it is.
+ */
+function seeOther(location: string): Response {
+  return new Response(null, { status: 303, headers: { Location: location } });
 }
 
 /** Buy button target (form post with `planId`): Stripe Checkout, or the test checkout when Stripe is not configured. */
 export const POST = withApiRoute(async (request, { requestId }) => {
-  if (!isSameOriginPost(request, getEnv().APP_URL)) return errorResponse('forbidden', 'Purchases must start from this site.', requestId);
+  if (!isSameOriginPost(request)) return errorResponse('forbidden', 'Purchases must start from this site.', requestId);
   const parsed = formSchema.safeParse(Object.fromEntries((await request.formData().catch(() => new FormData())).entries()));
   if (!parsed.success) return errorResponse('invalid_request', 'planId is required.', requestId);
   const db = await getDb();
@@ -23,15 +26,15 @@ export const POST = withApiRoute(async (request, { requestId }) => {
   if (!user) {
     const plan = await findPurchasablePlan(db, parsed.data.planId);
     const back = plan ? `/knowledge-bases/${encodeURIComponent(plan.kbId)}` : '/';
-    return seeOther(`/signin?callbackUrl=${encodeURIComponent(back)}`, request);
+    return seeOther(`/signin?callbackUrl=${encodeURIComponent(back)}`);
   }
   const result = await startCheckout(db, { userId: user.id, email: user.email, planId: parsed.data.planId });
-  if (result.ok) return seeOther(result.url, request);
+  if (result.ok) return seeOther(result.url);
   switch (result.code) {
     case 'already_subscribed':
-      return seeOther(`/account/subscriptions/${encodeURIComponent(result.subscriptionId)}?flash=already_subscribed`, request);
+      return seeOther(`/account/subscriptions/${encodeURIComponent(result.subscriptionId)}?flash=already_subscribed`);
     case 'stripe_unavailable':
-      return seeOther(`/knowledge-bases/${encodeURIComponent(result.kbId)}?checkout=unavailable`, request);
+      return seeOther(`/knowledge-bases/${encodeURIComponent(result.kbId)}?checkout=unavailable`);
     default:
       return errorResponse('not_found', 'That plan is not available for purchase.', requestId);
   }

@@ -5,7 +5,7 @@ import { KeyReveal } from '@/components/billing/key-reveal';
 import { getCheckoutOutcome } from '@/lib/billing';
 import { getKnowledgeBaseView } from '@/lib/catalog';
 import { getDb } from '@/lib/platform/db';
-import { getEnv } from '@/lib/platform/env';
+import { baseUrl } from '@/lib/platform/base-url';
 import { requireSessionUser } from '@/lib/accounts';
 
 export const metadata: Metadata = { title: 'Purchase complete', robots: { index: false } };
@@ -44,7 +44,7 @@ export default async function CheckoutSuccessPage({ searchParams }: { searchPara
           {outcome.kbTitle} — {outcome.planName}. Your key works with <code>POST /kb/{outcome.kbId}/query</code>.
         </p>
         <div className="mt-6">
-          <KeyReveal apiKey={outcome.plaintext} kbId={outcome.kbId} baseUrl={getEnv().APP_URL} sampleQuestion={kb?.sampleQuestions[0]} />
+          <KeyReveal apiKey={outcome.plaintext} kbId={outcome.kbId} baseUrl={baseUrl()} sampleQuestion={kb?.sampleQuestions[0]} />
         </div>
         <div className="mt-6 flex flex-wrap gap-3">
           <ButtonLink href={`/account/subscriptions/${outcome.subscriptionId}`}>Go to your subscription</ButtonLink>

@@ -15,7 +15,7 @@ import { changePlanAction } from '@/app/account/actions';
 import { tryItAction } from './actions';
 import { getKnowledgeBaseView } from '@/lib/catalog';
 import { getDb } from '@/lib/platform/db';
-import { getEnv } from '@/lib/platform/env';
+import { baseUrl } from '@/lib/platform/base-url';
 import { getSessionUser } from '@/lib/accounts';
 import { getSubscriberStanding, offerFor } from '@/lib/subscriptions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
@@ -47,7 +47,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
   const { standing } = viewer;
   const planItems = kb.plans.map((plan) => ({ plan, offer: offerFor(plan, standing) }));
   const question = kb.sampleQuestions[0] ?? `What does ${kb.title} cover?`;
-  const snippets = buildSnippets(getEnv().APP_URL, kb.id, question);
+  const snippets = buildSnippets(baseUrl(), kb.id, question);
   const paragraphs = kb.description.split(/\n\s*\n/).filter((p) => p.trim());
 
   return (

@@ -5,7 +5,7 @@ import { KeyReveal } from '@/components/billing/key-reveal';
 import { ButtonLink } from '@/components/ui/button';
 import { revealHandoff } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
-import { getEnv } from '@/lib/platform/env';
+import { baseUrl } from '@/lib/platform/base-url';
 import { requireSessionUser } from '@/lib/accounts';
 
 export const metadata: Metadata = { title: 'New API key', robots: { index: false } };
@@ -23,7 +23,7 @@ export default async function RevealKeyPage({ searchParams }: { searchParams: Pr
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">New key for {shown.kbTitle}</h1>
       <p className="mt-2 text-sm text-slate-700">Your previous keys keep working until you revoke them.</p>
       <div className="mt-6">
-        <KeyReveal apiKey={shown.plaintext} kbId={shown.kbId} baseUrl={getEnv().APP_URL} />
+        <KeyReveal apiKey={shown.plaintext} kbId={shown.kbId} baseUrl={baseUrl()} />
       </div>
       <ButtonLink href={`/account/subscriptions/${shown.subscriptionId}`} className="mt-6">
         Back to the subscription

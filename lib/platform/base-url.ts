@@ -1,0 +1,83 @@
+import { getEnv } from './env';
+import { isHttpsUrl } from './security-headers.mjs';
+import { processSingleton, replaceProcessSingleton } from './singleton';
+
+/**
+ * The one base URL of this site: every absolute link, snippet, redirect and callback is built from it (key reveal
+ * and knowledge-base snippets, the CLI's hints, Stripe's return URLs, next-auth's NEXTAUTH_URL, OpenAPI `servers`,
+ * `upgrade_url`).
+ *
+ * - APP_URL when it is set: the public address operators configured (behind a proxy, the only one that is right).
+ * - Otherwise the address `npm start` listens on, which scripts/serve.mjs hands to the app (ALMANAC_LISTEN_URL) before
+ *   Next starts: `npm start -- -p 3999` links to port 3999, not to 3000. The operator CLI adopts the running server's.
+ * - Otherwise (`next dev`, a bare `next start`, tests): http://localhost:3000, Next's default.
+ *
+ * A real deployment must say where it lives: with DATABASE_URL set in production, an unset APP_URL is a configuration
+ * error (thrown at start, see instrumentation.ts), because the listening address of an instance behind a load balancer
+ * is never the address its users see. On a laptop (`npm start` on the embedded database) the listening address is
+ * right, so APP_URL stays optional there.
+ */
+export const DEFAULT_BASE_URL = 'http://localhost:3000';
+
+export type BaseUrlSource = 'APP_URL' | 'listening address' | 'default';
+
+export function resolveBaseUrl(): { url: string; source: BaseUrlSource } {
+  const env = getEnv();
+  if (env.APP_URL) return { url: env.APP_URL, source: 'APP_URL' };
+  if (env.NODE_ENV === 'production' && env.DATABASE_URL) {
+    throw new Error(
+      'APP_URL must be set when DATABASE_URL is set in production: it is the public address of this deployment (links, ' +
+        'sign-in callbacks, and the only origin a form may be posted from), e.g. APP_URL=https://almanac.example.com',
+    );
+  }
+  if (env.ALMANAC_LISTEN_URL) return { url: env.ALMANAC_LISTEN_URL, source: 'listening address' };
+  const adopted = processSingleton<string | undefined>(ADOPTED, () => undefined);
+  if (adopted) return { url: adopted, source: 'listening address' };
+  return { url: DEFAULT_BASE_URL, source: 'default' };
+}
+
+const ADOPTED = 'base-url:adopted';
+
+/**
+ * For the operator CLI: the listening address of the running `npm start` whose embedded database it shares (its
+ * server.json, lib/platform/embedded-db.ts), so the hints it prints name that server's port. APP_URL still wins.
+ */
+export function adoptServerBaseUrl(url: string | undefined): void {
+  replaceProcessSingleton(ADOPTED, url);
+}
+
+/** The site's base URL: an origin without a trailing slash (`https://almanac.example.com`). */
+export function baseUrl(): string {
+  return resolveBaseUrl().url;
+}
+
+/** An absolute URL on this site for a path (`/account`). */
+export function siteUrl(pathAndQuery: string): string {
+  return new URL(pathAndQuery, baseUrl()).toString();
+}
+
+/** Whether the site is served over https (secure cookies, HSTS). */
+export function isHttpsSite(): boolean {
+  return isHttpsUrl(baseUrl());
+}
+
+/**
+ * The origins a browser form post may come from. With APP_URL: that origin only, whatever Host the request names.
+ * Without it (a laptop, a test server): the base URL and the origin the browser itself used, i.e. the request's Host
+ * header (127.0.0.1:3999 and localhost:3999 are both this server), or the request's URL. A cross-site page cannot choose the Host a browser
+ * sends with the victim's cookies, so this still refuses every other site.
+ */
+export function allowedFormOrigins(request: Request): Set<string> {
+  const { url, source } = resolveBaseUrl();
+  const allowed = new Set([url]);
+  if (source === 'APP_URL') return allowed;
+  if (URL.canParse(request.url)) allowed.add(new URL(request.url).origin);
+  const host = request.headers.get('host');
+  if (host) {
+    for (const scheme of ['http', 'https']) {
+      const candidate = `${scheme}://${host}`;
+      if (URL.canParse(candidate)) allowed.add(new URL(candidate).origin);
+    }
+  }
+  return allowed;
+}
