@@ -155,6 +155,11 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
             '200': { description: 'The knowledge base', headers: { ...ID_ONLY, 'Access-Control-Allow-Origin': headerRef('CorsAny') }, content: json(ref('KnowledgeBaseDetail')) },
+            '400': {
+              description: 'The id contains a control character or is not valid Unicode (docs/api.md §7.2)',
+              headers: { ...ID_ONLY, 'Access-Control-Allow-Origin': headerRef('CorsAny') },
+              content: json(ref('InvalidParameterError')),
+            },
             '404': {
               description: 'No published knowledge base has this id',
               headers: { ...ID_ONLY, 'Access-Control-Allow-Origin': headerRef('CorsAny') },
@@ -176,8 +181,8 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
             'checksum or unknown; malformed keys never reach the database); 403 key_revoked; 404 knowledge_base_not_found; ' +
             '403 key_scope_mismatch; 403 forbidden (subscription not active, or knowledge base suspended); 429 rate_limit_exceeded; ' +
             `400 invalid_query (413 payload_too_large for bodies over ${MAX_BODY_BYTES} bytes); 429 query_cap_exceeded; ` +
-            '502 publisher_error; 504 publisher_timeout. Only a 200 counts against the cap: a unit is reserved before routing ' +
-            'and given back when the answer fails. Every authenticated request that reaches the rate-limit step counts against ' +
+            '502 publisher_error; 504 publisher_timeout. Only a 200 with at least one citation counts against the cap: a unit is ' +
+            'reserved before routing and given back when the answer fails or abstains (no citations). Every authenticated request that reaches the rate-limit step counts against ' +
             'the per-minute limit. From the revoked-key check on, responses carry X-RateLimit-* (the limiter state; steps before ' +
             'the limit do not consume) and X-Usage-* (the period usage after counting this request).',
           security: [{ apiKey: [] }],
@@ -194,11 +199,16 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
           responses: {
             '200': { description: 'The answer (or, for a retry with an Idempotency-Key, the stored answer)', headers: { ...KEYED_HEADERS, 'Idempotent-Replayed': headerRef('IdempotentReplayed') }, content: json(ref('QueryAnswer')) },
             '400': {
-              description: 'Content-Type not application/json, body not a JSON object, or query missing/blank/too long (invalid_query); a malformed Idempotency-Key (invalid_request)',
+              description:
+                'Content-Type not application/json, a body that is not UTF-8 or not a JSON object, query missing/blank/too long or with control characters, or a kb_id with control characters (invalid_query); a malformed Idempotency-Key (invalid_request)',
               headers: KEYED_HEADERS,
               content: json({ oneOf: [ref('InvalidQueryError'), ref('InvalidRequestError')] }),
             },
-            '401': { description: 'No key, or a key that is malformed or unknown', headers: ID_ONLY, content: json(ref('AuthenticationError')) },
+            '401': {
+              description: 'No key, or a key that is malformed or unknown',
+              headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('WwwAuthenticate') },
+              content: json(ref('AuthenticationError')),
+            },
             '403': {
               description: 'Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended',
               headers: KEYED_HEADERS,
@@ -253,6 +263,11 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
       },
       headers: {
         XRequestId: { description: 'Correlation id of this request (quote it to support).', required: true, schema: { type: 'string', pattern: '^req_' } },
+        WwwAuthenticate: {
+          description: 'The scheme to authenticate with (RFC 6750); error="invalid_token" when the key sent is malformed or unknown.',
+          required: true,
+          schema: { type: 'string', enum: ['Bearer realm="almanac"', 'Bearer realm="almanac", error="invalid_token"'] },
+        },
         XRateLimitLimit: intHeader('Requests allowed per minute for this key.'),
         XRateLimitRemaining: intHeader('Requests left in the current sliding window.'),
         XRateLimitReset: intHeader('Unix time (seconds) when the next request slot frees.'),

@@ -6,6 +6,7 @@ import { ERROR_STATUS, errorBody, type ErrorCode } from '@/lib/platform/errors';
 import { hashApiKey, parseApiKey } from '@/lib/keys';
 import { getRateLimiter, rateLimitHeaders, type RateLimitRule, type RateLimitState } from '@/lib/limits';
 import { log } from '@/lib/platform/log';
+import { describeTextProblem, idProblem, isCleanId, textProblem } from '@/lib/platform/text-input';
 import { loadKnowledgeBaseRoute, routeQuery, type PreparedRoute } from '@/lib/routing';
 import type { QueryAnswer } from '@/lib/query-answer';
 import { readPeriodUsage, releaseQueryUnit, reserveQueryUnit, usageHeaders, type PeriodKey } from './quota';
@@ -36,7 +37,7 @@ export type GatewayOutcome =
   | { ok: 'replayed'; status: number; body: unknown; headers: Record<string, string> };
 
 /** How the gateway reads a request body: lazily, only once the checks before row 8 have passed. */
-export type BodyReadResult = { ok: true; text: string } | { ok: false; reason: 'too_large' };
+export type BodyReadResult = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'invalid_utf8' };
 
 export interface GatewayRequest {
   kbId: string;
@@ -52,6 +53,10 @@ export interface GatewayRequest {
 function deny(code: ErrorCode, message: string, headers: Record<string, string> = {}, extras: Record<string, unknown> = {}): GatewayOutcome {
   return { ok: false, status: ERROR_STATUS[code], code, message, extras, headers };
 }
+
+/** Rows 1 and 2 (docs/api.md §7.3, RFC 6750 §3): the scheme to use, and whether the key that was sent is the problem. */
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="almanac"' };
+const INVALID_TOKEN_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="almanac", error="invalid_token"' };
 
 // ── Short-lived caches (process-wide) ─────────────────────────────────────────────────────────────────
 
@@ -127,18 +132,18 @@ export async function handleGatewayRequest(request: GatewayRequest): Promise<Gat
   const started = Date.now();
   // Row 1
   const authorization = request.authorization?.trim() ?? '';
-  if (authorization === '') return deny('missing_api_key', 'Send your API key in the Authorization header: "Authorization: Bearer alm_sk_…".');
+  if (authorization === '') return deny('missing_api_key', 'Send your API key in the Authorization header: "Authorization: Bearer alm_sk_…".', CHALLENGE);
   // Row 2: shape and checksum first, so garbage never reaches the database.
   const match = BEARER.exec(authorization);
   const token = match?.[1] ?? '';
   if (!match || !parseApiKey(token).ok) {
-    return deny('invalid_api_key', 'The Authorization header does not carry a valid Almanac API key ("Bearer alm_sk_…").');
+    return deny('invalid_api_key', 'The Authorization header does not carry a valid Almanac API key ("Bearer alm_sk_…").', INVALID_TOKEN_CHALLENGE);
   }
   const db = await getDb();
   const keyHash = hashApiKey(token);
   const found = caches().keys.lookup(keyHash, () => findKeyByHash(db, keyHash));
   const record = found instanceof Promise ? await found : found;
-  if (!record) return deny('invalid_api_key', 'This API key is not known.');
+  if (!record) return deny('invalid_api_key', 'This API key is not known.', INVALID_TOKEN_CHALLENGE);
 
   // The body is read once, lazily: by the Idempotency-Key check or by row 8, whichever comes first.
   let bodyRead: Promise<BodyReadResult> | undefined;
@@ -158,6 +163,7 @@ export async function handleGatewayRequest(request: GatewayRequest): Promise<Gat
     const type = (request.contentType ?? '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json') return { ok: false, code: 'invalid_query', message: 'Send the query as JSON with "Content-Type: application/json".' };
     const body = await readBody();
+    if (!body.ok && body.reason === 'invalid_utf8') return { ok: false, code: 'invalid_query', message: 'The request body is not valid UTF-8.' };
     if (!body.ok) return { ok: false, code: 'payload_too_large', message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` };
     let json: unknown;
     try {
@@ -180,6 +186,8 @@ function validateQuery(value: unknown): QueryParse {
   const query = value.trim();
   if (query === '') return { ok: false, code: 'invalid_query', message: '"query" must not be blank.' };
   if (query.length > MAX_QUERY_CHARS) return { ok: false, code: 'invalid_query', message: `"query" must be at most ${MAX_QUERY_CHARS} characters.` };
+  const problem = textProblem(query);
+  if (problem) return { ok: false, code: 'invalid_query', message: `"query" is refused: ${describeTextProblem(problem)}.` };
   return { ok: true, query };
 }
 
@@ -203,7 +211,10 @@ async function runFromKey(
   let now = new Date();
   // Row 3
   if (record.keyRevokedAt) return deny('key_revoked', 'This API key has been revoked. Create a new key in your dashboard.', await peekHeaders(db, record, now));
-  // Row 4: suspended knowledge bases pass here and are refused at row 6 (docs/api.md §3.2: 403, not 404).
+  // Row 4: an id no knowledge base can have is refused before it reaches the database (docs/api.md §7.2). Suspended
+  // knowledge bases pass here and are refused at row 6 (docs/api.md §3.2: 403, not 404).
+  const kbIdProblem = idProblem(request.kbId);
+  if (kbIdProblem) return deny('invalid_query', `The knowledge-base id in the path is refused: ${describeTextProblem(kbIdProblem, 'id')}.`, await peekHeaders(db, record, now));
   const route = caches().kbs.lookup(request.kbId, () => loadKnowledgeBaseRoute(db, request.kbId));
   const kb = route instanceof Promise ? await route : route;
   if (!kb || (kb.status !== 'published' && kb.status !== 'suspended')) {
@@ -330,8 +341,10 @@ async function answerQuery({ db, record, kb, period, headers, request, started, 
   const recorder = getUsageRecorder();
   const base = { requestId: request.requestId, kbId: kb.id, subscriptionId: record.subscription.id, keyId: record.keyId, at: now, keyLastUsedAt: record.keyLastUsedAt };
   if (outcome.ok) {
-    recorder.record({ ...base, status: 200, errorCode: null, tokensUsed: outcome.answer.tokens_used, latencyMs: Date.now() - started });
-    const usage = { used: reservation.used, cap };
+    // Abstentions are free (docs/api.md §3.7): an answer with no citations gives its unit back like a failure.
+    const abstained = outcome.answer.citations.length === 0;
+    const usage = { used: abstained ? await releaseQueryUnit(db, period) : reservation.used, cap };
+    recorder.record({ ...base, status: 200, errorCode: null, abstained, tokensUsed: outcome.answer.tokens_used, latencyMs: Date.now() - started });
     Object.assign(headers, usageHeaders(usage));
     return { ok: true, status: 200, answer: outcome.answer, usage, headers };
   }
@@ -361,6 +374,7 @@ export type SubscriberQueryResult =
  */
 export async function runSubscriberQuery(input: { userId: string; kbId: string; query: string; requestId: string; signal?: AbortSignal }): Promise<SubscriberQueryResult> {
   const started = Date.now();
+  if (!isCleanId(input.kbId)) return { ok: false, code: 'invalid_query', status: ERROR_STATUS.invalid_query, message: 'This is not a knowledge-base id.', extras: {} };
   const db = await getDb();
   const keyHash = await findSubscriberKeyHash(db, input.userId, input.kbId);
   const record = keyHash ? await findKeyByHash(db, keyHash) : null;

@@ -18,6 +18,8 @@ export interface QueryRecord {
   keyId: string | null;
   status: number;
   errorCode: string | null;
+  /** A 200 without citations: logged, but neither counted in queryVolume nor in the daily usage (docs/api.md §3.7). */
+  abstained?: boolean;
   tokensUsed: number;
   latencyMs: number;
   at: Date;
@@ -67,7 +69,7 @@ export class UsageRecorder {
 
   record(entry: QueryRecord): void {
     const b = this.buffers;
-    if (entry.status === 200) {
+    if (entry.status === 200 && !entry.abstained) {
       b.volume.set(entry.kbId, (b.volume.get(entry.kbId) ?? 0) + 1);
       const day = this.utcDayOf(entry.at.getTime());
       const key = `${entry.subscriptionId}|${day}`;
@@ -159,8 +161,8 @@ export class UsageRecorder {
 }
 
 /**
- * One INSERT … SELECT FROM unnest(arrays) for the whole batch: nine parameters whatever its size, where a VALUES
- * list takes nine per row (one row per query, hundreds a second under load), each built into the statement by
+ * One INSERT … SELECT FROM unnest(arrays) for the whole batch: ten parameters whatever its size, where a VALUES
+ * list takes ten per row (one row per query, hundreds a second under load), each built into the statement by
  * Drizzle, bound and parsed one by one — on the server's one JavaScript thread, which also serves every request.
  */
 async function insertLogRows(tx: Transaction, rows: QueryRecord[]): Promise<void> {
@@ -172,6 +174,7 @@ async function insertLogRows(tx: Transaction, rows: QueryRecord[]): Promise<void
     keyId: new Array<string | null>(n),
     status: new Array<number>(n),
     errorCode: new Array<string | null>(n),
+    abstained: new Array<boolean>(n),
     tokensUsed: new Array<number>(n),
     latencyMs: new Array<number>(n),
     createdAt: new Array<string>(n),
@@ -183,6 +186,7 @@ async function insertLogRows(tx: Transaction, rows: QueryRecord[]): Promise<void
     columns.keyId[i] = r.keyId;
     columns.status[i] = r.status;
     columns.errorCode[i] = r.errorCode;
+    columns.abstained[i] = r.abstained ?? false;
     columns.tokensUsed[i] = r.tokensUsed;
     columns.latencyMs[i] = r.latencyMs;
     columns.createdAt[i] = r.at.toISOString();
@@ -190,9 +194,9 @@ async function insertLogRows(tx: Transaction, rows: QueryRecord[]): Promise<void
   // sql.param: an array interpolated directly would be spread into one parameter per element.
   const p = (values: unknown[]) => sql.param(values);
   await tx.execute(sql`
-    insert into query_log (request_id, kb_id, subscription_id, key_id, status, error_code, tokens_used, latency_ms, created_at)
+    insert into query_log (request_id, kb_id, subscription_id, key_id, status, error_code, abstained, tokens_used, latency_ms, created_at)
     select * from unnest(${p(columns.requestId)}::text[], ${p(columns.kbId)}::text[], ${p(columns.subscriptionId)}::text[],
-      ${p(columns.keyId)}::text[], ${p(columns.status)}::int[], ${p(columns.errorCode)}::text[], ${p(columns.tokensUsed)}::int[],
+      ${p(columns.keyId)}::text[], ${p(columns.status)}::int[], ${p(columns.errorCode)}::text[], ${p(columns.abstained)}::bool[], ${p(columns.tokensUsed)}::int[],
       ${p(columns.latencyMs)}::int[], ${p(columns.createdAt)}::timestamptz[])`);
 }
 

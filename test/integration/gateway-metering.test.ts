@@ -256,6 +256,49 @@ describe('hosted backend', () => {
   });
 });
 
+describe('abstentions are free (docs/api.md §3.7)', () => {
+  it('an http backend answering with no citations: 200, not counted, no queryVolume; a cited answer counts', async () => {
+    const kbId = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${bad.base}/abstain`, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret });
+    const k = await buy(kbId, { cap: 1 });
+    const volumeBefore = await queryVolume(kbId);
+    for (let i = 0; i < 3; i++) {
+      const reply = await ask(k);
+      expect(reply.status).toBe(200);
+      expect(reply.body.citations).toEqual([]);
+      expect(reply.headers.get('X-Usage-Used')).toBe('0');
+      expect(reply.headers.get('X-Usage-Remaining')).toBe('1');
+    }
+    expect(await usedInDb(k.subscriptionId)).toBe(0);
+    await getUsageRecorder().flush();
+    expect(await queryVolume(kbId)).toBe(volumeBefore);
+    const logged = await handle.db.select().from(queryLog).where(eq(queryLog.subscriptionId, k.subscriptionId));
+    expect(logged.map((l) => [l.status, l.abstained])).toEqual([[200, true], [200, true], [200, true]]);
+    const daily = await handle.db.select().from(usageDaily).where(eq(usageDaily.subscriptionId, k.subscriptionId));
+    expect(daily.reduce((sum, d) => sum + d.queries, 0)).toBe(0);
+    // The cap of one is still whole: the publisher now answers with a citation, and that one counts.
+    await handle.db.update(knowledgeBases).set({ endpointUrl: `${bad.base}/ok` }).where(eq(knowledgeBases.id, kbId));
+    clearGatewayCaches();
+    expect((await ask(k)).headers.get('X-Usage-Used')).toBe('1');
+    expect((await ask(k)).body.error).toBe('query_cap_exceeded');
+  });
+
+  it('a hosted knowledge base with nothing relevant abstains for free', async () => {
+    const kbId = await createKnowledgeBase(handle.db, pub, { title: 'Knots' });
+    const text = 'Knots\n\nThe bowline makes a fixed loop at the end of a line. The clove hitch binds a line to a post.';
+    const ingested = await ingestDocument(handle.db, kbId, { sourceName: 'knots.txt', bytes: new TextEncoder().encode(text), mimeType: 'text/plain' });
+    expect(ingested, JSON.stringify(ingested)).toMatchObject({ ok: true });
+    const k = await buy(kbId, { cap: 5 });
+    const offTopic = await ask(k, 'What is the boiling point of mercury?');
+    expect(offTopic.status).toBe(200);
+    expect(offTopic.body.citations).toEqual([]);
+    expect(offTopic.headers.get('X-Usage-Used')).toBe('0');
+    const onTopic = await ask(k, 'Which knot makes a fixed loop?');
+    expect(onTopic.body.citations.length).toBeGreaterThan(0);
+    expect(onTopic.headers.get('X-Usage-Used')).toBe('1');
+    expect(await usedInDb(k.subscriptionId)).toBe(1);
+  });
+});
+
 describe('runSubscriberQuery ("Try it")', () => {
   it('answers for the signed-in subscriber and counts against the cap under the newest key', async () => {
     const k = await buy(kb, { cap: 2, perMinute: 1_000 });

@@ -153,6 +153,8 @@ export async function startMisbehavingPublisher(options: { slowMs?: number } = {
       switch (path) {
         case '/ok':
           return sendJson(200, VALID_ANSWER);
+        case '/abstain':
+          return sendJson(200, { answer: 'Nothing in this knowledge base answers that.', citations: [], tokens_used: 9 });
         case '/long':
           return sendJson(200, { ...VALID_ANSWER, answer: 'The tide turns twice a day. '.repeat(300) });
         case '/slow':
