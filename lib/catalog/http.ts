@@ -42,6 +42,6 @@ export function catalogPreflight(): Handler<unknown> {
 }
 
 /** 405 `method_not_allowed` with `Allow` (and CORS, so a browser sees why). */
-export function catalogMethodNotAllowed(): Handler<unknown> {
-  return withCatalogHeaders(methodNotAllowed(CATALOG_METHODS) as Handler<unknown>);
+export function catalogMethodNotAllowed(allow: string[] = CATALOG_METHODS): Handler<unknown> {
+  return withCatalogHeaders(methodNotAllowed(allow) as Handler<unknown>);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parseListingParams, type ListingParams } from './params';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parseListingParams, parseListingSearch, type ListingParams } from './params';
 
 const parse = (qs: string) => parseListingParams(new URLSearchParams(qs));
 const ok = (qs: string): ListingParams => {
@@ -82,5 +82,34 @@ describe('parseListingParams: rejected input names the parameter and what is all
     if (result.ok) return;
     expect(result.parameter).toBe(parameter);
     expect(result.message).toMatch(message);
+  });
+});
+
+describe('parseListingParams: the text rule (docs/api.md §7.2)', () => {
+  it.each<[string, string]>([
+    ['query=a%00b', 'query'],
+    ['query=a%1Bb', 'query'],
+    ['query=a%7Fb', 'query'],
+    ['tags=a%00', 'tags'],
+    ['tags[]=%0Aa', 'tags[]'],
+    ['category=%00', 'category'],
+    ['sort=new%00', 'sort'],
+    ['page=%00', 'page'],
+    ['pageSize=1%09', 'pageSize'],
+  ])('%s is refused as a control character or invalid Unicode', (qs, parameter) => {
+    const result = parseListingSearch(`?${qs}`);
+    expect(result).toEqual({ ok: false, parameter, message: expect.stringMatching(new RegExp(`^Invalid "${parameter.replace(/[[\]]/g, '\\$&')}": it (contains a control character|is not valid)`)) });
+  });
+
+  it('refuses a lone surrogate in the record shape pages get', () => {
+    expect(parseListingParams({ query: 'a\ud800' })).toMatchObject({ ok: false, parameter: 'query' });
+  });
+
+  it('allows tab and line breaks in the search text, and ignores parameters it does not read', () => {
+    expect(parseListingSearch('?query=a%09b%0Ac&utm_source=%00').ok).toBe(true);
+  });
+
+  it.each(['query=%ZZ', 'query=%', 'query=%C3%28', 'query=%ED%A0%80', 'tags=%FF'])('refuses the undecodable query string %s', (qs) => {
+    expect(parseListingSearch(`?${qs}`)).toMatchObject({ ok: false, message: expect.stringMatching(/not valid percent-encoded UTF-8/) });
   });
 });

@@ -11,9 +11,12 @@
  * - a tag longer than 64 characters is 400 (no tag in the vocabulary comes close); unknown tags simply match nothing;
  * - duplicate tags count once toward the limit of 10;
  * - `query` is measured in Unicode code points after trimming.
+ * - every value follows the text rule of docs/api.md §7.2 (`query` as free text, the others as ids), and the API's
+ *   query string must be well-formed percent-encoded UTF-8 (`parseListingSearch`): 400, never a database error.
  */
 
 import { CATEGORIES, isCategory, type Category } from './categories';
+import { decodeQueryString, describeTextProblem, idProblem, textProblem } from '@/lib/platform/text-input';
 
 export { CATEGORIES, type Category };
 
@@ -57,10 +60,17 @@ function toEntries(input: URLSearchParams | SearchParamsRecord): [string, string
 }
 
 const fail = (parameter: string, message: string): ListingParamsResult => ({ ok: false, parameter, message });
+/** The parameters the listing reads; any other is ignored, whatever it holds. */
+const LISTING_PARAMETERS = new Set(['query', 'category', 'tags', 'tags[]', 'sort', 'page', 'pageSize']);
 const DIGITS = /^[0-9]+$/;
 
 export function parseListingParams(input: URLSearchParams | SearchParamsRecord): ListingParamsResult {
   const entries = toEntries(input);
+  for (const [key, value] of entries) {
+    if (!LISTING_PARAMETERS.has(key)) continue;
+    const problem = key === 'query' ? textProblem(value) : idProblem(value);
+    if (problem) return fail(key, `Invalid "${key}": ${describeTextProblem(problem, key === 'query' ? 'text' : 'id')}.`);
+  }
   const first = (name: string): string | undefined => {
     const found = entries.find(([key]) => key === name);
     const value = found?.[1].trim();
@@ -126,4 +136,11 @@ export function parseListingParams(input: URLSearchParams | SearchParamsRecord):
   }
 
   return { ok: true, params };
+}
+
+/** The API's raw query string (`?query=…`), decoded strictly (malformed escapes and non-UTF-8 bytes are a 400), then parsed. */
+export function parseListingSearch(search: string): ListingParamsResult {
+  const decoded = decodeQueryString(search);
+  if (!decoded.ok) return fail(decoded.name, `Invalid "${decoded.name}": the value is not valid percent-encoded UTF-8.`);
+  return parseListingParams(decoded.params);
 }

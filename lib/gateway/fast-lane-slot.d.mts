@@ -1,7 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** What the Node server needs of the fast lane: which URLs it answers, and how. */
+/** What the Node server needs of the fast lane: which URLs it answers, and how; and which requests to refuse before Next. */
 export interface FastLane {
+  /**
+   * Answers a request Next would answer badly (an undecodable path, `/kb//query`, an unknown method, a cross-site
+   * server action; lib/platform/front-door.ts) and returns true, or returns false without touching it.
+   */
+  screen(req: IncomingMessage, res: ServerResponse): boolean;
   /** The knowledge-base id of a `POST /kb/{kb_id}/query` URL, or null for any URL the lane does not answer. */
   match(url: string | undefined): string | null;
   serve(req: IncomingMessage, res: ServerResponse, kbId: string): Promise<void>;

@@ -5,6 +5,8 @@ import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult } from './pip
 import { gatewayErrorReply, gatewayReply, type GatewayReply } from './web';
 import { INTERNAL_ERROR_MESSAGE, methodNotAllowedMessage, newRequestId } from '@/lib/platform/http';
 import { log } from '@/lib/platform/log';
+import { decodePathSegment, screenNodeRequest } from '@/lib/platform/front-door';
+import { decodeUtf8 } from '@/lib/platform/text-input';
 import { registerFastLane } from './fast-lane-slot.mjs';
 
 /**
@@ -18,15 +20,13 @@ import { registerFastLane } from './fast-lane-slot.mjs';
  */
 const QUERY_PATH = /^\/kb\/([^/?#]+)\/query(?:\?|$)/;
 
-/** The knowledge-base id of a gateway URL, or null for any other URL (left to Next, which also owns the 308 for a trailing slash). */
+/**
+ * The knowledge-base id of a gateway URL, or null for any other URL. A path that cannot be decoded is not matched:
+ * the front door answers it (400 `invalid_path`, lib/platform/front-door.ts), with the one decoding of paths.
+ */
 export function matchQueryPath(url: string | undefined): string | null {
   const match = url ? QUERY_PATH.exec(url) : null;
-  if (!match) return null;
-  try {
-    return decodeURIComponent(match[1]);
-  } catch {
-    return null; // malformed escapes: Next answers them as it does for any path
-  }
+  return match ? decodePathSegment(match[1]) : null;
 }
 
 /** A header's value as the fetch API's `Headers.get` gives it: repeated fields joined with ", " (Node keeps only the first Authorization). */
@@ -39,7 +39,7 @@ function headerValue(req: IncomingMessage, name: string): string | null {
   return value;
 }
 
-/** The body, at most `limit` bytes: a declared or actual larger body is refused without being buffered. */
+/** The body, at most `limit` bytes: a declared or actual larger body is refused without being buffered; bytes that are not UTF-8 are refused too. */
 export function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ ok: false, reason: 'too_large' });
@@ -58,7 +58,8 @@ export function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Prom
     };
     const onEnd = () => {
       done();
-      resolve({ ok: true, text: Buffer.concat(chunks, size).toString('utf8') });
+      const text = decodeUtf8(Buffer.concat(chunks, size));
+      resolve(text === null ? { ok: false, reason: 'invalid_utf8' } : { ok: true, text });
     };
     const onError = (err: Error) => {
       done();
@@ -132,5 +133,5 @@ export async function serveQueryOverNode(req: IncomingMessage, res: ServerRespon
 
 /** Offers the fast lane to scripts/serve.mjs (called from instrumentation.ts once the database is ready). */
 export function registerNodeGateway(): void {
-  registerFastLane({ match: matchQueryPath, serve: serveQueryOverNode });
+  registerFastLane({ match: matchQueryPath, serve: serveQueryOverNode, screen: screenNodeRequest });
 }

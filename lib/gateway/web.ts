@@ -1,5 +1,6 @@
 import { ERROR_STATUS, errorBody, type ErrorCode } from '@/lib/platform/errors';
 import { REQUEST_ID_HEADER, jsonResponse } from '@/lib/platform/http';
+import { decodeUtf8 } from '@/lib/platform/text-input';
 import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult, type GatewayOutcome } from './pipeline';
 
 /**
@@ -32,7 +33,10 @@ export function gatewayErrorReply(code: ErrorCode, message: string, requestId: s
   };
 }
 
-/** Reads the body from the stream with a hard 16 KiB limit: a lying Content-Length cannot get more in. */
+/**
+ * Reads the body from the stream with a hard 16 KiB limit: a lying Content-Length cannot get more in. Bytes that are
+ * not UTF-8 are refused, not replaced (docs/api.md §7.2).
+ */
 export async function readLimitedBody(request: Request, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) return { ok: false, reason: 'too_large' };
@@ -50,7 +54,8 @@ export async function readLimitedBody(request: Request, limit = MAX_BODY_BYTES):
     }
     chunks.push(value);
   }
-  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+  const text = decodeUtf8(Buffer.concat(chunks));
+  return text === null ? { ok: false, reason: 'invalid_utf8' } : { ok: true, text };
 }
 
 export async function serveQueryRequest(request: Request, kbId: string, requestId: string): Promise<Response> {

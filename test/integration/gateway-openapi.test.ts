@@ -92,6 +92,6 @@ describe('GET /api/health', () => {
     expect(live).toMatchObject({ status: 200, body: { status: 'ok' } });
     const wrong = await read(await postHealth(new Request('http://localhost/api/health', { method: 'POST' })));
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.get('Allow')).toBe('GET');
+    expect(wrong.headers.get('Allow')).toBe('GET, HEAD');
   });
 });

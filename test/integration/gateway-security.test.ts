@@ -1,4 +1,5 @@
 import '../support/gateway-env';
+import http from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptions, knowledgeBases } from '@/db/schema';
@@ -112,6 +113,15 @@ interface Case {
 }
 
 const bad = (body: string | null, contentType: string | null = 'application/json') => (): GatewayCall => good({ body, contentType });
+/** Raw bytes as the body (a stream, so neither face sees a string first). */
+function bytes(data: Buffer): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array(data));
+      controller.close();
+    },
+  });
+}
 
 const CASES: Case[] = [
   // Row 1
@@ -138,6 +148,9 @@ const CASES: Case[] = [
   { name: 'unknown knowledge base', call: () => good({ kbId: 'kb_doesnotexist' }), status: 404, error: 'knowledge_base_not_found', headers: 'keyed' },
   { name: 'unknown knowledge base with a key of another one (row 4 before 5)', call: () => good({ authorization: bearer(keys.other), kbId: 'kb_doesnotexist' }), status: 404, error: 'knowledge_base_not_found', headers: 'keyed' },
   { name: 'draft knowledge base, even with its own key', call: () => good({ authorization: bearer(keys.draft), kbId: draftKb }), status: 404, error: 'knowledge_base_not_found', headers: 'keyed' },
+  { name: 'a NUL byte in the knowledge-base id (never reaches the database)', call: () => good({ kbId: `${kb}\u0000` }), status: 400, error: 'invalid_query', headers: 'keyed' },
+  { name: 'a control character in the knowledge-base id', call: () => good({ kbId: 'kb_\u001b[31m' }), status: 400, error: 'invalid_query', headers: 'keyed' },
+  { name: 'a NUL byte in the id with a revoked key (row 3 first)', call: () => good({ authorization: bearer(keys.revoked), kbId: 'kb_\u0000' }), status: 403, error: 'key_revoked', headers: 'keyed' },
   // Row 5
   { name: 'key of another knowledge base', call: () => good({ authorization: bearer(keys.other) }), status: 403, error: 'key_scope_mismatch', headers: 'keyed' },
   { name: 'cancelled key on another knowledge base (row 5 before 6)', call: () => good({ authorization: bearer(keys.cancelled), kbId: otherKb }), status: 403, error: 'key_scope_mismatch', headers: 'keyed' },
@@ -178,6 +191,11 @@ const CASES: Case[] = [
   { name: 'query null', call: bad('{"query":null}'), status: 400, error: 'invalid_query', headers: 'keyed' },
   { name: 'query blank', call: bad(jsonQuery(' \n\t ')), status: 400, error: 'invalid_query', headers: 'keyed' },
   { name: 'query over 2,000 characters', call: bad(jsonQuery('a'.repeat(2_001))), status: 400, error: 'invalid_query', headers: 'keyed' },
+  { name: 'a NUL character in the query', call: bad(jsonQuery('spring\u0000tides')), status: 400, error: 'invalid_query', headers: 'keyed' },
+  { name: 'an escape character in the query', call: bad(jsonQuery('spring \u001b tides')), status: 400, error: 'invalid_query', headers: 'keyed' },
+  { name: 'a lone surrogate in the query (escaped in JSON)', call: bad('{"query":"tides \\ud800"}'), status: 400, error: 'invalid_query', headers: 'keyed' },
+  { name: 'a body that is not UTF-8', call: () => good({ body: bytes(Buffer.concat([Buffer.from('{"query":"tides '), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])) }), status: 400, error: 'invalid_query', headers: 'keyed' },
+  { name: 'a body with a lone surrogate encoded as bytes', call: () => good({ body: bytes(Buffer.concat([Buffer.from('{"query":"tides '), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')])) }), status: 400, error: 'invalid_query', headers: 'keyed' },
   { name: 'bad body with the cap used up (row 8 before 9)', call: async () => good({ authorization: bearer(await keyExhausted()), body: '{}' }), status: 400, error: 'invalid_query', headers: 'keyed' },
   // Row 9
   {
@@ -227,6 +245,8 @@ const CASES: Case[] = [
   { name: 'bearer scheme in lower case', call: () => good({ authorization: `bearer ${keys.good.key}` }), status: 200, error: null, headers: 'keyed' },
   { name: 'bearer scheme in upper case with extra spaces', call: () => good({ authorization: `BEARER   ${keys.good.key}  ` }), status: 200, error: null, headers: 'keyed' },
   { name: 'Content-Type with charset', call: () => good({ contentType: 'application/json; charset=utf-8' }), status: 200, error: null, headers: 'keyed' },
+  { name: 'tabs and line breaks inside the query', call: () => good({ body: jsonQuery('spring\ttides\r\nneap tides') }), status: 200, error: null, headers: 'keyed' },
+  { name: 'a UTF-8 body with a byte order mark', call: () => good({ body: bytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(jsonQuery('spring tides'))])) }), status: 200, error: null, headers: 'keyed' },
   { name: 'query exactly 2,000 characters after trimming', call: () => good({ body: jsonQuery(`  ${'tide '.repeat(400).slice(0, 1_999)}s  `) }), status: 200, error: null, headers: 'keyed' },
 ];
 
@@ -258,6 +278,11 @@ describe.each(FACES)('POST /kb/{kb_id}/query through $name — check order (secu
       const reset = Number(reply.headers.get('X-RateLimit-Reset'));
       expect(reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
     }
+    // docs/api.md §7.3 (RFC 6750): every 401 names the scheme; when a key was sent, it says the key is the problem.
+    const challenge = reply.headers.get('WWW-Authenticate');
+    if (c.error === 'missing_api_key') expect(challenge).toBe('Bearer realm="almanac"');
+    else if (c.error === 'invalid_api_key') expect(challenge).toBe('Bearer realm="almanac", error="invalid_token"');
+    else expect(challenge).toBeNull();
     c.check?.(reply);
     const method = (await c.call()).method ?? 'POST';
     openapi.expectConforms('/kb/{kb_id}/query', method, reply);
@@ -318,5 +343,42 @@ describe.each(FACES)('POST /kb/{kb_id}/query through $name — check order (secu
     const statuses = new Set(openapi.checked.map((c) => c.split(' ').pop()));
     for (const s of ['200', '400', '401', '403', '404', '405', '413', '429']) expect(statuses.has(s), s).toBe(true);
     expectLogsFreeOfSecrets([LOG_FILE]);
+  });
+});
+
+describe('POST /kb/{kb_id}/query paths as npm start serves them (the front door before the fast lane)', () => {
+  /** A raw request: the path goes on the wire exactly as written. */
+  function raw(path: string): Promise<{ status: number; headers: Headers; body: any }> {
+    return new Promise((resolve, reject) => {
+      const request = http.request(`${server.url}/`, { method: 'POST', path, headers: { Authorization: bearer(keys.good), 'Content-Type': 'application/json' } }, (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
+          resolve({ status: response.statusCode!, headers, body: JSON.parse(text) });
+        });
+      });
+      request.on('error', reject);
+      request.end(jsonQuery('tides'));
+    });
+  }
+
+  it.each([
+    ['/kb/%ZZ/query', 400, 'invalid_path'],
+    ['/kb/%C3%28/query', 400, 'invalid_path'],
+    ['/kb/%/query', 400, 'invalid_path'],
+    ['/kb//query', 404, 'not_found'],
+    ['/kb/kb_x/query/', 404, 'not_found'],
+  ] as const)('%s → %i %s, a JSON error body with X-Request-Id', async (path, status, error) => {
+    const reply = await raw(path);
+    expect(reply.status).toBe(status);
+    expect(reply.headers.get('Content-Type')).toBe('application/json; charset=utf-8');
+    expect(reply.body).toEqual({ error, message: expect.stringMatching(/\S/), request_id: reply.headers.get('X-Request-Id') });
+  });
+
+  it('decodes the knowledge-base id once: an escaped NUL reaches row 4 as a NUL and is refused there', async () => {
+    const reply = await raw(`/kb/${kb}%00/query`);
+    expect([reply.status, reply.body.error]).toEqual([400, 'invalid_query']);
   });
 });

@@ -1,5 +1,6 @@
 import { checkHealth } from '@/lib/health';
-import { jsonResponse, withApiRoute, methodNotAllowed } from '@/lib/platform/http';
+import { jsonResponse, withApiRoute } from '@/lib/platform/http';
+import { routeMethods } from '@/lib/platform/route-methods';
 
 /**
  * GET /api/health — readiness: the app answers and the database is reachable (503 when it is not).
@@ -7,15 +8,11 @@ import { jsonResponse, withApiRoute, methodNotAllowed } from '@/lib/platform/htt
  */
 export const dynamic = 'force-dynamic';
 
-export const GET = withApiRoute(async (request) => {
+const health = withApiRoute(async (request) => {
   const live = new URL(request.url).searchParams.get('probe') === 'live';
   if (live) return jsonResponse({ status: 'ok' }, { headers: { 'Cache-Control': 'no-store' } });
   const health = await checkHealth();
   return jsonResponse(health, { status: health.status === 'ok' ? 200 : 503, headers: { 'Cache-Control': 'no-store' } });
 });
 
-const notAllowed = methodNotAllowed(['GET']);
-export const POST = notAllowed;
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: health });

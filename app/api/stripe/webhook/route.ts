@@ -1,13 +1,14 @@
 import { applyStripeEvent } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
-import { errorResponse, jsonResponse, methodNotAllowed, withApiRoute } from '@/lib/platform/http';
+import { errorResponse, jsonResponse, withApiRoute } from '@/lib/platform/http';
+import { routeMethods } from '@/lib/platform/route-methods';
 import { getStripe, verifyStripeEvent } from '@/lib/billing';
 
 export const dynamic = 'force-dynamic';
 
 /** Stripe webhooks: signature checked on the raw body, then one idempotent lib call. */
-export const POST = withApiRoute(async (request, { requestId }) => {
+const webhook = withApiRoute(async (request, { requestId }) => {
   const secret = getEnv().STRIPE_WEBHOOK_SECRET;
   if (!secret) return errorResponse('service_unavailable', 'Stripe webhooks are not configured on this server.', requestId);
   // The raw text, exactly as sent: parsing and re-serialising would change the bytes the signature covers.
@@ -18,4 +19,4 @@ export const POST = withApiRoute(async (request, { requestId }) => {
   return jsonResponse({ received: true, duplicate: result.duplicate, ...(result.duplicate ? {} : { outcome: result.outcome }) });
 });
 
-export const GET = methodNotAllowed(['POST']);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: webhook });
