@@ -16,13 +16,8 @@ const id = z.string().trim().min(1).max(64);
 const subscriptionForm = z.object({ subscriptionId: id });
 const planChangeForm = subscriptionForm.extend({ planId: id });
 
-/** A refusal from lib, as the flash that explains it. */
-type Refusal = { ok: false; code: FlashCode | 'forbidden' };
-
-/** Someone else's subscription or key is simply not found. */
-function refusalFlash(refusal: Refusal): FlashCode {
-  return refusal.code === 'forbidden' ? 'not_found' : refusal.code;
-}
+/** A refusal from lib (someone else's subscription or key is simply `not_found`), as the flash that explains it. */
+type Refusal = { ok: false; code: FlashCode };
 
 const subscriptionPath = (subscriptionId: string) => `/account/subscriptions/${encodeURIComponent(subscriptionId)}`;
 
@@ -41,7 +36,7 @@ async function onSubscription<Input extends { subscriptionId: string }, Result e
   const path = subscriptionPath(parsed.data.subscriptionId);
   const user = await requireSessionUser(path);
   const result = await change(await getDb(), { ...parsed.data, userId: user.id });
-  if (!result.ok) redirect(withFlash(path, refusalFlash(result)));
+  if (!result.ok) redirect(withFlash(path, result.code));
   // `ok` is true here; TypeScript does not narrow a type parameter to its Extract.
   return { path, done: result as Extract<Result, { ok: true }> };
 }
@@ -72,7 +67,7 @@ export async function revokeKeyAction(formData: FormData): Promise<void> {
   if (!parsed.success) redirect(withFlash('/account/keys', 'not_found'));
   const user = await requireSessionUser('/account/keys');
   const result = await revokeKey(await getDb(), { userId: user.id, keyId: parsed.data.keyId });
-  redirect(withFlash('/account/keys', result.ok ? 'key_revoked' : refusalFlash(result)));
+  redirect(withFlash('/account/keys', result.ok ? 'key_revoked' : result.code));
 }
 
 export async function openBillingPortalAction(): Promise<void> {

@@ -12,7 +12,7 @@ import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
 import { isStripeConfigured } from '@/lib/billing';
 import { listKeysForUser } from '@/lib/keys';
-import { listSubscriptionsForUser } from '@/lib/subscriptions';
+import { isLive, listSubscriptionsForUser } from '@/lib/subscriptions';
 import { openBillingPortalAction } from './actions';
 
 export const metadata: Metadata = { title: 'Your account' };
@@ -23,8 +23,8 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
   const params = await searchParams;
   const db = await getDb();
   const [subs, keys] = await Promise.all([listSubscriptionsForUser(db, user.id), listKeysForUser(db, user.id)]);
-  const live = subs.filter((s) => s.status === 'active' || s.status === 'past_due');
-  const past = subs.filter((s) => !(s.status === 'active' || s.status === 'past_due'));
+  const live = subs.filter((s) => isLive(s.status));
+  const past = subs.filter((s) => !isLive(s.status));
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6">

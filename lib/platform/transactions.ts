@@ -1,7 +1,7 @@
 import type { Database, Executor, Transaction } from '@/db/client';
 
 /** The expected refusals of a domain write, as values (house rule 3): the caller maps them to a page or an error body. */
-export type DenialCode = 'not_found' | 'forbidden' | 'conflict' | 'invalid_plan';
+export type DenialCode = 'not_found' | 'conflict' | 'invalid_plan';
 export interface Denial {
   ok: false;
   code: DenialCode;

@@ -26,7 +26,7 @@ export {
 export { planViewColumns, toPlanView, type PlanView } from './plan-view';
 export { purchaseSubscription, type PurchaseInput, type PurchaseResult } from './purchase';
 export { getSubscriberStanding, offerFor, toSubscriberStanding, type PlanOffer, type StandingState, type SubscriberStanding } from './standing';
-export { COUNTED_SUBSCRIPTION_STATUSES, HOLDING_STATUSES, type SubscriptionStatus } from './status';
+export { COUNTED_SUBSCRIPTION_STATUSES, HOLDING_STATUSES, isLive, LIVE_STATUSES, type SubscriptionStatus } from './status';
 export { SubscriptionSweeper, startSubscriptionSweeper } from './sweeper';
 export {
   findBuyerSubscription,

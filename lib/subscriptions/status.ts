@@ -20,3 +20,8 @@ export const ENDED_STATUSES: readonly SubscriptionStatus[] = ['cancelled', 'expi
 export function isCounted(status: SubscriptionStatus): boolean {
   return COUNTED_SUBSCRIPTION_STATUSES.includes(status);
 }
+
+/** Still granting access, or suspended until paid: what the dashboard lists as current rather than past. */
+export function isLive(status: SubscriptionStatus): boolean {
+  return LIVE_STATUSES.includes(status);
+}

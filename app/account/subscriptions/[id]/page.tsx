@@ -11,7 +11,7 @@ import { formatDate, formatPrice } from '@/components/ui/format';
 import { listUpgradePlans } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
-import { getDailyUsage, getSubscriptionForUser } from '@/lib/subscriptions';
+import { getDailyUsage, getSubscriptionForUser, isLive } from '@/lib/subscriptions';
 import { listKeysForUser } from '@/lib/keys';
 import { cancelSubscriptionAction, changePlanAction, createReplacementKeyAction, resumeSubscriptionAction } from '../../actions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
@@ -41,7 +41,7 @@ export default async function SubscriptionPage({
     sub.status === 'active' ? listUpgradePlans(db, sub.kbId, sub.plan.queriesPerPeriod) : Promise.resolve([]),
   ]);
   const subKeys = keys.filter((k) => k.subscriptionId === sub.id);
-  const live = sub.status === 'active' || sub.status === 'past_due';
+  const live = isLive(sub.status);
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
