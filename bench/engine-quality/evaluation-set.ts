@@ -12,6 +12,29 @@ export interface EvalQuestion {
 }
 
 export const QUESTIONS_DIR = path.join(process.cwd(), 'bench', 'engine-quality', 'questions');
+export const OFF_TOPIC_FILE = path.join(process.cwd(), 'bench', 'engine-quality', 'off-topic.json');
+
+/** A question none of the seeded knowledge bases can answer. */
+export interface OffTopicQuestion {
+  id: string;
+  domain: string;
+  language: string;
+  question: string;
+}
+
+export function loadOffTopicSet(file = OFF_TOPIC_FILE): OffTopicQuestion[] {
+  return JSON.parse(readFileSync(file, 'utf8')) as OffTopicQuestion[];
+}
+
+/**
+ * The held-out part, never looked at while tuning: evaluation questions whose number is a multiple of four
+ * (`…-04`, `…-08`, …) and off-topic questions numbered 3 (`ot-…-3`). Fixed before any tuning, by id alone.
+ */
+export function isHeldOut(id: string): boolean {
+  if (id.startsWith('ot-')) return id.endsWith('-3');
+  const n = Number(/(\d+)$/.exec(id)?.[1] ?? NaN);
+  return Number.isInteger(n) && n % 4 === 0;
+}
 
 export function loadEvaluationSet(dir = QUESTIONS_DIR): EvalQuestion[] {
   const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
