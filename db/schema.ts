@@ -289,6 +289,12 @@ export const kbIndexStats = pgTable('kb_index_stats', {
     .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
   chunkCount: integer('chunk_count').notNull().default(0),
   totalLength: bigint('total_length', { mode: 'number' }).notNull().default(0),
+  /**
+   * The text-search configuration the knowledge base's chunks were indexed with (`almanac` English, `almanac_es`,
+   * `almanac_de`, `almanac_fr`), chosen from its language when the index is first built or rebuilt; questions are
+   * stemmed with the same one.
+   */
+  searchConfig: text('search_config').notNull().default('almanac'),
   updatedAt: updatedAt(),
 });
 
