@@ -7,12 +7,13 @@ import { requireSessionUser } from '@/lib/accounts';
 import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, issueReplacementKeyForReveal, resumeRenewal } from '@/lib/billing';
 import { revokeKey } from '@/lib/keys';
 import { getDb, type Executor } from '@/lib/platform/db';
+import { idSchema } from '@/lib/platform/text-input';
 
 /**
  * Dashboard actions. Each one: parse, take the user from the session (never from the form), call one lib function
  * (they check ownership: someone else's id is `not_found`), and redirect back with a flash code saying what happened.
  */
-const id = z.string().trim().min(1).max(64);
+const id = idSchema(); // docs/api.md §7.2: a malformed id is `not_found`, never a database error
 const subscriptionForm = z.object({ subscriptionId: id });
 const planChangeForm = subscriptionForm.extend({ planId: id });
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { oauthAccounts, users } from '@/db/schema';
 import type { Executor } from '@/db/client';
 import { newId, randomBase62 } from '@/lib/platform/ids';
+import { isCleanId } from '@/lib/platform/text-input';
 
 /** What pages and sessions may see of a user: never the password hash or the Stripe customer id. */
 export interface UserView {
@@ -29,6 +30,8 @@ export const registerUserSchema = z.object({
     .string()
     .trim()
     .max(100, { message: 'Use at most 100 characters.' })
+    // docs/api.md §7.2: a NUL would reach PostgreSQL, which refuses it; no control character belongs in a name.
+    .refine(isCleanId, { message: 'Remove control characters from your name.' })
     .optional()
     .transform((v) => (v ? v : undefined)),
 });

@@ -5,6 +5,7 @@ import type { Executor } from '@/lib/platform/db';
 import { baseUrl, siteUrl } from '@/lib/platform/base-url';
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
+import { isCleanId } from '@/lib/platform/text-input';
 import { getStripe, type Stripe } from './stripe';
 import { cancelSubscription, findBuyerSubscription, planViewColumns, purchaseSubscription, resumeSubscription, upgradeSubscription, type PlanView, type SubscriptionResult } from '@/lib/subscriptions';
 
@@ -31,6 +32,7 @@ export interface CheckoutPlan {
 
 /** A plan that can be bought now: active, and its knowledge base published. */
 export async function findPurchasablePlan(db: Executor, planId: string): Promise<CheckoutPlan | null> {
+  if (!isCleanId(planId)) return null; // no plan has it, and PostgreSQL would refuse a NUL (docs/api.md §7.2)
   const rows = await db
     .select({
       planId: plans.id,
@@ -184,6 +186,7 @@ export async function getCheckoutOutcome(
   db: Executor,
   input: { userId: string } & ({ checkoutSessionId: string } | { handoffId: string }),
 ): Promise<CheckoutOutcome> {
+  if (!isCleanId('checkoutSessionId' in input ? input.checkoutSessionId : input.handoffId)) return { status: 'pending' }; // docs/api.md §7.2
   const reveal = await revealParkedKey(db, input);
   if (reveal.status === 'revealed') {
     const sub = await describeSubscription(db, input.userId, { id: reveal.subscriptionId });
@@ -198,6 +201,7 @@ export async function getCheckoutOutcome(
 
 /** Reveals a parked replacement key (dashboard), exactly once. */
 export async function revealHandoff(db: Executor, userId: string, handoffId: string) {
+  if (!isCleanId(handoffId)) return null; // docs/api.md §7.2
   const reveal = await revealParkedKey(db, { userId, handoffId });
   if (reveal.status !== 'revealed') return null;
   const sub = await describeSubscription(db, userId, { id: reveal.subscriptionId });

@@ -3,6 +3,7 @@ import type { Executor } from '@/db/client';
 import { catalogSearch, catalogWords, knowledgeBases, plans, publishers } from '@/db/schema';
 import { CATEGORIES, type Category, type ListingParams } from './params';
 import { getDb } from '@/lib/platform/db';
+import { isCleanId } from '@/lib/platform/text-input';
 import { matchSearchVector, parseSearchTerms, startsWithPattern, type SearchTerms } from './search-query';
 import { toPlanView, type PlanView } from '@/lib/subscriptions';
 
@@ -269,6 +270,7 @@ export async function listKnowledgeBaseCards(params: ListingParams, db?: Executo
 
 /** The published knowledge base with its active plans, or null (unknown, draft, suspended, archived). */
 export async function getKnowledgeBaseView(id: string, db?: Executor): Promise<KnowledgeBaseView | null> {
+  if (!isCleanId(id)) return null; // no knowledge base has it, and PostgreSQL would refuse a NUL (docs/api.md §7.2)
   const executor = db ?? (await getDb());
   const [row] = await executor
     .select({
@@ -333,6 +335,7 @@ export function toDetail(view: KnowledgeBaseView): KnowledgeBaseDetail {
 // ── publisher page and filter chips ──────────────────────────────────────────────────────────────────
 
 export async function getPublisher(slug: string, db?: Executor): Promise<PublisherView | null> {
+  if (!isCleanId(slug)) return null; // docs/api.md §7.2
   const executor = db ?? (await getDb());
   const [row] = await executor
     .select({
@@ -360,6 +363,7 @@ export async function getPublisher(slug: string, db?: Executor): Promise<Publish
 
 /** A publisher's published knowledge bases, most popular first (the listing's popular order). */
 export async function listPublisherKnowledgeBases(publisherSlug: string, db?: Executor): Promise<KnowledgeBaseCard[]> {
+  if (!isCleanId(publisherSlug)) return []; // docs/api.md §7.2
   const executor = db ?? (await getDb());
   const rows = await executor
     .select(listColumns)

@@ -1,4 +1,4 @@
-import { methodNotAllowed } from './http';
+import { errorResponse, methodNotAllowed, withApiRoute } from './http';
 
 /**
  * Every route handler answers every method (docs/api.md §7.1): a route file exports the whole set this builds from the
@@ -28,4 +28,15 @@ export function routeMethods(
   const handlers = {} as Record<HttpMethod, RouteHandler>;
   for (const method of HTTP_METHODS) handlers[method] = served[method] ?? (method === 'HEAD' ? served.GET : undefined) ?? notAllowed;
   return handlers;
+}
+
+/**
+ * The catch-all routes under /api and /kb (docs/api.md §7.1): a path no route serves is a JSON 404 `not_found`, on
+ * every method, instead of Next's HTML page.
+ */
+export function unknownPathMethods(): Record<HttpMethod, RouteHandler> {
+  const notFound = withApiRoute(async (request, { requestId }) =>
+    errorResponse('not_found', `No endpoint has the path ${new URL(request.url).pathname.slice(0, 200)}. The API is described at /api/openapi.json.`, requestId),
+  );
+  return Object.fromEntries(HTTP_METHODS.map((method) => [method, notFound])) as Record<HttpMethod, RouteHandler>;
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '@/lib/platform/db';
+import { isCleanId } from '@/lib/platform/text-input';
 import { findLiveSubscriptionView, type SubscriptionView, type UsageView } from './views';
 
 /**
@@ -39,6 +40,7 @@ export function toSubscriberStanding(view: SubscriptionView): SubscriberStanding
 
 /** One query (see findLiveSubscriptionView): the knowledge-base page runs it for every signed-in visitor. */
 export async function getSubscriberStanding(db: Executor, userId: string, kbId: string, now: Date = new Date()): Promise<SubscriberStanding | null> {
+  if (!isCleanId(kbId)) return null; // docs/api.md §7.2
   const view = await findLiveSubscriptionView(db, userId, kbId, now);
   return view ? toSubscriberStanding(view) : null;
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, gte, inArray, lte } from 'drizzle-orm';
 import { knowledgeBases, plans, subscriptions, usageDaily, usagePeriods, type Subscription } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import type { Denial } from '@/lib/platform/transactions';
+import { isCleanId } from '@/lib/platform/text-input';
 import type { KeyMode } from '@/lib/keys';
 import { isLapsed, resolveCurrentPeriod } from './period';
 import { planViewColumns, toPlanView, type PlanView } from './plan-view';
@@ -107,6 +108,7 @@ export async function getSubscriptionForUser(
   subscriptionId: string,
   now: Date = new Date(),
 ): Promise<SubscriptionViewResult> {
+  if (!isCleanId(subscriptionId)) return { ok: false, code: 'not_found', message: 'No such subscription.' }; // docs/api.md §7.2
   const rows = await db
     .select(subscriptionViewColumns)
     .from(subscriptions)

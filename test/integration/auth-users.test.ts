@@ -33,6 +33,12 @@ describe('registerUser / verifyCredentials', () => {
     [{ email: 'not-an-email', password: 'long enough password' }, 'email'],
     [{ email: 'short@example.test', password: 'short' }, 'password'],
     [{ email: 'long@example.test', password: 'x'.repeat(201) }, 'password'],
+    // docs/api.md §7.2: a form error, never a database error (PostgreSQL refuses U+0000 in text).
+    [{ email: 'nul@example.test', password: 'long enough password', name: 'Ada\u0000' }, 'name'],
+    [{ email: 'esc@example.test', password: 'long enough password', name: 'Ada \u001b[2J' }, 'name'],
+    [{ email: 'nl@example.test', password: 'long enough password', name: 'Ada\nLovelace' }, 'name'],
+    [{ email: 'sur@example.test', password: 'long enough password', name: 'Ada \ud800' }, 'name'],
+    [{ email: 'nul\u0000@example.test', password: 'long enough password' }, 'email'],
   ])('rejects invalid input %# naming the field', async (input, field) => {
     const result = await registerUser(handle.db, input);
     expect(result.ok).toBe(false);

@@ -221,6 +221,24 @@ describe('POST /checkout/start (route handler)', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'invalid_request' });
   });
+
+  it('answers 400, not a database error, for a planId with a control character (docs/api.md §7.2)', async () => {
+    for (const planId of ['plan_\u0000', 'plan_\u001b', 'plan_\u007f']) {
+      const res = await post({ planId }, { origin: 'http://localhost:3000' });
+      expect(res.status, JSON.stringify(planId)).toBe(400);
+      expect(await res.json()).toMatchObject({ error: 'invalid_request' });
+    }
+  });
+
+  it('answers every other method with a JSON 405 and Allow: POST', async () => {
+    const route = await import('@/app/checkout/start/route');
+    for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const) {
+      const res = await route[method](new Request('http://localhost:3000/checkout/start', { method }));
+      expect([method, res.status, res.headers.get('allow')]).toEqual([method, 405, 'POST']);
+      expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+      if (method !== 'HEAD') expect(await res.json()).toMatchObject({ error: 'method_not_allowed' });
+    }
+  });
 });
 
 describe('changing plan from the dashboard', () => {

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { findPurchasablePlan, startCheckout } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
-import { errorResponse, isSameOriginPost, methodNotAllowed, withApiRoute } from '@/lib/platform/http';
+import { errorResponse, isSameOriginPost, withApiRoute } from '@/lib/platform/http';
+import { routeMethods } from '@/lib/platform/route-methods';
+import { idSchema } from '@/lib/platform/text-input';
 import { getSessionUser } from '@/lib/accounts';
 
 export const dynamic = 'force-dynamic';
 
-const formSchema = z.object({ planId: z.string().trim().min(1).max(64) });
+const formSchema = z.object({ planId: idSchema() });
 
 /**
  * A path on this site goes out relative, so the browser stays on the host it used (127.0.0.1 or localhost, whose
@@ -17,7 +19,7 @@ function seeOther(location: string): Response {
 }
 
 /** Buy button target (form post with `planId`): Stripe Checkout, or the test checkout when Stripe is not configured. */
-export const POST = withApiRoute(async (request, { requestId }) => {
+const start = withApiRoute(async (request, { requestId }) => {
   if (!isSameOriginPost(request)) return errorResponse('forbidden', 'Purchases must start from this site.', requestId);
   const parsed = formSchema.safeParse(Object.fromEntries((await request.formData().catch(() => new FormData())).entries()));
   if (!parsed.success) return errorResponse('invalid_request', 'planId is required.', requestId);
@@ -40,4 +42,4 @@ export const POST = withApiRoute(async (request, { requestId }) => {
   }
 });
 
-export const GET = methodNotAllowed(['POST']);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: start });

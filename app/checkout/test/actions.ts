@@ -4,9 +4,10 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { completeTestPurchase } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
+import { idSchema } from '@/lib/platform/text-input';
 import { requireSessionUser } from '@/lib/accounts';
 
-const inputSchema = z.object({ planId: z.string().trim().min(1).max(64) });
+const inputSchema = z.object({ planId: idSchema() });
 
 /** "Complete test purchase": subscription + alm_sk_test_ key, then the one-time reveal on the success page. */
 export async function completeTestPurchaseAction(formData: FormData): Promise<void> {

@@ -3,10 +3,11 @@
 import { z } from 'zod';
 import { runSubscriberQuery } from '@/lib/gateway';
 import { newRequestId } from '@/lib/platform/http';
+import { idSchema } from '@/lib/platform/text-input';
 import { getSessionUser } from '@/lib/accounts';
 import type { TryItState } from '@/components/try-it/try-it-form';
 
-const inputSchema = z.object({ kbId: z.string().trim().min(1).max(64), query: z.string() });
+const inputSchema = z.object({ kbId: idSchema(), query: z.string() });
 
 /**
  * "Try it" on the knowledge-base page, which hands this action to the form in components/try-it/ as a prop: the

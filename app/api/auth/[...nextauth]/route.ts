@@ -1,13 +1,58 @@
 import NextAuth from 'next-auth';
+import { NextRequest } from 'next/server';
 import { getAuthOptions, providerRefusalRedirect } from '@/lib/accounts';
+import { ERROR_STATUS, type ErrorCode } from '@/lib/platform/errors';
+import { errorResponse, withApiRoute } from '@/lib/platform/http';
+import { log } from '@/lib/platform/log';
+import { routeMethods } from '@/lib/platform/route-methods';
 
-type Context = { params: Promise<{ nextauth: string[] }> };
+/**
+ * next-auth v4's routes (sign-in callbacks, session, CSRF token), held to the rules of every /api answer (docs/api.md
+ * §7.1): an action next-auth does not have is a JSON 404 (or 405 with `Allow` when the other method has it), and an
+ * error next-auth answers in its own way (plain text, `{message}`, `{}`) becomes our error body with X-Request-Id.
+ * Redirects and successful answers go out as next-auth makes them.
+ */
+export const dynamic = 'force-dynamic';
 
-// next-auth v4's App Router handler: it detects the route context by its `params` and answers with a Response.
-async function handler(request: Request, context: Context): Promise<Response> {
-  const refused = request.method === 'GET' ? providerRefusalRedirect(new URL(request.url)) : null;
-  if (refused) return Response.redirect(refused, 302);
-  return NextAuth(request as never, context as never, getAuthOptions());
+/** next-auth's actions by method (next-auth/core/index.js). */
+const ACTIONS: Record<'GET' | 'POST', readonly string[]> = {
+  GET: ['providers', 'session', 'csrf', 'signin', 'signout', 'callback', 'verify-request', 'error'],
+  POST: ['signin', 'signout', 'callback', 'session', '_log'],
+};
+
+const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = { 400: 'invalid_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed' };
+
+/** next-auth's error answer as ours: the same status where our map has a code for it, else 400 or 500. */
+async function asErrorBody(response: Response, requestId: string, request: Request): Promise<Response> {
+  if (response.status < 400) return response;
+  const code = CODE_OF_STATUS[response.status] ?? (response.status >= 500 ? 'internal_error' : 'invalid_request');
+  const detail = (await response.text().catch(() => '')).slice(0, 300);
+  if (ERROR_STATUS[code] >= 500) log.error({ request_id: requestId, status: response.status, detail, path: new URL(request.url).pathname }, 'next-auth failed');
+  const headers = new Headers(response.headers);
+  headers.delete('content-type');
+  headers.delete('content-length');
+  if (code === 'method_not_allowed') headers.set('Allow', 'GET, HEAD, POST');
+  const message = code === 'internal_error' ? 'Sign-in failed on our side. Quote the request id if you contact support.' : 'This sign-in request is not one this server accepts.';
+  return errorResponse(code, message, requestId, { headers });
 }
 
-export { handler as GET, handler as POST };
+const auth = withApiRoute<{ nextauth?: string[] }>(async (request, { requestId, params }) => {
+  const action = params.nextauth?.[0] ?? '';
+  const method = request.method === 'POST' ? 'POST' : 'GET';
+  if (!ACTIONS[method].includes(action)) {
+    const other = method === 'GET' ? 'POST' : 'GET';
+    if (ACTIONS[other].includes(action)) {
+      return errorResponse('method_not_allowed', `${request.method} is not allowed here; use ${other}.`, requestId, { headers: { Allow: other === 'GET' ? 'GET, HEAD' : 'POST' } });
+    }
+    return errorResponse('not_found', `No endpoint has the path ${new URL(request.url).pathname.slice(0, 200)}.`, requestId);
+  }
+  const refused = method === 'GET' ? providerRefusalRedirect(new URL(request.url)) : null;
+  if (refused) return Response.redirect(refused, 302);
+  // HEAD is answered as GET (Node sends no body with it); next-auth knows only GET and POST.
+  const asked = request.method === 'HEAD' ? new NextRequest(request.url, { method: 'GET', headers: request.headers }) : request;
+  // next-auth detects the App Router by its context's `params`.
+  const response: Response = await NextAuth(asked as never, { params: Promise.resolve(params) } as never, getAuthOptions());
+  return asErrorBody(response, requestId, request);
+});
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: auth, POST: auth });

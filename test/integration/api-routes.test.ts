@@ -1,0 +1,99 @@
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { getKnowledgeBaseView, getPublisher, listPublisherKnowledgeBases } from '@/lib/catalog';
+import { findPurchasablePlan, getCheckoutOutcome, revealHandoff } from '@/lib/billing';
+import type { Executor } from '@/lib/platform/db';
+import { HTTP_METHODS } from '@/lib/platform/route-methods';
+import { getSubscriberStanding, getSubscriptionForUser } from '@/lib/subscriptions';
+
+/**
+ * docs/api.md §7.1: every route answers every method itself, in JSON, and the paths no route serves under /api and
+ * /kb are a JSON 404. Checked on every route file of app/, so a new route cannot forget a method.
+ */
+const APP = path.resolve(import.meta.dirname, '..', '..', 'app');
+
+function routeFiles(dir = APP): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return routeFiles(full);
+    return /^route\.tsx?$/.test(name) ? [full] : [];
+  });
+}
+
+/** A request for a route file's path, its dynamic segments filled in. */
+function urlOf(file: string): string {
+  const segments = path
+    .relative(APP, path.dirname(file))
+    .split(path.sep)
+    .filter((segment) => !/^\(.*\)$/.test(segment))
+    .map((segment) => (segment.startsWith('[') ? 'x' : segment));
+  return `http://localhost:3000/${segments.join('/')}`;
+}
+
+type Handler = (request: Request, context?: { params: Promise<Record<string, unknown>> }) => Promise<Response>;
+
+describe('route handlers answer every method (docs/api.md §7.1)', () => {
+  const files = routeFiles();
+
+  it('finds the routes', () => {
+    expect(files.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it.each(files.map((file) => [path.relative(APP, file), file]))('%s exports all seven methods; those it does not serve are a JSON 405 with Allow', async (_name, file) => {
+    const route = (await import(file)) as Record<string, Handler | undefined>;
+    for (const method of HTTP_METHODS) expect(typeof route[method], `${method} of ${file}`).toBe('function');
+    if (file.includes('[[...') || /app\/kb\/route\.ts$/.test(file)) return; // catch-alls: 404 on every method, below
+    const allow = new Set<string>();
+    for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
+      const response = await route[method]!(new Request(urlOf(file), { method }), { params: Promise.resolve({ nextauth: ['session'], id: 'x', kb_id: 'x' }) });
+      expect(response.status, `${method} ${urlOf(file)}`).toBe(405);
+      expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+      expect(await response.json()).toEqual({ error: 'method_not_allowed', message: expect.any(String), request_id: response.headers.get('x-request-id') });
+      allow.add(response.headers.get('allow') ?? '');
+    }
+    expect(allow.size).toBe(1);
+    expect([...allow][0]).toMatch(/^(GET|HEAD|POST|OPTIONS)(, (GET|HEAD|POST|OPTIONS))*$/);
+  });
+});
+
+describe('paths no route serves under /api and /kb', () => {
+  it.each([
+    ['app/api/[[...path]]/route.ts', 'http://localhost/api/nope', { path: ['nope'] }],
+    ['app/kb/route.ts', 'http://localhost/kb', {}],
+    ['app/kb/[kb_id]/[[...rest]]/route.ts', 'http://localhost/kb/kb_x/search', { kb_id: 'kb_x', rest: ['search'] }],
+  ])('%s answers %s with a JSON 404 not_found on every method', async (file, url, params) => {
+    const route = (await import(path.resolve(APP, '..', file))) as Record<string, Handler>;
+    for (const method of HTTP_METHODS) {
+      const response = await route[method]!(new Request(url, { method }), { params: Promise.resolve(params) });
+      expect([method, response.status]).toEqual([method, 404]);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      if (method !== 'HEAD') expect(await response.json()).toEqual({ error: 'not_found', message: expect.stringContaining(new URL(url).pathname), request_id: response.headers.get('x-request-id') });
+    }
+  });
+
+  it('answers an action next-auth does not have with a JSON 404, and the wrong method for one it has with a 405', async () => {
+    const route = (await import('@/app/api/auth/[...nextauth]/route')) as Record<string, Handler>;
+    const unknown = await route.GET(new Request('http://localhost/api/auth/nope'), { params: Promise.resolve({ nextauth: ['nope'] }) });
+    expect([unknown.status, (await unknown.json()).error]).toEqual([404, 'not_found']);
+    const wrong = await route.POST(new Request('http://localhost/api/auth/providers', { method: 'POST' }), { params: Promise.resolve({ nextauth: ['providers'] }) });
+    expect([wrong.status, wrong.headers.get('allow'), (await wrong.json()).error]).toEqual([405, 'GET, HEAD', 'method_not_allowed']);
+  });
+});
+
+describe('lookups by an id from a URL or a form (docs/api.md §7.2)', () => {
+  /** A database whose every use throws: an id no row can have must be answered without one. */
+  const poisoned = new Proxy({}, { get: () => { throw new Error('the database was touched'); } }) as unknown as Executor;
+
+  it.each(['kb_\u0000', 'x\u001b', 'sub_\u007f', 'a\ud800'])('answers %j as "not found" without touching the database', async (id) => {
+    expect(await getKnowledgeBaseView(id, poisoned)).toBeNull();
+    expect(await getPublisher(id, poisoned)).toBeNull();
+    expect(await listPublisherKnowledgeBases(id, poisoned)).toEqual([]);
+    expect(await findPurchasablePlan(poisoned, id)).toBeNull();
+    expect(await revealHandoff(poisoned, 'usr_x', id)).toBeNull();
+    expect(await getCheckoutOutcome(poisoned, { userId: 'usr_x', handoffId: id })).toEqual({ status: 'pending' });
+    expect(await getCheckoutOutcome(poisoned, { userId: 'usr_x', checkoutSessionId: id })).toEqual({ status: 'pending' });
+    expect(await getSubscriptionForUser(poisoned, 'usr_x', id)).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await getSubscriberStanding(poisoned, 'usr_x', id)).toBeNull();
+  });
+});
