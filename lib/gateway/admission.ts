@@ -1,0 +1,131 @@
+import type { Database } from '@/db/client';
+import { getDb } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
+import { hashApiKey, parseApiKey } from '@/lib/keys';
+import { getRateLimiter, rateLimitHeaders, type RateLimitRule, type RateLimitState } from '@/lib/limits';
+import { describeTextProblem, idProblem } from '@/lib/platform/text-input';
+import { loadKnowledgeBaseRoute, type PreparedRoute } from '@/lib/routing';
+import { ensureCurrentPeriod, isPeriodOver, resolveCurrentPeriod } from '@/lib/subscriptions';
+import { caches } from './caches';
+import { findKeyByHash, type GatewayKeyRecord } from './key-lookup';
+import { CHALLENGE, deny, INVALID_TOKEN_CHALLENGE, type GatewayDenial } from './outcome';
+import { readPeriodUsage, usageHeaders, type PeriodKey } from './quota';
+
+/**
+ * Rows 1–7 of the check order (docs/api.md §3.2), shared by every keyed endpoint: /query, /search, /usage, MCP and
+ * Dify retrieval. The first failing row answers. Hot-path cost on a warm key: the key and knowledge-base records
+ * come from a 500 ms cache (lib/gateway/caches.ts), and the rate limit from the configured limiter.
+ */
+
+export interface KeyedRequest {
+  kbId: string;
+  requestId: string;
+  authorization: string | null;
+}
+
+/** A request that passed rows 1–6: a live key of an active subscription to this published knowledge base. */
+export interface Admitted {
+  db: Database;
+  record: GatewayKeyRecord;
+  keyHash: string;
+  kb: PreparedRoute;
+  period: PeriodKey;
+  cap: number;
+}
+
+const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** Rows 1 and 2: the key's shape and checksum first, so garbage never reaches the database. */
+export async function authenticate(authorization: string | null): Promise<{ ok: true; db: Database; record: GatewayKeyRecord; keyHash: string } | GatewayDenial> {
+  const header = authorization?.trim() ?? '';
+  if (header === '') return deny('missing_api_key', 'Send your API key in the Authorization header: "Authorization: Bearer alm_sk_…".', CHALLENGE);
+  const match = BEARER.exec(header);
+  const token = match?.[1] ?? '';
+  if (!match || !parseApiKey(token).ok) {
+    return deny('invalid_api_key', 'The Authorization header does not carry a valid Almanac API key ("Bearer alm_sk_…").', INVALID_TOKEN_CHALLENGE);
+  }
+  const db = await getDb();
+  const keyHash = hashApiKey(token);
+  const found = caches().keys.lookup(keyHash, () => findKeyByHash(db, keyHash));
+  const record = found instanceof Promise ? await found : found;
+  if (!record) return deny('invalid_api_key', 'This API key is not known.', INVALID_TOKEN_CHALLENGE);
+  return { ok: true, db, record, keyHash };
+}
+
+/** Rows 1–6 for a keyed request. */
+export async function admit(request: KeyedRequest): Promise<{ ok: true; admitted: Admitted } | GatewayDenial> {
+  const known = await authenticate(request.authorization);
+  if (!known.ok) return known;
+  return admitKnownKey(known.db, known.record, known.keyHash, request.kbId);
+}
+
+/** Rows 3–6 for a key already known (the "Try it" panel finds its key from the session). */
+export async function admitKnownKey(db: Database, initial: GatewayKeyRecord, keyHash: string, kbId: string): Promise<{ ok: true; admitted: Admitted } | GatewayDenial> {
+  let record = initial;
+  const now = new Date();
+  // Row 3
+  if (record.keyRevokedAt) return deny('key_revoked', 'This API key has been revoked. Create a new key in your dashboard.', await peekHeaders(db, record, now));
+  // Row 4: an id no knowledge base can have is refused before it reaches the database (docs/api.md §7.2). Suspended
+  // knowledge bases pass here and are refused at row 6 (docs/api.md §3.2: 403, not 404).
+  const kbIdProblem = idProblem(kbId);
+  if (kbIdProblem) return deny('invalid_query', `The knowledge-base id in the path is refused: ${describeTextProblem(kbIdProblem, 'id')}.`, await peekHeaders(db, record, now));
+  const route = caches().kbs.lookup(kbId, () => loadKnowledgeBaseRoute(db, kbId));
+  const kb = route instanceof Promise ? await route : route;
+  if (!kb || (kb.status !== 'published' && kb.status !== 'suspended')) {
+    return deny('knowledge_base_not_found', 'No published knowledge base has this id.', await peekHeaders(db, record, now));
+  }
+  // Row 5
+  if (record.kbId !== kb.id) return deny('key_scope_mismatch', 'This API key was issued for another knowledge base.', await peekHeaders(db, record, now));
+  // Row 6: bring the billing period up to date first (renewal, or expiry of a subscription cancelled at period end).
+  if (isPeriodOver(record.subscription, now)) {
+    const subscription = await ensureCurrentPeriod(db, record.subscription, now);
+    record = { ...record, subscription };
+    caches().keys.delete(keyHash);
+  }
+  if (record.subscription.status !== 'active') {
+    return deny('forbidden', 'The subscription of this key is not active (cancelled, expired or unpaid).', await peekHeaders(db, record, now));
+  }
+  if (kb.status === 'suspended') return deny('forbidden', 'This knowledge base is suspended.', await peekHeaders(db, record, now));
+  return { ok: true, admitted: { db, record, keyHash, kb, period: currentPeriod(record, now), cap: record.plan.queriesPerPeriod } };
+}
+
+/** The key's per-minute rule: the plan's, else the configured default. */
+export function rateRule(record: GatewayKeyRecord): RateLimitRule {
+  const env = getEnv();
+  const perMinute = record.plan.requestsPerMinute > 0 ? record.plan.requestsPerMinute : env.RATE_LIMIT_PER_MINUTE;
+  return { limit: perMinute, windowMs: env.RATE_LIMIT_WINDOW_MS };
+}
+
+/**
+ * Row 7: every authenticated request that gets here counts against the limit. The metered endpoints share the key's
+ * per-minute limit; the free usage endpoint has a small limit of its own under another name (`limiterId`).
+ */
+export async function consumeRateLimit(
+  admitted: Admitted,
+  options: { rule?: RateLimitRule; limiterId?: string } = {},
+): Promise<{ ok: true; rate: RateLimitState; headers: Record<string, string> } | GatewayDenial> {
+  const rule = options.rule ?? rateRule(admitted.record);
+  const rate = await getRateLimiter().consume(options.limiterId ?? admitted.record.keyId, rule);
+  const headers: Record<string, string> = rateLimitHeaders(rate);
+  if (!rate.allowed) {
+    Object.assign(headers, await usageHeadersNow(admitted), { 'Retry-After': String(rate.retryAfterSeconds) });
+    return deny('rate_limit_exceeded', `Too many requests for this key: at most ${rule.limit} per minute.`, headers, { retry_after: rate.retryAfterSeconds });
+  }
+  return { ok: true, rate, headers };
+}
+
+/** The period's usage headers as they stand (nothing counted by this request). */
+export async function usageHeadersNow(admitted: Admitted): Promise<Record<string, string>> {
+  return usageHeaders({ used: await readPeriodUsage(admitted.db, admitted.period), cap: admitted.cap });
+}
+
+function currentPeriod(record: GatewayKeyRecord, now: Date): PeriodKey {
+  const period = resolveCurrentPeriod(record.subscription, now);
+  return { subscriptionId: record.subscription.id, periodStart: period.start, periodEnd: period.end };
+}
+
+/** Rate-limit and usage headers for a response that stops between rows 3 and 6 (nothing consumed or counted). */
+async function peekHeaders(db: Database, record: GatewayKeyRecord, now: Date): Promise<Record<string, string>> {
+  const [state, used] = await Promise.all([getRateLimiter().peek(record.keyId, rateRule(record)), readPeriodUsage(db, currentPeriod(record, now))]);
+  return { ...rateLimitHeaders(state), ...usageHeaders({ used, cap: record.plan.queriesPerPeriod }) };
+}

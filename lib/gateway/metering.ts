@@ -1,0 +1,88 @@
+import { siteUrl } from '@/lib/platform/base-url';
+import { ERROR_STATUS } from '@/lib/platform/errors';
+import { log } from '@/lib/platform/log';
+import type { Admitted } from './admission';
+import { deny, type GatewayOutcome } from './outcome';
+import { releaseQueryUnit, reserveQueryUnit, usageHeaders } from './quota';
+import { getUsageRecorder } from './usage-recorder';
+
+/**
+ * Rows 9–11 for every metered call (an answer, a search, an MCP tool, a Dify retrieval): fair metering
+ * (docs/api.md §3.6, §3.7). One cap unit is reserved before the backend is called; it is given back when the call
+ * fails, when it comes back empty (an abstention: no citations, no passages), or when the caller hung up before the
+ * result was delivered. So the count is exact under any concurrency and only a delivered, non-empty result counts.
+ */
+
+export type BackendFailure = { ok: false; code: 'publisher_error' | 'publisher_timeout' | 'internal_error'; reason: string };
+export type BackendResult<T> = { ok: true; value: T } | BackendFailure;
+
+export interface MeteredCall<T> {
+  admitted: Admitted;
+  /** The rate-limit headers of row 7; the usage headers are added to them. */
+  headers: Record<string, string>;
+  requestId: string;
+  signal?: AbortSignal;
+  started: number;
+  call: () => Promise<BackendResult<T>>;
+  /** An empty result is an abstention: answered, but free. */
+  isEmpty: (value: T) => boolean;
+  tokensOf: (value: T) => number;
+  /**
+   * For streamed answers: hands the result to the caller and says whether it arrived (docs/api.md §10.4 — counted at
+   * `done`; a client that left before is not counted). Without it, a result is delivered with the response.
+   */
+  deliver?: (value: T, usage: { used: number; cap: number }) => Promise<boolean>;
+}
+
+export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<T>> {
+  const { admitted, headers, requestId } = metered;
+  const { db, kb, period, cap, record } = admitted;
+  // Row 9: reserve one unit of the cap before routing (exact under any concurrency).
+  const reservation = await reserveQueryUnit(db, period, cap);
+  if (!reservation.ok) {
+    Object.assign(headers, usageHeaders({ used: reservation.used, cap }));
+    return deny('query_cap_exceeded', `This subscription has used all ${cap} queries of the current billing period.`, headers, {
+      usage: { used: reservation.used, cap },
+      resets_at: period.periodEnd.toISOString(),
+      upgrade_url: siteUrl(`/account/subscriptions/${record.subscription.id}`),
+    });
+  }
+  // Rows 10–11
+  let result: BackendResult<T>;
+  try {
+    result = await metered.call();
+  } catch (err) {
+    log.error({ err, request_id: requestId, kb_id: kb.id }, 'routing failed');
+    result = { ok: false, code: 'internal_error', reason: 'routing failed' };
+  }
+  const recorder = getUsageRecorder();
+  const base = { requestId, kbId: kb.id, subscriptionId: record.subscription.id, keyId: record.keyId, at: new Date(), keyLastUsedAt: record.keyLastUsedAt };
+  if (result.ok) {
+    const abstained = metered.isEmpty(result.value);
+    let usage = { used: abstained ? await releaseQueryUnit(db, period) : reservation.used, cap };
+    const delivered = metered.deliver ? await metered.deliver(result.value, usage) : true;
+    if (!delivered && !abstained) usage = { used: await releaseQueryUnit(db, period), cap };
+    recorder.record({
+      ...base,
+      status: delivered ? 200 : 499,
+      errorCode: delivered ? null : 'client_closed',
+      abstained,
+      tokensUsed: metered.tokensOf(result.value),
+      latencyMs: Date.now() - metered.started,
+    });
+    Object.assign(headers, usageHeaders(usage));
+    return { ok: true, status: 200, answer: result.value, usage, headers };
+  }
+  // Fair metering: a failed answer gives its unit back.
+  const usedAfter = await releaseQueryUnit(db, period);
+  Object.assign(headers, usageHeaders({ used: usedAfter, cap }));
+  recorder.record({ ...base, status: ERROR_STATUS[result.code], errorCode: result.code, tokensUsed: 0, latencyMs: Date.now() - metered.started });
+  log.warn({ request_id: requestId, kb_id: kb.id, code: result.code, reason: result.reason }, 'query not answered');
+  const message =
+    result.code === 'publisher_timeout'
+      ? `The publisher did not answer within ${kb.timeoutMs} ms. This query was not counted.`
+      : result.code === 'publisher_error'
+        ? "The publisher's backend failed to answer. This query was not counted."
+        : 'Something went wrong on our side. This query was not counted; quote the request id if you contact support.';
+  return deny(result.code, message, headers);
+}

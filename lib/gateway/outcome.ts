@@ -1,0 +1,27 @@
+import { ERROR_STATUS, type ErrorCode } from '@/lib/platform/errors';
+import type { QueryAnswer } from '@/lib/query-answer';
+
+/** What every keyed endpoint answers, as a value its face (Web, Node, MCP, Dify, SSE) turns into a response. */
+export interface GatewayDenial {
+  ok: false;
+  status: number;
+  code: ErrorCode;
+  message: string;
+  extras: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+export type GatewayOutcome<T = QueryAnswer> =
+  | { ok: true; status: 200; answer: T; usage: { used: number; cap: number }; headers: Record<string, string> }
+  | GatewayDenial
+  /** A retry answered from its Idempotency-Key's stored answer (docs/api.md §3.8): sent as stored, never counted. */
+  | { ok: 'replayed'; status: number; body: unknown; headers: Record<string, string> };
+
+/** Each denial is one line: the code decides the status (lib/platform/errors.ts). */
+export function deny(code: ErrorCode, message: string, headers: Record<string, string> = {}, extras: Record<string, unknown> = {}): GatewayDenial {
+  return { ok: false, status: ERROR_STATUS[code], code, message, extras, headers };
+}
+
+/** Rows 1 and 2 (docs/api.md §7.3, RFC 6750 §3): the scheme to use, and whether the key that was sent is the problem. */
+export const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="almanac"' };
+export const INVALID_TOKEN_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="almanac", error="invalid_token"' };
