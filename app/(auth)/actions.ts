@@ -3,7 +3,8 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { describeSignInError } from '@/components/auth/sign-in-error';
-import { attemptPasswordSignIn, clientIpFrom, endSession, passwordSignInError, registerUser, safeReturnPath, startSession } from '@/lib/accounts';
+import { attemptPasswordSignIn, attemptSignUp, describeWait, endSession, passwordSignInError, safeReturnPath, startSession } from '@/lib/accounts';
+import { clientAddressFromHeaders } from '@/lib/platform/client-address';
 import { getDb } from '@/lib/platform/db';
 
 export interface AuthFormState {
@@ -28,7 +29,7 @@ export async function signInAction(_previous: AuthFormState, form: FormData): Pr
   if (!password) fieldErrors.password = 'Enter your password.';
   if (fieldErrors.email || fieldErrors.password) return { fieldErrors, values };
 
-  const result = await attemptPasswordSignIn(email, password, clientIpFrom(await headers()));
+  const result = await attemptPasswordSignIn(email, password, clientAddressFromHeaders(await headers()));
   if (!result.ok) return { formError: describeSignInError(passwordSignInError(result)), values };
   await startSession(result.user);
   redirect(safeReturnPath(text(form, 'callbackUrl')));
@@ -36,8 +37,12 @@ export async function signInAction(_previous: AuthFormState, form: FormData): Pr
 
 export async function signUpAction(_previous: AuthFormState, form: FormData): Promise<AuthFormState> {
   const values = { email: text(form, 'email').trim(), name: text(form, 'name').trim() };
-  const result = await registerUser(await getDb(), { email: values.email, password: text(form, 'password'), name: values.name });
+  const input = { email: values.email, password: text(form, 'password'), name: values.name };
+  const result = await attemptSignUp(await getDb(), input, clientAddressFromHeaders(await headers()));
   if (!result.ok) {
+    if (result.code === 'too_many_attempts') {
+      return { formError: `Too many new accounts from your network. Try again in ${describeWait(result.retryAfterSeconds)}.`, values };
+    }
     if (result.code === 'email_taken') {
       return { fieldErrors: { email: 'An account with this email already exists. Sign in instead.' }, values };
     }

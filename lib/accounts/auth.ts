@@ -3,13 +3,16 @@ import { encode } from 'next-auth/jwt';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { getDb } from '@/lib/platform/db';
 import { baseUrl, isHttpsSite } from '@/lib/platform/base-url';
+import { clientAddressFromHeaders } from '@/lib/platform/client-address';
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import { configuredOAuthProviders, isProviderEmailVerified } from './oauth-providers';
 import { getServerSecret } from '@/lib/platform/server-secret';
+import { endAllSessions, isSessionCurrent, issueSessionVersion } from './session-version';
 import { getSignInLimiter } from './sign-in-limiter';
 import { processSingleton } from '@/lib/platform/singleton';
-import { signInWithOAuth, verifyCredentials, type OAuthSignInResult, type UserView } from './users';
+import { registerUser, signInWithOAuth, verifyCredentials, type OAuthSignInResult, type RegisterUserInput, type RegisterUserResult, type UserView } from './users';
+import type { Executor } from '@/lib/platform/db';
 
 /**
  * Accounts: next-auth v4 with JWT sessions (no sessions table). The sign-in and sign-up pages use server
@@ -20,6 +23,21 @@ import { signInWithOAuth, verifyCredentials, type OAuthSignInResult, type UserVi
 declare module 'next-auth' {
   interface Session {
     user: { id: string; email: string; name: string | null };
+  }
+}
+
+declare module 'next-auth/jwt' {
+  interface JWT {
+    /** The user's session generation when the token was issued (lib/accounts/session-version.ts). */
+    sv?: number;
+  }
+}
+
+/** A token whose user signed out since it was issued (or no longer exists): the session is over. */
+class SessionEndedError extends Error {
+  constructor() {
+    super('the session was ended by signing out');
+    this.name = 'SessionEndedError';
   }
 }
 
@@ -38,10 +56,10 @@ export function sessionCookie(): { name: string; options: { httpOnly: true; same
   };
 }
 
-/** The encrypted JWT next-auth expects in its session cookie. */
+/** The encrypted JWT next-auth expects in its session cookie, carrying the user's current session generation. */
 export async function encodeSessionToken(user: UserView): Promise<string> {
   return encode({
-    token: { sub: user.id, email: user.email, name: user.name },
+    token: { sub: user.id, email: user.email, name: user.name, sv: (await issueSessionVersion(user.id)) ?? 0 },
     secret: getServerSecret(),
     maxAge: SESSION_MAX_AGE_SECONDS,
   });
@@ -52,30 +70,31 @@ export type PasswordSignInResult =
   | { ok: false; code: 'invalid_credentials' }
   | { ok: false; code: 'too_many_attempts'; retryAfterSeconds: number };
 
-/** Email + password check behind the brute-force gate; every failure counts against the email and the address. */
-export async function attemptPasswordSignIn(email: string, password: string, ip: string): Promise<PasswordSignInResult> {
-  const limiter = getSignInLimiter();
-  const gate = await limiter.check(email, ip);
+/**
+ * Email + password behind the brute-force gate (lib/accounts/sign-in-limiter.ts): the attempt is counted for the account
+ * and the client's address (lib/platform/client-address.ts) BEFORE the password is checked, so concurrent guesses get
+ * no more checks than the limit allows.
+ */
+export async function attemptPasswordSignIn(email: string, password: string, address: string): Promise<PasswordSignInResult> {
+  const gate = await getSignInLimiter().admitSignIn(email, address);
   if (!gate.ok) {
-    log.warn({ ip }, 'sign-in refused: too many failed attempts');
+    log.warn({ address }, 'sign-in refused: too many attempts');
     return gate;
   }
   const user = await verifyCredentials(await getDb(), email, password);
-  if (!user) {
-    await limiter.recordFailure(email, ip);
-    return { ok: false, code: 'invalid_credentials' };
-  }
-  return { ok: true, user };
+  return user ? { ok: true, user } : { ok: false, code: 'invalid_credentials' };
 }
 
-/** The client address as the proxy in front of Next reports it (first hop of X-Forwarded-For). */
-export function clientIpFrom(headers: { get(name: string): string | null } | Record<string, string | string[] | undefined>): string {
-  const read = (name: string): string | undefined => {
-    if (typeof (headers as { get?: unknown }).get === 'function') return (headers as { get(n: string): string | null }).get(name) ?? undefined;
-    const v = (headers as Record<string, string | string[] | undefined>)[name];
-    return Array.isArray(v) ? v[0] : v;
-  };
-  return read('x-forwarded-for')?.split(',')[0]?.trim() || read('x-real-ip')?.trim() || 'unknown';
+export type SignUpResult = RegisterUserResult | { ok: false; code: 'too_many_attempts'; retryAfterSeconds: number };
+
+/** A password sign-up, counted against the client's address before anything is hashed. */
+export async function attemptSignUp(db: Executor, input: RegisterUserInput, address: string): Promise<SignUpResult> {
+  const gate = await getSignInLimiter().admitSignUp(address);
+  if (!gate.ok) {
+    log.warn({ address }, 'sign-up refused: too many sign-ups from this address');
+    return gate;
+  }
+  return registerUser(db, input);
 }
 
 /** OAuth providers switched on by their environment variables, for the sign-in page's buttons. */
@@ -182,7 +201,7 @@ function buildAuthOptions(): NextAuthOptions {
       name: 'Email and password',
       credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
       async authorize(credentials, req) {
-        const result = await attemptPasswordSignIn(credentials?.email ?? '', credentials?.password ?? '', clientIpFrom(req.headers ?? {}));
+        const result = await attemptPasswordSignIn(credentials?.email ?? '', credentials?.password ?? '', clientAddressFromHeaders(req.headers ?? {}));
         if (result.ok) return { id: result.user.id, email: result.user.email, name: result.user.name };
         // null makes next-auth report ?error=CredentialsSignin; a thrown message is passed to the page as ?error=…
         // as it is, so the gate's wait travels encoded (parseSignInError on the page reads it back).
@@ -196,9 +215,18 @@ function buildAuthOptions(): NextAuthOptions {
   // next-auth's own logger writes to the console, outside pino's redaction. Only errors and warnings are passed on:
   // its debug events carry the provider's tokens, so they are never logged.
   logger: {
-    error: (code, metadata) => log.error({ code, detail: metadata }, 'next-auth error'),
+    error: (code, metadata) =>
+      code === 'JWT_SESSION_ERROR' && (metadata as { name?: string } | undefined)?.name === 'SessionEndedError'
+        ? log.info('session refused: its user signed out since it was issued')
+        : log.error({ code, detail: metadata }, 'next-auth error'),
     warn: (code) => log.warn({ code }, 'next-auth warning'),
     debug: () => undefined,
+  },
+  // next-auth's own sign-out endpoint ends every session too, like the sign-out button (session.ts, endSession).
+  events: {
+    async signOut({ token }) {
+      if (token?.sub) await endAllSessions(token.sub);
+    },
   },
   callbacks: {
     async signIn({ user, account, profile }) {
@@ -229,12 +257,17 @@ function buildAuthOptions(): NextAuthOptions {
       user.name = result.user.name;
       return true;
     },
+    // Runs when a token is issued (with `user`) and every time a session is read (without): a token of an older
+    // session generation is refused here, which makes next-auth answer "no session" and clear the cookie.
     async jwt({ token, user }) {
       if (user) {
         token.sub = user.id;
         token.email = user.email;
         token.name = user.name;
+        token.sv = (await issueSessionVersion(user.id)) ?? 0;
+        return token;
       }
+      if (!token.sub || !(await isSessionCurrent(token.sub, token.sv))) throw new SessionEndedError();
       return token;
     },
     async session({ session, token }) {

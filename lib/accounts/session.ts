@@ -4,6 +4,7 @@ import { redirect, unstable_rethrow } from 'next/navigation';
 import { encodeSessionToken, getAuthOptions, SESSION_MAX_AGE_SECONDS, sessionCookie } from './auth';
 import { baseUrl } from '@/lib/platform/base-url';
 import { log } from '@/lib/platform/log';
+import { endAllSessions } from './session-version';
 import type { UserView } from './users';
 
 export type SessionUser = UserView;
@@ -61,8 +62,13 @@ export async function startSession(user: UserView): Promise<void> {
   (await cookies()).set(name, await encodeSessionToken(user), { ...options, maxAge: SESSION_MAX_AGE_SECONDS });
 }
 
-/** Ends the session: JWT sessions live only in the cookie, so removing it signs out. */
+/**
+ * Signs out: ends every session of the signed-in user (a copied cookie stops working too, lib/accounts/session-version.ts),
+ * then removes this browser's cookie.
+ */
 export async function endSession(): Promise<void> {
+  const user = await getSessionUser();
+  if (user) await endAllSessions(user.id);
   const jar = await cookies();
   const { name, options } = sessionCookie();
   jar.set(name, '', { ...options, maxAge: 0 });

@@ -1,45 +1,89 @@
 import { getRateLimiter, type RateLimiter, type RateLimitRule } from '@/lib/limits';
+import { UNKNOWN_ADDRESS } from '@/lib/platform/client-address';
+import { getEnv } from '@/lib/platform/env';
 
 /**
- * Brute-force protection for password sign-in: failed attempts are counted per email and per client address in a
- * sliding window; once either reaches its limit, further attempts are refused until the oldest failure leaves the
- * window. Counting goes through the shared rate-limiter interface (lib/limits), so with REDIS_URL or Upstash set
- * the count holds across every instance; in-process otherwise.
+ * Brute-force and abuse limits for password sign-in and sign-up, on the shared rate-limiter interface (lib/limits), so
+ * with REDIS_URL or Upstash set the counts hold across every instance; in-process otherwise.
+ *
+ * Every attempt is COUNTED BEFORE its password is checked, and the limiter's consume is atomic on all three backends:
+ * N concurrent guesses get exactly the limit's worth of password checks, never more (checking first and counting
+ * failures afterwards let 200 concurrent guesses through a limit of 5 as 14). Successful attempts count too; a person
+ * signs in once, not five times a minute.
+ *
+ * Sign-in attempts are counted per account AND client address, in tiers whose windows grow, so the wait grows with the
+ * guessing: 5 a minute, 10 per 15 minutes, 20 per 4 hours, 40 a day. Someone guessing from their own address cannot
+ * lock the owner out at another address. One address also has a ceiling across all accounts (30 a minute, 200 an hour),
+ * so it cannot spray a common password over many accounts. What this leaves open: guesses spread over many addresses
+ * (a botnet) get their tiers each; argon2id and the 10-character minimum are the defence there.
+ *
+ * When the client's address is unknown (no `npm start` in front: lib/platform/client-address.ts) the per-address
+ * ceilings are skipped, since one shared bucket would let anyone stop every sign-in, and the per-account tiers then
+ * hold per account.
  */
 export interface SignInLimits {
-  windowMs: number;
-  maxFailuresPerEmail: number;
-  /** Higher than the per-email limit: many people can share one address (offices, NAT, CI). */
-  maxFailuresPerIp: number;
+  /** Attempts at one account from one address: each rule must hold. */
+  perAccountAndAddress: RateLimitRule[];
+  /** Attempts from one address across every account: each rule must hold. */
+  perAddress: RateLimitRule[];
 }
 
-export type SignInGate = { ok: true } | { ok: false; code: 'too_many_attempts'; retryAfterSeconds: number };
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { windowMs: 15 * 60_000, maxFailuresPerEmail: 5, maxFailuresPerIp: 20 };
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
+  perAccountAndAddress: [
+    { limit: 5, windowMs: MINUTE },
+    { limit: 10, windowMs: 15 * MINUTE },
+    { limit: 20, windowMs: 4 * HOUR },
+    { limit: 40, windowMs: 24 * HOUR },
+  ],
+  perAddress: [
+    { limit: 30, windowMs: MINUTE },
+    { limit: 200, windowMs: HOUR },
+  ],
+};
+
+export type SignInGate = { ok: true } | { ok: false; code: 'too_many_attempts'; retryAfterSeconds: number };
 
 export class SignInLimiter {
   constructor(
     private readonly limiter: RateLimiter,
     private readonly limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
+    private readonly signUpsPerHour: number = getEnv().SIGN_UPS_PER_ADDRESS_PER_HOUR,
   ) {}
 
-  private keys(email: string, ip: string): [string, RateLimitRule][] {
-    const { windowMs } = this.limits;
-    return [
-      [`signin:email:${email.trim().toLowerCase()}`, { limit: this.limits.maxFailuresPerEmail, windowMs }],
-      [`signin:ip:${ip}`, { limit: this.limits.maxFailuresPerIp, windowMs }],
-    ];
+  /**
+   * Counts one sign-in attempt for `email` from `address`, before its password is checked. The account's tiers come
+   * first: a burst refused there never reaches the address's ceiling, which counts attempts that were let through.
+   */
+  admitSignIn(email: string, address: string): Promise<SignInGate> {
+    const account = email.trim().toLowerCase();
+    const rules: [string, RateLimitRule][] = this.limits.perAccountAndAddress.map((rule, tier) => [`signin:acct:${tier}:${address}:${account}`, rule]);
+    if (address !== UNKNOWN_ADDRESS) rules.push(...this.limits.perAddress.map((rule, tier): [string, RateLimitRule] => [`signin:addr:${tier}:${address}`, rule]));
+    return this.consumeAll(rules);
   }
 
-  /** Whether another attempt may be made now; counts nothing. */
-  async check(email: string, ip: string): Promise<SignInGate> {
-    const states = await Promise.all(this.keys(email, ip).map(([id, rule]) => this.limiter.peek(id, rule)));
-    const wait = Math.max(0, ...states.filter((s) => !s.allowed).map((s) => s.retryAfterSeconds));
-    return states.every((s) => s.allowed) ? { ok: true } : { ok: false, code: 'too_many_attempts', retryAfterSeconds: Math.max(1, wait) };
+  /** Counts one sign-up from `address` (each costs an argon2id hash of 19 MiB), before anything is hashed. */
+  admitSignUp(address: string): Promise<SignInGate> {
+    if (address === UNKNOWN_ADDRESS) return Promise.resolve({ ok: true });
+    return this.consumeAll([[`signup:addr:${address}`, { limit: this.signUpsPerHour, windowMs: HOUR }]]);
   }
 
-  async recordFailure(email: string, ip: string): Promise<void> {
-    await Promise.all(this.keys(email, ip).map(([id, rule]) => this.limiter.consume(id, rule)));
+  /**
+   * One atomic consume per rule, in order; the first refusal stops the counting. The wait stated is the longest of the
+   * rules that would refuse now (the later ones are only peeked), so "try again in a minute" is never said when a
+   * longer tier is full too.
+   */
+  private async consumeAll(rules: [string, RateLimitRule][]): Promise<SignInGate> {
+    for (const [index, [id, rule]] of rules.entries()) {
+      const state = await this.limiter.consume(id, rule);
+      if (state.allowed) continue;
+      const later = await Promise.all(rules.slice(index + 1).map(([laterId, laterRule]) => this.limiter.peek(laterId, laterRule)));
+      const wait = Math.max(state.retryAfterSeconds, ...later.filter((s) => !s.allowed).map((s) => s.retryAfterSeconds));
+      return { ok: false, code: 'too_many_attempts', retryAfterSeconds: Math.max(1, wait) };
+    }
+    return { ok: true };
   }
 }
 
@@ -48,9 +92,11 @@ export function getSignInLimiter(): SignInLimiter {
   return new SignInLimiter(getRateLimiter());
 }
 
-/** "try again in 12 minutes" / "in 40 seconds" */
+/** "try again in 40 seconds" / "in 12 minutes" / "in 4 hours" */
 export function describeWait(seconds: number): string {
   if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  if (minutes < 90) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.ceil(minutes / 60);
+  return `${hours} hours`;
 }

@@ -123,12 +123,18 @@ export const envSchema = z.object({
   RATE_LIMIT_WINDOW_MS: intWithDefault(60_000, 100),
   /** Key prefix of rate-limit entries in Redis/Upstash (lets several deployments or test runs share one Redis). */
   RATE_LIMIT_PREFIX: z.string().default('almanac:rl'),
+  /** Requests per minute per client address on the public catalogue: listing, detail, OpenAPI document (docs/api.md §2.8). */
+  PUBLIC_RATE_LIMIT_PER_MINUTE: intWithDefault(300, 1),
+  /** How long the public listing and detail answers are served from memory (ms; docs/api.md §2.7). 0 turns the cache off. */
+  CATALOG_CACHE_TTL_MS: intWithDefault(30_000, 0),
   /**
    * Wait for the disk flush when committing a cap reservation. Off (default): the reservation commits without waiting
    * for its WAL flush, so only a crash of PostgreSQL itself (not of the app or Redis) can forget the last fraction of
    * a second of reservations — in the buyer's favour. On: every reservation batch waits for the flush (slower).
    */
   QUOTA_SYNCHRONOUS_COMMIT: bool(false),
+  /** Sign-ups allowed per client address per hour (each costs an argon2id hash; lib/accounts/sign-in-limiter.ts). */
+  SIGN_UPS_PER_ADDRESS_PER_HOUR: intWithDefault(20, 1),
   /** Publisher backend timeout when a knowledge base sets none (milliseconds). */
   PUBLISHER_TIMEOUT_MS: intWithDefault(30_000, 1),
   /** Allow publisher endpoints on private, link-local or loopback addresses (trusted networks only). */
