@@ -103,11 +103,15 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
       description:
         'The public catalogue of knowledge bases and the keyed, metered query endpoint. Every response carries X-Request-Id; ' +
         'every error body is {error, message, request_id} plus the extras named per error. The query endpoint sends no CORS ' +
-        'headers: API keys are for servers, not browsers.',
+        'headers: API keys are for servers, not browsers. A method a path does not serve is answered 405 method_not_allowed ' +
+        'with an Allow header.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: appUrl.replace(/\/+$/, '') }],
-    tags: [{ name: 'catalogue' }, { name: 'query' }],
+    tags: [
+      { name: 'catalogue', description: 'The public catalogue of published knowledge bases: no key, CORS *, cacheable.' },
+      { name: 'query', description: 'The keyed, metered API of one knowledge base: Authorization: Bearer <the key of a subscription to it>.' },
+    ],
     paths: {
       '/api/marketplace/knowledge-bases': {
         get: {
@@ -147,12 +151,13 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
         ...catalogueExtraMethods('listKnowledgeBases'),
       },
       '/api/marketplace/knowledge-bases/{id}': {
+        // On the path item, so the operations that only answer 405 define {id} too (Redocly: path-parameters-defined).
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The knowledge base id (kb_…).' }],
         get: {
           tags: ['catalogue'],
           operationId: 'getKnowledgeBase',
           summary: 'One published knowledge base with its plans (public)',
           security: [],
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
             '200': { description: 'The knowledge base', headers: { ...ID_ONLY, 'Access-Control-Allow-Origin': headerRef('CorsAny') }, content: json(ref('KnowledgeBaseDetail')) },
             '400': {
