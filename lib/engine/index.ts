@@ -2,12 +2,14 @@ import { getDb, type Executor } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import type { QueryAnswer, QueryRequest } from '@/lib/query-answer';
-import { composeExtractiveAnswer, noAnswer, isRelevant, PASSAGES_READ } from './answer';
+import { analyseQuestion, composeExtractiveAnswer, isRelevant, mapLexicon, noAnswer, PASSAGES_READ, type Lexicon } from './answer';
 import { composeLlmAnswer, LLM_PASSAGES, type LlmConfig } from './llm';
-import { searchChunks } from './retrieval';
+import { lexemesOf, searchChunks, type SearchResult } from './retrieval';
+import { tokenize } from './text';
 
 export type { QueryTerm, RetrievedChunk, SearchResult } from './retrieval';
 export { searchChunks } from './retrieval';
+export { findPassages, type Passage } from './passages';
 export { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, type IngestResult } from './ingest';
 export { detectFormat, MIME_TYPES, ParseError, type SourceFormat } from './parsers';
 export { parsePdfSource, renderPdfFromSource, type PdfSource } from './pdf-render';
@@ -35,8 +37,9 @@ export async function answerHostedQuery(
   const limit = Math.max(PASSAGES_READ, llm ? LLM_PASSAGES : 0);
   const result = await searchChunks(executor, request.kbId, request.query, { limit });
   request.signal?.throwIfAborted();
+  const lexicon = await passageLexicon(executor, result, limit);
   if (llm) {
-    if (!isRelevant(result.terms, result.chunks)) return noAnswer(request.query);
+    if (!isRelevant(result.terms, result.chunks, analyseQuestion(request.query, result.terms, lexicon))) return noAnswer(request.query);
     try {
       return await composeLlmAnswer(llm, request.query, result.chunks, request.signal);
     } catch (error) {
@@ -45,5 +48,12 @@ export async function answerHostedQuery(
       log.warn({ requestId: request.requestId, err: (error as Error).message }, 'chat model failed; answering extractively');
     }
   }
-  return composeExtractiveAnswer(request.query, result.terms, result.chunks);
+  return composeExtractiveAnswer(request.query, result.terms, result.chunks, lexicon);
+}
+
+/** The words of the passages read, stemmed by the knowledge base's own configuration (one round trip). */
+async function passageLexicon(db: Executor, result: SearchResult, limit: number): Promise<Lexicon> {
+  const words = result.chunks.slice(0, limit).flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`));
+  const map = words.length ? await lexemesOf(db, result.config, words) : new Map<string, string[]>();
+  return mapLexicon(map, result.terms);
 }

@@ -3,7 +3,9 @@
  * handler, the Node face for npm start's fast lane. Public surface.
  */
 export { clearGatewayCaches, handleGatewayRequest, runSubscriberQuery, MAX_BODY_BYTES, MAX_QUERY_CHARS, type GatewayOutcome, type GatewayRequest, type SubscriberQueryResult } from './pipeline';
-export { serveQueryRequest, gatewayReply } from './web';
+export { gatewayReply, serveKeyed, serveQueryRequest } from './web';
+export { handleSearchRequest, type SearchResults } from './search';
+export { handleUsageRequest, type UsageReport } from './usage';
 export { registerNodeGateway } from './node';
 export { getUsageRecorder } from './usage-recorder';
 export { startIdempotencyPurge } from './idempotency';

@@ -1,7 +1,7 @@
 import { ERROR_STATUS, errorBody, type ErrorCode } from '@/lib/platform/errors';
 import { REQUEST_ID_HEADER, jsonResponse } from '@/lib/platform/http';
 import { decodeUtf8 } from '@/lib/platform/text-input';
-import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult, type GatewayOutcome } from './pipeline';
+import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult, type GatewayOutcome, type GatewayRequest } from './pipeline';
 
 /**
  * The Web (fetch API) face of the gateway, used by the Next route handler `app/kb/[kb_id]/query/route.ts` (`next dev`,
@@ -17,7 +17,7 @@ export interface GatewayReply {
 }
 
 /** Status, headers and body of the documented response for a gateway outcome. */
-export function gatewayReply(outcome: GatewayOutcome, requestId: string): GatewayReply {
+export function gatewayReply(outcome: GatewayOutcome<unknown>, requestId: string): GatewayReply {
   const headers = { ...outcome.headers, [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' };
   if (outcome.ok === 'replayed') return { status: outcome.status, headers, body: outcome.body };
   if (outcome.ok) return { status: 200, headers, body: outcome.answer };
@@ -58,8 +58,9 @@ export async function readLimitedBody(request: Request, limit = MAX_BODY_BYTES):
   return text === null ? { ok: false, reason: 'invalid_utf8' } : { ok: true, text };
 }
 
-export async function serveQueryRequest(request: Request, kbId: string, requestId: string): Promise<Response> {
-  const outcome = await handleGatewayRequest({
+/** A Web request as the gateway reads it: headers and a lazily read, size-limited body. */
+export function toGatewayRequest(request: Request, kbId: string, requestId: string): GatewayRequest {
+  return {
     kbId,
     requestId,
     authorization: request.headers.get('authorization'),
@@ -67,7 +68,15 @@ export async function serveQueryRequest(request: Request, kbId: string, requestI
     idempotencyKey: request.headers.get('idempotency-key'),
     readBody: () => readLimitedBody(request),
     signal: request.signal,
-  });
-  const reply = gatewayReply(outcome, requestId);
+  };
+}
+
+/** Runs one keyed endpoint on a Web request and shapes its outcome into the documented response. */
+export async function serveKeyed(request: Request, kbId: string, requestId: string, handle: (request: GatewayRequest) => Promise<GatewayOutcome<unknown>>): Promise<Response> {
+  const reply = gatewayReply(await handle(toGatewayRequest(request, kbId, requestId)), requestId);
   return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
+}
+
+export function serveQueryRequest(request: Request, kbId: string, requestId: string): Promise<Response> {
+  return serveKeyed(request, kbId, requestId, handleGatewayRequest);
 }

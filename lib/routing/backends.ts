@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '@/db/client';
 import { knowledgeBases } from '@/db/schema';
-import { answerHostedQuery } from '@/lib/engine';
+import { answerHostedQuery, findPassages, type Passage } from '@/lib/engine';
+import { getDb } from '@/lib/platform/db';
 import { decryptSecret, encryptSecret } from '@/lib/platform/crypto';
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
@@ -98,35 +99,76 @@ export function routeQuery(route: PreparedRoute, request: QueryRequest): Promise
   }
 }
 
-/** The built-in engine, under the same timeout as a publisher's endpoint; its failures are ours (500). */
-async function answerHosted(kb: PreparedRoute, request: QueryRequest): Promise<RouteOutcome> {
+/**
+ * Runs the built-in engine under the same timeout as a publisher's endpoint; its failures are ours (500). The
+ * caller's abort (a buyer who hung up) and the timeout both stop it.
+ */
+async function underTimeout<T>(
+  kb: PreparedRoute,
+  request: Pick<QueryRequest, 'requestId' | 'signal'>,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<{ ok: true; value: T } | Extract<RouteOutcome, { ok: false }>> {
   const { timeoutMs } = kb;
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort();
   request.signal?.addEventListener('abort', onOuterAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<RouteOutcome>((resolve) => {
+  const timeout = new Promise<Extract<RouteOutcome, { ok: false }>>((resolve) => {
     timer = setTimeout(() => {
       controller.abort();
       resolve({ ok: false, code: 'publisher_timeout', reason: `no answer within ${timeoutMs} ms` });
     }, timeoutMs);
   });
-  const answering = answerHostedQuery({ ...request, kbId: kb.id, signal: controller.signal }).then(
-    (answer): RouteOutcome => {
-      const parsed = queryAnswerSchema.safeParse(answer);
-      return parsed.success ? { ok: true, answer: parsed.data } : { ok: false, code: 'internal_error', reason: 'engine answer breaks the schema' };
-    },
-    (err): RouteOutcome => {
+  const working = work(controller.signal).then(
+    (value) => ({ ok: true as const, value }),
+    (err): Extract<RouteOutcome, { ok: false }> => {
       log.error({ err, request_id: request.requestId, kb_id: kb.id }, 'hosted engine failed');
       return { ok: false, code: 'internal_error', reason: 'hosted engine failed' };
     },
   );
   try {
-    return await Promise.race([answering, timeout]);
+    return await Promise.race([working, timeout]);
   } finally {
     clearTimeout(timer);
     request.signal?.removeEventListener('abort', onOuterAbort);
   }
+}
+
+async function answerHosted(kb: PreparedRoute, request: QueryRequest): Promise<RouteOutcome> {
+  const answered = await underTimeout(kb, request, (signal) => answerHostedQuery({ ...request, kbId: kb.id, signal }));
+  if (!answered.ok) return answered;
+  const parsed = queryAnswerSchema.safeParse(answered.value);
+  return parsed.success ? { ok: true, answer: parsed.data } : { ok: false, code: 'internal_error', reason: 'engine answer breaks the schema' };
+}
+
+// ── Retrieval only (docs/api.md §10.2) ─────────────────────────────────────────────────────────────────
+
+export interface SearchRequest extends Pick<QueryRequest, 'query' | 'requestId' | 'signal'> {
+  topK: number;
+}
+
+export type SearchOutcome = { ok: true; passages: Passage[] } | Extract<RouteOutcome, { ok: false }>;
+
+/**
+ * The best passages for a query. A hosted knowledge base searches its index; an `http` one has no search call in the
+ * publisher contract (§6), so its answer's citations are the passages, scored by their rank (1, 1/2, 1/3…).
+ */
+export async function routeSearch(route: PreparedRoute, request: SearchRequest): Promise<SearchOutcome> {
+  if (route.backend.kind === 'hosted') {
+    const found = await underTimeout(route, request, async (signal) => findPassages(await getDb(), route.id, request.query, request.topK, signal));
+    return found.ok ? { ok: true, passages: found.value } : found;
+  }
+  const answered = await routeQuery(route, { kbId: route.id, query: request.query, requestId: request.requestId, signal: request.signal });
+  if (!answered.ok) return answered;
+  const passages = answered.answer.citations.slice(0, request.topK).map((citation, rank) => ({
+    documentId: citation.document_id,
+    title: citation.title,
+    excerpt: citation.excerpt,
+    page: citation.page,
+    heading: null,
+    score: Math.round((1 / (rank + 1)) * 1e4) / 1e4,
+  }));
+  return { ok: true, passages };
 }
 
 // ── Configuration (tests, CLI, publisher console) ─────────────────────────────────────────────────────

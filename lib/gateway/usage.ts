@@ -1,0 +1,47 @@
+import { getEnv } from '@/lib/platform/env';
+import { getRateLimiter } from '@/lib/limits';
+import { admit, consumeRateLimit, rateRule, type KeyedRequest } from './admission';
+import type { GatewayOutcome } from './outcome';
+import { readPeriodUsage, usageHeaders } from './quota';
+
+/**
+ * GET /kb/{kb_id}/usage (docs/api.md §10.5): where the key's subscription stands, for agents that plan their calls.
+ * Rows 1–6 as for a query, then a small limit of its own (30 per minute per key) instead of the query limit, and it
+ * is never counted. The body's `rate_limit` is the QUERY limit's state (read, not consumed); the X-RateLimit-*
+ * headers are this endpoint's own limit.
+ */
+export const USAGE_REQUESTS_PER_MINUTE = 30;
+
+export interface UsageReport {
+  used: number;
+  cap: number;
+  remaining: number;
+  resets_at: string;
+  rate_limit: { limit: number; remaining: number; reset: number };
+}
+
+export async function handleUsageRequest(request: KeyedRequest): Promise<GatewayOutcome<UsageReport>> {
+  const admission = await admit(request);
+  if (!admission.ok) return admission;
+  const { admitted } = admission;
+  const limited = await consumeRateLimit(admitted, {
+    rule: { limit: USAGE_REQUESTS_PER_MINUTE, windowMs: getEnv().RATE_LIMIT_WINDOW_MS },
+    limiterId: `usage:${admitted.record.keyId}`,
+  });
+  if (!limited.ok) return limited;
+  const [used, queries] = await Promise.all([readPeriodUsage(admitted.db, admitted.period), getRateLimiter().peek(admitted.record.keyId, rateRule(admitted.record))]);
+  const usage = { used, cap: admitted.cap };
+  return {
+    ok: true,
+    status: 200,
+    usage,
+    headers: { ...limited.headers, ...usageHeaders(usage) },
+    answer: {
+      used,
+      cap: admitted.cap,
+      remaining: Math.max(0, admitted.cap - used),
+      resets_at: admitted.period.periodEnd.toISOString(),
+      rate_limit: { limit: queries.limit, remaining: Math.max(0, queries.remaining), reset: Math.ceil(queries.resetAtMs / 1000) },
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import '../support/gateway-env';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { knowledgeBases, usagePeriods } from '@/db/schema';
+import type { DatabaseHandle } from '@/db/client';
+import { POST as searchRoute } from '@/app/kb/[kb_id]/search/route';
+import { GET as usageRoute, POST as usagePost } from '@/app/kb/[kb_id]/usage/route';
+import { ingestDocument } from '@/lib/engine';
+import { getUsageRecorder } from '@/lib/gateway';
+import { revokeKeyAsOperator } from '@/lib/keys';
+import { createTestDatabase } from '../support/db';
+import { callGateway, jsonQuery } from '../support/gateway-client';
+import { buyKey, createHttpKnowledgeBase, createKnowledgeBase, createPublisher, startExamplePublisher, startMisbehavingPublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
+import { rememberSecret } from '../support/log-scan';
+
+/** POST /kb/{kb_id}/search and GET /kb/{kb_id}/usage (docs/api.md §10.2, §10.5): the same key, check order and metering as /query. */
+let handle: DatabaseHandle;
+let publisher: RunningPublisher;
+let bad: Awaited<ReturnType<typeof startMisbehavingPublisher>>;
+let hostedKb: string;
+let httpKb: string;
+let pub: string;
+
+const HANDBOOK = [
+  'Lighthouse Handbook',
+  '',
+  'The Fresnel lens concentrates the beam of a lighthouse so that it can be seen far out at sea.',
+  '',
+  'Keepers trimmed the wick of the lamp every four hours through the night.',
+  '',
+  'A foghorn sounds at fixed intervals when fog hides the light from passing ships.',
+].join('\n');
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  publisher = await startExamplePublisher();
+  bad = await startMisbehavingPublisher();
+  rememberSecret(publisher.infraKey, publisher.signingSecret);
+  pub = await createPublisher(handle.db);
+  hostedKb = await createKnowledgeBase(handle.db, pub, { title: 'Lighthouse Handbook' });
+  const ingested = await ingestDocument(handle.db, hostedKb, { sourceName: 'lighthouses.txt', bytes: new TextEncoder().encode(HANDBOOK), mimeType: 'text/plain' });
+  expect(ingested.ok).toBe(true);
+  httpKb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: publisher.url, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret });
+});
+
+afterAll(async () => {
+  await publisher?.stop();
+  await bad?.stop();
+});
+
+async function buy(kbId: string, options: { cap?: number; perMinute?: number } = {}): Promise<BoughtKey> {
+  const k = await buyKey(handle.db, kbId, options);
+  rememberSecret(k.key);
+  return k;
+}
+
+async function search(kbId: string, key: string | null, body: unknown, contentType = 'application/json') {
+  const headers = new Headers({ 'Content-Type': contentType });
+  if (key) headers.set('Authorization', `Bearer ${key}`);
+  const response = await searchRoute(new Request(`http://localhost/kb/${kbId}/search`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }), {
+    params: Promise.resolve({ kb_id: kbId }),
+  });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+async function usage(kbId: string, key: string | null) {
+  const headers = new Headers();
+  if (key) headers.set('Authorization', `Bearer ${key}`);
+  const response = await usageRoute(new Request(`http://localhost/kb/${kbId}/usage`, { headers }), { params: Promise.resolve({ kb_id: kbId }) });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+const usedInDb = async (subscriptionId: string) =>
+  (await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, subscriptionId))).reduce((s, r) => s + r.used, 0);
+
+describe('POST /kb/{kb_id}/search', () => {
+  it('returns scored passages from a hosted knowledge base and counts like a query', async () => {
+    const k = await buy(hostedKb, { cap: 10 });
+    const reply = await search(hostedKb, k.key, { query: 'What does the Fresnel lens do?', top_k: 2 });
+    expect(reply.status).toBe(200);
+    expect(reply.body.results.length).toBeGreaterThan(0);
+    expect(reply.body.results.length).toBeLessThanOrEqual(2);
+    const [first] = reply.body.results;
+    expect(Object.keys(first).sort()).toEqual(['document_id', 'excerpt', 'page', 'score', 'title']);
+    expect(first.score).toBe(1);
+    expect(HANDBOOK).toContain(first.excerpt);
+    expect(first.excerpt).toContain('Fresnel');
+    for (const r of reply.body.results) expect(r.score).toBeGreaterThan(0);
+    expect(reply.headers.get('X-Usage-Used')).toBe('1');
+    expect(await usedInDb(k.subscriptionId)).toBe(1);
+  });
+
+  it('nothing relevant: 200 with no results, and free', async () => {
+    const k = await buy(hostedKb, { cap: 10 });
+    const reply = await search(hostedKb, k.key, { query: 'What is the boiling point of mercury?' });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ results: [] });
+    expect(reply.headers.get('X-Usage-Used')).toBe('0');
+    expect(await usedInDb(k.subscriptionId)).toBe(0);
+  });
+
+  it("an http knowledge base's passages are its answer's citations, scored by rank", async () => {
+    const k = await buy(httpKb, { cap: 10 });
+    const reply = await search(httpKb, k.key, { query: 'Which light does a vessel at anchor show?' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.results[0]).toMatchObject({ document_id: 'lights', title: 'Navigation Lights at Night', page: null, score: 1 });
+    expect(reply.headers.get('X-Usage-Used')).toBe('1');
+  });
+
+  it('refuses top_k outside 1–20 and bad bodies with 400 invalid_query, uncounted', async () => {
+    const k = await buy(hostedKb, { cap: 10 });
+    for (const body of [{ query: 'lens', top_k: 0 }, { query: 'lens', top_k: 21 }, { query: 'lens', top_k: 2.5 }, { query: 'lens', top_k: '3' }, { query: '  ' }, { top_k: 3 }]) {
+      const reply = await search(hostedKb, k.key, body);
+      expect(reply.status, JSON.stringify(body)).toBe(400);
+      expect(reply.body.error).toBe('invalid_query');
+    }
+    expect((await search(hostedKb, k.key, 'not json')).status).toBe(400);
+    expect((await search(hostedKb, k.key, { query: 'lens' }, 'text/plain')).status).toBe(400);
+    expect(await usedInDb(k.subscriptionId)).toBe(0);
+  });
+
+  it('follows the check order of /query: no key, unknown key, other knowledge base, cap reached, publisher failure', async () => {
+    const k = await buy(hostedKb, { cap: 1 });
+    expect(await search(hostedKb, null, { query: 'lens' })).toMatchObject({ status: 401, body: { error: 'missing_api_key' } });
+    expect((await search(hostedKb, null, { query: 'lens' })).headers.get('WWW-Authenticate')).toContain('Bearer');
+    expect((await search(httpKb, k.key, { query: 'lens' })).body.error).toBe('key_scope_mismatch');
+    expect((await search(hostedKb, k.key, { query: 'Fresnel lens' })).status).toBe(200);
+    const capped = await search(hostedKb, k.key, { query: 'Fresnel lens' });
+    expect(capped.status).toBe(429);
+    expect(capped.body).toMatchObject({ error: 'query_cap_exceeded', usage: { used: 1, cap: 1 } });
+    const failing = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${bad.base}/status-500`, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret });
+    const f = await buy(failing, { cap: 5 });
+    const failed = await search(failing, f.key, { query: 'tides' });
+    expect(failed).toMatchObject({ status: 502, body: { error: 'publisher_error' } });
+    expect(await usedInDb(f.subscriptionId)).toBe(0);
+  });
+
+  it('cap of 5, 20 concurrent searches: exactly 5 answered', async () => {
+    const k = await buy(hostedKb, { cap: 5, perMinute: 1_000 });
+    const replies = await Promise.all(Array.from({ length: 20 }, () => search(hostedKb, k.key, { query: 'Fresnel lens beam' })));
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(5);
+    expect(replies.filter((r) => r.status === 429)).toHaveLength(15);
+    expect(await usedInDb(k.subscriptionId)).toBe(5);
+  });
+});
+
+describe('GET /kb/{kb_id}/usage', () => {
+  it('reports the period and the query limit, and is never counted', async () => {
+    const k = await buy(httpKb, { cap: 7, perMinute: 40 });
+    expect((await callGateway({ kbId: httpKb, authorization: `Bearer ${k.key}`, body: jsonQuery('Which light does a vessel at anchor show?') })).status).toBe(200);
+    const first = await usage(httpKb, k.key);
+    const second = await usage(httpKb, k.key);
+    expect(first.status).toBe(200);
+    expect(second.body).toMatchObject({ used: 1, cap: 7, remaining: 6, rate_limit: { limit: 40, remaining: 39 } });
+    expect(new Date(second.body.resets_at).getTime()).toBeGreaterThan(Date.now());
+    expect(typeof second.body.rate_limit.reset).toBe('number');
+    expect(second.headers.get('X-RateLimit-Limit')).toBe('30');
+    expect(Number(second.headers.get('X-RateLimit-Remaining'))).toBe(28);
+    expect(await usedInDb(k.subscriptionId)).toBe(1);
+    await getUsageRecorder().flush();
+    const [row] = await handle.db.select({ v: knowledgeBases.queryVolume }).from(knowledgeBases).where(eq(knowledgeBases.id, httpKb));
+    expect(row!.v).toBeGreaterThanOrEqual(1);
+  });
+
+  it('has its own limit of 30 per minute per key, and the key errors of /query', async () => {
+    const k = await buy(httpKb, { cap: 5, perMinute: 60 });
+    const replies = await Promise.all(Array.from({ length: 32 }, () => usage(httpKb, k.key)));
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(30);
+    const limited = replies.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(2);
+    expect(limited[0]!.body.error).toBe('rate_limit_exceeded');
+    // The query limit was not touched.
+    expect((await callGateway({ kbId: httpKb, authorization: `Bearer ${k.key}`, body: jsonQuery('tides') })).headers.get('X-RateLimit-Remaining')).toBe('59');
+    expect((await usage(httpKb, null)).body.error).toBe('missing_api_key');
+    await revokeKeyAsOperator(handle.db, k.keyId);
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await usage(httpKb, k.key)).body.error).toBe('key_revoked');
+    const wrongMethod = await usagePost(new Request(`http://localhost/kb/${httpKb}/usage`, { method: 'POST' }), { params: Promise.resolve({ kb_id: httpKb }) });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('Allow')).toBe('GET, HEAD');
+  });
+});
