@@ -8,12 +8,10 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  // First, so a deployment without APP_URL stops here with the reason (lib/platform/base-url.ts), and the log says
-  // which address every link and callback will use.
-  const { resolveBaseUrl } = await import('./lib/platform/base-url');
-  const { log } = await import('./lib/platform/log');
-  const base = resolveBaseUrl();
-  log.info({ baseUrl: base.url, source: base.source }, `base URL ${base.url} (from ${base.source === 'APP_URL' ? 'APP_URL' : `the ${base.source}; set APP_URL to change it`})`);
+  // First, so a deployment without APP_URL stops here with the reason, and the log says which address every link and
+  // callback will use (lib/platform/base-url.ts).
+  const { announceBaseUrl } = await import('./lib/platform/base-url');
+  announceBaseUrl();
   const { openServerDatabase } = await import('./lib/seed');
   await openServerDatabase();
   const { startSubscriptionSweeper } = await import('./lib/subscriptions');

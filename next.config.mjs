@@ -1,5 +1,8 @@
-/** @type {import('next').NextConfig} */
-const nextConfig = {
+import { PHASE_DEVELOPMENT_SERVER } from 'next/constants.js';
+import { isHttpsUrl, securityHeaders } from './lib/platform/security-headers.mjs';
+
+/** @type {(phase: string) => import('next').NextConfig} */
+const nextConfig = (phase) => ({
   // Native, WASM or worker-based packages are loaded by Node at run time instead of being bundled.
   serverExternalPackages: [
     '@electric-sql/pglite',
@@ -18,6 +21,13 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,
-};
+  // The security headers on every page and route handler answer. Next bakes these into the build, so HSTS follows the
+  // APP_URL of the build; `npm start` (scripts/serve.mjs) sets the same list again at run time from the running
+  // APP_URL, and the gateway's fast lane sets it on its own answers (lib/gateway/node.ts).
+  async headers() {
+    const headers = securityHeaders({ https: isHttpsUrl(process.env.APP_URL), development: phase === PHASE_DEVELOPMENT_SERVER });
+    return [{ source: '/:path*', headers }];
+  },
+});
 
 export default nextConfig;

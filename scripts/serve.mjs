@@ -8,10 +8,18 @@
 //
 // Options as `next start`: -p/--port (default $PORT or 3000), -H/--hostname (default: every interface),
 // --keepAliveTimeout <ms>.
+//
+// Only this server knows the socket: it replaces any client-sent x-almanac-peer header with the socket's address
+// (lib/platform/front-server.mjs; lib/platform/client-address.ts reads it), cuts off clients that send their request
+// too slowly, and puts the security headers on every answer (lib/platform/security-headers.mjs). It listens before
+// Next starts so that the app knows its own address (ALMANAC_LISTEN_URL, the base URL when APP_URL is unset,
+// lib/platform/base-url.ts); requests that arrive while Next prepares wait for it.
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { findFastLane } from '../lib/gateway/fast-lane-slot.mjs';
+import { createFrontServer } from '../lib/platform/front-server.mjs';
+import { isHttpsUrl, securityHeaders } from '../lib/platform/security-headers.mjs';
 
 process.env.NODE_ENV ??= 'production';
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
@@ -30,12 +38,6 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(1);
 }
 
-const { default: next } = await import('next');
-const root = path.resolve(import.meta.dirname, '..');
-const app = next({ dev: false, dir: root, hostname: hostname ?? 'localhost', port });
-await app.prepare();
-const nextHandler = app.getRequestHandler();
-
 // The fast lane as instrumentation.ts registered it (lib/gateway/fast-lane-slot.mjs). Next runs instrumentation in the
 // background once the server exists, after migrating the database; until then the lane is absent and Next's route
 // handler answers the same path (the first requests of a fresh start).
@@ -51,27 +53,61 @@ class DrainAwareResponse extends http.ServerResponse {
   }
 }
 
-const server = http.createServer({ ServerResponse: DrainAwareResponse }, (req, res) => {
-  const gateway = findFastLane();
-  const kbId = gateway ? gateway.match(req.url) : null;
-  const handling = kbId === null ? nextHandler(req, res) : gateway.serve(req, res, kbId);
-  handling.catch((err) => {
-    console.error(`Failed to handle ${req.method} ${req.url?.split('?')[0]}`, err);
-    if (!res.headersSent) res.writeHead(500).end('Internal Server Error');
-    else res.destroy();
-  });
-});
+// Next's pages and route handlers get these at run time too: Next bakes next.config.mjs's copy into the build, whose
+// APP_URL (and so HSTS) may not be the running one. The fast lane sets the same list on its own answers.
+const pageHeaders = securityHeaders({ https: isHttpsUrl(process.env.APP_URL) });
+
+/** @type {((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) | undefined} */
+let nextHandler;
+/** @type {Promise<void>} */
+let nextReady;
+
+const server = createFrontServer(
+  (req, res) => {
+    const gateway = findFastLane();
+    const kbId = gateway ? gateway.match(req.url) : null;
+    let handling;
+    if (kbId !== null) handling = gateway.serve(req, res, kbId);
+    else {
+      for (const { key, value } of pageHeaders) res.setHeader(key, value);
+      handling = nextHandler ? nextHandler(req, res) : nextReady.then(() => nextHandler(req, res));
+    }
+    handling.catch((err) => {
+      console.error(`Failed to handle ${req.method} ${req.url?.split('?')[0]}`, err);
+      if (!res.headersSent) res.writeHead(500).end('Internal Server Error');
+      else res.destroy();
+    });
+  },
+  { ServerResponse: DrainAwareResponse },
+);
 if (options.keepAliveTimeout) server.keepAliveTimeout = Number(options.keepAliveTimeout);
 
 server.on('error', (err) => {
   console.error('Failed to start the server:', err.message);
   process.exit(1);
 });
-server.listen(port, hostname, () => {
-  const address = server.address();
-  const shown = !hostname || hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname;
-  console.log(`Almanac ready on http://${shown}:${typeof address === 'object' && address ? address.port : port}`);
+await new Promise((resolve) => server.listen(port, hostname, resolve));
+const address = server.address();
+const listeningPort = typeof address === 'object' && address ? address.port : port;
+const shown = !hostname || hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname.includes(':') ? `[${hostname}]` : hostname;
+const listenUrl = `http://${shown}:${listeningPort}`;
+// Before Next (and the app's configuration) loads: the base URL when APP_URL is unset, and the sign that requests come
+// through this server, so the peer header can be believed (lib/platform/env.ts).
+process.env.ALMANAC_LISTEN_URL = listenUrl;
+
+const { default: next } = await import('next');
+const root = path.resolve(import.meta.dirname, '..');
+const app = next({ dev: false, dir: root, hostname: hostname ?? 'localhost', port: listeningPort });
+nextReady = app.prepare().then(() => {
+  nextHandler = app.getRequestHandler();
 });
+try {
+  await nextReady;
+} catch (err) {
+  console.error('Failed to start the server:', err instanceof Error ? err.message : err);
+  process.exit(1);
+}
+console.log(`Almanac ready on ${listenUrl}`);
 
 // Stop taking connections, let requests in flight finish (at most 10 s), close Next, then exit. The usage recorder
 // holds this exit until its last batch is written (lib/gateway/usage-recorder.ts), so no counted query is lost on a deploy.

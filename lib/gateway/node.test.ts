@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { acceptsGzip, matchQueryPath } from './node';
+import { createServer } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { resetEnvForTesting } from '@/lib/platform/env';
+import { securityHeaders } from '@/lib/platform/security-headers.mjs';
+import { listenOnLoopback } from '@/test/support/listen';
+import { acceptsGzip, matchQueryPath, serveQueryOverNode } from './node';
 
 describe('matchQueryPath', () => {
   it.each([
@@ -50,5 +54,33 @@ describe('acceptsGzip', () => {
     ['x-gzip', false],
   ])('%s → %s', (header, expected) => {
     expect(acceptsGzip(header)).toBe(expected);
+  });
+});
+
+describe('fast-lane answers carry the security headers', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    resetEnvForTesting();
+  });
+
+  async function answerTo(method: string): Promise<Response> {
+    const server = createServer((req, res) => void serveQueryOverNode(req, res, 'kb_x'));
+    const { url, close } = await listenOnLoopback(server);
+    try {
+      return await fetch(`${url}/kb/kb_x/query`, { method });
+    } finally {
+      await close();
+    }
+  }
+
+  it('on every answer (a 405 here, which needs no database), with HSTS when APP_URL is https', async () => {
+    vi.stubEnv('APP_URL', 'https://almanac.example.com');
+    resetEnvForTesting();
+    const res = await answerTo('GET');
+    expect(res.status).toBe(405);
+    for (const { key, value } of securityHeaders({ https: true })) expect(res.headers.get(key)).toBe(value);
+    vi.stubEnv('APP_URL', 'http://localhost:3000');
+    resetEnvForTesting();
+    expect((await answerTo('GET')).headers.get('strict-transport-security')).toBeNull();
   });
 });

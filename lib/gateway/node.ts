@@ -4,7 +4,9 @@ import { constants as zlibConstants, gzip } from 'node:zlib';
 import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult } from './pipeline';
 import { gatewayErrorReply, gatewayReply, type GatewayReply } from './web';
 import { INTERNAL_ERROR_MESSAGE, methodNotAllowedMessage, newRequestId } from '@/lib/platform/http';
+import { isHttpsSite } from '@/lib/platform/base-url';
 import { log } from '@/lib/platform/log';
+import { securityHeaders } from '@/lib/platform/security-headers.mjs';
 import { decodePathSegment, screenNodeRequest } from '@/lib/platform/front-door';
 import { decodeUtf8 } from '@/lib/platform/text-input';
 import { registerFastLane } from './fast-lane-slot.mjs';
@@ -90,10 +92,20 @@ export function acceptsGzip(header: string | undefined): boolean {
   return accepted;
 }
 
+/** The security headers every answer carries (lib/platform/security-headers.mjs; Next's answers get the same list). */
+function answerSecurityHeaders(): Record<string, string> {
+  const https = isHttpsSite();
+  if (cachedSecurityHeaders?.https !== https) {
+    cachedSecurityHeaders = { https, headers: Object.fromEntries(securityHeaders({ https }).map(({ key, value }) => [key, value])) };
+  }
+  return cachedSecurityHeaders.headers;
+}
+let cachedSecurityHeaders: { https: boolean; headers: Record<string, string> } | undefined;
+
 async function send(req: IncomingMessage, res: ServerResponse, { status, headers, body }: GatewayReply): Promise<void> {
   if (res.headersSent || res.destroyed) return;
   let payload = Buffer.from(JSON.stringify(body), 'utf8');
-  const out: Record<string, string> = { ...headers, 'Content-Type': 'application/json; charset=utf-8', Vary: 'Accept-Encoding' };
+  const out: Record<string, string> = { ...answerSecurityHeaders(), ...headers, 'Content-Type': 'application/json; charset=utf-8', Vary: 'Accept-Encoding' };
   if (payload.length >= GZIP_MIN_BYTES && acceptsGzip(req.headers['accept-encoding'])) {
     // Answers are made per request and never cached: speed over the last few percent of size.
     payload = await gzipAsync(payload, { level: zlibConstants.Z_BEST_SPEED });
