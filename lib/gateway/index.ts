@@ -3,9 +3,10 @@
  * handler, the Node face for npm start's fast lane. Public surface.
  */
 export { clearGatewayCaches, handleGatewayRequest, runSubscriberQuery, MAX_BODY_BYTES, MAX_QUERY_CHARS, type GatewayOutcome, type GatewayRequest, type SubscriberQueryResult } from './pipeline';
-export { gatewayReply, serveKeyed, serveQueryRequest } from './web';
+export { gatewayReply, serveKeyed, serveQueryRequest, toGatewayRequest } from './web';
 export { handleSearchRequest, type SearchResults } from './search';
 export { handleUsageRequest, type UsageReport } from './usage';
+export { difyReply, handleDifyRetrieval, type DifyRecords } from './dify';
 export { registerNodeGateway } from './node';
 export { getUsageRecorder } from './usage-recorder';
 export { startIdempotencyPurge } from './idempotency';

@@ -43,7 +43,7 @@ export function meterSearch(
   admitted: Admitted,
   headers: Record<string, string>,
   request: Pick<GatewayRequest, 'requestId' | 'signal'>,
-  search: { query: string; topK: number },
+  search: { query: string; topK: number; minScore?: number },
   started: number,
 ): Promise<GatewayOutcome<Passage[]>> {
   return meter<Passage[]>({
@@ -53,8 +53,9 @@ export function meterSearch(
     signal: request.signal,
     started,
     call: async () => {
-      const found = await routeSearch(admitted.kb, { ...search, requestId: request.requestId, signal: request.signal });
-      return found.ok ? { ok: true, value: found.passages } : found;
+      const found = await routeSearch(admitted.kb, { query: search.query, topK: search.topK, requestId: request.requestId, signal: request.signal });
+      // Below the caller's threshold is not a result: filtered before metering, so nothing left is free.
+      return found.ok ? { ok: true, value: found.passages.filter((p) => p.score >= (search.minScore ?? 0)) } : found;
     },
     isEmpty: (passages) => passages.length === 0,
     tokensOf: () => 0,

@@ -5,6 +5,7 @@ import { knowledgeBases, usagePeriods } from '@/db/schema';
 import type { DatabaseHandle } from '@/db/client';
 import { POST as searchRoute } from '@/app/kb/[kb_id]/search/route';
 import { GET as usageRoute, POST as usagePost } from '@/app/kb/[kb_id]/usage/route';
+import { POST as difyRoute } from '@/app/dify/retrieval/route';
 import { ingestDocument } from '@/lib/engine';
 import { getUsageRecorder } from '@/lib/gateway';
 import { revokeKeyAsOperator } from '@/lib/keys';
@@ -13,7 +14,7 @@ import { callGateway, jsonQuery } from '../support/gateway-client';
 import { buyKey, createHttpKnowledgeBase, createKnowledgeBase, createPublisher, startExamplePublisher, startMisbehavingPublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
 import { rememberSecret } from '../support/log-scan';
 
-/** POST /kb/{kb_id}/search and GET /kb/{kb_id}/usage (docs/api.md §10.2, §10.5): the same key, check order and metering as /query. */
+/** POST /kb/{kb_id}/search, GET /kb/{kb_id}/usage and POST /dify/retrieval (docs/api.md §10.2, §10.3, §10.5): the same key, check order and metering as /query. */
 let handle: DatabaseHandle;
 let publisher: RunningPublisher;
 let bad: Awaited<ReturnType<typeof startMisbehavingPublisher>>;
@@ -178,5 +179,52 @@ describe('GET /kb/{kb_id}/usage', () => {
     const wrongMethod = await usagePost(new Request(`http://localhost/kb/${httpKb}/usage`, { method: 'POST' }), { params: Promise.resolve({ kb_id: httpKb }) });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('Allow')).toBe('GET, HEAD');
+  });
+});
+
+async function dify(key: string | null, body: unknown, authorization?: string) {
+  const headers = new Headers({ 'Content-Type': 'application/json' });
+  if (authorization !== undefined) headers.set('Authorization', authorization);
+  else if (key) headers.set('Authorization', `Bearer ${key}`);
+  const response = await difyRoute(new Request('http://localhost/dify/retrieval', { method: 'POST', headers, body: JSON.stringify(body) }));
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+describe('POST /dify/retrieval (Dify External Knowledge API)', () => {
+  it('answers records {content, score, title, metadata} for knowledge_id, honouring top_k and score_threshold', async () => {
+    const k = await buy(hostedKb, { cap: 10 });
+    const reply = await dify(k.key, { knowledge_id: hostedKb, query: 'Fresnel lens beam of the lighthouse', retrieval_setting: { top_k: 3, score_threshold: 0 } });
+    expect(reply.status).toBe(200);
+    expect(reply.body.records.length).toBeGreaterThan(0);
+    expect(reply.body.records.length).toBeLessThanOrEqual(3);
+    const [first] = reply.body.records;
+    expect(Object.keys(first).sort()).toEqual(['content', 'metadata', 'score', 'title']);
+    expect(first.metadata).toEqual({ document_id: expect.any(String), page: null });
+    expect(first.content).toContain('Fresnel');
+    expect(first.score).toBe(1);
+    const strict = await dify(k.key, { knowledge_id: hostedKb, query: 'Fresnel lens beam of the lighthouse', retrieval_setting: { top_k: 3, score_threshold: 1 } });
+    expect(strict.body.records.every((r: { score: number }) => r.score >= 1)).toBe(true);
+    const one = await dify(k.key, { knowledge_id: hostedKb, query: 'lighthouse', retrieval_setting: { top_k: 1 } });
+    expect(one.body.records.length).toBeLessThanOrEqual(1);
+    expect(await usedInDb(k.subscriptionId)).toBe(3);
+  });
+
+  it('no relevant record: 200 with records [] and free; metadata_condition is accepted', async () => {
+    const k = await buy(hostedKb, { cap: 10 });
+    const reply = await dify(k.key, { knowledge_id: hostedKb, query: 'boiling point of mercury', retrieval_setting: { top_k: 5, score_threshold: 0.5 }, metadata_condition: { logical_operator: 'and', conditions: [] } });
+    expect(reply).toMatchObject({ status: 200, body: { records: [] } });
+    expect(await usedInDb(k.subscriptionId)).toBe(0);
+  });
+
+  it("answers errors in Dify's {error_code, error_msg} shape with the HTTP status and Almanac's code", async () => {
+    const k = await buy(hostedKb, { cap: 10 });
+    const body = { knowledge_id: hostedKb, query: 'lens', retrieval_setting: { top_k: 2, score_threshold: 0.2 } };
+    expect(await dify(null, body)).toMatchObject({ status: 401, body: { error_code: 1001, error: 'missing_api_key', error_msg: expect.any(String) } });
+    expect(await dify(null, body, 'Bearer alm_sk_live_nonsense')).toMatchObject({ status: 401, body: { error_code: 1002, error: 'invalid_api_key' } });
+    expect(await dify(k.key, { ...body, knowledge_id: httpKb })).toMatchObject({ status: 403, body: { error_code: 2001, error: 'key_scope_mismatch' } });
+    expect(await dify(k.key, { ...body, knowledge_id: 'kb_missing' })).toMatchObject({ status: 404, body: { error_code: 2001, error: 'knowledge_base_not_found' } });
+    const badThreshold = await dify(k.key, { ...body, retrieval_setting: { top_k: 2, score_threshold: 2 } });
+    expect(badThreshold).toMatchObject({ status: 400, body: { error: 'invalid_query', error_code: 400 } });
+    expect(badThreshold.body.request_id).toBe(badThreshold.headers.get('X-Request-Id'));
   });
 });
