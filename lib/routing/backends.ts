@@ -44,9 +44,14 @@ export async function findKnowledgeBaseRoute(db: Executor, kbId: string): Promis
   return row ?? null;
 }
 
-export function guardPolicy(): GuardPolicy {
+/**
+ * The SSRF policy (docs/api.md §6.7): loopback is allowed only under `next dev`, private networks only with
+ * ALLOW_PRIVATE_PUBLISHER_ENDPOINTS. `production: true` judges as the production server does whatever mode this process
+ * runs in: the operator CLI runs in development mode but configures endpoints that `npm start` will call.
+ */
+export function guardPolicy(options: { production?: boolean } = {}): GuardPolicy {
   const env = getEnv();
-  return { development: env.NODE_ENV === 'development', allowPrivate: env.ALLOW_PRIVATE_PUBLISHER_ENDPOINTS };
+  return { development: !options.production && env.NODE_ENV === 'development', allowPrivate: env.ALLOW_PRIVATE_PUBLISHER_ENDPOINTS };
 }
 
 export type RouteOutcome = PublisherOutcome | { ok: false; code: 'internal_error'; reason: string };
@@ -191,13 +196,13 @@ export type ConfigureResult =
  * Validates the endpoint (syntax and the SSRF guard after DNS), encrypts both secrets and switches the knowledge
  * base to its `http` backend. The answer never contains the secrets.
  */
-export async function configureHttpBackend(db: Executor, input: HttpBackendInput): Promise<ConfigureResult> {
+export async function configureHttpBackend(db: Executor, input: HttpBackendInput, policy: GuardPolicy = guardPolicy()): Promise<ConfigureResult> {
   const parsed = httpBackendInputSchema.safeParse(input);
   if (!parsed.success) return { ok: false, code: 'invalid_request', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
   const value = parsed.data;
   const endpoint = parseEndpointUrl(value.endpointUrl);
   if (!endpoint.ok) return { ok: false, code: 'invalid_request', message: `endpointUrl: ${endpoint.reason}` };
-  const guard = await resolveAndGuard(endpoint.url, guardPolicy());
+  const guard = await resolveAndGuard(endpoint.url, policy);
   if (!guard.ok) return { ok: false, code: 'invalid_request', message: `endpointUrl: ${guard.reason}` };
   const timeoutMs = value.timeoutMs ?? getEnv().PUBLISHER_TIMEOUT_MS;
   const updated = await db

@@ -30,6 +30,48 @@ describe('classifyAddress', () => {
   ])('%s is %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
   });
+
+  // IPv6 forms that carry an IPv4 address are classified by the IPv4 address they carry (issue 13, item 9).
+  it.each([
+    // IPv4-compatible ::/96 (deprecated), dotted and hex.
+    ['::127.0.0.1', 'loopback'],
+    ['::7f00:1', 'loopback'],
+    ['::a9fe:a9fe', 'metadata'],
+    ['::169.254.1.1', 'link-local'],
+    ['::10.0.0.1', 'private'],
+    ['::c0a8:101', 'private'],
+    ['::8.8.8.8', 'public'],
+    ['0:0:0:0:0:0:0:2', 'reserved'],
+    // IPv4-mapped in its other spellings, and IPv4-translated ::ffff:0:0/96.
+    ['0:0:0:0:0:ffff:7f00:1', 'loopback'],
+    ['::FFFF:A9FE:A9FE', 'metadata'],
+    ['::ffff:0:a00:1', 'private'],
+    ['::ffff:0:7f00:1', 'loopback'],
+    // 6to4 2002::/16: the IPv4 address is bits 16–47.
+    ['2002:7f00:1::', 'loopback'],
+    ['2002:a9fe:a9fe::1', 'metadata'],
+    ['2002:a00:1:1::5', 'private'],
+    ['2002:c0a8:101::', 'private'],
+    ['2002:808:808::1', 'public'],
+    // NAT64, the well-known prefix 64:ff9b::/96: the last 32 bits.
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b::169.254.169.254', 'metadata'],
+    ['64:ff9b::a00:1', 'private'],
+    ['64:ff9b::808:808', 'public'],
+    // Local-use NAT64 (64:ff9b:1::/48) and Teredo (2001::/32) hide where they lead: refused unless private networks are allowed.
+    ['64:ff9b:1::a00:1', 'reserved'],
+    ['64:ff9b:1::808:808', 'reserved'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
+    // Neighbours of those ranges stay public.
+    ['2003::1', 'public'],
+    ['64:ff9c::1', 'public'],
+    ['2001:4860:4860::8888', 'public'],
+    // The IPv6 metadata address in any spelling.
+    ['FD00:EC2::254', 'metadata'],
+    ['fd00:ec2:0:0::254', 'metadata'],
+  ])('%s carries its IPv4 class: %s', (address, kind) => {
+    expect(classifyAddress(address)).toBe(kind);
+  });
 });
 
 describe('checkAddress policy', () => {

@@ -14,6 +14,8 @@ import { BlockList, isIP } from 'node:net';
 export type AddressClass = 'public' | 'loopback' | 'private' | 'link-local' | 'reserved' | 'metadata';
 
 const METADATA = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', 'fd00:ec2::254']);
+/** The IPv6 metadata address as its eight groups, so every spelling of it matches (fd00:ec2:0::254, upper case). */
+const METADATA_V6 = new Set(['fd00:ec2:0:0:0:0:0:254']);
 
 const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -42,23 +44,49 @@ reserved.addSubnet('240.0.0.0', 4, 'ipv4');
 reserved.addAddress('::', 'ipv6');
 reserved.addSubnet('ff00::', 8, 'ipv6');
 reserved.addSubnet('2001:db8::', 32, 'ipv6');
-reserved.addSubnet('64:ff9b::', 96, 'ipv6');
+// Local-use NAT64 (RFC 8215) and Teredo lead somewhere their address does not say (an operator's translator, an
+// obfuscated client address): refused like any reserved range.
+reserved.addSubnet('64:ff9b:1::', 48, 'ipv6');
+reserved.addSubnet('2001::', 32, 'ipv6');
+
+/** The eight 16-bit groups of an IPv6 address, in any spelling (`::`, an embedded dotted quad, upper case). */
+function ipv6Groups(address: string): number[] {
+  // The URL parser normalises every spelling to lower-case hex groups with at most one `::`.
+  const normalised = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  const [head = '', tail] = normalised.split('::');
+  const part = (text: string) => (text ? text.split(':').map((g) => parseInt(g, 16)) : []);
+  const before = part(head);
+  const after = tail === undefined ? [] : part(tail);
+  return [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
+}
+
+const dottedQuad = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+
+/**
+ * The IPv4 address an IPv6 address carries, where packets to it would reach that IPv4 host: IPv4-mapped
+ * (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96), IPv4-compatible (::/96, deprecated, but a stack may still route
+ * it; not :: and ::1 themselves), 6to4 (2002::/16, the IPv4 address in bits 16–47) and NAT64's well-known prefix
+ * (64:ff9b::/96). Null for any other address.
+ */
+export function embeddedIPv4(address: string): string | null {
+  const g = ipv6Groups(address);
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && g[5] === 0xffff) return dottedQuad(g[6]!, g[7]!);
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return dottedQuad(g[6]!, g[7]!);
+  if (zeros(0, 6) && (g[6] !== 0 || g[7]! > 1)) return dottedQuad(g[6]!, g[7]!);
+  if (g[0] === 0x2002) return dottedQuad(g[1]!, g[2]!);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return dottedQuad(g[6]!, g[7]!);
+  return null;
+}
 
 export function classifyAddress(address: string): AddressClass {
   const family = isIP(address);
   if (family === 0) throw new Error(`not an IP address: ${address}`);
-  const lower = address.toLowerCase();
-  // IPv4-mapped IPv6 (::ffff:10.0.0.1) is the IPv4 address in disguise.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return classifyAddress(mapped[1]);
-  // The same in hex form, as the URL parser normalises it: ::ffff:a9fe:a9fe is 169.254.169.254.
-  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (mappedHex) {
-    const hi = parseInt(mappedHex[1], 16);
-    const lo = parseInt(mappedHex[2], 16);
-    return classifyAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
-  }
-  if (METADATA.has(lower)) return 'metadata';
+  // An IPv6 address that carries an IPv4 address is that IPv4 address in disguise (::ffff:a9fe:a9fe is 169.254.169.254).
+  const carried = family === 6 ? embeddedIPv4(address) : null;
+  if (carried) return classifyAddress(carried);
+  const lower = family === 6 ? ipv6Groups(address).map((x) => x.toString(16)).join(':') : address;
+  if (METADATA.has(address.toLowerCase()) || METADATA_V6.has(lower)) return 'metadata';
   const type = family === 4 ? 'ipv4' : 'ipv6';
   if (loopback.check(address, type)) return 'loopback';
   if (linkLocal.check(address, type)) return 'link-local';

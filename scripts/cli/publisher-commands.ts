@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { getDb } from '@/lib/platform/db';
-import { configureHttpBackend } from '@/lib/routing';
+import { configureHttpBackend, guardPolicy } from '@/lib/routing';
 import { describeResolveFailure, resolveKnowledgeBase } from '@/lib/publishing';
 import type { CliCommand } from './types';
 
@@ -11,7 +11,8 @@ import type { CliCommand } from './types';
  */
 const USAGE = `Usage: npm run almanac -- configure-backend --kb <kb id | slug | publisher/slug> --endpoint <url> [--timeout-ms <n>] < secrets.txt
   stdin: line 1 the publisher's infrastructure key (≥ 16 chars), line 2 its signing secret (≥ 32 chars).
-  The endpoint must be https (http on loopback in development, or anything private with ALLOW_PRIVATE_PUBLISHER_ENDPOINTS).`;
+  The endpoint must be https to a public address, as the production server requires; private, loopback and link-local
+  addresses (http or https) only with ALLOW_PRIVATE_PUBLISHER_ENDPOINTS=true here and on the server.`;
 
 export const publisherCommands: CliCommand[] = [
   {
@@ -38,7 +39,10 @@ export const publisherCommands: CliCommand[] = [
         console.error(describeResolveFailure(values.kb, resolved));
         return 1;
       }
-      const result = await configureHttpBackend(db, { kbId: resolved.kb.id, endpointUrl: values.endpoint, infraKey, signingSecret, timeoutMs });
+      // Judged as the production server will judge it at call time, not by this process's development mode: a success
+      // here must not be an endpoint every query then fails on.
+      const input = { kbId: resolved.kb.id, endpointUrl: values.endpoint, infraKey, signingSecret, timeoutMs };
+      const result = await configureHttpBackend(db, input, guardPolicy({ production: true }));
       if (!result.ok) {
         console.error(`configure-backend: ${result.message}`);
         return 1;
