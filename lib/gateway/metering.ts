@@ -32,6 +32,8 @@ export interface MeteredCall<T> {
    * `done`; a client that left before is not counted). Without it, a result is delivered with the response.
    */
   deliver?: (value: T, usage: { used: number; cap: number }) => Promise<boolean>;
+  /** Called once the unit is reserved, before the backend is called (a stream opens here). */
+  onReserved?: () => void;
 }
 
 export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<T>> {
@@ -47,6 +49,7 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
       upgrade_url: siteUrl(`/account/subscriptions/${record.subscription.id}`),
     });
   }
+  metered.onReserved?.();
   // Rows 10–11
   let result: BackendResult<T>;
   try {

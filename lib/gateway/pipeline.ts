@@ -83,6 +83,7 @@ export function meterAnswer(
   query: string,
   started: number,
   deliver?: MeteredCall<QueryAnswer>['deliver'],
+  onReserved?: MeteredCall<QueryAnswer>['onReserved'],
 ): Promise<GatewayOutcome<QueryAnswer>> {
   return meter<QueryAnswer>({
     admitted,
@@ -97,6 +98,7 @@ export function meterAnswer(
     isEmpty: (answer) => answer.citations.length === 0,
     tokensOf: (answer) => answer.tokens_used,
     deliver,
+    onReserved,
   });
 }
 

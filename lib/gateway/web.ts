@@ -1,6 +1,7 @@
 import { ERROR_STATUS, errorBody, type ErrorCode } from '@/lib/platform/errors';
 import { REQUEST_ID_HEADER, jsonResponse } from '@/lib/platform/http';
 import { decodeUtf8 } from '@/lib/platform/text-input';
+import { streamGatewayQuery, sseFrame, wantsEventStream, type EventStreamWriter } from './stream';
 import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult, type GatewayOutcome, type GatewayRequest } from './pipeline';
 
 /**
@@ -78,5 +79,56 @@ export async function serveKeyed(request: Request, kbId: string, requestId: stri
 }
 
 export function serveQueryRequest(request: Request, kbId: string, requestId: string): Promise<Response> {
+  if (wantsEventStream(request.headers.get('accept'))) return serveStreamedQuery(request, kbId, requestId);
   return serveKeyed(request, kbId, requestId, handleGatewayRequest);
+}
+
+/**
+ * A streamed answer on the Web face: the response is returned as soon as the stream opens (after the cap unit is
+ * reserved), or as a JSON error when the query is refused before that.
+ */
+async function serveStreamedQuery(request: Request, kbId: string, requestId: string): Promise<Response> {
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let announceOpen!: (headers: Record<string, string>) => void;
+  const opened = new Promise<Record<string, string>>((resolve) => (announceOpen = resolve));
+  let open = false;
+  let gone = false;
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => void (controller = c),
+    cancel: () => void (gone = true),
+  });
+  const write = (text: string) => {
+    if (gone) return false;
+    try {
+      controller.enqueue(encoder.encode(text));
+      return true;
+    } catch {
+      gone = true;
+      return false;
+    }
+  };
+  const writer: EventStreamWriter = {
+    open: (headers) => {
+      open = true;
+      announceOpen(headers);
+    },
+    send: (event, data) => write(sseFrame(event, data)),
+    comment: (text) => write(`: ${text}\n\n`),
+    close: () => {
+      if (!gone) controller.close();
+      gone = true;
+    },
+    get isOpen() {
+      return open && !gone;
+    },
+  };
+  const finished = streamGatewayQuery(toGatewayRequest(request, kbId, requestId), writer);
+  const first = await Promise.race([opened.then((headers) => ({ headers })), finished.then((outcome) => ({ outcome }))]);
+  if ('outcome' in first && !open) {
+    const reply = gatewayReply(first.outcome, requestId);
+    return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
+  }
+  const headers = 'headers' in first ? first.headers : await opened;
+  return new Response(body, { status: 200, headers: { ...headers, [REQUEST_ID_HEADER]: requestId } });
 }

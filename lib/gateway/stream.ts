@@ -1,0 +1,86 @@
+import { errorBody } from '@/lib/platform/errors';
+import type { QueryAnswer } from '@/lib/query-answer';
+import { admit, consumeRateLimit } from './admission';
+import { deny, type GatewayOutcome } from './outcome';
+import { meterAnswer, readJsonObject, refuseBody, validateQuery, type BodyReadResult, type GatewayRequest } from './pipeline';
+
+/**
+ * Streaming answers (docs/api.md §10.4): POST /kb/{kb_id}/query with `Accept: text/event-stream`. Everything up to the
+ * cap reservation (rows 1–9) answers as usual, with a JSON error; from then on the answer is a stream of Server-Sent
+ * Events — `citations` (the citations array), `delta` (`{text}`, pieces that concatenate to the answer), `done`
+ * (`{tokens_used, usage: {used, cap, remaining}}`) or `error` (an error body) — with a comment every 15 s while the
+ * backend works. Counted at `done` under the fair-metering rule; a client that leaves before `done` is not counted.
+ */
+export const HEARTBEAT_MS = 15_000;
+
+/** How a face writes the stream: opened once (status 200 and these headers), then events, then closed. */
+export interface EventStreamWriter {
+  open(headers: Record<string, string>): void;
+  /** False when the client is gone. */
+  send(event: string, data: unknown): boolean;
+  comment(text: string): boolean;
+  close(): void;
+  readonly isOpen: boolean;
+}
+
+export function wantsEventStream(accept: string | null | undefined): boolean {
+  return !!accept && accept.split(',').some((part) => part.split(';')[0]!.trim().toLowerCase() === 'text/event-stream');
+}
+
+export const EVENT_STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' };
+
+/** One SSE frame; `data` is JSON on one line, so no payload can inject an event. */
+export function sseFrame(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** The answer in sentence-sized pieces that concatenate to exactly the answer. */
+export function answerPieces(answer: string): string[] {
+  return answer.match(/[^.!?]*[.!?]+[\s]*|[^.!?]+$/g) ?? (answer ? [answer] : []);
+}
+
+/**
+ * Runs a streamed query. Returns the outcome; when the stream was opened, the outcome's events were already written
+ * (an error after the stream opened is sent as an `error` event here) and the writer is closed.
+ */
+export async function streamGatewayQuery(request: GatewayRequest, writer: EventStreamWriter, options: { heartbeatMs?: number } = {}): Promise<GatewayOutcome> {
+  const started = Date.now();
+  const admission = await admit(request);
+  if (!admission.ok) return admission;
+  const { admitted } = admission;
+  const limited = await consumeRateLimit(admitted);
+  if (!limited.ok) return limited;
+  if (request.idempotencyKey != null) {
+    return refuseBody(admitted, limited.headers, { ok: false, code: 'invalid_query', message: 'A streamed answer cannot be replayed: send Idempotency-Key without "Accept: text/event-stream".' });
+  }
+  let bodyRead: Promise<BodyReadResult> | undefined;
+  const json = await readJsonObject(request, () => (bodyRead ??= request.readBody()));
+  if (!json.ok) return refuseBody(admitted, limited.headers, json);
+  const query = validateQuery(json.value.query);
+  if (!query.ok) return refuseBody(admitted, limited.headers, query);
+
+  let heartbeat: NodeJS.Timeout | undefined;
+  const deliver = async (answer: QueryAnswer, usage: { used: number; cap: number }): Promise<boolean> => {
+    clearInterval(heartbeat);
+    if (!writer.send('citations', answer.citations)) return false;
+    for (const text of answerPieces(answer.answer)) if (!writer.send('delta', { text })) return false;
+    return writer.send('done', { tokens_used: answer.tokens_used, usage: { ...usage, remaining: Math.max(0, usage.cap - usage.used) } });
+  };
+  const onReserved = () => {
+    writer.open({ ...limited.headers, ...EVENT_STREAM_HEADERS });
+    heartbeat = setInterval(() => writer.comment('heartbeat'), options.heartbeatMs ?? HEARTBEAT_MS);
+    heartbeat.unref();
+  };
+  try {
+    const outcome = await meterAnswer(admitted, limited.headers, request, query.value, started, deliver, onReserved);
+    if (writer.isOpen && outcome.ok === false) writer.send('error', errorBody(outcome.code, outcome.message, request.requestId, outcome.extras));
+    return outcome;
+  } catch (err) {
+    if (!writer.isOpen) throw err;
+    writer.send('error', errorBody('internal_error', 'Something went wrong on our side. This query was not counted.', request.requestId));
+    return deny('internal_error', 'stream failed');
+  } finally {
+    clearInterval(heartbeat);
+    if (writer.isOpen) writer.close();
+  }
+}

@@ -1,0 +1,142 @@
+import '../support/gateway-env';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usagePeriods } from '@/db/schema';
+import type { DatabaseHandle } from '@/db/client';
+import { POST } from '@/app/kb/[kb_id]/query/route';
+import { streamGatewayQuery, type EventStreamWriter } from '@/lib/gateway/stream';
+import { createTestDatabase } from '../support/db';
+import { buyKey, createHttpKnowledgeBase, createPublisher, startExamplePublisher, startMisbehavingPublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
+import { rememberSecret } from '../support/log-scan';
+
+/** Streaming answers on POST /kb/{kb_id}/query with Accept: text/event-stream (docs/api.md §10.4). */
+let handle: DatabaseHandle;
+let publisher: RunningPublisher;
+let bad: Awaited<ReturnType<typeof startMisbehavingPublisher>>;
+let kb: string;
+let slowKb: string;
+let failingKb: string;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  publisher = await startExamplePublisher();
+  bad = await startMisbehavingPublisher({ slowMs: 1_200 });
+  rememberSecret(publisher.infraKey, publisher.signingSecret);
+  const pub = await createPublisher(handle.db);
+  const secrets = { infraKey: publisher.infraKey, signingSecret: publisher.signingSecret };
+  kb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: publisher.url, ...secrets });
+  slowKb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${bad.base}/slow`, ...secrets, timeoutMs: 5_000 });
+  failingKb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${bad.base}/status-500`, ...secrets });
+});
+
+afterAll(async () => {
+  await publisher?.stop();
+  await bad?.stop();
+});
+
+async function buy(kbId: string, cap = 10): Promise<BoughtKey> {
+  const k = await buyKey(handle.db, kbId, { cap, perMinute: 1_000 });
+  rememberSecret(k.key);
+  return k;
+}
+
+const used = async (subscriptionId: string) =>
+  (await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, subscriptionId))).reduce((s, r) => s + r.used, 0);
+
+function request(kbId: string, key: string | null, query: string, signal?: AbortSignal) {
+  const headers = new Headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream' });
+  if (key) headers.set('Authorization', `Bearer ${key}`);
+  return POST(new Request(`http://localhost/kb/${kbId}/query`, { method: 'POST', headers, body: JSON.stringify({ query }), signal }), { params: Promise.resolve({ kb_id: kbId }) });
+}
+
+function parseEvents(text: string): { event: string; data: any }[] {
+  return text
+    .split('\n\n')
+    .filter((frame) => frame.startsWith('event:'))
+    .map((frame) => {
+      const [eventLine, dataLine] = frame.split('\n');
+      return { event: eventLine!.slice('event: '.length), data: JSON.parse(dataLine!.slice('data: '.length)) };
+    });
+}
+
+describe('Accept: text/event-stream', () => {
+  it('streams citations, then deltas that make up the answer, then done with the counted usage', async () => {
+    const k = await buy(kb);
+    const response = await request(kb, k.key, 'Which light does a vessel at anchor show?');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toBe('text/event-stream; charset=utf-8');
+    expect(response.headers.get('X-Request-Id')).toMatch(/^req_/);
+    expect(response.headers.get('X-RateLimit-Limit')).toBe('1000');
+    const events = parseEvents(await response.text());
+    expect(events[0]!.event).toBe('citations');
+    expect(events[0]!.data[0]).toMatchObject({ document_id: 'lights' });
+    const deltas = events.filter((e) => e.event === 'delta');
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(events.at(-1)).toEqual({ event: 'done', data: { tokens_used: expect.any(Number), usage: { used: 1, cap: 10, remaining: 9 } } });
+    expect(events.map((e) => e.event)).toEqual(['citations', ...deltas.map(() => 'delta'), 'done']);
+    expect(deltas.map((d) => d.data.text).join('')).toContain('anchor');
+    expect(await used(k.subscriptionId)).toBe(1);
+  });
+
+  it('refusals before the stream are the usual JSON errors', async () => {
+    const k = await buy(kb, 1);
+    const noKey = await request(kb, null, 'tides');
+    expect(noKey.status).toBe(401);
+    expect(noKey.headers.get('Content-Type')).toContain('application/json');
+    expect((await noKey.json()).error).toBe('missing_api_key');
+    await (await request(kb, k.key, 'Which light does a vessel at anchor show?')).text();
+    const capped = await request(kb, k.key, 'tides');
+    expect(capped.status).toBe(429);
+    expect((await capped.json()).error).toBe('query_cap_exceeded');
+  });
+
+  it('a backend failure after the stream opened is an error event, and is not counted', async () => {
+    const k = await buy(failingKb);
+    const response = await request(failingKb, k.key, 'tides');
+    expect(response.status).toBe(200);
+    const events = parseEvents(await response.text());
+    expect(events).toEqual([{ event: 'error', data: { error: 'publisher_error', message: expect.any(String), request_id: response.headers.get('X-Request-Id') } }]);
+    expect(await used(k.subscriptionId)).toBe(0);
+  });
+
+  it('a client that disconnects before done is not counted', async () => {
+    const k = await buy(slowKb);
+    const hangUp = new AbortController();
+    const response = await request(slowKb, k.key, 'tides', hangUp.signal);
+    expect(response.status).toBe(200);
+    hangUp.abort();
+    await response.body?.cancel().catch(() => {});
+    await new Promise((r) => setTimeout(r, 1_600));
+    expect(await used(k.subscriptionId)).toBe(0);
+  });
+
+  it('sends a heartbeat comment while a slow backend works', async () => {
+    const k = await buy(slowKb);
+    const written: string[] = [];
+    let open = false;
+    const writer: EventStreamWriter = {
+      open: () => void (open = true),
+      send: (event) => written.push(event) > 0,
+      comment: (text) => written.push(`: ${text}`) > 0,
+      close: () => void (open = false),
+      get isOpen() {
+        return open;
+      },
+    };
+    const outcome = await streamGatewayQuery(
+      {
+        kbId: slowKb,
+        requestId: 'req_heartbeat',
+        authorization: `Bearer ${k.key}`,
+        contentType: 'application/json',
+        readBody: async () => ({ ok: true, text: JSON.stringify({ query: 'tides' }) }),
+      },
+      writer,
+      { heartbeatMs: 200 },
+    );
+    expect(outcome.ok).toBe(true);
+    expect(written.filter((w) => w === ': heartbeat').length).toBeGreaterThanOrEqual(3);
+    expect(written.at(-1)).toBe('done');
+    expect(written.indexOf('citations')).toBeGreaterThan(written.lastIndexOf(': heartbeat'));
+  });
+});
