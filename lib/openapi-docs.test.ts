@@ -20,6 +20,9 @@ const ENDPOINT_NAMES: Record<string, string> = {
   '/api/marketplace/knowledge-bases': 'listing',
   '/api/marketplace/knowledge-bases/{id}': 'detail',
   '/kb/{kb_id}/query': 'query',
+  '/kb/{kb_id}/search': 'search',
+  '/kb/{kb_id}/usage': 'usage',
+  '/dify/retrieval': 'dify',
 };
 const COVERED = new Set(Object.values(ENDPOINT_NAMES));
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

@@ -41,6 +41,31 @@ const USAGE_HEADERS = {
 };
 const KEYED_HEADERS = { ...RATE_HEADERS, ...USAGE_HEADERS };
 const ID_ONLY = { 'X-Request-Id': headerRef('XRequestId') };
+/**
+ * Every catalogue answer: CORS, and the per-client limit's state (docs/api.md §2.8), which is present only where the
+ * server knows the client's address (`npm start`), hence not required.
+ */
+const CATALOGUE_HEADERS = {
+  ...ID_ONLY,
+  'Access-Control-Allow-Origin': headerRef('CorsAny'),
+  'X-RateLimit-Limit': headerRef('PublicRateLimitLimit'),
+  'X-RateLimit-Remaining': headerRef('PublicRateLimitRemaining'),
+  'X-RateLimit-Reset': headerRef('PublicRateLimitReset'),
+};
+
+/** The catalogue's answers to load: the per-client limit (429) and a full load queue (503); neither is cached. */
+const catalogueLoadResponses = {
+  '429': {
+    description: 'This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (300) to the public endpoints in the last minute',
+    headers: { ...CATALOGUE_HEADERS, 'X-RateLimit-Limit': headerRef('XRateLimitLimit'), 'X-RateLimit-Remaining': headerRef('XRateLimitRemaining'), 'X-RateLimit-Reset': headerRef('XRateLimitReset'), 'Retry-After': headerRef('RetryAfterRequired') },
+    content: json(ref('RateLimitError')),
+  },
+  '503': {
+    description: 'Too many catalogue loads are waiting for the database; retry after a second',
+    headers: { ...CATALOGUE_HEADERS, 'Retry-After': headerRef('RetryAfterRequired') },
+    content: json(ref('ServiceUnavailableError')),
+  },
+};
 
 /** The catalogue answers CORS preflights (204) and 405 for writes, both with CORS so browsers can read them. */
 function catalogueExtraMethods(operationId: string): Json {
@@ -75,6 +100,133 @@ function catalogueExtraMethods(operationId: string): Json {
 }
 
 const intHeader = (description: string) => ({ description, required: true, schema: { type: 'string', pattern: '^[0-9]+$' } });
+
+/** The error answers every keyed endpoint shares (rows 1–11 of docs/api.md §3.2). */
+function keyedErrors(options: { metered: boolean }): Json {
+  const limited = options.metered
+    ? { description: 'Per-key rate limit (with Retry-After) or the subscription’s cap for the period', headers: { ...KEYED_HEADERS, 'Retry-After': headerRef('RetryAfter') }, content: json({ oneOf: [ref('RateLimitError'), ref('QueryCapError')] }) }
+    : { description: 'This endpoint’s own per-key limit (with Retry-After)', headers: { ...KEYED_HEADERS, 'Retry-After': headerRef('RetryAfter') }, content: json(ref('RateLimitError')) };
+  return {
+    ...(options.metered ? { '400': { description: 'A malformed request body (invalid_query)', headers: KEYED_HEADERS, content: json(ref('InvalidQueryError')) } } : {}),
+    '401': { description: 'No key, or a key that is malformed or unknown', headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('WwwAuthenticate') }, content: json(ref('AuthenticationError')) },
+    '403': { description: 'Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended', headers: KEYED_HEADERS, content: json(ref('ForbiddenError')) },
+    '404': { description: 'No published knowledge base has this id', headers: KEYED_HEADERS, content: json(ref('KnowledgeBaseNotFoundError')) },
+    '429': limited,
+    '500': { description: 'A fault of our own (nothing is counted)', headers: ID_ONLY, content: json(ref('InternalError')) },
+    ...(options.metered
+      ? {
+          '413': { description: `Body over ${MAX_BODY_BYTES} bytes`, headers: KEYED_HEADERS, content: json(ref('PayloadTooLargeError')) },
+          '502': { description: 'The publisher’s backend failed; not counted', headers: KEYED_HEADERS, content: json(ref('PublisherError')) },
+          '504': { description: 'The publisher did not answer in time; not counted', headers: KEYED_HEADERS, content: json(ref('PublisherTimeoutError')) },
+        }
+      : {}),
+  };
+}
+
+/** 405 answers for the methods a keyed path does not serve. */
+function keyedNotAllowed(operationId: string, served: string[], parameters: Json[]): Json {
+  const allow = served.includes('GET') ? [...served, 'HEAD'].join(', ') : served.join(', ');
+  const servedLower = allow.toLowerCase().split(', ');
+  return Object.fromEntries(
+    ['get', 'put', 'post', 'patch', 'delete', 'options', 'head']
+      .filter((method) => !servedLower.includes(method))
+      .map((method) => [
+        method,
+        {
+          tags: ['query'],
+          operationId: `${operationId}_${method}`,
+          summary: `Not allowed: only ${allow} is served`,
+          security: [],
+          ...(parameters.length ? { parameters } : {}),
+          responses: {
+            '405': {
+              description: 'Method not allowed',
+              headers: { ...ID_ONLY, Allow: { description: 'The methods served.', required: true, schema: { type: 'string', const: allow } } },
+              ...(method === 'head' ? {} : { content: json(ref('MethodNotAllowedError')) }),
+            },
+          },
+        },
+      ]),
+  );
+}
+
+const KB_ID_PARAMETER = { name: 'kb_id', in: 'path', required: true, schema: { type: 'string' } };
+
+/** The Almanac codes behind each status of the Dify endpoint. */
+const DIFY_ERRORS: Record<string, string[]> = {
+  '400': ['invalid_query'],
+  '401': ['missing_api_key', 'invalid_api_key'],
+  '403': ['key_revoked', 'key_scope_mismatch', 'forbidden'],
+  '404': ['knowledge_base_not_found'],
+  '413': ['payload_too_large'],
+  '429': ['rate_limit_exceeded', 'query_cap_exceeded'],
+  '500': ['internal_error'],
+  '502': ['publisher_error'],
+  '504': ['publisher_timeout'],
+};
+
+/** Dify's error shape `{error_code, error_msg}` with Almanac's error body alongside (docs/api.md §10.3). */
+function difyErrorSchema(codes: string[]): Json {
+  const almanac = errorSchema(codes);
+  return {
+    ...almanac,
+    required: ['error_code', 'error_msg', ...(almanac.required as string[])],
+    properties: {
+      error_code: { type: 'integer', description: '1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status.' },
+      error_msg: { type: 'string' },
+      ...(almanac.properties as Json),
+    },
+    additionalProperties: true,
+  };
+}
+
+/** The retrieval-only, usage and Dify endpoints (docs/api.md §10). */
+function agentPaths(): Json {
+  return {
+    '/kb/{kb_id}/search': {
+      parameters: [KB_ID_PARAMETER],
+      post: {
+        tags: ['query'],
+        operationId: 'searchKnowledgeBase',
+        summary: 'The best passages for a query, without an answer (API key required; metered like a query, free when empty)',
+        security: [{ apiKey: [] }],
+        requestBody: { required: true, content: json(ref('SearchRequest')) },
+        responses: { '200': { description: 'The passages, best first', headers: KEYED_HEADERS, content: json(ref('SearchResults')) }, ...keyedErrors({ metered: true }) },
+      },
+      ...keyedNotAllowed('searchKnowledgeBase', ['POST'], [KB_ID_PARAMETER]),
+    },
+    '/kb/{kb_id}/usage': {
+      parameters: [KB_ID_PARAMETER],
+      get: {
+        tags: ['query'],
+        operationId: 'getUsage',
+        summary: 'Where this key’s subscription stands: usage of the period and the query limit (never counted; 30 per minute per key)',
+        security: [{ apiKey: [] }],
+        responses: {
+          '200': { description: 'The usage report; X-RateLimit-* describe this endpoint’s own limit', headers: KEYED_HEADERS, content: json(ref('UsageReport')) },
+          ...keyedErrors({ metered: false }),
+        },
+      },
+      ...keyedNotAllowed('getUsage', ['GET'], [KB_ID_PARAMETER]),
+    },
+    '/dify/retrieval': {
+      post: {
+        tags: ['query'],
+        operationId: 'difyRetrieval',
+        summary: 'Dify External Knowledge API: register <base>/dify in Dify with the Almanac key, and the knowledge base id as knowledge id',
+        security: [{ apiKey: [] }],
+        requestBody: { required: true, content: json(ref('DifyRetrievalRequest')) },
+        responses: {
+          '200': { description: 'The records, best first', headers: KEYED_HEADERS, content: json(ref('DifyRecords')) },
+          ...Object.fromEntries(
+            Object.entries(keyedErrors({ metered: true })).map(([status, response]) => [status, { ...(response as Json), content: json(difyErrorSchema(DIFY_ERRORS[status]!)) }]),
+          ),
+        },
+      },
+      ...keyedNotAllowed('difyRetrieval', ['POST'], []),
+    },
+  };
+}
 
 export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
   const listingItem = {
@@ -117,7 +269,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
         get: {
           tags: ['catalogue'],
           operationId: 'listKnowledgeBases',
-          summary: 'List published knowledge bases (public, cacheable for 30 s, CORS *)',
+          summary: 'List published knowledge bases (public, cacheable for 30 s, CORS *, limited per client address)',
           security: [],
           parameters: [
             { name: 'query', in: 'query', schema: { type: 'string', maxLength: 200 }, description: 'Full-text search (stemmed, accent- and case-insensitive, last word as prefix).' },
@@ -136,15 +288,16 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
           ],
           responses: {
             '200': {
-              description: 'One page of results',
-              headers: { ...ID_ONLY, 'Access-Control-Allow-Origin': headerRef('CorsAny'), 'Cache-Control': headerRef('PublicCache') },
+              description: 'One page of results (at most CATALOG_CACHE_TTL_MS old: answers are cached by their canonical parameters)',
+              headers: { ...CATALOGUE_HEADERS, 'Cache-Control': headerRef('PublicCache') },
               content: json(ref('KnowledgeBaseList')),
             },
             '400': {
               description: 'A parameter is invalid; the message names it and its allowed values',
-              headers: { ...ID_ONLY, 'Access-Control-Allow-Origin': headerRef('CorsAny') },
+              headers: CATALOGUE_HEADERS,
               content: json(ref('InvalidParameterError')),
             },
+            ...catalogueLoadResponses,
             '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
           },
         },
@@ -156,20 +309,21 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
         get: {
           tags: ['catalogue'],
           operationId: 'getKnowledgeBase',
-          summary: 'One published knowledge base with its plans (public)',
+          summary: 'One published knowledge base with its plans (public, cacheable for 30 s, CORS *, limited per client address)',
           security: [],
           responses: {
-            '200': { description: 'The knowledge base', headers: { ...ID_ONLY, 'Access-Control-Allow-Origin': headerRef('CorsAny') }, content: json(ref('KnowledgeBaseDetail')) },
+            '200': { description: 'The knowledge base', headers: { ...CATALOGUE_HEADERS, 'Cache-Control': headerRef('PublicCache') }, content: json(ref('KnowledgeBaseDetail')) },
             '400': {
               description: 'The id contains a control character or is not valid Unicode (docs/api.md §7.2)',
-              headers: { ...ID_ONLY, 'Access-Control-Allow-Origin': headerRef('CorsAny') },
+              headers: CATALOGUE_HEADERS,
               content: json(ref('InvalidParameterError')),
             },
             '404': {
               description: 'No published knowledge base has this id',
-              headers: { ...ID_ONLY, 'Access-Control-Allow-Origin': headerRef('CorsAny') },
+              headers: CATALOGUE_HEADERS,
               content: json(ref('KnowledgeBaseNotFoundError')),
             },
+            ...catalogueLoadResponses,
             '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
           },
         },
@@ -202,7 +356,12 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
           ],
           requestBody: { required: true, content: json(ref('QueryRequest')) },
           responses: {
-            '200': { description: 'The answer (or, for a retry with an Idempotency-Key, the stored answer)', headers: { ...KEYED_HEADERS, 'Idempotent-Replayed': headerRef('IdempotentReplayed') }, content: json(ref('QueryAnswer')) },
+            '200': {
+              description:
+                'The answer (or, for a retry with an Idempotency-Key, the stored answer). With "Accept: text/event-stream" the answer streams as Server-Sent Events once the cap unit is reserved: citations, delta ({text}) pieces, then done ({tokens_used, usage}) or error (an error body); counted at done.',
+              headers: { ...KEYED_HEADERS, 'Idempotent-Replayed': headerRef('IdempotentReplayed') },
+              content: { ...json(ref('QueryAnswer')), 'text/event-stream': { schema: { type: 'string', description: 'event: citations | delta | done | error, each with one line of JSON data; comment heartbeats every 15 s.' } } },
+            },
             '400': {
               description:
                 'Content-Type not application/json, a body that is not UTF-8 or not a JSON object, query missing/blank/too long or with control characters, or a kb_id with control characters (invalid_query); a malformed Idempotency-Key (invalid_request)',
@@ -256,6 +415,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
           ]),
         ),
       },
+      ...agentPaths(),
     },
     components: {
       securitySchemes: {
@@ -273,13 +433,17 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
           required: true,
           schema: { type: 'string', enum: ['Bearer realm="almanac"', 'Bearer realm="almanac", error="invalid_token"'] },
         },
-        XRateLimitLimit: intHeader('Requests allowed per minute for this key.'),
+        XRateLimitLimit: intHeader('Requests allowed per minute: for this key (query), or for this client address (the public endpoints).'),
         XRateLimitRemaining: intHeader('Requests left in the current sliding window.'),
         XRateLimitReset: intHeader('Unix time (seconds) when the next request slot frees.'),
         XUsageUsed: intHeader('Queries used in the current billing period, after counting this request.'),
         XUsageCap: intHeader('Queries included in the current billing period.'),
         XUsageRemaining: intHeader('Queries left in the current billing period.'),
         IdempotentReplayed: { description: '"true" when this is the stored answer of an earlier request with the same Idempotency-Key.', required: false, schema: { type: 'string', const: 'true' } },
+        PublicRateLimitLimit: { description: 'Requests this client address may make to the public endpoints per minute (when the server knows the address).', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
+        PublicRateLimitRemaining: { description: 'Requests left to this client address in the current sliding window.', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
+        PublicRateLimitReset: { description: 'Unix time (seconds) when the next request slot of this client address frees.', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
+        RetryAfterRequired: { description: 'Whole seconds (≥ 1) to wait before retrying.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
         RetryAfter: { description: 'Whole seconds (≥ 1) to wait: rate_limit_exceeded and idempotency_key_in_progress.', required: false, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
         AllowPost: { description: 'The only method served.', required: true, schema: { type: 'string', const: 'POST' } },
         AllowCatalogue: { description: 'Methods the catalogue serves.', required: true, schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
@@ -355,6 +519,85 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
           },
           additionalProperties: false,
         },
+        SearchRequest: {
+          type: 'object',
+          required: ['query'],
+          properties: {
+            query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS },
+            top_k: { type: 'integer', minimum: 1, maximum: 20, default: 5 },
+          },
+        },
+        SearchResult: {
+          type: 'object',
+          required: ['document_id', 'title', 'excerpt', 'page', 'score'],
+          properties: {
+            document_id: { type: 'string', minLength: 1 },
+            title: { type: 'string' },
+            excerpt: { type: 'string' },
+            page: { type: ['integer', 'null'], minimum: 1 },
+            score: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'The best passage scores 1; the others in proportion.' },
+          },
+          additionalProperties: false,
+        },
+        SearchResults: {
+          type: 'object',
+          required: ['results'],
+          properties: { results: { type: 'array', items: ref('SearchResult'), maxItems: 20 } },
+          additionalProperties: false,
+        },
+        UsageReport: {
+          type: 'object',
+          required: ['used', 'cap', 'remaining', 'resets_at', 'rate_limit'],
+          properties: {
+            used: { type: 'integer', minimum: 0 },
+            cap: { type: 'integer', minimum: 0 },
+            remaining: { type: 'integer', minimum: 0 },
+            resets_at: { type: 'string', format: 'date-time' },
+            rate_limit: {
+              type: 'object',
+              required: ['limit', 'remaining', 'reset'],
+              properties: { limit: { type: 'integer', minimum: 1 }, remaining: { type: 'integer', minimum: 0 }, reset: { type: 'integer', description: 'Unix seconds.' } },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+        DifyRetrievalRequest: {
+          type: 'object',
+          required: ['knowledge_id', 'query'],
+          properties: {
+            knowledge_id: { type: 'string', minLength: 1, description: 'The knowledge base id.' },
+            query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS },
+            retrieval_setting: {
+              type: 'object',
+              properties: { top_k: { type: 'integer', minimum: 1, maximum: 20 }, score_threshold: { type: 'number', minimum: 0, maximum: 1 } },
+            },
+            metadata_condition: { type: 'object', description: 'Accepted and ignored: Almanac keeps no document metadata to filter on.' },
+          },
+        },
+        DifyRecords: {
+          type: 'object',
+          required: ['records'],
+          properties: {
+            records: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['content', 'score', 'title', 'metadata'],
+                properties: {
+                  content: { type: 'string' },
+                  score: { type: 'number', minimum: 0, maximum: 1 },
+                  title: { type: 'string' },
+                  metadata: {
+                    type: 'object',
+                    required: ['document_id', 'page'],
+                    properties: { document_id: { type: 'string' }, page: { type: ['integer', 'null'] } },
+                  },
+                },
+              },
+            },
+          },
+        },
         InvalidParameterError: errorSchema(['invalid_parameter']),
         InvalidQueryError: errorSchema(['invalid_query']),
         InvalidRequestError: errorSchema(['invalid_request']),
@@ -382,6 +625,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
         ),
         PublisherError: errorSchema(['publisher_error']),
         PublisherTimeoutError: errorSchema(['publisher_timeout']),
+        ServiceUnavailableError: errorSchema(['service_unavailable']),
         InternalError: errorSchema(['internal_error']),
       },
     },

@@ -13,6 +13,9 @@ import { createTestDatabase } from '../support/db';
 import { callGateway, jsonQuery } from '../support/gateway-client';
 import { buyKey, createHttpKnowledgeBase, createKnowledgeBase, createPublisher, startExamplePublisher, startMisbehavingPublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
 import { rememberSecret } from '../support/log-scan';
+import { OpenApiChecker } from '../support/openapi-check';
+
+const openapi = new OpenApiChecker();
 
 /** POST /kb/{kb_id}/search, GET /kb/{kb_id}/usage and POST /dify/retrieval (docs/api.md §10.2, §10.3, §10.5): the same key, check order and metering as /query. */
 let handle: DatabaseHandle;
@@ -89,6 +92,7 @@ describe('POST /kb/{kb_id}/search', () => {
     for (const r of reply.body.results) expect(r.score).toBeGreaterThan(0);
     expect(reply.headers.get('X-Usage-Used')).toBe('1');
     expect(await usedInDb(k.subscriptionId)).toBe(1);
+    openapi.expectConforms('/kb/{kb_id}/search', 'POST', reply);
   });
 
   it('nothing relevant: 200 with no results, and free', async () => {
@@ -129,6 +133,7 @@ describe('POST /kb/{kb_id}/search', () => {
     const capped = await search(hostedKb, k.key, { query: 'Fresnel lens' });
     expect(capped.status).toBe(429);
     expect(capped.body).toMatchObject({ error: 'query_cap_exceeded', usage: { used: 1, cap: 1 } });
+    openapi.expectConforms('/kb/{kb_id}/search', 'POST', capped);
     const failing = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${bad.base}/status-500`, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret });
     const f = await buy(failing, { cap: 5 });
     const failed = await search(failing, f.key, { query: 'tides' });
@@ -155,6 +160,7 @@ describe('GET /kb/{kb_id}/usage', () => {
     expect(second.body).toMatchObject({ used: 1, cap: 7, remaining: 6, rate_limit: { limit: 40, remaining: 39 } });
     expect(new Date(second.body.resets_at).getTime()).toBeGreaterThan(Date.now());
     expect(typeof second.body.rate_limit.reset).toBe('number');
+    openapi.expectConforms('/kb/{kb_id}/usage', 'GET', second);
     expect(second.headers.get('X-RateLimit-Limit')).toBe('30');
     expect(Number(second.headers.get('X-RateLimit-Remaining'))).toBe(28);
     expect(await usedInDb(k.subscriptionId)).toBe(1);
@@ -170,6 +176,7 @@ describe('GET /kb/{kb_id}/usage', () => {
     const limited = replies.filter((r) => r.status === 429);
     expect(limited).toHaveLength(2);
     expect(limited[0]!.body.error).toBe('rate_limit_exceeded');
+    openapi.expectConforms('/kb/{kb_id}/usage', 'GET', limited[0]!);
     // The query limit was not touched.
     expect((await callGateway({ kbId: httpKb, authorization: `Bearer ${k.key}`, body: jsonQuery('tides') })).headers.get('X-RateLimit-Remaining')).toBe('59');
     expect((await usage(httpKb, null)).body.error).toBe('missing_api_key');
@@ -202,6 +209,7 @@ describe('POST /dify/retrieval (Dify External Knowledge API)', () => {
     expect(first.metadata).toEqual({ document_id: expect.any(String), page: null });
     expect(first.content).toContain('Fresnel');
     expect(first.score).toBe(1);
+    openapi.expectConforms('/dify/retrieval', 'POST', reply);
     const strict = await dify(k.key, { knowledge_id: hostedKb, query: 'Fresnel lens beam of the lighthouse', retrieval_setting: { top_k: 3, score_threshold: 1 } });
     expect(strict.body.records.every((r: { score: number }) => r.score >= 1)).toBe(true);
     const one = await dify(k.key, { knowledge_id: hostedKb, query: 'lighthouse', retrieval_setting: { top_k: 1 } });
@@ -226,5 +234,7 @@ describe('POST /dify/retrieval (Dify External Knowledge API)', () => {
     const badThreshold = await dify(k.key, { ...body, retrieval_setting: { top_k: 2, score_threshold: 2 } });
     expect(badThreshold).toMatchObject({ status: 400, body: { error: 'invalid_query', error_code: 400 } });
     expect(badThreshold.body.request_id).toBe(badThreshold.headers.get('X-Request-Id'));
+    openapi.expectConforms('/dify/retrieval', 'POST', badThreshold);
+    openapi.expectConforms('/dify/retrieval', 'POST', await dify(null, body));
   });
 });
