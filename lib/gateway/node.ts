@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, gzip } from 'node:zlib';
 import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult } from './pipeline';
+import { streamGatewayQuery, sseFrame, wantsEventStream, type EventStreamWriter } from './stream';
 import { gatewayErrorReply, gatewayReply, type GatewayReply } from './web';
-import { INTERNAL_ERROR_MESSAGE, methodNotAllowedMessage, newRequestId } from '@/lib/platform/http';
+import { INTERNAL_ERROR_MESSAGE, methodNotAllowedMessage, newRequestId, REQUEST_ID_HEADER } from '@/lib/platform/http';
 import { isHttpsSite } from '@/lib/platform/base-url';
 import { log } from '@/lib/platform/log';
 import { securityHeaders } from '@/lib/platform/security-headers.mjs';
@@ -127,7 +128,7 @@ export async function serveQueryOverNode(req: IncomingMessage, res: ServerRespon
     res.once('close', () => {
       if (!res.writableFinished) hangUp.abort();
     });
-    const outcome = await handleGatewayRequest({
+    const request = {
       kbId,
       requestId,
       authorization: headerValue(req, 'authorization'),
@@ -135,12 +136,47 @@ export async function serveQueryOverNode(req: IncomingMessage, res: ServerRespon
       idempotencyKey: headerValue(req, 'idempotency-key'),
       readBody: () => readNodeBody(req),
       signal: hangUp.signal,
-    });
-    await send(req, res, gatewayReply(outcome, requestId));
+    };
+    if (wantsEventStream(headerValue(req, 'accept'))) {
+      const writer = nodeEventStream(res, requestId);
+      const outcome = await streamGatewayQuery(request, writer);
+      // Refused before the stream opened: the usual JSON answer.
+      if (!writer.wasOpened) await send(req, res, gatewayReply(outcome, requestId));
+      return;
+    }
+    await send(req, res, gatewayReply(await handleGatewayRequest(request), requestId));
   } catch (err) {
     log.error({ err, request_id: requestId, method: req.method, path: `/kb/${kbId}/query` }, 'unhandled error');
     await send(req, res, gatewayErrorReply('internal_error', INTERNAL_ERROR_MESSAGE, requestId)).catch(() => res.destroy());
   }
+}
+
+/** A Server-Sent Events stream on a Node response (docs/api.md §10.4). */
+function nodeEventStream(res: ServerResponse, requestId: string): EventStreamWriter & { readonly wasOpened: boolean } {
+  let opened = false;
+  const write = (text: string) => {
+    if (res.destroyed || res.writableEnded) return false;
+    res.write(text);
+    return !res.destroyed;
+  };
+  return {
+    open(headers) {
+      opened = true;
+      res.writeHead(200, { ...answerSecurityHeaders(), ...headers, [REQUEST_ID_HEADER]: requestId });
+      res.flushHeaders();
+    },
+    send: (event, data) => write(sseFrame(event, data)),
+    comment: (text) => write(`: ${text}\n\n`),
+    close() {
+      if (!res.writableEnded) res.end();
+    },
+    get isOpen() {
+      return opened && !res.destroyed && !res.writableEnded;
+    },
+    get wasOpened() {
+      return opened;
+    },
+  };
 }
 
 /** Offers the fast lane to scripts/serve.mjs (called from instrumentation.ts once the database is ready). */

@@ -157,3 +157,28 @@ describe('the fast lane on the wire', () => {
     expectLogsFreeOfSecrets([LOG_FILE]);
   });
 });
+
+describe('streaming on the fast lane (docs/api.md §10.4)', () => {
+  it('streams citations, deltas and done over HTTP, and counts once', async () => {
+    const kbId = await knowledgeBaseAt('/ok');
+    const k = await buy(kbId, 5);
+    const reply = await rawPost(`/kb/${kbId}/query`, { Authorization: `Bearer ${k.key}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' }, jsonQuery('When does the tide turn?'));
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(reply.headers['x-request-id']).toMatch(/^req_/);
+    const events = reply.text.split('\n\n').filter((f) => f.startsWith('event:')).map((f) => f.split('\n')[0]!.slice(7));
+    expect(events[0]).toBe('citations');
+    expect(events.at(-1)).toBe('done');
+    expect(events.slice(1, -1).every((e) => e === 'delta')).toBe(true);
+    const [row] = await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, k.subscriptionId));
+    expect(row!.used).toBe(1);
+  });
+
+  it('a refusal before the stream is JSON', async () => {
+    const kbId = await knowledgeBaseAt('/ok');
+    const reply = await rawPost(`/kb/${kbId}/query`, { 'Content-Type': 'application/json', Accept: 'text/event-stream' }, jsonQuery('tides'));
+    expect(reply.status).toBe(401);
+    expect(reply.headers['content-type']).toContain('application/json');
+    expect(JSON.parse(reply.text).error).toBe('missing_api_key');
+  });
+});
