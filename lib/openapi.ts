@@ -262,7 +262,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
     servers: [{ url: appUrl.replace(/\/+$/, '') }],
     tags: [
       { name: 'catalogue', description: 'The public catalogue of published knowledge bases: no key, CORS *, cacheable.' },
-      { name: 'query', description: 'The keyed, metered API of one knowledge base: Authorization: Bearer <the key of a subscription to it>.' },
+      { name: 'query', description: 'The keyed, metered API of one knowledge base, called with the key of a subscription to it ("Authorization: Bearer alm_sk_…").' },
     ],
     paths: {
       '/api/marketplace/knowledge-bases': {
