@@ -70,7 +70,12 @@ const server = createFrontServer(
     if (kbId !== null) handling = gateway.serve(req, res, kbId);
     else {
       for (const { key, value } of pageHeaders) res.setHeader(key, value);
-      handling = nextHandler ? nextHandler(req, res) : nextReady.then(() => nextHandler(req, res));
+      // What Next would answer with a plain-text 500, a redirect or HTML where JSON is due (lib/platform/front-door.ts);
+      // a server action's body is read and checked first, and Next reads the copy.
+      const screened = gateway ? gateway.screen(req, res) : false;
+      if (screened === true) return;
+      const toNext = (request) => (nextHandler ? nextHandler(request, res) : nextReady.then(() => nextHandler(request, res)));
+      handling = screened === false ? toNext(req) : screened.then((copy) => copy && toNext(copy));
     }
     handling.catch((err) => {
       console.error(`Failed to handle ${req.method} ${req.url?.split('?')[0]}`, err);

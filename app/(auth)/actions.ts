@@ -6,6 +6,7 @@ import { describeSignInError } from '@/components/auth/sign-in-error';
 import { attemptPasswordSignIn, attemptSignUp, describeWait, endSession, passwordSignInError, safeReturnPath, startSession } from '@/lib/accounts';
 import { clientAddressFromHeaders } from '@/lib/platform/client-address';
 import { getDb } from '@/lib/platform/db';
+import { formDataOf } from '@/lib/platform/text-input';
 
 export interface AuthFormState {
   /** A message for the whole form (wrong password, too many attempts). */
@@ -16,7 +17,7 @@ export interface AuthFormState {
 }
 
 const text = (form: FormData, key: string): string => {
-  const v = form.get(key);
+  const v = formDataOf(form).get(key);
   return typeof v === 'string' ? v : '';
 };
 

@@ -7,7 +7,7 @@ import { requireSessionUser } from '@/lib/accounts';
 import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, issueReplacementKeyForReveal, resumeRenewal } from '@/lib/billing';
 import { revokeKey } from '@/lib/keys';
 import { getDb, type Executor } from '@/lib/platform/db';
-import { idSchema } from '@/lib/platform/text-input';
+import { formDataOf, idSchema } from '@/lib/platform/text-input';
 
 /**
  * Dashboard actions. Each one: parse, take the user from the session (never from the form), call one lib function
@@ -32,7 +32,7 @@ async function onSubscription<Input extends { subscriptionId: string }, Result e
   form: z.ZodType<Input>,
   change: (db: Executor, input: Input & { userId: string }) => Promise<Result>,
 ): Promise<{ path: string; done: Extract<Result, { ok: true }> }> {
-  const parsed = form.safeParse(Object.fromEntries(formData));
+  const parsed = form.safeParse(Object.fromEntries(formDataOf(formData)));
   if (!parsed.success) redirect(withFlash('/account', 'not_found'));
   const path = subscriptionPath(parsed.data.subscriptionId);
   const user = await requireSessionUser(path);
@@ -64,7 +64,7 @@ export async function createReplacementKeyAction(formData: FormData): Promise<vo
 }
 
 export async function revokeKeyAction(formData: FormData): Promise<void> {
-  const parsed = z.object({ keyId: id, confirm: z.literal('yes') }).safeParse(Object.fromEntries(formData));
+  const parsed = z.object({ keyId: id, confirm: z.literal('yes') }).safeParse(Object.fromEntries(formDataOf(formData)));
   if (!parsed.success) redirect(withFlash('/account/keys', 'not_found'));
   const user = await requireSessionUser('/account/keys');
   const result = await revokeKey(await getDb(), { userId: user.id, keyId: parsed.data.keyId });

@@ -4,9 +4,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export interface FastLane {
   /**
    * Answers a request Next would answer badly (an undecodable path, `/kb//query`, an unknown method, a cross-site
-   * server action; lib/platform/front-door.ts) and returns true, or returns false without touching it.
+   * server action; lib/platform/front-door.ts) and returns true, or returns false without touching it. For a server
+   * action's POST it returns a promise: of the request to hand Next (a copy whose body it read and checked), or of
+   * null when it answered.
    */
-  screen(req: IncomingMessage, res: ServerResponse): boolean;
+  screen(req: IncomingMessage, res: ServerResponse): boolean | Promise<IncomingMessage | null>;
   /** The knowledge-base id of a `POST /kb/{kb_id}/query` URL, or null for any URL the lane does not answer. */
   match(url: string | undefined): string | null;
   serve(req: IncomingMessage, res: ServerResponse, kbId: string): Promise<void>;

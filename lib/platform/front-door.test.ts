@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORM_HANDLERS, screenNodeRequest, screenRequest, type ScreenedRequest } from './front-door';
+import { ACTION_BODY_LIMIT, FORM_HANDLERS, actionBodyProblem, screenNodeRequest, screenRequest, type ScreenedRequest } from './front-door';
 
 const get = (target: string, extra: Partial<ScreenedRequest> = {}): ScreenedRequest => ({ method: 'GET', target, headers: { host: 'almanac.test' }, ...extra });
 const code = (request: ScreenedRequest) => screenRequest(request)?.code ?? null;
@@ -83,7 +83,7 @@ describe('the front door (docs/api.md §7.1)', () => {
     });
   });
 
-  it('lists every route handler outside app/api and app/kb in FORM_HANDLERS', () => {
+  it('lists every route handler outside app/api, app/kb and app/dify in FORM_HANDLERS', () => {
     const app = path.resolve(import.meta.dirname, '..', '..', 'app');
     const routes: string[] = [];
     const walk = (dir: string) => {
@@ -95,9 +95,47 @@ describe('the front door (docs/api.md §7.1)', () => {
     };
     walk(app);
     const outside = routes
-      .filter((route) => !/^(api|kb)(\/|$)/.test(route))
+      .filter((route) => !/^(api|kb|dify)(\/|$)/.test(route))
       .map((route) => `/${route.split(path.sep).filter((segment) => !/^\(.*\)$/.test(segment)).join('/')}`);
     expect(outside.sort()).toEqual([...FORM_HANDLERS].sort());
+  });
+});
+
+const ID = 'a'.repeat(42);
+const BOUNDARY = 'b0undary';
+const multipart = (fields: [string, string][], end = `--${BOUNDARY}--\r\n`) =>
+  Buffer.from(fields.map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') + end);
+const formType = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
+const fetchText = { 'next-action': ID, 'content-type': 'text/plain;charset=UTF-8' };
+const fetchForm = { 'next-action': ID, ...formType };
+
+describe('server-action bodies Next could not decode (it answers them with a 500)', () => {
+  it.each<[string, http.IncomingHttpHeaders, Buffer]>([
+    ['a multipart body cut short', formType, multipart([['a', 'b']], `--${BOUNDARY}`)],
+    ['a multipart body with another boundary', formType, Buffer.from('--other\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--other--\r\n')],
+    ['a descriptor that is not JSON', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', '{"id":"' + ID + '",'], ['$ACTION_1:1', '[]']])],
+    ['an action id of the wrong length', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', '{"id":"1e309","bound":null}']])],
+    ['a direct action id of the wrong length', formType, multipart([['$ACTION_ID_abc', '']])],
+    ['bound arguments that are missing', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', `{"id":"${ID}","bound":"$@1"}`]])],
+    ['a fetch reply without its root part', fetchForm, multipart([['1_name', 'x']])],
+    ['a fetch reply whose root is not JSON', fetchForm, multipart([['0', '[']])],
+    ['a fetch reply naming a part it lacks', fetchForm, multipart([['0', '["$@5"]']])],
+    ['a text reply that is not JSON', fetchText, Buffer.from('[')],
+    ['a text reply that is not an array', fetchText, Buffer.from('{}')],
+    ['a text reply with a part reference', fetchText, Buffer.from('["$K1"]')],
+    ['a text reply that is not UTF-8', fetchText, Buffer.from([0x5b, 0x22, 0xc3, 0x28, 0x22, 0x5d])],
+  ])('refuses %s', async (_name, headers, body) => {
+    expect(await actionBodyProblem(headers, body)).toMatch(/\S/);
+  });
+
+  it.each<[string, http.IncomingHttpHeaders, Buffer]>([
+    ['a form posted without JavaScript', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', `{"id":"${ID}","bound":"$@1"}`], ['$ACTION_1:1', '[{}]'], ['$ACTION_KEY', 'k1'], ['email', 'a@b.c']])],
+    ['a direct action id', formType, multipart([[`$ACTION_ID_${ID}`, ''], ['planId', 'plan_x']])],
+    ['a fetch reply with its form data', fetchForm, multipart([['1_subscriptionId', 'sub_x'], ['0', '["$K1"]']])],
+    ['a fetch reply with a state and a form', fetchForm, multipart([['1_query', 'tides'], ['0', '[{"status":"idle","note":"$$5"},"$K1"]']])],
+    ['a text reply of plain values', fetchText, Buffer.from('[{"a":1},"$undefined","$D2026-01-01"]')],
+  ])('passes %s on', async (_name, headers, body) => {
+    expect(await actionBodyProblem(headers, body)).toBeNull();
   });
 });
 
@@ -106,14 +144,24 @@ describe('screenNodeRequest over HTTP', () => {
   let base: string;
   beforeAll(async () => {
     server = http.createServer((req, res) => {
-      if (!screenNodeRequest(req, res)) res.writeHead(204).end();
+      const screened = screenNodeRequest(req, res);
+      if (screened === false) res.writeHead(204).end();
+      else if (screened !== true) {
+        // What Next does with the copy: read its body.
+        void screened.then(async (copy) => {
+          if (!copy) return;
+          const chunks: Buffer[] = [];
+          for await (const chunk of copy) chunks.push(chunk as Buffer);
+          res.writeHead(200).end(Buffer.concat(chunks));
+        });
+      }
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const send = (method: string, target: string, headers: Record<string, string> = {}) =>
+  const send = (method: string, target: string, headers: Record<string, string> = {}, body?: Buffer) =>
     new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
       const request = http.request(`${base}${target}`, { method, headers, path: target }, (response) => {
         let body = '';
@@ -121,7 +169,7 @@ describe('screenNodeRequest over HTTP', () => {
         response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
       });
       request.on('error', reject);
-      request.end();
+      request.end(body);
     });
 
   it('answers API refusals as JSON error bodies with X-Request-Id', async () => {
@@ -145,5 +193,17 @@ describe('screenNodeRequest over HTTP', () => {
     const head = await send('HEAD', '/knowledge-bases/%ZZ');
     expect([head.status, head.body]).toEqual([400, '']);
     expect((await send('GET', '/api/health')).status).toBe(204);
+  });
+
+  it('reads a server action body once, refuses it when Next could not decode it, else hands over the same bytes', async () => {
+    const good = multipart([[`$ACTION_ID_${ID}`, ''], ['planId', 'plan_x']]);
+    const passed = await send('POST', '/checkout/test?planId=plan_x', { 'Content-Type': formType['content-type'] }, good);
+    expect([passed.status, passed.body]).toEqual([200, good.toString()]);
+    const broken = await send('POST', '/signup', { 'Content-Type': formType['content-type'] }, multipart([['a', 'b']], `--${BOUNDARY}`));
+    expect([broken.status, broken.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);
+    const large = await send('POST', '/signup', { 'Content-Type': formType['content-type'] }, Buffer.alloc(ACTION_BODY_LIMIT + 1, 0x61));
+    expect(large.status).toBe(413);
+    const notAction = await send('POST', '/signup', { 'Content-Type': 'application/x-www-form-urlencoded' }, Buffer.from('a=b'));
+    expect(notAction.status).toBe(204);
   });
 });

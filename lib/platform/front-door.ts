@@ -1,8 +1,9 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { ERROR_STATUS, errorBody, type ErrorCode } from './errors';
 import { REQUEST_ID_HEADER, newRequestId } from './http';
 import { log } from './log';
 import { HTTP_METHODS } from './route-methods';
+import { decodeUtf8 } from './text-input';
 
 /**
  * The front door of `npm start` (scripts/serve.mjs asks it first, through the fast-lane slot): the requests that Next
@@ -24,11 +25,16 @@ import { HTTP_METHODS } from './route-methods';
  *    against X-Forwarded-Host, else Host; a missing Origin passes, an unreadable or `null` one does not), so nothing
  *    Next would run is refused here. Route handlers outside /api and /kb judge their own posts (`FORM_HANDLERS`).
  *
+ * 6. The body of a POST Next will decode as a server action (multipart, or a `Next-Action` header): Next answers a 500
+ *    when it cannot decode one (a broken multipart body, a `$ACTION_n:m` field or a reply that is not JSON, over
+ *    1 MiB), before any action code runs. `screenNodeRequest` reads such a body first (at most Next's limit of 1 MiB),
+ *    refuses one Next could not decode (400, or 413 over the limit) and hands Next a copy of the same bytes.
+ *
  * Under /api and /kb (after dot segments are resolved, as Next resolves them) every refusal is a JSON error body with
  * X-Request-Id; elsewhere it is a short HTML page with the same header.
  */
 
-/** Route handlers outside /api and /kb: they check their own form posts (`isSameOriginPost`), in JSON. */
+/** Route handlers outside /api, /kb and /dify: they check their own form posts (`isSameOriginPost`), in JSON. */
 export const FORM_HANDLERS: readonly string[] = ['/checkout/start'];
 
 export interface Refusal {
@@ -45,9 +51,9 @@ export interface ScreenedRequest {
   headers: IncomingHttpHeaders;
 }
 
-/** Whether a path is one whose every answer is JSON (docs/api.md §7.1). */
+/** Whether a path is one whose every answer is JSON (docs/api.md §7.1): /api, /kb and /dify. */
 export function isApiPath(pathname: string): boolean {
-  return /^\/(?:api|kb)(?:\/|$)/.test(pathname);
+  return /^\/(?:api|kb|dify)(?:\/|$)/.test(pathname);
 }
 
 /** One path segment decoded, or null when its percent-encoding is malformed or not UTF-8. */
@@ -72,13 +78,18 @@ const KNOWN_METHODS = new Set<string>(HTTP_METHODS);
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-/** Next's own test (next/dist/server/app-render/action-handler.js): is this POST refused as a cross-site server action? */
-function isCrossSiteAction({ method, headers }: ScreenedRequest): boolean {
+/** Next's own test (next/dist/server/lib/server-action-request-meta.js): may this POST be a server action? */
+function isPossibleAction({ method, headers }: ScreenedRequest): boolean {
   if (method !== 'POST') return false;
   const type = first(headers['content-type']) ?? '';
-  const possibleAction = headers['next-action'] !== undefined || type === 'application/x-www-form-urlencoded' || type.startsWith('multipart/form-data');
+  return headers['next-action'] !== undefined || type === 'application/x-www-form-urlencoded' || type.startsWith('multipart/form-data');
+}
+
+/** Next's own test (next/dist/server/app-render/action-handler.js): is this POST refused as a cross-site server action? */
+function isCrossSiteAction(request: ScreenedRequest): boolean {
+  const { headers } = request;
   const origin = first(headers.origin);
-  if (!possibleAction || origin === undefined) return false;
+  if (!isPossibleAction(request) || origin === undefined) return false;
   let originHost: string;
   try {
     originHost = origin === 'null' ? 'null' : new URL(origin).host;
@@ -119,30 +130,203 @@ export function screenRequest(request: ScreenedRequest): Refusal | null {
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function refusalPage(status: number, message: string): string {
-  const title = status === 403 ? 'Forbidden' : status === 404 ? 'Not found' : status === 501 ? 'Not implemented' : 'Bad request';
+  const title = status === 403 ? 'Forbidden' : status === 404 ? 'Not found' : status === 413 ? 'Too large' : status === 501 ? 'Not implemented' : 'Bad request';
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title} · Almanac</title></head><body><h1>${title}</h1><p>${escapeHtml(message)}</p><p><a href="/">Almanac home</a></p></body></html>`;
 }
 
+/** Next's limit on a server action's body (`serverActions.bodySizeLimit`, 1 MB by default). */
+export const ACTION_BODY_LIMIT = 1024 * 1024;
+
+/** Whether Next will decode this request's body as a server action: a page POST, multipart or with `Next-Action`. */
+function decodesActionBody(request: ScreenedRequest): boolean {
+  if (request.method !== 'POST' || !request.target.startsWith('/')) return false;
+  const routed = routedPath(request.target.split(/[?#]/, 1)[0]!);
+  if (isApiPath(routed) || FORM_HANDLERS.includes(routed)) return false;
+  const type = first(request.headers['content-type']) ?? '';
+  return request.headers['next-action'] !== undefined || type.startsWith('multipart/form-data');
+}
+
 /**
- * Answers the request when the front door refuses it (true), or leaves it alone (false). The body of the request is
- * not read: the answer closes the connection when a body may still be on its way.
+ * The `$`-references of a React reply (`"$K1"`, `"$@2"`, `"$Q3"`…): each names another part of the body by a hex id.
+ * `$$…` escapes a string, and a few stand for values (`$undefined`, `$NaN`, `$D<date>`, `$n<bigint>`…), not parts.
  */
-export function screenNodeRequest(req: IncomingMessage, res: ServerResponse): boolean {
-  const refusal = screenRequest({ method: req.method ?? '', target: req.url ?? '', headers: req.headers });
-  if (refusal === null) return false;
+const VALUE_REFERENCE = /^\$(\$|undefined$|NaN$|-?Infinity$|-0$|D|n)/;
+function partReferences(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string' && value.startsWith('$') && !VALUE_REFERENCE.test(value)) out.push(value);
+  else if (Array.isArray(value)) for (const item of value) partReferences(item, out);
+  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) partReferences(item, out);
+  return out;
+}
+
+/** Whether every part a reference names is in the body: a missing one makes React fail (or wait) while decoding. */
+function referencesResolve(root: unknown, parts: Map<string, string>): boolean {
+  const seen = new Set<string>();
+  const pending = partReferences(root);
+  while (pending.length) {
+    const reference = pending.pop()!;
+    const match = /^\$([A-Za-z@])([0-9a-f]+)$/.exec(reference);
+    if (!match) return false;
+    if (match[1] === 'K') continue; // a FormData: the fields named "<id>_…", none at all is an empty one
+    const id = String(parseInt(match[2]!, 16));
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const part = parts.get(id);
+    if (part === undefined) return false;
+    try {
+      partReferences(JSON.parse(part), pending);
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+const ACTION_ID = /^[0-9a-f]{42}$/;
+const UNREADABLE = 'The form data could not be read.';
+
+/**
+ * Why Next could not decode this server-action body, or null when it can: what Next's action handler and React's
+ * decodeAction / decodeReply would throw on (and answer with a 500) before any action code runs.
+ */
+export async function actionBodyProblem(headers: IncomingHttpHeaders, body: Buffer): Promise<string | null> {
+  const type = first(headers['content-type']) ?? '';
+  const fetchAction = headers['next-action'] !== undefined;
+  if (type.startsWith('multipart/form-data')) {
+    let form: FormData;
+    try {
+      form = await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData();
+    } catch {
+      return UNREADABLE;
+    }
+    const fields = new Map<string, string>();
+    for (const [name, value] of form) if (typeof value === 'string') fields.set(name, value);
+    if (fetchAction) {
+      // A fetch action's reply: part "0" is the root, a JSON array of the arguments.
+      const root = fields.get('0');
+      if (root === undefined) return UNREADABLE;
+      try {
+        const parsed: unknown = JSON.parse(root);
+        return Array.isArray(parsed) && referencesResolve(parsed, fields) ? null : UNREADABLE;
+      } catch {
+        return UNREADABLE;
+      }
+    }
+    // A form posted without JavaScript: `$ACTION_ID_<id>`, or `$ACTION_REF_<n>` with its descriptor `$ACTION_<n>:0`
+    // ({"id", "bound": "$@1"}) and bound arguments `$ACTION_<n>:<m>`, all JSON.
+    for (const [name, value] of fields) {
+      const direct = /^\$ACTION_ID_(.*)$/.exec(name);
+      if (direct && !ACTION_ID.test(direct[1]!)) return UNREADABLE;
+      const ref = /^\$ACTION_REF_(\d+)$/.exec(name);
+      if (!ref) continue;
+      const prefix = `$ACTION_${ref[1]}:`;
+      const parts = new Map([...fields].filter(([key]) => key.startsWith(prefix)).map(([key, part]) => [key.slice(prefix.length), part]));
+      const descriptor = parts.get('0');
+      if (descriptor === undefined) continue; // Next refuses it itself (400)
+      try {
+        const parsed = JSON.parse(descriptor) as { id?: unknown };
+        if (typeof parsed?.id !== 'string' || !ACTION_ID.test(parsed.id) || !referencesResolve(parsed, parts)) return UNREADABLE;
+      } catch {
+        return UNREADABLE;
+      }
+    }
+    return null;
+  }
+  // A fetch action's reply as text: the JSON array of the arguments, with nothing it would have to find elsewhere.
+  const text = decodeUtf8(body);
+  if (text === null) return 'The request body is not valid UTF-8.';
+  let reply: unknown;
+  try {
+    reply = JSON.parse(text);
+  } catch {
+    return 'The request body is not a server action reply.';
+  }
+  return Array.isArray(reply) && partReferences(reply).length === 0 ? null : 'The request body is not a server action reply.';
+}
+
+/** The same request with its body already read: what Next reads instead of the socket. */
+function withBody(req: IncomingMessage, body: Buffer): IncomingMessage {
+  const copy = new IncomingMessage(req.socket);
+  copy.method = req.method;
+  copy.url = req.url;
+  copy.headers = req.headers;
+  copy.rawHeaders = req.rawHeaders;
+  copy.httpVersion = req.httpVersion;
+  copy.httpVersionMajor = req.httpVersionMajor;
+  copy.httpVersionMinor = req.httpVersionMinor;
+  copy.push(body);
+  copy.push(null);
+  copy.complete = true;
+  return copy;
+}
+
+/** Reads at most `limit` bytes; null when the body is larger (the rest is left unread). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => req.off('data', onData).off('end', onEnd).off('error', onError);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stop();
+        resolve(null);
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
+}
+
+function answer(req: IncomingMessage, res: ServerResponse, refusal: Refusal, closeConnection: boolean): void {
   const requestId = newRequestId();
   const status = ERROR_STATUS[refusal.code];
   log.info({ request_id: requestId, method: req.method?.slice(0, 20), path: (req.url ?? '').slice(0, 200), code: refusal.code }, 'refused before routing');
   const body = refusal.json ? JSON.stringify(errorBody(refusal.code, refusal.message, requestId)) : refusalPage(status, refusal.message);
   const payload = Buffer.from(body, 'utf8');
-  const unread = (req.headers['content-length'] ?? '0') !== '0' || req.headers['transfer-encoding'] !== undefined;
   res.writeHead(status, {
     'Content-Type': refusal.json ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8',
     'Content-Length': String(payload.length),
     'Cache-Control': 'no-store',
     [REQUEST_ID_HEADER]: requestId,
-    ...(unread ? { Connection: 'close' } : {}),
+    ...(closeConnection ? { Connection: 'close' } : {}),
   });
   res.end(req.method === 'HEAD' ? undefined : payload);
-  return true;
+}
+
+/**
+ * The front door for Node's server: true when it answered the request itself; false to pass it on untouched; or, for
+ * a server-action POST, a promise of the request to pass on (a copy whose body was read and checked) or null when it
+ * answered after reading the body.
+ */
+export function screenNodeRequest(req: IncomingMessage, res: ServerResponse): boolean | Promise<IncomingMessage | null> {
+  const request = { method: req.method ?? '', target: req.url ?? '', headers: req.headers };
+  const refusal = screenRequest(request);
+  if (refusal !== null) {
+    // The body is not read: close the connection after the answer when one may still be on its way.
+    answer(req, res, refusal, (req.headers['content-length'] ?? '0') !== '0' || req.headers['transfer-encoding'] !== undefined);
+    return true;
+  }
+  if (!decodesActionBody(request)) return false;
+  return readBody(req, ACTION_BODY_LIMIT).then(
+    async (body) => {
+      if (body === null) {
+        answer(req, res, { code: 'payload_too_large', message: `The form data is larger than ${ACTION_BODY_LIMIT} bytes.`, json: false }, true);
+        return null;
+      }
+      const problem = await actionBodyProblem(req.headers, body);
+      if (problem) {
+        answer(req, res, { code: 'invalid_request', message: problem, json: false }, false);
+        return null;
+      }
+      return withBody(req, body);
+    },
+    () => null, // the client went away while sending
+  );
 }

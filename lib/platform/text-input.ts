@@ -95,3 +95,12 @@ export function decodeQueryString(search: string): QueryStringResult {
   }
   return { ok: true, params };
 }
+
+/**
+ * A server action's form argument as FormData. The browser always sends one, but a fetch action can be called with any
+ * arguments (`Next-Action` and a hand-written body): a non-FormData argument is an empty form, so the action answers
+ * its own "missing field" error instead of throwing.
+ */
+export function formDataOf(value: unknown): FormData {
+  return value instanceof FormData ? value : new FormData();
+}

@@ -73,7 +73,7 @@ describe('paths no route serves under /api and /kb', () => {
   });
 
   it('answers an action next-auth does not have with a JSON 404, and the wrong method for one it has with a 405', async () => {
-    const route = (await import('@/app/api/auth/[...nextauth]/route')) as Record<string, Handler>;
+    const route = (await import('@/app/api/auth/[...nextauth]/route')) as unknown as Record<string, Handler>;
     const unknown = await route.GET(new Request('http://localhost/api/auth/nope'), { params: Promise.resolve({ nextauth: ['nope'] }) });
     expect([unknown.status, (await unknown.json()).error]).toEqual([404, 'not_found']);
     const wrong = await route.POST(new Request('http://localhost/api/auth/providers', { method: 'POST' }), { params: Promise.resolve({ nextauth: ['providers'] }) });

@@ -12,8 +12,13 @@ import { listenOnLoopback } from './listen';
 export function createGatewayHttpServer(): http.Server {
   return http.createServer((req, res) => {
     const kbId = matchQueryPath(req.url);
-    if (kbId !== null) void serveQueryOverNode(req, res, kbId);
-    else if (!screenNodeRequest(req, res)) res.writeHead(404).end();
+    if (kbId !== null) {
+      void serveQueryOverNode(req, res, kbId);
+      return;
+    }
+    const screened = screenNodeRequest(req, res);
+    if (screened === false) res.writeHead(404).end();
+    else if (screened !== true) void screened.then((copy) => copy && res.writeHead(404).end());
   });
 }
 

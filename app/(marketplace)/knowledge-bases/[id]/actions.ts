@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { runSubscriberQuery } from '@/lib/gateway';
 import { newRequestId } from '@/lib/platform/http';
-import { idSchema } from '@/lib/platform/text-input';
+import { formDataOf, idSchema } from '@/lib/platform/text-input';
 import { getSessionUser } from '@/lib/accounts';
 import type { TryItState } from '@/components/try-it/try-it-form';
 
@@ -15,7 +15,8 @@ const inputSchema = z.object({ kbId: idSchema(), query: z.string() });
  * metering), so it counts against the cap exactly like an API call. The user comes from the session only.
  */
 export async function tryItAction(_previous: TryItState, formData: FormData): Promise<TryItState> {
-  const parsed = inputSchema.safeParse({ kbId: formData.get('kbId'), query: formData.get('query') ?? '' });
+  const form = formDataOf(formData);
+  const parsed = inputSchema.safeParse({ kbId: form.get('kbId'), query: form.get('query') ?? '' });
   if (!parsed.success) return { status: 'error', query: '', code: 'invalid_query', message: 'Type a question first.' };
   const query = parsed.data.query.trim();
   const user = await getSessionUser();

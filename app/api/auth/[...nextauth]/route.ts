@@ -20,6 +20,56 @@ const ACTIONS: Record<'GET' | 'POST', readonly string[]> = {
   POST: ['signin', 'signout', 'callback', 'session', '_log'],
 };
 
+/** next-auth's own test of a callback URL (next-auth/core/lib/assert.js), which it answers with a 500 when it fails. */
+function isCallbackUrl(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  if (typeof value !== 'string') return false;
+  try {
+    return /^https?:/.test(new URL(value, value.startsWith('/') ? 'http://callback.check' : undefined).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function cookieValue(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key !== name) continue;
+    const raw = rest.join('=');
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What next-auth would turn into a 500 although the request is at fault: a JSON body that does not parse, or a
+ * callback URL (query, body or cookie) that is not a path or an http(s) URL. The reason, or null.
+ */
+async function malformedAuthRequest(request: Request): Promise<string | null> {
+  let body: Record<string, unknown> = {};
+  if (request.method === 'POST') {
+    const type = request.headers.get('content-type') ?? '';
+    const text = await request.clone().text();
+    if (type.includes('application/json')) {
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (parsed !== null && typeof parsed === 'object') body = parsed as Record<string, unknown>;
+      } catch {
+        return 'The body is not valid JSON.';
+      }
+    } else if (type.includes('application/x-www-form-urlencoded')) body = Object.fromEntries(new URLSearchParams(text));
+  }
+  const query = Object.fromEntries(new URL(request.url).searchParams);
+  for (const value of [query.callbackUrl, body.callbackUrl, cookieValue(request, 'next-auth.callback-url'), cookieValue(request, '__Secure-next-auth.callback-url')]) {
+    if (!isCallbackUrl(value)) return 'callbackUrl must be a path on this site or an http(s) URL.';
+  }
+  return null;
+}
+
 const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = { 400: 'invalid_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed' };
 
 /** next-auth's error answer as ours: the same status where our map has a code for it, else 400 or 500. */
@@ -46,6 +96,12 @@ const auth = withApiRoute<{ nextauth?: string[] }>(async (request, { requestId, 
     }
     return errorResponse('not_found', `No endpoint has the path ${new URL(request.url).pathname.slice(0, 200)}.`, requestId);
   }
+  // The password provider signs in by POST only; next-auth answers a GET of its callback with a 500.
+  if (method === 'GET' && action === 'callback' && params.nextauth?.[1] === 'credentials') {
+    return errorResponse('method_not_allowed', `${request.method} is not allowed here; use POST.`, requestId, { headers: { Allow: 'POST' } });
+  }
+  const malformed = await malformedAuthRequest(request);
+  if (malformed) return errorResponse('invalid_request', malformed, requestId);
   const refused = method === 'GET' ? providerRefusalRedirect(new URL(request.url)) : null;
   if (refused) return Response.redirect(refused, 302);
   // HEAD is answered as GET (Node sends no body with it); next-auth knows only GET and POST.

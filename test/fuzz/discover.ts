@@ -1,0 +1,281 @@
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Parser } from 'htmlparser2';
+import { send, type WireRequest, type WireResponse } from './wire';
+
+/**
+ * What the fuzz aims at, found on the running server the way a visitor finds it: the routes of app/ (every page and
+ * route handler, so a new one is fuzzed without touching the fuzz), real ids from the public API and the pages, a
+ * signed-up buyer with a test purchase (session cookie and API key), and every form those pages render, with the
+ * server-action ids Next embeds in them.
+ */
+
+export interface RouteTemplate {
+  /** `/knowledge-bases/[id]`, `/api/[[...path]]`. */
+  template: string;
+  kind: 'page' | 'route';
+}
+
+export interface FormTarget {
+  /** The page the form was found on (and posts to, for a server action). */
+  page: string;
+  /** Where it goes: the page itself for a server action, else its action attribute. */
+  action: string;
+  method: 'GET' | 'POST';
+  enctype: 'multipart/form-data' | 'application/x-www-form-urlencoded';
+  fields: [string, string][];
+  /** The server action's id, when the form carries one. */
+  actionId?: string;
+  /** Found signed in: posted with the session cookie. */
+  signedIn: boolean;
+}
+
+export interface FuzzTargets {
+  routes: RouteTemplate[];
+  kbIds: string[];
+  planIds: string[];
+  slugs: string[];
+  subscriptionIds: string[];
+  keyIds: string[];
+  /** The buyer's session cookie (`name=value`), for signed-in cases. */
+  cookie: string;
+  /** The buyer's test key, for keyed cases that reach past authentication. */
+  apiKey: string;
+  forms: FormTarget[];
+  actionIds: string[];
+  /** Pages worth fetching, with real ids: the seeds of page cases. */
+  pages: string[];
+}
+
+const APP = path.resolve(import.meta.dirname, '..', '..', 'app');
+
+/** Every page and route handler of app/, as URL templates (route groups left out). */
+export function appRoutes(dir = APP): RouteTemplate[] {
+  const out: RouteTemplate[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...appRoutes(full));
+    else if (/^(page|route)\.tsx?$/.test(name)) {
+      const segments = path.relative(APP, dir).split(path.sep).filter((s) => s && !/^\(.*\)$/.test(s));
+      out.push({ template: `/${segments.join('/')}`, kind: name.startsWith('page') ? 'page' : 'route' });
+    }
+  }
+  return out;
+}
+
+interface Fetched extends WireResponse {
+  text: string;
+}
+
+class Browser {
+  cookie = '';
+  constructor(private base: URL) {}
+
+  async fetch(method: string, target: string, options: { headers?: [string, string][]; body?: Buffer; cookie?: boolean } = {}): Promise<Fetched> {
+    const headers: [string, string][] = [...(options.headers ?? [])];
+    if (options.cookie !== false && this.cookie) headers.push(['Cookie', this.cookie]);
+    const request: WireRequest = { method, path: target, headers, body: options.body };
+    const result = await send(this.base, request);
+    if (!result.ok) throw new Error(`${method} ${target}: ${result.error}`);
+    for (const line of [result.response.headers['set-cookie'] ?? []].flat()) {
+      const [pair] = line.split(';');
+      if (pair && /session-token=./.test(pair)) this.cookie = pair;
+    }
+    return { ...result.response, text: result.response.body.toString('utf8') };
+  }
+}
+
+/** The forms of a page: fields in document order (hidden inputs, named inputs, textareas, selects, named buttons). */
+export function parseForms(html: string, page: string, signedIn: boolean): FormTarget[] {
+  const forms: FormTarget[] = [];
+  let current: (FormTarget & { depth: number }) | null = null;
+  let select: { name: string; value: string | null } | null = null;
+  let textarea: { name: string; value: string } | null = null;
+  const parser = new Parser(
+    {
+      onopentag(tag, attrs) {
+        if (tag === 'form') {
+          const action = attrs.action ?? '';
+          current = {
+            page,
+            action: action === '' ? page : action,
+            method: (attrs.method ?? 'get').toUpperCase() === 'POST' ? 'POST' : 'GET',
+            enctype: attrs.enctype === 'multipart/form-data' ? 'multipart/form-data' : 'application/x-www-form-urlencoded',
+            fields: [],
+            signedIn,
+            depth: 0,
+          };
+          return;
+        }
+        if (!current) return;
+        const name = attrs.name;
+        if (tag === 'input' && name && !['submit', 'image', 'reset', 'file'].includes(attrs.type ?? '')) {
+          if ((attrs.type === 'checkbox' || attrs.type === 'radio') && attrs.checked === undefined) return;
+          current.fields.push([name, attrs.value ?? (attrs.type === 'checkbox' ? 'on' : '')]);
+        } else if (tag === 'button' && name) current.fields.push([name, attrs.value ?? '']);
+        else if (tag === 'select' && name) select = { name, value: null };
+        else if (tag === 'option' && select && (select.value === null || attrs.selected !== undefined)) select.value = attrs.value ?? '';
+        else if (tag === 'textarea' && name) textarea = { name, value: '' };
+      },
+      ontext(text) {
+        if (textarea) textarea.value += text;
+      },
+      onclosetag(tag) {
+        if (!current) return;
+        if (tag === 'select' && select) {
+          current.fields.push([select.name, select.value ?? '']);
+          select = null;
+        } else if (tag === 'textarea' && textarea) {
+          current.fields.push([textarea.name, textarea.value]);
+          textarea = null;
+        } else if (tag === 'form') {
+          const { depth: _depth, ...form } = current;
+          for (const [name, value] of form.fields) {
+            const direct = /^\$ACTION_ID_(.+)$/.exec(name)?.[1];
+            if (direct) form.actionId = direct;
+            else if (/^\$ACTION_\d+:0$/.test(name)) {
+              try {
+                form.actionId = (JSON.parse(value) as { id?: string }).id;
+              } catch {
+                // not an action reference
+              }
+            }
+          }
+          forms.push(form);
+          current = null;
+        }
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  return forms;
+}
+
+function multipart(fields: [string, string][], boundary: string): Buffer {
+  const parts = fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  return Buffer.from(`${parts.join('')}--${boundary}--\r\n`, 'utf8');
+}
+
+/** A form's fields as the browser would post them, with some values replaced. */
+export function encodeForm(form: FormTarget, values: Record<string, string> = {}): { body: Buffer; contentType: string } {
+  const fields = form.fields.map(([name, value]): [string, string] => [name, values[name] ?? value]);
+  for (const [name, value] of Object.entries(values)) if (!fields.some(([n]) => n === name)) fields.push([name, value]);
+  if (form.enctype === 'multipart/form-data') {
+    const boundary = '----almanacfuzz7MA4YWxkTrZu0gW';
+    return { body: multipart(fields, boundary), contentType: `multipart/form-data; boundary=${boundary}` };
+  }
+  return { body: Buffer.from(new URLSearchParams(fields).toString()), contentType: 'application/x-www-form-urlencoded' };
+}
+
+const unique = <T>(items: T[]) => [...new Set(items)];
+const matches = (text: string, pattern: RegExp) => unique([...text.matchAll(pattern)].map((m) => m[1]!));
+
+export async function discoverTargets(baseUrl: string): Promise<FuzzTargets> {
+  const base = new URL(baseUrl);
+  const browser = new Browser(base);
+  const origin = base.origin;
+
+  const listing = JSON.parse((await browser.fetch('GET', '/api/marketplace/knowledge-bases?pageSize=50')).text) as { items: { id: string }[] };
+  const kbIds = listing.items.map((item) => item.id);
+  if (kbIds.length === 0) throw new Error('the server lists no knowledge base: the fuzz needs the seeded sample marketplace');
+  const planIds: string[] = [];
+  for (const kbId of kbIds.slice(0, 3)) {
+    const detail = JSON.parse((await browser.fetch('GET', `/api/marketplace/knowledge-bases/${kbId}`)).text) as { plans: { id: string }[] };
+    planIds.push(...detail.plans.map((plan) => plan.id));
+  }
+  const kbPage = await browser.fetch('GET', `/knowledge-bases/${kbIds[0]}`);
+  const slugs = matches(kbPage.text, /href="\/publishers\/([^"?#]+)"/g);
+
+  const forms: FormTarget[] = [];
+  const collect = async (page: string, signedIn: boolean): Promise<Fetched> => {
+    const fetched = await browser.fetch('GET', page, { cookie: signedIn });
+    forms.push(...parseForms(fetched.text, page, signedIn));
+    return fetched;
+  };
+  for (const page of ['/', '/knowledge-bases', `/knowledge-bases/${kbIds[1] ?? kbIds[0]}`, `/publishers/${slugs[0] ?? 'none'}`, '/signin']) await collect(page, false);
+
+  // A buyer of our own: sign up through the form, as a browser without JavaScript does.
+  const signUpPage = await collect('/signup', false);
+  const signUpForm = parseForms(signUpPage.text, '/signup', false).find((form) => form.fields.some(([name]) => name === 'password'));
+  if (!signUpForm) throw new Error('no sign-up form on /signup');
+  const email = `fuzz-${Date.now().toString(36)}@example.test`;
+  const signUp = encodeForm(signUpForm, { email, password: 'fuzz password 1234', name: 'Fuzz' });
+  await browser.fetch('POST', '/signup', { headers: [['Origin', origin], ['Content-Type', signUp.contentType]], body: signUp.body });
+  if (!browser.cookie) throw new Error('signing up gave no session cookie');
+
+  // A test purchase: the Buy form's target, then the test checkout's form.
+  const start = await browser.fetch('POST', '/checkout/start', {
+    headers: [['Origin', origin], ['Content-Type', 'application/x-www-form-urlencoded']],
+    body: Buffer.from(new URLSearchParams({ planId: planIds[0]! }).toString()),
+  });
+  const testCheckout = String(start.headers.location ?? '');
+  if (!testCheckout.startsWith('/checkout/test')) throw new Error(`the Buy form led to ${start.status} ${testCheckout}, not the test checkout`);
+  const checkoutPage = await collect(testCheckout, true);
+  const purchaseForm = parseForms(checkoutPage.text, testCheckout, true).find((form) => form.actionId && form.fields.some(([name]) => name === 'planId'));
+  if (!purchaseForm) throw new Error('no purchase form on the test checkout');
+  const purchase = encodeForm(purchaseForm);
+  const bought = await browser.fetch('POST', testCheckout, { headers: [['Origin', origin], ['Content-Type', purchase.contentType]], body: purchase.body });
+  const success = String(bought.headers.location ?? '');
+  const successPage = await collect(success || '/checkout/success', true);
+  const apiKey = /alm_sk_test_[0-9A-Za-z]{38}/.exec(successPage.text)?.[0];
+  if (!apiKey) throw new Error(`no key revealed after the test purchase (${bought.status} → ${success})`);
+
+  const account = await collect('/account', true);
+  const subscriptionIds = matches(account.text, /href="\/account\/subscriptions\/(sub_[0-9A-Za-z]+)/g);
+  for (const id of subscriptionIds) await collect(`/account/subscriptions/${id}`, true);
+  const keysPage = await collect('/account/keys', true);
+  const keyIds = matches(keysPage.text, /href="\/account\/keys\/(key_[0-9A-Za-z]+)\/revoke"/g);
+  for (const id of keyIds) await collect(`/account/keys/${id}/revoke`, true);
+  await collect(`/knowledge-bases/${kbIds[0]}`, true);
+
+  // The header's sign-out form is on every signed-in page: posted with the buyer's cookie it would end the session
+  // every later signed-in case needs, so it is fuzzed signed out.
+  const pagesOf = new Map<string, Set<string>>();
+  for (const form of forms) if (form.signedIn && form.actionId) pagesOf.set(form.actionId, (pagesOf.get(form.actionId) ?? new Set()).add(form.page));
+  const signedInPages = new Set(forms.filter((form) => form.signedIn).map((form) => form.page)).size;
+  const onEveryPage = [...pagesOf].filter(([, pages]) => pages.size === signedInPages).map(([id]) => id);
+  for (const form of forms) if (form.actionId && onEveryPage.includes(form.actionId)) form.signedIn = false;
+
+  const pages = unique([
+    '/',
+    '/knowledge-bases',
+    `/knowledge-bases?query=tides&category=health&sort=new&page=2`,
+    ...kbIds.slice(0, 5).map((id) => `/knowledge-bases/${id}`),
+    ...slugs.slice(0, 3).map((slug) => `/publishers/${slug}`),
+    '/signin',
+    '/signup',
+    '/account',
+    '/account/keys',
+    '/account/keys/reveal?handoff=x',
+    ...subscriptionIds.map((id) => `/account/subscriptions/${id}`),
+    ...keyIds.map((id) => `/account/keys/${id}/revoke`),
+    `/checkout/test?planId=${planIds[1] ?? planIds[0]}`,
+    '/checkout/success?handoff=x',
+  ]);
+
+  return {
+    routes: appRoutes(),
+    kbIds,
+    planIds,
+    slugs,
+    subscriptionIds,
+    keyIds,
+    cookie: browser.cookie,
+    apiKey,
+    forms: uniqueForms(forms),
+    actionIds: unique(forms.flatMap((form) => (form.actionId ? [form.actionId] : []))),
+    pages,
+  };
+}
+
+function uniqueForms(forms: FormTarget[]): FormTarget[] {
+  const seen = new Set<string>();
+  return forms.filter((form) => {
+    const key = `${form.page} ${form.action} ${form.actionId ?? ''} ${form.fields.map(([n]) => n).join(',')}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
