@@ -22,6 +22,7 @@ const ENDPOINT_NAMES: Record<string, string> = {
   '/kb/{kb_id}/query': 'query',
   '/kb/{kb_id}/search': 'search',
   '/kb/{kb_id}/usage': 'usage',
+  '/kb/{kb_id}/mcp': 'mcp',
   '/dify/retrieval': 'dify',
 };
 const COVERED = new Set(Object.values(ENDPOINT_NAMES));

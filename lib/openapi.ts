@@ -209,6 +209,24 @@ function agentPaths(): Json {
       },
       ...keyedNotAllowed('getUsage', ['GET'], [KB_ID_PARAMETER]),
     },
+    '/kb/{kb_id}/mcp': {
+      parameters: [KB_ID_PARAMETER],
+      post: {
+        tags: ['query'],
+        operationId: 'mcp',
+        summary: 'The knowledge base as a remote MCP server (Streamable HTTP, stateless): tools ask and search, metered per call',
+        description:
+          'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call…); see https://modelcontextprotocol.io. ' +
+          'The key and steps 1–6 of the check order are HTTP errors; the rate limit, a bad query and the cap are tool errors inside a 200.',
+        security: [{ apiKey: [] }],
+        requestBody: { required: true, content: json({ type: 'object', description: 'A JSON-RPC 2.0 request or notification.' }) },
+        responses: {
+          '200': { description: 'The JSON-RPC response', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 response.' }) },
+          ...Object.fromEntries(Object.entries(keyedErrors({ metered: false })).filter(([status]) => status !== '429')),
+        },
+      },
+      ...keyedNotAllowed('mcp', ['GET', 'POST', 'DELETE'], [KB_ID_PARAMETER]),
+    },
     '/dify/retrieval': {
       post: {
         tags: ['query'],

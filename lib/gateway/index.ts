@@ -7,6 +7,7 @@ export { gatewayReply, serveKeyed, serveQueryRequest, toGatewayRequest } from '.
 export { handleSearchRequest, type SearchResults } from './search';
 export { handleUsageRequest, type UsageReport } from './usage';
 export { difyReply, handleDifyRetrieval, type DifyRecords } from './dify';
+export { serveMcpRequest } from './mcp';
 export { registerNodeGateway } from './node';
 export { getUsageRecorder } from './usage-recorder';
 export { startIdempotencyPurge } from './idempotency';

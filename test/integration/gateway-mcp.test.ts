@@ -1,0 +1,171 @@
+import '../support/gateway-env';
+import http from 'node:http';
+import { Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usagePeriods } from '@/db/schema';
+import type { DatabaseHandle } from '@/db/client';
+import * as mcpRoute from '@/app/kb/[kb_id]/mcp/route';
+import { ingestDocument } from '@/lib/engine';
+import { revokeKeyAsOperator } from '@/lib/keys';
+import { createTestDatabase } from '../support/db';
+import { buyKey, createHttpKnowledgeBase, createKnowledgeBase, createPublisher, startExamplePublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
+import { listenOnLoopback } from '../support/listen';
+import { rememberSecret } from '../support/log-scan';
+
+/**
+ * /kb/{kb_id}/mcp (docs/api.md §10.1) driven by the official MCP SDK's client over real HTTP: a loopback server hands
+ * each request to the route handler, as Next does.
+ */
+let handle: DatabaseHandle;
+let publisher: RunningPublisher;
+let server: { url: string; close(): Promise<void> };
+let hostedKb: string;
+let httpKb: string;
+
+const handlers = mcpRoute as unknown as Record<string, (request: Request, context: { params: Promise<{ kb_id: string }> }) => Promise<Response>>;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  publisher = await startExamplePublisher();
+  rememberSecret(publisher.infraKey, publisher.signingSecret);
+  const pub = await createPublisher(handle.db);
+  hostedKb = await createKnowledgeBase(handle.db, pub, { title: 'Lighthouse Handbook' });
+  const text = 'Lighthouse Handbook\n\nThe Fresnel lens concentrates the beam of a lighthouse so that it can be seen far out at sea.\n\nA foghorn sounds at fixed intervals when fog hides the light.';
+  expect((await ingestDocument(handle.db, hostedKb, { sourceName: 'lighthouses.txt', bytes: new TextEncoder().encode(text), mimeType: 'text/plain' })).ok).toBe(true);
+  httpKb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: publisher.url, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret });
+  server = await listenOnLoopback(
+    http.createServer(async (req, res) => {
+      const kbId = decodeURIComponent(/^\/kb\/([^/]+)\/mcp/.exec(req.url ?? '')?.[1] ?? '');
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
+      const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body, duplex: 'half' } as RequestInit);
+      const response = await handlers[req.method ?? 'GET']!(request, { params: Promise.resolve({ kb_id: kbId }) });
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    }),
+  );
+});
+
+afterAll(async () => {
+  await server?.close();
+  await publisher?.stop();
+});
+
+async function buy(kbId: string, options: { cap?: number; perMinute?: number } = {}): Promise<BoughtKey> {
+  const k = await buyKey(handle.db, kbId, { perMinute: 1_000, ...options });
+  rememberSecret(k.key);
+  return k;
+}
+
+async function connect(kbId: string, key: string): Promise<Client> {
+  const client = new Client({ name: 'almanac-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/kb/${kbId}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+  await client.connect(transport);
+  return client;
+}
+
+const used = async (k: BoughtKey) =>
+  (await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, k.subscriptionId))).reduce((s, r) => s + r.used, 0);
+
+describe('MCP over Streamable HTTP', () => {
+  it('introduces the knowledge base and lists the ask and search tools', async () => {
+    const k = await buy(hostedKb);
+    const client = await connect(hostedKb, k.key);
+    expect(client.getServerVersion()?.name).toBe('Lighthouse Handbook');
+    expect(client.getInstructions()).toContain('Tides, knots and lights.');
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['ask', 'search']);
+    const search = tools.find((t) => t.name === 'search')!;
+    expect(search.inputSchema.required).toEqual(['query']);
+    expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(['query', 'top_k']);
+    expect(await used(k)).toBe(0);
+    await client.close();
+  });
+
+  it('ask answers with citations and counts once; search returns passages; nothing found is free', async () => {
+    const k = await buy(hostedKb, { cap: 10 });
+    const client = await connect(hostedKb, k.key);
+    const asked = await client.callTool({ name: 'ask', arguments: { query: 'What does the Fresnel lens do?' } });
+    expect(asked.isError).toBeFalsy();
+    const answer = asked.structuredContent as { answer: string; citations: { excerpt: string }[]; usage: { used: number } };
+    expect(answer.citations.length).toBeGreaterThan(0);
+    expect(answer.usage.used).toBe(1);
+    const searched = await client.callTool({ name: 'search', arguments: { query: 'foghorn fog', top_k: 2 } });
+    const results = (searched.structuredContent as { results: { score: number; excerpt: string }[] }).results;
+    expect(results.length).toBeGreaterThan(0);
+    expect(results[0]!.score).toBe(1);
+    const nothing = await client.callTool({ name: 'ask', arguments: { query: 'What is the boiling point of mercury?' } });
+    expect((nothing.structuredContent as { citations: unknown[] }).citations).toEqual([]);
+    expect(await used(k)).toBe(2);
+    await client.close();
+  });
+
+  it('works for an http knowledge base too', async () => {
+    const k = await buy(httpKb);
+    const client = await connect(httpKb, k.key);
+    const asked = await client.callTool({ name: 'ask', arguments: { query: 'Which light does a vessel at anchor show?' } });
+    expect((asked.structuredContent as { citations: { document_id: string }[] }).citations[0]!.document_id).toBe('lights');
+    await client.close();
+  });
+
+  it('the cap and the rate limit are tool errors with the API code; 8 concurrent calls over a cap of 3 give exactly 3 answers', async () => {
+    const k = await buy(hostedKb, { cap: 3 });
+    const client = await connect(hostedKb, k.key);
+    const calls = await Promise.all(Array.from({ length: 8 }, () => client.callTool({ name: 'ask', arguments: { query: 'Fresnel lens beam' } })));
+    expect(calls.filter((c) => !c.isError)).toHaveLength(3);
+    const capped = calls.filter((c) => c.isError);
+    expect(capped).toHaveLength(5);
+    expect(capped[0]!.structuredContent).toMatchObject({ error: 'query_cap_exceeded', usage: { used: 3, cap: 3 }, resets_at: expect.any(String) });
+    expect(await used(k)).toBe(3);
+
+    const slow = await buy(hostedKb, { cap: 100, perMinute: 1 });
+    const limitedClient = await connect(hostedKb, slow.key);
+    expect((await limitedClient.callTool({ name: 'search', arguments: { query: 'lens' } })).isError).toBeFalsy();
+    const limited = await limitedClient.callTool({ name: 'search', arguments: { query: 'lens' } });
+    expect(limited.isError).toBe(true);
+    expect(limited.structuredContent).toMatchObject({ error: 'rate_limit_exceeded', retry_after: expect.any(Number) });
+    await client.close();
+    await limitedClient.close();
+  });
+
+  it('refuses a missing, unknown, revoked or foreign key as HTTP errors before the MCP exchange', async () => {
+    const k = await buy(hostedKb);
+    const post = (kbId: string, authorization?: string) =>
+      fetch(`${server.url}/kb/${kbId}/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(authorization ? { Authorization: authorization } : {}) },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const missing = await post(hostedKb);
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('WWW-Authenticate')).toBe('Bearer realm="almanac"');
+    expect((await missing.json()).error).toBe('missing_api_key');
+    const unknown = await post(hostedKb, 'Bearer alm_sk_live_notakeyatall');
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers.get('WWW-Authenticate')).toContain('error="invalid_token"');
+    expect((await post(httpKb, `Bearer ${k.key}`)).status).toBe(403);
+    await revokeKeyAsOperator(handle.db, k.keyId);
+    await new Promise((r) => setTimeout(r, 600));
+    const revoked = await post(hostedKb, `Bearer ${k.key}`);
+    expect(revoked.status).toBe(403);
+    expect((await revoked.json()).error).toBe('key_revoked');
+  });
+
+  it('speaks the two protocol revisions before the current one too', async () => {
+    const k = await buy(hostedKb);
+    for (const version of ['2025-03-26', '2025-06-18']) {
+      const reply = await fetch(`${server.url}/kb/${hostedKb}/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${k.key}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'old', version: '0' } } }),
+      });
+      expect(reply.status).toBe(200);
+      const body = await reply.json();
+      expect(body.result.protocolVersion).toBe(version);
+    }
+  });
+});
