@@ -127,6 +127,7 @@ async function main() {
     const answerMetrics = { all: emptyAnswerMetrics(), tune: emptyAnswerMetrics(), holdout: emptyAnswerMetrics() };
     const listMiss = (id: string) => splitArg === null || (splitArg === 'holdout') === isHeldOut(id);
     const ours = emptyMetrics();
+    const factInTopK = new Map<number, number>();
     const base = emptyMetrics();
     const latencies: number[] = [];
     let citationPageHits = 0;
@@ -167,6 +168,7 @@ async function main() {
       }
       if (fillers.length > 0 && listMiss(q.id)) misses.push(`${q.id} FILLER citation(s): ${fillers.map((c) => c.title).join('; ')}\n    Q: ${q.question}`);
       if (search.chunks[0] && containsFact(search.chunks[0].content, q.gold_fact)) ours.factInTopChunk++;
+      for (const k of [3, 5, 10, 20]) if (search.chunks.slice(0, k).some((c) => containsFact(c.content, q.gold_fact))) factInTopK.set(k, (factInTopK.get(k) ?? 0) + 1);
       if (q.gold_page !== null) {
         ours.pagedN++;
         const top = search.chunks[0];
@@ -229,6 +231,7 @@ async function main() {
     console.log(`| page accuracy: first citation on the gold page | ${pct(citationPageHits, ours.pagedN)} | n/a |`);
     console.log(`| gold fact in the answer | ${pct(ours.factInAnswer, ours.n)} | n/a (no answer composer) |`);
     console.log(`| gold fact in the top chunk | ${pct(ours.factInTopChunk, ours.n)} | ${pct(base.factInTopChunk, base.n)} |`);
+    console.log(`| gold fact in the top 3 / 5 / 10 / 20 chunks | ${[3, 5, 10, 20].map((k) => pct(factInTopK.get(k) ?? 0, ours.n)).join(' / ')} | |`);
     console.log('');
     console.log('Answers (answerable questions; "held out" = never looked at while tuning):');
     console.log('');

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { chunkDocument, type DraftChunk } from './chunking';
+import { checkedSearchConfig, searchConfigFor, type SearchConfig } from './language';
 import { detectFormat, ParseError, parseSource, type ParsedDocument } from './parsers';
 import { countTokens } from './tokens';
 
@@ -59,8 +60,11 @@ function fail(sourceName: string, code: IngestFailureCode, message: string): Ing
   return { ok: false, code, sourceName, message };
 }
 
-/** Inserts the chunks of one document with their vectors and lengths (heading path weighted A). Exported for bench/engine-speed. */
-export async function insertChunks(tx: Executor, kbId: string, documentId: string, drafts: DraftChunk[]): Promise<void> {
+/**
+ * Inserts the chunks of one document with their vectors and lengths (heading path weighted A), stemmed with the
+ * knowledge base's text-search configuration. Exported for bench/engine-speed.
+ */
+export async function insertChunks(tx: Executor, kbId: string, documentId: string, drafts: DraftChunk[], config: SearchConfig = 'almanac'): Promise<void> {
   const BATCH = 500;
   for (let i = 0; i < drafts.length; i += BATCH) {
     const batch = drafts.slice(i, i + BATCH).map((c) => ({
@@ -76,7 +80,7 @@ export async function insertChunks(tx: Executor, kbId: string, documentId: strin
              (select coalesce(sum(array_length(u.positions, 1)), 0) from unnest(v.vec) u)::int
       from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(ordinal int, page int, heading text, content text, tokens int)
       cross join lateral (
-        select setweight(to_tsvector('almanac', coalesce(x.heading, '')), 'A') || to_tsvector('almanac', x.content) as vec
+        select setweight(to_tsvector(${config}::regconfig, coalesce(x.heading, '')), 'A') || to_tsvector(${config}::regconfig, x.content) as vec
       ) v`);
   }
 }
@@ -112,14 +116,24 @@ async function applyDocumentStats(tx: Executor, kbId: string, documentId: string
 
 /**
  * Takes the knowledge base's statistics row lock (creating the row on first use): ingests into one knowledge base
- * run one after another, so document frequencies stay exact. Returns false when the knowledge base does not exist.
+ * run one after another, so document frequencies stay exact. Returns the text-search configuration to index with
+ * (the one the index was built with; an empty index adopts the knowledge base's current language), or null when
+ * the knowledge base does not exist.
  */
-async function lockKnowledgeBase(tx: Executor, kbId: string): Promise<boolean> {
-  const exists = rows<{ id: string }>(await tx.execute(sql`select id from knowledge_bases where id = ${kbId}`));
-  if (exists.length === 0) return false;
-  await tx.execute(sql`insert into kb_index_stats (kb_id) values (${kbId}) on conflict (kb_id) do nothing`);
-  await tx.execute(sql`select kb_id from kb_index_stats where kb_id = ${kbId} for update`);
-  return true;
+async function lockKnowledgeBase(tx: Executor, kbId: string, options: { adoptLanguage?: boolean } = {}): Promise<SearchConfig | null> {
+  const kb = rows<{ language: string }>(await tx.execute(sql`select language from knowledge_bases where id = ${kbId}`));
+  if (kb.length === 0) return null;
+  const current = searchConfigFor(kb[0].language);
+  await tx.execute(sql`insert into kb_index_stats (kb_id, search_config) values (${kbId}, ${current}) on conflict (kb_id) do nothing`);
+  const stats = rows<{ search_config: string; chunk_count: number }>(
+    await tx.execute(sql`select search_config, chunk_count from kb_index_stats where kb_id = ${kbId} for update`),
+  );
+  const stored = checkedSearchConfig(stats[0]?.search_config);
+  if (stored !== current && (options.adoptLanguage || Number(stats[0]?.chunk_count ?? 0) === 0)) {
+    await tx.execute(sql`update kb_index_stats set search_config = ${current} where kb_id = ${kbId}`);
+    return current;
+  }
+  return stored;
 }
 
 async function touchKnowledgeBase(tx: Executor, kbId: string): Promise<void> {
@@ -139,7 +153,8 @@ async function writeParsedDocument(
   const drafts = chunkDocument(parsed);
   const documentId = documentIdFor(kbId, input.sourceName);
   return db.transaction(async (tx) => {
-    if (!(await lockKnowledgeBase(tx, kbId))) {
+    const config = await lockKnowledgeBase(tx, kbId);
+    if (!config) {
       return fail(input.sourceName, 'knowledge_base_not_found', `No knowledge base with id ${kbId}.`);
     }
     const existing = rows<{ id: string; content_hash: string; source_name: string }>(
@@ -179,7 +194,7 @@ async function writeParsedDocument(
                 ${parsed.pageCount}, ${drafts.length}, ${structure}::jsonb, 'ready')`);
     }
     const id = same?.id ?? documentId;
-    await insertChunks(tx, kbId, id, drafts);
+    await insertChunks(tx, kbId, id, drafts, config);
     await applyDocumentStats(tx, kbId, id, 1);
     await touchKnowledgeBase(tx, kbId);
     return {
@@ -239,11 +254,13 @@ export type ReindexResult = { ok: true; documents: number; chunks: number } | { 
 
 /**
  * Re-chunks every document from its stored structure and rebuilds the statistics from scratch (after a change of
- * the chunker or the text-search configuration, or to repair drift). One transaction: readers see old or new.
+ * the chunker, of the knowledge base's language or of the text-search configuration, or to repair drift), stemming
+ * with the configuration of the knowledge base's current language. One transaction: readers see old or new.
  */
 export async function reindexKnowledgeBase(db: Executor, kbId: string): Promise<ReindexResult> {
   return db.transaction(async (tx) => {
-    if (!(await lockKnowledgeBase(tx, kbId))) return { ok: false as const, code: 'knowledge_base_not_found' as const };
+    const config = await lockKnowledgeBase(tx, kbId, { adoptLanguage: true });
+    if (!config) return { ok: false as const, code: 'knowledge_base_not_found' as const };
     const docs = rows<{ id: string; title: string; mime_type: string; page_count: number | null; structure: { format: ParsedDocument['format']; pages: ParsedDocument['pages'] } | null }>(
       await tx.execute(sql`select id, title, mime_type, page_count, structure from documents where kb_id = ${kbId} order by id`),
     );
@@ -253,7 +270,7 @@ export async function reindexKnowledgeBase(db: Executor, kbId: string): Promise<
       const parsed: ParsedDocument = { title: d.title, format: d.structure.format, mimeType: d.mime_type, pageCount: d.page_count, pages: d.structure.pages };
       const drafts = chunkDocument(parsed);
       await tx.execute(sql`delete from chunks where document_id = ${d.id}`);
-      await insertChunks(tx, kbId, d.id, drafts);
+      await insertChunks(tx, kbId, d.id, drafts, config);
       await tx.execute(sql`update documents set chunk_count = ${drafts.length}, updated_at = now() where id = ${d.id}`);
       total += drafts.length;
     }

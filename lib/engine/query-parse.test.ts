@@ -3,7 +3,17 @@ import { parseQuery } from './query-parse';
 
 describe('parseQuery', () => {
   it('words are folded and deduplicated; the last word is the prefix candidate', () => {
-    expect(parseQuery('What did the Société say about the société?')).toEqual({ words: ['what', 'did', 'the', 'societe', 'say', 'about'], phrases: [], prefixWord: 'societe' });
+    expect(parseQuery('What did the Société say about the société?')).toEqual({
+      words: ['what', 'did', 'the', 'societe', 'say', 'about'],
+      spelled: ['what', 'did', 'the', 'société', 'say', 'about'],
+      phrases: [],
+      prefixWord: 'societe',
+    });
+  });
+  it('keeps the typed spelling beside each folded word, so stop words are recognised as typed', () => {
+    const q = parseQuery('Wofür gilt die Frist für Anträge?');
+    expect(q.words).toContain('fur');
+    expect(q.spelled[q.words.indexOf('fur')]).toBe('für');
   });
   it('quoted phrases (straight or curly) of two or more words', () => {
     expect(parseQuery('"freedom of speech" and “due process” "single"').phrases).toEqual([['freedom', 'of', 'speech'], ['due', 'process']]);

@@ -1,4 +1,4 @@
-import { extractSearchWords } from '@/lib/catalog';
+import { extractSearchWords, foldSearchText } from '@/lib/catalog';
 
 /**
  * A buyer's question → the words to rank with, the quoted phrases that must occur, and the last word to match as a
@@ -6,7 +6,13 @@ import { extractSearchWords } from '@/lib/catalog';
  * can reach tsquery syntax; phrases are handed to phraseto_tsquery as plain words.
  */
 export interface ParsedQuery {
+  /** Folded (lower-case, accent-free) words, deduplicated, in question order. */
   words: string[];
+  /**
+   * Each word as typed (lower-case, accents kept), aligned with `words`: stop words are recognised on this spelling
+   * ("für", "qué" are German and Spanish stop words; "fur", "que" need not be).
+   */
+  spelled: string[];
   /** Each phrase as its words (two or more). */
   phrases: string[][];
   /** The last word, matched as a prefix when it is not a known word of the knowledge base (typing). */
@@ -14,6 +20,7 @@ export interface ParsedQuery {
 }
 
 const QUOTED = /["“”„«»]([^"“”„«»]+)["“”„«»]/g;
+const WORD = /[\p{L}\p{N}]+/gu;
 
 export function parseQuery(text: string): ParsedQuery {
   const phrases: string[][] = [];
@@ -23,7 +30,17 @@ export function parseQuery(text: string): ParsedQuery {
   }
   const all = extractSearchWords(text);
   const words = [...new Set(all)];
+  const spelling = new Map<string, string>();
+  for (const m of text.normalize('NFC').toLowerCase().matchAll(WORD)) {
+    const folded = foldSearchText(m[0]);
+    if (!spelling.has(folded)) spelling.set(folded, m[0]);
+  }
   const endsWithQuote = /["“”„«»]\s*[?.!]*\s*$/.test(text);
   const last = all[all.length - 1];
-  return { words, phrases: phrases.slice(0, 4), prefixWord: last && !endsWithQuote && last.length >= 3 ? last : null };
+  return {
+    words,
+    spelled: words.map((w) => spelling.get(w) ?? w),
+    phrases: phrases.slice(0, 4),
+    prefixWord: last && !endsWithQuote && last.length >= 3 ? last : null,
+  };
 }

@@ -1,10 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
+import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
 import { parseQuery, type ParsedQuery } from './query-parse';
 
 /**
  * Retrieval inside one knowledge base, in SQL that runs the same on PGlite and PostgreSQL:
- *  1. the query's words are stemmed by the `almanac` configuration and looked up in kb_terms (document frequency);
+ *  1. the query's words are stemmed by the knowledge base's text-search configuration (its language's: language.ts),
+ *     its stop words dropped, and looked up in kb_terms (document frequency);
  *  2. candidates come through the GIN index on chunks.search_vector: the rarest terms ORed (as long as their
  *     document frequencies add up to the candidate budget), or, when every term is common, the chunks holding two
  *     of the four rarest terms; bounded either way;
@@ -39,6 +41,8 @@ export interface QueryTerm {
 
 export interface SearchResult {
   query: ParsedQuery;
+  /** The text-search configuration of the knowledge base's index (its language). */
+  config: SearchConfig;
   /** Every query term, including those absent from the knowledge base (docFreq 0, highest idf). */
   terms: QueryTerm[];
   chunks: RetrievedChunk[];
@@ -54,26 +58,46 @@ export function bm25Idf(chunkCount: number, docFreq: number): number {
 /** A lexeme as a tsquery operand. Lexemes come from to_tsvector over letters and digits; quoting is a second guard. */
 const operand = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
-async function resolveTerms(db: Executor, kbId: string, parsed: ParsedQuery): Promise<{ terms: QueryTerm[]; chunkCount: number; avgLength: number }> {
-  const result = rows<{ i: number | null; word: string | null; lexeme: string | null; df: number | null; chunk_count: number | null; total_length: number | null }>(
+/** The stock configuration whose stop words apply, per search configuration, as SQL over `s.search_config`. */
+const stopWordConfigSql = sql`(case s.search_config ${sql.join(
+  Object.values(SEARCH_CONFIGS).map((c) => sql`when ${c.config} then ${c.stopWords}`),
+  sql` `,
+)} else 'english' end)::regconfig`;
+
+async function resolveTerms(
+  db: Executor,
+  kbId: string,
+  parsed: ParsedQuery,
+): Promise<{ terms: QueryTerm[]; chunkCount: number; avgLength: number; config: SearchConfig }> {
+  const words = parsed.words.map((word, i) => ({ word, spelled: parsed.spelled[i] ?? word, i }));
+  // Stemmed with the index's own configuration; a word that is a stop word as typed ("für", "qué") is dropped even
+  // though its folded spelling ("fur", "que") would pass.
+  const result = rows<{ i: number | null; word: string | null; lexeme: string | null; df: number | null; chunk_count: number | null; total_length: number | null; search_config: string | null }>(
     await db.execute(sql`
-      with w as (
-        select word, i from jsonb_array_elements_text(${JSON.stringify(parsed.words)}::jsonb) with ordinality as t(word, i)
+      with s as (
+        select chunk_count, total_length, search_config from kb_index_stats where kb_id = ${kbId}
+      ), w as (
+        select word, spelled, i from jsonb_to_recordset(${JSON.stringify(words)}::jsonb) as t(word text, spelled text, i int)
       ), l as (
-        select w.i, w.word, lex.lexeme from w cross join lateral unnest(tsvector_to_array(to_tsvector('almanac', w.word))) as lex(lexeme)
+        select w.i, w.word, lex.lexeme
+        from s cross join w
+        cross join lateral unnest(tsvector_to_array(to_tsvector(s.search_config::regconfig, w.spelled))) as lex(lexeme)
+        where to_tsvector(${stopWordConfigSql}, w.spelled) <> ''::tsvector
       )
-      select l.i::int as i, l.word, l.lexeme, coalesce(t.doc_freq, 0)::int as df, s.chunk_count, s.total_length
-      from (select chunk_count, total_length from kb_index_stats where kb_id = ${kbId}) s
+      select l.i::int as i, l.word, l.lexeme, coalesce(t.doc_freq, 0)::int as df, s.chunk_count, s.total_length, s.search_config
+      from s
       left join l on true
       left join kb_terms t on t.kb_id = ${kbId} and t.lexeme = l.lexeme
       order by l.i`),
   );
+  const config = checkedSearchConfig(result[0]?.search_config);
   const chunkCount = Number(result[0]?.chunk_count ?? 0);
   const avgLength = chunkCount > 0 ? Number(result[0]?.total_length ?? 0) / chunkCount : 1;
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
+  const questionWords = QUESTION_WORDS[languageOfConfig(config)];
   for (const r of result) {
-    if (!r.lexeme || seen.has(r.lexeme)) continue;
+    if (!r.lexeme || seen.has(r.lexeme) || questionWords.has(r.word ?? '')) continue;
     seen.add(r.lexeme);
     terms.push({ word: r.word ?? r.lexeme, lexeme: r.lexeme, docFreq: Number(r.df), idf: bm25Idf(chunkCount, Number(r.df)) });
   }
@@ -97,16 +121,16 @@ async function resolveTerms(db: Executor, kbId: string, parsed: ParsedQuery): Pr
       }
     }
   }
-  return { terms, chunkCount, avgLength };
+  return { terms, chunkCount, avgLength, config };
 }
 
 export async function searchChunks(db: Executor, kbId: string, query: string, options: { limit: number }): Promise<SearchResult> {
   const parsed = parseQuery(query);
-  const empty = (terms: QueryTerm[] = [], chunkCount = 0): SearchResult => ({ query: parsed, terms, chunks: [], chunkCount });
+  const empty = (terms: QueryTerm[] = [], chunkCount = 0, config: SearchConfig = 'almanac'): SearchResult => ({ query: parsed, config, terms, chunks: [], chunkCount });
   if (parsed.words.length === 0) return empty();
-  const { terms, chunkCount, avgLength } = await resolveTerms(db, kbId, parsed);
+  const { terms, chunkCount, avgLength, config } = await resolveTerms(db, kbId, parsed);
   const present = terms.filter((t) => t.docFreq > 0);
-  if (present.length === 0 || chunkCount === 0) return empty(terms, chunkCount);
+  if (present.length === 0 || chunkCount === 0) return empty(terms, chunkCount, config);
 
   // Candidate generation: rare terms first, until their postings would exceed the budget.
   const byRarity = [...present].sort((a, b) => a.docFreq - b.docFreq);
@@ -119,7 +143,7 @@ export async function searchChunks(db: Executor, kbId: string, query: string, op
   }
   const phraseFilter: SQL = parsed.phrases.length
     ? sql.join(
-        parsed.phrases.map((p) => sql` and c.search_vector @@ phraseto_tsquery('almanac', ${p.join(' ')})`),
+        parsed.phrases.map((p) => sql` and c.search_vector @@ phraseto_tsquery(${config}::regconfig, ${p.join(' ')})`),
         sql``,
       )
     : sql``;
@@ -185,6 +209,7 @@ export async function searchChunks(db: Executor, kbId: string, query: string, op
   );
   return {
     query: parsed,
+    config,
     terms,
     chunkCount,
     chunks: result.map((r) => ({
@@ -198,4 +223,30 @@ export async function searchChunks(db: Executor, kbId: string, query: string, op
       score: Number(r.score),
     })),
   };
+}
+
+/**
+ * The lexemes of words (folded, as `tokenize` gives them) under a text-search configuration: how answer composition
+ * knows which words of a passage are the question's terms, with the very stemmer that indexed them. One round trip
+ * for a few hundred words.
+ */
+export async function lexemesOf(db: Executor, config: SearchConfig, words: string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>();
+  const unique = [...new Set(words)].filter((w) => w.length <= 64);
+  if (unique.length === 0) return map;
+  const result = rows<{ w: string; lx: string[] | string | null }>(
+    await db.execute(sql`
+      select w, tsvector_to_array(to_tsvector(${config}::regconfig, w)) as lx
+      from jsonb_array_elements_text(${JSON.stringify(unique)}::jsonb) as t(w)`),
+  );
+  for (const r of result) map.set(r.w, parseTextArray(r.lx));
+  return map;
+}
+
+/** A text[] as the driver returns it: an array (node-postgres, PGlite) or its literal `{a,b}`. */
+function parseTextArray(value: string[] | string | null): string[] {
+  if (value === null) return [];
+  if (Array.isArray(value)) return value;
+  const inner = value.replace(/^\{|\}$/g, '');
+  return inner === '' ? [] : inner.split(',').map((x) => x.replace(/^"|"$/g, ''));
 }

@@ -1,0 +1,62 @@
+/**
+ * The relevance gate's evidence (lib/engine/answer.ts passageEvidence) for the TUNING part of the evaluation set
+ * and of the off-topic set, so that MIN_COVERAGE and MIN_SENTENCE_COVERAGE are chosen from the two distributions.
+ * Held-out questions are never read here.
+ *
+ *   npx tsx bench/engine-quality/calibrate-gate.ts [--postgres]
+ */
+import { sql } from 'drizzle-orm';
+import { openPglite } from '@/db/client';
+import { prepareDatabase } from '@/lib/platform/db';
+import { seedMarketplace } from '@/lib/seed';
+import { searchChunks } from '@/lib/engine';
+import { lexemesOf } from '@/lib/engine/retrieval';
+import { analyseQuestion, mapLexicon, passageEvidence, MIN_COVERAGE, MIN_SENTENCE_COVERAGE, type PassageEvidence } from '@/lib/engine/answer';
+import { tokenize } from '@/lib/engine/text';
+import { isHeldOut, loadEvaluationSet, loadOffTopicSet } from './evaluation-set';
+
+const handle = await openPglite();
+await prepareDatabase(handle, { seed: seedMarketplace });
+const db = handle.db;
+const kbs = (await db.execute(sql`select distinct k.id, k.slug from knowledge_bases k join chunks c on c.kb_id = k.id`)).rows as Array<{ id: string; slug: string }>;
+const kbId = new Map(kbs.map((k) => [k.slug, k.id]));
+
+async function evidence(kb: string, question: string): Promise<PassageEvidence & { n: number }> {
+  const r = await searchChunks(db, kb, question, { limit: 5 });
+  const map = await lexemesOf(db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)));
+  const q = analyseQuestion(question, r.terms, mapLexicon(map, r.terms));
+  let best: PassageEvidence = { coverage: 0, words: 0, sentenceCoverage: 0, phrase: false };
+  for (const p of r.chunks.slice(0, 3)) {
+    const e = passageEvidence(q, p);
+    if (e.coverage + e.sentenceCoverage > best.coverage + best.sentenceCoverage) best = e;
+  }
+  return { ...best, n: q.weights.size };
+}
+
+const fmt = (e: PassageEvidence & { n: number }) => `cov ${e.coverage.toFixed(2)} sent ${e.sentenceCoverage.toFixed(2)} words ${e.words}/${e.n}${e.phrase ? ' phrase' : ''}`;
+const on: Array<{ id: string; e: PassageEvidence & { n: number }; q: string }> = [];
+for (const q of loadEvaluationSet().filter((x) => !isHeldOut(x.id))) {
+  const kb = kbId.get(q.kb);
+  if (kb) on.push({ id: q.id, e: await evidence(kb, q.question), q: q.question });
+}
+const off: Array<{ id: string; e: PassageEvidence & { n: number }; q: string }> = [];
+for (const q of loadOffTopicSet().filter((x) => !isHeldOut(x.id))) {
+  for (const { id, slug } of kbs) {
+    const e = await evidence(id, q.question);
+    if (e.words > 0) off.push({ id: `${q.id}@${slug}`, e, q: q.question });
+  }
+}
+const passes = (e: PassageEvidence & { n: number }, c: number, s: number) => e.words >= Math.min(2, e.n) && e.coverage >= c && (e.sentenceCoverage >= s || e.phrase);
+console.log(`on-topic (tuning) ${on.length}, off-topic pairs sharing a word (tuning) ${off.length}`);
+console.log('coverage\\sentence: on-topic passed / off-topic passed');
+for (const c of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) {
+  const cells = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5].map((s) => `${on.filter((x) => passes(x.e, c, s)).length}/${off.filter((x) => passes(x.e, c, s)).length}`);
+  console.log(`${c.toFixed(2)}: ${cells.join('  ')}`);
+}
+console.log(`\\ncurrent (${MIN_COVERAGE}, ${MIN_SENTENCE_COVERAGE}) on-topic refused:`);
+for (const x of on.filter((x) => !passes(x.e, MIN_COVERAGE, MIN_SENTENCE_COVERAGE)).sort((a, b) => a.e.coverage - b.e.coverage)) console.log(`  ${x.id} ${fmt(x.e)}  ${x.q}`);
+console.log('off-topic passed:');
+for (const x of off.filter((x) => passes(x.e, MIN_COVERAGE, MIN_SENTENCE_COVERAGE))) console.log(`  ${x.id} ${fmt(x.e)}  ${x.q}`);
+console.log('highest off-topic:');
+for (const x of [...off].sort((a, b) => b.e.coverage - a.e.coverage).slice(0, 15)) console.log(`  ${x.id} ${fmt(x.e)}  ${x.q}`);
+await handle.close();

@@ -1,0 +1,106 @@
+/**
+ * Fits SENTENCE_WEIGHTS (lib/engine/answer-weights.ts): for every TUNING question of the evaluation set, the
+ * candidate statements of its top passages (rankSentences) with their features, labelled by whether they hold the
+ * gold fact; a listwise softmax (the probability mass on the statements holding the fact, among all candidates of
+ * the question) with an L2 pull towards the hand-set PRIOR below (so that rare features, such as a label supplying
+ * the case name, keep their reasoned weight when the set holds few examples of them), by Adam. Held-out questions
+ * are never read.
+ *
+ *   npx tsx bench/engine-quality/train-ranker.ts          # prints the fit; --write rewrites answer-weights.ts
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { openPglite } from '@/db/client';
+import { prepareDatabase } from '@/lib/platform/db';
+import { seedMarketplace } from '@/lib/seed';
+import { searchChunks } from '@/lib/engine';
+import { lexemesOf } from '@/lib/engine/retrieval';
+import { analyseQuestion, mapLexicon, rankSentences, PASSAGES_READ, SENTENCE_FEATURES } from '@/lib/engine/answer';
+import { SENTENCE_WEIGHTS } from '@/lib/engine/answer-weights';
+import { tokenize } from '@/lib/engine/text';
+import { containsFact, isHeldOut, loadEvaluationSet } from './evaluation-set';
+
+const write = process.argv.includes('--write');
+const LAMBDA = 0.02;
+/** The hand-set weights the fit starts from and is pulled towards, in SENTENCE_FEATURES order. */
+const PRIOR = [3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5];
+const handle = await openPglite();
+await prepareDatabase(handle, { seed: seedMarketplace });
+const db = handle.db;
+const kbs = (await db.execute(sql`select id, slug from knowledge_bases`)).rows as Array<{ id: string; slug: string }>;
+const kbId = new Map(kbs.map((k) => [k.slug, k.id]));
+
+interface Group { x: number[][]; y: boolean[] }
+const groups: Group[] = [];
+let questions = 0;
+for (const question of loadEvaluationSet()) {
+  if (isHeldOut(question.id)) continue;
+  const kb = kbId.get(question.kb);
+  if (!kb) continue;
+  questions++;
+  const r = await searchChunks(db, kb, question.question, { limit: PASSAGES_READ });
+  const map = await lexemesOf(db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)));
+  const q = analyseQuestion(question.question, r.terms, mapLexicon(map, r.terms));
+  const ranked = rankSentences(q, r.chunks);
+  const y = ranked.map((c) => containsFact(`${c.context ?? ''}: ${c.text}`, question.gold_fact));
+  if (y.some(Boolean) && y.some((v) => !v)) groups.push({ x: ranked.map((c) => c.features), y });
+}
+await handle.close();
+
+const dim = SENTENCE_FEATURES.length;
+const top1 = (w: readonly number[]) =>
+  groups.filter((g) => {
+    let best = 0;
+    let bestScore = -Infinity;
+    g.x.forEach((x, i) => {
+      const s = x.reduce((a, v, k) => a + v * (w[k] ?? 0), 0);
+      if (s > bestScore) [best, bestScore] = [i, s];
+    });
+    return g.y[best];
+  }).length;
+
+function lossAndGradient(w: number[]): { loss: number; grad: number[] } {
+  const grad = w.map((v, k) => 2 * LAMBDA * (v - PRIOR[k]));
+  let loss = w.reduce((a, v, k) => a + LAMBDA * (v - PRIOR[k]) ** 2, 0);
+  for (const g of groups) {
+    const s = g.x.map((x) => x.reduce((a, v, k) => a + v * w[k], 0));
+    const m = Math.max(...s);
+    const e = s.map((v) => Math.exp(v - m));
+    const all = e.reduce((a, b) => a + b, 0);
+    const pos = e.reduce((a, v, i) => a + (g.y[i] ? v : 0), 0);
+    loss -= Math.log(pos / all) / groups.length;
+    g.x.forEach((x, i) => {
+      const coef = (e[i] / all - (g.y[i] ? e[i] / pos : 0)) / groups.length;
+      for (let k = 0; k < dim; k++) grad[k] += coef * x[k];
+    });
+  }
+  return { loss, grad };
+}
+
+const w = [...PRIOR];
+console.log(`current weights: top-1 holds the fact in ${top1(SENTENCE_WEIGHTS)}/${groups.length}`);
+const m = new Array(dim).fill(0);
+const v = new Array(dim).fill(0);
+const rate = 0.05;
+console.log(`${questions} tuning questions; ${groups.length} with candidates both holding and lacking the gold fact`);
+console.log(`before: top-1 holds the fact in ${top1(w)}/${groups.length}, loss ${lossAndGradient(w).loss.toFixed(4)}`);
+for (let t = 1; t <= 3000; t++) {
+  const { grad } = lossAndGradient(w);
+  for (let k = 0; k < dim; k++) {
+    m[k] = 0.9 * m[k] + 0.1 * grad[k];
+    v[k] = 0.999 * v[k] + 0.001 * grad[k] * grad[k];
+    w[k] -= (rate * (m[k] / (1 - 0.9 ** t))) / (Math.sqrt(v[k] / (1 - 0.999 ** t)) + 1e-8);
+  }
+}
+console.log(`after: top-1 holds the fact in ${top1(w)}/${groups.length}, loss ${lossAndGradient(w).loss.toFixed(4)}`);
+SENTENCE_FEATURES.forEach((f, k) => console.log(`  ${w[k].toFixed(3).padStart(7)}  ${f}`));
+if (write) {
+  const file = path.join(process.cwd(), 'lib', 'engine', 'answer-weights.ts');
+  const lines = SENTENCE_FEATURES.map((f, k) => `  ${Number(w[k].toFixed(3))}, // ${f}`).join('\n');
+  writeFileSync(
+    file,
+    `/**\n * Weights of SENTENCE_FEATURES (answer.ts), in its order. Written by bench/engine-quality/train-ranker.ts from the\n * tuning part of the evaluation set (${groups.length} questions with a choice to make); edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${lines}\n];\n`,
+  );
+  console.log(`wrote ${file}`);
+}
