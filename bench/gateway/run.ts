@@ -51,6 +51,8 @@ const ROWS = {
   noop: '(b) no-op Next route (GET /api/health?probe=live)',
   laneFloor: '(b2) fast-lane floor (POST without a key → 401)',
   direct: '(c) publisher directly',
+  mcp: "(d) MCP tools/call ask, npm start's server → instant publisher",
+  dify: "(e) Dify retrieval, npm start's server → instant publisher",
 } as const;
 /** Diagnostic only (slows every row): a directory for V8 CPU profiles of `npm start`'s server (`node --cpu-prof`). */
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
@@ -303,10 +305,34 @@ async function main() {
     const noop = measurement(ROWS.noop, { url: `${app.base}/api/health?probe=live`, connections: CONNECTIONS }, on(app.child));
     const laneFloor = measurement(ROWS.laneFloor, { ...gatewayOpts(app.base), headers: { 'content-type': 'application/json' } }, on(app.child));
     const direct = measurement(ROWS.direct, directOpts, on(app.child));
-    await measureServerRows([gateway, routeHandler, noop, laneFloor]);
+    // The agent faces on the same backend: one MCP tool call (stateless, so no session set-up) and one Dify retrieval.
+    const mcpCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { query: 'When do spring tides occur?' } } });
+    const mcp = measurement(
+      ROWS.mcp,
+      {
+        url: `${app.base}/kb/${fastKb}/mcp`,
+        method: 'POST' as const,
+        connections: CONNECTIONS,
+        headers: { authorization: `Bearer ${fastKey.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        body: mcpCall,
+      },
+      on(app.child),
+    );
+    const dify = measurement(
+      ROWS.dify,
+      {
+        url: `${app.base}/dify/retrieval`,
+        method: 'POST' as const,
+        connections: CONNECTIONS,
+        headers: { authorization: `Bearer ${fastKey.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ knowledge_id: fastKb, query: 'When do spring tides occur?', retrieval_setting: { top_k: 3, score_threshold: 0 } }),
+      },
+      on(app.child),
+    );
+    await measureServerRows([gateway, routeHandler, noop, laneFloor, mcp, dify]);
     await warmUp(direct.opts);
     await measureSlice(direct, DURATION);
-    const rows = [gateway, routeHandler, noop, laneFloor, direct].map(toRow);
+    const rows = [gateway, routeHandler, noop, laneFloor, direct, mcp, dify].map(toRow);
     nextOnly.child.kill('SIGTERM');
 
     // 2,000 concurrent in-flight queries against a 1 s publisher.
@@ -329,7 +355,7 @@ async function main() {
       mean: Number((a.mean / b.mean).toFixed(2)),
       serverCpu: Number((a.cpuMsPerRequest.server / b.cpuMsPerRequest.server).toFixed(2)),
     });
-    const [rowGateway, rowRouteHandler, rowNoop, rowLaneFloor] = rows;
+    const [rowGateway, rowRouteHandler, rowNoop, rowLaneFloor, , rowMcp, rowDify] = rows;
     const result = {
       at: new Date().toISOString(),
       machine: `${process.platform} ${process.arch}, node ${process.version}`,
@@ -339,6 +365,8 @@ async function main() {
         gatewayVsNoop: ratio(rowGateway, rowNoop),
         routeHandlerVsNoop: ratio(rowRouteHandler, rowNoop),
         gatewayVsLaneFloor: ratio(rowGateway, rowLaneFloor),
+        mcpVsGateway: ratio(rowMcp, rowGateway),
+        difyVsGateway: ratio(rowDify, rowGateway),
       },
       burst: { requests: BURST, answered200: burst['2xx'], non2xx: burst.non2xx, errors: burst.errors, timeouts: burst.timeouts, seconds: burstSeconds, peakRssMiB: peak },
     };
@@ -349,6 +377,8 @@ async function main() {
     console.log(`(a) gateway on npm start's server / (b) no-op Next route: ${show(result.ratios.gatewayVsNoop)} (target: p50 ≤ 1.5×)`);
     console.log(`(a2) gateway through Next's route handler / (b) no-op Next route: ${show(result.ratios.routeHandlerVsNoop)}`);
     console.log(`(a) gateway / (b2) the fast lane's own floor: ${show(result.ratios.gatewayVsLaneFloor)}`);
+    console.log(`(d) MCP ask / (a) /query on the same backend: ${show(result.ratios.mcpVsGateway)} (target: p50 ≤ 1.5×)`);
+    console.log(`(e) Dify retrieval / (a) /query on the same backend: ${show(result.ratios.difyVsGateway)} (target: p50 ≤ 1.5×)`);
     console.log(`burst: ${burst['2xx']}/${BURST} answered 200 in ${burstSeconds.toFixed(1)} s; non-2xx ${burst.non2xx}, errors ${burst.errors}; peak RSS ${peak} MiB`);
     writeFileSync(path.join(import.meta.dirname, 'last-results.json'), JSON.stringify(result, null, 2) + '\n');
     if (CPU_PROF_DIR) writeFileSync(path.join(CPU_PROF_DIR, 'windows.json'), JSON.stringify(windows, null, 2) + '\n');
