@@ -124,6 +124,7 @@ describe('server-action bodies Next could not decode (it answers them with a 500
     ['a text reply that is not an array', fetchText, Buffer.from('{}')],
     ['a text reply with a part reference', fetchText, Buffer.from('["$K1"]')],
     ['a text reply that is not UTF-8', fetchText, Buffer.from([0x5b, 0x22, 0xc3, 0x28, 0x22, 0x5d])],
+    ['a text reply nested thousands deep (React would overflow its stack)', fetchText, Buffer.from(`${'['.repeat(5_000)}${']'.repeat(5_000)}`)],
   ])('refuses %s', async (_name, headers, body) => {
     expect(await actionBodyProblem(headers, body)).toMatch(/\S/);
   });

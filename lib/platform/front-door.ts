@@ -151,12 +151,15 @@ function decodesActionBody(request: ScreenedRequest): boolean {
  * `$$…` escapes a string, and a few stand for values (`$undefined`, `$NaN`, `$D<date>`, `$n<bigint>`…), not parts.
  */
 const VALUE_REFERENCE = /^\$(\$|undefined$|NaN$|-?Infinity$|-0$|D|n)/;
-function partReferences(value: unknown, out: string[] = []): string[] {
+function partReferences(value: unknown, out: string[] = [], depth = 0): string[] {
+  // Deeper than any form's arguments: React's decoder recurses once per level and would overflow its stack.
+  if (depth > MAX_REPLY_DEPTH) throw new RangeError('nested too deeply');
   if (typeof value === 'string' && value.startsWith('$') && !VALUE_REFERENCE.test(value)) out.push(value);
-  else if (Array.isArray(value)) for (const item of value) partReferences(item, out);
-  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) partReferences(item, out);
+  else if (Array.isArray(value)) for (const item of value) partReferences(item, out, depth + 1);
+  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) partReferences(item, out, depth + 1);
   return out;
 }
+const MAX_REPLY_DEPTH = 64;
 
 /** Whether every part a reference names is in the body: a missing one makes React fail (or wait) while decoding. */
 function referencesResolve(root: unknown, parts: Map<string, string>): boolean {
@@ -240,7 +243,11 @@ export async function actionBodyProblem(headers: IncomingHttpHeaders, body: Buff
   } catch {
     return 'The request body is not a server action reply.';
   }
-  return Array.isArray(reply) && partReferences(reply).length === 0 ? null : 'The request body is not a server action reply.';
+  try {
+    return Array.isArray(reply) && partReferences(reply).length === 0 ? null : 'The request body is not a server action reply.';
+  } catch {
+    return 'The request body is not a server action reply.';
+  }
 }
 
 /** The same request with its body already read: what Next reads instead of the socket. */
@@ -284,7 +291,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   });
 }
 
-function answer(req: IncomingMessage, res: ServerResponse, refusal: Refusal, closeConnection: boolean): void {
+/**
+ * Answers a refusal. A body the request still carries is left to Node, which reads and drops it after the answer (within
+ * the front server's request timeout): closing at once would make the client's TCP stack reset the connection while it
+ * is still sending, and the answer could be lost with it.
+ */
+function answer(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
   const requestId = newRequestId();
   const status = ERROR_STATUS[refusal.code];
   log.info({ request_id: requestId, method: req.method?.slice(0, 20), path: (req.url ?? '').slice(0, 200), code: refusal.code }, 'refused before routing');
@@ -295,7 +307,6 @@ function answer(req: IncomingMessage, res: ServerResponse, refusal: Refusal, clo
     'Content-Length': String(payload.length),
     'Cache-Control': 'no-store',
     [REQUEST_ID_HEADER]: requestId,
-    ...(closeConnection ? { Connection: 'close' } : {}),
   });
   res.end(req.method === 'HEAD' ? undefined : payload);
 }
@@ -309,20 +320,19 @@ export function screenNodeRequest(req: IncomingMessage, res: ServerResponse): bo
   const request = { method: req.method ?? '', target: req.url ?? '', headers: req.headers };
   const refusal = screenRequest(request);
   if (refusal !== null) {
-    // The body is not read: close the connection after the answer when one may still be on its way.
-    answer(req, res, refusal, (req.headers['content-length'] ?? '0') !== '0' || req.headers['transfer-encoding'] !== undefined);
+    answer(req, res, refusal);
     return true;
   }
   if (!decodesActionBody(request)) return false;
   return readBody(req, ACTION_BODY_LIMIT).then(
     async (body) => {
       if (body === null) {
-        answer(req, res, { code: 'payload_too_large', message: `The form data is larger than ${ACTION_BODY_LIMIT} bytes.`, json: false }, true);
+        answer(req, res, { code: 'payload_too_large', message: `The form data is larger than ${ACTION_BODY_LIMIT} bytes.`, json: false });
         return null;
       }
       const problem = await actionBodyProblem(req.headers, body);
       if (problem) {
-        answer(req, res, { code: 'invalid_request', message: problem, json: false }, false);
+        answer(req, res, { code: 'invalid_request', message: problem, json: false });
         return null;
       }
       return withBody(req, body);

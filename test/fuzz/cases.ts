@@ -37,6 +37,11 @@ export interface FuzzCase {
   parserMayRefuse?: boolean;
   /** Sent with the buyer's session cookie. */
   signedIn?: boolean;
+  /**
+   * Sent on a connection of its own, closed after it: its framing is broken on purpose (a Content-Length that does not
+   * match the body), so the server would read the next request on a shared connection as the rest of this one.
+   */
+  ownConnection?: boolean;
 }
 
 // ── text ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -252,7 +257,7 @@ function extraHeaders(r: Random, base: URL, c: FuzzCase): [string, string][] {
         c.parserMayRefuse = true;
         break;
       default:
-        headers.push([`X-${fuzzText(r, 'Fuzz').replace(/[^A-Za-z0-9-]/g, '') || 'Fuzz'}`, headerSafe(fuzzText(r))]);
+        headers.push([`X-${fuzzText(r, 'Fuzz').replace(/[^A-Za-z0-9-]/g, '').slice(0, 40) || 'Fuzz'}`, headerSafe(fuzzText(r))]);
     }
   }
   return headers;
@@ -438,6 +443,8 @@ export function generateCase(t: FuzzTargets, baseUrl: string, seed: number, inde
     if (r.chance(0.02)) {
       request.headers.push(['Content-Type', 'text/plain'], ['Content-Type', 'application/json']);
     }
+    // What Node's client refuses to put in a request line (spaces, controls, characters above U+00FF) goes escaped.
+    request.path = request.path.replace(/[^\x21-\xff]/gu, (ch) => (/[\ud800-\udfff]/.test(ch) ? '%ED%A0%80' : encodeURIComponent(ch)));
     c.request = request;
     c.note = `${request.method} ${request.path.slice(0, 160)}`;
     return c;
@@ -470,7 +477,7 @@ export function generateCase(t: FuzzTargets, baseUrl: string, seed: number, inde
       if (r.chance(0.15)) headers.push(['Idempotency-Key', headerSafe(r.pick(['k-' + r.int(0, 20), '', ' ', 'x'.repeat(300), fuzzText(r, 'key')]))]);
       const body = r.chance(0.9) ? jsonBody(r) : undefined;
       if (body && r.chance(0.05)) headers.push(['Content-Length', String(r.pick([0, 1, body.length + 10, 99_999_999]))]);
-      if (headers.some(([name]) => name === 'Content-Length')) c.parserMayRefuse = true;
+      if (headers.some(([name]) => name === 'Content-Length')) c.ownConnection = true;
       return with_({ method: r.chance(0.85) ? 'POST' : method(r, 'POST'), path, headers, body });
     }
     case 'page': {
