@@ -44,6 +44,17 @@ async function flow(instances: { a: Instance; b: Instance }, kbId: string, key: 
   return replies;
 }
 
+/** Both instances answer 200 again (polled: recovery takes longer on a loaded machine); returns the answers it got (2). */
+async function expectBothRecover(instances: { a: Instance; b: Instance }, kbId: string, key: string): Promise<number> {
+  for (const name of ['a', 'b'] as const) {
+    const deadline = Date.now() + 30_000;
+    let status = 0;
+    while (Date.now() < deadline && (status = (await postQuery(instances[name].url, kbId, key)).status) !== 200) await new Promise((r) => setTimeout(r, 200));
+    expect(status, `instance ${name} answers again`).toBe(200);
+  }
+  return 2;
+}
+
 const tally = (replies: Reply[]) => replies.reduce<Record<string, number>>((t, r) => ({ ...t, [r.status]: (t[r.status] ?? 0) + 1 }), {});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -138,10 +149,8 @@ describe.runIf(testDbKind() === 'postgres' && privateServicesAvailable)('faults 
     console.info(`[faults] PostgreSQL restart: ${JSON.stringify(tally(replies))}; counted ${await used(k)} for ${ok} answers`);
     // Every failure during the outage is one of our JSON errors, never a dead instance.
     expect(replies.filter((r) => r.status !== 200).every((r) => r.status >= 500 && r.status !== 0)).toBe(true);
-    // Both instances answer again in the last second.
-    const last = replies.filter((r) => r.at > 5_000);
-    expect(new Set(last.filter((r) => r.status === 200).map((r) => r.instance))).toEqual(new Set(['a', 'b']));
     expect(await used(k)).toBe(ok);
+    answered += await expectBothRecover(instances, kb, k.key);
   });
 
   it('PostgreSQL crashes (immediate stop): nothing is counted twice; at most the last fraction of a second is forgotten', async () => {
@@ -161,8 +170,7 @@ describe.runIf(testDbKind() === 'postgres' && privateServicesAvailable)('faults 
     console.info(`[faults] PostgreSQL crash: ${JSON.stringify(tally(replies))}; counted ${counted} for ${ok} answers (crash at +${crashAt ? 1_500 : 0} ms)`);
     expect(counted).toBeLessThanOrEqual(ok);
     expect(ok - counted).toBeLessThanOrEqual(justBefore);
-    const last = replies.filter((r) => r.at > 5_000);
-    expect(last.some((r) => r.status === 200)).toBe(true);
+    answered += await expectBothRecover(instances, kb, k.key);
   });
 
   it('Redis restarts: queries keep being answered (the limiter fails open) and the cap count is exact', async () => {
