@@ -103,7 +103,8 @@ const auth = withApiRoute<{ nextauth?: string[] }>(async (request, { requestId, 
   const malformed = await malformedAuthRequest(request);
   if (malformed) return errorResponse('invalid_request', malformed, requestId);
   const refused = method === 'GET' ? providerRefusalRedirect(new URL(request.url)) : null;
-  if (refused) return Response.redirect(refused, 302);
+  // Not Response.redirect: its headers are immutable, and withApiRoute stamps X-Request-Id on every answer.
+  if (refused) return new Response(null, { status: 302, headers: { Location: refused.toString() } });
   // HEAD is answered as GET (Node sends no body with it); next-auth knows only GET and POST.
   const asked = request.method === 'HEAD' ? new NextRequest(request.url, { method: 'GET', headers: request.headers }) : request;
   // next-auth detects the App Router by its context's `params`.
