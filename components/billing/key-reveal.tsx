@@ -1,10 +1,12 @@
+import Link from 'next/link';
+import { AgentSnippets } from '@/components/marketplace/agent-snippets';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Section } from '@/components/ui/section';
 
 /**
- * The one and only display of a full API key: the key, a copy button, a clear warning and a ready-to-run curl
- * command against this deployment and the key's knowledge base. Rendered from a single-read handoff, so a reload
- * shows nothing.
+ * The one and only display of a full API key: the key, a copy button, a clear warning, a ready-to-run curl
+ * command against this deployment and the key's knowledge base, the MCP and Dify settings with the key in them, and
+ * the way to the API reference. Rendered from a single-read handoff, so a reload shows nothing.
  */
 export function KeyReveal({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: string; kbId: string; baseUrl: string; sampleQuestion?: string }) {
   const question = (sampleQuestion ?? 'What does this knowledge base cover?').replace(/'/g, '’');
@@ -32,6 +34,21 @@ export function KeyReveal({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: s
       <div className="mt-2">
         <CopyButton value={curl} label="Copy command" />
       </div>
+      <details className="mt-5 rounded-lg border border-amber-200 bg-white/60">
+        <summary className="cursor-pointer rounded-lg px-4 py-3 text-sm font-semibold text-slate-900 hover:bg-white">
+          Use it from an AI agent: MCP clients and Dify, key included
+        </summary>
+        <div className="border-t border-amber-200 px-4 py-4">
+          <AgentSnippets baseUrl={baseUrl} kbId={kbId} apiKey={apiKey} headingLevel={4} />
+        </div>
+      </details>
+      <p className="mt-4 text-sm text-slate-800">
+        JavaScript and Python examples, errors, limits and every endpoint:{' '}
+        <Link href={`/docs?kb=${encodeURIComponent(kbId)}`} className="font-medium text-brand-700 underline">
+          the API reference
+        </Link>
+        .
+      </p>
     </Section>
   );
 }

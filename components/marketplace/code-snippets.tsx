@@ -1,11 +1,12 @@
 import { CopyButton } from '@/components/ui/copy-button';
 import type { Snippet } from './snippets';
 
-export function CodeSnippets({ snippets }: { snippets: Snippet[] }) {
+/** Code samples, each with its copy button; `layout="columns"` sets short ones side by side on wide screens. */
+export function CodeSnippets({ snippets, layout = 'stack' }: { snippets: Snippet[]; layout?: 'stack' | 'columns' }) {
   return (
-    <div className="space-y-4">
+    <div className={layout === 'columns' ? 'grid items-start gap-4 lg:grid-cols-2' : 'space-y-4'}>
       {snippets.map((s) => (
-        <figure key={s.id} className="overflow-hidden rounded-xl border border-slate-800 bg-slate-900 shadow-sm">
+        <figure key={s.id} data-testid={`snippet-${s.id}`} className="min-w-0 overflow-hidden rounded-xl border border-slate-800 bg-slate-900 shadow-sm">
           <figcaption className="flex items-center justify-between border-b border-slate-700 px-4 py-2">
             <span className="text-xs font-semibold uppercase tracking-wide text-slate-200">{s.label}</span>
             <CopyButton value={s.code} label={`Copy ${s.label}`} tone="dark" className="flex-row-reverse" />

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { buildSnippets, queryEndpoint } from './snippets';
+import { API_KEY_PLACEHOLDER, buildMcpSnippets, buildSnippets, difyRegistration, KB_ID_PLACEHOLDER, mcpEndpoint, queryEndpoint } from './snippets';
 
 describe('buildSnippets', () => {
   const snippets = buildSnippets('https://almanac.example.test/', 'kb_AbC123', "What's in Article \"I\"?");
@@ -22,5 +22,39 @@ describe('buildSnippets', () => {
   it('embeds the question as a valid string literal in JavaScript and Python', () => {
     expect(snippets[1]!.code).toContain('JSON.stringify({ query: "What\'s in Article \\"I\\"?" })');
     expect(snippets[2]!.code).toContain('json={"query": "What\'s in Article \\"I\\"?"}');
+  });
+});
+
+describe('agent snippets: MCP clients and Dify', () => {
+  it('points MCP clients at the knowledge base’s /mcp endpoint with a Bearer header', () => {
+    const [generic, desktop] = buildMcpSnippets('https://almanac.example.test/', 'kb_AbC123', 'alm_sk_test_x');
+    expect(mcpEndpoint('https://almanac.example.test/', 'kb_AbC123')).toBe('https://almanac.example.test/kb/kb_AbC123/mcp');
+    expect(JSON.parse(generic!.code)).toEqual({
+      mcpServers: {
+        'almanac-kb_abc123': { type: 'http', url: 'https://almanac.example.test/kb/kb_AbC123/mcp', headers: { Authorization: 'Bearer alm_sk_test_x' } },
+      },
+    });
+    const server = JSON.parse(desktop!.code).mcpServers['almanac-kb_abc123'];
+    expect(server.args).toEqual(['-y', 'mcp-remote', 'https://almanac.example.test/kb/kb_AbC123/mcp', '--header', 'Authorization:${ALMANAC_AUTHORIZATION}']);
+    expect(server.env).toEqual({ ALMANAC_AUTHORIZATION: 'Bearer alm_sk_test_x' });
+  });
+
+  it('uses placeholders when no knowledge base or key is known, left readable (not URL-encoded)', () => {
+    const [generic] = buildMcpSnippets('http://localhost:3000', KB_ID_PLACEHOLDER);
+    expect(JSON.parse(generic!.code)).toEqual({
+      mcpServers: { almanac: { type: 'http', url: 'http://localhost:3000/kb/<kb_id>/mcp', headers: { Authorization: `Bearer ${API_KEY_PLACEHOLDER}` } } },
+    });
+    expect(queryEndpoint('http://localhost:3000', KB_ID_PLACEHOLDER)).toBe('http://localhost:3000/kb/<kb_id>/query');
+    // A real id is still encoded.
+    expect(queryEndpoint('http://localhost:3000', 'kb_a/b')).toBe('http://localhost:3000/kb/kb_a%2Fb/query');
+  });
+
+  it('registers in Dify with the endpoint <base>/dify, the Almanac key and the knowledge base id', () => {
+    expect(difyRegistration('https://almanac.example.test/', 'kb_AbC123', 'alm_sk_test_x')).toEqual({
+      endpoint: 'https://almanac.example.test/dify',
+      apiKey: 'alm_sk_test_x',
+      knowledgeId: 'kb_AbC123',
+    });
+    expect(difyRegistration('https://almanac.example.test', 'kb_AbC123').apiKey).toBe(API_KEY_PLACEHOLDER);
   });
 });

@@ -1,12 +1,38 @@
-/** Ready-to-run examples of the query API for one knowledge base (pure; see snippets.test.ts). */
+/**
+ * Ready-to-run examples of the API for one knowledge base (pure; see snippets.test.ts), shown on the knowledge-base
+ * page, the key reveal and /docs, always with this deployment's base URL (lib/platform/base-url.ts).
+ */
 export interface Snippet {
-  id: 'curl' | 'javascript' | 'python';
+  id: 'curl' | 'javascript' | 'python' | 'mcp' | 'claude-desktop';
   label: string;
   code: string;
 }
 
+/** Stands for the knowledge base's id where no knowledge base is chosen (/docs without ?kb=). */
+export const KB_ID_PLACEHOLDER = '<kb_id>';
+/** Stands for the key in configuration files, where no environment variable can be named portably. */
+export const API_KEY_PLACEHOLDER = '<your Almanac API key>';
+
+function origin(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '');
+}
+
+function kbSegment(kbId: string): string {
+  return kbId === KB_ID_PLACEHOLDER ? kbId : encodeURIComponent(kbId);
+}
+
 export function queryEndpoint(baseUrl: string, kbId: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/kb/${encodeURIComponent(kbId)}/query`;
+  return `${origin(baseUrl)}/kb/${kbSegment(kbId)}/query`;
+}
+
+/** The knowledge base's remote MCP server (Streamable HTTP, the same key as the query API). */
+export function mcpEndpoint(baseUrl: string, kbId: string): string {
+  return `${origin(baseUrl)}/kb/${kbSegment(kbId)}/mcp`;
+}
+
+/** What Dify's "External Knowledge API" asks for: Dify itself appends /retrieval. */
+export function difyEndpoint(baseUrl: string): string {
+  return `${origin(baseUrl)}/dify`;
 }
 
 /** Single quotes for a POSIX shell: close, escaped quote, reopen. */
@@ -63,4 +89,47 @@ export function buildSnippets(baseUrl: string, kbId: string, question: string): 
       ].join('\n'),
     },
   ];
+}
+
+/** A server name a client shows and a model reads: "almanac-" and the id, in the characters every client accepts. */
+function serverName(kbId: string): string {
+  return kbId === KB_ID_PLACEHOLDER ? 'almanac' : `almanac-${kbId.replace(/[^0-9A-Za-z_-]/g, '')}`.toLowerCase();
+}
+
+/**
+ * MCP client configurations for the knowledge base's remote server, with `apiKey` when the page knows it (the key
+ * reveal) and a placeholder otherwise:
+ * - the `mcpServers` JSON of clients that speak Streamable HTTP themselves (Claude Code's .mcp.json, Cursor, Windsurf…);
+ * - Claude Desktop's claude_desktop_config.json, whose file format only launches local servers, through the
+ *   `mcp-remote` bridge; the header travels in an environment variable because Claude Desktop on Windows splits
+ *   arguments at spaces.
+ */
+export function buildMcpSnippets(baseUrl: string, kbId: string, apiKey: string = API_KEY_PLACEHOLDER): Snippet[] {
+  const url = mcpEndpoint(baseUrl, kbId);
+  const name = serverName(kbId);
+  const generic = { mcpServers: { [name]: { type: 'http', url, headers: { Authorization: `Bearer ${apiKey}` } } } };
+  const claudeDesktop = {
+    mcpServers: {
+      [name]: {
+        command: 'npx',
+        args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${ALMANAC_AUTHORIZATION}'],
+        env: { ALMANAC_AUTHORIZATION: `Bearer ${apiKey}` },
+      },
+    },
+  };
+  return [
+    { id: 'mcp', label: 'MCP client config', code: JSON.stringify(generic, null, 2) },
+    { id: 'claude-desktop', label: 'Claude Desktop config', code: JSON.stringify(claudeDesktop, null, 2) },
+  ];
+}
+
+/** The three fields of Dify's "Add an External Knowledge API" and "Connect to an External Knowledge Base" forms. */
+export interface DifyRegistration {
+  endpoint: string;
+  apiKey: string;
+  knowledgeId: string;
+}
+
+export function difyRegistration(baseUrl: string, kbId: string, apiKey: string = API_KEY_PLACEHOLDER): DifyRegistration {
+  return { endpoint: difyEndpoint(baseUrl), apiKey, knowledgeId: kbId };
 }

@@ -13,6 +13,11 @@ export function SiteFooter() {
               </Link>
             </li>
             <li>
+              <Link href="/docs" className="hover:text-slate-900 hover:underline">
+                API reference
+              </Link>
+            </li>
+            <li>
               <Link href="/account" className="hover:text-slate-900 hover:underline">
                 Your account
               </Link>

@@ -22,6 +22,12 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
                   <span className="hidden sm:inline">Knowledge bases</span>
                 </Link>
               </li>
+              <li>
+                <Link href="/docs" className="rounded-md px-2 py-2 text-slate-700 sm:px-3 hover:bg-slate-100 hover:text-slate-900">
+                  <span className="sm:hidden">API</span>
+                  <span className="hidden sm:inline">API reference</span>
+                </Link>
+              </li>
             </ul>
           </nav>
         </div>

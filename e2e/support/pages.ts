@@ -52,6 +52,8 @@ export const MAIN_PAGES: MainPage[] = [
   { name: 'sign-in', path: async () => '/signin' },
   { name: 'sign-up', path: async () => '/signup' },
   { name: 'not-found', path: async () => '/knowledge-bases/kb_doesnotexist0000' },
+  // The API reference; e2e/docs.spec.ts scans it again once Redoc has drawn the reference.
+  { name: 'docs', path: async () => '/docs' },
   // Account pages (part B) for a fresh buyer; pages with a subscription are scanned in e2e/journey.spec.ts and e2e/account.spec.ts.
   { name: 'account', path: async () => '/account', signedIn: true },
   { name: 'account-keys', path: async () => '/account/keys', signedIn: true },

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { TryItSection } from '@/components/try-it/try-it-section';
+import { AgentSnippets } from '@/components/marketplace/agent-snippets';
 import { CodeSnippets } from '@/components/marketplace/code-snippets';
 import { catalogHref, EMPTY_CATALOG_STATE, withChange } from '@/components/marketplace/catalog-url';
 import { categoryLabel, languageName } from '@/components/marketplace/format';
@@ -152,6 +153,20 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
         </p>
         <div className="mt-5">
           <CodeSnippets snippets={snippets} />
+        </div>
+        <p className="mt-4 text-sm text-slate-700">
+          Errors, headers, limits and every endpoint:{' '}
+          <Link href={`/docs?kb=${encodeURIComponent(kb.id)}`} className="font-medium text-brand-700 underline">
+            the API reference
+          </Link>
+          .
+        </p>
+      </Section>
+
+      <Section id="agents-heading" title="Use it from an AI agent" className="mt-12">
+        <p className="mt-1 text-sm text-slate-700">The same key works with MCP clients and Dify, counted the same way.</p>
+        <div className="mt-5">
+          <AgentSnippets baseUrl={baseUrl()} kbId={kb.id} />
         </div>
       </Section>
 

@@ -1,0 +1,124 @@
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './support/a11y';
+import { firstKnowledgeBase } from './support/pages';
+
+/**
+ * /docs, the human-readable API reference: the hand-written getting-started with examples that copy, and the
+ * reference Redoc draws from the OpenAPI document, at desktop width and on a 390 px phone, by keyboard, with nothing
+ * loaded from another origin. Screenshots: e2e/artifacts/screenshots/docs-*.png.
+ */
+const screenshots = path.resolve('e2e/artifacts/screenshots');
+
+/** Every response the page received from another origin (none may arrive: no CDN, no font or image from elsewhere). */
+function watchOtherOrigins(page: Page, origin: string): string[] {
+  const arrived: string[] = [];
+  page.on('response', (response) => {
+    const url = response.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) arrived.push(url);
+  });
+  return arrived;
+}
+
+/** The reference has rendered: the query operation's heading and its request sample. */
+async function expectReference(page: Page) {
+  const reference = page.getByTestId('api-reference');
+  await expect(reference.getByRole('heading', { level: 2, name: /Ask a knowledge base a question/ })).toBeVisible({ timeout: 20_000 });
+  await expect(reference.getByRole('heading', { level: 2, name: /List published knowledge bases/ })).toBeVisible();
+  await expect(reference.getByText('/kb/{kb_id}/query').filter({ visible: true }).first()).toBeVisible();
+}
+
+test('desktop: getting started copies, the reference renders from the OpenAPI document, by keyboard, offline', async ({ page, context, baseURL }) => {
+  test.setTimeout(120_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const origin = new URL(baseURL!).origin;
+  const fromElsewhere = watchOtherOrigins(page, origin);
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // From the site header.
+  await page.goto('/');
+  await page.getByRole('banner').getByRole('link', { name: 'API reference' }).click();
+  await expect(page).toHaveURL(/\/docs$/);
+  await expect(page).toHaveTitle('API reference · Almanac');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('API reference');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+  await expect(page.getByTestId('base-url')).toHaveText(origin);
+  await expectReference(page);
+
+  // The examples name this deployment's base URL; each copies exactly what it shows.
+  for (const [id, label] of [
+    ['curl', 'curl'],
+    ['javascript', 'JavaScript'],
+    ['python', 'Python'],
+    ['mcp', 'MCP client config'],
+    ['claude-desktop', 'Claude Desktop config'],
+  ] as const) {
+    const snippet = page.getByTestId(`snippet-${id}`);
+    const shown = (await snippet.locator('code').textContent())!;
+    expect(shown).toContain(origin);
+    await snippet.getByRole('button', { name: `Copy ${label}` }).click();
+    await expect(snippet.getByRole('status')).toHaveText('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+  }
+  expect(JSON.parse((await page.getByTestId('snippet-mcp').locator('code').textContent())!).mcpServers.almanac.url).toBe(`${origin}/kb/<kb_id>/mcp`);
+  const dify = page.getByTestId('dify-registration');
+  await expect(dify).toContainText(`${origin}/dify`);
+  await dify.getByRole('button', { name: 'Copy API Endpoint' }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${origin}/dify`);
+
+  // By keyboard: Tab reaches the first copy button and Enter copies; the reference's menu opens an operation with Enter.
+  await page.goto('/docs');
+  await expectReference(page);
+  await page.evaluate(() => navigator.clipboard.writeText(''));
+  const copyCurl = page.getByRole('button', { name: 'Copy curl' });
+  for (let i = 0; i < 40 && !(await copyCurl.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(copyCurl).toBeFocused();
+  await page.keyboard.press('Enter');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`curl -X POST '${origin}/kb/<kb_id>/query'`);
+  const operation = page.getByRole('menuitem', { name: '/kb/{kb_id}/query', exact: true });
+  await expect(operation).toBeVisible();
+  await operation.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#operation\/queryKnowledgeBase$/);
+  await expect(page.getByRole('heading', { level: 2, name: /Ask a knowledge base a question/ })).toBeInViewport();
+
+  await expectNoSeriousA11yViolations(page, '/docs');
+  await page.goto('/docs');
+  await expectReference(page);
+  await page.screenshot({ path: path.join(screenshots, 'docs-desktop.png'), fullPage: false });
+  await page.getByRole('heading', { level: 2, name: /Ask a knowledge base a question/ }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(screenshots, 'docs-desktop-reference.png'), fullPage: false });
+  expect(fromElsewhere, 'responses from other origins').toEqual([]);
+});
+
+test('390 px phone: the examples are filled in for a knowledge base, nothing overflows, the reference renders', async ({ page, request, baseURL }) => {
+  test.setTimeout(90_000);
+  const origin = new URL(baseURL!).origin;
+  const fromElsewhere = watchOtherOrigins(page, origin);
+  const kb = await firstKnowledgeBase(request);
+  await page.setViewportSize({ width: 390, height: 844 });
+
+  // From the knowledge-base page, next to its code snippets.
+  await page.goto(`/knowledge-bases/${kb.id}`);
+  const api = page.getByRole('region', { name: 'Query it from your code' });
+  await api.getByRole('link', { name: 'the API reference' }).click();
+  await expect(page).toHaveURL(new RegExp(`/docs\\?kb=${kb.id}$`));
+  await expect(page.getByTestId('examples-for')).toContainText(kb.title);
+  await expect(page.getByTestId('snippet-curl')).toContainText(`${origin}/kb/${kb.id}/query`);
+  await expect(page.getByTestId('snippet-mcp')).toContainText(`${origin}/kb/${kb.id}/mcp`);
+  await expect(page.getByTestId('dify-registration')).toContainText(kb.id);
+  await expectReference(page);
+
+  // Nothing wider than the phone: long lines scroll inside their code blocks.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expect(page.getByRole('heading', { level: 1 })).toBeInViewport();
+  await page.screenshot({ path: path.join(screenshots, 'docs-phone.png'), fullPage: false });
+  await page.getByRole('heading', { level: 2, name: /Ask a knowledge base a question/ }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(screenshots, 'docs-phone-reference.png'), fullPage: false });
+
+  // An unknown id leaves the placeholders.
+  await page.goto('/docs?kb=kb_doesnotexist0000');
+  await expect(page.getByTestId('snippet-curl')).toContainText(`${origin}/kb/<kb_id>/query`);
+  expect(fromElsewhere, 'responses from other origins').toEqual([]);
+});
