@@ -1,0 +1,2325 @@
+// Generated from lib/openapi.ts by `npm run openapi:types` (openapi-typescript). Do not edit: run the script.
+// test/support/openapi-types.test.ts fails when this file no longer matches the document.
+
+export interface paths {
+    "/api/marketplace/knowledge-bases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List published knowledge bases (public, cacheable for 30 s, CORS *, limited per client address) */
+        get: operations["listKnowledgeBases"];
+        /** Not allowed: the catalogue is read-only */
+        put: operations["listKnowledgeBases_put"];
+        /** Not allowed: the catalogue is read-only */
+        post: operations["listKnowledgeBases_post"];
+        /** Not allowed: the catalogue is read-only */
+        delete: operations["listKnowledgeBases_delete"];
+        /** CORS preflight */
+        options: operations["listKnowledgeBases_preflight"];
+        head?: never;
+        /** Not allowed: the catalogue is read-only */
+        patch: operations["listKnowledgeBases_patch"];
+        trace?: never;
+    };
+    "/api/marketplace/knowledge-bases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The knowledge base id (kb_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** One published knowledge base with its plans (public, cacheable for 30 s, CORS *, limited per client address) */
+        get: operations["getKnowledgeBase"];
+        /** Not allowed: the catalogue is read-only */
+        put: operations["getKnowledgeBase_put"];
+        /** Not allowed: the catalogue is read-only */
+        post: operations["getKnowledgeBase_post"];
+        /** Not allowed: the catalogue is read-only */
+        delete: operations["getKnowledgeBase_delete"];
+        /** CORS preflight */
+        options: operations["getKnowledgeBase_preflight"];
+        head?: never;
+        /** Not allowed: the catalogue is read-only */
+        patch: operations["getKnowledgeBase_patch"];
+        trace?: never;
+    };
+    "/kb/{kb_id}/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        /** Not allowed: only POST is served */
+        get: operations["queryKnowledgeBase_get"];
+        /** Not allowed: only POST is served */
+        put: operations["queryKnowledgeBase_put"];
+        /**
+         * Ask a knowledge base a question (API key required; metered)
+         * @description Checks run in this order and the first failure answers: 401 missing_api_key; 401 invalid_api_key (scheme, shape, checksum or unknown; malformed keys never reach the database); 403 key_revoked; 404 knowledge_base_not_found; 403 key_scope_mismatch; 403 forbidden (subscription not active, or knowledge base suspended); 429 rate_limit_exceeded; 400 invalid_query (413 payload_too_large for bodies over 16384 bytes); 429 query_cap_exceeded; 502 publisher_error; 504 publisher_timeout. Only a 200 with at least one citation counts against the cap: a unit is reserved before routing and given back when the answer fails or abstains (no citations). Every authenticated request that reaches the rate-limit step counts against the per-minute limit. From the revoked-key check on, responses carry X-RateLimit-* (the limiter state; steps before the limit do not consume) and X-Usage-* (the period usage after counting this request).
+         */
+        post: operations["queryKnowledgeBase"];
+        /** Not allowed: only POST is served */
+        delete: operations["queryKnowledgeBase_delete"];
+        /** Not allowed: only POST is served */
+        options: operations["queryKnowledgeBase_options"];
+        /** Not allowed: only POST is served */
+        head: operations["queryKnowledgeBase_head"];
+        /** Not allowed: only POST is served */
+        patch: operations["queryKnowledgeBase_patch"];
+        trace?: never;
+    };
+    "/kb/{kb_id}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        /** Not allowed: only POST is served */
+        get: operations["searchKnowledgeBase_get"];
+        /** Not allowed: only POST is served */
+        put: operations["searchKnowledgeBase_put"];
+        /** The best passages for a query, without an answer (API key required; metered like a query, free when empty) */
+        post: operations["searchKnowledgeBase"];
+        /** Not allowed: only POST is served */
+        delete: operations["searchKnowledgeBase_delete"];
+        /** Not allowed: only POST is served */
+        options: operations["searchKnowledgeBase_options"];
+        /** Not allowed: only POST is served */
+        head: operations["searchKnowledgeBase_head"];
+        /** Not allowed: only POST is served */
+        patch: operations["searchKnowledgeBase_patch"];
+        trace?: never;
+    };
+    "/kb/{kb_id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        /** Where this key’s subscription stands: usage of the period and the query limit (never counted; 30 per minute per key) */
+        get: operations["getUsage"];
+        /** Not allowed: only GET, HEAD is served */
+        put: operations["getUsage_put"];
+        /** Not allowed: only GET, HEAD is served */
+        post: operations["getUsage_post"];
+        /** Not allowed: only GET, HEAD is served */
+        delete: operations["getUsage_delete"];
+        /** Not allowed: only GET, HEAD is served */
+        options: operations["getUsage_options"];
+        head?: never;
+        /** Not allowed: only GET, HEAD is served */
+        patch: operations["getUsage_patch"];
+        trace?: never;
+    };
+    "/kb/{kb_id}/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Not allowed: only GET, POST, DELETE, HEAD is served */
+        put: operations["mcp_put"];
+        /**
+         * The knowledge base as a remote MCP server (Streamable HTTP, stateless): tools ask and search, metered per call
+         * @description A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call…); see https://modelcontextprotocol.io. The key and steps 1–6 of the check order are HTTP errors; the rate limit, a bad query and the cap are tool errors inside a 200.
+         */
+        post: operations["mcp"];
+        delete?: never;
+        /** Not allowed: only GET, POST, DELETE, HEAD is served */
+        options: operations["mcp_options"];
+        head?: never;
+        /** Not allowed: only GET, POST, DELETE, HEAD is served */
+        patch: operations["mcp_patch"];
+        trace?: never;
+    };
+    "/dify/retrieval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Not allowed: only POST is served */
+        get: operations["difyRetrieval_get"];
+        /** Not allowed: only POST is served */
+        put: operations["difyRetrieval_put"];
+        /** Dify External Knowledge API: register <base>/dify in Dify with the Almanac key, and the knowledge base id as knowledge id */
+        post: operations["difyRetrieval"];
+        /** Not allowed: only POST is served */
+        delete: operations["difyRetrieval_delete"];
+        /** Not allowed: only POST is served */
+        options: operations["difyRetrieval_options"];
+        /** Not allowed: only POST is served */
+        head: operations["difyRetrieval_head"];
+        /** Not allowed: only POST is served */
+        patch: operations["difyRetrieval_patch"];
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @enum {string} */
+        Category: "education" | "policy" | "health" | "research" | "legal";
+        KnowledgeBaseListItem: {
+            id: string;
+            title: string;
+            /** @description The publisher’s display name. */
+            publisher: string;
+            summary: string;
+            category: components["schemas"]["Category"];
+            tags: string[];
+            /** @description Subscriptions active now. */
+            subscribersCount: number;
+            /** @description Successful (200) queries ever. */
+            queryVolume: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, e.g. 2026-01-31T12:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        KnowledgeBaseList: {
+            items: components["schemas"]["KnowledgeBaseListItem"][];
+            total: number;
+            page: number;
+            pageSize: number;
+            /** @description ceil(total / pageSize); 0 when nothing matches. */
+            totalPages: number;
+        };
+        Plan: {
+            id: string;
+            name: string;
+            priceCents: number;
+            currency: string;
+            queriesPerPeriod: number;
+            requestsPerMinute: number;
+        };
+        /** @description The nine listing fields plus description, plans, document count, language, licence and sample questions. */
+        KnowledgeBaseDetail: {
+            id: string;
+            title: string;
+            /** @description The publisher’s display name. */
+            publisher: string;
+            summary: string;
+            category: components["schemas"]["Category"];
+            tags: string[];
+            /** @description Subscriptions active now. */
+            subscribersCount: number;
+            /** @description Successful (200) queries ever. */
+            queryVolume: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, e.g. 2026-01-31T12:00:00.000Z
+             */
+            updatedAt: string;
+            description: string;
+            plans: components["schemas"]["Plan"][];
+            documentsCount: number;
+            language: string;
+            licence: string;
+            sampleQuestions: string[];
+        };
+        QueryRequest: {
+            /** @description Trimmed; not blank; at most 2000 characters. */
+            query: string;
+        };
+        Citation: {
+            document_id: string;
+            title: string;
+            excerpt: string;
+            /** @description 1-based page where the source has pages; null where it has none. */
+            page: number | null;
+        };
+        QueryAnswer: {
+            answer: string;
+            citations: components["schemas"]["Citation"][];
+            tokens_used: number;
+        };
+        SearchRequest: {
+            query: string;
+            /** @default 5 */
+            top_k?: number;
+        };
+        SearchResult: {
+            document_id: string;
+            title: string;
+            excerpt: string;
+            page: number | null;
+            /** @description The best passage scores 1; the others in proportion. */
+            score: number;
+        };
+        SearchResults: {
+            results: components["schemas"]["SearchResult"][];
+        };
+        UsageReport: {
+            used: number;
+            cap: number;
+            remaining: number;
+            /** Format: date-time */
+            resets_at: string;
+            rate_limit: {
+                limit: number;
+                remaining: number;
+                /** @description Unix seconds. */
+                reset: number;
+            };
+        };
+        DifyRetrievalRequest: {
+            /** @description The knowledge base id. */
+            knowledge_id: string;
+            query: string;
+            retrieval_setting?: {
+                top_k?: number;
+                score_threshold?: number;
+            };
+            /** @description Accepted and ignored: Almanac keeps no document metadata to filter on. */
+            metadata_condition?: Record<string, unknown>;
+        };
+        DifyRecords: {
+            records: {
+                content: string;
+                score: number;
+                title: string;
+                metadata: {
+                    document_id: string;
+                    page: number | null;
+                };
+            }[];
+        };
+        InvalidParameterError: {
+            /** @constant */
+            error: "invalid_parameter";
+            message: string;
+            request_id: string;
+        };
+        InvalidQueryError: {
+            /** @constant */
+            error: "invalid_query";
+            message: string;
+            request_id: string;
+        };
+        InvalidRequestError: {
+            /** @constant */
+            error: "invalid_request";
+            message: string;
+            request_id: string;
+        };
+        IdempotencyInProgressError: {
+            /** @constant */
+            error: "idempotency_key_in_progress";
+            message: string;
+            request_id: string;
+        };
+        IdempotencyReusedError: {
+            /** @constant */
+            error: "idempotency_key_reused";
+            message: string;
+            request_id: string;
+        };
+        AuthenticationError: {
+            /** @enum {string} */
+            error: "missing_api_key" | "invalid_api_key";
+            message: string;
+            request_id: string;
+        };
+        ForbiddenError: {
+            /** @enum {string} */
+            error: "key_revoked" | "key_scope_mismatch" | "forbidden";
+            message: string;
+            request_id: string;
+        };
+        KnowledgeBaseNotFoundError: {
+            /** @constant */
+            error: "knowledge_base_not_found";
+            message: string;
+            request_id: string;
+        };
+        MethodNotAllowedError: {
+            /** @constant */
+            error: "method_not_allowed";
+            message: string;
+            request_id: string;
+        };
+        PayloadTooLargeError: {
+            /** @constant */
+            error: "payload_too_large";
+            message: string;
+            request_id: string;
+        };
+        RateLimitError: {
+            /** @constant */
+            error: "rate_limit_exceeded";
+            message: string;
+            request_id: string;
+            retry_after: number;
+        };
+        QueryCapError: {
+            /** @constant */
+            error: "query_cap_exceeded";
+            message: string;
+            request_id: string;
+            usage: {
+                used: number;
+                cap: number;
+            };
+            /**
+             * Format: date-time
+             * @description When the next billing period starts.
+             */
+            resets_at: string;
+            /**
+             * Format: uri
+             * @description The dashboard page of this subscription.
+             */
+            upgrade_url: string;
+        };
+        PublisherError: {
+            /** @constant */
+            error: "publisher_error";
+            message: string;
+            request_id: string;
+        };
+        PublisherTimeoutError: {
+            /** @constant */
+            error: "publisher_timeout";
+            message: string;
+            request_id: string;
+        };
+        ServiceUnavailableError: {
+            /** @constant */
+            error: "service_unavailable";
+            message: string;
+            request_id: string;
+        };
+        InternalError: {
+            /** @constant */
+            error: "internal_error";
+            message: string;
+            request_id: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description Correlation id of this request (quote it to support). */
+        XRequestId: string;
+        /** @description The scheme to authenticate with (RFC 6750); error="invalid_token" when the key sent is malformed or unknown. */
+        WwwAuthenticate: "Bearer realm=\"almanac\"" | "Bearer realm=\"almanac\", error=\"invalid_token\"";
+        /** @description Requests allowed per minute: for this key (query), or for this client address (the public endpoints). */
+        XRateLimitLimit: string;
+        /** @description Requests left in the current sliding window. */
+        XRateLimitRemaining: string;
+        /** @description Unix time (seconds) when the next request slot frees. */
+        XRateLimitReset: string;
+        /** @description Queries used in the current billing period, after counting this request. */
+        XUsageUsed: string;
+        /** @description Queries included in the current billing period. */
+        XUsageCap: string;
+        /** @description Queries left in the current billing period. */
+        XUsageRemaining: string;
+        /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+        IdempotentReplayed: "true";
+        /** @description Requests this client address may make to the public endpoints per minute (when the server knows the address). */
+        PublicRateLimitLimit: string;
+        /** @description Requests left to this client address in the current sliding window. */
+        PublicRateLimitRemaining: string;
+        /** @description Unix time (seconds) when the next request slot of this client address frees. */
+        PublicRateLimitReset: string;
+        /** @description Whole seconds (≥ 1) to wait before retrying. */
+        RetryAfterRequired: string;
+        /** @description Whole seconds (≥ 1) to wait: rate_limit_exceeded and idempotency_key_in_progress. */
+        RetryAfter: string;
+        /** @description The only method served. */
+        AllowPost: "POST";
+        /** @description Methods the catalogue serves. */
+        AllowCatalogue: "GET, HEAD, OPTIONS";
+        /** @description The catalogue is public. */
+        CorsAny: "*";
+        /** @description public, max-age=30, stale-while-revalidate=300 */
+        PublicCache: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listKnowledgeBases: {
+        parameters: {
+            query?: {
+                /** @description Full-text search (stemmed, accent- and case-insensitive, last word as prefix). */
+                query?: string;
+                /** @description Case-insensitive. */
+                category?: components["schemas"]["Category"];
+                /** @description All must match; repeated (tags=a&tags=b), comma-separated (tags=a,b) or tags[]=a; case-insensitive. */
+                tags?: string[];
+                sort?: "popular" | "new" | "updated";
+                page?: number;
+                /** @description Values above 50 are clamped to 50. */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of results (at most CATALOG_CACHE_TTL_MS old: answers are cached by their canonical parameters) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    "X-RateLimit-Limit": components["headers"]["PublicRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["PublicRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["PublicRateLimitReset"];
+                    "Cache-Control": components["headers"]["PublicCache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseList"];
+                };
+            };
+            /** @description A parameter is invalid; the message names it and its allowed values */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    "X-RateLimit-Limit": components["headers"]["PublicRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["PublicRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["PublicRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidParameterError"];
+                };
+            };
+            /** @description This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (300) to the public endpoints in the last minute */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description A fault of our own */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Too many catalogue loads are waiting for the database; retry after a second */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    "X-RateLimit-Limit": components["headers"]["PublicRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["PublicRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["PublicRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    listKnowledgeBases_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowCatalogue"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    listKnowledgeBases_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowCatalogue"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    listKnowledgeBases_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowCatalogue"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    listKnowledgeBases_preflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Any origin may GET */
+            204: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    Allow: components["headers"]["AllowCatalogue"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listKnowledgeBases_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowCatalogue"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getKnowledgeBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The knowledge base id (kb_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The knowledge base */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    "X-RateLimit-Limit": components["headers"]["PublicRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["PublicRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["PublicRateLimitReset"];
+                    "Cache-Control": components["headers"]["PublicCache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseDetail"];
+                };
+            };
+            /** @description The id contains a control character or is not valid Unicode (docs/api.md §7.2) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    "X-RateLimit-Limit": components["headers"]["PublicRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["PublicRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["PublicRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidParameterError"];
+                };
+            };
+            /** @description No published knowledge base has this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    "X-RateLimit-Limit": components["headers"]["PublicRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["PublicRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["PublicRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseNotFoundError"];
+                };
+            };
+            /** @description This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (300) to the public endpoints in the last minute */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description A fault of our own */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Too many catalogue loads are waiting for the database; retry after a second */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    "X-RateLimit-Limit": components["headers"]["PublicRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["PublicRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["PublicRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    getKnowledgeBase_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The knowledge base id (kb_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowCatalogue"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getKnowledgeBase_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The knowledge base id (kb_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowCatalogue"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getKnowledgeBase_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The knowledge base id (kb_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowCatalogue"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getKnowledgeBase_preflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The knowledge base id (kb_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Any origin may GET */
+            204: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    Allow: components["headers"]["AllowCatalogue"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getKnowledgeBase_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The knowledge base id (kb_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowCatalogue"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    queryKnowledgeBase_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowPost"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    queryKnowledgeBase_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowPost"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    queryKnowledgeBase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with this key is answered and stored for 24 hours; the same request again gets the stored answer (Idempotent-Replayed: true) and is not counted. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueryRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer (or, for a retry with an Idempotency-Key, the stored answer). With "Accept: text/event-stream" the answer streams as Server-Sent Events once the cap unit is reserved: citations, delta ({text}) pieces, then done ({tokens_used, usage}) or error (an error body); counted at done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryAnswer"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Content-Type not application/json, a body that is not UTF-8 or not a JSON object, query missing/blank/too long or with control characters, or a kb_id with control characters (invalid_query); a malformed Idempotency-Key (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidQueryError"] | components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description No key, or a key that is malformed or unknown */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No published knowledge base has this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseNotFoundError"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being answered (retry after a second) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyInProgressError"];
+                };
+            };
+            /** @description Body over 16384 bytes (counted on the stream) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyReusedError"];
+                };
+            };
+            /** @description Per-key rate limit (with Retry-After) or the subscription’s cap for the period */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"] | components["schemas"]["QueryCapError"];
+                };
+            };
+            /** @description A fault of our own (the query is not counted) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The publisher’s backend failed (connection, non-2xx, over 1 MiB or schema-breaking); not counted */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublisherError"];
+                };
+            };
+            /** @description The publisher did not answer within the knowledge base’s timeout; not counted */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublisherTimeoutError"];
+                };
+            };
+        };
+    };
+    queryKnowledgeBase_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowPost"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    queryKnowledgeBase_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowPost"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    queryKnowledgeBase_head: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowPost"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    queryKnowledgeBase_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowPost"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    searchKnowledgeBase_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    searchKnowledgeBase_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    searchKnowledgeBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchRequest"];
+            };
+        };
+        responses: {
+            /** @description The passages, best first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            /** @description A malformed request body (invalid_query) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidQueryError"];
+                };
+            };
+            /** @description No key, or a key that is malformed or unknown */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No published knowledge base has this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseNotFoundError"];
+                };
+            };
+            /** @description Body over 16384 bytes */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Per-key rate limit (with Retry-After) or the subscription’s cap for the period */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"] | components["schemas"]["QueryCapError"];
+                };
+            };
+            /** @description A fault of our own (nothing is counted) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The publisher’s backend failed; not counted */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublisherError"];
+                };
+            };
+            /** @description The publisher did not answer in time; not counted */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublisherTimeoutError"];
+                };
+            };
+        };
+    };
+    searchKnowledgeBase_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    searchKnowledgeBase_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    searchKnowledgeBase_head: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    searchKnowledgeBase_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage report; X-RateLimit-* describe this endpoint’s own limit */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            /** @description No key, or a key that is malformed or unknown */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No published knowledge base has this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseNotFoundError"];
+                };
+            };
+            /** @description This endpoint’s own per-key limit (with Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description A fault of our own (nothing is counted) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    getUsage_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getUsage_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getUsage_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getUsage_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getUsage_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    mcp_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "GET, POST, DELETE, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, unknown>;
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, unknown>;
+                };
+            };
+            /** @description No key, or a key that is malformed or unknown */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No published knowledge base has this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseNotFoundError"];
+                };
+            };
+            /** @description A fault of our own (nothing is counted) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    mcp_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "GET, POST, DELETE, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    mcp_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "GET, POST, DELETE, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    difyRetrieval_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    difyRetrieval_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    difyRetrieval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DifyRetrievalRequest"];
+            };
+        };
+        responses: {
+            /** @description The records, best first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DifyRecords"];
+                };
+            };
+            /** @description A malformed request body (invalid_query) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        error_code: number;
+                        error_msg: string;
+                        /** @constant */
+                        error: "invalid_query";
+                        message: string;
+                        request_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description No key, or a key that is malformed or unknown */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        error_code: number;
+                        error_msg: string;
+                        /** @enum {string} */
+                        error: "missing_api_key" | "invalid_api_key";
+                        message: string;
+                        request_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        error_code: number;
+                        error_msg: string;
+                        /** @enum {string} */
+                        error: "key_revoked" | "key_scope_mismatch" | "forbidden";
+                        message: string;
+                        request_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description No published knowledge base has this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        error_code: number;
+                        error_msg: string;
+                        /** @constant */
+                        error: "knowledge_base_not_found";
+                        message: string;
+                        request_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Body over 16384 bytes */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        error_code: number;
+                        error_msg: string;
+                        /** @constant */
+                        error: "payload_too_large";
+                        message: string;
+                        request_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Per-key rate limit (with Retry-After) or the subscription’s cap for the period */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        error_code: number;
+                        error_msg: string;
+                        /** @enum {string} */
+                        error: "rate_limit_exceeded" | "query_cap_exceeded";
+                        message: string;
+                        request_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A fault of our own (nothing is counted) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        error_code: number;
+                        error_msg: string;
+                        /** @constant */
+                        error: "internal_error";
+                        message: string;
+                        request_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The publisher’s backend failed; not counted */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        error_code: number;
+                        error_msg: string;
+                        /** @constant */
+                        error: "publisher_error";
+                        message: string;
+                        request_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The publisher did not answer in time; not counted */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        error_code: number;
+                        error_msg: string;
+                        /** @constant */
+                        error: "publisher_timeout";
+                        message: string;
+                        request_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    difyRetrieval_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    difyRetrieval_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    difyRetrieval_head: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    difyRetrieval_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+}
