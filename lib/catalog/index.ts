@@ -1,6 +1,13 @@
-/** The public catalog: categories, listing parameters, the listing and detail queries, their HTTP headers. Public surface. */
+/**
+ * The public catalog: categories, listing parameters, the listing and detail queries, their HTTP headers, and how the
+ * public endpoints serve them (per-client limit, turns, result cache, load gate, the Node face). Public surface.
+ */
 export * from './categories';
 export * from './http';
 export * from './listing';
+export * from './node';
 export * from './params';
+export * from './public-answers';
+export * from './public-endpoint';
+export * from './public-limit';
 export * from './search-query';

@@ -10,6 +10,8 @@ import { log } from '@/lib/platform/log';
 import { securityHeaders } from '@/lib/platform/security-headers.mjs';
 import { decodePathSegment, screenNodeRequest } from '@/lib/platform/front-door';
 import { decodeUtf8 } from '@/lib/platform/text-input';
+import { GZIP_MIN_BYTES, acceptsGzip } from '@/lib/platform/content-encoding';
+import { serveCatalogueOverNode } from '@/lib/catalog';
 import { registerFastLane } from './fast-lane-slot.mjs';
 
 /**
@@ -72,26 +74,8 @@ export function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Prom
   });
 }
 
-/** Smaller answers go out as they are: below about one packet, compressing costs more than it saves. */
-export const GZIP_MIN_BYTES = 1024;
+export { GZIP_MIN_BYTES, acceptsGzip };
 const gzipAsync = promisify(gzip);
-
-/** Whether an Accept-Encoding header accepts gzip (by name or `*`, with a q-value above zero). */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  let accepted = false;
-  for (const part of header.split(',')) {
-    const [name, ...params] = part.split(';');
-    const coding = name.trim().toLowerCase();
-    if (coding !== 'gzip' && coding !== '*') continue;
-    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
-    const weight = q === undefined ? 1 : Number(q);
-    // An explicit "gzip;q=0" refuses gzip even when "*" is accepted.
-    if (coding === 'gzip') return weight > 0;
-    accepted = weight > 0;
-  }
-  return accepted;
-}
 
 /** The security headers every answer carries (lib/platform/security-headers.mjs; Next's answers get the same list). */
 function answerSecurityHeaders(): Record<string, string> {
@@ -181,5 +165,7 @@ function nodeEventStream(res: ServerResponse, requestId: string): EventStreamWri
 
 /** Offers the fast lane to scripts/serve.mjs (called from instrumentation.ts once the database is ready). */
 export function registerNodeGateway(): void {
-  registerFastLane({ match: matchQueryPath, serve: serveQueryOverNode, screen: screenNodeRequest });
+  // Before Next: the front door's refusals, then the public catalogue's GETs (lib/catalog/node.ts), which Next's
+  // request machinery would cost more than the whole answer.
+  registerFastLane({ match: matchQueryPath, serve: serveQueryOverNode, screen: (req, res) => screenNodeRequest(req, res) || serveCatalogueOverNode(req, res) });
 }

@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GZIP_MIN_BYTES, acceptsGzip } from '@/lib/platform/content-encoding';
+import { decodePathSegment } from '@/lib/platform/front-door';
+import { newRequestId } from '@/lib/platform/http';
+import { log } from '@/lib/platform/log';
+import { answerPublicCatalogue, gzipOf, type PublicCatalogueReply, type PublicCatalogueRoute } from './public-answers';
+
+/**
+ * The public catalogue's Node face: `GET`/`HEAD /api/marketplace/knowledge-bases[/{id}]` answered by `npm start`'s
+ * server (scripts/serve.mjs) in front of Next, with the same function as the route handlers (`answerPublicCatalogue`).
+ *
+ * Why (bench/listing/README.md): a cached listing costs our code ~40 µs, and Next's request machinery ~0.5 ms around
+ * it, as much as its no-op route. Through Next the listing served ~0.5–0.8× the no-op route's requests per second;
+ * here it skips that machinery. It matters most under a flood: every public request a flooding client sends costs
+ * the server's one thread what it costs here, not what Next costs. Other methods (405, the CORS preflight) and every
+ * path this does not match go to Next as before.
+ */
+const LISTING_PATH = '/api/marketplace/knowledge-bases';
+
+/** The catalogue route of a request the Node face answers, or null (any other method, path, or an undecodable id). */
+export function matchCatalogueRequest(method: string | undefined, url: string | undefined): PublicCatalogueRoute | null {
+  if ((method !== 'GET' && method !== 'HEAD') || !url?.startsWith(LISTING_PATH)) return null;
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  if (path === LISTING_PATH) return { kind: 'listing' };
+  const rest = path.slice(LISTING_PATH.length);
+  // One non-empty segment; a trailing slash, an empty segment or a deeper path is the front door's or Next's to answer.
+  if (!/^\/[^/]+$/.test(rest)) return null;
+  const id = decodePathSegment(rest.slice(1));
+  return id === null ? null : { kind: 'detail', id };
+}
+
+function send(req: IncomingMessage, res: ServerResponse, reply: PublicCatalogueReply): void {
+  if (res.headersSent || res.destroyed) return;
+  const headers: Record<string, string> = { ...reply.headers, Vary: 'Accept-Encoding' };
+  let payload = reply.body.bytes;
+  if (payload.length >= GZIP_MIN_BYTES && acceptsGzip(req.headers['accept-encoding'])) {
+    payload = gzipOf(reply.body);
+    headers['Content-Encoding'] = 'gzip';
+  }
+  headers['Content-Length'] = String(payload.length);
+  res.writeHead(reply.status, headers);
+  res.end(req.method === 'HEAD' ? undefined : payload);
+}
+
+/**
+ * Answers the request and returns true when it is a catalogue GET or HEAD; returns false without touching it
+ * otherwise. Offered to scripts/serve.mjs with the gateway's fast lane (lib/gateway/node.ts).
+ */
+export function serveCatalogueOverNode(req: IncomingMessage, res: ServerResponse): boolean {
+  const route = matchCatalogueRequest(req.method, req.url);
+  if (!route) return false;
+  const query = req.url!.indexOf('?');
+  const requestId = newRequestId();
+  answerPublicCatalogue(route, { search: query < 0 ? '' : req.url!.slice(query), headers: req.headers }, requestId).then(
+    (reply) => send(req, res, reply),
+    (error: unknown) => {
+      log.error({ err: error, request_id: requestId, path: LISTING_PATH }, 'unhandled error');
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    },
+  );
+  return true;
+}

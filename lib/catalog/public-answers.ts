@@ -1,0 +1,212 @@
+import { gzipSync, constants as zlibConstants } from 'node:zlib';
+import type { DatabaseHandle } from '@/db/client';
+import type { HeaderSource } from '@/lib/platform/client-address';
+import { getDatabaseHandle } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
+import { ApiError, errorBody } from '@/lib/platform/errors';
+import { INTERNAL_ERROR_MESSAGE, REQUEST_ID_HEADER, newRequestId } from '@/lib/platform/http';
+import { log } from '@/lib/platform/log';
+import { processSingleton } from '@/lib/platform/singleton';
+import { describeTextProblem, idProblem } from '@/lib/platform/text-input';
+import { CATALOG_CACHE_CONTROL, CATALOG_EXPOSED_HEADERS } from './http';
+import { getKnowledgeBaseDetail, listKnowledgeBases } from './listing';
+import { GateBusyError, createLoadGate, type LoadGate } from './load-gate';
+import { parseListingSearch, type ListingParams } from './params';
+import { catalogueBusyError, takePublicTurn } from './public-endpoint';
+import { admitPublicRequest } from './public-limit';
+import { createResultCache, type ResultCache, type ResultCacheStats } from './result-cache';
+
+/**
+ * The public listing and detail endpoints (docs/api.md §2.1, §2.7–§2.9) as one transport-neutral function:
+ * `answerPublicCatalogue` takes the route, the query string and the headers, and returns status, headers and body.
+ * Next's route handlers (app/api/marketplace/…) and the Node face in front of Next (node.ts, `npm start`) both send
+ * what it returns, so the two faces cannot drift apart.
+ *
+ * In order: the request waits for its turn on the server's thread (turns.ts); it is counted against its client's
+ * limit (public-limit.ts: 429); its parameters are read (400); its answer comes from the result cache, or from one
+ * load through the load gate (503 when too many wait).
+ *
+ * - The cache key is the canonical parameters (parsed and normalised ListingParams), so parameters the listing does
+ *   not read (`?x=<random>`, tracking tags) and spelling variants (`sort=NEW`, `tags=b,a` vs `tags=a&tags=b`) share
+ *   one entry, while a different `query`, filter or page is a different answer and misses. An entry lives
+ *   CATALOG_CACHE_TTL_MS (30 s, as long as Cache-Control lets a browser keep it) from the start of its load: a
+ *   purchase, a usage flush or an edit shows in the API within that time, on every instance.
+ * - Entries are the serialised JSON (and its gzip, made once when a client first asks for it), so a hit costs no
+ *   JSON.stringify and no compression.
+ * - Concurrent misses for one key share one load; loads for different keys pass the gate (load-gate.ts), so public
+ *   traffic cannot take the database away from the paid API.
+ *
+ * One cache and one gate per database handle (in production there is one; each test file brings its own).
+ */
+
+/** A cached JSON body: its bytes, and their gzip once someone asked for it. */
+export interface JsonBody {
+  bytes: Buffer;
+  gzip?: Buffer;
+}
+
+/** The body's gzip, made once per body (level 1: speed over the last few percent of size). */
+export function gzipOf(body: JsonBody): Buffer {
+  body.gzip ??= gzipSync(body.bytes, { level: zlibConstants.Z_BEST_SPEED });
+  return body.gzip;
+}
+
+const jsonBody = (value: unknown): JsonBody => ({ bytes: Buffer.from(JSON.stringify(value), 'utf8') });
+
+export interface CatalogServing {
+  cache: ResultCache<JsonBody | null>;
+  gate: LoadGate;
+}
+
+/** Memory budget of the cached answers per process: a full 50-item page is ~35 KB, a 12-item page ~9 KB. */
+export const CATALOG_CACHE_MAX_ENTRIES = 2_000;
+export const CATALOG_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+/** Loads that may wait for the gate before further misses are refused (503, Retry-After: 1). */
+export const CATALOG_GATE_MAX_QUEUE = 100;
+
+/**
+ * How catalogue loads pass the gate. PGlite runs one statement at a time on the server's own thread: one load at a
+ * time keeps at most one listing's statements ahead of a paid query's, and a rest as long as each load leaves at
+ * least half of the thread to the rest of the server. On PostgreSQL the work runs in the database's own processes; a
+ * load holds up to two pool connections (page and count run concurrently), so a quarter of the pool keeps at least
+ * half of it for the gateway.
+ */
+export function catalogLoadBounds(handle: Pick<DatabaseHandle, 'kind' | 'pool'>): { concurrency: number; restRatio: number } {
+  if (handle.kind === 'pglite') return { concurrency: 1, restRatio: 1 };
+  return { concurrency: Math.max(1, Math.floor((handle.pool?.options.max ?? 10) / 4)), restRatio: 0 };
+}
+
+// Shared by every copy of this module that Next makes (route bundles, instrumentation, where the Node face runs).
+const servings = processSingleton('catalog-serving', () => new WeakMap<DatabaseHandle, CatalogServing>());
+
+export function catalogServing(handle: DatabaseHandle): CatalogServing {
+  let serving = servings.get(handle);
+  if (!serving) {
+    serving = {
+      cache: createResultCache<JsonBody | null>({
+        ttlMs: () => getEnv().CATALOG_CACHE_TTL_MS,
+        maxEntries: CATALOG_CACHE_MAX_ENTRIES,
+        maxBytes: CATALOG_CACHE_MAX_BYTES,
+        // The bytes, their gzip when made (about a fifth; counted up front), the key and the entry.
+        sizeOf: (body) => Math.ceil(1.25 * (body?.bytes.length ?? 0)) + 200,
+      }),
+      gate: createLoadGate({ ...catalogLoadBounds(handle), maxQueue: CATALOG_GATE_MAX_QUEUE }),
+    };
+    servings.set(handle, serving);
+  }
+  return serving;
+}
+
+/** One string per distinct answer: every field of the parsed parameters, tags in a fixed order (they are ANDed). */
+export function listingCacheKey(params: ListingParams): string {
+  return JSON.stringify(['list', params.query ?? null, params.category ?? null, [...params.tags].sort(), params.sort, params.page, params.pageSize]);
+}
+
+export const detailCacheKey = (id: string) => JSON.stringify(['detail', id]);
+
+async function load<T>(serving: CatalogServing, task: () => Promise<T>): Promise<T> {
+  try {
+    return await serving.gate.run(task);
+  } catch (error) {
+    throw error instanceof GateBusyError ? catalogueBusyError() : error;
+  }
+}
+
+/** The listing's JSON body (docs/api.md §2.3) for parsed parameters. */
+export async function publicListingBody(params: ListingParams): Promise<JsonBody> {
+  const handle = await getDatabaseHandle();
+  const serving = catalogServing(handle);
+  const body = await serving.cache.get(listingCacheKey(params), () => load(serving, async () => jsonBody(await listKnowledgeBases(params, handle.db))));
+  return body!;
+}
+
+/** The detail's JSON body (docs/api.md §2.9), or null when no published knowledge base has the id (also cached). */
+export async function publicDetailBody(id: string): Promise<JsonBody | null> {
+  const handle = await getDatabaseHandle();
+  const serving = catalogServing(handle);
+  return serving.cache.get(detailCacheKey(id), () =>
+    load(serving, async () => {
+      const detail = await getKnowledgeBaseDetail(id, handle.db);
+      return detail ? jsonBody(detail) : null;
+    }),
+  );
+}
+
+/** Counters of the current database's cache (tests and benchmarks). */
+export async function catalogCacheStats(): Promise<ResultCacheStats> {
+  return catalogServing(await getDatabaseHandle()).cache.stats();
+}
+
+/** Forgets every cached answer of the current database (tests that change the catalogue and read it back at once). */
+export async function clearCatalogCache(): Promise<void> {
+  catalogServing(await getDatabaseHandle()).cache.clear();
+}
+
+// ── the two endpoints ───────────────────────────────────────────────────────────────────────────────
+
+export type PublicCatalogueRoute = { kind: 'listing' } | { kind: 'detail'; id: string };
+
+export interface PublicCatalogueRequest {
+  /** The query string as sent, with its `?` (or empty). */
+  search: string;
+  headers: HeaderSource;
+}
+
+export interface PublicCatalogueReply {
+  status: number;
+  headers: Record<string, string>;
+  body: JsonBody;
+}
+
+/** CORS and caching on every answer (docs/api.md §2.7): a 429 is about one client and a 5xx about us, never cached. */
+function replyHeaders(status: number, requestId: string, extra: Record<string, string>): Record<string, string> {
+  return {
+    ...extra,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Expose-Headers': CATALOG_EXPOSED_HEADERS,
+    'Cache-Control': status >= 500 || status === 429 ? 'no-store' : CATALOG_CACHE_CONTROL,
+    [REQUEST_ID_HEADER]: requestId,
+  };
+}
+
+async function answerRoute(route: PublicCatalogueRoute, request: PublicCatalogueRequest): Promise<JsonBody> {
+  if (route.kind === 'listing') {
+    const parsed = parseListingSearch(request.search);
+    if (!parsed.ok) throw new ApiError('invalid_parameter', parsed.message);
+    return publicListingBody(parsed.params);
+  }
+  // docs/api.md §7.2: an id no knowledge base can have is a 400, and never reaches the database.
+  const problem = idProblem(route.id);
+  if (problem) throw new ApiError('invalid_parameter', `Invalid "id": ${describeTextProblem(problem, 'id')}.`);
+  const found = await publicDetailBody(route.id);
+  if (!found) throw new ApiError('knowledge_base_not_found', `No published knowledge base has the id "${route.id.slice(0, 100)}".`);
+  return found;
+}
+
+/**
+ * The answer to a GET (or HEAD) of the listing or the detail. Never throws: expected refusals are their documented
+ * error bodies, anything else a logged 500 `internal_error`.
+ */
+export async function answerPublicCatalogue(route: PublicCatalogueRoute, request: PublicCatalogueRequest, requestId: string): Promise<PublicCatalogueReply> {
+  let limitHeaders: Record<string, string> = {};
+  try {
+    await takePublicTurn();
+    limitHeaders = await admitPublicRequest(request.headers);
+    const body = await answerRoute(route, request);
+    return { status: 200, headers: replyHeaders(200, requestId, limitHeaders), body };
+  } catch (error) {
+    if (error instanceof ApiError) {
+      const headers = replyHeaders(error.status, requestId, { ...limitHeaders, ...error.headers });
+      return { status: error.status, headers, body: jsonBody(errorBody(error.code, error.message, requestId, error.extras)) };
+    }
+    log.error({ err: error, request_id: requestId, path: route.kind === 'listing' ? '/api/marketplace/knowledge-bases' : '/api/marketplace/knowledge-bases/{id}' }, 'unhandled error');
+    return { status: 500, headers: replyHeaders(500, requestId, limitHeaders), body: jsonBody(errorBody('internal_error', INTERNAL_ERROR_MESSAGE, requestId)) };
+  }
+}
+
+/** Next's face: the answer as a Web Response (app/api/marketplace/…; Next compresses it for clients that accept gzip). */
+export async function respondPublicCatalogue(route: PublicCatalogueRoute, request: Request): Promise<Response> {
+  const reply = await answerPublicCatalogue(route, { search: new URL(request.url).search, headers: request.headers }, newRequestId());
+  return new Response(new Uint8Array(reply.body.bytes), { status: reply.status, headers: reply.headers });
+}

@@ -1,0 +1,42 @@
+import { getRateLimiter, rateLimitHeaders, type RateLimitRule } from '@/lib/limits';
+import { UNKNOWN_ADDRESS, clientAddressFromHeaders, type HeaderSource } from '@/lib/platform/client-address';
+import { getEnv } from '@/lib/platform/env';
+import { ApiError } from '@/lib/platform/errors';
+
+/**
+ * The per-client limit of the public endpoints (docs/api.md §2.8): the listing, the detail and the OpenAPI document
+ * share one budget per client address, PUBLIC_RATE_LIMIT_PER_MINUTE (300) in the sliding window the API keys use,
+ * counted by the same limiter backend (in-process, Redis or Upstash) under its own ids (`public:<address>`), so it
+ * is exact across instances wherever the key limits are.
+ *
+ * The address is lib/platform/client-address.ts's: the socket's peer as `npm start` saw it, or the first untrusted
+ * hop of X-Forwarded-For when the peer is one of TRUSTED_PROXIES. When no trustworthy address exists (a bare
+ * `next start` or `next dev`, where anyone could write the peer header) nothing is counted: one shared bucket would
+ * let a single client shut the catalogue for everyone. The result cache, the turns and the load gate still bound
+ * what such traffic costs.
+ */
+export const PUBLIC_LIMIT_ID_PREFIX = 'public:';
+
+export function publicRateRule(): RateLimitRule {
+  const env = getEnv();
+  return { limit: env.PUBLIC_RATE_LIMIT_PER_MINUTE, windowMs: env.RATE_LIMIT_WINDOW_MS };
+}
+
+/**
+ * Counts one request against its client's budget. Allowed: the X-RateLimit-* headers for the answer. Over the limit:
+ * throws 429 `rate_limit_exceeded` with those headers, `Retry-After` and `retry_after`.
+ */
+export async function admitPublicRequest(headers: HeaderSource): Promise<Record<string, string>> {
+  const address = clientAddressFromHeaders(headers);
+  if (address === UNKNOWN_ADDRESS) return {};
+  const rule = publicRateRule();
+  const state = await getRateLimiter().consume(PUBLIC_LIMIT_ID_PREFIX + address, rule);
+  const limitHeaders = rateLimitHeaders(state);
+  if (!state.allowed) {
+    throw new ApiError('rate_limit_exceeded', `Too many requests from this address: at most ${rule.limit} per minute on the public endpoints.`, {
+      headers: { ...limitHeaders, 'Retry-After': String(state.retryAfterSeconds) },
+      extras: { retry_after: state.retryAfterSeconds },
+    });
+  }
+  return limitHeaders;
+}
