@@ -13,7 +13,7 @@ import { searchChunks } from '@/lib/engine';
 import { lexemesOf } from '@/lib/engine/retrieval';
 import { analyseQuestion, mapLexicon, passageEvidence, MIN_COVERAGE, MIN_SENTENCE_COVERAGE, type PassageEvidence } from '@/lib/engine/answer';
 import { tokenize } from '@/lib/engine/text';
-import { isHeldOut, loadEvaluationSet, loadOffTopicSet } from './evaluation-set';
+import { isAddedQuestion, isHeldOut, loadEvaluationSet, loadOffTopicSet } from './evaluation-set';
 
 const handle = await openPglite();
 await prepareDatabase(handle, { seed: seedMarketplace });
@@ -35,7 +35,7 @@ async function evidence(kb: string, question: string): Promise<PassageEvidence &
 
 const fmt = (e: PassageEvidence & { n: number }) => `cov ${e.coverage.toFixed(2)} sent ${e.sentenceCoverage.toFixed(2)} words ${e.words}/${e.n}${e.phrase ? ' phrase' : ''}`;
 const on: Array<{ id: string; e: PassageEvidence & { n: number }; q: string }> = [];
-for (const q of loadEvaluationSet().filter((x) => !isHeldOut(x.id))) {
+for (const q of loadEvaluationSet().filter((x) => !isHeldOut(x.id) && !isAddedQuestion(x.id))) {
   const kb = kbId.get(q.kb);
   if (kb) on.push({ id: q.id, e: await evidence(kb, q.question), q: q.question });
 }

@@ -13,7 +13,7 @@ import { answerHostedQuery, searchChunks } from '@/lib/engine';
 import { lexemesOf } from '@/lib/engine/retrieval';
 import { analyseQuestion, mapLexicon, rankSentences, PASSAGES_READ } from '@/lib/engine/answer';
 import { tokenize } from '@/lib/engine/text';
-import { containsFact, isHeldOut, loadEvaluationSet } from './evaluation-set';
+import { containsFact, isAddedQuestion, isHeldOut, loadEvaluationSet } from './evaluation-set';
 
 const only = new Set(process.argv.slice(2));
 const handle = await openPglite();
@@ -22,7 +22,7 @@ const db = handle.db;
 const kbs = (await db.execute(sql`select id, slug from knowledge_bases`)).rows as Array<{ id: string; slug: string }>;
 const kbId = new Map(kbs.map((k) => [k.slug, k.id]));
 for (const question of loadEvaluationSet()) {
-  if (isHeldOut(question.id) || (only.size && !only.has(question.id))) continue;
+  if (isHeldOut(question.id) || isAddedQuestion(question.id) || (only.size && !only.has(question.id))) continue;
   const kb = kbId.get(question.kb);
   if (!kb) continue;
   const answer = await answerHostedQuery({ kbId: kb, query: question.question, requestId: 'diagnose' }, db, { llm: null });

@@ -60,3 +60,19 @@ export function normaliseForFact(text: string): string {
 export function containsFact(text: string, fact: string): boolean {
   return normaliseForFact(text).includes(normaliseForFact(fact));
 }
+
+/** The twelve knowledge bases of the original evaluation set; questions of any other were added for issue 14. */
+const ORIGINAL_KBS = new Set([
+  'algebra-foundations', 'childhood-immunization-handbook', 'climate-policy-briefings', 'employment-law-basics', 'gdpr-practitioner-guide',
+  'hypertension-care-guidelines', 'nutrition-science-digest', 'research-data-management', 'research-methods-primer', 'urban-housing-policy',
+  'us-constitution-companion', 'world-history-essentials',
+]);
+
+/**
+ * Questions written from the documents added for issue 14 (one per sample question of the 53 knowledge bases that
+ * held only an "About" page). They were written after the sentence ranker was fitted and are reported apart: they
+ * are easier than the original set (written together with their documents).
+ */
+export function isAddedQuestion(id: string): boolean {
+  return ![...ORIGINAL_KBS].some((kb) => id.startsWith(`${kb}-`));
+}

@@ -24,7 +24,7 @@ const MAX_EXCERPT_CHARS = 600;
 /**
  * The relevance gate, calibrated on the tuning part of bench/engine-quality (on-topic questions against the 75
  * off-topic ones in five domains and four languages). One of the top three passages must hold at least two of the
- * question's words (one for a one-word question) and MIN_COVERAGE of its weight, and show them together: one
+ * question's words (one for a question of one or two words) and MIN_COVERAGE of its weight, and show them together: one
  * sentence (with its heading and label) holding MIN_SENTENCE_COVERAGE of the weight, or two question words in a row.
  */
 export const MIN_COVERAGE = 0.2;
@@ -259,7 +259,8 @@ export function passageEvidence(q: Question, p: RetrievedChunk): PassageEvidence
 }
 
 function passesGate(q: Question, e: PassageEvidence): boolean {
-  const needWords = Math.min(2, q.weights.size);
+  // Two of the question's words, unless it has only two ("Was gehört in einen Datenmanagementplan?"): then coverage decides.
+  const needWords = q.weights.size >= 3 ? 2 : 1;
   return e.words >= needWords && e.coverage >= MIN_COVERAGE && (e.sentenceCoverage >= MIN_SENTENCE_COVERAGE || e.phrase);
 }
 
