@@ -55,6 +55,15 @@ describe('the front door (docs/api.md §7.1)', () => {
     for (const target of ['/knowledge-bases/', '/account//keys', '/']) expect(code(get(target)), target).toBeNull();
   });
 
+  it('refuses an RSC request whose router state Next cannot read (it would answer a 500)', () => {
+    const rsc = (tree: string, extra: http.IncomingHttpHeaders = {}) => get('/nope', { headers: { host: 'almanac.test', rsc: '1', 'next-router-state-tree': tree, ...extra } });
+    for (const tree of ['[', 'garbage', '%ZZ', encodeURIComponent('{"a":1}'), 'x'.repeat(50_000)]) {
+      expect(screenRequest(rsc(tree)), tree.slice(0, 20)).toMatchObject({ code: 'invalid_request', json: false });
+    }
+    expect(code(rsc(encodeURIComponent('["",{"children":["__PAGE__",{}]}]')))).toBeNull();
+    expect(code(get('/nope', { headers: { host: 'almanac.test', 'next-router-state-tree': '[' } }))).toBeNull(); // not an RSC request: not read
+  });
+
   describe('cross-site posts Next would take for server actions', () => {
     const post = (headers: http.IncomingHttpHeaders, target = '/signup'): ScreenedRequest => ({ method: 'POST', target, headers: { host: 'almanac.test', ...headers } });
     const form = { 'content-type': 'multipart/form-data; boundary=x' };
@@ -117,6 +126,19 @@ describe('server-action bodies Next could not decode (it answers them with a 500
     ['an action id of the wrong length', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', '{"id":"1e309","bound":null}']])],
     ['a direct action id of the wrong length', formType, multipart([['$ACTION_ID_abc', '']])],
     ['bound arguments that are missing', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', `{"id":"${ID}","bound":"$@1"}`]])],
+    [
+      'a reference sent as a file, with a descriptor that is not JSON',
+      formType,
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="$ACTION_REF_2"; filename="a.txt"\r\n\r\n\r\n` +
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="$ACTION_2:0"\r\n\r\n{"id":"${ID}","bound":null}\u0000\r\n--${BOUNDARY}--\r\n`,
+      ),
+    ],
+    [
+      'a descriptor sent as a file',
+      formType,
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="$ACTION_REF_1"\r\n\r\n\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="$ACTION_1:0"; filename="d"\r\n\r\n{}\r\n--${BOUNDARY}--\r\n`),
+    ],
     ['a fetch reply without its root part', fetchForm, multipart([['1_name', 'x']])],
     ['a fetch reply whose root is not JSON', fetchForm, multipart([['0', '[']])],
     ['a fetch reply naming a part it lacks', fetchForm, multipart([['0', '["$@5"]']])],

@@ -1,4 +1,6 @@
 import { IncomingMessage, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+// Next's own reading of the router state an RSC request carries: what it throws on, it answers with a 500.
+import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state';
 import { ERROR_STATUS, errorBody, type ErrorCode } from './errors';
 import { REQUEST_ID_HEADER, newRequestId } from './http';
 import { log } from './log';
@@ -25,7 +27,9 @@ import { decodeUtf8 } from './text-input';
  *    against X-Forwarded-Host, else Host; a missing Origin passes, an unreadable or `null` one does not), so nothing
  *    Next would run is refused here. Route handlers outside /api and /kb judge their own posts (`FORM_HANDLERS`).
  *
- * 6. The body of a POST Next will decode as a server action (multipart, or a `Next-Action` header): Next answers a 500
+ * 6. An RSC request (`RSC: 1`) to a page whose `Next-Router-State-Tree` Next cannot parse: 400, where Next throws while
+ *    reading it and answers a plain-text 500 (on a path with no page; on a page it first redirects to a fresh `_rsc`).
+ * 7. The body of a POST Next will decode as a server action (multipart, or a `Next-Action` header): Next answers a 500
  *    when it cannot decode one (a broken multipart body, a `$ACTION_n:m` field or a reply that is not JSON, over
  *    1 MiB), before any action code runs. `screenNodeRequest` reads such a body first (at most Next's limit of 1 MiB),
  *    refuses one Next could not decode (400, or 413 over the limit) and hands Next a copy of the same bytes.
@@ -101,6 +105,15 @@ function isCrossSiteAction(request: ScreenedRequest): boolean {
   return !host || originHost !== host;
 }
 
+function isReadableRouterState(header: string | string[]): boolean {
+  try {
+    parseAndValidateFlightRouterState(header);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The refusal a request gets before routing, or null to pass it on. */
 export function screenRequest(request: ScreenedRequest): Refusal | null {
   const { method, target } = request;
@@ -120,6 +133,10 @@ export function screenRequest(request: ScreenedRequest): Refusal | null {
   }
   if (json && (path.includes('//') || path.includes('\\') || (path.length > 1 && path.endsWith('/')))) {
     return { code: 'not_found', message: 'No endpoint has this path: paths under /api and /kb have no empty segments and no trailing slash.', json };
+  }
+  const stateTree = request.headers['next-router-state-tree'];
+  if (!json && request.headers.rsc === '1' && stateTree !== undefined && !isReadableRouterState(stateTree)) {
+    return { code: 'invalid_request', message: 'The Next-Router-State-Tree header cannot be read.', json };
   }
   if (!json && !FORM_HANDLERS.includes(routed) && isCrossSiteAction(request)) {
     return { code: 'forbidden', message: 'This form was sent from another site, so it was not processed.', json };
@@ -201,6 +218,8 @@ export async function actionBodyProblem(headers: IncomingHttpHeaders, body: Buff
     } catch {
       return UNREADABLE;
     }
+    // Parts React reads as JSON must be plain fields; a file sent under such a name is as unreadable as bad JSON.
+    const names = [...form.keys()];
     const fields = new Map<string, string>();
     for (const [name, value] of form) if (typeof value === 'string') fields.set(name, value);
     if (fetchAction) {
@@ -216,7 +235,7 @@ export async function actionBodyProblem(headers: IncomingHttpHeaders, body: Buff
     }
     // A form posted without JavaScript: `$ACTION_ID_<id>`, or `$ACTION_REF_<n>` with its descriptor `$ACTION_<n>:0`
     // ({"id", "bound": "$@1"}) and bound arguments `$ACTION_<n>:<m>`, all JSON.
-    for (const [name, value] of fields) {
+    for (const name of names) {
       const direct = /^\$ACTION_ID_(.*)$/.exec(name);
       if (direct && !ACTION_ID.test(direct[1]!)) return UNREADABLE;
       const ref = /^\$ACTION_REF_(\d+)$/.exec(name);
@@ -224,7 +243,10 @@ export async function actionBodyProblem(headers: IncomingHttpHeaders, body: Buff
       const prefix = `$ACTION_${ref[1]}:`;
       const parts = new Map([...fields].filter(([key]) => key.startsWith(prefix)).map(([key, part]) => [key.slice(prefix.length), part]));
       const descriptor = parts.get('0');
-      if (descriptor === undefined) continue; // Next refuses it itself (400)
+      if (descriptor === undefined) {
+        if (form.get(`${prefix}0`) !== null) return UNREADABLE; // a file where the descriptor belongs
+        continue; // no descriptor at all: Next refuses it itself (400)
+      }
       try {
         const parsed = JSON.parse(descriptor) as { id?: unknown };
         if (typeof parsed?.id !== 'string' || !ACTION_ID.test(parsed.id) || !referencesResolve(parsed, parts)) return UNREADABLE;
