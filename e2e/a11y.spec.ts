@@ -14,6 +14,7 @@ mkdirSync(SCREENSHOTS, { recursive: true });
 
 for (const mainPage of MAIN_PAGES) {
   test(`${mainPage.name}: no serious or critical accessibility violations`, async ({ page, request }) => {
+    if (mainPage.slow) test.slow();
     if (mainPage.signedIn) await signUp(page);
     const target = await mainPage.path(request);
     await page.goto(target);

@@ -91,7 +91,7 @@ test('desktop: getting started copies, the reference renders from the OpenAPI do
   expect(fromElsewhere, 'responses from other origins').toEqual([]);
 });
 
-test('390 px phone: the examples are filled in for a knowledge base, nothing overflows, the reference renders', async ({ page, request, baseURL }) => {
+test('390 px phone: from a knowledge base’s agent snippets to /docs filled in for it, nothing overflows, the reference renders', async ({ page, request, baseURL }) => {
   test.setTimeout(90_000);
   const origin = new URL(baseURL!).origin;
   const fromElsewhere = watchOtherOrigins(page, origin);
@@ -100,6 +100,11 @@ test('390 px phone: the examples are filled in for a knowledge base, nothing ove
 
   // From the knowledge-base page, next to its code snippets.
   await page.goto(`/knowledge-bases/${kb.id}`);
+  const agents = page.getByRole('region', { name: 'Use it from an AI agent' });
+  await expect(agents.getByTestId('snippet-mcp')).toContainText(`"url": "${origin}/kb/${kb.id}/mcp"`);
+  await expect(agents.getByTestId('snippet-claude-desktop')).toContainText(`"${origin}/kb/${kb.id}/mcp"`);
+  await expect(agents.getByTestId('dify-registration')).toContainText(`${origin}/dify`);
+  await expect(agents.getByTestId('dify-registration')).toContainText(kb.id);
   const api = page.getByRole('region', { name: 'Query it from your code' });
   await api.getByRole('link', { name: 'the API reference' }).click();
   await expect(page).toHaveURL(new RegExp(`/docs\\?kb=${kb.id}$`));

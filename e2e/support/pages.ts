@@ -11,6 +11,8 @@ export interface MainPage {
   name: string;
   path: (request: APIRequestContext) => Promise<string>;
   signedIn?: boolean;
+  /** A long page (axe and the full-page screenshot take longer): the test gets three times the timeout. */
+  slow?: boolean;
 }
 
 interface ListItem {
@@ -53,7 +55,7 @@ export const MAIN_PAGES: MainPage[] = [
   { name: 'sign-up', path: async () => '/signup' },
   { name: 'not-found', path: async () => '/knowledge-bases/kb_doesnotexist0000' },
   // The API reference; e2e/docs.spec.ts scans it again once Redoc has drawn the reference.
-  { name: 'docs', path: async () => '/docs' },
+  { name: 'docs', path: async () => '/docs', slow: true },
   // Account pages (part B) for a fresh buyer; pages with a subscription are scanned in e2e/journey.spec.ts and e2e/account.spec.ts.
   { name: 'account', path: async () => '/account', signedIn: true },
   { name: 'account-keys', path: async () => '/account/keys', signedIn: true },
