@@ -35,6 +35,16 @@ describe('Markdown', () => {
 });
 
 describe('plain text', () => {
+  it('a first line that is a sentence stays in the text; the title then comes from the file name', () => {
+    const first = 'Almanac answers questions from the documents of a knowledge base and cites the passages it used, page by page.';
+    const d = parsePlainText(`${first}\nIt keeps every excerpt verbatim.\n\nSECOND PART\n\nMore text here.\n`, 'release-notes_2026.txt');
+    expect(d.title).toBe('Release notes 2026');
+    expect(pageText(d.pages[0])).toContain(first);
+    const short = parsePlainText('Fees are due on the first day of each month.\n\nLate fees apply after ten days.\n', 'fees.txt');
+    expect(short.title).toBe('Fees');
+    expect(pageText(short.pages[0])).toContain('Fees are due on the first day of each month.');
+  });
+
   it('title from the first line; headings by shape', () => {
     const d = parsePlainText('My Title\n\nINTRODUCTION\n\nFirst paragraph here.\nSame paragraph.\n\nNot a heading because it ends with a period.\n', 'x.txt');
     expect(d.title).toBe('My Title');

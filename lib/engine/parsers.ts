@@ -98,13 +98,27 @@ function looksLikeHeading(line: string): boolean {
   return capitalised >= Math.ceil(words.length * 0.6);
 }
 
+/**
+ * A first line that can be a document's title: short, and not a sentence (no closing punctuation). A long first
+ * sentence is content, not a title, and must not be lost from the text.
+ */
+function looksLikeTitle(line: string, next: string | undefined): boolean {
+  if (line.length > 120 || /[.,;:!?…]$/.test(line) || line.split(/\s+/).length > 15) return false;
+  // A title stands alone: followed by a blank line or the end, not by the rest of its paragraph.
+  if (next === undefined || next.trim() === '' || looksLikeHeading(line)) return true;
+  // Title Case, small words aside ("Separation of Powers and Checks and Balances").
+  const long = line.split(/\s+/).filter((w) => w.length > 3);
+  return long.length > 0 && long.every((w) => /^[\p{Lu}\p{N}]/u.test(w));
+}
+
 export function parsePlainText(text: string, sourceName: string): ParsedDocument {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  const firstIndex = lines.findIndex((l) => l.trim() !== '');
+  const found = lines.findIndex((l) => l.trim() !== '');
+  const firstIndex = found >= 0 && looksLikeTitle(lines[found].trim(), lines[found + 1]) ? found : -1;
   const title = firstIndex >= 0 ? lines[firstIndex].trim() : fallbackTitle(sourceName);
   const blocks: ParsedBlock[] = [];
   if (firstIndex >= 0) blocks.push({ kind: 'heading', level: 1, text: normalizeWhitespace(title) });
-  const rest = firstIndex >= 0 ? lines.slice(firstIndex + 1).join('\n') : '';
+  const rest = firstIndex >= 0 ? lines.slice(firstIndex + 1).join('\n') : lines.join('\n');
   for (const para of rest.split(/\n\s*\n/)) {
     const paraLines = para.split('\n').map((l) => l.trim()).filter(Boolean);
     if (paraLines.length === 0) continue;
