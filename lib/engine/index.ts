@@ -18,7 +18,7 @@ export { parsePdfSource, renderPdfFromSource, type PdfSource } from './pdf-rende
 export function llmConfig(): LlmConfig | null {
   const env = getEnv();
   if (!env.LLM_BASE_URL || !env.LLM_API_KEY || !env.LLM_MODEL) return null;
-  return { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL };
+  return { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL, timeoutMs: env.LLM_TIMEOUT_MS };
 }
 
 /**

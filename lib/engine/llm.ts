@@ -4,9 +4,12 @@ import type { RetrievedChunk } from './retrieval';
 import { countTokens } from './tokens';
 
 /**
- * LLM mode: an OpenAI-compatible `/chat/completions` call (plain fetch). The model sees numbered passages and must
- * cite them as [n]; only the passages it cites become citations, and their excerpts are verbatim text of the
- * passage, so the verbatim guarantee holds whatever the model writes.
+ * LLM mode: an OpenAI-compatible `/chat/completions` call (plain fetch). The model sees numbered passages, each
+ * with its document title, page and heading, and must cite them as [n]; only the passages it cites become
+ * citations (a marker of a passage it was not given is dropped), and their excerpts are verbatim text of the
+ * passage, so the verbatim guarantee holds whatever the model writes. Every failure (unreachable, an error status,
+ * a timeout, a body without message content, an answer citing no passage) is an LlmError, on which the caller
+ * answers extractively.
  */
 export interface LlmConfig {
   baseUrl: string;
@@ -98,6 +101,9 @@ export async function composeLlmAnswer(config: LlmConfig, query: string, retriev
   const text = content.trim();
   if (text === '' || /^NO_ANSWER\b/.test(text)) return { answer: NO_ANSWER_TEXT, citations: [], tokens_used: tokensUsed };
   const cited = parseCitationMarkers(text, passages.length);
+  // An answer that cites none of the passages (no marker, or only invented ones) cannot be checked against them:
+  // the knowledge base answers extractively instead.
+  if (cited.length === 0) throw new LlmError('chat model answer cites none of the passages');
   // Renumber the markers to the citations array, which lists only the passages the model used.
   const renumber = new Map(cited.map((n, i) => [n, i + 1]));
   const answer = text.replace(/\[(\d+(?:\s*[,;]\s*\d+)*)\]/g, (whole, group: string) => {

@@ -147,6 +147,8 @@ export const envSchema = z.object({
   LLM_BASE_URL: optionalString,
   LLM_API_KEY: optionalString,
   LLM_MODEL: optionalString,
+  /** How long a chat-model answer may take before the engine answers extractively instead (milliseconds). */
+  LLM_TIMEOUT_MS: intWithDefault(25_000, 1),
   GITHUB_CLIENT_ID: optionalString,
   GITHUB_CLIENT_SECRET: optionalString,
   /** GitHub's web host (authorize and token endpoints); GitHub Enterprise Server: https://github.example.com */
