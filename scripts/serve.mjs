@@ -65,9 +65,9 @@ let nextReady;
 const server = createFrontServer(
   (req, res) => {
     const gateway = findFastLane();
-    const kbId = gateway ? gateway.match(req.url) : null;
+    const target = gateway ? gateway.match(req.url) : null;
     let handling;
-    if (kbId !== null) handling = gateway.serve(req, res, kbId);
+    if (target !== null) handling = gateway.serve(req, res, target);
     else {
       for (const { key, value } of pageHeaders) res.setHeader(key, value);
       // What Next would answer with a plain-text 500, a redirect or HTML where JSON is due (lib/platform/front-door.ts);

@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+/** A keyed endpoint of the gateway (docs/api.md §3, §10) and its knowledge base (empty for Dify: named in the body). */
+export interface LaneTarget {
+  endpoint: 'query' | 'search' | 'usage' | 'mcp' | 'dify';
+  kbId: string;
+}
+
 /** What the Node server needs of the fast lane: which URLs it answers, and how; and which requests to refuse before Next. */
 export interface FastLane {
   /**
@@ -10,9 +16,9 @@ export interface FastLane {
    * null when it answered.
    */
   screen(req: IncomingMessage, res: ServerResponse): boolean | Promise<IncomingMessage | null>;
-  /** The knowledge-base id of a `POST /kb/{kb_id}/query` URL, or null for any URL the lane does not answer. */
-  match(url: string | undefined): string | null;
-  serve(req: IncomingMessage, res: ServerResponse, kbId: string): Promise<void>;
+  /** What the lane answers at this URL (a keyed endpoint of one knowledge base), or null for any URL it does not. */
+  match(url: string | undefined): LaneTarget | null;
+  serve(req: IncomingMessage, res: ServerResponse, target: LaneTarget): Promise<void>;
 }
 
 export function registerFastLane(lane: FastLane): void;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { securityHeaders } from '@/lib/platform/security-headers.mjs';
 import { listenOnLoopback } from '@/test/support/listen';
-import { acceptsGzip, matchQueryPath, serveQueryOverNode } from './node';
+import { acceptsGzip, matchKeyedPath, matchQueryPath, serveQueryOverNode } from './node';
 
 describe('matchQueryPath', () => {
   it.each([
@@ -30,6 +30,22 @@ describe('matchQueryPath', () => {
     '/kb/%E0%A4%A/query', // a malformed escape is Next's to answer
   ])('%s is not the gateway', (url) => {
     expect(matchQueryPath(url)).toBeNull();
+  });
+});
+
+describe('matchKeyedPath', () => {
+  it.each([
+    ['/kb/kb_1/query', { endpoint: 'query', kbId: 'kb_1' }],
+    ['/kb/kb_1/search', { endpoint: 'search', kbId: 'kb_1' }],
+    ['/kb/kb_1/usage?x=1', { endpoint: 'usage', kbId: 'kb_1' }],
+    ['/kb/kb_1/mcp', { endpoint: 'mcp', kbId: 'kb_1' }],
+    ['/dify/retrieval', { endpoint: 'dify', kbId: '' }],
+  ])('%s → %o', (url, target) => {
+    expect(matchKeyedPath(url)).toEqual(target);
+  });
+
+  it.each(['/kb/kb_1/answers', '/kb/kb_1/mcp/extra', '/dify', '/dify/retrieval/x', '/kb/%E0%A4%A/search'])('%s is not a keyed endpoint', (url) => {
+    expect(matchKeyedPath(url)).toBeNull();
   });
 });
 

@@ -1,7 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, gzip } from 'node:zlib';
+import { difyReply, handleDifyRetrieval } from './dify';
+import { serveMcpRequest } from './mcp';
 import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult } from './pipeline';
+import { handleSearchRequest } from './search';
+import { handleUsageRequest } from './usage';
 import { streamGatewayQuery, sseFrame, wantsEventStream, type EventStreamWriter } from './stream';
 import { gatewayErrorReply, gatewayReply, type GatewayReply } from './web';
 import { INTERNAL_ERROR_MESSAGE, methodNotAllowedMessage, newRequestId, REQUEST_ID_HEADER } from '@/lib/platform/http';
@@ -23,15 +27,36 @@ import { registerFastLane } from './fast-lane-slot.mjs';
  * everything else to Next. The checks, codes and bodies are the same code as the route handler's (lib/gateway/pipeline.ts,
  * `gatewayReply`); `app/kb/[kb_id]/query/route.ts` still serves the path under `next dev` or a bare `next start`.
  */
-const QUERY_PATH = /^\/kb\/([^/?#]+)\/query(?:\?|$)/;
+/** The keyed endpoints the fast lane answers, by path (docs/api.md §3, §10). */
+export type KeyedEndpoint = 'query' | 'search' | 'usage' | 'mcp' | 'dify';
+export interface LaneTarget {
+  endpoint: KeyedEndpoint;
+  /** Empty for Dify, whose knowledge base is named in the body. */
+  kbId: string;
+}
+
+const KB_PATH = /^\/kb\/([^/?#]+)\/(query|search|usage|mcp)(?:\?|$)/;
+const DIFY_PATH = /^\/dify\/retrieval(?:\?|$)/;
+const SERVED: Record<KeyedEndpoint, string[]> = { query: ['POST'], search: ['POST'], usage: ['GET', 'HEAD'], mcp: ['GET', 'HEAD', 'POST', 'DELETE'], dify: ['POST'] };
 
 /**
- * The knowledge-base id of a gateway URL, or null for any other URL. A path that cannot be decoded is not matched:
- * the front door answers it (400 `invalid_path`, lib/platform/front-door.ts), with the one decoding of paths.
+ * The keyed endpoint and knowledge-base id of a URL the fast lane answers, or null for any other URL. A path that
+ * cannot be decoded is not matched: the front door answers it (400 `invalid_path`, lib/platform/front-door.ts), with
+ * the one decoding of paths.
  */
+export function matchKeyedPath(url: string | undefined): LaneTarget | null {
+  if (!url) return null;
+  if (DIFY_PATH.test(url)) return { endpoint: 'dify', kbId: '' };
+  const match = KB_PATH.exec(url);
+  if (!match) return null;
+  const kbId = decodePathSegment(match[1]!);
+  return kbId === null ? null : { endpoint: match[2] as KeyedEndpoint, kbId };
+}
+
+/** The knowledge-base id of a `/kb/{kb_id}/query` URL (the query face's own test helper). */
 export function matchQueryPath(url: string | undefined): string | null {
-  const match = url ? QUERY_PATH.exec(url) : null;
-  return match ? decodePathSegment(match[1]) : null;
+  const target = matchKeyedPath(url);
+  return target?.endpoint === 'query' ? target.kbId : null;
 }
 
 /** A header's value as the fetch API's `Headers.get` gives it: repeated fields joined with ", " (Node keeps only the first Authorization). */
@@ -100,20 +125,24 @@ async function send(req: IncomingMessage, res: ServerResponse, { status, headers
   if (!res.headersSent && !res.destroyed) res.writeHead(status, out).end(payload);
 }
 
-export async function serveQueryOverNode(req: IncomingMessage, res: ServerResponse, kbId: string): Promise<void> {
+/** One keyed request on the fast lane: the same handlers, checks and bodies as the route handlers, without Next. */
+export async function serveKeyedOverNode(req: IncomingMessage, res: ServerResponse, target: LaneTarget): Promise<void> {
   const requestId = newRequestId();
   try {
-    if (req.method !== 'POST') {
-      await send(req, res, gatewayErrorReply('method_not_allowed', methodNotAllowedMessage(req.method ?? 'This method', ['POST']), requestId, { Allow: 'POST' }));
+    const served = SERVED[target.endpoint];
+    if (!served.includes(req.method ?? '')) {
+      const allow = served.join(', ');
+      await send(req, res, gatewayErrorReply('method_not_allowed', methodNotAllowedMessage(req.method ?? 'This method', served), requestId, { Allow: allow }));
       return;
     }
+    if (target.endpoint === 'mcp') return await serveWebOverNode(req, res, (request) => serveMcpRequest(request, target.kbId, requestId));
     // A buyer who hangs up stops the publisher call; its cap unit is then given back like any failed answer.
     const hangUp = new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) hangUp.abort();
     });
     const request = {
-      kbId,
+      kbId: target.kbId,
       requestId,
       authorization: headerValue(req, 'authorization'),
       contentType: headerValue(req, 'content-type'),
@@ -121,6 +150,16 @@ export async function serveQueryOverNode(req: IncomingMessage, res: ServerRespon
       readBody: () => readNodeBody(req),
       signal: hangUp.signal,
     };
+    switch (target.endpoint) {
+      case 'search':
+        return await send(req, res, gatewayReply(await handleSearchRequest(request), requestId));
+      case 'usage':
+        return await send(req, res, gatewayReply(await handleUsageRequest(request), requestId));
+      case 'dify':
+        return await send(req, res, difyReply(await handleDifyRetrieval(request), requestId));
+      case 'query':
+        break;
+    }
     if (wantsEventStream(headerValue(req, 'accept'))) {
       const writer = nodeEventStream(res, requestId);
       const outcome = await streamGatewayQuery(request, writer);
@@ -130,9 +169,46 @@ export async function serveQueryOverNode(req: IncomingMessage, res: ServerRespon
     }
     await send(req, res, gatewayReply(await handleGatewayRequest(request), requestId));
   } catch (err) {
-    log.error({ err, request_id: requestId, method: req.method, path: `/kb/${kbId}/query` }, 'unhandled error');
+    log.error({ err, request_id: requestId, method: req.method, path: req.url?.split('?')[0] }, 'unhandled error');
     await send(req, res, gatewayErrorReply('internal_error', INTERNAL_ERROR_MESSAGE, requestId)).catch(() => res.destroy());
   }
+}
+
+/** The query face alone (tests of the query path call it directly). */
+export function serveQueryOverNode(req: IncomingMessage, res: ServerResponse, kbId: string): Promise<void> {
+  return serveKeyedOverNode(req, res, { endpoint: 'query', kbId });
+}
+
+/**
+ * A Web handler (the MCP SDK's transport speaks Request/Response) on the Node server: the body streams in with the
+ * same 16 KiB ceiling as every keyed endpoint, and the answer streams out with the security headers.
+ */
+async function serveWebOverNode(req: IncomingMessage, res: ServerResponse, handle: (request: Request) => Promise<Response>): Promise<void> {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  let body: string | undefined;
+  if (hasBody) {
+    const read = await readNodeBody(req);
+    if (!read.ok) {
+      const reason = read.reason === 'too_large' ? `The request body is larger than ${MAX_BODY_BYTES} bytes.` : 'The request body is not valid UTF-8.';
+      const code = read.reason === 'too_large' ? 'payload_too_large' : 'invalid_query';
+      await send(req, res, gatewayErrorReply(code, reason, newRequestId()));
+      return;
+    }
+    body = read.text;
+  }
+  const hangUp = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) hangUp.abort();
+  });
+  const response = await handle(new Request(`http://localhost${req.url ?? '/'}`, { method: req.method, headers, body, signal: hangUp.signal }));
+  const out: Record<string, string> = { ...answerSecurityHeaders() };
+  response.headers.forEach((value, name) => (out[name] = value));
+  res.writeHead(response.status, out);
+  if (!response.body || req.method === 'HEAD') return void res.end();
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
+  res.end();
 }
 
 /** A Server-Sent Events stream on a Node response (docs/api.md §10.4). */
@@ -167,5 +243,5 @@ function nodeEventStream(res: ServerResponse, requestId: string): EventStreamWri
 export function registerNodeGateway(): void {
   // Before Next: the front door's refusals, then the public catalogue's GETs (lib/catalog/node.ts), which Next's
   // request machinery would cost more than the whole answer.
-  registerFastLane({ match: matchQueryPath, serve: serveQueryOverNode, screen: (req, res) => screenNodeRequest(req, res) || serveCatalogueOverNode(req, res) });
+  registerFastLane({ match: matchKeyedPath, serve: serveKeyedOverNode, screen: (req, res) => screenNodeRequest(req, res) || serveCatalogueOverNode(req, res) });
 }

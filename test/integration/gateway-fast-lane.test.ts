@@ -182,3 +182,27 @@ describe('streaming on the fast lane (docs/api.md §10.4)', () => {
     expect(JSON.parse(reply.text).error).toBe('missing_api_key');
   });
 });
+
+describe('the agent endpoints on the fast lane (docs/api.md §10)', () => {
+  it('serves search, usage, Dify retrieval and MCP with the same answers as the route handlers', async () => {
+    const kbId = await knowledgeBaseAt('/ok');
+    const k = await buy(kbId, 10);
+    const auth = { Authorization: `Bearer ${k.key}`, 'Content-Type': 'application/json' };
+    const search = await rawPost(`/kb/${kbId}/search`, auth, JSON.stringify({ query: 'tides', top_k: 2 }));
+    expect(search.status).toBe(200);
+    expect(JSON.parse(search.text).results.length).toBeGreaterThan(0);
+    const usage = await fetch(`${server.url}/kb/${kbId}/usage`, { headers: { Authorization: `Bearer ${k.key}` } });
+    expect(usage.status).toBe(200);
+    expect(await usage.json()).toMatchObject({ used: 1, cap: 10 });
+    const dify = await rawPost('/dify/retrieval', auth, JSON.stringify({ knowledge_id: kbId, query: 'tides', retrieval_setting: { top_k: 1 } }));
+    expect(dify.status).toBe(200);
+    expect(JSON.parse(dify.text).records).toHaveLength(1);
+    const mcp = await rawPost(`/kb/${kbId}/mcp`, { ...auth, Accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { query: 'tides' } } }));
+    expect(mcp.status).toBe(200);
+    expect(mcp.headers['x-request-id']).toMatch(/^req_/);
+    expect(JSON.parse(mcp.text).result.structuredContent.usage.used).toBe(3);
+    const wrong = await fetch(`${server.url}/kb/${kbId}/search`);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+  });
+});

@@ -1,19 +1,19 @@
 import http from 'node:http';
-import { matchQueryPath, serveQueryOverNode } from '@/lib/gateway/node';
+import { matchKeyedPath, serveKeyedOverNode } from '@/lib/gateway/node';
 import { screenNodeRequest } from '@/lib/platform/front-door';
 import { listenOnLoopback } from './listen';
 
 /**
- * The gateway's fast lane over HTTP, without Next: the same dispatch as scripts/serve.mjs (`npm start`) for
- * /kb/{kb_id}/query and the front door's refusals (lib/platform/front-door.ts), and 404 for every other path. Used in-process (the security suite's HTTP face, raw-socket tests)
+ * The gateway's fast lane over HTTP, without Next: the same dispatch as scripts/serve.mjs (`npm start`) for the keyed
+ * endpoints (/kb/{kb_id}/query, search, usage, mcp and /dify/retrieval) and the front door's refusals (lib/platform/front-door.ts), and 404 for every other path. Used in-process (the security suite's HTTP face, raw-socket tests)
  * and as a separate process (two app instances sharing Postgres and Redis): `tsx test/support/gateway-server.ts`
  * prints "gateway listening on <url>".
  */
 export function createGatewayHttpServer(): http.Server {
   return http.createServer((req, res) => {
-    const kbId = matchQueryPath(req.url);
-    if (kbId !== null) {
-      void serveQueryOverNode(req, res, kbId);
+    const target = matchKeyedPath(req.url);
+    if (target !== null) {
+      void serveKeyedOverNode(req, res, target);
       return;
     }
     const screened = screenNodeRequest(req, res);
