@@ -515,3 +515,21 @@ export const idempotencyRecords = pgTable(
   },
   (t) => [primaryKey({ columns: [t.keyId, t.idempotencyKey] }), index('idempotency_records_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * One effect per form submission (docs/api.md §7.4): a state-changing form carries a token made when it was rendered;
+ * the first submission stores where it led, and a second one (a double click, a retry) is sent there too.
+ */
+export const formSubmissions = pgTable(
+  'form_submissions',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    token: text('token').notNull(),
+    /** Where the first submission sent the browser. */
+    result: text('result').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.token] }), index('form_submissions_created_idx').on(t.createdAt)],
+);
