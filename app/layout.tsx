@@ -2,7 +2,9 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { SiteFooter } from '@/components/site/site-footer';
 import { SiteHeader } from '@/components/site/site-header';
+import { SampleDataNotice } from '@/components/site/sample-data-notice';
 import { getSessionUser } from '@/lib/accounts';
+import { sampleDataNoticeShown } from '@/lib/seed';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -11,7 +13,7 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const user = await getSessionUser();
+  const [user, sampleData] = await Promise.all([getSessionUser(), sampleDataNoticeShown()]);
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col font-sans">
@@ -22,6 +24,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           Skip to content
         </a>
         <SiteHeader user={user} />
+        {sampleData ? <SampleDataNotice /> : null}
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {children}
         </main>

@@ -17,16 +17,17 @@ export interface PlanCardItem {
 export function PlanCards({
   items,
   upgradeAction,
-  highlightIndex = 1,
+  mostChosenPlanId = null,
 }: {
   items: PlanCardItem[];
   upgradeAction: (formData: FormData) => Promise<void>;
-  highlightIndex?: number;
+  /** The plan with the most active subscribers (lib/catalog), or null: then no plan is called "Most chosen". */
+  mostChosenPlanId?: string | null;
 }) {
   if (items.length === 0) return <p className="text-sm text-slate-700">This knowledge base has no plans on sale right now.</p>;
   // A subscriber's own plan takes the highlight that otherwise goes to the most chosen one.
   const currentIndex = items.findIndex((item) => item.offer.kind === 'current');
-  const featuredIndex = currentIndex >= 0 ? currentIndex : items.length > 1 ? highlightIndex : -1;
+  const featuredIndex = currentIndex >= 0 ? currentIndex : items.length > 1 ? items.findIndex((item) => item.plan.id === mostChosenPlanId) : -1;
   return (
     <ul className={cx('grid gap-4', items.length >= 3 ? 'md:grid-cols-3' : 'md:grid-cols-2')}>
       {items.map(({ plan, offer }, i) => {

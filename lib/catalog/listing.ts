@@ -61,10 +61,12 @@ export interface KnowledgeBaseDetail extends KnowledgeBaseListItem {
   sampleQuestions: string[];
 }
 
-/** The detail plus what a page needs beyond the API (publisher link, creation date). */
+/** The detail plus what a page needs beyond the API (publisher link, creation date, the most chosen plan). */
 export interface KnowledgeBaseView extends KnowledgeBaseDetail {
   publisherRef: PublisherRef;
   createdAt: string;
+  /** The plan with strictly the most active subscribers, or null (no subscriber yet, or a tie): "Most chosen" is earned. */
+  mostChosenPlanId: string | null;
 }
 
 export interface PublisherView {
@@ -292,6 +294,15 @@ export async function getKnowledgeBaseView(id: string, db?: Executor): Promise<K
     .from(plans)
     .where(and(eq(plans.kbId, id), eq(plans.active, true)))
     .orderBy(asc(plans.sortOrder), asc(plans.queriesPerPeriod), asc(plans.id));
+  const chosen = (
+    await executor.execute(sql`
+      select plan_id, count(*)::int as n from subscriptions where kb_id = ${id} and status = 'active'
+      group by plan_id order by n desc, plan_id limit 2`)
+  ).rows as Array<{ plan_id: string; n: number }>;
+  const mostChosenPlanId =
+    chosen.length > 0 && Number(chosen[0].n) > 0 && (chosen.length === 1 || Number(chosen[0].n) > Number(chosen[1].n)) && planRows.some((p) => p.id === chosen[0].plan_id)
+      ? chosen[0].plan_id
+      : null;
   return {
     ...toListItem(row as ListRow),
     description: row.description,
@@ -302,6 +313,7 @@ export async function getKnowledgeBaseView(id: string, db?: Executor): Promise<K
     sampleQuestions: Array.isArray(row.sampleQuestions) ? row.sampleQuestions.filter((q) => typeof q === 'string') : [],
     publisherRef: { name: row.publisherName, slug: row.publisherSlug },
     createdAt: row.createdAt.toISOString(),
+    mostChosenPlanId,
   };
 }
 

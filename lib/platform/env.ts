@@ -107,6 +107,11 @@ export const envSchema = z.object({
   DATA_DIR: z.string().default('.data'),
   /** Seed the sample marketplace into an empty database at start. */
   SEED_ON_START: bool(true),
+  /**
+   * The banner saying the marketplace is sample data: `auto` shows it while the seeded sample marketplace is in the
+   * database, `true` always, `false` never (a real deployment that kept some sample rows).
+   */
+  SAMPLE_DATA_NOTICE: z.enum(['auto', 'true', 'false']).default('auto'),
   /** Server secret: signs sessions and derives the key that encrypts publisher secrets. Generated into DATA_DIR when unset (single instance only). */
   ALMANAC_SECRET: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { getDatabaseHandle, type DatabaseHandle } from '@/lib/platform/db';
+import { PUBLISHER_SEEDS } from '@/db/seed/catalog/publishers';
+import { getDatabaseHandle, getDb, type DatabaseHandle } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { seedCatalog } from './catalog';
 import { seedHostedDocuments } from './hosted';
@@ -20,4 +22,26 @@ export async function seedMarketplace(db: Database): Promise<void> {
 export function openServerDatabase(options: { seed?: boolean } = {}): Promise<DatabaseHandle> {
   const seed = options.seed ?? getEnv().SEED_ON_START;
   return getDatabaseHandle({ seed: seed ? seedMarketplace : undefined });
+}
+
+let sampleCheck: { at: number; shown: boolean } | null = null;
+const SAMPLE_CHECK_TTL_MS = 60_000;
+
+/**
+ * Whether pages say the marketplace is sample data: SAMPLE_DATA_NOTICE `true`/`false`, or (`auto`, the default)
+ * while the seeded sample publishers are in the database, looked up at most once a minute.
+ */
+export async function sampleDataNoticeShown(): Promise<boolean> {
+  const setting = getEnv().SAMPLE_DATA_NOTICE;
+  if (setting !== 'auto') return setting === 'true';
+  if (sampleCheck && Date.now() - sampleCheck.at < SAMPLE_CHECK_TTL_MS) return sampleCheck.shown;
+  try {
+    const db = await getDb();
+    const rows = (await db.execute(sql`select exists(select 1 from publishers where slug = ${PUBLISHER_SEEDS[0].slug}) as present`)).rows as Array<{ present: boolean }>;
+    sampleCheck = { at: Date.now(), shown: Boolean(rows[0]?.present) };
+  } catch {
+    // A page must render even when the database is away; the notice is then left out until the next check.
+    return false;
+  }
+  return sampleCheck.shown;
 }

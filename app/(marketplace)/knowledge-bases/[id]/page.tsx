@@ -119,7 +119,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
           </div>
         ) : null}
         <div className="mt-6">
-          <PlanCards items={planItems} upgradeAction={changePlanAction} />
+          <PlanCards items={planItems} upgradeAction={changePlanAction} mostChosenPlanId={kb.mostChosenPlanId} />
         </div>
       </Section>
 
