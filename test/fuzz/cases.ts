@@ -42,6 +42,8 @@ export interface FuzzCase {
    * match the body), so the server would read the next request on a shared connection as the rest of this one.
    */
   ownConnection?: boolean;
+  /** Declares more body than it sends: the server rightly waits for the rest (until its request timeout). */
+  mayHang?: boolean;
 }
 
 // ── text ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -476,8 +478,12 @@ export function generateCase(t: FuzzTargets, baseUrl: string, seed: number, inde
       if (r.chance(0.9)) headers.push(['Content-Type', r.chance(0.7) ? 'application/json' : r.pick(CONTENT_TYPES)]);
       if (r.chance(0.15)) headers.push(['Idempotency-Key', headerSafe(r.pick(['k-' + r.int(0, 20), '', ' ', 'x'.repeat(300), fuzzText(r, 'key')]))]);
       const body = r.chance(0.9) ? jsonBody(r) : undefined;
-      if (body && r.chance(0.05)) headers.push(['Content-Length', String(r.pick([0, 1, body.length + 10, 99_999_999]))]);
-      if (headers.some(([name]) => name === 'Content-Length')) c.ownConnection = true;
+      if (body && r.chance(0.05)) {
+        const declared = r.pick([0, 1, body.length + 10, 99_999_999]);
+        headers.push(['Content-Length', String(declared)]);
+        c.ownConnection = true;
+        c.mayHang = declared > body.length;
+      }
       return with_({ method: r.chance(0.85) ? 'POST' : method(r, 'POST'), path, headers, body });
     }
     case 'page': {

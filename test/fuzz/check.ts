@@ -48,6 +48,7 @@ const headSize = (c: FuzzCase) => c.request!.path.length + c.request!.headers.re
 
 export function checkAnswer(c: FuzzCase, result: WireResult): string | null {
   if (!result.ok && headSize(c) > HEAD_LIMIT - 512 && /ECONNRESET|EPIPE|socket hang up/.test(result.error)) return null;
+  if (!result.ok && c.mayHang) return null;
   if (!result.ok) return `no answer (${result.error})`;
   const { status, headers, body } = result.response;
   const request = c.request!;

@@ -49,7 +49,7 @@ async function runOne(base: URL, c: FuzzCase): Promise<{ status: string; problem
     if (status === '500') return { status, problem: `500 to raw bytes: ${answer.text.slice(0, 160)}` };
     return { status, problem: null };
   }
-  const result = await send(base, { ...c.request!, ownConnection: c.ownConnection });
+  const result = await send(base, { ...c.request!, ownConnection: c.ownConnection }, c.mayHang ? 2_000 : 20_000);
   const status = !result.ok ? 'error' : isParserRefusal(result.response) ? `${result.response.status}(parser)` : String(result.response.status);
   return { status, problem: checkAnswer(c, result) };
 }

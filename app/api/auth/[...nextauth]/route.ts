@@ -5,6 +5,7 @@ import { ERROR_STATUS, type ErrorCode } from '@/lib/platform/errors';
 import { errorResponse, withApiRoute } from '@/lib/platform/http';
 import { log } from '@/lib/platform/log';
 import { routeMethods } from '@/lib/platform/route-methods';
+import { decodeQueryString } from '@/lib/platform/text-input';
 
 /**
  * next-auth v4's routes (sign-in callbacks, session, CSRF token), held to the rules of every /api answer (docs/api.md
@@ -46,8 +47,9 @@ function cookieValue(request: Request, name: string): string | undefined {
 }
 
 /**
- * What next-auth would turn into a 500 although the request is at fault: a JSON body that does not parse, or a
- * callback URL (query, body or cookie) that is not a path or an http(s) URL. The reason, or null.
+ * What next-auth would turn into a 500 although the request is at fault: a query string that does not decode, an
+ * `error` that is not a code, a JSON body that does not parse, or a callback URL (query, body or cookie) that is not a
+ * path or an http(s) URL. The reason, or null.
  */
 async function malformedAuthRequest(request: Request): Promise<string | null> {
   let body: Record<string, unknown> = {};
@@ -63,7 +65,11 @@ async function malformedAuthRequest(request: Request): Promise<string | null> {
       }
     } else if (type.includes('application/x-www-form-urlencoded')) body = Object.fromEntries(new URLSearchParams(text));
   }
-  const query = Object.fromEntries(new URL(request.url).searchParams);
+  const url = new URL(request.url);
+  if (!decodeQueryString(url.search).ok) return 'The query string is not valid percent-encoded UTF-8.';
+  const query = Object.fromEntries(url.searchParams);
+  // next-auth copies `error` into a redirect's Location unescaped: anything but a code would break the header.
+  if (query.error !== undefined && !/^[\w-]{0,100}$/.test(query.error)) return 'error must be an error code.';
   for (const value of [query.callbackUrl, body.callbackUrl, cookieValue(request, 'next-auth.callback-url'), cookieValue(request, '__Secure-next-auth.callback-url')]) {
     if (!isCallbackUrl(value)) return 'callbackUrl must be a path on this site or an http(s) URL.';
   }
