@@ -27,7 +27,9 @@ export function matchCatalogueRequest(method: string | undefined, url: string | 
   // One non-empty segment; a trailing slash, an empty segment or a deeper path is the front door's or Next's to answer.
   if (!/^\/[^/]+$/.test(rest)) return null;
   const id = decodePathSegment(rest.slice(1));
-  return id === null ? null : { kind: 'detail', id };
+  // A dot segment (`..`, `%2e`) is a path Next resolves to another route, not an id.
+  if (id === null || id === '.' || id === '..') return null;
+  return { kind: 'detail', id };
 }
 
 function send(req: IncomingMessage, res: ServerResponse, reply: PublicCatalogueReply): void {
