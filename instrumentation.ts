@@ -18,5 +18,7 @@ export async function register(): Promise<void> {
   startSubscriptionSweeper();
   const { registerNodeGateway, startIdempotencyPurge } = await import('./lib/gateway');
   startIdempotencyPurge();
+  const { startFormSubmissionPurge } = await import('./lib/platform/form-submissions');
+  startFormSubmissionPurge();
   registerNodeGateway();
 }

@@ -1,6 +1,7 @@
 'use server';
 
 import { redirect } from 'next/navigation';
+import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
 import { z } from 'zod';
 import { withFlash, type FlashCode } from '@/components/account/flash';
 import { requireSessionUser } from '@/lib/accounts';
@@ -59,8 +60,14 @@ export async function resumeSubscriptionAction(formData: FormData): Promise<void
 
 /** A replacement key (the old one keeps working until revoked), revealed once through the handoff. */
 export async function createReplacementKeyAction(formData: FormData): Promise<void> {
-  const { done } = await onSubscription(formData, subscriptionForm, issueReplacementKeyForReveal);
-  redirect(`/account/keys/reveal?handoff=${encodeURIComponent(done.handoffId)}`);
+  const token = formDataOf(formData).get(FORM_TOKEN_FIELD);
+  const reveal = (handoffId: string) => `/account/keys/reveal?handoff=${encodeURIComponent(handoffId)}`;
+  // A double click makes one key: the second submission goes to the first one's reveal (docs/api.md §7.4).
+  const { done } = await onSubscription(formData, subscriptionForm, async (db, input) => {
+    const once = await onceForForm(db, { userId: input.userId, token: typeof token === 'string' ? token : null }, (tx) => issueReplacementKeyForReveal(tx, input), (r) => (r.ok ? reveal(r.handoffId) : null));
+    return once.repeated ? { ok: true as const, to: once.destination } : once.result.ok ? { ok: true as const, to: reveal(once.result.handoffId) } : once.result;
+  });
+  redirect(done.to);
 }
 
 export async function revokeKeyAction(formData: FormData): Promise<void> {

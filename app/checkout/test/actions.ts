@@ -6,6 +6,7 @@ import { completeTestPurchase } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';
 import { requireSessionUser } from '@/lib/accounts';
+import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
 
 const inputSchema = z.object({ planId: idSchema() });
 
@@ -14,7 +15,17 @@ export async function completeTestPurchaseAction(formData: FormData): Promise<vo
   const parsed = inputSchema.safeParse({ planId: formDataOf(formData).get('planId') });
   if (!parsed.success) redirect('/knowledge-bases');
   const user = await requireSessionUser(`/checkout/test?planId=${encodeURIComponent(parsed.data.planId)}`);
-  const result = await completeTestPurchase(await getDb(), { userId: user.id, planId: parsed.data.planId });
-  if (result.ok) redirect(`/checkout/success?handoff=${encodeURIComponent(result.handoffId)}`);
+  const token = formDataOf(formData).get(FORM_TOKEN_FIELD);
+  const success = (handoffId: string) => `/checkout/success?handoff=${encodeURIComponent(handoffId)}`;
+  // A double click buys once and both clicks land on the one key reveal (docs/api.md §7.4).
+  const once = await onceForForm(
+    await getDb(),
+    { userId: user.id, token: typeof token === 'string' ? token : null },
+    (tx) => completeTestPurchase(tx, { userId: user.id, planId: parsed.data.planId }),
+    (r) => (r.ok ? success(r.handoffId) : null),
+  );
+  if (once.repeated) redirect(once.destination);
+  const result = once.result;
+  if (result.ok) redirect(success(result.handoffId));
   redirect(`/checkout/test?planId=${encodeURIComponent(parsed.data.planId)}&error=${encodeURIComponent(result.code)}`);
 }

@@ -8,6 +8,7 @@ import { findLiveSubscriptionId, findPurchasablePlan } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
 import { isStripeConfigured } from '@/lib/billing';
+import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions';
 import { completeTestPurchaseAction } from './actions';
 
 export const metadata: Metadata = { title: 'Test checkout' };
@@ -57,6 +58,7 @@ export default async function TestCheckoutPage({ searchParams }: { searchParams:
       </dl>
       <form action={completeTestPurchaseAction} className="mt-6 flex flex-wrap items-center gap-4">
         <input type="hidden" name="planId" value={plan.planId} />
+        <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />
         <Button type="submit">Complete test purchase</Button>
         <Link href={`/knowledge-bases/${plan.kbId}`} className="text-sm font-medium text-brand-700 underline">
           Cancel

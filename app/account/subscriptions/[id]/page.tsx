@@ -13,6 +13,7 @@ import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
 import { getDailyUsage, getSubscriptionForUser, isLive } from '@/lib/subscriptions';
 import { listKeysForUser } from '@/lib/keys';
+import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions';
 import { cancelSubscriptionAction, changePlanAction, createReplacementKeyAction, resumeSubscriptionAction } from '../../actions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { Section } from '@/components/ui/section';
@@ -138,6 +139,7 @@ export default async function SubscriptionPage({
           live ? (
             <form action={createReplacementKeyAction}>
               <input type="hidden" name="subscriptionId" value={sub.id} />
+              <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />
               <Button type="submit" variant="secondary">
                 Create replacement key
               </Button>
