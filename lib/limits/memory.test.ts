@@ -42,4 +42,32 @@ describe('memory rate limiter', () => {
       expect(got, `step ${i}`).toEqual(reference(id, limit, windowMs, clock, !peek));
     }
   });
+
+  it('agrees with the plain sliding log while forgetting expired keys (60 keys, pauses longer than the window)', async () => {
+    let clock = 1_700_000_000_000;
+    const limiter = createMemoryRateLimiter(() => clock);
+    const reference = referenceLimiter();
+    const rule = { limit: 4, windowMs: 1_000 };
+    let seed = 7;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 20_000; i++) {
+      clock += random() < 0.005 ? 1_500 : Math.floor(random() * 40);
+      const id = `key_${Math.floor(random() * 60)}`;
+      const peek = random() < 0.1;
+      const got = peek ? await limiter.peek(id, rule) : await limiter.consume(id, rule);
+      expect(got, `step ${i}`).toEqual(reference(id, rule.limit, rule.windowMs, clock, !peek));
+    }
+  });
+
+  it('keeps logs only for keys active in their window: a new key per request does not grow it without bound', async () => {
+    let clock = 1_700_000_000_000;
+    const limiter = createMemoryRateLimiter(() => clock);
+    const rule = { limit: 300, windowMs: 1_000 };
+    for (let i = 0; i < 100_000; i++) {
+      clock += 1;
+      await limiter.consume(`public:addr-${i}`, rule);
+    }
+    // 1,000 keys are inside the window at any moment; the sweep runs a little behind them.
+    expect(limiter.size).toBeLessThan(2_500);
+  });
 });

@@ -7,25 +7,37 @@ import { retryAfterSeconds, type RateLimiter, type RateLimitRule, type RateLimit
  * Expired times are skipped by moving a start index and cut off in bulk once they are the larger half: removing
  * them one by one from the front of an array moves the whole log on every request (a key allowed 10,000 a minute
  * carries a 10,000-entry log).
+ *
+ * Logs whose newest time has left their window are forgotten a few at a time, on every call: the public catalogue's
+ * per-address limit (lib/catalog) makes a log for every address that calls it, and a pass over all of them every
+ * 10,000 calls (the earlier sweep) kept an hour of addresses and stalled the server's thread for tens of
+ * milliseconds at a few hundred thousand (bench/listing/README.md).
  */
 interface Log {
   times: number[];
   /** Index of the oldest time still inside the window. */
   start: number;
+  /** The window of the rule it was last counted with. */
+  windowMs: number;
 }
+
+/** Logs examined for expiry per call: more than the one log a call can add, so the map follows the active keys. */
+const SWEEP_PER_CALL = 2;
 
 const count = (log: Log) => log.times.length - log.start;
 
-export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
+export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter & { readonly size: number } {
   const logs = new Map<string, Log>();
-  let sweeps = 0;
+  // Map iterators are live: entries added after the cursor was made are reached too, deleted ones are skipped.
+  let cursor: Iterator<[string, Log]> | undefined;
 
   function prune(id: string, windowMs: number, at: number): Log {
     let log = logs.get(id);
     if (!log) {
-      log = { times: [], start: 0 };
+      log = { times: [], start: 0, windowMs };
       logs.set(id, log);
     }
+    log.windowMs = windowMs;
     const { times } = log;
     while (log.start < times.length && times[log.start] <= at - windowMs) log.start++;
     if (log.start > 64 && log.start * 2 > times.length) {
@@ -36,9 +48,17 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
   }
 
   function sweep(at: number) {
-    // Bound memory: forget keys whose newest request is older than any window we use (1 hour is generous).
-    if (++sweeps % 10_000 !== 0) return;
-    for (const [id, log] of logs) if (count(log) === 0 || log.times[log.times.length - 1] < at - 3_600_000) logs.delete(id);
+    for (let i = 0; i < SWEEP_PER_CALL; i++) {
+      cursor ??= logs.entries();
+      const next = cursor.next();
+      if (next.done) {
+        cursor = undefined;
+        return;
+      }
+      const [id, log] = next.value;
+      // Nothing of it is inside its window any more: an empty log, which is what a missing one means.
+      if (count(log) === 0 || log.times[log.times.length - 1] <= at - log.windowMs) logs.delete(id);
+    }
   }
 
   function state(log: Log, rule: RateLimitRule, at: number, allowed: boolean): RateLimitState {
@@ -71,6 +91,10 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
     },
     async close() {
       logs.clear();
+    },
+    /** Keys with a log (tests: memory follows the active keys). */
+    get size() {
+      return logs.size;
     },
   };
 }
