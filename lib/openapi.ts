@@ -180,6 +180,65 @@ function difyErrorSchema(codes: string[]): Json {
   };
 }
 
+/** 405 answers for the methods a GET-only path does not serve (HEAD follows GET). */
+function getOnlyNotAllowed(operationId: string, tag: string): Json {
+  return Object.fromEntries(
+    ['put', 'post', 'patch', 'delete', 'options'].map((method) => [
+      method,
+      {
+        tags: [tag],
+        operationId: `${operationId}_${method}`,
+        summary: 'Not allowed: only GET, HEAD is served',
+        security: [],
+        responses: {
+          '405': { description: 'Method not allowed', headers: { ...ID_ONLY, Allow: headerRef('AllowGet') }, content: json(ref('MethodNotAllowedError')) },
+        },
+      },
+    ]),
+  );
+}
+
+/** This document and the health probe (docs/api.md §2.10, §2.11). */
+function servicePaths(): Json {
+  return {
+    '/api/openapi.json': {
+      get: {
+        tags: ['service'],
+        operationId: 'getOpenApiDocument',
+        summary: 'This OpenAPI 3.1 document (public, cacheable for 5 minutes, CORS *, limited per client address)',
+        security: [],
+        responses: {
+          '200': {
+            description: 'The document; its servers[0].url is the base URL of this deployment',
+            headers: { ...CATALOGUE_HEADERS, 'Cache-Control': headerRef('DocumentCache') },
+            content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string', const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } }, description: 'An OpenAPI 3.1 document.' }),
+          },
+          ...catalogueLoadResponses,
+          '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
+        },
+      },
+      ...getOnlyNotAllowed('getOpenApiDocument', 'service'),
+    },
+    '/api/health': {
+      get: {
+        tags: ['service'],
+        operationId: 'getHealth',
+        summary: 'Readiness (the database answers) or, with probe=live, liveness (for operators and load balancers)',
+        security: [],
+        parameters: [
+          { name: 'probe', in: 'query', required: false, schema: { type: 'string', const: 'live' }, description: 'live: answer at once, with no I/O (liveness).' },
+        ],
+        responses: {
+          '200': { description: 'Ready (or, with probe=live, alive)', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json({ oneOf: [ref('Health'), ref('Liveness')] }) },
+          '503': { description: 'The database cannot be reached (opening it has a 2 s budget); the body is the health object, not an error body', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json(ref('Health')) },
+          '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
+        },
+      },
+      ...getOnlyNotAllowed('getHealth', 'service'),
+    },
+  };
+}
+
 /** The retrieval-only, usage and Dify endpoints (docs/api.md §10). */
 function agentPaths(): Json {
   return {
@@ -281,6 +340,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
     tags: [
       { name: 'catalogue', description: 'The public catalogue of published knowledge bases: no key, CORS *, cacheable.' },
       { name: 'query', description: 'The keyed, metered API of one knowledge base, called with the key of a subscription to it ("Authorization: Bearer alm_sk_…").' },
+      { name: 'service', description: 'This document, and the health probe for operators and load balancers.' },
     ],
     paths: {
       '/api/marketplace/knowledge-bases': {
@@ -434,6 +494,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
         ),
       },
       ...agentPaths(),
+      ...servicePaths(),
     },
     components: {
       securitySchemes: {
@@ -467,6 +528,9 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
         AllowCatalogue: { description: 'Methods the catalogue serves.', required: true, schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
         CorsAny: { description: 'The catalogue is public.', required: true, schema: { type: 'string', const: '*' } },
         PublicCache: { description: 'public, max-age=30, stale-while-revalidate=300', required: true, schema: { type: 'string' } },
+        DocumentCache: { description: 'public, max-age=300', required: true, schema: { type: 'string', const: 'public, max-age=300' } },
+        NoStore: { description: 'Never cached.', required: true, schema: { type: 'string', const: 'no-store' } },
+        AllowGet: { description: 'The methods served.', required: true, schema: { type: 'string', const: 'GET, HEAD' } },
       },
       schemas: {
         Category: { type: 'string', enum: [...CATEGORIES] },
@@ -645,6 +709,27 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
         PublisherTimeoutError: errorSchema(['publisher_timeout']),
         ServiceUnavailableError: errorSchema(['service_unavailable']),
         InternalError: errorSchema(['internal_error']),
+        Health: {
+          type: 'object',
+          required: ['status', 'database', 'rateLimiter'],
+          properties: {
+            status: { type: 'string', enum: ['ok', 'degraded'] },
+            database: {
+              type: 'object',
+              required: ['ok'],
+              properties: { ok: { type: 'boolean' }, kind: { type: 'string', enum: ['pglite', 'postgres'] }, latencyMs: { type: 'integer', minimum: 0 } },
+              additionalProperties: false,
+            },
+            rateLimiter: { type: 'string', enum: ['memory', 'redis', 'upstash'] },
+          },
+          additionalProperties: false,
+        },
+        Liveness: {
+          type: 'object',
+          required: ['status'],
+          properties: { status: { type: 'string', const: 'ok' } },
+          additionalProperties: false,
+        },
       },
     },
   };

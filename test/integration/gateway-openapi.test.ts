@@ -32,7 +32,7 @@ describe('GET /api/openapi.json', () => {
     expect(served.openapi).toBe('3.1.0');
     expect(served.servers).toEqual([{ url: 'http://almanac.test' }]);
     expect(served.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(Object.keys(served.paths).sort()).toEqual(['/api/marketplace/knowledge-bases', '/api/marketplace/knowledge-bases/{id}', '/dify/retrieval', '/kb/{kb_id}/mcp', '/kb/{kb_id}/query', '/kb/{kb_id}/search', '/kb/{kb_id}/usage']);
+    expect(Object.keys(served.paths).sort()).toEqual(['/api/health', '/api/marketplace/knowledge-bases', '/api/marketplace/knowledge-bases/{id}', '/api/openapi.json', '/dify/retrieval', '/kb/{kb_id}/mcp', '/kb/{kb_id}/query', '/kb/{kb_id}/search', '/kb/{kb_id}/usage']);
   });
 
   it('documents every status and error code of the query endpoint with its status', () => {
@@ -93,5 +93,11 @@ describe('GET /api/health', () => {
     const wrong = await read(await postHealth(new Request('http://localhost/api/health', { method: 'POST' })));
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('Allow')).toBe('GET, HEAD');
+    // The document describes all three answers, and itself.
+    checker.expectConforms('/api/health', 'GET', ready);
+    checker.expectConforms('/api/health', 'GET', live);
+    checker.expectConforms('/api/health', 'POST', wrong);
+    const document = await read(await getOpenApi(new Request('http://localhost/api/openapi.json')));
+    checker.expectConforms('/api/openapi.json', 'GET', document);
   });
 });

@@ -174,6 +174,50 @@ export interface paths {
         patch: operations["difyRetrieval_patch"];
         trace?: never;
     };
+    "/api/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI 3.1 document (public, cacheable for 5 minutes, CORS *, limited per client address) */
+        get: operations["getOpenApiDocument"];
+        /** Not allowed: only GET, HEAD is served */
+        put: operations["getOpenApiDocument_put"];
+        /** Not allowed: only GET, HEAD is served */
+        post: operations["getOpenApiDocument_post"];
+        /** Not allowed: only GET, HEAD is served */
+        delete: operations["getOpenApiDocument_delete"];
+        /** Not allowed: only GET, HEAD is served */
+        options: operations["getOpenApiDocument_options"];
+        head?: never;
+        /** Not allowed: only GET, HEAD is served */
+        patch: operations["getOpenApiDocument_patch"];
+        trace?: never;
+    };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness (the database answers) or, with probe=live, liveness (for operators and load balancers) */
+        get: operations["getHealth"];
+        /** Not allowed: only GET, HEAD is served */
+        put: operations["getHealth_put"];
+        /** Not allowed: only GET, HEAD is served */
+        post: operations["getHealth_post"];
+        /** Not allowed: only GET, HEAD is served */
+        delete: operations["getHealth_delete"];
+        /** Not allowed: only GET, HEAD is served */
+        options: operations["getHealth_options"];
+        head?: never;
+        /** Not allowed: only GET, HEAD is served */
+        patch: operations["getHealth_patch"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -417,6 +461,22 @@ export interface components {
             message: string;
             request_id: string;
         };
+        Health: {
+            /** @enum {string} */
+            status: "ok" | "degraded";
+            database: {
+                ok: boolean;
+                /** @enum {string} */
+                kind?: "pglite" | "postgres";
+                latencyMs?: number;
+            };
+            /** @enum {string} */
+            rateLimiter: "memory" | "redis" | "upstash";
+        };
+        Liveness: {
+            /** @constant */
+            status: "ok";
+        };
     };
     responses: never;
     parameters: never;
@@ -458,6 +518,12 @@ export interface components {
         CorsAny: "*";
         /** @description public, max-age=30, stale-while-revalidate=300 */
         PublicCache: string;
+        /** @description public, max-age=300 */
+        DocumentCache: "public, max-age=300";
+        /** @description Never cached. */
+        NoStore: "no-store";
+        /** @description The methods served. */
+        AllowGet: "GET, HEAD";
     };
     pathItems: never;
 }
@@ -2314,6 +2380,343 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     /** @description The methods served. */
                     Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document; its servers[0].url is the base URL of this deployment */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    "X-RateLimit-Limit": components["headers"]["PublicRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["PublicRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["PublicRateLimitReset"];
+                    "Cache-Control": components["headers"]["DocumentCache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        openapi: "3.1.0";
+                        info: Record<string, unknown>;
+                        paths: Record<string, unknown>;
+                    };
+                };
+            };
+            /** @description This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (300) to the public endpoints in the last minute */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description A fault of our own */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Too many catalogue loads are waiting for the database; retry after a second */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
+                    "X-RateLimit-Limit": components["headers"]["PublicRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["PublicRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["PublicRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: {
+                /** @description live: answer at once, with no I/O (liveness). */
+                probe?: "live";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready (or, with probe=live, alive) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"] | components["schemas"]["Liveness"];
+                };
+            };
+            /** @description A fault of our own */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The database cannot be reached (opening it has a 2 s budget); the body is the health object, not an error body */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getHealth_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getHealth_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getHealth_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getHealth_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getHealth_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
                     [name: string]: unknown;
                 };
                 content: {
