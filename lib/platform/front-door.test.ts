@@ -125,6 +125,8 @@ describe('server-action bodies Next could not decode (it answers them with a 500
     ['a descriptor that is not JSON', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', '{"id":"' + ID + '",'], ['$ACTION_1:1', '[]']])],
     ['an action id of the wrong length', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', '{"id":"1e309","bound":null}']])],
     ['a direct action id of the wrong length', formType, multipart([['$ACTION_ID_abc', '']])],
+    ['bound arguments that are not a list', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', `{"id":"${ID}","bound":"$@1"}`], ['$ACTION_1:1', 'null']])],
+    ['inline bound arguments that are not a list', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', `{"id":"${ID}","bound":42}`]])],
     ['bound arguments that are missing', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', `{"id":"${ID}","bound":"$@1"}`]])],
     [
       'a reference sent as a file, with a descriptor that is not JSON',

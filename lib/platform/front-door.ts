@@ -248,8 +248,12 @@ export async function actionBodyProblem(headers: IncomingHttpHeaders, body: Buff
         continue; // no descriptor at all: Next refuses it itself (400)
       }
       try {
-        const parsed = JSON.parse(descriptor) as { id?: unknown };
+        const parsed = JSON.parse(descriptor) as { id?: unknown; bound?: unknown };
         if (typeof parsed?.id !== 'string' || !ACTION_ID.test(parsed.id) || !referencesResolve(parsed, parts)) return UNREADABLE;
+        // The bound arguments are a list (React reads their length): inline, or in the part "$@<id>" names.
+        if (typeof parsed.bound === 'string') {
+          if (!Array.isArray(JSON.parse(parts.get(String(parseInt(parsed.bound.slice(2), 16)))!))) return UNREADABLE;
+        } else if (parsed.bound !== null && parsed.bound !== undefined && !Array.isArray(parsed.bound)) return UNREADABLE;
       } catch {
         return UNREADABLE;
       }
