@@ -5,7 +5,7 @@ import { FlashMessage } from '@/components/account/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
 import { SubscriptionBadges } from '@/components/account/status-badge';
 import { UsageMeter } from '@/components/account/usage-meter';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/submit-button';
 import { formatDate, formatPrice } from '@/components/ui/format';
 import { Section } from '@/components/ui/section';
 import { getDb } from '@/lib/platform/db';
@@ -35,9 +35,9 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
         </div>
         {isStripeConfigured() ? (
           <form action={openBillingPortalAction}>
-            <Button type="submit" variant="secondary">
+            <SubmitButton variant="secondary" pendingLabel="Opening billing…">
               Billing and invoices
-            </Button>
+            </SubmitButton>
           </form>
         ) : (
           <p className="rounded-md bg-amber-100 px-3 py-1.5 text-sm font-medium text-amber-950">Test mode: no payments on this server</p>

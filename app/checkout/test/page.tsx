@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
 import { withFlash } from '@/components/account/flash';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/submit-button';
 import { formatPrice } from '@/components/ui/format';
 import { findLiveSubscriptionId, findPurchasablePlan } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
@@ -59,7 +59,7 @@ export default async function TestCheckoutPage({ searchParams }: { searchParams:
       <form action={completeTestPurchaseAction} className="mt-6 flex flex-wrap items-center gap-4">
         <input type="hidden" name="planId" value={plan.planId} />
         <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />
-        <Button type="submit">Complete test purchase</Button>
+        <SubmitButton pendingLabel="Completing purchase…">Complete test purchase</SubmitButton>
         <Link href={`/knowledge-bases/${plan.kbId}`} className="text-sm font-medium text-brand-700 underline">
           Cancel
         </Link>

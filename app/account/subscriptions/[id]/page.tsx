@@ -6,6 +6,7 @@ import { KeysTable } from '@/components/account/keys-table';
 import { SubscriptionBadges } from '@/components/account/status-badge';
 import { UsageChart } from '@/components/account/usage-chart';
 import { UsageMeter } from '@/components/account/usage-meter';
+import { SubmitButton } from '@/components/ui/submit-button';
 import { Button } from '@/components/ui/button';
 import { formatDate, formatPrice } from '@/components/ui/format';
 import { listUpgradePlans } from '@/lib/billing';
@@ -101,9 +102,15 @@ export default async function SubscriptionPage({
                   ))}
                 </div>
               </fieldset>
-              <Button type="submit" className="mt-4" disabled={sub.status !== 'active'}>
-                Upgrade now
-              </Button>
+              {sub.status === 'active' ? (
+                <SubmitButton className="mt-4" pendingLabel="Upgrading…">
+                  Upgrade now
+                </SubmitButton>
+              ) : (
+                <Button type="submit" className="mt-4" disabled>
+                  Upgrade now
+                </Button>
+              )}
             </form>
           ) : (
             <p className="mt-2 text-sm text-slate-700">You are on the largest plan of this knowledge base.</p>
@@ -113,16 +120,16 @@ export default async function SubscriptionPage({
               <form action={resumeSubscriptionAction} className="flex flex-wrap items-center gap-3">
                 <input type="hidden" name="subscriptionId" value={sub.id} />
                 <p className="text-sm text-slate-700">Cancelled: access continues until {formatDate(sub.currentPeriodEnd)}.</p>
-                <Button type="submit" variant="secondary">
+                <SubmitButton variant="secondary" pendingLabel="Resuming…">
                   Keep my subscription
-                </Button>
+                </SubmitButton>
               </form>
             ) : (
               <form action={cancelSubscriptionAction} className="flex flex-wrap items-center gap-3">
                 <input type="hidden" name="subscriptionId" value={sub.id} />
-                <Button type="submit" variant="secondary">
+                <SubmitButton variant="secondary" pendingLabel="Cancelling…">
                   Cancel at period end
-                </Button>
+                </SubmitButton>
                 <p className="text-sm text-slate-700">You keep access until {formatDate(sub.currentPeriodEnd)} and can undo it until then.</p>
               </form>
             )}
@@ -140,9 +147,9 @@ export default async function SubscriptionPage({
             <form action={createReplacementKeyAction}>
               <input type="hidden" name="subscriptionId" value={sub.id} />
               <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />
-              <Button type="submit" variant="secondary">
+              <SubmitButton variant="secondary" pendingLabel="Creating key…">
                 Create replacement key
-              </Button>
+              </SubmitButton>
             </form>
           ) : null
         }

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { Button, ButtonLink } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { ButtonLink } from '@/components/ui/button';
 import { formatDate, formatDateTime } from '@/components/ui/format';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
@@ -40,9 +41,9 @@ export default async function RevokeKeyPage({ params }: { params: Promise<{ id: 
           <form action={revokeKeyAction} className="mt-6 flex flex-wrap gap-3">
             <input type="hidden" name="keyId" value={key.id} />
             <input type="hidden" name="confirm" value="yes" />
-            <Button type="submit" variant="danger">
+            <SubmitButton variant="danger" pendingLabel="Revoking…">
               Yes, revoke this key
-            </Button>
+            </SubmitButton>
             <ButtonLink href="/account/keys" variant="secondary">
               Keep it
             </ButtonLink>
