@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { errorBody } from '@/lib/platform/errors';
 import { REQUEST_ID_HEADER, jsonResponse } from '@/lib/platform/http';
@@ -33,6 +33,34 @@ function toolResult<T>(outcome: GatewayOutcome<T>, requestId: string, present: (
   return { content: [{ type: 'text', text }], structuredContent: { ...structured, usage: { ...outcome.usage, remaining: Math.max(0, outcome.usage.cap - outcome.usage.used) } } };
 }
 
+/** The two tools' inputs, shared by the SDK's registration and the direct path below. */
+const askInput = { query: z.string().min(1).max(MAX_QUERY_CHARS).describe('The question, in natural language.') };
+const searchInput = {
+  query: z.string().min(1).max(MAX_QUERY_CHARS).describe('What to look for.'),
+  top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe(`How many passages (1–${MAX_TOP_K}, default ${DEFAULT_TOP_K}).`),
+};
+
+/** Runs one tool call against the admitted key: row 7 and the query check per call, then the metered backend call. */
+async function callTool(admitted: Admitted, requestId: string, signal: AbortSignal, name: 'ask' | 'search', args: { query: string; top_k?: number }): Promise<CallToolResult> {
+  const limited = await consumeRateLimit(admitted);
+  if (!limited.ok) return toolError(limited, requestId);
+  const checked = validateQuery(args.query);
+  if (!checked.ok) return toolError({ ok: false, status: 400, code: checked.code, message: checked.message, extras: {}, headers: {} }, requestId);
+  const started = Date.now();
+  if (name === 'ask') {
+    const outcome: ToolOutcome = await meterAnswer(admitted, limited.headers, { requestId, signal }, checked.value, started);
+    return toolResult(outcome as GatewayOutcome<{ answer: string; citations: unknown[]; tokens_used: number }>, requestId, (answer) => ({
+      text: answer.citations.length ? `${answer.answer}\n\nSources: ${JSON.stringify(answer.citations)}` : answer.answer,
+      structured: answer,
+    }));
+  }
+  const outcome = await meterSearch(admitted, limited.headers, { requestId, signal }, { query: checked.value, topK: args.top_k ?? DEFAULT_TOP_K }, started);
+  return toolResult(outcome, requestId, (passages) => {
+    const results = toSearchResults(passages);
+    return { text: JSON.stringify(results), structured: { ...results } };
+  });
+}
+
 function buildServer(admitted: Admitted, intro: { title: string; summary: string }, requestId: string, signal: AbortSignal): McpServer {
   const server = new McpServer(
     { name: intro.title, version: '1.0.0' },
@@ -40,58 +68,62 @@ function buildServer(admitted: Admitted, intro: { title: string; summary: string
       instructions: `${intro.summary}\n\nAsk questions with the "ask" tool (an answer with citations) or fetch passages with "search". Each call is metered against this subscription's plan; a call that finds nothing is free.`,
     },
   );
-  const started = () => Date.now();
-  type Step<T> = { ok: true; value: T } | { ok: false; result: CallToolResult };
-  /** Row 7 and the query check of row 8, per tool call: a refusal is a tool error, not a transport failure. */
-  const admitCall = async (query: string): Promise<Step<{ headers: Record<string, string>; query: string }>> => {
-    const limited = await consumeRateLimit(admitted);
-    if (!limited.ok) return { ok: false, result: toolError(limited, requestId) };
-    const checked = validateQuery(query);
-    if (!checked.ok) return { ok: false, result: toolError({ ok: false, status: 400, code: checked.code, message: checked.message, extras: {}, headers: {} }, requestId) };
-    return { ok: true, value: { headers: limited.headers, query: checked.value } };
-  };
-
   server.registerTool(
     'ask',
     {
       title: `Ask ${intro.title}`,
       description: `Answers a question from "${intro.title}" with citations (document, title, verbatim excerpt, page). Use it for factual questions this knowledge base covers. Counted against the plan's monthly cap; an answer with no citations is free.`,
-      inputSchema: { query: z.string().min(1).max(MAX_QUERY_CHARS).describe('The question, in natural language.') },
+      inputSchema: askInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ query }): Promise<CallToolResult> => {
-      const call = await admitCall(query);
-      if (!call.ok) return call.result;
-      const outcome: ToolOutcome = await meterAnswer(admitted, call.value.headers, { requestId, signal }, call.value.query, started());
-      return toolResult(outcome as GatewayOutcome<{ answer: string; citations: unknown[]; tokens_used: number }>, requestId, (answer) => ({
-        text: answer.citations.length ? `${answer.answer}\n\nSources: ${JSON.stringify(answer.citations)}` : answer.answer,
-        structured: answer,
-      }));
-    },
+    (args) => callTool(admitted, requestId, signal, 'ask', args),
   );
-
   server.registerTool(
     'search',
     {
       title: `Search ${intro.title}`,
       description: `Returns the passages of "${intro.title}" most relevant to a query (document id, title, verbatim excerpt, page, score from 0 to 1), best first, without writing an answer. Counted like a question; an empty result is free.`,
-      inputSchema: {
-        query: z.string().min(1).max(MAX_QUERY_CHARS).describe('What to look for.'),
-        top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe(`How many passages (1–${MAX_TOP_K}, default ${DEFAULT_TOP_K}).`),
-      },
+      inputSchema: searchInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ query, top_k }): Promise<CallToolResult> => {
-      const call = await admitCall(query);
-      if (!call.ok) return call.result;
-      const outcome = await meterSearch(admitted, call.value.headers, { requestId, signal }, { query: call.value.query, topK: top_k ?? DEFAULT_TOP_K }, started());
-      return toolResult(outcome, requestId, (passages) => {
-        const results = toSearchResults(passages);
-        return { text: JSON.stringify(results), structured: { ...results } };
-      });
-    },
+    (args) => callTool(admitted, requestId, signal, 'search', args),
   );
   return server;
+}
+
+/**
+ * The direct path for the one message agents send most: a single, well-formed `tools/call` of `ask` or `search`.
+ * The SDK's stateless pattern builds a server and transport per HTTP request (about 2 ms of CPU, ten times the
+ * gateway's own work); a tool call needs none of that, so it is answered here with the same tool code and the same
+ * JSON-RPC result. Anything else — initialize, tools/list, batches, a bad header or argument — goes to the SDK, which
+ * answers it (and its errors) by the protocol.
+ */
+async function directToolCall(request: Request, admitted: Admitted, requestId: string): Promise<Response | null> {
+  if (request.method !== 'POST') return null;
+  const accept = request.headers.get('accept') ?? '';
+  const version = request.headers.get('mcp-protocol-version');
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
+  if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) return null;
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+  let message: unknown;
+  try {
+    message = await request.clone().json();
+  } catch {
+    return null;
+  }
+  const call = z
+    .object({
+      jsonrpc: z.literal('2.0'),
+      id: z.union([z.string(), z.number().int()]),
+      method: z.literal('tools/call'),
+      params: z.object({ name: z.enum(['ask', 'search']), arguments: z.record(z.string(), z.unknown()) }),
+    })
+    .safeParse(message);
+  if (!call.success) return null;
+  const args = (call.data.params.name === 'ask' ? z.object(askInput).strict() : z.object(searchInput).strict()).safeParse(call.data.params.arguments);
+  if (!args.success) return null;
+  const result = await callTool(admitted, requestId, request.signal, call.data.params.name, args.data);
+  return jsonResponse({ jsonrpc: '2.0', id: call.data.id, result }, { headers: { [REQUEST_ID_HEADER]: requestId } });
 }
 
 /** One HTTP request to the MCP endpoint: rows 1–6 as HTTP, then the MCP exchange (stateless). */
@@ -102,6 +134,8 @@ export async function serveMcpRequest(request: Request, kbId: string, requestId:
     return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
   }
   const { admitted } = admission;
+  const direct = await directToolCall(request, admitted, requestId);
+  if (direct) return direct;
   const intro = (await findKnowledgeBaseIntro(admitted.db, admitted.kb.id)) ?? { title: admitted.kb.id, summary: '' };
   const server = buildServer(admitted, intro, requestId, request.signal);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
