@@ -99,6 +99,12 @@ describe('paths no route serves under /api and /kb', () => {
     expect(await response.json()).toEqual({ error: 'invalid_request', message: expect.any(String), request_id: response.headers.get('x-request-id') });
   });
 
+  it('answers a provider or error segment that is not a word with 404 (next-auth would copy it into a Location header)', async () => {
+    const route = (await import('@/app/api/auth/[...nextauth]/route')) as unknown as Record<string, Handler>;
+    const response = await route.GET(new Request('http://localhost/api/auth/error/%3Cscript%3E%1B'), { params: Promise.resolve({ nextauth: ['error', '<script>\u001b'] }) });
+    expect([response.status, (await response.json()).error]).toEqual([404, 'not_found']);
+  });
+
   it('answers a GET of the password provider\'s callback with 405 (next-auth answers 500)', async () => {
     const route = (await import('@/app/api/auth/[...nextauth]/route')) as unknown as Record<string, Handler>;
     const response = await route.GET(new Request('http://localhost/api/auth/callback/credentials'), { params: Promise.resolve({ nextauth: ['callback', 'credentials'] }) });

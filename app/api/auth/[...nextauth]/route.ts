@@ -93,8 +93,13 @@ async function asErrorBody(response: Response, requestId: string, request: Reque
 }
 
 const auth = withApiRoute<{ nextauth?: string[] }>(async (request, { requestId, params }) => {
-  const action = params.nextauth?.[0] ?? '';
+  const [action = '', provider] = params.nextauth ?? [];
   const method = request.method === 'POST' ? 'POST' : 'GET';
+  // The segment after the action names a provider (or, for `error`, a code next-auth copies into a Location header
+  // unescaped): anything else is no path of ours.
+  if (provider !== undefined && !/^[\w-]{1,100}$/.test(provider)) {
+    return errorResponse('not_found', `No endpoint has the path ${new URL(request.url).pathname.slice(0, 200)}.`, requestId);
+  }
   if (!ACTIONS[method].includes(action)) {
     const other = method === 'GET' ? 'POST' : 'GET';
     if (ACTIONS[other].includes(action)) {
@@ -103,7 +108,7 @@ const auth = withApiRoute<{ nextauth?: string[] }>(async (request, { requestId, 
     return errorResponse('not_found', `No endpoint has the path ${new URL(request.url).pathname.slice(0, 200)}.`, requestId);
   }
   // The password provider signs in by POST only; next-auth answers a GET of its callback with a 500.
-  if (method === 'GET' && action === 'callback' && params.nextauth?.[1] === 'credentials') {
+  if (method === 'GET' && action === 'callback' && provider === 'credentials') {
     return errorResponse('method_not_allowed', `${request.method} is not allowed here; use POST.`, requestId, { headers: { Allow: 'POST' } });
   }
   const malformed = await malformedAuthRequest(request);
