@@ -40,6 +40,16 @@ const searchInput = {
   top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe(`How many passages (1–${MAX_TOP_K}, default ${DEFAULT_TOP_K}).`),
 };
 
+/** Built once: constructing zod schemas costs more than using them. */
+const ASK_ARGS = z.object(askInput).strict();
+const SEARCH_ARGS = z.object(searchInput).strict();
+const TOOL_CALL = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string(), z.number().int()]),
+  method: z.literal('tools/call'),
+  params: z.object({ name: z.enum(['ask', 'search']), arguments: z.record(z.string(), z.unknown()) }),
+});
+
 /** Runs one tool call against the admitted key: row 7 and the query check per call, then the metered backend call. */
 async function callTool(admitted: Admitted, requestId: string, signal: AbortSignal, name: 'ask' | 'search', args: { query: string; top_k?: number }): Promise<CallToolResult> {
   const limited = await consumeRateLimit(admitted);
@@ -107,20 +117,13 @@ async function directToolCall(request: Request, admitted: Admitted, requestId: s
   if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
   let message: unknown;
   try {
-    message = await request.clone().json();
+    message = JSON.parse(await request.clone().text());
   } catch {
     return null;
   }
-  const call = z
-    .object({
-      jsonrpc: z.literal('2.0'),
-      id: z.union([z.string(), z.number().int()]),
-      method: z.literal('tools/call'),
-      params: z.object({ name: z.enum(['ask', 'search']), arguments: z.record(z.string(), z.unknown()) }),
-    })
-    .safeParse(message);
+  const call = TOOL_CALL.safeParse(message);
   if (!call.success) return null;
-  const args = (call.data.params.name === 'ask' ? z.object(askInput).strict() : z.object(searchInput).strict()).safeParse(call.data.params.arguments);
+  const args = (call.data.params.name === 'ask' ? ASK_ARGS : SEARCH_ARGS).safeParse(call.data.params.arguments);
   if (!args.success) return null;
   const result = await callTool(admitted, requestId, request.signal, call.data.params.name, args.data);
   return jsonResponse({ jsonrpc: '2.0', id: call.data.id, result }, { headers: { [REQUEST_ID_HEADER]: requestId } });
