@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import createClient, { type Middleware } from 'openapi-fetch';
 import { listedOperations, referenceDocument } from '../components/docs/reference-document';
@@ -72,6 +73,7 @@ test('a client generated from the OpenAPI document calls every endpoint on the r
   await expect(reveal.getByTestId('dify-registration')).toContainText(`${origin}/dify`);
   await expect(reveal.getByTestId('dify-registration')).toContainText(apiKey);
   await expect(reveal.getByRole('link', { name: 'the API reference' })).toHaveAttribute('href', `/docs?kb=${item.id}`);
+  await reveal.screenshot({ path: path.resolve('e2e/artifacts/screenshots/key-reveal-agents.png') });
 
   // Without the key: the typed error body.
   const refused = await api.POST('/kb/{kb_id}/query', { params: { path: { kb_id: item.id } }, body: { query: QUESTION } });
@@ -83,22 +85,22 @@ test('a client generated from the OpenAPI document calls every endpoint on the r
   const streaming = createClient<paths, 'text/event-stream'>({ baseUrl: origin, headers: { Authorization: `Bearer ${apiKey}` } });
   keyed.use(record);
   streaming.use(record);
-  const path = { kb_id: item.id };
+  const kb = { kb_id: item.id };
 
-  const answer = await keyed.POST('/kb/{kb_id}/query', { params: { path }, body: { query: QUESTION } });
+  const answer = await keyed.POST('/kb/{kb_id}/query', { params: { path: kb }, body: { query: QUESTION } });
   expect(answer.response.status).toBe(200);
   expect(answer.data!.answer.length).toBeGreaterThan(0);
   expect(answer.data!.citations.length).toBeGreaterThan(0);
   expect(answer.response.headers.get('X-Usage-Used')).toBe('1');
 
   // The same operation streamed (Server-Sent Events), read as text.
-  const streamed = await streaming.POST('/kb/{kb_id}/query', { params: { path }, body: { query: QUESTION }, headers: { Accept: 'text/event-stream' }, parseAs: 'text' });
+  const streamed = await streaming.POST('/kb/{kb_id}/query', { params: { path: kb }, body: { query: QUESTION }, headers: { Accept: 'text/event-stream' }, parseAs: 'text' });
   expect(streamed.response.status).toBe(200);
   expect(streamed.response.headers.get('Content-Type')).toMatch(/^text\/event-stream/);
   expect(streamed.data).toMatch(/^event: citations$/m);
   expect(streamed.data).toMatch(/^event: done$/m);
 
-  const search = await keyed.POST('/kb/{kb_id}/search', { params: { path }, body: { query: QUESTION, top_k: 3 } });
+  const search = await keyed.POST('/kb/{kb_id}/search', { params: { path: kb }, body: { query: QUESTION, top_k: 3 } });
   expect(search.response.status).toBe(200);
   expect(search.data!.results.length).toBeGreaterThan(0);
   expect(search.data!.results.length).toBeLessThanOrEqual(3);
@@ -114,18 +116,18 @@ test('a client generated from the OpenAPI document calls every endpoint on the r
   // MCP (Streamable HTTP, stateless, JSON responses): a client must accept both JSON and an event stream.
   const mcpHeaders = { Accept: 'application/json, text/event-stream' };
   const initialize = await keyed.POST('/kb/{kb_id}/mcp', {
-    params: { path },
+    params: { path: kb },
     headers: mcpHeaders,
     body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'almanac-e2e', version: '1.0.0' } } },
   });
   expect(initialize.response.status).toBe(200);
   expect(initialize.data).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: expect.any(String) } } });
-  const tools = await keyed.POST('/kb/{kb_id}/mcp', { params: { path }, headers: mcpHeaders, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+  const tools = await keyed.POST('/kb/{kb_id}/mcp', { params: { path: kb }, headers: mcpHeaders, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
   expect(tools.response.status).toBe(200);
   const toolNames = ((tools.data as { result: { tools: { name: string }[] } }).result.tools).map((tool) => tool.name);
   expect(toolNames.sort()).toEqual(['ask', 'search']);
 
-  const usage = await keyed.GET('/kb/{kb_id}/usage', { params: { path } });
+  const usage = await keyed.GET('/kb/{kb_id}/usage', { params: { path: kb } });
   expect(usage.response.status).toBe(200);
   expect(usage.data!.cap).toBe(detail.data!.plans.find((plan) => plan.name === 'Starter')!.queriesPerPeriod);
   expect(usage.data!.used).toBe(4); // query, stream, search, Dify retrieval (MCP's initialize and tools/list are free)

@@ -1,10 +1,13 @@
 import { CopyButton } from '@/components/ui/copy-button';
 import type { Snippet } from './snippets';
 
-/** Code samples, each with its copy button; `layout="columns"` sets short ones side by side on wide screens. */
+/**
+ * Code samples, each with its copy button; `layout="columns"` sets short ones side by side where their container is
+ * wide enough (a container query: the key reveal's narrow box keeps them stacked on any screen).
+ */
 export function CodeSnippets({ snippets, layout = 'stack' }: { snippets: Snippet[]; layout?: 'stack' | 'columns' }) {
-  return (
-    <div className={layout === 'columns' ? 'grid items-start gap-4 lg:grid-cols-2' : 'space-y-4'}>
+  const list = (
+    <div className={layout === 'columns' ? 'grid items-start gap-4 @3xl:grid-cols-2' : 'space-y-4'}>
       {snippets.map((s) => (
         <figure key={s.id} data-testid={`snippet-${s.id}`} className="min-w-0 overflow-hidden rounded-xl border border-slate-800 bg-slate-900 shadow-sm">
           <figcaption className="flex items-center justify-between border-b border-slate-700 px-4 py-2">
@@ -18,4 +21,5 @@ export function CodeSnippets({ snippets, layout = 'stack' }: { snippets: Snippet
       ))}
     </div>
   );
+  return layout === 'columns' ? <div className="@container">{list}</div> : list;
 }
