@@ -65,6 +65,8 @@ export interface Question {
   order: string[];
   /** Question words that occur in the knowledge base. */
   present: Set<string>;
+  /** Text → the question words it holds (matchText's memory for this question). */
+  matched: Map<string, Map<string, number>>;
   lexicon: Lexicon;
 }
 
@@ -93,7 +95,7 @@ export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexic
   }
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const present = new Set(terms.filter((t) => t.docFreq > 0).map((t) => t.word));
-  return { text, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon };
+  return { text, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon, matched: new Map() };
 }
 
 /** Query weight: every term, those absent from the knowledge base included (they are what the buyer asked about). */
@@ -111,6 +113,16 @@ function matchWords(q: Question, words: string[]): Map<string, number> {
     }
   }
   return found;
+}
+
+/** matchWords over a text's words, remembered per question (the same sentences are read several times). */
+function matchText(q: Question, text: string): Map<string, number> {
+  let hit = q.matched.get(text);
+  if (!hit) {
+    hit = matchWords(q, tokenize(text));
+    q.matched.set(text, hit);
+  }
+  return hit;
 }
 
 const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
@@ -241,12 +253,12 @@ function headingParts(p: RetrievedChunk): { section: string; upper: string } {
 export function passageEvidence(q: Question, p: RetrievedChunk): PassageEvidence {
   if (q.total <= 0) return { coverage: 0, words: 0, sentenceCoverage: 0, phrase: false };
   const { section, upper } = headingParts(p);
-  const all = matchWords(q, tokenize(`${p.heading ?? ''} ${p.content}`));
-  const sectionWords = matchWords(q, tokenize(section));
+  const all = matchText(q, `${p.heading ?? ''} ${p.content}`);
+  const sectionWords = matchText(q, section);
   let best = 0;
   let phrase = hasAdjacentPair(q, tokenize(section)) || hasAdjacentPair(q, tokenize(upper));
   for (const para of chunkParagraphs(p.content)) {
-    const label = para.label ? matchWords(q, tokenize(para.label.text)) : new Map<string, number>();
+    const label = para.label ? matchText(q, para.label.text) : new Map<string, number>();
     for (const s of para.sentences) {
       const words = tokenize(p.content.slice(s.start, s.end));
       const own = matchWords(q, words);
@@ -285,7 +297,7 @@ export interface SentenceCandidate {
 }
 
 /** How far below the best statement (in log-odds) another may follow it, from its own document or from another. */
-const FOLLOW_MARGIN = 1.0;
+const FOLLOW_MARGIN = 2.5;
 const OTHER_DOCUMENT_MARGIN = 0.3;
 
 const REFERS_BACK = /^(the|this|these|that|those|it|they|such|el|la|los|las|este|esta|dieser|diese|dieses|der|die|das|es|ce|cette|ces|il|elle)\b/i;
@@ -359,17 +371,17 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
 
   read.forEach((p, index) => {
     const { section, upper } = headingParts(p);
-    const sectionWords = matchWords(q, tokenize(section));
-    const upperWords = matchWords(q, tokenize(upper));
+    const sectionWords = matchText(q, section);
+    const upperWords = matchText(q, upper);
     const paragraphs = chunkParagraphs(p.content);
     // Labelled paragraphs side by side ("Representative: …", "Senator: …"): when one label names what was asked,
     // the others are about something else.
-    const labelMatched = paragraphs.some((para) => para.label && matchWords(q, tokenize(para.label.text)).size > 0);
+    const labelMatched = paragraphs.some((para) => para.label && matchText(q, para.label.text).size > 0);
     const allSpans = paragraphs.flatMap((para) => para.sentences.map((s) => ({ s, para })));
     allSpans.forEach(({ s: sentence, para }, i) => {
       const own = p.content.slice(sentence.start, sentence.end);
       // Only a sentence that itself holds a question word is a candidate (its extension below is context).
-      if (matchWords(q, tokenize(own)).size === 0) return;
+      if (matchText(q, own).size === 0) return;
       let span = sentence;
       let list = false;
       if (/:$/.test(own)) {
@@ -391,11 +403,11 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       // often set up by one sentence and answered by the next.
       const previous = allSpans[i - 1];
       let leadIn: Map<string, number> = new Map();
-      const window = previous?.para === para ? matchWords(q, tokenize(p.content.slice(previous.s.start, previous.s.end))) : new Map<string, number>();
+      const window = previous?.para === para ? matchText(q, p.content.slice(previous.s.start, previous.s.end)) : new Map<string, number>();
       if (previous?.para === para && LEANS_BACK.test(own) && !(para.label && para.label.end >= previous.s.end)) {
         const prevText = p.content.slice(previous.s.start, previous.s.end);
         if (countWords(prevText) + countWords(p.content.slice(span.start, span.end)) <= 70) {
-          leadIn = matchWords(q, tokenize(prevText));
+          leadIn = matchText(q, prevText);
           span = { start: previous.s.start, end: span.end };
         }
       }
@@ -405,7 +417,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       const ownWords = matchWords(q, words);
       // The paragraph's label is context for the sentences after it (the label's own sentence already holds it).
       const label = para.label && para.label.end <= sentence.start ? para.label : null;
-      const labelWords = label ? matchWords(q, tokenize(label.text)) : para.header ? matchWords(q, tokenize(para.header)) : new Map<string, number>();
+      const labelWords = label ? matchText(q, label.text) : para.header ? matchText(q, para.header) : new Map<string, number>();
       const contextOnly = new Map<string, number>();
       for (const [w, idf] of [...labelWords, ...sectionWords, ...leadIn]) if (!ownWords.has(w)) contextOnly.set(w, Math.max(contextOnly.get(w) ?? 0, idf));
       let upperOnly = 0;

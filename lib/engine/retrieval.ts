@@ -232,16 +232,33 @@ export async function searchChunks(db: Executor, kbId: string, query: string, op
  */
 export async function lexemesOf(db: Executor, config: SearchConfig, words: string[]): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>();
-  const unique = [...new Set(words)].filter((w) => w.length <= 64);
-  if (unique.length === 0) return map;
+  const known = LEXEME_CACHE.get(config) ?? new Map<string, string[]>();
+  LEXEME_CACHE.set(config, known);
+  const missing: string[] = [];
+  for (const w of new Set(words)) {
+    if (w.length > 64) continue;
+    const hit = known.get(w);
+    if (hit) map.set(w, hit);
+    else missing.push(w);
+  }
+  if (missing.length === 0) return map;
   const result = rows<{ w: string; lx: string[] | string | null }>(
     await db.execute(sql`
       select w, tsvector_to_array(to_tsvector(${config}::regconfig, w)) as lx
-      from jsonb_array_elements_text(${JSON.stringify(unique)}::jsonb) as t(w)`),
+      from jsonb_array_elements_text(${JSON.stringify(missing)}::jsonb) as t(w)`),
   );
-  for (const r of result) map.set(r.w, parseTextArray(r.lx));
+  // A word's lexemes never change for a configuration: remembered (bounded) so passages read again cost nothing.
+  if (known.size + result.length > LEXEME_CACHE_MAX) known.clear();
+  for (const r of result) {
+    const lexemes = parseTextArray(r.lx);
+    map.set(r.w, lexemes);
+    known.set(r.w, lexemes);
+  }
   return map;
 }
+
+const LEXEME_CACHE_MAX = 200_000;
+const LEXEME_CACHE = new Map<SearchConfig, Map<string, string[]>>();
 
 /** A text[] as the driver returns it: an array (node-postgres, PGlite) or its literal `{a,b}`. */
 function parseTextArray(value: string[] | string | null): string[] {
