@@ -11,6 +11,7 @@ import {
   pgEnum,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -267,6 +268,23 @@ export const chunks = pgTable(
     index('chunks_kb_idx').on(t.kbId),
     index('chunks_search_idx').using('gin', t.searchVector),
   ],
+);
+
+/**
+ * Engine, hybrid retrieval (optional): a chunk's embedding from the configured model, unit length, as a portable
+ * real[] (exact cosine in SQL on PGlite and on any PostgreSQL); deleted with its chunk.
+ */
+export const chunkEmbeddings = pgTable(
+  'chunk_embeddings',
+  {
+    chunkId: bigint('chunk_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => chunks.id, { onDelete: 'cascade' }),
+    kbId: text('kb_id').notNull(),
+    model: text('model').notNull(),
+    embedding: real('embedding').array().notNull(),
+  },
+  (t) => [index('chunk_embeddings_kb_idx').on(t.kbId, t.model)],
 );
 
 /** Engine: per knowledge base, in how many chunks each lexeme occurs (the IDF of BM25); maintained at ingest. */
