@@ -4,12 +4,12 @@ import { SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextp
 import { z } from 'zod';
 import { errorBody } from '@/lib/platform/errors';
 import { REQUEST_ID_HEADER, jsonResponse } from '@/lib/platform/http';
-import { admit, consumeRateLimit, type Admitted } from './admission';
+import { admit, consumeRateLimit, type Admitted, type KeyedRequest } from './admission';
 import { findKnowledgeBaseIntro } from './key-lookup';
 import type { GatewayDenial, GatewayOutcome } from './outcome';
 import { MAX_QUERY_CHARS, meterAnswer, validateQuery } from './pipeline';
 import { DEFAULT_TOP_K, MAX_TOP_K, meterSearch, toSearchResults } from './search';
-import { gatewayReply } from './web';
+import { gatewayReply, type GatewayReply } from './web';
 
 /**
  * /kb/{kb_id}/mcp (docs/api.md §10.1): the knowledge base as a remote MCP server over Streamable HTTP, built on the
@@ -108,16 +108,22 @@ function buildServer(admitted: Admitted, intro: { title: string; summary: string
  * JSON-RPC result. Anything else — initialize, tools/list, batches, a bad header or argument — goes to the SDK, which
  * answers it (and its errors) by the protocol.
  */
-async function directToolCall(request: Request, admitted: Admitted, requestId: string): Promise<Response | null> {
-  if (request.method !== 'POST') return null;
-  const accept = request.headers.get('accept') ?? '';
-  const version = request.headers.get('mcp-protocol-version');
+interface McpPost {
+  accept: string | null;
+  contentType: string | null;
+  protocolVersion: string | null;
+  body: string;
+}
+
+/** The JSON-RPC result of a direct tool call, or null when the message is for the SDK. */
+async function directToolCall(post: McpPost, admitted: Admitted, requestId: string, signal: AbortSignal): Promise<unknown | null> {
+  const accept = post.accept ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
-  if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) return null;
-  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+  if (!(post.contentType ?? '').toLowerCase().startsWith('application/json')) return null;
+  if (post.protocolVersion !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(post.protocolVersion)) return null;
   let message: unknown;
   try {
-    message = JSON.parse(await request.clone().text());
+    message = JSON.parse(post.body);
   } catch {
     return null;
   }
@@ -125,8 +131,19 @@ async function directToolCall(request: Request, admitted: Admitted, requestId: s
   if (!call.success) return null;
   const args = (call.data.params.name === 'ask' ? ASK_ARGS : SEARCH_ARGS).safeParse(call.data.params.arguments);
   if (!args.success) return null;
-  const result = await callTool(admitted, requestId, request.signal, call.data.params.name, args.data);
-  return jsonResponse({ jsonrpc: '2.0', id: call.data.id, result }, { headers: { [REQUEST_ID_HEADER]: requestId } });
+  const result = await callTool(admitted, requestId, signal, call.data.params.name, args.data);
+  return { jsonrpc: '2.0', id: call.data.id, result };
+}
+
+/**
+ * The fast lane's entry (lib/gateway/node.ts): rows 1–6 and a direct tool call without building a Web Request.
+ * Answers a reply, or null when the message needs the SDK (then the lane hands a Web Request to serveMcpRequest).
+ */
+export async function answerMcpPost(request: KeyedRequest & McpPost & { signal: AbortSignal }): Promise<GatewayReply | null> {
+  const admission = await admit(request);
+  if (!admission.ok) return gatewayReply(admission, request.requestId);
+  const answered = await directToolCall(request, admission.admitted, request.requestId, request.signal);
+  return answered === null ? null : { status: 200, headers: { [REQUEST_ID_HEADER]: request.requestId }, body: answered };
 }
 
 /** One HTTP request to the MCP endpoint: rows 1–6 as HTTP, then the MCP exchange (stateless). */
@@ -137,8 +154,11 @@ export async function serveMcpRequest(request: Request, kbId: string, requestId:
     return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
   }
   const { admitted } = admission;
-  const direct = await directToolCall(request, admitted, requestId);
-  if (direct) return direct;
+  if (request.method === 'POST') {
+    const post = { accept: request.headers.get('accept'), contentType: request.headers.get('content-type'), protocolVersion: request.headers.get('mcp-protocol-version') };
+    const answered = await directToolCall({ ...post, body: await request.clone().text() }, admitted, requestId, request.signal);
+    if (answered !== null) return jsonResponse(answered, { headers: { [REQUEST_ID_HEADER]: requestId } });
+  }
   const intro = (await findKnowledgeBaseIntro(admitted.db, admitted.kb.id)) ?? { title: admitted.kb.id, summary: '' };
   const server = buildServer(admitted, intro, requestId, request.signal);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, gzip } from 'node:zlib';
 import { difyReply, handleDifyRetrieval } from './dify';
-import { serveMcpRequest } from './mcp';
+import { answerMcpPost, serveMcpRequest } from './mcp';
 import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult } from './pipeline';
 import { handleSearchRequest } from './search';
 import { handleUsageRequest } from './usage';
@@ -135,7 +135,31 @@ export async function serveKeyedOverNode(req: IncomingMessage, res: ServerRespon
       await send(req, res, gatewayErrorReply('method_not_allowed', methodNotAllowedMessage(req.method ?? 'This method', served), requestId, { Allow: allow }));
       return;
     }
-    if (target.endpoint === 'mcp') return await serveWebOverNode(req, res, (request) => serveMcpRequest(request, target.kbId, requestId));
+    if (target.endpoint === 'mcp') {
+      if (req.method === 'POST') {
+        // The common case, a tool call, is answered without building a Web Request (lib/gateway/mcp.ts).
+        const body = await readNodeBody(req);
+        if (body.ok) {
+          const hungUp = new AbortController();
+          res.once('close', () => !res.writableFinished && hungUp.abort());
+          const reply = await answerMcpPost({
+            kbId: target.kbId,
+            requestId,
+            authorization: headerValue(req, 'authorization'),
+            accept: headerValue(req, 'accept'),
+            contentType: headerValue(req, 'content-type'),
+            protocolVersion: headerValue(req, 'mcp-protocol-version'),
+            body: body.text,
+            signal: hungUp.signal,
+          });
+          if (reply) return await send(req, res, reply);
+          return await serveWebOverNode(req, res, (request) => serveMcpRequest(request, target.kbId, requestId), body.text);
+        }
+        const tooLarge = body.reason === 'too_large';
+        return await send(req, res, gatewayErrorReply(tooLarge ? 'payload_too_large' : 'invalid_query', tooLarge ? `The request body is larger than ${MAX_BODY_BYTES} bytes.` : 'The request body is not valid UTF-8.', requestId));
+      }
+      return await serveWebOverNode(req, res, (request) => serveMcpRequest(request, target.kbId, requestId));
+    }
     // A buyer who hangs up stops the publisher call; its cap unit is then given back like any failed answer.
     const hangUp = new AbortController();
     res.once('close', () => {
@@ -183,12 +207,12 @@ export function serveQueryOverNode(req: IncomingMessage, res: ServerResponse, kb
  * A Web handler (the MCP SDK's transport speaks Request/Response) on the Node server: the body streams in with the
  * same 16 KiB ceiling as every keyed endpoint, and the answer streams out with the security headers.
  */
-async function serveWebOverNode(req: IncomingMessage, res: ServerResponse, handle: (request: Request) => Promise<Response>): Promise<void> {
+async function serveWebOverNode(req: IncomingMessage, res: ServerResponse, handle: (request: Request) => Promise<Response>, bodyRead?: string): Promise<void> {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  let body: string | undefined;
-  if (hasBody) {
+  let body: string | undefined = bodyRead;
+  if (hasBody && body === undefined) {
     const read = await readNodeBody(req);
     if (!read.ok) {
       const reason = read.reason === 'too_large' ? `The request body is larger than ${MAX_BODY_BYTES} bytes.` : 'The request body is not valid UTF-8.';

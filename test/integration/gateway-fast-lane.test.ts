@@ -201,6 +201,12 @@ describe('the agent endpoints on the fast lane (docs/api.md §10)', () => {
     expect(mcp.status).toBe(200);
     expect(mcp.headers['x-request-id']).toMatch(/^req_/);
     expect(JSON.parse(mcp.text).result.structuredContent.usage.used).toBe(3);
+    // Anything but a tool call goes to the SDK through the Request bridge, with the body already read.
+    const init = await rawPost(`/kb/${kbId}/mcp`, { ...auth, Accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } }));
+    expect(init.status).toBe(200);
+    expect(JSON.parse(init.text).result.protocolVersion).toBe('2025-06-18');
+    const huge = await rawPost(`/kb/${kbId}/mcp`, { ...auth, Accept: 'application/json, text/event-stream' }, JSON.stringify({ pad: 'x'.repeat(17 * 1024) }));
+    expect(huge.status).toBe(413);
     const wrong = await fetch(`${server.url}/kb/${kbId}/search`);
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('POST');
