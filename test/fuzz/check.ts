@@ -75,6 +75,9 @@ export function checkAnswer(c: FuzzCase, result: WireResult): string | null {
       return `${status} body is not JSON: ${text.slice(0, 120)}`;
     }
     const error = parsed as Record<string, unknown>;
+    // The MCP endpoint speaks JSON-RPC once past the HTTP checks (docs/api.md §10.1): its transport's own refusals
+    // (405, 406) are JSON-RPC error objects, as MCP clients expect, still with X-Request-Id.
+    if (/^\/kb\/[^/]+\/mcp$/.test(routedPath(request.path) ?? '') && error?.jsonrpc === '2.0' && typeof error.error === 'object') return null;
     if (typeof error !== 'object' || error === null || typeof error.error !== 'string' || typeof error.message !== 'string') {
       return `${status} is not an error body: ${text.slice(0, 160)}`;
     }
