@@ -3,12 +3,14 @@ import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import type { QueryAnswer, QueryRequest } from '@/lib/query-answer';
 import { analyseQuestion, composeExtractiveAnswer, isRelevant, mapLexicon, noAnswer, PASSAGES_READ, type Lexicon } from './answer';
+import { embeddingsConfig, embedTexts, type EmbeddingsConfig } from './embeddings';
 import { composeLlmAnswer, LLM_PASSAGES, type LlmConfig } from './llm';
-import { lexemesOf, searchChunks, type SearchResult } from './retrieval';
+import { lexemesOf, searchChunks, type QueryVector, type SearchResult } from './retrieval';
 import { tokenize } from './text';
 
 export type { QueryTerm, RetrievedChunk, SearchResult } from './retrieval';
 export { searchChunks } from './retrieval';
+export { embeddingsConfig, embedTexts, EmbeddingsError, type EmbeddingsConfig } from './embeddings';
 export { findPassages, type Passage } from './passages';
 export { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, type IngestResult } from './ingest';
 export { detectFormat, MIME_TYPES, ParseError, type SourceFormat } from './parsers';
@@ -29,13 +31,14 @@ export function llmConfig(): LlmConfig | null {
 export async function answerHostedQuery(
   request: QueryRequest,
   db?: Executor,
-  options: { llm?: LlmConfig | null } = {},
+  options: { llm?: LlmConfig | null; embeddings?: EmbeddingsConfig | null } = {},
 ): Promise<QueryAnswer> {
   const executor = db ?? (await getDb());
   request.signal?.throwIfAborted();
   const llm = options.llm === undefined ? llmConfig() : options.llm;
   const limit = Math.max(PASSAGES_READ, llm ? LLM_PASSAGES : 0);
-  const result = await searchChunks(executor, request.kbId, request.query, { limit });
+  const vector = await questionVector(options.embeddings === undefined ? embeddingsConfig() : options.embeddings, request);
+  const result = await searchChunks(executor, request.kbId, request.query, { limit, vector });
   request.signal?.throwIfAborted();
   const lexicon = await passageLexicon(executor, result, limit);
   if (llm) {
@@ -49,6 +52,19 @@ export async function answerHostedQuery(
     }
   }
   return composeExtractiveAnswer(request.query, result.terms, result.chunks, lexicon);
+}
+
+/** The question's vector when hybrid retrieval is configured; lexical retrieval alone when the endpoint fails. */
+async function questionVector(config: EmbeddingsConfig | null, request: QueryRequest): Promise<QueryVector | undefined> {
+  if (!config) return undefined;
+  try {
+    const [values] = await embedTexts(config, [request.query], request.signal);
+    return { model: config.model, values };
+  } catch (error) {
+    if (request.signal?.aborted) throw error;
+    log.warn({ requestId: request.requestId, err: (error as Error).message }, 'question embedding failed; retrieving lexically');
+    return undefined;
+  }
 }
 
 /** The words of the passages read, stemmed by the knowledge base's own configuration (one round trip). */

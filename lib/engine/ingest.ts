@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
+import { log } from '@/lib/platform/log';
+import { embeddingsConfig, embedTexts, realArrayLiteral, type EmbeddingsConfig } from './embeddings';
 import { chunkDocument, type DraftChunk } from './chunking';
 import { checkedSearchConfig, searchConfigFor, type SearchConfig } from './language';
 import { detectFormat, ParseError, parseSource, type ParsedDocument } from './parsers';
@@ -85,6 +87,33 @@ export async function insertChunks(tx: Executor, kbId: string, documentId: strin
   }
 }
 
+/** The text of a chunk that is embedded: its heading path, then its content. */
+const embeddedText = (d: DraftChunk) => `${d.heading ?? ''}\n${d.content}`;
+
+/** Vectors of a document's chunks, or null when the endpoint fails (the document is then searchable lexically only). */
+async function embedDrafts(config: EmbeddingsConfig | null, drafts: DraftChunk[], sourceName: string): Promise<number[][] | null> {
+  if (!config || drafts.length === 0) return null;
+  try {
+    return await embedTexts(config, drafts.map(embeddedText));
+  } catch (error) {
+    log.warn({ sourceName, err: (error as Error).message }, 'embeddings failed; the document is indexed lexically only');
+    return null;
+  }
+}
+
+/** Stores one document's chunk vectors (after its chunks are inserted), matched by ordinal. */
+async function insertEmbeddings(tx: Executor, kbId: string, documentId: string, model: string, drafts: DraftChunk[], vectors: number[][]): Promise<void> {
+  const BATCH = 200;
+  for (let i = 0; i < drafts.length; i += BATCH) {
+    const batch = drafts.slice(i, i + BATCH).map((d, k) => ({ ordinal: d.ordinal, embedding: realArrayLiteral(vectors[i + k]) }));
+    await tx.execute(sql`
+      insert into chunk_embeddings (chunk_id, kb_id, model, embedding)
+      select c.id, ${kbId}, ${model}, x.embedding::real[]
+      from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(ordinal int, embedding text)
+      join chunks c on c.document_id = ${documentId} and c.ordinal = x.ordinal`);
+  }
+}
+
 /** Adds (+1) or removes (−1) one document's chunks from the knowledge base's BM25 statistics. */
 async function applyDocumentStats(tx: Executor, kbId: string, documentId: string, sign: 1 | -1): Promise<void> {
   if (sign === 1) {
@@ -149,9 +178,12 @@ async function writeParsedDocument(
   kbId: string,
   input: { sourceName: string; hash: string; byteSize: number },
   parsed: ParsedDocument,
+  embeddings: EmbeddingsConfig | null,
 ): Promise<IngestResult> {
   const drafts = chunkDocument(parsed);
   const documentId = documentIdFor(kbId, input.sourceName);
+  // Outside the transaction: a slow embeddings endpoint must not hold the knowledge base's lock.
+  const vectors = await embedDrafts(embeddings, drafts, input.sourceName);
   return db.transaction(async (tx) => {
     const config = await lockKnowledgeBase(tx, kbId);
     if (!config) {
@@ -195,6 +227,7 @@ async function writeParsedDocument(
     }
     const id = same?.id ?? documentId;
     await insertChunks(tx, kbId, id, drafts, config);
+    if (vectors && embeddings) await insertEmbeddings(tx, kbId, id, embeddings.model, drafts, vectors);
     await applyDocumentStats(tx, kbId, id, 1);
     await touchKnowledgeBase(tx, kbId);
     return {
@@ -214,7 +247,12 @@ async function writeParsedDocument(
  * value and leaves the knowledge base untouched; a changed file replaces its previous chunks atomically; identical
  * bytes already present are reported as a duplicate and change nothing.
  */
-export async function ingestDocument(db: Executor, kbId: string, input: IngestInput, options: { maxBytes?: number } = {}): Promise<IngestResult> {
+export async function ingestDocument(
+  db: Executor,
+  kbId: string,
+  input: IngestInput,
+  options: { maxBytes?: number; embeddings?: EmbeddingsConfig | null } = {},
+): Promise<IngestResult> {
   const { sourceName, bytes } = input;
   const maxBytes = options.maxBytes ?? getEnv().MAX_UPLOAD_BYTES;
   if (!sourceName.trim()) return fail(sourceName, 'unsupported_type', 'The document needs a file name.');
@@ -232,7 +270,8 @@ export async function ingestDocument(db: Executor, kbId: string, input: IngestIn
     }
     throw error;
   }
-  return writeParsedDocument(db, kbId, { sourceName, hash: sha256Hex(bytes), byteSize: bytes.length }, parsed);
+  const embeddings = options.embeddings === undefined ? embeddingsConfig() : options.embeddings;
+  return writeParsedDocument(db, kbId, { sourceName, hash: sha256Hex(bytes), byteSize: bytes.length }, parsed, embeddings);
 }
 
 export type DeleteDocumentResult = { ok: true; documentId: string } | { ok: false; code: 'document_not_found' | 'knowledge_base_not_found' };
@@ -257,7 +296,8 @@ export type ReindexResult = { ok: true; documents: number; chunks: number } | { 
  * the chunker, of the knowledge base's language or of the text-search configuration, or to repair drift), stemming
  * with the configuration of the knowledge base's current language. One transaction: readers see old or new.
  */
-export async function reindexKnowledgeBase(db: Executor, kbId: string): Promise<ReindexResult> {
+export async function reindexKnowledgeBase(db: Executor, kbId: string, options: { embeddings?: EmbeddingsConfig | null } = {}): Promise<ReindexResult> {
+  const embeddings = options.embeddings === undefined ? embeddingsConfig() : options.embeddings;
   return db.transaction(async (tx) => {
     const config = await lockKnowledgeBase(tx, kbId, { adoptLanguage: true });
     if (!config) return { ok: false as const, code: 'knowledge_base_not_found' as const };
@@ -271,6 +311,8 @@ export async function reindexKnowledgeBase(db: Executor, kbId: string): Promise<
       const drafts = chunkDocument(parsed);
       await tx.execute(sql`delete from chunks where document_id = ${d.id}`);
       await insertChunks(tx, kbId, d.id, drafts, config);
+      const vectors = await embedDrafts(embeddings, drafts, d.id);
+      if (vectors && embeddings) await insertEmbeddings(tx, kbId, d.id, embeddings.model, drafts, vectors);
       await tx.execute(sql`update documents set chunk_count = ${drafts.length}, updated_at = now() where id = ${d.id}`);
       total += drafts.length;
     }

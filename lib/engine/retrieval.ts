@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
+import { realArrayLiteral } from './embeddings';
 import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
 import { parseQuery, type ParsedQuery } from './query-parse';
 
@@ -124,7 +125,17 @@ async function resolveTerms(
   return { terms, chunkCount, avgLength, config };
 }
 
-export async function searchChunks(db: Executor, kbId: string, query: string, options: { limit: number }): Promise<SearchResult> {
+/** The question's vector for hybrid retrieval, from the model the knowledge base's chunks were embedded with. */
+export interface QueryVector {
+  model: string;
+  values: number[];
+}
+
+/** Reciprocal rank fusion constant (the usual 60) and the vector candidates fused with the lexical ones. */
+export const RRF_K = 60;
+export const VECTOR_CANDIDATES = 20;
+
+export async function searchChunks(db: Executor, kbId: string, query: string, options: { limit: number; vector?: QueryVector }): Promise<SearchResult> {
   const parsed = parseQuery(query);
   const empty = (terms: QueryTerm[] = [], chunkCount = 0, config: SearchConfig = 'almanac'): SearchResult => ({ query: parsed, config, terms, chunks: [], chunkCount });
   if (parsed.words.length === 0) return empty();
@@ -192,7 +203,7 @@ export async function searchChunks(db: Executor, kbId: string, query: string, op
         from tf join q on q.lexeme = tf.lexeme
         group by tf.id
         order by score desc, tf.id
-        limit ${options.limit}::int
+        limit ${options.vector ? Math.max(options.limit * 4, VECTOR_CANDIDATES) : options.limit}::int
       )
       select c.id, c.document_id, d.title, c.page, c.heading, c.content, c.token_count, s.score
       from scored s join chunks c on c.id = s.id join documents d on d.id = c.document_id
@@ -207,22 +218,63 @@ export async function searchChunks(db: Executor, kbId: string, query: string, op
       return tx.execute(statement);
     }),
   );
+  const lexical = result.map(toRetrievedChunk);
   return {
     query: parsed,
     config,
     terms,
     chunkCount,
-    chunks: result.map((r) => ({
-      chunkId: Number(r.id),
-      documentId: r.document_id,
-      documentTitle: r.title,
-      page: r.page === null ? null : Number(r.page),
-      heading: r.heading,
-      content: r.content,
-      tokenCount: Number(r.token_count),
-      score: Number(r.score),
-    })),
+    chunks: options.vector ? await fuseWithVectors(db, kbId, lexical, options.vector, options.limit) : lexical,
   };
+}
+
+type ChunkRow = { id: number; document_id: string; title: string; page: number | null; heading: string | null; content: string; token_count: number; score?: number };
+
+function toRetrievedChunk(r: ChunkRow): RetrievedChunk {
+  return {
+    chunkId: Number(r.id),
+    documentId: r.document_id,
+    documentTitle: r.title,
+    page: r.page === null ? null : Number(r.page),
+    heading: r.heading,
+    content: r.content,
+    tokenCount: Number(r.token_count),
+    score: Number(r.score ?? 0),
+  };
+}
+
+/**
+ * Hybrid retrieval: the knowledge base's chunks nearest the question's vector (exact cosine: a dot product of unit
+ * vectors over real[], the same SQL on PGlite and PostgreSQL), fused with the lexical ranking by reciprocal rank
+ * (1 / (RRF_K + rank) summed over both lists). A chunk found only by its vector keeps half the lowest BM25 score of
+ * the list, so passage-rank features stay comparable; the relevance gate still asks for the question's words.
+ */
+async function fuseWithVectors(db: Executor, kbId: string, lexical: RetrievedChunk[], vector: QueryVector, limit: number): Promise<RetrievedChunk[]> {
+  const nearest = rows<{ id: number }>(
+    await db.execute(sql`
+      select e.chunk_id as id
+      from chunk_embeddings e
+      where e.kb_id = ${kbId} and e.model = ${vector.model}
+      order by (select sum(a * b) from unnest(e.embedding, ${realArrayLiteral(vector.values)}::real[]) as t(a, b)) desc nulls last, e.chunk_id
+      limit ${VECTOR_CANDIDATES}::int`),
+  ).map((r) => Number(r.id));
+  const fused = new Map<number, number>();
+  lexical.forEach((c, i) => fused.set(c.chunkId, 1 / (RRF_K + i + 1)));
+  nearest.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
+  const order = [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([id]) => id);
+  const byId = new Map(lexical.map((c) => [c.chunkId, c]));
+  const missing = order.filter((id) => !byId.has(id));
+  if (missing.length > 0) {
+    const floor = lexical.length ? Math.min(...lexical.map((c) => c.score)) / 2 : 0;
+    const extra = rows<ChunkRow>(
+      await db.execute(sql`
+        select c.id, c.document_id, d.title, c.page, c.heading, c.content, c.token_count
+        from chunks c join documents d on d.id = c.document_id
+        where c.kb_id = ${kbId} and c.id = any(${`{${missing.join(',')}}`}::bigint[])`),
+    );
+    for (const r of extra) byId.set(Number(r.id), { ...toRetrievedChunk(r), score: floor });
+  }
+  return order.map((id) => byId.get(id)).filter((c): c is RetrievedChunk => c !== undefined);
 }
 
 /**

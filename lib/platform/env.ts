@@ -154,6 +154,12 @@ export const envSchema = z.object({
   LLM_MODEL: optionalString,
   /** How long a chat-model answer may take before the engine answers extractively instead (milliseconds). */
   LLM_TIMEOUT_MS: intWithDefault(25_000, 1),
+  /** OpenAI-compatible embeddings endpoint for hybrid retrieval (vectors fused with BM25); lexical only when unset. */
+  EMBEDDINGS_BASE_URL: optionalString,
+  EMBEDDINGS_API_KEY: optionalString,
+  EMBEDDINGS_MODEL: optionalString,
+  /** How long one embeddings call may take before the engine carries on lexically (milliseconds). */
+  EMBEDDINGS_TIMEOUT_MS: intWithDefault(10_000, 1),
   GITHUB_CLIENT_ID: optionalString,
   GITHUB_CLIENT_SECRET: optionalString,
   /** GitHub's web host (authorize and token endpoints); GitHub Enterprise Server: https://github.example.com */

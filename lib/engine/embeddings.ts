@@ -1,0 +1,70 @@
+import { getEnv } from '@/lib/platform/env';
+
+/**
+ * Optional hybrid retrieval (docs/api.md §8.1): an OpenAI-compatible `/embeddings` endpoint (plain fetch) turns chunk
+ * texts and questions into vectors. Vectors are normalised to unit length, so cosine similarity is a dot product,
+ * computed exactly in SQL over real[] (chunk_embeddings) on PGlite and on any PostgreSQL. Nothing is downloaded:
+ * the model runs wherever EMBEDDINGS_BASE_URL points. Every failure is an EmbeddingsError, on which ingestion stores
+ * no vectors and retrieval stays lexical.
+ */
+export interface EmbeddingsConfig {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  timeoutMs?: number;
+}
+
+export class EmbeddingsError extends Error {}
+
+/** Texts per request. */
+const BATCH = 64;
+/** Characters of a chunk sent (long chunks are cut; the start carries the heading and the topic). */
+const MAX_CHARS = 4_000;
+
+/** The configured embeddings endpoint, or null for lexical retrieval only. */
+export function embeddingsConfig(): EmbeddingsConfig | null {
+  const env = getEnv();
+  if (!env.EMBEDDINGS_BASE_URL || !env.EMBEDDINGS_API_KEY || !env.EMBEDDINGS_MODEL) return null;
+  return { baseUrl: env.EMBEDDINGS_BASE_URL, apiKey: env.EMBEDDINGS_API_KEY, model: env.EMBEDDINGS_MODEL, timeoutMs: env.EMBEDDINGS_TIMEOUT_MS };
+}
+
+function normalise(vector: number[]): number[] {
+  const norm = Math.sqrt(vector.reduce((a, v) => a + v * v, 0));
+  return norm > 0 ? vector.map((v) => v / norm) : vector;
+}
+
+/** Unit-length vectors of the texts, in order. */
+export async function embedTexts(config: EmbeddingsConfig, texts: string[], signal?: AbortSignal): Promise<number[][]> {
+  const out: number[][] = [];
+  for (let i = 0; i < texts.length; i += BATCH) {
+    const input = texts.slice(i, i + BATCH).map((t) => t.slice(0, MAX_CHARS));
+    const timeout = AbortSignal.timeout(config.timeoutMs ?? 10_000);
+    const response = await fetch(`${config.baseUrl.replace(/\/+$/, '')}/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${config.apiKey}` },
+      body: JSON.stringify({ model: config.model, input }),
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    }).catch((error: unknown) => {
+      throw new EmbeddingsError(`embeddings endpoint unreachable: ${(error as Error).message}`);
+    });
+    if (!response.ok) throw new EmbeddingsError(`embeddings endpoint answered ${response.status}`);
+    const body = (await response.json().catch(() => null)) as { data?: Array<{ index?: number; embedding?: unknown }> } | null;
+    const data = body?.data;
+    if (!Array.isArray(data) || data.length !== input.length) throw new EmbeddingsError('embeddings answer has the wrong number of vectors');
+    const ordered = [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+    let dimension = -1;
+    for (const item of ordered) {
+      const v = item.embedding;
+      if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) throw new EmbeddingsError('embeddings answer holds an invalid vector');
+      if (dimension >= 0 && v.length !== dimension) throw new EmbeddingsError('embeddings answer mixes dimensions');
+      dimension = v.length;
+      out.push(normalise(v as number[]));
+    }
+  }
+  return out;
+}
+
+/** A vector as a PostgreSQL array literal for a `::real[]` cast (numbers only, so nothing else can reach SQL). */
+export function realArrayLiteral(vector: number[]): string {
+  return `{${vector.map((v) => (Number.isFinite(v) ? String(Math.fround(v)) : '0')).join(',')}}`;
+}
