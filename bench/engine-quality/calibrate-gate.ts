@@ -25,7 +25,7 @@ async function evidence(kb: string, question: string): Promise<PassageEvidence &
   const r = await searchChunks(db, kb, question, { limit: 5 });
   const map = await lexemesOf(db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)));
   const q = analyseQuestion(question, r.terms, mapLexicon(map, r.terms));
-  let best: PassageEvidence = { coverage: 0, words: 0, sentenceCoverage: 0, phrase: false };
+  let best: PassageEvidence = { coverage: 0, words: 0, topical: 0, sentenceCoverage: 0, phrase: false };
   for (const p of r.chunks.slice(0, 3)) {
     const e = passageEvidence(q, p);
     if (e.coverage + e.sentenceCoverage > best.coverage + best.sentenceCoverage) best = e;
@@ -46,7 +46,7 @@ for (const q of loadOffTopicSet().filter((x) => !isHeldOut(x.id))) {
     if (e.words > 0) off.push({ id: `${q.id}@${slug}`, e, q: q.question });
   }
 }
-const passes = (e: PassageEvidence & { n: number }, c: number, s: number) => e.words >= Math.min(2, e.n) && e.coverage >= c && (e.sentenceCoverage >= s || e.phrase);
+const passes = (e: PassageEvidence & { n: number }, c: number, s: number) => e.topical >= 1 && e.words >= (e.n >= 3 ? 2 : 1) && e.coverage >= c && (e.sentenceCoverage >= s || e.phrase);
 console.log(`on-topic (tuning) ${on.length}, off-topic pairs sharing a word (tuning) ${off.length}`);
 console.log('coverage\\sentence: on-topic passed / off-topic passed');
 for (const c of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) {

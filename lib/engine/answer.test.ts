@@ -91,5 +91,8 @@ describe('extractive answers', () => {
     expect(isRelevant(wide, passages)).toBe(false);
     expect(composeExtractiveAnswer('glacier football cup', wide, passages)).toMatchObject({ answer: NO_ANSWER_TEXT, citations: [] });
     expect(isRelevant(terms, [chunk(1, 'Glaciers retreat quickly.', 3)])).toBe(true);
+    // A question made only of framing words names nothing.
+    const still = [term('still', 'still', 2)];
+    expect(isRelevant(still, [chunk(1, 'The bill still becomes law.', 3)])).toBe(false);
   });
 });

@@ -67,6 +67,8 @@ export interface Question {
   present: Set<string>;
   /** Text → the question words it holds (matchText's memory for this question). */
   matched: Map<string, Map<string, number>>;
+  /** Question words that only frame the question ("still", "often", "keep"). */
+  framing: Set<string>;
   lexicon: Lexicon;
 }
 
@@ -78,6 +80,7 @@ const FRAMING_WORDS = new Set(
   (
     'keep add make made set often many much change use need get take give best way work happen long first new good kind type thing ' +
     'usual typical mean call tell find know show help want like right go come put look start begin end stop try happen possible ' +
+    'still also just ever even yet already really please thank thanks hello hi okay ok anyone anything something ' +
     'hacer tener mejor manera forma cosa bueno nuevo primero mucho saber ' +
     'machen haben gut besser beste art weise sache neu erste viel oft konnen sollen mussen wissen ' +
     'faire avoir meilleur maniere facon chose bon nouveau premier beaucoup souvent savoir'
@@ -88,14 +91,17 @@ const FRAMING_WEIGHT = 0.4;
 export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexicon = fallbackLexicon(terms)): Question {
   const weights = new Map<string, number>();
   const byLexeme = new Map<string, { word: string; idf: number }>();
+  const framing = new Set<string>();
   for (const t of terms) {
-    const idf = FRAMING_WORDS.has(t.word) || FRAMING_WORDS.has(lightStem(t.word)) ? t.idf * FRAMING_WEIGHT : t.idf;
+    const framed = FRAMING_WORDS.has(t.word) || FRAMING_WORDS.has(lightStem(t.word));
+    if (framed) framing.add(t.word);
+    const idf = framed ? t.idf * FRAMING_WEIGHT : t.idf;
     weights.set(t.word, Math.max(weights.get(t.word) ?? 0, idf));
     if (!byLexeme.has(t.lexeme)) byLexeme.set(t.lexeme, { word: t.word, idf });
   }
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const present = new Set(terms.filter((t) => t.docFreq > 0).map((t) => t.word));
-  return { text, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon, matched: new Map() };
+  return { text, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon, matched: new Map(), framing };
 }
 
 /** Query weight: every term, those absent from the knowledge base included (they are what the buyer asked about). */
@@ -238,6 +244,8 @@ export interface PassageEvidence {
   coverage: number;
   /** Question words found. */
   words: number;
+  /** Question words found that name something (not only framing words such as "still" or "often"). */
+  topical: number;
   /** The best share held by one sentence with its section heading and paragraph label. */
   sentenceCoverage: number;
   /** Two question words in a row somewhere in the passage. */
@@ -251,7 +259,7 @@ function headingParts(p: RetrievedChunk): { section: string; upper: string } {
 }
 
 export function passageEvidence(q: Question, p: RetrievedChunk): PassageEvidence {
-  if (q.total <= 0) return { coverage: 0, words: 0, sentenceCoverage: 0, phrase: false };
+  if (q.total <= 0) return { coverage: 0, words: 0, topical: 0, sentenceCoverage: 0, phrase: false };
   const { section, upper } = headingParts(p);
   const all = matchText(q, `${p.heading ?? ''} ${p.content}`);
   const sectionWords = matchText(q, section);
@@ -267,13 +275,15 @@ export function passageEvidence(q: Question, p: RetrievedChunk): PassageEvidence
       if (!phrase && hasAdjacentPair(q, words)) phrase = true;
     }
   }
-  return { coverage: sum(all) / q.total, words: all.size, sentenceCoverage: best, phrase };
+  const topical = [...all.keys()].filter((w) => !q.framing.has(w)).length;
+  return { coverage: sum(all) / q.total, words: all.size, topical, sentenceCoverage: best, phrase };
 }
 
 function passesGate(q: Question, e: PassageEvidence): boolean {
   // Two of the question's words, unless it has only two ("Was gehört in einen Datenmanagementplan?"): then coverage decides.
   const needWords = q.weights.size >= 3 ? 2 : 1;
-  return e.words >= needWords && e.coverage >= MIN_COVERAGE && (e.sentenceCoverage >= MIN_SENTENCE_COVERAGE || e.phrase);
+  // "Still there?" names nothing: framing words alone never make an answer.
+  return e.topical >= 1 && e.words >= needWords && e.coverage >= MIN_COVERAGE && (e.sentenceCoverage >= MIN_SENTENCE_COVERAGE || e.phrase);
 }
 
 /** Does one of the top passages answer enough of the question for the knowledge base to be said to answer? */

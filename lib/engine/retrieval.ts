@@ -73,19 +73,21 @@ async function resolveTerms(
   const words = parsed.words.map((word, i) => ({ word, spelled: parsed.spelled[i] ?? word, i }));
   // Stemmed with the index's own configuration; a word that is a stop word as typed ("für", "qué") is dropped even
   // though its folded spelling ("fur", "que") would pass.
-  const result = rows<{ i: number | null; word: string | null; lexeme: string | null; df: number | null; chunk_count: number | null; total_length: number | null; search_config: string | null }>(
+  const result = rows<{ i: number | null; word: string | null; lexeme: string | null; stop: boolean | null; df: number | null; chunk_count: number | null; total_length: number | null; search_config: string | null }>(
     await db.execute(sql`
       with s as (
         select chunk_count, total_length, search_config from kb_index_stats where kb_id = ${kbId}
       ), w as (
         select word, spelled, i from jsonb_to_recordset(${JSON.stringify(words)}::jsonb) as t(word text, spelled text, i int)
       ), l as (
-        select w.i, w.word, lex.lexeme
+        select w.i, w.word, lex.lexeme, false as stop
         from s cross join w
         cross join lateral unnest(tsvector_to_array(to_tsvector(s.search_config::regconfig, w.spelled))) as lex(lexeme)
         where to_tsvector(${stopWordConfigSql}, w.spelled) <> ''::tsvector
+        union all
+        select w.i, w.word, null, true from s cross join w where to_tsvector(${stopWordConfigSql}, w.spelled) = ''::tsvector
       )
-      select l.i::int as i, l.word, l.lexeme, coalesce(t.doc_freq, 0)::int as df, s.chunk_count, s.total_length, s.search_config
+      select l.i::int as i, l.word, l.lexeme, l.stop, coalesce(t.doc_freq, 0)::int as df, s.chunk_count, s.total_length, s.search_config
       from s
       left join l on true
       left join kb_terms t on t.kb_id = ${kbId} and t.lexeme = l.lexeme
@@ -104,7 +106,9 @@ async function resolveTerms(
   }
   // The last word as a prefix, only while it is not a whole word here ("constit" → "constitut", "constitution"…).
   const prefix = parsed.prefixWord;
-  if (prefix && chunkCount > 0) {
+  // A stop word typed in full ("there", "qué") is a whole word of the language: it is not a prefix being typed.
+  const stopped = new Set(result.filter((r) => r.stop === true).map((r) => r.word));
+  if (prefix && chunkCount > 0 && !stopped.has(prefix) && !questionWords.has(prefix)) {
     const own = result.filter((r) => r.word === prefix && r.lexeme);
     const known = own.some((r) => Number(r.df) > 0);
     if (!known) {
@@ -119,6 +123,10 @@ async function resolveTerms(
         if (seen.has(e.lexeme)) continue;
         seen.add(e.lexeme);
         terms.push({ word: prefix, lexeme: e.lexeme, docFreq: Number(e.df), idf: bm25Idf(chunkCount, Number(e.df)) });
+      }
+      // The half-typed word's own stem is no word of anything: once it expands, it weighs as what it expands to.
+      if (expansions.length > 0) {
+        for (let k = terms.length - 1; k >= 0; k--) if (terms[k].word === prefix && terms[k].docFreq === 0) terms.splice(k, 1);
       }
     }
   }
