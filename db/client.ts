@@ -39,8 +39,11 @@ export async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
 
 export async function openPostgres(url: string, poolMax = 10): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: poolMax, idleTimeoutMillis: 30_000 });
-  // A dropped idle connection must not crash the process; the pool replaces it.
+  // A dropped connection must not crash the process (a PostgreSQL restart or failover drops them all): the pool
+  // reports idle ones here and replaces them, and a connection lost while checked out between queries would otherwise
+  // emit an unhandled 'error'. A query in flight still fails with the error, through its own promise.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePostgres(pool, { schema });
   return { db, kind: 'postgres', pool, close: () => pool.end() };
 }
