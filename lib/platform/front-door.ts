@@ -1,6 +1,6 @@
 import { IncomingMessage, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 // Next's own reading of the router state an RSC request carries: what it throws on, it answers with a 500.
-import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state';
+import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state.js';
 import { ERROR_STATUS, errorBody, type ErrorCode } from './errors';
 import { REQUEST_ID_HEADER, newRequestId } from './http';
 import { log } from './log';
