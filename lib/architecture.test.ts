@@ -24,7 +24,7 @@ const LAYERS: Record<string, number> = {
   routing: 5,
   gateway: 6,
   seed: 7,
-  'openapi.ts': 7,
+  openapi: 7,
   'health.ts': 7,
 };
 /** Folders whose modules are imported one by one: a toolkit of independent pieces rather than one domain. */

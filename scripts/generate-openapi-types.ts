@@ -1,7 +1,7 @@
 // `npm run openapi:types`: writes test/support/openapi-types.ts, the TypeScript types openapi-typescript generates
-// from the OpenAPI document (lib/openapi.ts). e2e/api-client.spec.ts calls every endpoint through openapi-fetch with
+// from the OpenAPI document (lib/openapi/). e2e/api-client.spec.ts calls every endpoint through openapi-fetch with
 // these types, so `npm run typecheck` proves the calls match the document; test/support/openapi-types.test.ts fails
-// when the file no longer matches the document (run this script after changing lib/openapi.ts).
+// when the file no longer matches the document (run this script after changing lib/openapi/).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ import { buildOpenApiDocument } from '@/lib/openapi';
 export const OPENAPI_TYPES_PATH = path.resolve(import.meta.dirname, '..', 'test', 'support', 'openapi-types.ts');
 
 const HEADER = [
-  '// Generated from lib/openapi.ts by `npm run openapi:types` (openapi-typescript). Do not edit: run the script.',
+  '// Generated from lib/openapi/ by `npm run openapi:types` (openapi-typescript). Do not edit: run the script.',
   '// test/support/openapi-types.test.ts fails when this file no longer matches the document.',
   '',
   '',

@@ -29,7 +29,7 @@ async function chosenKnowledgeBase(searchParams: SearchParams) {
 
 /**
  * /docs: a hand-written "Getting started" with copyable examples, then the reference of every endpoint, drawn by
- * Redoc from the same document /api/openapi.json serves (lib/openapi.ts).
+ * Redoc from the same document /api/openapi.json serves (lib/openapi/).
  */
 export default async function DocsPage({ searchParams }: { searchParams: SearchParams }) {
   const base = baseUrl();

@@ -1,4 +1,4 @@
-// Generated from lib/openapi.ts by `npm run openapi:types` (openapi-typescript). Do not edit: run the script.
+// Generated from lib/openapi/ by `npm run openapi:types` (openapi-typescript). Do not edit: run the script.
 // test/support/openapi-types.test.ts fails when this file no longer matches the document.
 
 export interface paths {

@@ -5,7 +5,7 @@ import { routeMethods } from '@/lib/platform/route-methods';
 import { buildOpenApiDocument } from '@/lib/openapi';
 
 /**
- * GET /api/openapi.json — the OpenAPI 3.1 document of the public API (lib/openapi.ts; docs/api.md §2.10). Public like
+ * GET /api/openapi.json — the OpenAPI 3.1 document of the public API (lib/openapi/; docs/api.md §2.10). Public like
  * the catalogue: readable from any origin and under the same per-client limit (§2.8).
  */
 export const dynamic = 'force-dynamic';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '@/lib/openapi';
 
 /**
- * docs/api.md and the OpenAPI document (lib/openapi.ts) must tell the same story where both speak:
+ * docs/api.md and the OpenAPI document (lib/openapi/) must tell the same story where both speak:
  * - every error code the OpenAPI document declares for an endpoint is in the docs' error code table (§12.2) with the
  *   same HTTP status and that endpoint under "Built on", and every row built on an endpoint the OpenAPI document
  *   covers is declared there;
@@ -13,7 +13,7 @@ import { buildOpenApiDocument } from '@/lib/openapi';
  * The parsing is deliberately plain: find a heading by its title, read the markdown table right below it.
  */
 
-const DOCS_PATH = path.resolve(import.meta.dirname, '..', 'docs', 'api.md');
+const DOCS_PATH = path.resolve(import.meta.dirname, '..', '..', 'docs', 'api.md');
 
 /** OpenAPI paths and the endpoint names docs/api.md §12.1 gives them. */
 const ENDPOINT_NAMES: Record<string, string> = {

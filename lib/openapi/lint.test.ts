@@ -15,7 +15,7 @@ import { buildOpenApiDocument } from '@/lib/openapi';
  * child process, with telemetry and update checks off (nothing leaves the machine).
  */
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CLI = path.join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
 const run = promisify(execFile);
 

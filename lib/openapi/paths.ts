@@ -1,0 +1,208 @@
+import { MAX_BODY_BYTES } from '@/lib/gateway';
+import { CATALOGUE_HEADERS, catalogueLoadResponses, errorSchema, headerRef, ID_ONLY, json, KEYED_HEADERS, ref, type Json } from './shared';
+
+/** The paths of the agent endpoints and of the service endpoints (this document, health). */
+/** The error answers every keyed endpoint shares (rows 1–11 of docs/api.md §3.2). */
+export function keyedErrors(options: { metered: boolean }): Json {
+  const limited = options.metered
+    ? { description: 'Per-key rate limit (with Retry-After) or the subscription’s cap for the period', headers: { ...KEYED_HEADERS, 'Retry-After': headerRef('RetryAfter') }, content: json({ oneOf: [ref('RateLimitError'), ref('QueryCapError')] }) }
+    : { description: 'This endpoint’s own per-key limit (with Retry-After)', headers: { ...KEYED_HEADERS, 'Retry-After': headerRef('RetryAfter') }, content: json(ref('RateLimitError')) };
+  return {
+    ...(options.metered ? { '400': { description: 'A malformed request body (invalid_query)', headers: KEYED_HEADERS, content: json(ref('InvalidQueryError')) } } : {}),
+    '401': { description: 'No key, or a key that is malformed or unknown', headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('WwwAuthenticate') }, content: json(ref('AuthenticationError')) },
+    '403': { description: 'Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended', headers: KEYED_HEADERS, content: json(ref('ForbiddenError')) },
+    '404': { description: 'No published knowledge base has this id', headers: KEYED_HEADERS, content: json(ref('KnowledgeBaseNotFoundError')) },
+    '429': limited,
+    '500': { description: 'A fault of our own (nothing is counted)', headers: ID_ONLY, content: json(ref('InternalError')) },
+    ...(options.metered
+      ? {
+          '413': { description: `Body over ${MAX_BODY_BYTES} bytes`, headers: KEYED_HEADERS, content: json(ref('PayloadTooLargeError')) },
+          '502': { description: 'The publisher’s backend failed; not counted', headers: KEYED_HEADERS, content: json(ref('PublisherError')) },
+          '504': { description: 'The publisher did not answer in time; not counted', headers: KEYED_HEADERS, content: json(ref('PublisherTimeoutError')) },
+        }
+      : {}),
+  };
+}
+
+/** 405 answers for the methods a keyed path does not serve. */
+export function keyedNotAllowed(operationId: string, served: string[], parameters: Json[]): Json {
+  const allow = served.includes('GET') ? [...served, 'HEAD'].join(', ') : served.join(', ');
+  const servedLower = allow.toLowerCase().split(', ');
+  return Object.fromEntries(
+    ['get', 'put', 'post', 'patch', 'delete', 'options', 'head']
+      .filter((method) => !servedLower.includes(method))
+      .map((method) => [
+        method,
+        {
+          tags: ['query'],
+          operationId: `${operationId}_${method}`,
+          summary: `Not allowed: only ${allow} is served`,
+          security: [],
+          ...(parameters.length ? { parameters } : {}),
+          responses: {
+            '405': {
+              description: 'Method not allowed',
+              headers: { ...ID_ONLY, Allow: { description: 'The methods served.', required: true, schema: { type: 'string', const: allow } } },
+              ...(method === 'head' ? {} : { content: json(ref('MethodNotAllowedError')) }),
+            },
+          },
+        },
+      ]),
+  );
+}
+
+export const KB_ID_PARAMETER = { name: 'kb_id', in: 'path', required: true, schema: { type: 'string' } };
+
+/** The Almanac codes behind each status of the Dify endpoint. */
+export const DIFY_ERRORS: Record<string, string[]> = {
+  '400': ['invalid_query'],
+  '401': ['missing_api_key', 'invalid_api_key'],
+  '403': ['key_revoked', 'key_scope_mismatch', 'forbidden'],
+  '404': ['knowledge_base_not_found'],
+  '413': ['payload_too_large'],
+  '429': ['rate_limit_exceeded', 'query_cap_exceeded'],
+  '500': ['internal_error'],
+  '502': ['publisher_error'],
+  '504': ['publisher_timeout'],
+};
+
+/** Dify's error shape `{error_code, error_msg}` with Almanac's error body alongside (docs/api.md §10.3). */
+export function difyErrorSchema(codes: string[]): Json {
+  const almanac = errorSchema(codes);
+  return {
+    ...almanac,
+    required: ['error_code', 'error_msg', ...(almanac.required as string[])],
+    properties: {
+      error_code: { type: 'integer', description: '1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status.' },
+      error_msg: { type: 'string' },
+      ...(almanac.properties as Json),
+    },
+    additionalProperties: true,
+  };
+}
+
+/** 405 answers for the methods a GET-only path does not serve (HEAD follows GET). */
+export function getOnlyNotAllowed(operationId: string, tag: string): Json {
+  return Object.fromEntries(
+    ['put', 'post', 'patch', 'delete', 'options'].map((method) => [
+      method,
+      {
+        tags: [tag],
+        operationId: `${operationId}_${method}`,
+        summary: 'Not allowed: only GET, HEAD is served',
+        security: [],
+        responses: {
+          '405': { description: 'Method not allowed', headers: { ...ID_ONLY, Allow: headerRef('AllowGet') }, content: json(ref('MethodNotAllowedError')) },
+        },
+      },
+    ]),
+  );
+}
+
+/** This document and the health probe (docs/api.md §2.10, §2.11). */
+export function servicePaths(): Json {
+  return {
+    '/api/openapi.json': {
+      get: {
+        tags: ['service'],
+        operationId: 'getOpenApiDocument',
+        summary: 'This OpenAPI 3.1 document (public, cacheable for 5 minutes, CORS *, limited per client address)',
+        security: [],
+        responses: {
+          '200': {
+            description: 'The document; its servers[0].url is the base URL of this deployment',
+            headers: { ...CATALOGUE_HEADERS, 'Cache-Control': headerRef('DocumentCache') },
+            content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string', const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } }, description: 'An OpenAPI 3.1 document.' }),
+          },
+          ...catalogueLoadResponses,
+          '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
+        },
+      },
+      ...getOnlyNotAllowed('getOpenApiDocument', 'service'),
+    },
+    '/api/health': {
+      get: {
+        tags: ['service'],
+        operationId: 'getHealth',
+        summary: 'Readiness (the database answers) or, with probe=live, liveness (for operators and load balancers)',
+        security: [],
+        parameters: [
+          { name: 'probe', in: 'query', required: false, schema: { type: 'string', const: 'live' }, description: 'live: answer at once, with no I/O (liveness).' },
+        ],
+        responses: {
+          '200': { description: 'Ready (or, with probe=live, alive)', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json({ oneOf: [ref('Health'), ref('Liveness')] }) },
+          '503': { description: 'The database cannot be reached (opening it has a 2 s budget); the body is the health object, not an error body', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json(ref('Health')) },
+          '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
+        },
+      },
+      ...getOnlyNotAllowed('getHealth', 'service'),
+    },
+  };
+}
+
+/** The retrieval-only, usage and Dify endpoints (docs/api.md §10). */
+export function agentPaths(): Json {
+  return {
+    '/kb/{kb_id}/search': {
+      parameters: [KB_ID_PARAMETER],
+      post: {
+        tags: ['query'],
+        operationId: 'searchKnowledgeBase',
+        summary: 'The best passages for a query, without an answer (API key required; metered like a query, free when empty)',
+        security: [{ apiKey: [] }],
+        requestBody: { required: true, content: json(ref('SearchRequest')) },
+        responses: { '200': { description: 'The passages, best first', headers: KEYED_HEADERS, content: json(ref('SearchResults')) }, ...keyedErrors({ metered: true }) },
+      },
+      ...keyedNotAllowed('searchKnowledgeBase', ['POST'], [KB_ID_PARAMETER]),
+    },
+    '/kb/{kb_id}/usage': {
+      parameters: [KB_ID_PARAMETER],
+      get: {
+        tags: ['query'],
+        operationId: 'getUsage',
+        summary: 'Where this key’s subscription stands: usage of the period and the query limit (never counted; 30 per minute per key)',
+        security: [{ apiKey: [] }],
+        responses: {
+          '200': { description: 'The usage report; X-RateLimit-* describe this endpoint’s own limit', headers: KEYED_HEADERS, content: json(ref('UsageReport')) },
+          ...keyedErrors({ metered: false }),
+        },
+      },
+      ...keyedNotAllowed('getUsage', ['GET'], [KB_ID_PARAMETER]),
+    },
+    '/kb/{kb_id}/mcp': {
+      parameters: [KB_ID_PARAMETER],
+      post: {
+        tags: ['query'],
+        operationId: 'mcp',
+        summary: 'The knowledge base as a remote MCP server (Streamable HTTP, stateless): tools ask and search, metered per call',
+        description:
+          'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call…); see https://modelcontextprotocol.io. ' +
+          'The key and steps 1–6 of the check order are HTTP errors; the rate limit, a bad query and the cap are tool errors inside a 200.',
+        security: [{ apiKey: [] }],
+        requestBody: { required: true, content: json({ type: 'object', description: 'A JSON-RPC 2.0 request or notification.' }) },
+        responses: {
+          '200': { description: 'The JSON-RPC response', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 response.' }) },
+          ...Object.fromEntries(Object.entries(keyedErrors({ metered: false })).filter(([status]) => status !== '429')),
+        },
+      },
+      ...keyedNotAllowed('mcp', ['GET', 'POST', 'DELETE'], [KB_ID_PARAMETER]),
+    },
+    '/dify/retrieval': {
+      post: {
+        tags: ['query'],
+        operationId: 'difyRetrieval',
+        summary: 'Dify External Knowledge API: register <base>/dify in Dify with the Almanac key, and the knowledge base id as knowledge id',
+        security: [{ apiKey: [] }],
+        requestBody: { required: true, content: json(ref('DifyRetrievalRequest')) },
+        responses: {
+          '200': { description: 'The records, best first', headers: KEYED_HEADERS, content: json(ref('DifyRecords')) },
+          ...Object.fromEntries(
+            Object.entries(keyedErrors({ metered: true })).map(([status, response]) => [status, { ...(response as Json), content: json(difyErrorSchema(DIFY_ERRORS[status]!)) }]),
+          ),
+        },
+      },
+      ...keyedNotAllowed('difyRetrieval', ['POST'], []),
+    },
+  };
+}
+

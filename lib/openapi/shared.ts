@@ -1,0 +1,95 @@
+/** Building blocks of the OpenAPI document (lib/openapi/index.ts): references, error bodies, header sets. */
+export type Json = Record<string, unknown>;
+
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+export function errorSchema(codes: string[], extras: Json = {}, requiredExtras: string[] = []): Json {
+  return {
+    type: 'object',
+    required: ['error', 'message', 'request_id', ...requiredExtras],
+    properties: {
+      error: codes.length === 1 ? { type: 'string', const: codes[0] } : { type: 'string', enum: codes },
+      message: { type: 'string', minLength: 1 },
+      request_id: { type: 'string', pattern: '^req_[0-9A-Za-z]+$' },
+      ...extras,
+    },
+    additionalProperties: false,
+  };
+}
+
+export const json = (schema: Json) => ({ 'application/json': { schema } });
+
+export const RATE_HEADERS = {
+  'X-Request-Id': headerRef('XRequestId'),
+  'X-RateLimit-Limit': headerRef('XRateLimitLimit'),
+  'X-RateLimit-Remaining': headerRef('XRateLimitRemaining'),
+  'X-RateLimit-Reset': headerRef('XRateLimitReset'),
+};
+export const USAGE_HEADERS = {
+  'X-Usage-Used': headerRef('XUsageUsed'),
+  'X-Usage-Cap': headerRef('XUsageCap'),
+  'X-Usage-Remaining': headerRef('XUsageRemaining'),
+};
+export const KEYED_HEADERS = { ...RATE_HEADERS, ...USAGE_HEADERS };
+export const ID_ONLY = { 'X-Request-Id': headerRef('XRequestId') };
+/**
+ * Every catalogue answer: CORS, and the per-client limit's state (docs/api.md §2.8), which is present only where the
+ * server knows the client's address (`npm start`), hence not required.
+ */
+export const CATALOGUE_HEADERS = {
+  ...ID_ONLY,
+  'Access-Control-Allow-Origin': headerRef('CorsAny'),
+  'X-RateLimit-Limit': headerRef('PublicRateLimitLimit'),
+  'X-RateLimit-Remaining': headerRef('PublicRateLimitRemaining'),
+  'X-RateLimit-Reset': headerRef('PublicRateLimitReset'),
+};
+
+/** The catalogue's answers to load: the per-client limit (429) and a full load queue (503); neither is cached. */
+export const catalogueLoadResponses = {
+  '429': {
+    description: 'This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (300) to the public endpoints in the last minute',
+    headers: { ...CATALOGUE_HEADERS, 'X-RateLimit-Limit': headerRef('XRateLimitLimit'), 'X-RateLimit-Remaining': headerRef('XRateLimitRemaining'), 'X-RateLimit-Reset': headerRef('XRateLimitReset'), 'Retry-After': headerRef('RetryAfterRequired') },
+    content: json(ref('RateLimitError')),
+  },
+  '503': {
+    description: 'Too many catalogue loads are waiting for the database; retry after a second',
+    headers: { ...CATALOGUE_HEADERS, 'Retry-After': headerRef('RetryAfterRequired') },
+    content: json(ref('ServiceUnavailableError')),
+  },
+};
+
+/** The catalogue answers CORS preflights (204) and 405 for writes, both with CORS so browsers can read them. */
+export function catalogueExtraMethods(operationId: string): Json {
+  const notAllowed = (method: string) => ({
+    tags: ['catalogue'],
+    operationId: `${operationId}_${method}`,
+    summary: 'Not allowed: the catalogue is read-only',
+    security: [],
+    responses: {
+      '405': {
+        description: 'Method not allowed',
+        headers: { ...ID_ONLY, Allow: headerRef('AllowCatalogue'), 'Access-Control-Allow-Origin': headerRef('CorsAny') },
+        content: json(ref('MethodNotAllowedError')),
+      },
+    },
+  });
+  return {
+    options: {
+      tags: ['catalogue'],
+      operationId: `${operationId}_preflight`,
+      summary: 'CORS preflight',
+      security: [],
+      responses: {
+        '204': { description: 'Any origin may GET', headers: { 'Access-Control-Allow-Origin': headerRef('CorsAny'), Allow: headerRef('AllowCatalogue') } },
+      },
+    },
+    post: notAllowed('post'),
+    put: notAllowed('put'),
+    patch: notAllowed('patch'),
+    delete: notAllowed('delete'),
+  };
+}
+
+export const intHeader = (description: string) => ({ description, required: true, schema: { type: 'string', pattern: '^[0-9]+$' } });
+
