@@ -28,10 +28,13 @@ export interface DatabaseHandle {
 // Counters and bigint ids are far below 2^53; read them as numbers rather than strings.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-/** `dataDir` undefined or `memory://` gives an in-memory database (tests). */
-export async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
+/**
+ * `dataDir` undefined or `memory://` gives an in-memory database (tests). `loadDataDir`, a `dumpDataDir()` tarball,
+ * starts it as a copy of that database instead of running initdb (tests copy one migrated template per run).
+ */
+export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob } = {}): Promise<DatabaseHandle> {
   if (dataDir && !dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite({ dataDir, extensions: { unaccent } });
+  const client = new PGlite({ dataDir, loadDataDir: options.loadDataDir, extensions: { unaccent } });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return { db, kind: 'pglite', pglite: client, close: () => client.close() };

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import { openPglite, openPostgres, type DatabaseHandle } from '@/db/client';
 import { prepareDatabase, useDatabase } from '@/lib/platform/db';
@@ -21,15 +22,18 @@ export function newTestDatabaseName(): string {
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or a new database on the PostgreSQL server
- * (dropped when the file ends), so runs and files never interfere. It becomes the process database of lib/db.
+ * (dropped when the file ends), so runs and files never interfere. Under the projects' global setups it is a copy of
+ * the run's migrated template (pglite-global-setup.ts, postgres-global-setup.ts), which saves starting PGlite from
+ * initdb and migrating in every file; run another way, it starts empty and migrates. Seeding a copy still seeds. It becomes the process database of lib/db.
  */
 export async function createTestDatabase(options: { seed?: boolean; kind?: TestDbKind; install?: boolean } = {}): Promise<DatabaseHandle & { url?: string }> {
   const kind = options.kind ?? testDbKind();
   let handle: DatabaseHandle & { url?: string };
   if (kind === 'pglite') {
-    handle = await openPglite();
+    const template = process.env.ALMANAC_TEST_PGLITE_TEMPLATE;
+    handle = await openPglite(undefined, { loadDataDir: template ? new Blob([readFileSync(template)]) : undefined });
   } else {
-    const scratch = await createScratchDatabase(newTestDatabaseName());
+    const scratch = await createScratchDatabase(newTestDatabaseName(), undefined, process.env.ALMANAC_TEST_POSTGRES_TEMPLATE);
     const opened = await openPostgres(scratch.url, 10);
     handle = {
       ...opened,

@@ -21,10 +21,18 @@ async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promi
   }
 }
 
-/** An empty database on the PostgreSQL server for one test file or benchmark run (names are plain identifiers). */
-export async function createScratchDatabase(name: string, adminUrl = ADMIN_POSTGRES_URL): Promise<ScratchDatabase> {
+function plainName(name: string): string {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`not a plain database name: ${name}`);
-  await withAdmin(adminUrl, (c) => c.query(`create database ${name}`));
+  return name;
+}
+
+/**
+ * An empty database on the PostgreSQL server for one test file or benchmark run (names are plain identifiers), or a
+ * copy of `template`, a database nobody may be connected to while it is copied.
+ */
+export async function createScratchDatabase(name: string, adminUrl = ADMIN_POSTGRES_URL, template?: string): Promise<ScratchDatabase> {
+  const copyOf = template ? ` template ${plainName(template)}` : '';
+  await withAdmin(adminUrl, (c) => c.query(`create database ${plainName(name)}${copyOf}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { name, url: url.toString(), drop: () => dropDatabases([name], adminUrl) };
