@@ -254,14 +254,12 @@ test('gzip for an answer of 1 KiB or more when the client accepts it, the same J
   expect(Object.keys(short.json()).sort()).toEqual(['answer', 'citations', 'tokens_used']);
 });
 
-test("a trailing slash is Next's: 308 to the canonical path, nothing counted", async () => {
+test('a trailing slash is no endpoint: a JSON 404 from the front door, not a redirect, nothing counted (docs/api.md §7.1)', async () => {
   const k = await buy(kb, { cap: 10 });
   const reply = await ask(kb, k.key, { suffix: '/' });
-  expect(reply.status).toBe(308);
-  expect(reply.headers.location).toBe(`/kb/${kb}/query`);
-  // Next's redirect: chunked and without the X-Request-Id that every answer of the fast lane carries.
-  expect(reply.headers['x-request-id']).toBeUndefined();
-  expect(reply.headers['transfer-encoding']).toBe('chunked');
+  expect(reply.status).toBe(404);
+  expect(reply.headers.location).toBeUndefined();
+  expect(reply.json()).toEqual({ error: 'not_found', message: expect.any(String), request_id: reply.headers['x-request-id'] });
   expect(await usedThisPeriod(k.subscriptionId)).toBe(0);
 });
 
