@@ -116,7 +116,6 @@ describe('concurrent misses', () => {
     const counted = await stats();
     expect(counted.misses).toBe(1);
     expect(counted.shared + counted.hits).toBe(24);
-    expect(counted.shared).toBeGreaterThan(0);
   });
 });
 
