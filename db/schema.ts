@@ -342,6 +342,11 @@ export const subscriptions = pgTable(
     endedAt: ts('ended_at'),
     stripeSubscriptionId: text('stripe_subscription_id'),
     stripeCheckoutSessionId: text('stripe_checkout_session_id'),
+    /**
+     * A downgrade the buyer chose: this plan replaces `plan_id` when the next period starts (period roll-over, or
+     * Stripe's next invoice), so the smaller cap never sits below what this period already used. Null: none.
+     */
+    pendingPlanId: text('pending_plan_id').references(() => plans.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
