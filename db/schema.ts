@@ -24,6 +24,8 @@ import {
  */
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+/** Raw bytes: node-postgres reads a Buffer, PGlite a Uint8Array (a Buffer is one). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
@@ -39,7 +41,8 @@ export const keyModeEnum = pgEnum('key_mode', ['live', 'test']);
  * incomplete: checkout started, not yet paid (no access, no key).
  */
 export const subscriptionStatusEnum = pgEnum('subscription_status', ['incomplete', 'active', 'past_due', 'cancelled', 'expired']);
-export const documentStatusEnum = pgEnum('document_status', ['ready', 'failed']);
+/** queued → ingesting → ready | failed: an upload from the console is ingested by a background job (lib/engine/uploads.ts). */
+export const documentStatusEnum = pgEnum('document_status', ['ready', 'failed', 'queued', 'ingesting']);
 
 // ── People ─────────────────────────────────────────────────────────────────────────────────────────
 
@@ -90,6 +93,10 @@ export const publishers = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     websiteUrl: text('website_url'),
+    /** Stripe Connect Express account that receives this publisher's share (destination charges); null until onboarding starts. */
+    stripeAccountId: text('stripe_account_id'),
+    /** Stripe says the account can receive transfers (account.updated / the return from onboarding). */
+    stripeOnboarded: boolean('stripe_onboarded').notNull().default(false),
     /** The user who manages this publisher in the console; null for publishers created by an operator. */
     ownerUserId: text('owner_user_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
@@ -235,6 +242,8 @@ export const documents = pgTable(
     /** Engine: the parsed structure (pages of headings and paragraphs) so `reindex` can re-chunk without the original bytes. */
     structure: jsonb('structure').$type<Record<string, unknown>>(),
     status: documentStatusEnum('status').notNull().default('ready'),
+    /** Why the last ingestion failed (status `failed`), in words for the publisher. */
+    errorMessage: text('error_message'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -474,6 +483,69 @@ export const queryLog = pgTable(
   (t) => [index('query_log_kb_idx').on(t.kbId, t.createdAt), index('query_log_subscription_idx').on(t.subscriptionId, t.createdAt)],
 );
 
+/**
+ * The uploaded bytes of a console document, kept durably so its ingestion job can run (and run again after a crash
+ * or a reindex from source) in any instance. Deleted with its document.
+ */
+export const documentSources = pgTable('document_sources', {
+  documentId: text('document_id')
+    .primaryKey()
+    .references(() => documents.id, { onDelete: 'cascade' }),
+  kbId: text('kb_id').notNull(),
+  bytes: bytea('bytes').notNull(),
+  mimeType: text('mime_type'),
+  createdAt: createdAt(),
+});
+
+/**
+ * Daily aggregates per knowledge base and outcome (`answered`, `abstained` or an error code), written off the hot
+ * path by the gateway's usage recorder. No question text and no buyer: publishers' analytics read only this.
+ * `latency_buckets[i]` counts backend latencies up to LATENCY_BUCKETS_MS[i] (lib/publishing/analytics.ts), so
+ * p50/p95 can be merged across days.
+ */
+export const kbStatsDaily = pgTable(
+  'kb_stats_daily',
+  {
+    kbId: text('kb_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    outcome: text('outcome').notNull(),
+    count: integer('count').notNull().default(0),
+    latencyBuckets: integer('latency_buckets').array().notNull().default(sql`'{}'::int[]`),
+  },
+  (t) => [primaryKey({ columns: [t.kbId, t.day, t.outcome] })],
+);
+
+/**
+ * Durable background jobs (lib/platform/jobs.ts): claimed with FOR UPDATE SKIP LOCKED under a lease, so each job runs
+ * in one instance at a time and a job whose worker died is taken over when its lease expires.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: text('id').primaryKey(),
+    queue: text('queue').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /** At most one job per key, ever: enqueueing a present key creates nothing. */
+    dedupeKey: text('dedupe_key'),
+    /** queued | running | done | failed */
+    status: text('status').notNull().default('queued'),
+    runAt: ts('run_at').notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    lockedBy: text('locked_by'),
+    lockedUntil: ts('locked_until'),
+    lastError: text('last_error'),
+    finishedAt: ts('finished_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('jobs_dedupe_key').on(t.dedupeKey),
+    index('jobs_due_idx').on(t.status, t.runAt),
+    index('jobs_finished_idx').on(t.finishedAt),
+  ],
+);
+
 // ── Ledgers ────────────────────────────────────────────────────────────────────────────────────────
 
 /** Every Stripe event applied, recorded in the same transaction as its effect: a duplicate changes nothing. */
@@ -488,6 +560,44 @@ export const stripeEvents = pgTable('stripe_events', {
   outcome: text('outcome').notNull().default('applied'),
   processedAt: ts('processed_at').notNull().defaultNow(),
 }, (t) => [index('stripe_events_subscription_idx').on(t.stripeSubscriptionId, t.eventCreatedAt)]);
+
+/**
+ * What each publisher earned, one row per paid subscription period (docs/api.md §11): written in the same
+ * transaction as the event that made the period paid (test checkout purchase or renewal, Stripe invoice.paid), so
+ * the unique key makes a replay change nothing. Amounts in the currency's minor unit; fee = PLATFORM_FEE_PERCENT.
+ */
+export const earnings = pgTable(
+  'earnings',
+  {
+    id: text('id').primaryKey(),
+    publisherId: text('publisher_id')
+      .notNull()
+      .references(() => publishers.id, { onDelete: 'restrict' }),
+    kbId: text('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'restrict' }),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'restrict' }),
+    planId: text('plan_id'),
+    periodStart: ts('period_start').notNull(),
+    periodEnd: ts('period_end').notNull(),
+    grossCents: integer('gross_cents').notNull(),
+    feeCents: integer('fee_cents').notNull(),
+    netCents: integer('net_cents').notNull(),
+    currency: text('currency').notNull(),
+    /** `test_purchase`, `test_renewal` or `stripe_invoice`. */
+    source: text('source').notNull(),
+    /** The Stripe event or invoice id, or the subscription id for test mode. */
+    sourceEvent: text('source_event').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('earnings_period_key').on(t.subscriptionId, t.periodStart),
+    index('earnings_publisher_idx').on(t.publisherId, t.periodStart),
+    index('earnings_kb_idx').on(t.kbId, t.periodStart),
+  ],
+);
 
 export const auditLog = pgTable(
   'audit_log',
