@@ -138,6 +138,14 @@ export const envSchema = z.object({
    * a second of reservations — in the buyer's favour. On: every reservation batch waits for the flush (slower).
    */
   QUOTA_SYNCHRONOUS_COMMIT: bool(false),
+  /**
+   * Operators: the accounts (emails, comma-separated, compared case-insensitively) that may open /admin
+   * (lib/accounts/admin.ts). Default none: nobody is an operator, and /admin answers like a missing page.
+   */
+  ADMIN_EMAILS: z
+    .string()
+    .optional()
+    .transform((v) => [...new Set((v ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))]),
   /** Sign-ups allowed per client address per hour (each costs an argon2id hash; lib/accounts/sign-in-limiter.ts). */
   SIGN_UPS_PER_ADDRESS_PER_HOUR: intWithDefault(20, 1),
   /** Publisher backend timeout when a knowledge base sets none (milliseconds). */
