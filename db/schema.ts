@@ -62,10 +62,66 @@ export const users = pgTable(
      * a token carrying an older value is refused; signing out bumps it, which ends every session of the user.
      */
     sessionVersion: integer('session_version').notNull().default(0),
+    /**
+     * When the address was proven (the sign-up link, a provider's verified email, an operator's CLI). Null: unproven,
+     * so the account may browse but not buy or create keys (docs/api.md §7.5).
+     */
+    emailVerifiedAt: ts('email_verified_at'),
+    /** Account deleted: the row stays (invoices and ledgers refer to it) with its personal data removed. */
+    deletedAt: ts('deleted_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_stripe_customer_key').on(t.stripeCustomerId)],
+);
+
+/**
+ * Single-use links sent by email (lib/accounts/account-tokens.ts): `verify_email` (24 h) and `reset_password` (1 h).
+ * Only the SHA-256 of the token is stored; using one sets `used_at` in the same statement that checks it is unused and
+ * unexpired, so a link works once however often it is clicked.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** `verify_email` | `reset_password` */
+    purpose: text('purpose').notNull(),
+    /** The address the link was sent to: verification proves this address, not whatever the account says later. */
+    email: text('email').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('account_tokens_user_idx').on(t.userId, t.purpose)],
+);
+
+/**
+ * Every email the server writes (lib/platform/mail.ts), one row each. Without SMTP_URL the row is the delivery
+ * (`outbox`: operators read it at /admin/outbox and with the CLI); with SMTP_URL a job sends it (`queued` → `sent`, or
+ * `failed` after the job's last attempt).
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: text('id').primaryKey(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    /** What the message is (`verify_email`, `reset_password`, `usage_alert`…), for operators. */
+    kind: text('kind').notNull(),
+    /** outbox | queued | sent | failed */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    /** The SMTP server's Message-ID once sent. */
+    messageId: text('message_id'),
+    sentAt: ts('sent_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_outbox_created_idx').on(t.createdAt), index('mail_outbox_to_idx').on(t.toAddress, t.createdAt)],
 );
 
 /** OAuth identities linked to a user (next-auth). Sessions are JWTs, so there is no sessions table. */
@@ -448,6 +504,41 @@ export const usagePeriods = pgTable(
   },
   (t) => [primaryKey({ columns: [t.subscriptionId, t.periodStart] })],
 );
+
+/**
+ * Usage alerts sent (docs/api.md §5.6): one row per subscription, period and threshold (80 or 100 percent of the cap).
+ * The insert is the "once": whoever inserts the row enqueues the email and webhook; everyone else finds it there.
+ */
+export const usageAlerts = pgTable(
+  'usage_alerts',
+  {
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    periodStart: ts('period_start').notNull(),
+    threshold: integer('threshold').notNull(),
+    /** The event id receivers deduplicate on (`evt_…`), the same in the email's job and every webhook attempt. */
+    eventId: text('event_id').notNull(),
+    used: integer('used').notNull(),
+    cap: integer('cap').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.subscriptionId, t.periodStart, t.threshold] }), uniqueIndex('usage_alerts_event_key').on(t.eventId)],
+);
+
+/**
+ * The buyer's usage-alert webhook for one subscription: an http(s) URL (SSRF rules of lib/routing/ssrf-guard.ts) and
+ * the signing secret, AES-256-GCM-encrypted (lib/platform/crypto.ts), shown to the buyer once.
+ */
+export const alertWebhooks = pgTable('alert_webhooks', {
+  subscriptionId: text('subscription_id')
+    .primaryKey()
+    .references(() => subscriptions.id, { onDelete: 'cascade' }),
+  url: text('url').notNull(),
+  secretCiphertext: text('secret_ciphertext').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
 
 /** Successful queries per subscription and UTC day, for usage charts. */
 export const usageDaily = pgTable(
