@@ -1,3 +1,4 @@
-/** Publishing: creating hosted knowledge bases and finding knowledge bases in every state for operators. Public surface. */
+/** Publishing: publisher profiles and the console's ownership rule, listings, plans, and operator lookups. Public surface. */
 export * from './knowledge-base-lookup';
 export * from './knowledge-bases';
+export * from './ownership';

@@ -1,0 +1,65 @@
+import { and, eq } from 'drizzle-orm';
+import { knowledgeBases, plans, publishers, type KnowledgeBase, type Plan, type Publisher } from '@/db/schema';
+import type { Executor } from '@/lib/platform/db';
+import { isCleanId } from '@/lib/platform/text-input';
+
+/**
+ * The console's one ownership rule (docs/api.md §9): every publisher page and action starts here with the
+ * session's user id, never an id from the form. What the account does not own is `not_found`, exactly like what does
+ * not exist, so a stranger learns nothing about other publishers' listings, plans or documents.
+ */
+
+export type OwnershipDenial = { ok: false; code: 'not_found'; message: string };
+
+const NOT_FOUND: OwnershipDenial = { ok: false, code: 'not_found', message: 'Not found.' };
+const NO_PUBLISHER: OwnershipDenial = { ok: false, code: 'not_found', message: 'This account has no publisher profile yet.' };
+
+/** Ids from a URL or form are checked before they reach the database (docs/api.md §7.2). */
+const usableId = (id: unknown): id is string => typeof id === 'string' && id.length > 0 && id.length <= 64 && isCleanId(id);
+
+/** The account's publisher profile, or null (an account has at most one). */
+export async function findPublisherForUser(db: Executor, userId: string): Promise<Publisher | null> {
+  if (!usableId(userId)) return null;
+  const [row] = await db.select().from(publishers).where(eq(publishers.ownerUserId, userId)).limit(1);
+  return row ?? null;
+}
+
+/** The account's publisher profile, or a `not_found` denial when it has none. */
+export async function requirePublisherForUser(db: Executor, userId: string): Promise<{ ok: true; publisher: Publisher } | OwnershipDenial> {
+  const publisher = await findPublisherForUser(db, userId);
+  return publisher ? { ok: true, publisher } : NO_PUBLISHER;
+}
+
+export type OwnedKnowledgeBase = { ok: true; publisher: Publisher; kb: KnowledgeBase };
+
+/**
+ * A knowledge base of the account's publisher, in any state (draft, published, unpublished, suspended), or
+ * `not_found` for one that does not exist or belongs to someone else. Pass a transaction and `lock: true` to hold the
+ * row (`FOR UPDATE`) for a state change.
+ */
+export async function requireOwnedKnowledgeBase(
+  db: Executor,
+  userId: string,
+  kbId: unknown,
+  options: { lock?: boolean } = {},
+): Promise<OwnedKnowledgeBase | OwnershipDenial> {
+  if (!usableId(kbId)) return NOT_FOUND;
+  const publisher = await findPublisherForUser(db, userId);
+  if (!publisher) return NOT_FOUND;
+  const query = db.select().from(knowledgeBases).where(and(eq(knowledgeBases.id, kbId), eq(knowledgeBases.publisherId, publisher.id)));
+  const [kb] = options.lock ? await query.for('update') : await query;
+  return kb ? { ok: true, publisher, kb } : NOT_FOUND;
+}
+
+/** A plan of one of the account's knowledge bases (with that knowledge base), or `not_found`. */
+export async function requireOwnedPlan(
+  db: Executor,
+  userId: string,
+  planId: unknown,
+): Promise<(OwnedKnowledgeBase & { plan: Plan }) | OwnershipDenial> {
+  if (!usableId(planId)) return NOT_FOUND;
+  const [plan] = await db.select().from(plans).where(eq(plans.id, planId));
+  if (!plan) return NOT_FOUND;
+  const owned = await requireOwnedKnowledgeBase(db, userId, plan.kbId);
+  return owned.ok ? { ...owned, plan } : NOT_FOUND;
+}
