@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -34,7 +35,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
  */
 export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob } = {}): Promise<DatabaseHandle> {
   if (dataDir && !dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite({ dataDir, loadDataDir: options.loadDataDir, extensions: { unaccent } });
+  const client = new PGlite({ dataDir, loadDataDir: options.loadDataDir, extensions: { unaccent, pg_trgm } });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return { db, kind: 'pglite', pglite: client, close: () => client.close() };

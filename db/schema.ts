@@ -227,6 +227,8 @@ export const catalogSearch = pgTable(
     updatedAt: ts('updated_at').notNull(),
     /** Stemmed lexemes of title, publisher name, tags, summary and description, stripped (never ranked). */
     searchVector: tsvector('search_vector').notNull(),
+    /** The title's lexemes alone (same text rules): the `relevance` sort ranks title matches first (lib/catalog/listing.ts). */
+    titleVector: tsvector('title_vector').notNull().default(sql`''::tsvector`),
   },
   (t) => [
     index('catalog_search_vector_idx').using('gin', t.searchVector),
@@ -252,6 +254,19 @@ export const catalogWords = pgTable(
     lexeme: text('lexeme').notNull(),
   },
   (t) => [primaryKey({ columns: [t.word, t.lexeme] }), index('catalog_words_prefix_idx').on(t.word.op('text_pattern_ops'))],
+);
+
+/**
+ * Every plain word (letters only, 3–32 of them, not a stop word) of the published catalogue's text, unstemmed, with a
+ * trigram index (pg_trgm): a search whose words match nothing is offered the nearest known words ("constituton" →
+ * "constitution", lib/catalog/suggest.ts). Filled by the catalogue trigger; like catalog_words, never pruned.
+ */
+export const catalogTerms = pgTable(
+  'catalog_terms',
+  {
+    word: text('word').primaryKey(),
+  },
+  (t) => [index('catalog_terms_trgm_idx').using('gin', t.word.op('gin_trgm_ops'))],
 );
 
 export const plans = pgTable(
