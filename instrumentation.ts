@@ -20,5 +20,11 @@ export async function register(): Promise<void> {
   startIdempotencyPurge();
   const { startFormSubmissionPurge } = await import('./lib/platform/form-submissions');
   startFormSubmissionPurge();
+  // Durable background jobs (lib/platform/jobs.ts): each domain registers its handlers, then one worker polls.
+  const { startJobWorker } = await import('./lib/platform/jobs');
+  const worker = startJobWorker();
+  // Stop claiming on shutdown; a job cut short is taken over by another instance (or this one after a restart)
+  // when its lease expires.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void worker.stop());
   registerNodeGateway();
 }

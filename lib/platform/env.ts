@@ -146,6 +146,27 @@ export const envSchema = z.object({
     .string()
     .optional()
     .transform((v) => [...new Set((v ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))]),
+  /**
+   * Outgoing email (lib/platform/mail.ts): an SMTP server as a URL, `smtp://user:pass@host:587` (STARTTLS when offered)
+   * or `smtps://…:465`. Unset: every message is kept in the database outbox (/admin/outbox, `npm run almanac -- outbox`).
+   */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      const url = URL.canParse(v.trim()) ? new URL(v.trim()) : null;
+      if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
+        ctx.addIssue({ code: 'custom', message: 'must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587' });
+        return z.NEVER;
+      }
+      return v.trim();
+    }),
+  /** The From of every email. */
+  MAIL_FROM: z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.trim() : 'Almanac <no-reply@localhost>')),
   /** Sign-ups allowed per client address per hour (each costs an argon2id hash; lib/accounts/sign-in-limiter.ts). */
   SIGN_UPS_PER_ADDRESS_PER_HOUR: intWithDefault(20, 1),
   /** Publisher backend timeout when a knowledge base sets none (milliseconds). */
@@ -180,6 +201,12 @@ export const envSchema = z.object({
   GOOGLE_ISSUER: serviceBaseUrl('https://accounts.google.com'),
   /** Largest document accepted for hosted knowledge bases (bytes). */
   MAX_UPLOAD_BYTES: intWithDefault(20 * 1024 * 1024, 1),
+  /** The platform's share of every paid period, in percent (0–100): Stripe's application fee, the ledger's fee. */
+  PLATFORM_FEE_PERCENT: intWithDefault(20, 0).refine((n) => n <= 100, 'must be at most 100'),
+  /** Background jobs (lib/platform/jobs.ts): how long a claimed job is a worker's before another may take it over. */
+  JOB_LEASE_MS: intWithDefault(60_000, 1_000),
+  /** How often each instance looks for due jobs. */
+  JOB_POLL_MS: intWithDefault(1_000, 50),
 });
 
 export type Env = z.infer<typeof envSchema>;
