@@ -1,4 +1,5 @@
 import { ApiError } from '@/lib/platform/errors';
+import { priorityWorkInFlight } from '@/lib/platform/priority-work';
 import { processSingleton } from '@/lib/platform/singleton';
 import { GateBusyError } from './load-gate';
 import { admitPublicRequest } from './public-limit';
@@ -8,7 +9,7 @@ import { createTurnQueue } from './turns';
 export const PUBLIC_TURNS_MAX_WAITING = 1_000;
 
 // One line for the whole process, whichever copy of this module a request comes through (Next's bundles, the Node face).
-const turns = processSingleton('public-turns', () => createTurnQueue({ maxWaiting: PUBLIC_TURNS_MAX_WAITING }));
+const turns = processSingleton('public-turns', () => createTurnQueue({ maxWaiting: PUBLIC_TURNS_MAX_WAITING, yieldNow: () => priorityWorkInFlight() > 0 }));
 
 /** 503 `service_unavailable` with `Retry-After: 1`: more public work is waiting than the server keeps in line. */
 export function catalogueBusyError(): ApiError {

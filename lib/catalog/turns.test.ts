@@ -23,4 +23,18 @@ describe('createTurnQueue', () => {
     await Promise.all(first);
     await expect(turns.take()).resolves.toBeUndefined();
   });
+
+  it('while yieldNow says so, turns come a timer apart, so other work runs in between', async () => {
+    let paid = true;
+    const turns = createTurnQueue({ maxWaiting: 10, yieldNow: () => paid });
+    const started = performance.now();
+    await Promise.all(Array.from({ length: 5 }, () => turns.take()));
+    // Five turns, each at least a timer (about a millisecond) after the previous one.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(4);
+    paid = false;
+    const events: string[] = [];
+    const fast = [1, 2].map((n) => turns.take().then(() => events.push(`turn ${n}`)));
+    await Promise.all(fast);
+    expect(events).toEqual(['turn 1', 'turn 2']);
+  });
 });

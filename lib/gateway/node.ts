@@ -15,6 +15,7 @@ import { securityHeaders } from '@/lib/platform/security-headers.mjs';
 import { decodePathSegment, screenNodeRequest } from '@/lib/platform/front-door';
 import { decodeUtf8 } from '@/lib/platform/text-input';
 import { GZIP_MIN_BYTES, acceptsGzip } from '@/lib/platform/content-encoding';
+import { beginPriorityWork } from '@/lib/platform/priority-work';
 import { serveCatalogueOverNode } from '@/lib/catalog';
 import { registerFastLane } from './fast-lane-slot.mjs';
 
@@ -267,5 +268,7 @@ function nodeEventStream(res: ServerResponse, requestId: string): EventStreamWri
 export function registerNodeGateway(): void {
   // Before Next: the front door's refusals, then the public catalogue's GETs (lib/catalog/node.ts), which Next's
   // request machinery would cost more than the whole answer.
-  registerFastLane({ match: matchKeyedPath, serve: serveKeyedOverNode, screen: (req, res) => screenNodeRequest(req, res) || serveCatalogueOverNode(req, res) });
+  // Paid work is marked while in flight, so the public catalogue's turns yield to it (lib/platform/priority-work.ts).
+  const serve = (req: IncomingMessage, res: ServerResponse, target: LaneTarget) => serveKeyedOverNode(req, res, target).finally(beginPriorityWork());
+  registerFastLane({ match: matchKeyedPath, serve, screen: (req, res) => screenNodeRequest(req, res) || serveCatalogueOverNode(req, res) });
 }

@@ -1,0 +1,18 @@
+/** The listing requests both listing benchmarks measure: every filter, searches of different breadth, each sort, deep pages. */
+export const LISTING_MATRIX: [label: string, queryString: string][] = [
+  ['no filter (popular, page 1)', ''],
+  ['search: one common word', 'query=climate'],
+  ['search: prefix of last word', 'query=constit'],
+  ['search: two words', 'query=privacy%20regulation'],
+  ['search: accents folded', 'query=societe'],
+  ['search + category + tag', 'query=climate&category=policy&tags=governance'],
+  ['category only', 'category=health'],
+  ['two tags', 'tags=privacy,europe'],
+  ['sort=new', 'sort=new'],
+  ['sort=updated', 'sort=updated'],
+  ['deep page 2000 (popular)', 'page=2000'],
+  ['deep page 2000 (sort=new)', 'sort=new&page=2000'],
+  ['pageSize=50, page 100', 'pageSize=50&page=100'],
+];
+
+export const LISTING_PATH = '/api/marketplace/knowledge-bases';

@@ -1,0 +1,23 @@
+import { processSingleton } from './singleton';
+
+/**
+ * Paid work in flight in this process: the keyed API marks each request it serves (lib/gateway), and the public
+ * catalogue's turns (lib/catalog/turns.ts) slow down while any is, so public traffic yields the server's one thread
+ * to paying clients instead of merely sharing it.
+ */
+const state = processSingleton('priority-work', () => ({ inFlight: 0 }));
+
+/** Marks one piece of paid work as started; call the returned function once when it ends. */
+export function beginPriorityWork(): () => void {
+  state.inFlight++;
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    state.inFlight--;
+  };
+}
+
+export function priorityWorkInFlight(): number {
+  return state.inFlight;
+}
