@@ -32,7 +32,12 @@ const createdAt = () => ts('created_at').notNull().defaultNow();
 const updatedAt = () => ts('updated_at').notNull().defaultNow();
 
 export const categoryEnum = pgEnum('category', ['education', 'policy', 'health', 'research', 'legal']);
-export const kbStatusEnum = pgEnum('kb_status', ['draft', 'published', 'suspended', 'archived']);
+/**
+ * draft → published ⇄ unpublished (the publisher's console, docs/api.md §9.1); suspended is the operator's, and
+ * restoring returns the listing to `status_before_suspension`. Only `published` is in the catalogue and can be bought;
+ * `unpublished` still answers its existing subscribers until their period ends.
+ */
+export const kbStatusEnum = pgEnum('kb_status', ['draft', 'published', 'unpublished', 'suspended', 'archived']);
 export const backendKindEnum = pgEnum('backend_kind', ['hosted', 'http']);
 export const keyModeEnum = pgEnum('key_mode', ['live', 'test']);
 /**
@@ -153,12 +158,21 @@ export const publishers = pgTable(
     stripeAccountId: text('stripe_account_id'),
     /** Stripe says the account can receive transfers (account.updated / the return from onboarding). */
     stripeOnboarded: boolean('stripe_onboarded').notNull().default(false),
+    /** Where the operator reaches the publisher; never shown publicly. */
+    contactEmail: text('contact_email'),
     /** The user who manages this publisher in the console; null for publishers created by an operator. */
     ownerUserId: text('owner_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Set while the operator has suspended the whole publisher (every listing of it is suspended too). */
+    suspendedAt: ts('suspended_at'),
+    suspensionReason: text('suspension_reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('publishers_slug_key').on(t.slug), index('publishers_owner_idx').on(t.ownerUserId)],
+  (t) => [
+    uniqueIndex('publishers_slug_key').on(t.slug),
+    // One publisher profile per account (docs/api.md §9.1).
+    uniqueIndex('publishers_owner_key').on(t.ownerUserId),
+  ],
 );
 
 export const knowledgeBases = pgTable(
@@ -180,6 +194,11 @@ export const knowledgeBases = pgTable(
     licence: text('licence').notNull().default('Proprietary'),
     sampleQuestions: jsonb('sample_questions').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     status: kbStatusEnum('status').notNull().default('draft'),
+    /** While suspended: the state a restore returns to. */
+    statusBeforeSuspension: kbStatusEnum('status_before_suspension'),
+    /** While suspended: true when the suspension came from the whole publisher's (its restore lifts it). */
+    suspendedWithPublisher: boolean('suspended_with_publisher').notNull().default(false),
+    suspensionReason: text('suspension_reason'),
     backendKind: backendKindEnum('backend_kind').notNull().default('hosted'),
     /** `http` backends only: the publisher's endpoint. */
     endpointUrl: text('endpoint_url'),
@@ -285,10 +304,16 @@ export const plans = pgTable(
     stripePriceId: text('stripe_price_id'),
     sortOrder: integer('sort_order').notNull().default(0),
     active: boolean('active').notNull().default(true),
+    /**
+     * An edited plan that had subscribers is retired and replaced by a new row (docs/api.md §9.2): its subscriptions
+     * move to the replacement at their next period start, never mid-period.
+     */
+    replacedByPlanId: text('replaced_by_plan_id'),
+    retiredAt: ts('retired_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('plans_kb_idx').on(t.kbId, t.sortOrder)],
+  (t) => [index('plans_kb_idx').on(t.kbId, t.sortOrder), index('plans_replaced_by_idx').on(t.replacedByPlanId)],
 );
 
 // ── Hosted content ─────────────────────────────────────────────────────────────────────────────────
