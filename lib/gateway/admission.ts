@@ -59,6 +59,9 @@ export async function admit(request: KeyedRequest): Promise<{ ok: true; admitted
   return admitKnownKey(known.db, known.record, known.keyHash, request.kbId);
 }
 
+/** Knowledge-base states a key can reach row 5 in: a draft or archived one is unknown to buyers. */
+const ADMITTED_STATUSES = new Set<string>(['published', 'unpublished', 'suspended']);
+
 /** Rows 3–6 for a key already known (the "Try it" panel finds its key from the session). */
 export async function admitKnownKey(db: Database, initial: GatewayKeyRecord, keyHash: string, kbId: string): Promise<{ ok: true; admitted: Admitted } | GatewayDenial> {
   let record = initial;
@@ -66,12 +69,13 @@ export async function admitKnownKey(db: Database, initial: GatewayKeyRecord, key
   // Row 3
   if (record.keyRevokedAt) return deny('key_revoked', 'This API key has been revoked. Create a new key in your dashboard.', await peekHeaders(db, record, now));
   // Row 4: an id no knowledge base can have is refused before it reaches the database (docs/api.md §7.2). Suspended
-  // knowledge bases pass here and are refused at row 6 (docs/api.md §3.2: 403, not 404).
+  // knowledge bases pass here and are refused at row 6 (docs/api.md §3.2: 403, not 404); unpublished ones still
+  // answer the subscriptions bought before, until their period ends (docs/api.md §9.1).
   const kbIdProblem = idProblem(kbId);
   if (kbIdProblem) return deny('invalid_query', `The knowledge-base id in the path is refused: ${describeTextProblem(kbIdProblem, 'id')}.`, await peekHeaders(db, record, now));
   const route = caches().kbs.lookup(kbId, () => loadKnowledgeBaseRoute(db, kbId));
   const kb = route instanceof Promise ? await route : route;
-  if (!kb || (kb.status !== 'published' && kb.status !== 'suspended')) {
+  if (!kb || !ADMITTED_STATUSES.has(kb.status)) {
     return deny('knowledge_base_not_found', 'No published knowledge base has this id.', await peekHeaders(db, record, now));
   }
   // Row 5
@@ -79,8 +83,10 @@ export async function admitKnownKey(db: Database, initial: GatewayKeyRecord, key
   // Row 6: bring the billing period up to date first (renewal, or expiry of a subscription cancelled at period end).
   if (isPeriodOver(record.subscription, now)) {
     const subscription = await ensureCurrentPeriod(db, record.subscription, now);
-    record = { ...record, subscription };
     caches().keys.delete(keyHash);
+    // The new period may have brought a scheduled downgrade (a smaller plan): read the plan the row holds now.
+    const reread = subscription.currentPeriodStart.getTime() !== record.subscription.currentPeriodStart.getTime() ? await findKeyByHash(db, keyHash) : null;
+    record = { ...record, subscription: { ...subscription, planId: reread?.subscription.planId ?? subscription.planId }, plan: reread?.plan ?? record.plan };
   }
   if (record.subscription.status !== 'active') {
     return deny('forbidden', 'The subscription of this key is not active (cancelled, expired or unpaid).', await peekHeaders(db, record, now));

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import { apiKeys, knowledgeBases, plans, subscriptions } from '@/db/schema';
+import { apiKeys, knowledgeBases, plans, subscriptions, type KnowledgeBase } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import type { KeyMode } from '@/lib/keys';
 import type { SubscriptionPeriodState } from '@/lib/subscriptions';
@@ -10,7 +10,7 @@ export interface GatewayKeyRecord {
   keyRevokedAt: Date | null;
   keyLastUsedAt: Date | null;
   kbId: string;
-  kbStatus: 'draft' | 'published' | 'suspended' | 'archived';
+  kbStatus: KnowledgeBase['status'];
   subscription: SubscriptionPeriodState & { userId: string; planId: string; mode: KeyMode };
   plan: { id: string; queriesPerPeriod: number; requestsPerMinute: number };
 }

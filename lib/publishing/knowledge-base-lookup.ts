@@ -1,5 +1,5 @@
 import { and, asc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
-import { knowledgeBases, plans, publishers } from '@/db/schema';
+import { knowledgeBases, plans, publishers, type KnowledgeBase } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { toPlanView, type PlanView } from '@/lib/subscriptions';
 
@@ -19,7 +19,7 @@ export interface OperatorKnowledgeBase {
   publisherSlug: string;
   publisherName: string;
   title: string;
-  status: 'draft' | 'published' | 'suspended' | 'archived';
+  status: KnowledgeBase['status'];
   backendKind: 'hosted' | 'http';
   sampleQuestions: string[];
   plans: OperatorPlan[];

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '@/db/client';
-import { knowledgeBases } from '@/db/schema';
+import { knowledgeBases, type KnowledgeBase } from '@/db/schema';
 import { answerHostedQuery, findPassages, type Passage } from '@/lib/engine';
 import { getDb } from '@/lib/platform/db';
 import { decryptSecret, encryptSecret } from '@/lib/platform/crypto';
@@ -19,7 +19,7 @@ import { queryAnswerSchema, type QueryRequest } from '@/lib/query-answer';
  */
 export interface KnowledgeBaseRoute {
   id: string;
-  status: 'draft' | 'published' | 'suspended' | 'archived';
+  status: KnowledgeBase['status'];
   backendKind: 'hosted' | 'http';
   endpointUrl: string | null;
   infraKeyEncrypted: string | null;
