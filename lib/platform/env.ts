@@ -201,6 +201,8 @@ export const envSchema = z.object({
   GOOGLE_ISSUER: serviceBaseUrl('https://accounts.google.com'),
   /** Largest document accepted for hosted knowledge bases (bytes). */
   MAX_UPLOAD_BYTES: intWithDefault(20 * 1024 * 1024, 1),
+  /** The largest cap a free plan (price 0, no card) may have, in queries per period (docs/api.md §9.2). */
+  FREE_PLAN_MAX_QUERIES: intWithDefault(100, 1),
   /** The platform's share of every paid period, in percent (0–100): Stripe's application fee, the ledger's fee. */
   PLATFORM_FEE_PERCENT: intWithDefault(20, 0).refine((n) => n <= 100, 'must be at most 100'),
   /** Background jobs (lib/platform/jobs.ts): how long a claimed job is a worker's before another may take it over. */
