@@ -22,6 +22,8 @@ export async function register(): Promise<void> {
   startFormSubmissionPurge();
   // Durable background jobs (lib/platform/jobs.ts): each domain registers its handlers, then one worker polls.
   const { startJobWorker } = await import('./lib/platform/jobs');
+  const { registerContentJobs } = await import('./lib/engine');
+  registerContentJobs();
   const worker = startJobWorker();
   // Stop claiming on shutdown; a job cut short is taken over by another instance (or this one after a restart)
   // when its lease expires.

@@ -15,6 +15,7 @@ export { findPassages, type Passage } from './passages';
 export { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, type IngestResult } from './ingest';
 export { detectFormat, MIME_TYPES, ParseError, type SourceFormat } from './parsers';
 export { parsePdfSource, renderPdfFromSource, type PdfSource } from './pdf-render';
+export * from './uploads';
 
 /** The configured chat model, or null for extractive answers. */
 export function llmConfig(): LlmConfig | null {

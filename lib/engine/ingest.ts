@@ -189,14 +189,15 @@ async function writeParsedDocument(
     if (!config) {
       return fail(input.sourceName, 'knowledge_base_not_found', `No knowledge base with id ${kbId}.`);
     }
-    const existing = rows<{ id: string; content_hash: string; source_name: string }>(
+    const existing = rows<{ id: string; content_hash: string; source_name: string; status: string }>(
       await tx.execute(sql`
-        select id, content_hash, source_name from documents
+        select id, content_hash, source_name, status from documents
         where kb_id = ${kbId} and (source_name = ${input.sourceName} or content_hash = ${input.hash})
         order by (source_name = ${input.sourceName}) desc`),
     );
     const same = existing.find((d) => d.source_name === input.sourceName);
-    const identical = existing.find((d) => d.content_hash === input.hash);
+    // A console upload waiting for this very ingestion (queued/ingesting) is the document being written, not a copy.
+    const identical = existing.find((d) => d.content_hash === input.hash && d.status === 'ready');
     if (identical) {
       const count = rows<{ n: number }>(await tx.execute(sql`select chunk_count as n from documents where id = ${identical.id}`));
       return {
@@ -217,7 +218,7 @@ async function writeParsedDocument(
       await tx.execute(sql`
         update documents set title = ${parsed.title}, mime_type = ${parsed.mimeType}, content_hash = ${input.hash},
           byte_size = ${input.byteSize}, page_count = ${parsed.pageCount}, chunk_count = ${drafts.length},
-          structure = ${structure}::jsonb, status = 'ready', updated_at = now()
+          structure = ${structure}::jsonb, status = 'ready', error_message = null, updated_at = now()
         where id = ${same.id}`);
     } else {
       await tx.execute(sql`
@@ -251,7 +252,12 @@ export async function ingestDocument(
   db: Executor,
   kbId: string,
   input: IngestInput,
-  options: { maxBytes?: number; embeddings?: EmbeddingsConfig | null } = {},
+  options: {
+    maxBytes?: number;
+    embeddings?: EmbeddingsConfig | null;
+    /** Called once the file is parsed, before chunks are written (the console shows the page count while ingesting). */
+    onParsed?: (parsed: { title: string; pageCount: number | null }) => Promise<void>;
+  } = {},
 ): Promise<IngestResult> {
   const { sourceName, bytes } = input;
   const maxBytes = options.maxBytes ?? getEnv().MAX_UPLOAD_BYTES;
@@ -270,6 +276,7 @@ export async function ingestDocument(
     }
     throw error;
   }
+  await options.onParsed?.({ title: parsed.title, pageCount: parsed.pageCount });
   const embeddings = options.embeddings === undefined ? embeddingsConfig() : options.embeddings;
   return writeParsedDocument(db, kbId, { sourceName, hash: sha256Hex(bytes), byteSize: bytes.length }, parsed, embeddings);
 }

@@ -1,0 +1,192 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { documents, documentSources } from '@/db/schema';
+import type { Database, Executor } from '@/lib/platform/db';
+import { getDb } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
+import { defineJobHandler, enqueueJob } from '@/lib/platform/jobs';
+import { log } from '@/lib/platform/log';
+import { inTransaction } from '@/lib/platform/transactions';
+import { requireOwnedKnowledgeBase } from '@/lib/publishing';
+import { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, sha256Hex } from './ingest';
+import { detectFormat, MIME_TYPES } from './parsers';
+
+/**
+ * The publisher console's hosted content (docs/api.md §9.3): an upload stores the bytes (document_sources) and a
+ * `queued` document row and enqueues its ingestion in the same transaction, so the request returns at once and the
+ * work survives a restart; the job (any instance, once at a time: lib/platform/jobs.ts) parses and writes the
+ * chunks with the engine's own ingestDocument. Every function takes the session's user id and checks ownership first.
+ */
+
+export const INGEST_QUEUE = 'content.ingest';
+export const REINDEX_QUEUE = 'content.reindex';
+/** An ingestion that throws (not a bad file: a database fault) is tried this often before the document is `failed`. */
+const INGEST_ATTEMPTS = 3;
+
+export type DocumentStatus = 'queued' | 'ingesting' | 'ready' | 'failed';
+
+/** What the console shows of a document: nothing of its text. */
+export interface DocumentView {
+  id: string;
+  name: string;
+  title: string;
+  status: DocumentStatus;
+  byteSize: number;
+  pageCount: number | null;
+  chunkCount: number;
+  error: string | null;
+  updatedAt: string;
+}
+
+export type ContentDenial = { ok: false; code: 'not_found' | 'conflict' | 'payload_too_large' | 'unsupported_media_type' | 'invalid_request'; message: string };
+
+const deny = (code: ContentDenial['code'], message: string): ContentDenial => ({ ok: false, code, message });
+
+/** Accepted file endings, for the page's file picker and messages. */
+export const ACCEPTED_EXTENSIONS = ['.md', '.txt', '.html', '.pdf'];
+
+function toDocumentView(row: typeof documents.$inferSelect): DocumentView {
+  return {
+    id: row.id,
+    name: row.sourceName,
+    title: row.title,
+    status: row.status,
+    byteSize: row.byteSize,
+    pageCount: row.pageCount,
+    chunkCount: row.chunkCount,
+    error: row.errorMessage,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** A file name as a stable source name: its last path segment, trimmed, without control characters. */
+export function sourceNameOf(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? '';
+  return base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
+}
+
+async function ownedHosted(db: Executor, userId: string, kbId: string) {
+  const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
+  if (!owned.ok) return owned;
+  if (owned.kb.backendKind !== 'hosted') return deny('conflict', 'This knowledge base answers from its own backend; documents are for hosted knowledge bases.');
+  return owned;
+}
+
+export async function listDocumentsForOwner(db: Executor, userId: string, kbId: string): Promise<{ ok: true; documents: DocumentView[] } | ContentDenial> {
+  const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
+  if (!owned.ok) return owned;
+  const rows = await db.select().from(documents).where(eq(documents.kbId, kbId)).orderBy(asc(documents.sourceName));
+  return { ok: true, documents: rows.map(toDocumentView) };
+}
+
+/**
+ * Stores an uploaded file and queues its ingestion. A file with the name of an existing document replaces it
+ * (the old version keeps answering until the new one is ready). Size, emptiness and type are checked here too,
+ * whatever the browser checked.
+ */
+export async function uploadDocument(
+  db: Executor,
+  userId: string,
+  kbId: string,
+  file: { name: string; bytes: Uint8Array; type?: string },
+): Promise<{ ok: true; document: DocumentView } | ContentDenial> {
+  const maxBytes = getEnv().MAX_UPLOAD_BYTES;
+  const name = sourceNameOf(file.name);
+  if (!name) return deny('invalid_request', 'The file needs a name.');
+  if (file.bytes.length > maxBytes) return deny('payload_too_large', `${name} is ${file.bytes.length} bytes; the limit is ${maxBytes} bytes.`);
+  if (file.bytes.length === 0) return deny('invalid_request', `${name} is empty.`);
+  const format = detectFormat(name, file.type || undefined);
+  if (!format) return deny('unsupported_media_type', `${name}: use ${ACCEPTED_EXTENSIONS.join(', ')} files.`);
+  const hash = sha256Hex(file.bytes);
+  return inTransaction(db, async (tx) => {
+    const owned = await ownedHosted(tx, userId, kbId);
+    if (!owned.ok) return owned;
+    const id = documentIdFor(kbId, name);
+    const [row] = await tx
+      .insert(documents)
+      .values({ id, kbId, sourceName: name, title: name, mimeType: MIME_TYPES[format], contentHash: hash, byteSize: file.bytes.length, status: 'queued' })
+      .onConflictDoUpdate({
+        target: [documents.kbId, documents.sourceName],
+        set: { status: 'queued', errorMessage: null, byteSize: file.bytes.length, updatedAt: new Date() },
+      })
+      .returning();
+    await tx
+      .insert(documentSources)
+      .values({ documentId: row!.id, kbId, bytes: file.bytes, mimeType: MIME_TYPES[format] })
+      .onConflictDoUpdate({ target: documentSources.documentId, set: { bytes: file.bytes, mimeType: MIME_TYPES[format], createdAt: new Date() } });
+    await enqueueJob(tx, { queue: INGEST_QUEUE, payload: { documentId: row!.id, kbId, hash }, maxAttempts: INGEST_ATTEMPTS });
+    return { ok: true as const, document: toDocumentView(row!) };
+  });
+}
+
+export async function deleteDocumentForOwner(db: Executor, userId: string, kbId: string, documentId: string): Promise<{ ok: true } | ContentDenial> {
+  const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
+  if (!owned.ok) return owned;
+  const result = await deleteDocument(db, kbId, documentId);
+  return result.ok ? { ok: true } : deny('not_found', 'No such document.');
+}
+
+/** Queues a rebuild of the knowledge base's chunks and statistics from the stored structure of its documents. */
+export async function requestReindex(db: Executor, userId: string, kbId: string): Promise<{ ok: true } | ContentDenial> {
+  return inTransaction(db, async (tx) => {
+    const owned = await ownedHosted(tx, userId, kbId);
+    if (!owned.ok) return owned;
+    await enqueueJob(tx, { queue: REINDEX_QUEUE, payload: { kbId } });
+    return { ok: true as const };
+  });
+}
+
+async function markDocument(db: Database, documentId: string, set: Partial<typeof documents.$inferInsert>, onlyWhile?: DocumentStatus[]): Promise<void> {
+  const where = onlyWhile
+    ? and(eq(documents.id, documentId), sql`${documents.status} in (${sql.join(onlyWhile.map((s) => sql`${s}`), sql`, `)})`)
+    : eq(documents.id, documentId);
+  await db.update(documents).set({ ...set, updatedAt: new Date() }).where(where);
+}
+
+/**
+ * The ingestion job. At-least-once safe: a job whose upload was superseded (other bytes stored since) or deleted does
+ * nothing; running the same upload twice writes the same chunks (ingestion replaces a document's chunks atomically).
+ */
+export async function runIngestJob(
+  db: Database,
+  payload: { documentId: string; kbId: string; hash: string },
+  attempt: number,
+  hooks: { afterParse?: () => Promise<void> } = {},
+): Promise<void> {
+  const [source] = await db.select().from(documentSources).where(eq(documentSources.documentId, payload.documentId));
+  const [doc] = await db.select().from(documents).where(eq(documents.id, payload.documentId));
+  if (!source || !doc) return;
+  const bytes = new Uint8Array(source.bytes);
+  if (sha256Hex(bytes) !== payload.hash) return;
+  await markDocument(db, doc.id, { status: 'ingesting', pageCount: null }, ['queued', 'ingesting']);
+  try {
+    const result = await ingestDocument(
+      db,
+      payload.kbId,
+      { sourceName: doc.sourceName, bytes, mimeType: source.mimeType ?? undefined },
+      {
+        onParsed: async ({ pageCount }) => {
+          await markDocument(db, doc.id, { pageCount }, ['ingesting']);
+          await hooks.afterParse?.();
+        },
+      },
+    );
+    if (!result.ok) {
+      await markDocument(db, doc.id, { status: 'failed', errorMessage: result.message }, ['ingesting']);
+    } else if (result.status === 'duplicate' && result.documentId !== doc.id) {
+      const message = `The same content is already here as ${result.duplicateOf ?? 'another document'}.`;
+      await markDocument(db, doc.id, { status: 'failed', errorMessage: message }, ['ingesting']);
+    }
+  } catch (error) {
+    if (attempt < INGEST_ATTEMPTS) throw error;
+    log.error({ err: error, documentId: doc.id }, 'document ingestion failed for good');
+    await markDocument(db, doc.id, { status: 'failed', errorMessage: 'Ingestion failed on our side; upload the file again.' }, ['queued', 'ingesting']);
+  }
+}
+
+/** Registers the content queues' handlers in this process (instrumentation.ts, before the worker starts). */
+export function registerContentJobs(database: () => Promise<Database> = getDb): void {
+  defineJobHandler(INGEST_QUEUE, async (payload, ctx) => runIngestJob(await database(), payload, ctx.attempt));
+  defineJobHandler(REINDEX_QUEUE, async (payload: { kbId: string }) => {
+    await reindexKnowledgeBase(await database(), payload.kbId);
+  });
+}

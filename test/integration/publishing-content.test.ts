@@ -1,0 +1,211 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database, DatabaseHandle } from '@/db/client';
+import { documents, knowledgeBases, publishers } from '@/db/schema';
+import {
+  deleteDocumentForOwner,
+  INGEST_QUEUE,
+  listDocumentsForOwner,
+  parsePdfSource,
+  registerContentJobs,
+  renderPdfFromSource,
+  requestReindex,
+  uploadDocument,
+} from '@/lib/engine';
+import { newId } from '@/lib/platform/ids';
+import { runDueJobs } from '@/lib/platform/jobs';
+import { createTestDatabase, testDbKind } from '../support/db';
+import { createUser } from './subscriptions-fixtures';
+
+/**
+ * Hosted content from the console (lib/engine/uploads.ts): an upload is stored and queued in one transaction, a
+ * background job ingests it (queued → ingesting → ready | failed), and ownership is checked on every action. The
+ * process tests (PostgreSQL only: PGlite is one process's database) run the worker in child processes: kill -9 during
+ * an ingestion, and two instances draining one queue.
+ */
+
+let handle: DatabaseHandle & { url?: string };
+let db: Database;
+let owner: string;
+let stranger: string;
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const text = (topic: string) => enc(`# ${topic}\n\n${`The ${topic} guide explains ${topic} in plain words. `.repeat(12)}`);
+
+async function newHostedKb(): Promise<string> {
+  const [pub] = await db.select().from(publishers).where(eq(publishers.ownerUserId, owner));
+  const kbId = newId('kb');
+  await db.insert(knowledgeBases).values({ id: kbId, publisherId: pub!.id, slug: `kb-${kbId.slice(-8).toLowerCase()}`, title: 'Content test', summary: 's', category: 'education' });
+  return kbId;
+}
+
+const docStatus = async (id: string) => (await db.select().from(documents).where(eq(documents.id, id)))[0];
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  db = handle.db;
+  owner = await createUser(db);
+  stranger = await createUser(db);
+  await db.insert(publishers).values({ id: newId('pub'), slug: `content-${owner.slice(-6).toLowerCase()}`, name: 'Content Press', ownerUserId: owner });
+  await db.insert(publishers).values({ id: newId('pub'), slug: `other-${stranger.slice(-6).toLowerCase()}`, name: 'Other Press', ownerUserId: stranger });
+  registerContentJobs(async () => db);
+});
+
+describe('console content', () => {
+  it('an upload is queued at once and becomes ready (a PDF with its page count) after the job runs', async () => {
+    const kbId = await newHostedKb();
+    const pdf = await renderPdfFromSource(parsePdfSource('# Tide Tables\nHow tides rise.\n---page---\n## Springs\nSpring tides are large.\n---page---\n## Neaps\nNeap tides are small.'));
+    const uploaded = await Promise.all([
+      uploadDocument(db, owner, kbId, { name: 'tides.pdf', bytes: pdf, type: 'application/pdf' }),
+      uploadDocument(db, owner, kbId, { name: 'knots.md', bytes: text('knots') }),
+      uploadDocument(db, owner, kbId, { name: 'C:\\docs\\lights.txt', bytes: text('lights') }),
+    ]);
+    expect(uploaded.map((u) => (u.ok ? [u.document.name, u.document.status] : u.code))).toEqual([
+      ['tides.pdf', 'queued'],
+      ['knots.md', 'queued'],
+      ['lights.txt', 'queued'],
+    ]);
+    expect(await runDueJobs({ db, queues: [INGEST_QUEUE], limit: 10 })).toBe(3);
+    const listed = await listDocumentsForOwner(db, owner, kbId);
+    if (!listed.ok) throw new Error(listed.message);
+    expect(listed.documents.map((d) => [d.name, d.status, d.pageCount, d.chunkCount > 0, d.error])).toEqual([
+      ['knots.md', 'ready', null, true, null],
+      ['lights.txt', 'ready', null, true, null],
+      ['tides.pdf', 'ready', 3, true, null],
+    ]);
+    const [kb] = await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kbId));
+    expect(kb!.documentsCount).toBe(3);
+  });
+
+  it('refuses what the browser should have refused, and a file that cannot be read fails with the reason', async () => {
+    const kbId = await newHostedKb();
+    const big = new Uint8Array(21 * 1024 * 1024);
+    const cases = [
+      { name: 'huge.txt', bytes: big, code: 'payload_too_large' },
+      { name: 'empty.md', bytes: new Uint8Array(), code: 'invalid_request' },
+      { name: 'sheet.xlsx', bytes: enc('x'), code: 'unsupported_media_type' },
+    ];
+    for (const c of cases) {
+      const result = await uploadDocument(db, owner, kbId, { name: c.name, bytes: c.bytes });
+      expect(result.ok ? 'ok' : result.code, c.name).toBe(c.code);
+    }
+    const broken = await uploadDocument(db, owner, kbId, { name: 'broken.pdf', bytes: enc('not a pdf at all') });
+    expect(broken.ok).toBe(true);
+    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    const doc = await docStatus(broken.ok ? broken.document.id : '');
+    expect(doc).toMatchObject({ status: 'failed' });
+    expect(doc!.errorMessage).toMatch(/pdf/i);
+  });
+
+  it('replace keeps the document id and re-ingests; delete and reindex work; strangers get not_found for everything', async () => {
+    const kbId = await newHostedKb();
+    const first = await uploadDocument(db, owner, kbId, { name: 'guide.md', bytes: text('anchors') });
+    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    const second = await uploadDocument(db, owner, kbId, { name: 'guide.md', bytes: text('moorings and anchors') });
+    expect(second.ok && first.ok && second.document.id === first.document.id).toBe(true);
+    expect((await docStatus(first.ok ? first.document.id : ''))!.status).toBe('queued');
+    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    const replaced = await docStatus(first.ok ? first.document.id : '');
+    expect(replaced).toMatchObject({ status: 'ready', title: 'moorings and anchors' });
+    const chunkRows = await db.execute(sql`select count(*)::int as n from chunks where document_id = ${replaced!.id}`);
+    expect((chunkRows.rows[0] as { n: number }).n).toBe(replaced!.chunkCount);
+
+    const denials = [
+      await uploadDocument(db, stranger, kbId, { name: 'x.md', bytes: text('x') }),
+      await listDocumentsForOwner(db, stranger, kbId),
+      await deleteDocumentForOwner(db, stranger, kbId, replaced!.id),
+      await requestReindex(db, stranger, kbId),
+    ];
+    expect(denials.map((d) => (d.ok ? 'ok' : d.code))).toEqual(['not_found', 'not_found', 'not_found', 'not_found']);
+
+    expect(await requestReindex(db, owner, kbId)).toEqual({ ok: true });
+    expect(await runDueJobs({ db })).toBe(1);
+    expect(await deleteDocumentForOwner(db, owner, kbId, replaced!.id)).toEqual({ ok: true });
+    expect(await docStatus(replaced!.id)).toBeUndefined();
+    expect((await db.execute(sql`select count(*)::int as n from document_sources where document_id = ${replaced!.id}`)).rows[0]).toEqual({ n: 0 });
+  });
+});
+
+interface Worker {
+  child: ChildProcess;
+  ran: string[];
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+async function startWorker(env: Record<string, string> = {}): Promise<Worker> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/support/job-worker.ts')], {
+    cwd: root,
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: handle.url!, JOB_LEASE_MS: '1000', JOB_POLL_MS: '100', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const ran: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      if (line === 'worker ready') resolve();
+      const match = /^ran (\S+)/.exec(line);
+      if (match) ran.push(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+  });
+  return {
+    child,
+    ran,
+    kill: (signal) =>
+      new Promise((resolve) => {
+        process.off('exit', killOnExit);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
+
+describe.runIf(testDbKind() === 'postgres')('ingestion across processes', () => {
+  it('a worker killed with SIGKILL during an ingestion: the job resumes in another after its lease and the document is ready once', async () => {
+    const kbId = await newHostedKb();
+    const up = await uploadDocument(db, owner, kbId, { name: 'storm.md', bytes: text('storm warnings') });
+    if (!up.ok) throw new Error(up.message);
+    const paused = await startWorker({ PAUSE_AFTER_PARSE: '1' });
+    await expect.poll(async () => (await docStatus(up.document.id))!.status, { timeout: 20_000 }).toBe('ingesting');
+    await paused.kill('SIGKILL');
+    const next = await startWorker();
+    try {
+      await expect.poll(async () => (await docStatus(up.document.id))!.status, { timeout: 20_000 }).toBe('ready');
+    } finally {
+      await next.kill('SIGTERM');
+    }
+    const job = (await db.execute(sql`select status, attempts from jobs where payload->>'documentId' = ${up.document.id}`)).rows;
+    expect(job).toEqual([{ status: 'done', attempts: 2 }]);
+    const doc = await docStatus(up.document.id);
+    const chunks = await db.execute(sql`select count(*)::int as n from chunks where document_id = ${up.document.id}`);
+    expect((chunks.rows[0] as { n: number }).n).toBe(doc!.chunkCount);
+  });
+
+  it('two instances draining one queue never ingest the same job twice', async () => {
+    const kbId = await newHostedKb();
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const up = await uploadDocument(db, owner, kbId, { name: `part-${i}.md`, bytes: text(`topic ${i} alpha${i}`) });
+      if (up.ok) ids.push(up.document.id);
+    }
+    const workers = await Promise.all([startWorker(), startWorker()]);
+    try {
+      await expect
+        .poll(async () => Number(((await db.execute(sql`select count(*)::int as n from documents where kb_id = ${kbId} and status = 'ready'`)).rows[0] as { n: number }).n), { timeout: 30_000 })
+        .toBe(12);
+    } finally {
+      await Promise.all(workers.map((w) => w.kill('SIGTERM')));
+    }
+    const ran = workers.flatMap((w) => w.ran);
+    expect(ran.length).toBe(12);
+    expect(new Set(ran).size).toBe(12);
+  });
+});
