@@ -4,7 +4,7 @@ import { parkIssuedKey } from './handoff';
 import type { Executor, Transaction } from '@/lib/platform/db';
 import { log } from '@/lib/platform/log';
 import type { Stripe } from './stripe';
-import { applyStripePeriod, cancelSubscription, endSubscription, markPastDue, purchaseSubscription, resumeSubscription, upgradeSubscription } from '@/lib/subscriptions';
+import { applyStripePeriod, cancelSubscription, endSubscription, markPastDue, purchaseSubscription, recordEarning, resumeSubscription, upgradeSubscription } from '@/lib/subscriptions';
 
 /**
  * Applying Stripe webhook events. Rules that keep money and access right:
@@ -195,6 +195,17 @@ async function onCheckoutCompleted(tx: Transaction, session: Stripe.Checkout.Ses
     plaintext: purchase.key.plaintext,
     checkoutSessionId: session.id,
   });
+  // The first period's earnings: invoice.paid usually comes first and finds no subscription yet; whichever of the
+  // two lands second writes nothing (one row per subscription and period).
+  await recordEarning(tx, {
+    subscriptionId: purchase.subscription.id,
+    periodStart: period.start,
+    periodEnd: period.end,
+    source: 'stripe_invoice',
+    sourceEvent: session.id,
+    grossCents: session.amount_total ?? undefined,
+    currency: session.currency ?? undefined,
+  });
   return 'applied';
 }
 
@@ -208,6 +219,15 @@ async function onInvoicePaid(tx: Transaction, event: Stripe.InvoicePaidEvent): P
   if (!period) return 'ignored:no_period';
   if (period.start < ours.currentPeriodStart) return 'ignored:stale';
   await applyStripePeriod(tx, { subscriptionId: ours.id, periodStart: period.start, periodEnd: period.end });
+  await recordEarning(tx, {
+    subscriptionId: ours.id,
+    periodStart: period.start,
+    periodEnd: period.end,
+    source: 'stripe_invoice',
+    sourceEvent: event.id,
+    grossCents: invoice.amount_paid,
+    currency: invoice.currency,
+  });
   return 'applied';
 }
 

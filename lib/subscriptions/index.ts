@@ -4,6 +4,7 @@
  */
 export { addMonthsClamped, periodBounds, periodContaining } from './billing-period';
 export { type SubscriptionResult } from './change';
+export { earningsBalance, listEarnings, recordEarning, splitGross, type EarningSource, type EarningView } from './earnings';
 export {
   applyStripePeriod,
   cancelSubscription,

@@ -4,6 +4,7 @@ import type { Executor, Transaction } from '@/lib/platform/db';
 import { inTransaction } from '@/lib/platform/transactions';
 import { periodContaining } from './billing-period';
 import { applyChange } from './change';
+import { recordEarning } from './earnings';
 import { LIVE_STATUSES, type SubscriptionStatus } from './status';
 
 /** The fields period logic needs; a subscriptions row or the gateway's cached key record both fit. */
@@ -87,10 +88,21 @@ export async function ensureCurrentPeriod<S extends SubscriptionPeriodState>(db:
           sql`${subscriptions.currentPeriodEnd} < ${period.end.toISOString()}::timestamptz`,
         ),
       );
-    await tx
+    const opened = await tx
       .insert(usagePeriods)
       .values({ subscriptionId: subscription.id, periodStart: period.start, periodEnd: period.end, used: 0 })
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ periodStart: usagePeriods.periodStart });
+    // Without Stripe the roll is the renewal: the new period is paid (the ledger's key keeps a second roll from counting).
+    if (opened.length > 0 && !subscription.stripeSubscriptionId) {
+      await recordEarning(tx, {
+        subscriptionId: subscription.id,
+        periodStart: period.start,
+        periodEnd: period.end,
+        source: 'test_renewal',
+        sourceEvent: `${subscription.id}@${period.start.toISOString()}`,
+      });
+    }
   });
   return { ...subscription, currentPeriodStart: period.start, currentPeriodEnd: period.end };
 }

@@ -8,6 +8,7 @@ import type { KeyMode } from '@/lib/keys';
 import { issueKey, type IssuedKey } from '@/lib/keys';
 import { periodBounds } from './billing-period';
 import { adjustSubscribers } from './change';
+import { recordEarning } from './earnings';
 import { expireIfLapsed, lapsedCondition } from './period';
 
 export interface PurchaseInput {
@@ -83,6 +84,10 @@ export async function purchaseSubscription(db: Executor, input: PurchaseInput): 
     const key = await issueKey(tx, subscription);
     await tx.insert(usagePeriods).values({ subscriptionId: subscription.id, periodStart: period.start, periodEnd: period.end, used: 0 });
     await adjustSubscribers(tx, plan.kbId, null, 'active');
+    // Test mode: the purchase is the payment of the first period (with Stripe, the webhook records what was paid).
+    if (!input.stripe) {
+      await recordEarning(tx, { subscriptionId: subscription.id, periodStart: period.start, periodEnd: period.end, source: 'test_purchase', sourceEvent: subscription.id });
+    }
     await recordAudit(tx, {
       actorUserId: input.userId,
       actorKind: input.actorKind ?? (input.stripe ? 'stripe' : 'web'),

@@ -297,12 +297,13 @@ export function buildSubscription(input: {
 }
 
 /** An invoice for a subscription's service period (invoice.paid / invoice.payment_failed payloads). */
-export function buildInvoice(input: { subscriptionId: string; customer: string; start: number; end: number; paid: boolean }): Stripe.Invoice {
+export function buildInvoice(input: { subscriptionId: string; customer: string; start: number; end: number; paid: boolean; amountPaid?: number; currency?: string }): Stripe.Invoice {
   return {
     id: rid('in'),
     object: 'invoice',
     customer: input.customer,
     status: input.paid ? 'paid' : 'open',
+    ...(input.amountPaid === undefined ? {} : { amount_paid: input.amountPaid, currency: input.currency ?? 'usd' }),
     parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: input.subscriptionId, metadata: {} } },
     lines: {
       object: 'list',
