@@ -11,7 +11,8 @@ import { prepareDatabase } from '@/lib/platform/db';
 import { seedMarketplace } from '@/lib/seed';
 import { searchChunks } from '@/lib/engine';
 import { lexemesOf } from '@/lib/engine/retrieval';
-import { analyseQuestion, mapLexicon, passageEvidence, MIN_COVERAGE, MIN_SENTENCE_COVERAGE, type PassageEvidence } from '@/lib/engine/answer';
+import { analyseQuestion, mapLexicon } from '@/lib/engine/question';
+import { passageEvidence, MIN_COVERAGE, MIN_SENTENCE_COVERAGE, type PassageEvidence } from '@/lib/engine/relevance-gate';
 import { tokenize } from '@/lib/engine/text';
 import { isAddedQuestion, isHeldOut, loadEvaluationSet, loadOffTopicSet } from './evaluation-set';
 

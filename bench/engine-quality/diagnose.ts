@@ -11,7 +11,8 @@ import { prepareDatabase } from '@/lib/platform/db';
 import { seedMarketplace } from '@/lib/seed';
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
 import { lexemesOf } from '@/lib/engine/retrieval';
-import { analyseQuestion, mapLexicon, rankSentences, PASSAGES_READ } from '@/lib/engine/answer';
+import { analyseQuestion, mapLexicon } from '@/lib/engine/question';
+import { rankSentences, PASSAGES_READ } from '@/lib/engine/sentence-ranker';
 import { tokenize } from '@/lib/engine/text';
 import { containsFact, isAddedQuestion, isHeldOut, loadEvaluationSet } from './evaluation-set';
 

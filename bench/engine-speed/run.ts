@@ -17,7 +17,7 @@ import { sql } from 'drizzle-orm';
 import { openPostgres } from '@/db/client';
 import { prepareDatabase } from '@/lib/platform/db';
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
-import { chunkSentences } from '@/lib/engine/answer';
+import { chunkSentences } from '@/lib/engine/paragraphs';
 import { ingestDocument, insertChunks, rebuildKnowledgeBaseStats } from '@/lib/engine/ingest';
 import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';

@@ -1,5 +1,5 @@
 /**
- * Weights of SENTENCE_FEATURES (answer.ts), in its order. Written by bench/engine-quality/train-ranker.ts from the
+ * Weights of SENTENCE_FEATURES (sentence-ranker.ts), in its order. Written by bench/engine-quality/train-ranker.ts from the
  * tuning part of the evaluation set (161 questions with a choice to make); edit by re-running it, not by hand.
  */
 export const SENTENCE_WEIGHTS: readonly number[] = [

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { composeExtractiveAnswer, isRelevant, NO_ANSWER_TEXT, selectSentences } from './answer';
+import { composeExtractiveAnswer, NO_ANSWER_TEXT } from './answer';
+import { isRelevant } from './relevance-gate';
+import { selectSentences } from './sentence-ranker';
 import type { QueryTerm, RetrievedChunk } from './retrieval';
 
 const term = (word: string, lexeme: string, idf: number, docFreq = 1): QueryTerm => ({ word, lexeme, idf, docFreq });

@@ -1,5 +1,6 @@
 import type { Citation, QueryAnswer } from '@/lib/query-answer';
-import { chunkSentences, NO_ANSWER_TEXT } from './answer';
+import { NO_ANSWER_TEXT } from './answer';
+import { chunkSentences } from './paragraphs';
 import type { RetrievedChunk } from './retrieval';
 import { countTokens } from './tokens';
 

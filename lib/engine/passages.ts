@@ -1,5 +1,5 @@
 import type { Executor } from '@/lib/platform/db';
-import { isRelevant } from './answer';
+import { isRelevant } from './relevance-gate';
 import { searchChunks } from './retrieval';
 
 /** A retrieved passage as the retrieval-only endpoints return it (docs/api.md §10.2, §10.3). */

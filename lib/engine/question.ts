@@ -1,0 +1,139 @@
+import { questionAnswerType, type AnswerType } from './answer-type';
+import type { QueryTerm } from './retrieval';
+import { lightStem, STOP_WORDS, tokenize } from './text';
+
+/**
+ * A question as the answer composer reads it: its words weighted by IDF (framing words such as "still" weigh less),
+ * the kind of answer it asks for, and the word matching every other engine module uses (matchText, hasAdjacentPair).
+ */
+
+/** Folded word → the lexemes the knowledge base's stemmer gives it (empty for a stop word). */
+export type Lexicon = (word: string) => readonly string[];
+
+/**
+ * A lexicon without the database (unit tests, and words the database was not asked about): the English light
+ * stemmer, a lexeme as a prefix of the word, or the word itself.
+ */
+export function fallbackLexicon(terms: QueryTerm[]): Lexicon {
+  return (word) => {
+    if (STOP_WORDS.has(word)) return [];
+    const stem = lightStem(word);
+    const out = terms.filter((t) => lightStem(t.word) === stem || word === t.lexeme || (t.lexeme.length >= 4 && word.startsWith(t.lexeme))).map((t) => t.lexeme);
+    return out.length ? out : [stem];
+  };
+}
+
+/** A lexicon from the database's answer (lexemesOf), falling back for words it was not asked about. */
+export function mapLexicon(map: Map<string, string[]>, terms: QueryTerm[]): Lexicon {
+  const fallback = fallbackLexicon(terms);
+  return (word) => map.get(word) ?? fallback(word);
+}
+
+/** The question as answer selection sees it: its words with their weights and lexemes, and the answer type. */
+export interface Question {
+  text: string;
+  type: AnswerType | null;
+  /** Question word → its weight (the highest IDF of its lexemes; words absent from the knowledge base weigh most). */
+  weights: Map<string, number>;
+  total: number;
+  /** Lexeme → question word and the lexeme's IDF. */
+  byLexeme: Map<string, { word: string; idf: number }>;
+  /** Question words in question order (for adjacency). */
+  order: string[];
+  /** Question words that occur in the knowledge base. */
+  present: Set<string>;
+  /** Text → the question words it holds (matchText's memory for this question). */
+  matched: Map<string, Map<string, number>>;
+  /** Question words that only frame the question ("still", "often", "keep"). */
+  framing: Set<string>;
+  lexicon: Lexicon;
+}
+
+/**
+ * Words that frame a question rather than name its topic ("how often", "keep", "made", "change"): they count for
+ * less, so that a shared "often" or "set" does not make a question about timing belts or tennis look answered.
+ */
+const FRAMING_WORDS = new Set(
+  (
+    'keep add make made set often many much change use need get take give best way work happen long first new good kind type thing ' +
+    'usual typical mean call tell find know show help want like right go come put look start begin end stop try happen possible ' +
+    'still also just ever even yet already really please thank thanks hello hi okay ok anyone anything something ' +
+    'hacer tener mejor manera forma cosa bueno nuevo primero mucho saber ' +
+    'machen haben gut besser beste art weise sache neu erste viel oft konnen sollen mussen wissen ' +
+    'faire avoir meilleur maniere facon chose bon nouveau premier beaucoup souvent savoir'
+  ).split(' '),
+);
+const FRAMING_WEIGHT = 0.4;
+
+export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexicon = fallbackLexicon(terms)): Question {
+  const weights = new Map<string, number>();
+  const byLexeme = new Map<string, { word: string; idf: number }>();
+  const framing = new Set<string>();
+  for (const t of terms) {
+    const framed = FRAMING_WORDS.has(t.word) || FRAMING_WORDS.has(lightStem(t.word));
+    if (framed) framing.add(t.word);
+    const idf = framed ? t.idf * FRAMING_WEIGHT : t.idf;
+    weights.set(t.word, Math.max(weights.get(t.word) ?? 0, idf));
+    if (!byLexeme.has(t.lexeme)) byLexeme.set(t.lexeme, { word: t.word, idf });
+  }
+  const total = [...weights.values()].reduce((a, b) => a + b, 0);
+  const present = new Set(terms.filter((t) => t.docFreq > 0).map((t) => t.word));
+  return { text, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon, matched: new Map(), framing };
+}
+
+/** Query weight: every term, those absent from the knowledge base included (they are what the buyer asked about). */
+export function queryWeight(terms: QueryTerm[]): number {
+  return analyseQuestion('', terms).total;
+}
+
+/** Question word → the weight covered (the highest IDF among the lexemes found), for the words of a text. */
+export function matchWords(q: Question, words: string[]): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const w of words) {
+    for (const lexeme of q.lexicon(w)) {
+      const hit = q.byLexeme.get(lexeme);
+      if (hit) found.set(hit.word, Math.max(found.get(hit.word) ?? 0, hit.idf));
+    }
+  }
+  return found;
+}
+
+/** matchWords over a text's words, remembered per question (the same sentences are read several times). */
+export function matchText(q: Question, text: string): Map<string, number> {
+  let hit = q.matched.get(text);
+  if (!hit) {
+    hit = matchWords(q, tokenize(text));
+    q.matched.set(text, hit);
+  }
+  return hit;
+}
+
+export const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
+/** Two question words in a row in the text (a stop word between them allowed): phrase evidence. */
+export function hasAdjacentPair(q: Question, words: string[]): boolean {
+  if (q.order.length < 2) return false;
+  const next = new Map<string, Set<string>>();
+  for (let i = 0; i + 1 < q.order.length; i++) {
+    if (!next.has(q.order[i])) next.set(q.order[i], new Set());
+    next.get(q.order[i])!.add(q.order[i + 1]);
+  }
+  let previous: Set<string> = new Set();
+  let gap = 0;
+  for (const w of words) {
+    const lexemes = q.lexicon(w);
+    if (lexemes.length === 0) {
+      if (++gap > 1) previous = new Set();
+      continue;
+    }
+    const current = new Set<string>();
+    for (const l of lexemes) {
+      const hit = q.byLexeme.get(l);
+      if (hit) current.add(hit.word);
+    }
+    for (const p of previous) for (const c of current) if (next.get(p)?.has(c)) return true;
+    previous = current;
+    gap = 0;
+  }
+  return false;
+}

@@ -1,0 +1,68 @@
+import { chunkParagraphs } from './paragraphs';
+import { analyseQuestion, hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
+import type { QueryTerm, RetrievedChunk } from './retrieval';
+import { tokenize } from './text';
+
+/**
+ * The relevance gate, calibrated on the tuning part of bench/engine-quality (on-topic questions against the 75
+ * off-topic ones in five domains and four languages). One of the top three passages must hold at least two of the
+ * question's words (one for a question of one or two words) and MIN_COVERAGE of its weight, and show them together: one
+ * sentence (with its heading and label) holding MIN_SENTENCE_COVERAGE of the weight, or two question words in a row.
+ */
+export const MIN_COVERAGE = 0.2;
+export const MIN_SENTENCE_COVERAGE = 0.2;
+
+/** What a passage holds of the question: the evidence the relevance gate weighs. */
+export interface PassageEvidence {
+  /** Share of the question's weight found anywhere in the passage (heading included). */
+  coverage: number;
+  /** Question words found. */
+  words: number;
+  /** Question words found that name something (not only framing words such as "still" or "often"). */
+  topical: number;
+  /** The best share held by one sentence with its section heading and paragraph label. */
+  sentenceCoverage: number;
+  /** Two question words in a row somewhere in the passage. */
+  phrase: boolean;
+}
+
+export function headingParts(p: RetrievedChunk): { section: string; upper: string } {
+  const parts = (p.heading ?? '').split(' > ').filter(Boolean);
+  if (parts.length <= 1) return { section: '', upper: parts.join(' ') };
+  return { section: parts[parts.length - 1], upper: parts.slice(0, -1).join(' ') };
+}
+
+export function passageEvidence(q: Question, p: RetrievedChunk): PassageEvidence {
+  if (q.total <= 0) return { coverage: 0, words: 0, topical: 0, sentenceCoverage: 0, phrase: false };
+  const { section, upper } = headingParts(p);
+  const all = matchText(q, `${p.heading ?? ''} ${p.content}`);
+  const sectionWords = matchText(q, section);
+  let best = 0;
+  let phrase = hasAdjacentPair(q, tokenize(section)) || hasAdjacentPair(q, tokenize(upper));
+  for (const para of chunkParagraphs(p.content)) {
+    const label = para.label ? matchText(q, para.label.text) : new Map<string, number>();
+    for (const s of para.sentences) {
+      const words = tokenize(p.content.slice(s.start, s.end));
+      const own = matchWords(q, words);
+      const merged = new Map([...sectionWords, ...label, ...own]);
+      best = Math.max(best, sum(merged) / q.total);
+      if (!phrase && hasAdjacentPair(q, words)) phrase = true;
+    }
+  }
+  const topical = [...all.keys()].filter((w) => !q.framing.has(w)).length;
+  return { coverage: sum(all) / q.total, words: all.size, topical, sentenceCoverage: best, phrase };
+}
+
+export function passesGate(q: Question, e: PassageEvidence): boolean {
+  // Two of the question's words, unless it has only two ("Was gehört in einen Datenmanagementplan?"): then coverage decides.
+  const needWords = q.weights.size >= 3 ? 2 : 1;
+  // "Still there?" names nothing: framing words alone never make an answer.
+  return e.topical >= 1 && e.words >= needWords && e.coverage >= MIN_COVERAGE && (e.sentenceCoverage >= MIN_SENTENCE_COVERAGE || e.phrase);
+}
+
+/** Does one of the top passages answer enough of the question for the knowledge base to be said to answer? */
+export function isRelevant(terms: QueryTerm[], passages: RetrievedChunk[], question?: Question): boolean {
+  const q = question ?? analyseQuestion('', terms);
+  if (passages.length === 0 || q.total <= 0) return false;
+  return passages.slice(0, 3).some((p) => passesGate(q, passageEvidence(q, p)));
+}

@@ -1,0 +1,251 @@
+import { carriesAnswerType, describesMethod, isAimOrBackground, statesFinding, STRONG_TYPES } from './answer-type';
+import { SENTENCE_WEIGHTS } from './answer-weights';
+import { chunkParagraphs } from './paragraphs';
+import { analyseQuestion, hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
+import { headingParts, passageEvidence, passesGate, type PassageEvidence } from './relevance-gate';
+import type { QueryTerm, RetrievedChunk } from './retrieval';
+import { countWords, lightStem, STOP_WORDS, tokenize, type Span } from './text';
+
+/**
+ * Which statements of the top passages answer the question: every sentence (with its heading, paragraph label and
+ * lead-in as context) scored by SENTENCE_FEATURES, then at most MAX_ANSWER_SENTENCES chosen, a second document only
+ * when its own passage passes the relevance gate.
+ */
+
+/** Passages whose sentences are considered (and whose tokens count as read). */
+export const PASSAGES_READ = 5;
+export const MAX_ANSWER_SENTENCES = 3;
+export const MAX_EXCERPT_CHARS = 600;
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  return inter / Math.max(1, a.size + b.size - inter);
+}
+
+export interface SentenceCandidate {
+  passage: number;
+  /** The verbatim text of the statement (one sentence, or a short one with its successor, or a list intro with items). */
+  text: string;
+  span: Span;
+  /** Context shown before the statement when it needs it ("Senator", "Marbury v. Madison (1803)"). */
+  context: string | null;
+  /** The excerpt's span: the statement, or its paragraph from the label on when that is short enough. */
+  excerpt: Span;
+  score: number;
+  terms: Set<string>;
+}
+
+/** How far below the best statement (in log-odds) another may follow it, from its own document or from another. */
+const FOLLOW_MARGIN = 2.5;
+const OTHER_DOCUMENT_MARGIN = 0.3;
+
+const REFERS_BACK = /^(the|this|these|that|those|it|they|such|el|la|los|las|este|esta|dieser|diese|dieses|der|die|das|es|ce|cette|ces|il|elle)\b/i;
+/** A sentence that leans on the one before it ("It killed…", "They ate…", "Between 1347 and 1351 it killed…"). */
+const LEANS_BACK = /^(\S+\s+){0,4}(it|they|he|she|its|their|this|these|those|them|such|ello|ellos|ellas|er|sie|es|il|ils|elle|elles)\b/i;
+
+/** The text without the numbers the question itself gives ("1347", "12"): an answer is a number the question lacks. */
+function withoutQuestionNumbers(text: string, question: string): string {
+  const own = new Set(question.match(/\d[\d.,/]*/g) ?? []);
+  return own.size ? text.replace(/\d[\d.,/]*/g, (n) => (own.has(n) ? ' ' : n)) : text;
+}
+
+export function selectSentences(terms: QueryTerm[], passages: RetrievedChunk[], query = '', question?: Question): SentenceCandidate[] {
+  const q = question ?? analyseQuestion(query, terms);
+  if (q.total <= 0) return [];
+  const read = passages.slice(0, PASSAGES_READ);
+  const evidence = read.map((p) => passageEvidence(q, p));
+  return chooseSentences(q, read, evidence, rankSentences(q, read));
+}
+
+/**
+ * What answer selection knows about a candidate statement, each scaled to about 0..1. The score is their weighted
+ * sum with SENTENCE_WEIGHTS (answer-weights.ts), fitted by bench/engine-quality/train-ranker.ts on the tuning part of
+ * the evaluation set: the log-odds, among the statements of the passages read, that this one carries the answer.
+ */
+export const SENTENCE_FEATURES = [
+  'own coverage', // share of the question's weight in the statement itself
+  'context coverage', // ... only in its paragraph label, table header, section heading or lead-in sentence
+  'window coverage', // ... only in the sentence before it
+  'upper heading coverage', // ... only in the document title or higher headings
+  'passage score', // retrieval score of its passage relative to the best
+  'passage rank', // 0 for the first passage, 1 for the fifth
+  'strong type carried', // a case name, provision, duration or number when one is asked for
+  'strong type missing',
+  'weak type carried', // a date or condition, definition, person, reason when one is asked for
+  'type in label', // the label supplies the answer type ("Marbury v. Madison (1803).")
+  'restates the question', // at most two words not in the question
+  'fresh words', // log of words not in the question
+  'aim or background',
+  'question mark',
+  'length', // log of its words
+  'first in paragraph',
+  'other label', // under a label that does not name what was asked while another label does
+  'table header',
+  'table row',
+  'question words share', // distinct question words in the statement / question words
+  'rarest word', // holds the question's heaviest word that occurs in the knowledge base
+  'adjacent pair', // two question words in a row
+  'new number', // a number the question does not give
+  'lead-in', // brings the sentence before it
+  'list', // a list introduction with its items
+  'finding', // states a result or a comparison
+  'method or example', // describes how a study or an example was set up
+  'topic as subject', // share of the question's weight in its first six words
+] as const;
+
+export interface RankedCandidate extends SentenceCandidate {
+  features: number[];
+}
+
+/** Every candidate statement of the passages read, best first, with its features. */
+export function rankSentences(q: Question, passages: RetrievedChunk[], weights: readonly number[] = SENTENCE_WEIGHTS): RankedCandidate[] {
+  if (q.total <= 0) return [];
+  const read = passages.slice(0, PASSAGES_READ);
+  const topScore = read[0]?.score || 1;
+  const strong = q.type !== null && STRONG_TYPES.has(q.type);
+  const questionLexemes = new Set(q.byLexeme.keys());
+  const candidates: RankedCandidate[] = [];
+  let rarest: string | null = null;
+  for (const [w, weight] of q.weights) if (q.total > 0 && (rarest === null || weight > q.weights.get(rarest)!) && presentWords(q).has(w)) rarest = w;
+
+  read.forEach((p, index) => {
+    const { section, upper } = headingParts(p);
+    const sectionWords = matchText(q, section);
+    const upperWords = matchText(q, upper);
+    const paragraphs = chunkParagraphs(p.content);
+    // Labelled paragraphs side by side ("Representative: …", "Senator: …"): when one label names what was asked,
+    // the others are about something else.
+    const labelMatched = paragraphs.some((para) => para.label && matchText(q, para.label.text).size > 0);
+    const allSpans = paragraphs.flatMap((para) => para.sentences.map((s) => ({ s, para })));
+    allSpans.forEach(({ s: sentence, para }, i) => {
+      const own = p.content.slice(sentence.start, sentence.end);
+      // Only a sentence that itself holds a question word is a candidate (its extension below is context).
+      if (matchText(q, own).size === 0) return;
+      let span = sentence;
+      let list = false;
+      if (/:$/.test(own)) {
+        // "…are as follows:" introduces a list: bring the items along (a few, up to ~70 words).
+        let j = i + 1;
+        let added = 0;
+        while (j < allSpans.length && j <= i + 5 && added < 70) {
+          added += countWords(p.content.slice(allSpans[j].s.start, allSpans[j].s.end));
+          span = { start: sentence.start, end: allSpans[j].s.end };
+          list = true;
+          j++;
+        }
+      } else if (allSpans[i + 1]?.para === para && countWords(own) < 10 && !(para.label && para.label.end >= sentence.end)) {
+        // A very short sentence says little alone: keep its successor in the same paragraph with it.
+        span = { start: sentence.start, end: allSpans[i + 1].s.end };
+      }
+      // A sentence that leans on its predecessor ("Between 1347 and 1351 it killed…") brings it along as its lead-in;
+      // any other takes the question words of the sentence before it in its paragraph as weaker context: a topic is
+      // often set up by one sentence and answered by the next.
+      const previous = allSpans[i - 1];
+      let leadIn: Map<string, number> = new Map();
+      const window = previous?.para === para ? matchText(q, p.content.slice(previous.s.start, previous.s.end)) : new Map<string, number>();
+      if (previous?.para === para && LEANS_BACK.test(own) && !(para.label && para.label.end >= previous.s.end)) {
+        const prevText = p.content.slice(previous.s.start, previous.s.end);
+        if (countWords(prevText) + countWords(p.content.slice(span.start, span.end)) <= 70) {
+          leadIn = matchText(q, prevText);
+          span = { start: previous.s.start, end: span.end };
+        }
+      }
+      const text = p.content.slice(span.start, span.end);
+      if (countWords(text) < 3) return;
+      const words = tokenize(text);
+      const ownWords = matchWords(q, words);
+      // The paragraph's label is context for the sentences after it (the label's own sentence already holds it).
+      const label = para.label && para.label.end <= sentence.start ? para.label : null;
+      const labelWords = label ? matchText(q, label.text) : para.header ? matchText(q, para.header) : new Map<string, number>();
+      const contextOnly = new Map<string, number>();
+      for (const [w, idf] of [...labelWords, ...sectionWords, ...leadIn]) if (!ownWords.has(w)) contextOnly.set(w, Math.max(contextOnly.get(w) ?? 0, idf));
+      let upperOnly = 0;
+      for (const [w, idf] of upperWords) if (!ownWords.has(w) && !contextOnly.has(w)) upperOnly += idf;
+      let windowOnly = 0;
+      for (const [w, idf] of window) if (!ownWords.has(w) && !contextOnly.has(w) && !upperWords.has(w)) windowOnly += idf;
+
+      // The kind of answer asked for: in the sentence, or supplied by its label.
+      let typeInLabel = false;
+      let typed = false;
+      if (q.type) {
+        typed = carriesAnswerType(q.type, withoutQuestionNumbers(p.content.slice(sentence.start, span.end), q.text));
+        if (!typed && label && carriesAnswerType(q.type, label.text)) typed = typeInLabel = true;
+      }
+      const fresh = new Set(words.filter((w) => !q.lexicon(w).some((l) => questionLexemes.has(l)) && q.lexicon(w).length > 0));
+      const features = [
+        sum(ownWords) / q.total,
+        sum(contextOnly) / q.total,
+        windowOnly / q.total,
+        upperOnly / q.total,
+        p.score / topScore,
+        index / Math.max(1, PASSAGES_READ - 1),
+        typed && strong ? 1 : 0,
+        !typed && strong ? 1 : 0,
+        typed && !strong ? 1 : 0,
+        typeInLabel ? 1 : 0,
+        fresh.size <= 2 ? 1 : 0,
+        Math.log1p(fresh.size) / 3,
+        isAimOrBackground(text) ? 1 : 0,
+        /\?\s*$/.test(text) ? 1 : 0,
+        Math.log1p(words.length) / 4,
+        para.sentences[0]?.start === sentence.start ? 1 : 0,
+        label && labelWords.size === 0 && labelMatched ? 1 : 0,
+        para.row && !para.header ? 1 : 0,
+        para.row ? 1 : 0,
+        ownWords.size / Math.max(1, q.weights.size),
+        rarest !== null && ownWords.has(rarest) ? 1 : 0,
+        hasAdjacentPair(q, words) ? 1 : 0,
+        /\d/.test(withoutQuestionNumbers(text, q.text)) ? 1 : 0,
+        leadIn.size > 0 || span.start < sentence.start ? 1 : 0,
+        list ? 1 : 0,
+        statesFinding(own) ? 1 : 0,
+        describesMethod(own) ? 1 : 0,
+        sum(matchWords(q, tokenize(own).slice(0, 6))) / q.total,
+      ];
+      let score = 0;
+      for (let k = 0; k < features.length; k++) score += (weights[k] ?? 0) * features[k];
+
+      const needsContext = label && (typeInLabel || labelWords.size > 0 || REFERS_BACK.test(text));
+      const sectionNeeded = !needsContext && section && [...sectionWords.keys()].some((w) => !ownWords.has(w)) && REFERS_BACK.test(text);
+      const context = needsContext ? label!.text : sectionNeeded ? section : null;
+      const excerpt = needsContext && span.end - para.start <= MAX_EXCERPT_CHARS ? { start: para.start, end: span.end } : span;
+      candidates.push({ passage: index, text, span, context, excerpt, score, features, terms: new Set(words.map(lightStem).filter((w) => !STOP_WORDS.has(w))) });
+    });
+  });
+
+  candidates.sort((a, b) => b.score - a.score || a.passage - b.passage || a.span.start - b.span.start);
+  // Overlapping chunks repeat a sentence: keep its best-scored copy.
+  const seen = new Set<string>();
+  return candidates.filter((c) => !seen.has(c.text) && seen.add(c.text));
+}
+
+/** Question words that occur in the knowledge base (the rest weigh most but cannot be found). */
+function presentWords(q: Question): Set<string> {
+  return q.present;
+}
+
+export function chooseSentences(q: Question, read: RetrievedChunk[], evidence: PassageEvidence[], candidates: SentenceCandidate[]): SentenceCandidate[] {
+  const best = candidates[0];
+  if (!best) return [];
+  const leadDocument = read[best.passage].documentId;
+  const leadEvidence = evidence[best.passage];
+  const chosen: SentenceCandidate[] = [];
+  const perPassage = new Map<number, number>();
+  for (const c of candidates) {
+    if (chosen.length >= MAX_ANSWER_SENTENCES) break;
+    if (c.score < best.score - FOLLOW_MARGIN) break;
+    const p = read[c.passage];
+    // Another document is cited only when its own passage independently answers the question.
+    if (p.documentId !== leadDocument) {
+      const e = evidence[c.passage];
+      if (c.score < best.score - OTHER_DOCUMENT_MARGIN || !passesGate(q, e) || e.coverage < leadEvidence.coverage) continue;
+    }
+    if ((perPassage.get(c.passage) ?? 0) >= 2) continue;
+    if (chosen.some((x) => x.text === c.text || jaccard(x.terms, c.terms) >= 0.6)) continue;
+    if (chosen.some((x) => x.passage === c.passage && x.span.start < c.span.end && c.span.start < x.span.end)) continue;
+    chosen.push(c);
+    perPassage.set(c.passage, (perPassage.get(c.passage) ?? 0) + 1);
+  }
+  return chosen;
+}
