@@ -1,0 +1,177 @@
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import { earnings, kbStatsDaily, knowledgeBases, plans, subscriptions } from '@/db/schema';
+import type { Executor } from '@/lib/platform/db';
+import { requireOwnedKnowledgeBase, requirePublisherForUser, type OwnershipDenial } from './ownership';
+
+/**
+ * Publishers' analytics (docs/api.md §9.5), read only from daily aggregates: kb_stats_daily (written by the gateway's
+ * usage recorder: a count per outcome and a latency histogram per knowledge base and UTC day), subscriptions counted
+ * by plan, and the earnings ledger by month. No question text exists to read, and no buyer is named.
+ */
+
+/** Upper bounds (ms) of the latency histogram's buckets; the last one takes everything slower. */
+export const LATENCY_BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, Number.POSITIVE_INFINITY] as const;
+
+export function latencyBucketOf(ms: number): number {
+  const i = LATENCY_BUCKETS_MS.findIndex((bound) => ms <= bound);
+  return i === -1 ? LATENCY_BUCKETS_MS.length - 1 : i;
+}
+
+/** The outcome a query is counted under: `answered`, `abstained`, or its error code. */
+export function statsOutcomeOf(entry: { status: number; errorCode: string | null; abstained?: boolean }): string {
+  if (entry.status === 200) return entry.abstained ? 'abstained' : 'answered';
+  return entry.errorCode ?? `http_${entry.status}`;
+}
+
+/** The latency (bucket upper bound, ms) under which `p` of the counted queries fall; null without data. */
+export function percentileOf(buckets: number[], p: number): number | null {
+  const total = buckets.reduce((a, b) => a + b, 0);
+  if (total === 0) return null;
+  const target = Math.ceil(p * total);
+  let seen = 0;
+  for (let i = 0; i < buckets.length; i++) {
+    seen += buckets[i] ?? 0;
+    if (seen >= target) return LATENCY_BUCKETS_MS[i] ?? null;
+  }
+  return null;
+}
+
+export interface DailyOutcomes {
+  day: string;
+  answered: number;
+  abstained: number;
+  errors: number;
+}
+
+export interface AnalyticsView {
+  days: number;
+  from: string;
+  to: string;
+  totals: { answered: number; abstained: number; errors: number };
+  daily: DailyOutcomes[];
+  errorsByCode: { code: string; count: number }[];
+  latency: { p50: number | null; p95: number | null };
+  subscribersByPlan: { plan: string; active: boolean; subscribers: number }[];
+  revenueByMonth: { month: string; currency: string; grossCents: number; netCents: number }[];
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+async function buildAnalytics(db: Executor, kbIds: string[], days: number, now: Date): Promise<AnalyticsView> {
+  const toDay = isoDay(now);
+  const fromDate = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+  const fromDay = isoDay(fromDate);
+  const rows = kbIds.length
+    ? await db
+        .select({ day: kbStatsDaily.day, outcome: kbStatsDaily.outcome, count: kbStatsDaily.count, buckets: kbStatsDaily.latencyBuckets })
+        .from(kbStatsDaily)
+        .where(and(inArray(kbStatsDaily.kbId, kbIds), gte(kbStatsDaily.day, fromDay)))
+    : [];
+  const byDay = new Map<string, DailyOutcomes>();
+  for (let i = 0; i < days; i++) {
+    const day = isoDay(new Date(fromDate.getTime() + i * 86_400_000));
+    byDay.set(day, { day, answered: 0, abstained: 0, errors: 0 });
+  }
+  const errors = new Map<string, number>();
+  const buckets = new Array<number>(LATENCY_BUCKETS_MS.length).fill(0);
+  for (const r of rows) {
+    const day = byDay.get(r.day);
+    if (!day) continue;
+    if (r.outcome === 'answered') day.answered += r.count;
+    else if (r.outcome === 'abstained') day.abstained += r.count;
+    else {
+      day.errors += r.count;
+      errors.set(r.outcome, (errors.get(r.outcome) ?? 0) + r.count);
+    }
+    r.buckets.forEach((n, i) => {
+      if (i < buckets.length) buckets[i]! += n;
+    });
+  }
+  const daily = [...byDay.values()];
+  const totals = daily.reduce((t, d) => ({ answered: t.answered + d.answered, abstained: t.abstained + d.abstained, errors: t.errors + d.errors }), { answered: 0, abstained: 0, errors: 0 });
+
+  const subscribersByPlan = kbIds.length
+    ? await db
+        .select({ plan: plans.name, active: plans.active, subscribers: sql<number>`count(${subscriptions.id})::int` })
+        .from(plans)
+        .leftJoin(subscriptions, and(eq(subscriptions.planId, plans.id), inArray(subscriptions.status, ['active', 'past_due'])))
+        .where(inArray(plans.kbId, kbIds))
+        .groupBy(plans.id, plans.name, plans.active, plans.sortOrder)
+        .orderBy(plans.sortOrder, plans.name)
+    : [];
+  const month = sql<string>`to_char(date_trunc('month', ${earnings.periodStart} at time zone 'UTC'), 'YYYY-MM')`;
+  const revenue = kbIds.length
+    ? await db
+        .select({ month, currency: earnings.currency, grossCents: sql<number>`sum(${earnings.grossCents})::int`, netCents: sql<number>`sum(${earnings.netCents})::int` })
+        .from(earnings)
+        .where(inArray(earnings.kbId, kbIds))
+        .groupBy(month, earnings.currency)
+        .orderBy(month, earnings.currency)
+    : [];
+
+  return {
+    days,
+    from: fromDay,
+    to: toDay,
+    totals,
+    daily,
+    errorsByCode: [...errors].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
+    latency: { p50: percentileOf(buckets, 0.5), p95: percentileOf(buckets, 0.95) },
+    subscribersByPlan: subscribersByPlan.map((s) => ({ ...s, subscribers: Number(s.subscribers) })),
+    revenueByMonth: revenue.map((r) => ({ ...r, grossCents: Number(r.grossCents), netCents: Number(r.netCents) })),
+  };
+}
+
+export const ANALYTICS_DAYS = [7, 30, 90] as const;
+
+export function analyticsDays(value: unknown): number {
+  const n = Number(value);
+  return (ANALYTICS_DAYS as readonly number[]).includes(n) ? n : 30;
+}
+
+/** One knowledge base of the account's publisher. */
+export async function getKnowledgeBaseAnalytics(
+  db: Executor,
+  userId: string,
+  kbId: unknown,
+  options: { days?: number; now?: Date } = {},
+): Promise<{ ok: true; kb: { id: string; title: string }; analytics: AnalyticsView } | OwnershipDenial> {
+  const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
+  if (!owned.ok) return owned;
+  const analytics = await buildAnalytics(db, [owned.kb.id], options.days ?? 30, options.now ?? new Date());
+  return { ok: true, kb: { id: owned.kb.id, title: owned.kb.title }, analytics };
+}
+
+/** Every knowledge base of the account's publisher together, with each one's totals. */
+export async function getPublisherAnalytics(
+  db: Executor,
+  userId: string,
+  options: { days?: number; now?: Date } = {},
+): Promise<{ ok: true; analytics: AnalyticsView; perKnowledgeBase: { id: string; title: string; answered: number; abstained: number; errors: number }[] } | OwnershipDenial> {
+  const pub = await requirePublisherForUser(db, userId);
+  if (!pub.ok) return pub;
+  const kbs = await db.select({ id: knowledgeBases.id, title: knowledgeBases.title }).from(knowledgeBases).where(eq(knowledgeBases.publisherId, pub.publisher.id)).orderBy(knowledgeBases.title);
+  const days = options.days ?? 30;
+  const now = options.now ?? new Date();
+  const analytics = await buildAnalytics(db, kbs.map((k) => k.id), days, now);
+  const perKnowledgeBase = await Promise.all(
+    kbs.map(async (kb) => ({ ...kb, ...(await buildAnalytics(db, [kb.id], days, now)).totals })),
+  );
+  return { ok: true, analytics, perKnowledgeBase };
+}
+
+const csvCell = (v: string | number | null) => {
+  const s = v === null ? '' : String(v);
+  // Quoted when needed; a leading = + - @ is neutralised so a spreadsheet does not run it as a formula.
+  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+  return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** The daily table as CSV (one row per day, one column per error code seen), for the export button. */
+export function analyticsCsv(view: AnalyticsView, title: string): string {
+  const codes = view.errorsByCode.map((e) => e.code);
+  const header = ['knowledge_base', 'day', 'answered', 'abstained', 'errors', ...codes.map((c) => `errors_${c}`)];
+  const lines = [header.map(csvCell).join(',')];
+  for (const d of view.daily) lines.push([title, d.day, d.answered, d.abstained, d.errors, ...codes.map(() => '')].map(csvCell).join(','));
+  return `${lines.join('\n')}\n`;
+}

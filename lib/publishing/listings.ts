@@ -1,0 +1,182 @@
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { knowledgeBases, plans, publishers, subscriptions, type KnowledgeBase } from '@/db/schema';
+import { getStripe } from '@/lib/billing';
+import { recordAudit } from '@/lib/platform/audit';
+import type { Executor } from '@/lib/platform/db';
+import { newId } from '@/lib/platform/ids';
+import { log } from '@/lib/platform/log';
+import { inTransaction } from '@/lib/platform/transactions';
+import { LIVE_STATUSES } from '@/lib/subscriptions';
+import { auditActor, knowledgeBaseFor, type Actor } from './actor';
+import { slugify } from './knowledge-bases';
+import { findPublisherForUser } from './ownership';
+import type { FormRefusal } from './profiles';
+import { fieldErrors, listingSchema, newListingSchema, publisherTransition, type ListingInput, type ListingStatus, type NewListingInput } from './rules';
+
+/**
+ * Listings in the publisher console (docs/api.md §9.1): create a draft, edit its text, publish (needs an active
+ * plan), unpublish (no new purchases; subscribers keep access to the end of their period, which then ends).
+ */
+
+export type Refusal = { ok: false; code: 'not_found' | 'conflict'; message: string };
+export type ListingResult = { ok: true; kb: KnowledgeBase } | FormRefusal | Refusal;
+
+const NOT_FOUND: Refusal = { ok: false, code: 'not_found', message: 'Not found.' };
+
+export interface ConsoleListing {
+  id: string;
+  title: string;
+  summary: string;
+  status: ListingStatus;
+  backendKind: 'hosted' | 'http';
+  subscribersCount: number;
+  activePlans: number;
+  documentsCount: number;
+  updatedAt: string;
+}
+
+/** The publisher's listings for the console overview, newest edit first. */
+export async function listPublisherListings(db: Executor, publisherId: string): Promise<ConsoleListing[]> {
+  const rows = await db
+    .select({
+      id: knowledgeBases.id,
+      title: knowledgeBases.title,
+      summary: knowledgeBases.summary,
+      status: knowledgeBases.status,
+      backendKind: knowledgeBases.backendKind,
+      subscribersCount: knowledgeBases.subscribersCount,
+      documentsCount: knowledgeBases.documentsCount,
+      updatedAt: knowledgeBases.updatedAt,
+      activePlans: sql<number>`(select count(*)::int from plans p where p.kb_id = knowledge_bases.id and p.active)`,
+    })
+    .from(knowledgeBases)
+    .where(eq(knowledgeBases.publisherId, publisherId))
+    .orderBy(desc(knowledgeBases.updatedAt), asc(knowledgeBases.id));
+  return rows.map((r) => ({ ...r, activePlans: Number(r.activePlans), updatedAt: r.updatedAt.toISOString() }));
+}
+
+async function freeKbSlug(tx: Executor, publisherId: string, base: string): Promise<string> {
+  const taken = new Set(
+    (await tx.select({ slug: knowledgeBases.slug }).from(knowledgeBases).where(and(eq(knowledgeBases.publisherId, publisherId), sql`${knowledgeBases.slug} like ${`${base}%`}`))).map(
+      (r) => r.slug,
+    ),
+  );
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/**
+ * A new draft listing. A publisher creates it under its own profile; the operator (CLI) names the publisher by id.
+ * The backend kind is chosen here, once.
+ */
+export async function createListing(db: Executor, actor: Actor, input: NewListingInput & { publisherId?: string }): Promise<ListingResult> {
+  const parsed = newListingSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, code: 'invalid_input', fieldErrors: fieldErrors(parsed.error) };
+  const value = parsed.data;
+  return inTransaction(db, async (tx) => {
+    const publisher =
+      actor.kind === 'publisher'
+        ? await findPublisherForUser(tx, actor.userId)
+        : input.publisherId
+          ? ((await tx.select().from(publishers).where(eq(publishers.id, input.publisherId)))[0] ?? null)
+          : null;
+    if (!publisher) return { ok: false, code: 'not_found', message: 'Create your publisher profile first.' };
+    if (publisher.suspendedAt) return { ok: false, code: 'conflict', message: 'This publisher is suspended by the operator.' };
+    const id = newId('kb');
+    const [kb] = await tx
+      .insert(knowledgeBases)
+      .values({
+        id,
+        publisherId: publisher.id,
+        slug: await freeKbSlug(tx, publisher.id, slugify(value.title)),
+        title: value.title,
+        summary: value.summary,
+        description: value.description,
+        category: value.category,
+        tags: value.tags,
+        language: value.language,
+        licence: value.licence,
+        sampleQuestions: value.sampleQuestions,
+        status: 'draft',
+        backendKind: value.backendKind,
+      })
+      .returning();
+    if (value.backendKind === 'hosted') await tx.execute(sql`insert into kb_index_stats (kb_id) values (${id}) on conflict do nothing`);
+    await recordAudit(tx, { ...auditActor(actor), action: 'kb.create', targetType: 'knowledge_base', targetId: id, metadata: { publisherId: publisher.id, backendKind: value.backendKind } });
+    return { ok: true, kb: kb! };
+  });
+}
+
+/** Edits the listing's text (any state; a published one shows the change in the catalogue at once). */
+export async function updateListing(db: Executor, actor: Actor, kbId: string, input: ListingInput): Promise<ListingResult> {
+  const parsed = listingSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, code: 'invalid_input', fieldErrors: fieldErrors(parsed.error) };
+  const value = parsed.data;
+  return inTransaction(db, async (tx) => {
+    const owned = await knowledgeBaseFor(tx, actor, kbId, true);
+    if (!owned.ok) return NOT_FOUND;
+    const [kb] = await tx
+      .update(knowledgeBases)
+      .set({ ...value, updatedAt: new Date() })
+      .where(eq(knowledgeBases.id, owned.kb.id))
+      .returning();
+    await recordAudit(tx, { ...auditActor(actor), action: 'kb.update', targetType: 'knowledge_base', targetId: owned.kb.id, metadata: { fields: Object.keys(value) } });
+    return { ok: true, kb: kb! };
+  });
+}
+
+/** draft/unpublished → published: needs at least one active plan and a publisher in good standing. */
+export async function publishListing(db: Executor, actor: Actor, kbId: string): Promise<ListingResult> {
+  return inTransaction(db, async (tx) => {
+    const owned = await knowledgeBaseFor(tx, actor, kbId, true);
+    if (!owned.ok) return NOT_FOUND;
+    const step = publisherTransition(owned.kb.status, 'publish');
+    if (!step.ok) return { ok: false, code: 'conflict', message: step.message };
+    if (owned.publisher.suspendedAt) return { ok: false, code: 'conflict', message: 'This publisher is suspended by the operator.' };
+    const [{ value: activePlans }] = (await tx.select({ value: count() }).from(plans).where(and(eq(plans.kbId, owned.kb.id), eq(plans.active, true)))) as [{ value: number }];
+    if (activePlans === 0) return { ok: false, code: 'conflict', message: 'Add at least one plan before publishing: buyers need something to buy.' };
+    const [kb] = await tx.update(knowledgeBases).set({ status: 'published', updatedAt: new Date() }).where(eq(knowledgeBases.id, owned.kb.id)).returning();
+    await recordAudit(tx, { ...auditActor(actor), action: 'kb.publish', targetType: 'knowledge_base', targetId: owned.kb.id, metadata: { from: owned.kb.status } });
+    return { ok: true, kb: kb! };
+  });
+}
+
+/**
+ * published → unpublished: the listing leaves the catalogue and cannot be bought (lib/billing's findPurchasablePlan
+ * wants `published`). Existing subscriptions keep answering (the gateway admits `unpublished`) until their period
+ * ends, and are set to end then: cancel at period end here, and at Stripe for Stripe-billed ones.
+ */
+export async function unpublishListing(db: Executor, actor: Actor, kbId: string, now: Date = new Date()): Promise<ListingResult & { endingSubscriptions?: number }> {
+  const result = await inTransaction(db, async (tx) => {
+    const owned = await knowledgeBaseFor(tx, actor, kbId, true);
+    if (!owned.ok) return NOT_FOUND;
+    const step = publisherTransition(owned.kb.status, 'unpublish');
+    if (!step.ok) return { ok: false as const, code: 'conflict' as const, message: step.message };
+    const [kb] = await tx.update(knowledgeBases).set({ status: 'unpublished', updatedAt: now }).where(eq(knowledgeBases.id, owned.kb.id)).returning();
+    const ending = await tx
+      .update(subscriptions)
+      .set({ cancelAtPeriodEnd: true, cancelledAt: sql`coalesce(${subscriptions.cancelledAt}, ${now.toISOString()}::timestamptz)`, updatedAt: now })
+      .where(and(eq(subscriptions.kbId, owned.kb.id), inArray(subscriptions.status, [...LIVE_STATUSES]), eq(subscriptions.cancelAtPeriodEnd, false)))
+      .returning({ id: subscriptions.id, stripeSubscriptionId: subscriptions.stripeSubscriptionId });
+    await recordAudit(tx, { ...auditActor(actor), action: 'kb.unpublish', targetType: 'knowledge_base', targetId: owned.kb.id, metadata: { endingSubscriptions: ending.length } });
+    return { ok: true as const, kb: kb!, ending };
+  });
+  if (!result.ok) return result;
+  await cancelAtStripe(result.ending.map((s) => s.stripeSubscriptionId).filter((id): id is string => id !== null));
+  return { ok: true, kb: result.kb, endingSubscriptions: result.ending.length };
+}
+
+/** Stripe-billed subscriptions of an unpublished listing stop renewing at Stripe too (best effort, logged). */
+async function cancelAtStripe(stripeSubscriptionIds: string[]): Promise<void> {
+  const stripe = getStripe();
+  if (!stripe) return;
+  for (const id of stripeSubscriptionIds) {
+    try {
+      await stripe.subscriptions.update(id, { cancel_at_period_end: true }, { idempotencyKey: `almanac-unpublish-${id}` });
+    } catch (error) {
+      log.error({ err: error, stripeSubscriptionId: id }, 'could not set cancel_at_period_end at Stripe for an unpublished listing');
+    }
+  }
+}

@@ -1,0 +1,234 @@
+import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { plans, subscriptions, type KnowledgeBase, type Plan } from '@/db/schema';
+import { getStripe, type Stripe } from '@/lib/billing';
+import { recordAudit } from '@/lib/platform/audit';
+import type { Executor } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
+import { newId } from '@/lib/platform/ids';
+import { log } from '@/lib/platform/log';
+import { inTransaction } from '@/lib/platform/transactions';
+import { LIVE_STATUSES } from '@/lib/subscriptions';
+import { auditActor, knowledgeBaseFor, type Actor } from './actor';
+import { requireOwnedPlan } from './ownership';
+import type { FormRefusal } from './profiles';
+import { changesTerms, fieldErrors, planSchema, type PlanFields, type PlanInput } from './rules';
+import type { Refusal } from './listings';
+
+/**
+ * Plans in the publisher console (docs/api.md §9.2). A change of price, cap or rate limit never reaches a subscriber
+ * mid-period: a plan nobody is subscribed to is edited in place, but one with subscribers is immutable: the edit
+ * becomes a NEW plan row that takes its place for new purchases, the old row is retired (`replaced_by_plan_id`), and
+ * each of its live subscriptions gets the new plan as `pending_plan_id`, which the renewal code (lib/subscriptions
+ * period roll-forward, and invoice.paid for Stripe) applies at the next period start. A plan with subscribers is
+ * retired, never deleted. With Stripe configured, a paid plan gets a real Stripe Price created through the API.
+ */
+
+export type PlanResult = { ok: true; plan: Plan; replaced?: { oldPlanId: string; movingSubscriptions: number } } | FormRefusal | Refusal;
+
+export interface ConsolePlan {
+  id: string;
+  name: string;
+  priceCents: number;
+  currency: string;
+  queriesPerPeriod: number;
+  requestsPerMinute: number;
+  active: boolean;
+  replacedByPlanId: string | null;
+  /** Live subscriptions on this plan now. */
+  subscribers: number;
+  /** Live subscriptions moving to this plan at their next renewal. */
+  arriving: number;
+  hasStripePrice: boolean;
+}
+
+/** Every plan of the knowledge base (active first), with how many live subscriptions are on it or moving to it. */
+export async function listPlansForConsole(db: Executor, kbId: string): Promise<ConsolePlan[]> {
+  const rows = await db.select().from(plans).where(eq(plans.kbId, kbId)).orderBy(sql`${plans.active} desc`, asc(plans.sortOrder), asc(plans.priceCents), asc(plans.createdAt));
+  const live = await db
+    .select({ planId: subscriptions.planId, pendingPlanId: subscriptions.pendingPlanId })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.kbId, kbId), inArray(subscriptions.status, [...LIVE_STATUSES])));
+  return rows.map((p) => ({
+    id: p.id,
+    name: p.name,
+    priceCents: p.priceCents,
+    currency: p.currency,
+    queriesPerPeriod: p.queriesPerPeriod,
+    requestsPerMinute: p.requestsPerMinute,
+    active: p.active,
+    replacedByPlanId: p.replacedByPlanId,
+    subscribers: live.filter((s) => s.planId === p.id).length,
+    arriving: live.filter((s) => s.pendingPlanId === p.id && s.planId !== p.id).length,
+    hasStripePrice: p.stripePriceId !== null,
+  }));
+}
+
+function parsePlan(input: PlanInput): { ok: true; value: PlanFields } | FormRefusal {
+  const parsed = planSchema(getEnv().FREE_PLAN_MAX_QUERIES).safeParse(input);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, code: 'invalid_input', fieldErrors: fieldErrors(parsed.error) };
+}
+
+/**
+ * A Stripe Price for a paid plan (monthly), created before the row that names it; the plan id is the idempotency key,
+ * so a retried form makes one price. Free plans never go to Stripe (they are activated without Checkout).
+ */
+async function createStripePrice(stripe: Stripe | null, kb: KnowledgeBase, planId: string, value: PlanFields): Promise<string | null> {
+  if (!stripe || value.priceCents === 0) return null;
+  const price = await stripe.prices.create(
+    {
+      currency: value.currency,
+      unit_amount: value.priceCents,
+      recurring: { interval: 'month' },
+      product_data: { name: `${kb.title} — ${value.name}`, metadata: { kbId: kb.id, planId } },
+      metadata: { kbId: kb.id, planId },
+    },
+    { idempotencyKey: `almanac-price-${planId}` },
+  );
+  return price.id;
+}
+
+async function nextSortOrder(tx: Executor, kbId: string): Promise<number> {
+  const [row] = await tx.select({ max: sql<number>`coalesce(max(${plans.sortOrder}), -1)::int` }).from(plans).where(eq(plans.kbId, kbId));
+  return Number(row?.max ?? -1) + 1;
+}
+
+async function liveSubscribers(tx: Executor, planId: string): Promise<number> {
+  const [row] = await tx.select({ n: count() }).from(subscriptions).where(and(eq(subscriptions.planId, planId), inArray(subscriptions.status, [...LIVE_STATUSES])));
+  return Number(row?.n ?? 0);
+}
+
+export async function createPlan(db: Executor, actor: Actor, kbId: string, input: PlanInput, stripe: Stripe | null = getStripe()): Promise<PlanResult> {
+  const parsed = parsePlan(input);
+  if (!parsed.ok) return parsed;
+  const value = parsed.value;
+  const owned = await knowledgeBaseFor(db, actor, kbId);
+  if (!owned.ok) return { ok: false, code: 'not_found', message: 'Not found.' };
+  const id = newId('plan');
+  let stripePriceId: string | null;
+  try {
+    stripePriceId = await createStripePrice(stripe, owned.kb, id, value);
+  } catch (error) {
+    log.error({ err: error, kbId: owned.kb.id }, 'could not create a Stripe price for a new plan');
+    return { ok: false, code: 'conflict', message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.' };
+  }
+  return inTransaction(db, async (tx) => {
+    const [plan] = await tx
+      .insert(plans)
+      .values({ id, kbId: owned.kb.id, ...value, stripePriceId, sortOrder: await nextSortOrder(tx, owned.kb.id) })
+      .returning();
+    await recordAudit(tx, { ...auditActor(actor), action: 'plan.create', targetType: 'plan', targetId: id, metadata: { kbId: owned.kb.id, priceCents: value.priceCents, currency: value.currency, queriesPerPeriod: value.queriesPerPeriod } });
+    return { ok: true, plan: plan! };
+  });
+}
+
+/** The plan (any state) the actor may change, with its knowledge base, or not_found. */
+async function planFor(db: Executor, actor: Actor, planId: string): Promise<{ ok: true; plan: Plan; kb: KnowledgeBase } | Refusal> {
+  if (actor.kind === 'publisher') {
+    const owned = await requireOwnedPlan(db, actor.userId, planId);
+    return owned.ok ? { ok: true, plan: owned.plan, kb: owned.kb } : { ok: false, code: 'not_found', message: 'Not found.' };
+  }
+  const [plan] = typeof planId === 'string' && planId.length <= 64 ? await db.select().from(plans).where(eq(plans.id, planId)) : [];
+  if (!plan) return { ok: false, code: 'not_found', message: 'Not found.' };
+  const owned = await knowledgeBaseFor(db, actor, plan.kbId);
+  return owned.ok ? { ok: true, plan, kb: owned.kb } : { ok: false, code: 'not_found', message: 'Not found.' };
+}
+
+/**
+ * Edits a plan. Without live subscribers (or for a rename only) the row changes in place; with subscribers and new
+ * terms, a replacement row is created and the old one retired, and the subscribers move at their next renewal.
+ */
+export async function editPlan(db: Executor, actor: Actor, planId: string, input: PlanInput, stripe: Stripe | null = getStripe()): Promise<PlanResult> {
+  const parsed = parsePlan(input);
+  if (!parsed.ok) return parsed;
+  const value = parsed.value;
+  const found = await planFor(db, actor, planId);
+  if (!found.ok) return found;
+  if (!found.plan.active) return { ok: false, code: 'conflict', message: 'A retired plan cannot be edited.' };
+  const termsChange = changesTerms(found.plan, value);
+  const replacementId = newId('plan');
+  // A new price is needed when the amount or currency changes (Stripe prices are immutable).
+  const needsPrice = value.priceCents > 0 && (found.plan.stripePriceId === null || found.plan.priceCents !== value.priceCents || found.plan.currency !== value.currency);
+  let stripePriceId = value.priceCents === 0 ? null : found.plan.stripePriceId;
+  if (needsPrice) {
+    try {
+      stripePriceId = (await createStripePrice(stripe, found.kb, replacementId, value)) ?? null;
+    } catch (error) {
+      log.error({ err: error, planId: found.plan.id }, 'could not create a Stripe price for an edited plan');
+      return { ok: false, code: 'conflict', message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.' };
+    }
+  }
+  return inTransaction(db, async (tx) => {
+    const [locked] = await tx.select().from(plans).where(eq(plans.id, found.plan.id)).for('update');
+    if (!locked?.active) return { ok: false as const, code: 'conflict' as const, message: 'A retired plan cannot be edited.' };
+    const now = new Date();
+    if (!termsChange || (await liveSubscribers(tx, locked.id)) === 0) {
+      const [plan] = await tx.update(plans).set({ ...value, stripePriceId, updatedAt: now }).where(eq(plans.id, locked.id)).returning();
+      await recordAudit(tx, { ...auditActor(actor), action: 'plan.update', targetType: 'plan', targetId: locked.id, metadata: { kbId: locked.kbId, ...value } });
+      return { ok: true as const, plan: plan! };
+    }
+    const [plan] = await tx
+      .insert(plans)
+      .values({ id: replacementId, kbId: locked.kbId, ...value, stripePriceId, sortOrder: locked.sortOrder })
+      .returning();
+    await tx.update(plans).set({ active: false, retiredAt: now, replacedByPlanId: replacementId, updatedAt: now }).where(eq(plans.id, locked.id));
+    // Those on the old plan, and those already moving to it, move to the replacement when their next period starts.
+    const moving = await tx
+      .update(subscriptions)
+      .set({ pendingPlanId: replacementId, updatedAt: now })
+      .where(
+        and(
+          inArray(subscriptions.status, [...LIVE_STATUSES]),
+          sql`(${subscriptions.planId} = ${locked.id} and ${subscriptions.pendingPlanId} is null) or ${subscriptions.pendingPlanId} = ${locked.id}`,
+        ),
+      )
+      .returning({ id: subscriptions.id });
+    await recordAudit(tx, {
+      ...auditActor(actor),
+      action: 'plan.replace',
+      targetType: 'plan',
+      targetId: locked.id,
+      metadata: { kbId: locked.kbId, replacementId, movingSubscriptions: moving.length, ...value },
+    });
+    return { ok: true as const, plan: plan!, replaced: { oldPlanId: locked.id, movingSubscriptions: moving.length } };
+  });
+}
+
+/**
+ * Retires a plan: no new purchases; its subscribers keep it. The last active plan of a published listing cannot be
+ * retired (the listing would be for sale with nothing to buy): unpublish first, or add another plan.
+ */
+export async function retirePlan(db: Executor, actor: Actor, planId: string): Promise<PlanResult> {
+  const found = await planFor(db, actor, planId);
+  if (!found.ok) return found;
+  return inTransaction(db, async (tx) => {
+    const [locked] = await tx.select().from(plans).where(eq(plans.id, found.plan.id)).for('update');
+    if (!locked) return { ok: false as const, code: 'not_found' as const, message: 'Not found.' };
+    if (!locked.active) return { ok: true as const, plan: locked };
+    if (found.kb.status === 'published') {
+      const [others] = await tx.select({ n: count() }).from(plans).where(and(eq(plans.kbId, locked.kbId), eq(plans.active, true), ne(plans.id, locked.id)));
+      if (Number(others?.n ?? 0) === 0) return { ok: false as const, code: 'conflict' as const, message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.' };
+    }
+    const now = new Date();
+    const [plan] = await tx.update(plans).set({ active: false, retiredAt: now, updatedAt: now }).where(eq(plans.id, locked.id)).returning();
+    await recordAudit(tx, { ...auditActor(actor), action: 'plan.retire', targetType: 'plan', targetId: locked.id, metadata: { kbId: locked.kbId } });
+    return { ok: true as const, plan: plan! };
+  });
+}
+
+/** Deletes a plan nobody ever subscribed to; one with subscriptions (even ended ones) can only be retired. */
+export async function deletePlan(db: Executor, actor: Actor, planId: string): Promise<{ ok: true } | Refusal> {
+  const found = await planFor(db, actor, planId);
+  if (!found.ok) return found;
+  return inTransaction(db, async (tx) => {
+    const [used] = await tx.select({ n: count() }).from(subscriptions).where(sql`${subscriptions.planId} = ${found.plan.id} or ${subscriptions.pendingPlanId} = ${found.plan.id}`);
+    if (Number(used?.n ?? 0) > 0) return { ok: false as const, code: 'conflict' as const, message: 'This plan has subscribers: retire it instead (no new purchases; its subscribers keep it).' };
+    if (found.kb.status === 'published' && found.plan.active) {
+      const [others] = await tx.select({ n: count() }).from(plans).where(and(eq(plans.kbId, found.plan.kbId), eq(plans.active, true), ne(plans.id, found.plan.id)));
+      if (Number(others?.n ?? 0) === 0) return { ok: false as const, code: 'conflict' as const, message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.' };
+    }
+    await tx.update(plans).set({ replacedByPlanId: null }).where(eq(plans.replacedByPlanId, found.plan.id));
+    await tx.delete(plans).where(eq(plans.id, found.plan.id));
+    await recordAudit(tx, { ...auditActor(actor), action: 'plan.delete', targetType: 'plan', targetId: found.plan.id, metadata: { kbId: found.plan.kbId, name: found.plan.name } });
+    return { ok: true as const };
+  });
+}

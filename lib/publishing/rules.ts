@@ -1,0 +1,232 @@
+import { z } from 'zod';
+import { CATEGORIES } from '@/lib/catalog';
+import { isCleanText } from '@/lib/platform/text-input';
+
+/**
+ * The publisher console's pure rules (docs/api.md §9): what a profile, a listing and a plan may contain, how tags are
+ * normalised, and which listing state may follow which. Every form and CLI command parses with these schemas, so the
+ * browser, the CLI and the tests agree on every message.
+ */
+
+const CONTROL = 'Remove control characters: only line breaks are allowed here.';
+
+/** A single-line text field: trimmed, length-bounded, no control characters at all. */
+function line(label: string, min: number, max: number) {
+  return z
+    .string({ error: `${label} is required.` })
+    .trim()
+    .min(min, min <= 1 ? `${label} is required.` : `${label} needs at least ${min} characters.`)
+    .max(max, `${label} has at most ${max} characters.`)
+    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v) && isCleanText(v), 'Remove control characters from this field.');
+}
+
+/** Free text (line breaks allowed), trimmed and length-bounded. */
+function prose(label: string, max: number) {
+  return z
+    .string()
+    .trim()
+    .max(max, `${label} has at most ${max.toLocaleString('en-US')} characters.`)
+    .refine(isCleanText, CONTROL);
+}
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .max(200, 'A website address has at most 200 characters.')
+  .refine(isCleanText, CONTROL)
+  .refine((v) => v === '' || isHttpUrl(v), 'Enter a full address starting with https:// (or http://).')
+  .transform((v) => (v === '' ? null : v));
+
+function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.includes('.');
+}
+
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$/;
+
+export const slugSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(2, 'The address needs at least 2 characters.')
+  .max(60, 'The address has at most 60 characters.')
+  .regex(SLUG_PATTERN, 'Use lower-case letters, digits and single hyphens (not at the start or end).')
+  .refine((v) => !v.includes('--'), 'Use single hyphens only.');
+
+// ── Profile ──────────────────────────────────────────────────────────────────────────────────────────
+
+export const publisherProfileSchema = z.object({
+  name: line('The name', 2, 80),
+  slug: slugSchema,
+  websiteUrl: optionalUrl,
+  bio: prose('The bio', 500),
+  contactEmail: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254, 'An email address has at most 254 characters.')
+    .pipe(z.email({ error: 'Enter an email address the operator can reach you at.' })),
+});
+export type PublisherProfileInput = z.input<typeof publisherProfileSchema>;
+export type PublisherProfile = z.output<typeof publisherProfileSchema>;
+
+// ── Listing ──────────────────────────────────────────────────────────────────────────────────────────
+
+export const MAX_TAGS = 8;
+export const MAX_TAG_LENGTH = 32;
+
+/**
+ * Tags as the catalogue stores them: lower-case, inner spaces collapsed to one hyphen, trimmed, duplicates removed
+ * (first occurrence kept). Accepts a comma-separated string or a list. Empty entries are dropped; length and count
+ * are judged by the listing schema so the message can say which tag is wrong.
+ */
+export function normaliseTags(value: string | readonly string[]): string[] {
+  const parts = typeof value === 'string' ? value.split(',') : value;
+  const seen = new Set<string>();
+  for (const part of parts) {
+    const tag = part.normalize('NFC').trim().toLowerCase().replace(/\s+/g, '-');
+    if (tag) seen.add(tag);
+  }
+  return [...seen];
+}
+
+const TAG_PATTERN = /^[\p{Ll}\p{Lo}\p{N}][\p{Ll}\p{Lo}\p{N}-]*$/u;
+
+const tagsSchema = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => normaliseTags(v))
+  .superRefine((tags, ctx) => {
+    if (tags.length > MAX_TAGS) ctx.addIssue({ code: 'custom', message: `Choose at most ${MAX_TAGS} tags (you have ${tags.length}).` });
+    for (const tag of tags) {
+      if (tag.length > MAX_TAG_LENGTH) ctx.addIssue({ code: 'custom', message: `The tag “${tag.slice(0, 40)}” is longer than ${MAX_TAG_LENGTH} characters.` });
+      else if (!TAG_PATTERN.test(tag)) ctx.addIssue({ code: 'custom', message: `The tag “${tag.slice(0, 40)}” may use letters, digits and hyphens only.` });
+    }
+  });
+
+export const MAX_SAMPLE_QUESTIONS = 6;
+
+/** One question per line (or a list); blank lines dropped, duplicates removed. */
+const sampleQuestionsSchema = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => [...new Set((typeof v === 'string' ? v.split(/\r?\n/) : v).map((q) => q.trim()).filter(Boolean))])
+  .superRefine((questions, ctx) => {
+    if (questions.length > MAX_SAMPLE_QUESTIONS) ctx.addIssue({ code: 'custom', message: `At most ${MAX_SAMPLE_QUESTIONS} sample questions (you have ${questions.length}).` });
+    for (const q of questions) {
+      if (q.length > 200) ctx.addIssue({ code: 'custom', message: `A sample question has at most 200 characters: “${q.slice(0, 40)}…”.` });
+      if (!isCleanText(q) || /[\t]/.test(q)) ctx.addIssue({ code: 'custom', message: 'Remove control characters from the sample questions.' });
+    }
+  });
+
+/** BCP 47 primary language (and optional region): `en`, `es`, `pt-BR`. */
+const languageSchema = z
+  .string()
+  .trim()
+  .regex(/^[a-z]{2,3}(?:-[A-Z]{2})?$/, 'Use a language code such as en, es, de, fr or pt-BR.');
+
+export const BACKEND_KINDS = ['hosted', 'http'] as const;
+
+export const listingSchema = z.object({
+  title: line('The title', 3, 120),
+  summary: line('The summary', 10, 300),
+  description: prose('The description', 10_000),
+  category: z.enum(CATEGORIES, { error: 'Choose a category.' }),
+  tags: tagsSchema,
+  language: languageSchema,
+  licence: line('The licence', 2, 80),
+  sampleQuestions: sampleQuestionsSchema,
+});
+export type ListingInput = z.input<typeof listingSchema>;
+export type Listing = z.output<typeof listingSchema>;
+
+/** A new listing also chooses its backend, once. */
+export const newListingSchema = listingSchema.extend({
+  backendKind: z.enum(BACKEND_KINDS, { error: 'Choose where the answers come from.' }),
+});
+export type NewListingInput = z.input<typeof newListingSchema>;
+
+// ── Plans ────────────────────────────────────────────────────────────────────────────────────────────
+
+export const CURRENCIES = ['usd', 'eur', 'gbp'] as const;
+
+/** A price typed by a person ("19", "19.00", "0") as integer minor units, or null when it is not a price. */
+export function parsePriceToCents(value: string): number | null {
+  const text = value.trim().replace(/^[$€£]/, '');
+  if (!/^\d{1,6}(?:\.\d{1,2})?$/.test(text)) return null;
+  const [whole, fraction = ''] = text.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+const wholeNumber = (label: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${label} must be a whole number.` })
+    .int(`${label} must be a whole number.`)
+    .min(min, `${label} must be at least ${min.toLocaleString('en-US')}.`)
+    .max(max, `${label} must be at most ${max.toLocaleString('en-US')}.`);
+
+/** Plan fields; `freePlanMaxQueries` is FREE_PLAN_MAX_QUERIES (passed in so the rule stays pure). */
+export function planSchema(freePlanMaxQueries: number) {
+  return z
+    .object({
+      name: line('The plan name', 2, 40),
+      price: z
+        .union([z.string(), z.number()])
+        .transform((v, ctx) => {
+          const cents = typeof v === 'number' ? (Number.isInteger(v) && v >= 0 ? v : null) : parsePriceToCents(v);
+          if (cents === null) {
+            ctx.addIssue({ code: 'custom', message: 'Enter a monthly price such as 19 or 19.50 (0 for a free plan).' });
+            return z.NEVER;
+          }
+          return cents;
+        }),
+      currency: z.enum(CURRENCIES, { error: 'Choose a currency.' }),
+      queriesPerPeriod: wholeNumber('Queries per month', 1, 10_000_000),
+      requestsPerMinute: wholeNumber('Requests per minute', 1, 10_000),
+    })
+    .superRefine((plan, ctx) => {
+      if (plan.price === 0 && plan.queriesPerPeriod > freePlanMaxQueries) {
+        ctx.addIssue({ code: 'custom', path: ['queriesPerPeriod'], message: `A free plan allows at most ${freePlanMaxQueries} queries a month.` });
+      }
+      if (plan.price > 0 && plan.price < 50) ctx.addIssue({ code: 'custom', path: ['price'], message: 'A paid plan costs at least 0.50 (card payments below that are refused).' });
+    })
+    .transform(({ price, ...rest }) => ({ ...rest, priceCents: price }));
+}
+export type PlanInput = z.input<ReturnType<typeof planSchema>>;
+export type PlanFields = z.output<ReturnType<typeof planSchema>>;
+
+/** True when the two plans differ in what a subscriber pays or gets (a rename alone changes neither). */
+type Terms = Pick<PlanFields, 'priceCents' | 'queriesPerPeriod' | 'requestsPerMinute'> & { currency: string };
+
+export function changesTerms(before: Terms, after: Terms): boolean {
+  return (
+    before.priceCents !== after.priceCents ||
+    before.currency !== after.currency ||
+    before.queriesPerPeriod !== after.queriesPerPeriod ||
+    before.requestsPerMinute !== after.requestsPerMinute
+  );
+}
+
+// ── States ───────────────────────────────────────────────────────────────────────────────────────────
+
+export type ListingStatus = 'draft' | 'published' | 'unpublished' | 'suspended' | 'archived';
+
+/**
+ * What the publisher may do from a state (docs/api.md §9.1): draft → published ⇄ unpublished. Suspended and archived
+ * belong to the operator; the publisher can still edit the text of a suspended listing but not publish it.
+ */
+export function publisherTransition(from: ListingStatus, action: 'publish' | 'unpublish'): { ok: true; to: ListingStatus } | { ok: false; message: string } {
+  if (from === 'suspended') return { ok: false, message: 'This listing is suspended by the operator; it cannot be published or unpublished until it is restored.' };
+  if (from === 'archived') return { ok: false, message: 'This listing is archived.' };
+  if (action === 'publish') return from === 'published' ? { ok: false, message: 'This listing is already published.' } : { ok: true, to: 'published' };
+  return from === 'published' ? { ok: true, to: 'unpublished' } : { ok: false, message: 'Only a published listing can be unpublished.' };
+}
+
+/** Field name → first message, for forms. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? 'form');
+    out[key] ??= issue.message;
+  }
+  return out;
+}
