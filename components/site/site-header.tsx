@@ -28,6 +28,12 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
                   <span className="hidden sm:inline">API reference</span>
                 </Link>
               </li>
+              <li>
+                {/* For everyone: signed out, /publish sends to sign-in and comes back (issue 15). */}
+                <Link href="/publish" className="rounded-md px-2 py-2 text-slate-700 sm:px-3 hover:bg-slate-100 hover:text-slate-900">
+                  Publish
+                </Link>
+              </li>
             </ul>
           </nav>
         </div>
