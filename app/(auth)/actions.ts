@@ -3,7 +3,18 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { describeSignInError } from '@/components/auth/sign-in-error';
-import { attemptPasswordSignIn, attemptSignUp, describeWait, endSession, passwordSignInError, safeReturnPath, startSession } from '@/lib/accounts';
+import {
+  attemptPasswordSignIn,
+  confirmEmail,
+  describeWait,
+  endSession,
+  passwordSignInError,
+  requestPasswordReset,
+  resetPassword,
+  safeReturnPath,
+  signUpWithVerification,
+  startSession,
+} from '@/lib/accounts';
 import { clientAddressFromHeaders } from '@/lib/platform/client-address';
 import { getDb } from '@/lib/platform/db';
 import { formDataOf } from '@/lib/platform/text-input';
@@ -14,6 +25,8 @@ export interface AuthFormState {
   fieldErrors?: Partial<Record<'email' | 'password' | 'name', string>>;
   /** Echoed back so the visitor does not retype them (never the password). */
   values?: { email?: string; name?: string };
+  /** Sign-up and "forgot password": the address a message may have gone to (the answer is the same for every address). */
+  sentTo?: string;
 }
 
 const text = (form: FormData, key: string): string => {
@@ -36,21 +49,57 @@ export async function signInAction(_previous: AuthFormState, form: FormData): Pr
   redirect(safeReturnPath(text(form, 'callbackUrl')));
 }
 
+/**
+ * Sign-up answers "check your inbox" whether or not the address already has an account (docs/api.md §7.5); the link
+ * in the message confirms the address and signs the person in.
+ */
 export async function signUpAction(_previous: AuthFormState, form: FormData): Promise<AuthFormState> {
   const values = { email: text(form, 'email').trim(), name: text(form, 'name').trim() };
   const input = { email: values.email, password: text(form, 'password'), name: values.name };
-  const result = await attemptSignUp(await getDb(), input, clientAddressFromHeaders(await headers()));
+  const returnTo = safeReturnPath(text(form, 'callbackUrl'), '/');
+  const result = await signUpWithVerification(await getDb(), input, clientAddressFromHeaders(await headers()), returnTo);
   if (!result.ok) {
     if (result.code === 'too_many_attempts') {
       return { formError: `Too many new accounts from your network. Try again in ${describeWait(result.retryAfterSeconds)}.`, values };
     }
-    if (result.code === 'email_taken') {
-      return { fieldErrors: { email: 'An account with this email already exists. Sign in instead.' }, values };
-    }
     return { fieldErrors: result.fieldErrors, values };
   }
+  return { sentTo: result.email };
+}
+
+/** "Forgot password?": the same answer for every well-formed address (docs/api.md §7.5). */
+export async function forgotPasswordAction(_previous: AuthFormState, form: FormData): Promise<AuthFormState> {
+  const email = text(form, 'email').trim();
+  if (!email) return { fieldErrors: { email: 'Enter your email address.' } };
+  const result = await requestPasswordReset(await getDb(), email, clientAddressFromHeaders(await headers()));
+  if (!result.ok) {
+    if (result.code === 'too_many_attempts') return { formError: `Too many reset requests. Try again in ${describeWait(result.retryAfterSeconds)}.`, values: { email } };
+    return { fieldErrors: { email: result.message }, values: { email } };
+  }
+  return { sentTo: email.toLowerCase() };
+}
+
+export interface ResetFormState {
+  formError?: string;
+  fieldErrors?: { password?: string };
+}
+
+/** A new password through a reset link: every session ends, and the person signs in again with it. */
+export async function resetPasswordAction(_previous: ResetFormState, form: FormData): Promise<ResetFormState> {
+  const result = await resetPassword(await getDb(), text(form, 'token'), text(form, 'password'));
+  if (!result.ok) {
+    if (result.code === 'invalid_input') return { fieldErrors: { password: result.fieldErrors.password } };
+    return { formError: 'This reset link has expired or was already used. Ask for a new one.' };
+  }
+  redirect('/signin?reset=1');
+}
+
+/** The verification link's button: the address is confirmed and this browser signed in. */
+export async function confirmEmailAction(form: FormData): Promise<void> {
+  const result = await confirmEmail(await getDb(), text(form, 'token'));
+  if (!result.ok) redirect('/verify-email?invalid=1');
   await startSession(result.user);
-  redirect(safeReturnPath(text(form, 'callbackUrl')));
+  redirect(safeReturnPath(text(form, 'next'), '/account/settings?done=verified'));
 }
 
 export async function signOutAction(): Promise<void> {

@@ -23,6 +23,8 @@ export function describeSignInError(error: SignInError, provider = 'the provider
       return `${Provider} did not share an email address, so we could not sign you in.`;
     case 'OAuthEmailNotVerified':
       return `${Provider} has not verified the email address of your account, so it cannot be used to sign in here. Verify it with ${provider} and try again, or sign in with your email and password.`;
+    case 'OAuthAccountUnverified':
+      return `An Almanac account with this email exists, but its address has not been confirmed, so ${provider} cannot be linked to it. Confirm it with the link we emailed, or use "Forgot password?" to prove the address, then sign in with ${provider} again.`;
     case 'OAuthAccountNotLinked':
       return 'This email is already used with another sign-in method.';
     case 'Callback':

@@ -11,8 +11,7 @@ import { getServerSecret } from '@/lib/platform/server-secret';
 import { endAllSessions, isSessionCurrent, issueSessionVersion } from './session-version';
 import { getSignInLimiter } from './sign-in-limiter';
 import { processSingleton } from '@/lib/platform/singleton';
-import { registerUser, signInWithOAuth, verifyCredentials, type OAuthSignInResult, type RegisterUserInput, type RegisterUserResult, type UserView } from './users';
-import type { Executor } from '@/lib/platform/db';
+import { signInWithOAuth, verifyCredentials, type OAuthSignInResult, type UserView } from './users';
 
 /**
  * Accounts: next-auth v4 with JWT sessions (no sessions table). The sign-in and sign-up pages use server
@@ -85,18 +84,6 @@ export async function attemptPasswordSignIn(email: string, password: string, add
   return user ? { ok: true, user } : { ok: false, code: 'invalid_credentials' };
 }
 
-export type SignUpResult = RegisterUserResult | { ok: false; code: 'too_many_attempts'; retryAfterSeconds: number };
-
-/** A password sign-up, counted against the client's address before anything is hashed. */
-export async function attemptSignUp(db: Executor, input: RegisterUserInput, address: string): Promise<SignUpResult> {
-  const gate = await getSignInLimiter().admitSignUp(address);
-  if (!gate.ok) {
-    log.warn({ address }, 'sign-up refused: too many sign-ups from this address');
-    return gate;
-  }
-  return registerUser(db, input);
-}
-
 /** OAuth providers switched on by their environment variables, for the sign-in page's buttons. */
 export function enabledOAuthProviders(): { id: string; name: string }[] {
   return configuredOAuthProviders(getEnv()).map((p) => ({ id: p.id, name: p.name }));
@@ -115,6 +102,7 @@ export const SIGN_IN_ERROR_CODES = [
   'OAuthProviderError',
   'OAuthEmailMissing',
   'OAuthEmailNotVerified',
+  'OAuthAccountUnverified',
   'OAuthCallback',
   'OAuthAccountNotLinked',
   'Callback',
@@ -125,7 +113,7 @@ export type SignInErrorCode = (typeof SIGN_IN_ERROR_CODES)[number];
 export type SignInError = { code: 'TooManyAttempts'; retryAfterSeconds: number } | { code: Exclude<SignInErrorCode, 'TooManyAttempts'> };
 
 /** Why an OAuth sign-in ended back on the sign-in page. */
-export type OAuthFailure = Extract<SignInErrorCode, 'OAuthDenied' | 'OAuthProviderError' | 'OAuthEmailMissing' | 'OAuthEmailNotVerified'>;
+export type OAuthFailure = Extract<SignInErrorCode, 'OAuthDenied' | 'OAuthProviderError' | 'OAuthEmailMissing' | 'OAuthEmailNotVerified' | 'OAuthAccountUnverified'>;
 
 /** The longest wait the sign-in page will state; a larger number did not come from the limiter. */
 const MAX_RETRY_AFTER_SECONDS = 24 * 60 * 60;
@@ -164,6 +152,7 @@ export function passwordSignInError(result: Extract<PasswordSignInResult, { ok: 
 const SIGN_IN_REFUSALS: Record<Extract<OAuthSignInResult, { ok: false }>['code'], OAuthFailure> = {
   email_missing: 'OAuthEmailMissing',
   email_not_verified: 'OAuthEmailNotVerified',
+  account_unverified: 'OAuthAccountUnverified',
 };
 
 /**

@@ -1,7 +1,14 @@
-/** Accounts: users and passwords, sign-in (next-auth), sessions, OAuth providers, sign-in limits. Public surface. */
+/**
+ * Accounts: users and passwords, sign-in (next-auth), sessions, OAuth providers, sign-in limits, verification and reset
+ * links, operators. Public surface.
+ */
 export * from './admin';
+export * from './account-tokens';
 export * from './auth';
 export * from './oauth-providers';
+export * from './passwords';
+export * from './recovery';
 export * from './session';
 export * from './sign-in-limiter';
 export * from './users';
+export { forgetSessionVersion } from './session-version';

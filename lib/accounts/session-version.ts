@@ -60,3 +60,11 @@ export async function endAllSessions(userId: string): Promise<void> {
     .returning({ version: users.sessionVersion });
   remember(userId, row ? row.version : null);
 }
+
+/**
+ * After a transaction that bumped `users.session_version` itself (a password reset or change commits the new password
+ * and the end of every session together): this process stops trusting its cached generation at once.
+ */
+export function forgetSessionVersion(userId: string): void {
+  cache().delete(userId);
+}

@@ -71,6 +71,21 @@ export class SignInLimiter {
   }
 
   /**
+   * Counts one request that sends an email to `email` (a password reset, a new verification link), before anything is
+   * looked up or sent: at most 3 per address and account in 15 minutes and 10 a day, and 20 an hour from one client
+   * address across all accounts. The same answer whether or not the account exists, so the limit discloses nothing.
+   */
+  admitEmailLink(kind: 'reset' | 'verify', email: string, address: string): Promise<SignInGate> {
+    const account = email.trim().toLowerCase();
+    const rules: [string, RateLimitRule][] = [
+      [`mail:${kind}:acct:0:${account}`, { limit: 3, windowMs: 15 * MINUTE }],
+      [`mail:${kind}:acct:1:${account}`, { limit: 10, windowMs: 24 * HOUR }],
+    ];
+    if (address !== UNKNOWN_ADDRESS) rules.push([`mail:${kind}:addr:${address}`, { limit: 20, windowMs: HOUR }]);
+    return this.consumeAll(rules);
+  }
+
+  /**
    * One atomic consume per rule, in order; the first refusal stops the counting. The wait stated is the longest of the
    * rules that would refuse now (the later ones are only peeked), so "try again in a minute" is never said when a
    * longer tier is full too.

@@ -5,6 +5,7 @@ import { oauthAccounts, users } from '@/db/schema';
 import type { Executor } from '@/db/client';
 import { newId, randomBase62 } from '@/lib/platform/ids';
 import { isCleanId } from '@/lib/platform/text-input';
+import { newPasswordSchema } from './passwords';
 
 /** What pages and sessions may see of a user: never the password hash or the Stripe customer id. */
 export interface UserView {
@@ -21,11 +22,8 @@ export const emailSchema = z
 
 export const registerUserSchema = z.object({
   email: emailSchema,
-  // The upper bound keeps one request from making argon2 hash megabytes.
-  password: z
-    .string()
-    .min(10, { message: 'Use at least 10 characters.' })
-    .max(200, { message: 'Use at most 200 characters.' }),
+  // At least 10 characters, at most 200 (argon2 cost), and not a common password (lib/accounts/passwords.ts).
+  password: newPasswordSchema,
   name: z
     .string()
     .trim()
@@ -112,7 +110,7 @@ export interface OAuthIdentity {
 
 export type OAuthSignInResult =
   | { ok: true; user: UserView; outcome: 'returning' | 'linked' | 'created' }
-  | { ok: false; code: 'email_missing' | 'email_not_verified' };
+  | { ok: false; code: 'email_missing' | 'email_not_verified' | 'account_unverified' };
 
 async function findLinkedUser(db: Executor, identity: OAuthIdentity): Promise<UserView | null> {
   const [linked] = await db
@@ -131,6 +129,8 @@ async function findLinkedUser(db: Executor, identity: OAuthIdentity): Promise<Us
  *    email (a password account gains a second way in, never a duplicate), or a new password-less account is made.
  * 3. An unverified email is refused, with or without an account behind it: linking would hand an existing account
  *    to whoever typed its address at the provider, and creating one would squat an address its owner has not proven.
+ * 4. An existing account whose own address is unverified is not linked either (docs/api.md §7.5): whoever opened it
+ *    may not own the address, and would share the account with the provider's user.
  * One transaction, and the link is read back after the insert, so concurrent callbacks end on the same user.
  */
 export async function signInWithOAuth(db: Executor, identity: OAuthIdentity): Promise<OAuthSignInResult> {
@@ -142,10 +142,14 @@ export async function signInWithOAuth(db: Executor, identity: OAuthIdentity): Pr
     if (!identity.emailVerified) return { ok: false, code: 'email_not_verified' };
     const created = await tx
       .insert(users)
-      .values({ id: newId('usr'), email: email.data, name: identity.name ?? null, image: identity.image ?? null })
+      .values({ id: newId('usr'), email: email.data, name: identity.name ?? null, image: identity.image ?? null, emailVerifiedAt: new Date() })
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
-    const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email.data)).limit(1);
+    const [owner] = await tx.select({ id: users.id, verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.email, email.data)).limit(1);
+    // An Almanac account whose address was never proven may have been opened by someone else (pre-registration):
+    // linking would let them share the provider user's account. Its owner resets the password (which proves the
+    // address) or confirms the address, and the provider links afterwards.
+    if (created.length === 0 && !owner!.verifiedAt) return { ok: false, code: 'account_unverified' };
     await tx
       .insert(oauthAccounts)
       .values({ id: `oau_${randomBase62(16)}`, userId: owner!.id, provider: identity.provider, providerAccountId: identity.providerAccountId })
@@ -166,7 +170,8 @@ export async function findOrCreateBuyer(db: Executor, email: string): Promise<Bu
   const normalised = parsed.data;
   const inserted = await db
     .insert(users)
-    .values({ id: newId('usr'), email: normalised })
+    // An operator vouches for the address they type (README, "Accounts").
+    .values({ id: newId('usr'), email: normalised, emailVerifiedAt: new Date() })
     .onConflictDoNothing()
     .returning({ id: users.id, email: users.email });
   if (inserted[0]) return { ok: true, user: inserted[0], created: true };

@@ -1,4 +1,5 @@
 /** Billing: checkout (Stripe or the test checkout), plan changes through Stripe, the webhook ledger, the one-time key handoff. Public surface. */
+export * from './account-deletion';
 export * from './checkout';
 export * from './handoff';
 export * from './stripe';

@@ -209,7 +209,7 @@ async function writeCatalogue(tx: Transaction, now: Date): Promise<CatalogSeedSu
     const first = FIRST_NAMES[i % FIRST_NAMES.length];
     const last = LAST_NAMES[(i * 7) % LAST_NAMES.length];
     const createdAt = daysAgo(now, prng.int(730, 790));
-    return { id: prng.id('usr'), email: `${first}.${last}.${i + 1}@example.com`.toLowerCase(), name: `${first} ${last}`, passwordHash: null, createdAt, updatedAt: createdAt };
+    return { id: prng.id('usr'), email: `${first}.${last}.${i + 1}@example.com`.toLowerCase(), name: `${first} ${last}`, passwordHash: null, emailVerifiedAt: createdAt, createdAt, updatedAt: createdAt };
   });
   await tx.insert(users).values(buyerRows);
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { attemptPasswordSignIn, attemptSignUp, getAuthOptions, registerUser } from '@/lib/accounts';
+import { attemptPasswordSignIn, getAuthOptions, registerUser, signUpWithVerification } from '@/lib/accounts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '@/lib/limits';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { PEER_HEADER } from '@/lib/platform/front-server.mjs';
@@ -113,7 +113,7 @@ describe('sign-up limit per address', () => {
     replaceProcessSingleton('rate-limiter', createMemoryRateLimiter());
     vi.stubEnv('SIGN_UPS_PER_ADDRESS_PER_HOUR', '3');
     resetEnvForTesting();
-    const signUp = (address: string) => attemptSignUp(db, { email: `new-${randomBase62(10).toLowerCase()}@example.test`, password: PASSWORD }, address);
+    const signUp = (address: string) => signUpWithVerification(db, { email: `new-${randomBase62(10).toLowerCase()}@example.test`, password: PASSWORD }, address);
     const burst = await Promise.all(Array.from({ length: 10 }, () => signUp('203.0.113.50')));
     expect(burst.filter((r) => r.ok)).toHaveLength(3);
     expect(burst.filter((r) => !r.ok && r.code === 'too_many_attempts')).toHaveLength(7);

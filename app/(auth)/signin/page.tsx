@@ -37,6 +37,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           {error}
         </Alert>
       ) : null}
+      {params.reset === '1' ? (
+        <Alert tone="success" className="mb-4">
+          Your password was changed and every session was signed out. Sign in with your new password.
+        </Alert>
+      ) : null}
       <SignInForm callbackUrl={callbackUrl} />
       <OAuthButtons providers={providers} callbackUrl={callbackUrl} />
     </AuthCard>

@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { useActionState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
@@ -14,6 +15,11 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
       <input type="hidden" name="callbackUrl" value={callbackUrl} />
       <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} error={state.fieldErrors?.email} />
       <Field label="Password" name="password" type="password" autoComplete="current-password" required error={state.fieldErrors?.password} />
+      <p className="-mt-2 text-right text-sm">
+        <Link href="/forgot-password" className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-600">
+          Forgot password?
+        </Link>
+      </p>
       <SubmitButton pendingLabel="Signing in…" className="w-full">
         Sign in
       </SubmitButton>

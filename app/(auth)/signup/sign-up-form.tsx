@@ -8,6 +8,14 @@ import { signUpAction, type AuthFormState } from '../actions';
 
 export function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
   const [state, action] = useActionState<AuthFormState, FormData>(signUpAction, {});
+  if (state.sentTo) {
+    return (
+      <Alert tone="success" title="Check your inbox">
+        We sent a message to <strong>{state.sentTo}</strong>. Open the link in it to confirm your address and sign in; it works once
+        and expires in 24 hours. If the address already has an account, the message says how to sign in instead.
+      </Alert>
+    );
+  }
   return (
     <form action={action} className="space-y-4" noValidate>
       {state.formError ? <Alert tone="error">{state.formError}</Alert> : null}
@@ -21,7 +29,7 @@ export function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
         autoComplete="new-password"
         required
         minLength={10}
-        hint="At least 10 characters."
+        hint="At least 10 characters, and not a common password."
         error={state.fieldErrors?.password}
       />
       <SubmitButton pendingLabel="Creating your account…" className="w-full">

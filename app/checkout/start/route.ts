@@ -4,7 +4,7 @@ import { getDb } from '@/lib/platform/db';
 import { errorResponse, isSameOriginPost, withApiRoute } from '@/lib/platform/http';
 import { routeMethods } from '@/lib/platform/route-methods';
 import { idSchema } from '@/lib/platform/text-input';
-import { getSessionUser } from '@/lib/accounts';
+import { getSessionUser, requireVerifiedEmail, VERIFY_FIRST_PATH } from '@/lib/accounts';
 
 export const dynamic = 'force-dynamic';
 
@@ -30,6 +30,8 @@ const start = withApiRoute(async (request, { requestId }) => {
     const back = plan ? `/knowledge-bases/${encodeURIComponent(plan.kbId)}` : '/';
     return seeOther(`/signin?callbackUrl=${encodeURIComponent(back)}`);
   }
+  // docs/api.md §7.5: an unconfirmed address can browse but not buy.
+  if (!(await requireVerifiedEmail(db, user.id)).ok) return seeOther(VERIFY_FIRST_PATH);
   const result = await startCheckout(db, { userId: user.id, email: user.email, planId: parsed.data.planId });
   if (result.ok) return seeOther(result.url);
   switch (result.code) {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { completeTestPurchase } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';
-import { requireSessionUser } from '@/lib/accounts';
+import { requireSessionUser, requireVerifiedEmail, VERIFY_FIRST_PATH } from '@/lib/accounts';
 import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
 
 const inputSchema = z.object({ planId: idSchema() });
@@ -15,11 +15,13 @@ export async function completeTestPurchaseAction(formData: FormData): Promise<vo
   const parsed = inputSchema.safeParse({ planId: formDataOf(formData).get('planId') });
   if (!parsed.success) redirect('/knowledge-bases');
   const user = await requireSessionUser(`/checkout/test?planId=${encodeURIComponent(parsed.data.planId)}`);
+  const db = await getDb();
+  if (!(await requireVerifiedEmail(db, user.id)).ok) redirect(VERIFY_FIRST_PATH);
   const token = formDataOf(formData).get(FORM_TOKEN_FIELD);
   const success = (handoffId: string) => `/checkout/success?handoff=${encodeURIComponent(handoffId)}`;
   // A double click buys once and both clicks land on the one key reveal (docs/api.md §7.4).
   const once = await onceForForm(
-    await getDb(),
+    db,
     { userId: user.id, token: typeof token === 'string' ? token : null },
     (tx) => completeTestPurchase(tx, { userId: user.id, planId: parsed.data.planId }),
     (r) => (r.ok ? success(r.handoffId) : null),

@@ -6,7 +6,7 @@ import { SubmitButton } from '@/components/ui/submit-button';
 import { formatPrice } from '@/components/ui/format';
 import { findLiveSubscriptionId, findPurchasablePlan } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
-import { requireSessionUser } from '@/lib/accounts';
+import { requireSessionUser, requireVerifiedEmail, VERIFY_FIRST_PATH } from '@/lib/accounts';
 import { isStripeConfigured } from '@/lib/billing';
 import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions';
 import { completeTestPurchaseAction } from './actions';
@@ -26,6 +26,7 @@ export default async function TestCheckoutPage({ searchParams }: { searchParams:
   // A deployment that takes real payments has no test checkout.
   if (isStripeConfigured()) notFound();
   const db = await getDb();
+  if (!(await requireVerifiedEmail(db, user.id)).ok) redirect(VERIFY_FIRST_PATH);
   const plan = planId ? await findPurchasablePlan(db, planId) : null;
   if (!plan) notFound();
   const existing = await findLiveSubscriptionId(db, user.id, plan.kbId);

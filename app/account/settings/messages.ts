@@ -1,0 +1,29 @@
+/**
+ * What the settings page says after each of its actions (`?done=` / `?error=`): a closed set, so a crafted link cannot
+ * put arbitrary text on the page.
+ */
+export const SETTINGS_DONE = {
+  verified: 'Your email address is confirmed. You can buy plans and create API keys.',
+  verification_sent: 'We sent a new verification link. It works once and expires in 24 hours.',
+  already_verified: 'Your email address is already confirmed.',
+  password_changed: 'Your password was changed. Every other session was signed out; this one continues.',
+} as const;
+
+export const SETTINGS_ERRORS = {
+  verify_first: 'Confirm your email address before buying a plan or creating API keys. Use the link we emailed you, or send a new one below.',
+  too_many: 'Too many requests. Wait a few minutes and try again.',
+  current_password: 'That is not your current password. Nothing was changed.',
+  password_rule: 'Choose a password of at least 10 characters that is not a common one. Nothing was changed.',
+  delete_confirmation: 'Type the email address of this account exactly to confirm the deletion. Nothing was deleted.',
+  delete_password: 'That is not your password. Nothing was deleted.',
+  delete_publisher: 'This account publishes knowledge bases, so it cannot be deleted here. Ask the operator to hand them over or retire them first.',
+} as const;
+
+export type SettingsDone = keyof typeof SETTINGS_DONE;
+export type SettingsError = keyof typeof SETTINGS_ERRORS;
+
+export function parseSettingsMessage(done: unknown, error: unknown): { tone: 'success' | 'error'; text: string } | null {
+  if (typeof error === 'string' && Object.hasOwn(SETTINGS_ERRORS, error)) return { tone: 'error', text: SETTINGS_ERRORS[error as SettingsError] };
+  if (typeof done === 'string' && Object.hasOwn(SETTINGS_DONE, done)) return { tone: 'success', text: SETTINGS_DONE[done as SettingsDone] };
+  return null;
+}

@@ -1,0 +1,107 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { Alert } from '@/components/ui/alert';
+import { Breadcrumb } from '@/components/ui/breadcrumb';
+import { Field } from '@/components/ui/field';
+import { Section } from '@/components/ui/section';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { getAccountSettings, requireSessionUser } from '@/lib/accounts';
+import { getDb } from '@/lib/platform/db';
+import { changePasswordAction, deleteAccountAction, resendVerificationAction, signOutEverywhereAction } from './actions';
+import { parseSettingsMessage } from './messages';
+
+export const metadata: Metadata = { title: 'Account settings' };
+export const dynamic = 'force-dynamic';
+
+/** Email verification, password, sessions and deletion of the signed-in account. */
+export default async function AccountSettingsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requireSessionUser('/account/settings');
+  const params = await searchParams;
+  const settings = await getAccountSettings(await getDb(), user.id);
+  if (!settings) notFound();
+  const message = parseSettingsMessage(params.done, params.error);
+  const card = 'mt-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6';
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
+      <Breadcrumb items={[{ label: 'Your account', href: '/account' }, { label: 'Settings' }]} />
+      <h1 className="mt-2 text-2xl font-semibold tracking-tight text-slate-900">Account settings</h1>
+      {message ? (
+        <Alert tone={message.tone} className="mt-6">
+          {message.text}
+        </Alert>
+      ) : null}
+
+      <Section id="email-heading" title="Email address" size="lg" className="mt-8">
+        <div className={card}>
+          <p className="break-all text-sm text-slate-900">
+            <span className="font-medium">{settings.email}</span>{' '}
+            {settings.verified ? (
+              <span className="ml-1 inline-flex rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-900">Confirmed</span>
+            ) : (
+              <span className="ml-1 inline-flex rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-950">Not confirmed</span>
+            )}
+          </p>
+          {settings.verified ? null : (
+            <>
+              <p className="mt-2 text-sm text-slate-700">
+                Until you confirm your address you can browse, but not buy plans or create API keys. The link we sent works once and expires in
+                24 hours.
+              </p>
+              <form action={resendVerificationAction} className="mt-3">
+                <SubmitButton variant="secondary" pendingLabel="Sending…">
+                  Resend verification email
+                </SubmitButton>
+              </form>
+            </>
+          )}
+        </div>
+      </Section>
+
+      <Section id="password-heading" title={settings.hasPassword ? 'Change password' : 'Set a password'} size="lg" className="mt-8">
+        <form action={changePasswordAction} className={`${card} space-y-4`}>
+          {settings.hasPassword ? (
+            <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" required />
+          ) : (
+            <p className="text-sm text-slate-700">You sign in through a provider; a password lets you sign in with your email too.</p>
+          )}
+          <Field
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={10}
+            hint="At least 10 characters, and not a common password. Every other session is signed out."
+          />
+          <SubmitButton pendingLabel="Saving…">Save new password</SubmitButton>
+        </form>
+      </Section>
+
+      <Section id="sessions-heading" title="Sessions" size="lg" className="mt-8">
+        <div className={card}>
+          <p className="text-sm text-slate-700">Signed in on a computer you no longer use? Sign out on every device and browser, this one included.</p>
+          <form action={signOutEverywhereAction} className="mt-3">
+            <SubmitButton variant="secondary" pendingLabel="Signing out…">
+              Sign out everywhere
+            </SubmitButton>
+          </form>
+        </div>
+      </Section>
+
+      <Section id="delete-heading" title="Delete account" size="lg" className="mt-8">
+        <form action={deleteAccountAction} className={`${card} space-y-4 border-red-200`}>
+          <p className="text-sm text-slate-700">
+            Deleting your account revokes every API key at once, ends every subscription now (without a refund of the current period), and removes
+            your email address, name and sign-in methods. Invoices are kept by our payment provider, as the law requires. This cannot be undone.
+          </p>
+          <Field label="Type your email address to confirm" name="confirmEmail" type="email" autoComplete="off" required />
+          {settings.hasPassword ? <Field label="Password" name="password" type="password" autoComplete="current-password" required /> : null}
+          <SubmitButton variant="danger" pendingLabel="Deleting…">
+            Delete my account
+          </SubmitButton>
+        </form>
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { accountTokens } from '@/db/schema';
+import type { Executor } from '@/lib/platform/db';
+import { randomBase62 } from '@/lib/platform/ids';
+
+/**
+ * Single-use links sent by email (docs/api.md §7.5): email verification (24 hours) and password reset (1 hour). The
+ * token is 32 random base62 characters (190 bits) and only its SHA-256 is stored, so a database dump holds no usable
+ * link. Using a token is one UPDATE that checks it is unused and unexpired and marks it used: a link works once however
+ * often, or however concurrently, it is clicked.
+ */
+export type AccountTokenPurpose = 'verify_email' | 'reset_password';
+
+export const ACCOUNT_TOKEN_LIFETIME_MS: Record<AccountTokenPurpose, number> = {
+  verify_email: 24 * 60 * 60 * 1000,
+  reset_password: 60 * 60 * 1000,
+};
+
+const TOKEN_SHAPE = /^[0-9A-Za-z]{32}$/;
+
+export function hashAccountToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/**
+ * A new link for `userId`. Earlier unused links of the same purpose stop working: only the newest one sent is valid
+ * (a person who asked twice uses the newest email; an old email found later opens nothing).
+ */
+export async function issueAccountToken(
+  db: Executor,
+  input: { userId: string; purpose: AccountTokenPurpose; email: string },
+  now = new Date(),
+): Promise<string> {
+  await db
+    .update(accountTokens)
+    .set({ usedAt: now })
+    .where(and(eq(accountTokens.userId, input.userId), eq(accountTokens.purpose, input.purpose), isNull(accountTokens.usedAt)));
+  const token = randomBase62(32);
+  await db.insert(accountTokens).values({
+    tokenHash: hashAccountToken(token),
+    userId: input.userId,
+    purpose: input.purpose,
+    email: input.email,
+    expiresAt: new Date(now.getTime() + ACCOUNT_TOKEN_LIFETIME_MS[input.purpose]),
+  });
+  return token;
+}
+
+export interface UsableToken {
+  userId: string;
+  email: string;
+}
+
+const usable = (token: string, purpose: AccountTokenPurpose, now: Date) =>
+  and(eq(accountTokens.tokenHash, hashAccountToken(token)), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, now));
+
+/** Uses the token: its owner and address, or null when it is unknown, used, expired or of another purpose. */
+export async function consumeAccountToken(db: Executor, token: string, purpose: AccountTokenPurpose, now = new Date()): Promise<UsableToken | null> {
+  if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) return null;
+  const [row] = await db
+    .update(accountTokens)
+    .set({ usedAt: now })
+    .where(usable(token, purpose, now))
+    .returning({ userId: accountTokens.userId, email: accountTokens.email });
+  return row ?? null;
+}
+
+/** Whether the token would still work (the reset page shows its form only then); uses nothing. */
+export async function peekAccountToken(db: Executor, token: string, purpose: AccountTokenPurpose, now = new Date()): Promise<boolean> {
+  if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) return false;
+  const [row] = await db.select({ one: sql<number>`1` }).from(accountTokens).where(usable(token, purpose, now)).limit(1);
+  return Boolean(row);
+}

@@ -1,0 +1,234 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { getServerSession } from 'next-auth';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { accountTokens, apiKeys, auditLog, oauthAccounts, subscriptions, users } from '@/db/schema';
+import type { Database } from '@/db/client';
+import {
+  changePassword,
+  confirmEmail,
+  encodeSessionToken,
+  getAuthOptions,
+  requestPasswordReset,
+  requireVerifiedEmail,
+  resendVerification,
+  resetPassword,
+  sessionCookie,
+  signInWithOAuth,
+  signUpWithVerification,
+  verifyCredentials,
+} from '@/lib/accounts';
+import { completeTestPurchase, deleteAccount } from '@/lib/billing';
+import { createMemoryRateLimiter } from '@/lib/limits';
+import { randomBase62 } from '@/lib/platform/ids';
+import { listOutbox } from '@/lib/platform/mail';
+import { replaceProcessSingleton } from '@/lib/platform/singleton';
+import { createTestDatabase } from '../support/db';
+import { createCatalogueFixture } from './subscriptions-fixtures';
+
+/**
+ * Accounts that recover (docs/api.md §7.5), on real databases: verification and reset links are single use and expire,
+ * a reset signs every session out, sign-up and reset answers do not tell whether an address has an account, an
+ * unconfirmed account cannot buy, OAuth does not link to an unconfirmed account, deletion keeps the ledgers.
+ */
+
+let db: Database;
+const PASSWORD = 'a long and unusual passphrase';
+const ADDRESS = '203.0.113.7';
+
+beforeAll(async () => {
+  db = (await createTestDatabase()).db;
+});
+
+beforeEach(() => {
+  replaceProcessSingleton('rate-limiter', createMemoryRateLimiter());
+});
+
+const newEmail = () => `acct-${randomBase62(10).toLowerCase()}@example.test`;
+
+/** The newest message to `email`, and the single-use token in its link. */
+async function lastMail(email: string): Promise<{ subject: string; text: string; token: string | null }> {
+  const [message] = await listOutbox(db, { to: email, limit: 1 });
+  if (!message) throw new Error(`no mail to ${email}`);
+  return { subject: message.subject, text: message.text, token: /token=([0-9A-Za-z]{32})/.exec(message.text)?.[1] ?? null };
+}
+
+async function signUp(email = newEmail()): Promise<{ email: string; userId: string; token: string }> {
+  const result = await signUpWithVerification(db, { email, password: PASSWORD }, ADDRESS);
+  expect(result).toEqual({ ok: true, email });
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  const mail = await lastMail(email);
+  expect(mail.subject).toBe('Confirm your email address — Almanac');
+  return { email, userId: row!.id, token: mail.token! };
+}
+
+async function readSession(token: string): Promise<{ user?: { id: string } }> {
+  const req = { headers: {}, cookies: { [sessionCookie().name]: token } };
+  const res = { getHeader: () => undefined, setHeader: () => undefined, setCookie: () => undefined };
+  return (await getServerSession(req as never, res as never, getAuthOptions())) ?? {};
+}
+
+describe('sign-up and email verification', () => {
+  it('a new account is unconfirmed and cannot buy; its link confirms it once; a second use and another purpose fail', async () => {
+    const { userId, token } = await signUp();
+    expect(await requireVerifiedEmail(db, userId)).toEqual({ ok: false, code: 'email_unverified' });
+    // The link's token is stored only as its hash.
+    const stored = await db.select({ hash: accountTokens.tokenHash }).from(accountTokens).where(eq(accountTokens.userId, userId));
+    expect(stored.map((r) => r.hash)).not.toContain(token);
+    expect(stored[0]!.hash).toMatch(/^[0-9a-f]{64}$/);
+
+    expect(await resetPassword(db, token, 'another long passphrase')).toEqual({ ok: false, code: 'invalid_link' });
+    const confirmed = await confirmEmail(db, token);
+    expect(confirmed).toMatchObject({ ok: true, user: { id: userId } });
+    expect(await requireVerifiedEmail(db, userId)).toEqual({ ok: true });
+    expect(await confirmEmail(db, token)).toEqual({ ok: false, code: 'invalid_link' });
+  });
+
+  it('concurrent uses of one link: exactly one succeeds', async () => {
+    const { token } = await signUp();
+    const results = await Promise.all(Array.from({ length: 5 }, () => confirmEmail(db, token)));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+  });
+
+  it('an expired link (24 h) and a superseded one (a newer link was sent) do not work', async () => {
+    const { email, userId, token } = await signUp();
+    await db.update(accountTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(accountTokens.userId, userId));
+    expect(await confirmEmail(db, token)).toEqual({ ok: false, code: 'invalid_link' });
+    expect(await resendVerification(db, { id: userId, email }, ADDRESS)).toEqual({ ok: true, alreadyVerified: false });
+    const first = (await lastMail(email)).token!;
+    await resendVerification(db, { id: userId, email }, ADDRESS);
+    const second = (await lastMail(email)).token!;
+    expect(await confirmEmail(db, first)).toEqual({ ok: false, code: 'invalid_link' });
+    expect((await confirmEmail(db, second)).ok).toBe(true);
+    const [row] = await db.select({ expires: accountTokens.expiresAt, created: accountTokens.createdAt }).from(accountTokens).where(eq(accountTokens.userId, userId)).orderBy(sql`created_at desc`).limit(1);
+    expect(row!.expires.getTime() - row!.created.getTime()).toBeCloseTo(24 * 3600_000, -4);
+  });
+
+  it('signing up with a taken address answers the same, creates nothing, and tells the owner by email', async () => {
+    const { email, token } = await signUp();
+    await confirmEmail(db, token);
+    const again = await signUpWithVerification(db, { email, password: 'someone else entirely' }, ADDRESS);
+    expect(again).toEqual({ ok: true, email });
+    expect((await lastMail(email)).subject).toBe('Someone tried to create an Almanac account with your address');
+    expect(await verifyCredentials(db, email, 'someone else entirely')).toBeNull();
+    expect(await verifyCredentials(db, email, PASSWORD)).not.toBeNull();
+  });
+
+  it.each(['password123', 'Password123', 'qwertyuiop', 'short'])('refuses the password %s', async (password) => {
+    const result = await signUpWithVerification(db, { email: newEmail(), password }, ADDRESS);
+    expect(result).toMatchObject({ ok: false, code: 'invalid_input', fieldErrors: { password: expect.any(String) } });
+  });
+
+  it('an unconfirmed account cannot buy (the gate) and a confirmed one can', async () => {
+    const fixture = await createCatalogueFixture(db);
+    const { userId, token } = await signUp();
+    expect((await requireVerifiedEmail(db, userId)).ok).toBe(false);
+    await confirmEmail(db, token);
+    expect((await requireVerifiedEmail(db, userId)).ok).toBe(true);
+    expect((await completeTestPurchase(db, { userId, planId: fixture.plans.starter }, { stripeConfigured: false })).ok).toBe(true);
+  });
+});
+
+describe('OAuth linking', () => {
+  it('does not link a provider identity to an unconfirmed account with the same address; does once it is confirmed', async () => {
+    const { email, userId, token } = await signUp();
+    const identity = { provider: 'github', providerAccountId: randomBase62(8), email, emailVerified: true };
+    expect(await signInWithOAuth(db, identity)).toEqual({ ok: false, code: 'account_unverified' });
+    expect(await db.select().from(oauthAccounts).where(eq(oauthAccounts.userId, userId))).toEqual([]);
+    await confirmEmail(db, token);
+    expect(await signInWithOAuth(db, identity)).toMatchObject({ ok: true, outcome: 'linked', user: { id: userId } });
+  });
+
+  it('an account created through a provider with a verified address is confirmed', async () => {
+    const email = newEmail();
+    const created = await signInWithOAuth(db, { provider: 'google', providerAccountId: randomBase62(8), email, emailVerified: true });
+    expect(created).toMatchObject({ ok: true, outcome: 'created' });
+    expect((await requireVerifiedEmail(db, created.ok ? created.user.id : '')).ok).toBe(true);
+  });
+});
+
+describe('password reset', () => {
+  it('answers the same for an unknown address and sends nothing to it', async () => {
+    const unknown = newEmail();
+    expect(await requestPasswordReset(db, unknown, ADDRESS)).toEqual({ ok: true });
+    expect(await listOutbox(db, { to: unknown })).toEqual([]);
+  });
+
+  it('a reset link works once, within 1 hour, sets the password, signs out every session and proves the address', async () => {
+    const { email, userId } = await signUp();
+    const user = { id: userId, email, name: null };
+    const cookie = await encodeSessionToken(user);
+    expect((await readSession(cookie)).user?.id).toBe(userId);
+
+    expect(await requestPasswordReset(db, email.toUpperCase(), ADDRESS)).toEqual({ ok: true });
+    const mail = await lastMail(email);
+    expect(mail.subject).toBe('Reset your Almanac password');
+    const [row] = await db.select({ expires: accountTokens.expiresAt, created: accountTokens.createdAt }).from(accountTokens).where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, 'reset_password')));
+    expect(row!.expires.getTime() - row!.created.getTime()).toBeCloseTo(3600_000, -4);
+
+    expect(await resetPassword(db, mail.token!, 'password123')).toMatchObject({ ok: false, code: 'invalid_input' });
+    expect((await resetPassword(db, mail.token!, 'a brand new passphrase')).ok).toBe(true);
+    expect(await resetPassword(db, mail.token!, 'yet another passphrase')).toEqual({ ok: false, code: 'invalid_link' });
+    expect(await verifyCredentials(db, email, 'a brand new passphrase')).not.toBeNull();
+    expect(await verifyCredentials(db, email, PASSWORD)).toBeNull();
+    // Every session issued before the reset is over.
+    expect((await readSession(cookie)).user).toBeUndefined();
+    expect((await requireVerifiedEmail(db, userId)).ok).toBe(true);
+  });
+
+  it('an expired reset link does not work', async () => {
+    const { email, userId } = await signUp();
+    await requestPasswordReset(db, email, ADDRESS);
+    const { token } = await lastMail(email);
+    await db.update(accountTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(accountTokens.userId, userId));
+    expect(await resetPassword(db, token!, 'a brand new passphrase')).toEqual({ ok: false, code: 'invalid_link' });
+  });
+
+  it('reset requests are limited per account the same way whether or not it exists', async () => {
+    for (const email of [(await signUp()).email, newEmail()]) {
+      const answers = [];
+      for (let i = 0; i < 4; i += 1) answers.push(await requestPasswordReset(db, email, ADDRESS));
+      expect(answers.map((a) => a.ok)).toEqual([true, true, true, false]);
+    }
+  });
+});
+
+describe('password change and account deletion', () => {
+  it('a change needs the current password and ends the other sessions', async () => {
+    const { email, userId } = await signUp();
+    const cookie = await encodeSessionToken({ id: userId, email, name: null });
+    expect(await changePassword(db, { userId, currentPassword: 'wrong one entirely', password: 'a brand new passphrase' }, ADDRESS)).toMatchObject({
+      ok: false,
+      fieldErrors: { currentPassword: expect.any(String) },
+    });
+    expect((await changePassword(db, { userId, currentPassword: PASSWORD, password: 'a brand new passphrase' }, ADDRESS)).ok).toBe(true);
+    expect((await readSession(cookie)).user).toBeUndefined();
+  });
+
+  it('deletion revokes keys, ends subscriptions, removes personal data and keeps the rows that refer to the user', async () => {
+    const fixture = await createCatalogueFixture(db);
+    const { email, userId, token } = await signUp();
+    await confirmEmail(db, token);
+    const bought = await completeTestPurchase(db, { userId, planId: fixture.plans.starter }, { stripeConfigured: false });
+    expect(bought.ok).toBe(true);
+
+    expect(await deleteAccount(db, { userId, confirmEmail: 'someone@else.test', password: PASSWORD }, null)).toMatchObject({ ok: false, code: 'confirmation_mismatch' });
+    expect(await deleteAccount(db, { userId, confirmEmail: email, password: 'not the password' }, null)).toMatchObject({ ok: false, code: 'wrong_password' });
+    expect(await deleteAccount(db, { userId, confirmEmail: email, password: PASSWORD }, null)).toEqual({ ok: true });
+
+    const [user] = await db.select().from(users).where(eq(users.id, userId));
+    expect(user).toMatchObject({ name: null, passwordHash: null, image: null, emailVerifiedAt: null });
+    expect(user!.email).not.toContain(email.split('@')[0]!);
+    expect(user!.deletedAt).toBeInstanceOf(Date);
+    const keys = await db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.userId, userId));
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.every((k) => k.revokedAt !== null)).toBe(true);
+    const subs = await db.select({ status: subscriptions.status }).from(subscriptions).where(eq(subscriptions.userId, userId));
+    expect(subs.map((s) => s.status)).toEqual(['cancelled']);
+    expect(await listOutbox(db, { to: email })).toEqual([]);
+    expect(await verifyCredentials(db, email, PASSWORD)).toBeNull();
+    const audit = await db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetId, userId));
+    expect(audit.map((a) => a.action)).toContain('user.delete');
+    // The address is free again.
+    expect((await signUpWithVerification(db, { email, password: PASSWORD }, ADDRESS)).ok).toBe(true);
+  });
+});
