@@ -24,9 +24,8 @@ export async function register(): Promise<void> {
   const { startJobWorker } = await import('./lib/platform/jobs');
   const { registerContentJobs } = await import('./lib/engine');
   registerContentJobs();
-  const worker = startJobWorker();
-  // Stop claiming on shutdown; a job cut short is taken over by another instance (or this one after a restart)
-  // when its lease expires.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void worker.stop());
+  // Its timers do not hold the process open: on shutdown a job cut short is taken over by another instance (or this
+  // one after the restart) when its lease expires. No signal handler here, so the usage recorder's exit logic is unchanged.
+  startJobWorker();
   registerNodeGateway();
 }

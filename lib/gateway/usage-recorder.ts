@@ -3,9 +3,11 @@ import type { Database, Transaction } from '@/db/client';
 import { getDb } from '@/lib/platform/db';
 import { log } from '@/lib/platform/log';
 import { processSingleton } from '@/lib/platform/singleton';
+import { latencyBucketOf, LATENCY_BUCKETS_MS, statsOutcomeOf } from '@/lib/publishing';
 
 /**
- * Off-hot-path bookkeeping for the gateway: knowledge_bases.query_volume, usage_daily, query_log and
+ * Off-hot-path bookkeeping for the gateway: knowledge_bases.query_volume, usage_daily, query_log,
+ * kb_stats_daily (the publishers' analytics: counts per outcome and a latency histogram, no question, no buyer) and
  * api_keys.last_used_at. Requests only append to in-memory buffers; one process-wide flusher writes them every
  * second in one transaction as INCREMENTS (never overwrites), so several instances add up correctly. A failed flush
  * puts its batch back, and shutdown (SIGTERM/SIGINT/beforeExit) flushes before the process exits. The cap itself is
@@ -38,9 +40,10 @@ interface Buffers {
   daily: Map<string, { subscriptionId: string; day: string; queries: number; tokens: number }>;
   logRows: QueryRecord[];
   lastUsed: Map<string, Date>;
+  stats: Map<string, { kbId: string; day: string; outcome: string; count: number; buckets: number[] }>;
 }
 
-const emptyBuffers = (): Buffers => ({ volume: new Map(), daily: new Map(), logRows: [], lastUsed: new Map() });
+const emptyBuffers = (): Buffers => ({ volume: new Map(), daily: new Map(), logRows: [], lastUsed: new Map(), stats: new Map() });
 
 export class UsageRecorder {
   private buffers = emptyBuffers();
@@ -79,6 +82,7 @@ export class UsageRecorder {
       b.daily.set(key, row);
     }
     b.logRows.push(entry);
+    this.noteStats(entry);
     if (entry.keyId) this.noteKeyUse(entry.keyId, entry.at, entry.keyLastUsedAt ?? null);
     if (b.logRows.length >= MAX_BUFFERED_LOG_ROWS) void this.flush();
   }
@@ -91,6 +95,19 @@ export class UsageRecorder {
     return this.day;
   }
 
+  private noteStats(entry: QueryRecord): void {
+    const day = this.utcDayOf(entry.at.getTime());
+    const outcome = statsOutcomeOf(entry);
+    const key = `${entry.kbId}|${day}|${outcome}`;
+    let row = this.buffers.stats.get(key);
+    if (!row) {
+      row = { kbId: entry.kbId, day, outcome, count: 0, buckets: new Array<number>(LATENCY_BUCKETS_MS.length).fill(0) };
+      this.buffers.stats.set(key, row);
+    }
+    row.count += 1;
+    row.buckets[latencyBucketOf(entry.latencyMs)]! += 1;
+  }
+
   private noteKeyUse(keyId: string, at: Date, stored: Date | null): void {
     const queued = this.lastUsedQueuedAt.get(keyId);
     const known = Math.max(queued ?? 0, stored?.getTime() ?? 0);
@@ -101,7 +118,7 @@ export class UsageRecorder {
 
   pending(): number {
     const b = this.buffers;
-    return b.logRows.length + b.volume.size + b.daily.size + b.lastUsed.size;
+    return b.logRows.length + b.volume.size + b.daily.size + b.lastUsed.size + b.stats.size;
   }
 
   /** Writes everything buffered so far; concurrent calls queue behind each other. */
@@ -128,6 +145,17 @@ export class UsageRecorder {
               set queries = usage_daily.queries + excluded.queries, tokens = usage_daily.tokens + excluded.tokens`);
         }
         if (batch.logRows.length > 0) await insertLogRows(tx, batch.logRows);
+        for (const row of batch.stats.values()) {
+          // Increments, element by element for the histogram, so instances and flushes add up.
+          await tx.execute(sql`
+            insert into kb_stats_daily (kb_id, day, outcome, count, latency_buckets)
+            values (${row.kbId}, ${row.day}::date, ${row.outcome}, ${row.count}, ${sql.param(row.buckets)}::int[])
+            on conflict (kb_id, day, outcome) do update set
+              count = kb_stats_daily.count + excluded.count,
+              latency_buckets = (
+                select array_agg(coalesce(a, 0) + coalesce(b, 0) order by i)
+                from unnest(kb_stats_daily.latency_buckets, excluded.latency_buckets) with ordinality as t(a, b, i))`);
+        }
         for (const [keyId, at] of batch.lastUsed) {
           await tx.execute(sql`
             update api_keys set last_used_at = ${at.toISOString()}::timestamptz
@@ -152,6 +180,13 @@ export class UsageRecorder {
       } else batch.daily.set(key, row);
     }
     batch.logRows.push(...current.logRows);
+    for (const [key, row] of current.stats) {
+      const prev = batch.stats.get(key);
+      if (prev) {
+        prev.count += row.count;
+        row.buckets.forEach((n, i) => (prev.buckets[i]! += n));
+      } else batch.stats.set(key, row);
+    }
     for (const [keyId, at] of current.lastUsed) {
       const prev = batch.lastUsed.get(keyId);
       if (!prev || prev < at) batch.lastUsed.set(keyId, at);

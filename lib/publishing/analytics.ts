@@ -41,6 +41,7 @@ export interface DailyOutcomes {
   answered: number;
   abstained: number;
   errors: number;
+  errorsByCode: Record<string, number>;
 }
 
 export interface AnalyticsView {
@@ -70,7 +71,7 @@ async function buildAnalytics(db: Executor, kbIds: string[], days: number, now: 
   const byDay = new Map<string, DailyOutcomes>();
   for (let i = 0; i < days; i++) {
     const day = isoDay(new Date(fromDate.getTime() + i * 86_400_000));
-    byDay.set(day, { day, answered: 0, abstained: 0, errors: 0 });
+    byDay.set(day, { day, answered: 0, abstained: 0, errors: 0, errorsByCode: {} });
   }
   const errors = new Map<string, number>();
   const buckets = new Array<number>(LATENCY_BUCKETS_MS.length).fill(0);
@@ -81,6 +82,7 @@ async function buildAnalytics(db: Executor, kbIds: string[], days: number, now: 
     else if (r.outcome === 'abstained') day.abstained += r.count;
     else {
       day.errors += r.count;
+      day.errorsByCode[r.outcome] = (day.errorsByCode[r.outcome] ?? 0) + r.count;
       errors.set(r.outcome, (errors.get(r.outcome) ?? 0) + r.count);
     }
     r.buckets.forEach((n, i) => {
@@ -172,6 +174,6 @@ export function analyticsCsv(view: AnalyticsView, title: string): string {
   const codes = view.errorsByCode.map((e) => e.code);
   const header = ['knowledge_base', 'day', 'answered', 'abstained', 'errors', ...codes.map((c) => `errors_${c}`)];
   const lines = [header.map(csvCell).join(',')];
-  for (const d of view.daily) lines.push([title, d.day, d.answered, d.abstained, d.errors, ...codes.map(() => '')].map(csvCell).join(','));
+  for (const d of view.daily) lines.push([title, d.day, d.answered, d.abstained, d.errors, ...codes.map((c) => d.errorsByCode[c] ?? 0)].map(csvCell).join(','));
   return `${lines.join('\n')}\n`;
 }
