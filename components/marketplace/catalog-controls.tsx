@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
-import { catalogHref, SORT_OPTIONS, toggleTag, withChange, type CatalogState } from './catalog-url';
+import { catalogHref, defaultSort, sortOptions, toggleTag, withChange, type CatalogState } from './catalog-url';
 import type { Category } from '@/lib/catalog';
 import { categoryLabel } from './format';
 import { formatInteger } from '@/components/ui/format';
@@ -16,7 +16,8 @@ function StateInputs({ state, omit }: { state: CatalogState; omit: ('query' | 's
       {state.tags.map((t) => (
         <input key={t} type="hidden" name="tags" value={t} />
       ))}
-      {!omit.includes('sort') && state.sort !== 'popular' ? <input type="hidden" name="sort" value={state.sort} /> : null}
+      {/* The sort travels only when it is not the default of the state (relevance with a search, else popular). */}
+      {!omit.includes('sort') && state.sort !== defaultSort(state.query) ? <input type="hidden" name="sort" value={state.sort} /> : null}
     </>
   );
 }
@@ -47,7 +48,10 @@ export function SearchForm({ state, action = '/knowledge-bases', size = 'md' }: 
   );
 }
 
-/** One tab per category, in the order of `counts` (lib's categoryCounts: every category, empty ones with 0). */
+/**
+ * One tab per category, in the order of `counts` (every category, empty ones with 0). The counts follow the search
+ * and the selected tags (lib/catalog facets); a tab that would show nothing is plain text, not a link.
+ */
 export function CategoryTabs({ state, counts }: { state: CatalogState; counts: readonly { category: Category; count: number }[] }) {
   const tabs: { value: Category | null; label: string; count: number }[] = [
     { value: null, label: 'All', count: counts.reduce((sum, c) => sum + c.count, 0) },
@@ -58,21 +62,31 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
       <ul className="flex min-w-max gap-1 border-b border-slate-200 px-1">
         {tabs.map((tab) => {
           const active = state.category === tab.value;
+          const body = (
+            <>
+              {tab.label}
+              <span className={cx('rounded-full px-1.5 text-xs', active ? 'bg-brand-50 text-brand-700' : 'bg-slate-100 text-slate-600')}>
+                {formatInteger(tab.count)}
+              </span>
+            </>
+          );
+          const tabClass = '-mb-px inline-flex items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium';
           return (
             <li key={tab.label}>
-              <Link
-                href={catalogHref(withChange(state, { category: tab.value }))}
-                aria-current={active ? 'page' : undefined}
-                className={cx(
-                  '-mb-px inline-flex items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium',
-                  active ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900',
-                )}
-              >
-                {tab.label}
-                <span className={cx('rounded-full px-1.5 text-xs', active ? 'bg-brand-50 text-brand-700' : 'bg-slate-100 text-slate-600')}>
-                  {formatInteger(tab.count)}
+              {tab.count === 0 && !active ? (
+                <span aria-disabled="true" className={cx(tabClass, 'border-transparent text-slate-500')}>
+                  {body}
+                  <span className="sr-only"> (no results)</span>
                 </span>
-              </Link>
+              ) : (
+                <Link
+                  href={catalogHref(withChange(state, { category: tab.value }))}
+                  aria-current={active ? 'page' : undefined}
+                  className={cx(tabClass, active ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900')}
+                >
+                  {body}
+                </Link>
+              )}
             </li>
           );
         })}
@@ -81,38 +95,74 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
   );
 }
 
-export function TagChips({ state, vocabulary }: { state: CatalogState; vocabulary: { tag: string; count: number }[] }) {
-  if (vocabulary.length === 0) return null;
+/** Tags shown before "More tags": enough for the common ones, few enough to keep the results near the top. */
+export const VISIBLE_TAGS = 12;
+
+/**
+ * Tag chips from the facets (lib/catalog): the tags in use in the current search and category, each with the number
+ * of results it gives added to the selected ones. Selected tags come first (activate to remove); a tag that would
+ * give nothing is shown dimmed, not as a link; beyond VISIBLE_TAGS the rest open under "More tags" (a <details>, no
+ * JavaScript needed).
+ */
+export function TagChips({ state, facets }: { state: CatalogState; facets: readonly { tag: string; count: number }[] }) {
+  const selected = state.tags.map((tag) => ({ tag, count: facets.find((f) => f.tag === tag)?.count ?? 0 }));
+  const others = facets.filter((f) => !state.tags.includes(f.tag));
+  if (selected.length === 0 && others.length === 0) return null;
+  const shown = [...selected, ...others.slice(0, Math.max(0, VISIBLE_TAGS - selected.length))];
+  const more = others.slice(shown.length - selected.length);
+  const chips = (list: { tag: string; count: number }[]) => (
+    <ul className="mt-2 flex flex-wrap gap-1.5">
+      {list.map((facet) => (
+        <li key={facet.tag}>
+          <TagChip state={state} {...facet} />
+        </li>
+      ))}
+    </ul>
+  );
   return (
     <nav aria-labelledby="tag-filter-heading">
       <h2 id="tag-filter-heading" className="text-xs font-semibold uppercase tracking-wide text-slate-600">
         Filter by tags <span className="font-normal normal-case tracking-normal">(all selected tags must match)</span>
       </h2>
-      {/* One scrolling row on phones (results stay above the fold), wrapped rows from the small breakpoint up. */}
-      <ul className="-mx-4 mt-2 flex gap-1.5 overflow-x-auto px-4 pb-1 sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0 sm:pb-0">
-        {vocabulary.map(({ tag, count }) => {
-          const selected = state.tags.includes(tag);
-          return (
-            <li key={tag}>
-              <Link
-                // Thirty-odd filter links: prefetching them all would cost a request each on every catalogue view.
-                prefetch={false}
-                href={catalogHref(toggleTag(state, tag))}
-                aria-current={selected ? 'true' : undefined}
-                className={cx(
-                  'inline-flex items-center gap-1 whitespace-nowrap rounded-full border px-2.5 py-1 text-xs font-medium transition-colors',
-                  selected ? 'border-brand-600 bg-brand-600 text-white hover:bg-brand-700' : 'border-slate-300 bg-white text-slate-700 hover:border-slate-400 hover:bg-slate-50',
-                )}
-              >
-                {selected ? <span aria-hidden="true">✓</span> : null}
-                {tag}
-                <span className="sr-only">{selected ? ' (selected; activate to remove)' : ` (${count} knowledge bases)`}</span>
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
+      {chips(shown)}
+      {more.length > 0 ? (
+        <details className="mt-2">
+          <summary className="cursor-pointer text-sm font-medium text-brand-700">More tags ({more.length})</summary>
+          {chips(more)}
+        </details>
+      ) : null}
     </nav>
+  );
+}
+
+function TagChip({ state, tag, count }: { state: CatalogState; tag: string; count: number }) {
+  const selected = state.tags.includes(tag);
+  const chip = 'inline-flex items-center gap-1 whitespace-nowrap rounded-full border px-2.5 py-1 text-xs font-medium';
+  const number = <span className={cx('tabular-nums', selected ? 'text-brand-50' : 'text-slate-500')}>{formatInteger(count)}</span>;
+  if (!selected && count === 0) {
+    return (
+      <span aria-disabled="true" className={cx(chip, 'border-dashed border-slate-300 bg-slate-50 text-slate-500')}>
+        {tag} {number}
+        <span className="sr-only"> (no results with the selected tags)</span>
+      </span>
+    );
+  }
+  return (
+    <Link
+      // Dozens of filter links: prefetching them all would cost a request each on every catalogue view.
+      prefetch={false}
+      href={catalogHref(toggleTag(state, tag))}
+      aria-current={selected ? 'true' : undefined}
+      className={cx(
+        chip,
+        'transition-colors',
+        selected ? 'border-brand-600 bg-brand-600 text-white hover:bg-brand-700' : 'border-slate-300 bg-white text-slate-700 hover:border-slate-400 hover:bg-slate-50',
+      )}
+    >
+      {selected ? <span aria-hidden="true">✓</span> : null}
+      {tag} {number}
+      <span className="sr-only">{selected ? ' knowledge bases (selected; activate to remove)' : ' knowledge bases'}</span>
+    </Link>
   );
 }
 
@@ -128,7 +178,7 @@ export function SortForm({ state }: { state: CatalogState }) {
         name="sort"
         defaultValue={state.sort}
         className="rounded-lg border border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm text-slate-900 shadow-sm"
-        options={SORT_OPTIONS}
+        options={sortOptions(state)}
       />
       <noscript>
         <Button type="submit" variant="secondary" size="sm">

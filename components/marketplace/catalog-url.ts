@@ -21,6 +21,7 @@ export const CATALOG_PATH = '/knowledge-bases';
 
 /** A new sort order fails the type check here until it has a name. */
 const SORT_LABELS: Record<ListingSort, string> = {
+  relevance: 'Best match',
   popular: 'Most popular',
   new: 'Newest',
   updated: 'Recently updated',
@@ -28,13 +29,27 @@ const SORT_LABELS: Record<ListingSort, string> = {
 
 export const SORT_OPTIONS: { value: ListingSort; label: string }[] = SORTS.map((value) => ({ value, label: SORT_LABELS[value] }));
 
+/**
+ * The page's order when the URL names none: `relevance` while a search term is set, else the listing's default
+ * (docs/api.md §2.2; the API's default stays `popular`).
+ */
+export function defaultSort(query: string): ListingSort {
+  return query.trim() ? 'relevance' : EMPTY_CATALOG_STATE.sort;
+}
+
+/** The orders offered: `relevance` ("Best match") only with a search term, since without one it is `popular`. */
+export function sortOptions(state: CatalogState): { value: ListingSort; label: string }[] {
+  const options = SORT_OPTIONS.filter((o) => o.value !== 'relevance' || state.query.trim());
+  return state.query.trim() ? [...options.filter((o) => o.value === 'relevance'), ...options.filter((o) => o.value !== 'relevance')] : options;
+}
+
 /** Canonical query string: defaults are left out so equal states have equal URLs. */
 export function catalogHref(state: CatalogState, path = CATALOG_PATH): string {
   const params = new URLSearchParams();
   if (state.query.trim()) params.set('query', state.query.trim());
   if (state.category) params.set('category', state.category);
   for (const tag of state.tags) params.append('tags', tag);
-  if (state.sort !== EMPTY_CATALOG_STATE.sort) params.set('sort', state.sort);
+  if (state.sort !== defaultSort(state.query)) params.set('sort', state.sort);
   if (state.page > 1) params.set('page', String(state.page));
   const qs = params.toString();
   return qs ? `${path}?${qs}` : path;

@@ -2,6 +2,7 @@
  * The public catalog: categories, listing parameters, the listing and detail queries, their HTTP headers, and how the
  * public endpoints serve them (per-client limit, turns, result cache, load gate, the Node face). Public surface.
  */
+export * from './catalogue-page';
 export * from './categories';
 export * from './http';
 export * from './listing';
@@ -10,4 +11,6 @@ export * from './params';
 export * from './public-answers';
 export * from './public-endpoint';
 export * from './public-limit';
+export * from './facets';
+export * from './suggest';
 export * from './search-query';

@@ -4,7 +4,7 @@ import { catalogSearch, catalogWords, knowledgeBases, plans, publishers } from '
 import { CATEGORIES, type Category, type ListingParams } from './params';
 import { getDb } from '@/lib/platform/db';
 import { isCleanId } from '@/lib/platform/text-input';
-import { matchSearchVector, parseSearchTerms, startsWithPattern, type SearchTerms } from './search-query';
+import { anyWordTsquery, matchSearchVector, parseSearchTerms, searchTsquery, startsWithPattern, type SearchTerms } from './search-query';
 import { toPlanView, type PlanView } from '@/lib/subscriptions';
 
 export type { PlanView };
@@ -94,7 +94,7 @@ const listColumns = {
   updatedAt: knowledgeBases.updatedAt,
 };
 
-type ListRow = {
+export type ListRow = {
   id: string;
   title: string;
   publisherName: string;
@@ -190,6 +190,7 @@ type SortColumns = Record<'subscribersCount' | 'queryVolume' | 'createdAt' | 'up
 /** Total orders (the id breaks every tie) so that paging never repeats or skips a row. */
 function orderBy(sort: ListingParams['sort'], table: SortColumns, id: AnyColumn): SQL[] {
   switch (sort) {
+    // `relevance` is popular's order behind the text rank (relevanceRank), which only the projection has.
     case 'new':
       return [descNullsLast(table.createdAt), asc(id)];
     case 'updated':
@@ -197,6 +198,24 @@ function orderBy(sort: ListingParams['sort'], table: SortColumns, id: AnyColumn)
     default:
       return [descNullsLast(table.subscribersCount), descNullsLast(table.queryVolume), asc(id)];
   }
+}
+
+/**
+ * The text rank of the `relevance` sort (docs/api.md §2.2): 2 when the title matches the whole search (every word,
+ * the last as a prefix), 1 when it matches some of its words, 0 when only the rest of the text does (publisher,
+ * tags, summary, description). Ties, within a rank, keep popular's total order. Coarse on purpose: the vectors are
+ * stripped (no positions, no weights, so no frequency-based score), and a title match is what a buyer typing a
+ * title or its words expects first; the ranks cost one small-vector test per match.
+ */
+export function relevanceRank(search: ListingSearch): SQL {
+  if (!search.terms) return sql`0`;
+  const title = catalogSearch.titleVector;
+  return sql`(case when ${title} @@ ${searchTsquery(search.terms, search.prefixStems)} then 2 when ${title} @@ ${anyWordTsquery(search.terms, search.prefixStems)} then 1 else 0 end)`;
+}
+
+/** The sort actually applied: `relevance` without search words is `popular` (docs/api.md §2.2). */
+export function effectiveSort(sort: ListingParams['sort'], search: ListingSearch | null): ListingParams['sort'] {
+  return sort === 'relevance' && !search?.terms ? 'popular' : sort;
 }
 
 /** The listing's order on knowledge_bases itself (publisher pages). */
@@ -209,11 +228,13 @@ export const listingOrder = (sort: ListingParams['sort']) => orderBy(sort, knowl
  */
 export function buildListingQueries(db: Executor, params: ListingParams, search: ListingSearch | null) {
   const where = listingConditions(params, search);
+  const sort = effectiveSort(params.sort, search);
+  const rank = sort === 'relevance' && search ? relevanceRank(search) : null;
   const pageIds = db
-    .select({ pageId: sql<string>`${catalogSearch.kbId}`.as('page_id') })
+    .select({ pageId: sql<string>`${catalogSearch.kbId}`.as('page_id'), ...(rank ? { rank: sql<number>`${rank}`.as('rank') } : {}) })
     .from(catalogSearch)
     .where(where)
-    .orderBy(...orderBy(params.sort, catalogSearch, catalogSearch.kbId))
+    .orderBy(...(rank ? [sql`rank desc`] : []), ...orderBy(sort, catalogSearch, catalogSearch.kbId))
     .limit(params.pageSize)
     .offset((params.page - 1) * params.pageSize)
     .as('page_ids');
@@ -223,7 +244,7 @@ export function buildListingQueries(db: Executor, params: ListingParams, search:
     .innerJoin(knowledgeBases, eq(knowledgeBases.id, pageIds.pageId))
     .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
     // The trigger copies the sort keys in the same transaction, so both tables give the page the same order.
-    .orderBy(...listingOrder(params.sort));
+    .orderBy(...(rank ? [sql`page_ids.rank desc`] : []), ...listingOrder(sort));
   const count = db.select({ total: sql<number>`count(*)::int` }).from(catalogSearch).where(where);
   return { page, count };
 }
@@ -237,22 +258,36 @@ export function buildListingQueries(db: Executor, params: ListingParams, search:
  */
 export const SEARCH_PLANNER_SETTING = "select set_config('random_page_cost', '1.1', true), set_config('enable_seqscan', 'off', true)";
 
+/** Runs `work` in its own transaction with SEARCH_PLANNER_SETTING when the listing searches, else directly. */
+export function withSearchPlanner<T>(executor: Executor, search: ListingSearch | null, work: (tx: Executor) => Promise<T>): Promise<T> {
+  if (!search?.terms) return work(executor);
+  return executor.transaction(async (tx) => {
+    await tx.execute(sql.raw(SEARCH_PLANNER_SETTING));
+    return work(tx);
+  });
+}
+
+/**
+ * The page's rows. A popular/new/updated page walks a sort index and stops early; a relevance page ranks every
+ * match first (like the count, it reads them all), so it gets the count's planner setting.
+ */
+export function queryPage(executor: Executor, params: ListingParams, search: ListingSearch | null): Promise<ListRow[]> {
+  const ranked = effectiveSort(params.sort, search) === 'relevance';
+  return withSearchPlanner(executor, ranked ? search : null, async (tx) => (await buildListingQueries(tx, params, search).page) as ListRow[]);
+}
+
 async function queryListing(params: ListingParams, db?: Executor): Promise<{ rows: ListRow[]; total: number }> {
   const executor = db ?? (await getDb());
   const search = await resolveListingSearch(executor, params.query);
-  const { page, count } = buildListingQueries(executor, params, search);
-  // Only the count needs the setting (the page walks a sort index and stops early); the two run concurrently.
-  const total = search?.terms
-    ? executor.transaction(async (tx) => {
-        await tx.execute(sql.raw(SEARCH_PLANNER_SETTING));
-        return buildListingQueries(tx, params, search).count;
-      })
-    : count;
-  const [rows, counted] = await Promise.all([page, total]);
-  return { rows: rows as ListRow[], total: Number(counted[0]?.total ?? 0) };
+  // Page and count run concurrently; a search's count with the planner setting.
+  const [rows, counted] = await Promise.all([
+    queryPage(executor, params, search),
+    withSearchPlanner(executor, search, (tx) => buildListingQueries(tx, params, search).count),
+  ]);
+  return { rows, total: Number(counted[0]?.total ?? 0) };
 }
 
-function envelope<T>(items: T[], total: number, params: ListingParams): Listing<T> {
+export function envelope<T>(items: T[], total: number, params: ListingParams): Listing<T> {
   return { items, total, page: params.page, pageSize: params.pageSize, totalPages: Math.ceil(total / params.pageSize) };
 }
 

@@ -20,7 +20,8 @@ import { decodeQueryString, describeTextProblem, idProblem, textProblem } from '
 
 export { CATEGORIES, type Category };
 
-export const SORTS = ['popular', 'new', 'updated'] as const;
+/** `relevance` is an extension (docs/api.md §2.2): text rank, then popular's order; without a search it is `popular`. */
+export const SORTS = ['popular', 'new', 'updated', 'relevance'] as const;
 export type ListingSort = (typeof SORTS)[number];
 
 export const DEFAULT_PAGE_SIZE = 12;

@@ -1,6 +1,6 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
-import { MAX_SEARCH_WORDS, extractSearchWords, foldSearchText, lexemesTsquery, parseSearchTerms, searchTsquery, startsWithPattern } from './search-query';
+import { MAX_SEARCH_WORDS, extractSearchWords, foldSearchText, lexemesTsquery, normaliseTypedText, parseSearchTerms, searchTsquery, startsWithPattern } from './search-query';
 
 describe('foldSearchText', () => {
   it.each([
@@ -103,5 +103,25 @@ describe('prefix stems', () => {
   it('escapes LIKE wildcards in a prefix', () => {
     expect(startsWithPattern('constit')).toBe('constit%');
     expect(startsWithPattern('50%_off\\')).toBe('50\\%\\_off\\\\%');
+  });
+});
+
+describe('text as people type it (issue 17)', () => {
+  it.each<[string, string]>([
+    ['U.S. Constitution', 'US. Constitution'],
+    ['the U.S.A. and the U.K', 'the USA. and the UK'],
+    ['e.g. i.e.', 'eg. ie.'],
+    ["GDPR Practitioner's Guide", 'GDPR Practitioner Guide'],
+    ['Practitioner’s', 'Practitioner'],
+    ['J. K. Rowling', 'J. K. Rowling'], // spaced initials stay apart
+    ['a.bc x.y.zz', 'a.bc xy.zz'], // only one-letter runs join, as almanac_search_text does
+  ])('%j → %j', (input, expected) => {
+    expect(normaliseTypedText(input)).toBe(expected);
+  });
+
+  it('a dotted abbreviation is one word; leading words typed in capitals are also matched unstemmed', () => {
+    expect(parseSearchTerms('U.S. constitution')).toEqual({ words: ['us', 'constitution'], leading: null, last: "'constitution'", lastPrefix: "'constitution':*", capitals: ["'us'"] });
+    expect(parseSearchTerms('WHO guidelines on diet')).toMatchObject({ leading: "'guidelines' & 'on'", capitals: ["'who'"] });
+    expect(parseSearchTerms('who guidelines')).not.toHaveProperty('capitals');
   });
 });

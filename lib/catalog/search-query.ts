@@ -16,7 +16,11 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
  *   "history of the world" means "history world". A query made only of stop words therefore matches only through
  *   the prefix of its last word ("the" finds "the…" words such as "theory", not "the" itself); it never errors;
  * - text without any usable word (only punctuation, or only runs longer than MAX_SEARCH_WORD_LENGTH) yields `null`;
- *   the catalogue then matches nothing (a search was asked for and nothing can satisfy it).
+ *   the catalogue then matches nothing (a search was asked for and nothing can satisfy it);
+ * - as people type them (issue 17): a dotted abbreviation is one word ("U.S." = "US" = "us", "U.S.A." = "usa"), the
+ *   rule the catalogue's vector applies to its text (`almanac_search_text`, migration 0016); a possessive "'s" is
+ *   dropped ("Practitioner's" = "practitioner"); a word typed in capitals that English drops as a stop word ("WHO",
+ *   "IT") still counts, matched unstemmed against the capitalised words the vector keeps (`almanac_text_vector`).
  */
 
 /** At most this many words are used; the rest of a long query is ignored (bounds the work done by Postgres). */
@@ -33,6 +37,8 @@ export interface SearchTerms {
   last: string;
   /** The last word as a prefix: `'w3':*` (for `to_tsquery('almanac_simple', …)`). */
   lastPrefix: string;
+  /** Leading words typed in capitals (two letters or more: "WHO", "US"), quoted; also matched unstemmed. */
+  capitals?: string[];
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -58,18 +64,37 @@ export function extractSearchWords(text: string): string[] {
 // Words hold only letters and digits, so quoting cannot be broken; the replace is a second line of defence.
 const quote = (word: string) => `'${word.replace(/['\\]/g, '')}'`;
 
+// The regular expression of almanac_search_text (migration 0016): a one-letter word followed by a dot and another
+// one-letter word loses the dot ("U.S.A." → "USA."). ASCII letters, as PostgreSQL's [[:alpha:]] in the C locale.
+const DOTTED_ABBREVIATION = /(?<![\p{L}\p{N}_])([A-Za-z])\.(?=[A-Za-z](?![\p{L}\p{N}_]))/gu;
+const POSSESSIVE = /(?<=[\p{L}\p{N}])['’]s(?![\p{L}\p{N}])/gu;
+const CAPITALS = /^\p{Lu}{2,}$/u;
+
+/** Text as the catalogue's vector reads it: dotted abbreviations joined, possessives dropped; case kept. */
+export function normaliseTypedText(text: string): string {
+  return text.replace(POSSESSIVE, '').replace(DOTTED_ABBREVIATION, '$1');
+}
+
 /** Parses user text into tsquery strings; null when the text contains no word at all. */
 export function parseSearchTerms(text: string | null | undefined): SearchTerms | null {
   if (!text) return null;
-  const words = extractSearchWords(text);
+  const normalised = normaliseTypedText(text);
+  const words = extractSearchWords(normalised);
   if (words.length === 0) return null;
   const quoted = words.map(quote);
   const lastQuoted = quoted[quoted.length - 1];
+  // Words typed in capitals, found the way extractSearchWords finds words but before folding the case away.
+  const typedInCapitals = new Set(
+    [...normalised.normalize('NFKD').replace(COMBINING_MARK, '').matchAll(WORD)].map((m) => m[0]).filter((w) => CAPITALS.test(w)).map((w) => w.toLowerCase()),
+  );
+  const capitals = [...new Set(words.slice(0, -1).filter((w) => typedInCapitals.has(w)))].map(quote);
+  const plainLeading = quoted.slice(0, -1).filter((q) => !capitals.includes(q));
   return {
     words,
-    leading: quoted.length > 1 ? quoted.slice(0, -1).join(' & ') : null,
+    leading: plainLeading.length > 0 ? plainLeading.join(' & ') : null,
     last: lastQuoted,
     lastPrefix: `${lastQuoted}:*`,
+    ...(capitals.length > 0 ? { capitals } : {}),
   };
 }
 
@@ -95,10 +120,32 @@ export function startsWithPattern(prefix: string): string {
  * the stems of the known words that begin with the last word, looked up by the caller (lib/catalog/listing.ts).
  */
 export function searchTsquery(terms: SearchTerms, prefixStems: string[] = []): SQL {
+  const lastWord = lastWordTsquery(terms, prefixStems);
+  const parts = [...(terms.leading ? [sql`to_tsquery('almanac', ${terms.leading})`] : []), ...capitalWords(terms)];
+  if (parts.length === 0) return lastWord;
+  return sql`(${sql.join([...parts, lastWord], sql` && `)})`;
+}
+
+function lastWordTsquery(terms: SearchTerms, prefixStems: string[]): SQL {
   const expansion = prefixStems.length > 0 ? sql` || ${lexemesTsquery(prefixStems)}::tsquery` : sql``;
-  const lastWord = sql`(to_tsquery('almanac', ${terms.last}) || to_tsquery('almanac_simple', ${terms.lastPrefix})${expansion})`;
-  if (!terms.leading) return lastWord;
-  return sql`(to_tsquery('almanac', ${terms.leading}) && ${lastWord})`;
+  return sql`(to_tsquery('almanac', ${terms.last}) || to_tsquery('almanac_simple', ${terms.lastPrefix})${expansion})`;
+}
+
+// A word typed in capitals: its stem, or the word itself as the vector keeps a capitalised stop word ("WHO").
+const capitalWords = (terms: SearchTerms): SQL[] =>
+  (terms.capitals ?? []).map((word) => sql`(to_tsquery('almanac', ${word}) || to_tsquery('almanac_simple', ${word}))`);
+
+/**
+ * A tsquery matching ANY of the words (each as `searchTsquery` matches it): the `relevance` sort ranks a title
+ * holding some of the words above one holding none (lib/catalog/listing.ts).
+ */
+export function anyWordTsquery(terms: SearchTerms, prefixStems: string[] = []): SQL {
+  const parts = [
+    ...(terms.leading ? [sql`to_tsquery('almanac', ${terms.leading.replaceAll(' & ', ' | ')})`] : []),
+    ...capitalWords(terms),
+    lastWordTsquery(terms, prefixStems),
+  ];
+  return parts.length === 1 ? parts[0] : sql`(${sql.join(parts, sql` || `)})`;
 }
 
 /** `vector @@ tsquery` for a tsvector column such as `catalog_search.search_vector` or `chunks.search_vector`. */

@@ -66,6 +66,8 @@ const EXPECTED_ORDER: Record<string, (a: RawRow, b: RawRow) => number> = {
   popular: (a, b) => b.subscribers - a.subscribers || b.volume - a.volume || byId(a, b),
   new: (a, b) => b.created - a.created || byId(a, b),
   updated: (a, b) => b.updated - a.updated || byId(a, b),
+  // Without a search, relevance is popular's order (docs/api.md §2.2).
+  relevance: (a, b) => b.subscribers - a.subscribers || b.volume - a.volume || byId(a, b),
 };
 
 describe('GET /api/marketplace/knowledge-bases: defaults and envelope', () => {
@@ -154,7 +156,7 @@ describe('pageSize and page', () => {
   });
 });
 
-describe.each(['popular', 'new', 'updated'])('sort=%s', (sort) => {
+describe.each(['popular', 'new', 'updated', 'relevance'])('sort=%s', (sort) => {
   it('matches an independent sort of every row, ties broken by id', async () => {
     const { body } = await call(`sort=${sort}&pageSize=50`);
     const { body: rest } = await call(`sort=${sort}&pageSize=50&page=2`);
@@ -175,6 +177,21 @@ describe.each(['popular', 'new', 'updated'])('sort=%s', (sort) => {
     }
     expect(seen).toEqual([...published].sort(EXPECTED_ORDER[sort]).map((r) => r.id));
     expect(new Set(seen).size).toBe(seen.length);
+  });
+});
+
+describe('sort=relevance with a search', () => {
+  it.each([3, 5])('walking every page of %i gives every match once, in one total order', async (size) => {
+    const { body: all } = await call('query=law&sort=relevance&pageSize=50');
+    expect(all.total).toBeGreaterThan(size);
+    const seen: string[] = [];
+    for (let page = 1; page <= Math.ceil(all.total / size); page++) {
+      const { body } = await call(`query=law&sort=relevance&pageSize=${size}&page=${page}`);
+      expect(body.total).toBe(all.total);
+      seen.push(...body.items.map((i: any) => i.id));
+    }
+    expect(seen).toEqual(all.items.map((i: any) => i.id));
+    expect(new Set(seen).size).toBe(all.total);
   });
 });
 

@@ -2,14 +2,14 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { CategoryTabs, SearchForm, SortForm, TagChips } from '@/components/marketplace/catalog-controls';
-import { catalogHref, EMPTY_CATALOG_STATE, isFiltered, type CatalogState } from '@/components/marketplace/catalog-url';
+import { catalogHref, defaultSort, EMPTY_CATALOG_STATE, isFiltered, type CatalogState } from '@/components/marketplace/catalog-url';
 import { categoryLabel } from '@/components/marketplace/format';
 import { plural } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { Pagination } from '@/components/marketplace/pagination';
 import { Alert } from '@/components/ui/alert';
 import { ButtonLink } from '@/components/ui/button';
-import { categoryCounts, listKnowledgeBaseCards, listTagVocabulary, parseListingParams, type ListingParams } from '@/lib/catalog';
+import { CATEGORIES, parseListingParams, searchCatalogue, type ListingParams, type SearchParamsRecord } from '@/lib/catalog';
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -19,6 +19,12 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
   const { query, category, page } = parsed.params;
   const parts = [query ? `“${query}”` : null, category ? categoryLabel(category) : null, page > 1 ? `page ${page}` : null].filter(Boolean);
   return { title: parts.length ? `Knowledge bases: ${parts.join(', ')}` : 'Browse knowledge bases' };
+}
+
+/** The page's parameters: without a `sort` in the URL, `relevance` while a search term is set (docs/api.md §2.2). */
+function pageParams(params: ListingParams, raw: SearchParamsRecord): ListingParams {
+  const sortGiven = [raw.sort ?? []].flat().some((value) => value.trim() !== '');
+  return sortGiven ? params : { ...params, sort: defaultSort(params.query ?? '') };
 }
 
 function toState(params: ListingParams): CatalogState {
@@ -42,15 +48,21 @@ function describeResults(total: number, state: CatalogState): string {
 export default async function CatalogPage({ searchParams }: { searchParams: SearchParams }) {
   const raw = await searchParams;
   const parsed = parseListingParams(raw);
-  const state = parsed.ok ? toState(parsed.params) : lenientState(raw);
-  const [listing, counts, vocabulary] = await Promise.all([
-    parsed.ok ? listKnowledgeBaseCards(parsed.params) : null,
-    categoryCounts(),
-    listTagVocabulary(),
-  ]);
+  const params = parsed.ok ? pageParams(parsed.params, raw) : null;
+  const state = params ? toState(params) : lenientState(raw);
+  // One search: the page's cards, the total and the facet counts of the same search and filters (lib/catalog).
+  const listing = params ? await searchCatalogue(params) : null;
+  const counts = listing?.facets.categories ?? CATEGORIES.map((category) => ({ category, count: 0 }));
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
+      {/* The page's first focusable element: past the search, category tabs and tag chips straight to the results. */}
+      <a
+        href="#results"
+        className="sr-only rounded-md bg-white px-4 py-2 font-semibold text-brand-700 shadow focus:not-sr-only focus:mb-4 focus:inline-block"
+      >
+        Skip to results
+      </a>
       <div className="flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
         <div>
           <h1 className="text-3xl font-semibold tracking-tight text-slate-900">Knowledge bases</h1>
@@ -63,7 +75,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
 
       <div className="mt-6 space-y-5">
         <CategoryTabs state={state} counts={counts} />
-        <TagChips state={state} vocabulary={vocabulary} />
+        <TagChips state={state} facets={listing?.facets.tags ?? []} />
       </div>
 
       {!parsed.ok || !listing ? (
@@ -79,12 +91,12 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
         <>
           <div className="mt-8 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4">
             <p role="status" className="text-sm text-slate-700">
-              <span className="font-semibold text-slate-900">{describeResults(listing.total, state)}</span>
+              <span className="font-semibold text-slate-900">{describeResults(listing.total, listing.showingSuggestion && listing.suggestion ? { ...state, query: listing.suggestion } : state)}</span>
               {listing.totalPages > 1 ? ` · page ${listing.page} of ${listing.totalPages}` : null}
             </p>
             <div className="flex items-center gap-3">
               {isFiltered(state) ? (
-                <Link href={catalogHref({ ...EMPTY_CATALOG_STATE, sort: state.sort })} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
+                <Link href={catalogHref({ ...EMPTY_CATALOG_STATE, sort: state.sort === 'relevance' ? EMPTY_CATALOG_STATE.sort : state.sort })} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
                   Clear filters
                 </Link>
               ) : null}
@@ -92,6 +104,9 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
             </div>
           </div>
 
+          {/* The target of "Skip to results": the next Tab reaches the suggestion, else the first result. */}
+          <section id="results" tabIndex={-1} aria-label="Results" className="focus:outline-none">
+          {listing.suggestion ? <DidYouMean state={state} suggestion={listing.suggestion} showing={listing.showingSuggestion} /> : null}
           {listing.items.length > 0 ? (
             <div className="mt-5">
               <h2 className="sr-only">Results</h2>
@@ -118,8 +133,30 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
               <ButtonLink href="/knowledge-bases">Clear all filters</ButtonLink>
             </EmptyState>
           )}
+          </section>
         </>
       )}
+    </div>
+  );
+}
+
+/** "Did you mean": the corrected search as a link (its own URL, so facets and paging follow it). */
+function DidYouMean({ state, suggestion, showing }: { state: CatalogState; suggestion: string; showing: boolean }) {
+  const href = catalogHref({ ...state, query: suggestion, sort: state.sort === defaultSort(state.query) ? defaultSort(suggestion) : state.sort, page: 1 });
+  return (
+    <div className="mt-5 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-slate-800">
+      <p>
+        Did you mean{' '}
+        <Link href={href} className="font-semibold text-brand-700 underline underline-offset-2">
+          {suggestion}
+        </Link>
+        ?
+      </p>
+      {showing ? (
+        <p className="mt-1">
+          Nothing matches “{state.query}”, so these are the results for “{suggestion}”.
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,0 +1,65 @@
+import type { Executor } from '@/db/client';
+import { getDatabaseHandle } from '@/lib/platform/db';
+import { queryFacets, type CatalogFacets } from './facets';
+import { envelope, queryPage, resolveListingSearch, toCard, withSearchPlanner, type KnowledgeBaseCard, type Listing } from './listing';
+import type { ListingParams } from './params';
+import { catalogServing } from './public-answers';
+import { suggestSearch } from './suggest';
+
+/**
+ * The catalogue page's search (issue 17; app/(marketplace)/knowledge-bases): the listing's cards with the facet
+ * counts of the same search and filters (facets.ts: its one statement replaces the count, run concurrently with the
+ * page), and typo tolerance: a search that finds fewer than THIN_RESULTS is offered the nearest catalogue words
+ * (suggest.ts); when it finds nothing at all and the suggestion finds something, the suggestion's results are shown
+ * (`showingSuggestion`) and the page says so. The public API answers exactly what was asked (docs/api.md §14).
+ *
+ * Facets cost what counting every match costs, several times over (facets.ts); on the process database they are
+ * kept in the catalogue's result cache (public-answers.ts: same time to live as the API's answers, same memory
+ * budget, cleared by clearCatalogCache), so the landing page and popular searches count once per time to live. The
+ * page's rows are read every time. With an explicit `db` (tests, benchmarks) nothing is cached.
+ */
+export const THIN_RESULTS = 3;
+
+export interface CatalogueSearch extends Listing<KnowledgeBaseCard> {
+  facets: CatalogFacets;
+  /** The corrected search ("constitution" for "constituton"), or null. */
+  suggestion: string | null;
+  /** True when the search as typed found nothing and items, totals and facets are the suggestion's. */
+  showingSuggestion: boolean;
+}
+
+type FacetLoader = (params: ListingParams, load: () => Promise<CatalogFacets>) => Promise<CatalogFacets>;
+
+/** One string per distinct facet answer: search text, category, tags in a fixed order (page and sort do not matter). */
+export const facetsCacheKey = (params: ListingParams) => JSON.stringify(['facets', params.query ?? null, params.category ?? null, [...params.tags].sort()]);
+
+async function loadCataloguePage(executor: Executor, params: ListingParams, facetsFor: FacetLoader) {
+  const search = await resolveListingSearch(executor, params.query);
+  const [rows, facets] = await Promise.all([
+    queryPage(executor, params, search),
+    facetsFor(params, () => withSearchPlanner(executor, search, (tx) => queryFacets(tx, params, search))),
+  ]);
+  return { search, listing: envelope(rows.map(toCard), facets.total, params), facets };
+}
+
+export async function searchCatalogue(params: ListingParams, db?: Executor): Promise<CatalogueSearch> {
+  let executor = db;
+  let facetsFor: FacetLoader = (_params, load) => load();
+  if (!executor) {
+    const handle = await getDatabaseHandle();
+    const cache = catalogServing(handle).cache;
+    executor = handle.db;
+    facetsFor = async (p, load) => {
+      const body = await cache.get(facetsCacheKey(p), async () => ({ bytes: Buffer.from(JSON.stringify(await load()), 'utf8') }));
+      return JSON.parse(body!.bytes.toString('utf8')) as CatalogFacets;
+    };
+  }
+  const asTyped = await loadCataloguePage(executor, params, facetsFor);
+  const answer = (page: typeof asTyped, suggestion: string | null, showingSuggestion = false): CatalogueSearch => ({ ...page.listing, facets: page.facets, suggestion, showingSuggestion });
+  const terms = asTyped.search?.terms;
+  if (!terms || asTyped.facets.total >= THIN_RESULTS) return answer(asTyped, null);
+  const suggestion = await suggestSearch(executor, terms);
+  if (!suggestion || asTyped.facets.total > 0) return answer(asTyped, suggestion);
+  const corrected = await loadCataloguePage(executor, { ...params, query: suggestion }, facetsFor);
+  return corrected.facets.total > 0 ? answer(corrected, suggestion, true) : answer(asTyped, null);
+}

@@ -1,0 +1,57 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '@/db/client';
+import { catalogSearch } from '@/db/schema';
+import { CATEGORIES, type Category, type ListingParams } from './params';
+import { listingConditions, type ListingSearch } from './listing';
+
+/**
+ * Facet counts of the catalogue page (issue 17): how many results each category tab and each tag chip gives,
+ * following the current search and filters, in ONE statement that also yields the total (it replaces the count).
+ *
+ * - A category's count: the search and the selected tags, in that category (the category filter itself left out, so
+ *   every tab says what choosing it gives; the selected tab's count is the total).
+ * - Tags: the tags of the current results (search, selected tags, category), each with the number of results it
+ *   leaves when added to the selected tags (AND): a selected tag counts the total. Tags no result carries are not
+ *   listed: a chip is an action that always finds something.
+ *
+ * The matches of the search and the selected tags are read once (`m`, materialised: category and tags of each
+ * match); both aggregates read it. The cost grows with the matches (a search's, or the whole catalogue's with no
+ * search): bench/listing/README.md, "The catalogue page". The page serves facets through the catalogue's result
+ * cache (catalogue-page.ts). Not part of the public listing response, whose envelope is fixed (docs/api.md §14).
+ */
+export interface CatalogFacets {
+  /** Every category in the enum's order, 0 when nothing matches there. */
+  categories: { category: Category; count: number }[];
+  /** Tags of the current results, most results first, then alphabetical. */
+  tags: { tag: string; count: number }[];
+  /** Results of the search and every filter (the listing's total). */
+  total: number;
+}
+
+/** The facet statement (exported so bench/listing can run the very same SQL). */
+export function facetsStatement(params: Pick<ListingParams, 'category' | 'tags'>, search: ListingSearch | null): SQL {
+  const scope = listingConditions({ tags: params.tags }, search);
+  const inCategory: SQL = params.category ? sql`m.category = ${params.category}` : sql`true`;
+  return sql`
+    with m as materialized (
+      select ${catalogSearch.category} as category, ${catalogSearch.tags} as tags from ${catalogSearch}
+      ${scope ? sql`where ${scope}` : sql``}
+    )
+    select
+      (select coalesce(json_agg(json_build_array(c.category, c.n)), '[]'::json)
+         from (select m.category, count(*)::int as n from m group by m.category) c) as categories,
+      (select coalesce(json_agg(json_build_array(t.tag, t.n) order by t.n desc, t.tag), '[]'::json)
+         from (select tag, count(*)::int as n from m cross join lateral unnest(m.tags) as tag where ${inCategory} group by tag) t) as tags`;
+}
+
+type FacetRow = { categories: [Category, number][] | string; tags: [string, number][] | string };
+const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+export async function queryFacets(executor: Executor, params: Pick<ListingParams, 'category' | 'tags'>, search: ListingSearch | null): Promise<CatalogFacets> {
+  const result = await executor.execute(facetsStatement(params, search));
+  const row = result.rows[0] as FacetRow | undefined;
+  const byCategory = new Map(parsed(row?.categories ?? []).map(([category, n]) => [category, Number(n)]));
+  const categories = CATEGORIES.map((category) => ({ category, count: byCategory.get(category) ?? 0 }));
+  const total = params.category ? (byCategory.get(params.category) ?? 0) : categories.reduce((sum, c) => sum + c.count, 0);
+  return { categories, tags: parsed(row?.tags ?? []).map(([tag, n]) => ({ tag, count: Number(n) })), total };
+}

@@ -1,0 +1,146 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GET } from '@/app/api/marketplace/knowledge-bases/route';
+import { knowledgeBases, publishers } from '@/db/schema';
+import { searchCatalogue, type ListingParams } from '@/lib/catalog';
+import { createTestDatabase } from '../support/db';
+
+/**
+ * Search that finds what buyers type (issue 17, item 1) on a small fixture catalogue, on both databases: titles,
+ * dotted and capitalised abbreviations, possessives, the typo fallback with its suggestion, the relevance order,
+ * and facet counts that follow the search and filters. The catalogue page's function (`searchCatalogue`) and the
+ * public API (which never corrects a search: docs/api.md §14) are both checked.
+ */
+
+const BASE = 'http://almanac.test/api/marketplace/knowledge-bases';
+const FIXTURES = [
+  { slug: 'us-constitution', publisher: 'civic', title: 'U.S. Constitution Companion', category: 'legal', tags: ['constitutional', 'united-states'], subscribers: 5,
+    summary: 'The text of the U.S. Constitution and its amendments, with plain-language commentary.', description: 'Every article and the landmark cases.' },
+  { slug: 'state-constitutions', publisher: 'civic', title: 'State Constitutions Digest', category: 'legal', tags: ['constitutional'], subscribers: 20,
+    summary: 'Fifty state constitutions compared clause by clause.', description: 'Amendment procedures and bills of rights.' },
+  { slug: 'civics', publisher: 'harbor', title: 'Civics Primer for Schools', category: 'education', tags: ['curriculum', 'united-states'], subscribers: 50,
+    summary: 'How government works, for teachers.', description: 'Covers the constitution, elections and courts.' },
+  { slug: 'gdpr', publisher: 'lexica', title: "GDPR Practitioner's Guide", category: 'legal', tags: ['privacy', 'europe'], subscribers: 9,
+    summary: 'Compliance with the General Data Protection Regulation.', description: 'Lawful bases, data subject rights and fines.' },
+  { slug: 'who', publisher: 'harbor', title: 'WHO Guidelines on Nutrition', category: 'health', tags: ['nutrition', 'guidelines'], subscribers: 3,
+    summary: 'Recommendations on diet from the World Health Organization.', description: 'Sugars, salt and fats.' },
+  { slug: 'dosing', publisher: 'harbor', title: 'Clinical Dosing Handbook', category: 'health', tags: ['clinical', 'guidelines'], subscribers: 1,
+    summary: 'Doses for adults and children.', description: 'Renal and hepatic adjustment.' },
+] as const;
+
+const SLUG_OF = new Map<string, string>();
+const slugs = (items: { id: string }[]) => items.map((i) => SLUG_OF.get(i.id));
+const params = (query: string | undefined, extra: Partial<ListingParams> = {}): ListingParams => ({ query, tags: [], sort: 'relevance', page: 1, pageSize: 12, ...extra });
+
+async function api(qs: string) {
+  const response = await GET(new Request(`${BASE}?${qs}`));
+  expect(response.status).toBe(200);
+  return (await response.json()) as { items: { id: string }[]; total: number };
+}
+
+beforeAll(async () => {
+  const { db } = await createTestDatabase();
+  await db.insert(publishers).values([
+    { id: 'pub_civic', slug: 'civic-texts', name: 'Civic Texts Press' },
+    { id: 'pub_harbor', slug: 'harbor', name: 'Harbor Institute' },
+    { id: 'pub_lexica', slug: 'lexica', name: 'Lexica Europe' },
+  ]);
+  await db.insert(knowledgeBases).values(
+    FIXTURES.map((f, i) => ({
+      id: `kb_find${i}`, publisherId: `pub_${f.publisher}`, slug: f.slug, title: f.title, summary: f.summary, description: f.description,
+      category: f.category, tags: [...f.tags], status: 'published' as const, subscribersCount: f.subscribers,
+    })),
+  );
+  FIXTURES.forEach((f, i) => SLUG_OF.set(`kb_find${i}`, f.slug));
+});
+
+describe('titles, publishers and abbreviations as people type them', () => {
+  it.each<[string, string[]]>([
+    ['U.S. Constitution Companion', ['us-constitution']],
+    ['US constitution', ['us-constitution']],
+    ['us constitution', ['us-constitution']],
+    ['U.S.', ['us-constitution']],
+    ['U.S', ['us-constitution']],
+    ['GDPR', ['gdpr']],
+    ['gdpr guide', ['gdpr']],
+    ["Practitioner's Guide", ['gdpr']],
+    ['WHO', ['who']],
+    ['WHO guidelines', ['who']],
+    ['Civic Texts Press', ['state-constitutions', 'us-constitution']],
+  ])('%j finds %j (page and API)', async (query, expected) => {
+    const page = await searchCatalogue(params(query));
+    expect(slugs(page.items)).toEqual(expected);
+    expect(page.suggestion).toBeNull();
+    expect(slugs((await api(`query=${encodeURIComponent(query)}&sort=relevance`)).items)).toEqual(expected);
+  });
+});
+
+describe('typo tolerance (pg_trgm) and "Did you mean"', () => {
+  it('a search that finds nothing shows the nearest words’ results and says so; the API answers what was asked', async () => {
+    const page = await searchCatalogue(params('constituton'));
+    expect(page.suggestion).toBe('constitution');
+    expect(page.showingSuggestion).toBe(true);
+    expect(slugs(page.items)).toEqual(['state-constitutions', 'us-constitution', 'civics']);
+    expect(page.total).toBe(3);
+    expect((await api('query=constituton')).total).toBe(0);
+  });
+
+  it.each<[string, string | null]>([
+    ['clinicl dosing', 'clinical dosing'],
+    ['nutrtion', 'nutrition'],
+    ['constitution', null], // found: nothing to correct
+    ['constitutions', null], // same stem as the nearest word: it finds the same
+    ['zzzzqqqq', null], // nothing near
+  ])('%j suggests %j', async (query, suggestion) => {
+    expect((await searchCatalogue(params(query))).suggestion).toBe(suggestion);
+  });
+});
+
+describe('sort=relevance', () => {
+  it('ranks title matches first, then popular order; popular puts the most subscribed first', async () => {
+    const relevance = ['state-constitutions', 'us-constitution', 'civics'];
+    expect(slugs((await searchCatalogue(params('constitution'))).items)).toEqual(relevance);
+    expect(slugs((await api('query=constitution&sort=relevance')).items)).toEqual(relevance);
+    expect(slugs((await api('query=constitution')).items)).toEqual(['civics', 'state-constitutions', 'us-constitution']);
+  });
+
+  it('a title holding every word comes before one holding some', async () => {
+    expect(slugs((await api('query=constitution%20companion&sort=relevance')).items)).toEqual(['us-constitution']);
+    expect(slugs((await api('query=guidelines&sort=relevance')).items)).toEqual(['who', 'dosing']);
+  });
+
+  it('without a search it is the popular order', async () => {
+    expect((await api('sort=relevance')).items).toEqual((await api('sort=popular')).items);
+  });
+
+  it('paging never repeats or skips', async () => {
+    const all = slugs((await searchCatalogue(params('constitution'))).items);
+    const walked = [];
+    for (let page = 1; page <= 3; page++) walked.push(...slugs((await searchCatalogue(params('constitution', { page, pageSize: 1 }))).items));
+    expect(walked).toEqual(all);
+  });
+});
+
+describe('facet counts follow the search and the filters', () => {
+  const categoryCounts = (page: Awaited<ReturnType<typeof searchCatalogue>>) => Object.fromEntries(page.facets.categories.map((c) => [c.category, c.count]));
+  const tagCounts = (page: Awaited<ReturnType<typeof searchCatalogue>>) => Object.fromEntries(page.facets.tags.map((t) => [t.tag, t.count]));
+
+  it.each<[string, Partial<ListingParams> & { query?: string }, Record<string, number>, Record<string, number>, number]>([
+    ['no search', {}, { education: 1, policy: 0, health: 2, research: 0, legal: 3 },
+      { guidelines: 2, 'united-states': 2, constitutional: 2, clinical: 1, curriculum: 1, europe: 1, nutrition: 1, privacy: 1 }, 6],
+    ['a search', { query: 'constitution' }, { education: 1, policy: 0, health: 0, research: 0, legal: 2 },
+      { constitutional: 2, 'united-states': 2, curriculum: 1 }, 3],
+    ['a search in a category', { query: 'constitution', category: 'legal' }, { education: 1, policy: 0, health: 0, research: 0, legal: 2 },
+      { constitutional: 2, 'united-states': 1 }, 2],
+    ['a search and a tag', { query: 'constitution', tags: ['united-states'] }, { education: 1, policy: 0, health: 0, research: 0, legal: 1 },
+      { 'united-states': 2, constitutional: 1, curriculum: 1 }, 2],
+    ['a tag only', { tags: ['guidelines'] }, { education: 0, policy: 0, health: 2, research: 0, legal: 0 },
+      { guidelines: 2, clinical: 1, nutrition: 1 }, 2],
+    ['nothing found', { query: 'zzzzqqqq' }, { education: 0, policy: 0, health: 0, research: 0, legal: 0 }, {}, 0],
+  ])('%s', async (_name, change, categories, tags, total) => {
+    const page = await searchCatalogue(params(change.query, change));
+    expect(categoryCounts(page)).toEqual(categories);
+    expect(tagCounts(page)).toEqual(tags);
+    expect(page.total).toBe(total);
+    expect(page.totalPages).toBe(Math.ceil(total / 12));
+  });
+});
