@@ -18,7 +18,8 @@ import { fieldErrors, listingSchema, newListingSchema, publisherTransition, type
  * plan), unpublish (no new purchases; subscribers keep access to the end of their period, which then ends).
  */
 
-export type Refusal = { ok: false; code: 'not_found' | 'conflict'; message: string };
+/** `reason` names a refusal a page explains in its own words. */
+export type Refusal = { ok: false; code: 'not_found' | 'conflict'; message: string; reason?: 'needs_plan' | 'stripe_unavailable' | 'last_plan' | 'has_subscribers' };
 export type ListingResult = { ok: true; kb: KnowledgeBase } | FormRefusal | Refusal;
 
 const NOT_FOUND: Refusal = { ok: false, code: 'not_found', message: 'Not found.' };
@@ -71,7 +72,7 @@ async function freeKbSlug(tx: Executor, publisherId: string, base: string): Prom
  * A new draft listing. A publisher creates it under its own profile; the operator (CLI) names the publisher by id.
  * The backend kind is chosen here, once.
  */
-export async function createListing(db: Executor, actor: Actor, input: NewListingInput & { publisherId?: string }): Promise<ListingResult> {
+export async function createListing(db: Executor, actor: Actor, input: Record<string, unknown> & { publisherId?: string }): Promise<ListingResult> {
   const parsed = newListingSchema.safeParse(input);
   if (!parsed.success) return { ok: false, code: 'invalid_input', fieldErrors: fieldErrors(parsed.error) };
   const value = parsed.data;
@@ -110,7 +111,7 @@ export async function createListing(db: Executor, actor: Actor, input: NewListin
 }
 
 /** Edits the listing's text (any state; a published one shows the change in the catalogue at once). */
-export async function updateListing(db: Executor, actor: Actor, kbId: string, input: ListingInput): Promise<ListingResult> {
+export async function updateListing(db: Executor, actor: Actor, kbId: string, input: Record<string, unknown>): Promise<ListingResult> {
   const parsed = listingSchema.safeParse(input);
   if (!parsed.success) return { ok: false, code: 'invalid_input', fieldErrors: fieldErrors(parsed.error) };
   const value = parsed.data;
@@ -136,7 +137,7 @@ export async function publishListing(db: Executor, actor: Actor, kbId: string): 
     if (!step.ok) return { ok: false, code: 'conflict', message: step.message };
     if (owned.publisher.suspendedAt) return { ok: false, code: 'conflict', message: 'This publisher is suspended by the operator.' };
     const [{ value: activePlans }] = (await tx.select({ value: count() }).from(plans).where(and(eq(plans.kbId, owned.kb.id), eq(plans.active, true)))) as [{ value: number }];
-    if (activePlans === 0) return { ok: false, code: 'conflict', message: 'Add at least one plan before publishing: buyers need something to buy.' };
+    if (activePlans === 0) return { ok: false, code: 'conflict', reason: 'needs_plan', message: 'Add at least one plan before publishing: buyers need something to buy.' };
     const [kb] = await tx.update(knowledgeBases).set({ status: 'published', updatedAt: new Date() }).where(eq(knowledgeBases.id, owned.kb.id)).returning();
     await recordAudit(tx, { ...auditActor(actor), action: 'kb.publish', targetType: 'knowledge_base', targetId: owned.kb.id, metadata: { from: owned.kb.status } });
     return { ok: true, kb: kb! };

@@ -63,7 +63,7 @@ export async function listPlansForConsole(db: Executor, kbId: string): Promise<C
   }));
 }
 
-function parsePlan(input: PlanInput): { ok: true; value: PlanFields } | FormRefusal {
+function parsePlan(input: Record<string, unknown>): { ok: true; value: PlanFields } | FormRefusal {
   const parsed = planSchema(getEnv().FREE_PLAN_MAX_QUERIES).safeParse(input);
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, code: 'invalid_input', fieldErrors: fieldErrors(parsed.error) };
 }
@@ -97,7 +97,7 @@ async function liveSubscribers(tx: Executor, planId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-export async function createPlan(db: Executor, actor: Actor, kbId: string, input: PlanInput, stripe: Stripe | null = getStripe()): Promise<PlanResult> {
+export async function createPlan(db: Executor, actor: Actor, kbId: string, input: Record<string, unknown>, stripe: Stripe | null = getStripe()): Promise<PlanResult> {
   const parsed = parsePlan(input);
   if (!parsed.ok) return parsed;
   const value = parsed.value;
@@ -109,7 +109,7 @@ export async function createPlan(db: Executor, actor: Actor, kbId: string, input
     stripePriceId = await createStripePrice(stripe, owned.kb, id, value);
   } catch (error) {
     log.error({ err: error, kbId: owned.kb.id }, 'could not create a Stripe price for a new plan');
-    return { ok: false, code: 'conflict', message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.' };
+    return { ok: false, code: 'conflict', reason: 'stripe_unavailable', message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.' };
   }
   return inTransaction(db, async (tx) => {
     const [plan] = await tx
@@ -137,7 +137,7 @@ async function planFor(db: Executor, actor: Actor, planId: string): Promise<{ ok
  * Edits a plan. Without live subscribers (or for a rename only) the row changes in place; with subscribers and new
  * terms, a replacement row is created and the old one retired, and the subscribers move at their next renewal.
  */
-export async function editPlan(db: Executor, actor: Actor, planId: string, input: PlanInput, stripe: Stripe | null = getStripe()): Promise<PlanResult> {
+export async function editPlan(db: Executor, actor: Actor, planId: string, input: Record<string, unknown>, stripe: Stripe | null = getStripe()): Promise<PlanResult> {
   const parsed = parsePlan(input);
   if (!parsed.ok) return parsed;
   const value = parsed.value;
@@ -154,7 +154,7 @@ export async function editPlan(db: Executor, actor: Actor, planId: string, input
       stripePriceId = (await createStripePrice(stripe, found.kb, replacementId, value)) ?? null;
     } catch (error) {
       log.error({ err: error, planId: found.plan.id }, 'could not create a Stripe price for an edited plan');
-      return { ok: false, code: 'conflict', message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.' };
+      return { ok: false, code: 'conflict', reason: 'stripe_unavailable', message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.' };
     }
   }
   return inTransaction(db, async (tx) => {
@@ -206,7 +206,7 @@ export async function retirePlan(db: Executor, actor: Actor, planId: string): Pr
     if (!locked.active) return { ok: true as const, plan: locked };
     if (found.kb.status === 'published') {
       const [others] = await tx.select({ n: count() }).from(plans).where(and(eq(plans.kbId, locked.kbId), eq(plans.active, true), ne(plans.id, locked.id)));
-      if (Number(others?.n ?? 0) === 0) return { ok: false as const, code: 'conflict' as const, message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.' };
+      if (Number(others?.n ?? 0) === 0) return { ok: false as const, code: 'conflict' as const, reason: 'last_plan' as const, message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.' };
     }
     const now = new Date();
     const [plan] = await tx.update(plans).set({ active: false, retiredAt: now, updatedAt: now }).where(eq(plans.id, locked.id)).returning();
@@ -221,10 +221,10 @@ export async function deletePlan(db: Executor, actor: Actor, planId: string): Pr
   if (!found.ok) return found;
   return inTransaction(db, async (tx) => {
     const [used] = await tx.select({ n: count() }).from(subscriptions).where(sql`${subscriptions.planId} = ${found.plan.id} or ${subscriptions.pendingPlanId} = ${found.plan.id}`);
-    if (Number(used?.n ?? 0) > 0) return { ok: false as const, code: 'conflict' as const, message: 'This plan has subscribers: retire it instead (no new purchases; its subscribers keep it).' };
+    if (Number(used?.n ?? 0) > 0) return { ok: false as const, code: 'conflict' as const, reason: 'has_subscribers' as const, message: 'This plan has subscribers: retire it instead (no new purchases; its subscribers keep it).' };
     if (found.kb.status === 'published' && found.plan.active) {
       const [others] = await tx.select({ n: count() }).from(plans).where(and(eq(plans.kbId, found.plan.kbId), eq(plans.active, true), ne(plans.id, found.plan.id)));
-      if (Number(others?.n ?? 0) === 0) return { ok: false as const, code: 'conflict' as const, message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.' };
+      if (Number(others?.n ?? 0) === 0) return { ok: false as const, code: 'conflict' as const, reason: 'last_plan' as const, message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.' };
     }
     await tx.update(plans).set({ replacedByPlanId: null }).where(eq(plans.replacedByPlanId, found.plan.id));
     await tx.delete(plans).where(eq(plans.id, found.plan.id));

@@ -42,7 +42,7 @@ export function toProfileView(row: Publisher): PublisherProfileView {
 }
 
 /** The account's one publisher profile; `conflict` when it already has one. */
-export async function createPublisherProfile(db: Executor, userId: string, input: PublisherProfileInput): Promise<ProfileResult> {
+export async function createPublisherProfile(db: Executor, userId: string, input: Record<string, unknown>): Promise<ProfileResult> {
   const parsed = publisherProfileSchema.safeParse(input);
   if (!parsed.success) return { ok: false, code: 'invalid_input', fieldErrors: fieldErrors(parsed.error) };
   const value = parsed.data;
@@ -64,7 +64,7 @@ export async function createPublisherProfile(db: Executor, userId: string, input
 }
 
 /** Edits the account's profile (a new slug moves its public page). */
-export async function updatePublisherProfile(db: Executor, userId: string, input: PublisherProfileInput): Promise<ProfileResult> {
+export async function updatePublisherProfile(db: Executor, userId: string, input: Record<string, unknown>): Promise<ProfileResult> {
   const parsed = publisherProfileSchema.safeParse(input);
   if (!parsed.success) return { ok: false, code: 'invalid_input', fieldErrors: fieldErrors(parsed.error) };
   const value = parsed.data;

@@ -1,0 +1,176 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { publishPaths } from '@/components/publish/listing-nav';
+import { withPublishFlash, type PublishFlashCode } from '@/components/publish/flash';
+import type { FormState } from '@/components/publish/form-state';
+import { requireSessionUser } from '@/lib/accounts';
+import {
+  createListing,
+  createPlan,
+  createPublisherProfile,
+  deletePlan,
+  editPlan,
+  publishListing,
+  retirePlan,
+  unpublishListing,
+  updateListing,
+  updatePublisherProfile,
+  type Actor,
+  type Refusal,
+} from '@/lib/publishing';
+import { getDb, type Executor } from '@/lib/platform/db';
+import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
+import { formDataOf, idSchema } from '@/lib/platform/text-input';
+
+/**
+ * The publisher console's actions. Each one: read the form, take the account from the session (never from the form),
+ * call one lib/publishing function (which checks that the account owns what it touches: anything else is
+ * `not_found`), and either answer the form's field errors or redirect with a flash saying what happened. Creations
+ * run once per rendered form (docs/api.md §7.4).
+ */
+
+const id = idSchema();
+
+function fields(formData: FormData): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of formDataOf(formData)) if (typeof value === 'string') out[key] = value;
+  return out;
+}
+
+async function publisherActor(returnTo: string): Promise<Actor & { kind: 'publisher' }> {
+  const user = await requireSessionUser(returnTo);
+  return { kind: 'publisher', userId: user.id };
+}
+
+function tokenOf(formData: FormData): string | null {
+  const token = formDataOf(formData).get(FORM_TOKEN_FIELD);
+  return typeof token === 'string' ? token : null;
+}
+
+/** Runs a creation once per form token; a repeat goes where the first went. */
+async function once<R extends { ok: boolean }>(userId: string, formData: FormData, work: (db: Executor) => Promise<R>, to: (r: R) => string | null) {
+  const result = await onceForForm(await getDb(), { userId, token: tokenOf(formData) }, work, to);
+  if (result.repeated) redirect(result.destination);
+  return result.result;
+}
+
+function refusalFlash(refusal: Refusal): PublishFlashCode {
+  return refusal.reason ?? refusal.code;
+}
+
+// ── Profile ──────────────────────────────────────────────────────────────────────────────────────────
+
+export async function createProfileAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const actor = await publisherActor(publishPaths.overview);
+  const input = fields(formData);
+  const result = await once(actor.userId, formData, (db) => createPublisherProfile(db, actor.userId, input), (r) => (r.ok ? withPublishFlash(publishPaths.overview, 'profile_created') : null));
+  if (result.ok) redirect(withPublishFlash(publishPaths.overview, 'profile_created'));
+  if (result.code === 'invalid_input') return { fieldErrors: result.fieldErrors };
+  redirect(publishPaths.overview);
+}
+
+export async function updateProfileAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const actor = await publisherActor(publishPaths.profile);
+  const result = await updatePublisherProfile(await getDb(), actor.userId, fields(formData));
+  if (result.ok) redirect(withPublishFlash(publishPaths.profile, 'profile_saved'));
+  if (result.code === 'invalid_input') return { fieldErrors: result.fieldErrors };
+  redirect(publishPaths.overview);
+}
+
+// ── Listings ─────────────────────────────────────────────────────────────────────────────────────────
+
+export async function createListingAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const actor = await publisherActor(publishPaths.newListing);
+  const input = fields(formData);
+  const to = (kbId: string) => withPublishFlash(publishPaths.listing(kbId), 'listing_created');
+  const result = await once(
+    actor.userId,
+    formData,
+    (db) => createListing(db, actor, input),
+    (r) => (r.ok ? to(r.kb.id) : null),
+  );
+  if (result.ok) redirect(to(result.kb.id));
+  if (result.code === 'invalid_input') return { fieldErrors: result.fieldErrors };
+  return { fieldErrors: {}, message: result.message };
+}
+
+export async function updateListingAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const input = fields(formData);
+  const kbId = id.safeParse(input.kbId);
+  if (!kbId.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));
+  const actor = await publisherActor(publishPaths.listing(kbId.data));
+  const result = await updateListing(await getDb(), actor, kbId.data, input);
+  if (result.ok) redirect(withPublishFlash(publishPaths.listing(kbId.data), 'listing_saved'));
+  if (result.code === 'invalid_input') return { fieldErrors: result.fieldErrors };
+  redirect(withPublishFlash(publishPaths.overview, 'not_found'));
+}
+
+const kbForm = z.object({ kbId: id });
+
+async function onListing(formData: FormData, change: (db: Executor, actor: Actor, kbId: string) => Promise<{ ok: true } | Refusal | { ok: false; code: 'invalid_input' }>, success: PublishFlashCode): Promise<never> {
+  const parsed = kbForm.safeParse(fields(formData));
+  if (!parsed.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));
+  const path = publishPaths.listing(parsed.data.kbId);
+  const actor = await publisherActor(path);
+  const result = await change(await getDb(), actor, parsed.data.kbId);
+  if (result.ok) redirect(withPublishFlash(path, success));
+  if (result.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
+  redirect(withPublishFlash(path, result.code === 'invalid_input' ? 'conflict' : refusalFlash(result)));
+}
+
+export async function publishListingAction(formData: FormData): Promise<void> {
+  await onListing(formData, publishListing, 'published');
+}
+
+export async function unpublishListingAction(formData: FormData): Promise<void> {
+  await onListing(formData, (db, actor, kbId) => unpublishListing(db, actor, kbId), 'unpublished');
+}
+
+// ── Plans ────────────────────────────────────────────────────────────────────────────────────────────
+
+export async function createPlanAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const input = fields(formData);
+  const kbId = id.safeParse(input.kbId);
+  if (!kbId.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));
+  const path = publishPaths.plans(kbId.data);
+  const actor = await publisherActor(path);
+  const result = await once(actor.userId, formData, (db) => createPlan(db, actor, kbId.data, input), (r) => (r.ok ? withPublishFlash(path, 'plan_created') : null));
+  if (result.ok) redirect(withPublishFlash(path, 'plan_created'));
+  if (result.code === 'invalid_input') return { fieldErrors: result.fieldErrors };
+  if (result.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
+  return { fieldErrors: {}, message: result.message };
+}
+
+export async function editPlanAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const input = fields(formData);
+  const parsed = z.object({ kbId: id, planId: id }).safeParse(input);
+  if (!parsed.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));
+  const path = publishPaths.plans(parsed.data.kbId);
+  const actor = await publisherActor(path);
+  const result = await editPlan(await getDb(), actor, parsed.data.planId, input);
+  if (result.ok) redirect(withPublishFlash(path, result.replaced ? 'plan_replaced' : 'plan_saved'));
+  if (result.code === 'invalid_input') return { fieldErrors: result.fieldErrors };
+  if (result.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
+  return { fieldErrors: {}, message: result.message };
+}
+
+async function onPlan(formData: FormData, change: (db: Executor, actor: Actor, planId: string) => Promise<{ ok: true } | Refusal | { ok: false; code: 'invalid_input' }>, success: PublishFlashCode): Promise<never> {
+  const parsed = z.object({ kbId: id, planId: id }).safeParse(fields(formData));
+  if (!parsed.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));
+  const path = publishPaths.plans(parsed.data.kbId);
+  const actor = await publisherActor(path);
+  const result = await change(await getDb(), actor, parsed.data.planId);
+  if (result.ok) redirect(withPublishFlash(path, success));
+  if (result.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
+  redirect(withPublishFlash(path, result.code === 'invalid_input' ? 'conflict' : refusalFlash(result)));
+}
+
+export async function retirePlanAction(formData: FormData): Promise<void> {
+  await onPlan(formData, retirePlan, 'plan_retired');
+}
+
+export async function deletePlanAction(formData: FormData): Promise<void> {
+  await onPlan(formData, deletePlan, 'plan_deleted');
+}

@@ -1,0 +1,29 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { parsePublishFlash } from '@/components/publish/flash';
+import { PublishFlashMessage } from '@/components/publish/flash-message';
+import { publishPaths } from '@/components/publish/listing-nav';
+import { ProfileForm } from '@/components/publish/profile-form';
+import { requireSessionUser } from '@/lib/accounts';
+import { findPublisherForUser, toProfileView } from '@/lib/publishing';
+import { getDb } from '@/lib/platform/db';
+import { updateProfileAction } from '../actions';
+
+export const metadata: Metadata = { title: 'Publisher profile' };
+
+export default async function PublisherProfilePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requireSessionUser(publishPaths.profile);
+  const publisher = await findPublisherForUser(await getDb(), user.id);
+  if (!publisher) redirect(publishPaths.overview);
+  const view = toProfileView(publisher);
+  return (
+    <div>
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Publisher profile</h1>
+      <p className="mt-1 text-sm text-slate-700">What buyers see on your public page, and how the operator reaches you.</p>
+      <div className="mt-6">
+        <PublishFlashMessage code={parsePublishFlash((await searchParams).flash)} />
+        <ProfileForm action={updateProfileAction} initial={{ name: view.name, slug: view.slug, websiteUrl: view.websiteUrl ?? '', bio: view.bio, contactEmail: view.contactEmail }} submitLabel="Save profile" />
+      </div>
+    </div>
+  );
+}

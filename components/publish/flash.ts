@@ -1,0 +1,35 @@
+/**
+ * What just happened in the publisher console, after a redirect (`?flash=<code>`): a closed set of codes, each with
+ * its message, so a crafted link cannot put arbitrary text on a page. Console pages (any engineer's) add codes here.
+ */
+export const PUBLISH_FLASH = {
+  profile_created: { tone: 'success', text: 'Your publisher profile is ready. Create your first listing.' },
+  profile_saved: { tone: 'success', text: 'Profile saved.' },
+  listing_created: { tone: 'success', text: 'Draft created. Add content and at least one plan, then publish it.' },
+  listing_saved: { tone: 'success', text: 'Listing saved.' },
+  published: { tone: 'success', text: 'Published: the listing is in the catalogue and can be bought.' },
+  unpublished: { tone: 'success', text: 'Unpublished: it left the catalogue and cannot be bought. Existing subscribers keep access until the end of their current period.' },
+  plan_created: { tone: 'success', text: 'Plan added. It can be bought at once when the listing is published.' },
+  plan_saved: { tone: 'success', text: 'Plan saved.' },
+  plan_replaced: { tone: 'success', text: 'New terms saved as a new plan for new purchases. Current subscribers keep their plan until their next renewal, then move to it.' },
+  plan_retired: { tone: 'success', text: 'Plan retired: it can no longer be bought. Its subscribers keep it.' },
+  plan_deleted: { tone: 'success', text: 'Plan deleted.' },
+  needs_plan: { tone: 'error', text: 'Add at least one plan before publishing: buyers need something to buy.' },
+  last_plan: { tone: 'error', text: 'This is the last plan of a published listing: add another plan or unpublish the listing first.' },
+  has_subscribers: { tone: 'error', text: 'This plan has or had subscribers, so it cannot be deleted: retire it instead (no new purchases; its subscribers keep it).' },
+  not_found: { tone: 'error', text: 'We could not find that in your publisher account.' },
+  conflict: { tone: 'error', text: 'That change is not possible in the listing’s current state.' },
+  stripe_unavailable: { tone: 'error', text: 'Stripe could not be reached to create the price; nothing was changed. Please try again.' },
+  suspended: { tone: 'success', text: 'Suspended. Its keys now answer 403 and it left the catalogue.' },
+  restored: { tone: 'success', text: 'Restored to the state it had before the suspension.' },
+} as const satisfies Record<string, { tone: 'success' | 'error' | 'info'; text: string }>;
+
+export type PublishFlashCode = keyof typeof PUBLISH_FLASH;
+
+export function withPublishFlash(path: string, code: PublishFlashCode): string {
+  return `${path}${path.includes('?') ? '&' : '?'}flash=${code}`;
+}
+
+export function parsePublishFlash(value: string | string[] | undefined): PublishFlashCode | null {
+  return typeof value === 'string' && Object.hasOwn(PUBLISH_FLASH, value) ? (value as PublishFlashCode) : null;
+}

@@ -1,0 +1,254 @@
+'use client';
+
+import { useActionState, useState } from 'react';
+import { KnowledgeBaseCard } from '@/components/marketplace/knowledge-base-card';
+import { Field } from '@/components/ui/field';
+import { SubmitButton } from '@/components/ui/submit-button';
+import type { FormState } from './form-state';
+import { MarkdownText } from './markdown';
+import { TextArea } from './text-area';
+
+export interface ListingValues {
+  title: string;
+  summary: string;
+  description: string;
+  category: string;
+  tags: string;
+  language: string;
+  licence: string;
+  sampleQuestions: string;
+  backendKind: 'hosted' | 'http';
+}
+
+const LANGUAGES = [
+  ['en', 'English'],
+  ['es', 'Spanish'],
+  ['de', 'German'],
+  ['fr', 'French'],
+  ['pt', 'Portuguese'],
+  ['it', 'Italian'],
+  ['nl', 'Dutch'],
+] as const;
+
+const LICENCES = ['CC BY 4.0', 'CC BY-SA 4.0', 'CC BY-NC 4.0', 'CC0 1.0', 'Proprietary'];
+
+/** The preview's view of the tags; the server normalises the same way (lib/publishing/rules.ts normaliseTags) and has the last word. */
+const previewTags = (text: string) => [...new Set(text.split(',').map((t) => t.trim().toLowerCase().replace(/\s+/g, '-')).filter(Boolean))];
+
+const selectClass = 'mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm';
+
+/**
+ * The listing editor: every field with the server's message under it, and a live preview of the catalogue card and
+ * of the page as buyers will see them. The backend kind is chosen only when the listing is created.
+ */
+export function ListingForm({
+  action,
+  initial,
+  kbId,
+  publisherName,
+  categories,
+  knownTags,
+  formToken,
+  submitLabel,
+}: {
+  action: (state: FormState, formData: FormData) => Promise<FormState>;
+  initial: ListingValues;
+  kbId?: string;
+  publisherName: string;
+  categories: { value: string; label: string }[];
+  knownTags: string[];
+  formToken?: string;
+  submitLabel: string;
+}) {
+  const [state, formAction] = useActionState(action, { fieldErrors: {} });
+  const [v, setV] = useState(initial);
+  const set = (key: keyof ListingValues) => (event: { target: { value: string } }) => setV((old) => ({ ...old, [key]: event.target.value }));
+  const e = state.fieldErrors;
+  const tags = previewTags(v.tags);
+  const suggestions = knownTags.filter((t) => !tags.includes(t)).slice(0, 12);
+  const questions = v.sampleQuestions.split('\n').map((q) => q.trim()).filter(Boolean);
+
+  return (
+    <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,24rem)]">
+      <form action={formAction} className="grid min-w-0 gap-5" noValidate>
+        {formToken ? <input type="hidden" name="formToken" value={formToken} /> : null}
+        {kbId ? <input type="hidden" name="kbId" value={kbId} /> : null}
+        {state.message ? (
+          <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
+            {state.message}
+          </p>
+        ) : null}
+        {Object.keys(e).length > 0 ? (
+          <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
+            Nothing was saved: please correct the {Object.keys(e).length === 1 ? 'field' : `${Object.keys(e).length} fields`} marked below.
+          </p>
+        ) : null}
+        <Field label="Title" name="title" value={v.title} onChange={set('title')} error={e.title} required maxLength={120} />
+        <Field label="Summary" name="summary" value={v.summary} onChange={set('summary')} error={e.summary} required maxLength={300} hint="One or two sentences for the catalogue card (10–300 characters)." />
+        <TextArea
+          label="Description"
+          name="description"
+          value={v.description}
+          onChange={set('description')}
+          error={e.description}
+          rows={8}
+          maxLength={10000}
+          hint="Markdown: headings, lists, links, emphasis, code. HTML is not rendered."
+        />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <div>
+            <label htmlFor="field-category" className="block text-sm font-medium text-slate-800">
+              Category
+            </label>
+            <select id="field-category" name="category" value={v.category} onChange={set('category')} className={selectClass} aria-invalid={e.category ? true : undefined} aria-describedby={e.category ? 'field-category-error' : undefined}>
+              <option value="">Choose a category</option>
+              {categories.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+            {e.category ? (
+              <p id="field-category-error" className="mt-1 text-sm font-medium text-red-700">
+                {e.category}
+              </p>
+            ) : null}
+          </div>
+          <div>
+            <label htmlFor="field-language" className="block text-sm font-medium text-slate-800">
+              Language of the content
+            </label>
+            <select id="field-language" name="language" value={v.language} onChange={set('language')} className={selectClass}>
+              {LANGUAGES.map(([code, name]) => (
+                <option key={code} value={code}>
+                  {name} ({code})
+                </option>
+              ))}
+            </select>
+            {e.language ? <p className="mt-1 text-sm font-medium text-red-700">{e.language}</p> : null}
+          </div>
+        </div>
+        <div>
+          <Field
+            label="Tags"
+            name="tags"
+            value={v.tags}
+            onChange={set('tags')}
+            error={e.tags}
+            hint="Comma-separated, up to 8. Stored lower-case with hyphens for spaces; duplicates are dropped."
+            autoCapitalize="none"
+          />
+          {suggestions.length > 0 ? (
+            <div className="mt-2">
+              <p id="tag-suggestions" className="text-xs text-slate-600">
+                Tags already in the catalogue:
+              </p>
+              <ul className="mt-1 flex flex-wrap gap-1.5" aria-labelledby="tag-suggestions">
+                {suggestions.map((t) => (
+                  <li key={t}>
+                    <button
+                      type="button"
+                      onClick={() => setV((old) => ({ ...old, tags: [...previewTags(old.tags), t].join(', ') }))}
+                      className="rounded-md border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-800 hover:bg-slate-50"
+                    >
+                      <span aria-hidden="true">+ </span>
+                      <span className="sr-only">Add tag </span>
+                      {t}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </div>
+        <div>
+          <Field label="Licence" name="licence" value={v.licence} onChange={set('licence')} error={e.licence} required maxLength={80} list="licence-options" hint="Under what terms buyers may use the answers, e.g. CC BY 4.0." />
+          <datalist id="licence-options">
+            {LICENCES.map((l) => (
+              <option key={l} value={l} />
+            ))}
+          </datalist>
+        </div>
+        <TextArea
+          label="Sample questions"
+          name="sampleQuestions"
+          value={v.sampleQuestions}
+          onChange={set('sampleQuestions')}
+          error={e.sampleQuestions}
+          rows={4}
+          hint="One per line, up to 6: shown on the page so buyers know what to ask."
+        />
+        {kbId ? (
+          <p className="text-sm text-slate-700">
+            Answers come from <span className="font-medium">{v.backendKind === 'hosted' ? 'documents hosted on Almanac' : 'your own HTTP endpoint'}</span> (chosen at creation).
+          </p>
+        ) : (
+          <fieldset>
+            <legend className="text-sm font-medium text-slate-800">Where do the answers come from?</legend>
+            <div className="mt-2 grid gap-2 sm:grid-cols-2">
+              {(
+                [
+                  ['hosted', 'Hosted on Almanac', 'Upload documents; the built-in engine answers with citations.'],
+                  ['http', 'Your own endpoint', 'Almanac calls your HTTPS endpoint with a signed request.'],
+                ] as const
+              ).map(([value, label, hint]) => (
+                <label key={value} className="flex cursor-pointer gap-3 rounded-lg border border-slate-300 bg-white p-3 has-[:checked]:border-brand-600 has-[:checked]:ring-1 has-[:checked]:ring-brand-600">
+                  <input type="radio" name="backendKind" value={value} checked={v.backendKind === value} onChange={set('backendKind')} className="mt-1" />
+                  <span>
+                    <span className="block text-sm font-medium text-slate-900">{label}</span>
+                    <span className="block text-xs text-slate-600">{hint}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+            {e.backendKind ? <p className="mt-1 text-sm font-medium text-red-700">{e.backendKind}</p> : null}
+          </fieldset>
+        )}
+        <div>
+          <SubmitButton pendingLabel="Saving…">{submitLabel}</SubmitButton>
+        </div>
+      </form>
+
+      <aside aria-labelledby="preview-heading" className="min-w-0">
+        <h2 id="preview-heading" className="text-sm font-semibold uppercase tracking-wide text-slate-600">
+          Preview
+        </h2>
+        <p className="mt-1 text-xs text-slate-600">The catalogue card</p>
+        <div className="mt-2" inert>
+          <KnowledgeBaseCard
+            kb={{
+              id: kbId ?? 'preview',
+              title: v.title || 'Your title',
+              publisher: { name: publisherName, slug: '' },
+              summary: v.summary || 'Your summary appears here.',
+              category: (categories.some((c) => c.value === v.category) ? v.category : categories[0]?.value ?? 'research') as never,
+              tags,
+              subscribersCount: 0,
+              queryVolume: 0,
+              updatedAt: new Date(0).toISOString(),
+            }}
+          />
+        </div>
+        <p className="mt-5 text-xs text-slate-600">The top of its page</p>
+        <div className="mt-2 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+          <p className="text-lg font-semibold text-slate-900">{v.title || 'Your title'}</p>
+          <p className="mt-1 text-sm text-slate-700">{v.summary}</p>
+          <p className="mt-2 text-xs text-slate-600">
+            {LANGUAGES.find(([code]) => code === v.language)?.[1] ?? v.language} · {v.licence || 'No licence yet'}
+          </p>
+          {v.description.trim() ? <MarkdownText text={v.description} className="mt-3 text-sm text-slate-800 [&>*:first-child]:mt-0" /> : <p className="mt-3 text-sm text-slate-600">The description appears here.</p>}
+          {questions.length > 0 ? (
+            <>
+              <p className="mt-4 text-sm font-semibold text-slate-900">Try asking</p>
+              <ul className="mt-1 list-disc pl-5 text-sm text-slate-800">
+                {questions.map((q, i) => (
+                  <li key={i}>{q}</li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </div>
+      </aside>
+    </div>
+  );
+}

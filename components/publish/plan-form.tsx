@@ -1,0 +1,101 @@
+'use client';
+
+import { useActionState, useState } from 'react';
+import { Field } from '@/components/ui/field';
+import { SubmitButton } from '@/components/ui/submit-button';
+import type { FormState } from './form-state';
+
+export interface PlanValues {
+  name: string;
+  price: string;
+  currency: string;
+  queriesPerPeriod: string;
+  requestsPerMinute: string;
+}
+
+const selectClass = 'mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm';
+
+/**
+ * A plan's fields. `idPrefix` keeps field ids unique when several plan forms share a page. A price of 0 makes a free
+ * plan: no card, and at most `freeMax` queries a month.
+ */
+export function PlanForm({
+  action,
+  kbId,
+  planId,
+  initial,
+  freeMax,
+  formToken,
+  submitLabel,
+  idPrefix,
+  note,
+}: {
+  action: (state: FormState, formData: FormData) => Promise<FormState>;
+  kbId: string;
+  planId?: string;
+  initial: PlanValues;
+  freeMax: number;
+  formToken?: string;
+  submitLabel: string;
+  idPrefix: string;
+  note?: string;
+}) {
+  const [state, formAction] = useActionState(action, { fieldErrors: {} });
+  const [price, setPrice] = useState(initial.price);
+  const e = state.fieldErrors;
+  const free = price.trim() !== '' && Number(price.replace(/^[$€£]/, '')) === 0;
+  const id = (name: string) => `${idPrefix}-${name}`;
+  return (
+    <form action={formAction} className="grid gap-4" noValidate>
+      {formToken ? <input type="hidden" name="formToken" value={formToken} /> : null}
+      <input type="hidden" name="kbId" value={kbId} />
+      {planId ? <input type="hidden" name="planId" value={planId} /> : null}
+      {state.message ? (
+        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
+          {state.message}
+        </p>
+      ) : null}
+      {note ? <p className="text-sm text-slate-700">{note}</p> : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field id={id('name')} label="Plan name" name="name" defaultValue={initial.name} error={e.name} required maxLength={40} placeholder="Starter" />
+        <div className="grid grid-cols-[minmax(0,1fr)_6rem] gap-2">
+          <Field
+            id={id('price')}
+            label="Monthly price"
+            name="price"
+            inputMode="decimal"
+            value={price}
+            onChange={(event) => setPrice(event.target.value)}
+            error={e.price}
+            required
+            hint={free ? 'Free plan: no card needed.' : '0 for a free plan.'}
+          />
+          <div>
+            <label htmlFor={id('currency')} className="block text-sm font-medium text-slate-800">
+              Currency
+            </label>
+            <select id={id('currency')} name="currency" defaultValue={initial.currency} className={selectClass}>
+              <option value="usd">USD</option>
+              <option value="eur">EUR</option>
+              <option value="gbp">GBP</option>
+            </select>
+          </div>
+        </div>
+        <Field
+          id={id('queries')}
+          label="Queries per month"
+          name="queriesPerPeriod"
+          inputMode="numeric"
+          defaultValue={initial.queriesPerPeriod}
+          error={e.queriesPerPeriod}
+          required
+          hint={free ? `A free plan allows at most ${freeMax}.` : 'Answered queries with a citation count; abstentions are free.'}
+        />
+        <Field id={id('rpm')} label="Requests per minute" name="requestsPerMinute" inputMode="numeric" defaultValue={initial.requestsPerMinute} error={e.requestsPerMinute} required />
+      </div>
+      <div>
+        <SubmitButton pendingLabel="Saving…">{submitLabel}</SubmitButton>
+      </div>
+    </form>
+  );
+}

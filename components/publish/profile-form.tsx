@@ -1,0 +1,65 @@
+'use client';
+
+import { useActionState } from 'react';
+import { Field } from '@/components/ui/field';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { TextArea } from './text-area';
+import type { FormState } from './form-state';
+
+export interface ProfileValues {
+  name: string;
+  slug: string;
+  websiteUrl: string;
+  bio: string;
+  contactEmail: string;
+}
+
+/** Create or edit the publisher profile; the server's per-field messages appear under each field. */
+export function ProfileForm({
+  action,
+  initial,
+  formToken,
+  submitLabel,
+}: {
+  action: (state: FormState, formData: FormData) => Promise<FormState>;
+  initial: ProfileValues;
+  formToken?: string;
+  submitLabel: string;
+}) {
+  const [state, formAction] = useActionState(action, { fieldErrors: {} });
+  const e = state.fieldErrors;
+  return (
+    <form action={formAction} className="grid max-w-2xl gap-5" noValidate>
+      {formToken ? <input type="hidden" name="formToken" value={formToken} /> : null}
+      {state.message ? <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">{state.message}</p> : null}
+      <Field label="Publisher name" name="name" defaultValue={initial.name} error={e.name} required maxLength={80} autoComplete="organization" hint="Shown on your public page and on every listing." />
+      <Field
+        label="Public address"
+        name="slug"
+        defaultValue={initial.slug}
+        error={e.slug}
+        required
+        maxLength={60}
+        hint="Lower-case letters, digits and hyphens: your page will be /publishers/<address>."
+        autoCapitalize="none"
+        spellCheck={false}
+      />
+      <Field label="Website (optional)" name="websiteUrl" type="url" defaultValue={initial.websiteUrl} error={e.websiteUrl} maxLength={200} placeholder="https://example.org" />
+      <TextArea label="Short bio (optional)" name="bio" defaultValue={initial.bio} error={e.bio} maxLength={500} rows={4} hint="Up to 500 characters, shown on your public page." />
+      <Field
+        label="Contact email for the operator"
+        name="contactEmail"
+        type="email"
+        defaultValue={initial.contactEmail}
+        error={e.contactEmail}
+        required
+        maxLength={254}
+        autoComplete="email"
+        hint="Never shown publicly. The marketplace operator uses it to reach you."
+      />
+      <div>
+        <SubmitButton pendingLabel="Saving…">{submitLabel}</SubmitButton>
+      </div>
+    </form>
+  );
+}
