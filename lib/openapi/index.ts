@@ -37,7 +37,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
           summary: 'List published knowledge bases (public, cacheable for 30 s, CORS *, limited per client address)',
           security: [],
           parameters: [
-            { name: 'query', in: 'query', schema: { type: 'string', maxLength: 200 }, description: 'Full-text search (stemmed, accent- and case-insensitive, last word as prefix).' },
+            { name: 'query', in: 'query', schema: { type: 'string', maxLength: 200 }, description: 'Full-text search (stemmed, accent- and case-insensitive, last word as prefix; U.S. = US).' },
             { name: 'category', in: 'query', schema: ref('Category'), description: 'Case-insensitive.' },
             {
               name: 'tags',
@@ -47,7 +47,12 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
               schema: { type: 'array', items: { type: 'string' }, maxItems: 10 },
               description: 'All must match; repeated (tags=a&tags=b), comma-separated (tags=a,b) or tags[]=a; case-insensitive.',
             },
-            { name: 'sort', in: 'query', schema: { type: 'string', enum: ['popular', 'new', 'updated'], default: 'popular' } },
+            {
+              name: 'sort',
+              in: 'query',
+              schema: { type: 'string', enum: ['popular', 'new', 'updated', 'relevance'], default: 'popular' },
+              description: 'relevance (an extension): title matches first, then the popular order; without query it equals popular.',
+            },
             { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
             { name: 'pageSize', in: 'query', schema: { type: 'integer', minimum: 1, default: 12 }, description: 'Values above 50 are clamped to 50.' },
           ],

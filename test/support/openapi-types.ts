@@ -532,13 +532,14 @@ export interface operations {
     listKnowledgeBases: {
         parameters: {
             query?: {
-                /** @description Full-text search (stemmed, accent- and case-insensitive, last word as prefix). */
+                /** @description Full-text search (stemmed, accent- and case-insensitive, last word as prefix; U.S. = US). */
                 query?: string;
                 /** @description Case-insensitive. */
                 category?: components["schemas"]["Category"];
                 /** @description All must match; repeated (tags=a&tags=b), comma-separated (tags=a,b) or tags[]=a; case-insensitive. */
                 tags?: string[];
-                sort?: "popular" | "new" | "updated";
+                /** @description relevance (an extension): title matches first, then the popular order; without query it equals popular. */
+                sort?: "popular" | "new" | "updated" | "relevance";
                 page?: number;
                 /** @description Values above 50 are clamped to 50. */
                 pageSize?: number;
