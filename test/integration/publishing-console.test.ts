@@ -1,0 +1,263 @@
+import { eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, catalogSearch, knowledgeBases, plans, subscriptions } from '@/db/schema';
+import type { Database } from '@/db/client';
+import { findPurchasablePlan } from '@/lib/billing';
+import {
+  createListing,
+  createPlan,
+  createPublisherProfile,
+  deletePlan,
+  editPlan,
+  listPlansForConsole,
+  publishListing,
+  restoreListing,
+  restorePublisher,
+  retirePlan,
+  suspendListing,
+  suspendPublisher,
+  unpublishListing,
+  updateListing,
+  updatePublisherProfile,
+  type Actor,
+} from '@/lib/publishing';
+import { ensureCurrentPeriod, purchaseSubscription } from '@/lib/subscriptions';
+import { createTestDatabase } from '../support/db';
+import { createUser } from './subscriptions-fixtures';
+
+/**
+ * The publisher console's rules against a real database (docs/api.md §9): one profile per account, listing states,
+ * plan edits that reach subscribers only at renewal, free-plan caps, and the operator's suspensions.
+ */
+
+let db: Database;
+beforeAll(async () => {
+  db = (await createTestDatabase()).db;
+});
+
+const listing = {
+  title: 'Wetland field guide',
+  summary: 'Field methods for surveying wetland plants and birds.',
+  description: '# Methods\n\nTransects, *quadrats* and <script>alert(1)</script> point counts.',
+  category: 'research',
+  tags: ' Ecology, field  methods, ecology ',
+  language: 'en',
+  licence: 'CC BY 4.0',
+  sampleQuestions: 'How long is a transect?\n\nHow long is a transect?\nWhen do counts start?',
+  backendKind: 'hosted',
+};
+const plan = (overrides: Record<string, unknown> = {}) => ({ name: 'Starter', price: '19', currency: 'usd', queriesPerPeriod: '100', requestsPerMinute: '60', ...overrides });
+const operator: Actor = { kind: 'operator', userId: null, via: 'cli' };
+
+let n = 0;
+async function newPublisher(): Promise<{ userId: string; actor: Actor & { kind: 'publisher' }; publisherId: string }> {
+  const userId = await createUser(db);
+  const result = await createPublisherProfile(db, userId, { name: 'Marsh Press', slug: `marsh-press-${++n}-${userId.slice(-5).toLowerCase()}`, websiteUrl: '', bio: 'Wetland people.', contactEmail: 'Ops@Marsh.example' });
+  if (!result.ok) throw new Error(JSON.stringify(result));
+  return { userId, actor: { kind: 'publisher', userId }, publisherId: result.publisher.id };
+}
+
+async function draft(actor: Actor) {
+  const result = await createListing(db, actor, listing);
+  if (!result.ok) throw new Error(JSON.stringify(result));
+  return result.kb;
+}
+
+async function okPlan(actor: Actor, kbId: string, overrides: Record<string, unknown> = {}) {
+  const result = await createPlan(db, actor, kbId, plan(overrides), null);
+  if (!result.ok) throw new Error(JSON.stringify(result));
+  return result.plan;
+}
+
+describe('publisher profile', () => {
+  it('one per account, with a free slug; the contact email is stored lower-case', async () => {
+    const { userId, publisherId } = await newPublisher();
+    const again = await createPublisherProfile(db, userId, { name: 'Second', slug: 'second-profile', websiteUrl: '', bio: '', contactEmail: 'a@b.example' });
+    expect(again).toMatchObject({ ok: false, code: 'conflict' });
+    const other = await createUser(db);
+    const [mine] = await db.execute(sql`select slug, contact_email from publishers where id = ${publisherId}`).then((r) => r.rows as Array<{ slug: string; contact_email: string }>);
+    expect(mine!.contact_email).toBe('ops@marsh.example');
+    expect(await createPublisherProfile(db, other, { name: 'Copycat', slug: mine!.slug, websiteUrl: '', bio: '', contactEmail: 'c@d.example' })).toMatchObject({
+      ok: false,
+      code: 'invalid_input',
+      fieldErrors: { slug: expect.stringContaining('Another publisher') },
+    });
+  });
+
+  it.each([
+    [{ name: 'A', slug: 'ok-slug', websiteUrl: '', bio: '', contactEmail: 'a@b.example' }, 'name', 'at least 2'],
+    [{ name: 'Fine', slug: 'Bad Slug!', websiteUrl: '', bio: '', contactEmail: 'a@b.example' }, 'slug', 'lower-case'],
+    [{ name: 'Fine', slug: 'fine', websiteUrl: 'javascript:alert(1)', bio: '', contactEmail: 'a@b.example' }, 'websiteUrl', 'https://'],
+    [{ name: 'Fine', slug: 'fine', websiteUrl: '', bio: 'bell\u0007', contactEmail: 'a@b.example' }, 'bio', 'control characters'],
+    [{ name: 'Fine', slug: 'fine', websiteUrl: '', bio: '', contactEmail: 'not-an-email' }, 'contactEmail', 'email address'],
+    [{ name: 'Fi\u0000ne', slug: 'fine', websiteUrl: '', bio: '', contactEmail: 'a@b.example' }, 'name', 'control characters'],
+  ])('refuses %o with a message on %s', async (input, field, words) => {
+    const result = await createPublisherProfile(db, await createUser(db), input);
+    expect(result).toMatchObject({ ok: false, code: 'invalid_input' });
+    expect((result as { fieldErrors: Record<string, string> }).fieldErrors[field]).toContain(words);
+  });
+
+  it('edits the profile; an account without one gets not_found', async () => {
+    const { userId } = await newPublisher();
+    const edited = await updatePublisherProfile(db, userId, { name: 'Marsh Press Ltd', slug: `marsh-ltd-${userId.slice(-6).toLowerCase()}`, websiteUrl: 'https://marsh.example', bio: 'New bio', contactEmail: 'x@marsh.example' });
+    expect(edited).toMatchObject({ ok: true, publisher: { name: 'Marsh Press Ltd', websiteUrl: 'https://marsh.example', description: 'New bio' } });
+    expect(await updatePublisherProfile(db, await createUser(db), { name: 'X Y', slug: 'x-y', websiteUrl: '', bio: '', contactEmail: 'a@b.example' })).toMatchObject({ ok: false, code: 'not_found' });
+  });
+});
+
+describe('listings', () => {
+  it('a draft normalises tags and sample questions, keeps Markdown as written, and is not in the catalogue', async () => {
+    const { actor } = await newPublisher();
+    const kb = await draft(actor);
+    expect(kb).toMatchObject({ status: 'draft', backendKind: 'hosted', tags: ['ecology', 'field-methods'], sampleQuestions: ['How long is a transect?', 'When do counts start?'] });
+    expect(kb.description).toContain('<script>'); // stored as written; rendered without raw HTML (components/publish/markdown.tsx)
+    expect(await findPurchasablePlan(db, (await okPlan(actor, kb.id)).id)).toBeNull();
+  });
+
+  it.each([
+    ['title', { title: 'ab' }, 'at least 3'],
+    ['summary', { summary: 'short' }, 'at least 10'],
+    ['category', { category: 'astrology' }, 'Choose a category'],
+    ['tags', { tags: 'a,b,c,d,e,f,g,h,i' }, 'at most 8'],
+    ['tags', { tags: 'x'.repeat(33) }, 'longer than 32'],
+    ['tags', { tags: 'c++' }, 'letters, digits and hyphens'],
+    ['language', { language: 'english' }, 'language code'],
+    ['sampleQuestions', { sampleQuestions: 'one\u0001' }, 'control characters'],
+    ['backendKind', { backendKind: 'ftp' }, 'where the answers come from'],
+  ])('refuses a bad %s with a clear message', async (field, change, words) => {
+    const { actor } = await newPublisher();
+    const result = await createListing(db, actor, { ...listing, ...change });
+    expect(result).toMatchObject({ ok: false, code: 'invalid_input' });
+    expect((result as { fieldErrors: Record<string, string> }).fieldErrors[field]).toContain(words);
+  });
+
+  it('draft → published (needs an active plan) ⇄ unpublished; only published is listed and purchasable', async () => {
+    const { actor } = await newPublisher();
+    const kb = await draft(actor);
+    expect(await publishListing(db, actor, kb.id)).toMatchObject({ ok: false, code: 'conflict', reason: 'needs_plan' });
+    const starter = await okPlan(actor, kb.id);
+    expect(await publishListing(db, actor, kb.id)).toMatchObject({ ok: true, kb: { status: 'published' } });
+    expect(await publishListing(db, actor, kb.id)).toMatchObject({ ok: false, code: 'conflict' });
+    const inCatalogue = async () => (await db.select().from(catalogSearch).where(eq(catalogSearch.kbId, kb.id))).length === 1;
+    expect(await inCatalogue()).toBe(true);
+    expect(await findPurchasablePlan(db, starter.id)).not.toBeNull();
+
+    const buyer = await createUser(db);
+    const bought = await purchaseSubscription(db, { userId: buyer, planId: starter.id, mode: 'test', now: new Date('2026-03-01T00:00:00Z') });
+    expect(bought.ok).toBe(true);
+    const unpublished = await unpublishListing(db, actor, kb.id);
+    expect(unpublished).toMatchObject({ ok: true, kb: { status: 'unpublished' }, endingSubscriptions: 1 });
+    expect(await inCatalogue()).toBe(false);
+    expect(await findPurchasablePlan(db, starter.id)).toBeNull();
+    // The subscriber keeps access to the end of the period, then it ends (no renewal of an unpublished listing).
+    const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.userId, buyer));
+    expect(sub).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+    const after = await ensureCurrentPeriod(db, sub!, new Date('2026-04-02T00:00:00Z'));
+    expect(after.status).toBe('expired');
+
+    expect(await publishListing(db, actor, kb.id)).toMatchObject({ ok: true, kb: { status: 'published' } });
+    expect(await updateListing(db, actor, kb.id, { ...listing, title: 'Wetland field guide, 2nd edition' })).toMatchObject({ ok: true, kb: { title: 'Wetland field guide, 2nd edition' } });
+  });
+});
+
+describe('plans', () => {
+  it('a free plan is price 0 with a cap of at most FREE_PLAN_MAX_QUERIES (100)', async () => {
+    const { actor } = await newPublisher();
+    const kb = await draft(actor);
+    expect(await createPlan(db, actor, kb.id, plan({ name: 'Free', price: '0', queriesPerPeriod: '101' }), null)).toMatchObject({
+      ok: false,
+      fieldErrors: { queriesPerPeriod: 'A free plan allows at most 100 queries a month.' },
+    });
+    expect(await createPlan(db, actor, kb.id, plan({ name: 'Free', price: '0', queriesPerPeriod: '100' }), null)).toMatchObject({ ok: true, plan: { priceCents: 0, queriesPerPeriod: 100 } });
+    expect(await createPlan(db, actor, kb.id, plan({ price: '0.10' }), null)).toMatchObject({ ok: false, fieldErrors: { price: expect.stringContaining('at least 0.50') } });
+    expect(await createPlan(db, actor, kb.id, plan({ price: '12.345' }), null)).toMatchObject({ ok: false, fieldErrors: { price: expect.stringContaining('19.50') } });
+    expect(await createPlan(db, actor, kb.id, plan({ price: '19.5' }), null)).toMatchObject({ ok: true, plan: { priceCents: 1950 } });
+  });
+
+  it('an edit without subscribers changes the plan in place', async () => {
+    const { actor } = await newPublisher();
+    const kb = await draft(actor);
+    const p = await okPlan(actor, kb.id);
+    expect(await editPlan(db, actor, p.id, plan({ price: '29', queriesPerPeriod: '300' }), null)).toMatchObject({ ok: true, plan: { id: p.id, priceCents: 2900, queriesPerPeriod: 300 } });
+    expect(await deletePlan(db, actor, p.id)).toEqual({ ok: true });
+  });
+
+  it('an edit with subscribers makes a replacement for new purchases; subscribers move at their next renewal, never mid-period', async () => {
+    const { actor } = await newPublisher();
+    const kb = await draft(actor);
+    const old = await okPlan(actor, kb.id, { queriesPerPeriod: '100' });
+    await publishListing(db, actor, kb.id);
+    const buyer = await createUser(db);
+    const start = new Date('2026-01-15T12:00:00Z');
+    const bought = await purchaseSubscription(db, { userId: buyer, planId: old.id, mode: 'test', now: start });
+    if (!bought.ok) throw new Error(bought.code);
+
+    // A rename alone is not a change of terms: in place.
+    expect(await editPlan(db, actor, old.id, plan({ name: 'Starter (renamed)', queriesPerPeriod: '100' }), null)).toMatchObject({ ok: true, plan: { id: old.id } });
+    const edited = await editPlan(db, actor, old.id, plan({ name: 'Starter', price: '25', queriesPerPeriod: '250' }), null);
+    expect(edited).toMatchObject({ ok: true, replaced: { oldPlanId: old.id, movingSubscriptions: 1 }, plan: { priceCents: 2500, queriesPerPeriod: 250, active: true } });
+    const replacement = (edited as { plan: { id: string } }).plan.id;
+    const [oldRow] = await db.select().from(plans).where(eq(plans.id, old.id));
+    expect(oldRow).toMatchObject({ active: false, replacedByPlanId: replacement });
+    expect(oldRow!.retiredAt).not.toBeNull();
+    expect(await findPurchasablePlan(db, old.id)).toBeNull();
+    expect(await findPurchasablePlan(db, replacement)).toMatchObject({ priceCents: 2500 });
+
+    // Mid-period: still the old plan.
+    let [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, bought.subscription.id));
+    expect(sub).toMatchObject({ planId: old.id, pendingPlanId: replacement });
+    await ensureCurrentPeriod(db, sub!, new Date('2026-02-01T00:00:00Z'));
+    [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, bought.subscription.id));
+    expect(sub!.planId).toBe(old.id);
+    // At the renewal (2026-02-15 12:00): the replacement.
+    await ensureCurrentPeriod(db, sub!, new Date('2026-02-15T12:00:01Z'));
+    [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, bought.subscription.id));
+    expect(sub).toMatchObject({ planId: replacement, pendingPlanId: null });
+
+    const console = await listPlansForConsole(db, kb.id);
+    expect(console.find((p) => p.id === replacement)).toMatchObject({ subscribers: 1, active: true });
+    expect(console.find((p) => p.id === old.id)).toMatchObject({ subscribers: 0, active: false });
+    // A plan with subscriptions is never deleted; the last active plan of a published listing is not retired.
+    expect(await deletePlan(db, actor, replacement)).toMatchObject({ ok: false, reason: 'has_subscribers' });
+    expect(await retirePlan(db, actor, replacement)).toMatchObject({ ok: false, reason: 'last_plan' });
+    const spare = await okPlan(actor, kb.id, { name: 'Pro', price: '49', queriesPerPeriod: '500' });
+    expect(await retirePlan(db, actor, replacement)).toMatchObject({ ok: true, plan: { active: false } });
+    expect(await findPurchasablePlan(db, spare.id)).not.toBeNull();
+    const audit = await db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetId, old.id));
+    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['plan.create', 'plan.update', 'plan.replace']));
+  });
+});
+
+describe('operator suspension', () => {
+  it('a suspended listing leaves the catalogue and cannot be bought; restore returns the state it had', async () => {
+    const { actor } = await newPublisher();
+    const kb = await draft(actor);
+    const p = await okPlan(actor, kb.id);
+    await publishListing(db, actor, kb.id);
+    expect(await suspendListing(db, operator, kb.id, 'Copyright complaint')).toEqual({ ok: true, changed: 1 });
+    const [row] = await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kb.id));
+    expect(row).toMatchObject({ status: 'suspended', statusBeforeSuspension: 'published', suspensionReason: 'Copyright complaint' });
+    expect(await findPurchasablePlan(db, p.id)).toBeNull();
+    expect(await publishListing(db, actor, kb.id)).toMatchObject({ ok: false, code: 'conflict' });
+    expect(await restoreListing(db, operator, kb.id)).toEqual({ ok: true, changed: 1 });
+    expect((await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kb.id)))[0]).toMatchObject({ status: 'published', statusBeforeSuspension: null });
+  });
+
+  it('suspending a publisher suspends its listings; restoring it restores exactly those to their own states', async () => {
+    const { actor, publisherId } = await newPublisher();
+    const published = await draft(actor);
+    await okPlan(actor, published.id);
+    await publishListing(db, actor, published.id);
+    const stillDraft = await draft(actor);
+    const alone = await draft(actor);
+    await suspendListing(db, operator, alone.id, 'separate matter');
+    expect(await suspendPublisher(db, operator, publisherId, 'Fraud review')).toEqual({ ok: true, changed: 3 });
+    expect(await createListing(db, actor, listing)).toMatchObject({ ok: false, code: 'conflict' });
+    expect(await restoreListing(db, operator, published.id)).toMatchObject({ ok: false, code: 'conflict' });
+    expect(await restorePublisher(db, operator, publisherId)).toEqual({ ok: true, changed: 3 });
+    const states = Object.fromEntries((await db.select().from(knowledgeBases).where(eq(knowledgeBases.publisherId, publisherId))).map((k) => [k.id, k.status]));
+    expect(states).toEqual({ [published.id]: 'published', [stillDraft.id]: 'draft', [alone.id]: 'suspended' });
+    const audit = await db.select({ action: auditLog.action, metadata: auditLog.metadata }).from(auditLog).where(eq(auditLog.targetId, publisherId));
+    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['publisher.suspend', 'publisher.restore']));
+  });
+});
