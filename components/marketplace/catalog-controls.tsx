@@ -138,12 +138,17 @@ export function TagChips({ state, facets }: { state: CatalogState; facets: reado
 function TagChip({ state, tag, count }: { state: CatalogState; tag: string; count: number }) {
   const selected = state.tags.includes(tag);
   const chip = 'inline-flex items-center gap-1 whitespace-nowrap rounded-full border px-2.5 py-1 text-xs font-medium';
-  const number = <span className={cx('tabular-nums', selected ? 'text-brand-50' : 'text-slate-500')}>{formatInteger(count)}</span>;
+  // The count is read out in words by the sr-only text ("privacy (4 knowledge bases)"); the digits are for the eye.
+  const number = (
+    <span aria-hidden="true" className={cx('tabular-nums', selected ? 'text-brand-50' : 'text-slate-500')}>
+      {formatInteger(count)}
+    </span>
+  );
   if (!selected && count === 0) {
     return (
       <span aria-disabled="true" className={cx(chip, 'border-dashed border-slate-300 bg-slate-50 text-slate-500')}>
         {tag} {number}
-        <span className="sr-only"> (no results with the selected tags)</span>
+        <span className="sr-only"> (no knowledge bases with the selected tags)</span>
       </span>
     );
   }
@@ -161,7 +166,7 @@ function TagChip({ state, tag, count }: { state: CatalogState; tag: string; coun
     >
       {selected ? <span aria-hidden="true">✓</span> : null}
       {tag} {number}
-      <span className="sr-only">{selected ? ' knowledge bases (selected; activate to remove)' : ' knowledge bases'}</span>
+      <span className="sr-only">{selected ? ' (selected; activate to remove)' : ` (${count} knowledge bases)`}</span>
     </Link>
   );
 }

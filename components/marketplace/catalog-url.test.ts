@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogHref, EMPTY_CATALOG_STATE as base, isFiltered, pageWindow, toggleTag, withChange } from './catalog-url';
+import { catalogHref, defaultSort, EMPTY_CATALOG_STATE as base, isFiltered, pageWindow, sortOptions, toggleTag, withChange } from './catalog-url';
 
 describe('catalogHref', () => {
   it('leaves defaults out', () => {
@@ -43,4 +43,22 @@ describe('pageWindow', () => {
     [3, 20, [1, 2, 3, 4, null, 20]],
     [20, 20, [1, null, 19, 20]],
   ])('page %i of %i', (current, total, expected) => expect(pageWindow(current, total)).toEqual(expected));
+});
+
+describe('relevance is the default order while a search term is set', () => {
+  it.each<[string, string, string]>([
+    ['', 'popular', '/knowledge-bases'],
+    ['', 'relevance', '/knowledge-bases?sort=relevance'],
+    ['law', 'relevance', '/knowledge-bases?query=law'],
+    ['law', 'popular', '/knowledge-bases?query=law&sort=popular'],
+    ['law', 'new', '/knowledge-bases?query=law&sort=new'],
+  ])('query %j, sort %s → %s', (query, sort, href) => {
+    expect(catalogHref({ ...base, query, sort: sort as typeof base.sort })).toBe(href);
+  });
+
+  it('offers "Best match" first with a search term, and not at all without one', () => {
+    expect(defaultSort('  ')).toBe('popular');
+    expect(sortOptions(base).map((o) => o.value)).toEqual(['popular', 'new', 'updated']);
+    expect(sortOptions({ ...base, query: 'law' }).map((o) => o.value)).toEqual(['relevance', 'popular', 'new', 'updated']);
+  });
 });
