@@ -19,9 +19,12 @@ export const PUBLISH_FLASH = {
   has_subscribers: { tone: 'error', text: 'This plan has or had subscribers, so it cannot be deleted: retire it instead (no new purchases; its subscribers keep it).' },
   not_found: { tone: 'error', text: 'We could not find that in your publisher account.' },
   conflict: { tone: 'error', text: 'That change is not possible in the listing’s current state.' },
+  backend_saved: { tone: 'success', text: 'Backend saved. Send a test query to check that your endpoint answers.' },
+  connect_returned: { tone: 'info', text: 'Back from Stripe. Your payout account status is shown below.' },
   stripe_unavailable: { tone: 'error', text: 'Stripe could not be reached to create the price; nothing was changed. Please try again.' },
   suspended: { tone: 'success', text: 'Suspended. Its keys now answer 403 and it left the catalogue.' },
   restored: { tone: 'success', text: 'Restored to the state it had before the suspension.' },
+  restore_publisher_first: { tone: 'error', text: 'Its publisher is suspended: restore the publisher, which restores the listings suspended with it.' },
 } as const satisfies Record<string, { tone: 'success' | 'error' | 'info'; text: string }>;
 
 export type PublishFlashCode = keyof typeof PUBLISH_FLASH;

@@ -9,6 +9,7 @@ export * from './oauth-providers';
 export * from './passwords';
 export * from './recovery';
 export * from './session';
+export * from './session-route';
 export * from './sign-in-limiter';
 export * from './users';
 export { forgetSessionVersion } from './session-version';

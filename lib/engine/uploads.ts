@@ -11,7 +11,7 @@ import { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, sh
 import { detectFormat, MIME_TYPES } from './parsers';
 
 /**
- * The publisher console's hosted content (docs/api.md §9.3): an upload stores the bytes (document_sources) and a
+ * The publisher console's hosted content (docs/api.md §9.5): an upload stores the bytes (document_sources) and a
  * `queued` document row and enqueues its ingestion in the same transaction, so the request returns at once and the
  * work survives a restart; the job (any instance, once at a time: lib/platform/jobs.ts) parses and writes the
  * chunks with the engine's own ingestDocument. Every function takes the session's user id and checks ownership first.

@@ -1,0 +1,39 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { withPublishFlash } from '@/components/publish/flash';
+import type { FormState } from '@/components/publish/form-state';
+import { publishPaths } from '@/components/publish/listing-nav';
+import { requireSessionUser } from '@/lib/accounts';
+import { getDb } from '@/lib/platform/db';
+import { formDataOf, idSchema } from '@/lib/platform/text-input';
+import { saveHttpBackend } from '@/lib/routing';
+
+const backendForm = z.object({
+  kbId: idSchema(),
+  endpointUrl: z.string().trim().min(1, 'Enter the endpoint URL.').max(2_000),
+  infraKey: z.string().max(1_000).optional(),
+  signingSecret: z.string().max(1_000).optional(),
+  timeoutMs: z.coerce.number().int().min(100, 'At least 100 ms.').max(120_000, 'At most 120000 ms.').optional(),
+});
+
+/**
+ * Saves the http backend (docs/api.md §9.5): the session's account must own the listing; blank secret fields keep the
+ * stored secrets (they are write-only and never shown again). Saving the same values twice changes nothing.
+ */
+export async function saveBackendAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const raw = Object.fromEntries(formDataOf(formData));
+  const parsed = backendForm.safeParse({ ...raw, timeoutMs: raw.timeoutMs === '' ? undefined : raw.timeoutMs });
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
+    return { fieldErrors };
+  }
+  const path = publishPaths.content(parsed.data.kbId);
+  const user = await requireSessionUser(path);
+  const result = await saveHttpBackend(await getDb(), user.id, parsed.data);
+  if (result.ok) redirect(withPublishFlash(path, 'backend_saved'));
+  if (result.code === 'not_found' || result.code === 'knowledge_base_not_found') redirect(publishPaths.overview);
+  return { fieldErrors: {}, message: result.message };
+}

@@ -1,0 +1,36 @@
+import { denialResponse, withSessionRoute } from '@/lib/accounts';
+import { listDocumentsForOwner, uploadDocument } from '@/lib/engine';
+import { getDb } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
+import { ApiError } from '@/lib/platform/errors';
+import { jsonResponse } from '@/lib/platform/http';
+import { routeMethods } from '@/lib/platform/route-methods';
+
+type Params = { kbId: string };
+
+/** The documents of a hosted listing and their status (the content page polls this while any is being ingested). */
+const list = withSessionRoute<Params>(async (_request, { params, requestId, userId }) => {
+  const result = await listDocumentsForOwner(await getDb(), userId, params.kbId);
+  return result.ok ? jsonResponse({ documents: result.documents }, { headers: { 'Cache-Control': 'no-store' } }) : denialResponse(result, requestId);
+});
+
+/** Room for the multipart framing around one file. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+/**
+ * One file per request (multipart field `file`), so the browser shows each file's progress: stored and queued for
+ * ingestion, answered at once with the document (docs/api.md §9.5). Too large is refused before the body is read.
+ */
+const upload = withSessionRoute<Params>(async (request, { params, requestId, userId }) => {
+  const max = getEnv().MAX_UPLOAD_BYTES;
+  const length = Number(request.headers.get('content-length') ?? 0);
+  if (length > max + MULTIPART_OVERHEAD) throw new ApiError('payload_too_large', `The file is larger than the limit of ${max} bytes.`);
+  const form = await request.formData().catch(() => null);
+  const file = form?.get('file');
+  if (!file || typeof file === 'string') throw new ApiError('invalid_request', 'Send the document as the multipart field "file".');
+  if (file.size > max) throw new ApiError('payload_too_large', `${file.name} is ${file.size} bytes; the limit is ${max} bytes.`);
+  const result = await uploadDocument(await getDb(), userId, params.kbId, { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()), type: file.type });
+  return result.ok ? jsonResponse({ document: result.document }, { status: 202 }) : denialResponse(result, requestId);
+});
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: list, POST: upload });

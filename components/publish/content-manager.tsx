@@ -1,0 +1,280 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { cx } from '@/components/ui/cx';
+
+/** What the documents route returns for each document (lib/engine/uploads.ts DocumentView). */
+export interface ConsoleDocument {
+  id: string;
+  name: string;
+  title: string;
+  status: 'queued' | 'ingesting' | 'ready' | 'failed';
+  byteSize: number;
+  pageCount: number | null;
+  chunkCount: number;
+  error: string | null;
+  updatedAt: string;
+}
+
+interface UploadRow {
+  key: string;
+  name: string;
+  size: number;
+  /** 0–100 while sending. */
+  progress: number;
+  state: 'sending' | 'sent' | 'refused';
+  message?: string;
+}
+
+const POLL_MS = 1_500;
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+const STATUS_TEXT: Record<ConsoleDocument['status'], string> = { queued: 'Queued', ingesting: 'Ingesting', ready: 'Ready', failed: 'Failed' };
+const STATUS_TONE: Record<ConsoleDocument['status'], string> = {
+  queued: 'bg-slate-100 text-slate-800',
+  ingesting: 'bg-brand-50 text-brand-700',
+  ready: 'bg-emerald-100 text-emerald-900',
+  failed: 'bg-red-100 text-red-900',
+};
+
+function statusLine(d: ConsoleDocument): string {
+  if (d.status === 'ingesting') return d.pageCount ? `Ingesting · ${d.pageCount} pages` : 'Ingesting';
+  if (d.status === 'ready') return `Ready · ${d.pageCount ? `${d.pageCount} pages · ` : ''}${d.chunkCount} passages`;
+  return STATUS_TEXT[d.status];
+}
+
+async function errorMessage(response: Response): Promise<string> {
+  const body = (await response.json().catch(() => null)) as { message?: string } | null;
+  return body?.message ?? `The server answered ${response.status}.`;
+}
+
+/**
+ * Hosted content: drag and drop or pick several files; each is sent on its own request (XHR, for upload progress),
+ * stored and queued on the server, and the list polls until every document is ready or failed. Size and type are
+ * checked here before anything is sent, and again by the server.
+ */
+export function ContentManager({
+  kbId,
+  basePath,
+  maxBytes,
+  accept,
+  initialDocuments,
+}: {
+  kbId: string;
+  basePath: string;
+  maxBytes: number;
+  accept: string[];
+  initialDocuments: ConsoleDocument[];
+}) {
+  const [documents, setDocuments] = useState(initialDocuments);
+  const [uploads, setUploads] = useState<UploadRow[]>([]);
+  const [announcement, setAnnouncement] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const replaceRef = useRef<HTMLInputElement>(null);
+  const replacing = useRef<string | null>(null);
+
+  const refresh = useCallback(async () => {
+    const response = await fetch(`${basePath}/documents`, { cache: 'no-store' });
+    if (response.ok) setDocuments(((await response.json()) as { documents: ConsoleDocument[] }).documents);
+  }, [basePath]);
+
+  const busy = documents.some((d) => d.status === 'queued' || d.status === 'ingesting') || uploads.some((u) => u.state === 'sending');
+  useEffect(() => {
+    if (!busy) return;
+    const timer = setInterval(() => void refresh(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [busy, refresh]);
+
+  const patchUpload = (key: string, patch: Partial<UploadRow>) => setUploads((rows) => rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+
+  const send = (file: File, nameOverride?: string) => {
+    const key = `${file.name}-${file.size}-${Math.random()}`;
+    const name = nameOverride ?? file.name;
+    const extension = name.slice(name.lastIndexOf('.')).toLowerCase();
+    const row: UploadRow = { key, name, size: file.size, progress: 0, state: 'sending' };
+    if (!accept.includes(extension)) {
+      setUploads((rows) => [...rows, { ...row, state: 'refused', message: `Not sent: use ${accept.join(', ')} files.` }]);
+      setAnnouncement(`${name} was not sent: unsupported type.`);
+      return;
+    }
+    if (file.size > maxBytes) {
+      setUploads((rows) => [...rows, { ...row, state: 'refused', message: `Not sent: ${formatBytes(file.size)} is over the ${formatBytes(maxBytes)} limit.` }]);
+      setAnnouncement(`${name} was not sent: it is larger than ${formatBytes(maxBytes)}.`);
+      return;
+    }
+    if (file.size === 0) {
+      setUploads((rows) => [...rows, { ...row, state: 'refused', message: 'Not sent: the file is empty.' }]);
+      return;
+    }
+    setUploads((rows) => [...rows, row]);
+    const form = new FormData();
+    form.append('file', file, name);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${basePath}/documents`);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) patchUpload(key, { progress: Math.round((event.loaded / event.total) * 100) });
+    };
+    xhr.onload = () => {
+      if (xhr.status === 202) {
+        patchUpload(key, { progress: 100, state: 'sent' });
+        setAnnouncement(`${name} uploaded and queued for ingestion.`);
+        void refresh();
+      } else {
+        let message = `The server answered ${xhr.status}.`;
+        try {
+          message = (JSON.parse(xhr.responseText) as { message?: string }).message ?? message;
+        } catch {
+          /* not JSON */
+        }
+        patchUpload(key, { state: 'refused', message });
+        setAnnouncement(`${name} was refused: ${message}`);
+      }
+    };
+    xhr.onerror = () => {
+      patchUpload(key, { state: 'refused', message: 'The upload failed: check your connection and try again.' });
+      setAnnouncement(`${name}: the upload failed.`);
+    };
+    xhr.send(form);
+  };
+
+  const sendAll = (files: FileList | null) => {
+    for (const file of Array.from(files ?? [])) send(file);
+  };
+
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    sendAll(event.dataTransfer.files);
+  };
+
+  const remove = async (doc: ConsoleDocument) => {
+    if (!window.confirm(`Delete ${doc.name}? Its passages stop answering at once.`)) return;
+    const response = await fetch(`${basePath}/documents/${encodeURIComponent(doc.id)}`, { method: 'DELETE' });
+    setAnnouncement(response.ok ? `${doc.name} deleted.` : `${doc.name} was not deleted: ${await errorMessage(response)}`);
+    await refresh();
+  };
+
+  const reindex = async () => {
+    const response = await fetch(`${basePath}/reindex`, { method: 'POST' });
+    setAnnouncement(response.ok ? 'Reindex queued: passages are rebuilt from your documents in the background.' : `Reindex refused: ${await errorMessage(response)}`);
+  };
+
+  const startReplace = (doc: ConsoleDocument) => {
+    replacing.current = doc.name;
+    replaceRef.current?.click();
+  };
+
+  return (
+    <div data-kb={kbId}>
+      <div
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        className={cx('rounded-lg border-2 border-dashed p-6 text-center', dragging ? 'border-brand-600 bg-brand-50' : 'border-slate-300 bg-white')}
+        data-testid="dropzone"
+      >
+        <p className="text-sm text-slate-800">Drop files here, or</p>
+        <label htmlFor="content-files" className="mt-2 inline-block cursor-pointer rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white focus-within:outline focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand-700 hover:bg-brand-800">
+          Choose files
+          <input
+            ref={inputRef}
+            id="content-files"
+            type="file"
+            multiple
+            accept={accept.join(',')}
+            className="sr-only"
+            onChange={(event) => {
+              sendAll(event.target.files);
+              event.target.value = '';
+            }}
+          />
+        </label>
+        <p className="mt-2 text-xs text-slate-700">
+          {accept.join(' ')} · up to {formatBytes(maxBytes)} each · several at once
+        </p>
+        <input
+          ref={replaceRef}
+          type="file"
+          accept={accept.join(',')}
+          className="sr-only"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            if (file && replacing.current) send(file, replacing.current);
+            replacing.current = null;
+            event.target.value = '';
+          }}
+        />
+      </div>
+
+      <p role="status" aria-live="polite" className="sr-only" data-testid="content-announcement">
+        {announcement}
+      </p>
+
+      {uploads.length > 0 ? (
+        <ul className="mt-4 space-y-2" aria-label="Uploads">
+          {uploads.map((u) => (
+            <li key={u.key} className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm" data-testid="upload-row">
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <span className="min-w-0 break-all font-medium text-slate-900">{u.name}</span>
+                <span className={u.state === 'refused' ? 'text-red-800' : 'text-slate-700'}>
+                  {u.state === 'sending' ? `Uploading ${u.progress}%` : u.state === 'sent' ? 'Uploaded' : u.message}
+                </span>
+              </div>
+              {u.state !== 'refused' ? (
+                <progress className="mt-1 h-2 w-full" max={100} value={u.progress} aria-label={`Upload of ${u.name}`} />
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+
+      <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
+        <h3 className="text-base font-semibold text-slate-900">Documents ({documents.length})</h3>
+        <Button variant="secondary" size="sm" onClick={() => void reindex()} disabled={documents.length === 0}>
+          Reindex all
+        </Button>
+      </div>
+      {documents.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-700">No documents yet. Upload Markdown, text, HTML or PDF files to fill this knowledge base.</p>
+      ) : (
+        <ul className="mt-3 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" data-testid="documents">
+          {documents.map((d) => (
+            <li key={d.id} className="flex flex-wrap items-start justify-between gap-3 px-4 py-3" data-testid="document-row" data-status={d.status}>
+              <div className="min-w-0">
+                <p className="break-all font-medium text-slate-900">{d.name}</p>
+                <p className="mt-0.5 text-xs text-slate-700">
+                  {formatBytes(d.byteSize)}
+                  {d.title && d.title !== d.name ? ` · ${d.title}` : ''}
+                </p>
+                {d.status === 'failed' && d.error ? <p className="mt-1 text-sm text-red-800">{d.error}</p> : null}
+              </div>
+              <div className="flex flex-wrap items-center gap-2">
+                <span className={cx('rounded-full px-2.5 py-0.5 text-xs font-semibold', STATUS_TONE[d.status])} data-testid="document-status">
+                  {statusLine(d)}
+                </span>
+                <Button variant="ghost" size="xs" onClick={() => startReplace(d)}>
+                  Replace<span className="sr-only"> {d.name}</span>
+                </Button>
+                <Button variant="danger" size="xs" onClick={() => void remove(d)}>
+                  Delete<span className="sr-only"> {d.name}</span>
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import type { Executor } from '@/db/client';
+import { decryptSecret } from '@/lib/platform/crypto';
+import { newRequestId } from '@/lib/platform/http';
+import { requireOwnedKnowledgeBase, type OwnershipDenial } from '@/lib/publishing';
+import type { QueryAnswer } from '@/lib/query-answer';
+import { configureHttpBackend, guardPolicy, prepareRoute, routeQuery, type ConfigureResult } from './backends';
+
+/**
+ * The publisher console's side of routing (docs/api.md §9.5): the http backend's settings, where the infrastructure
+ * key and signing secret are write-only (a blank field keeps the stored one; neither is ever read back), and "try
+ * it": a question answered through exactly the route the gateway uses (engine or signed connector), outside the
+ * gateway, so it counts against no cap and appears in no analytics.
+ */
+
+export interface BackendSettingsView {
+  kind: 'hosted' | 'http';
+  endpointUrl: string | null;
+  timeoutMs: number;
+  hasInfraKey: boolean;
+  hasSigningSecret: boolean;
+}
+
+export async function getBackendSettings(db: Executor, userId: string, kbId: unknown): Promise<{ ok: true; settings: BackendSettingsView } | OwnershipDenial> {
+  const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
+  if (!owned.ok) return owned;
+  const { kb } = owned;
+  return {
+    ok: true,
+    settings: {
+      kind: kb.backendKind,
+      endpointUrl: kb.endpointUrl,
+      timeoutMs: kb.timeoutMs,
+      hasInfraKey: Boolean(kb.infraKeyEncrypted),
+      hasSigningSecret: Boolean(kb.signingSecretEncrypted),
+    },
+  };
+}
+
+export interface HttpBackendForm {
+  kbId: string;
+  endpointUrl: string;
+  /** Blank: keep the stored one. */
+  infraKey?: string;
+  signingSecret?: string;
+  timeoutMs?: number;
+}
+
+/** Saves the http backend of an owned knowledge base (the SSRF guard judges the endpoint as production will). */
+export async function saveHttpBackend(db: Executor, userId: string, form: HttpBackendForm): Promise<ConfigureResult | OwnershipDenial> {
+  const owned = await requireOwnedKnowledgeBase(db, userId, form.kbId);
+  if (!owned.ok) return owned;
+  const keep = (given: string | undefined, stored: string | null) => (given && given.length > 0 ? given : stored ? decryptSecret(stored) : '');
+  let infraKey: string;
+  let signingSecret: string;
+  try {
+    infraKey = keep(form.infraKey, owned.kb.infraKeyEncrypted);
+    signingSecret = keep(form.signingSecret, owned.kb.signingSecretEncrypted);
+  } catch {
+    return { ok: false, code: 'invalid_request', message: 'The stored secrets cannot be read with this server’s secret: enter both again.' };
+  }
+  return configureHttpBackend(db, { kbId: owned.kb.id, endpointUrl: form.endpointUrl, infraKey, signingSecret, timeoutMs: form.timeoutMs }, guardPolicy());
+}
+
+export type TryOutcome =
+  | { ok: true; requestId: string; latencyMs: number; answer: QueryAnswer }
+  | { ok: false; requestId: string; latencyMs: number; code: string; reason: string };
+
+/** Answers `query` as a buyer's query would be answered, for the owner, without a key, a cap or a usage record. */
+export async function tryKnowledgeBase(db: Executor, userId: string, kbId: unknown, query: string): Promise<TryOutcome | OwnershipDenial> {
+  const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
+  if (!owned.ok) return owned;
+  const route = prepareRoute(owned.kb);
+  const requestId = newRequestId();
+  const started = performance.now();
+  const outcome = await routeQuery(route, { kbId: owned.kb.id, query, requestId });
+  const latencyMs = Math.round(performance.now() - started);
+  return outcome.ok ? { ok: true, requestId, latencyMs, answer: outcome.answer } : { ok: false, requestId, latencyMs, code: outcome.code, reason: outcome.reason };
+}
