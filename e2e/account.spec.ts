@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
 
-/** Dashboard actions beyond the main journey: upgrade, cancel/resume, replacement key, ownership, CSRF. */
+/** Dashboard actions beyond the main journey: upgrade and downgrade with their confirmation, cancel/resume, named replacement key and rename, ownership, CSRF. */
 
 async function signUp(page: Page, returnTo: string): Promise<string> {
   const email = `account-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
@@ -40,18 +40,45 @@ test('upgrade at once, cancel at period end and resume, replacement key shown on
   const subscriptionUrl = page.url();
 
   await expect(page.getByTestId('usage-text')).toHaveText('0 / 100 queries used');
+  // An upgrade is confirmed on a summary page: the new price and cap, and what is charged (nothing in test mode).
   await page.getByLabel(/Professional/).check();
-  await page.getByRole('button', { name: 'Upgrade now' }).click();
+  await page.getByRole('button', { name: 'Review plan change' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Upgrade to Professional?');
+  await expect(page.getByTestId('plan-change-summary')).toContainText(/\/month, 500 queries, 120 per minute/);
+  await expect(page.getByTestId('plan-change-charge')).toContainText('Test mode: no charge');
+  await page.screenshot({ path: path.resolve('e2e/artifacts/screenshots/plan-change-upgrade.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Confirm upgrade' }).click();
   await expect(page.getByTestId('flash')).toContainText('Plan changed');
   await expect(page.getByTestId('usage-text')).toHaveText('0 / 500 queries used');
   await expect(page.getByText(/Professional plan/)).toBeVisible();
 
+  // A downgrade waits for the renewal: scheduled, the cap unchanged, and it can be withdrawn.
+  await page.getByLabel(/Starter/).check();
+  await page.getByRole('button', { name: 'Review plan change' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Downgrade to Starter?');
+  await expect(page.getByTestId('plan-change-summary')).toContainText('At the next renewal');
+  await expect(page.getByTestId('plan-change-charge')).toContainText('Nothing now');
+  const confirmAxe = await new AxeBuilder({ page }).analyze();
+  expect(confirmAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await page.getByRole('button', { name: 'Confirm downgrade' }).click();
+  await expect(page.getByTestId('flash')).toContainText('Downgrade scheduled');
+  await expect(page.getByTestId('pending-plan')).toContainText('your plan becomes Starter');
+  await expect(page.getByTestId('usage-text')).toHaveText('0 / 500 queries used');
+  await page.getByRole('button', { name: 'Keep the Professional plan' }).click();
+  await expect(page.getByTestId('flash')).toContainText('downgrade was withdrawn');
+  await expect(page.getByTestId('pending-plan')).toHaveCount(0);
+
+  // Cancelled: nothing is offered but resuming.
   await page.getByRole('button', { name: 'Cancel at period end' }).click();
   await expect(page.getByTestId('flash')).toContainText('will end at the end of the current period');
   await expect(page.getByText('Ends at period end')).toBeVisible();
-  await page.getByRole('button', { name: 'Keep my subscription' }).click();
+  await expect(page.getByRole('button', { name: 'Review plan change' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Cancel at period end' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Resume subscription' }).click();
   await expect(page.getByTestId('flash')).toContainText('renew as usual');
+  await expect(page.getByRole('button', { name: 'Review plan change' })).toBeVisible();
 
+  await page.getByLabel("New key's name (optional)").fill('staging server');
   await page.getByRole('button', { name: 'Create replacement key' }).click();
   await expect(page).toHaveURL(/\/account\/keys\/reveal\?handoff=/);
   const secondKey = (await page.getByTestId('api-key').textContent())!.trim();
@@ -68,6 +95,14 @@ test('upgrade at once, cancel at period end and resume, replacement key shown on
   const rows = page.getByRole('table', { name: /Keys for/ }).locator('tbody tr');
   await expect(rows).toHaveCount(2);
   await expect(rows.filter({ hasText: 'Active' })).toHaveCount(2);
+  await expect(rows.first().getByTestId('key-name')).toHaveText('staging server');
+  // The first key gets a name later; Created shows the time too.
+  await rows.nth(1).getByRole('link', { name: /^Rename key/ }).click();
+  await page.getByLabel('Name').fill('  production   server ');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect(page).toHaveURL(/\/account\/subscriptions\/sub_.*flash=key_renamed/);
+  await expect(rows.nth(1).getByTestId('key-name')).toHaveText('production server');
+  await expect(rows.nth(1)).toContainText(/\d{1,2}:\d{2} [AP]M UTC/);
   await expect(page.getByRole('table', { name: /Keys for/ })).not.toContainText(firstKey);
   await expect(page.getByRole('table', { name: /Keys for/ })).toContainText(firstKey.slice(0, 20));
 

@@ -5,8 +5,8 @@ import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
 import { z } from 'zod';
 import { withFlash, type FlashCode } from '@/components/account/flash';
 import { requireSessionUser } from '@/lib/accounts';
-import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, issueReplacementKeyForReveal, resumeRenewal } from '@/lib/billing';
-import { revokeKey } from '@/lib/keys';
+import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, downgradeAtRenewal, issueReplacementKeyForReveal, resumeRenewal } from '@/lib/billing';
+import { normalizeKeyName, renameKey, revokeKey } from '@/lib/keys';
 import { getDb, type Executor } from '@/lib/platform/db';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';
 
@@ -17,6 +17,8 @@ import { formDataOf, idSchema } from '@/lib/platform/text-input';
 const id = idSchema(); // docs/api.md §7.2: a malformed id is `not_found`, never a database error
 const subscriptionForm = z.object({ subscriptionId: id });
 const planChangeForm = subscriptionForm.extend({ planId: id });
+// Longer than any name allowed, so normalizeKeyName (not zod) says why a name is refused.
+const keyNameField = z.string().max(1_000).optional().default('');
 
 /** A refusal from lib (someone else's subscription or key is simply `not_found`), as the flash that explains it. */
 type Refusal = { ok: false; code: FlashCode };
@@ -48,6 +50,12 @@ export async function changePlanAction(formData: FormData): Promise<void> {
   redirect(withFlash(path, 'plan_changed'));
 }
 
+/** A smaller plan from the next renewal on; the current plan's id withdraws a scheduled downgrade. */
+export async function downgradePlanAction(formData: FormData): Promise<void> {
+  const { path, done } = await onSubscription(formData, planChangeForm, downgradeAtRenewal);
+  redirect(withFlash(path, done.subscription.pendingPlanId ? 'downgrade_scheduled' : 'downgrade_withdrawn'));
+}
+
 export async function cancelSubscriptionAction(formData: FormData): Promise<void> {
   const { path } = await onSubscription(formData, subscriptionForm, cancelAtPeriodEnd);
   redirect(withFlash(path, 'cancelled'));
@@ -61,10 +69,13 @@ export async function resumeSubscriptionAction(formData: FormData): Promise<void
 /** A replacement key (the old one keeps working until revoked), revealed once through the handoff. */
 export async function createReplacementKeyAction(formData: FormData): Promise<void> {
   const token = formDataOf(formData).get(FORM_TOKEN_FIELD);
+  const named = keyNameField.safeParse(formDataOf(formData).get('name') ?? undefined);
+  const name = named.success ? normalizeKeyName(named.data) : null;
   const reveal = (handoffId: string) => `/account/keys/reveal?handoff=${encodeURIComponent(handoffId)}`;
   // A double click makes one key: the second submission goes to the first one's reveal (docs/api.md §7.4).
   const { done } = await onSubscription(formData, subscriptionForm, async (db, input) => {
-    const once = await onceForForm(db, { userId: input.userId, token: typeof token === 'string' ? token : null }, (tx) => issueReplacementKeyForReveal(tx, input), (r) => (r.ok ? reveal(r.handoffId) : null));
+    if (!name?.ok) return { ok: false as const, code: 'key_name_invalid' as const };
+    const once = await onceForForm(db, { userId: input.userId, token: typeof token === 'string' ? token : null }, (tx) => issueReplacementKeyForReveal(tx, { ...input, name: name.name }), (r) => (r.ok ? reveal(r.handoffId) : null));
     return once.repeated ? { ok: true as const, to: once.destination } : once.result.ok ? { ok: true as const, to: reveal(once.result.handoffId) } : once.result;
   });
   redirect(done.to);
@@ -76,6 +87,22 @@ export async function revokeKeyAction(formData: FormData): Promise<void> {
   const user = await requireSessionUser('/account/keys');
   const result = await revokeKey(await getDb(), { userId: user.id, keyId: parsed.data.keyId });
   redirect(withFlash('/account/keys', result.ok ? 'key_revoked' : result.code));
+}
+
+/** Names a key (an empty name removes it); back to where the form was, the keys page by default. */
+export async function renameKeyAction(formData: FormData): Promise<void> {
+  const parsed = z
+    .object({ keyId: id, name: keyNameField, returnTo: z.enum(['keys', 'subscription']).optional() })
+    .safeParse(Object.fromEntries(formDataOf(formData)));
+  if (!parsed.success) redirect(withFlash('/account/keys', 'not_found'));
+  const user = await requireSessionUser('/account/keys');
+  const back = `/account/keys/${encodeURIComponent(parsed.data.keyId)}/rename`;
+  const name = normalizeKeyName(parsed.data.name);
+  if (!name.ok) redirect(withFlash(back, 'key_name_invalid'));
+  const result = await renameKey(await getDb(), { userId: user.id, keyId: parsed.data.keyId, name: name.name });
+  if (!result.ok) redirect(withFlash('/account/keys', result.code));
+  const done = parsed.data.returnTo === 'subscription' ? subscriptionPath(result.key.subscriptionId) : '/account/keys';
+  redirect(withFlash(done, 'key_renamed'));
 }
 
 export async function openBillingPortalAction(): Promise<void> {

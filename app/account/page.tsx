@@ -11,7 +11,7 @@ import { Section } from '@/components/ui/section';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
 import { isStripeConfigured } from '@/lib/billing';
-import { listKeysForUser } from '@/lib/keys';
+import { getKeyUsageForUser, listKeysForUser } from '@/lib/keys';
 import { isLive, listSubscriptionsForUser } from '@/lib/subscriptions';
 import { openBillingPortalAction } from './actions';
 
@@ -22,7 +22,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
   const user = await requireSessionUser('/account');
   const params = await searchParams;
   const db = await getDb();
-  const [subs, keys] = await Promise.all([listSubscriptionsForUser(db, user.id), listKeysForUser(db, user.id)]);
+  const [subs, keys, usage] = await Promise.all([listSubscriptionsForUser(db, user.id), listKeysForUser(db, user.id), getKeyUsageForUser(db, user.id)]);
   const live = subs.filter((s) => isLive(s.status));
   const past = subs.filter((s) => !isLive(s.status));
 
@@ -110,7 +110,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
         }
       >
         <div className="mt-3">
-          <KeysTable keys={keys} caption="Your API keys" />
+          <KeysTable keys={keys} usage={usage} caption="Your API keys" />
         </div>
       </Section>
     </div>

@@ -6,6 +6,9 @@
 export type FlashCode =
   // A change went through.
   | 'plan_changed'
+  | 'downgrade_scheduled'
+  | 'downgrade_withdrawn'
+  | 'key_renamed'
   | 'cancelled'
   | 'resumed'
   | 'key_revoked'
@@ -15,6 +18,7 @@ export type FlashCode =
   | 'no_customer'
   | 'stripe_not_configured'
   // Refused.
+  | 'key_name_invalid'
   | 'not_found'
   | 'conflict'
   | 'invalid_plan'
@@ -28,6 +32,9 @@ export interface FlashText {
 /** A new code fails the type check here until it has its message. */
 export const FLASH_MESSAGES: Record<FlashCode, FlashText> = {
   plan_changed: { tone: 'success', text: 'Plan changed. The new query cap applies now; queries already used this period carry over.' },
+  downgrade_scheduled: { tone: 'success', text: 'Downgrade scheduled. Your current plan and its cap stay until the next renewal; the smaller plan starts then.' },
+  downgrade_withdrawn: { tone: 'success', text: 'The scheduled downgrade was withdrawn: your plan stays as it is.' },
+  key_renamed: { tone: 'success', text: 'The key’s name was saved.' },
   cancelled: { tone: 'success', text: 'Your subscription will end at the end of the current period. You keep access until then.' },
   resumed: { tone: 'success', text: 'Your subscription will renew as usual.' },
   key_revoked: { tone: 'success', text: 'The key was revoked. Requests with it are now refused with 403 key_revoked.' },
@@ -35,6 +42,7 @@ export const FLASH_MESSAGES: Record<FlashCode, FlashText> = {
   key_gone: { tone: 'info', text: 'That key has already been shown, or the link expired. Create another replacement key if you need one.' },
   no_customer: { tone: 'info', text: 'There is no billing account yet: it is created with your first paid purchase.' },
   stripe_not_configured: { tone: 'info', text: 'This server takes no payments (test mode), so there is no billing portal.' },
+  key_name_invalid: { tone: 'error', text: 'A key name has at most 60 characters and no control characters. Nothing was changed.' },
   not_found: { tone: 'error', text: 'We could not find that item in your account.' },
   conflict: { tone: 'error', text: 'That change is not possible in the subscription’s current state.' },
   invalid_plan: { tone: 'error', text: 'That plan is not available for this subscription.' },

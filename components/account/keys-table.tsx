@@ -1,50 +1,89 @@
 import Link from 'next/link';
-import { formatDate, formatDateTime } from '@/components/ui/format';
-import type { KeyView } from '@/lib/keys';
+import { formatDateTime, formatInteger } from '@/components/ui/format';
+import type { KeyUsage, KeyView } from '@/lib/keys';
 import { StatusBadge } from './status-badge';
 
-/** Keys as prefix…last4 only (the whole key is never shown again), with a revoke step that asks for confirmation. */
-export function KeysTable({ keys, caption }: { keys: KeyView[]; caption: string }) {
+const cell = 'px-4 py-1 md:py-2';
+/** Below `md` each row is a card: cells stack, each led by its column's name (the header row is hidden there). */
+const label = 'font-medium text-slate-600 md:hidden';
+
+/**
+ * Keys as prefix…last4 only (the whole key is never shown again), with their names, 30-day usage and a revoke step
+ * that asks for confirmation. One table: on a phone its rows become stacked cards, so nothing hides off screen.
+ */
+export function KeysTable({
+  keys,
+  caption,
+  usage,
+  returnTo = 'keys',
+}: {
+  keys: KeyView[];
+  caption: string;
+  /** Counted queries per key over the last 30 days (getKeyUsageForUser); absent keys read as zero. */
+  usage?: Map<string, KeyUsage>;
+  returnTo?: 'keys' | 'subscription';
+}) {
   if (keys.length === 0) return <p className="text-sm text-slate-700">No keys yet.</p>;
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-      <table className="w-full text-left text-sm">
+    <div className="rounded-lg border border-slate-200 bg-white">
+      <table role="table" className="block w-full text-left text-sm md:table">
         <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-50 text-slate-700">
-          <tr>
-            <th scope="col" className="px-4 py-2 font-medium">Knowledge base</th>
+        <thead role="rowgroup" className="hidden bg-slate-50 text-slate-700 md:table-header-group">
+          <tr role="row">
             <th scope="col" className="px-4 py-2 font-medium">Key</th>
+            <th scope="col" className="px-4 py-2 font-medium">Knowledge base</th>
             <th scope="col" className="px-4 py-2 font-medium">Created</th>
             <th scope="col" className="px-4 py-2 font-medium">Last used</th>
+            {usage ? <th scope="col" className="px-4 py-2 text-right font-medium">Queries, 30 days</th> : null}
             <th scope="col" className="px-4 py-2 font-medium">Status</th>
             <th scope="col" className="px-4 py-2 font-medium"><span className="sr-only">Actions</span></th>
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup" className="block md:table-row-group">
           {keys.map((key) => (
-            <tr key={key.id} className="border-t border-slate-100" data-testid={`key-row-${key.id}`}>
-              <td className="px-4 py-2">
+            <tr role="row" key={key.id} className="block border-t border-slate-100 py-2 first:border-t-0 md:table-row md:py-0 md:first:border-t" data-testid={`key-row-${key.id}`}>
+              <td role="cell" className={`${cell} block md:table-cell`}>
+                <span className="block font-medium text-slate-900" data-testid="key-name">{key.name ?? <span className="font-normal italic text-slate-600">Unnamed</span>}</span>
+                <span className="block break-all font-mono text-xs text-slate-700">{key.masked}</span>
+              </td>
+              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 md:table-cell`}>
+                <span className={label}>Knowledge base</span>
                 <Link href={`/account/subscriptions/${key.subscriptionId}`} className="text-brand-700 underline">
                   {key.kbTitle ?? key.kbId}
                 </Link>
               </td>
-              <td className="px-4 py-2 font-mono text-xs">{key.masked}</td>
-              <td className="px-4 py-2">{formatDate(key.createdAt)}</td>
-              <td className="px-4 py-2">{formatDateTime(key.lastUsedAt)}</td>
-              <td className="px-4 py-2">
+              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 md:table-cell`}>
+                <span className={label}>Created</span>
+                {formatDateTime(key.createdAt)}
+              </td>
+              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 md:table-cell`}>
+                <span className={label}>Last used</span>
+                {formatDateTime(key.lastUsedAt)}
+              </td>
+              {usage ? (
+                <td role="cell" className={`${cell} flex flex-wrap gap-x-2 tabular-nums md:table-cell md:text-right`} data-testid="key-usage">
+                  <span className={label}>Queries, 30 days</span>
+                  {formatInteger(usage.get(key.id)?.queries ?? 0)}
+                </td>
+              ) : null}
+              <td role="cell" className={`${cell} flex flex-wrap items-center gap-x-2 md:table-cell`}>
+                <span className={label}>Status</span>
                 <StatusBadge status={key.status} />
               </td>
-              <td className="px-4 py-2 text-right">
+              <td role="cell" className={`${cell} flex flex-wrap gap-x-4 gap-y-1 md:table-cell md:text-right`}>
+                <Link
+                  href={`/account/keys/${key.id}/rename${returnTo === 'subscription' ? '?from=subscription' : ''}`}
+                  className="mr-4 font-medium text-brand-700 underline"
+                  aria-label={`Rename key ${key.masked}`}
+                >
+                  Rename
+                </Link>
                 {key.status === 'active' ? (
-                  <Link
-                    href={`/account/keys/${key.id}/revoke`}
-                    className="font-medium text-red-700 underline"
-                    aria-label={`Revoke key ${key.masked}`}
-                  >
+                  <Link href={`/account/keys/${key.id}/revoke`} className="font-medium text-red-700 underline" aria-label={`Revoke key ${key.masked}`}>
                     Revoke…
                   </Link>
                 ) : (
-                  <span className="text-slate-600">Revoked {formatDate(key.revokedAt)}</span>
+                  <span className="text-slate-600">Revoked {formatDateTime(key.revokedAt)}</span>
                 )}
               </td>
             </tr>

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { knowledgeBases, plans, subscriptions, users } from '@/db/schema';
 import { parkIssuedKey, revealParkedKey } from './handoff';
 import type { Executor } from '@/lib/platform/db';
@@ -7,7 +7,7 @@ import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import { isCleanId } from '@/lib/platform/text-input';
 import { getStripe, type Stripe } from './stripe';
-import { cancelSubscription, findBuyerSubscription, planViewColumns, purchaseSubscription, resumeSubscription, upgradeSubscription, type PlanView, type SubscriptionResult } from '@/lib/subscriptions';
+import { findBuyerSubscription, purchaseSubscription } from '@/lib/subscriptions';
 
 /**
  * Buying a plan. Two roads, chosen by configuration:
@@ -227,141 +227,4 @@ export async function createBillingPortalUrl(
     log.error({ err: error }, 'could not create a Stripe billing portal session');
     return { ok: false, code: 'stripe_unavailable' };
   }
-}
-
-// ── Buyer changes that Stripe must know about ──────────────────────────────────────────────────────
-
-export type UpgradeOption = PlanView;
-
-/** Bigger active plans of the same knowledge base (an upgrade takes effect at once, so only larger caps are offered). */
-export async function listUpgradePlans(db: Executor, kbId: string, currentQueriesPerPeriod: number): Promise<UpgradeOption[]> {
-  return db
-    .select(planViewColumns)
-    .from(plans)
-    .where(and(eq(plans.kbId, kbId), eq(plans.active, true), gt(plans.queriesPerPeriod, currentQueriesPerPeriod)))
-    .orderBy(asc(plans.queriesPerPeriod), asc(plans.id));
-}
-
-type Owned = { userId: string; subscriptionId: string };
-
-async function stripeSubscriptionIdFor(db: Executor, input: Owned): Promise<string | null | undefined> {
-  const [row] = await db
-    .select({ stripeId: subscriptions.stripeSubscriptionId })
-    .from(subscriptions)
-    .where(and(eq(subscriptions.id, input.subscriptionId), eq(subscriptions.userId, input.userId)))
-    .limit(1);
-  return row ? row.stripeId : undefined;
-}
-
-export type BillingChangeResult = SubscriptionResult | { ok: false; code: 'stripe_unavailable'; message: string };
-
-const stripeDown = (): BillingChangeResult => ({
-  ok: false,
-  code: 'stripe_unavailable',
-  message: 'Our payment provider could not be reached; nothing was changed. Please try again.',
-});
-
-/**
- * Runs a Stripe-side change first for Stripe-managed subscriptions (if Stripe refuses, nothing changes here), then
- * the local change. Stripe's own `customer.subscription.updated` webhook later confirms the same state.
- */
-async function withStripeChange(
-  db: Executor,
-  input: Owned,
-  stripe: Stripe | null,
-  stripeChange: (stripe: Stripe, stripeSubscriptionId: string) => Promise<unknown>,
-  local: () => Promise<SubscriptionResult>,
-): Promise<BillingChangeResult> {
-  const stripeId = await stripeSubscriptionIdFor(db, input);
-  if (stripeId === undefined) return { ok: false, code: 'not_found', message: 'No such subscription.' };
-  if (stripeId) {
-    if (!stripe) return stripeDown();
-    try {
-      await stripeChange(stripe, stripeId);
-    } catch (error) {
-      log.error({ err: error, subscriptionId: input.subscriptionId }, 'Stripe subscription change failed');
-      return stripeDown();
-    }
-  }
-  return local();
-}
-
-/** The owner's current plan; undefined when the subscription is not theirs. */
-async function currentPlan(db: Executor, input: Owned): Promise<{ planId: string; queriesPerPeriod: number } | undefined> {
-  const [row] = await db
-    .select({ planId: plans.id, queriesPerPeriod: plans.queriesPerPeriod })
-    .from(subscriptions)
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .where(and(eq(subscriptions.id, input.subscriptionId), eq(subscriptions.userId, input.userId)))
-    .limit(1);
-  return row;
-}
-
-/**
- * Upgrade now: Stripe prorates; the new cap applies at once and this period's usage carries over. Only a plan with
- * more queries: a smaller cap mid-period could sit below what was already used, and no page offers a downgrade
- * (a Stripe Customer Portal change still arrives through the webhook, which applies whatever Stripe says).
- */
-export async function changePlan(
-  db: Executor,
-  input: Owned & { planId: string },
-  stripe: Stripe | null = getStripe(),
-): Promise<BillingChangeResult> {
-  const plan = await findPurchasablePlan(db, input.planId);
-  if (!plan) return { ok: false, code: 'invalid_plan', message: 'This plan is not available.' };
-  const current = await currentPlan(db, input);
-  if (!current) return { ok: false, code: 'not_found', message: 'No such subscription.' };
-  // The current plan itself goes on, so the subscription answers "already on this plan".
-  if (plan.planId !== current.planId && plan.queriesPerPeriod <= current.queriesPerPeriod) {
-    return { ok: false, code: 'invalid_plan', message: 'Only a plan with more queries per period can be chosen.' };
-  }
-  return withStripeChange(
-    db,
-    input,
-    stripe,
-    async (client, stripeId) => {
-      const current = await client.subscriptions.retrieve(stripeId);
-      const item = current.items.data[0];
-      if (!item) throw new Error('Stripe subscription has no item');
-      await client.subscriptions.update(stripeId, {
-        proration_behavior: 'always_invoice',
-        // The plan id travels in metadata: ad-hoc prices (price_data) have ids our plans table does not know.
-        metadata: { planId: plan.planId },
-        items: [
-          plan.stripePriceId
-            ? { id: item.id, price: plan.stripePriceId }
-            : {
-                id: item.id,
-                price_data: {
-                  currency: plan.currency,
-                  unit_amount: plan.priceCents,
-                  recurring: { interval: 'month' },
-                  product: typeof item.price.product === 'string' ? item.price.product : item.price.product.id,
-                },
-              },
-        ],
-      });
-    },
-    () => upgradeSubscription(db, input),
-  );
-}
-
-export function cancelAtPeriodEnd(db: Executor, input: Owned, stripe: Stripe | null = getStripe()): Promise<BillingChangeResult> {
-  return withStripeChange(
-    db,
-    input,
-    stripe,
-    (client, stripeId) => client.subscriptions.update(stripeId, { cancel_at_period_end: true }),
-    () => cancelSubscription(db, input),
-  );
-}
-
-export function resumeRenewal(db: Executor, input: Owned, stripe: Stripe | null = getStripe()): Promise<BillingChangeResult> {
-  return withStripeChange(
-    db,
-    input,
-    stripe,
-    (client, stripeId) => client.subscriptions.update(stripeId, { cancel_at_period_end: false }),
-    () => resumeSubscription(db, input),
-  );
 }

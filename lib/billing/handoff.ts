@@ -108,11 +108,11 @@ export type ReplacementKeyResult = { ok: true; handoffId: string } | Denial;
  * A replacement key for the buyer's subscription (the old one keeps working until revoked), parked for its single
  * reveal in the same transaction that issues it: a key is never issued without a way to show it once.
  */
-export function issueReplacementKeyForReveal(db: Executor, input: { userId: string; subscriptionId: string }): Promise<ReplacementKeyResult> {
+export function issueReplacementKeyForReveal(db: Executor, input: { userId: string; subscriptionId: string; name?: string | null }): Promise<ReplacementKeyResult> {
   return inTransaction(db, async (tx) => {
     const issued = await issueReplacementKey(tx, input);
     if (!issued.ok) return issued;
-    const handoffId = await parkIssuedKey(tx, { ...input, keyId: issued.key.id, plaintext: issued.key.plaintext });
+    const handoffId = await parkIssuedKey(tx, { userId: input.userId, subscriptionId: input.subscriptionId, keyId: issued.key.id, plaintext: issued.key.plaintext });
     return { ok: true as const, handoffId };
   });
 }

@@ -2,5 +2,6 @@
 export * from './account-deletion';
 export * from './checkout';
 export * from './handoff';
+export * from './plan-change';
 export * from './stripe';
 export * from './webhook';

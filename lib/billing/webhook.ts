@@ -269,7 +269,9 @@ async function onSubscriptionUpdated(tx: Transaction, event: Stripe.CustomerSubs
   const changes: string[] = [];
 
   const planId = await resolvePlanId(tx, ours.kbId, sub);
-  if (planId && planId !== ours.planId) {
+  // A downgrade scheduled for the renewal is already Stripe's price (billed from the next invoice); it becomes our
+  // plan with the next paid period (applyStripePeriod), not now.
+  if (planId && planId !== ours.planId && planId !== ours.pendingPlanId) {
     const result = await upgradeSubscription(tx, { userId: ours.userId, subscriptionId: ours.id, planId });
     if (result.ok) changes.push('plan');
     else log.warn({ subscriptionId: ours.id, planId, code: result.code }, 'Stripe plan change not applied');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { API_KEY_LENGTH, crc32, generateApiKey, hashApiKey, parseApiKey, toKeyView } from './format';
+import { API_KEY_LENGTH, crc32, generateApiKey, hashApiKey, normalizeKeyName, parseApiKey, toKeyView } from './format';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SAMPLE = Array.from({ length: 60 }, (_, i) => generateApiKey(i % 2 === 0 ? 'live' : 'test'));
@@ -109,6 +109,7 @@ describe('toKeyView', () => {
       revokedAt: null,
       lastUsedAt: new Date('2026-01-31T12:00:00Z'),
       createdAt: new Date('2026-01-01T00:00:00Z'),
+      name: 'production',
       kbTitle: 'Title',
     };
     const view = toKeyView(row);
@@ -121,6 +122,7 @@ describe('toKeyView', () => {
       displayPrefix: generated.displayPrefix,
       last4: generated.last4,
       masked: `alm_sk_live_${generated.displayPrefix}…${generated.last4}`,
+      name: 'production',
       status: 'active',
       createdAt: '2026-01-01T00:00:00.000Z',
       lastUsedAt: '2026-01-31T12:00:00.000Z',
@@ -130,5 +132,21 @@ describe('toKeyView', () => {
     expect(JSON.stringify(view)).not.toContain(generated.key);
     expect(toKeyView({ ...row, revokedAt: new Date('2026-02-01T00:00:00Z'), kbTitle: undefined })).toMatchObject({ status: 'revoked', revokedAt: '2026-02-01T00:00:00.000Z' });
     expect(hashApiKey('x')).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('normalizeKeyName', () => {
+  it.each([
+    ['production server', { ok: true, name: 'production server' }],
+    ['  two   words\there ', { ok: true, name: 'two words here' }],
+    ['line\nbreak', { ok: true, name: 'line break' }],
+    ['', { ok: true, name: null }],
+    ['   ', { ok: true, name: null }],
+    ['é'.repeat(60), { ok: true, name: 'é'.repeat(60) }],
+    ['x'.repeat(61), { ok: false }],
+    ['nul\u0000byte', { ok: false }],
+    ['lone \ud800 surrogate', { ok: false }],
+  ] as const)('%j', (raw, expected) => {
+    expect(normalizeKeyName(raw)).toMatchObject(expected);
   });
 });

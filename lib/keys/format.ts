@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { randomBase62 } from '@/lib/platform/ids';
+import { describeTextProblem, textProblem } from '@/lib/platform/text-input';
 
 /**
  * API keys (docs/api.md §4): `alm_sk_live_` | `alm_sk_test_` + 32 base62 random characters (≈190.5 bits) + a 6-character
@@ -96,6 +97,7 @@ export interface KeyRowLike {
   revokedAt: Date | null;
   lastUsedAt: Date | null;
   createdAt: Date;
+  name?: string | null;
   kbTitle?: string | null;
 }
 
@@ -108,6 +110,8 @@ export interface KeyView {
   displayPrefix: string;
   last4: string;
   masked: string;
+  /** The buyer's label for the key ("production server"), or null when it has none. */
+  name: string | null;
   status: 'active' | 'revoked';
   createdAt: string;
   lastUsedAt: string | null;
@@ -124,6 +128,7 @@ export function toKeyView(row: KeyRowLike): KeyView {
     displayPrefix: row.displayPrefix,
     last4: row.last4,
     masked: maskApiKey(row.mode, row.displayPrefix, row.last4),
+    name: row.name ?? null,
     status: row.revokedAt ? 'revoked' : 'active',
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
@@ -131,4 +136,22 @@ export function toKeyView(row: KeyRowLike): KeyView {
   };
   if (row.kbTitle != null) view.kbTitle = row.kbTitle;
   return view;
+}
+
+export const KEY_NAME_MAX_LENGTH = 60;
+
+export type KeyNameResult = { ok: true; name: string | null } | { ok: false; message: string };
+
+/**
+ * A key's name as the buyer typed it, made tidy: one line, inner whitespace collapsed, trimmed, at most
+ * KEY_NAME_MAX_LENGTH characters. Empty means "no name" (null). Control characters and broken Unicode are refused
+ * rather than silently removed. Pure.
+ */
+export function normalizeKeyName(raw: string): KeyNameResult {
+  const problem = textProblem(raw);
+  if (problem) return { ok: false, message: `A key name cannot be used: ${describeTextProblem(problem)}.` };
+  const name = raw.replace(/\s+/g, ' ').trim();
+  if (name.length === 0) return { ok: true, name: null };
+  if ([...name].length > KEY_NAME_MAX_LENGTH) return { ok: false, message: `A key name has at most ${KEY_NAME_MAX_LENGTH} characters.` };
+  return { ok: true, name };
 }

@@ -1,5 +1,5 @@
-import { desc, eq } from 'drizzle-orm';
-import { apiKeys, knowledgeBases, type Subscription } from '@/db/schema';
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { apiKeys, knowledgeBases, queryLog, type Subscription } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { recordAudit, type AuditActorKind } from '@/lib/platform/audit';
 import { newId } from '@/lib/platform/ids';
@@ -21,8 +21,8 @@ export interface IssuedKey {
   mode: KeyMode;
 }
 
-/** A new key for the subscription, in the caller's transaction (purchase, replacement). */
-export async function issueKey(tx: Executor, subscription: Pick<Subscription, 'id' | 'userId' | 'kbId' | 'mode'>): Promise<IssuedKey> {
+/** A new key for the subscription, in the caller's transaction (purchase, replacement), with the buyer's name for it. */
+export async function issueKey(tx: Executor, subscription: Pick<Subscription, 'id' | 'userId' | 'kbId' | 'mode'>, name: string | null = null): Promise<IssuedKey> {
   const generated = generateApiKey(subscription.mode);
   const id = newId('key');
   await tx.insert(apiKeys).values({
@@ -34,6 +34,7 @@ export async function issueKey(tx: Executor, subscription: Pick<Subscription, 'i
     displayPrefix: generated.displayPrefix,
     last4: generated.last4,
     mode: subscription.mode,
+    name,
   });
   return { id, plaintext: generated.key, displayPrefix: generated.displayPrefix, last4: generated.last4, mode: subscription.mode };
 }
@@ -76,6 +77,7 @@ const keyViewColumns = {
   mode: apiKeys.mode,
   displayPrefix: apiKeys.displayPrefix,
   last4: apiKeys.last4,
+  name: apiKeys.name,
   revokedAt: apiKeys.revokedAt,
   lastUsedAt: apiKeys.lastUsedAt,
   createdAt: apiKeys.createdAt,
@@ -90,4 +92,58 @@ export async function listKeysForUser(db: Executor, userId: string): Promise<Key
     .where(eq(apiKeys.userId, userId))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
   return rows.map(toKeyView);
+}
+
+export type RenameKeyResult = { ok: true; key: KeyView } | Denial;
+
+/**
+ * Names (or, with null, unnames) one of the buyer's keys, revoked ones included (a name helps read old usage).
+ * Someone else's key is `not_found`. `name` is already normalised (normalizeKeyName). Audited.
+ */
+export function renameKey(db: Executor, input: { userId: string; keyId: string; name: string | null; actorKind?: AuditActorKind }): Promise<RenameKeyResult> {
+  return deniable(db, async (tx) => {
+    const [row] = await tx.select().from(apiKeys).where(eq(apiKeys.id, input.keyId)).for('update');
+    if (!row || row.userId !== input.userId) throw new Denied('not_found', 'No such key.');
+    if (row.name === input.name) return { ok: true as const, key: toKeyView(row) };
+    const [updated] = await tx.update(apiKeys).set({ name: input.name }).where(eq(apiKeys.id, row.id)).returning();
+    await recordAudit(tx, {
+      actorUserId: input.userId,
+      actorKind: input.actorKind ?? 'web',
+      action: 'key.rename',
+      targetType: 'api_key',
+      targetId: row.id,
+      metadata: { keyPrefix: row.displayPrefix, from: row.name, to: input.name },
+    });
+    return { ok: true as const, key: toKeyView(updated!) };
+  });
+}
+
+export interface KeyUsage {
+  /** Answers counted against the cap (200 with a citation, docs/api.md §3.7). */
+  queries: number;
+  /** Every request the gateway logged for the key, refused ones included. */
+  requests: number;
+}
+
+export const KEY_USAGE_DAYS = 30;
+
+/**
+ * Usage of each of the buyer's keys over the last `days` days, from query_log (written by the gateway's recorder
+ * within a second or so). Only the buyer's own keys are counted; the lookup is narrowed to their subscriptions so
+ * it walks query_log's (subscription_id, created_at) index. Keys without a logged request are absent (zero).
+ */
+export async function getKeyUsageForUser(db: Executor, userId: string, now: Date = new Date(), days = KEY_USAGE_DAYS): Promise<Map<string, KeyUsage>> {
+  const since = new Date(now.getTime() - days * 86_400_000);
+  const ownSubscriptions = db.selectDistinct({ id: apiKeys.subscriptionId }).from(apiKeys).where(eq(apiKeys.userId, userId));
+  const rows = await db
+    .select({
+      keyId: apiKeys.id,
+      queries: sql<number>`count(*) filter (where ${queryLog.status} = 200 and not ${queryLog.abstained})`.mapWith(Number),
+      requests: sql<number>`count(*)`.mapWith(Number),
+    })
+    .from(queryLog)
+    .innerJoin(apiKeys, eq(apiKeys.id, queryLog.keyId))
+    .where(and(inArray(queryLog.subscriptionId, ownSubscriptions), eq(apiKeys.userId, userId), gte(queryLog.createdAt, since)))
+    .groupBy(apiKeys.id);
+  return new Map(rows.map((r) => [r.keyId, { queries: r.queries, requests: r.requests }]));
 }

@@ -2,6 +2,20 @@
  * Subscriptions: purchase, billing periods, lifecycle changes, the dashboard's views and where a buyer stands.
  * This file is the folder's public surface; other folders import from '@/lib/subscriptions' only.
  */
+export {
+  ALERT_THRESHOLDS,
+  ALERT_WEBHOOK_QUEUE,
+  findAlertEvent,
+  findOwnedSubscription,
+  listUsageAlerts,
+  noteUsage,
+  reachedThresholds,
+  recordUsageAlerts,
+  type AlertEvent,
+  type AlertThreshold,
+  type RecordedAlert,
+  type UsagePoint,
+} from './alerts';
 export { addMonthsClamped, periodBounds, periodContaining } from './billing-period';
 export { type SubscriptionResult } from './change';
 export { earningsBalance, listEarnings, recordEarning, splitGross, type EarningSource, type EarningView } from './earnings';
@@ -12,6 +26,7 @@ export {
   issueReplacementKey,
   markPastDue,
   resumeSubscription,
+  scheduleDowngrade,
   upgradeSubscription,
   type IssueKeyResult,
 } from './lifecycle';

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { plans, usagePeriods, type Subscription } from '@/db/schema';
 import type { Executor, Transaction } from '@/lib/platform/db';
 import { recordAudit, type AuditActorKind } from '@/lib/platform/audit';
@@ -29,7 +29,11 @@ export function applyStripePeriod(db: Executor, input: { subscriptionId: string;
     decide: (row) => {
       if (ENDED_STATUSES.includes(row.status)) throw new Denied('conflict', 'This subscription has ended.');
       const advance = input.periodStart.getTime() >= row.currentPeriodStart.getTime();
-      return { status: 'active', ...(advance ? { currentPeriodStart: input.periodStart, currentPeriodEnd: input.periodEnd } : {}) };
+      if (!advance) return { status: 'active' };
+      // A new period is billed: a downgrade the buyer scheduled (scheduleDowngrade) takes effect with it.
+      const renewed = input.periodStart.getTime() > row.currentPeriodStart.getTime();
+      const pending = renewed && row.pendingPlanId ? { planId: row.pendingPlanId, pendingPlanId: null } : {};
+      return { status: 'active', currentPeriodStart: input.periodStart, currentPeriodEnd: input.periodEnd, ...pending };
     },
     alsoWrite: async (tx, row) => {
       await tx
@@ -40,7 +44,12 @@ export function applyStripePeriod(db: Executor, input: { subscriptionId: string;
     audit: (row) => ({
       actorKind: 'stripe',
       action: 'subscription.period_paid',
-      metadata: { from: row.status, periodStart: input.periodStart.toISOString(), periodEnd: input.periodEnd.toISOString() },
+      metadata: {
+        from: row.status,
+        periodStart: input.periodStart.toISOString(),
+        periodEnd: input.periodEnd.toISOString(),
+        ...(row.pendingPlanId && input.periodStart.getTime() > row.currentPeriodStart.getTime() ? { fromPlanId: row.planId, toPlanId: row.pendingPlanId } : {}),
+      },
     }),
   });
 }
@@ -110,9 +119,35 @@ export function upgradeSubscription(db: Executor, input: BuyerInput & { planId: 
       const [plan] = await tx.select().from(plans).where(eq(plans.id, input.planId));
       if (!plan || !plan.active || plan.kbId !== row.kbId) throw new Denied('invalid_plan', 'This plan is not offered for this knowledge base.');
       planName = plan.name;
-      return { planId: plan.id };
+      // A downgrade scheduled for the next renewal is superseded by any change made now.
+      return { planId: plan.id, pendingPlanId: null };
     },
     (row) => ({ fromPlanId: row.planId, toPlanId: input.planId, plan: planName }),
+  );
+}
+
+/**
+ * A smaller plan (fewer queries per period) from the next renewal on (docs/api.md §5.4): the current cap stays for
+ * the period already paid, so it can never drop below what was used. Choosing the current plan again withdraws a
+ * scheduled downgrade. Only an active subscription that is not cancelling can schedule one.
+ */
+export function scheduleDowngrade(db: Executor, input: BuyerInput & { planId: string }): Promise<SubscriptionResult> {
+  return buyerChange(
+    db,
+    input,
+    'subscription.schedule_downgrade',
+    async (row, tx) => {
+      requireStatus(row, ['active'], 'change plan');
+      if (row.cancelAtPeriodEnd) throw new Denied('conflict', 'A cancelled subscription cannot change plan; resume it first.');
+      if (input.planId === row.planId) return row.pendingPlanId === null ? 'unchanged' : { pendingPlanId: null };
+      const found = await tx.select().from(plans).where(inArray(plans.id, [input.planId, row.planId]));
+      const plan = found.find((p) => p.id === input.planId);
+      const current = found.find((p) => p.id === row.planId);
+      if (!plan || !current || !plan.active || plan.kbId !== row.kbId) throw new Denied('invalid_plan', 'This plan is not offered for this knowledge base.');
+      if (plan.queriesPerPeriod >= current.queriesPerPeriod) throw new Denied('invalid_plan', 'Only a plan with fewer queries per period is a downgrade.');
+      return row.pendingPlanId === plan.id ? 'unchanged' : { pendingPlanId: plan.id };
+    },
+    (row) => ({ fromPlanId: row.planId, toPlanId: input.planId, effectiveAt: row.currentPeriodEnd.toISOString() }),
   );
 }
 
@@ -142,14 +177,17 @@ export function resumeSubscription(db: Executor, input: BuyerInput): Promise<Sub
 
 export type IssueKeyResult = { ok: true; key: IssuedKey } | Denial;
 
-/** A new key for the subscription; the old one stays valid until revoked. */
-export function issueReplacementKey(db: Executor, input: { userId: string; subscriptionId: string; actorKind?: AuditActorKind }): Promise<IssueKeyResult> {
+/** A new key for the subscription, optionally named (normalised by the caller); the old one stays valid until revoked. */
+export function issueReplacementKey(
+  db: Executor,
+  input: { userId: string; subscriptionId: string; name?: string | null; actorKind?: AuditActorKind },
+): Promise<IssueKeyResult> {
   return deniable(db, async (tx) => {
     const row = await lockSubscription(tx, input.subscriptionId, input.userId);
     if (ENDED_STATUSES.includes(row.status) || row.status === 'incomplete') {
       throw new Denied('conflict', `A ${row.status} subscription cannot get new keys.`);
     }
-    const key = await issueKey(tx, row);
+    const key = await issueKey(tx, row, input.name ?? null);
     await recordAudit(tx, {
       actorUserId: input.userId,
       actorKind: input.actorKind ?? 'web',

@@ -1,6 +1,7 @@
 import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { subscriptions, usagePeriods, type Subscription } from '@/db/schema';
 import type { Executor, Transaction } from '@/lib/platform/db';
+import { recordAudit } from '@/lib/platform/audit';
 import { inTransaction } from '@/lib/platform/transactions';
 import { periodContaining } from './billing-period';
 import { applyChange } from './change';
@@ -76,10 +77,22 @@ export async function ensureCurrentPeriod<S extends SubscriptionPeriodState>(db:
   const period = resolveCurrentPeriod(subscription, now);
   if (period.end.getTime() === subscription.currentPeriodEnd.getTime()) return subscription;
   await inTransaction(db, async (tx) => {
-    // Only ever forward, and only while still active and not cancelling: two instances rolling at once agree.
-    await tx
+    // Only ever forward, and only while still active and not cancelling: two instances rolling at once agree. A
+    // downgrade the buyer scheduled (pending_plan_id) becomes the plan with the new period, in the same statement.
+    const [before] = await tx
+      .select({ planId: subscriptions.planId, pendingPlanId: subscriptions.pendingPlanId })
+      .from(subscriptions)
+      .where(eq(subscriptions.id, subscription.id))
+      .for('update');
+    const [rolled] = await tx
       .update(subscriptions)
-      .set({ currentPeriodStart: period.start, currentPeriodEnd: period.end, updatedAt: now })
+      .set({
+        currentPeriodStart: period.start,
+        currentPeriodEnd: period.end,
+        planId: sql`coalesce(${subscriptions.pendingPlanId}, ${subscriptions.planId})`,
+        pendingPlanId: null,
+        updatedAt: now,
+      })
       .where(
         and(
           eq(subscriptions.id, subscription.id),
@@ -87,7 +100,17 @@ export async function ensureCurrentPeriod<S extends SubscriptionPeriodState>(db:
           eq(subscriptions.cancelAtPeriodEnd, false),
           sql`${subscriptions.currentPeriodEnd} < ${period.end.toISOString()}::timestamptz`,
         ),
-      );
+      )
+      .returning({ planId: subscriptions.planId });
+    if (rolled && before?.pendingPlanId) {
+      await recordAudit(tx, {
+        actorKind: 'system',
+        action: 'subscription.downgrade_applied',
+        targetType: 'subscription',
+        targetId: subscription.id,
+        metadata: { fromPlanId: before.planId, toPlanId: rolled.planId, periodStart: period.start.toISOString() },
+      });
+    }
     const opened = await tx
       .insert(usagePeriods)
       .values({ subscriptionId: subscription.id, periodStart: period.start, periodEnd: period.end, used: 0 })

@@ -42,6 +42,7 @@ describe('toSubscriberStanding', () => {
     status: 'active',
     mode: 'test',
     cancelAtPeriodEnd: false,
+    pendingPlanId: null,
     stripeManaged: false,
     currentPeriodStart: '2026-04-01T00:00:00.000Z',
     currentPeriodEnd: '2026-05-01T00:00:00.000Z',

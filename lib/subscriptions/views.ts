@@ -28,6 +28,8 @@ export interface SubscriptionView {
   status: SubscriptionStatus;
   mode: KeyMode;
   cancelAtPeriodEnd: boolean;
+  /** A downgrade scheduled for the next renewal: the plan that replaces `plan` when the next period starts. */
+  pendingPlanId: string | null;
   /** Paid through Stripe (the Customer Portal manages payment details). */
   stripeManaged: boolean;
   currentPeriodStart: string;
@@ -62,6 +64,7 @@ function toSubscriptionView(r: SubscriptionViewRow, usedIn: (periodStart: Date) 
     status: lapsed ? 'expired' : r.sub.status,
     mode: r.sub.mode,
     cancelAtPeriodEnd: r.sub.cancelAtPeriodEnd,
+    pendingPlanId: r.sub.pendingPlanId,
     stripeManaged: r.sub.stripeSubscriptionId !== null,
     currentPeriodStart: period.start.toISOString(),
     currentPeriodEnd: period.end.toISOString(),

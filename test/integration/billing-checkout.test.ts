@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, keyHandoffs, plans, subscriptions, users } from '@/db/schema';
-import { cancelAtPeriodEnd, changePlan, completeTestPurchase, createBillingPortalUrl, getCheckoutOutcome, startCheckout } from '@/lib/billing/checkout';
+import { cancelAtPeriodEnd, changePlan, completeTestPurchase, createBillingPortalUrl, getCheckoutOutcome, startCheckout } from '@/lib/billing';
 import { parkIssuedKey, revealParkedKey } from '@/lib/billing/handoff';
 import type { Database } from '@/lib/platform/db';
 import { hashApiKey, parseApiKey } from '@/lib/keys';

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as webhookRoute } from '@/app/api/stripe/webhook/route';
 import { apiKeys, keyHandoffs, plans, stripeEvents, subscriptions, usagePeriods } from '@/db/schema';
-import { cancelAtPeriodEnd, changePlan, getCheckoutOutcome, resumeRenewal, startCheckout } from '@/lib/billing/checkout';
+import { cancelAtPeriodEnd, changePlan, getCheckoutOutcome, resumeRenewal, startCheckout } from '@/lib/billing';
 import type { Database } from '@/lib/platform/db';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { hashApiKey } from '@/lib/keys';

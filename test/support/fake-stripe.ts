@@ -7,7 +7,8 @@ import Stripe from 'stripe';
  * A local fake of the few Stripe HTTP endpoints Almanac calls, so tests drive the REAL `stripe` library (request
  * encoding, auth header, idempotency keys, error mapping) without the network:
  *   POST /v1/customers, POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id, GET /v1/subscriptions/:id,
- *   POST /v1/subscriptions/:id (cancel_at_period_end, metadata, items), POST /v1/billing_portal/sessions.
+ *   POST /v1/subscriptions/:id (cancel_at_period_end, metadata, items), POST /v1/invoices/create_preview (proration),
+ *   POST /v1/billing_portal/sessions.
  * Test helpers play Stripe's side: complete a checkout (creating the subscription), and build signed webhook events
  * with the library's own `generateTestHeaderString`.
  */
@@ -200,6 +201,19 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       else if (params['items[0][price_data][unit_amount]']) item.price = { ...item.price, id: rid('price'), unit_amount: Number(params['items[0][price_data][unit_amount]']) };
       return remember(sub);
     }
+    if (req.method === 'POST' && url.pathname === '/v1/invoices/create_preview') {
+      // The proration invoice of an item change (proration_behavior always_invoice): the price difference for the
+      // rest of the period, as Stripe computes it by the second. Prices known only by id count as 0.
+      const sub = params.subscription ? subscriptions.get(params.subscription) : undefined;
+      if (!sub) return send(404, { error: { type: 'invalid_request_error', message: 'No such subscription' } });
+      const item = sub.items.data[0]!;
+      const oldAmount = item.price.unit_amount ?? 0;
+      const newAmount = Number(params['subscription_details[items][0][price_data][unit_amount]'] ?? 0);
+      const at = Number(params['subscription_details[proration_date]'] ?? nowSeconds());
+      const share = Math.max(0, item.current_period_end - at) / (item.current_period_end - item.current_period_start);
+      const amount = Math.max(0, Math.round((newAmount - oldAmount) * share));
+      return send(200, { id: `upcoming_${rid('in')}`, object: 'invoice', subscription: sub.id, currency: item.price.currency ?? 'usd', amount_due: amount, total: amount });
+    }
     if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
       if (!params.customer || !customers.has(params.customer)) {
         return send(400, { error: { type: 'invalid_request_error', message: `No such customer: '${params.customer}'` } });
@@ -235,6 +249,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         start,
         end,
       });
+      const lineItem = session.line_item as { unit_amount: string | null; currency: string | null };
+      if (lineItem.unit_amount) Object.assign(subscription.items.data[0]!.price, { unit_amount: Number(lineItem.unit_amount), currency: lineItem.currency });
       subscriptions.set(subscription.id, subscription);
       Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id });
       return { session: session as unknown as Stripe.Checkout.Session, subscription };

@@ -8,21 +8,22 @@ import { UsageChart } from '@/components/account/usage-chart';
 import { UsageMeter } from '@/components/account/usage-meter';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
 import { formatDate, formatPrice } from '@/components/ui/format';
-import { listUpgradePlans } from '@/lib/billing';
+import { listPlanChoices } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
 import { getDailyUsage, getSubscriptionForUser, isLive } from '@/lib/subscriptions';
-import { listKeysForUser } from '@/lib/keys';
+import { getKeyUsageForUser, KEY_NAME_MAX_LENGTH, listKeysForUser } from '@/lib/keys';
 import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions';
-import { cancelSubscriptionAction, changePlanAction, createReplacementKeyAction, resumeSubscriptionAction } from '../../actions';
+import { cancelSubscriptionAction, createReplacementKeyAction, downgradePlanAction, resumeSubscriptionAction } from '../../actions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { Section } from '@/components/ui/section';
 
 export const metadata: Metadata = { title: 'Subscription' };
 export const dynamic = 'force-dynamic';
 
-/** One subscription: usage, daily chart, plan changes, cancel/resume, its keys. The gateway's `upgrade_url` lands here. */
+/** One subscription: usage, daily chart, plan changes (confirmed on ./change), cancel/resume, its keys with names and 30-day usage. The gateway's `upgrade_url` lands here. */
 export default async function SubscriptionPage({
   params,
   searchParams,
@@ -37,13 +38,18 @@ export default async function SubscriptionPage({
   const found = await getSubscriptionForUser(db, user.id, id);
   if (!found.ok) notFound();
   const sub = found.subscription;
-  const [daily, keys, upgrades] = await Promise.all([
+  const live = isLive(sub.status);
+  // Plan changes only on an active subscription that is not cancelling: a cancelled one offers "Resume" alone.
+  const canChangePlan = sub.status === 'active' && !sub.cancelAtPeriodEnd;
+  const [daily, keys, usage, choices] = await Promise.all([
     getDailyUsage(db, user.id, sub.id, 30),
     listKeysForUser(db, user.id),
-    sub.status === 'active' ? listUpgradePlans(db, sub.kbId, sub.plan.queriesPerPeriod) : Promise.resolve([]),
+    getKeyUsageForUser(db, user.id),
+    canChangePlan ? listPlanChoices(db, sub.kbId, sub.plan) : Promise.resolve([]),
   ]);
   const subKeys = keys.filter((k) => k.subscriptionId === sub.id);
-  const live = isLive(sub.status);
+  const pendingPlan = sub.pendingPlanId ? choices.find((p) => p.id === sub.pendingPlanId) : undefined;
+  const changePath = `/account/subscriptions/${encodeURIComponent(sub.id)}/change`;
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
@@ -85,55 +91,68 @@ export default async function SubscriptionPage({
 
       {live ? (
         <Section id="plan-heading" title="Plan" size="base" className="mt-6 rounded-lg border border-slate-200 bg-white p-5">
-          {upgrades.length > 0 ? (
-            <form action={changePlanAction} className="mt-3">
+          {sub.cancelAtPeriodEnd ? (
+            <form action={resumeSubscriptionAction} className="mt-3 flex flex-wrap items-center gap-3">
               <input type="hidden" name="subscriptionId" value={sub.id} />
-              <fieldset>
-                <legend className="text-sm text-slate-700">Upgrade takes effect at once: the bigger cap applies now and queries used so far carry over.</legend>
-                <div className="mt-3 grid gap-2 sm:grid-cols-2">
-                  {upgrades.map((plan, i) => (
-                    <label key={plan.id} className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 has-[:checked]:border-brand-600">
-                      <input type="radio" name="planId" value={plan.id} defaultChecked={i === 0} className="mt-1" />
-                      <span className="text-sm">
-                        <span className="font-medium text-slate-900">{plan.name}</span> — {formatPrice(plan.priceCents, plan.currency)}/month,{' '}
-                        {plan.queriesPerPeriod.toLocaleString('en-US')} queries
-                      </span>
-                    </label>
-                  ))}
-                </div>
-              </fieldset>
-              {sub.status === 'active' ? (
-                <SubmitButton className="mt-4" pendingLabel="Upgrading…">
-                  Upgrade now
-                </SubmitButton>
-              ) : (
-                <Button type="submit" className="mt-4" disabled>
-                  Upgrade now
-                </Button>
-              )}
+              <p className="text-sm text-slate-700">
+                Cancelled: access continues until {formatDate(sub.currentPeriodEnd)}. Resume to keep your subscription and change plans again.
+              </p>
+              <SubmitButton pendingLabel="Resuming…">Resume subscription</SubmitButton>
             </form>
           ) : (
-            <p className="mt-2 text-sm text-slate-700">You are on the largest plan of this knowledge base.</p>
+            <>
+              {pendingPlan ? (
+                <form action={downgradePlanAction} className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3" data-testid="pending-plan">
+                  <input type="hidden" name="subscriptionId" value={sub.id} />
+                  <input type="hidden" name="planId" value={sub.plan.id} />
+                  <p className="text-sm text-amber-950">
+                    From {formatDate(sub.currentPeriodEnd)} your plan becomes <strong>{pendingPlan.name}</strong> (
+                    {formatPrice(pendingPlan.priceCents, pendingPlan.currency)}/month, {pendingPlan.queriesPerPeriod.toLocaleString('en-US')} queries).
+                    Until then the {sub.plan.name} plan and its cap stay.
+                  </p>
+                  <SubmitButton variant="secondary" className="mt-3" pendingLabel="Withdrawing…">
+                    {`Keep the ${sub.plan.name} plan`}
+                  </SubmitButton>
+                </form>
+              ) : null}
+              {canChangePlan && choices.length > 0 ? (
+                <form action={changePath} method="get" className="mt-3">
+                  <fieldset>
+                    <legend className="text-sm text-slate-700">
+                      An upgrade takes effect at once (queries used so far carry over); a downgrade takes effect at the next renewal,{' '}
+                      {formatDate(sub.currentPeriodEnd)}. You confirm on the next page.
+                    </legend>
+                    <div className="mt-3 grid gap-2 sm:grid-cols-2">
+                      {choices.map((plan, i) => (
+                        <label key={plan.id} className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 has-[:checked]:border-brand-600">
+                          <input type="radio" name="plan" value={plan.id} defaultChecked={i === 0} className="mt-1" />
+                          <span className="text-sm">
+                            <span className="font-medium text-slate-900">{plan.name}</span> — {formatPrice(plan.priceCents, plan.currency)}/month,{' '}
+                            {plan.queriesPerPeriod.toLocaleString('en-US')} queries
+                            <span className="block text-slate-600">{plan.direction === 'upgrade' ? 'Upgrade: now' : `Downgrade: from ${formatDate(sub.currentPeriodEnd)}`}</span>
+                          </span>
+                        </label>
+                      ))}
+                    </div>
+                  </fieldset>
+                  <Button type="submit" className="mt-4">
+                    Review plan change
+                  </Button>
+                </form>
+              ) : canChangePlan ? (
+                <p className="mt-2 text-sm text-slate-700">This knowledge base has no other plan.</p>
+              ) : null}
+              <div className="mt-6 border-t border-slate-100 pt-4">
+                <form action={cancelSubscriptionAction} className="flex flex-wrap items-center gap-3">
+                  <input type="hidden" name="subscriptionId" value={sub.id} />
+                  <SubmitButton variant="secondary" pendingLabel="Cancelling…">
+                    Cancel at period end
+                  </SubmitButton>
+                  <p className="text-sm text-slate-700">You keep access until {formatDate(sub.currentPeriodEnd)} and can undo it until then.</p>
+                </form>
+              </div>
+            </>
           )}
-          <div className="mt-6 border-t border-slate-100 pt-4">
-            {sub.cancelAtPeriodEnd ? (
-              <form action={resumeSubscriptionAction} className="flex flex-wrap items-center gap-3">
-                <input type="hidden" name="subscriptionId" value={sub.id} />
-                <p className="text-sm text-slate-700">Cancelled: access continues until {formatDate(sub.currentPeriodEnd)}.</p>
-                <SubmitButton variant="secondary" pendingLabel="Resuming…">
-                  Keep my subscription
-                </SubmitButton>
-              </form>
-            ) : (
-              <form action={cancelSubscriptionAction} className="flex flex-wrap items-center gap-3">
-                <input type="hidden" name="subscriptionId" value={sub.id} />
-                <SubmitButton variant="secondary" pendingLabel="Cancelling…">
-                  Cancel at period end
-                </SubmitButton>
-                <p className="text-sm text-slate-700">You keep access until {formatDate(sub.currentPeriodEnd)} and can undo it until then.</p>
-              </form>
-            )}
-          </div>
         </Section>
       ) : null}
 
@@ -144,9 +163,10 @@ export default async function SubscriptionPage({
         className="mt-6"
         action={
           live ? (
-            <form action={createReplacementKeyAction}>
+            <form action={createReplacementKeyAction} className="flex flex-wrap items-end gap-3">
               <input type="hidden" name="subscriptionId" value={sub.id} />
               <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />
+              <Field label="New key's name (optional)" name="name" maxLength={KEY_NAME_MAX_LENGTH} autoComplete="off" placeholder="e.g. production server" className="min-w-0 flex-1 sm:w-64" />
               <SubmitButton variant="secondary" pendingLabel="Creating key…">
                 Create replacement key
               </SubmitButton>
@@ -156,7 +176,7 @@ export default async function SubscriptionPage({
       >
         <p className="mt-1 text-sm text-slate-700">A replacement key is shown once; the old key keeps working until you revoke it.</p>
         <div className="mt-3">
-          <KeysTable keys={subKeys} caption={`Keys for ${sub.kbTitle}`} />
+          <KeysTable keys={subKeys} usage={usage} returnTo="subscription" caption={`Keys for ${sub.kbTitle}`} />
         </div>
       </Section>
     </div>

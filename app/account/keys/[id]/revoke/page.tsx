@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { ButtonLink } from '@/components/ui/button';
-import { formatDate, formatDateTime } from '@/components/ui/format';
+import { formatDateTime } from '@/components/ui/format';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
 import { listKeysForUser } from '@/lib/keys';
@@ -21,12 +21,14 @@ export default async function RevokeKeyPage({ params }: { params: Promise<{ id: 
     <div className="mx-auto max-w-xl px-4 py-10 sm:px-6">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Revoke this key?</h1>
       <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 rounded-lg border border-slate-200 bg-white p-4 text-sm">
+        <dt className="font-medium text-slate-600">Name</dt>
+        <dd className="text-slate-900">{key.name ?? 'Unnamed'}</dd>
         <dt className="font-medium text-slate-600">Key</dt>
-        <dd className="font-mono text-xs text-slate-900">{key.masked}</dd>
+        <dd className="break-all font-mono text-xs text-slate-900">{key.masked}</dd>
         <dt className="font-medium text-slate-600">Knowledge base</dt>
         <dd className="text-slate-900">{key.kbTitle}</dd>
         <dt className="font-medium text-slate-600">Created</dt>
-        <dd className="text-slate-900">{formatDate(key.createdAt)}</dd>
+        <dd className="text-slate-900">{formatDateTime(key.createdAt)}</dd>
         <dt className="font-medium text-slate-600">Last used</dt>
         <dd className="text-slate-900">{formatDateTime(key.lastUsedAt)}</dd>
       </dl>

@@ -1,0 +1,63 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { parseFlash } from '@/components/account/flash';
+import { FlashMessage } from '@/components/account/flash-message';
+import { Breadcrumb } from '@/components/ui/breadcrumb';
+import { ButtonLink } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { formatDateTime } from '@/components/ui/format';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { requireSessionUser } from '@/lib/accounts';
+import { KEY_NAME_MAX_LENGTH, listKeysForUser } from '@/lib/keys';
+import { getDb } from '@/lib/platform/db';
+import { renameKeyAction } from '../../../actions';
+
+export const metadata: Metadata = { title: 'Rename key' };
+export const dynamic = 'force-dynamic';
+
+/** Names a key, so two keys of one subscription can be told apart ("production", "staging"). A page: works without JavaScript. */
+export default async function RenameKeyPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { id } = await params;
+  const query = await searchParams;
+  const user = await requireSessionUser(`/account/keys/${id}/rename`);
+  const key = (await listKeysForUser(await getDb(), user.id)).find((k) => k.id === id);
+  if (!key) notFound();
+  const fromSubscription = query.from === 'subscription';
+  const back = fromSubscription ? `/account/subscriptions/${key.subscriptionId}` : '/account/keys';
+  return (
+    <div className="mx-auto max-w-xl px-4 py-10 sm:px-6">
+      <Breadcrumb items={[{ label: 'Account', href: '/account' }, { label: 'API keys', href: '/account/keys' }, { label: 'Rename' }]} />
+      <h1 className="mt-3 text-2xl font-semibold tracking-tight text-slate-900">Rename key</h1>
+      <p className="mt-1 break-all text-sm text-slate-700">
+        <span className="font-mono text-xs">{key.masked}</span> · {key.kbTitle} · created {formatDateTime(key.createdAt)}
+      </p>
+      <div className="mt-6">
+        <FlashMessage code={parseFlash(query.flash)} />
+      </div>
+      <form action={renameKeyAction} className="mt-2">
+        <input type="hidden" name="keyId" value={key.id} />
+        <input type="hidden" name="returnTo" value={fromSubscription ? 'subscription' : 'keys'} />
+        <Field
+          label="Name"
+          name="name"
+          defaultValue={key.name ?? ''}
+          maxLength={KEY_NAME_MAX_LENGTH}
+          autoComplete="off"
+          hint={`Up to ${KEY_NAME_MAX_LENGTH} characters, for example "production server". Leave empty to remove the name.`}
+        />
+        <div className="mt-4 flex flex-wrap gap-3">
+          <SubmitButton pendingLabel="Saving…">Save name</SubmitButton>
+          <ButtonLink href={back} variant="secondary">
+            Cancel
+          </ButtonLink>
+        </div>
+      </form>
+    </div>
+  );
+}
