@@ -1,0 +1,47 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { withPublishFlash } from '@/components/publish/flash';
+import { requireAdmin } from '@/lib/accounts';
+import { restoreListing, restorePublisher, suspendListing, suspendPublisher, type OperatorActor } from '@/lib/publishing';
+import { getDb } from '@/lib/platform/db';
+import { formDataOf, idSchema, textSchema } from '@/lib/platform/text-input';
+
+/**
+ * The operator's suspend and restore (ADMIN_EMAILS only: requireAdmin answers anyone else with the 404 page). Each
+ * calls the same lib/publishing function as the CLI, which records the audit entry with the reason.
+ */
+const form = z.object({
+  target: z.enum(['listing', 'publisher']),
+  id: idSchema(),
+  reason: textSchema(500).default(''),
+});
+
+const PATH = '/admin/listings';
+
+async function moderate(formData: FormData, verb: 'suspend' | 'restore'): Promise<never> {
+  const operator = await requireAdmin();
+  const parsed = form.safeParse(Object.fromEntries(formDataOf(formData)));
+  if (!parsed.success) redirect(withPublishFlash(PATH, 'not_found'));
+  const { target, id, reason } = parsed.data;
+  const actor: OperatorActor = { kind: 'operator', userId: operator.id, via: 'web' };
+  const db = await getDb();
+  const result =
+    target === 'listing'
+      ? verb === 'suspend'
+        ? await suspendListing(db, actor, id, reason)
+        : await restoreListing(db, actor, id, reason)
+      : verb === 'suspend'
+        ? await suspendPublisher(db, actor, id, reason)
+        : await restorePublisher(db, actor, id, reason);
+  redirect(withPublishFlash(PATH, result.ok ? (verb === 'suspend' ? 'suspended' : 'restored') : result.code === 'not_found' ? 'not_found' : 'restore_publisher_first'));
+}
+
+export async function suspendAction(formData: FormData): Promise<void> {
+  await moderate(formData, 'suspend');
+}
+
+export async function restoreAction(formData: FormData): Promise<void> {
+  await moderate(formData, 'restore');
+}
