@@ -108,6 +108,12 @@ export const envSchema = z.object({
   /** Seed the sample marketplace into an empty database at start. */
   SEED_ON_START: bool(true),
   /**
+   * Folder of the operator's legal texts in Markdown: `terms.md`, `privacy.md`, `refunds.md`, shown at /terms,
+   * /privacy and /refunds (lib/platform/legal.ts). The default, `legal/` in the repository, holds sample texts marked
+   * as samples: replace them before taking real payments.
+   */
+  LEGAL_DIR: z.string().trim().min(1).default('legal'),
+  /**
    * The banner saying the marketplace is sample data: `auto` shows it while the seeded sample marketplace is in the
    * database, `true` always, `false` never (a real deployment that kept some sample rows).
    */
