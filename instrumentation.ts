@@ -24,6 +24,11 @@ export async function register(): Promise<void> {
   const { startJobWorker } = await import('./lib/platform/jobs');
   const { registerContentJobs } = await import('./lib/engine');
   registerContentJobs();
+  // Email delivery over SMTP (lib/platform/mail.ts) and usage-alert webhooks (lib/routing/alert-webhooks.ts).
+  const { registerMailJobs } = await import('./lib/platform/mail');
+  registerMailJobs();
+  const { registerAlertJobs } = await import('./lib/routing');
+  registerAlertJobs();
   // Its timers do not hold the process open: on shutdown a job cut short is taken over by another instance (or this
   // one after the restart) when its lease expires. No signal handler here, so the usage recorder's exit logic is unchanged.
   startJobWorker();

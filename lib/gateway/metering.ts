@@ -1,6 +1,7 @@
 import { siteUrl } from '@/lib/platform/base-url';
 import { ERROR_STATUS } from '@/lib/platform/errors';
 import { log } from '@/lib/platform/log';
+import { noteUsage } from '@/lib/subscriptions';
 import type { Admitted } from './admission';
 import { deny, type GatewayOutcome } from './outcome';
 import { releaseQueryUnit, reserveQueryUnit, usageHeaders } from './quota';
@@ -65,6 +66,9 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
     let usage = { used: abstained ? await releaseQueryUnit(db, period) : reservation.used, cap };
     const delivered = metered.deliver ? await metered.deliver(result.value, usage) : true;
     if (!delivered && !abstained) usage = { used: await releaseQueryUnit(db, period), cap };
+    // Usage alerts at 80% and 100% (docs/api.md §5.6): a comparison on the count just returned; any recording runs
+    // off this request's path.
+    if (delivered && !abstained) noteUsage(db, { ...period, used: usage.used, cap });
     recorder.record({
       ...base,
       status: delivered ? 200 : 499,

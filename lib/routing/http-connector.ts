@@ -45,7 +45,7 @@ export function signPayload(signingSecret: string, body: string, unixSeconds: nu
 }
 
 /** A lookup that answers with the address the guard already checked, so the connection goes exactly there. */
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address, family }]);
     else callback(null, address, family);

@@ -2,4 +2,5 @@
 export * from './backends';
 export { MAX_ANSWER_BYTES, signPayload, callHttpBackend, type HttpBackendTarget, type PublisherOutcome } from './http-connector';
 export { type GuardPolicy } from './ssrf-guard';
+export * from './alert-webhooks';
 export * from './console';
