@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
 import { z } from 'zod';
 import { withFlash, type FlashCode } from '@/components/account/flash';
-import { requireSessionUser } from '@/lib/accounts';
+import { requireSessionUser, requireVerifiedEmail, VERIFY_FIRST_PATH } from '@/lib/accounts';
 import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, downgradeAtRenewal, issueReplacementKeyForReveal, resumeRenewal } from '@/lib/billing';
 import { normalizeKeyName, renameKey, revokeKey } from '@/lib/keys';
 import { getDb, type Executor } from '@/lib/platform/db';
@@ -75,6 +75,8 @@ export async function createReplacementKeyAction(formData: FormData): Promise<vo
   // A double click makes one key: the second submission goes to the first one's reveal (docs/api.md §7.4).
   const { done } = await onSubscription(formData, subscriptionForm, async (db, input) => {
     if (!name?.ok) return { ok: false as const, code: 'key_name_invalid' as const };
+    // docs/api.md §7.5: an unconfirmed address cannot create keys.
+    if (!(await requireVerifiedEmail(db, input.userId)).ok) redirect(VERIFY_FIRST_PATH);
     const once = await onceForForm(db, { userId: input.userId, token: typeof token === 'string' ? token : null }, (tx) => issueReplacementKeyForReveal(tx, { ...input, name: name.name }), (r) => (r.ok ? reveal(r.handoffId) : null));
     return once.repeated ? { ok: true as const, to: once.destination } : once.result.ok ? { ok: true as const, to: reveal(once.result.handoffId) } : once.result;
   });
