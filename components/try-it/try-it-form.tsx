@@ -1,6 +1,6 @@
 'use client';
 
-import { useActionState } from 'react';
+import { useActionState, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { Citation } from '@/lib/query-answer';
 import type { UsageView } from '@/lib/subscriptions';
@@ -29,6 +29,9 @@ export function TryItForm({
 }) {
   const [state, formAction, pending] = useActionState<TryItState, FormData>(action, { status: 'idle' });
   const usage = state.status === 'answered' ? state.usage : initialUsage;
+  // The hint speaks of the example question: it goes once the buyer writes their own (or has asked something).
+  const [ownQuestion, setOwnQuestion] = useState(false);
+  const showHint = Boolean(sampleQuestion) && state.status === 'idle' && !ownQuestion;
   return (
     <div>
       <form action={formAction} className="mt-3">
@@ -36,7 +39,7 @@ export function TryItForm({
         <label htmlFor="try-it-query" className="block text-sm font-medium text-slate-900">
           Your question
         </label>
-        {sampleQuestion ? (
+        {showHint ? (
           <p id="try-it-hint" className="mt-0.5 text-sm text-slate-700">
             Filled in with an example question from this knowledge base: ask it as it is or write your own.
           </p>
@@ -50,7 +53,8 @@ export function TryItForm({
           // The first sample question is ready to send, so a new subscriber sees an answer with one click.
           defaultValue={state.status === 'idle' ? (sampleQuestion ?? '') : state.query}
           placeholder="Ask something this knowledge base covers"
-          aria-describedby={sampleQuestion ? 'try-it-hint try-it-cost' : 'try-it-cost'}
+          onChange={(event) => setOwnQuestion(event.target.value !== sampleQuestion)}
+          aria-describedby={showHint ? 'try-it-hint try-it-cost' : 'try-it-cost'}
           className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-600"
         />
         <div className="mt-2 flex flex-wrap items-center gap-3">

@@ -16,7 +16,7 @@ const STATUS_TEXT: Record<CopyStatus, string> = {
 const COPIED_FOR_MS = 2500;
 
 /**
- * Copies `value` to the clipboard and says so in a polite live region. A native button, so it is reached with Tab
+ * Copies `value` to the clipboard and says so in a polite live region; rendered only when JavaScript runs. A native button, so it is reached with Tab
  * and pressed with Enter or Space; `label` is its accessible name. `tone="dark"` for dark surfaces (code samples).
  */
 export function CopyButton({
@@ -34,6 +34,10 @@ export function CopyButton({
   className?: string;
 }) {
   const [status, setStatus] = useState<CopyStatus>('idle');
+  // Without JavaScript the button could do nothing, so it exists only once the page runs scripts; the text it
+  // copies is on the page, selectable, either way.
+  const [scripted, setScripted] = useState(false);
+  useEffect(() => setScripted(true), []);
   useEffect(() => {
     if (status !== 'copied') return;
     const timer = setTimeout(() => setStatus('idle'), COPIED_FOR_MS);
@@ -52,9 +56,11 @@ export function CopyButton({
   const dark = tone === 'dark';
   return (
     <span className={cx('inline-flex items-center gap-2', className)}>
-      <Button onClick={copy} data-testid={testId} variant={dark ? 'inverse' : 'secondary'} size={dark ? 'xs' : 'sm'}>
-        {label}
-      </Button>
+      {scripted ? (
+        <Button onClick={copy} data-testid={testId} variant={dark ? 'inverse' : 'secondary'} size={dark ? 'xs' : 'sm'}>
+          {label}
+        </Button>
+      ) : null}
       <span role="status" aria-live="polite" className={dark ? 'text-xs text-slate-300' : 'text-sm text-slate-700'}>
         {STATUS_TEXT[status]}
       </span>

@@ -7,6 +7,7 @@ import { categoryLabel } from '@/components/marketplace/format';
 import { plural } from '@/components/ui/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { Pagination } from '@/components/marketplace/pagination';
+import { friendlyListingError, pagePosition } from '@/components/marketplace/listing-error';
 import { Alert } from '@/components/ui/alert';
 import { ButtonLink } from '@/components/ui/button';
 import { CATEGORIES, parseListingParams, searchCatalogue, type ListingParams, type SearchParamsRecord } from '@/lib/catalog';
@@ -80,7 +81,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
 
       {!parsed.ok || !listing ? (
         <Alert tone="error" title="These filters could not be applied" className="mt-8">
-          <p>{parsed.ok ? 'Something went wrong.' : parsed.message}</p>
+          <p>{parsed.ok ? 'Something went wrong.' : friendlyListingError(parsed.parameter)}</p>
           <p className="mt-2">
             <Link href="/knowledge-bases" className="font-semibold underline">
               Show all knowledge bases
@@ -92,7 +93,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
           <div className="mt-8 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4">
             <p role="status" className="text-sm text-slate-700">
               <span className="font-semibold text-slate-900">{describeResults(listing.total, listing.showingSuggestion && listing.suggestion ? { ...state, query: listing.suggestion } : state)}</span>
-              {listing.totalPages > 1 ? ` · page ${listing.page} of ${listing.totalPages}` : null}
+              {pagePosition(listing.page, listing.totalPages) ? ` · ${pagePosition(listing.page, listing.totalPages)}` : null}
             </p>
             <div className="flex items-center gap-3">
               {isFiltered(state) ? (
