@@ -13,12 +13,15 @@ import { formatDate, formatPrice } from '@/components/ui/format';
 import { listPlanChoices } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
-import { getDailyUsage, getSubscriptionForUser, isLive } from '@/lib/subscriptions';
+import { getDailyUsage, getSubscriptionForUser, isLive, listUsageAlerts } from '@/lib/subscriptions';
 import { getKeyUsageForUser, KEY_NAME_MAX_LENGTH, listKeysForUser } from '@/lib/keys';
 import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions';
 import { cancelSubscriptionAction, createReplacementKeyAction, downgradePlanAction, resumeSubscriptionAction } from '../../actions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { Section } from '@/components/ui/section';
+import { UsageAlertsSection } from '@/components/account/usage-alerts-section';
+import { getAlertWebhook } from '@/lib/routing';
+import { removeAlertWebhookAction, saveAlertWebhookAction, sendTestAlertAction } from './alert-actions';
 
 export const metadata: Metadata = { title: 'Subscription' };
 export const dynamic = 'force-dynamic';
@@ -41,11 +44,13 @@ export default async function SubscriptionPage({
   const live = isLive(sub.status);
   // Plan changes only on an active subscription that is not cancelling: a cancelled one offers "Resume" alone.
   const canChangePlan = sub.status === 'active' && !sub.cancelAtPeriodEnd;
-  const [daily, keys, usage, choices] = await Promise.all([
+  const [daily, keys, usage, choices, webhook, alertsSent] = await Promise.all([
     getDailyUsage(db, user.id, sub.id, 30),
     listKeysForUser(db, user.id),
     getKeyUsageForUser(db, user.id),
     canChangePlan ? listPlanChoices(db, sub.kbId, sub.plan) : Promise.resolve([]),
+    getAlertWebhook(db, { userId: user.id, subscriptionId: sub.id }),
+    listUsageAlerts(db, sub.id, new Date(sub.currentPeriodStart)),
   ]);
   const subKeys = keys.filter((k) => k.subscriptionId === sub.id);
   const pendingPlan = sub.pendingPlanId ? choices.find((p) => p.id === sub.pendingPlanId) : undefined;
@@ -179,6 +184,14 @@ export default async function SubscriptionPage({
           <KeysTable keys={subKeys} usage={usage} returnTo="subscription" caption={`Keys for ${sub.kbTitle}`} />
         </div>
       </Section>
+
+      <UsageAlertsSection
+        subscriptionId={sub.id}
+        webhook={webhook}
+        sent={alertsSent}
+        removed={query.alerts === 'removed'}
+        actions={{ save: saveAlertWebhookAction, send: sendTestAlertAction, remove: removeAlertWebhookAction }}
+      />
     </div>
   );
 }

@@ -1,0 +1,40 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { requireSessionUser } from '@/lib/accounts';
+import { getDb } from '@/lib/platform/db';
+import { formDataOf, idSchema } from '@/lib/platform/text-input';
+import type { AlertWebhookFormState } from '@/components/account/alert-webhook-form';
+import { removeAlertWebhook, saveAlertWebhook, sendTestAlertWebhook } from '@/lib/routing';
+
+/** The usage-alert webhook of one subscription (docs/api.md §5.6): set or replace, remove, send a test event. */
+const form = z.object({ subscriptionId: idSchema(), url: z.string().max(2_000).optional().default('') });
+
+async function parse(formData: FormData) {
+  const parsed = form.safeParse(Object.fromEntries(formDataOf(formData)));
+  if (!parsed.success) redirect('/account');
+  const user = await requireSessionUser(`/account/subscriptions/${encodeURIComponent(parsed.data.subscriptionId)}`);
+  return { user, ...parsed.data };
+}
+
+export async function saveAlertWebhookAction(_previous: AlertWebhookFormState, formData: FormData): Promise<AlertWebhookFormState> {
+  const { user, subscriptionId, url } = await parse(formData);
+  const result = await saveAlertWebhook(await getDb(), { userId: user.id, subscriptionId, url });
+  if (!result.ok) return { error: result.message };
+  return { secret: result.secret };
+}
+
+export async function sendTestAlertAction(_previous: AlertWebhookFormState, formData: FormData): Promise<AlertWebhookFormState> {
+  const { user, subscriptionId } = await parse(formData);
+  const result = await sendTestAlertWebhook(await getDb(), { userId: user.id, subscriptionId });
+  if (result.ok) return { tested: { ok: true, text: `Test event delivered: your endpoint answered HTTP ${result.status}.` } };
+  if (result.reason === 'no_webhook') return { tested: { ok: false, text: 'Set a webhook URL first.' } };
+  return { tested: { ok: false, text: `Test event not delivered: ${result.reason}.` } };
+}
+
+export async function removeAlertWebhookAction(formData: FormData): Promise<void> {
+  const { user, subscriptionId } = await parse(formData);
+  await removeAlertWebhook(await getDb(), { userId: user.id, subscriptionId });
+  redirect(`/account/subscriptions/${encodeURIComponent(subscriptionId)}?alerts=removed#alerts-heading`);
+}
