@@ -1,7 +1,8 @@
 import { subscriptionCommands } from './subscription-commands';
 import { engineCommands } from './engine-commands';
+import { mailCommands } from './mail-commands';
 import { publisherCommands } from './publisher-commands';
 import type { CliCommand } from './types';
 
 /** Every CLI command, in the order `help` lists them. Domains add their modules here. */
-export const commands: CliCommand[] = [...subscriptionCommands, ...engineCommands, ...publisherCommands];
+export const commands: CliCommand[] = [...subscriptionCommands, ...engineCommands, ...publisherCommands, ...mailCommands];
