@@ -1,0 +1,107 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { Fragment } from 'react';
+import { publishPaths } from '@/components/publish/listing-nav';
+import { formatDate, formatPrice } from '@/components/ui/format';
+import { Section } from '@/components/ui/section';
+import { requireSessionUser } from '@/lib/accounts';
+import { isStripeConfigured } from '@/lib/billing';
+import { getDb } from '@/lib/platform/db';
+import { getEnv } from '@/lib/platform/env';
+import { requirePublisherForUser } from '@/lib/publishing';
+import { earningsBalance, listEarnings, type EarningSource } from '@/lib/subscriptions';
+
+export const metadata: Metadata = { title: 'Earnings · Publisher console' };
+
+const SOURCE_TEXT: Record<EarningSource, string> = {
+  test_purchase: 'Purchase (test mode)',
+  test_renewal: 'Renewal (test mode)',
+  stripe_invoice: 'Paid invoice',
+};
+
+export default async function EarningsPage() {
+  const user = await requireSessionUser(publishPaths.earnings);
+  const db = await getDb();
+  const pub = await requirePublisherForUser(db, user.id);
+  if (!pub.ok) redirect(publishPaths.overview);
+  const [balance, history] = await Promise.all([earningsBalance(db, pub.publisher.id), listEarnings(db, pub.publisher.id)]);
+  const fee = getEnv().PLATFORM_FEE_PERCENT;
+
+  return (
+    <div>
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Earnings</h1>
+      <p className="mt-1 max-w-3xl text-sm text-slate-700">
+        Each paid subscription period appears once, when it is paid. Almanac keeps {fee}% as its fee; the rest is yours.{' '}
+        {isStripeConfigured()
+          ? 'Payments are destination charges to your Stripe account; Stripe pays you out on its schedule.'
+          : 'This server takes no payments (test mode): the ledger records what test purchases and renewals would have earned.'}
+      </p>
+
+      <Section id="balance-heading" title="Balance" size="lg" className="mt-6">
+        {balance.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-700" data-testid="earnings-empty">
+            No paid periods yet. When a buyer pays for one of your plans, it appears here.
+          </p>
+        ) : (
+          <dl className="mt-3 grid gap-3 sm:grid-cols-3" data-testid="earnings-balance">
+            {balance.map((b) => (
+              <Fragment key={b.currency}>
+                <div className="rounded-lg border border-slate-200 bg-white p-4">
+                  <dt className="text-sm text-slate-700">Your share ({b.currency.toUpperCase()})</dt>
+                  <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatPrice(b.netCents, b.currency)}</dd>
+                </div>
+                <div className="rounded-lg border border-slate-200 bg-white p-4">
+                  <dt className="text-sm text-slate-700">Paid by buyers</dt>
+                  <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatPrice(b.grossCents, b.currency)}</dd>
+                </div>
+                <div className="rounded-lg border border-slate-200 bg-white p-4">
+                  <dt className="text-sm text-slate-700">Platform fee · {b.periods} periods</dt>
+                  <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatPrice(b.feeCents, b.currency)}</dd>
+                </div>
+              </Fragment>
+            ))}
+          </dl>
+        )}
+      </Section>
+
+      <Section id="history-heading" title="History" size="lg" className="mt-8">
+        {history.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-700">Nothing yet.</p>
+        ) : (
+          <div className="mt-3 overflow-x-auto">
+            <table className="w-full min-w-[36rem] text-left text-sm" data-testid="earnings-history">
+              <caption className="sr-only">Paid periods, newest first</caption>
+              <thead>
+                <tr className="border-b border-slate-200">
+                  <th scope="col" className="py-2 pr-3 font-medium">Period</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">Listing · plan</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">Source</th>
+                  <th scope="col" className="py-2 pr-3 text-right font-medium">Gross</th>
+                  <th scope="col" className="py-2 pr-3 text-right font-medium">Fee</th>
+                  <th scope="col" className="py-2 text-right font-medium">Net</th>
+                </tr>
+              </thead>
+              <tbody>
+                {history.map((e) => (
+                  <tr key={e.id} className="border-b border-slate-100">
+                    <td className="py-2 pr-3 whitespace-nowrap">
+                      {formatDate(e.periodStart)} – {formatDate(e.periodEnd)}
+                    </td>
+                    <td className="py-2 pr-3">
+                      {e.kbTitle}
+                      {e.planName ? ` · ${e.planName}` : ''}
+                    </td>
+                    <td className="py-2 pr-3">{SOURCE_TEXT[e.source] ?? e.source}</td>
+                    <td className="py-2 pr-3 text-right tabular-nums">{formatPrice(e.grossCents, e.currency)}</td>
+                    <td className="py-2 pr-3 text-right tabular-nums">{formatPrice(e.feeCents, e.currency)}</td>
+                    <td className="py-2 text-right tabular-nums">{formatPrice(e.netCents, e.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
+    </div>
+  );
+}
