@@ -122,7 +122,7 @@ export async function createPlan(db: Executor, actor: Actor, kbId: string, input
 }
 
 /** The plan (any state) the actor may change, with its knowledge base, or not_found. */
-async function planFor(db: Executor, actor: Actor, planId: string): Promise<{ ok: true; plan: Plan; kb: KnowledgeBase } | Refusal> {
+export async function planFor(db: Executor, actor: Actor, planId: string): Promise<{ ok: true; plan: Plan; kb: KnowledgeBase } | Refusal> {
   if (actor.kind === 'publisher') {
     const owned = await requireOwnedPlan(db, actor.userId, planId);
     return owned.ok ? { ok: true, plan: owned.plan, kb: owned.kb } : { ok: false, code: 'not_found', message: 'Not found.' };

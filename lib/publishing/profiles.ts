@@ -1,4 +1,4 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, ne, or } from 'drizzle-orm';
 import { publishers, type Publisher } from '@/db/schema';
 import { recordAudit } from '@/lib/platform/audit';
 import type { Executor } from '@/lib/platform/db';
@@ -81,4 +81,12 @@ export async function updatePublisherProfile(db: Executor, userId: string, input
     await recordAudit(tx, { actorUserId: userId, actorKind: 'web', action: 'publisher.update', targetType: 'publisher', targetId: current.id, metadata: { slug: value.slug } });
     return { ok: true, publisher: updated! };
   });
+}
+
+/** A publisher by id or slug, for the operator CLI (which owns the installation). */
+export async function findPublisherByRef(db: Executor, ref: string): Promise<Publisher | null> {
+  const value = ref.trim();
+  if (!value || value.length > 64 || /[\u0000-\u001f\u007f]/.test(value)) return null;
+  const [row] = await db.select().from(publishers).where(or(eq(publishers.id, value), eq(publishers.slug, value.toLowerCase()))).limit(1);
+  return row ?? null;
 }

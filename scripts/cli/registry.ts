@@ -1,8 +1,9 @@
 import { subscriptionCommands } from './subscription-commands';
 import { engineCommands } from './engine-commands';
 import { mailCommands } from './mail-commands';
+import { listingCommands } from './listing-commands';
 import { publisherCommands } from './publisher-commands';
 import type { CliCommand } from './types';
 
 /** Every CLI command, in the order `help` lists them. Domains add their modules here. */
-export const commands: CliCommand[] = [...subscriptionCommands, ...engineCommands, ...publisherCommands, ...mailCommands];
+export const commands: CliCommand[] = [...subscriptionCommands, ...engineCommands, ...publisherCommands, ...mailCommands, ...listingCommands];
