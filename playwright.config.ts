@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { startFileMailSink } from './e2e/support/mail';
 import { WITHOUT_OUTSIDE_SERVICES } from './e2e/support/server-env';
 
 /**
@@ -19,6 +20,14 @@ const external = process.env.E2E_BASE_URL;
 process.env.E2E_PORT ??= freePort();
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'almanac-e2e-'));
 const baseURL = external ?? `http://127.0.0.1:${process.env.E2E_PORT}`;
+// One real SMTP server for the whole run, in this main process (the workers inherit its address): every app server
+// sends its email there, and the specs read what arrived from E2E_MAIL_DIR (e2e/support/mail.ts).
+if (!process.env.E2E_SMTP_URL) {
+  const smtpPort = freePort();
+  process.env.E2E_MAIL_DIR = path.join(process.env.E2E_DATA_DIR, 'mail');
+  process.env.E2E_SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
+  startFileMailSink(Number(smtpPort), process.env.E2E_MAIL_DIR);
+}
 const artifacts = path.resolve('e2e/artifacts');
 mkdirSync(artifacts, { recursive: true });
 // Every server of the run logs into one fresh folder, which the global teardown scans for leaked keys and secrets.
@@ -76,7 +85,13 @@ export default defineConfig({
           LOG_LEVEL: 'info',
           // Every spec signs up from 127.0.0.1; the per-address sign-up limit (20 an hour) is for strangers.
           SIGN_UPS_PER_ADDRESS_PER_HOUR: '1000',
+          // Email goes out from the job queue: look for due jobs often, so a link arrives within a fraction of a second.
+          JOB_POLL_MS: '100',
+          // The operator pages (/admin) for the accounts that sign up with this address.
+          ADMIN_EMAILS: 'operator@example.test',
           ...WITHOUT_OUTSIDE_SERVICES,
+          // Set here, not only through WITHOUT_OUTSIDE_SERVICES, which this process imported before the sink existed.
+          SMTP_URL: process.env.E2E_SMTP_URL,
           // No sign-in provider: the specs see the email-and-password pages (the OAuth specs start their own server).
           GITHUB_CLIENT_ID: '',
           GITHUB_CLIENT_SECRET: '',

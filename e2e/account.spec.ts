@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
+import { confirmSignUpByEmail } from './support/auth';
 
 /** Dashboard actions beyond the main journey: upgrade and downgrade with their confirmation, cancel/resume, named replacement key and rename, ownership, CSRF. */
 
@@ -11,6 +12,7 @@ async function signUp(page: Page, returnTo: string): Promise<string> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('correct horse battery');
   await page.getByRole('button', { name: 'Create account' }).click();
+  await confirmSignUpByEmail(page, email);
   await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, '\\$&')));
   return email;
 }

@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { startFakeStripe, type FakeStripe } from '../test/support/fake-stripe';
 import { rememberSecret } from '../test/support/log-scan';
 import { startAppServer, type AppServer } from './support/app-server';
+import { confirmSignUpByEmail } from './support/auth';
 
 /**
  * The Stripe purchase path in a browser, without the network: a local fake of Stripe (test/support/fake-stripe.ts:
@@ -69,6 +70,7 @@ test('Stripe Checkout: pay, wait for the webhook, see the key once, query, open 
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('correct horse battery');
   await page.getByRole('button', { name: 'Create account' }).click();
+  await confirmSignUpByEmail(page, email);
   await expect(page).toHaveURL(new RegExp(`/knowledge-bases/${kbId}`));
 
   // Buying leads to Stripe's hosted checkout, for a session the app created with the real library.

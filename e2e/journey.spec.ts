@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
 import { expectNoSeriousA11yViolations } from './support/a11y';
+import { confirmSignUpByEmail } from './support/auth';
 
 /**
  * The buyer's whole journey on a fresh server in test mode (no Stripe keys): browse → search → filter → open a
@@ -45,6 +46,8 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('correct horse battery');
   await page.getByRole('button', { name: 'Create account' }).click();
+  // The address is confirmed through the email that arrived (docs/api.md §7.5), which signs in and comes back here.
+  await confirmSignUpByEmail(page, email);
   await expect(page).toHaveURL(new RegExp(`/knowledge-bases/${kbId}`));
   await expect(page.getByText('Buy a plan above')).toBeVisible();
 

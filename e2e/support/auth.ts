@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { waitForMail } from './mail';
 
 let counter = 0;
 
@@ -17,8 +18,22 @@ export async function signUp(page: Page, account = newAccount(), callbackUrl = '
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Create account' }).click();
+  await confirmSignUpByEmail(page, account.email);
   await expect(page.getByRole('banner').getByText(account.email)).toBeVisible();
   return account;
+}
+
+/**
+ * After "Create account": the page says to check the inbox; the verification email arrives at the run's SMTP server
+ * (e2e/support/mail.ts); its link's button confirms the address and signs in, back to the sign-up's callback page.
+ */
+export async function confirmSignUpByEmail(page: Page, email: string): Promise<void> {
+  await expect(page.getByText('Check your inbox')).toBeVisible();
+  const mail = await waitForMail(email, 'Confirm your email address');
+  expect(mail.link).toMatch(/\/verify-email\?token=[0-9A-Za-z]{32}/);
+  await page.goto(mail.link!);
+  await page.getByRole('button', { name: 'Confirm my email address' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/verify-email'));
 }
 
 export async function signIn(page: Page, account: { email: string; password: string }, callbackUrl = '/'): Promise<void> {

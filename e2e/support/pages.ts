@@ -53,10 +53,15 @@ export const MAIN_PAGES: MainPage[] = [
   { name: 'publisher', path: async (request) => publisherPathOf(request, (await firstKnowledgeBase(request)).id) },
   { name: 'sign-in', path: async () => '/signin' },
   { name: 'sign-up', path: async () => '/signup' },
+  { name: 'forgot-password', path: async () => '/forgot-password' },
+  // A link that cannot be used (the usable states are scanned in e2e/account-recovery.spec.ts).
+  { name: 'reset-password-expired', path: async () => '/reset-password?token=0000000000000000000000000000000000' },
+  { name: 'verify-email-expired', path: async () => '/verify-email?invalid=1' },
   { name: 'not-found', path: async () => '/knowledge-bases/kb_doesnotexist0000' },
   // The API reference; e2e/docs.spec.ts scans it again once Redoc has drawn the reference.
   { name: 'docs', path: async () => '/docs', slow: true },
   // Account pages (part B) for a fresh buyer; pages with a subscription are scanned in e2e/journey.spec.ts and e2e/account.spec.ts.
   { name: 'account', path: async () => '/account', signedIn: true },
   { name: 'account-keys', path: async () => '/account/keys', signedIn: true },
+  { name: 'account-settings', path: async () => '/account/settings', signedIn: true },
 ];
