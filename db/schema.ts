@@ -69,7 +69,7 @@ export const users = pgTable(
     sessionVersion: integer('session_version').notNull().default(0),
     /**
      * When the address was proven (the sign-up link, a provider's verified email, an operator's CLI). Null: unproven,
-     * so the account may browse but not buy or create keys (docs/api.md §7.5).
+     * so the account may browse but not buy or create keys (docs/api.md §11.3).
      */
     emailVerifiedAt: ts('email_verified_at'),
     /** Account deleted: the row stays (invoices and ledgers refer to it) with its personal data removed. */
@@ -546,7 +546,7 @@ export const usagePeriods = pgTable(
 );
 
 /**
- * Usage alerts sent (docs/api.md §5.6): one row per subscription, period and threshold (80 or 100 percent of the cap).
+ * Usage alerts sent (docs/api.md §11.4): one row per subscription, period and threshold (80 or 100 percent of the cap).
  * The insert is the "once": whoever inserts the row enqueues the email and webhook; everyone else finds it there.
  */
 export const usageAlerts = pgTable(
