@@ -46,7 +46,7 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('correct horse battery');
   await page.getByRole('button', { name: 'Create account' }).click();
-  // The address is confirmed through the email that arrived (docs/api.md §7.5), which signs in and comes back here.
+  // The address is confirmed through the email that arrived (docs/api.md §11.3), which signs in and comes back here.
   await confirmSignUpByEmail(page, email);
   await expect(page).toHaveURL(new RegExp(`/knowledge-bases/${kbId}`));
   await expect(page.getByText('Buy a plan above')).toBeVisible();

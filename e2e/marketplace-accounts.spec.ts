@@ -56,7 +56,7 @@ test('sign-up errors appear next to their fields and keep what was typed', async
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByText('one of the most common ones')).toBeVisible();
 
-  // A taken address gets the same answer as a new one (docs/api.md §7.5); its owner is told by email.
+  // A taken address gets the same answer as a new one (docs/api.md §11.3); its owner is told by email.
   await page.getByLabel('Email').fill(taken.email.toUpperCase());
   await page.getByLabel('Password').fill('a perfectly long password');
   await page.getByRole('button', { name: 'Create account' }).click();

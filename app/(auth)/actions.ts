@@ -50,7 +50,7 @@ export async function signInAction(_previous: AuthFormState, form: FormData): Pr
 }
 
 /**
- * Sign-up answers "check your inbox" whether or not the address already has an account (docs/api.md §7.5); the link
+ * Sign-up answers "check your inbox" whether or not the address already has an account (docs/api.md §11.3); the link
  * in the message confirms the address and signs the person in.
  */
 export async function signUpAction(_previous: AuthFormState, form: FormData): Promise<AuthFormState> {
@@ -67,7 +67,7 @@ export async function signUpAction(_previous: AuthFormState, form: FormData): Pr
   return { sentTo: result.email };
 }
 
-/** "Forgot password?": the same answer for every well-formed address (docs/api.md §7.5). */
+/** "Forgot password?": the same answer for every well-formed address (docs/api.md §11.3). */
 export async function forgotPasswordAction(_previous: AuthFormState, form: FormData): Promise<AuthFormState> {
   const email = text(form, 'email').trim();
   if (!email) return { fieldErrors: { email: 'Enter your email address.' } };

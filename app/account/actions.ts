@@ -75,7 +75,7 @@ export async function createReplacementKeyAction(formData: FormData): Promise<vo
   // A double click makes one key: the second submission goes to the first one's reveal (docs/api.md §7.4).
   const { done } = await onSubscription(formData, subscriptionForm, async (db, input) => {
     if (!name?.ok) return { ok: false as const, code: 'key_name_invalid' as const };
-    // docs/api.md §7.5: an unconfirmed address cannot create keys.
+    // docs/api.md §11.3: an unconfirmed address cannot create keys.
     if (!(await requireVerifiedEmail(db, input.userId)).ok) redirect(VERIFY_FIRST_PATH);
     const once = await onceForForm(db, { userId: input.userId, token: typeof token === 'string' ? token : null }, (tx) => issueReplacementKeyForReveal(tx, { ...input, name: name.name }), (r) => (r.ok ? reveal(r.handoffId) : null));
     return once.repeated ? { ok: true as const, to: once.destination } : once.result.ok ? { ok: true as const, to: reveal(once.result.handoffId) } : once.result;

@@ -4,7 +4,7 @@ import { SubmitButton } from '@/components/ui/submit-button';
 import { formatDate } from '@/components/ui/format';
 import { AlertWebhookForm, SendTestEventForm, type AlertWebhookAction } from './alert-webhook-form';
 
-/** The subscription page's usage alerts: what was sent this period, and the optional webhook (docs/api.md §5.6). */
+/** The subscription page's usage alerts: what was sent this period, and the optional webhook (docs/api.md §11.4). */
 export function UsageAlertsSection({
   subscriptionId,
   webhook,

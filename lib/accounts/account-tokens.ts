@@ -5,7 +5,7 @@ import type { Executor } from '@/lib/platform/db';
 import { randomBase62 } from '@/lib/platform/ids';
 
 /**
- * Single-use links sent by email (docs/api.md §7.5): email verification (24 hours) and password reset (1 hour). The
+ * Single-use links sent by email (docs/api.md §11.3): email verification (24 hours) and password reset (1 hour). The
  * token is 32 random base62 characters (190 bits) and only its SHA-256 is stored, so a database dump holds no usable
  * link. Using a token is one UPDATE that checks it is unused and unexpired and marks it used: a link works once however
  * often, or however concurrently, it is clicked.

@@ -14,7 +14,7 @@ import { getSignInLimiter, type SignInGate } from './sign-in-limiter';
 import { emailSchema, hashPassword, registerUser, toUserView, type RegisterUserInput, type UserView } from './users';
 
 /**
- * Accounts that recover (docs/api.md §7.5): email verification at sign-up, password reset, password change. The links
+ * Accounts that recover (docs/api.md §11.3): email verification at sign-up, password reset, password change. The links
  * are single-use tokens (lib/accounts/account-tokens.ts) sent through lib/platform/mail.ts in the same transaction that
  * issues them. Sign-up and reset requests answer the same whether or not the address has an account; what differs goes
  * to the mailbox, which only the address's owner reads.
@@ -112,7 +112,7 @@ export const VERIFY_FIRST_PATH = '/account/settings?error=verify_first';
 
 export type VerifiedGate = { ok: true } | { ok: false; code: 'email_unverified' };
 
-/** Buying and creating keys need a proven address (docs/api.md §7.5); browsing does not. */
+/** Buying and creating keys need a proven address (docs/api.md §11.3); browsing does not. */
 export async function requireVerifiedEmail(db: Executor, userId: string): Promise<VerifiedGate> {
   return (await isEmailVerified(db, userId)) ? { ok: true } : { ok: false, code: 'email_unverified' };
 }

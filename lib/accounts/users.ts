@@ -129,7 +129,7 @@ async function findLinkedUser(db: Executor, identity: OAuthIdentity): Promise<Us
  *    email (a password account gains a second way in, never a duplicate), or a new password-less account is made.
  * 3. An unverified email is refused, with or without an account behind it: linking would hand an existing account
  *    to whoever typed its address at the provider, and creating one would squat an address its owner has not proven.
- * 4. An existing account whose own address is unverified is not linked either (docs/api.md §7.5): whoever opened it
+ * 4. An existing account whose own address is unverified is not linked either (docs/api.md §11.3): whoever opened it
  *    may not own the address, and would share the account with the provider's user.
  * One transaction, and the link is read back after the insert, so concurrent callbacks end on the same user.
  */

@@ -12,7 +12,7 @@ import { endSubscription } from '@/lib/subscriptions';
 import { getStripe, type Stripe } from './stripe';
 
 /**
- * Account deletion (docs/api.md §7.5). What goes: every key (revoked), every live subscription (ended now, and at
+ * Account deletion (docs/api.md §11.3). What goes: every key (revoked), every live subscription (ended now, and at
  * Stripe), the sign-in ways (password, OAuth links, sessions), pending links, alert webhooks, the outbox messages to
  * the address, and the personal data on the user row (email, name, picture). What stays: the user row itself, under an
  * address that names nobody, because subscriptions, the earnings ledger, audit records and Stripe's invoices refer to

@@ -66,7 +66,7 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
     let usage = { used: abstained ? await releaseQueryUnit(db, period) : reservation.used, cap };
     const delivered = metered.deliver ? await metered.deliver(result.value, usage) : true;
     if (!delivered && !abstained) usage = { used: await releaseQueryUnit(db, period), cap };
-    // Usage alerts at 80% and 100% (docs/api.md §5.6): a comparison on the count just returned; any recording runs
+    // Usage alerts at 80% and 100% (docs/api.md §11.4): a comparison on the count just returned; any recording runs
     // off this request's path.
     if (delivered && !abstained) noteUsage(db, { ...period, used: usage.used, cap });
     recorder.record({

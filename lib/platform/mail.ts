@@ -10,7 +10,7 @@ import { log } from './log';
 import { processSingleton } from './singleton';
 
 /**
- * Email as one component (docs/api.md §7.6). Every message is first a row of `mail_outbox`, written in the caller's
+ * Email as one component (docs/api.md §11.2). Every message is first a row of `mail_outbox`, written in the caller's
  * transaction, so a message exists iff the change that caused it committed:
  * - without SMTP_URL the row IS the delivery (`outbox`): operators read it at /admin/outbox or with
  *   `npm run almanac -- outbox`, and `npm start` needs no mail server;

@@ -13,7 +13,7 @@ import { pinnedLookup, signPayload } from './http-connector';
 import { parseEndpointUrl, resolveAndGuard, type GuardPolicy } from './ssrf-guard';
 
 /**
- * The buyer's usage-alert webhook (docs/api.md §5.6): a URL per subscription and a signing secret shown once. Each
+ * The buyer's usage-alert webhook (docs/api.md §11.4): a URL per subscription and a signing secret shown once. Each
  * alert is POSTed as JSON signed exactly like the publisher call (`Almanac-Signature: t=<unix>,v1=<hex HMAC-SHA256 of
  * "<t>.<body>">`), from the durable queue (lib/platform/jobs.ts): a non-2xx answer, a timeout or a refused address is
  * retried with backoff, and the body (with its event id) is the same on every attempt, so receivers deduplicate on

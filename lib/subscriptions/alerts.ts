@@ -10,7 +10,7 @@ import { processSingleton } from '@/lib/platform/singleton';
 import { inTransaction } from '@/lib/platform/transactions';
 
 /**
- * Usage alerts (docs/api.md §5.6): when a subscription's count for the period reaches 80% and 100% of the plan's cap,
+ * Usage alerts (docs/api.md §11.4): when a subscription's count for the period reaches 80% and 100% of the plan's cap,
  * the buyer gets an email and, when they set one, a signed webhook (lib/routing/alert-webhooks.ts), each at most once
  * per threshold and period.
  *

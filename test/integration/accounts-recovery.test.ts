@@ -26,7 +26,7 @@ import { createTestDatabase } from '../support/db';
 import { createCatalogueFixture } from './subscriptions-fixtures';
 
 /**
- * Accounts that recover (docs/api.md §7.5), on real databases: verification and reset links are single use and expire,
+ * Accounts that recover (docs/api.md §11.3), on real databases: verification and reset links are single use and expire,
  * a reset signs every session out, sign-up and reset answers do not tell whether an address has an account, an
  * unconfirmed account cannot buy, OAuth does not link to an unconfirmed account, deletion keeps the ledgers.
  */

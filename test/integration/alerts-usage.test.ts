@@ -15,7 +15,7 @@ import { listenOnLoopback } from '../support/listen';
 import { createCatalogueFixture, createUser } from './subscriptions-fixtures';
 
 /**
- * Usage alerts (docs/api.md §5.6): at 80% and 100% of the cap, once per threshold and period however many requests
+ * Usage alerts (docs/api.md §11.4): at 80% and 100% of the cap, once per threshold and period however many requests
  * cross the line at once; email to the buyer; a webhook signed like the publisher call, delivered from the durable
  * queue and retried until the receiver answers 2xx, with the same event id every time.
  */

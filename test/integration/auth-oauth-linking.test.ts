@@ -46,7 +46,7 @@ describe('signInWithOAuth', () => {
   it('links a verified email to the existing, confirmed password account instead of making a second one; the password still works', async () => {
     const registered = await registerUser(handle.db, { email: 'ada@example.test', password: 'correct horse battery', name: 'Ada' });
     if (!registered.ok) throw new Error('setup failed');
-    // Only an account whose own address is confirmed is linked (docs/api.md §7.5; accounts-recovery.test.ts has the refusal).
+    // Only an account whose own address is confirmed is linked (docs/api.md §11.3; accounts-recovery.test.ts has the refusal).
     expect(await signInWithOAuth(handle.db, gitHubIdentity('ada@example.test', true))).toEqual({ ok: false, code: 'account_unverified' });
     await handle.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, registered.user.id));
     const identity = gitHubIdentity('ADA@example.test', true);

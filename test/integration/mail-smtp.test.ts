@@ -9,7 +9,7 @@ import { createTestDatabase } from '../support/db';
 import { startSmtpSink } from '../support/smtp-sink';
 
 /**
- * Email as a component (docs/api.md §7.6), contract: without SMTP_URL the outbox row is the delivery; with it, a job
+ * Email as a component (docs/api.md §11.2), contract: without SMTP_URL the outbox row is the delivery; with it, a job
  * delivers to a real SMTP server (smtp-server, started here) and what arrived is read back, retried on a temporary
  * failure, marked sent once.
  */

@@ -30,7 +30,7 @@ const start = withApiRoute(async (request, { requestId }) => {
     const back = plan ? `/knowledge-bases/${encodeURIComponent(plan.kbId)}` : '/';
     return seeOther(`/signin?callbackUrl=${encodeURIComponent(back)}`);
   }
-  // docs/api.md §7.5: an unconfirmed address can browse but not buy.
+  // docs/api.md §11.3: an unconfirmed address can browse but not buy.
   if (!(await requireVerifiedEmail(db, user.id)).ok) return seeOther(VERIFY_FIRST_PATH);
   const result = await startCheckout(db, { userId: user.id, email: user.email, planId: parsed.data.planId });
   if (result.ok) return seeOther(result.url);

@@ -8,7 +8,7 @@ import { formDataOf, idSchema } from '@/lib/platform/text-input';
 import type { AlertWebhookFormState } from '@/components/account/alert-webhook-form';
 import { removeAlertWebhook, saveAlertWebhook, sendTestAlertWebhook } from '@/lib/routing';
 
-/** The usage-alert webhook of one subscription (docs/api.md §5.6): set or replace, remove, send a test event. */
+/** The usage-alert webhook of one subscription (docs/api.md §11.4): set or replace, remove, send a test event. */
 const form = z.object({ subscriptionId: idSchema(), url: z.string().max(2_000).optional().default('') });
 
 async function parse(formData: FormData) {
