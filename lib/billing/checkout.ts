@@ -62,6 +62,8 @@ export async function findLiveSubscriptionId(db: Executor, userId: string, kbId:
 export type StartCheckoutResult =
   | { ok: true; kind: 'stripe'; url: string }
   | { ok: true; kind: 'test'; url: string }
+  /** A free plan with Stripe configured: activated at once, no Checkout and no card; the URL reveals its key once. */
+  | { ok: true; kind: 'free'; url: string }
   | { ok: false; code: 'invalid_plan'; kbId?: undefined }
   | { ok: false; code: 'already_subscribed'; kbId: string; subscriptionId: string }
   | { ok: false; code: 'stripe_unavailable'; kbId: string };
@@ -77,6 +79,17 @@ export async function startCheckout(
   const existing = await findLiveSubscriptionId(db, input.userId, plan.kbId);
   if (existing) return { ok: false, code: 'already_subscribed', kbId: plan.kbId, subscriptionId: existing };
   if (!stripe) return { ok: true, kind: 'test', url: `/checkout/test?planId=${encodeURIComponent(plan.planId)}` };
+  // A free plan (docs/api.md §9.2) needs no card, so it never goes to Stripe Checkout (which would ask for one): the
+  // subscription and its live key are made here, and the key reaches the buyer through the same one-time handoff.
+  if (plan.priceCents === 0) {
+    const free = await activateFreePlan(db, { userId: input.userId, planId: plan.planId });
+    if (free.ok) return { ok: true, kind: 'free', url: `/checkout/success?handoff=${encodeURIComponent(free.handoffId)}` };
+    if (free.code === 'already_subscribed') {
+      const existingNow = await findLiveSubscriptionId(db, input.userId, plan.kbId);
+      if (existingNow) return { ok: false, code: 'already_subscribed', kbId: plan.kbId, subscriptionId: existingNow };
+    }
+    return { ok: false, code: 'invalid_plan' };
+  }
 
   const appUrl = baseUrl();
   try {
@@ -127,6 +140,16 @@ export async function ensureStripeCustomer(db: Executor, stripe: Stripe, userId:
   if (updated[0]?.customer) return updated[0].customer;
   const [again] = await db.select({ customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).limit(1);
   return again?.customer ?? customer.id;
+}
+
+/** Subscribes to a free plan without payment (Stripe or not): subscription + live key + parked reveal, in one transaction. */
+async function activateFreePlan(db: Executor, input: { userId: string; planId: string }): Promise<{ ok: true; handoffId: string } | { ok: false; code: string }> {
+  return db.transaction(async (tx) => {
+    const purchase = await purchaseSubscription(tx, { userId: input.userId, planId: input.planId, mode: 'live' });
+    if (!purchase.ok) return { ok: false, code: purchase.code === 'conflict' ? 'already_subscribed' : purchase.code };
+    const handoffId = await parkIssuedKey(tx, { userId: input.userId, subscriptionId: purchase.subscription.id, keyId: purchase.key.id, plaintext: purchase.key.plaintext });
+    return { ok: true, handoffId };
+  });
 }
 
 export type TestPurchaseResult =

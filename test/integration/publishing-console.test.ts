@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, catalogSearch, knowledgeBases, plans, subscriptions } from '@/db/schema';
 import type { Database } from '@/db/client';
-import { findPurchasablePlan } from '@/lib/billing';
+import { findPurchasablePlan, getCheckoutOutcome, startCheckout, type Stripe } from '@/lib/billing';
 import {
   createListing,
   createPlan,
@@ -172,6 +172,23 @@ describe('plans', () => {
     expect(await createPlan(db, actor, kb.id, plan({ price: '0.10' }), null)).toMatchObject({ ok: false, fieldErrors: { price: expect.stringContaining('at least 0.50') } });
     expect(await createPlan(db, actor, kb.id, plan({ price: '12.345' }), null)).toMatchObject({ ok: false, fieldErrors: { price: expect.stringContaining('19.50') } });
     expect(await createPlan(db, actor, kb.id, plan({ price: '19.5' }), null)).toMatchObject({ ok: true, plan: { priceCents: 1950 } });
+  });
+
+  it('with Stripe configured, a free plan is activated without Checkout or card: one live key, revealed once', async () => {
+    const { actor } = await newPublisher();
+    const kb = await draft(actor);
+    const free = await okPlan(actor, kb.id, { name: 'Free', price: '0', queriesPerPeriod: '50' });
+    await publishListing(db, actor, kb.id);
+    const buyer = await createUser(db);
+    // Any Stripe call would throw: a free plan must not reach Stripe at all.
+    const stripe = new Proxy({}, { get: () => { throw new Error('Stripe must not be called for a free plan'); } }) as Stripe;
+    const started = await startCheckout(db, { userId: buyer, email: 'free@example.com', planId: free.id }, stripe);
+    expect(started).toMatchObject({ ok: true, kind: 'free', url: expect.stringMatching(/^\/checkout\/success\?handoff=/) });
+    const handoffId = new URL((started as { url: string }).url, 'http://x').searchParams.get('handoff')!;
+    const first = await getCheckoutOutcome(db, { userId: buyer, handoffId });
+    expect(first).toMatchObject({ status: 'revealed', mode: 'live', plaintext: expect.stringMatching(/^alm_sk_live_/) });
+    expect(await getCheckoutOutcome(db, { userId: buyer, handoffId })).toMatchObject({ status: 'pending' });
+    expect(await startCheckout(db, { userId: buyer, email: 'free@example.com', planId: free.id }, stripe)).toMatchObject({ ok: false, code: 'already_subscribed' });
   });
 
   it('an edit without subscribers changes the plan in place', async () => {
