@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { knowledgeBases, plans, publishers } from '@/db/schema';
+import { documents, jobs, knowledgeBases, plans, publishers } from '@/db/schema';
 import type { Database } from '@/db/client';
 import {
   createListing,
@@ -17,6 +17,9 @@ import {
   updatePublisherProfile,
   type Actor,
 } from '@/lib/publishing';
+import { deleteDocumentForOwner, listDocumentsForOwner, requestReindex, uploadDocument } from '@/lib/engine';
+import { getKnowledgeBaseAnalytics } from '@/lib/publishing';
+import { getBackendSettings, saveHttpBackend, tryKnowledgeBase } from '@/lib/routing';
 import { createTestDatabase } from '../support/db';
 import { createUser } from './subscriptions-fixtures';
 
@@ -50,6 +53,15 @@ export const CONSOLE_ACTIONS: { name: string; run: (db: Database, strangerId: st
   { name: 'edit plan', run: (db, s, v) => editPlan(db, stranger(s), v.planId, { ...PLAN, price: '1' }, null) },
   { name: 'retire plan', run: (db, s, v) => retirePlan(db, stranger(s), v.planId) },
   { name: 'delete plan', run: (db, s, v) => deletePlan(db, stranger(s), v.planId) },
+  // Content (hosted documents), backend and try it, analytics.
+  { name: 'list documents', run: (db, s, v) => listDocumentsForOwner(db, s, v.kbId) },
+  { name: 'upload a document', run: (db, s, v) => uploadDocument(db, s, v.kbId, { name: 'x.md', bytes: new TextEncoder().encode('# X\n\nInjected.') }) },
+  { name: 'delete a document', run: (db, s, v) => deleteDocumentForOwner(db, s, v.kbId, 'doc_0000000000000000') },
+  { name: 'reindex', run: (db, s, v) => requestReindex(db, s, v.kbId) },
+  { name: 'page: backend settings', run: (db, s, v) => getBackendSettings(db, s, v.draftKbId) },
+  { name: 'save the http backend', run: (db, s, v) => saveHttpBackend(db, s, { kbId: v.draftKbId, endpointUrl: 'https://example.com/q', infraKey: 'k'.repeat(20), signingSecret: 's'.repeat(40) }) },
+  { name: 'try it / send a test query', run: (db, s, v) => tryKnowledgeBase(db, s, v.kbId, 'What is inside?') },
+  { name: 'page and CSV: listing analytics', run: (db, s, v) => getKnowledgeBaseAnalytics(db, s, v.kbId) },
 ];
 
 const stranger = (userId: string): Actor => ({ kind: 'publisher', userId });
@@ -75,6 +87,8 @@ async function snapshot() {
     publisher: await db.select().from(publishers).where(eq(publishers.id, victim.publisherId)),
     kbs: await db.select().from(knowledgeBases).where(eq(knowledgeBases.publisherId, victim.publisherId)),
     plans: await db.select().from(plans).where(eq(plans.kbId, victim.kbId)),
+    documents: await db.select().from(documents).where(eq(documents.kbId, victim.kbId)),
+    jobs: await db.select().from(jobs),
   };
 }
 
