@@ -5,7 +5,7 @@ import { KnowledgeBaseCard } from '@/components/marketplace/knowledge-base-card'
 import { Field } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from './form-state';
-import { MarkdownText } from './markdown';
+import { MarkdownText } from '@/components/marketplace/markdown';
 import { TextArea } from './text-area';
 
 export interface ListingValues {

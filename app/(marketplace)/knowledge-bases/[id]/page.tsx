@@ -1,3 +1,4 @@
+import { MarkdownText } from '@/components/marketplace/markdown';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -49,7 +50,6 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
   const planItems = kb.plans.map((plan) => ({ plan, offer: offerFor(plan, standing) }));
   const question = kb.sampleQuestions[0] ?? `What does ${kb.title} cover?`;
   const snippets = buildSnippets(baseUrl(), kb.id, question);
-  const paragraphs = kb.description.split(/\n\s*\n/).filter((p) => p.trim());
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
@@ -104,11 +104,8 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
       </header>
 
       <Section id="about-heading" title="About this knowledge base" className="mt-10 max-w-3xl">
-        <div className="mt-3 space-y-4 leading-relaxed text-slate-800">
-          {paragraphs.map((p, i) => (
-            <p key={i}>{p}</p>
-          ))}
-        </div>
+        {/* The publisher's Markdown, rendered without raw HTML (components/marketplace/markdown.tsx). */}
+        <MarkdownText text={kb.description} className="mt-3 leading-relaxed text-slate-800" />
       </Section>
 
       <Section id="plans-heading" title="Plans" className="mt-12">
