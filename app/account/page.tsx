@@ -31,7 +31,12 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Your account</h1>
-          <p className="mt-1 text-sm text-slate-700">Signed in as {user.email}</p>
+          <p className="mt-1 text-sm text-slate-700">
+            Signed in as {user.email} ·{' '}
+            <Link href="/account/settings" className="font-medium text-brand-700 underline">
+              Account settings
+            </Link>
+          </p>
         </div>
         {isStripeConfigured() ? (
           <form action={openBillingPortalAction}>

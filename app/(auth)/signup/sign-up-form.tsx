@@ -2,6 +2,7 @@
 
 import { useActionState } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { NewPasswordField } from '@/components/auth/new-password-field';
 import { Field } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { signUpAction, type AuthFormState } from '../actions';
@@ -22,16 +23,7 @@ export function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
       <input type="hidden" name="callbackUrl" value={callbackUrl} />
       <Field label="Name (optional)" name="name" type="text" autoComplete="name" defaultValue={state.values?.name} error={state.fieldErrors?.name} />
       <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} error={state.fieldErrors?.email} />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={10}
-        hint="At least 10 characters, and not a common password."
-        error={state.fieldErrors?.password}
-      />
+      <NewPasswordField error={state.fieldErrors?.password} />
       <SubmitButton pendingLabel="Creating your account…" className="w-full">
         Create account
       </SubmitButton>

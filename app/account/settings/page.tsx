@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Alert } from '@/components/ui/alert';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
+import { NewPasswordField } from '@/components/auth/new-password-field';
 import { Field } from '@/components/ui/field';
 import { Section } from '@/components/ui/section';
 import { SubmitButton } from '@/components/ui/submit-button';
@@ -65,15 +66,7 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
           ) : (
             <p className="text-sm text-slate-700">You sign in through a provider; a password lets you sign in with your email too.</p>
           )}
-          <Field
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={10}
-            hint="At least 10 characters, and not a common password. Every other session is signed out."
-          />
+          <NewPasswordField label="New password" note="Every other session is signed out." />
           <SubmitButton pendingLabel="Saving…">Save new password</SubmitButton>
         </form>
       </Section>
