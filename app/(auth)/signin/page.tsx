@@ -37,6 +37,16 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           {error}
         </Alert>
       ) : null}
+      {params.signedOut === 'everywhere' ? (
+        <Alert tone="success" className="mb-4">
+          You are signed out on every device and browser.
+        </Alert>
+      ) : null}
+      {params.deleted === '1' ? (
+        <Alert tone="success" className="mb-4">
+          Your account was deleted: its keys are revoked, its subscriptions ended and its personal data removed.
+        </Alert>
+      ) : null}
       {params.reset === '1' ? (
         <Alert tone="success" className="mb-4">
           Your password was changed and every session was signed out. Sign in with your new password.

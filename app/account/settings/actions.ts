@@ -59,5 +59,5 @@ export async function deleteAccountAction(form: FormData): Promise<void> {
   }
   const { name, options } = sessionCookie();
   (await cookies()).set(name, '', { ...options, maxAge: 0 });
-  redirect('/?accountDeleted=1');
+  redirect('/signin?deleted=1');
 }
