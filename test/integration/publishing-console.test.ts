@@ -191,6 +191,23 @@ describe('plans', () => {
     expect(await startCheckout(db, { userId: buyer, email: 'free@example.com', planId: free.id }, stripe)).toMatchObject({ ok: false, code: 'already_subscribed' });
   });
 
+  it('with Stripe configured, a paid plan gets a monthly Stripe Price through the API (a new one when its amount changes); a free plan none', async () => {
+    const { actor } = await newPublisher();
+    const kb = await draft(actor);
+    const calls: Array<{ params: Record<string, unknown>; idempotencyKey?: string }> = [];
+    const stripe = { prices: { create: async (params: Record<string, unknown>, options: { idempotencyKey?: string }) => (calls.push({ params, idempotencyKey: options.idempotencyKey }), { id: `price_${calls.length}` }) } } as unknown as Stripe;
+    const paid = await createPlan(db, actor, kb.id, plan({ price: '19.50', currency: 'eur' }), stripe);
+    expect(paid).toMatchObject({ ok: true, plan: { stripePriceId: 'price_1', priceCents: 1950, currency: 'eur' } });
+    expect(calls[0]).toMatchObject({ params: { currency: 'eur', unit_amount: 1950, recurring: { interval: 'month' }, metadata: { kbId: kb.id } }, idempotencyKey: `almanac-price-${(paid as { plan: { id: string } }).plan.id}` });
+    expect(await createPlan(db, actor, kb.id, plan({ name: 'Free', price: '0', queriesPerPeriod: '10' }), stripe)).toMatchObject({ ok: true, plan: { stripePriceId: null } });
+    expect(calls).toHaveLength(1);
+    const planId = (paid as { plan: { id: string } }).plan.id;
+    expect(await editPlan(db, actor, planId, plan({ name: 'Renamed', price: '19.50', currency: 'eur' }), stripe)).toMatchObject({ ok: true, plan: { stripePriceId: 'price_1' } });
+    expect(await editPlan(db, actor, planId, plan({ price: '25', currency: 'eur' }), stripe)).toMatchObject({ ok: true, plan: { stripePriceId: 'price_2', priceCents: 2500 } });
+    const failing = { prices: { create: async () => { throw new Error('down'); } } } as unknown as Stripe;
+    expect(await createPlan(db, actor, kb.id, plan(), failing)).toMatchObject({ ok: false, reason: 'stripe_unavailable' });
+  });
+
   it('an edit without subscribers changes the plan in place', async () => {
     const { actor } = await newPublisher();
     const kb = await draft(actor);
