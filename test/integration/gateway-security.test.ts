@@ -30,6 +30,7 @@ let kb: string;
 let otherKb: string;
 let draftKb: string;
 let suspendedKb: string;
+let unpublishedKb: string;
 const keys: Record<string, BoughtKey> = {};
 
 beforeAll(async () => {
@@ -44,18 +45,21 @@ beforeAll(async () => {
   otherKb = await createHttpKnowledgeBase(db, pub, backend);
   draftKb = await createKnowledgeBase(db, pub, { status: 'draft' });
   suspendedKb = await createHttpKnowledgeBase(db, pub, backend);
+  unpublishedKb = await createHttpKnowledgeBase(db, pub, backend);
   keys.good = await buyKey(db, kb, { cap: 1_000, perMinute: 1_000 });
   keys.revoked = await buyKey(db, kb);
   keys.other = await buyKey(db, otherKb);
   keys.cancelled = await buyKey(db, kb);
   keys.pastDue = await buyKey(db, kb);
   keys.suspended = await buyKey(db, suspendedKb);
+  keys.unpublished = await buyKey(db, unpublishedKb, { cap: 1_000, perMinute: 1_000 });
   keys.draft = await buyKey(db, draftKb);
   for (const k of Object.values(keys)) rememberSecret(k.key);
   await revokeKeyAsOperator(db, keys.revoked.keyId);
   await db.update(subscriptions).set({ status: 'cancelled' }).where(eq(subscriptions.id, keys.cancelled.subscriptionId));
   await db.update(subscriptions).set({ status: 'past_due' }).where(eq(subscriptions.id, keys.pastDue.subscriptionId));
   await db.update(knowledgeBases).set({ status: 'suspended' }).where(eq(knowledgeBases.id, suspendedKb));
+  await db.update(knowledgeBases).set({ status: 'unpublished' }).where(eq(knowledgeBases.id, unpublishedKb));
   await db.update(knowledgeBases).set({ status: 'draft' }).where(eq(knowledgeBases.id, draftKb));
 });
 
@@ -242,6 +246,8 @@ const CASES: Case[] = [
   { name: 'OPTIONS (no CORS preflight)', call: () => good({ method: 'OPTIONS', body: null }), status: 405, error: 'method_not_allowed', headers: 'none', check: (r) => expect(r.headers.get('Allow')).toBe('POST') },
   // Success variants
   { name: 'success', call: () => good(), status: 200, error: null, headers: 'keyed' },
+  // docs/api.md §9.1: an unpublished listing still answers the subscriptions bought before, until their period ends.
+  { name: 'unpublished knowledge base, existing subscriber', call: () => good({ authorization: bearer(keys.unpublished), kbId: unpublishedKb }), status: 200, error: null, headers: 'keyed' },
   { name: 'bearer scheme in lower case', call: () => good({ authorization: `bearer ${keys.good.key}` }), status: 200, error: null, headers: 'keyed' },
   { name: 'bearer scheme in upper case with extra spaces', call: () => good({ authorization: `BEARER   ${keys.good.key}  ` }), status: 200, error: null, headers: 'keyed' },
   { name: 'Content-Type with charset', call: () => good({ contentType: 'application/json; charset=utf-8' }), status: 200, error: null, headers: 'keyed' },
