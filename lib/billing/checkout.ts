@@ -6,6 +6,7 @@ import { baseUrl, siteUrl } from '@/lib/platform/base-url';
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import { isCleanId } from '@/lib/platform/text-input';
+import { connectTermsFor } from './connect';
 import { getStripe, type Stripe } from './stripe';
 import { findBuyerSubscription, purchaseSubscription } from '@/lib/subscriptions';
 
@@ -95,12 +96,14 @@ export async function startCheckout(
   try {
     const customer = await ensureStripeCustomer(db, stripe, input.userId, input.email);
     const metadata = { userId: input.userId, planId: plan.planId, kbId: plan.kbId };
+    // A destination charge to the publisher's Connect account, the platform keeping its fee (docs/api.md §9.3).
+    const connect = await connectTermsFor(db, plan.kbId);
     const session = await stripe.checkout.sessions.create({
       mode: 'subscription',
       customer,
       client_reference_id: input.userId,
       metadata,
-      subscription_data: { metadata },
+      subscription_data: { metadata, ...(connect ?? {}) },
       line_items: [
         plan.stripePriceId
           ? { price: plan.stripePriceId, quantity: 1 }

@@ -1,6 +1,7 @@
 /** Billing: checkout (Stripe or the test checkout), plan changes through Stripe, the webhook ledger, the one-time key handoff. Public surface. */
 export * from './account-deletion';
 export * from './checkout';
+export * from './connect';
 export * from './handoff';
 export * from './plan-change';
 export * from './stripe';

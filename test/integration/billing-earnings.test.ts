@@ -1,8 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as webhookRoute } from '@/app/api/stripe/webhook/route';
 import { earnings, plans, subscriptions } from '@/db/schema';
-import { startCheckout } from '@/lib/billing';
+import { connectTermsFor, getConnectStatus, refreshConnectStatus, startCheckout, startConnectOnboarding } from '@/lib/billing';
 import { createStripeClient } from '@/lib/billing/stripe';
 import type { Database } from '@/lib/platform/db';
 import { resetEnvForTesting } from '@/lib/platform/env';
@@ -13,7 +13,7 @@ import { buildEvent, buildInvoice, signPayload, startFakeStripe, type FakeStripe
 import { createCatalogueFixture, createUser } from './subscriptions-fixtures';
 
 /**
- * The publishers' earnings ledger (docs/api.md §9.6): one row per paid period, written in the transaction of the event
+ * The publishers' earnings ledger (docs/api.md §9.3): one row per paid period, written in the transaction of the event
  * that paid it: test-checkout purchases and renewals, and Stripe's checkout.session.completed / invoice.paid in any
  * order, duplicates included.
  */
@@ -95,6 +95,37 @@ describe('earnings ledger', () => {
       );
       return (await response.json()) as { duplicate: boolean; outcome?: string };
     }
+
+    it('Connect: an Express account and onboarding link from the console, then Checkout is a destination charge with the fee', async () => {
+      const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
+      const fx = await createCatalogueFixture(db);
+      const owner = await createUser(db);
+      expect(await startConnectOnboarding(db, { userId: owner, email: 'p@example.com' }, stripe)).toMatchObject({ ok: false, code: 'not_found' });
+      await db.execute(sql`update publishers set owner_user_id = ${owner} where id = ${fx.publisherId}`);
+      const started = await startConnectOnboarding(db, { userId: owner, email: 'p@example.com' }, stripe);
+      if (!started.ok) throw new Error(started.message);
+      const status = await getConnectStatus(db, owner);
+      expect(status).toMatchObject({ configured: true, onboarded: false, accountId: expect.stringMatching(/^acct_/) });
+      expect(started.url).toBe(`${fake.baseUrl}/connect/${status.accountId}`);
+      const link = fake.requests.filter((r) => r.path === '/v1/account_links').at(-1)!;
+      expect(link.params).toMatchObject({ account: status.accountId, type: 'account_onboarding', return_url: expect.stringContaining('/publish/earnings?connect=return') });
+      // Again: a new link for the same account.
+      const accountsBefore = fake.accounts.size;
+      expect(await startConnectOnboarding(db, { userId: owner, email: 'p@example.com' }, stripe)).toMatchObject({ ok: true });
+      expect(fake.accounts.size).toBe(accountsBefore);
+
+      // Not onboarded yet: Checkout charges the platform alone.
+      expect(await connectTermsFor(db, fx.kbId)).toBeNull();
+      expect((await refreshConnectStatus(db, owner, stripe)).onboarded).toBe(false);
+      fake.completeOnboarding(status.accountId!);
+      expect((await refreshConnectStatus(db, owner, stripe)).onboarded).toBe(true);
+
+      const buyer = await createUser(db);
+      const checkout = await startCheckout(db, { userId: buyer, email: `${buyer}@example.com`, planId: fx.plans.starter }, stripe);
+      if (!checkout.ok || checkout.kind !== 'stripe') throw new Error('checkout did not start');
+      const session = fake.sessions.get(checkout.url.split('/').at(-1)!)!;
+      expect(session).toMatchObject({ application_fee_percent: 25, transfer_destination: status.accountId });
+    });
 
     it('invoice.paid before and after checkout.session.completed, duplicates and a renewal: one row per paid period', async () => {
       const fx = await createCatalogueFixture(db);

@@ -46,6 +46,9 @@ export interface FakeStripe {
   customers: Map<string, Record<string, unknown>>;
   sessions: Map<string, Record<string, unknown>>;
   subscriptions: Map<string, Stripe.Subscription>;
+  /** Connect Express accounts; `completeOnboarding` plays the publisher finishing Stripe's onboarding. */
+  accounts: Map<string, Record<string, unknown>>;
+  completeOnboarding(accountId: string): void;
   /** Every webhook delivery attempted, in order, once it has been answered (or has failed). */
   deliveries: WebhookDelivery[];
   /**
@@ -84,6 +87,7 @@ export interface FakeStripeOptions {
 export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const requests: RecordedRequest[] = [];
   const customers = new Map<string, Record<string, unknown>>();
+  const accounts = new Map<string, Record<string, unknown>>();
   const sessions = new Map<string, Record<string, unknown>>();
   const subscriptions = new Map<string, Stripe.Subscription>();
   const failures = new Map<string, number>();
@@ -148,6 +152,20 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       return send(200, body);
     };
 
+    if (req.method === 'POST' && url.pathname === '/v1/accounts') {
+      const account = { id: rid('acct'), object: 'account', type: params.type, email: params.email ?? null, metadata: pickMetadata(params, 'metadata'), details_submitted: false, charges_enabled: false };
+      accounts.set(account.id, account);
+      return remember(account);
+    }
+    const accountMatch = /^\/v1\/accounts\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && accountMatch) {
+      const account = accounts.get(decodeURIComponent(accountMatch[1]!));
+      return account ? send(200, account) : send(404, { error: { type: 'invalid_request_error', message: 'No such account' } });
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/account_links') {
+      if (!params.account || !accounts.has(params.account)) return send(400, { error: { type: 'invalid_request_error', message: `No such account: '${params.account}'` } });
+      return remember({ object: 'account_link', url: `${baseUrl}/connect/${params.account}`, return_url: params.return_url, refresh_url: params.refresh_url, expires_at: nowSeconds() + 300 });
+    }
     if (req.method === 'POST' && url.pathname === '/v1/customers') {
       const customer = { id: rid('cus'), object: 'customer', email: params.email ?? null, metadata: pickMetadata(params, 'metadata') };
       customers.set(customer.id, customer);
@@ -168,6 +186,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         client_reference_id: params.client_reference_id ?? null,
         metadata: pickMetadata(params, 'metadata'),
         subscription_metadata: pickMetadata(params, 'subscription_data[metadata]'),
+        // Connect destination charges: what the platform keeps and where the rest goes.
+        application_fee_percent: params['subscription_data[application_fee_percent]'] ? Number(params['subscription_data[application_fee_percent]']) : null,
+        transfer_destination: params['subscription_data[transfer_data][destination]'] ?? null,
         subscription: null,
         success_url: params.success_url,
         cancel_url: params.cancel_url,
@@ -236,6 +257,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     deliveries,
     setWebhook(next) {
       webhook = next;
+    },
+    accounts,
+    completeOnboarding(accountId) {
+      const account = accounts.get(accountId);
+      if (!account) throw new Error(`fake-stripe: no account ${accountId}`);
+      Object.assign(account, { details_submitted: true, charges_enabled: true });
     },
     completeCheckout(sessionId, period) {
       const session = sessions.get(sessionId);
