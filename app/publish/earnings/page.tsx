@@ -1,15 +1,19 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { Fragment } from 'react';
+import { parsePublishFlash } from '@/components/publish/flash';
+import { PublishFlashMessage } from '@/components/publish/flash-message';
 import { publishPaths } from '@/components/publish/listing-nav';
+import { SubmitButton } from '@/components/ui/submit-button';
 import { formatDate, formatPrice } from '@/components/ui/format';
 import { Section } from '@/components/ui/section';
 import { requireSessionUser } from '@/lib/accounts';
-import { isStripeConfigured } from '@/lib/billing';
+import { getConnectStatus, isStripeConfigured, refreshConnectStatus } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { requirePublisherForUser } from '@/lib/publishing';
 import { earningsBalance, listEarnings, type EarningSource } from '@/lib/subscriptions';
+import { startConnectAction } from './actions';
 
 export const metadata: Metadata = { title: 'Earnings · Publisher console' };
 
@@ -19,13 +23,16 @@ const SOURCE_TEXT: Record<EarningSource, string> = {
   stripe_invoice: 'Paid invoice',
 };
 
-export default async function EarningsPage() {
+export default async function EarningsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireSessionUser(publishPaths.earnings);
   const db = await getDb();
   const pub = await requirePublisherForUser(db, user.id);
   if (!pub.ok) redirect(publishPaths.overview);
   const [balance, history] = await Promise.all([earningsBalance(db, pub.publisher.id), listEarnings(db, pub.publisher.id)]);
   const fee = getEnv().PLATFORM_FEE_PERCENT;
+  const params = await searchParams;
+  // Back from Stripe's onboarding: ask Stripe whether the account can be paid now.
+  const connect = params.connect === 'return' || params.connect === 'refresh' ? await refreshConnectStatus(db, user.id) : await getConnectStatus(db, user.id);
 
   return (
     <div>
@@ -36,6 +43,27 @@ export default async function EarningsPage() {
           ? 'Payments are destination charges to your Stripe account; Stripe pays you out on its schedule.'
           : 'This server takes no payments (test mode): the ledger records what test purchases and renewals would have earned.'}
       </p>
+
+      <div className="mt-6">
+        <PublishFlashMessage code={parsePublishFlash(params.flash)} />
+      </div>
+
+      {connect.configured ? (
+        <Section id="payouts-heading" title="Payouts" size="lg" className="mt-2">
+          <p className="mt-2 max-w-3xl text-sm text-slate-700" data-testid="connect-status">
+            {connect.onboarded
+              ? 'Your Stripe account is ready: buyers’ payments go to it, minus the platform fee.'
+              : connect.accountId
+                ? 'Your Stripe account is not finished yet. Until it is, payments are collected by the platform and recorded here.'
+                : 'Connect a Stripe account to be paid: Stripe asks for your details and bank account (Stripe Express).'}
+          </p>
+          {connect.onboarded ? null : (
+            <form action={startConnectAction} className="mt-3">
+              <SubmitButton pendingLabel="Opening Stripe…">{connect.accountId ? 'Continue Stripe onboarding' : 'Set up payouts with Stripe'}</SubmitButton>
+            </form>
+          )}
+        </Section>
+      ) : null}
 
       <Section id="balance-heading" title="Balance" size="lg" className="mt-6">
         {balance.length === 0 ? (
