@@ -2,11 +2,10 @@
 
 import { useActionState, useState } from 'react';
 import { KnowledgeBaseCard } from '@/components/marketplace/knowledge-base-card';
-import { Field } from '@/components/ui/field';
+import { Field, TextAreaField as TextArea } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from './form-state';
 import { MarkdownText } from '@/components/marketplace/markdown';
-import { TextArea } from './text-area';
 
 export interface ListingValues {
   title: string;

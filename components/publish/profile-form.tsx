@@ -1,9 +1,8 @@
 'use client';
 
 import { useActionState } from 'react';
-import { Field } from '@/components/ui/field';
+import { Field, TextAreaField as TextArea } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { TextArea } from './text-area';
 import type { FormState } from './form-state';
 
 export interface ProfileValues {

@@ -1,16 +1,21 @@
-import type { InputHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 import { cx } from './cx';
 
-/** A labelled input with its hint and error tied to it via aria-describedby, so screen readers read both. */
-export function Field({
-  label,
-  name,
-  error,
-  hint,
-  className,
-  ...input
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; name: string; error?: string; hint?: string }) {
-  const id = input.id ?? `field-${name}`;
+interface FieldLabels {
+  label: string;
+  name: string;
+  error?: string;
+  hint?: string;
+  className?: string;
+  id?: string;
+}
+
+const controlClass = (error?: string) =>
+  cx('mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500', error ? 'border-red-600' : 'border-slate-300');
+
+/** The label, hint and error around one control, tied to it via aria-describedby so screen readers read both. */
+function FieldShell({ label, name, error, hint, className, id: givenId, control }: FieldLabels & { control: (aria: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
+  const id = givenId ?? `field-${name}`;
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   return (
@@ -18,17 +23,7 @@ export function Field({
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <input
-        id={id}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        className={cx(
-          'mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500',
-          error ? 'border-red-600' : 'border-slate-300',
-        )}
-        {...input}
-      />
+      {control({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') || undefined })}
       {hint && !error ? (
         <p id={hintId} className="mt-1 text-xs text-slate-600">
           {hint}
@@ -41,4 +36,14 @@ export function Field({
       ) : null}
     </div>
   );
+}
+
+/** A labelled input with its hint and error. */
+export function Field({ label, name, error, hint, className, ...input }: InputHTMLAttributes<HTMLInputElement> & FieldLabels) {
+  return <FieldShell label={label} name={name} error={error} hint={hint} className={className} id={input.id} control={(aria) => <input name={name} className={controlClass(error)} {...aria} {...input} id={aria.id} />} />;
+}
+
+/** A labelled textarea with its hint and error. */
+export function TextAreaField({ label, name, error, hint, className, ...input }: TextareaHTMLAttributes<HTMLTextAreaElement> & FieldLabels) {
+  return <FieldShell label={label} name={name} error={error} hint={hint} className={className} id={input.id} control={(aria) => <textarea name={name} className={controlClass(error)} {...aria} {...input} id={aria.id} />} />;
 }
