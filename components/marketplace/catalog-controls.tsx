@@ -57,8 +57,10 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
     { value: null, label: 'All', count: counts.reduce((sum, c) => sum + c.count, 0) },
     ...counts.map(({ category, count }) => ({ value: category, label: categoryLabel(category), count })),
   ];
+  // relative: the tabs' screen-reader-only text (position: absolute) is clipped by this scroller instead of widening
+  // the page on a phone.
   return (
-    <nav aria-label="Categories" className="-mx-1 overflow-x-auto">
+    <nav aria-label="Categories" className="relative -mx-1 overflow-x-auto">
       <ul className="flex min-w-max gap-1 border-b border-slate-200 px-1">
         {tabs.map((tab) => {
           const active = state.category === tab.value;
