@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, eq, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
 import { catalogSearch, catalogWords, knowledgeBases, plans, publishers } from '@/db/schema';
 import { CATEGORIES, type Category, type ListingParams } from './params';
@@ -395,7 +395,8 @@ export async function getPublisher(slug: string, db?: Executor): Promise<Publish
       knowledgeBasesCount: sql<number>`(select count(*)::int from knowledge_bases kb where kb.publisher_id = publishers.id and kb.status = 'published')`,
     })
     .from(publishers)
-    .where(eq(publishers.slug, slug))
+    // A publisher the operator suspended has no public page (docs/api.md §9.1).
+    .where(and(eq(publishers.slug, slug), isNull(publishers.suspendedAt)))
     .limit(1);
   if (!row) return null;
   return {

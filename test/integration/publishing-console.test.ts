@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, catalogSearch, knowledgeBases, plans, subscriptions } from '@/db/schema';
 import type { Database } from '@/db/client';
+import { getPublisher } from '@/lib/catalog';
 import { findPurchasablePlan, getCheckoutOutcome, startCheckout, type Stripe } from '@/lib/billing';
 import {
   createListing,
@@ -285,7 +286,10 @@ describe('operator suspension', () => {
     const stillDraft = await draft(actor);
     const alone = await draft(actor);
     await suspendListing(db, operator, alone.id, 'separate matter');
+    const [{ slug }] = (await db.execute(sql`select slug from publishers where id = ${publisherId}`)).rows as Array<{ slug: string }>;
+    expect(await getPublisher(slug, db)).not.toBeNull();
     expect(await suspendPublisher(db, operator, publisherId, 'Fraud review')).toEqual({ ok: true, changed: 3 });
+    expect(await getPublisher(slug, db)).toBeNull();
     expect(await createListing(db, actor, listing)).toMatchObject({ ok: false, code: 'conflict' });
     expect(await restoreListing(db, operator, published.id)).toMatchObject({ ok: false, code: 'conflict' });
     expect(await restorePublisher(db, operator, publisherId)).toEqual({ ok: true, changed: 3 });
