@@ -1,7 +1,6 @@
 /** Publishing: publisher profiles and the console's ownership rule, listings, plans, suspensions, and operator lookups. Public surface. */
 export * from './actor';
 export * from './analytics';
-export * from './console-route';
 export * from './knowledge-base-lookup';
 export * from './knowledge-bases';
 export * from './listings';
