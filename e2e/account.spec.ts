@@ -1,21 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
+import { verifiedBuyer } from './support/buyer';
 import { confirmSignUpByEmail } from './support/auth';
 
 /** Dashboard actions beyond the main journey: upgrade and downgrade with their confirmation, cancel/resume, named replacement key and rename, ownership, CSRF. */
-
-async function signUp(page: Page, returnTo: string): Promise<string> {
-  const email = `account-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  await page.goto(`/signup?callbackUrl=${encodeURIComponent(returnTo)}`);
-  await page.waitForLoadState('networkidle');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await confirmSignUpByEmail(page, email);
-  await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, '\\$&')));
-  return email;
-}
 
 async function firstKnowledgeBaseId(page: Page): Promise<string> {
   const res = await page.request.get('/api/marketplace/knowledge-bases?query=constitution&category=legal');
@@ -37,7 +26,7 @@ async function buyStarter(page: Page, kbId: string): Promise<string> {
 test('upgrade at once, cancel at period end and resume, replacement key shown once', async ({ page }) => {
   test.setTimeout(120_000);
   const kbId = await firstKnowledgeBaseId(page);
-  await signUp(page, '/account');
+  await verifiedBuyer(page);
   const firstKey = await buyStarter(page, kbId);
   const subscriptionUrl = page.url();
 
@@ -126,13 +115,13 @@ test('upgrade at once, cancel at period end and resume, replacement key shown on
 test('another buyer cannot see or act on a subscription; cross-site purchase posts are refused', async ({ page, browser, request }) => {
   test.setTimeout(120_000);
   const kbId = await firstKnowledgeBaseId(page);
-  await signUp(page, '/account');
+  await verifiedBuyer(page);
   await buyStarter(page, kbId);
   const subscriptionUrl = page.url();
 
   const other = await browser.newContext();
   const otherPage = await other.newPage();
-  await signUp(otherPage, '/account');
+  await verifiedBuyer(otherPage);
   const res = await otherPage.goto(subscriptionUrl);
   expect(res?.status()).toBe(404);
   await other.close();

@@ -8,14 +8,13 @@ type UsageDay = Pick<DailyUsage, 'day' | 'queries'>;
  * the full numbers in a table behind a disclosure.
  */
 export function UsageChart({ days, title }: { days: UsageDay[]; title: string }) {
+  // The plot scales to any width; its labels are HTML beside and below it, so they keep their size on a phone
+  // (text inside a scaled SVG shrank to about 4 px at 390 px).
   const width = 600;
   const height = 160;
-  const pad = { top: 10, right: 8, bottom: 22, left: 36 };
   const max = Math.max(1, ...days.map((d) => d.queries));
   const niceMax = max <= 5 ? max : Math.ceil(max / 5) * 5;
-  const plotW = width - pad.left - pad.right;
-  const plotH = height - pad.top - pad.bottom;
-  const slot = plotW / Math.max(1, days.length);
+  const slot = width / Math.max(1, days.length);
   const barW = Math.max(2, slot * 0.7);
   const total = days.reduce((s, d) => s + d.queries, 0);
   const busiest = days.reduce<UsageDay | null>((b, d) => (!b || d.queries > b.queries ? d : b), null);
@@ -27,40 +26,34 @@ export function UsageChart({ days, title }: { days: UsageDay[]; title: string })
   const id = `chart-${title.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`;
   return (
     <figure className="w-full">
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} className="h-auto w-full">
-        <title id={`${id}-title`}>{title}</title>
-        <desc id={`${id}-desc`}>{summary}</desc>
-        {[0, 0.5, 1].map((f) => {
-          const y = pad.top + plotH - f * plotH;
-          return (
-            <g key={f}>
-              <line x1={pad.left} x2={width - pad.right} y1={y} y2={y} stroke="#e2e8f0" />
-              <text x={pad.left - 6} y={y + 4} textAnchor="end" fontSize="10" fill="#475569">
-                {Math.round(niceMax * f)}
-              </text>
-            </g>
-          );
-        })}
-        {days.map((d, i) => {
-          const h = (d.queries / niceMax) * plotH;
-          const x = pad.left + i * slot + (slot - barW) / 2;
-          return (
-            <rect key={d.day} x={x} y={pad.top + plotH - h} width={barW} height={Math.max(h, d.queries > 0 ? 1 : 0)} fill="#1f57c9" rx="1">
-              <title>{`${d.day}: ${d.queries} queries`}</title>
-            </rect>
-          );
-        })}
-        {days.length > 0 ? (
-          <>
-            <text x={pad.left} y={height - 6} fontSize="10" fill="#475569">
-              {formatDate(days[0]!.day)}
-            </text>
-            <text x={width - pad.right} y={height - 6} fontSize="10" fill="#475569" textAnchor="end">
-              {formatDate(days.at(-1)!.day)}
-            </text>
-          </>
-        ) : null}
-      </svg>
+      <div className="flex gap-2">
+        <div aria-hidden="true" className="flex h-40 w-8 shrink-0 flex-col justify-between text-right text-xs leading-none text-slate-600 tabular-nums">
+          <span>{niceMax}</span>
+          <span>{Math.round(niceMax / 2)}</span>
+          <span>0</span>
+        </div>
+        <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img" aria-labelledby={`${id}-title ${id}-desc`} className="h-40 min-w-0 flex-1">
+          <title id={`${id}-title`}>{title}</title>
+          <desc id={`${id}-desc`}>{summary}</desc>
+          {[0, 0.5, 1].map((f) => (
+            <line key={f} x1={0} x2={width} y1={height - f * height} y2={height - f * height} stroke="#e2e8f0" vectorEffect="non-scaling-stroke" />
+          ))}
+          {days.map((d, i) => {
+            const h = (d.queries / niceMax) * height;
+            return (
+              <rect key={d.day} x={i * slot + (slot - barW) / 2} y={height - h} width={barW} height={Math.max(h, d.queries > 0 ? 1 : 0)} fill="#1f57c9">
+                <title>{`${d.day}: ${d.queries} queries`}</title>
+              </rect>
+            );
+          })}
+        </svg>
+      </div>
+      {days.length > 0 ? (
+        <div aria-hidden="true" className="ml-10 mt-1 flex justify-between text-xs text-slate-600">
+          <span>{formatDate(days[0]!.day)}</span>
+          <span>{formatDate(days.at(-1)!.day)}</span>
+        </div>
+      ) : null}
       <figcaption className="mt-1 text-sm text-slate-700">{summary}</figcaption>
       <details className="mt-2 text-sm">
         <summary className="cursor-pointer font-medium text-brand-700">Show the numbers as a table</summary>

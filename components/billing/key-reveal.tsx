@@ -22,7 +22,7 @@ export function KeyReveal({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: s
         Copy it now: you will not see it again. We store only a hash of it. If you lose it, create a replacement key from your account.
       </p>
       <div className="mt-3 flex flex-wrap items-center gap-3">
-        <code data-testid="api-key" className="break-all rounded bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-slate-300">
+        <code data-testid="api-key" className="select-all break-all rounded bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-slate-300">
           {apiKey}
         </code>
         <CopyButton value={apiKey} label="Copy key" testId="copy-key" />

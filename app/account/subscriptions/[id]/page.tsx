@@ -166,20 +166,18 @@ export default async function SubscriptionPage({
         title="Keys for this subscription"
         size="base"
         className="mt-6"
-        action={
-          live ? (
-            <form action={createReplacementKeyAction} className="flex flex-wrap items-end gap-3">
-              <input type="hidden" name="subscriptionId" value={sub.id} />
-              <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />
-              <Field label="New key's name (optional)" name="name" maxLength={KEY_NAME_MAX_LENGTH} autoComplete="off" placeholder="e.g. production server" className="min-w-0 flex-1 sm:w-64" />
-              <SubmitButton variant="secondary" pendingLabel="Creating key…">
-                Create replacement key
-              </SubmitButton>
-            </form>
-          ) : null
-        }
       >
         <p className="mt-1 text-sm text-slate-700">A replacement key is shown once; the old key keeps working until you revoke it.</p>
+        {live ? (
+          <form action={createReplacementKeyAction} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
+            <input type="hidden" name="subscriptionId" value={sub.id} />
+            <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />
+            <Field label="New key's name (optional)" name="name" maxLength={KEY_NAME_MAX_LENGTH} autoComplete="off" placeholder="e.g. production server" className="sm:w-72" />
+            <SubmitButton variant="secondary" pendingLabel="Creating key…" className="self-start sm:self-auto">
+              Create replacement key
+            </SubmitButton>
+          </form>
+        ) : null}
         <div className="mt-3">
           <KeysTable keys={subKeys} usage={usage} returnTo="subscription" caption={`Keys for ${sub.kbTitle}`} />
         </div>

@@ -1,0 +1,179 @@
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './support/a11y';
+import { subscribeThroughCli, verifiedBuyer as signedInBuyer } from './support/buyer';
+import { listViaApi, publisherPathOf } from './support/pages';
+
+/**
+ * Every page fits a phone (issue 17 item 2): at 390 px no page scrolls sideways (`scrollWidth ≤ innerWidth`).
+ * The pages are DISCOVERED from app/ (every page.tsx, route groups dropped), so a page added later is measured
+ * without editing this file; a dynamic segment is filled from ROUTE_VALUES, and a route this file cannot fill fails
+ * the test with the line to add. A signed-in buyer with a subscription and two keys visits them all.
+ */
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1366, height: 900 };
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** Route patterns of every page.tsx under app/, e.g. `/account/keys/[id]/revoke`. */
+function discoverPageRoutes(dir = 'app'): string[] {
+  const routes: string[] = [];
+  for (const name of readdirSync(path.join(ROOT, dir))) {
+    const rel = path.posix.join(dir, name);
+    if (statSync(path.join(ROOT, rel)).isDirectory()) routes.push(...discoverPageRoutes(rel));
+    else if (name === 'page.tsx') {
+      const segments = dir.split('/').slice(1).filter((s) => !/^\(.*\)$/.test(s) && !s.startsWith('@'));
+      routes.push(`/${segments.join('/')}`);
+    }
+  }
+  return routes.sort();
+}
+
+interface Fixture {
+  kbId: string;
+  publisherPath: string;
+  planId: string;
+  subscriptionId: string;
+  keyId: string;
+}
+
+/**
+ * What fills each dynamic route: the full pattern first, then the segment name alone. Add a line here when a new
+ * page's segment is not covered (the test says which).
+ */
+const ROUTE_VALUES: Record<string, (f: Fixture) => string> = {
+  '/knowledge-bases/[id]': (f) => `/knowledge-bases/${f.kbId}`,
+  '/publishers/[slug]': (f) => f.publisherPath,
+  '/account/subscriptions/[id]': (f) => `/account/subscriptions/${f.subscriptionId}`,
+  '/account/subscriptions/[id]/change': (f) => `/account/subscriptions/${f.subscriptionId}/change?plan=${f.planId}`,
+  '/account/keys/[id]/revoke': (f) => `/account/keys/${f.keyId}/revoke`,
+  '/account/keys/[id]/rename': (f) => `/account/keys/${f.keyId}/rename`,
+  // Segments by name, for pages that land later (the publisher console, operator pages): for a buyer who publishes
+  // nothing and is no operator, these show what such a visitor sees (an onboarding step, a refusal, a 404).
+  '[kbId]': (f) => f.kbId,
+  '[id]': (f) => f.kbId,
+  '[slug]': (f) => f.publisherPath.split('/').at(-1)!,
+};
+
+/** Pages worth measuring beyond the bare routes: their crowded states. */
+const EXTRA_PATHS = (f: Fixture) => [
+  '/knowledge-bases?query=constitution',
+  '/knowledge-bases?tags=constitution&category=legal&sort=new',
+  '/knowledge-bases?page=99',
+  '/knowledge-bases?page=abc',
+  `/docs?kb=${f.kbId}`,
+  '/no-such-page-at-all',
+];
+
+function pathFor(route: string, fixture: Fixture): string | null {
+  if (!route.includes('[')) return route;
+  const exact = ROUTE_VALUES[route];
+  if (exact) return exact(fixture);
+  let unresolved = false;
+  const filled = route.replace(/\[[^\]]+\]/g, (segment) => {
+    const value = ROUTE_VALUES[segment];
+    if (!value) unresolved = true;
+    return value ? value(fixture) : segment;
+  });
+  return unresolved ? null : filled;
+}
+
+/** The page's width at the current viewport, and the elements that stick out (for the failure message). */
+async function measure(page: Page): Promise<{ scrollWidth: number; innerWidth: number; offenders: string[] }> {
+  return page.evaluate(() => {
+    const innerWidth = window.innerWidth;
+    const offenders: string[] = [];
+    // An element inside a box that scrolls or clips sideways (a tab row, a code sample) does not widen the page.
+    const contained = (el: Element): boolean => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const rect = el.getBoundingClientRect();
+      if (rect.width > 0 && rect.right > innerWidth + 1 && offenders.length < 5 && !contained(el)) {
+        const id = el.id ? `#${el.id}` : '';
+        const cls = typeof el.className === 'string' && el.className ? `.${el.className.split(/\s+/).slice(0, 3).join('.')}` : '';
+        offenders.push(`${el.tagName.toLowerCase()}${id}${cls} (right ${Math.round(rect.right)})`);
+      }
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth, offenders };
+  });
+}
+
+test('every page fits a 390 px phone without sideways scrolling', async ({ page, request }) => {
+  test.setTimeout(360_000);
+  const kb = (await listViaApi(request, 'query=constitution&category=legal')).items.find((i) => i.title === 'U.S. Constitution Companion')!;
+  const detail = await (await request.get(`/api/marketplace/knowledge-bases/${kb.id}`)).json();
+  const email = await signedInBuyer(page);
+  await page.setViewportSize(PHONE);
+  const subscriptionId = subscribeThroughCli(email, kb.id);
+  // A second, named key, so the key tables hold two rows.
+  await page.goto(`/account/subscriptions/${subscriptionId}`);
+  await page.getByLabel("New key's name (optional)").fill('a rather long key name for a small screen');
+  await page.getByRole('button', { name: 'Create replacement key' }).click();
+  await expect(page).toHaveURL(/\/account\/keys\/reveal\?handoff=/);
+  await page.goto('/account/keys');
+  const keyId = (await page.locator('[data-testid^="key-row-"]').first().getAttribute('data-testid'))!.replace('key-row-', '');
+  const fixture: Fixture = {
+    kbId: kb.id,
+    publisherPath: await publisherPathOf(request, kb.id),
+    planId: detail.plans.find((p: { name: string }) => p.name === 'Professional').id,
+    subscriptionId,
+    keyId,
+  };
+
+  const routes = discoverPageRoutes();
+  const unresolved = routes.filter((r) => pathFor(r, fixture) === null);
+  expect(unresolved, 'add these routes to ROUTE_VALUES in e2e/phone-widths.spec.ts').toEqual([]);
+  const paths = [...new Set([...routes.map((r) => pathFor(r, fixture)!), ...EXTRA_PATHS(fixture)])];
+
+  const tooWide: string[] = [];
+  for (const p of paths) {
+    await page.goto(p, { waitUntil: 'load' });
+    const m = await measure(page);
+    if (m.scrollWidth > m.innerWidth) tooWide.push(`${p} → ${page.url().replace(/^https?:\/\/[^/]+/, '')}: ${m.scrollWidth} px > ${m.innerWidth} px; ${m.offenders.join(', ')}`);
+  }
+  expect(tooWide).toEqual([]);
+  expect(paths.length).toBeGreaterThan(25);
+});
+
+test('the new pages at 390 and 1366 px: screenshots and axe', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const kb = (await listViaApi(request, 'query=constitution&category=legal')).items.find((i) => i.title === 'U.S. Constitution Companion')!;
+  const detail = await (await request.get(`/api/marketplace/knowledge-bases/${kb.id}`)).json();
+  const email = await signedInBuyer(page);
+  const subscriptionId = subscribeThroughCli(email, kb.id);
+  await page.goto('/account/keys');
+  const keyId = (await page.locator('[data-testid^="key-row-"]').first().getAttribute('data-testid'))!.replace('key-row-', '');
+  const pro = detail.plans.find((p: { name: string }) => p.name === 'Professional').id;
+  const shots: [string, string][] = [
+    ['legal-terms', '/terms'],
+    ['legal-privacy', '/privacy'],
+    ['legal-refunds', '/refunds'],
+    ['account', '/account'],
+    ['account-keys', '/account/keys'],
+    ['key-rename', `/account/keys/${keyId}/rename`],
+    ['subscription', `/account/subscriptions/${subscriptionId}`],
+    ['plan-change-confirm', `/account/subscriptions/${subscriptionId}/change?plan=${pro}`],
+    ['catalogue-past-last-page', '/knowledge-bases?page=99'],
+    ['catalogue-bad-parameter', '/knowledge-bases?page=abc'],
+  ];
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    for (const [name, p] of shots) {
+      await page.goto(p, { waitUntil: 'load' });
+      await page.screenshot({ path: path.resolve(`e2e/artifacts/screenshots/${name}-${viewport.width}.png`), fullPage: true });
+      if (viewport === PHONE) await expectNoSeriousA11yViolations(page, `${name} at ${viewport.width} px`);
+    }
+  }
+  // The small things: the catalogue speaks to people, not API clients.
+  await page.goto('/knowledge-bases?page=abc');
+  await expect(page.locator('main').getByRole('alert')).toContainText('That page number does not exist');
+  await expect(page.locator('main').getByRole('alert')).not.toContainText('Invalid "page"');
+  await page.goto('/knowledge-bases?page=99');
+  await expect(page.locator('main').getByRole('status').first()).toContainText('past the last page');
+  await expect(page.getByRole('link', { name: 'Go to the last page' })).toBeVisible();
+});
