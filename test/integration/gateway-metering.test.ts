@@ -132,6 +132,24 @@ describe('fair metering', () => {
     const [sub] = await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId));
     expect(sub.currentPeriodEnd.getTime()).toBeGreaterThan(Date.now());
   });
+
+  it('a downgrade scheduled for the renewal is the cap of the first query of the next period', async () => {
+    const k = await buy(kb, { cap: 5 });
+    const smaller = newId('plan');
+    await handle.db.insert(plans).values({ id: smaller, kbId: kb, name: 'Smaller', priceCents: 500, queriesPerPeriod: 2, requestsPerMinute: 1_000 });
+    await handle.db.update(subscriptions).set({ pendingPlanId: smaller }).where(eq(subscriptions.id, k.subscriptionId));
+    const before = await ask(k);
+    expect(before.headers.get('X-Usage-Cap')).toBe('5'); // still this period's plan
+    const shift = sql`interval '1 month 1 day'`;
+    await handle.db.execute(sql`update subscriptions set period_anchor_at = period_anchor_at - ${shift}, current_period_start = current_period_start - ${shift}, current_period_end = current_period_end - ${shift} where id = ${k.subscriptionId}`);
+    await handle.db.execute(sql`update usage_periods set period_start = period_start - ${shift}, period_end = period_end - ${shift} where subscription_id = ${k.subscriptionId}`);
+    clearGatewayCaches();
+    const next = await ask(k);
+    expect(next.status).toBe(200);
+    expect([next.headers.get('X-Usage-Used'), next.headers.get('X-Usage-Cap')]).toEqual(['1', '2']);
+    const [sub] = await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId));
+    expect(sub).toMatchObject({ planId: smaller, pendingPlanId: null });
+  });
 });
 
 describe('cap reservation batches', () => {
