@@ -16,7 +16,8 @@ export function OutcomesChart({ days, title }: { days: DailyOutcomes[]; title: s
   const height = 190;
   const pad = { top: 10, right: 6, bottom: 24, left: 34 };
   const max = Math.max(1, ...days.map((d) => d.answered + d.abstained + d.errors));
-  const niceMax = max <= 4 ? max : Math.ceil(max / 4) * 4;
+  // Whole-number gridlines: 0 and 1 for a chart of ones, else 0, half and the top.
+  const niceMax = max <= 1 ? 1 : max <= 4 ? Math.ceil(max / 2) * 2 : Math.ceil(max / 4) * 4;
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const slot = plotW / Math.max(1, days.length);
@@ -26,11 +27,11 @@ export function OutcomesChart({ days, title }: { days: DailyOutcomes[]; title: s
     days.length === 0 ? 'No data.' : `From ${days[0]!.day} to ${days.at(-1)!.day}: ${totals.a} answered, ${totals.b} abstained, ${totals.e} errors.`;
   const id = `chart-${title.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`;
   return (
-    <figure className="w-full max-w-3xl">
+    <figure className="w-full max-w-lg">
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} className="h-auto w-full">
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{summary}</desc>
-        {[0, 0.5, 1].map((f) => {
+        {(niceMax === 1 ? [0, 1] : [0, 0.5, 1]).map((f) => {
           const y = pad.top + plotH - f * plotH;
           return (
             <g key={f}>

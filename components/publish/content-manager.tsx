@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
+import { plural } from '@/components/ui/format';
 
 /** What the documents route returns for each document (lib/engine/uploads.ts DocumentView). */
 export interface ConsoleDocument {
@@ -44,8 +45,9 @@ const STATUS_TONE: Record<ConsoleDocument['status'], string> = {
 };
 
 function statusLine(d: ConsoleDocument): string {
-  if (d.status === 'ingesting') return d.pageCount ? `Ingesting · ${d.pageCount} pages` : 'Ingesting';
-  if (d.status === 'ready') return `Ready · ${d.pageCount ? `${d.pageCount} pages · ` : ''}${d.chunkCount} passages`;
+  const pages = d.pageCount ? plural(d.pageCount, 'page') : '';
+  if (d.status === 'ingesting') return pages ? `Ingesting · ${pages}` : 'Ingesting';
+  if (d.status === 'ready') return `Ready · ${pages ? `${pages} · ` : ''}${plural(d.chunkCount, 'passage')}`;
   return STATUS_TEXT[d.status];
 }
 

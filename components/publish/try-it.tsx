@@ -3,6 +3,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { plural } from '@/components/ui/format';
 
 type TryResult =
   | { ok: true; requestId: string; latencyMs: number; answer: { answer: string; citations: { document_id: string; title: string; excerpt: string; page: number | null }[]; tokens_used: number } }
@@ -63,7 +64,7 @@ export function TryIt({ endpoint, label, submitLabel, defaultQuestion = '', fixe
         {result?.ok ? (
           <div className="rounded-lg border border-emerald-200 bg-white p-4 text-sm">
             <p className="font-semibold text-emerald-900">
-              Answered in {result.latencyMs} ms · {result.answer.citations.length === 0 ? 'no citations (an abstention: buyers are not charged)' : `${result.answer.citations.length} citations`}
+              Answered in {result.latencyMs} ms · {result.answer.citations.length === 0 ? 'no citations (an abstention: buyers are not charged)' : plural(result.answer.citations.length, 'citation')}
             </p>
             <p className="mt-2 whitespace-pre-wrap text-slate-900" data-testid="try-answer">
               {result.answer.answer}
