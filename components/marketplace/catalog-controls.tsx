@@ -72,7 +72,8 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
               </span>
             </>
           );
-          const tabClass = '-mb-px inline-flex items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium';
+          // `relative`: the sr-only text (absolutely positioned) stays inside the scrolling row, not beyond the page's edge.
+          const tabClass = 'relative -mb-px inline-flex items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium';
           return (
             <li key={tab.label}>
               {tab.count === 0 && !active ? (
@@ -139,7 +140,7 @@ export function TagChips({ state, facets }: { state: CatalogState; facets: reado
 
 function TagChip({ state, tag, count }: { state: CatalogState; tag: string; count: number }) {
   const selected = state.tags.includes(tag);
-  const chip = 'inline-flex items-center gap-1 whitespace-nowrap rounded-full border px-2.5 py-1 text-xs font-medium';
+  const chip = 'relative inline-flex items-center gap-1 whitespace-nowrap rounded-full border px-2.5 py-1 text-xs font-medium';
   // The count is read out in words by the sr-only text ("privacy (4 knowledge bases)"); the digits are for the eye.
   const number = (
     <span aria-hidden="true" className={cx('tabular-nums', selected ? 'text-brand-50' : 'text-slate-500')}>
