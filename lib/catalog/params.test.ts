@@ -23,6 +23,7 @@ describe('parseListingParams: accepted input', () => {
     ['category=', {}],
     ['sort=new', { sort: 'new' }],
     ['sort=UPDATED', { sort: 'updated' }],
+    ['sort=Relevance', { sort: 'relevance' }],
     ['page=3', { page: 3 }],
     ['page=007', { page: 7 }],
     ['pageSize=1', { pageSize: 1 }],
@@ -63,7 +64,7 @@ describe('parseListingParams: rejected input names the parameter and what is all
   it.each<[string, string, RegExp]>([
     [`query=${'a'.repeat(201)}`, 'query', /"query".*200 characters/],
     ['category=science', 'category', /"category".*education, policy, health, research, legal/],
-    ['sort=oldest', 'sort', /"sort".*popular, new, updated/],
+    ['sort=oldest', 'sort', /"sort".*popular, new, updated, relevance/],
     ['page=0', 'page', /"page".*integer from 1/],
     ['page=-1', 'page', /"page"/],
     ['page=1.5', 'page', /"page"/],
