@@ -11,7 +11,7 @@ import { auditActor, knowledgeBaseFor, type Actor } from './actor';
 import { slugify } from './knowledge-bases';
 import { findPublisherForUser } from './ownership';
 import type { FormRefusal } from './profiles';
-import { fieldErrors, listingSchema, newListingSchema, publisherTransition, type ListingInput, type ListingStatus, type NewListingInput } from './rules';
+import { fieldErrors, listingSchema, newListingSchema, publisherTransition, type ListingStatus } from './rules';
 
 /**
  * Listings in the publisher console (docs/api.md §9.1): create a draft, edit its text, publish (needs an active

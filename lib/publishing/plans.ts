@@ -11,7 +11,7 @@ import { LIVE_STATUSES } from '@/lib/subscriptions';
 import { auditActor, knowledgeBaseFor, type Actor } from './actor';
 import { requireOwnedPlan } from './ownership';
 import type { FormRefusal } from './profiles';
-import { changesTerms, fieldErrors, planSchema, type PlanFields, type PlanInput } from './rules';
+import { changesTerms, fieldErrors, planSchema, type PlanFields } from './rules';
 import type { Refusal } from './listings';
 
 /**

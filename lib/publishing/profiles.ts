@@ -5,7 +5,7 @@ import type { Executor } from '@/lib/platform/db';
 import { newId } from '@/lib/platform/ids';
 import { inTransaction } from '@/lib/platform/transactions';
 import { findPublisherForUser } from './ownership';
-import { fieldErrors, publisherProfileSchema, type PublisherProfileInput } from './rules';
+import { fieldErrors, publisherProfileSchema } from './rules';
 
 /**
  * Publisher profiles (docs/api.md §9.1): any signed-in account creates one, and edits it on /publish/profile. The bio
