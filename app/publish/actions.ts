@@ -35,8 +35,13 @@ const id = idSchema();
 
 function fields(formData: FormData): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of formDataOf(formData)) if (typeof value === 'string') out[key] = value;
+  for (const [key, value] of formDataOf(formData)) if (typeof value === 'string' && key !== FORM_TOKEN_FIELD) out[key] = value;
   return out;
+}
+
+/** The form again, with its messages and what was sent (never the token: a new submission is a new one). */
+function refused(formData: FormData, fieldErrors: Record<string, string>, message?: string): FormState {
+  return { fieldErrors, message, values: fields(formData) };
 }
 
 async function publisherActor(returnTo: string): Promise<Actor & { kind: 'publisher' }> {
@@ -67,7 +72,7 @@ export async function createProfileAction(_prev: FormState, formData: FormData):
   const input = fields(formData);
   const result = await once(actor.userId, formData, (db) => createPublisherProfile(db, actor.userId, input), (r) => (r.ok ? withPublishFlash(publishPaths.overview, 'profile_created') : null));
   if (result.ok) redirect(withPublishFlash(publishPaths.overview, 'profile_created'));
-  if (result.code === 'invalid_input') return { fieldErrors: result.fieldErrors };
+  if (result.code === 'invalid_input') return refused(formData, result.fieldErrors);
   redirect(publishPaths.overview);
 }
 
@@ -75,7 +80,7 @@ export async function updateProfileAction(_prev: FormState, formData: FormData):
   const actor = await publisherActor(publishPaths.profile);
   const result = await updatePublisherProfile(await getDb(), actor.userId, fields(formData));
   if (result.ok) redirect(withPublishFlash(publishPaths.profile, 'profile_saved'));
-  if (result.code === 'invalid_input') return { fieldErrors: result.fieldErrors };
+  if (result.code === 'invalid_input') return refused(formData, result.fieldErrors);
   redirect(publishPaths.overview);
 }
 
@@ -92,8 +97,8 @@ export async function createListingAction(_prev: FormState, formData: FormData):
     (r) => (r.ok ? to(r.kb.id) : null),
   );
   if (result.ok) redirect(to(result.kb.id));
-  if (result.code === 'invalid_input') return { fieldErrors: result.fieldErrors };
-  return { fieldErrors: {}, message: result.message };
+  if (result.code === 'invalid_input') return refused(formData, result.fieldErrors);
+  return refused(formData, {}, result.message);
 }
 
 export async function updateListingAction(_prev: FormState, formData: FormData): Promise<FormState> {
@@ -103,7 +108,7 @@ export async function updateListingAction(_prev: FormState, formData: FormData):
   const actor = await publisherActor(publishPaths.listing(kbId.data));
   const result = await updateListing(await getDb(), actor, kbId.data, input);
   if (result.ok) redirect(withPublishFlash(publishPaths.listing(kbId.data), 'listing_saved'));
-  if (result.code === 'invalid_input') return { fieldErrors: result.fieldErrors };
+  if (result.code === 'invalid_input') return refused(formData, result.fieldErrors);
   redirect(withPublishFlash(publishPaths.overview, 'not_found'));
 }
 
@@ -138,9 +143,9 @@ export async function createPlanAction(_prev: FormState, formData: FormData): Pr
   const actor = await publisherActor(path);
   const result = await once(actor.userId, formData, (db) => createPlan(db, actor, kbId.data, input), (r) => (r.ok ? withPublishFlash(path, 'plan_created') : null));
   if (result.ok) redirect(withPublishFlash(path, 'plan_created'));
-  if (result.code === 'invalid_input') return { fieldErrors: result.fieldErrors };
+  if (result.code === 'invalid_input') return refused(formData, result.fieldErrors);
   if (result.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
-  return { fieldErrors: {}, message: result.message };
+  return refused(formData, {}, result.message);
 }
 
 export async function editPlanAction(_prev: FormState, formData: FormData): Promise<FormState> {
@@ -151,9 +156,9 @@ export async function editPlanAction(_prev: FormState, formData: FormData): Prom
   const actor = await publisherActor(path);
   const result = await editPlan(await getDb(), actor, parsed.data.planId, input);
   if (result.ok) redirect(withPublishFlash(path, result.replaced ? 'plan_replaced' : 'plan_saved'));
-  if (result.code === 'invalid_input') return { fieldErrors: result.fieldErrors };
+  if (result.code === 'invalid_input') return refused(formData, result.fieldErrors);
   if (result.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
-  return { fieldErrors: {}, message: result.message };
+  return refused(formData, {}, result.message);
 }
 
 async function onPlan(formData: FormData, change: (db: Executor, actor: Actor, planId: string) => Promise<{ ok: true } | Refusal | { ok: false; code: 'invalid_input' }>, success: PublishFlashCode): Promise<never> {

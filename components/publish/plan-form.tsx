@@ -57,7 +57,7 @@ export function PlanForm({
       ) : null}
       {note ? <p className="text-sm text-slate-700">{note}</p> : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id={id('name')} label="Plan name" name="name" defaultValue={initial.name} error={e.name} required maxLength={40} placeholder="Starter" />
+        <Field id={id('name')} label="Plan name" name="name" defaultValue={state.values?.name ?? initial.name} error={e.name} required maxLength={40} placeholder="Starter" />
         <div className="grid grid-cols-[minmax(0,1fr)_6rem] gap-2">
           <Field
             id={id('price')}
@@ -74,7 +74,7 @@ export function PlanForm({
             <label htmlFor={id('currency')} className="block text-sm font-medium text-slate-800">
               Currency
             </label>
-            <select id={id('currency')} name="currency" defaultValue={initial.currency} className={selectClass}>
+            <select id={id('currency')} name="currency" defaultValue={state.values?.currency ?? initial.currency} className={selectClass}>
               <option value="usd">USD</option>
               <option value="eur">EUR</option>
               <option value="gbp">GBP</option>
@@ -86,12 +86,12 @@ export function PlanForm({
           label="Queries per month"
           name="queriesPerPeriod"
           inputMode="numeric"
-          defaultValue={initial.queriesPerPeriod}
+          defaultValue={state.values?.queriesPerPeriod ?? initial.queriesPerPeriod}
           error={e.queriesPerPeriod}
           required
           hint={free ? `A free plan allows at most ${freeMax}.` : 'Answered queries with a citation count; abstentions are free.'}
         />
-        <Field id={id('rpm')} label="Requests per minute" name="requestsPerMinute" inputMode="numeric" defaultValue={initial.requestsPerMinute} error={e.requestsPerMinute} required />
+        <Field id={id('rpm')} label="Requests per minute" name="requestsPerMinute" inputMode="numeric" defaultValue={state.values?.requestsPerMinute ?? initial.requestsPerMinute} error={e.requestsPerMinute} required />
       </div>
       <div>
         <SubmitButton pendingLabel="Saving…">{submitLabel}</SubmitButton>

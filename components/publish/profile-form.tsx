@@ -31,11 +31,11 @@ export function ProfileForm({
     <form action={formAction} className="grid max-w-2xl gap-5" noValidate>
       {formToken ? <input type="hidden" name="formToken" value={formToken} /> : null}
       {state.message ? <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">{state.message}</p> : null}
-      <Field label="Publisher name" name="name" defaultValue={initial.name} error={e.name} required maxLength={80} autoComplete="organization" hint="Shown on your public page and on every listing." />
+      <Field label="Publisher name" name="name" defaultValue={state.values?.name ?? initial.name} error={e.name} required maxLength={80} autoComplete="organization" hint="Shown on your public page and on every listing." />
       <Field
         label="Public address"
         name="slug"
-        defaultValue={initial.slug}
+        defaultValue={state.values?.slug ?? initial.slug}
         error={e.slug}
         required
         maxLength={60}
@@ -43,13 +43,13 @@ export function ProfileForm({
         autoCapitalize="none"
         spellCheck={false}
       />
-      <Field label="Website (optional)" name="websiteUrl" type="url" defaultValue={initial.websiteUrl} error={e.websiteUrl} maxLength={200} placeholder="https://example.org" />
-      <TextArea label="Short bio (optional)" name="bio" defaultValue={initial.bio} error={e.bio} maxLength={500} rows={4} hint="Up to 500 characters, shown on your public page." />
+      <Field label="Website (optional)" name="websiteUrl" type="url" defaultValue={state.values?.websiteUrl ?? initial.websiteUrl} error={e.websiteUrl} maxLength={200} placeholder="https://example.org" />
+      <TextArea label="Short bio (optional)" name="bio" defaultValue={state.values?.bio ?? initial.bio} error={e.bio} maxLength={500} rows={4} hint="Up to 500 characters, shown on your public page." />
       <Field
         label="Contact email for the operator"
         name="contactEmail"
         type="email"
-        defaultValue={initial.contactEmail}
+        defaultValue={state.values?.contactEmail ?? initial.contactEmail}
         error={e.contactEmail}
         required
         maxLength={254}
