@@ -55,7 +55,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 30_000,
+  // A sign-up now includes the verification email's round trip (docs/api.md §11.3); 30 s was tight on a loaded machine.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { outputFolder: path.join(artifacts, 'report'), open: 'never' }]],
   use: {

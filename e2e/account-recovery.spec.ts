@@ -24,7 +24,7 @@ async function snap(page: Page, name: string): Promise<void> {
 }
 
 test('sign up, confirm by email, buy, 80% alert arrives, reset the password, sign in', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const account = newAccount();
   const listing = await (await page.request.get('/api/marketplace/knowledge-bases?query=constitution&category=legal')).json();
   const kbId = (listing.items as { id: string; title: string }[]).find((i) => i.title === 'U.S. Constitution Companion')!.id;
