@@ -29,7 +29,8 @@ export function UsageChart({ days, title }: { days: UsageDay[]; title: string })
       <div className="flex gap-2">
         <div aria-hidden="true" className="flex h-40 w-8 shrink-0 flex-col justify-between text-right text-xs leading-none text-slate-600 tabular-nums">
           <span>{niceMax}</span>
-          <span>{Math.round(niceMax / 2)}</span>
+          {/* The middle line is labelled only when it falls on a whole number (not "1, 1, 0" for a maximum of 1). */}
+          <span>{niceMax % 2 === 0 ? niceMax / 2 : ''}</span>
           <span>0</span>
         </div>
         <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img" aria-labelledby={`${id}-title ${id}-desc`} className="h-40 min-w-0 flex-1">
