@@ -5,7 +5,7 @@ import { parsePublishFlash } from '@/components/publish/flash';
 import { PublishFlashMessage } from '@/components/publish/flash-message';
 import { publishPaths } from '@/components/publish/listing-nav';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { formatDate, formatPrice } from '@/components/ui/format';
+import { formatDate, formatPrice, plural } from '@/components/ui/format';
 import { Section } from '@/components/ui/section';
 import { requireSessionUser } from '@/lib/accounts';
 import { getConnectStatus, isStripeConfigured, refreshConnectStatus } from '@/lib/billing';
@@ -83,7 +83,7 @@ export default async function EarningsPage({ searchParams }: { searchParams: Pro
                   <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatPrice(b.grossCents, b.currency)}</dd>
                 </div>
                 <div className="rounded-lg border border-slate-200 bg-white p-4">
-                  <dt className="text-sm text-slate-700">Platform fee · {b.periods} periods</dt>
+                  <dt className="text-sm text-slate-700">Platform fee · {plural(b.periods, 'period')}</dt>
                   <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatPrice(b.feeCents, b.currency)}</dd>
                 </div>
               </Fragment>
@@ -96,8 +96,26 @@ export default async function EarningsPage({ searchParams }: { searchParams: Pro
         {history.length === 0 ? (
           <p className="mt-2 text-sm text-slate-700">Nothing yet.</p>
         ) : (
-          <div className="mt-3 overflow-x-auto">
-            <table className="w-full min-w-[36rem] text-left text-sm" data-testid="earnings-history">
+          <>
+          {/* Phones: one card per period; wider screens: the table. */}
+          <ul className="mt-3 space-y-3 sm:hidden" aria-label="Paid periods, newest first">
+            {history.map((e) => (
+              <li key={e.id} className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
+                <p className="font-medium text-slate-900">
+                  {e.kbTitle}
+                  {e.planName ? ` · ${e.planName}` : ''}
+                </p>
+                <p className="mt-0.5 text-slate-700">
+                  {formatDate(e.periodStart)} – {formatDate(e.periodEnd)} · {SOURCE_TEXT[e.source] ?? e.source}
+                </p>
+                <p className="mt-1 tabular-nums text-slate-900">
+                  {formatPrice(e.grossCents, e.currency)} − {formatPrice(e.feeCents, e.currency)} fee = <strong>{formatPrice(e.netCents, e.currency)}</strong>
+                </p>
+              </li>
+            ))}
+          </ul>
+          <div className="mt-3 hidden overflow-x-auto sm:block">
+            <table className="w-full text-left text-sm" data-testid="earnings-history">
               <caption className="sr-only">Paid periods, newest first</caption>
               <thead>
                 <tr className="border-b border-slate-200">
@@ -128,6 +146,7 @@ export default async function EarningsPage({ searchParams }: { searchParams: Pro
               </tbody>
             </table>
           </div>
+          </>
         )}
       </Section>
     </div>
