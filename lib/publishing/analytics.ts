@@ -4,7 +4,7 @@ import type { Executor } from '@/lib/platform/db';
 import { requireOwnedKnowledgeBase, requirePublisherForUser, type OwnershipDenial } from './ownership';
 
 /**
- * Publishers' analytics (docs/api.md §9.5), read only from daily aggregates: kb_stats_daily (written by the gateway's
+ * Publishers' analytics (docs/api.md §9.4), read only from daily aggregates: kb_stats_daily (written by the gateway's
  * usage recorder: a count per outcome and a latency histogram per knowledge base and UTC day), subscriptions counted
  * by plan, and the earnings ledger by month. No question text exists to read, and no buyer is named.
  */

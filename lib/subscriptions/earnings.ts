@@ -5,7 +5,7 @@ import { getEnv } from '@/lib/platform/env';
 import { randomBase62 } from '@/lib/platform/ids';
 
 /**
- * The publishers' earnings ledger (docs/api.md §9.6): one row per paid subscription period, written by the caller
+ * The publishers' earnings ledger (docs/api.md §9.3): one row per paid subscription period, written by the caller
  * in the transaction of the event that made the period paid (a test-checkout purchase or renewal, Stripe's
  * invoice.paid). The unique (subscription, period start) key makes a replayed or concurrent event insert nothing.
  */

@@ -10,7 +10,7 @@ import { createTestDatabase } from '../support/db';
 import { createCatalogueFixture, createUser } from './subscriptions-fixtures';
 
 /**
- * Publishers' analytics from daily aggregates (docs/api.md §9.5): the usage recorder adds outcomes and latencies into
+ * Publishers' analytics from daily aggregates (docs/api.md §9.4): the usage recorder adds outcomes and latencies into
  * kb_stats_daily off the hot path (increments, so two recorders add up), and the console reads only that, the
  * subscriptions by plan and the earnings ledger.
  */
