@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import { plans, usagePeriods, type Subscription } from '@/db/schema';
+import { knowledgeBases, plans, usagePeriods, type Subscription } from '@/db/schema';
 import type { Executor, Transaction } from '@/lib/platform/db';
 import { recordAudit, type AuditActorKind } from '@/lib/platform/audit';
 import { Denied, deniable, type Denial } from '@/lib/platform/transactions';
@@ -167,10 +167,13 @@ export function cancelSubscription(db: Executor, input: BuyerInput): Promise<Sub
 
 /** Undo a cancellation before the period ends. Idempotent; after the end it is too late (`conflict`). */
 export function resumeSubscription(db: Executor, input: BuyerInput): Promise<SubscriptionResult> {
-  return buyerChange(db, input, 'subscription.resume', (row, _tx, now) => {
+  return buyerChange(db, input, 'subscription.resume', async (row, tx, now) => {
     requireStatus(row, LIVE_STATUSES, 'be resumed');
     if (!row.cancelAtPeriodEnd) return 'unchanged';
     if (now.getTime() >= row.currentPeriodEnd.getTime()) throw new Denied('conflict', 'The billing period has already ended.');
+    // An unpublished (or suspended) listing ends its subscriptions at their period end (docs/api.md §9.1): no renewal.
+    const [kb] = await tx.select({ status: knowledgeBases.status }).from(knowledgeBases).where(eq(knowledgeBases.id, row.kbId));
+    if (kb?.status !== 'published') throw new Denied('conflict', 'This knowledge base is no longer offered, so the subscription cannot renew.');
     return { cancelAtPeriodEnd: false, cancelledAt: null };
   });
 }

@@ -22,7 +22,7 @@ import {
   updatePublisherProfile,
   type Actor,
 } from '@/lib/publishing';
-import { ensureCurrentPeriod, purchaseSubscription } from '@/lib/subscriptions';
+import { ensureCurrentPeriod, purchaseSubscription, resumeSubscription } from '@/lib/subscriptions';
 import { createTestDatabase } from '../support/db';
 import { createUser } from './subscriptions-fixtures';
 
@@ -153,6 +153,7 @@ describe('listings', () => {
     // The subscriber keeps access to the end of the period, then it ends (no renewal of an unpublished listing).
     const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.userId, buyer));
     expect(sub).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+    expect(await resumeSubscription(db, { userId: buyer, subscriptionId: sub!.id, now: new Date('2026-03-05T00:00:00Z') })).toMatchObject({ ok: false, code: 'conflict' });
     const after = await ensureCurrentPeriod(db, sub!, new Date('2026-04-02T00:00:00Z'));
     expect(after.status).toBe('expired');
 
