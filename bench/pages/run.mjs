@@ -81,11 +81,12 @@ async function startServer() {
   const server = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), '-p', String(port), '-H', '127.0.0.1'], {
     cwd: root,
     stdio: 'ignore',
-    env: { ...env, APP_URL: baseUrl, DATA_DIR: dataDir, DATABASE_URL: '', STRIPE_SECRET_KEY: '', REDIS_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    env: { ...env, APP_URL: baseUrl, DATA_DIR: dataDir, DATABASE_URL: '', STRIPE_SECRET_KEY: '', REDIS_URL: '', SMTP_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
   });
   await waitFor(`${baseUrl}/knowledge-bases`, 180_000);
   return {
     baseUrl,
+    dataDir,
     async stop() {
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));
@@ -95,16 +96,39 @@ async function startServer() {
 }
 
 /** A signed-in buyer with one test-mode subscription; returns the Cookie header value. */
-async function signedInBuyer(baseUrl, kbPath) {
+/**
+ * The confirmation link of the newest email to `email`, from the server's outbox (no SMTP_URL: the outbox is the
+ * delivery) through the operator CLI, which shares the server's embedded database. Null without a server data dir.
+ */
+function confirmationLink(dataDir, email) {
+  if (!dataDir) return null;
+  const cli = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), ['scripts/almanac.ts', 'outbox', '--to', email, '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'error' },
+  });
+  const mails = cli.status === 0 ? JSON.parse(cli.stdout) : [];
+  return mails.map((m) => /https?:\/\/\S*\/verify-email\?token=\S+/.exec(m.text)?.[0]).find(Boolean) ?? null;
+}
+
+async function signedInBuyer(baseUrl, kbPath, dataDir) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS.filter((f) => !f.startsWith('--headless')) });
   try {
     const page = await browser.newPage();
     await page.goto(`${baseUrl}/signup?callbackUrl=${encodeURIComponent(kbPath)}`);
     await page.waitForLoadState('networkidle');
-    await page.getByLabel('Email').fill(`bench-${Date.now()}@example.test`);
+    const email = `bench-${Date.now()}@example.test`;
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('benchmark password 123');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL((u) => u.pathname === kbPath);
+    // Sign-up asks to confirm the address (docs/api.md §11.3): follow the emailed link, which confirms and signs in.
+    await page.getByText('Check your inbox').waitFor({ timeout: 30_000 });
+    const link = confirmationLink(dataDir, email);
+    if (!link) throw new Error('no confirmation email in the outbox (BENCH_BASE_URL servers need the sign-up confirmed by hand)');
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Confirm my email address' }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/verify-email'));
+    await page.goto(`${baseUrl}${kbPath}`);
     try {
       await page.getByRole('button', { name: /^Buy Starter/ }).click();
       await page.getByRole('button', { name: 'Complete test purchase' }).click({ timeout: 15_000 });
@@ -153,7 +177,7 @@ const server = external ? { baseUrl: external, stop: async () => {} } : await st
 try {
   const listing = await (await fetch(`${server.baseUrl}/api/marketplace/knowledge-bases`)).json();
   const kbPath = `/knowledge-bases/${listing.items[0].id}`;
-  const cookie = await signedInBuyer(server.baseUrl, kbPath);
+  const cookie = await signedInBuyer(server.baseUrl, kbPath, server.dataDir);
   const pages = [
     { name: 'catalogue', url: `${server.baseUrl}/knowledge-bases` },
     { name: 'knowledge-base', url: `${server.baseUrl}${kbPath}` },
