@@ -15,6 +15,8 @@ async function snap(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1366, height: 900 });
   await page.screenshot({ path: `${shots}/${name}-1366.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
+  // The layout must have followed the new width before the full-page capture.
+  await page.waitForFunction(() => window.innerWidth === 390 && document.documentElement.clientWidth <= 390);
   expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
   await page.screenshot({ path: `${shots}/${name}-390.png`, fullPage: true });
   await page.setViewportSize({ width: 1366, height: 900 });

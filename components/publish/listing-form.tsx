@@ -49,9 +49,12 @@ export function ListingForm({
   knownTags,
   formToken,
   submitLabel,
+  updatedAt,
 }: {
   action: (state: FormState, formData: FormData) => Promise<FormState>;
   initial: ListingValues;
+  /** The card's "Updated" date in the preview (ISO): the listing's, or today for a new one. */
+  updatedAt: string;
   kbId?: string;
   publisherName: string;
   categories: { value: string; label: string }[];
@@ -224,7 +227,7 @@ export function ListingForm({
               tags,
               subscribersCount: 0,
               queryVolume: 0,
-              updatedAt: new Date(0).toISOString(),
+              updatedAt,
             }}
           />
         </div>

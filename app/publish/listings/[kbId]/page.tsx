@@ -115,6 +115,7 @@ export default async function ListingEditorPage({ params, searchParams }: { para
           backendKind: kb.backendKind,
         }}
         submitLabel="Save listing"
+        updatedAt={kb.updatedAt.toISOString()}
       />
     </div>
   );

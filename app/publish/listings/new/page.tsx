@@ -33,6 +33,7 @@ export default async function NewListingPage() {
           knownTags={vocabulary.map((t) => t.tag)}
           initial={{ title: '', summary: '', description: '', category: '', tags: '', language: 'en', licence: 'CC BY 4.0', sampleQuestions: '', backendKind: 'hosted' }}
           submitLabel="Create draft"
+          updatedAt={new Date().toISOString()}
         />
       </div>
     </div>
