@@ -128,7 +128,8 @@ describe('the listing follows every change to a knowledge base at once', () => {
     const drift = await db.execute(sql`
       with expected as (
         select k.id as kb_id, k.category, k.tags, k.subscribers_count, k.query_volume, k.created_at, k.updated_at,
-               almanac_catalog_vector(k.title, p.name, k.tags, k.summary, k.description) as search_vector
+               almanac_catalog_vector(k.title, p.name, k.tags, k.summary, k.description) as search_vector,
+               almanac_text_vector(k.title) as title_vector
         from knowledge_bases k join publishers p on p.id = k.publisher_id
         where k.status = 'published'
       )
