@@ -4,7 +4,7 @@ import { parsePublishFlash } from '@/components/publish/flash';
 import { PublishFlashMessage } from '@/components/publish/flash-message';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
-import { formatInteger } from '@/components/ui/format';
+import { plural } from '@/components/ui/format';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { requireAdmin } from '@/lib/accounts';
 import { listPublishersForModeration } from '@/lib/publishing';
@@ -57,7 +57,7 @@ export default async function AdminListingsPage({ searchParams }: { searchParams
                         {kb.title} <ListingStatusBadge status={kb.status} />
                       </p>
                       <p className="text-xs text-slate-600">
-                        <code>{kb.id}</code> · {formatInteger(kb.subscribersCount)} subscribers
+                        <code>{kb.id}</code> · {plural(kb.subscribersCount, 'subscriber')}
                         {kb.suspensionReason ? ` · Reason: ${kb.suspensionReason}` : ''}
                         {kb.suspendedWithPublisher ? ' · suspended with its publisher' : ''}
                       </p>
