@@ -5,7 +5,7 @@ import { signUp } from './support/auth';
 
 /**
  * A subscriber comes back to the knowledge-base page: it names their plan and this period's usage, marks the plan
- * card as theirs instead of offering to buy it again, offers the bigger plans as upgrades through the dashboard's
+ * card as theirs instead of offering to buy it again, offers the other plans as upgrades or downgrades through the dashboard's
  * plan change (which really raises the cap), prefills Try it with a sample question, and once on the largest plan
  * offers nothing more.
  */
@@ -74,10 +74,13 @@ test('a subscriber sees their plan and usage, upgrades from the knowledge-base p
   await page.screenshot({ path: path.join(screenshots, 'kb-subscriber-starter.png'), fullPage: true });
   await plans.screenshot({ path: path.join(screenshots, 'kb-subscriber-starter-plans.png') });
 
-  // Upgrade with the keyboard: the dashboard's plan change runs and lands on the subscription page.
+  // Upgrade with the keyboard: the dashboard's confirmation page (price, cap, charge), then the subscription page.
   const upgrade = planCard(plans, 'Enterprise').getByRole('button', { name: /^Upgrade to Enterprise plan for \$[\d,.]+ a month$/ });
   await upgrade.focus();
   await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Upgrade to Enterprise?');
+  await expect(page.getByTestId('plan-change-charge')).toContainText('Test mode: no charge');
+  await page.getByRole('button', { name: 'Confirm upgrade' }).click();
   await expect(page).toHaveURL(new RegExp(`${subscriptionPath}\\?flash=plan_changed$`));
   await expect(page.getByTestId('flash')).toContainText('Plan changed');
   await expect(page.getByText(/Enterprise plan/)).toBeVisible();
@@ -95,15 +98,15 @@ test('a subscriber sees their plan and usage, upgrades from the knowledge-base p
   expect(answered.headers()['x-usage-cap']).toBe('2000');
   expect(answered.headers()['x-usage-used']).toBe('1');
 
-  // On the largest plan: nothing to buy or upgrade; smaller plans say why.
+  // On the largest plan: nothing to buy or upgrade; smaller plans are downgrades at the next renewal.
   await page.goto(kbPath);
   await expect(standing.getByRole('heading', { level: 3 })).toHaveText('You subscribe on the Enterprise plan');
   await expect(standing.getByTestId('usage-text')).toHaveText('1 / 2,000 queries used');
   await expect(standing).toContainText('You are on the largest plan of this knowledge base.');
   await expect(planCard(plans, 'Enterprise')).toContainText('Your plan');
-  await expect(plans.getByRole('button')).toHaveCount(0);
+  await expect(plans.getByRole('button', { name: /^(Buy|Upgrade) / })).toHaveCount(0);
   for (const name of ['Starter', 'Professional']) {
-    await expect(planCard(plans, name)).toContainText('Downgrades are not offered');
+    await expect(planCard(plans, name).getByRole('button')).toHaveText(new RegExp(`^Downgrade to ${name}`));
     await expect(planCard(plans, name)).not.toContainText('Your plan');
   }
   await expect(page.getByTestId('try-it-usage')).toContainText('1 of 2,000 used');

@@ -11,16 +11,14 @@ export interface PlanCardItem {
 
 /**
  * Plans side by side. What each card's footer offers depends on the visitor: a Buy button posting to the checkout
- * route, "Your plan", an upgrade posting to the dashboard's plan-change action, or a note why the plan is not
- * available. Every action is a plain form post, so it works without JavaScript.
+ * route, "Your plan", an upgrade or a downgrade leading to the dashboard's confirmation page (price, cap, when, what is
+ * charged), or a note why the plan is not available. Every action is a plain form, so it works without JavaScript.
  */
 export function PlanCards({
   items,
-  upgradeAction,
   mostChosenPlanId = null,
 }: {
   items: PlanCardItem[];
-  upgradeAction: (formData: FormData) => Promise<void>;
   /** The plan with the most active subscribers (lib/catalog), or null: then no plan is called "Most chosen". */
   mostChosenPlanId?: string | null;
 }) {
@@ -60,7 +58,7 @@ export function PlanCards({
               <li>Answers with citations</li>
             </ul>
             <div className="mt-auto pt-5">
-              <PlanAction plan={plan} offer={offer} featured={featured} upgradeAction={upgradeAction} />
+              <PlanAction plan={plan} offer={offer} featured={featured} />
             </div>
           </li>
         );
@@ -69,17 +67,7 @@ export function PlanCards({
   );
 }
 
-function PlanAction({
-  plan,
-  offer,
-  featured,
-  upgradeAction,
-}: {
-  plan: PlanView;
-  offer: PlanOffer;
-  featured: boolean;
-  upgradeAction: (formData: FormData) => Promise<void>;
-}) {
+function PlanAction({ plan, offer, featured }: { plan: PlanView; offer: PlanOffer; featured: boolean }) {
   const price = <span className="sr-only"> plan for {formatPrice(plan.priceCents, plan.currency)} a month</span>;
   switch (offer.kind) {
     case 'buy':
@@ -93,12 +81,13 @@ function PlanAction({
         </form>
       );
     case 'upgrade':
+    case 'downgrade':
+      // A GET to the confirmation step: nothing changes until the buyer confirms there.
       return (
-        <form action={upgradeAction}>
-          <input type="hidden" name="subscriptionId" value={offer.subscriptionId} />
-          <input type="hidden" name="planId" value={plan.id} />
-          <Button type="submit" className="w-full">
-            Upgrade to {plan.name}
+        <form method="get" action={`/account/subscriptions/${encodeURIComponent(offer.subscriptionId)}/change`}>
+          <input type="hidden" name="plan" value={plan.id} />
+          <Button type="submit" variant={offer.kind === 'upgrade' ? 'primary' : 'secondary'} className="w-full">
+            {offer.kind === 'upgrade' ? 'Upgrade' : 'Downgrade'} to {plan.name}
             {price}
           </Button>
         </form>
@@ -108,7 +97,7 @@ function PlanAction({
     case 'unavailable':
       return (
         <FooterNote tone="muted">
-          {offer.reason === 'smaller' ? 'Downgrades are not offered' : 'Not available until paid'}
+          {offer.reason === 'cancelling' ? 'Resume your subscription to change plan' : 'Not available until paid'}
         </FooterNote>
       );
   }

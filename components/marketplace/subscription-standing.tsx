@@ -49,7 +49,7 @@ export function SubscriptionStanding({ standing, canUpgrade }: { standing: Subsc
       </div>
       <p className="mt-3 text-sm text-slate-800">
         {canUpgrade
-          ? 'An upgrade takes effect at once: the bigger cap applies now and the queries used this period carry over.'
+          ? 'An upgrade takes effect at once: the bigger cap applies now and the queries used this period carry over. You confirm the price first.'
           : 'You are on the largest plan of this knowledge base.'}
       </p>
     </div>

@@ -31,9 +31,12 @@ export interface PlanChoice extends PlanView {
   direction: PlanDirection;
 }
 
-/** Which way a move goes; equal caps count as an upgrade (it takes effect now, and the cap cannot fall below use). Pure. */
+/**
+ * Which way a move goes: more queries is an upgrade (now); fewer or as many is a change at the next renewal (a
+ * downgrade), so the cap of a period already paid never moves down or sideways. Pure.
+ */
 export function planDirection(current: Pick<PlanView, 'queriesPerPeriod'>, next: Pick<PlanView, 'queriesPerPeriod'>): PlanDirection {
-  return next.queriesPerPeriod < current.queriesPerPeriod ? 'downgrade' : 'upgrade';
+  return next.queriesPerPeriod > current.queriesPerPeriod ? 'upgrade' : 'downgrade';
 }
 
 /** The other active plans of the knowledge base, smallest first, each with its direction from the current plan. */
@@ -159,8 +162,8 @@ export async function downgradeAtRenewal(db: Executor, input: Owned & { planId: 
   if (!plan) return { ok: false, code: 'invalid_plan', message: 'This plan is not available.' };
   const current = await currentPlan(db, input);
   if (!current) return { ok: false, code: 'not_found', message: 'No such subscription.' };
-  if (plan.planId !== current.planId && plan.queriesPerPeriod >= current.queriesPerPeriod) {
-    return { ok: false, code: 'invalid_plan', message: 'Only a plan with fewer queries per period is a downgrade.' };
+  if (plan.planId !== current.planId && plan.queriesPerPeriod > current.queriesPerPeriod) {
+    return { ok: false, code: 'invalid_plan', message: 'A plan with more queries per period is an upgrade, which applies now.' };
   }
   const unchanged = plan.planId === current.planId ? current.pendingPlanId === null : current.pendingPlanId === plan.planId;
   return withStripeChange(

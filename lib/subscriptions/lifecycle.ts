@@ -127,7 +127,7 @@ export function upgradeSubscription(db: Executor, input: BuyerInput & { planId: 
 }
 
 /**
- * A smaller plan (fewer queries per period) from the next renewal on (docs/api.md §5.4): the current cap stays for
+ * A smaller plan (fewer queries per period, or as many) from the next renewal on (docs/api.md §5.4): the current cap stays for
  * the period already paid, so it can never drop below what was used. Choosing the current plan again withdraws a
  * scheduled downgrade. Only an active subscription that is not cancelling can schedule one.
  */
@@ -144,7 +144,7 @@ export function scheduleDowngrade(db: Executor, input: BuyerInput & { planId: st
       const plan = found.find((p) => p.id === input.planId);
       const current = found.find((p) => p.id === row.planId);
       if (!plan || !current || !plan.active || plan.kbId !== row.kbId) throw new Denied('invalid_plan', 'This plan is not offered for this knowledge base.');
-      if (plan.queriesPerPeriod >= current.queriesPerPeriod) throw new Denied('invalid_plan', 'Only a plan with fewer queries per period is a downgrade.');
+      if (plan.queriesPerPeriod > current.queriesPerPeriod) throw new Denied('invalid_plan', 'A plan with more queries per period is an upgrade, which applies now.');
       return row.pendingPlanId === plan.id ? 'unchanged' : { pendingPlanId: plan.id };
     },
     (row) => ({ fromPlanId: row.planId, toPlanId: input.planId, effectiveAt: row.currentPeriodEnd.toISOString() }),

@@ -4,9 +4,9 @@ import { findLiveSubscriptionView, type SubscriptionView, type UsageView } from 
 
 /**
  * Where a signed-in buyer stands with one knowledge base, for its public page: the plan they are on, this period's
- * usage, and what each plan on sale offers them. Upgrades go through the dashboard's existing plan change
- * (lib/billing/checkout.ts `changePlan`), which, like `listUpgradePlans`, only moves to a plan with more queries and only
- * while the subscription is active; there is no downgrade anywhere in the product.
+ * usage, and what each plan on sale offers them. Plan changes go through the dashboard's confirmation page
+ * (lib/billing/plan-change.ts): more queries is an upgrade now, fewer or as many a downgrade at the next renewal, and
+ * only while the subscription is active and not cancelling.
  */
 
 /** `active` (cancelling or not) can use and change its plan; `suspended` is past_due; `pending` awaits a first payment. */
@@ -48,9 +48,11 @@ export async function getSubscriberStanding(db: Executor, userId: string, kbId: 
 export type PlanOffer =
   | { kind: 'buy' }
   | { kind: 'current' }
+  /** Both lead to the dashboard's confirmation page (docs/api.md §5.4): an upgrade applies now, a downgrade at renewal. */
   | { kind: 'upgrade'; subscriptionId: string }
-  /** `smaller`: no more queries than the current plan (no downgrades); `inactive`: the subscription cannot change plan now. */
-  | { kind: 'unavailable'; reason: 'smaller' | 'inactive' };
+  | { kind: 'downgrade'; subscriptionId: string }
+  /** `inactive`: unpaid or pending; `cancelling`: cancelled at period end (resume first). */
+  | { kind: 'unavailable'; reason: 'inactive' | 'cancelling' };
 
 /**
  * What one plan offers this visitor. "Bigger" compares with the cap of the plan they are on (taken from the
@@ -60,6 +62,6 @@ export function offerFor(plan: { id: string; queriesPerPeriod: number }, standin
   if (!standing) return { kind: 'buy' };
   if (plan.id === standing.planId) return { kind: 'current' };
   if (standing.state !== 'active') return { kind: 'unavailable', reason: 'inactive' };
-  if (plan.queriesPerPeriod > standing.usage.cap) return { kind: 'upgrade', subscriptionId: standing.subscriptionId };
-  return { kind: 'unavailable', reason: 'smaller' };
+  if (standing.endsAt) return { kind: 'unavailable', reason: 'cancelling' };
+  return { kind: plan.queriesPerPeriod > standing.usage.cap ? 'upgrade' : 'downgrade', subscriptionId: standing.subscriptionId };
 }

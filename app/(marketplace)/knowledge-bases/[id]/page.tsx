@@ -13,7 +13,6 @@ import { publisherHref } from '@/components/marketplace/knowledge-base-card';
 import { PlanCards } from '@/components/marketplace/plan-cards';
 import { buildSnippets } from '@/components/marketplace/snippets';
 import { SubscriptionStanding } from '@/components/marketplace/subscription-standing';
-import { changePlanAction } from '@/app/account/actions';
 import { tryItAction } from './actions';
 import { getKnowledgeBaseView } from '@/lib/catalog';
 import { getDb } from '@/lib/platform/db';
@@ -116,7 +115,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
           </div>
         ) : null}
         <div className="mt-6">
-          <PlanCards items={planItems} upgradeAction={changePlanAction} mostChosenPlanId={kb.mostChosenPlanId} />
+          <PlanCards items={planItems} mostChosenPlanId={kb.mostChosenPlanId} />
         </div>
       </Section>
 
