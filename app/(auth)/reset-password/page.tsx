@@ -6,7 +6,7 @@ import { getDb } from '@/lib/platform/db';
 import { AuthCard } from '../auth-card';
 import { ResetPasswordForm } from './reset-password-form';
 
-export const metadata: Metadata = { title: 'Choose a new password', referrer: 'no-referrer' };
+export const metadata: Metadata = { title: 'Choose a new password' };
 export const dynamic = 'force-dynamic';
 
 /** The reset link's page: a form while the link is usable; it is used (single use) when the form is sent. */

@@ -5,7 +5,7 @@ import { SubmitButton } from '@/components/ui/submit-button';
 import { AuthCard } from '../auth-card';
 import { confirmEmailAction } from '../actions';
 
-export const metadata: Metadata = { title: 'Confirm your email address', referrer: 'no-referrer' };
+export const metadata: Metadata = { title: 'Confirm your email address' };
 
 /**
  * The verification link's page. Confirming is a button (a POST), not the visit itself: mail scanners that open links
