@@ -59,8 +59,18 @@ const pageHeaders = securityHeaders({ https: isHttpsUrl(process.env.APP_URL) });
 
 /** @type {((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) | undefined} */
 let nextHandler;
+// Settled once Next has prepared. It exists before the server listens: a request that arrives while Next is still
+// loading (a health probe of a fresh start) waits for it instead of finding nothing to wait on.
+/** @type {(value?: void) => void} */
+let markNextReady;
+/** @type {(reason: unknown) => void} */
+let failNextReady;
 /** @type {Promise<void>} */
-let nextReady;
+const nextReady = new Promise((resolve, reject) => {
+  markNextReady = resolve;
+  failNextReady = reject;
+});
+nextReady.catch(() => {}); // reported where start-up awaits it, below
 
 const server = createFrontServer(
   (req, res) => {
@@ -103,9 +113,10 @@ process.env.ALMANAC_LISTEN_URL = listenUrl;
 const { default: next } = await import('next');
 const root = path.resolve(import.meta.dirname, '..');
 const app = next({ dev: false, dir: root, hostname: hostname ?? 'localhost', port: listeningPort });
-nextReady = app.prepare().then(() => {
+app.prepare().then(() => {
   nextHandler = app.getRequestHandler();
-});
+  markNextReady();
+}, failNextReady);
 try {
   await nextReady;
 } catch (err) {
