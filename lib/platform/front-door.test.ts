@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_BODY_LIMIT, FORM_HANDLERS, actionBodyProblem, screenNodeRequest, screenRequest, type ScreenedRequest } from './front-door';
+import { ACTION_BODY_LIMIT, FORM_HANDLERS, actionBodyProblem, isFormHandlerPath, screenNodeRequest, screenRequest, type ScreenedRequest } from './front-door';
 
 const get = (target: string, extra: Partial<ScreenedRequest> = {}): ScreenedRequest => ({ method: 'GET', target, headers: { host: 'almanac.test' }, ...extra });
 const code = (request: ScreenedRequest) => screenRequest(request)?.code ?? null;
@@ -107,6 +107,17 @@ describe('the front door (docs/api.md §7.1)', () => {
       .filter((route) => !/^(api|kb|dify)(\/|$)/.test(route))
       .map((route) => `/${route.split(path.sep).filter((segment) => !/^\(.*\)$/.test(segment)).join('/')}`);
     expect(outside.sort()).toEqual([...FORM_HANDLERS].sort());
+  });
+
+  it.each([
+    ['/checkout/start', true],
+    ['/publish/listings/kb_abc123/content/documents', true],
+    ['/publish/listings/kb_abc123/content/documents/doc_9', true],
+    ['/publish/listings/kb_abc123/content', false],
+    ['/publish/listings/kb_a/b/content/try', false],
+    ['/checkout/start/x', false],
+  ])('isFormHandlerPath(%s) is %s (dynamic segments match one segment)', (routed, expected) => {
+    expect(isFormHandlerPath(routed)).toBe(expected);
   });
 });
 

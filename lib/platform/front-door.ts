@@ -38,8 +38,28 @@ import { decodeUtf8 } from './text-input';
  * X-Request-Id; elsewhere it is a short HTML page with the same header.
  */
 
-/** Route handlers outside /api, /kb and /dify: they check their own form posts (`isSameOriginPost`), in JSON. */
-export const FORM_HANDLERS: readonly string[] = ['/checkout/start'];
+/**
+ * Route handlers outside /api, /kb and /dify: they check their own posts (`isSameOriginPost`, or the publisher
+ * console's `withSessionRoute`) and answer in JSON. `[name]` is a dynamic segment, as in the app/ folder names.
+ */
+export const FORM_HANDLERS: readonly string[] = [
+  '/checkout/start',
+  '/publish/analytics/export',
+  '/publish/listings/[kbId]/analytics/export',
+  '/publish/listings/[kbId]/content/documents',
+  '/publish/listings/[kbId]/content/documents/[docId]',
+  '/publish/listings/[kbId]/content/reindex',
+  '/publish/listings/[kbId]/content/try',
+];
+
+const FORM_HANDLER_PATTERNS = FORM_HANDLERS.map(
+  (route) => new RegExp(`^${route.split('/').map((segment) => (/^\[[^\]]+\]$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|\\]/g, '\\$&'))).join('/')}$`),
+);
+
+/** Whether a routed path is one of FORM_HANDLERS. */
+export function isFormHandlerPath(routed: string): boolean {
+  return FORM_HANDLER_PATTERNS.some((pattern) => pattern.test(routed));
+}
 
 export interface Refusal {
   code: ErrorCode;
@@ -138,7 +158,7 @@ export function screenRequest(request: ScreenedRequest): Refusal | null {
   if (!json && request.headers.rsc === '1' && stateTree !== undefined && !isReadableRouterState(stateTree)) {
     return { code: 'invalid_request', message: 'The Next-Router-State-Tree header cannot be read.', json };
   }
-  if (!json && !FORM_HANDLERS.includes(routed) && isCrossSiteAction(request)) {
+  if (!json && !isFormHandlerPath(routed) && isCrossSiteAction(request)) {
     return { code: 'forbidden', message: 'This form was sent from another site, so it was not processed.', json };
   }
   return null;
