@@ -108,7 +108,8 @@ describe('getSubscriberStanding', () => {
     expect(await upgradeSubscription(db, { userId: buyer, subscriptionId: subscription.id, planId: plans.pro, now: later })).toMatchObject({ ok: true });
     standing = await getSubscriberStanding(db, buyer, kbId, later);
     expect(standing).toMatchObject({ planId: plans.pro, planName: 'Professional', usage: { cap: 500 } });
-    expect([offerFor(starter, standing), offerFor(pro, standing)]).toEqual([{ kind: 'unavailable', reason: 'smaller' }, { kind: 'current' }]);
+    // A smaller plan is a downgrade, confirmed on the dashboard and applied at the next renewal (docs/api.md §5.4).
+    expect([offerFor(starter, standing), offerFor(pro, standing)]).toEqual([{ kind: 'downgrade', subscriptionId: subscription.id }, { kind: 'current' }]);
 
     await cancelSubscription(db, { userId: buyer, subscriptionId: subscription.id, now: later });
     expect(await getSubscriberStanding(db, buyer, kbId, later)).toMatchObject({ state: 'active', endsAt: '2026-05-01T00:00:00.000Z' });
