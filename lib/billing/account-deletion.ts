@@ -6,7 +6,6 @@ import { recordAudit } from '@/lib/platform/audit';
 import { log } from '@/lib/platform/log';
 import { deleteMailTo } from '@/lib/platform/mail';
 import { inTransaction } from '@/lib/platform/transactions';
-import { forgetSessionVersion } from '@/lib/accounts';
 import { revokeKey } from '@/lib/keys';
 import { endSubscription } from '@/lib/subscriptions';
 import { getStripe, type Stripe } from './stripe';
@@ -86,7 +85,9 @@ export async function deleteAccount(
       .where(eq(users.id, user.id));
     await recordAudit(tx, { actorUserId: user.id, actorKind: 'web', action: 'user.delete', targetType: 'user', targetId: user.id, metadata: { subscriptionsEnded: live.length, keysRevoked: keys.length } });
   });
-  forgetSessionVersion(user.id);
+  // Loaded when used: the accounts barrel brings Next's request APIs (next/headers, next/navigation), which Node's own
+  // ESM loader cannot resolve for tools that load lib/billing outside Next (Playwright's specs and their fixtures).
+  (await import('@/lib/accounts')).forgetSessionVersion(user.id);
   log.info({ userId: user.id }, 'account deleted');
   return { ok: true };
 }
