@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { discoverTargets } from '../test/fuzz/discover';
+import { waitForMail } from './support/mail';
 import { newSeed } from '../test/fuzz/random';
 import { describeReport, runFuzz } from '../test/fuzz/run';
 import { startFuzzServer } from '../test/fuzz/server';
@@ -35,7 +36,7 @@ test.afterAll(async () => {
 
 test('malformed requests: no 500, JSON errors under /api, /kb and /dify, and the server still answers', async () => {
   test.setTimeout(180_000);
-  const targets = await discoverTargets(app.url);
+  const targets = await discoverTargets(app.url, { confirmationLink: async (email) => (await waitForMail(email, 'Confirm your email address')).link! });
   expect(targets.forms.filter((form) => form.actionId).length, 'server-action forms found').toBeGreaterThanOrEqual(5);
   const report = await runFuzz({ baseUrl: app.url, targets, seed: SEED, count: CASES, only: ONLY });
   const summary = describeReport(report, (only) => `FUZZ_SEED=${SEED} FUZZ_ONLY=${only.join(',')} npx playwright test e2e/fuzz.spec.ts`);

@@ -172,7 +172,12 @@ export function encodeForm(form: FormTarget, values: Record<string, string> = {}
 const unique = <T>(items: T[]) => [...new Set(items)];
 const matches = (text: string, pattern: RegExp) => unique([...text.matchAll(pattern)].map((m) => m[1]!));
 
-export async function discoverTargets(baseUrl: string): Promise<FuzzTargets> {
+export interface DiscoverOptions {
+  /** The verification link the sign-up's email carried (docs/api.md §11.3: a new account signs in by confirming it). */
+  confirmationLink?: (email: string) => Promise<string>;
+}
+
+export async function discoverTargets(baseUrl: string, options: DiscoverOptions = {}): Promise<FuzzTargets> {
   const base = new URL(baseUrl);
   const browser = new Browser(base);
   const origin = base.origin;
@@ -203,6 +208,15 @@ export async function discoverTargets(baseUrl: string): Promise<FuzzTargets> {
   const email = `fuzz-${Date.now().toString(36)}@example.test`;
   const signUp = encodeForm(signUpForm, { email, password: 'fuzz password 1234', name: 'Fuzz' });
   await browser.fetch('POST', '/signup', { headers: [['Origin', origin], ['Content-Type', signUp.contentType]], body: signUp.body });
+  if (!browser.cookie && options.confirmationLink) {
+    // The emailed link's page holds one form ("Confirm my email address"); submitting it signs the account in.
+    const link = new URL(await options.confirmationLink(email));
+    const linkPath = `${link.pathname}${link.search}`;
+    const confirmForm = parseForms((await browser.fetch('GET', linkPath)).text, linkPath, false)[0];
+    if (!confirmForm) throw new Error(`no confirmation form on ${link.pathname}`);
+    const confirm = encodeForm(confirmForm);
+    await browser.fetch('POST', confirmForm.action, { headers: [['Origin', origin], ['Content-Type', confirm.contentType]], body: confirm.body });
+  }
   if (!browser.cookie) throw new Error('signing up gave no session cookie');
 
   // A test purchase: the Buy form's target, then the test checkout's form.
