@@ -1,8 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
-import path from 'node:path';
+import { expect, test } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/a11y';
 import { newAccount, signIn } from './support/auth';
 import { waitForMail } from './support/mail';
+import { snapAtBothWidths } from './support/screenshots';
 
 /**
  * Accounts that recover and alerts before the cap (issue 17, docs/api.md §11.3 and §11.4), as a buyer lives them: sign up,
@@ -11,17 +11,6 @@ import { waitForMail } from './support/mail';
  * is scanned with axe and photographed at 1366 and 390 px (e2e/artifacts/screenshots/recovery-*.png).
  */
 
-const screenshots = path.resolve('e2e/artifacts/screenshots');
-
-async function snap(page: Page, name: string): Promise<void> {
-  for (const width of [1366, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    // No sideways scroll on a phone.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.screenshot({ path: path.join(screenshots, `recovery-${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
 
 test('sign up, confirm by email, buy, 80% alert arrives, reset the password, sign in', async ({ page }) => {
   test.setTimeout(300_000);
@@ -36,7 +25,7 @@ test('sign up, confirm by email, buy, 80% alert arrives, reset the password, sig
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByText('Check your inbox')).toBeVisible();
-  await snap(page, 'signup-sent');
+  await snapAtBothWidths(page, 'recovery-signup-sent');
 
   // An unconfirmed account can sign in and browse, but buying asks for the confirmation first, with "Resend".
   await signIn(page, account, `/knowledge-bases/${kbId}`);
@@ -44,7 +33,7 @@ test('sign up, confirm by email, buy, 80% alert arrives, reset the password, sig
   await expect(page).toHaveURL(/\/account\/settings\?error=verify_first/);
   await expect(page.getByText('Confirm your email address before buying')).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'settings, unconfirmed');
-  await snap(page, 'settings-unconfirmed');
+  await snapAtBothWidths(page, 'recovery-settings-unconfirmed');
   const resentAt = Date.now();
   await page.getByRole('button', { name: 'Resend verification email' }).click();
   await expect(page.getByText('We sent a new verification link')).toBeVisible();
@@ -54,7 +43,7 @@ test('sign up, confirm by email, buy, 80% alert arrives, reset the password, sig
   expect(verification.link).toMatch(/\/verify-email\?token=/);
   await page.goto(verification.link!);
   await expectNoSeriousA11yViolations(page, 'verify email');
-  await snap(page, 'verify-email');
+  await snapAtBothWidths(page, 'recovery-verify-email');
   await page.getByRole('button', { name: 'Confirm my email address' }).click();
   await expect(page.getByText('Your email address is confirmed')).toBeVisible();
 
@@ -90,7 +79,7 @@ test('sign up, confirm by email, buy, 80% alert arrives, reset the password, sig
   await page.goto(subscriptionUrl);
   await expect(page.getByRole('region', { name: 'Usage alerts' })).toContainText('This period: 80% on');
   await expectNoSeriousA11yViolations(page, 'subscription with usage alerts');
-  await snap(page, 'subscription-alerts');
+  await snapAtBothWidths(page, 'recovery-subscription-alerts');
 
   // Forgot the password: the reset link arrives, works once, and the new password signs in.
   await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
@@ -102,7 +91,7 @@ test('sign up, confirm by email, buy, 80% alert arrives, reset the password, sig
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page.getByText('Check your inbox')).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'forgot password');
-  await snap(page, 'forgot-password-sent');
+  await snapAtBothWidths(page, 'recovery-forgot-password-sent');
 
   const reset = await waitForMail(account.email, 'Reset your Almanac password');
   await page.goto(reset.link!);
@@ -111,7 +100,7 @@ test('sign up, confirm by email, buy, 80% alert arrives, reset the password, sig
   await page.getByRole('button', { name: 'Set new password' }).click();
   await expect(page.getByText('one of the most common ones')).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'reset password');
-  await snap(page, 'reset-password');
+  await snapAtBothWidths(page, 'recovery-reset-password');
   const newPassword = 'a new and rather long passphrase';
   await page.getByLabel('New password').fill(newPassword);
   await page.getByRole('button', { name: 'Set new password' }).click();
@@ -129,5 +118,5 @@ test('sign up, confirm by email, buy, 80% alert arrives, reset the password, sig
   await expect(page.getByText('That email and password do not match an account.')).toBeVisible();
   await signIn(page, { email: account.email, password: newPassword }, '/account/settings');
   await expect(page.getByText('Confirmed', { exact: true })).toBeVisible();
-  await snap(page, 'settings');
+  await snapAtBothWidths(page, 'recovery-settings');
 });

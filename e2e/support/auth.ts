@@ -3,10 +3,14 @@ import { waitForMail } from './mail';
 
 let counter = 0;
 
-/** A fresh, unique account per call (the e2e database is new for every run). */
+/**
+ * A fresh, unique account per call (the e2e database is new for every run). The worker's index is part of the address:
+ * two workers calling in the same millisecond would otherwise make the same one.
+ */
 export function newAccount(): { email: string; password: string; name: string } {
   counter += 1;
-  return { email: `buyer-${Date.now()}-${counter}@example.test`, password: 'e2e password that is long', name: `E2E Buyer ${counter}` };
+  const worker = process.env.TEST_WORKER_INDEX ?? '0';
+  return { email: `buyer-${Date.now()}-${worker}-${counter}@example.test`, password: 'e2e password that is long', name: `E2E Buyer ${counter}` };
 }
 
 /** Signs up through the real form and waits until the header shows the account. */
