@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCompact, formatDate, formatDateTime, formatInteger, formatPrice, plural } from './format';
+import { formatAmount, formatCompact, formatDate, formatDateTime, formatInteger, formatPrice, plural } from './format';
 
 describe('formatting', () => {
   it.each([
@@ -9,6 +9,14 @@ describe('formatting', () => {
     [0, 'usd', 'Free'],
     [120000, 'eur', '€1,200'],
   ])('formatPrice(%i, %s) = %s', (cents, currency, text) => expect(formatPrice(cents, currency)).toBe(text));
+
+  it.each([
+    [1000, 'usd', '$10.00'],
+    [1250, 'usd', '$12.50'],
+    [0, 'usd', '$0.00'],
+    [-250, 'usd', '-$2.50'],
+    [123456, 'eur', '€1,234.56'],
+  ])('formatAmount(%i, %s) = %s', (cents, currency, text) => expect(formatAmount(cents, currency)).toBe(text));
 
   it.each([
     [950, '950'],

@@ -13,6 +13,14 @@ export function formatPrice(cents: number, currency: string): string {
   }).format(cents / 100);
 }
 
+/**
+ * An amount of money in a ledger or a total, always with its cents so that a column lines up: 1000 usd → "$10.00",
+ * 0 → "$0.00" (a price list says "Free" and "$19": formatPrice).
+ */
+export function formatAmount(cents: number, currency: string): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(cents / 100);
+}
+
 /** 950 → "950", 1200 → "1.2K", 2000000 → "2M". */
 export function formatCompact(n: number): string {
   return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
