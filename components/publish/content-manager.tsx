@@ -261,6 +261,12 @@ export function ContentManager({
                   {d.title && d.title !== d.name ? ` · ${d.title}` : ''}
                 </p>
                 {d.status === 'failed' && d.error ? <p className="mt-1 text-sm text-red-800">{d.error}</p> : null}
+                {d.status === 'failed' && d.chunkCount > 0 ? (
+                  // A replacement that failed leaves the last good version in place (lib/engine/uploads.ts).
+                  <p className="mt-1 text-sm text-slate-700">
+                    The previous version still answers ({plural(d.chunkCount, 'passage')}). Replace the file again or delete it.
+                  </p>
+                ) : null}
               </div>
               <div className="flex flex-wrap items-center gap-2">
                 <span className={cx('rounded-full px-2.5 py-0.5 text-xs font-semibold', STATUS_TONE[d.status])} data-testid="document-status">

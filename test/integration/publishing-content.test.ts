@@ -100,6 +100,24 @@ describe('console content', () => {
     expect(doc!.errorMessage).toMatch(/pdf/i);
   });
 
+  it('a replacement that cannot be read fails with the reason, and the last good version keeps its passages', async () => {
+    const kbId = await newHostedKb();
+    const first = await uploadDocument(db, owner, kbId, { name: 'tides.html', bytes: enc('<h1>Tides</h1><p>Spring tides follow the new and the full moon by about two days.</p>') });
+    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    const good = await docStatus(first.ok ? first.document.id : '');
+    expect(good).toMatchObject({ status: 'ready' });
+    expect(good!.chunkCount).toBeGreaterThan(0);
+    const chunksOf = async (id: string) => ((await db.execute(sql`select count(*)::int as n from chunks where document_id = ${id}`)).rows[0] as { n: number }).n;
+    // The same name again, with a page that holds no text once its markup is gone: its ingestion fails.
+    const second = await uploadDocument(db, owner, kbId, { name: 'tides.html', bytes: enc('<html><body><script>nothing to read</script></body></html>') });
+    expect(second.ok).toBe(true);
+    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    const after = await docStatus(good!.id);
+    expect(after).toMatchObject({ status: 'failed', chunkCount: good!.chunkCount });
+    expect(after!.errorMessage).toBeTruthy();
+    expect(await chunksOf(good!.id)).toBe(good!.chunkCount);
+  });
+
   it('replace keeps the document id and re-ingests; delete and reindex work; strangers get not_found for everything', async () => {
     const kbId = await newHostedKb();
     const first = await uploadDocument(db, owner, kbId, { name: 'guide.md', bytes: text('anchors') });
