@@ -20,6 +20,7 @@ export const PUBLISH_FLASH = {
   not_found: { tone: 'error', text: 'We could not find that in your publisher account.' },
   conflict: { tone: 'error', text: 'That change is not possible in the listing’s current state.' },
   backend_saved: { tone: 'success', text: 'Backend saved. Send a test query to check that your endpoint answers.' },
+  backend_hosted: { tone: 'success', text: 'This listing answers from its uploaded documents again. Your endpoint, key and secret were forgotten.' },
   connect_returned: { tone: 'info', text: 'Back from Stripe. Your payout account status is shown below.' },
   stripe_unavailable: { tone: 'error', text: 'Stripe could not be reached to create the price; nothing was changed. Please try again.' },
   suspended: { tone: 'success', text: 'Suspended. Its keys now answer 403 and it left the catalogue.' },

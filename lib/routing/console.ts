@@ -1,6 +1,9 @@
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
+import { knowledgeBases } from '@/db/schema';
 import { decryptSecret } from '@/lib/platform/crypto';
 import { newRequestId } from '@/lib/platform/http';
+import { inTransaction } from '@/lib/platform/transactions';
 import { requireOwnedKnowledgeBase, type OwnershipDenial } from '@/lib/publishing';
 import type { QueryAnswer } from '@/lib/query-answer';
 import { configureHttpBackend, guardPolicy, prepareRoute, routeQuery, type ConfigureResult } from './backends';
@@ -59,6 +62,25 @@ export async function saveHttpBackend(db: Executor, userId: string, form: HttpBa
     return { ok: false, code: 'invalid_request', message: 'The stored secrets cannot be read with this server’s secret: enter both again.' };
   }
   return configureHttpBackend(db, { kbId: owned.kb.id, endpointUrl: form.endpointUrl, infraKey, signingSecret, timeoutMs: form.timeoutMs }, guardPolicy());
+}
+
+/**
+ * Switches an owned http listing back to Almanac's engine and its uploaded documents (docs/api.md §9.5). The
+ * endpoint and both encrypted secrets are forgotten, not kept aside: a secret that no longer serves is one less to
+ * leak. Documents uploaded before the listing moved to its endpoint answer again. Switching twice changes nothing.
+ */
+export async function switchToHostedBackend(db: Executor, userId: string, kbId: unknown): Promise<{ ok: true } | OwnershipDenial> {
+  const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
+  if (!owned.ok) return owned;
+  await inTransaction(db, async (tx) => {
+    await tx
+      .update(knowledgeBases)
+      .set({ backendKind: 'hosted', endpointUrl: null, infraKeyEncrypted: null, signingSecretEncrypted: null })
+      .where(eq(knowledgeBases.id, owned.kb.id));
+    // A listing created with an http backend has no engine statistics row yet (lib/publishing/listings.ts).
+    await tx.execute(sql`insert into kb_index_stats (kb_id) values (${owned.kb.id}) on conflict do nothing`);
+  });
+  return { ok: true };
 }
 
 export type TryOutcome =

@@ -5,7 +5,7 @@ import type { Database } from '@/db/client';
 import { knowledgeBases, publishers } from '@/db/schema';
 import { ingestDocument } from '@/lib/engine';
 import { newId } from '@/lib/platform/ids';
-import { getBackendSettings, saveHttpBackend, tryKnowledgeBase } from '@/lib/routing';
+import { getBackendSettings, saveHttpBackend, switchToHostedBackend, tryKnowledgeBase } from '@/lib/routing';
 import { createTestDatabase } from '../support/db';
 import { startExamplePublisher, type RunningPublisher } from '../support/gateway-fixtures';
 import { rememberSecret } from '../support/log-scan';
@@ -85,5 +85,20 @@ describe('console backend', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     const counted = await db.execute(sql`select (select count(*)::int from query_log where kb_id = ${kbId}) + (select count(*)::int from kb_stats_daily where kb_id = ${kbId}) as n`);
     expect(counted.rows[0]).toEqual({ n: 0 });
+  });
+
+  it('switches back to the uploaded documents: the endpoint and secrets are forgotten, the documents answer again, strangers get not_found', async () => {
+    const kbId = await newKb();
+    await ingestDocument(db, kbId, { sourceName: 'buoys.md', bytes: new TextEncoder().encode('# Buoys\n\nA yellow buoy marks a special area such as a mooring field or a cable.') });
+    await saveHttpBackend(db, owner, { kbId, endpointUrl: example.url, infraKey: example.infraKey, signingSecret: example.signingSecret });
+    expect(await switchToHostedBackend(db, stranger, kbId)).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await getBackendSettings(db, owner, kbId)).toMatchObject({ ok: true, settings: { kind: 'http' } });
+
+    expect(await switchToHostedBackend(db, owner, kbId)).toEqual({ ok: true });
+    expect(await switchToHostedBackend(db, owner, kbId)).toEqual({ ok: true });
+    const [row] = await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kbId));
+    expect(row).toMatchObject({ backendKind: 'hosted', endpointUrl: null, infraKeyEncrypted: null, signingSecretEncrypted: null });
+    const result = await tryKnowledgeBase(db, owner, kbId, 'What does a yellow buoy mark?');
+    expect(result).toMatchObject({ ok: true, answer: { citations: [expect.objectContaining({ title: 'Buoys' })] } });
   });
 });

@@ -8,7 +8,7 @@ import { publishPaths } from '@/components/publish/listing-nav';
 import { requireSessionUser } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';
-import { saveHttpBackend } from '@/lib/routing';
+import { saveHttpBackend, switchToHostedBackend } from '@/lib/routing';
 
 const backendForm = z.object({
   kbId: idSchema(),
@@ -36,4 +36,14 @@ export async function saveBackendAction(_prev: FormState, formData: FormData): P
   if (result.ok) redirect(withPublishFlash(path, 'backend_saved'));
   if (result.code === 'not_found' || result.code === 'knowledge_base_not_found') redirect(publishPaths.overview);
   return { fieldErrors: {}, message: result.message };
+}
+
+/** Switches the listing back to its uploaded documents (docs/api.md §9.5); for the owner only, like every console action. */
+export async function switchToHostedAction(formData: FormData): Promise<void> {
+  const kbId = idSchema().safeParse(formDataOf(formData).get('kbId'));
+  if (!kbId.success) redirect(publishPaths.overview);
+  const path = publishPaths.content(kbId.data);
+  const user = await requireSessionUser(path);
+  const result = await switchToHostedBackend(await getDb(), user.id, kbId.data);
+  redirect(result.ok ? withPublishFlash(path, 'backend_hosted') : publishPaths.overview);
 }

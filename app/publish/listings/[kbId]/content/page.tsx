@@ -11,13 +11,14 @@ import { TryIt } from '@/components/publish/try-it';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Section } from '@/components/ui/section';
+import { SubmitButton } from '@/components/ui/submit-button';
 import { requireSessionUser } from '@/lib/accounts';
 import { ACCEPTED_EXTENSIONS, listDocumentsForOwner } from '@/lib/engine';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { requireOwnedKnowledgeBase } from '@/lib/publishing';
 import { getBackendSettings } from '@/lib/routing';
-import { saveBackendAction } from './actions';
+import { saveBackendAction, switchToHostedAction } from './actions';
 
 type Params = Promise<{ kbId: string }>;
 
@@ -126,6 +127,20 @@ export default async function ContentPage({ params, searchParams }: { params: Pa
               </div>
             </div>
           </div>
+          <details className="mt-8 max-w-3xl rounded-lg border border-slate-200 bg-white p-4">
+            <summary className="cursor-pointer text-sm font-semibold text-slate-900">Answer from uploaded documents instead</summary>
+            <p className="mt-2 text-sm text-slate-700">
+              Almanac&apos;s engine answers from documents you upload here.{' '}
+              {docs.documents.length > 0
+                ? `The ${docs.documents.length === 1 ? 'document' : `${docs.documents.length} documents`} uploaded before will answer again.`
+                : 'You can upload documents once you have switched.'}{' '}
+              Your endpoint, infrastructure key and signing secret are forgotten.
+            </p>
+            <form action={switchToHostedAction} className="mt-3">
+              <input type="hidden" name="kbId" value={kb.id} />
+              <SubmitButton pendingLabel="Switching…">Switch to uploaded documents</SubmitButton>
+            </form>
+          </details>
         </Section>
       )}
 
