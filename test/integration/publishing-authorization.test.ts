@@ -19,7 +19,7 @@ import {
 } from '@/lib/publishing';
 import { deleteDocumentForOwner, listDocumentsForOwner, requestReindex, uploadDocument } from '@/lib/engine';
 import { getKnowledgeBaseAnalytics } from '@/lib/publishing';
-import { getBackendSettings, saveHttpBackend, tryKnowledgeBase } from '@/lib/routing';
+import { getBackendSettings, saveHttpBackend, switchToHostedBackend, tryKnowledgeBase } from '@/lib/routing';
 import { createTestDatabase } from '../support/db';
 import { createUser } from './subscriptions-fixtures';
 
@@ -60,6 +60,7 @@ export const CONSOLE_ACTIONS: { name: string; run: (db: Database, strangerId: st
   { name: 'reindex', run: (db, s, v) => requestReindex(db, s, v.kbId) },
   { name: 'page: backend settings', run: (db, s, v) => getBackendSettings(db, s, v.draftKbId) },
   { name: 'save the http backend', run: (db, s, v) => saveHttpBackend(db, s, { kbId: v.draftKbId, endpointUrl: 'https://example.com/q', infraKey: 'k'.repeat(20), signingSecret: 's'.repeat(40) }) },
+  { name: 'switch back to uploaded documents', run: (db, s, v) => switchToHostedBackend(db, s, v.draftKbId) },
   { name: 'try it / send a test query', run: (db, s, v) => tryKnowledgeBase(db, s, v.kbId, 'What is inside?') },
   { name: 'page and CSV: listing analytics', run: (db, s, v) => getKnowledgeBaseAnalytics(db, s, v.kbId) },
 ];
