@@ -29,6 +29,9 @@ export async function register(): Promise<void> {
   registerMailJobs();
   const { registerAlertJobs } = await import('./lib/routing');
   registerAlertJobs();
+  // A replaced plan's Stripe subscriptions move to the new price from their next invoice (lib/billing/plan-replacement.ts).
+  const { registerBillingJobs } = await import('./lib/billing');
+  registerBillingJobs();
   // Its timers do not hold the process open: on shutdown a job cut short is taken over by another instance (or this
   // one after the restart) when its lease expires. No signal handler here, so the usage recorder's exit logic is unchanged.
   startJobWorker();

@@ -11,7 +11,8 @@ import { getStripe, type Stripe } from './stripe';
  * Stripe Connect for publishers (docs/api.md §9.3): each publisher onboards an Express account from the console; a
  * buyer's Checkout for one of its plans is then a destination charge to that account, with PLATFORM_FEE_PERCENT kept
  * as the application fee. The account id lives on the publisher row; whether it can be paid (`stripe_onboarded`) is
- * Stripe's answer, re-read when the publisher comes back from onboarding. (The publisher lookup is by the session's
+ * Stripe's answer, re-read when the publisher comes back from onboarding and kept current afterwards by Stripe's
+ * `account.updated` Connect events (lib/billing/webhook.ts). (The publisher lookup is by the session's
  * user id here, not through lib/publishing, which itself imports billing for Stripe prices.)
  */
 

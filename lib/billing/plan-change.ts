@@ -102,8 +102,11 @@ async function currentPlan(db: Executor, input: Owned): Promise<{ planId: string
   return row;
 }
 
+/** What moving a Stripe subscription to a plan needs to know about the plan. */
+export type StripePlanTarget = Pick<CheckoutPlan, 'planId' | 'stripePriceId' | 'currency' | 'priceCents'>;
+
 /** The Stripe subscription item moved to a plan's price (its Stripe price, or an ad-hoc monthly price of the same product). */
-function stripeItemFor(plan: CheckoutPlan, item: Stripe.SubscriptionItem): Stripe.SubscriptionUpdateParams.Item {
+function stripeItemFor(plan: StripePlanTarget, item: Stripe.SubscriptionItem): Stripe.SubscriptionUpdateParams.Item {
   return plan.stripePriceId
     ? { id: item.id, price: plan.stripePriceId }
     : {
@@ -124,16 +127,34 @@ async function firstItem(client: Stripe, stripeId: string): Promise<Stripe.Subsc
   return item;
 }
 
+/**
+ * Puts the Stripe subscription's `item` on `plan`'s price; `prorate` charges the difference now (upgrade), otherwise
+ * Stripe bills the new price from the next invoice. Also used for a plan's replacement (lib/billing/plan-replacement.ts),
+ * which passes an idempotency key so a retried job sends one change.
+ */
+export async function setStripeSubscriptionPlan(
+  client: Stripe,
+  stripeId: string,
+  item: Stripe.SubscriptionItem,
+  plan: StripePlanTarget,
+  options: { prorate: boolean; idempotencyKey?: string },
+): Promise<void> {
+  await client.subscriptions.update(
+    stripeId,
+    {
+      proration_behavior: options.prorate ? 'always_invoice' : 'none',
+      // The plan id travels in metadata: ad-hoc prices (price_data) have ids our plans table does not know. The
+      // webhook leaves a plan that is this subscription's scheduled plan for the renewal (lib/billing/webhook.ts).
+      metadata: { planId: plan.planId },
+      items: [stripeItemFor(plan, item)],
+    },
+    options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : undefined,
+  );
+}
+
 /** Moves the Stripe subscription to `plan`; `prorate` charges the difference now (upgrade), otherwise from the next invoice. */
 async function moveStripePlan(client: Stripe, stripeId: string, plan: CheckoutPlan, prorate: boolean): Promise<void> {
-  const item = await firstItem(client, stripeId);
-  await client.subscriptions.update(stripeId, {
-    proration_behavior: prorate ? 'always_invoice' : 'none',
-    // The plan id travels in metadata: ad-hoc prices (price_data) have ids our plans table does not know. The
-    // webhook leaves a plan that is this subscription's scheduled downgrade for the renewal (lib/billing/webhook.ts).
-    metadata: { planId: plan.planId },
-    items: [stripeItemFor(plan, item)],
-  });
+  await setStripeSubscriptionPlan(client, stripeId, await firstItem(client, stripeId), plan, { prorate });
 }
 
 /**

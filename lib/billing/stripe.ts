@@ -35,13 +35,18 @@ export function getStripe(): Stripe | null {
 /**
  * Verifies a webhook delivery on its RAW body (any re-serialisation breaks the signature) and returns the event,
  * or null when the signature, timestamp or payload is wrong. Verification needs no network, so a client built
- * from any key works; the webhook secret is what matters.
+ * from any key works; the webhook secret is what matters. `webhookSecrets` may list several secrets separated by
+ * commas: Stripe signs the events of connected accounts (account.updated) through a Connect endpoint, which has a
+ * signing secret of its own, and a rotated secret overlaps its successor for a while (README, Payments).
  */
-export function verifyStripeEvent(rawBody: string, signatureHeader: string | null, webhookSecret: string): Stripe.Event | null {
+export function verifyStripeEvent(rawBody: string, signatureHeader: string | null, webhookSecrets: string): Stripe.Event | null {
   if (!signatureHeader) return null;
-  try {
-    return Stripe.webhooks.constructEvent(rawBody, signatureHeader, webhookSecret);
-  } catch {
-    return null;
+  for (const secret of webhookSecrets.split(',').map((s) => s.trim()).filter(Boolean)) {
+    try {
+      return Stripe.webhooks.constructEvent(rawBody, signatureHeader, secret);
+    } catch {
+      // Not this secret's signature (or not a valid delivery at all): try the next one.
+    }
   }
+  return null;
 }

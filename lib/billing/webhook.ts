@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray } from 'drizzle-orm';
-import { plans, stripeEvents, subscriptions } from '@/db/schema';
+import { plans, publishers, stripeEvents, subscriptions } from '@/db/schema';
 import { parkIssuedKey } from './handoff';
 import type { Executor, Transaction } from '@/lib/platform/db';
 import { log } from '@/lib/platform/log';
@@ -15,6 +15,9 @@ import { applyStripePeriod, cancelSubscription, endSubscription, markPastDue, pu
  *   are recorded as `ignored:stale` and change nothing. Ended subscriptions are never revived by a late event.
  * - `checkout.session.completed` is the only thing that grants access for a Stripe purchase; it reads the
  *   subscription's current period from Stripe (the invoice for it may have arrived first and been skipped).
+ * - `account.updated` (a Connect event, from a publisher's connected account) sets whether the publisher can be paid
+ *   (`stripe_onboarded`); an older one delivered after a newer one is `ignored:stale`. Any other event of a connected
+ *   account is not ours (our subscriptions and invoices live on the platform account) and is ignored.
  */
 
 export type WebhookOutcome = { duplicate: true } | { duplicate: false; outcome: string };
@@ -25,7 +28,13 @@ const HANDLED = new Set([
   'invoice.payment_failed',
   'customer.subscription.updated',
   'customer.subscription.deleted',
+  'account.updated',
 ]);
+
+/** Events this ledger acts on: the handled types, and of a connected account's events only its account.updated. */
+function handles(event: Stripe.Event): boolean {
+  return HANDLED.has(event.type) && (!event.account || event.type === 'account.updated');
+}
 
 const toDate = (unixSeconds: number) => new Date(unixSeconds * 1000);
 
@@ -48,6 +57,15 @@ export function subscriptionIdOfEvent(event: Stripe.Event): string | null {
     default:
       return null;
   }
+}
+
+/**
+ * What the ledger row's object column records, so that "the newest applied event for this object" is one lookup:
+ * the subscription for billing events, the connected account for account.updated (the column is named for the
+ * subscription, which most events are about; the two kinds of ids never collide: `sub_…`, `acct_…`).
+ */
+function ledgerObjectIdOfEvent(event: Stripe.Event): string | null {
+  return event.type === 'account.updated' ? event.data.object.id : subscriptionIdOfEvent(event);
 }
 
 function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
@@ -96,10 +114,11 @@ async function prefetch(event: Stripe.Event, stripe: Stripe | null): Promise<Pre
  * Throws on unexpected faults (the route answers 500 and Stripe retries).
  */
 export async function applyStripeEvent(db: Executor, event: Stripe.Event, stripe: Stripe | null): Promise<WebhookOutcome> {
-  const stripeSubscriptionId = subscriptionIdOfEvent(event);
+  const stripeSubscriptionId = ledgerObjectIdOfEvent(event);
   const known = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).limit(1);
   if (known.length) return { duplicate: true };
-  const fetched = HANDLED.has(event.type) ? await prefetch(event, stripe) : {};
+  const handled = handles(event);
+  const fetched = handled ? await prefetch(event, stripe) : {};
 
   return db.transaction(async (tx) => {
     // The ledger row first: a concurrent delivery of the same event waits on this key, then sees the conflict.
@@ -109,7 +128,7 @@ export async function applyStripeEvent(db: Executor, event: Stripe.Event, stripe
       .onConflictDoNothing()
       .returning({ id: stripeEvents.id });
     if (!inserted.length) return { duplicate: true } as const;
-    const outcome = HANDLED.has(event.type) ? await dispatch(tx, event, fetched) : 'ignored:unhandled_type';
+    const outcome = handled ? await dispatch(tx, event, fetched) : event.account ? 'ignored:connected_account' : 'ignored:unhandled_type';
     if (outcome !== 'applied') await tx.update(stripeEvents).set({ outcome }).where(eq(stripeEvents.id, event.id));
     log.info({ eventId: event.id, type: event.type, outcome }, 'stripe event processed');
     return { duplicate: false, outcome } as const;
@@ -128,6 +147,8 @@ async function dispatch(tx: Transaction, event: Stripe.Event, fetched: Prefetche
       return onSubscriptionUpdated(tx, event);
     case 'customer.subscription.deleted':
       return onSubscriptionDeleted(tx, event);
+    case 'account.updated':
+      return onAccountUpdated(tx, event);
     default:
       return 'ignored:unhandled_type';
   }
@@ -141,7 +162,7 @@ async function findByStripeId(tx: Transaction, stripeSubscriptionId: string | nu
 
 const ENDED = new Set(['cancelled', 'expired']);
 
-/** True when an event of one of `types` for this subscription, newer than `event`, was already applied. */
+/** True when an event of one of `types` for this subscription (or account), newer than `event`, was already applied. */
 async function newerEventApplied(tx: Transaction, event: Stripe.Event, stripeSubscriptionId: string, types: string[]): Promise<boolean> {
   const rows = await tx
     .select({ id: stripeEvents.id })
@@ -306,5 +327,29 @@ async function onSubscriptionDeleted(tx: Transaction, event: Stripe.CustomerSubs
   if (!ours) return 'ignored:unknown_subscription';
   if (ENDED.has(ours.status)) return 'ignored:ended';
   await endSubscription(tx, { subscriptionId: ours.id, at: toDate(sub.ended_at ?? event.created) });
+  return 'applied';
+}
+
+/**
+ * account.updated: the publisher whose Connect account this is can be paid once Stripe has its details and lets it
+ * take charges (the same rule as `refreshConnectStatus`, lib/billing/connect.ts); from then on Checkout for its plans
+ * is a destination charge. The event carries the whole account as of its `created`, so the newest applied event wins:
+ * the publisher row is locked first, which makes a concurrent delivery for the same account wait and then see this
+ * one in the ledger, and an older event after a newer one changes nothing. An account no publisher has is ignored.
+ */
+async function onAccountUpdated(tx: Transaction, event: Stripe.AccountUpdatedEvent): Promise<string> {
+  const account = event.data.object;
+  const [publisher] = await tx
+    .select({ id: publishers.id, onboarded: publishers.stripeOnboarded })
+    .from(publishers)
+    .where(eq(publishers.stripeAccountId, account.id))
+    .for('update');
+  if (!publisher) return 'ignored:unknown_account';
+  if (await newerEventApplied(tx, event, account.id, ['account.updated'])) return 'ignored:stale';
+  const onboarded = Boolean(account.details_submitted && account.charges_enabled);
+  if (onboarded !== publisher.onboarded) {
+    await tx.update(publishers).set({ stripeOnboarded: onboarded, updatedAt: new Date() }).where(eq(publishers.id, publisher.id));
+  }
+  log.info({ publisherId: publisher.id, onboarded }, 'Stripe Connect account update applied');
   return 'applied';
 }

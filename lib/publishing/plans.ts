@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import { plans, subscriptions, type KnowledgeBase, type Plan } from '@/db/schema';
-import { getStripe, type Stripe } from '@/lib/billing';
+import { enqueueStripePlanMoves, getStripe, type Stripe } from '@/lib/billing';
 import { recordAudit } from '@/lib/platform/audit';
 import type { Executor } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
@@ -19,8 +19,10 @@ import type { Refusal } from './listings';
  * mid-period: a plan nobody is subscribed to is edited in place, but one with subscribers is immutable: the edit
  * becomes a NEW plan row that takes its place for new purchases, the old row is retired (`replaced_by_plan_id`), and
  * each of its live subscriptions gets the new plan as `pending_plan_id`, which the renewal code (lib/subscriptions
- * period roll-forward, and invoice.paid for Stripe) applies at the next period start. A plan with subscribers is
- * retired, never deleted. With Stripe configured, a paid plan gets a real Stripe Price created through the API.
+ * period roll-forward, and invoice.paid for Stripe) applies at the next period start. The same transaction enqueues,
+ * for each of them that Stripe bills, the job that moves the Stripe subscription to the new price from its next
+ * invoice (lib/billing/plan-replacement.ts). A plan with subscribers is retired, never deleted. With Stripe
+ * configured, a paid plan gets a real Stripe Price created through the API.
  */
 
 export type PlanResult = { ok: true; plan: Plan; replaced?: { oldPlanId: string; movingSubscriptions: number } } | FormRefusal | Refusal;
@@ -92,9 +94,16 @@ async function nextSortOrder(tx: Executor, kbId: string): Promise<number> {
   return Number(row?.max ?? -1) + 1;
 }
 
-async function liveSubscribers(tx: Executor, planId: string): Promise<number> {
-  const [row] = await tx.select({ n: count() }).from(subscriptions).where(and(eq(subscriptions.planId, planId), inArray(subscriptions.status, [...LIVE_STATUSES])));
-  return Number(row?.n ?? 0);
+/**
+ * Live subscriptions on the plan or moving to it at their renewal (a scheduled downgrade): both hold its terms, and
+ * Stripe already bills the latter at its price, so an edit of terms must not change it in place under them.
+ */
+async function liveSubscribers(tx: Executor, planId: string): Promise<{ n: number; billedByStripe: number }> {
+  const [row] = await tx
+    .select({ n: count(), billedByStripe: count(subscriptions.stripeSubscriptionId) })
+    .from(subscriptions)
+    .where(and(sql`(${subscriptions.planId} = ${planId} or ${subscriptions.pendingPlanId} = ${planId})`, inArray(subscriptions.status, [...LIVE_STATUSES])));
+  return { n: Number(row?.n ?? 0), billedByStripe: Number(row?.billedByStripe ?? 0) };
 }
 
 export async function createPlan(db: Executor, actor: Actor, kbId: string, input: Record<string, unknown>, stripe: Stripe | null = getStripe()): Promise<PlanResult> {
@@ -133,6 +142,13 @@ export async function planFor(db: Executor, actor: Actor, planId: string): Promi
   return owned.ok ? { ok: true, plan, kb: owned.kb } : { ok: false, code: 'not_found', message: 'Not found.' };
 }
 
+/** Stripe cannot change the currency of a subscription, so subscribers it bills could not move to the new terms. */
+const STRIPE_CURRENCY_REFUSAL: Refusal = {
+  ok: false,
+  code: 'conflict',
+  message: 'Subscribers pay for this plan through Stripe, which cannot change the currency of a subscription: create a plan in the new currency and retire this one instead.',
+};
+
 /**
  * Edits a plan. Without live subscribers (or for a rename only) the row changes in place; with subscribers and new
  * terms, a replacement row is created and the old one retired, and the subscribers move at their next renewal.
@@ -145,6 +161,8 @@ export async function editPlan(db: Executor, actor: Actor, planId: string, input
   if (!found.ok) return found;
   if (!found.plan.active) return { ok: false, code: 'conflict', message: 'A retired plan cannot be edited.' };
   const termsChange = changesTerms(found.plan, value);
+  // Checked again under the lock below; here so that no Stripe price is created for an edit that will be refused.
+  if (value.currency !== found.plan.currency && (await liveSubscribers(db, found.plan.id)).billedByStripe > 0) return STRIPE_CURRENCY_REFUSAL;
   const replacementId = newId('plan');
   // A new price is needed when the amount or currency changes (Stripe prices are immutable).
   const needsPrice = value.priceCents > 0 && (found.plan.stripePriceId === null || found.plan.priceCents !== value.priceCents || found.plan.currency !== value.currency);
@@ -161,7 +179,9 @@ export async function editPlan(db: Executor, actor: Actor, planId: string, input
     const [locked] = await tx.select().from(plans).where(eq(plans.id, found.plan.id)).for('update');
     if (!locked?.active) return { ok: false as const, code: 'conflict' as const, message: 'A retired plan cannot be edited.' };
     const now = new Date();
-    if (!termsChange || (await liveSubscribers(tx, locked.id)) === 0) {
+    const live = termsChange ? await liveSubscribers(tx, locked.id) : { n: 0, billedByStripe: 0 };
+    if (live.billedByStripe > 0 && value.currency !== locked.currency) return STRIPE_CURRENCY_REFUSAL;
+    if (live.n === 0) {
       const [plan] = await tx.update(plans).set({ ...value, stripePriceId, updatedAt: now }).where(eq(plans.id, locked.id)).returning();
       await recordAudit(tx, { ...auditActor(actor), action: 'plan.update', targetType: 'plan', targetId: locked.id, metadata: { kbId: locked.kbId, ...value } });
       return { ok: true as const, plan: plan! };
@@ -181,7 +201,9 @@ export async function editPlan(db: Executor, actor: Actor, planId: string, input
           sql`(${subscriptions.planId} = ${locked.id} and ${subscriptions.pendingPlanId} is null) or ${subscriptions.pendingPlanId} = ${locked.id}`,
         ),
       )
-      .returning({ id: subscriptions.id });
+      .returning({ id: subscriptions.id, stripeSubscriptionId: subscriptions.stripeSubscriptionId });
+    // Stripe bills each of them the replacement's price from the next invoice (a durable job, after this commits).
+    await enqueueStripePlanMoves(tx, { planId: replacementId, subscriptions: moving });
     await recordAudit(tx, {
       ...auditActor(actor),
       action: 'plan.replace',

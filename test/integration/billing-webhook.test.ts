@@ -1,17 +1,32 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as webhookRoute } from '@/app/api/stripe/webhook/route';
-import { apiKeys, keyHandoffs, plans, stripeEvents, subscriptions, usagePeriods } from '@/db/schema';
-import { cancelAtPeriodEnd, changePlan, getCheckoutOutcome, resumeRenewal, startCheckout } from '@/lib/billing';
+import { apiKeys, earnings, jobs, keyHandoffs, plans, publishers, stripeEvents, subscriptions, usagePeriods } from '@/db/schema';
+import {
+  cancelAtPeriodEnd,
+  changePlan,
+  connectTermsFor,
+  downgradeAtRenewal,
+  getCheckoutOutcome,
+  moveStripeSubscriptionToPlan,
+  registerBillingJobs,
+  resumeRenewal,
+  startCheckout,
+  STRIPE_PLAN_MOVE_QUEUE,
+} from '@/lib/billing';
 import type { Database } from '@/lib/platform/db';
-import { resetEnvForTesting } from '@/lib/platform/env';
+import { getEnv, resetEnvForTesting } from '@/lib/platform/env';
+import { runDueJobs } from '@/lib/platform/jobs';
 import { hashApiKey } from '@/lib/keys';
+import { editPlan, type Actor } from '@/lib/publishing';
 import { createStripeClient } from '@/lib/billing/stripe';
 import { createTestDatabase } from '../support/db';
 import { buildEvent, buildInvoice, buildSubscription, signPayload, startFakeStripe, type FakeStripe } from '../support/fake-stripe';
 import { countActive, createCatalogueFixture, createUser, subscribersCount, useQueries } from './subscriptions-fixtures';
 
 const WEBHOOK_SECRET = 'whsec_test_fake_almanac_secret';
+/** The Connect endpoint's own signing secret (events of connected accounts): STRIPE_WEBHOOK_SECRET lists both. */
+const CONNECT_WEBHOOK_SECRET = 'whsec_test_fake_almanac_connect';
 const DAY = 86_400;
 
 let db: Database;
@@ -22,9 +37,10 @@ beforeAll(async () => {
   db = (await createTestDatabase()).db;
   fake = await startFakeStripe();
   process.env.STRIPE_SECRET_KEY = fake.secretKey;
-  process.env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
+  process.env.STRIPE_WEBHOOK_SECRET = `${WEBHOOK_SECRET}, ${CONNECT_WEBHOOK_SECRET}`;
   process.env.STRIPE_API_BASE = fake.baseUrl;
   resetEnvForTesting();
+  registerBillingJobs();
 });
 afterAll(async () => {
   process.env = savedEnv;
@@ -284,5 +300,168 @@ describe('POST /api/stripe/webhook', () => {
     const res = await GET(new Request('http://localhost/api/stripe/webhook'));
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('a replaced plan at Stripe (docs/api.md §9.2)', () => {
+  const operator: Actor = { kind: 'operator', userId: null, via: 'cli' };
+  const terms = (overrides: Record<string, unknown>) => ({ name: 'Starter', price: '9', currency: 'usd', queriesPerPeriod: '100', requestsPerMinute: '60', ...overrides });
+  const subscriptionUpdates = (stripeId: string) => fake.requests.filter((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${stripeId}`);
+  const moveJob = async (subscriptionId: string) =>
+    (await db.select().from(jobs).where(and(eq(jobs.queue, STRIPE_PLAN_MOVE_QUEUE), sql`${jobs.payload}->>'subscriptionId' = ${subscriptionId}`)))[0];
+
+  it('Stripe bills the replacement’s price from the next invoice, without proration; the plan itself changes at that renewal', async () => {
+    const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
+    const start = Math.floor(Date.now() / 1000) - 10 * DAY;
+    const { subscription, fx } = await purchasedThroughStripe({ start, end: start + 30 * DAY });
+    const ours = await subscriptionByStripeId(subscription.id);
+    const item = fake.subscriptions.get(subscription.id)!.items.data[0]!;
+    expect(item.price.unit_amount).toBe(900);
+
+    const edited = await editPlan(db, operator, fx.plans.starter, terms({ price: '12', queriesPerPeriod: '150' }), stripe);
+    if (!edited.ok || !('plan' in edited)) throw new Error('edit refused');
+    expect(edited.replaced).toEqual({ oldPlanId: fx.plans.starter, movingSubscriptions: 1 });
+    const replacement = edited.plan;
+    expect(fake.prices.get(replacement.stripePriceId!)).toMatchObject({ unit_amount: 1200, currency: 'usd' });
+    // The move is a durable job, committed with the replacement; Stripe is untouched until it runs.
+    expect(await moveJob(ours.id)).toMatchObject({ status: 'queued', dedupeKey: `stripe-plan-move:${ours.id}:${replacement.id}` });
+    expect(subscriptionUpdates(subscription.id)).toHaveLength(0);
+
+    await runDueJobs({ db, queues: [STRIPE_PLAN_MOVE_QUEUE] });
+    expect(await moveJob(ours.id)).toMatchObject({ status: 'done', attempts: 1 });
+    const [update] = subscriptionUpdates(subscription.id);
+    expect(update!.params).toEqual({
+      proration_behavior: 'none',
+      'metadata[planId]': replacement.id,
+      'items[0][id]': item.id,
+      'items[0][price]': replacement.stripePriceId,
+    });
+    expect(update!.headers['idempotency-key']).toBe(`almanac-stripe-plan-move:${ours.id}:${replacement.id}`);
+    expect(fake.subscriptions.get(subscription.id)!.items.data[0]!.price).toMatchObject({ id: replacement.stripePriceId, unit_amount: 1200 });
+
+    // Mid-period nothing changes here, not even when Stripe echoes the new price.
+    expect((await deliver(buildEvent('customer.subscription.updated', fake.subscriptions.get(subscription.id)))).body).toMatchObject({ outcome: 'applied' });
+    expect(await subscriptionByStripeId(subscription.id)).toMatchObject({ planId: fx.plans.starter, pendingPlanId: replacement.id });
+    // A retried job (a worker that died after Stripe answered) sends nothing more.
+    expect(await moveStripeSubscriptionToPlan(db, { subscriptionId: ours.id, planId: replacement.id }, stripe)).toBe('unchanged');
+    expect(subscriptionUpdates(subscription.id)).toHaveLength(1);
+
+    // The renewal: Stripe's next invoice charges the new price, and with it the subscription is on the new plan.
+    const renewal = fake.renew(subscription.id);
+    expect(renewal.amount_paid).toBe(1200);
+    expect((await deliver(buildEvent('invoice.paid', renewal))).body).toMatchObject({ outcome: 'applied' });
+    const renewed = await subscriptionByStripeId(subscription.id);
+    expect(renewed).toMatchObject({ planId: replacement.id, pendingPlanId: null });
+    expect(renewed.currentPeriodStart.getTime()).toBe((start + 30 * DAY) * 1000);
+    const [paid] = await db.select().from(earnings).where(and(eq(earnings.subscriptionId, ours.id), eq(earnings.periodStart, renewed.currentPeriodStart)));
+    expect(paid).toMatchObject({ planId: replacement.id, grossCents: 1200 });
+  });
+
+  it('leaves alone what the buyer changed since, follows a plan replaced twice, and retries when Stripe fails', async () => {
+    const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
+    // A buyer who upgrades before the job runs: the upgrade set Stripe's price, the job must not undo it.
+    const first = await purchasedThroughStripe();
+    const upgrader = await subscriptionByStripeId(first.subscription.id);
+    const edited = await editPlan(db, operator, first.fx.plans.starter, terms({ price: '11' }), stripe);
+    if (!edited.ok || !('plan' in edited)) throw new Error('edit refused');
+    expect((await changePlan(db, { userId: first.userId, subscriptionId: upgrader.id, planId: first.fx.plans.pro }, stripe)).ok).toBe(true);
+    expect(await moveStripeSubscriptionToPlan(db, { subscriptionId: upgrader.id, planId: edited.plan.id }, stripe)).toBe('skipped:superseded');
+    expect(fake.subscriptions.get(first.subscription.id)!.items.data[0]!.price.unit_amount).toBe(2900);
+
+    // A downgrade scheduled to a plan whose terms then change twice before the job could run: the subscription is
+    // bound for the last replacement, and Stripe (still on the first plan's price) is moved straight to it.
+    const second = await purchasedThroughStripe();
+    await db.update(subscriptions).set({ planId: second.fx.plans.pro }).where(eq(subscriptions.stripeSubscriptionId, second.subscription.id));
+    const downgrader = await subscriptionByStripeId(second.subscription.id);
+    expect((await downgradeAtRenewal(db, { userId: second.userId, subscriptionId: downgrader.id, planId: second.fx.plans.starter }, stripe)).ok).toBe(true);
+    const once = await editPlan(db, operator, second.fx.plans.starter, terms({ price: '10' }), stripe);
+    if (!once.ok || !('plan' in once)) throw new Error('edit refused');
+    // Only arriving subscribers: still not changed in place (Stripe already bills them this plan's price).
+    expect(once.replaced).toEqual({ oldPlanId: second.fx.plans.starter, movingSubscriptions: 1 });
+    const twice = await editPlan(db, operator, once.plan.id, terms({ price: '13' }), stripe);
+    if (!twice.ok || !('plan' in twice)) throw new Error('edit refused');
+    expect(await subscriptionByStripeId(second.subscription.id)).toMatchObject({ planId: second.fx.plans.pro, pendingPlanId: twice.plan.id });
+    expect(await moveStripeSubscriptionToPlan(db, { subscriptionId: downgrader.id, planId: once.plan.id }, stripe)).toBe('skipped:superseded');
+
+    // Stripe fails: the job is retried by the queue, and then moves it.
+    const lastMove = eq(jobs.dedupeKey, `stripe-plan-move:${downgrader.id}:${twice.plan.id}`);
+    fake.failNext(`/v1/subscriptions/${second.subscription.id}`, 400);
+    await runDueJobs({ db, queues: [STRIPE_PLAN_MOVE_QUEUE], limit: 20 });
+    expect(await db.select().from(jobs).where(lastMove)).toMatchObject([{ status: 'queued', attempts: 1, lastError: expect.stringContaining('Injected failure') }]);
+    expect(fake.subscriptions.get(second.subscription.id)!.items.data[0]!.price.unit_amount).toBe(900);
+    await db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(lastMove);
+    await runDueJobs({ db, queues: [STRIPE_PLAN_MOVE_QUEUE], limit: 20 });
+    expect(fake.subscriptions.get(second.subscription.id)!.items.data[0]!.price).toMatchObject({ id: twice.plan.stripePriceId, unit_amount: 1300 });
+    const moved = subscriptionUpdates(second.subscription.id).at(-1)!;
+    expect(moved.params).toMatchObject({ proration_behavior: 'none', 'items[0][price]': twice.plan.stripePriceId, 'metadata[planId]': twice.plan.id });
+  });
+
+  it('refuses a change of currency while Stripe bills subscribers, before creating any price', async () => {
+    const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
+    const { fx } = await purchasedThroughStripe();
+    const pricesBefore = fake.prices.size;
+    expect(await editPlan(db, operator, fx.plans.starter, terms({ currency: 'eur' }), stripe)).toMatchObject({ ok: false, code: 'conflict', message: expect.stringContaining('currency') });
+    expect(fake.prices.size).toBe(pricesBefore);
+    const [starter] = await db.select().from(plans).where(eq(plans.id, fx.plans.starter));
+    expect(starter).toMatchObject({ active: true, currency: 'usd', replacedByPlanId: null });
+  });
+});
+
+describe('account.updated (Stripe Connect)', () => {
+  async function connectedPublisher() {
+    const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
+    const fx = await createCatalogueFixture(db);
+    const account = await stripe.accounts.create({ type: 'express' });
+    await db.update(publishers).set({ stripeAccountId: account.id }).where(eq(publishers.id, fx.publisherId));
+    return { fx, accountId: account.id, stripe };
+  }
+  /** A Connect event as the Connect endpoint receives it: the account as it was then, signed with that endpoint's secret. */
+  const accountEvent = (accountId: string, created: number) => buildEvent('account.updated', { ...fake.accounts.get(accountId) }, { account: accountId, created });
+  const deliverConnect = (payload: string) => deliver(payload, signPayload(payload, CONNECT_WEBHOOK_SECRET));
+  const onboarded = async (publisherId: string) => (await db.select({ on: publishers.stripeOnboarded }).from(publishers).where(eq(publishers.id, publisherId)))[0]!.on;
+
+  it('onboards the publisher when Stripe says the account can be paid; duplicates and older events change nothing', async () => {
+    const { fx, accountId, stripe } = await connectedPublisher();
+    const t = Math.floor(Date.now() / 1000);
+    const early = accountEvent(accountId, t - 60); // details not submitted yet
+    expect((await deliverConnect(early)).body).toMatchObject({ duplicate: false, outcome: 'applied' });
+    expect(await onboarded(fx.publisherId)).toBe(false);
+    expect(await connectTermsFor(db, fx.kbId)).toBeNull();
+
+    fake.completeOnboarding(accountId);
+    const done = accountEvent(accountId, t - 30);
+    expect((await deliverConnect(done)).body).toMatchObject({ duplicate: false, outcome: 'applied' });
+    expect(await onboarded(fx.publisherId)).toBe(true);
+    const [row] = await ledger(JSON.parse(done).id);
+    expect(row).toMatchObject({ type: 'account.updated', outcome: 'applied', stripeSubscriptionId: accountId });
+    // From now on Checkout for its plans is a destination charge with the platform's fee.
+    const buyer = await createUser(db);
+    const checkout = await startCheckout(db, { userId: buyer, email: `${buyer}@example.com`, planId: fx.plans.starter }, stripe);
+    if (!checkout.ok || checkout.kind !== 'stripe') throw new Error('checkout did not start');
+    expect(fake.sessions.get(checkout.url.split('/').at(-1)!)).toMatchObject({ application_fee_percent: getEnv().PLATFORM_FEE_PERCENT, transfer_destination: accountId });
+
+    expect(await deliverConnect(done)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    // Stripe retries the first event (not onboarded) after the newer one: stale, the publisher stays payable.
+    expect((await deliverConnect(early.replace(/"id":"evt_[0-9a-f]+"/, '"id":"evt_retry_of_early"'))).body).toMatchObject({ outcome: 'ignored:stale' });
+    expect(await onboarded(fx.publisherId)).toBe(true);
+
+    // A genuinely newer event takes it back (Stripe disabled charges on the account).
+    Object.assign(fake.accounts.get(accountId)!, { charges_enabled: false });
+    expect((await deliverConnect(accountEvent(accountId, t))).body).toMatchObject({ outcome: 'applied' });
+    expect(await onboarded(fx.publisherId)).toBe(false);
+  });
+
+  it('an account no publisher has, and other events of connected accounts, are recorded and ignored', async () => {
+    const { fx } = await connectedPublisher();
+    const unknown = buildEvent('account.updated', { id: 'acct_nobody_here', object: 'account', details_submitted: true, charges_enabled: true }, { account: 'acct_nobody_here' });
+    expect((await deliverConnect(unknown)).body).toMatchObject({ duplicate: false, outcome: 'ignored:unknown_account' });
+    expect(await ledger(JSON.parse(unknown).id)).toHaveLength(1);
+    const [publisher] = await db.select().from(publishers).where(eq(publishers.id, fx.publisherId));
+    expect(publisher!.stripeOnboarded).toBe(false);
+
+    // A connected account's own invoice is not one of ours, whatever its subscription id says.
+    const { subscription } = await purchasedThroughStripe();
+    const theirs = buildEvent('invoice.paid', buildInvoice({ subscriptionId: subscription.id, customer: 'cus_theirs', start: 1, end: 2 * DAY, paid: true }), { account: 'acct_someone' });
+    expect((await deliverConnect(theirs)).body).toMatchObject({ outcome: 'ignored:connected_account' });
   });
 });

@@ -6,11 +6,13 @@ import Stripe from 'stripe';
 /**
  * A local fake of the few Stripe HTTP endpoints Almanac calls, so tests drive the REAL `stripe` library (request
  * encoding, auth header, idempotency keys, error mapping) without the network:
- *   POST /v1/customers, POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id, GET /v1/subscriptions/:id,
- *   POST /v1/subscriptions/:id (cancel_at_period_end, metadata, items), POST /v1/invoices/create_preview (proration),
- *   POST /v1/billing_portal/sessions.
- * Test helpers play Stripe's side: complete a checkout (creating the subscription), and build signed webhook events
- * with the library's own `generateTestHeaderString`.
+ *   POST /v1/customers, POST /v1/prices, POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id,
+ *   GET /v1/subscriptions/:id, POST /v1/subscriptions/:id (cancel_at_period_end, metadata, items by id with a price
+ *   or price_data), POST /v1/invoices/create_preview (proration), POST /v1/billing_portal/sessions, and Connect's
+ *   POST /v1/accounts, GET /v1/accounts/:id, POST /v1/account_links.
+ * Test helpers play Stripe's side: complete a checkout (creating the subscription), renew a subscription (the next
+ * period's invoice at the item's price), and build signed webhook events with the library's own
+ * `generateTestHeaderString`.
  */
 
 export interface RecordedRequest {
@@ -46,6 +48,8 @@ export interface FakeStripe {
   customers: Map<string, Record<string, unknown>>;
   sessions: Map<string, Record<string, unknown>>;
   subscriptions: Map<string, Stripe.Subscription>;
+  /** Prices created through POST /v1/prices (a subscription item moved to one of them bills its amount). */
+  prices: Map<string, Stripe.Price>;
   /** Connect Express accounts; `completeOnboarding` plays the publisher finishing Stripe's onboarding. */
   accounts: Map<string, Record<string, unknown>>;
   completeOnboarding(accountId: string): void;
@@ -58,6 +62,12 @@ export interface FakeStripe {
   setWebhook(webhook: FakeStripeWebhook | undefined): void;
   /** Plays the buyer paying: the session becomes complete with a new active subscription. */
   completeCheckout(sessionId: string, period?: { start: number; end: number }): { session: Stripe.Checkout.Session; subscription: Stripe.Subscription };
+  /**
+   * Plays Stripe's renewal: the subscription's next period (30 days) becomes current, and the returned invoice (paid)
+   * charges the item's price as it is NOW, which is how a price changed with `proration_behavior: none` reaches the
+   * next invoice.
+   */
+  renew(subscriptionId: string): Stripe.Invoice;
   /** Makes the next request to `path` fail with this status (Stripe error body). */
   failNext(path: string, status: number): void;
   close(): Promise<void>;
@@ -90,6 +100,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const accounts = new Map<string, Record<string, unknown>>();
   const sessions = new Map<string, Record<string, unknown>>();
   const subscriptions = new Map<string, Stripe.Subscription>();
+  const prices = new Map<string, Stripe.Price>();
   const failures = new Map<string, number>();
   const idempotent = new Map<string, string>();
   const deliveries: WebhookDelivery[] = [];
@@ -166,6 +177,19 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       if (!params.account || !accounts.has(params.account)) return send(400, { error: { type: 'invalid_request_error', message: `No such account: '${params.account}'` } });
       return remember({ object: 'account_link', url: `${baseUrl}/connect/${params.account}`, return_url: params.return_url, refresh_url: params.refresh_url, expires_at: nowSeconds() + 300 });
     }
+    if (req.method === 'POST' && url.pathname === '/v1/prices') {
+      const price = {
+        id: rid('price'),
+        object: 'price',
+        currency: params.currency,
+        unit_amount: Number(params.unit_amount),
+        recurring: { interval: params['recurring[interval]'] },
+        product: rid('prod'),
+        metadata: pickMetadata(params, 'metadata'),
+      } as unknown as Stripe.Price;
+      prices.set(price.id, price);
+      return remember(price);
+    }
     if (req.method === 'POST' && url.pathname === '/v1/customers') {
       const customer = { id: rid('cus'), object: 'customer', email: params.email ?? null, metadata: pickMetadata(params, 'metadata') };
       customers.set(customer.id, customer);
@@ -218,8 +242,15 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       if (params.cancel_at_period_end !== undefined) sub.cancel_at_period_end = params.cancel_at_period_end === 'true';
       Object.assign(sub.metadata, pickMetadata(params, 'metadata'));
       const item = sub.items.data[0]!;
-      if (params['items[0][price]']) item.price = { ...item.price, id: params['items[0][price]'] };
-      else if (params['items[0][price_data][unit_amount]']) item.price = { ...item.price, id: rid('price'), unit_amount: Number(params['items[0][price_data][unit_amount]']) };
+      // Stripe refuses an item id that is not one of the subscription's (it would add a second item otherwise).
+      if (params['items[0][id]'] !== undefined && params['items[0][id]'] !== item.id) {
+        return send(400, { error: { type: 'invalid_request_error', message: `No such subscription item: '${params['items[0][id]']}'` } });
+      }
+      const newPrice = params['items[0][price]'];
+      if (newPrice) item.price = prices.get(newPrice) ?? { ...item.price, id: newPrice };
+      else if (params['items[0][price_data][unit_amount]']) {
+        item.price = { ...item.price, id: rid('price'), unit_amount: Number(params['items[0][price_data][unit_amount]']), currency: params['items[0][price_data][currency]'] ?? item.price.currency };
+      }
       return remember(sub);
     }
     if (req.method === 'POST' && url.pathname === '/v1/invoices/create_preview') {
@@ -254,6 +285,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     customers,
     sessions,
     subscriptions,
+    prices,
     deliveries,
     setWebhook(next) {
       webhook = next;
@@ -276,11 +308,29 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         start,
         end,
       });
-      const lineItem = session.line_item as { unit_amount: string | null; currency: string | null };
-      if (lineItem.unit_amount) Object.assign(subscription.items.data[0]!.price, { unit_amount: Number(lineItem.unit_amount), currency: lineItem.currency });
+      const lineItem = session.line_item as { price: string | null; unit_amount: string | null; currency: string | null };
+      const known = lineItem.price ? prices.get(lineItem.price) : undefined;
+      if (known) subscription.items.data[0]!.price = known;
+      else if (lineItem.unit_amount) Object.assign(subscription.items.data[0]!.price, { unit_amount: Number(lineItem.unit_amount), currency: lineItem.currency });
       subscriptions.set(subscription.id, subscription);
       Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id });
       return { session: session as unknown as Stripe.Checkout.Session, subscription };
+    },
+    renew(subscriptionId) {
+      const sub = subscriptions.get(subscriptionId);
+      if (!sub) throw new Error(`fake-stripe: no subscription ${subscriptionId}`);
+      const item = sub.items.data[0]!;
+      const start = item.current_period_end;
+      Object.assign(item, { current_period_start: start, current_period_end: start + 30 * 86_400 });
+      return buildInvoice({
+        subscriptionId,
+        customer: String(sub.customer),
+        start,
+        end: item.current_period_end,
+        paid: true,
+        amountPaid: item.price.unit_amount ?? 0,
+        currency: item.price.currency ?? 'usd',
+      });
     },
     failNext(path, status) {
       failures.set(path, status);
@@ -355,11 +405,15 @@ export function buildInvoice(input: { subscriptionId: string; customer: string; 
   } as unknown as Stripe.Invoice;
 }
 
-/** An event envelope as Stripe sends it. `created` (Unix seconds) drives out-of-order checks. */
-export function buildEvent(type: string, object: unknown, options: { id?: string; created?: number } = {}): string {
+/**
+ * An event envelope as Stripe sends it. `created` (Unix seconds) drives out-of-order checks; `account` marks an event
+ * of a connected account (what a Connect endpoint receives, e.g. account.updated).
+ */
+export function buildEvent(type: string, object: unknown, options: { id?: string; created?: number; account?: string } = {}): string {
   return JSON.stringify({
     id: options.id ?? rid('evt'),
     object: 'event',
+    ...(options.account ? { account: options.account } : {}),
     api_version: '2026-10-28.endive',
     created: options.created ?? nowSeconds(),
     type,
