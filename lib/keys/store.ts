@@ -3,6 +3,7 @@ import { apiKeys, knowledgeBases, queryLog, type Subscription } from '@/db/schem
 import type { Executor } from '@/lib/platform/db';
 import { recordAudit, type AuditActorKind } from '@/lib/platform/audit';
 import { newId } from '@/lib/platform/ids';
+import { ID_MAX_LENGTH, isCleanId } from '@/lib/platform/text-input';
 import { Denied, deniable, type Denial } from '@/lib/platform/transactions';
 import { generateApiKey, toKeyView, type KeyMode, type KeyView } from './format';
 
@@ -92,6 +93,22 @@ export async function listKeysForUser(db: Executor, userId: string): Promise<Key
     .where(eq(apiKeys.userId, userId))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
   return rows.map(toKeyView);
+}
+
+/**
+ * One key of the user, with its knowledge base's title, or null: one indexed row, not the whole list. Someone else's
+ * key answers exactly like one that does not exist, so a page cannot tell a stranger which ids exist; an id that
+ * could not be one (too long, control characters) is simply not found too (docs/api.md §7.2).
+ */
+export async function getKeyForUser(db: Executor, userId: string, keyId: string): Promise<KeyView | null> {
+  if (keyId.length > ID_MAX_LENGTH || !isCleanId(keyId)) return null;
+  const [row] = await db
+    .select(keyViewColumns)
+    .from(apiKeys)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, apiKeys.kbId))
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
+    .limit(1);
+  return row ? toKeyView(row) : null;
 }
 
 export type RenameKeyResult = { ok: true; key: KeyView } | Denial;

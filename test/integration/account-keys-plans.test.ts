@@ -4,7 +4,7 @@ import { auditLog, queryLog, subscriptions } from '@/db/schema';
 import type { Database } from '@/db/client';
 import { changePlan, downgradeAtRenewal, previewPlanChange, resumeRenewal, cancelAtPeriodEnd, startCheckout } from '@/lib/billing';
 import { createStripeClient } from '@/lib/billing/stripe';
-import { getKeyUsageForUser, listKeysForUser, normalizeKeyName, renameKey } from '@/lib/keys';
+import { getKeyForUser, getKeyUsageForUser, listKeysForUser, normalizeKeyName, renameKey } from '@/lib/keys';
 import { applyStripePeriod, ensureCurrentPeriod, getSubscriptionForUser, issueReplacementKey, purchaseSubscription } from '@/lib/subscriptions';
 import { createTestDatabase } from '../support/db';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe';
@@ -57,6 +57,27 @@ describe('key names', () => {
       ]),
     );
     expect(audit.filter((a) => a.targetId === first.id)).toHaveLength(1);
+  });
+});
+
+describe('one key by id (the rename page)', () => {
+  it('finds the owner’s key, revoked ones too, and answers a stranger’s, an unknown and a malformed id alike: null', async () => {
+    const { plans } = await createCatalogueFixture(db);
+    const userId = await createUser(db);
+    const stranger = await createUser(db);
+    const { subscription, key } = await buy(userId, plans.starter);
+    await renameKey(db, { userId, keyId: key.id, name: 'laptop' });
+    const found = await getKeyForUser(db, userId, key.id);
+    expect(found).toEqual((await listKeysForUser(db, userId)).find((k) => k.id === key.id));
+    expect(found).toMatchObject({ id: key.id, name: 'laptop', subscriptionId: subscription.id, kbTitle: expect.any(String), status: 'active' });
+    for (const [owner, id] of [
+      [stranger, key.id],
+      [userId, 'key_doesnotexist'],
+      [userId, `${key.id}\u0000`],
+      [userId, 'k'.repeat(500)],
+    ] as const) {
+      expect(await getKeyForUser(db, owner, id)).toBeNull();
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { Field } from '@/components/ui/field';
 import { formatDateTime } from '@/components/ui/format';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { requireSessionUser } from '@/lib/accounts';
-import { KEY_NAME_MAX_LENGTH, listKeysForUser } from '@/lib/keys';
+import { getKeyForUser, KEY_NAME_MAX_LENGTH } from '@/lib/keys';
 import { getDb } from '@/lib/platform/db';
 import { renameKeyAction } from '../../../actions';
 
@@ -26,7 +26,7 @@ export default async function RenameKeyPage({
   const { id } = await params;
   const query = await searchParams;
   const user = await requireSessionUser(`/account/keys/${id}/rename`);
-  const key = (await listKeysForUser(await getDb(), user.id)).find((k) => k.id === id);
+  const key = await getKeyForUser(await getDb(), user.id, id);
   if (!key) notFound();
   const fromSubscription = query.from === 'subscription';
   const back = fromSubscription ? `/account/subscriptions/${key.subscriptionId}` : '/account/keys';
