@@ -12,4 +12,4 @@ export * from './session';
 export * from './session-route';
 export * from './sign-in-limiter';
 export * from './users';
-export { forgetSessionVersion } from './session-version';
+export { endAllSessions, forgetSessionVersion } from './session-version';

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { users } from '@/db/schema';
-import { getDb } from '@/lib/platform/db';
+import { getDb, type Executor } from '@/lib/platform/db';
 import { processSingleton } from '@/lib/platform/singleton';
 
 /**
@@ -51,14 +51,19 @@ export async function isSessionCurrent(userId: string, version: number | undefin
   return current !== null && current === (version ?? 0);
 }
 
-/** Ends every session of the user (sign-out): the generation moves on, and every token issued so far is refused. */
-export async function endAllSessions(userId: string): Promise<void> {
-  const [row] = await (await getDb())
+/**
+ * Ends every session of the user (sign-out): the generation moves on, and every token issued so far is refused. In a
+ * caller's transaction (`tx`: "Sign out everywhere" runs once per form, lib/platform/form-submissions.ts) the new
+ * generation is not committed yet, so it is not cached: the caller calls forgetSessionVersion after the commit.
+ */
+export async function endAllSessions(userId: string, tx?: Executor): Promise<void> {
+  const [row] = await (tx ?? (await getDb()))
     .update(users)
     .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
     .where(eq(users.id, userId))
     .returning({ version: users.sessionVersion });
-  remember(userId, row ? row.version : null);
+  if (tx) forgetSessionVersion(userId);
+  else remember(userId, row ? row.version : null);
 }
 
 /**

@@ -1,66 +1,74 @@
 import { verify } from '@node-rs/argon2';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { accountTokens, alertWebhooks, apiKeys, formSubmissions, keyHandoffs, oauthAccounts, publishers, subscriptions, users } from '@/db/schema';
+import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { accountTokens, alertWebhooks, apiKeys, formSubmissions, keyHandoffs, knowledgeBases, oauthAccounts, publishers, subscriptions, users } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { recordAudit } from '@/lib/platform/audit';
 import { log } from '@/lib/platform/log';
 import { deleteMailTo } from '@/lib/platform/mail';
 import { inTransaction } from '@/lib/platform/transactions';
 import { revokeKey } from '@/lib/keys';
-import { endSubscription } from '@/lib/subscriptions';
+import { endSubscription, HOLDING_STATUSES, LIVE_STATUSES } from '@/lib/subscriptions';
 import { getStripe, type Stripe } from './stripe';
 
 /**
- * Account deletion (docs/api.md §11.3). What goes: every key (revoked), every live subscription (ended now, and at
- * Stripe), the sign-in ways (password, OAuth links, sessions), pending links, alert webhooks, the outbox messages to
- * the address, and the personal data on the user row (email, name, picture). What stays: the user row itself, under an
- * address that names nobody, because subscriptions, the earnings ledger, audit records and Stripe's invoices refer to
- * it and the law asks that invoices be kept. A publisher's account is not deleted here: its listings have subscribers
- * (an operator hands them over or retires them first).
+ * Account deletion (docs/api.md §11.3). What goes: every key (revoked), every subscription the account holds (ended
+ * now, and at Stripe), the sign-in ways (password, OAuth links, sessions), pending links, alert webhooks, the outbox
+ * messages to the address, and the personal data on the user row (email, name, picture). What stays: the user row
+ * itself, under an address that names nobody, because subscriptions, the earnings ledger, audit records and Stripe's
+ * invoices refer to it and the law asks that invoices be kept.
+ *
+ * An account that publishes closes its publisher with it (closePublisher below): its buyers paid for their period, so
+ * they keep it, and the money records stay.
  */
 export type DeleteAccountResult =
   | { ok: true }
-  | { ok: false; code: 'confirmation_mismatch' | 'wrong_password' | 'publisher_account' | 'not_found'; message: string };
+  | { ok: false; code: 'confirmation_mismatch' | 'wrong_password' | 'not_found'; message: string };
 
 export const DELETED_EMAIL_DOMAIN = 'deleted.invalid';
+
+/** Why a closed publisher is held suspended (shown on the operator's page). */
+export const CLOSED_PUBLISHER_REASON = 'Closed: the owner deleted their account.';
 
 export async function deleteAccount(
   db: Executor,
   input: { userId: string; confirmEmail: string; password: string },
   stripe: Stripe | null = getStripe(),
 ): Promise<DeleteAccountResult> {
-  const [user] = await db
-    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
-    .from(users)
-    .where(and(eq(users.id, input.userId), isNull(users.deletedAt)))
-    .limit(1);
-  if (!user) return { ok: false, code: 'not_found', message: 'This account no longer exists.' };
-  if (input.confirmEmail.trim().toLowerCase() !== user.email) {
-    return { ok: false, code: 'confirmation_mismatch', message: 'Type the email address of this account to confirm.' };
-  }
-  if (user.passwordHash && !(input.password.length <= 200 && (await verify(user.passwordHash, input.password).catch(() => false)))) {
-    return { ok: false, code: 'wrong_password', message: 'That is not your password.' };
-  }
-  const [publisher] = await db.select({ id: publishers.id }).from(publishers).where(eq(publishers.ownerUserId, user.id)).limit(1);
-  if (publisher) {
-    return { ok: false, code: 'publisher_account', message: 'This account publishes knowledge bases. Ask the operator to hand them over or retire them first.' };
-  }
-
-  const live = await db
-    .select({ id: subscriptions.id, stripeSubscriptionId: subscriptions.stripeSubscriptionId })
-    .from(subscriptions)
-    .where(and(eq(subscriptions.userId, user.id), inArray(subscriptions.status, ['active', 'past_due', 'incomplete'])));
-  // Stripe first: money must stop even if the rest failed; a failure here stops the deletion (nothing changed yet).
-  if (stripe) {
-    for (const sub of live) {
-      if (!sub.stripeSubscriptionId) continue;
-      await stripe.subscriptions.cancel(sub.stripeSubscriptionId, {}, { idempotencyKey: `almanac-delete-${sub.id}` });
+  const result = await inTransaction(db, async (tx): Promise<DeleteAccountResult> => {
+    // The row lock makes two deletions of one account (a double submit) run one after the other: the second finds
+    // the account already deleted instead of ending, revoking and anonymising a second time.
+    const [user] = await tx
+      .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
+      .from(users)
+      .where(and(eq(users.id, input.userId), isNull(users.deletedAt)))
+      .for('update');
+    if (!user) return { ok: false, code: 'not_found', message: 'This account no longer exists.' };
+    if (input.confirmEmail.trim().toLowerCase() !== user.email) {
+      return { ok: false, code: 'confirmation_mismatch', message: 'Type the email address of this account to confirm.' };
     }
-  }
+    if (user.passwordHash && !(input.password.length <= 200 && (await verify(user.passwordHash, input.password).catch(() => false)))) {
+      return { ok: false, code: 'wrong_password', message: 'That is not your password.' };
+    }
 
-  const now = new Date();
-  await inTransaction(db, async (tx) => {
-    for (const sub of live) await endSubscription(tx, { subscriptionId: sub.id, at: now, actorKind: 'web' });
+    const held = await tx
+      .select({ id: subscriptions.id, stripeSubscriptionId: subscriptions.stripeSubscriptionId })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, user.id), inArray(subscriptions.status, [...HOLDING_STATUSES])));
+    const [publisher] = await tx.select({ id: publishers.id }).from(publishers).where(eq(publishers.ownerUserId, user.id)).for('update');
+    const renewing = publisher ? await renewingAtStripe(tx, publisher.id, user.id) : [];
+    // Stripe first: money must stop even if the rest failed; a failure here stops the deletion (nothing is written
+    // until every call succeeded, and each call can be made again, so trying again is safe).
+    if (stripe) {
+      for (const sub of held) {
+        if (sub.stripeSubscriptionId) await stripe.subscriptions.cancel(sub.stripeSubscriptionId, {}, { idempotencyKey: `almanac-delete-${sub.id}` });
+      }
+      // Idempotent by itself, so no fixed idempotency key: Stripe keeps a key's first answer for a day, errors included,
+      // and would replay a failure to the retry.
+      for (const sub of renewing) await stripe.subscriptions.update(sub.stripeSubscriptionId, { cancel_at_period_end: true });
+    }
+
+    const now = new Date();
+    for (const sub of held) await endSubscription(tx, { subscriptionId: sub.id, at: now, actorKind: 'web' });
     const keys = await tx.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.userId, user.id), isNull(apiKeys.revokedAt)));
     for (const key of keys) await revokeKey(tx, { userId: user.id, keyId: key.id, now });
     const owned = tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, user.id));
@@ -70,6 +78,7 @@ export async function deleteAccount(
     await tx.delete(accountTokens).where(eq(accountTokens.userId, user.id));
     await tx.delete(formSubmissions).where(eq(formSubmissions.userId, user.id));
     await deleteMailTo(tx, user.email);
+    if (publisher) await closePublisher(tx, { publisherId: publisher.id, userId: user.id, now });
     await tx
       .update(users)
       .set({
@@ -83,11 +92,84 @@ export async function deleteAccount(
         updatedAt: now,
       })
       .where(eq(users.id, user.id));
-    await recordAudit(tx, { actorUserId: user.id, actorKind: 'web', action: 'user.delete', targetType: 'user', targetId: user.id, metadata: { subscriptionsEnded: live.length, keysRevoked: keys.length } });
+    await recordAudit(tx, {
+      actorUserId: user.id,
+      actorKind: 'web',
+      action: 'user.delete',
+      targetType: 'user',
+      targetId: user.id,
+      metadata: { subscriptionsEnded: held.length, keysRevoked: keys.length, publisherClosed: publisher?.id ?? null },
+    });
+    return { ok: true };
   });
+  if (!result.ok) return result;
   // Loaded when used: the accounts barrel brings Next's request APIs (next/headers, next/navigation), which Node's own
   // ESM loader cannot resolve for tools that load lib/billing outside Next (Playwright's specs and their fixtures).
-  (await import('@/lib/accounts')).forgetSessionVersion(user.id);
-  log.info({ userId: user.id }, 'account deleted');
-  return { ok: true };
+  (await import('@/lib/accounts')).forgetSessionVersion(input.userId);
+  log.info({ userId: input.userId }, 'account deleted');
+  return result;
+}
+
+/**
+ * The live subscriptions to the publisher's listings that Stripe would renew: they must stop renewing there too. The
+ * owner's own (a publisher may buy its own listing) are not among them: they are cancelled outright with the account.
+ */
+function renewingAtStripe(tx: Executor, publisherId: string, ownerUserId: string): Promise<{ id: string; stripeSubscriptionId: string }[]> {
+  return tx
+    .select({ id: subscriptions.id, stripeSubscriptionId: sql<string>`${subscriptions.stripeSubscriptionId}` })
+    .from(subscriptions)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, subscriptions.kbId))
+    .where(
+      and(
+        eq(knowledgeBases.publisherId, publisherId),
+        ne(subscriptions.userId, ownerUserId),
+        inArray(subscriptions.status, [...LIVE_STATUSES]),
+        eq(subscriptions.cancelAtPeriodEnd, false),
+        isNotNull(subscriptions.stripeSubscriptionId),
+      ),
+    );
+}
+
+/**
+ * Closes the deleted account's publisher, in the deletion's transaction. Its listings leave the catalogue and cannot
+ * be bought (published → unpublished); the subscriptions to them keep answering to the end of the period their buyers
+ * paid for, and end then, as when a listing is unpublished (docs/api.md §9.1). The profile is held suspended, which
+ * takes its public page away and refuses any publishing under it; a listing the operator had suspended stays so, and
+ * would come back unpublished, never published. The contact email (personal data) goes; the earnings ledger, the
+ * audit log and the Stripe account stay (money records are kept by law, and Stripe pays out what was earned). Lives
+ * here rather than in lib/publishing because lib/publishing imports lib/billing.
+ */
+async function closePublisher(tx: Executor, { publisherId, userId, now }: { publisherId: string; userId: string; now: Date }): Promise<void> {
+  const unpublished = await tx
+    .update(knowledgeBases)
+    .set({ status: 'unpublished', updatedAt: now })
+    .where(and(eq(knowledgeBases.publisherId, publisherId), eq(knowledgeBases.status, 'published')))
+    .returning({ id: knowledgeBases.id });
+  await tx
+    .update(knowledgeBases)
+    .set({ statusBeforeSuspension: 'unpublished', updatedAt: now })
+    .where(and(eq(knowledgeBases.publisherId, publisherId), eq(knowledgeBases.status, 'suspended'), eq(knowledgeBases.statusBeforeSuspension, 'published')));
+  const listings = tx.select({ id: knowledgeBases.id }).from(knowledgeBases).where(eq(knowledgeBases.publisherId, publisherId));
+  const ending = await tx
+    .update(subscriptions)
+    .set({ cancelAtPeriodEnd: true, cancelledAt: sql`coalesce(${subscriptions.cancelledAt}, ${now.toISOString()}::timestamptz)`, updatedAt: now })
+    .where(and(inArray(subscriptions.kbId, listings), inArray(subscriptions.status, [...LIVE_STATUSES]), eq(subscriptions.cancelAtPeriodEnd, false)))
+    .returning({ id: subscriptions.id });
+  await tx
+    .update(publishers)
+    .set({
+      contactEmail: null,
+      suspendedAt: sql`coalesce(${publishers.suspendedAt}, ${now.toISOString()}::timestamptz)`,
+      suspensionReason: CLOSED_PUBLISHER_REASON,
+      updatedAt: now,
+    })
+    .where(eq(publishers.id, publisherId));
+  await recordAudit(tx, {
+    actorUserId: userId,
+    actorKind: 'web',
+    action: 'publisher.close',
+    targetType: 'publisher',
+    targetId: publisherId,
+    metadata: { reason: CLOSED_PUBLISHER_REASON, listingsUnpublished: unpublished.map((l) => l.id), subscriptionsEnding: ending.length },
+  });
 }

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { getServerSession } from 'next-auth';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { accountTokens, apiKeys, auditLog, oauthAccounts, subscriptions, users } from '@/db/schema';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { accountTokens, apiKeys, auditLog, earnings, knowledgeBases, oauthAccounts, publishers, subscriptions, users } from '@/db/schema';
 import type { Database } from '@/db/client';
 import {
   changePassword,
@@ -17,12 +17,15 @@ import {
   signUpWithVerification,
   verifyCredentials,
 } from '@/lib/accounts';
-import { completeTestPurchase, deleteAccount } from '@/lib/billing';
+import { CLOSED_PUBLISHER_REASON, completeTestPurchase, deleteAccount } from '@/lib/billing';
+import { createStripeClient } from '@/lib/billing/stripe';
+import { getPublisher } from '@/lib/catalog';
 import { createMemoryRateLimiter } from '@/lib/limits';
-import { randomBase62 } from '@/lib/platform/ids';
+import { newId, randomBase62 } from '@/lib/platform/ids';
 import { listOutbox } from '@/lib/platform/mail';
 import { replaceProcessSingleton } from '@/lib/platform/singleton';
 import { createTestDatabase } from '../support/db';
+import { buildSubscription, startFakeStripe } from '../support/fake-stripe';
 import { createCatalogueFixture } from './subscriptions-fixtures';
 
 /**
@@ -230,5 +233,89 @@ describe('password change and account deletion', () => {
     expect(audit.map((a) => a.action)).toContain('user.delete');
     // The address is free again.
     expect((await signUpWithVerification(db, { email, password: PASSWORD }, ADDRESS)).ok).toBe(true);
+  });
+
+  it('deleting an account that publishes closes its publisher: listings unpublished, buyers keep their period, page gone, contact email gone, ledger kept', async () => {
+    const fixture = await createCatalogueFixture(db);
+    const { email, userId, token } = await signUp();
+    await confirmEmail(db, token);
+    await db.update(publishers).set({ ownerUserId: userId, contactEmail: email }).where(eq(publishers.id, fixture.publisherId));
+    const listing = (status: 'draft' | 'suspended') => ({ id: newId('kb'), publisherId: fixture.publisherId, slug: `kb-${randomBase62(8).toLowerCase()}`, title: `A ${status} listing`, summary: 'Another listing of the publisher.', category: 'research' as const, status });
+    const draft = listing('draft');
+    const suspended = { ...listing('suspended'), statusBeforeSuspension: 'published' as const };
+    await db.insert(knowledgeBases).values([draft, suspended]);
+    const buyer = await signUp();
+    await confirmEmail(db, buyer.token);
+    const bought = await completeTestPurchase(db, { userId: buyer.userId, planId: fixture.plans.starter }, { stripeConfigured: false });
+    if (!bought.ok) throw new Error(bought.code);
+    const [before] = await db.select().from(subscriptions).where(eq(subscriptions.id, bought.subscriptionId));
+    const [{ slug }] = (await db.select({ slug: publishers.slug }).from(publishers).where(eq(publishers.id, fixture.publisherId))) as [{ slug: string }];
+    expect(await getPublisher(slug, db)).not.toBeNull();
+
+    expect(await deleteAccount(db, { userId, confirmEmail: email, password: PASSWORD }, null)).toEqual({ ok: true });
+
+    const statuses = await db.select({ id: knowledgeBases.id, status: knowledgeBases.status, before: knowledgeBases.statusBeforeSuspension }).from(knowledgeBases).where(eq(knowledgeBases.publisherId, fixture.publisherId));
+    expect(Object.fromEntries(statuses.map((k) => [k.id, [k.status, k.before]]))).toEqual({
+      [fixture.kbId]: ['unpublished', null],
+      [draft.id]: ['draft', null],
+      // Still suspended, and an operator's restore would bring it back unpublished, not published.
+      [suspended.id]: ['suspended', 'unpublished'],
+    });
+    // The buyer keeps the period they paid for, which then ends; nobody can buy any more.
+    const [after] = await db.select().from(subscriptions).where(eq(subscriptions.id, bought.subscriptionId));
+    expect(after).toMatchObject({ status: 'active', cancelAtPeriodEnd: true, currentPeriodEnd: before!.currentPeriodEnd });
+    expect(await db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.subscriptionId, bought.subscriptionId))).toEqual([{ revokedAt: null }]);
+    const third = await signUp();
+    expect(await completeTestPurchase(db, { userId: third.userId, planId: fixture.plans.pro }, { stripeConfigured: false })).toMatchObject({ ok: false, code: 'invalid_plan' });
+    // The profile: hidden (its public page is gone), its contact email removed, the reason on the operator's page.
+    const [profile] = await db.select().from(publishers).where(eq(publishers.id, fixture.publisherId));
+    expect(profile).toMatchObject({ contactEmail: null, suspensionReason: CLOSED_PUBLISHER_REASON, ownerUserId: userId });
+    expect(profile!.suspendedAt).toBeInstanceOf(Date);
+    expect(await getPublisher(slug, db)).toBeNull();
+    // Money records stay.
+    expect(await db.select({ gross: earnings.grossCents }).from(earnings).where(eq(earnings.publisherId, fixture.publisherId))).toEqual([{ gross: 900 }]);
+    const [closed] = await db.select({ metadata: auditLog.metadata }).from(auditLog).where(and(eq(auditLog.action, 'publisher.close'), eq(auditLog.targetId, fixture.publisherId)));
+    expect(closed!.metadata).toMatchObject({ listingsUnpublished: [fixture.kbId], subscriptionsEnding: 1 });
+    const [user] = await db.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
+    expect(user!.deletedAt).toBeInstanceOf(Date);
+    // A second deletion (a retry) finds nothing to delete.
+    expect(await deleteAccount(db, { userId, confirmEmail: email, password: PASSWORD }, null)).toMatchObject({ ok: false, code: 'not_found' });
+  });
+
+  describe('with Stripe', () => {
+    let fake: Awaited<ReturnType<typeof startFakeStripe>>;
+    beforeAll(async () => {
+      fake = await startFakeStripe();
+    });
+    afterAll(() => fake.close());
+
+    it('a Stripe-billed subscriber of the closing publisher stops renewing at Stripe before anything is written; a Stripe refusal deletes nothing', async () => {
+      const fixture = await createCatalogueFixture(db);
+      const { email, userId, token } = await signUp();
+      await confirmEmail(db, token);
+      await db.update(publishers).set({ ownerUserId: userId }).where(eq(publishers.id, fixture.publisherId));
+      const buyer = await signUp();
+      const bought = await completeTestPurchase(db, { userId: buyer.userId, planId: fixture.plans.starter }, { stripeConfigured: false });
+      if (!bought.ok) throw new Error(bought.code);
+      const now = Math.floor(Date.now() / 1000);
+      const atStripe = buildSubscription({ customer: 'cus_closing', priceId: 'price_closing', start: now, end: now + 30 * 86_400 });
+      fake.subscriptions.set(atStripe.id, atStripe);
+      await db.update(subscriptions).set({ stripeSubscriptionId: atStripe.id }).where(eq(subscriptions.id, bought.subscriptionId));
+      const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
+      const path = `/v1/subscriptions/${atStripe.id}`;
+
+      fake.failNext(path, 400);
+      await expect(deleteAccount(db, { userId, confirmEmail: email, password: PASSWORD }, stripe)).rejects.toThrow();
+      const [kept] = await db.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
+      expect(kept!.deletedAt).toBeNull();
+      const [kb] = await db.select({ status: knowledgeBases.status }).from(knowledgeBases).where(eq(knowledgeBases.id, fixture.kbId));
+      expect(kb!.status).toBe('published');
+
+      expect(await deleteAccount(db, { userId, confirmEmail: email, password: PASSWORD }, stripe)).toEqual({ ok: true });
+      expect(fake.subscriptions.get(atStripe.id)!.cancel_at_period_end).toBe(true);
+      expect(fake.requests.filter((r) => r.method === 'POST' && r.path === path).map((r) => r.params.cancel_at_period_end)).toEqual(['true', 'true']);
+      const [sub] = await db.select({ status: subscriptions.status, cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd }).from(subscriptions).where(eq(subscriptions.id, bought.subscriptionId));
+      expect(sub).toEqual({ status: 'active', cancelAtPeriodEnd: true });
+    });
   });
 });

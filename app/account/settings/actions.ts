@@ -2,62 +2,129 @@
 
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { changePassword, endSession, requireSessionUser, resendVerification, sessionCookie, startSession } from '@/lib/accounts';
+import {
+  changePassword,
+  endAllSessions,
+  forgetSessionVersion,
+  requireSessionUser,
+  resendVerification,
+  sessionCookie,
+  startSession,
+} from '@/lib/accounts';
 import { deleteAccount } from '@/lib/billing';
 import { clientAddressFromHeaders } from '@/lib/platform/client-address';
-import { getDb } from '@/lib/platform/db';
+import { getDb, type Executor } from '@/lib/platform/db';
+import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
 import { formDataOf } from '@/lib/platform/text-input';
 import type { SettingsDone, SettingsError } from './messages';
 
+/**
+ * The settings page's actions. Each form carries a token made when the page was rendered, and runs once per token
+ * (docs/api.md §7.4): a second submission (a double click, a browser retry) goes where the first went — "password
+ * changed", the sign-in page after a deletion — instead of sending a second email, ending the sessions again, or
+ * answering "that is not your password" about a password that was just changed.
+ */
 const PAGE = '/account/settings';
 const done = (code: SettingsDone) => `${PAGE}?done=${code}`;
 const failed = (code: SettingsError, anchor = '') => `${PAGE}?error=${code}${anchor}`;
+const SIGNED_OUT_EVERYWHERE = '/signin?signedOut=everywhere';
+const DELETED = '/signin?deleted=1';
 
 const field = (form: FormData, key: string): string => {
   const v = formDataOf(form).get(key);
   return typeof v === 'string' ? v : '';
 };
 
-export async function resendVerificationAction(): Promise<void> {
+/**
+ * Runs `work` once for this rendering of the form; a repeat is redirected where the first submission went, after
+ * `onRepeat` (what the first one did to this browser, such as removing its cookie).
+ */
+async function oncePerForm<R extends { ok: boolean }>(
+  userId: string,
+  form: FormData,
+  work: (tx: Executor) => Promise<R>,
+  destination: (result: R) => string | null,
+  onRepeat?: () => Promise<void>,
+): Promise<R> {
+  const outcome = await onceForForm(await getDb(), { userId, token: field(form, FORM_TOKEN_FIELD) }, work, destination);
+  if (outcome.repeated) {
+    await onRepeat?.();
+    redirect(outcome.destination);
+  }
+  return outcome.result;
+}
+
+async function removeSessionCookie(): Promise<void> {
+  const { name, options } = sessionCookie();
+  (await cookies()).set(name, '', { ...options, maxAge: 0 });
+}
+
+export async function resendVerificationAction(form: FormData): Promise<void> {
   const user = await requireSessionUser(PAGE);
-  const result = await resendVerification(await getDb(), user, clientAddressFromHeaders(await headers()));
+  const address = clientAddressFromHeaders(await headers());
+  const result = await oncePerForm(
+    user.id,
+    form,
+    (tx) => resendVerification(tx, user, address),
+    (r) => (r.ok ? done(r.alreadyVerified ? 'already_verified' : 'verification_sent') : null),
+  );
   if (!result.ok) redirect(failed('too_many'));
   redirect(done(result.alreadyVerified ? 'already_verified' : 'verification_sent'));
 }
 
-/** A new password ends every session; this browser gets a new one at once. */
+/**
+ * A new password ends every session; this browser gets a new one at once. A repeat gets no new session: it is sent to
+ * "password changed", which the browser reaches signed in if the first answer's cookie arrived, else via sign-in.
+ */
 export async function changePasswordAction(form: FormData): Promise<void> {
   const user = await requireSessionUser(PAGE);
-  const result = await changePassword(
-    await getDb(),
-    { userId: user.id, currentPassword: field(form, 'currentPassword'), password: field(form, 'password') },
-    clientAddressFromHeaders(await headers()),
+  const address = clientAddressFromHeaders(await headers());
+  const result = await oncePerForm(
+    user.id,
+    form,
+    (tx) => changePassword(tx, { userId: user.id, currentPassword: field(form, 'currentPassword'), password: field(form, 'password') }, address),
+    (r) => (r.ok ? done('password_changed') : null),
   );
   if (!result.ok) {
     if (result.code === 'too_many_attempts') redirect(failed('too_many', '#password-heading'));
     if (result.code === 'invalid_input') redirect(failed(result.fieldErrors.currentPassword ? 'current_password' : 'password_rule', '#password-heading'));
     redirect('/signin');
   }
+  // The new generation is committed now: this process must not keep trusting the old one it may have cached meanwhile.
+  forgetSessionVersion(user.id);
   await startSession(result.user);
   redirect(done('password_changed'));
 }
 
 /** Signs out every session of the account, this one included (lib/accounts/session-version.ts). */
-export async function signOutEverywhereAction(): Promise<void> {
-  await requireSessionUser(PAGE);
-  await endSession();
-  redirect('/signin?signedOut=everywhere');
+export async function signOutEverywhereAction(form: FormData): Promise<void> {
+  const user = await requireSessionUser(PAGE);
+  await oncePerForm(
+    user.id,
+    form,
+    async (tx) => {
+      await endAllSessions(user.id, tx);
+      return { ok: true as const };
+    },
+    () => SIGNED_OUT_EVERYWHERE,
+    removeSessionCookie,
+  );
+  forgetSessionVersion(user.id);
+  await removeSessionCookie();
+  redirect(SIGNED_OUT_EVERYWHERE);
 }
 
 export async function deleteAccountAction(form: FormData): Promise<void> {
   const user = await requireSessionUser(PAGE);
-  const result = await deleteAccount(await getDb(), { userId: user.id, confirmEmail: field(form, 'confirmEmail'), password: field(form, 'password') });
-  if (!result.ok) {
-    const code: SettingsError =
-      result.code === 'wrong_password' ? 'delete_password' : result.code === 'publisher_account' ? 'delete_publisher' : 'delete_confirmation';
-    redirect(failed(code, '#delete-heading'));
-  }
-  const { name, options } = sessionCookie();
-  (await cookies()).set(name, '', { ...options, maxAge: 0 });
-  redirect('/signin?deleted=1');
+  const result = await oncePerForm(
+    user.id,
+    form,
+    (tx) => deleteAccount(tx, { userId: user.id, confirmEmail: field(form, 'confirmEmail'), password: field(form, 'password') }),
+    (r) => (r.ok ? DELETED : null),
+    removeSessionCookie,
+  );
+  if (!result.ok) redirect(failed(result.code === 'wrong_password' ? 'delete_password' : 'delete_confirmation', '#delete-heading'));
+  forgetSessionVersion(user.id);
+  await removeSessionCookie();
+  redirect(DELETED);
 }

@@ -16,7 +16,6 @@ export const SETTINGS_ERRORS = {
   password_rule: 'Choose a password of at least 10 characters that is not a common one. Nothing was changed.',
   delete_confirmation: 'Type the email address of this account exactly to confirm the deletion. Nothing was deleted.',
   delete_password: 'That is not your password. Nothing was deleted.',
-  delete_publisher: 'This account publishes knowledge bases, so it cannot be deleted here. Ask the operator to hand them over or retire them first.',
 } as const;
 
 export type SettingsDone = keyof typeof SETTINGS_DONE;

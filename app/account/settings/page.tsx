@@ -8,6 +8,8 @@ import { Section } from '@/components/ui/section';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { getAccountSettings, requireSessionUser } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';
+import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions';
+import { findPublisherForUser } from '@/lib/publishing';
 import { changePasswordAction, deleteAccountAction, resendVerificationAction, signOutEverywhereAction } from './actions';
 import { parseSettingsMessage } from './messages';
 
@@ -18,10 +20,13 @@ export const dynamic = 'force-dynamic';
 export default async function AccountSettingsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireSessionUser('/account/settings');
   const params = await searchParams;
-  const settings = await getAccountSettings(await getDb(), user.id);
+  const db = await getDb();
+  const [settings, publisher] = await Promise.all([getAccountSettings(db, user.id), findPublisherForUser(db, user.id)]);
   if (!settings) notFound();
   const message = parseSettingsMessage(params.done, params.error);
   const card = 'mt-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6';
+  // Each form runs once per rendering: a double click or a retry has one effect (docs/api.md §7.4).
+  const once = () => <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />;
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
@@ -50,6 +55,7 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
                 24 hours.
               </p>
               <form action={resendVerificationAction} className="mt-3">
+                {once()}
                 <SubmitButton variant="secondary" pendingLabel="Sending…">
                   Resend verification email
                 </SubmitButton>
@@ -61,6 +67,7 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
 
       <Section id="password-heading" title={settings.hasPassword ? 'Change password' : 'Set a password'} size="lg" className="mt-8">
         <form action={changePasswordAction} className={`${card} space-y-4`}>
+          {once()}
           {settings.hasPassword ? (
             <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" required />
           ) : (
@@ -75,6 +82,7 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
         <div className={card}>
           <p className="text-sm text-slate-700">Signed in on a computer you no longer use? Sign out on every device and browser, this one included.</p>
           <form action={signOutEverywhereAction} className="mt-3">
+            {once()}
             <SubmitButton variant="secondary" pendingLabel="Signing out…">
               Sign out everywhere
             </SubmitButton>
@@ -84,10 +92,18 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
 
       <Section id="delete-heading" title="Delete account" size="lg" className="mt-8">
         <form action={deleteAccountAction} className={`${card} space-y-4 border-red-200`}>
+          {once()}
           <p className="text-sm text-slate-700">
             Deleting your account revokes every API key at once, ends every subscription now (without a refund of the current period), and removes
             your email address, name and sign-in methods. Invoices are kept by our payment provider, as the law requires. This cannot be undone.
           </p>
+          {publisher ? (
+            <p className="text-sm text-slate-700" data-testid="delete-closes-publisher">
+              Your publisher profile <span className="font-medium text-slate-900">{publisher.name}</span> closes with it: its public page goes, its
+              listings leave the catalogue and can no longer be bought, and the buyers who subscribed keep access until the end of the period they
+              paid for. Your earnings records are kept, as the law requires.
+            </p>
+          ) : null}
           <Field label="Type your email address to confirm" name="confirmEmail" type="email" autoComplete="off" required />
           {settings.hasPassword ? <Field label="Password" name="password" type="password" autoComplete="current-password" required /> : null}
           <SubmitButton variant="danger" pendingLabel="Deleting…">
