@@ -1,11 +1,32 @@
 import Link from 'next/link';
 import { buttonClasses } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
-import { formatInteger, formatPrice } from '@/components/ui/format';
+import { DataTable, type DataColumn } from '@/components/ui/data-table';
+import { formatAmount, formatInteger } from '@/components/ui/format';
 import { Section } from '@/components/ui/section';
 import type { AnalyticsView as Analytics, DailyOutcomes } from '@/lib/publishing';
 
 const COLORS = { answered: '#1f57c9', abstained: '#94a3b8', errors: '#b91c1c' } as const;
+
+const DAILY_COLUMNS: DataColumn<DailyOutcomes>[] = [
+  { header: 'Day (UTC)', cell: (d) => d.day },
+  { header: 'Answered', cell: (d) => d.answered, numeric: true },
+  { header: 'Abstained', cell: (d) => d.abstained, numeric: true },
+  { header: 'Errors', cell: (d) => d.errors, numeric: true },
+];
+const ERROR_COLUMNS: DataColumn<Analytics['errorsByCode'][number]>[] = [
+  { header: 'Code', cell: (e) => e.code, className: 'font-mono text-xs' },
+  { header: 'Queries', cell: (e) => e.count, numeric: true },
+];
+const SUBSCRIBER_COLUMNS: DataColumn<Analytics['subscribersByPlan'][number]>[] = [
+  { header: 'Plan', cell: (p) => (p.active ? p.plan : `${p.plan} (retired)`) },
+  { header: 'Subscribers', cell: (p) => p.subscribers, numeric: true },
+];
+const REVENUE_COLUMNS: DataColumn<Analytics['revenueByMonth'][number]>[] = [
+  { header: 'Month', cell: (r) => r.month },
+  { header: 'Gross', cell: (r) => formatAmount(r.grossCents, r.currency), numeric: true },
+  { header: 'Your share', cell: (r) => formatAmount(r.netCents, r.currency), numeric: true },
+];
 
 /**
  * Answered / abstained / errors per day as a stacked SVG bar chart drawn at phone width (so its labels stay readable
@@ -81,29 +102,7 @@ export function OutcomesChart({ days, title }: { days: DailyOutcomes[]; title: s
       </figcaption>
       <details className="mt-2 text-sm">
         <summary className="cursor-pointer font-medium text-brand-700">Show the numbers as a table</summary>
-        <div className="overflow-x-auto">
-          <table className="mt-2 w-full max-w-lg text-left">
-            <caption className="sr-only">{title}</caption>
-            <thead>
-              <tr className="border-b border-slate-200">
-                <th scope="col" className="py-1 pr-3 font-medium">Day (UTC)</th>
-                <th scope="col" className="py-1 pr-3 text-right font-medium">Answered</th>
-                <th scope="col" className="py-1 pr-3 text-right font-medium">Abstained</th>
-                <th scope="col" className="py-1 text-right font-medium">Errors</th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((d) => (
-                <tr key={d.day} className="border-b border-slate-100">
-                  <td className="py-1 pr-3">{d.day}</td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{d.answered}</td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{d.abstained}</td>
-                  <td className="py-1 text-right tabular-nums">{d.errors}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption={title} columns={DAILY_COLUMNS} rows={days} rowKey={(d) => d.day} className="mt-2" />
       </details>
     </figure>
   );
@@ -160,71 +159,22 @@ export function AnalyticsPanel({ view, title, basePath, csvHref }: { view: Analy
           {view.errorsByCode.length === 0 ? (
             <p className="mt-2 text-sm text-slate-700">No errors in this period.</p>
           ) : (
-            <table className="mt-2 w-full text-left text-sm">
-              <thead>
-                <tr className="border-b border-slate-200">
-                  <th scope="col" className="py-1 pr-3 font-medium">Code</th>
-                  <th scope="col" className="py-1 text-right font-medium">Queries</th>
-                </tr>
-              </thead>
-              <tbody>
-                {view.errorsByCode.map((e) => (
-                  <tr key={e.code} className="border-b border-slate-100">
-                    <td className="py-1 pr-3 font-mono text-xs">{e.code}</td>
-                    <td className="py-1 text-right tabular-nums">{e.count}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable caption="Errors by code" columns={ERROR_COLUMNS} rows={view.errorsByCode} rowKey={(e) => e.code} className="mt-2" />
           )}
         </Section>
         <Section id="subscribers-heading" title="Active subscribers by plan" size="base">
           {view.subscribersByPlan.length === 0 ? (
             <p className="mt-2 text-sm text-slate-700">No plans yet.</p>
           ) : (
-            <table className="mt-2 w-full text-left text-sm">
-              <thead>
-                <tr className="border-b border-slate-200">
-                  <th scope="col" className="py-1 pr-3 font-medium">Plan</th>
-                  <th scope="col" className="py-1 text-right font-medium">Subscribers</th>
-                </tr>
-              </thead>
-              <tbody>
-                {view.subscribersByPlan.map((p, i) => (
-                  <tr key={`${p.plan}-${i}`} className="border-b border-slate-100">
-                    <td className="py-1 pr-3">
-                      {p.plan}
-                      {p.active ? '' : ' (retired)'}
-                    </td>
-                    <td className="py-1 text-right tabular-nums">{p.subscribers}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            // Two plans may share a name (one retired): the position keeps their keys apart.
+            <DataTable caption="Active subscribers by plan" columns={SUBSCRIBER_COLUMNS} rows={view.subscribersByPlan} rowKey={(p, i) => `${p.plan}-${i}`} className="mt-2" />
           )}
         </Section>
         <Section id="revenue-heading" title="Revenue by month" size="base">
           {view.revenueByMonth.length === 0 ? (
             <p className="mt-2 text-sm text-slate-700">No paid periods yet.</p>
           ) : (
-            <table className="mt-2 w-full text-left text-sm">
-              <thead>
-                <tr className="border-b border-slate-200">
-                  <th scope="col" className="py-1 pr-3 font-medium">Month</th>
-                  <th scope="col" className="py-1 pr-3 text-right font-medium">Gross</th>
-                  <th scope="col" className="py-1 text-right font-medium">Your share</th>
-                </tr>
-              </thead>
-              <tbody>
-                {view.revenueByMonth.map((r) => (
-                  <tr key={`${r.month}-${r.currency}`} className="border-b border-slate-100">
-                    <td className="py-1 pr-3">{r.month}</td>
-                    <td className="py-1 pr-3 text-right tabular-nums">{formatPrice(r.grossCents, r.currency)}</td>
-                    <td className="py-1 text-right tabular-nums">{formatPrice(r.netCents, r.currency)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable caption="Revenue by month" columns={REVENUE_COLUMNS} rows={view.revenueByMonth} rowKey={(r) => `${r.month}-${r.currency}`} className="mt-2" />
           )}
         </Section>
       </div>

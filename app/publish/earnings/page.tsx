@@ -4,15 +4,16 @@ import { Fragment } from 'react';
 import { parsePublishFlash } from '@/components/publish/flash';
 import { PublishFlashMessage } from '@/components/publish/flash-message';
 import { publishPaths } from '@/components/publish/listing-nav';
+import { DataTable, type DataColumn } from '@/components/ui/data-table';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { formatDate, formatPrice, plural } from '@/components/ui/format';
+import { formatAmount, formatDate, plural } from '@/components/ui/format';
 import { Section } from '@/components/ui/section';
 import { requireSessionUser } from '@/lib/accounts';
 import { getConnectStatus, isStripeConfigured, refreshConnectStatus } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { requirePublisherForUser } from '@/lib/publishing';
-import { earningsBalance, listEarnings, type EarningSource } from '@/lib/subscriptions';
+import { earningsBalance, listEarnings, type EarningSource, type EarningView } from '@/lib/subscriptions';
 import { startConnectAction } from './actions';
 
 export const metadata: Metadata = { title: 'Earnings · Publisher console' };
@@ -22,6 +23,15 @@ const SOURCE_TEXT: Record<EarningSource, string> = {
   test_renewal: 'Renewal (test mode)',
   stripe_invoice: 'Paid invoice',
 };
+
+const HISTORY_COLUMNS: DataColumn<EarningView>[] = [
+  { header: 'Period', cell: (e) => `${formatDate(e.periodStart)} – ${formatDate(e.periodEnd)}`, className: 'sm:whitespace-nowrap' },
+  { header: 'Listing · plan', cell: (e) => (e.planName ? `${e.kbTitle} · ${e.planName}` : e.kbTitle) },
+  { header: 'Source', cell: (e) => SOURCE_TEXT[e.source] ?? e.source },
+  { header: 'Gross', cell: (e) => formatAmount(e.grossCents, e.currency), numeric: true },
+  { header: 'Fee', cell: (e) => formatAmount(e.feeCents, e.currency), numeric: true },
+  { header: 'Net', cell: (e) => formatAmount(e.netCents, e.currency), numeric: true },
+];
 
 export default async function EarningsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireSessionUser(publishPaths.earnings);
@@ -76,15 +86,15 @@ export default async function EarningsPage({ searchParams }: { searchParams: Pro
               <Fragment key={b.currency}>
                 <div className="rounded-lg border border-slate-200 bg-white p-4">
                   <dt className="text-sm text-slate-700">Your share ({b.currency.toUpperCase()})</dt>
-                  <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatPrice(b.netCents, b.currency)}</dd>
+                  <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatAmount(b.netCents, b.currency)}</dd>
                 </div>
                 <div className="rounded-lg border border-slate-200 bg-white p-4">
                   <dt className="text-sm text-slate-700">Paid by buyers</dt>
-                  <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatPrice(b.grossCents, b.currency)}</dd>
+                  <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatAmount(b.grossCents, b.currency)}</dd>
                 </div>
                 <div className="rounded-lg border border-slate-200 bg-white p-4">
                   <dt className="text-sm text-slate-700">Platform fee · {plural(b.periods, 'period')}</dt>
-                  <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatPrice(b.feeCents, b.currency)}</dd>
+                  <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatAmount(b.feeCents, b.currency)}</dd>
                 </div>
               </Fragment>
             ))}
@@ -96,57 +106,7 @@ export default async function EarningsPage({ searchParams }: { searchParams: Pro
         {history.length === 0 ? (
           <p className="mt-2 text-sm text-slate-700">Nothing yet.</p>
         ) : (
-          <>
-          {/* Phones: one card per period; wider screens: the table. */}
-          <ul className="mt-3 space-y-3 sm:hidden" aria-label="Paid periods, newest first">
-            {history.map((e) => (
-              <li key={e.id} className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
-                <p className="font-medium text-slate-900">
-                  {e.kbTitle}
-                  {e.planName ? ` · ${e.planName}` : ''}
-                </p>
-                <p className="mt-0.5 text-slate-700">
-                  {formatDate(e.periodStart)} – {formatDate(e.periodEnd)} · {SOURCE_TEXT[e.source] ?? e.source}
-                </p>
-                <p className="mt-1 tabular-nums text-slate-900">
-                  {formatPrice(e.grossCents, e.currency)} − {formatPrice(e.feeCents, e.currency)} fee = <strong>{formatPrice(e.netCents, e.currency)}</strong>
-                </p>
-              </li>
-            ))}
-          </ul>
-          <div className="mt-3 hidden overflow-x-auto sm:block">
-            <table className="w-full text-left text-sm" data-testid="earnings-history">
-              <caption className="sr-only">Paid periods, newest first</caption>
-              <thead>
-                <tr className="border-b border-slate-200">
-                  <th scope="col" className="py-2 pr-3 font-medium">Period</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Listing · plan</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Source</th>
-                  <th scope="col" className="py-2 pr-3 text-right font-medium">Gross</th>
-                  <th scope="col" className="py-2 pr-3 text-right font-medium">Fee</th>
-                  <th scope="col" className="py-2 text-right font-medium">Net</th>
-                </tr>
-              </thead>
-              <tbody>
-                {history.map((e) => (
-                  <tr key={e.id} className="border-b border-slate-100">
-                    <td className="py-2 pr-3 whitespace-nowrap">
-                      {formatDate(e.periodStart)} – {formatDate(e.periodEnd)}
-                    </td>
-                    <td className="py-2 pr-3">
-                      {e.kbTitle}
-                      {e.planName ? ` · ${e.planName}` : ''}
-                    </td>
-                    <td className="py-2 pr-3">{SOURCE_TEXT[e.source] ?? e.source}</td>
-                    <td className="py-2 pr-3 text-right tabular-nums">{formatPrice(e.grossCents, e.currency)}</td>
-                    <td className="py-2 pr-3 text-right tabular-nums">{formatPrice(e.feeCents, e.currency)}</td>
-                    <td className="py-2 text-right tabular-nums">{formatPrice(e.netCents, e.currency)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          </>
+          <DataTable caption="Paid periods, newest first" columns={HISTORY_COLUMNS} rows={history} rowKey={(e) => e.id} testId="earnings-history" className="mt-3" />
         )}
       </Section>
     </div>
