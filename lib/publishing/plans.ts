@@ -98,12 +98,24 @@ async function nextSortOrder(tx: Executor, kbId: string): Promise<number> {
  * Live subscriptions on the plan or moving to it at their renewal (a scheduled downgrade): both hold its terms, and
  * Stripe already bills the latter at its price, so an edit of terms must not change it in place under them.
  */
-async function liveSubscribers(tx: Executor, planId: string): Promise<{ n: number; billedByStripe: number }> {
+async function liveSubscribers(tx: Executor, planId: string): Promise<{ n: number; billedByStripe: number; live: number }> {
   const [row] = await tx
-    .select({ n: count(), billedByStripe: count(subscriptions.stripeSubscriptionId) })
+    .select({ n: count(), billedByStripe: count(subscriptions.stripeSubscriptionId), live: sql<number>`count(*) filter (where ${subscriptions.mode} = 'live')` })
     .from(subscriptions)
     .where(and(sql`(${subscriptions.planId} = ${planId} or ${subscriptions.pendingPlanId} = ${planId})`, inArray(subscriptions.status, [...LIVE_STATUSES])));
-  return { n: Number(row?.n ?? 0), billedByStripe: Number(row?.billedByStripe ?? 0) };
+  return { n: Number(row?.n ?? 0), billedByStripe: Number(row?.billedByStripe ?? 0), live: Number(row?.live ?? 0) };
+}
+
+/**
+ * New terms that the plan's subscribers could not be billed for, or null. Stripe cannot change the currency of a
+ * subscription. And a free plan's live subscribers gave no card (with Stripe, a free plan is taken without Checkout;
+ * one that Stripe bills at 0 would be charged at once, with a new billing date, if moved to a paid price), so moving
+ * them onto a paid plan would give them its terms unpaid. (Test-mode subscriptions move: nothing is charged there.)
+ */
+function unbillableChange(before: Plan, after: PlanFields, live: { billedByStripe: number; live: number }): Refusal | null {
+  if (live.billedByStripe > 0 && after.currency !== before.currency) return STRIPE_CURRENCY_REFUSAL;
+  if (live.live > 0 && before.priceCents === 0 && after.priceCents > 0) return FREE_TO_PAID_REFUSAL;
+  return null;
 }
 
 export async function createPlan(db: Executor, actor: Actor, kbId: string, input: Record<string, unknown>, stripe: Stripe | null = getStripe()): Promise<PlanResult> {
@@ -142,11 +154,15 @@ export async function planFor(db: Executor, actor: Actor, planId: string): Promi
   return owned.ok ? { ok: true, plan, kb: owned.kb } : { ok: false, code: 'not_found', message: 'Not found.' };
 }
 
-/** Stripe cannot change the currency of a subscription, so subscribers it bills could not move to the new terms. */
 const STRIPE_CURRENCY_REFUSAL: Refusal = {
   ok: false,
   code: 'conflict',
   message: 'Subscribers pay for this plan through Stripe, which cannot change the currency of a subscription: create a plan in the new currency and retire this one instead.',
+};
+const FREE_TO_PAID_REFUSAL: Refusal = {
+  ok: false,
+  code: 'conflict',
+  message: 'This free plan has subscribers who gave no card, so nobody could charge them a price: create a paid plan and retire this one instead (its subscribers keep it).',
 };
 
 /**
@@ -162,7 +178,8 @@ export async function editPlan(db: Executor, actor: Actor, planId: string, input
   if (!found.plan.active) return { ok: false, code: 'conflict', message: 'A retired plan cannot be edited.' };
   const termsChange = changesTerms(found.plan, value);
   // Checked again under the lock below; here so that no Stripe price is created for an edit that will be refused.
-  if (value.currency !== found.plan.currency && (await liveSubscribers(db, found.plan.id)).billedByStripe > 0) return STRIPE_CURRENCY_REFUSAL;
+  const refusal = termsChange ? unbillableChange(found.plan, value, await liveSubscribers(db, found.plan.id)) : null;
+  if (refusal) return refusal;
   const replacementId = newId('plan');
   // A new price is needed when the amount or currency changes (Stripe prices are immutable).
   const needsPrice = value.priceCents > 0 && (found.plan.stripePriceId === null || found.plan.priceCents !== value.priceCents || found.plan.currency !== value.currency);
@@ -179,8 +196,9 @@ export async function editPlan(db: Executor, actor: Actor, planId: string, input
     const [locked] = await tx.select().from(plans).where(eq(plans.id, found.plan.id)).for('update');
     if (!locked?.active) return { ok: false as const, code: 'conflict' as const, message: 'A retired plan cannot be edited.' };
     const now = new Date();
-    const live = termsChange ? await liveSubscribers(tx, locked.id) : { n: 0, billedByStripe: 0 };
-    if (live.billedByStripe > 0 && value.currency !== locked.currency) return STRIPE_CURRENCY_REFUSAL;
+    const live = termsChange ? await liveSubscribers(tx, locked.id) : { n: 0, billedByStripe: 0, live: 0 };
+    const lockedRefusal = unbillableChange(locked, value, live);
+    if (lockedRefusal) return lockedRefusal;
     if (live.n === 0) {
       const [plan] = await tx.update(plans).set({ ...value, stripePriceId, updatedAt: now }).where(eq(plans.id, locked.id)).returning();
       await recordAudit(tx, { ...auditActor(actor), action: 'plan.update', targetType: 'plan', targetId: locked.id, metadata: { kbId: locked.kbId, ...value } });

@@ -17,6 +17,7 @@ import {
 import type { Database } from '@/lib/platform/db';
 import { getEnv, resetEnvForTesting } from '@/lib/platform/env';
 import { runDueJobs } from '@/lib/platform/jobs';
+import { newId } from '@/lib/platform/ids';
 import { hashApiKey } from '@/lib/keys';
 import { editPlan, type Actor } from '@/lib/publishing';
 import { createStripeClient } from '@/lib/billing/stripe';
@@ -404,6 +405,21 @@ describe('a replaced plan at Stripe (docs/api.md §9.2)', () => {
     expect(fake.prices.size).toBe(pricesBefore);
     const [starter] = await db.select().from(plans).where(eq(plans.id, fx.plans.starter));
     expect(starter).toMatchObject({ active: true, currency: 'usd', replacedByPlanId: null });
+  });
+
+  it('refuses to make a free plan paid while subscribers who gave no card hold it; a new cap for it is a replacement', async () => {
+    const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
+    const fx = await createCatalogueFixture(db);
+    const free = newId('plan');
+    await db.insert(plans).values({ id: free, kbId: fx.kbId, name: 'Free', priceCents: 0, queriesPerPeriod: 20 });
+    const buyer = await createUser(db);
+    // With Stripe configured a free plan is taken without Checkout: a live subscription that nothing bills.
+    expect(await startCheckout(db, { userId: buyer, email: `${buyer}@example.com`, planId: free }, stripe)).toMatchObject({ ok: true, kind: 'free' });
+    const pricesBefore = fake.prices.size;
+    expect(await editPlan(db, operator, free, terms({ name: 'Free', price: '5', queriesPerPeriod: '20' }), stripe)).toMatchObject({ ok: false, code: 'conflict', message: expect.stringContaining('no card') });
+    expect(fake.prices.size).toBe(pricesBefore);
+    const smaller = await editPlan(db, operator, free, terms({ name: 'Free', price: '0', queriesPerPeriod: '10' }), stripe);
+    expect(smaller).toMatchObject({ ok: true, replaced: { oldPlanId: free, movingSubscriptions: 1 }, plan: { priceCents: 0, stripePriceId: null } });
   });
 });
 
