@@ -105,7 +105,8 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
             </p>
           ) : null}
           <Field label="Type your email address to confirm" name="confirmEmail" type="email" autoComplete="off" required />
-          {settings.hasPassword ? <Field label="Password" name="password" type="password" autoComplete="current-password" required /> : null}
+          {/* Its own id: the password change above has a field named "password" too, and a label must name one control. */}
+          {settings.hasPassword ? <Field label="Password" name="password" id="delete-password" type="password" autoComplete="current-password" required /> : null}
           <SubmitButton variant="danger" pendingLabel="Deleting…">
             Delete my account
           </SubmitButton>
