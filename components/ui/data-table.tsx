@@ -68,7 +68,7 @@ export function DataTable<Row>({
                     column.cell(row)
                   ) : (
                     <>
-                      <span className="text-slate-600 sm:hidden">{column.header}</span>
+                      <span className="shrink-0 text-slate-600 sm:hidden">{column.header}</span>
                       <span className="min-w-0 break-words text-right">{column.cell(row)}</span>
                     </>
                   )}
