@@ -251,6 +251,8 @@ export const catalogSearch = pgTable(
   },
   (t) => [
     index('catalog_search_vector_idx').using('gin', t.searchVector),
+    // The `relevance` sort's title tiers (lib/catalog/listing.ts): a broad search's few title matches, read directly.
+    index('catalog_search_title_vector_idx').using('gin', t.titleVector),
     index('catalog_search_tags_idx').using('gin', t.tags),
     index('catalog_search_category_idx').on(t.category),
     index('catalog_search_popular_idx').on(t.subscribersCount.desc(), t.queryVolume.desc(), t.kbId),

@@ -1,10 +1,11 @@
 import { and, arrayContains, asc, eq, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { Executor } from '@/db/client';
 import { catalogSearch, catalogWords, knowledgeBases, plans, publishers } from '@/db/schema';
 import { CATEGORIES, type Category, type ListingParams } from './params';
 import { getDb } from '@/lib/platform/db';
 import { isCleanId } from '@/lib/platform/text-input';
-import { anyWordTsquery, matchSearchVector, parseSearchTerms, searchTsquery, startsWithPattern, type SearchTerms } from './search-query';
+import { anyWordTsquery, isOneWordSearch, matchSearchVector, parseSearchTerms, searchTsquery, startsWithPattern, type SearchTerms } from './search-query';
 import { toPlanView, type PlanView } from '@/lib/subscriptions';
 
 export type { PlanView };
@@ -190,7 +191,7 @@ type SortColumns = Record<'subscribersCount' | 'queryVolume' | 'createdAt' | 'up
 /** Total orders (the id breaks every tie) so that paging never repeats or skips a row. */
 function orderBy(sort: ListingParams['sort'], table: SortColumns, id: AnyColumn): SQL[] {
   switch (sort) {
-    // `relevance` is popular's order behind the text rank (relevanceRank), which only the projection has.
+    // `relevance` is popular's order behind the title tiers (relevancePageIds), which only the projection has.
     case 'new':
       return [descNullsLast(table.createdAt), asc(id)];
     case 'updated':
@@ -201,17 +202,67 @@ function orderBy(sort: ListingParams['sort'], table: SortColumns, id: AnyColumn)
 }
 
 /**
- * The text rank of the `relevance` sort (docs/api.md §2.2): 2 when the title matches the whole search (every word,
+ * The text tiers of the `relevance` sort (docs/api.md §2.2): 2 when the title matches the whole search (every word,
  * the last as a prefix), 1 when it matches some of its words, 0 when only the rest of the text does (publisher,
- * tags, summary, description). Ties, within a rank, keep popular's total order. Coarse on purpose: the vectors are
- * stripped (no positions, no weights, so no frequency-based score), and a title match is what a buyer typing a
- * title or its words expects first; the ranks cost one small-vector test per match.
+ * tags, summary, description). Within a tier, popular's total order. Coarse on purpose: the vectors are stripped (no
+ * positions, no weights, so no frequency-based score), and a title match is what a buyer typing a title or its words
+ * expects first.
  */
-export function relevanceRank(search: ListingSearch): SQL {
-  if (!search.terms) return sql`0`;
+function relevanceTiers(search: ListingSearch): { rank: 2 | 1 | 0; condition: SQL }[] {
   const title = catalogSearch.titleVector;
-  return sql`(case when ${title} @@ ${searchTsquery(search.terms, search.prefixStems)} then 2 when ${title} @@ ${anyWordTsquery(search.terms, search.prefixStems)} then 1 else 0 end)`;
+  const whole = sql`${title} @@ ${searchTsquery(search.terms!, search.prefixStems)}`;
+  // One word: a title holds all of it or none of it, so there is no middle tier to read.
+  if (isOneWordSearch(search.terms!)) return [{ rank: 2, condition: whole }, { rank: 0, condition: sql`not ${whole}` }];
+  const some = sql`${title} @@ ${anyWordTsquery(search.terms!, search.prefixStems)}`;
+  return [
+    { rank: 2, condition: whole },
+    { rank: 1, condition: sql`(${some} and not ${whole})` },
+    { rank: 0, condition: sql`not ${some}` },
+  ];
 }
+
+/**
+ * The ids of a `relevance` page: each tier's first page × pageSize matches in popular's order, merged. Ranking every
+ * match (one statement ordered by the tier) read all of a broad search's matches, about 16,000 for "climate" at
+ * 100,000 knowledge bases; this way the title tiers are read through the title vector's index (a few hundred rows)
+ * and the rest walks popular's index until the page is full, as a popular page does.
+ */
+function relevancePageIds(db: Executor, params: ListingParams, search: ListingSearch) {
+  const enough = params.page * params.pageSize;
+  const filters = listingConditions(params, null);
+  const everyMatch = listingConditions(params, search);
+  // Popular's index finds the first pages of a broad, unfiltered search's untitled matches soonest; for a filtered
+  // search or a deep page, where that walk would pass many rows per match, the matches are found through the search
+  // index and sorted instead.
+  const walkPopular = !params.category && params.tags.length === 0 && enough <= WALK_POPULAR_UP_TO;
+  const sortedMatches = [sql`${catalogSearch.subscribersCount} + 0 desc`, sql`${catalogSearch.queryVolume} desc`, asc(catalogSearch.kbId)];
+  const tiers = relevanceTiers(search).map(({ rank, condition }) =>
+    db
+      .select({
+        pageId: sql<string>`${catalogSearch.kbId}`.as('page_id'),
+        rank: sql<number>`${sql.raw(String(rank))}`.as('rank'),
+        subscribers: sql<number>`${catalogSearch.subscribersCount}`.as('subscribers'),
+        volume: sql<number>`${catalogSearch.queryVolume}`.as('volume'),
+      })
+      .from(catalogSearch)
+      // A title that matches the whole search is part of the searched text, so the top tier needs only the filters
+      // (the other tiers must still match the search). The title tiers are found through the title index (a few
+      // hundred rows) and sorted; `+ 0` hides the sort key from popular's index, whose walk would read every row
+      // when title matches are rare.
+      .where(and(rank === 2 ? filters : everyMatch, condition))
+      .orderBy(...(rank === 0 && walkPopular ? orderBy('popular', catalogSearch, catalogSearch.kbId) : sortedMatches))
+      .limit(enough),
+  );
+  const [first, second, ...rest] = tiers;
+  return unionAll(first!, second!, ...rest)
+    .orderBy(sql`rank desc`, sql`subscribers desc`, sql`volume desc`, sql`page_id`)
+    .limit(params.pageSize)
+    .offset((params.page - 1) * params.pageSize)
+    .as('page_ids');
+}
+
+/** Up to this many rows (page × pageSize), a relevance page's untitled tier walks popular's index (see above). */
+const WALK_POPULAR_UP_TO = 240;
 
 /** The sort actually applied: `relevance` without search words is `popular` (docs/api.md §2.2). */
 export function effectiveSort(sort: ListingParams['sort'], search: ListingSearch | null): ListingParams['sort'] {
@@ -229,22 +280,24 @@ export const listingOrder = (sort: ListingParams['sort']) => orderBy(sort, knowl
 export function buildListingQueries(db: Executor, params: ListingParams, search: ListingSearch | null) {
   const where = listingConditions(params, search);
   const sort = effectiveSort(params.sort, search);
-  const rank = sort === 'relevance' && search ? relevanceRank(search) : null;
-  const pageIds = db
-    .select({ pageId: sql<string>`${catalogSearch.kbId}`.as('page_id'), ...(rank ? { rank: sql<number>`${rank}`.as('rank') } : {}) })
-    .from(catalogSearch)
-    .where(where)
-    .orderBy(...(rank ? [sql`rank desc`] : []), ...orderBy(sort, catalogSearch, catalogSearch.kbId))
-    .limit(params.pageSize)
-    .offset((params.page - 1) * params.pageSize)
-    .as('page_ids');
+  const ranked = sort === 'relevance' && search !== null;
+  const pageIds = ranked
+    ? relevancePageIds(db, params, search)
+    : db
+        .select({ pageId: sql<string>`${catalogSearch.kbId}`.as('page_id') })
+        .from(catalogSearch)
+        .where(where)
+        .orderBy(...orderBy(sort, catalogSearch, catalogSearch.kbId))
+        .limit(params.pageSize)
+        .offset((params.page - 1) * params.pageSize)
+        .as('page_ids');
   const page = db
     .select(listColumns)
     .from(pageIds)
     .innerJoin(knowledgeBases, eq(knowledgeBases.id, pageIds.pageId))
     .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
     // The trigger copies the sort keys in the same transaction, so both tables give the page the same order.
-    .orderBy(...(rank ? [sql`page_ids.rank desc`] : []), ...listingOrder(sort));
+    .orderBy(...(ranked ? [sql`page_ids.rank desc`] : []), ...listingOrder(sort));
   const count = db.select({ total: sql<number>`count(*)::int` }).from(catalogSearch).where(where);
   return { page, count };
 }
@@ -268,8 +321,9 @@ export function withSearchPlanner<T>(executor: Executor, search: ListingSearch |
 }
 
 /**
- * The page's rows. A popular/new/updated page walks a sort index and stops early; a relevance page ranks every
- * match first (like the count, it reads them all), so it gets the count's planner setting.
+ * The page's rows. A popular/new/updated page walks a sort index and stops early; a relevance page reads its title
+ * tiers through the title index and its other matches through the search index or popular's (relevancePageIds),
+ * with the count's planner setting, which keeps PostgreSQL on those indexes.
  */
 export function queryPage(executor: Executor, params: ListingParams, search: ListingSearch | null): Promise<ListRow[]> {
   const ranked = effectiveSort(params.sort, search) === 'relevance';

@@ -135,6 +135,11 @@ function lastWordTsquery(terms: SearchTerms, prefixStems: string[]): SQL {
 const capitalWords = (terms: SearchTerms): SQL[] =>
   (terms.capitals ?? []).map((word) => sql`(to_tsquery('almanac', ${word}) || to_tsquery('almanac_simple', ${word}))`);
 
+/** True when the search is one word: matching any of its words is then matching all of them. */
+export function isOneWordSearch(terms: SearchTerms): boolean {
+  return !terms.leading && (terms.capitals ?? []).length === 0;
+}
+
 /**
  * A tsquery matching ANY of the words (each as `searchTsquery` matches it): the `relevance` sort ranks a title
  * holding some of the words above one holding none (lib/catalog/listing.ts).

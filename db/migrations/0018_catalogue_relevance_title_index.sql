@@ -1,0 +1,1 @@
+CREATE INDEX "catalog_search_title_vector_idx" ON "catalog_search" USING gin ("title_vector");
