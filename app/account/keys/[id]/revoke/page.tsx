@@ -5,7 +5,7 @@ import { ButtonLink } from '@/components/ui/button';
 import { formatDateTime } from '@/components/ui/format';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
-import { listKeysForUser } from '@/lib/keys';
+import { getKeyForUser } from '@/lib/keys';
 import { revokeKeyAction } from '../../../actions';
 
 export const metadata: Metadata = { title: 'Revoke key' };
@@ -15,7 +15,7 @@ export const dynamic = 'force-dynamic';
 export default async function RevokeKeyPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const user = await requireSessionUser(`/account/keys/${id}/revoke`);
-  const key = (await listKeysForUser(await getDb(), user.id)).find((k) => k.id === id);
+  const key = await getKeyForUser(await getDb(), user.id, id);
   if (!key) notFound();
   return (
     <div className="mx-auto max-w-xl px-4 py-10 sm:px-6">
