@@ -5,23 +5,16 @@
  *
  *   npx tsx bench/engine-quality/diagnose.ts [question-id…]
  */
-import { sql } from 'drizzle-orm';
-import { openPglite } from '@/db/client';
-import { prepareDatabase } from '@/lib/platform/db';
-import { seedMarketplace } from '@/lib/seed';
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
 import { lexemesOf } from '@/lib/engine/retrieval';
 import { analyseQuestion, mapLexicon } from '@/lib/engine/question';
 import { rankSentences, PASSAGES_READ } from '@/lib/engine/sentence-ranker';
 import { tokenize } from '@/lib/engine/text';
 import { containsFact, isAddedQuestion, isHeldOut, loadEvaluationSet } from './evaluation-set';
+import { openSeededMarketplace } from './snapshot';
 
 const only = new Set(process.argv.slice(2));
-const handle = await openPglite();
-await prepareDatabase(handle, { seed: seedMarketplace });
-const db = handle.db;
-const kbs = (await db.execute(sql`select id, slug from knowledge_bases`)).rows as Array<{ id: string; slug: string }>;
-const kbId = new Map(kbs.map((k) => [k.slug, k.id]));
+const { handle, db, kbId } = await openSeededMarketplace();
 for (const question of loadEvaluationSet()) {
   if (isHeldOut(question.id) || isAddedQuestion(question.id) || (only.size && !only.has(question.id))) continue;
   const kb = kbId.get(question.kb);

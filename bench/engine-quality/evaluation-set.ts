@@ -76,3 +76,58 @@ const ORIGINAL_KBS = new Set([
 export function isAddedQuestion(id: string): boolean {
   return ![...ORIGINAL_KBS].some((kb) => id.startsWith(`${kb}-`));
 }
+
+/** Answer-level outcomes of one part of the set (all, tuning, held out, added). */
+export interface AnswerMetrics {
+  n: number;
+  answered: number;
+  factFirst: number;
+  factAnywhere: number;
+  wrong: number;
+  withFiller: number;
+  citations: number;
+  fillerCitations: number;
+}
+export const emptyAnswerMetrics = (): AnswerMetrics => ({ n: 0, answered: 0, factFirst: 0, factAnywhere: 0, wrong: 0, withFiller: 0, citations: 0, fillerCitations: 0 });
+
+/** The statements of an extractive answer: the text before each citation marker. */
+export function answerUnits(answer: string): string[] {
+  return answer
+    .split(/\s*\[\d+(?:,\s*\d+)*\]/)
+    .map((u) => u.trim())
+    .filter(Boolean);
+}
+
+/** How one answer fares against its gold fact: answered at all, the fact first or anywhere, and filler citations. */
+export interface AnswerOutcome {
+  answered: boolean;
+  factFirst: boolean;
+  factAnywhere: boolean;
+  citations: number;
+  /** Titles of the cited documents other than the gold one whose excerpt lacks the fact. */
+  fillers: string[];
+}
+
+export function answerOutcome(answer: { answer: string; citations: Array<{ document_id: string; title: string; excerpt: string }> }, fact: string, goldDocument: string | null): AnswerOutcome {
+  const units = answerUnits(answer.answer);
+  const answered = answer.citations.length > 0;
+  return {
+    answered,
+    factFirst: answered && units.length > 0 && containsFact(units[0], fact),
+    factAnywhere: answered && containsFact(answer.answer, fact),
+    citations: answer.citations.length,
+    fillers: answer.citations.filter((c) => c.document_id !== goldDocument && !containsFact(c.excerpt, fact)).map((c) => c.title),
+  };
+}
+
+export function countOutcome(m: AnswerMetrics, o: AnswerOutcome): void {
+  m.n++;
+  if (!o.answered) return;
+  m.answered++;
+  if (o.factFirst) m.factFirst++;
+  if (o.factAnywhere) m.factAnywhere++;
+  else m.wrong++;
+  if (o.fillers.length > 0) m.withFiller++;
+  m.citations += o.citations;
+  m.fillerCitations += o.fillers.length;
+}

@@ -14,7 +14,19 @@ import { seedMarketplace } from '@/lib/seed';
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
 import { randomBase62 } from '@/lib/platform/ids';
 import { createScratchDatabase } from '../../test/support/scratch-database';
-import { containsFact, goldSourceName, isAddedQuestion, isHeldOut, loadEvaluationSet, loadOffTopicSet, type EvalQuestion } from './evaluation-set';
+import {
+  answerOutcome,
+  containsFact,
+  countOutcome,
+  emptyAnswerMetrics,
+  goldSourceName,
+  isAddedQuestion,
+  isHeldOut,
+  loadEvaluationSet,
+  loadOffTopicSet,
+  type AnswerMetrics,
+  type EvalQuestion,
+} from './evaluation-set';
 
 const require = createRequire(import.meta.url);
 const bm25 = require('wink-bm25-text-search');
@@ -55,27 +67,6 @@ interface Metrics {
 }
 
 const emptyMetrics = (): Metrics => ({ n: 0, hit1: 0, hit5: 0, rr: 0, pagedN: 0, pageHits: 0, factInAnswer: 0, factInTopChunk: 0 });
-
-/** Answer-level outcomes of one part of the set (all, tuning, held out). */
-interface AnswerMetrics {
-  n: number;
-  answered: number;
-  factFirst: number;
-  factAnywhere: number;
-  wrong: number;
-  withFiller: number;
-  citations: number;
-  fillerCitations: number;
-}
-const emptyAnswerMetrics = (): AnswerMetrics => ({ n: 0, answered: 0, factFirst: 0, factAnywhere: 0, wrong: 0, withFiller: 0, citations: 0, fillerCitations: 0 });
-
-/** The statements of an extractive answer: the text before each citation marker. */
-function answerUnits(answer: string): string[] {
-  return answer
-    .split(/\s*\[\d+(?:,\s*\d+)*\]/)
-    .map((u) => u.trim())
-    .filter(Boolean);
-}
 
 /** Documents in order of their best chunk. */
 function rankDocuments(chunkDocs: string[]): string[] {
@@ -146,28 +137,17 @@ async function main() {
       const docs = rankDocuments(search.chunks.map((c) => c.documentId));
       score(ours, q, docs, gold);
       if (containsFact(answer.answer, q.gold_fact)) ours.factInAnswer++;
-      const units = answerUnits(answer.answer);
-      const answered = answer.citations.length > 0;
-      const factFirst = answered && units.length > 0 && containsFact(units[0], q.gold_fact);
-      const factAnywhere = answered && containsFact(answer.answer, q.gold_fact);
-      const fillers = answer.citations.filter((c) => c.document_id !== gold && !containsFact(c.excerpt, q.gold_fact));
+      const outcome = answerOutcome(answer, q.gold_fact, gold);
+      const { answered, factFirst, factAnywhere, fillers } = outcome;
       const part = isAddedQuestion(q.id) ? answerMetrics.added : isHeldOut(q.id) ? answerMetrics.holdout : answerMetrics.tune;
-      for (const m of [answerMetrics.all, part]) {
-        m.n++;
-        if (!answered) continue;
-        m.answered++;
-        if (factFirst) m.factFirst++;
-        if (factAnywhere) m.factAnywhere++;
-        else m.wrong++;
-        if (fillers.length > 0) m.withFiller++;
-        m.citations += answer.citations.length;
-        m.fillerCitations += fillers.length;
-      }
+      for (const m of [answerMetrics.all, part]) countOutcome(m, outcome);
       if (!factFirst && listMiss(q.id)) {
         const kind = !answered ? 'ABSTAINED' : factAnywhere ? 'fact not first' : 'WRONG (fact absent)';
-        misses.push(`${q.id} ${kind}${search.chunks[0] && containsFact(search.chunks[0].content, q.gold_fact) ? ' (in top chunk)' : ''}: "${q.gold_fact}"\n    Q: ${q.question}\n    A: ${answer.answer.slice(0, 400)}`);
+        const where = search.chunks.findIndex((c) => containsFact(c.content, q.gold_fact));
+        const found = where === 0 ? ' (in top chunk)' : where > 0 && where < 5 ? ` (in chunk ${where + 1} of the top 5)` : ' (not in the top 5 chunks)';
+        misses.push(`${q.id} ${kind}${found}: "${q.gold_fact}"\n    Q: ${q.question}\n    A: ${answer.answer.slice(0, 400)}`);
       }
-      if (fillers.length > 0 && listMiss(q.id)) misses.push(`${q.id} FILLER citation(s): ${fillers.map((c) => c.title).join('; ')}\n    Q: ${q.question}`);
+      if (fillers.length > 0 && listMiss(q.id)) misses.push(`${q.id} FILLER citation(s): ${fillers.join('; ')}\n    Q: ${q.question}`);
       if (search.chunks[0] && containsFact(search.chunks[0].content, q.gold_fact)) ours.factInTopChunk++;
       for (const k of [3, 5, 10, 20]) if (search.chunks.slice(0, k).some((c) => containsFact(c.content, q.gold_fact))) factInTopK.set(k, (factInTopK.get(k) ?? 0) + 1);
       if (q.gold_page !== null) {

@@ -4,11 +4,29 @@
  * English, Spanish, German and French questions (the seeded languages). A sentence of the wanted kind is preferred
  * over one that only shares the question's words.
  */
-export type AnswerType = 'case' | 'provision' | 'duration' | 'number' | 'date' | 'definition' | 'person' | 'reason';
+export type AnswerType =
+  | 'case'
+  | 'provision'
+  | 'date'
+  | 'duration'
+  | 'frequency'
+  | 'money'
+  | 'percent'
+  | 'number'
+  | 'when'
+  | 'term'
+  | 'definition'
+  | 'person'
+  | 'reason';
 
 /** Strong types are near-certain to be answered by a sentence of that shape; weak ones only lean towards it. */
-export const STRONG_TYPES: ReadonlySet<AnswerType> = new Set(['case', 'provision', 'duration', 'number']);
+export const STRONG_TYPES: ReadonlySet<AnswerType> = new Set(['case', 'provision', 'date', 'duration', 'frequency', 'money', 'percent', 'number']);
 
+/** Words of money in a question ("what minimum salary", "how much does … cost"). */
+const MONEY_WORDS =
+  'cost|costs|pay|paid|pays|earn|earns|wage|wages|salary|salaries|price|prices|fee|fees|fine|fines|dollars?|euros?|pounds?|spend|spent|levy|subsidy|coste|costo|precio|salario|sueldo|multa|kosten|kostet|lohn|gehalt|preis|geb[üu]hr|geldbu[ßs]e|co[uû]te?|prix|salaire|amende|redevance';
+
+/** In order: the first pattern that matches decides (a "how long" question is a duration before it is a number). */
 const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
   [
     'case',
@@ -16,25 +34,43 @@ const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
   ],
   [
     'provision',
-    /\b(which|what)\s+(\w+\s+){0,2}(provision|article|section|clause|amendment|recital|statute|act|directive|instrument|law)\b|\bqu[ée]\s+(art[íi]culo|ley|disposici[óo]n)\b|\bwelche[srmn]?\s+(artikel|vorschrift|gesetz|paragraf)\b|\bquel(le)?s?\s+(article|loi|disposition)\b/i,
+    /\b(which|what)\s+(\w+\s+){0,2}(provision|article|section|clause|amendment|recital|statute|act|directive|instrument|law|treaty|agreement|convention|charter|regulation)\b|\bqu[ée]\s+(art[íi]culo|ley|disposici[óo]n|tratado)\b|\bwelche[srmn]?\s+(artikel|vorschrift|gesetz|paragraf|vertrag)\b|\bquel(le)?s?\s+(article|loi|disposition|trait[ée])\b/i,
+  ],
+  [
+    // Asking for the name of a thing ("What do you call…", "What is the term for…").
+    'term',
+    /\bwhat (do|does|did|would) ([\w-]+ ){1,3}call\b|\bwhat (is|are) the (term|name|word|label) (for|given)\b|\bwhat (is|are|was|were) (an?|the|this|that|it|these|they|such) ([\w-]+ ){0,6}?(called|known as|termed|named)\b|\bwhat name\b|\bc[óo]mo se (llama|denomina)n?\b|\bwie (hei[ßs]t|nennt man)\b|\bcomment (appelle-t-on|s['’]appellen?t|nomme-t-on)\b/i,
+  ],
+  [
+    // A calendar date or a year, asked for as such, or "when" about something past ("When did … start?").
+    'date',
+    /\b(what|which) ([\w-]+ ){0,3}(date|day|year)\b|\bin what year\b|(^\s*|,\s*|\band\s+)(from |since |until )?when (did|was|were|had)\b|\bqu[ée] (fecha|d[íi]a)\b|\ben qu[ée] a[ñn]o\b|\ban welchem (tag|datum)\b|\bin welchem jahr\b|\b[àa] quelle date\b|\bquel jour\b|\ben quelle ann[ée]e\b/i,
   ],
   [
     'duration',
-    /\b(how long|for how long|how many (years|months|weeks|days|hours|minutes)|what is the (term|duration|length|period|time limit|deadline)|within what (time|period))\b|\bcu[áa]nto tiempo\b|\bcu[áa]nt[oa]s (a[ñn]os|meses|semanas|d[íi]as|horas)\b|\bqu[ée] plazo\b|\bwie lange\b|\bwie viele (jahre|monate|wochen|tage|stunden)\b|\bwelche frist\b|\bcombien de (temps|jours|mois|ann[ée]es|semaines|heures)\b|\bquel(le)? (d[ée]lai|dur[ée]e)\b|\bpendant combien\b/i,
+    /\b(how long|for how long|how soon|how quickly|how early|how late|how much time|how far (ahead|in advance)|how many (years|months|weeks|days|hours|minutes)|what is the (term|duration|length|period|time limit|deadline)|within what (time|period)|(during|for|over|within) (which|what|how many) (years|months|weeks|days|hours))\b|\b(what|which) ([\w-]+ ){0,2}(deadline|gap|interval|time limit|waiting period|notice period|duration)\b|\bcu[áa]nto tiempo\b|\bcu[áa]nt[oa]s (a[ñn]os|meses|semanas|d[íi]as|horas)\b|\bqu[ée] plazo\b|\bwie lange\b|\bwie viele (jahre|monate|wochen|tage|stunden)\b|\bwelche frist\b|\bcombien de (temps|jours|mois|ann[ée]es|semaines|heures)\b|\bquel(le)? (d[ée]lai|dur[ée]e)\b|\bpendant combien\b/i,
+  ],
+  ['frequency', /\bhow (often|frequently)\b|\bcada cu[áa]nto\b|\bcon qu[ée] frecuencia\b|\bwie oft\b|\b[àa] quelle fr[ée]quence\b|\btous les combien\b/i],
+  ['percent', /\b(what|which) (percentage|proportion|share|fraction|percent)\b|\bhow (large|big) a (share|proportion|fraction)\b|\bqu[ée] (porcentaje|proporci[óo]n|parte)\b|\bwelche[rn]? anteil\b|\bwie viel prozent\b|\bquel(le)? (pourcentage|proportion|part)\b/i],
+  [
+    'money',
+    // The money word close after the question word: "What minimum salary…", "What is the least an employer may pay…".
+    new RegExp(`\\b(how much|what|which|cu[áa]nto|qu[ée]|wie viel|welche[rsn]?|combien|quel(le)?)(\\s+[\\p{L}-]+){0,6}?\\s+(${MONEY_WORDS})\\b`, 'iu'),
   ],
   [
     'number',
-    /\b(how (many|much|old|often|far|high|low|large|big)|what (percentage|proportion|share|amount|dose|number|level|threshold|minimum|maximum|rate|age|size|fine|fee|ratio|temperature|score)|at what (age|temperature|rate|level|dose)|by how much|what (is|are|was|were) the (\w+ ){0,3}(minimum|maximum|limit|threshold|rate|fine|cap|wage|age|fee|cost|price|salary|temperature|dose|size|number|amount|percentage|proportion|share|capital|penalty|score))\b|\bcu[áa]nt[oa]s?\b|\bqu[ée] (porcentaje|edad|cantidad|capital)\b|\bwie (viele?|hoch|oft|alt|gro[ßs])\b|\bwelche[rsn]? (betrag|anteil|h[öo]he)\b|\bcombien\b|\bquel(le)? (montant|pourcentage|[âa]ge|capital|seuil|taux)\b/i,
+    /\b(how (many|much|old|far|high|low|large|big|well|fast|heavy|tall)|(what|which) (is |are |was |were )?(the |a |an )?([\w'’-]+ ){0,3}(percentage|proportion|share|amount|dose|doses|number|level|threshold|minimum|maximum|rate|age|size|fine|fee|ratio|temperature|score|length|range|average|margin|target|cap|chance|probability|odds|volume|headcount|multiple|value|reading|limit|figure|count|total|weight|height|distance|speed|concentration|budget|allowance|intake|requirement)|at what (age|temperature|rate|level|dose)|(above|below|over|under|beyond|up to) what|by how much|what (is|are|was|were) the (\w+ ){0,3}(minimum|maximum|limit|threshold|rate|fine|cap|wage|age|fee|cost|price|salary|temperature|dose|size|number|amount|percentage|proportion|share|capital|penalty|score))\b|\bcu[áa]nt[oa]s?\b|\bqu[ée] (porcentaje|edad|cantidad|capital)\b|\bwie (viele?|hoch|alt|gro[ßs])\b|\bwelche[rsn]? (betrag|anteil|h[öo]he)\b|\bcu[áa]l es (el|la) (capital|edad|porcentaje|cantidad|importe|n[úu]mero|l[íi]mite|umbral)\b|\bcombien\b|\bquel(le)?\s+(est\s+(le|la|l['’])\s*)?(montant|pourcentage|[âa]ge|capital|seuil|taux|nombre|plafond)\b/i,
   ],
-  [
-    'date',
-    /\b(when|what year|which year|in what year|since when|what date|by what date)\b|\bcu[áa]ndo\b|\ben qu[ée] a[ñn]o\b|\bwann\b|\bseit wann\b|\bin welchem jahr\b|\bquand\b|\ben quelle ann[ée]e\b/i,
-  ],
+  // "When …?" (the question's own word, not a "when" inside it): a date, or the condition or moment it happens at.
+  ['when', /^\s*(when|since when|by when|from when|until when)\b|^\s*¿?\s*(desde )?cu[áa]ndo\b|^\s*(seit |bis )?wann\b|^\s*(depuis |jusqu['’])?quand\b/i],
   [
     'definition',
     /^\s*(what (is|are|does|do)\b|define\b|meaning of\b|what('s| is) meant by\b)|\bqu[ée] (es|son|significa)\b|\bwas (ist|sind|bedeutet|versteht man)\b|\bqu['’]est-ce qu|\bque (signifie|veut dire)\b/i,
   ],
-  ['person', /^\s*(who|whom|whose)\b|\bqui[ée]n(es)?\b|^\s*wer\b|^\s*qui\b/i],
+  [
+    'person',
+    /^\s*(who|whom|whose)\b|^\s*(which|what) (\w+ ){0,2}(emperor|king|queen|ruler|president|leader|judge|justice|minister|chancellor|scientist|author|philosopher|general|pharaoh|sultan|pope|explorer|economist|inventor)\b|\bqui[ée]n(es)?\b|^\s*wer\b|^\s*qui\b/i,
+  ],
   ['reason', /^\s*why\b|\bpor qu[ée]\b|\bwarum\b|\bweshalb\b|\bpourquoi\b/i],
 ];
 
@@ -49,8 +85,11 @@ const NUMBER_WORDS =
   'uno|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|doce|quince|veinte|treinta|cien|mil|mitad|' +
   'eins|ein|eine|zwei|drei|vier|f[üu]nf|sechs|sieben|acht|neun|zehn|zw[öo]lf|zwanzig|drei[ßs]ig|hundert|tausend|h[äa]lfte|' +
   'un|une|deux|trois|quatre|cinq|sept|huit|neuf|dix|douze|quinze|vingt|trente|cent|mille|moiti[ée]';
+/** "un", "une", "ein", "eine", "uno", "una" are articles far more often than numbers: alone they are no quantity. */
+const ARTICLES = new Set(['un', 'une', 'ein', 'eine', 'uno', 'una']);
+const NUMBER_WORDS_ALONE = NUMBER_WORDS.split('|').filter((w) => !ARTICLES.has(w)).join('|');
 /** A number that is not a year (a year answers "when", not "how many"). */
-const NUMBER = new RegExp(`(?<![\\d.,])(?!(1[0-9]{3}|20[0-9]{2})(?![\\d.,%]))\\d|\\b(${NUMBER_WORDS})\\b`, 'i');
+const NUMBER = new RegExp(`(?<![\\d.,])(?!(1[0-9]{3}|20[0-9]{2})(?![\\d.,%]))\\d|\\b(${NUMBER_WORDS_ALONE})\\b`, 'i');
 const PROVISION = /\b(article|art\.|section|§|recital|clause|art[íi]culo|artikel|paragraf)\s*\d+|\b(\p{Lu}[\p{L}-]+\s+){1,6}(Act|Directive|Regulation|Convention|Treaty|Amendment|Code|Law|Ley|Gesetz|Loi)\b|\b(First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth|Eleventh|Twelfth|Thirteenth|Fourteenth|Fifteenth|Sixteenth|Seventeenth|Eighteenth|Nineteenth|Twentieth|Twenty-\w+)\s+Amendment\b/u;
 const TIME_UNIT =
   'years?|months?|weeks?|days?|hours?|minutes?|seconds?|decades?|centur(y|ies)|a[ñn]os?|mes(es)?|semanas?|d[íi]as?|horas?|minutos?|jahre?n?|monate?n?|wochen?|tage?n?|stunden?|minuten?|ans?|ann[ée]es?|mois|semaines?|jours?|heures?|minutes?';
@@ -61,32 +100,67 @@ const DURATION = new RegExp(
 /** "Marbury v. Madison", "Brown v. Board of Education", "Roe vs. Wade"; STC 123/2004 for the Spanish court. */
 const CASE_NAME = /\b\p{Lu}[\p{L}'’.&-]*(\s+(of|the|de|\p{Lu}[\p{L}'’.&-]*))*\s+v(s)?\.?\s+\p{Lu}|\bSTC\s+\d+\/\d{2,4}\b|\b(arr[êe]t|urteil)\s+\p{Lu}/u;
 const YEAR_OR_DATE =
-  /\b(1[0-9]{3}|20[0-9]{2})\b|\b\d{1,2}(st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
+  /\b(1[0-9]{3}|20[0-9]{2})\b|\b\d{1,4}\s*(BCE|BC|CE|AD)\b|\bAD\s*\d{1,4}\b|\b\d{1,2}(st|nd|rd|th)\s+century\b|\b\d{1,2}(st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
 const CONDITION = /\b(if|when|whenever|unless|before|after|within|until|once|only|as soon as|si|cuando|antes|despu[ée]s|wenn|sobald|bevor|nachdem|innerhalb|lorsque|quand|avant|apr[èe]s|dans un d[ée]lai)\b/i;
 const DEFINITION = /\b(is|are|means|refers to|describes|is defined as|is called|es|son|significa|se define|ist|sind|bedeutet|bezeichnet|est|sont|d[ée]signe|signifie)\b|^[^:]{2,60}:\s/i;
 const PERSON = /\b\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+|\b(the|el|la|der|die|le|la)\s+(president|court|congress|senate|house|employer|employee|controller|processor|authority|minister|commission|council|board|governor|judge|parliament|king|queen|emperor|presidente|tribunal|gobierno|cortes|rey|pr[äa]sident|gericht|regierung|bundestag|pr[ée]sident|conseil|gouvernement)\b/iu;
 const REASON = /\b(because|since|so that|in order to|due to|as a result|reason|therefore|thus|porque|ya que|debido a|weil|da|denn|damit|deshalb|parce que|car|afin de|puisque)\b/i;
 
-/** Does this text carry an answer of the type? (For a definition, `focus` holds where the question's words end.) */
-export function carriesAnswerType(type: AnswerType, text: string): boolean {
+const MONEY = new RegExp(
+  `[$€£¥]\\s?\\d|\\d[\\d.,]*\\s?[€$£]|\\d[\\d.,]*\\s?(euros?|dollars?|pounds?|cents?|USD|EUR|GBP|CHF)\\b|\\b(USD|EUR|GBP|CHF)\\s?\\d|\\b(${NUMBER_WORDS})\\s+(euros?|dollars?|pounds?|cents?)\\b`,
+  'i',
+);
+const PERCENT =
+  /\d\s?(%|per ?cent\b|percent\b|prozent\b|por ciento\b|pour ?cent\b)|\b(half|halves|third|thirds|quarter|quarters|fifth|fifths|tenth|tenths|majority|minority|one in \w+|\w+ out of (every )?\w+|mitad|tercio|tercios|cuarto|h[äa]lfte|drittel|viertel|moiti[ée]|tiers|quart)\b/i;
+const FREQUENCY = /\b(every|each|daily|weekly|monthly|quarterly|annual(ly)?|yearly|per (year|month|week|day|hour)|a (year|month|week|day)|times|cada|al (a[ñn]o|mes|d[íi]a)|j[äa]hrlich|monatlich|w[öo]chentlich|t[äa]glich|alle|chaque|tous les|par (an|mois|semaine|jour))\b/i;
+/** A sentence that names something: "… is called …", "… known as …", an acronym in brackets. */
+const NAMES_A_TERM = /\b(called|known as|termed|referred to as|named|so-called|dubbed|llamad[oa]s?|denominad[oa]s?|conocid[oa]s? como|genannt|bezeichnet|hei[ßs]t|appel[ée]e?s?|d[ée]nomm[ée]e?s?|nomm[ée]e?s?)\b|\((\p{Lu}[\p{Lu}\p{N}-]{1,9})\)/u;
+
+/** The patterns whose match carries an answer of the type (any one of them). */
+function carriers(type: AnswerType): RegExp[] {
   switch (type) {
     case 'case':
-      return CASE_NAME.test(text);
+      return [CASE_NAME];
     case 'provision':
-      return PROVISION.test(text);
-    case 'duration':
-      return DURATION.test(text);
-    case 'number':
-      return NUMBER.test(text);
+      return [PROVISION];
     case 'date':
-      return YEAR_OR_DATE.test(text) || CONDITION.test(text);
+      return [YEAR_OR_DATE];
+    case 'duration':
+      return [DURATION];
+    case 'frequency':
+      return [FREQUENCY, NUMBER];
+    case 'money':
+      return [MONEY];
+    case 'percent':
+      return [PERCENT];
+    case 'number':
+      return [NUMBER];
+    case 'when':
+      return [YEAR_OR_DATE, CONDITION];
+    case 'term':
+      return [NAMES_A_TERM, DEFINITION];
     case 'definition':
-      return DEFINITION.test(text);
+      return [DEFINITION];
     case 'person':
-      return PERSON.test(text);
+      return [PERSON];
     case 'reason':
-      return REASON.test(text);
+      return [REASON];
   }
+}
+
+/** Does this text carry an answer of the type? */
+export function carriesAnswerType(type: AnswerType, text: string): boolean {
+  return carriers(type).some((re) => re.test(text));
+}
+
+/** Where in the text answers of the type start (character offsets, in order). */
+export function answerTypeOffsets(type: AnswerType, text: string): number[] {
+  const out: number[] = [];
+  for (const re of carriers(type)) {
+    const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+    for (const m of text.matchAll(global)) out.push(m.index);
+  }
+  return out.sort((a, b) => a - b);
 }
 
 /**

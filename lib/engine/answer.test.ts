@@ -87,6 +87,31 @@ describe('extractive answers', () => {
     expect(first.text).toBe('The glacier retreat reached 30 metres in 2022.');
   });
 
+  it("a table's header row is the context of its rows, never the answer", () => {
+    const taxTerms = [term('carbon', 'carbon', 2), term('tax', 'tax', 2), term('trading', 'trade', 2)];
+    const passages = [chunk(1, 'Feature; Carbon tax; Trading system\nPrice; Set by the tax; Set by trading\nQuantity; Adjusts; Capped', 5)];
+    const texts = selectSentences(taxTerms, passages, 'How do a carbon tax and trading differ?').map((c) => c.text);
+    expect(texts).not.toContain('Feature; Carbon tax; Trading system');
+    expect(texts[0]).toBe('Price; Set by the tax; Set by trading');
+  });
+
+  it('prefers the statement that repeats the numbers the question gives (the same instance)', () => {
+    const rideTerms = [term('ride', 'ride', 2), term('kilometres', 'kilometr', 1.5), term('cost', 'cost', 1.5)];
+    const passages = [chunk(1, 'Every taxi ride costs $3.50 to start plus $2.20 for each kilometre of the ride. The fare for 12 kilometres costs $29.90 in all.', 5)];
+    const [first] = selectSentences(rideTerms, passages, 'How much does a ride of 12 kilometres cost?');
+    expect(first.text).toBe('The fare for 12 kilometres costs $29.90 in all.');
+  });
+
+  it('a statement that carries the number asked for may answer the sentence before it without repeating its words', () => {
+    const vitalTerms = [term('vital', 'vital', 3), term('trial', 'trial', 1.5), term('participants', 'particip', 1)];
+    const passages = [chunk(1, 'The VITAL trial tested vitamin D against placebo in healthy volunteers. Enrolment reached 25,871 adults.', 5)];
+    const texts = selectSentences(vitalTerms, passages, 'How many participants took part in the VITAL trial?').map((c) => c.text);
+    expect(texts).toContain('Enrolment reached 25,871 adults.');
+    // Without a number to carry, such a sentence is no candidate.
+    const plain = [chunk(1, 'The VITAL trial tested vitamin D against placebo in healthy volunteers. Enrolment closed early.', 5)];
+    expect(selectSentences(vitalTerms, plain, 'How many participants took part in the VITAL trial?').map((c) => c.text)).not.toContain('Enrolment closed early.');
+  });
+
   it('refuses when the passages hold too little of the question', () => {
     const wide = [term('glacier', 'glacier', 1), term('football', 'footbal', 6, 0), term('cup', 'cup', 6, 0)];
     const passages = [chunk(1, 'The glacier is large.', 3)];

@@ -1,4 +1,4 @@
-import { carriesAnswerType, describesMethod, isAimOrBackground, statesFinding, STRONG_TYPES } from './answer-type';
+import { answerTypeOffsets, carriesAnswerType, describesMethod, isAimOrBackground, statesFinding, STRONG_TYPES } from './answer-type';
 import { SENTENCE_WEIGHTS } from './answer-weights';
 import { chunkParagraphs } from './paragraphs';
 import { analyseQuestion, hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
@@ -37,7 +37,7 @@ export interface SentenceCandidate {
 }
 
 /** How far below the best statement (in log-odds) another may follow it, from its own document or from another. */
-const FOLLOW_MARGIN = 2.5;
+const FOLLOW_MARGIN = 3.5;
 const OTHER_DOCUMENT_MARGIN = 0.3;
 
 const REFERS_BACK = /^(the|this|these|that|those|it|they|such|el|la|los|las|este|esta|dieser|diese|dieses|der|die|das|es|ce|cette|ces|il|elle)\b/i;
@@ -47,7 +47,36 @@ const LEANS_BACK = /^(\S+\s+){0,4}(it|they|he|she|its|their|this|these|those|the
 /** The text without the numbers the question itself gives ("1347", "12"): an answer is a number the question lacks. */
 function withoutQuestionNumbers(text: string, question: string): string {
   const own = new Set(question.match(/\d[\d.,/]*/g) ?? []);
-  return own.size ? text.replace(/\d[\d.,/]*/g, (n) => (own.has(n) ? ' ' : n)) : text;
+  // Blanked to the same length, so that offsets into the result are offsets into the text.
+  return own.size ? text.replace(/\d[\d.,/]*/g, (n) => (own.has(n) ? ' '.repeat(n.length) : n)) : text;
+}
+
+/** The numbers a question gives ("12", "1,000", "140/90"). */
+function questionNumbers(question: string): string[] {
+  return [...new Set(question.match(/\d+(?:[.,/]\d+)*/g) ?? [])];
+}
+
+/** Share of the question's numbers that the text repeats (0 when it gives none): the same instance, the same case. */
+function sharedNumbers(numbers: string[], text: string): number {
+  if (numbers.length === 0) return 0;
+  const own = new Set(text.match(/\d+(?:[.,/]\d+)*/g) ?? []);
+  return numbers.filter((n) => own.has(n)).length / numbers.length;
+}
+
+/** How close (in characters) an answer of the asked type must be to a question word to count as about it. */
+const NEAR_CHARS = 40;
+
+/** Does an answer of the type stand near one of the question's words ("VITAL enrolled 25,871 adults")? */
+function typedNearTopic(q: Question, text: string): boolean {
+  if (!q.type) return false;
+  const offsets = answerTypeOffsets(q.type, text);
+  if (offsets.length === 0) return false;
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    if (matchWords(q, tokenize(m[0])).size === 0) continue;
+    const end = m.index + m[0].length;
+    if (offsets.some((o) => (o < m.index || o >= end) && Math.abs(o - m.index) <= NEAR_CHARS)) return true;
+  }
+  return false;
 }
 
 export function selectSentences(terms: QueryTerm[], passages: RetrievedChunk[], query = '', question?: Question): SentenceCandidate[] {
@@ -92,6 +121,10 @@ export const SENTENCE_FEATURES = [
   'finding', // states a result or a comparison
   'method or example', // describes how a study or an example was set up
   'topic as subject', // share of the question's weight in its first six words
+  'type near topic', // the strong type asked for within a few words of a question word
+  'type after set-up', // window coverage when the statement carries the strong type (set up by the sentence before)
+  'type with coverage', // own coverage when the statement carries the strong type
+  'question numbers', // share of the numbers the question gives ("a ride of 12 kilometres") found in the statement
 ] as const;
 
 export interface RankedCandidate extends SentenceCandidate {
@@ -105,6 +138,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
   const topScore = read[0]?.score || 1;
   const strong = q.type !== null && STRONG_TYPES.has(q.type);
   const questionLexemes = new Set(q.byLexeme.keys());
+  const numbers = questionNumbers(q.text);
   const candidates: RankedCandidate[] = [];
   let rarest: string | null = null;
   for (const [w, weight] of q.weights) if (q.total > 0 && (rarest === null || weight > q.weights.get(rarest)!) && presentWords(q).has(w)) rarest = w;
@@ -118,10 +152,20 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
     // the others are about something else.
     const labelMatched = paragraphs.some((para) => para.label && matchText(q, para.label.text).size > 0);
     const allSpans = paragraphs.flatMap((para) => para.sentences.map((s) => ({ s, para })));
+    const headers = new Set(paragraphs.map((para) => para.header).filter((h): h is string => h !== null));
     allSpans.forEach(({ s: sentence, para }, i) => {
       const own = p.content.slice(sentence.start, sentence.end);
-      // Only a sentence that itself holds a question word is a candidate (its extension below is context).
-      if (matchText(q, own).size === 0) return;
+      // A table's header row names its columns ("Feature; Carbon tax; Emissions trading system"): it is the context of
+      // the rows below it, never an answer.
+      if (para.row && !para.header && headers.has(p.content.slice(para.start, para.end))) return;
+      // A candidate holds a question word itself (its extension below is context), or carries the strong type asked
+      // for right after what names the topic: the sentence before it, its paragraph's label or its table's header
+      // ("The Senate is the upper chamber. Members serve six years.").
+      if (matchText(q, own).size === 0) {
+        const before = allSpans[i - 1]?.para === para ? p.content.slice(allSpans[i - 1].s.start, allSpans[i - 1].s.end) : '';
+        const topic = [before, para.label?.text ?? '', para.header ?? ''].some((t) => t && matchText(q, t).size > 0);
+        if (!strong || !topic || !carriesAnswerType(q.type!, withoutQuestionNumbers(own, q.text))) return;
+      }
       let span = sentence;
       let list = false;
       if (/:$/.test(own)) {
@@ -168,8 +212,9 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       // The kind of answer asked for: in the sentence, or supplied by its label.
       let typeInLabel = false;
       let typed = false;
+      const typedText = withoutQuestionNumbers(p.content.slice(sentence.start, span.end), q.text);
       if (q.type) {
-        typed = carriesAnswerType(q.type, withoutQuestionNumbers(p.content.slice(sentence.start, span.end), q.text));
+        typed = carriesAnswerType(q.type, typedText);
         if (!typed && label && carriesAnswerType(q.type, label.text)) typed = typeInLabel = true;
       }
       const fresh = new Set(words.filter((w) => !q.lexicon(w).some((l) => questionLexemes.has(l)) && q.lexicon(w).length > 0));
@@ -202,6 +247,10 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         statesFinding(own) ? 1 : 0,
         describesMethod(own) ? 1 : 0,
         sum(matchWords(q, tokenize(own).slice(0, 6))) / q.total,
+        typed && strong && typedNearTopic(q, typedText) ? 1 : 0,
+        typed && strong ? windowOnly / q.total : 0,
+        typed && strong ? sum(ownWords) / q.total : 0,
+        sharedNumbers(numbers, text),
       ];
       let score = 0;
       for (let k = 0; k < features.length; k++) score += (weights[k] ?? 0) * features[k];
@@ -241,7 +290,7 @@ export function chooseSentences(q: Question, read: RetrievedChunk[], evidence: P
       const e = evidence[c.passage];
       if (c.score < best.score - OTHER_DOCUMENT_MARGIN || !passesGate(q, e) || e.coverage < leadEvidence.coverage) continue;
     }
-    if ((perPassage.get(c.passage) ?? 0) >= 2) continue;
+    if ((perPassage.get(c.passage) ?? 0) >= 3) continue;
     if (chosen.some((x) => x.text === c.text || jaccard(x.terms, c.terms) >= 0.6)) continue;
     if (chosen.some((x) => x.passage === c.passage && x.span.start < c.span.end && c.span.start < x.span.end)) continue;
     chosen.push(c);

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { carriesAnswerType, questionAnswerType } from './answer-type';
+
+describe('the kind of answer a question asks for', () => {
+  it.each([
+    ['Which Supreme Court case established judicial review?', 'case'],
+    ['Which 1494 agreement split newly found lands between Spain and Portugal?', 'provision'],
+    ['On which day were the first ten amendments finally approved by enough states?', 'date'],
+    ['What was the cut-off date for replacing contracts that used the old clauses?', 'date'],
+    ['When did the Nurses’ Health Study start?', 'date'],
+    ['What was the writing system of the Sumerians, and when did it appear?', 'date'],
+    ["How long is a senator's term of office?", 'duration'],
+    ['How far ahead of a plant closing must workers be warned?', 'duration'],
+    ['What notification deadline do processor contracts impose?', 'duration'],
+    ['How often should blood pressure be checked in adults?', 'frequency'],
+    ['What share of Europe’s people died in the plague epidemic?', 'percent'],
+    ['What minimum salary must a white-collar worker receive to be exempt?', 'money'],
+    ['What is the least an employer may pay a tipped worker?', 'money'],
+    ['How many laws did Hammurabi’s code contain?', 'number'],
+    ['What needle length should be used for a six-month-old?', 'number'],
+    ['Above what amount in controversy is a jury trial preserved?', 'number'],
+    ['When should the last dose of polio vaccine be given?', 'when'],
+    ['What do housing researchers call the system where rents return to market level?', 'term'],
+    ['What is an equation called that has no solution?', 'term'],
+    ['What is a data management plan?', 'definition'],
+    ['Who founded the Pathways to Housing programme?', 'person'],
+    ['Which Han emperor made Confucian teaching the official philosophy?', 'person'],
+    ['Why are live vaccines postponed?', 'reason'],
+    ['¿Cuándo entró en vigor la Constitución?', 'when'],
+    ['Wie oft muss die Datensicherung geprüft werden?', 'frequency'],
+    ['Quel est le capital minimum d’une SAS ?', 'number'],
+  ])('%s → %s', (question, type) => {
+    expect(questionAnswerType(question)).toBe(type);
+  });
+
+  it('a "when" inside the question does not make it a question about time', () => {
+    expect(questionAnswerType('What has to happen to the inequality symbol when you divide by a negative number?')).not.toBe('when');
+    expect(questionAnswerType('Who led Ghana when it became independent?')).toBe('person');
+  });
+
+  it('has no type for yes/no and how-to questions', () => {
+    expect(questionAnswerType('Can restricted-access data still count as FAIR?')).toBeNull();
+    expect(questionAnswerType('How should the phrase be written as an expression?')).toBeNull();
+  });
+});
+
+describe('whether a sentence carries that kind of answer', () => {
+  it('dates: a year, a day and month, an era', () => {
+    expect(carriesAnswerType('date', 'Delaware ratified on December 7, 1787.')).toBe(true);
+    expect(carriesAnswerType('date', 'Caracalla extended citizenship in 212 CE.')).toBe(true);
+    expect(carriesAnswerType('date', 'The study enrolled 7,447 adults.')).toBe(false);
+  });
+
+  it('money, percentages and frequencies are told apart from plain numbers', () => {
+    expect(carriesAnswerType('money', 'The federal minimum wage is $7.25 per hour.')).toBe(true);
+    expect(carriesAnswerType('money', 'The fee was 185,000 dollars per home.')).toBe(true);
+    expect(carriesAnswerType('money', 'Workers must be 40 or older.')).toBe(false);
+    expect(carriesAnswerType('percent', 'About 90 to 95% have no identifiable cause.')).toBe(true);
+    expect(carriesAnswerType('percent', 'The plague killed roughly one third of Europe.')).toBe(true);
+    expect(carriesAnswerType('percent', 'The plague reached Europe in 1347.')).toBe(false);
+    expect(carriesAnswerType('frequency', 'Review consent every 24 months.')).toBe(true);
+  });
+
+  it('an article is no number ("un", "eine"), a digit or a spelt-out number is', () => {
+    expect(carriesAnswerType('number', 'Le bail est un contrat.')).toBe(false);
+    expect(carriesAnswerType('number', 'Das ist eine Regel.')).toBe(false);
+    expect(carriesAnswerType('number', 'Le capital minimum est de deux euros.')).toBe(true);
+    expect(carriesAnswerType('number', 'It contained 282 laws.')).toBe(true);
+  });
+
+  it('a term is named ("is called", "known as", an acronym in brackets)', () => {
+    expect(carriesAnswerType('term', 'This practice is known as vacancy decontrol.')).toBe(true);
+    expect(carriesAnswerType('term', 'Participants are analysed by intention-to-treat (ITT).')).toBe(true);
+  });
+});
