@@ -44,6 +44,15 @@ export interface DailyOutcomes {
   errorsByCode: Record<string, number>;
 }
 
+/** One listing's totals over the period, for the publisher-wide page's "By listing" table. */
+export interface ListingOutcomes {
+  id: string;
+  title: string;
+  answered: number;
+  abstained: number;
+  errors: number;
+}
+
 export interface AnalyticsView {
   days: number;
   from: string;
@@ -149,7 +158,7 @@ export async function getPublisherAnalytics(
   db: Executor,
   userId: string,
   options: { days?: number; now?: Date } = {},
-): Promise<{ ok: true; analytics: AnalyticsView; perKnowledgeBase: { id: string; title: string; answered: number; abstained: number; errors: number }[] } | OwnershipDenial> {
+): Promise<{ ok: true; analytics: AnalyticsView; perKnowledgeBase: ListingOutcomes[] } | OwnershipDenial> {
   const pub = await requirePublisherForUser(db, userId);
   if (!pub.ok) return pub;
   const kbs = await db.select({ id: knowledgeBases.id, title: knowledgeBases.title }).from(knowledgeBases).where(eq(knowledgeBases.publisherId, pub.publisher.id)).orderBy(knowledgeBases.title);

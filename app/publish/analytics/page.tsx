@@ -3,13 +3,28 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { AnalyticsPanel } from '@/components/publish/analytics-view';
 import { publishPaths } from '@/components/publish/listing-nav';
+import { DataTable, type DataColumn } from '@/components/ui/data-table';
 import { formatInteger } from '@/components/ui/format';
 import { Section } from '@/components/ui/section';
 import { requireSessionUser } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';
-import { analyticsDays, getPublisherAnalytics } from '@/lib/publishing';
+import { analyticsDays, getPublisherAnalytics, type ListingOutcomes } from '@/lib/publishing';
 
 export const metadata: Metadata = { title: 'Analytics · Publisher console' };
+
+const PER_LISTING: DataColumn<ListingOutcomes>[] = [
+  {
+    header: 'Listing',
+    cell: (kb) => (
+      <Link href={publishPaths.listingAnalytics(kb.id)} className="font-medium text-brand-700 underline">
+        {kb.title}
+      </Link>
+    ),
+  },
+  { header: 'Answered', cell: (kb) => formatInteger(kb.answered), numeric: true },
+  { header: 'Abstained', cell: (kb) => formatInteger(kb.abstained), numeric: true },
+  { header: 'Errors', cell: (kb) => formatInteger(kb.errors), numeric: true },
+];
 
 export default async function PublisherAnalyticsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireSessionUser(publishPaths.analytics);
@@ -27,32 +42,7 @@ export default async function PublisherAnalyticsPage({ searchParams }: { searchP
         {result.perKnowledgeBase.length === 0 ? (
           <p className="mt-2 text-sm text-slate-700">No listings yet.</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="mt-3 w-full max-w-3xl text-left text-sm">
-              <thead>
-                <tr className="border-b border-slate-200">
-                  <th scope="col" className="py-2 pr-3 font-medium">Listing</th>
-                  <th scope="col" className="py-2 pr-3 text-right font-medium">Answered</th>
-                  <th scope="col" className="py-2 pr-3 text-right font-medium">Abstained</th>
-                  <th scope="col" className="py-2 text-right font-medium">Errors</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.perKnowledgeBase.map((kb) => (
-                  <tr key={kb.id} className="border-b border-slate-100">
-                    <td className="py-2 pr-3">
-                      <Link href={publishPaths.listingAnalytics(kb.id)} className="font-medium text-brand-700 underline">
-                        {kb.title}
-                      </Link>
-                    </td>
-                    <td className="py-2 pr-3 text-right tabular-nums">{formatInteger(kb.answered)}</td>
-                    <td className="py-2 pr-3 text-right tabular-nums">{formatInteger(kb.abstained)}</td>
-                    <td className="py-2 text-right tabular-nums">{formatInteger(kb.errors)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption="Queries by listing" columns={PER_LISTING} rows={result.perKnowledgeBase} rowKey={(kb) => kb.id} className="mt-3 max-w-3xl" />
         )}
       </Section>
     </div>
