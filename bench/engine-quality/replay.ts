@@ -102,7 +102,7 @@ row('answers citing a filler (of answered)', 'withFiller', 'answered');
 row('filler citations (of all)', 'fillerCitations', 'citations');
 const original = { ...part() };
 for (const k of Object.keys(original) as Array<keyof Part>) original[k] = parts.tune[k] + parts.holdout[k];
-console.log(`original 221: first ${pct(original.factFirst, original.n)}, wrong ${pct(original.wrong, original.answered)}, answered ${original.answered}/${original.n}`);
+console.log(`original 221: first ${pct(original.factFirst, original.n)}, anywhere ${pct(original.factAnywhere, original.n)}, wrong ${pct(original.wrong, original.answered)}, citing a filler ${pct(original.withFiller, original.answered)}, answered ${original.answered}/${original.n}`);
 const offTopicSet = loadOffTopicSet();
 const pairsHeld = (snapshot.offTopicPairs / offTopicSet.length) * offTopicSet.filter((q) => isHeldOut(q.id)).length;
 console.log(`off-topic refused: all ${pct(snapshot.offTopicPairs - offTopic.answered.size, snapshot.offTopicPairs)} (${offTopic.answered.size} answered), tuning ${pct(snapshot.offTopicPairs - pairsHeld - offTopic.tune, snapshot.offTopicPairs - pairsHeld)}, held out ${pct(pairsHeld - offTopic.holdout, pairsHeld)}`);
