@@ -36,6 +36,8 @@ describe('the kind of answer a question asks for', () => {
   it('a "when" inside the question does not make it a question about time', () => {
     expect(questionAnswerType('What has to happen to the inequality symbol when you divide by a negative number?')).not.toBe('when');
     expect(questionAnswerType('Who led Ghana when it became independent?')).toBe('person');
+    // "date" naming another thing ("a date format") asks for that thing, not a date.
+    expect(questionAnswerType('Which date format should be used in file names?')).not.toBe('date');
   });
 
   it('has no type for yes/no and how-to questions', () => {

@@ -44,7 +44,7 @@ const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
   [
     // A calendar date or a year, asked for as such, or "when" about something past ("When did … start?").
     'date',
-    /\b(what|which) ([\w-]+ ){0,3}(date|day|year)\b|\bin what year\b|(^\s*|,\s*|\band\s+)(from |since |until )?when (did|was|were|had)\b|\bqu[ée] (fecha|d[íi]a)\b|\ben qu[ée] a[ñn]o\b|\ban welchem (tag|datum)\b|\bin welchem jahr\b|\b[àa] quelle date\b|\bquel jour\b|\ben quelle ann[ée]e\b/i,
+    /\b(what|which) ([\w-]+ ){0,3}(date|day|year)\b(?! (format|formats|field|fields|stamp|range|column|columns|label|labels|type|types)\b)|\bin what year\b|(^\s*|,\s*|\band\s+)(from |since |until )?when (did|was|were|had)\b|\bqu[ée] (fecha|d[íi]a)\b|\ben qu[ée] a[ñn]o\b|\ban welchem (tag|datum)\b|\bin welchem jahr\b|\b[àa] quelle date\b|\bquel jour\b|\ben quelle ann[ée]e\b/i,
   ],
   [
     'duration',

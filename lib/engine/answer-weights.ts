@@ -3,36 +3,36 @@
  * tuning part of the evaluation set (162 questions with a choice to make); edit by re-running it, not by hand.
  */
 export const SENTENCE_WEIGHTS: readonly number[] = [
-  5.416, // own coverage
-  5.434, // context coverage
-  2.897, // window coverage
-  0.885, // upper heading coverage
-  2.923, // passage score
-  -1.223, // passage rank
-  1.53, // strong type carried
-  -1.33, // strong type missing
-  0.429, // weak type carried
-  0.327, // type in label
-  -1.194, // restates the question
-  -1.511, // fresh words
-  -1.016, // aim or background
-  -1.023, // question mark
-  -0.033, // length
-  -0.324, // first in paragraph
-  -1.015, // other label
-  -0.424, // table header
-  -0.269, // table row
-  3.008, // question words share
-  -0.343, // rarest word
-  0.62, // adjacent pair
-  1.43, // new number
-  0.032, // lead-in
-  0.006, // list
-  0.445, // finding
-  -0.499, // method or example
-  3.665, // topic as subject
-  0.873, // type near topic
-  0.541, // type after set-up
-  0.323, // type with coverage
-  1.33, // question numbers
+  5.271, // own coverage
+  5.491, // context coverage
+  3.141, // window coverage
+  0.857, // upper heading coverage
+  2.982, // passage score
+  -1.231, // passage rank
+  1.64, // strong type carried
+  -1.44, // strong type missing
+  0.43, // weak type carried
+  0.332, // type in label
+  -1.161, // restates the question
+  -1.472, // fresh words
+  -1.023, // aim or background
+  -1.022, // question mark
+  -0.043, // length
+  -0.323, // first in paragraph
+  -1.018, // other label
+  -0.397, // table header
+  -0.252, // table row
+  2.847, // question words share
+  -0.294, // rarest word
+  0.598, // adjacent pair
+  1.407, // new number
+  0.09, // lead-in
+  -0.058, // list
+  0.427, // finding
+  -0.518, // method or example
+  3.742, // topic as subject
+  0.924, // type near topic
+  0.902, // type after set-up
+  0.534, // type with coverage
+  1.422, // question numbers
 ];
