@@ -1,7 +1,7 @@
 import type { Executor } from '@/db/client';
 import { getDatabaseHandle } from '@/lib/platform/db';
 import { queryFacets, type CatalogFacets } from './facets';
-import { envelope, queryPage, resolveListingSearch, toCard, withSearchPlanner, type KnowledgeBaseCard, type Listing } from './listing';
+import { completeRelevancePage, envelope, queryPage, resolveListingSearch, toCard, withSearchPlanner, type KnowledgeBaseCard, type Listing } from './listing';
 import type { ListingParams } from './params';
 import { catalogServing } from './public-answers';
 import { suggestSearch } from './suggest';
@@ -39,7 +39,8 @@ async function loadCataloguePage(executor: Executor, params: ListingParams, face
     queryPage(executor, params, search),
     facetsFor(params, () => withSearchPlanner(executor, search, (tx) => queryFacets(tx, params, search))),
   ]);
-  return { search, listing: envelope(rows.map(toCard), facets.total, params), facets };
+  const complete = await completeRelevancePage(executor, params, search, rows, facets.total);
+  return { search, listing: envelope(complete.map(toCard), facets.total, params), facets };
 }
 
 export async function searchCatalogue(params: ListingParams, db?: Executor): Promise<CatalogueSearch> {

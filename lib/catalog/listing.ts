@@ -222,37 +222,75 @@ function relevanceTiers(search: ListingSearch): { rank: 2 | 1 | 0; condition: SQ
 }
 
 /**
- * The ids of a `relevance` page: each tier's first page × pageSize matches in popular's order, merged. Ranking every
- * match (one statement ordered by the tier) read all of a broad search's matches, about 16,000 for "climate" at
- * 100,000 knowledge bases; this way the title tiers are read through the title vector's index (a few hundred rows)
- * and the rest walks popular's index until the page is full, as a popular page does.
+ * How a relevance page finds its untitled matches (the tier most of a broad search's matches are in): `walk` reads
+ * popular's index from the top, at most `untitledWalk.rows` rows, keeping those that match (a broad search fills its
+ * first pages within a few hundred); `sorted` finds every match through the search index and sorts them (what a
+ * rare word, a filter or a deep page needs). A walk that ends before the page is full is detected by the page
+ * coming back short of the total and is redone `sorted` (completeRelevancePage).
  */
-function relevancePageIds(db: Executor, params: ListingParams, search: ListingSearch) {
+export type UntitledStrategy = 'walk' | 'sorted';
+
+/**
+ * The walk reads at most `rows` rows of popular's order (a few milliseconds at 100,000 knowledge bases), and is tried
+ * for pages that end within the first `upTo` matches. An object so that a test can shrink `rows` below the seeded
+ * catalogue and exercise the sorted fallback.
+ */
+export const untitledWalk = { rows: 2_000, upTo: 240 };
+
+/**
+ * The ids of a `relevance` page: each tier's first page × pageSize matches in popular's order, merged. Ranking every
+ * match in one statement read all of a broad search's matches (about 16,000 for "climate" at 100,000 knowledge
+ * bases); here the title tiers are read through the title vector's index (a few hundred rows) and the untitled rest
+ * as UntitledStrategy says.
+ */
+function relevancePageIds(db: Executor, params: ListingParams, search: ListingSearch, untitled: UntitledStrategy) {
   const enough = params.page * params.pageSize;
   const filters = listingConditions(params, null);
   const everyMatch = listingConditions(params, search);
-  // Popular's index finds the first pages of a broad, unfiltered search's untitled matches soonest; for a filtered
-  // search or a deep page, where that walk would pass many rows per match, the matches are found through the search
-  // index and sorted instead.
-  const walkPopular = !params.category && params.tags.length === 0 && enough <= WALK_POPULAR_UP_TO;
+  // `+ 0` hides the sort key from popular's index, so PostgreSQL finds the rows through the text indexes and sorts
+  // them instead of walking that index (which reads every row when matches are rare).
   const sortedMatches = [sql`${catalogSearch.subscribersCount} + 0 desc`, sql`${catalogSearch.queryVolume} desc`, asc(catalogSearch.kbId)];
-  const tiers = relevanceTiers(search).map(({ rank, condition }) =>
-    db
-      .select({
-        pageId: sql<string>`${catalogSearch.kbId}`.as('page_id'),
-        rank: sql<number>`${sql.raw(String(rank))}`.as('rank'),
-        subscribers: sql<number>`${catalogSearch.subscribersCount}`.as('subscribers'),
-        volume: sql<number>`${catalogSearch.queryVolume}`.as('volume'),
-      })
+  const tiers = relevanceTiers(search).map(({ rank, condition }) => {
+    const columns = {
+      pageId: sql<string>`${catalogSearch.kbId}`.as('page_id'),
+      rank: sql<number>`${sql.raw(String(rank))}`.as('rank'),
+      subscribers: sql<number>`${catalogSearch.subscribersCount}`.as('subscribers'),
+      volume: sql<number>`${catalogSearch.queryVolume}`.as('volume'),
+    };
+    if (rank === 0 && untitled === 'walk') {
+      // The first rows of popular's order, under the projection's own name, so that the same conditions and order
+      // (which name `catalog_search`'s columns) apply to them unchanged.
+      const walked = db
+        .select({
+          kbId: catalogSearch.kbId,
+          category: catalogSearch.category,
+          tags: catalogSearch.tags,
+          subscribersCount: catalogSearch.subscribersCount,
+          queryVolume: catalogSearch.queryVolume,
+          searchVector: catalogSearch.searchVector,
+          titleVector: catalogSearch.titleVector,
+        })
+        .from(catalogSearch)
+        .where(filters)
+        .orderBy(...orderBy('popular', catalogSearch, catalogSearch.kbId))
+        .limit(untitledWalk.rows)
+        .as('catalog_search');
+      return db
+        .select(columns)
+        .from(walked)
+        .where(and(everyMatch, condition))
+        .orderBy(...orderBy('popular', catalogSearch, catalogSearch.kbId))
+        .limit(enough);
+    }
+    // A title that matches the whole search is part of the searched text, so the top tier needs only the filters
+    // (the other tiers must still match the search).
+    return db
+      .select(columns)
       .from(catalogSearch)
-      // A title that matches the whole search is part of the searched text, so the top tier needs only the filters
-      // (the other tiers must still match the search). The title tiers are found through the title index (a few
-      // hundred rows) and sorted; `+ 0` hides the sort key from popular's index, whose walk would read every row
-      // when title matches are rare.
       .where(and(rank === 2 ? filters : everyMatch, condition))
-      .orderBy(...(rank === 0 && walkPopular ? orderBy('popular', catalogSearch, catalogSearch.kbId) : sortedMatches))
-      .limit(enough),
-  );
+      .orderBy(...sortedMatches)
+      .limit(enough);
+  });
   const [first, second, ...rest] = tiers;
   return unionAll(first!, second!, ...rest)
     .orderBy(sql`rank desc`, sql`subscribers desc`, sql`volume desc`, sql`page_id`)
@@ -261,8 +299,9 @@ function relevancePageIds(db: Executor, params: ListingParams, search: ListingSe
     .as('page_ids');
 }
 
-/** Up to this many rows (page × pageSize), a relevance page's untitled tier walks popular's index (see above). */
-const WALK_POPULAR_UP_TO = 240;
+/** The walk is tried first only where it can pay: an unfiltered search's first pages. */
+const firstStrategy = (params: ListingParams): UntitledStrategy =>
+  !params.category && params.tags.length === 0 && params.page * params.pageSize <= untitledWalk.upTo ? 'walk' : 'sorted';
 
 /** The sort actually applied: `relevance` without search words is `popular` (docs/api.md §2.2). */
 export function effectiveSort(sort: ListingParams['sort'], search: ListingSearch | null): ListingParams['sort'] {
@@ -277,12 +316,12 @@ export const listingOrder = (sort: ListingParams['sort']) => orderBy(sort, knowl
  * Both read catalog_search: the page's ids come from its sort indexes (an index-only scan even at a deep offset)
  * and only the rows of the page are then read in full from knowledge_bases; the total counts its narrow rows.
  */
-export function buildListingQueries(db: Executor, params: ListingParams, search: ListingSearch | null) {
+export function buildListingQueries(db: Executor, params: ListingParams, search: ListingSearch | null, untitled: UntitledStrategy = firstStrategy(params)) {
   const where = listingConditions(params, search);
   const sort = effectiveSort(params.sort, search);
   const ranked = sort === 'relevance' && search !== null;
   const pageIds = ranked
-    ? relevancePageIds(db, params, search)
+    ? relevancePageIds(db, params, search, untitled)
     : db
         .select({ pageId: sql<string>`${catalogSearch.kbId}`.as('page_id') })
         .from(catalogSearch)
@@ -322,12 +361,23 @@ export function withSearchPlanner<T>(executor: Executor, search: ListingSearch |
 
 /**
  * The page's rows. A popular/new/updated page walks a sort index and stops early; a relevance page reads its title
- * tiers through the title index and its other matches through the search index or popular's (relevancePageIds),
- * with the count's planner setting, which keeps PostgreSQL on those indexes.
+ * tiers through the title index and its other matches as UntitledStrategy says, with the count's planner setting,
+ * which keeps PostgreSQL on those indexes.
  */
-export function queryPage(executor: Executor, params: ListingParams, search: ListingSearch | null): Promise<ListRow[]> {
+export function queryPage(executor: Executor, params: ListingParams, search: ListingSearch | null, untitled?: UntitledStrategy): Promise<ListRow[]> {
   const ranked = effectiveSort(params.sort, search) === 'relevance';
-  return withSearchPlanner(executor, ranked ? search : null, async (tx) => (await buildListingQueries(tx, params, search).page) as ListRow[]);
+  return withSearchPlanner(executor, ranked ? search : null, async (tx) => (await buildListingQueries(tx, params, search, untitled).page) as ListRow[]);
+}
+
+/**
+ * A relevance page read by a bounded walk is complete exactly when it holds as many rows as the total leaves for it
+ * (the walk keeps the first matches of popular's order, so what it found is right, only possibly too little); a
+ * short one is read again the sorted way. Called with the total the page's concurrent count or facets found.
+ */
+export async function completeRelevancePage(executor: Executor, params: ListingParams, search: ListingSearch | null, rows: ListRow[], total: number): Promise<ListRow[]> {
+  const expected = Math.max(0, Math.min(params.pageSize, total - (params.page - 1) * params.pageSize));
+  const walked = effectiveSort(params.sort, search) === 'relevance' && firstStrategy(params) === 'walk';
+  return walked && rows.length < expected ? queryPage(executor, params, search, 'sorted') : rows;
 }
 
 async function queryListing(params: ListingParams, db?: Executor): Promise<{ rows: ListRow[]; total: number }> {
@@ -338,7 +388,8 @@ async function queryListing(params: ListingParams, db?: Executor): Promise<{ row
     queryPage(executor, params, search),
     withSearchPlanner(executor, search, (tx) => buildListingQueries(tx, params, search).count),
   ]);
-  return { rows, total: Number(counted[0]?.total ?? 0) };
+  const total = Number(counted[0]?.total ?? 0);
+  return { rows: await completeRelevancePage(executor, params, search, rows, total), total };
 }
 
 export function envelope<T>(items: T[], total: number, params: ListingParams): Listing<T> {

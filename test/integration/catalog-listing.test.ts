@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DELETE, GET, OPTIONS, POST } from '@/app/api/marketplace/knowledge-bases/route';
 import type { Database } from '@/db/client';
 import { knowledgeBases } from '@/db/schema';
+import { listKnowledgeBases, parseListingParams, untitledWalk } from '@/lib/catalog';
 import { seedCatalog } from '@/lib/seed/catalog';
 import { createTestDatabase } from '../support/db';
 
@@ -192,6 +193,31 @@ describe('sort=relevance with a search', () => {
     }
     expect(seen).toEqual(all.items.map((i: any) => i.id));
     expect(new Set(seen).size).toBe(all.total);
+  });
+});
+
+describe('sort=relevance when the walk along popular order comes up short', () => {
+  // The first pages of an unfiltered relevance search read at most untitledWalk.rows rows of popular's order for
+  // their untitled matches; a page that comes back short of the total is read again by sorting every match. With
+  // the walk shrunk to a handful of rows, every page needs that second read, and must give the same order.
+  it.each(['law', 'health guide', 'zzzqqq'])('"%s": every page equals the order read without the walk', async (query) => {
+    const pagesOf = async () => {
+      const seen: string[][] = [];
+      for (let page = 1; page <= 4; page++) {
+        const parsed = parseListingParams(new URLSearchParams({ query, sort: 'relevance', pageSize: '3', page: String(page) }));
+        if (!parsed.ok) throw new Error(parsed.message);
+        seen.push((await listKnowledgeBases(parsed.params, db)).items.map((i) => i.id));
+      }
+      return seen;
+    };
+    const walking = await pagesOf();
+    const saved = untitledWalk.rows;
+    untitledWalk.rows = 2;
+    try {
+      expect(await pagesOf()).toEqual(walking);
+    } finally {
+      untitledWalk.rows = saved;
+    }
   });
 });
 
