@@ -90,6 +90,25 @@ export interface AnswerMetrics {
 }
 export const emptyAnswerMetrics = (): AnswerMetrics => ({ n: 0, answered: 0, factFirst: 0, factAnywhere: 0, wrong: 0, withFiller: 0, citations: 0, fillerCitations: 0 });
 
+export type AnswerParts = Record<'all' | 'tune' | 'holdout' | 'added', AnswerMetrics>;
+
+const percent = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
+
+/** The answer metrics per part as the Markdown table of the README (run.ts and replay.ts print the same one). */
+export function printAnswerTable(parts: AnswerParts): void {
+  const row = (label: string, key: keyof AnswerMetrics, of: keyof AnswerMetrics) =>
+    console.log(`| ${label} | ${(['all', 'tune', 'holdout', 'added'] as const).map((p) => percent(parts[p][key], parts[p][of])).join(' | ')} |`);
+  console.log('| metric | all | original set: tuning part | original set: held out | added |');
+  console.log('|---|---|---|---|---|');
+  console.log(`| questions | ${parts.all.n} | ${parts.tune.n} | ${parts.holdout.n} | ${parts.added.n} |`);
+  row('gold fact in the FIRST sentence (of answerable questions)', 'factFirst', 'n');
+  row('gold fact anywhere in the answer', 'factAnywhere', 'n');
+  row('answered (at least one citation)', 'answered', 'n');
+  row('wrong: answered, gold fact in none of its sentences (of answered)', 'wrong', 'answered');
+  row('answers citing a filler document (of answered)', 'withFiller', 'answered');
+  row('filler citations (of all citations)', 'fillerCitations', 'citations');
+}
+
 /** The statements of an extractive answer: the text before each citation marker. */
 export function answerUnits(answer: string): string[] {
   return answer

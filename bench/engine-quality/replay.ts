@@ -11,7 +11,7 @@
 import { composeExtractiveAnswer } from '@/lib/engine/answer';
 import { analyseQuestion } from '@/lib/engine/question';
 import { rankSentences } from '@/lib/engine/sentence-ranker';
-import { answerOutcome, containsFact, countOutcome, emptyAnswerMetrics, isAddedQuestion, isHeldOut, loadOffTopicSet, type AnswerMetrics } from './evaluation-set';
+import { answerOutcome, containsFact, countOutcome, emptyAnswerMetrics, isAddedQuestion, isHeldOut, loadOffTopicSet, printAnswerTable, type AnswerMetrics } from './evaluation-set';
 import { DEFAULT_SNAPSHOT, loadSnapshot, snapshotLexicon, type SnapshotAsk } from './snapshot';
 
 const argv = process.argv.slice(2);
@@ -89,17 +89,7 @@ for (const ask of snapshot.asks) {
   }
 }
 
-const row = (label: string, key: keyof Part, of: keyof Part) =>
-  console.log(`| ${label} | ${pct(parts.all[key], parts.all[of])} | ${pct(parts.tune[key], parts.tune[of])} | ${pct(parts.holdout[key], parts.holdout[of])} | ${pct(parts.added[key], parts.added[of])} |`);
-console.log('| metric | all | tuning | held out | added |');
-console.log('|---|---|---|---|---|');
-console.log(`| questions | ${parts.all.n} | ${parts.tune.n} | ${parts.holdout.n} | ${parts.added.n} |`);
-row('gold fact in the FIRST sentence', 'factFirst', 'n');
-row('gold fact anywhere', 'factAnywhere', 'n');
-row('answered', 'answered', 'n');
-row('wrong (of answered)', 'wrong', 'answered');
-row('answers citing a filler (of answered)', 'withFiller', 'answered');
-row('filler citations (of all)', 'fillerCitations', 'citations');
+printAnswerTable(parts);
 const original = { ...part() };
 for (const k of Object.keys(original) as Array<keyof Part>) original[k] = parts.tune[k] + parts.holdout[k];
 console.log(`original 221: first ${pct(original.factFirst, original.n)}, anywhere ${pct(original.factAnywhere, original.n)}, wrong ${pct(original.wrong, original.answered)}, citing a filler ${pct(original.withFiller, original.answered)}, answered ${original.answered}/${original.n}`);

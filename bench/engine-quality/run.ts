@@ -24,7 +24,7 @@ import {
   isHeldOut,
   loadEvaluationSet,
   loadOffTopicSet,
-  type AnswerMetrics,
+  printAnswerTable,
   type EvalQuestion,
 } from './evaluation-set';
 
@@ -83,7 +83,6 @@ function score(m: Metrics, q: EvalQuestion, docs: string[], goldId: string) {
 
 const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
 
-const pctOf = (m: AnswerMetrics, key: keyof AnswerMetrics, of: keyof AnswerMetrics) => pct(m[key], m[of]);
 
 async function main() {
   const questions = loadEvaluationSet();
@@ -217,18 +216,7 @@ async function main() {
     console.log('Answers (answerable questions; "held out" = never looked at while tuning; "added" = the questions of the');
     console.log('documents written for issue 14, after the sentence ranker was fitted):');
     console.log('');
-    console.log('| metric | all | original set: tuning part | original set: held out | added |');
-    console.log('|---|---|---|---|---|');
-    const am = answerMetrics;
-    const row = (label: string, key: keyof AnswerMetrics, of: keyof AnswerMetrics) =>
-      console.log(`| ${label} | ${pctOf(am.all, key, of)} | ${pctOf(am.tune, key, of)} | ${pctOf(am.holdout, key, of)} | ${pctOf(am.added, key, of)} |`);
-    console.log(`| questions | ${am.all.n} | ${am.tune.n} | ${am.holdout.n} | ${am.added.n} |`);
-    row('gold fact in the FIRST sentence (of answerable questions)', 'factFirst', 'n');
-    row('gold fact anywhere in the answer', 'factAnywhere', 'n');
-    row('answered (at least one citation)', 'answered', 'n');
-    row('wrong: answered, gold fact in none of its sentences (of answered)', 'wrong', 'answered');
-    row('answers citing a filler document (of answered)', 'withFiller', 'answered');
-    row('filler citations (of all citations)', 'fillerCitations', 'citations');
+    printAnswerTable(answerMetrics);
     console.log('');
     const langs = [...offTopicByLanguage.entries()].map(([l, m]) => `${l} ${pct(m.refused, m.n)}`).join(', ');
     console.log('| off-topic | all | tuning part | held out |');
