@@ -75,6 +75,10 @@ export async function restorePublisher(db: Executor, actor: OperatorActor, publi
     const [publisher] = await tx.select().from(publishers).where(eq(publishers.id, publisherId)).for('update');
     if (!publisher) return { ok: false as const, code: 'not_found' as const, message: 'No such publisher.' };
     if (!publisher.suspendedAt) return { ok: true as const, changed: 0 };
+    // A publisher closed with its owner's account (docs/api.md §11.3) is held suspended; nobody could run it again.
+    // (A publisher without an owner, as the seed and the operator CLI make them, is the operator's own.)
+    const [owner] = publisher.ownerUserId ? await tx.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, publisher.ownerUserId)) : [];
+    if (owner?.deletedAt) return { ok: false as const, code: 'conflict' as const, message: 'Its owner deleted their account: the publisher is closed and cannot be restored.' };
     const now = new Date();
     await tx.update(publishers).set({ suspendedAt: null, suspensionReason: null, updatedAt: now }).where(eq(publishers.id, publisher.id));
     const listings = await tx

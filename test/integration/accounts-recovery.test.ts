@@ -21,6 +21,7 @@ import { CLOSED_PUBLISHER_REASON, completeTestPurchase, deleteAccount } from '@/
 import { createStripeClient } from '@/lib/billing/stripe';
 import { getPublisher } from '@/lib/catalog';
 import { createMemoryRateLimiter } from '@/lib/limits';
+import { restorePublisher } from '@/lib/publishing';
 import { newId, randomBase62 } from '@/lib/platform/ids';
 import { listOutbox } from '@/lib/platform/mail';
 import { replaceProcessSingleton } from '@/lib/platform/singleton';
@@ -280,6 +281,10 @@ describe('password change and account deletion', () => {
     expect(user!.deletedAt).toBeInstanceOf(Date);
     // A second deletion (a retry) finds nothing to delete.
     expect(await deleteAccount(db, { userId, confirmEmail: email, password: PASSWORD }, null)).toMatchObject({ ok: false, code: 'not_found' });
+    // The operator cannot bring a closed publisher back: nobody could run it.
+    const operator = { kind: 'operator' as const, userId: third.userId, via: 'web' as const };
+    expect(await restorePublisher(db, operator, fixture.publisherId, 'by mistake')).toMatchObject({ ok: false, code: 'conflict' });
+    expect((await db.select({ suspendedAt: publishers.suspendedAt }).from(publishers).where(eq(publishers.id, fixture.publisherId)))[0]!.suspendedAt).toBeInstanceOf(Date);
   });
 
   describe('with Stripe', () => {
