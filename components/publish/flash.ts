@@ -25,6 +25,7 @@ export const PUBLISH_FLASH = {
   stripe_unavailable: { tone: 'error', text: 'Stripe could not be reached to create the price; nothing was changed. Please try again.' },
   suspended: { tone: 'success', text: 'Suspended. Its keys now answer 403 and it left the catalogue.' },
   restored: { tone: 'success', text: 'Restored to the state it had before the suspension.' },
+  publisher_closed: { tone: 'error', text: 'This publisher was closed when its owner deleted their account; it cannot be restored.' },
   restore_publisher_first: { tone: 'error', text: 'Its publisher is suspended: restore the publisher, which restores the listings suspended with it.' },
 } as const satisfies Record<string, { tone: 'success' | 'error' | 'info'; text: string }>;
 

@@ -35,7 +35,9 @@ async function moderate(formData: FormData, verb: 'suspend' | 'restore'): Promis
       : verb === 'suspend'
         ? await suspendPublisher(db, actor, id, reason)
         : await restorePublisher(db, actor, id, reason);
-  redirect(withPublishFlash(PATH, result.ok ? (verb === 'suspend' ? 'suspended' : 'restored') : result.code === 'not_found' ? 'not_found' : 'restore_publisher_first'));
+  if (result.ok) redirect(withPublishFlash(PATH, verb === 'suspend' ? 'suspended' : 'restored'));
+  // A refused restore: a listing waits for its suspended publisher; a publisher was closed with its owner's account.
+  redirect(withPublishFlash(PATH, result.code === 'not_found' ? 'not_found' : target === 'publisher' ? 'publisher_closed' : 'restore_publisher_first'));
 }
 
 export async function suspendAction(formData: FormData): Promise<void> {
