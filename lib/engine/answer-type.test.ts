@@ -5,12 +5,14 @@ describe('the kind of answer a question asks for', () => {
   it.each([
     ['Which Supreme Court case established judicial review?', 'case'],
     ['Which 1494 agreement split newly found lands between Spain and Portugal?', 'provision'],
-    ['On which day were the first ten amendments finally approved by enough states?', 'date'],
-    ['What was the cut-off date for replacing contracts that used the old clauses?', 'date'],
+    ['On which day were the first ten amendments finally approved by enough states?', 'day'],
+    ['What was the cut-off date for replacing contracts that used the old clauses?', 'day'],
+    ['In what year was the Magna Carta sealed?', 'date'],
     ['When did the Nurses’ Health Study start?', 'date'],
     ['What was the writing system of the Sumerians, and when did it appear?', 'date'],
     ["How long is a senator's term of office?", 'duration'],
-    ['How far ahead of a plant closing must workers be warned?', 'duration'],
+    ['How far ahead of a plant closing must workers be warned?', 'lead time'],
+    ['How much notice must a tenant give?', 'lead time'],
     ['What notification deadline do processor contracts impose?', 'duration'],
     ['How often should blood pressure be checked in adults?', 'frequency'],
     ['What share of Europe’s people died in the plague epidemic?', 'percent'],
@@ -51,6 +53,20 @@ describe('whether a sentence carries that kind of answer', () => {
     expect(carriesAnswerType('date', 'Delaware ratified on December 7, 1787.')).toBe(true);
     expect(carriesAnswerType('date', 'Caracalla extended citizenship in 212 CE.')).toBe(true);
     expect(carriesAnswerType('date', 'The study enrolled 7,447 adults.')).toBe(false);
+  });
+
+  it('a day asked for is a day and month, not a year', () => {
+    expect(carriesAnswerType('day', 'Tennessee ratified it on August 18, 1920.')).toBe(true);
+    expect(carriesAnswerType('day', 'The Regulation has applied since 25 May 2018.')).toBe(true);
+    expect(carriesAnswerType('day', 'It was finally ratified in 1992.')).toBe(false);
+  });
+
+  it('a lead time is a duration said to come before something', () => {
+    expect(carriesAnswerType('lead time', 'Budgets should be set at least twelve years in advance.')).toBe(true);
+    expect(carriesAnswerType('lead time', 'New York requires 90 days\' notice.')).toBe(true);
+    expect(carriesAnswerType('lead time', 'Each budget covers a five-year period.')).toBe(false);
+    // "How long has…" is answered by "since" a year.
+    expect(carriesAnswerType('duration', 'The number has stood at nine since 1869.')).toBe(true);
   });
 
   it('money, percentages and frequencies are told apart from plain numbers', () => {

@@ -7,7 +7,9 @@
 export type AnswerType =
   | 'case'
   | 'provision'
+  | 'day'
   | 'date'
+  | 'lead time'
   | 'duration'
   | 'frequency'
   | 'money'
@@ -20,7 +22,7 @@ export type AnswerType =
   | 'reason';
 
 /** Strong types are near-certain to be answered by a sentence of that shape; weak ones only lean towards it. */
-export const STRONG_TYPES: ReadonlySet<AnswerType> = new Set(['case', 'provision', 'date', 'duration', 'frequency', 'money', 'percent', 'number']);
+export const STRONG_TYPES: ReadonlySet<AnswerType> = new Set(['case', 'provision', 'day', 'date', 'lead time', 'duration', 'frequency', 'money', 'percent', 'number']);
 
 /** Words of money in a question ("what minimum salary", "how much does … cost"). */
 const MONEY_WORDS =
@@ -42,9 +44,19 @@ const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
     /\bwhat (do|does|did|would) ([\w-]+ ){1,3}call\b|\bwhat (is|are) the (term|name|word|label) (for|given)\b|\bwhat (is|are|was|were) (an?|the|this|that|it|these|they|such) ([\w-]+ ){0,6}?(called|known as|termed|named)\b|\bwhat name\b|\bc[óo]mo se (llama|denomina)n?\b|\bwie (hei[ßs]t|nennt man)\b|\bcomment (appelle-t-on|s['’]appellen?t|nomme-t-on)\b/i,
   ],
   [
+    // A calendar day, asked for as such ("On what date…", "Which day…"): a year alone does not answer it.
+    'day',
+    /\b(what|which) ([\w-]+ ){0,3}(date|day)\b(?! (format|formats|field|fields|stamp|range|column|columns|label|labels|type|types)\b)|\bqu[ée] (fecha|d[íi]a)\b|\ban welchem (tag|datum)\b|\b[àa] quelle date\b|\bquel jour\b/i,
+  ],
+  [
     // A calendar date or a year, asked for as such, or "when" about something past ("When did … start?").
     'date',
     /\b(what|which) ([\w-]+ ){0,3}(date|day|year)\b(?! (format|formats|field|fields|stamp|range|column|columns|label|labels|type|types)\b)|\bin what year\b|(^\s*|,\s*|\band\s+)(from |since |until )?when (did|was|were|had)\b|\bqu[ée] (fecha|d[íi]a)\b|\ben qu[ée] a[ñn]o\b|\ban welchem (tag|datum)\b|\bin welchem jahr\b|\b[àa] quelle date\b|\bquel jour\b|\ben quelle ann[ée]e\b/i,
+  ],
+  [
+    // How long before something ("How far ahead…", "How much notice…"): a duration said to come before it.
+    'lead time',
+    /\bhow (far|long|much time|many (years|months|weeks|days|hours)) (ahead|in advance|beforehand|before|prior)\b|\bhow far ahead\b|\bhow much (advance )?notice\b|\bcon cu[áa]nt[oa] (antelaci[óo]n|anticipaci[óo]n)\b|\bwie (lange|weit|fr[üu]h) (im )?voraus\b|\bcombien de temps [àa] l['’]avance\b/i,
   ],
   [
     'duration',
@@ -94,17 +106,26 @@ const PROVISION = /\b(article|art\.|section|§|recital|clause|art[íi]culo|artik
 const TIME_UNIT =
   'years?|months?|weeks?|days?|hours?|minutes?|seconds?|decades?|centur(y|ies)|a[ñn]os?|mes(es)?|semanas?|d[íi]as?|horas?|minutos?|jahre?n?|monate?n?|wochen?|tage?n?|stunden?|minuten?|ans?|ann[ée]es?|mois|semaines?|jours?|heures?|minutes?';
 const DURATION = new RegExp(
-  `(\\d[\\d.,]*|\\b(${NUMBER_WORDS}|a|an|several|few))[\\s-]+(\\w+[\\s-]+)?(${TIME_UNIT})\\b|\\b(for life|life tenure|good behaviou?r|lifetime|indefinitely|permanent(ly)?|de por vida|auf lebenszeit|[àa] vie)\\b`,
+  `(\\d[\\d.,]*|\\b(${NUMBER_WORDS}|a|an|several|few))[\\s-]+(\\w+[\\s-]+)?(${TIME_UNIT})\\b|\\b(since|desde|seit|depuis)\\s+(\\d{4}|the\\s+\\d{4}s)\\b|\\b(for life|life tenure|good behaviou?r|lifetime|indefinitely|permanent(ly)?|de por vida|auf lebenszeit|[àa] vie)\\b`,
   'i',
 );
 /** "Marbury v. Madison", "Brown v. Board of Education", "Roe vs. Wade"; STC 123/2004 for the Spanish court. */
 const CASE_NAME = /\b\p{Lu}[\p{L}'’.&-]*(\s+(of|the|de|\p{Lu}[\p{L}'’.&-]*))*\s+v(s)?\.?\s+\p{Lu}|\bSTC\s+\d+\/\d{2,4}\b|\b(arr[êe]t|urteil)\s+\p{Lu}/u;
 const YEAR_OR_DATE =
   /\b(1[0-9]{3}|20[0-9]{2})\b|\b\d{1,4}\s*(BCE|BC|CE|AD)\b|\bAD\s*\d{1,4}\b|\b\d{1,2}(st|nd|rd|th)\s+century\b|\b\d{1,2}(st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
+/** A day and month ("August 18, 1920", "18 August", "25 May 2018", "18 de agosto", "18. August", "2018-05-25"), or a weekday. */
+const DAY =
+  /\b\d{1,2}(st|nd|rd|th)?\.?\s+(of\s+|de\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|enero|febrero|marzo|abril|mayo|junio|julio|agosto|se?ptiembre|octubre|noviembre|diciembre|januar|februar|m[äa]rz|mai|juni|juli|oktober|dezember|janvier|f[ée]vrier|mars|avril|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre)|\b(january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b/i;
 const CONDITION = /\b(if|when|whenever|unless|before|after|within|until|once|only|as soon as|si|cuando|antes|despu[ée]s|wenn|sobald|bevor|nachdem|innerhalb|lorsque|quand|avant|apr[èe]s|dans un d[ée]lai)\b/i;
 const DEFINITION = /\b(is|are|means|refers to|describes|is defined as|is called|es|son|significa|se define|ist|sind|bedeutet|bezeichnet|est|sont|d[ée]signe|signifie)\b|^[^:]{2,60}:\s/i;
 const PERSON = /\b\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+|\b(the|el|la|der|die|le|la)\s+(president|court|congress|senate|house|employer|employee|controller|processor|authority|minister|commission|council|board|governor|judge|parliament|king|queen|emperor|presidente|tribunal|gobierno|cortes|rey|pr[äa]sident|gericht|regierung|bundestag|pr[ée]sident|conseil|gouvernement)\b/iu;
 const REASON = /\b(because|since|so that|in order to|due to|as a result|reason|therefore|thus|porque|ya que|debido a|weil|da|denn|damit|deshalb|parce que|car|afin de|puisque)\b/i;
+
+/** A duration said to come before something: "at least 60 calendar days before", "twelve years in advance", "90 days' notice". */
+const LEAD_TIME = new RegExp(
+  `(${DURATION.source})[^.;]{0,40}?\\b(before|in advance|ahead|prior|beforehand|earlier|notice|antes|antelaci[óo]n|vorher|im voraus|avant|[àa] l['’]avance|pr[ée]avis)\\b|\\b(notice|advance|antelaci[óo]n|frist|pr[ée]avis)\\b[^.;]{0,30}?(${DURATION.source})`,
+  'i',
+);
 
 const MONEY = new RegExp(
   `[$€£¥]\\s?\\d|\\d[\\d.,]*\\s?[€$£]|\\d[\\d.,]*\\s?(euros?|dollars?|pounds?|cents?|USD|EUR|GBP|CHF)\\b|\\b(USD|EUR|GBP|CHF)\\s?\\d|\\b(${NUMBER_WORDS})\\s+(euros?|dollars?|pounds?|cents?)\\b`,
@@ -123,8 +144,12 @@ function carriers(type: AnswerType): RegExp[] {
       return [CASE_NAME];
     case 'provision':
       return [PROVISION];
+    case 'day':
+      return [DAY];
     case 'date':
       return [YEAR_OR_DATE];
+    case 'lead time':
+      return [LEAD_TIME];
     case 'duration':
       return [DURATION];
     case 'frequency':

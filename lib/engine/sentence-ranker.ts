@@ -1,5 +1,6 @@
 import { answerTypeOffsets, carriesAnswerType, describesMethod, isAimOrBackground, statesFinding, STRONG_TYPES } from './answer-type';
 import { SENTENCE_WEIGHTS } from './answer-weights';
+import { questionNumbers, sharedNumbers } from './numbers';
 import { chunkParagraphs } from './paragraphs';
 import { analyseQuestion, hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
 import { headingParts, passageEvidence, passesGate, type PassageEvidence } from './relevance-gate';
@@ -49,18 +50,6 @@ function withoutQuestionNumbers(text: string, question: string): string {
   const own = new Set(question.match(/\d[\d.,/]*/g) ?? []);
   // Blanked to the same length, so that offsets into the result are offsets into the text.
   return own.size ? text.replace(/\d[\d.,/]*/g, (n) => (own.has(n) ? ' '.repeat(n.length) : n)) : text;
-}
-
-/** The numbers a question gives ("12", "1,000", "140/90"). */
-function questionNumbers(question: string): string[] {
-  return [...new Set(question.match(/\d+(?:[.,/]\d+)*/g) ?? [])];
-}
-
-/** Share of the question's numbers that the text repeats (0 when it gives none): the same instance, the same case. */
-function sharedNumbers(numbers: string[], text: string): number {
-  if (numbers.length === 0) return 0;
-  const own = new Set(text.match(/\d+(?:[.,/]\d+)*/g) ?? []);
-  return numbers.filter((n) => own.has(n)).length / numbers.length;
 }
 
 /** How close (in characters) an answer of the asked type must be to a question word to count as about it. */

@@ -38,6 +38,9 @@ describe('helpers', () => {
   it('tokenize folds case and accents', () => {
     expect(tokenize('Société GÉNÉRALE, 2024!')).toEqual(['societe', 'generale', '2024']);
   });
+  it('tokenize keeps a "non-" compound as one word (a non-vertical line is no vertical line)', () => {
+    expect(tokenize('Two non-vertical lines')).toEqual(['two', 'nonvertical', 'lines']);
+  });
   it('lightStem conflates simple inflections', () => {
     expect(lightStem('policies')).toBe(lightStem('policy'));
     expect(lightStem('ratified')).toBe(lightStem('ratify'));

@@ -55,9 +55,13 @@ export function countWords(text: string): number {
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
+/** "non-vertical" is one word: it must not match a question about vertical lines. */
+const NEGATED_COMPOUND = /\b(non)-(?=\p{L})/giu;
+
 /** Lower-case, accent-free words. */
 export function tokenize(text: string): string[] {
-  return Array.from(text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().matchAll(WORD), (m) => m[0]);
+  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(NEGATED_COMPOUND, '$1');
+  return Array.from(folded.matchAll(WORD), (m) => m[0]);
 }
 
 /** Very small English stemmer for sentence scoring in JS (retrieval itself uses PostgreSQL's Snowball stemmer). */

@@ -1,0 +1,75 @@
+/**
+ * The numbers a question gives and whether a statement speaks of the same instance: "a sample of 1,000 people" →
+ * "a sample of 1,000 gives…", "older than seventy" → "adults over 70", "an upper arm of 40 cm" → "Arm circumference
+ * 35 to 44 cm". Answer selection prefers the statement about the question's own case over a general one.
+ */
+
+/** Number words of the seeded languages that name one value (articles such as "un", "ein" are left out). */
+const WORD_VALUES: Record<string, number> = {
+  two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
+  thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100, thousand: 1000,
+  dos: 2, tres: 3, cuatro: 4, cinco: 5, seis: 6, siete: 7, ocho: 8, nueve: 9, diez: 10, doce: 12, quince: 15,
+  veinte: 20, treinta: 30, cuarenta: 40, cincuenta: 50, sesenta: 60, setenta: 70, ochenta: 80, noventa: 90, cien: 100,
+  zwei: 2, drei: 3, vier: 4, funf: 5, sechs: 6, sieben: 7, acht: 8, neun: 9, zehn: 10, zwolf: 12, zwanzig: 20,
+  dreissig: 30, vierzig: 40, funfzig: 50, sechzig: 60, siebzig: 70, achtzig: 80, neunzig: 90, hundert: 100,
+  deux: 2, trois: 3, quatre: 4, cinq: 5, sept: 7, huit: 8, neuf: 9, dix: 10, douze: 12, quinze: 15, vingt: 20,
+  trente: 30, quarante: 40, cinquante: 50, soixante: 60, cent: 100,
+};
+
+/** Digits as written ("1,000", "3.5", "140/90" is two numbers), or a number word. */
+const NUMBER_TOKEN = /\d+(?:[.,]\d+)*|[\p{L}]+/gu;
+
+function fold(word: string): string {
+  return word.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/ß/g, 'ss').toLowerCase();
+}
+
+/** "1,000" → 1000, "3.5" → 3.5, "1.000" (German thousands) → 1000; null when not a plain number. */
+function parseDigits(text: string): number | null {
+  if (/^\d{1,3}([.,]\d{3})+$/.test(text)) return Number(text.replace(/[.,]/g, ''));
+  const n = Number(text.replace(',', '.'));
+  return Number.isFinite(n) ? n : null;
+}
+
+/** The values a text gives, in digits or in words ("seventy" → 70). */
+export function numbersIn(text: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(NUMBER_TOKEN)) {
+    const token = m[0];
+    const value = /^\d/.test(token) ? parseDigits(token) : (WORD_VALUES[fold(token)] ?? null);
+    if (value !== null) out.push(value);
+  }
+  return out;
+}
+
+/** The distinct values a question gives. */
+export function questionNumbers(question: string): number[] {
+  return [...new Set(numbersIn(question))];
+}
+
+const DASH = '[-–—]';
+/** "35 to 44", "35–44", "between 35 and 44", "de 35 a 44", "35 bis 44", "de 35 à 44". */
+const RANGE = new RegExp(`(\\d+(?:[.,]\\d+)*)\\s*(?:${DASH}|to|and|a|bis|à|et)\\s*(\\d+(?:[.,]\\d+)*)`, 'giu');
+
+/** The ranges a text gives, as [low, high]. */
+function rangesIn(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const m of text.matchAll(RANGE)) {
+    const low = parseDigits(m[1]);
+    const high = parseDigits(m[2]);
+    if (low !== null && high !== null && low < high) out.push([low, high]);
+  }
+  return out;
+}
+
+/**
+ * Share of the question's numbers that the text repeats or spans with a range (0 when the question gives none):
+ * the same instance, the same case.
+ */
+export function sharedNumbers(numbers: number[], text: string): number {
+  if (numbers.length === 0) return 0;
+  const own = new Set(numbersIn(text));
+  const ranges = rangesIn(text);
+  const shared = numbers.filter((n) => own.has(n) || ranges.some(([low, high]) => low <= n && n <= high));
+  return shared.length / numbers.length;
+}
