@@ -19,6 +19,8 @@ describe('the kind of answer a question asks for', () => {
     ['What minimum salary must a white-collar worker receive to be exempt?', 'money'],
     ['What is the least an employer may pay a tipped worker?', 'money'],
     ['How many laws did Hammurabi’s code contain?', 'number'],
+    ['What is the youngest age at which a person can serve in the Senate?', 'age'],
+    ['At what temperature should refrigerated vaccines be kept?', 'temperature'],
     ['What needle length should be used for a six-month-old?', 'number'],
     ['Above what amount in controversy is a jury trial preserved?', 'number'],
     ['When should the last dose of polio vaccine be given?', 'when'],
@@ -67,6 +69,15 @@ describe('whether a sentence carries that kind of answer', () => {
     expect(carriesAnswerType('lead time', 'Each budget covers a five-year period.')).toBe(false);
     // "How long has…" is answered by "since" a year.
     expect(carriesAnswerType('duration', 'The number has stood at nine since 1869.')).toBe(true);
+  });
+
+  it('an age and a temperature', () => {
+    expect(carriesAnswerType('age', 'Senator: at least 30 years old.')).toBe(true);
+    expect(carriesAnswerType('age', 'Two doses: 12–15 months and 4–6 years.')).toBe(true);
+    expect(carriesAnswerType('age', 'Lowers the voting age to 18 in all elections.')).toBe(true);
+    expect(carriesAnswerType('age', 'Ratified in 1951 by 36 states.')).toBe(false);
+    expect(carriesAnswerType('temperature', 'Refrigerated vaccines: between 2 and 8 degrees C.')).toBe(true);
+    expect(carriesAnswerType('temperature', 'Keep the vial for 8 hours.')).toBe(false);
   });
 
   it('money, percentages and frequencies are told apart from plain numbers', () => {

@@ -14,6 +14,8 @@ export type AnswerType =
   | 'frequency'
   | 'money'
   | 'percent'
+  | 'age'
+  | 'temperature'
   | 'number'
   | 'when'
   | 'term'
@@ -22,7 +24,7 @@ export type AnswerType =
   | 'reason';
 
 /** Strong types are near-certain to be answered by a sentence of that shape; weak ones only lean towards it. */
-export const STRONG_TYPES: ReadonlySet<AnswerType> = new Set(['case', 'provision', 'day', 'date', 'lead time', 'duration', 'frequency', 'money', 'percent', 'number']);
+export const STRONG_TYPES: ReadonlySet<AnswerType> = new Set(['case', 'provision', 'day', 'date', 'lead time', 'duration', 'frequency', 'money', 'percent', 'age', 'temperature', 'number']);
 
 /** Words of money in a question ("what minimum salary", "how much does … cost"). */
 const MONEY_WORDS =
@@ -64,6 +66,11 @@ const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
   ],
   ['frequency', /\bhow (often|frequently)\b|\bcada cu[áa]nto\b|\bcon qu[ée] frecuencia\b|\bwie oft\b|\b[àa] quelle fr[ée]quence\b|\btous les combien\b/i],
   ['percent', /\b(what|which) (percentage|proportion|share|fraction|percent)\b|\bhow (large|big) a (share|proportion|fraction)\b|\bqu[ée] (porcentaje|proporci[óo]n|parte)\b|\bwelche[rn]? anteil\b|\bwie viel prozent\b|\bquel(le)? (pourcentage|proportion|part)\b/i],
+  [
+    'age',
+    /\bhow old\b|\b(what|which|at what) (\w+ ){0,3}ages?\b(?! (group|groups|band|bands|range|structure|distribution)\b)|\bqu[ée] edad\b|\bwie alt\b|\b(welche[sm]?|ab welchem) alter\b|\bquel [âa]ge\b|\b[àa] partir de quel [âa]ge\b/i,
+  ],
+  ['temperature', /\b(what|which|at what) (\w+ ){0,3}temperatures?\b|\bhow (hot|cold|warm)\b|\bqu[ée] temperatura\b|\bwelche temperatur\b|\bquelle temp[ée]rature\b/i],
   [
     'money',
     // The money word close after the question word: "What minimum salary…", "What is the least an employer may pay…".
@@ -127,6 +134,12 @@ const LEAD_TIME = new RegExp(
   'i',
 );
 
+/** An age: "30 years old", "12–15 months", "aged 65", "65 or older", "the age of 16", "the voting age to 18". */
+const AGE =
+  /\b\d+([\s-]+(to|and|through)[\s-]+\d+|[–-]\d+)?[\s-]+(years?|months?|weeks?|days?|yrs?|mo)\b|\baged?\s+(of\s+|to\s+|at\s+)?\d+|\bages?\s+\d+|\b\d+\s+(or|and)\s+(older|over|above|younger|under)\b|\b(over|under|below|above|at least|older than|younger than)\s+(the age of\s+)?\d+(\s+years)?\b|\b\d+\s+a[ñn]os\b|\b\d+\s+jahre\b|\b\d+\s+ans\b/i;
+/** A temperature: "2 and 8 degrees C", "5 °C", "-20 °F". */
+const TEMPERATURE = /\d\s*(°|º|degrees?\b|grados?\b|grad\b|degr[ée]s?\b)/i;
+
 const MONEY = new RegExp(
   `[$€£¥]\\s?\\d|\\d[\\d.,]*\\s?[€$£]|\\d[\\d.,]*\\s?(euros?|dollars?|pounds?|cents?|USD|EUR|GBP|CHF)\\b|\\b(USD|EUR|GBP|CHF)\\s?\\d|\\b(${NUMBER_WORDS})\\s+(euros?|dollars?|pounds?|cents?)\\b`,
   'i',
@@ -158,6 +171,10 @@ function carriers(type: AnswerType): RegExp[] {
       return [MONEY];
     case 'percent':
       return [PERCENT];
+    case 'age':
+      return [AGE];
+    case 'temperature':
+      return [TEMPERATURE];
     case 'number':
       return [NUMBER];
     case 'when':

@@ -24,6 +24,15 @@ describe('extractive answers', () => {
     for (const c of answer.citations.slice(1)) expect(c).toEqual({ document_id: 'doc_2', title: 'Doc 2', excerpt: 'The retreat rate of the glacier doubled after 1990.', page: 3 });
   });
 
+  it('a list ends where the next list begins, so the second list is a statement of its own', () => {
+    const t = [term('quadratic', 'quadrat', 2.5), term('discriminant', 'discrimin', 3), term('negative', 'negat', 2), term('real', 'real', 1.5), term('solutions', 'solut', 1)];
+    const passages = [
+      chunk(1, 'Every quadratic equation can be solved with the quadratic formula, which gives its real solutions:\nx = (-b ± √(b^2 - 4ac)) / (2a)\nHere a, b and c are the coefficients of the equation.\nThe discriminant tells how many real solutions there are:\n- discriminant positive: two real solutions;\n- discriminant zero: one real solution;\n- discriminant negative: no real solutions.', 9),
+    ];
+    const answer = composeExtractiveAnswer('How many real solutions does a quadratic have when the discriminant is negative?', t, passages);
+    expect(answer.answer).toContain('discriminant negative: no real solutions');
+  });
+
   it('does not cite a second document that only shares a word with the question', () => {
     const passages = [
       chunk(1, 'Glaciers retreat at a rate of 30 metres a year in the northern valleys.', 9),

@@ -162,7 +162,10 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         let j = i + 1;
         let added = 0;
         while (j < allSpans.length && j <= i + 5 && added < 70) {
-          added += countWords(p.content.slice(allSpans[j].s.start, allSpans[j].s.end));
+          const item = p.content.slice(allSpans[j].s.start, allSpans[j].s.end);
+          // The next list's introduction starts a list of its own (and a candidate of its own).
+          if (/:$/.test(item)) break;
+          added += countWords(item);
           span = { start: sentence.start, end: allSpans[j].s.end };
           list = true;
           j++;
