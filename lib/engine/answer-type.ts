@@ -65,7 +65,8 @@ const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
     /\b(how long|for how long|how soon|how quickly|how early|how late|how much time|how far (ahead|in advance)|how many (years|months|weeks|days|hours|minutes)|what is the (term|duration|length|period|time limit|deadline)|within what (time|period)|(during|for|over|within) (which|what|how many) (years|months|weeks|days|hours))\b|\b(what|which) ([\w-]+ ){0,2}(deadline|gap|interval|time limit|waiting period|notice period|duration)\b|\bcu[áa]nto tiempo\b|\bcu[áa]nt[oa]s (a[ñn]os|meses|semanas|d[íi]as|horas)\b|\bqu[ée] plazo\b|\bwie lange\b|\bwie viele (jahre|monate|wochen|tage|stunden)\b|\bwelche frist\b|\bcombien de (temps|jours|mois|ann[ée]es|semaines|heures)\b|\bquel(le)? (d[ée]lai|dur[ée]e)\b|\bpendant combien\b/i,
   ],
   ['frequency', /\bhow (often|frequently)\b|\bcada cu[áa]nto\b|\bcon qu[ée] frecuencia\b|\bwie oft\b|\b[àa] quelle fr[ée]quence\b|\btous les combien\b/i],
-  ['percent', /\b(what|which) (percentage|proportion|share|fraction|percent)\b|\bhow (large|big) a (share|proportion|fraction)\b|\bqu[ée] (porcentaje|proporci[óo]n|parte)\b|\bwelche[rn]? anteil\b|\bwie viel prozent\b|\bquel(le)? (pourcentage|proportion|part)\b/i],
+  // "How well does it protect?", "How effective is it?": effectiveness is stated as a share.
+  ['percent', /\b(what|which) (percentage|proportion|share|fraction|percent)\b|\bhow (well|effective|effectively)\b|\bhow (large|big) a (share|proportion|fraction)\b|\bqu[ée] (porcentaje|proporci[óo]n|parte)\b|\bwelche[rn]? anteil\b|\bwie viel prozent\b|\bquel(le)? (pourcentage|proportion|part)\b/i],
   [
     'age',
     /\bhow old\b|\b(what|which|at what) (\w+ ){0,3}ages?\b(?! (group|groups|band|bands|range|structure|distribution)\b)|\bqu[ée] edad\b|\bwie alt\b|\b(welche[sm]?|ab welchem) alter\b|\bquel [âa]ge\b|\b[àa] partir de quel [âa]ge\b/i,
