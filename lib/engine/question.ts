@@ -46,6 +46,8 @@ export interface Question {
   matched: Map<string, Map<string, number>>;
   /** Question words that only frame the question ("still", "often", "keep"). */
   framing: Set<string>;
+  /** An acronym of consecutive question words → those words ("measles-mumps-rubella" → mmr). */
+  acronyms: Map<string, string[]>;
   lexicon: Lexicon;
 }
 
@@ -78,7 +80,25 @@ export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexic
   }
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const present = new Set(terms.filter((t) => t.docFreq > 0).map((t) => t.word));
-  return { text, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon, matched: new Map(), framing };
+  const acronyms = questionAcronyms(text, weights);
+  return { text, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon, matched: new Map(), framing, acronyms };
+}
+
+/**
+ * Initials of three to five consecutive question words, so that a statement saying "MMR" covers a question saying
+ * "measles-mumps-rubella" (documents introduce a name once and abbreviate it after).
+ */
+function questionAcronyms(text: string, weights: Map<string, number>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const words = tokenize(text);
+  for (let i = 0; i < words.length; i++) {
+    for (let n = 3; n <= 5 && i + n <= words.length; n++) {
+      const run = words.slice(i, i + n);
+      if (!run.every((w) => weights.has(w))) break;
+      out.set(run.map((w) => w[0]).join(''), run);
+    }
+  }
+  return out;
 }
 
 /** Query weight: every term, those absent from the knowledge base included (they are what the buyer asked about). */
@@ -90,6 +110,7 @@ export function queryWeight(terms: QueryTerm[]): number {
 export function matchWords(q: Question, words: string[]): Map<string, number> {
   const found = new Map<string, number>();
   for (const w of words) {
+    for (const word of q.acronyms.get(w) ?? []) found.set(word, Math.max(found.get(word) ?? 0, q.weights.get(word) ?? 0));
     for (const lexeme of q.lexicon(w)) {
       const hit = q.byLexeme.get(lexeme);
       if (hit) found.set(hit.word, Math.max(found.get(hit.word) ?? 0, hit.idf));
