@@ -72,8 +72,8 @@ const top1 = (w: readonly number[], groups: Group[]) =>
   }).length;
 
 function lossAndGradient(w: number[], groups: Group[], lambda: number): { loss: number; grad: number[] } {
-  const grad = w.map((v, k) => 2 * lambda * (v - PRIOR[k]));
-  let loss = w.reduce((a, v, k) => a + lambda * (v - PRIOR[k]) ** 2, 0);
+  const grad = w.map((v, k) => 2 * lambda * (v - start[k]));
+  let loss = w.reduce((a, v, k) => a + lambda * (v - start[k]) ** 2, 0);
   for (const g of groups) {
     const s = g.x.map((x) => x.reduce((a, v, k) => a + v * w[k], 0));
     const m = Math.max(...s);
@@ -90,8 +90,15 @@ function lossAndGradient(w: number[], groups: Group[], lambda: number): { loss: 
 }
 
 /** Adam from PRIOR on the given groups. */
+/**
+ * --only "feature,feature": fits those weights alone, the others kept as answer-weights.ts has them (a new feature's
+ * weight, without refitting everything: the full refit moves many weights on little evidence).
+ */
+const only = process.argv.includes('--only') ? new Set(process.argv[process.argv.indexOf('--only') + 1].split(',')) : null;
+const start = only ? PRIOR.map((p, k) => (only.has(SENTENCE_FEATURES[k]) ? p : (SENTENCE_WEIGHTS[k] ?? p))) : PRIOR;
+
 function fit(groups: Group[], lambda: number): number[] {
-  const w = [...PRIOR];
+  const w = [...start];
   const m = new Array(dim).fill(0);
   const v = new Array(dim).fill(0);
   const rate = 0.05;
@@ -100,6 +107,7 @@ function fit(groups: Group[], lambda: number): number[] {
     for (let k = 0; k < dim; k++) {
       m[k] = 0.9 * m[k] + 0.1 * grad[k];
       v[k] = 0.999 * v[k] + 0.001 * grad[k] * grad[k];
+      if (only && !only.has(SENTENCE_FEATURES[k])) continue;
       w[k] -= (rate * (m[k] / (1 - 0.9 ** t))) / (Math.sqrt(v[k] / (1 - 0.999 ** t)) + 1e-8);
     }
   }
