@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { carriesAnswerType, questionAnswerType } from './answer-type';
+import { carriesAnswerType, givesAskedBound, questionAnswerType } from './answer-type';
 
 describe('the kind of answer a question asks for', () => {
   it.each([
@@ -102,3 +102,13 @@ describe('whether a sentence carries that kind of answer', () => {
     expect(carriesAnswerType('term', 'Participants are analysed by intention-to-treat (ITT).')).toBe(true);
   });
 });
+
+describe('limits', () => {
+  it('a question asking for a top or a minimum prefers a statement giving that kind of limit', () => {
+    expect(givesAskedBound('What is the top fine for infringing the principles?', 'Up to EUR 20 million or 4% of turnover.')).toBe(true);
+    expect(givesAskedBound('What is the top fine for infringing the principles?', 'The largest fine to date was EUR 1.2 billion.')).toBe(false);
+    expect(givesAskedBound('What is the minimum age a national law may set?', 'Member States may lower the threshold, but not below 13 years.')).toBe(true);
+    expect(givesAskedBound('How long is a senator’s term?', 'Up to six years.')).toBe(false);
+  });
+});
+

@@ -237,3 +237,18 @@ export function statesFinding(text: string): boolean {
 export function describesMethod(text: string): boolean {
   return METHOD.test(text);
 }
+
+/** A question asking for an upper or a lower limit ("the top fine", "the minimum age", "at most how many"). */
+const ASKS_UPPER = /\b(top|maximum|max|highest|most|largest|biggest|upper|ceiling|cap|at most|longest|oldest)\b|\bm[áa]xim[oa]\b|\bh[öo]chst\w*\b|\bmaximal\w*\b/i;
+const ASKS_LOWER = /\b(minimum|min|lowest|least|smallest|youngest|earliest|shortest|floor|at least)\b|\bm[íi]nim[oa]\b|\bmindest\w*\b|\bminimal\w*\b/i;
+/** A statement giving such a limit ("up to EUR 20 million", "not below 13 years", "at least 30 years old"). */
+const GIVES_UPPER = /\b(up to|at most|no more than|not more than|maximum|max\.?|cap(ped)? (at|of)|ceiling|not exceed|may not exceed|hasta|como m[áa]ximo|bis zu|h[öo]chstens|jusqu['’][àa]|au plus|au maximum)\b/i;
+const GIVES_LOWER = /\b(at least|no less than|not less than|not below|minimum|min\.?|or (older|more|over|above)|from the age of|al menos|como m[íi]nimo|mindestens|au moins|au minimum)\b/i;
+
+/** Does the statement give a limit of the direction the question asks for (0 when it asks for none)? */
+export function givesAskedBound(question: string, text: string): boolean {
+  const upper = ASKS_UPPER.test(question);
+  const lower = ASKS_LOWER.test(question);
+  if (upper === lower) return false;
+  return upper ? GIVES_UPPER.test(text) : GIVES_LOWER.test(text);
+}

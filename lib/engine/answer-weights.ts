@@ -35,4 +35,5 @@ export const SENTENCE_WEIGHTS: readonly number[] = [
   0.902, // type after set-up
   0.534, // type with coverage
   1.422, // question numbers
+  0.473, // limit asked
 ];

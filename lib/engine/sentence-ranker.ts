@@ -1,4 +1,4 @@
-import { answerTypeOffsets, carriesAnswerType, describesMethod, isAimOrBackground, statesFinding, STRONG_TYPES } from './answer-type';
+import { answerTypeOffsets, carriesAnswerType, describesMethod, givesAskedBound, isAimOrBackground, statesFinding, STRONG_TYPES } from './answer-type';
 import { SENTENCE_WEIGHTS } from './answer-weights';
 import { questionNumbers, sharedNumbers } from './numbers';
 import { chunkParagraphs } from './paragraphs';
@@ -114,6 +114,7 @@ export const SENTENCE_FEATURES = [
   'type after set-up', // window coverage when the statement carries the strong type (set up by the sentence before)
   'type with coverage', // own coverage when the statement carries the strong type
   'question numbers', // share of the numbers the question gives ("a ride of 12 kilometres") found in the statement
+  'limit asked', // the question asks for an upper or lower limit and the statement gives one ("up to", "not below")
 ] as const;
 
 export interface RankedCandidate extends SentenceCandidate {
@@ -243,6 +244,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         typed && strong ? windowOnly / q.total : 0,
         typed && strong ? sum(ownWords) / q.total : 0,
         sharedNumbers(numbers, text),
+        givesAskedBound(q.text, text) ? 1 : 0,
       ];
       let score = 0;
       for (let k = 0; k < features.length; k++) score += (weights[k] ?? 0) * features[k];
