@@ -3,6 +3,7 @@ import type { Executor } from '@/lib/platform/db';
 import { realArrayLiteral } from './embeddings';
 import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
 import { parseQuery, type ParsedQuery } from './query-parse';
+import { STOP_WORDS, tokenize } from './text';
 
 /**
  * Retrieval inside one knowledge base, in SQL that runs the same on PGlite and PostgreSQL:
@@ -12,7 +13,10 @@ import { parseQuery, type ParsedQuery } from './query-parse';
  *     document frequencies add up to the candidate budget), or, when every term is common, the chunks holding two
  *     of the four rarest terms; bounded either way;
  *  3. candidates are scored with BM25 (k1, b; IDF from kb_terms; chunk length and average from kb_index_stats),
- *     heading-path occurrences counting one and a half times.
+ *     heading-path occurrences counting one and a half times;
+ *  4. a question word is also looked up under its other spelling as a number ("fifty" ↔ 50, English), a number the
+ *     parser keeps whole ("140/90", "1.3") as typed, and a term the top passages define for the question
+ *     ("severe allergic reaction (anaphylaxis)") as the question word it stands for, the chunks then ranked again.
  * Quoted phrases must occur (phraseto_tsquery, `<->`); the last word is also matched as a prefix while it is not
  * a whole word of the knowledge base.
  */
@@ -65,29 +69,67 @@ const stopWordConfigSql = sql`(case s.search_config ${sql.join(
   sql` `,
 )} else 'english' end)::regconfig`;
 
+/** English number words and the digits they stand for (no "one": "which one", "one of" are seldom a count). */
+const NUMBER_WORDS: ReadonlyMap<string, string> = new Map(
+  'two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'
+    .split(' ')
+    .map((w, i) => [w, String(i + 2)] as [string, string])
+    .concat('thirty forty fifty sixty seventy eighty ninety'.split(' ').map((w, i) => [w, String(30 + 10 * i)] as [string, string])),
+);
+const NUMBER_DIGITS: ReadonlyMap<string, string> = new Map([...NUMBER_WORDS].map(([w, d]) => [d, w]));
+
+/**
+ * Other spellings a question word is also looked up under, as the same question word (a chunk's "38 of 50" answers
+ * "fifty states"): an English number word and its digits, both ways. Only for the English configuration.
+ */
+export function numberAliases(words: string[], config: SearchConfig): Array<{ word: string; spelled: string }> {
+  if (languageOfConfig(config) !== 'en') return [];
+  const out: Array<{ word: string; spelled: string }> = [];
+  for (const word of words) {
+    const other = NUMBER_WORDS.get(word) ?? NUMBER_DIGITS.get(word);
+    if (other) out.push({ word, spelled: other });
+  }
+  return out;
+}
+
+/**
+ * Numbers the text-search parser keeps whole ("140/90", "2016/679", "1.3": its file and float tokens) while the
+ * question's words split them ("140", "90"): looked up as typed too, for retrieval only (the composer reads a
+ * passage's words, split the same way as the question's).
+ */
+export function compoundNumbers(query: string): string[] {
+  return [...new Set(query.match(/\d+(?:[/.]\d+)+/g) ?? [])].filter((n) => n.length <= 32).slice(0, 8);
+}
+
 async function resolveTerms(
   db: Executor,
   kbId: string,
   parsed: ParsedQuery,
-): Promise<{ terms: QueryTerm[]; chunkCount: number; avgLength: number; config: SearchConfig }> {
-  const words = parsed.words.map((word, i) => ({ word, spelled: parsed.spelled[i] ?? word, i }));
+  query = '',
+): Promise<{ terms: QueryTerm[]; compound: QueryTerm[]; chunkCount: number; avgLength: number; config: SearchConfig }> {
+  const own = parsed.words.map((word, i) => ({ word, spelled: parsed.spelled[i] ?? word, i, kind: 'word' }));
+  // The configuration is not known before the first round trip: number aliases are English, and harmless to stem
+  // elsewhere (they are dropped below unless the index is English).
+  const aliases = numberAliases(parsed.words, 'almanac').map((a, k) => ({ ...a, i: 1000 + k, kind: 'alias' }));
+  const compounds = compoundNumbers(query).map((n, k) => ({ word: n, spelled: n, i: 2000 + k, kind: 'compound' }));
+  const words = [...own, ...aliases, ...compounds];
   // Stemmed with the index's own configuration; a word that is a stop word as typed ("für", "qué") is dropped even
   // though its folded spelling ("fur", "que") would pass.
-  const result = rows<{ i: number | null; word: string | null; lexeme: string | null; stop: boolean | null; df: number | null; chunk_count: number | null; total_length: number | null; search_config: string | null }>(
+  const result = rows<{ i: number | null; kind: string | null; word: string | null; lexeme: string | null; stop: boolean | null; df: number | null; chunk_count: number | null; total_length: number | null; search_config: string | null }>(
     await db.execute(sql`
       with s as (
         select chunk_count, total_length, search_config from kb_index_stats where kb_id = ${kbId}
       ), w as (
-        select word, spelled, i from jsonb_to_recordset(${JSON.stringify(words)}::jsonb) as t(word text, spelled text, i int)
+        select word, spelled, i, kind from jsonb_to_recordset(${JSON.stringify(words)}::jsonb) as t(word text, spelled text, i int, kind text)
       ), l as (
-        select w.i, w.word, lex.lexeme, false as stop
+        select w.i, w.kind, w.word, lex.lexeme, false as stop
         from s cross join w
         cross join lateral unnest(tsvector_to_array(to_tsvector(s.search_config::regconfig, w.spelled))) as lex(lexeme)
         where to_tsvector(${stopWordConfigSql}, w.spelled) <> ''::tsvector
         union all
-        select w.i, w.word, null, true from s cross join w where to_tsvector(${stopWordConfigSql}, w.spelled) = ''::tsvector
+        select w.i, w.kind, w.word, null, true from s cross join w where to_tsvector(${stopWordConfigSql}, w.spelled) = ''::tsvector
       )
-      select l.i::int as i, l.word, l.lexeme, l.stop, coalesce(t.doc_freq, 0)::int as df, s.chunk_count, s.total_length, s.search_config
+      select l.i::int as i, l.kind, l.word, l.lexeme, l.stop, coalesce(t.doc_freq, 0)::int as df, s.chunk_count, s.total_length, s.search_config
       from s
       left join l on true
       left join kb_terms t on t.kb_id = ${kbId} and t.lexeme = l.lexeme
@@ -97,19 +139,30 @@ async function resolveTerms(
   const chunkCount = Number(result[0]?.chunk_count ?? 0);
   const avgLength = chunkCount > 0 ? Number(result[0]?.total_length ?? 0) / chunkCount : 1;
   const terms: QueryTerm[] = [];
+  const compound: QueryTerm[] = [];
   const seen = new Set<string>();
   const questionWords = QUESTION_WORDS[languageOfConfig(config)];
+  const english = languageOfConfig(config) === 'en';
   for (const r of result) {
     if (!r.lexeme || seen.has(r.lexeme) || questionWords.has(r.word ?? '')) continue;
+    if (r.kind === 'alias' && (!english || Number(r.df) === 0)) continue;
+    if (r.kind === 'compound') {
+      // Only a whole number the index holds as one lexeme ("140/90"), never the parts the question already has.
+      if (Number(r.df) > 0 && /[/.]/.test(r.lexeme)) {
+        seen.add(r.lexeme);
+        compound.push({ word: r.word ?? r.lexeme, lexeme: r.lexeme, docFreq: Number(r.df), idf: bm25Idf(chunkCount, Number(r.df)) });
+      }
+      continue;
+    }
     seen.add(r.lexeme);
     terms.push({ word: r.word ?? r.lexeme, lexeme: r.lexeme, docFreq: Number(r.df), idf: bm25Idf(chunkCount, Number(r.df)) });
   }
   // The last word as a prefix, only while it is not a whole word here ("constit" → "constitut", "constitution"…).
   const prefix = parsed.prefixWord;
   // A stop word typed in full ("there", "qué") is a whole word of the language: it is not a prefix being typed.
-  const stopped = new Set(result.filter((r) => r.stop === true).map((r) => r.word));
+  const stopped = new Set(result.filter((r) => r.stop === true && r.kind === 'word').map((r) => r.word));
   if (prefix && chunkCount > 0 && !stopped.has(prefix) && !questionWords.has(prefix)) {
-    const own = result.filter((r) => r.word === prefix && r.lexeme);
+    const own = result.filter((r) => r.word === prefix && r.lexeme && r.kind === 'word');
     const known = own.some((r) => Number(r.df) > 0);
     if (!known) {
       const stem = own[0]?.lexeme && own[0].lexeme.length < prefix.length ? own[0].lexeme : prefix;
@@ -130,7 +183,7 @@ async function resolveTerms(
       }
     }
   }
-  return { terms, chunkCount, avgLength, config };
+  return { terms, compound, chunkCount, avgLength, config };
 }
 
 /** The question's vector for hybrid retrieval, from the model the knowledge base's chunks were embedded with. */
@@ -147,10 +200,83 @@ export async function searchChunks(db: Executor, kbId: string, query: string, op
   const parsed = parseQuery(query);
   const empty = (terms: QueryTerm[] = [], chunkCount = 0, config: SearchConfig = 'almanac'): SearchResult => ({ query: parsed, config, terms, chunks: [], chunkCount });
   if (parsed.words.length === 0) return empty();
-  const { terms, chunkCount, avgLength, config } = await resolveTerms(db, kbId, parsed);
-  const present = terms.filter((t) => t.docFreq > 0);
+  const { terms, compound, chunkCount, avgLength, config } = await resolveTerms(db, kbId, parsed, query);
+  // Whole numbers ("140/90") score and select candidates with the question's words, but are no question word of
+  // their own for the composer.
+  const present = [...terms.filter((t) => t.docFreq > 0), ...compound];
   if (present.length === 0 || chunkCount === 0) return empty(terms, chunkCount, config);
+  const fetch = Math.max(options.vector ? Math.max(options.limit * 4, VECTOR_CANDIDATES) : options.limit, DEFINITION_PASSAGES);
+  let lexical = await lexicalSearch(db, kbId, parsed, config, present, avgLength, fetch);
+  // The knowledge base's own definitions in the passages found ("severe allergic reaction (anaphylaxis)",
+  // "Varicella (chickenpox)") name what the question asks about in the documents' words: looked up too, as the
+  // question word they stand for, and the chunks ranked again.
+  const defined = await definedTerms(db, kbId, config, terms, lexical.slice(0, DEFINITION_PASSAGES), chunkCount);
+  if (defined.length > 0) {
+    terms.push(...defined);
+    lexical = await lexicalSearch(db, kbId, parsed, config, [...present, ...defined], avgLength, fetch);
+  }
+  return {
+    query: parsed,
+    config,
+    terms,
+    chunkCount,
+    chunks: options.vector ? await fuseWithVectors(db, kbId, lexical, options.vector, options.limit) : lexical.slice(0, options.limit),
+  };
+}
 
+/** Passages whose parenthesised definitions may add a term, and the most such terms. */
+export const DEFINITION_PASSAGES = 5;
+const MAX_DEFINED_TERMS = 4;
+const MIN_DEFINING_IDF = 1;
+/** "severe allergic reaction (anaphylaxis)": up to four words before a bracket holding one to three words. */
+const DEFINITION = /((?:[\p{L}][\p{L}\p{N}'’-]*\s+){0,3}[\p{L}][\p{L}\p{N}'’-]*)\s*\(([\p{L}][\p{L}\p{N}'’ -]{1,40})\)/gu;
+
+/**
+ * Terms the passages found define for the question: a bracketed name and the words it follows, one side
+ * holding two of the question's words (words of most chunks do not count), the other side's words then
+ * stand for the question's heaviest word among them. Only lexemes the knowledge base holds and the question lacks.
+ */
+async function definedTerms(db: Executor, kbId: string, config: SearchConfig, terms: QueryTerm[], passages: RetrievedChunk[], chunkCount: number): Promise<QueryTerm[]> {
+  const pairs: Array<{ outer: string[]; inner: string[] }> = [];
+  for (const p of passages) {
+    for (const m of p.content.matchAll(DEFINITION)) {
+      const outer = tokenize(m[1]);
+      const inner = tokenize(m[2]);
+      if (inner.length === 0 || inner.length > 3 || /\d/.test(m[2])) continue;
+      // The run of words right before the bracket, cut at a stop word ("uses either home … monitoring (HBPM)").
+      let start = outer.length;
+      while (start > 0 && !STOP_WORDS.has(outer[start - 1])) start--;
+      if (start < outer.length) pairs.push({ outer: outer.slice(start), inner });
+    }
+  }
+  if (pairs.length === 0) return [];
+  const lexemes = await lexemesOf(db, config, pairs.flatMap((x) => [...x.outer, ...x.inner]));
+  const byLexeme = new Map(terms.map((t) => [t.lexeme, t]));
+  const found = new Map<string, QueryTerm>();
+  const side = (words: string[]) => words.flatMap((w) => lexemes.get(w) ?? []);
+  for (const { outer, inner } of pairs) {
+    for (const [from, to] of [[side(outer), side(inner)], [side(inner), side(outer)]]) {
+      // Words found in most chunks ("blood pressure" in a hypertension guide) define nothing the question singles out.
+      const hits = from.map((l) => byLexeme.get(l)).filter((t): t is QueryTerm => t !== undefined && t.docFreq > 0 && t.idf >= MIN_DEFINING_IDF);
+      // Two of the question's words: one word in brackets after another ("Grey (engineered)") is too weak a sign.
+      if (new Set(hits.map((t) => t.word)).size < 2) continue;
+      const heaviest = hits.reduce((a, b) => (b.idf > a.idf ? b : a));
+      for (const l of to) if (!byLexeme.has(l) && !found.has(l)) found.set(l, { word: heaviest.word, lexeme: l, docFreq: 0, idf: 0 });
+    }
+  }
+  if (found.size === 0) return [];
+  const df = rows<{ lexeme: string; df: number }>(
+    await db.execute(sql`select lexeme, doc_freq as df from kb_terms where kb_id = ${kbId} and lexeme = any(${`{${[...found.keys()].map((l) => `"${l.replace(/["\\]/g, '')}"`).join(',')}}`}::text[])`),
+  );
+  return df
+    .map((r) => ({ ...found.get(r.lexeme)!, docFreq: Number(r.df), idf: bm25Idf(chunkCount, Number(r.df)) }))
+    .filter((t) => t.docFreq > 0)
+    .sort((a, b) => b.idf - a.idf || a.lexeme.localeCompare(b.lexeme))
+    .slice(0, MAX_DEFINED_TERMS);
+}
+
+/** Candidates and BM25 ranking of one knowledge base's chunks for a set of terms (every one present). */
+async function lexicalSearch(db: Executor, kbId: string, parsed: ParsedQuery, config: SearchConfig, present: QueryTerm[], avgLength: number, limit: number): Promise<RetrievedChunk[]> {
   // Candidate generation: rare terms first, until their postings would exceed the budget.
   const byRarity = [...present].sort((a, b) => a.docFreq - b.docFreq);
   const selective: QueryTerm[] = [];
@@ -211,7 +337,7 @@ export async function searchChunks(db: Executor, kbId: string, query: string, op
         from tf join q on q.lexeme = tf.lexeme
         group by tf.id
         order by score desc, tf.id
-        limit ${options.vector ? Math.max(options.limit * 4, VECTOR_CANDIDATES) : options.limit}::int
+        limit ${limit}::int
       )
       select c.id, c.document_id, d.title, c.page, c.heading, c.content, c.token_count, s.score
       from scored s join chunks c on c.id = s.id join documents d on d.id = c.document_id
@@ -226,14 +352,7 @@ export async function searchChunks(db: Executor, kbId: string, query: string, op
       return tx.execute(statement);
     }),
   );
-  const lexical = result.map(toRetrievedChunk);
-  return {
-    query: parsed,
-    config,
-    terms,
-    chunkCount,
-    chunks: options.vector ? await fuseWithVectors(db, kbId, lexical, options.vector, options.limit) : lexical,
-  };
+  return result.map(toRetrievedChunk);
 }
 
 type ChunkRow = { id: number; document_id: string; title: string; page: number | null; heading: string | null; content: string; token_count: number; score?: number };
