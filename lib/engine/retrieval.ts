@@ -232,9 +232,9 @@ const MIN_DEFINING_IDF = 1;
 const DEFINITION = /((?:[\p{L}][\p{L}\p{N}'’-]*\s+){0,3}[\p{L}][\p{L}\p{N}'’-]*)\s*\(([\p{L}][\p{L}\p{N}'’ -]{1,40})\)/gu;
 
 /**
- * Terms the passages found define for the question: a bracketed name and the words it follows, one side
- * holding two of the question's words (words of most chunks do not count), the other side's words then
- * stand for the question's heaviest word among them. Only lexemes the knowledge base holds and the question lacks.
+ * Terms the passages found define for the question: a bracketed name and the words it follows, one side a single
+ * word, the other holding two of the question's words (words of most chunks do not count); the single word then
+ * stands for the question's heaviest word among them. Only lexemes the knowledge base holds and the question lacks.
  */
 async function definedTerms(db: Executor, kbId: string, config: SearchConfig, terms: QueryTerm[], passages: RetrievedChunk[], chunkCount: number): Promise<QueryTerm[]> {
   const pairs: Array<{ outer: string[]; inner: string[] }> = [];
@@ -255,7 +255,9 @@ async function definedTerms(db: Executor, kbId: string, config: SearchConfig, te
   const found = new Map<string, QueryTerm>();
   const side = (words: string[]) => words.flatMap((w) => lexemes.get(w) ?? []);
   for (const { outer, inner } of pairs) {
-    for (const [from, to] of [[side(outer), side(inner)], [side(inner), side(outer)]]) {
+    // A name is one word ("anaphylaxis", "HBPM"); two words each side ("The ABC test (several states)") are a
+    // qualifier, not a definition.
+    for (const [from, to] of [[outer, inner], [inner, outer]].filter(([, name]) => name.length === 1).map(([d, n]) => [side(d), side(n)])) {
       // Words found in most chunks ("blood pressure" in a hypertension guide) define nothing the question singles out.
       const hits = from.map((l) => byLexeme.get(l)).filter((t): t is QueryTerm => t !== undefined && t.docFreq > 0 && t.idf >= MIN_DEFINING_IDF);
       // Two of the question's words: one word in brackets after another ("Grey (engineered)") is too weak a sign.
