@@ -3,7 +3,7 @@ import type { Executor } from '@/lib/platform/db';
 import { realArrayLiteral } from './embeddings';
 import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
 import { parseQuery, type ParsedQuery } from './query-parse';
-import { STOP_WORDS, tokenize } from './text';
+import { lightStem, STOP_WORDS, tokenize } from './text';
 
 /**
  * Retrieval inside one knowledge base, in SQL that runs the same on PGlite and PostgreSQL:
@@ -250,11 +250,32 @@ async function definedTerms(db: Executor, kbId: string, config: SearchConfig, te
     }
   }
   if (pairs.length === 0) return [];
-  const lexemes = await lexemesOf(db, config, pairs.flatMap((x) => [...x.outer, ...x.inner]));
+  // Without a round trip, a pair whose description cannot hold two question words is dropped (a lexeme is mostly a
+  // prefix of its word: "allerg" of "allergic"); most passages' brackets end here.
+  const heavy = terms.filter((t) => t.docFreq > 0 && t.idf >= MIN_DEFINING_IDF);
+  const mayMatch = (w: string) => heavy.some((t) => t.word === w || w.startsWith(t.lexeme) || lightStem(w) === lightStem(t.word));
+  const plausible = pairs.filter(({ outer, inner }) =>
+    [[outer, inner], [inner, outer]].some(([d, n]) => n.length === 1 && new Set(d.filter(mayMatch)).size >= 2),
+  );
+  if (plausible.length === 0) return [];
+  // One round trip: every word's lexemes under the index's configuration, with their document frequencies.
+  const looked = rows<{ w: string; lexeme: string; df: number }>(
+    await db.execute(sql`
+      select t.w, lex.lexeme, coalesce(k.doc_freq, 0)::int as df
+      from jsonb_array_elements_text(${JSON.stringify([...new Set(plausible.flatMap((x) => [...x.outer, ...x.inner]))])}::jsonb) as t(w)
+      cross join lateral unnest(tsvector_to_array(to_tsvector(${config}::regconfig, t.w))) as lex(lexeme)
+      left join kb_terms k on k.kb_id = ${kbId} and k.lexeme = lex.lexeme`),
+  );
+  const lexemes = new Map<string, string[]>();
+  const docFreq = new Map<string, number>();
+  for (const r of looked) {
+    lexemes.set(r.w, [...(lexemes.get(r.w) ?? []), r.lexeme]);
+    docFreq.set(r.lexeme, Number(r.df));
+  }
   const byLexeme = new Map(terms.map((t) => [t.lexeme, t]));
   const found = new Map<string, QueryTerm>();
   const side = (words: string[]) => words.flatMap((w) => lexemes.get(w) ?? []);
-  for (const { outer, inner } of pairs) {
+  for (const { outer, inner } of plausible) {
     // A name is one word ("anaphylaxis", "HBPM"); two words each side ("The ABC test (several states)") are a
     // qualifier, not a definition.
     for (const [from, to] of [[outer, inner], [inner, outer]].filter(([, name]) => name.length === 1).map(([d, n]) => [side(d), side(n)])) {
@@ -263,18 +284,13 @@ async function definedTerms(db: Executor, kbId: string, config: SearchConfig, te
       // Two of the question's words: one word in brackets after another ("Grey (engineered)") is too weak a sign.
       if (new Set(hits.map((t) => t.word)).size < 2) continue;
       const heaviest = hits.reduce((a, b) => (b.idf > a.idf ? b : a));
-      for (const l of to) if (!byLexeme.has(l) && !found.has(l)) found.set(l, { word: heaviest.word, lexeme: l, docFreq: 0, idf: 0 });
+      for (const l of to) {
+        const df = docFreq.get(l) ?? 0;
+        if (df > 0 && !byLexeme.has(l) && !found.has(l)) found.set(l, { word: heaviest.word, lexeme: l, docFreq: df, idf: bm25Idf(chunkCount, df) });
+      }
     }
   }
-  if (found.size === 0) return [];
-  const df = rows<{ lexeme: string; df: number }>(
-    await db.execute(sql`select lexeme, doc_freq as df from kb_terms where kb_id = ${kbId} and lexeme = any(${`{${[...found.keys()].map((l) => `"${l.replace(/["\\]/g, '')}"`).join(',')}}`}::text[])`),
-  );
-  return df
-    .map((r) => ({ ...found.get(r.lexeme)!, docFreq: Number(r.df), idf: bm25Idf(chunkCount, Number(r.df)) }))
-    .filter((t) => t.docFreq > 0)
-    .sort((a, b) => b.idf - a.idf || a.lexeme.localeCompare(b.lexeme))
-    .slice(0, MAX_DEFINED_TERMS);
+  return [...found.values()].sort((a, b) => b.idf - a.idf || a.lexeme.localeCompare(b.lexeme)).slice(0, MAX_DEFINED_TERMS);
 }
 
 /** Candidates and BM25 ranking of one knowledge base's chunks for a set of terms (every one present). */
