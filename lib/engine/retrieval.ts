@@ -3,7 +3,7 @@ import type { Executor } from '@/lib/platform/db';
 import { realArrayLiteral } from './embeddings';
 import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
 import { parseQuery, type ParsedQuery } from './query-parse';
-import { lightStem, STOP_WORDS, tokenize } from './text';
+import { compoundNumbers, DEFINITION_PASSAGES, definedTerms, numberAliases } from './query-expansion';
 
 /**
  * Retrieval inside one knowledge base, in SQL that runs the same on PGlite and PostgreSQL:
@@ -68,38 +68,6 @@ const stopWordConfigSql = sql`(case s.search_config ${sql.join(
   Object.values(SEARCH_CONFIGS).map((c) => sql`when ${c.config} then ${c.stopWords}`),
   sql` `,
 )} else 'english' end)::regconfig`;
-
-/** English number words and the digits they stand for (no "one": "which one", "one of" are seldom a count). */
-const NUMBER_WORDS: ReadonlyMap<string, string> = new Map(
-  'two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'
-    .split(' ')
-    .map((w, i) => [w, String(i + 2)] as [string, string])
-    .concat('thirty forty fifty sixty seventy eighty ninety'.split(' ').map((w, i) => [w, String(30 + 10 * i)] as [string, string])),
-);
-const NUMBER_DIGITS: ReadonlyMap<string, string> = new Map([...NUMBER_WORDS].map(([w, d]) => [d, w]));
-
-/**
- * Other spellings a question word is also looked up under, as the same question word (a chunk's "38 of 50" answers
- * "fifty states"): an English number word and its digits, both ways. Only for the English configuration.
- */
-export function numberAliases(words: string[], config: SearchConfig): Array<{ word: string; spelled: string }> {
-  if (languageOfConfig(config) !== 'en') return [];
-  const out: Array<{ word: string; spelled: string }> = [];
-  for (const word of words) {
-    const other = NUMBER_WORDS.get(word) ?? NUMBER_DIGITS.get(word);
-    if (other) out.push({ word, spelled: other });
-  }
-  return out;
-}
-
-/**
- * Numbers the text-search parser keeps whole ("140/90", "2016/679", "1.3": its file and float tokens) while the
- * question's words split them ("140", "90"): looked up as typed too, for retrieval only (the composer reads a
- * passage's words, split the same way as the question's).
- */
-export function compoundNumbers(query: string): string[] {
-  return [...new Set(query.match(/\d+(?:[/.]\d+)+/g) ?? [])].filter((n) => n.length <= 32).slice(0, 8);
-}
 
 async function resolveTerms(
   db: Executor,
@@ -210,7 +178,7 @@ export async function searchChunks(db: Executor, kbId: string, query: string, op
   // The knowledge base's own definitions in the passages found ("severe allergic reaction (anaphylaxis)",
   // "Varicella (chickenpox)") name what the question asks about in the documents' words: looked up too, as the
   // question word they stand for, and the chunks ranked again.
-  const defined = await definedTerms(db, kbId, config, terms, lexical.slice(0, DEFINITION_PASSAGES), chunkCount);
+  const defined = await definedTerms(db, kbId, config, terms, lexical.slice(0, DEFINITION_PASSAGES), (df) => bm25Idf(chunkCount, df));
   if (defined.length > 0) {
     terms.push(...defined);
     lexical = await lexicalSearch(db, kbId, parsed, config, [...present, ...defined], avgLength, fetch);
@@ -222,75 +190,6 @@ export async function searchChunks(db: Executor, kbId: string, query: string, op
     chunkCount,
     chunks: options.vector ? await fuseWithVectors(db, kbId, lexical, options.vector, options.limit) : lexical.slice(0, options.limit),
   };
-}
-
-/** Passages whose parenthesised definitions may add a term, and the most such terms. */
-export const DEFINITION_PASSAGES = 5;
-const MAX_DEFINED_TERMS = 4;
-const MIN_DEFINING_IDF = 1;
-/** "severe allergic reaction (anaphylaxis)": up to four words before a bracket holding one to three words. */
-const DEFINITION = /((?:[\p{L}][\p{L}\p{N}'’-]*\s+){0,3}[\p{L}][\p{L}\p{N}'’-]*)\s*\(([\p{L}][\p{L}\p{N}'’ -]{1,40})\)/gu;
-
-/**
- * Terms the passages found define for the question: a bracketed name and the words it follows, one side a single
- * word, the other holding two of the question's words (words of most chunks do not count); the single word then
- * stands for the question's heaviest word among them. Only lexemes the knowledge base holds and the question lacks.
- */
-async function definedTerms(db: Executor, kbId: string, config: SearchConfig, terms: QueryTerm[], passages: RetrievedChunk[], chunkCount: number): Promise<QueryTerm[]> {
-  const pairs: Array<{ outer: string[]; inner: string[] }> = [];
-  for (const p of passages) {
-    for (const m of p.content.matchAll(DEFINITION)) {
-      const outer = tokenize(m[1]);
-      const inner = tokenize(m[2]);
-      if (inner.length === 0 || inner.length > 3 || /\d/.test(m[2])) continue;
-      // The run of words right before the bracket, cut at a stop word ("uses either home … monitoring (HBPM)").
-      let start = outer.length;
-      while (start > 0 && !STOP_WORDS.has(outer[start - 1])) start--;
-      if (start < outer.length) pairs.push({ outer: outer.slice(start), inner });
-    }
-  }
-  if (pairs.length === 0) return [];
-  // Without a round trip, a pair whose description cannot hold two question words is dropped (a lexeme is mostly a
-  // prefix of its word: "allerg" of "allergic"); most passages' brackets end here.
-  const heavy = terms.filter((t) => t.docFreq > 0 && t.idf >= MIN_DEFINING_IDF);
-  const mayMatch = (w: string) => heavy.some((t) => t.word === w || w.startsWith(t.lexeme) || lightStem(w) === lightStem(t.word));
-  const plausible = pairs.filter(({ outer, inner }) =>
-    [[outer, inner], [inner, outer]].some(([d, n]) => n.length === 1 && new Set(d.filter(mayMatch)).size >= 2),
-  );
-  if (plausible.length === 0) return [];
-  // One round trip: every word's lexemes under the index's configuration, with their document frequencies.
-  const looked = rows<{ w: string; lexeme: string; df: number }>(
-    await db.execute(sql`
-      select t.w, lex.lexeme, coalesce(k.doc_freq, 0)::int as df
-      from jsonb_array_elements_text(${JSON.stringify([...new Set(plausible.flatMap((x) => [...x.outer, ...x.inner]))])}::jsonb) as t(w)
-      cross join lateral unnest(tsvector_to_array(to_tsvector(${config}::regconfig, t.w))) as lex(lexeme)
-      left join kb_terms k on k.kb_id = ${kbId} and k.lexeme = lex.lexeme`),
-  );
-  const lexemes = new Map<string, string[]>();
-  const docFreq = new Map<string, number>();
-  for (const r of looked) {
-    lexemes.set(r.w, [...(lexemes.get(r.w) ?? []), r.lexeme]);
-    docFreq.set(r.lexeme, Number(r.df));
-  }
-  const byLexeme = new Map(terms.map((t) => [t.lexeme, t]));
-  const found = new Map<string, QueryTerm>();
-  const side = (words: string[]) => words.flatMap((w) => lexemes.get(w) ?? []);
-  for (const { outer, inner } of plausible) {
-    // A name is one word ("anaphylaxis", "HBPM"); two words each side ("The ABC test (several states)") are a
-    // qualifier, not a definition.
-    for (const [from, to] of [[outer, inner], [inner, outer]].filter(([, name]) => name.length === 1).map(([d, n]) => [side(d), side(n)])) {
-      // Words found in most chunks ("blood pressure" in a hypertension guide) define nothing the question singles out.
-      const hits = from.map((l) => byLexeme.get(l)).filter((t): t is QueryTerm => t !== undefined && t.docFreq > 0 && t.idf >= MIN_DEFINING_IDF);
-      // Two of the question's words: one word in brackets after another ("Grey (engineered)") is too weak a sign.
-      if (new Set(hits.map((t) => t.word)).size < 2) continue;
-      const heaviest = hits.reduce((a, b) => (b.idf > a.idf ? b : a));
-      for (const l of to) {
-        const df = docFreq.get(l) ?? 0;
-        if (df > 0 && !byLexeme.has(l) && !found.has(l)) found.set(l, { word: heaviest.word, lexeme: l, docFreq: df, idf: bm25Idf(chunkCount, df) });
-      }
-    }
-  }
-  return [...found.values()].sort((a, b) => b.idf - a.idf || a.lexeme.localeCompare(b.lexeme)).slice(0, MAX_DEFINED_TERMS);
 }
 
 /** Candidates and BM25 ranking of one knowledge base's chunks for a set of terms (every one present). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compoundNumbers, numberAliases } from './retrieval';
+import { compoundNumbers, numberAliases } from './query-expansion';
 
 describe('number aliases', () => {
   it('looks an English number word up as its digits and digits as the word', () => {
