@@ -38,7 +38,7 @@ export interface SentenceCandidate {
 }
 
 /** How far below the best statement (in log-odds) another may follow it, from its own document or from another. */
-const FOLLOW_MARGIN = 3.5;
+const FOLLOW_MARGIN = 4.0;
 const OTHER_DOCUMENT_MARGIN = 0.3;
 
 const REFERS_BACK = /^(the|this|these|that|those|it|they|such|el|la|los|las|este|esta|dieser|diese|dieses|der|die|das|es|ce|cette|ces|il|elle)\b/i;
