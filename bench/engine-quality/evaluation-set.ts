@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The labelled evaluation questions (hosted-kbs.md), shared by run.ts and the citation-verification test. */
@@ -36,9 +36,26 @@ export function isHeldOut(id: string): boolean {
   return Number.isInteger(n) && n % 4 === 0;
 }
 
-export function loadEvaluationSet(dir = QUESTIONS_DIR): EvalQuestion[] {
+/**
+ * Questions written blind (ids `<kb>-b01`…) after the second round of issue 14 by an engineer who saw neither the engine nor its
+ * answers, from the documents of the twelve original knowledge bases: never tuned on, the plainest measure of
+ * how the engine generalises.
+ */
+export const BLIND_QUESTIONS_DIR = path.join(process.cwd(), 'bench', 'engine-quality', 'questions-blind');
+
+function loadDirectory(dir: string): EvalQuestion[] {
+  if (!existsSync(dir)) return [];
   const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
   return files.flatMap((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as EvalQuestion[]);
+}
+
+/** Every evaluation question: the labelled set and the blind set. */
+export function loadEvaluationSet(dirs = [QUESTIONS_DIR, BLIND_QUESTIONS_DIR]): EvalQuestion[] {
+  return dirs.flatMap(loadDirectory);
+}
+
+export function isBlindQuestion(id: string): boolean {
+  return /-b\d+$/.test(id);
 }
 
 /** The source name a gold document is ingested under (`x.pdf.txt` sources become the PDF `x.pdf`). */
@@ -77,7 +94,15 @@ export function isAddedQuestion(id: string): boolean {
   return ![...ORIGINAL_KBS].some((kb) => id.startsWith(`${kb}-`));
 }
 
-/** Answer-level outcomes of one part of the set (all, tuning, held out, added). */
+/** The part of the evaluation set a question belongs to (one source for run.ts, replay.ts and train-ranker.ts). */
+export type EvaluationPart = 'tune' | 'holdout' | 'added' | 'blind';
+export function partOf(id: string): EvaluationPart {
+  if (isBlindQuestion(id)) return 'blind';
+  if (isAddedQuestion(id)) return 'added';
+  return isHeldOut(id) ? 'holdout' : 'tune';
+}
+
+/** Answer-level outcomes of one part of the set (all, tuning, held out, added, blind). */
 export interface AnswerMetrics {
   n: number;
   answered: number;
@@ -90,17 +115,18 @@ export interface AnswerMetrics {
 }
 export const emptyAnswerMetrics = (): AnswerMetrics => ({ n: 0, answered: 0, factFirst: 0, factAnywhere: 0, wrong: 0, withFiller: 0, citations: 0, fillerCitations: 0 });
 
-export type AnswerParts = Record<'all' | 'tune' | 'holdout' | 'added', AnswerMetrics>;
+export type AnswerParts = Record<'all' | EvaluationPart, AnswerMetrics>;
+export const emptyAnswerParts = (): AnswerParts => ({ all: emptyAnswerMetrics(), tune: emptyAnswerMetrics(), holdout: emptyAnswerMetrics(), added: emptyAnswerMetrics(), blind: emptyAnswerMetrics() });
 
 const percent = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
 
 /** The answer metrics per part as the Markdown table of the README (run.ts and replay.ts print the same one). */
 export function printAnswerTable(parts: AnswerParts): void {
   const row = (label: string, key: keyof AnswerMetrics, of: keyof AnswerMetrics) =>
-    console.log(`| ${label} | ${(['all', 'tune', 'holdout', 'added'] as const).map((p) => percent(parts[p][key], parts[p][of])).join(' | ')} |`);
-  console.log('| metric | all | original set: tuning part | original set: held out | added |');
-  console.log('|---|---|---|---|---|');
-  console.log(`| questions | ${parts.all.n} | ${parts.tune.n} | ${parts.holdout.n} | ${parts.added.n} |`);
+    console.log(`| ${label} | ${(['all', 'tune', 'holdout', 'blind', 'added'] as const).map((p) => percent(parts[p][key], parts[p][of])).join(' | ')} |`);
+  console.log('| metric | all | original set: tuning part | original set: held out | blind (original knowledge bases) | added |');
+  console.log('|---|---|---|---|---|---|');
+  console.log(`| questions | ${parts.all.n} | ${parts.tune.n} | ${parts.holdout.n} | ${parts.blind.n} | ${parts.added.n} |`);
   row('gold fact in the FIRST sentence (of answerable questions)', 'factFirst', 'n');
   row('gold fact anywhere in the answer', 'factAnywhere', 'n');
   row('answered (at least one citation)', 'answered', 'n');

@@ -5,13 +5,14 @@
  *
  *   npx tsx bench/engine-quality/replay.ts [--snapshot file] [--verbose] [--split tune|holdout] [--diagnose] [id…]
  *
- * --verbose lists the misses of the chosen part (tuning by default: held-out misses are not for reading while tuning);
+ * --verbose lists the misses of the chosen part (tuning by default: held-out and blind misses are not for reading while
+ * tuning);
  * --diagnose adds the top candidate statements and the rank of the first one holding the gold fact.
  */
 import { composeExtractiveAnswer } from '@/lib/engine/answer';
 import { analyseQuestion } from '@/lib/engine/question';
 import { rankSentences } from '@/lib/engine/sentence-ranker';
-import { answerOutcome, containsFact, countOutcome, emptyAnswerMetrics, isAddedQuestion, isHeldOut, loadOffTopicSet, printAnswerTable, type AnswerMetrics } from './evaluation-set';
+import { answerOutcome, containsFact, countOutcome, emptyAnswerMetrics, emptyAnswerParts, isHeldOut, loadOffTopicSet, partOf, printAnswerTable, type AnswerMetrics } from './evaluation-set';
 import { DEFAULT_SNAPSHOT, loadSnapshot, snapshotLexicon, type SnapshotAsk } from './snapshot';
 
 const argv = process.argv.slice(2);
@@ -26,7 +27,7 @@ const only = new Set(argv.filter((a, i) => !a.startsWith('--') && !['--snapshot'
 
 type Part = AnswerMetrics;
 const part = emptyAnswerMetrics;
-const parts = { all: part(), tune: part(), holdout: part(), added: part() };
+const parts = emptyAnswerParts();
 const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
 
 const snapshot = loadSnapshot(file);
@@ -79,9 +80,10 @@ for (const ask of snapshot.asks) {
   const fact = ask.fact!;
   const outcome = answerOutcome(answer, fact, ask.goldDocument);
   const { factFirst, factAnywhere, fillers } = outcome;
-  if (thresholds && answered && !isHeldOut(ask.id)) scored.push({ score: bestScore(ask), kind: isAddedQuestion(ask.id) ? 'added' : factFirst ? 'first' : factAnywhere ? 'later' : 'wrong' });
-  for (const m of [parts.all, isAddedQuestion(ask.id) ? parts.added : isHeldOut(ask.id) ? parts.holdout : parts.tune]) countOutcome(m, outcome);
-  const listed = only.size ? only.has(ask.id) : verbose && !isAddedQuestion(ask.id) && (split === 'holdout') === isHeldOut(ask.id) && (!factFirst || fillers.length > 0);
+  const where = partOf(ask.id);
+  if (thresholds && answered && (where === 'tune' || where === 'added')) scored.push({ score: bestScore(ask), kind: where === 'added' ? 'added' : factFirst ? 'first' : factAnywhere ? 'later' : 'wrong' });
+  for (const m of [parts.all, parts[where]]) countOutcome(m, outcome);
+  const listed = only.size ? only.has(ask.id) : verbose && where === split && (!factFirst || fillers.length > 0);
   if (listed) {
     const kind = !answered ? 'ABSTAINED' : factFirst ? 'fact first' : factAnywhere ? 'fact not first' : 'WRONG (fact absent)';
     const filler = fillers.length ? ` FILLER: ${fillers.join('; ')}` : '';

@@ -18,12 +18,12 @@ import {
   answerOutcome,
   containsFact,
   countOutcome,
-  emptyAnswerMetrics,
+  emptyAnswerParts,
   goldSourceName,
-  isAddedQuestion,
   isHeldOut,
   loadEvaluationSet,
   loadOffTopicSet,
+  partOf,
   printAnswerTable,
   type EvalQuestion,
 } from './evaluation-set';
@@ -36,7 +36,7 @@ const argv = process.argv.slice(2);
 const args = new Set(argv);
 const usePostgres = args.has('--postgres');
 const verbose = args.has('--verbose');
-/** `--split tune|holdout`: list misses (with --verbose) only for that part of the set. */
+/** `--split tune|holdout|blind|added`: list misses (with --verbose) only for that part of the set. */
 const splitArg = argv.includes('--split') ? argv[argv.indexOf('--split') + 1] : null;
 
 async function openDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
@@ -114,8 +114,8 @@ async function main() {
       baselines.set(slug, { engine, byId: new Map(rowsOfKb.map((c) => [String(c.id), c])) });
     }
 
-    const answerMetrics = { all: emptyAnswerMetrics(), tune: emptyAnswerMetrics(), holdout: emptyAnswerMetrics(), added: emptyAnswerMetrics() };
-    const listMiss = (id: string) => splitArg === null || (splitArg === 'holdout') === isHeldOut(id);
+    const answerMetrics = emptyAnswerParts();
+    const listMiss = (id: string) => splitArg === null || splitArg === partOf(id);
     const ours = emptyMetrics();
     const factInTopK = new Map<number, number>();
     const base = emptyMetrics();
@@ -138,8 +138,7 @@ async function main() {
       if (containsFact(answer.answer, q.gold_fact)) ours.factInAnswer++;
       const outcome = answerOutcome(answer, q.gold_fact, gold);
       const { answered, factFirst, factAnywhere, fillers } = outcome;
-      const part = isAddedQuestion(q.id) ? answerMetrics.added : isHeldOut(q.id) ? answerMetrics.holdout : answerMetrics.tune;
-      for (const m of [answerMetrics.all, part]) countOutcome(m, outcome);
+      for (const m of [answerMetrics.all, answerMetrics[partOf(q.id)]]) countOutcome(m, outcome);
       if (!factFirst && listMiss(q.id)) {
         const kind = !answered ? 'ABSTAINED' : factAnywhere ? 'fact not first' : 'WRONG (fact absent)';
         const where = search.chunks.findIndex((c) => containsFact(c.content, q.gold_fact));
@@ -213,8 +212,9 @@ async function main() {
     console.log(`| gold fact in the top chunk | ${pct(ours.factInTopChunk, ours.n)} | ${pct(base.factInTopChunk, base.n)} |`);
     console.log(`| gold fact in the top 3 / 5 / 10 / 20 chunks | ${[3, 5, 10, 20].map((k) => pct(factInTopK.get(k) ?? 0, ours.n)).join(' / ')} | |`);
     console.log('');
-    console.log('Answers (answerable questions; "held out" = never looked at while tuning; "added" = the questions of the');
-    console.log('documents written for issue 14, after the sentence ranker was fitted):');
+    console.log('Answers (answerable questions; "held out" = never looked at while tuning; "blind" = written after tuning by');
+    console.log('someone who saw neither the engine nor its answers; "added" = the questions of the documents written for');
+    console.log('issue 14, after the sentence ranker was fitted):');
     console.log('');
     printAnswerTable(answerMetrics);
     console.log('');

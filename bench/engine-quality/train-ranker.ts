@@ -17,7 +17,7 @@ import { analyseQuestion, mapLexicon, type Question } from '@/lib/engine/questio
 import { rankSentences, PASSAGES_READ, SENTENCE_FEATURES } from '@/lib/engine/sentence-ranker';
 import { SENTENCE_WEIGHTS } from '@/lib/engine/answer-weights';
 import { tokenize } from '@/lib/engine/text';
-import { containsFact, isAddedQuestion, isHeldOut, loadEvaluationSet } from './evaluation-set';
+import { containsFact, loadEvaluationSet, partOf } from './evaluation-set';
 import { loadSnapshot, openSeededMarketplace, snapshotLexicon } from './snapshot';
 
 const write = process.argv.includes('--write');
@@ -41,7 +41,7 @@ function addGroup(q: Question, chunks: RetrievedChunk[], fact: string) {
   if (y.some(Boolean) && y.some((v) => !v)) groups.push({ x: ranked.map((c) => c.features), y });
 }
 // The original set's tuning part only: held-out and added questions stay out of the fit.
-const tuning = (id: string) => !isHeldOut(id) && !isAddedQuestion(id);
+const tuning = (id: string) => partOf(id) === 'tune';
 if (snapshotFile) {
   const snapshot = loadSnapshot(snapshotFile);
   for (const ask of snapshot.asks) {
