@@ -33,6 +33,16 @@ describe('extractive answers', () => {
     expect(answer.answer).toContain('discriminant negative: no real solutions');
   });
 
+  it('a short sentence closing a list item is read with its item, not with the next one', () => {
+    const t = [term('system', 'system', 1), term('called', 'call', 0.5), term('lines', 'line', 1), term('parallel', 'parallel', 3), term('solution', 'solut', 2)];
+    const passages = [
+      chunk(1, 'So a system of two linear equations has one solution, no solution or infinitely many solutions. - Different slopes: the lines intersect once. The system is called consistent. - Same slope, different intercepts: the lines are parallel and there is no solution. The system is called inconsistent. - Same slope and intercept: the same line, infinitely many solutions. The system is called dependent.', 9),
+    ];
+    const answer = composeExtractiveAnswer('What is a system called when its lines are parallel and it has no solution?', t, passages);
+    expect(answer.answer.split(' [1]')[0]).toContain('The system is called inconsistent.');
+    expect(answer.answer).not.toContain('called consistent. - Same slope');
+  });
+
   it('does not cite a second document that only shares a word with the question', () => {
     const passages = [
       chunk(1, 'Glaciers retreat at a rate of 30 metres a year in the northern valleys.', 9),

@@ -41,6 +41,8 @@ export interface SentenceCandidate {
 const FOLLOW_MARGIN = 4.0;
 const OTHER_DOCUMENT_MARGIN = 0.3;
 
+/** A list item's marker ("- ", "– ", "• "): list items flattened into one paragraph start with it. */
+const BULLET = /^[-–•]\s/;
 const REFERS_BACK = /^(the|this|these|that|those|it|they|such|el|la|los|las|este|esta|dieser|diese|dieses|der|die|das|es|ce|cette|ces|il|elle)\b/i;
 /** A sentence that leans on the one before it ("It killed…", "They ate…", "Between 1347 and 1351 it killed…"). */
 const LEANS_BACK = /^(\S+\s+){0,4}(it|they|he|she|its|their|this|these|those|them|such|ello|ellos|ellas|er|sie|es|il|ils|elle|elles)\b/i;
@@ -158,6 +160,10 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       }
       let span = sentence;
       let list = false;
+      // A short sentence closing a list item ("- Same slope, …: parallel, no solution. The system is called
+      // inconsistent.") belongs to that item: it is read with the item, never with the next one.
+      const previousText = allSpans[i - 1]?.para === para ? p.content.slice(allSpans[i - 1].s.start, allSpans[i - 1].s.end) : '';
+      const closesItem = BULLET.test(previousText) && !BULLET.test(own) && countWords(own) < 10;
       if (/:$/.test(own)) {
         // "…are as follows:" introduces a list: bring the items along (a few, up to ~70 words).
         let j = i + 1;
@@ -171,7 +177,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
           list = true;
           j++;
         }
-      } else if (allSpans[i + 1]?.para === para && countWords(own) < 10 && !(para.label && para.label.end >= sentence.end)) {
+      } else if (allSpans[i + 1]?.para === para && countWords(own) < 10 && !closesItem && !(para.label && para.label.end >= sentence.end)) {
         // A very short sentence says little alone: keep its successor in the same paragraph with it.
         span = { start: sentence.start, end: allSpans[i + 1].s.end };
       }
@@ -181,7 +187,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       const previous = allSpans[i - 1];
       let leadIn: Map<string, number> = new Map();
       const window = previous?.para === para ? matchText(q, p.content.slice(previous.s.start, previous.s.end)) : new Map<string, number>();
-      if (previous?.para === para && LEANS_BACK.test(own) && !(para.label && para.label.end >= previous.s.end)) {
+      if (previous?.para === para && (LEANS_BACK.test(own) || closesItem) && !(para.label && para.label.end >= previous.s.end)) {
         const prevText = p.content.slice(previous.s.start, previous.s.end);
         if (countWords(prevText) + countWords(p.content.slice(span.start, span.end)) <= 70) {
           leadIn = matchText(q, prevText);
