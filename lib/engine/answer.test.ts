@@ -43,6 +43,14 @@ describe('extractive answers', () => {
     expect(answer.answer).not.toContain('called consistent. - Same slope');
   });
 
+  it('a question asking for a day is not answered by statements without one (and so costs nothing)', () => {
+    const t = [term('organisations', 'organis', 2), term('comply', 'compli', 2.5), term('gdpr', 'gdpr', 3)];
+    const without = [chunk(1, 'Every organisation must comply with the GDPR and keep records of its processing.', 9)];
+    expect(composeExtractiveAnswer('From what date have organisations had to comply with the GDPR?', t, without).answer).toBe(NO_ANSWER_TEXT);
+    const withDay = [chunk(1, 'Organisations have had to comply with the GDPR since 25 May 2018.', 9)];
+    expect(composeExtractiveAnswer('From what date have organisations had to comply with the GDPR?', t, withDay).answer).toContain('25 May 2018');
+  });
+
   it('does not cite a second document that only shares a word with the question', () => {
     const passages = [
       chunk(1, 'Glaciers retreat at a rate of 30 metres a year in the northern valleys.', 9),

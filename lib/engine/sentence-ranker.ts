@@ -75,7 +75,12 @@ export function selectSentences(terms: QueryTerm[], passages: RetrievedChunk[], 
   if (q.total <= 0) return [];
   const read = passages.slice(0, PASSAGES_READ);
   const evidence = read.map((p) => passageEvidence(q, p));
-  return chooseSentences(q, read, evidence, rankSentences(q, read));
+  const chosen = chooseSentences(q, read, evidence, rankSentences(q, read));
+  // "On what date…" answered without any date is no answer: the composer then says nothing relevant was found (and
+  // the query is free). Only for a day: for the other types, abstaining when no statement carries the type cost right
+  // answers on the tuning part of bench/engine-quality (the type patterns miss some phrasings).
+  if (q.type === 'day' && !chosen.some((c) => carriesAnswerType('day', `${c.context ?? ''} ${c.text}`))) return [];
+  return chosen;
 }
 
 /**
