@@ -85,6 +85,17 @@ describe('extractive answers', () => {
     expect(answer.answer.split(' [1]')[0]).toBe('Senator: Term of six years, with one third of the Senate elected every two years.');
   });
 
+  it('a statement under another label than the one asked about is never a follow-up ("Term of two years." is the House)', () => {
+    // The seeded document's own paragraph and the weights retrieval gave its words.
+    const t = [term('long', 'long', 3.75), term('senator', 'senat', 1.91), term('term', 'term', 2.65), term('office', 'offic', 1.72)];
+    const content =
+      'The Constitution sets minimum qualifications for the elected federal offices.\n\nRepresentative: at least 25 years old, a citizen for at least 7 years, and an inhabitant of the state represented. Term of two years.\n\nSenator: at least 30 years old, a citizen for at least 9 years, and an inhabitant of the state represented. Term of six years, with one third of the Senate elected every two years.\n\nPresident: at least 35 years old, a natural born citizen. Term of four years.';
+    const answer = composeExtractiveAnswer("How long is a senator's term of office?", t, [chunk(1, content, 9, { heading: 'The Constitution at a Glance > Qualifications for federal office' })]);
+    expect(answer.answer.split(' [1]')[0]).toBe('Senator: Term of six years, with one third of the Senate elected every two years.');
+    expect(answer.answer).not.toContain('Term of two years');
+    expect(answer.answer).not.toContain('Term of four years');
+  });
+
   it('a finding outranks the aim that restates the question', () => {
     const aimTerms = [term('exercise', 'exercis', 2), term('blood', 'blood', 1.5), term('pressure', 'pressur', 1.5), term('lower', 'lower', 1)];
     const passages = [

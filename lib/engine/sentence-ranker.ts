@@ -124,6 +124,8 @@ export const SENTENCE_FEATURES = [
   'limit asked', // the question asks for an upper or lower limit and the statement gives one ("up to", "not below")
 ] as const;
 
+const OTHER_LABEL = SENTENCE_FEATURES.indexOf('other label');
+
 export interface RankedCandidate extends SentenceCandidate {
   features: number[];
 }
@@ -296,6 +298,9 @@ export function chooseSentences(q: Question, read: RetrievedChunk[], evidence: P
       if (c.score < best.score - OTHER_DOCUMENT_MARGIN || !passesGate(q, e) || e.coverage < leadEvidence.coverage) continue;
     }
     if ((perPassage.get(c.passage) ?? 0) >= 3) continue;
+    // A follow-up under another label ("Representative: Term of two years." after "Senator: Term of six years.") is
+    // about something else than what was asked.
+    if (chosen.length > 0 && (c as RankedCandidate).features?.[OTHER_LABEL] === 1) continue;
     if (chosen.some((x) => x.text === c.text || jaccard(x.terms, c.terms) >= 0.6)) continue;
     if (chosen.some((x) => x.passage === c.passage && x.span.start < c.span.end && c.span.start < x.span.end)) continue;
     chosen.push(c);

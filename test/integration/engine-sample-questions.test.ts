@@ -57,6 +57,8 @@ describe('the seeded marketplace answers its own sample questions', () => {
     expect(marbury.answer.split(' [1]')[0]).toContain('Marbury v. Madison');
     const senator = await ask('us-constitution-companion', "How long is a senator's term of office?");
     expect(senator.answer.split(' [1]')[0]).toContain('six years');
+    // …and never the House's or the President's term after it.
+    expect(senator.answer).not.toMatch(/Term of (two|four) years/);
     const amparo = await ask('constitucion-espanola-comentada', '¿Qué derechos protege el recurso de amparo?');
     expect(amparo.citations.length).toBeGreaterThan(0);
     expect(amparo.answer).toContain('artículos 14 a 29');
