@@ -51,6 +51,16 @@ describe('extractive answers', () => {
     expect(composeExtractiveAnswer('From what date have organisations had to comply with the GDPR?', t, withDay).answer).toContain('25 May 2018');
   });
 
+  it('a caption or a heading line states nothing and is never a statement of the answer', () => {
+    const t = [term('columbian', 'columbian', 3), term('exchange', 'exchang', 2.5)];
+    const passages = [
+      chunk(1, 'Examples of the Columbian Exchange\nMaize (corn), potatoes; Wheat, rice, sugar cane\nThe historian Alfred Crosby coined the term Columbian Exchange in 1972 for the transfer of plants, animals and diseases between the hemispheres.', 9),
+    ];
+    const answer = composeExtractiveAnswer('What was the Columbian Exchange?', t, passages);
+    expect(answer.answer.startsWith('The historian Alfred Crosby coined the term Columbian Exchange')).toBe(true);
+    expect(answer.answer).not.toContain('Examples of the Columbian Exchange [');
+  });
+
   it('does not cite a second document that only shares a word with the question', () => {
     const passages = [
       chunk(1, 'Glaciers retreat at a rate of 30 metres a year in the northern valleys.', 9),

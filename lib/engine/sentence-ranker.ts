@@ -157,6 +157,9 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       // A table's header row names its columns ("Feature; Carbon tax; Emissions trading system"): it is the context of
       // the rows below it, never an answer.
       if (para.row && !para.header && headers.has(p.content.slice(para.start, para.end))) return;
+      // A line that is no sentence (no closing punctuation, a few words: a table's caption, a heading kept in the
+      // text) names a topic; it states nothing ("Examples of the Columbian Exchange").
+      if (!para.row && para.sentences.length === 1 && countWords(own) <= 10 && !/[.!?:;)\]"”’]\s*$/.test(own)) return;
       // A candidate holds a question word itself (its extension below is context), or carries the strong type asked
       // for right after what names the topic: the sentence before it, its paragraph's label or its table's header
       // ("The Senate is the upper chamber. Members serve six years.").
