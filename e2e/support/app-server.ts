@@ -87,6 +87,10 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   // lib/accounts/auth.ts derives next-auth's URL from APP_URL only when NEXTAUTH_URL is unset.
   delete env.NEXTAUTH_URL;
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  // A connection dropped under it (the server's own shutdown, the scratch database dropped at close) must not surface
+  // as an unhandled error in whichever test runs then; a query in flight still fails through its own promise.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   let consoleOutput = '';
   let server: ChildProcess | undefined;
   const running = () => server !== undefined && server.exitCode === null && server.signalCode === null;

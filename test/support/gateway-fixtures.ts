@@ -124,7 +124,12 @@ export async function startExamplePublisher(options: { delayMs?: number } = {}):
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        // A publisher still holding a connection open is killed after 5 s: a hook must never wait on it for a minute.
+        const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };
