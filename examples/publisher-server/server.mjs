@@ -167,5 +167,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     // Tests read this line to learn the port when PORT=0.
     console.log(`publisher listening on http://${host}:${server.address().port}`);
   });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));
+  // On a stop signal: take no new connections, let answers in flight finish, drop idle keep-alive connections (they
+  // would otherwise hold the process for keepAliveTimeout), and exit after 10 s whatever is left.
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      server.close(() => process.exit(0));
+      server.closeIdleConnections();
+      setTimeout(() => process.exit(0), 10_000).unref();
+    });
+  }
 }
