@@ -36,4 +36,5 @@ export const SENTENCE_WEIGHTS: readonly number[] = [
   0.534, // type with coverage
   1.422, // question numbers
   0.473, // limit asked
+  1.597, // negation shared
 ];

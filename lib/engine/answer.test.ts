@@ -160,6 +160,15 @@ describe('extractive answers', () => {
     expect(selectSentences(vitalTerms, plain, 'How many participants took part in the VITAL trial?').map((c) => c.text)).not.toContain('Enrolment closed early.');
   });
 
+  it('a negated question is answered by the statement that says what does not hold, not by its opposite', () => {
+    const t = [term('proportion', 'proport', 2), term('people', 'peopl', 1), term('high', 'high', 1), term('blood', 'blood', 1.5), term('pressure', 'pressur', 1.5), term('single', 'singl', 2), term('identifiable', 'identifi', 3), term('cause', 'caus', 2)];
+    const passages = [
+      chunk(1, 'About 90 to 95% of adults with hypertension have primary hypertension, which has no single identifiable cause and arises from an interaction of genetics, age and lifestyle factors. The remaining 5 to 10% have secondary hypertension caused by an identifiable, and sometimes curable, condition.', 9),
+    ];
+    const answer = composeExtractiveAnswer('What proportion of people with high blood pressure have no single identifiable cause?', t, passages);
+    expect(answer.answer.split(' [1]')[0]).toContain('About 90 to 95%');
+  });
+
   it('refuses when the passages hold too little of the question', () => {
     const wide = [term('glacier', 'glacier', 1), term('football', 'footbal', 6, 0), term('cup', 'cup', 6, 0)];
     const passages = [chunk(1, 'The glacier is large.', 3)];

@@ -12,4 +12,14 @@ describe('the question as answer selection reads it', () => {
     expect(matchText(q, 'The MV schedule.').size).toBe(0);
     expect(matchText(q, 'The MRM schedule.').size).toBe(0);
   });
+
+  it('an everyday paraphrase covers the question word for less than the word itself ("returned" for "came back")', () => {
+    const q = analyseQuestion('How many men came back from the voyage, and when was the last dose given?', [term('men', 2), term('came', 1), term('back', 1), term('voyage', 2), term('last', 1.5), term('dose', 2)]);
+    const returned = matchText(q, 'Only one ship returned, with 18 survivors.');
+    expect([...returned.keys()].sort()).toEqual(['back', 'came']);
+    expect(returned.get('came')).toBeCloseTo(0.8);
+    expect([...matchText(q, 'The final dose.').keys()].sort()).toEqual(['dose', 'last']);
+    // The words of a phrase do not paraphrase each other: "back" alone is not "came".
+    expect([...matchText(q, 'They went back.').keys()]).toEqual(['back']);
+  });
 });

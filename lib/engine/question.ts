@@ -1,5 +1,6 @@
 import { questionAnswerType, type AnswerType } from './answer-type';
 import type { QueryTerm } from './retrieval';
+import { PARAPHRASE_WEIGHT, paraphraseIndex } from './paraphrases';
 import { lightStem, STOP_WORDS, tokenize } from './text';
 
 /**
@@ -48,6 +49,8 @@ export interface Question {
   framing: Set<string>;
   /** An acronym of consecutive question words → those words ("measles-mumps-rubella" → mmr). */
   acronyms: Map<string, string[]>;
+  /** A text word's light stem → the question words it paraphrases ("final" → last). */
+  paraphrases: Map<string, string[]>;
   lexicon: Lexicon;
 }
 
@@ -81,7 +84,8 @@ export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexic
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const present = new Set(terms.filter((t) => t.docFreq > 0).map((t) => t.word));
   const acronyms = questionAcronyms(text, weights);
-  return { text, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon, matched: new Map(), framing, acronyms };
+  const paraphrases = paraphraseIndex(weights.keys());
+  return { text, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon, matched: new Map(), framing, acronyms, paraphrases };
 }
 
 /**
@@ -111,6 +115,7 @@ export function matchWords(q: Question, words: string[]): Map<string, number> {
   const found = new Map<string, number>();
   for (const w of words) {
     for (const word of q.acronyms.get(w) ?? []) found.set(word, Math.max(found.get(word) ?? 0, q.weights.get(word) ?? 0));
+    if (q.paraphrases.size > 0) for (const word of q.paraphrases.get(lightStem(w)) ?? []) found.set(word, Math.max(found.get(word) ?? 0, PARAPHRASE_WEIGHT * (q.weights.get(word) ?? 0)));
     for (const lexeme of q.lexicon(w)) {
       const hit = q.byLexeme.get(lexeme);
       if (hit) found.set(hit.word, Math.max(found.get(hit.word) ?? 0, hit.idf));

@@ -54,6 +54,9 @@ function withoutQuestionNumbers(text: string, question: string): string {
   return own.size ? text.replace(/\d[\d.,/]*/g, (n) => (own.has(n) ? ' '.repeat(n.length) : n)) : text;
 }
 
+/** A negation: a question about what does NOT hold is answered by a statement that says so, not by its opposite. */
+const NEGATION = /\b(no|not|non|none|never|without|cannot|can't|don't|doesn't|isn't|aren't|sin|nunca|ning[úu]n[oa]?|nicht|kein\w*|ohne|nie|pas|sans|jamais|aucun\w*)\b|n['’]t\b/i;
+
 /** How close (in characters) an answer of the asked type must be to a question word to count as about it. */
 const NEAR_CHARS = 40;
 
@@ -122,6 +125,7 @@ export const SENTENCE_FEATURES = [
   'type with coverage', // own coverage when the statement carries the strong type
   'question numbers', // share of the numbers the question gives ("a ride of 12 kilometres") found in the statement
   'limit asked', // the question asks for an upper or lower limit and the statement gives one ("up to", "not below")
+  'negation shared', // the question is negated ("no single identifiable cause") and so is the statement
 ] as const;
 
 const OTHER_LABEL = SENTENCE_FEATURES.indexOf('other label');
@@ -138,6 +142,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
   const strong = q.type !== null && STRONG_TYPES.has(q.type);
   const questionLexemes = new Set(q.byLexeme.keys());
   const numbers = questionNumbers(q.text);
+  const negated = NEGATION.test(q.text);
   const candidates: RankedCandidate[] = [];
   let rarest: string | null = null;
   for (const [w, weight] of q.weights) if (q.total > 0 && (rarest === null || weight > q.weights.get(rarest)!) && presentWords(q).has(w)) rarest = w;
@@ -261,6 +266,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         typed && strong ? sum(ownWords) / q.total : 0,
         sharedNumbers(numbers, text),
         givesAskedBound(q.text, text) ? 1 : 0,
+        negated && NEGATION.test(text) ? 1 : 0,
       ];
       let score = 0;
       for (let k = 0; k < features.length; k++) score += (weights[k] ?? 0) * features[k];
