@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -35,7 +36,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
  */
 export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob } = {}): Promise<DatabaseHandle> {
   if (dataDir && !dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite({ dataDir, loadDataDir: options.loadDataDir, extensions: { unaccent, pg_trgm } });
+  // pgvector (hybrid retrieval's nearest chunks, lib/engine/vector-search.ts) is created by migrateDatabase; every
+  // PGlite must load it, since a data directory where it is installed cannot run its functions otherwise.
+  const client = new PGlite({ dataDir, loadDataDir: options.loadDataDir, extensions: { unaccent, pg_trgm, vector } });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return { db, kind: 'pglite', pglite: client, close: () => client.close() };

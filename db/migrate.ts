@@ -10,11 +10,29 @@ export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'db', 'migrations');
 export const STARTUP_LOCK_ID = 7_391_452;
 
 export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
+  if (handle.kind === 'pglite') await migratePglite(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+  else await migratePostgres(handle.db, { migrationsFolder: MIGRATIONS_FOLDER });
+  await ensureVectorExtension(handle);
+}
+
+/**
+ * pgvector, when this database can have it: always on PGlite (db/client.ts loads @electric-sql/pglite-pgvector), and
+ * on a PostgreSQL server whose pg_available_extensions lists `vector`. Outside the migration history on purpose: the
+ * one history must run on a server without the extension (the development and CI machines' PostgreSQL 15), where
+ * vectors stay real[] and are compared exactly in SQL (lib/engine/vector-search.ts). A server where creating it is
+ * refused (no privilege) keeps that portable path; its operator can run `create extension vector` later.
+ */
+export async function ensureVectorExtension(handle: DatabaseHandle): Promise<boolean> {
   if (handle.kind === 'pglite') {
-    await migratePglite(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
-    return;
+    await handle.db.execute(sql`create extension if not exists vector`);
+    return true;
   }
-  await migratePostgres(handle.db, { migrationsFolder: MIGRATIONS_FOLDER });
+  const available = await handle.db.execute(sql`select exists(select 1 from pg_available_extensions where name = 'vector') as present`);
+  if (!(available.rows[0] as { present: boolean }).present) return false;
+  return handle.db.execute(sql`create extension if not exists vector`).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Runs `work` holding a session-level advisory lock on one pooled connection (PostgreSQL), or directly (PGlite). */

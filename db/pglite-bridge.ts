@@ -64,8 +64,10 @@ function serveConnection(pglite: PGlite, socket: net.Socket, idleInTransactionMs
 
   const finish = async () => {
     if (release) {
-      // A client that disappears inside a transaction must not leave it open on the shared backend.
-      if (!isIdle()) await pglite.execProtocolRaw(ROLLBACK_MESSAGE).catch(() => {});
+      // A client that disappears inside a transaction must not leave it open on the shared backend. Its answer is
+      // dropped through a callback of its own: PGlite 0.5.14 (pinned by pglite-pgvector) keeps the last
+      // execProtocolRawStream callback for later raw calls, which could be another client's socket.
+      if (!isIdle()) await pglite.execProtocolRawStream(ROLLBACK_MESSAGE, { onRawData: () => {} }).catch(() => {});
       release();
       release = null;
     }

@@ -379,7 +379,9 @@ export const chunks = pgTable(
 
 /**
  * Engine, hybrid retrieval (optional): a chunk's embedding from the configured model, unit length, as a portable
- * real[] (exact cosine in SQL on PGlite and on any PostgreSQL); deleted with its chunk.
+ * real[] so the one migration history runs on a server without pgvector; searched through pgvector (a cast to
+ * `vector`) where the database has the extension, in plain SQL otherwise (lib/engine/vector-search.ts); deleted with
+ * its chunk.
  */
 export const chunkEmbeddings = pgTable(
   'chunk_embeddings',

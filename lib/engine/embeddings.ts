@@ -2,8 +2,9 @@ import { getEnv } from '@/lib/platform/env';
 
 /**
  * Optional hybrid retrieval (docs/api.md §8.1): an OpenAI-compatible `/embeddings` endpoint (plain fetch) turns chunk
- * texts and questions into vectors. Vectors are normalised to unit length, so cosine similarity is a dot product,
- * computed exactly in SQL over real[] (chunk_embeddings) on PGlite and on any PostgreSQL. Nothing is downloaded:
+ * texts and questions into vectors. Vectors are normalised to unit length, so cosine similarity is a dot product;
+ * they are stored as real[] (chunk_embeddings) and compared exactly, by pgvector where the database has it
+ * (vector-search.ts). Nothing is downloaded:
  * the model runs wherever EMBEDDINGS_BASE_URL points. Every failure is an EmbeddingsError, on which ingestion stores
  * no vectors and retrieval stays lexical.
  */

@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
-import { realArrayLiteral } from './embeddings';
 import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
 import { parseQuery, type ParsedQuery } from './query-parse';
 import { compoundNumbers, DEFINITION_PASSAGES, definedTerms, numberAliases } from './query-expansion';
+import { nearestChunkIds } from './vector-search';
 
 /**
  * Retrieval inside one knowledge base, in SQL that runs the same on PGlite and PostgreSQL:
@@ -288,20 +288,13 @@ function toRetrievedChunk(r: ChunkRow): RetrievedChunk {
 }
 
 /**
- * Hybrid retrieval: the knowledge base's chunks nearest the question's vector (exact cosine: a dot product of unit
- * vectors over real[], the same SQL on PGlite and PostgreSQL), fused with the lexical ranking by reciprocal rank
- * (1 / (RRF_K + rank) summed over both lists). A chunk found only by its vector keeps half the lowest BM25 score of
- * the list, so passage-rank features stay comparable; the relevance gate still asks for the question's words.
+ * Hybrid retrieval: the knowledge base's chunks nearest the question's vector (exact: pgvector where the database has
+ * it, otherwise an inner product in SQL over real[]; vector-search.ts), fused with the lexical ranking by reciprocal
+ * rank (1 / (RRF_K + rank) summed over both lists). A chunk found only by its vector keeps half the lowest BM25 score
+ * of the list, so passage-rank features stay comparable; the relevance gate still asks for the question's words.
  */
 async function fuseWithVectors(db: Executor, kbId: string, lexical: RetrievedChunk[], vector: QueryVector, limit: number): Promise<RetrievedChunk[]> {
-  const nearest = rows<{ id: number }>(
-    await db.execute(sql`
-      select e.chunk_id as id
-      from chunk_embeddings e
-      where e.kb_id = ${kbId} and e.model = ${vector.model}
-      order by (select sum(a * b) from unnest(e.embedding, ${realArrayLiteral(vector.values)}::real[]) as t(a, b)) desc nulls last, e.chunk_id
-      limit ${VECTOR_CANDIDATES}::int`),
-  ).map((r) => Number(r.id));
+  const nearest = await nearestChunkIds(db, kbId, vector, VECTOR_CANDIDATES);
   const fused = new Map<number, number>();
   lexical.forEach((c, i) => fused.set(c.chunkId, 1 / (RRF_K + i + 1)));
   nearest.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + 1 / (RRF_K + i + 1)));

@@ -1,77 +1,55 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '@/test/support/db';
+import { createTestDatabase, testDbKind } from '@/test/support/db';
+import { fakeEmbedding, startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '@/test/support/fake-embeddings';
 import type { Database } from '@/lib/platform/db';
 import { answerHostedQuery, reindexKnowledgeBase, searchChunks, type EmbeddingsConfig } from '@/lib/engine';
 import { embedTexts } from '@/lib/engine/embeddings';
 import { ingestDocument } from '@/lib/engine/ingest';
+import { nearestChunkIds, vectorSearchMode } from '@/lib/engine/vector-search';
 import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 
 /**
- * Optional hybrid retrieval (issue 14 part 4) against a deterministic local embeddings server: each word is hashed
- * into one of 64 dimensions after a small synonym table ("physician" → "doctor"), so meaning the words do not share
- * can still be near. Vectors are stored as real[] and compared exactly in SQL, on PGlite and PostgreSQL alike.
+ * Optional hybrid retrieval (issue 14 part 4) against a deterministic local embeddings server (test/support/
+ * fake-embeddings.ts: each word hashed into one of 64 dimensions after a small synonym table, "physician" → "doctor",
+ * so meaning the words do not share can still be near). Vectors are stored as real[] on both databases and searched
+ * through pgvector on PGlite, exactly in SQL on the PostgreSQL server (which has no `vector` extension here); both
+ * must rank the same data the same.
  */
-const SYNONYMS: Record<string, string> = { physician: 'doctor', physicians: 'doctor', doctors: 'doctor', appointment: 'visit', appointments: 'visit', visits: 'visit' };
 const DIM = 64;
-function fakeEmbedding(text: string): number[] {
-  const v = new Array<number>(DIM).fill(0);
-  for (const raw of text.toLowerCase().match(/[a-z]+/g) ?? []) {
-    const w = SYNONYMS[raw] ?? raw;
-    if (w.length < 3) continue;
-    let h = 2166136261;
-    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619);
-    v[(h >>> 0) % DIM] += 1;
-  }
-  return v;
-}
-
 const enc = (s: string) => new TextEncoder().encode(s);
 let db: Database;
-let server: Server;
+let fake: FakeEmbeddingsServer;
 let embeddings: EmbeddingsConfig;
-let failing = false;
-let calls = 0;
 let kb: string;
 
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let data = '';
-    req.on('data', (c) => (data += c));
-    req.on('end', () => resolve(data));
-  });
+async function newKnowledgeBase(title: string): Promise<string> {
+  const created = await createHostedKnowledgeBase(db, { title, publisher: 'Hybrid Test Press', category: 'health', tags: [], summary: 'Hybrid retrieval tests.' });
+  if (!created.ok) throw new Error(created.message);
+  return created.id;
+}
+
+async function ingestAll(kbId: string, documents: Array<[string, string]>): Promise<void> {
+  for (const [name, text] of documents) {
+    const r = await ingestDocument(db, kbId, { sourceName: name, bytes: enc(text) }, { embeddings });
+    if (!r.ok) throw new Error(r.message);
+  }
+}
 
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    const body = JSON.parse(await readBody(req)) as { model: string; input: string[] };
-    calls++;
-    if (failing || req.url !== '/v1/embeddings' || req.headers.authorization !== 'Bearer sk-fake-embeddings') {
-      res.writeHead(503, { 'content-type': 'application/json' });
-      return res.end('{"error":"unavailable"}');
-    }
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ object: 'list', model: body.model, data: body.input.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(t) })) }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  embeddings = { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, apiKey: 'sk-fake-embeddings', model: 'fake-hash-64', timeoutMs: 2_000 };
+  fake = await startFakeEmbeddingsServer({ dim: DIM, model: 'fake-hash-64' });
+  embeddings = fake.config;
   db = (await createTestDatabase()).db;
-  const created = await createHostedKnowledgeBase(db, { title: 'Hybrid Test Base', publisher: 'Hybrid Test Press', category: 'health', tags: [], summary: 'Hybrid retrieval tests.' });
-  if (!created.ok) throw new Error(created.message);
-  kb = created.id;
-  for (const [name, text] of [
+  kb = await newKnowledgeBase('Hybrid Test Base');
+  await ingestAll(kb, [
     ['doctor.md', '# Seeing a doctor\n\nBook a doctor visit once a year for a general check-up. Bring your medication list to every visit with the doctor.'],
     ['museum.md', '# Museum\n\nA visit to the city museum is free on Sundays. The museum shop closes at five.'],
     ['garden.md', '# Garden\n\nWater tomatoes in the morning. Prune roses in late winter.'],
-  ]) {
-    const r = await ingestDocument(db, kb, { sourceName: name, bytes: enc(text) }, { embeddings });
-    if (!r.ok) throw new Error(r.message);
-  }
+  ]);
 });
 
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await fake.close();
 });
 
 describe('hybrid retrieval', () => {
@@ -103,16 +81,16 @@ describe('hybrid retrieval', () => {
   it('the answer path embeds the question; a failing endpoint leaves retrieval lexical and the answer unchanged', async () => {
     const question = 'When is the museum free?';
     const ok = await answerHostedQuery({ kbId: kb, query: question, requestId: 'req_hybrid' }, db, { llm: null, embeddings });
-    failing = true;
-    const before = calls;
+    fake.setFailing(true);
+    const before = fake.calls();
     const degraded = await answerHostedQuery({ kbId: kb, query: question, requestId: 'req_hybrid' }, db, { llm: null, embeddings });
-    expect(calls).toBeGreaterThan(before);
+    expect(fake.calls()).toBeGreaterThan(before);
     expect(degraded.answer).toBe(ok.answer);
     expect(ok.answer).toContain('free on Sundays');
     // Ingestion carries on without vectors while the endpoint is down.
     const r = await ingestDocument(db, kb, { sourceName: 'late.md', bytes: enc('# Late\n\nThe library opens at nine.') }, { embeddings });
     expect(r.ok).toBe(true);
-    failing = false;
+    fake.setFailing(false);
   });
 
   it('reindex re-embeds every chunk', async () => {
@@ -120,5 +98,88 @@ describe('hybrid retrieval', () => {
     const missing = (await db.execute(sql`
       select count(*)::int as n from chunks c left join chunk_embeddings e on e.chunk_id = c.id where c.kb_id = ${kb} and e.chunk_id is null`)).rows as Array<{ n: number }>;
     expect(missing[0].n).toBe(0);
+  });
+});
+
+/**
+ * Where the nearest chunks are computed. The PostgreSQL server of the development and CI machines has no `vector`
+ * extension, so it must take the portable path; one that offers the extension gets it at migration, like PGlite.
+ */
+describe('nearest chunks: pgvector on PGlite, the portable fallback on a server without it', () => {
+  // Texts chosen so the question's similarities are distinct, with two exact ties: travel.md and travel-again.md
+  // differ only by words too short to embed, garden.md and weather.md share nothing with the question.
+  const DOCUMENTS: Array<[string, string]> = [
+    ['garden.md', '# Garden\n\nWater tomatoes in the morning.'],
+    ['clinic.md', '# Clinic\n\nThe doctor sees you at each visit and checks your medication dose.'],
+    ['travel.md', '# Travel\n\nA visit abroad needs a passport.'],
+    ['pharmacy.md', '# Pharmacy\n\nMedication is sold at the pharmacy counter.'],
+    ['weather.md', '# Weather\n\nRain falls in spring.'],
+    ['travel-again.md', '# Travel\n\nA visit abroad needs a passport, so go.'],
+    ['physician.md', '# Physician\n\nYour physician keeps your records.'],
+  ];
+  const QUESTION = 'Which doctor checks my medication at a visit?';
+  let rankingKb: string;
+
+  beforeAll(async () => {
+    rankingKb = await newKnowledgeBase('Hybrid Ranking Base');
+    await ingestAll(rankingKb, DOCUMENTS);
+  });
+
+  async function expectedMode(): Promise<'pgvector' | 'portable'> {
+    if (testDbKind() === 'pglite') return 'pgvector';
+    const r = await db.execute(sql`select exists(select 1 from pg_available_extensions where name = 'vector') as present`);
+    return (r.rows[0] as { present: boolean }).present ? 'pgvector' : 'portable';
+  }
+
+  /** The ranking as source names (chunk ids differ between databases; ingestion order does not). */
+  async function sourcesOf(ids: number[]): Promise<string[]> {
+    const r = await db.execute(sql`
+      select c.id, d.source_name from chunks c join documents d on d.id = c.document_id
+      where c.id = any(${`{${ids.join(',')}}`}::bigint[])`);
+    const byId = new Map((r.rows as Array<{ id: number; source_name: string }>).map((x) => [Number(x.id), x.source_name]));
+    return ids.map((id) => byId.get(id) ?? '?');
+  }
+
+  /** The ranking computed here, in double precision, from the texts as ingestion embeds them (heading, content). */
+  async function referenceRanking(question: number[]): Promise<string[]> {
+    const r = await db.execute(sql`
+      select c.id, c.heading, c.content, d.source_name from chunks c join documents d on d.id = c.document_id
+      where c.kb_id = ${rankingKb} order by c.id`);
+    const unit = (v: number[]) => v.map((x) => x / (Math.hypot(...v) || 1));
+    const q = unit(question);
+    return (r.rows as Array<{ id: number; heading: string | null; content: string; source_name: string }>)
+      .map((c) => ({ id: Number(c.id), source: c.source_name, sim: unit(fakeEmbedding(`${c.heading ?? ''}\n${c.content}`, DIM)).reduce((a, x, i) => a + x * q[i], 0) }))
+      .sort((a, b) => b.sim - a.sim || a.id - b.id)
+      .map((c) => c.source);
+  }
+
+  it('the extension is installed where the database offers it, and the choice follows it', async () => {
+    const mode = await expectedMode();
+    const installed = (await db.execute(sql`select extversion from pg_extension where extname = 'vector'`)).rows;
+    expect(installed.length).toBe(mode === 'pgvector' ? 1 : 0);
+    expect(await vectorSearchMode(db)).toBe(mode);
+    // Detected once per database: the same promise every time.
+    expect(vectorSearchMode(db)).toBe(vectorSearchMode(db));
+    if (testDbKind() === 'pglite') expect(mode).toBe('pgvector');
+  });
+
+  it('ranks the same data the same on either path, ties broken by chunk id', async () => {
+    const [values] = await embedTexts(embeddings, [QUESTION]);
+    const query = { model: embeddings.model, values };
+    const chosen = await sourcesOf(await nearestChunkIds(db, rankingKb, query, 20));
+    // The same list on PGlite and on the PostgreSQL server, whichever path each takes ("garden" shares a hashed
+    // dimension with the question; the two travel texts embed alike and tie, as do nothing-in-common ones).
+    expect(chosen).toEqual(['clinic.md', 'pharmacy.md', 'garden.md', 'travel.md', 'travel-again.md', 'physician.md', 'weather.md']);
+    expect(chosen).toEqual(await referenceRanking(values));
+    // Where pgvector is present, the portable SQL over the very same rows agrees with it.
+    if ((await vectorSearchMode(db)) === 'pgvector') {
+      expect(await sourcesOf(await nearestChunkIds(db, rankingKb, query, 20, 'portable'))).toEqual(chosen);
+    }
+    // A vector of another size is nobody's neighbour on the pgvector path (pgvector would refuse to compare it).
+    if ((await vectorSearchMode(db)) === 'pgvector') {
+      expect(await nearestChunkIds(db, rankingKb, { model: embeddings.model, values: values.slice(0, 32) }, 20)).toEqual([]);
+    }
+    // Only this knowledge base's chunks, and only this model's.
+    expect(await nearestChunkIds(db, rankingKb, { model: 'another-model', values }, 20)).toEqual([]);
   });
 });
