@@ -169,6 +169,22 @@ describe('extractive answers', () => {
     expect(answer.answer.split(' [1]')[0]).toContain('About 90 to 95%');
   });
 
+  it('a list item is shown with the line introducing its list, once for several items of one list', () => {
+    const t = [term('child', 'child', 1), term('mild', 'mild', 2.5), term('cold', 'cold', 3), term('vaccinated', 'vaccin', 0.5), term('fever', 'fever', 2)];
+    const content = [
+      'Many situations are mistakenly treated as contraindications.',
+      'The following are not reasons to withhold vaccines:',
+      'Mild acute illness, such as a cold, mild diarrhoea or an ear infection, with or without a low-grade fever.',
+      'Current antibiotic therapy.',
+      'A mild local reaction or a fever after a previous dose.',
+    ].join('\n');
+    const answer = composeExtractiveAnswer('Can a child with a mild cold and a fever still be vaccinated?', t, [chunk(1, content, 9)]);
+    expect(answer.answer.startsWith('The following are not reasons to withhold vaccines: Mild acute illness, such as a cold')).toBe(true);
+    expect(answer.answer.match(/The following are not reasons/g)).toHaveLength(1);
+    // The excerpt runs from the introduction to the item, verbatim.
+    expect(answer.citations[0].excerpt).toBe(content.slice(content.indexOf('The following'), content.indexOf('\nCurrent')));
+  });
+
   it('refuses when the passages hold too little of the question', () => {
     const wide = [term('glacier', 'glacier', 1), term('football', 'footbal', 6, 0), term('cup', 'cup', 6, 0)];
     const passages = [chunk(1, 'The glacier is large.', 3)];

@@ -43,6 +43,7 @@ export function composeExtractiveAnswer(query: string, terms: QueryTerm[], passa
   if (sentences.length === 0) return noAnswer(query, read);
   const citations: Citation[] = [];
   const parts: string[] = [];
+  let shownContext: string | null = null;
   for (const s of sentences) {
     const p = read[s.passage];
     const excerpt = clipExcerpt(p.content.slice(s.excerpt.start, s.excerpt.end));
@@ -51,7 +52,9 @@ export function composeExtractiveAnswer(query: string, terms: QueryTerm[], passa
       citations.push({ document_id: p.documentId, title: p.documentTitle, excerpt, page: p.page });
       index = citations.length - 1;
     }
-    parts.push(`${withContext(s.context, s.text)} [${index + 1}]`);
+    // Two items of one list, or two sentences under one label, name their context once.
+    parts.push(`${withContext(s.context === shownContext ? null : s.context, s.text)} [${index + 1}]`);
+    shownContext = s.context;
   }
   const answer = parts.join(' ');
   const tokens = countTokens(query) + read.reduce((n, p) => n + p.tokenCount, 0) + countTokens(answer);

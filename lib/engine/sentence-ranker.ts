@@ -1,7 +1,7 @@
 import { answerTypeOffsets, carriesAnswerType, describesMethod, givesAskedBound, isAimOrBackground, statesFinding, STRONG_TYPES } from './answer-type';
 import { SENTENCE_WEIGHTS } from './answer-weights';
 import { questionNumbers, sharedNumbers } from './numbers';
-import { chunkParagraphs } from './paragraphs';
+import { chunkParagraphs, type Paragraph } from './paragraphs';
 import { analyseQuestion, hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
 import { headingParts, passageEvidence, passesGate, type PassageEvidence } from './relevance-gate';
 import type { QueryTerm, RetrievedChunk } from './retrieval';
@@ -56,6 +56,41 @@ function withoutQuestionNumbers(text: string, question: string): string {
 
 /** A negation: a question about what does NOT hold is answered by a statement that says so, not by its opposite. */
 const NEGATION = /\b(no|not|non|none|never|without|cannot|can't|don't|doesn't|isn't|aren't|sin|nunca|ning[úu]n[oa]?|nicht|kein\w*|ohne|nie|pas|sans|jamais|aucun\w*)\b|n['’]t\b/i;
+
+/** A list item is a short line; its list runs back to the line that introduces it ("The following are not reasons…:"). */
+const ITEM_MAX_WORDS = 60;
+/** A longer introduction is a paragraph of its own, not a frame to repeat before an item. */
+const INTRO_MAX_WORDS = 30;
+const LIST_MAX_ITEMS = 15;
+
+/**
+ * The sentence introducing the list a paragraph is an item of, or null: list items lose their markers when a document
+ * is parsed, so a list is a run of short lines after a line ending in ":". An item alone ("Mild acute illness, such as a
+ * cold.") does not say what it is an example of; its introduction does.
+ */
+function listIntroductions(content: string, paragraphs: Paragraph[]): Array<Span | null> {
+  const out: Array<Span | null> = [];
+  let intro: Span | null = null;
+  let items = 0;
+  for (const para of paragraphs) {
+    const last = para.sentences[para.sentences.length - 1];
+    // A line introducing a list of its own ends the list before it.
+    const introduces = last !== undefined && !para.row && /:\s*$/.test(content.slice(last.start, last.end));
+    const itemLike = !introduces && !para.row && !para.label && countWords(content.slice(para.start, para.end)) <= ITEM_MAX_WORDS;
+    if (intro && itemLike && items < LIST_MAX_ITEMS) {
+      out.push(intro);
+      items++;
+    } else {
+      out.push(null);
+      intro = null;
+    }
+    if (introduces) {
+      intro = last;
+      items = 0;
+    }
+  }
+  return out;
+}
 
 /** How close (in characters) an answer of the asked type must be to a question word to count as about it. */
 const NEAR_CHARS = 40;
@@ -155,6 +190,8 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
     // Labelled paragraphs side by side ("Representative: …", "Senator: …"): when one label names what was asked,
     // the others are about something else.
     const labelMatched = paragraphs.some((para) => para.label && matchText(q, para.label.text).size > 0);
+    const intros = listIntroductions(p.content, paragraphs);
+    const introOf = new Map(paragraphs.map((para, k) => [para, intros[k]]));
     const allSpans = paragraphs.flatMap((para) => para.sentences.map((s) => ({ s, para })));
     const headers = new Set(paragraphs.map((para) => para.header).filter((h): h is string => h !== null));
     allSpans.forEach(({ s: sentence, para }, i) => {
@@ -273,8 +310,11 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
 
       const needsContext = label && (typeInLabel || labelWords.size > 0 || REFERS_BACK.test(text));
       const sectionNeeded = !needsContext && section && [...sectionWords.keys()].some((w) => !ownWords.has(w)) && REFERS_BACK.test(text);
-      const context = needsContext ? label!.text : sectionNeeded ? section : null;
-      const excerpt = needsContext && span.end - para.start <= MAX_EXCERPT_CHARS ? { start: para.start, end: span.end } : span;
+      // A list item is shown with its introduction when the item does not name what it is an item of.
+      const intro = introOf.get(para) ?? null;
+      const introNeeded = !needsContext && intro !== null && span.start >= para.start && intro.end <= span.start && countWords(p.content.slice(intro.start, intro.end)) <= INTRO_MAX_WORDS;
+      const context = needsContext ? label!.text : introNeeded ? p.content.slice(intro!.start, intro!.end) : sectionNeeded ? section : null;
+      const excerpt = needsContext && span.end - para.start <= MAX_EXCERPT_CHARS ? { start: para.start, end: span.end } : introNeeded && span.end - intro!.start <= MAX_EXCERPT_CHARS ? { start: intro!.start, end: span.end } : span;
       candidates.push({ passage: index, text, span, context, excerpt, score, features, terms: new Set(words.map(lightStem).filter((w) => !STOP_WORDS.has(w))) });
     });
   });
