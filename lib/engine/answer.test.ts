@@ -185,6 +185,14 @@ describe('extractive answers', () => {
     expect(answer.citations[0].excerpt).toBe(content.slice(content.indexOf('The following'), content.indexOf('\nCurrent')));
   });
 
+  it('a table row is shown with its columns named, its excerpt still the verbatim row', () => {
+    const t = [term('reading', 'read', 1), term('stage', 'stage', 2), term('hypertension', 'hypertens', 1.5)];
+    const content = 'Category; Systolic (mm Hg); ; Diastolic (mm Hg)\nStage 1 hypertension; 130–139; or; 80–89\nStage 2 hypertension; 140 or higher; or; 90 or higher';
+    const answer = composeExtractiveAnswer('What reading counts as stage 2 hypertension?', t, [chunk(1, content, 9)]);
+    expect(answer.answer.startsWith('Category: Stage 2 hypertension; Systolic (mm Hg): 140 or higher; or; Diastolic (mm Hg): 90 or higher [1]')).toBe(true);
+    expect(answer.citations[0].excerpt).toBe('Stage 2 hypertension; 140 or higher; or; 90 or higher');
+  });
+
   it('refuses when the passages hold too little of the question', () => {
     const wide = [term('glacier', 'glacier', 1), term('football', 'footbal', 6, 0), term('cup', 'cup', 6, 0)];
     const passages = [chunk(1, 'The glacier is large.', 3)];

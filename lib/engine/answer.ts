@@ -53,7 +53,7 @@ export function composeExtractiveAnswer(query: string, terms: QueryTerm[], passa
       index = citations.length - 1;
     }
     // Two items of one list, or two sentences under one label, name their context once.
-    parts.push(`${withContext(s.context === shownContext ? null : s.context, s.text)} [${index + 1}]`);
+    parts.push(`${withContext(s.context === shownContext ? null : s.context, s.shown ?? s.text)} [${index + 1}]`);
     shownContext = s.context;
   }
   const answer = parts.join(' ');

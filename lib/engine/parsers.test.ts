@@ -29,6 +29,15 @@ describe('Markdown', () => {
       { kind: 'paragraph', level: 0, text: 'code line' },
     ]);
   });
+  it('a table keeps its empty cells, so that every row lines up with its header', () => {
+    const d = parseMarkdown('| Category | Systolic | | Diastolic |\n|---|---|---|---|\n| Stage 2 | 140 or higher | or | 90 or higher |\n| | | | |\n', 'x.md');
+    expect(d.pages[0].blocks).toEqual([
+      { kind: 'paragraph', level: 0, text: 'Category; Systolic; ; Diastolic' },
+      { kind: 'paragraph', level: 0, text: 'Stage 2; 140 or higher; or; 90 or higher' },
+    ]);
+    const h = parseHtml('<table><tr><th>Name</th><th></th><th>Value</th></tr><tr><td>A</td><td>or</td><td>1</td></tr></table>', 'x.html');
+    expect(h.pages[0].blocks.map((b) => b.text)).toEqual(['Name; ; Value', 'A; or; 1']);
+  });
   it('a file without text is refused', () => {
     expect(() => parseMarkdown('# Only a title\n', 'x.md')).toThrow(ParseError);
   });

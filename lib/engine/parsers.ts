@@ -186,8 +186,9 @@ export function parseMarkdown(text: string, sourceName: string): ParsedDocument 
     const table = /^\s*\|(.*)\|\s*$/.exec(line);
     if (table) {
       flush();
-      const cells = table[1].split('|').map((c) => normalizeWhitespace(stripInlineMarkdown(c))).filter(Boolean);
-      if (cells.length) blocks.push({ kind: 'paragraph', level: 0, text: cells.join('; ') });
+      // Empty cells are kept, so that a row's cells line up with its header's (answers name each cell's column).
+      const cells = table[1].split('|').map((c) => normalizeWhitespace(stripInlineMarkdown(c)));
+      if (cells.some(Boolean)) blocks.push({ kind: 'paragraph', level: 0, text: cells.join('; ') });
       continue;
     }
     const item = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
@@ -244,9 +245,8 @@ export function parseHtml(text: string, sourceName: string): ParsedDocument {
       } else if (el.name === 'tr') {
         const cells = el.children
           .filter((c): c is Element => c.type === 'tag' && (c.name === 'td' || c.name === 'th'))
-          .map((c) => normalizeWhitespace(inlineText(c)))
-          .filter(Boolean);
-        if (cells.length) blocks.push({ kind: 'paragraph', level: 0, text: cells.join('; ') });
+          .map((c) => normalizeWhitespace(inlineText(c)));
+        if (cells.some(Boolean)) blocks.push({ kind: 'paragraph', level: 0, text: cells.join('; ') });
       } else if (BLOCK_TEXT.has(el.name)) {
         // A list item holding a nested list: its own text first, then the nested blocks.
         const nested = el.children.some((c) => c.type === 'tag' && ['ul', 'ol', 'p', 'table', 'div'].includes((c as Element).name));

@@ -33,6 +33,8 @@ export interface SentenceCandidate {
   context: string | null;
   /** The excerpt's span: the statement, or its paragraph from the label on when that is short enough. */
   excerpt: Span;
+  /** The statement as the answer shows it, when that differs from its text: a table row with its columns named. */
+  shown?: string;
   score: number;
   terms: Set<string>;
 }
@@ -90,6 +92,18 @@ function listIntroductions(content: string, paragraphs: Paragraph[]): Array<Span
     }
   }
   return out;
+}
+
+/**
+ * A table row with each cell after its column's name ("Category: Stage 2 hypertension; Systolic (mm Hg): 140 or
+ * higher; or; Diastolic (mm Hg): 90 or higher"): a row alone does not say what its numbers are. Undefined when the
+ * row and its header do not line up.
+ */
+function withColumnNames(header: string, row: string): string | undefined {
+  const names = header.split('; ');
+  const cells = row.split('; ');
+  if (names.length !== cells.length || names.every((n) => !n.trim())) return undefined;
+  return cells.map((cell, k) => (names[k].trim() && cell.trim() && names[k].trim() !== cell.trim() ? `${names[k].trim()}: ${cell}` : cell)).filter((c) => c.trim()).join('; ');
 }
 
 /** How close (in characters) an answer of the asked type must be to a question word to count as about it. */
@@ -315,7 +329,8 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       const introNeeded = !needsContext && intro !== null && span.start >= para.start && intro.end <= span.start && countWords(p.content.slice(intro.start, intro.end)) <= INTRO_MAX_WORDS;
       const context = needsContext ? label!.text : introNeeded ? p.content.slice(intro!.start, intro!.end) : sectionNeeded ? section : null;
       const excerpt = needsContext && span.end - para.start <= MAX_EXCERPT_CHARS ? { start: para.start, end: span.end } : introNeeded && span.end - intro!.start <= MAX_EXCERPT_CHARS ? { start: intro!.start, end: span.end } : span;
-      candidates.push({ passage: index, text, span, context, excerpt, score, features, terms: new Set(words.map(lightStem).filter((w) => !STOP_WORDS.has(w))) });
+      const shown = para.row && para.header && span.start === para.start && span.end === para.end ? withColumnNames(para.header, text) : undefined;
+      candidates.push({ passage: index, text, span, context, excerpt, shown, score, features, terms: new Set(words.map(lightStem).filter((w) => !STOP_WORDS.has(w))) });
     });
   });
 
