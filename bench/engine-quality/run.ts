@@ -4,6 +4,8 @@
  *
  *   npx tsx bench/engine-quality/run.ts            # embedded PGlite (default)
  *   npx tsx bench/engine-quality/run.ts --postgres # a fresh database on the PostgreSQL server, dropped after
+ *   add --embeddings to embed every chunk through a local deterministic endpoint and report hybrid retrieval
+ *   next to lexical retrieval alone (hybrid.ts); the figures above it stay lexical
  *   add --verbose to list every miss
  */
 import { createRequire } from 'node:module';
@@ -14,6 +16,7 @@ import { seedMarketplace } from '@/lib/seed';
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
 import { randomBase62 } from '@/lib/platform/ids';
 import { createScratchDatabase } from '../../test/support/scratch-database';
+import { embedEveryKnowledgeBase, reportHybrid } from './hybrid';
 import {
   answerOutcome,
   containsFact,
@@ -36,6 +39,7 @@ const argv = process.argv.slice(2);
 const args = new Set(argv);
 const usePostgres = args.has('--postgres');
 const verbose = args.has('--verbose');
+const withEmbeddings = args.has('--embeddings');
 /** `--split tune|holdout|blind|added`: list misses (with --verbose) only for that part of the set. */
 const splitArg = argv.includes('--split') ? argv[argv.indexOf('--split') + 1] : null;
 
@@ -92,6 +96,8 @@ async function main() {
     await prepareDatabase(handle, { seed: seedMarketplace });
     const seedMs = Date.now() - seedStart;
     const db = handle.db;
+    // Before the chunks are read: reindexing gives them new ids.
+    const embedded = withEmbeddings ? await embedEveryKnowledgeBase(db) : null;
     const kbRows = (await db.execute(sql`select id, slug from knowledge_bases`)).rows as Array<{ id: string; slug: string }>;
     const kbId = new Map(kbRows.map((r) => [r.slug, r.id]));
     const docRows = (await db.execute(sql`select id, kb_id, source_name from documents`)).rows as Array<{ id: string; kb_id: string; source_name: string }>;
@@ -226,6 +232,12 @@ async function main() {
     console.log(`off-topic: ${offTopicSet.length} questions (${new Set(offTopicSet.map((q) => q.domain)).size} domains; ${langs}) × ${offTopicKbs.length} knowledge bases; questions answered somewhere: ${offTopicQuestionsMissed.size}`);
     console.log('');
     console.log(`full answer latency (extractive, in process): p50 ${p(0.5)} ms, p95 ${p(0.95)} ms`);
+    if (embedded) {
+      console.log('');
+      console.log(`embedding ${embedded.chunks} chunks (reindex through the local endpoint): ${embedded.ms} ms`);
+      for (const line of await reportHybrid(db, questions, embedded.server.config, kbId)) console.log(line);
+      await embedded.server.close();
+    }
     if (verbose) for (const m of misses) console.log(m);
   } finally {
     await drop();

@@ -40,14 +40,24 @@ export async function embedTexts(config: EmbeddingsConfig, texts: string[], sign
   for (let i = 0; i < texts.length; i += BATCH) {
     const input = texts.slice(i, i + BATCH).map((t) => t.slice(0, MAX_CHARS));
     const timeout = AbortSignal.timeout(config.timeoutMs ?? 10_000);
-    const response = await fetch(`${config.baseUrl.replace(/\/+$/, '')}/embeddings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${config.apiKey}` },
-      body: JSON.stringify({ model: config.model, input }),
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    }).catch((error: unknown) => {
-      throw new EmbeddingsError(`embeddings endpoint unreachable: ${(error as Error).message}`);
-    });
+    const post = () =>
+      fetch(`${config.baseUrl.replace(/\/+$/, '')}/embeddings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${config.apiKey}` },
+        body: JSON.stringify({ model: config.model, input }),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+    // Once more on a failure to connect or send: after an idle spell the first request can go out on a pooled
+    // keep-alive connection the endpoint has already closed (ECONNRESET; seen in bench/engine-quality after 40 s of
+    // queries), and fetch does not retry a POST. Embedding is idempotent; a timeout or an abort is not retried.
+    const response = await post()
+      .catch((error: unknown) => {
+        if (timeout.aborted || signal?.aborted) throw error;
+        return post();
+      })
+      .catch((error: unknown) => {
+        throw new EmbeddingsError(`embeddings endpoint unreachable: ${(error as Error).message}`);
+      });
     if (!response.ok) throw new EmbeddingsError(`embeddings endpoint answered ${response.status}`);
     const body = (await response.json().catch(() => null)) as { data?: Array<{ index?: number; embedding?: unknown }> } | null;
     const data = body?.data;

@@ -288,6 +288,18 @@ function toRetrievedChunk(r: ChunkRow): RetrievedChunk {
 }
 
 /**
+ * Reciprocal rank fusion of two rankings of chunk ids: 1 / (RRF_K + rank) summed over the lists, the vector list's
+ * share scaled by `vectorWeight` (1, plain RRF, in the engine; bench/engine-quality/hybrid.ts measures others), ties
+ * by chunk id.
+ */
+export function fuseRanks(lexical: number[], nearest: number[], vectorWeight = 1): number[] {
+  const fused = new Map<number, number>();
+  lexical.forEach((id, i) => fused.set(id, 1 / (RRF_K + i + 1)));
+  nearest.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + vectorWeight / (RRF_K + i + 1)));
+  return [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
+}
+
+/**
  * Hybrid retrieval: the knowledge base's chunks nearest the question's vector (exact: pgvector where the database has
  * it, otherwise an inner product in SQL over real[]; vector-search.ts), fused with the lexical ranking by reciprocal
  * rank (1 / (RRF_K + rank) summed over both lists). A chunk found only by its vector keeps half the lowest BM25 score
@@ -295,10 +307,7 @@ function toRetrievedChunk(r: ChunkRow): RetrievedChunk {
  */
 async function fuseWithVectors(db: Executor, kbId: string, lexical: RetrievedChunk[], vector: QueryVector, limit: number): Promise<RetrievedChunk[]> {
   const nearest = await nearestChunkIds(db, kbId, vector, VECTOR_CANDIDATES);
-  const fused = new Map<number, number>();
-  lexical.forEach((c, i) => fused.set(c.chunkId, 1 / (RRF_K + i + 1)));
-  nearest.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
-  const order = [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([id]) => id);
+  const order = fuseRanks(lexical.map((c) => c.chunkId), nearest).slice(0, limit);
   const byId = new Map(lexical.map((c) => [c.chunkId, c]));
   const missing = order.filter((id) => !byId.has(id));
   if (missing.length > 0) {

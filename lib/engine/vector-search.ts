@@ -13,14 +13,14 @@ import { realArrayLiteral } from './embeddings';
  * Both rank by the same quantity, accumulated in single precision in array order, and break ties by chunk id, so
  * the same data ranks the same on both (test/integration/engine-hybrid.test.ts).
  *
- * Exact search, with no HNSW index, on purpose. Measured on PGlite (2026-11, 20,000 vectors of 384 dimensions,
- * 5,000 in the knowledge base asked): the portable query took 913 ms, the pgvector one 42 ms, both exact and
- * identical. An HNSW expression index (partial on the model) took 133 s to build and made each later insert about
- * 15 times slower (200 chunks: 6.5 s instead of 0.45 s), which ingestion pays on every upload; it is one index over
- * every knowledge base, so its nearest neighbours must be filtered by knowledge base afterwards (pgvector's
- * iterative scan), and it is approximate, so rankings could differ from the portable path. A knowledge base's own
- * chunks, found through chunk_embeddings_kb_idx, are few enough to compare them all; an index is the step to take
- * when one knowledge base holds hundreds of thousands of chunks.
+ * Exact search, with no HNSW index, on purpose. Measured on PGlite by bench/engine-quality/vector-scale.ts (20,000
+ * vectors of 384 dimensions, 5,000 in the knowledge base asked): the portable query takes 378 ms, the pgvector one
+ * 24 ms, with the same 20 chunks every time. An HNSW expression index (partial on the model) took 39 s to build and
+ * made each later insert about 13 times slower, which ingestion would pay on every upload; it orders every knowledge
+ * base's vectors together, so its neighbours must be filtered by knowledge base afterwards (pgvector's iterative
+ * scan), and it is approximate (it returned 18.5% of the exact 20 there: random vectors are a hard case, and the
+ * knowledge-base filter comes after the index), so rankings would differ from the portable path. A knowledge base's own chunks, found through chunk_embeddings_kb_idx, are
+ * few enough to compare them all; an index is the step to take when one holds hundreds of thousands of chunks.
  */
 export type VectorSearchMode = 'pgvector' | 'portable';
 

@@ -1,0 +1,119 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { embedTexts, reindexKnowledgeBase, searchChunks, type EmbeddingsConfig } from '@/lib/engine';
+import { fuseRanks, VECTOR_CANDIDATES } from '@/lib/engine/retrieval';
+import { nearestChunkIds, vectorSearchMode, type VectorSearchMode } from '@/lib/engine/vector-search';
+import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../../test/support/fake-embeddings';
+import { goldSourceName, type EvalQuestion } from './evaluation-set';
+
+/**
+ * `run.ts --embeddings`: hybrid retrieval (lexical fused with the nearest chunks by reciprocal rank) next to lexical
+ * retrieval alone, over the same evaluation set in the same run and database. Vectors come from the tests'
+ * deterministic local endpoint (test/support/fake-embeddings.ts: hashed words, a tiny synonym table), so the figures
+ * measure the fusion, the storage and the search path, not an embedding model: a real model should do better, and
+ * this one must at least not make lexical retrieval worse. Also times the nearest-chunk query itself: on PGlite both
+ * paths run over the same rows (pgvector and the portable SQL), on the PostgreSQL server only the portable one.
+ */
+export const HYBRID_DIM = 256;
+/** Shares of the vector list in the fusion also measured (the engine fuses with 1, plain RRF). */
+const WEIGHTS = [0.5, 0.25];
+
+/** Starts the local endpoint and re-embeds every knowledge base through the ingestion path (reindex). */
+export async function embedEveryKnowledgeBase(db: Database): Promise<{ server: FakeEmbeddingsServer; ms: number; chunks: number }> {
+  const server = await startFakeEmbeddingsServer({ dim: HYBRID_DIM });
+  const started = Date.now();
+  let chunks = 0;
+  const kbs = (await db.execute(sql`select distinct kb_id from documents order by kb_id`)).rows as Array<{ kb_id: string }>;
+  for (const { kb_id } of kbs) {
+    const r = await reindexKnowledgeBase(db, kb_id, { embeddings: server.config });
+    if (r.ok) chunks += r.chunks;
+  }
+  return { server, ms: Date.now() - started, chunks };
+}
+
+interface Ranks {
+  n: number;
+  hit1: number;
+  hit5: number;
+  rr: number;
+}
+
+const emptyRanks = (): Ranks => ({ n: 0, hit1: 0, hit5: 0, rr: 0 });
+
+function scoreRank(m: Ranks, documentIds: string[], gold: string) {
+  const rank = [...new Set(documentIds)].indexOf(gold);
+  m.n++;
+  if (rank === 0) m.hit1++;
+  if (rank >= 0 && rank < 5) m.hit5++;
+  if (rank >= 0) m.rr += 1 / (rank + 1);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+export async function reportHybrid(db: Database, questions: EvalQuestion[], embeddings: EmbeddingsConfig, kbSlugs: Map<string, string>): Promise<string[]> {
+  const docRows = (await db.execute(sql`select id, kb_id, source_name from documents`)).rows as Array<{ id: string; kb_id: string; source_name: string }>;
+  const docId = new Map(docRows.map((r) => [`${r.kb_id}/${r.source_name}`, r.id]));
+  const chunkRows = (await db.execute(sql`select id, document_id from chunks`)).rows as Array<{ id: number; document_id: string }>;
+  const documentOf = new Map(chunkRows.map((r) => [Number(r.id), r.document_id]));
+  const weighted = new Map(WEIGHTS.map((w) => [w, emptyRanks()]));
+  const vectorOnly = emptyRanks();
+  let fusionMismatches = 0;
+  const mode = await vectorSearchMode(db);
+  const modes: VectorSearchMode[] = mode === 'pgvector' ? ['pgvector', 'portable'] : ['portable'];
+  const lexical = emptyRanks();
+  const hybrid = emptyRanks();
+  let changedTop = 0;
+  const nearestMs = new Map<VectorSearchMode, number[]>(modes.map((m) => [m, []]));
+  let disagreements = 0;
+  for (const q of questions) {
+    const kb = kbSlugs.get(q.kb);
+    const gold = kb && docId.get(`${kb}/${goldSourceName(q.gold_document)}`);
+    if (!kb || !gold) continue;
+    const [values] = await embedTexts(embeddings, [q.question]);
+    const vector = { model: embeddings.model, values };
+    const plain = await searchChunks(db, kb, q.question, { limit: 20 });
+    const fused = await searchChunks(db, kb, q.question, { limit: 20, vector });
+    scoreRank(lexical, plain.chunks.map((c) => c.documentId), gold);
+    scoreRank(hybrid, fused.chunks.map((c) => c.documentId), gold);
+    if (plain.chunks[0]?.chunkId !== fused.chunks[0]?.chunkId) changedTop++;
+    // The same fusion over the same lists with the vector list weighted down: the lexical list is fetched as deep
+    // as the engine fetches it when fusing (four times the limit).
+    const deep = (await searchChunks(db, kb, q.question, { limit: 80 })).chunks.map((c) => c.chunkId);
+    const nearest = await nearestChunkIds(db, kb, vector, VECTOR_CANDIDATES);
+    if (fuseRanks(deep, nearest).slice(0, 20).join() !== fused.chunks.map((c) => c.chunkId).join()) fusionMismatches++;
+    scoreRank(vectorOnly, nearest.map((id) => documentOf.get(id) ?? ''), gold);
+    for (const [w, m] of weighted) scoreRank(m, fuseRanks(deep, nearest, w).slice(0, 20).map((id) => documentOf.get(id) ?? ''), gold);
+    const lists: string[] = [];
+    for (const m of modes) {
+      const started = performance.now();
+      const ids = await nearestChunkIds(db, kb, vector, 20, m);
+      nearestMs.get(m)!.push(performance.now() - started);
+      lists.push(ids.join(','));
+    }
+    if (lists.some((l) => l !== lists[0])) disagreements++;
+  }
+  const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
+  const lines = [
+    `hybrid retrieval: ${lexical.n} questions, vectors of ${HYBRID_DIM} dimensions from the local hashed-word endpoint, nearest chunks by ${mode}`,
+    '',
+    '| metric | lexical only | hybrid (RRF, k = 60, 20 nearest chunks) |',
+    '|---|---|---|',
+    `| recall@1 (gold document) | ${pct(lexical.hit1, lexical.n)} | ${pct(hybrid.hit1, hybrid.n)} |`,
+    `| recall@5 (gold document) | ${pct(lexical.hit5, lexical.n)} | ${pct(hybrid.hit5, hybrid.n)} |`,
+    `| MRR (gold document) | ${(lexical.rr / Math.max(1, lexical.n)).toFixed(3)} | ${(hybrid.rr / Math.max(1, hybrid.n)).toFixed(3)} |`,
+    `| questions whose top chunk changes | | ${changedTop} of ${hybrid.n} |`,
+    `| for scale: the 20 nearest chunks alone, recall@1 / @5 / MRR | | ${pct(vectorOnly.hit1, vectorOnly.n)} / ${pct(vectorOnly.hit5, vectorOnly.n)} / ${(vectorOnly.rr / Math.max(1, vectorOnly.n)).toFixed(3)} |`,
+    '',
+    'the vector list weighted down in the fusion (not what the engine does; the same lists, fused in the same run):',
+    '',
+    `| vector weight | ${WEIGHTS.join(' | ')} |`,
+    `|---|${WEIGHTS.map(() => '---|').join('')}`,
+    `| recall@1 / @5 / MRR | ${[...weighted.values()].map((m) => `${pct(m.hit1, m.n)} / ${pct(m.hit5, m.n)} / ${(m.rr / Math.max(1, m.n)).toFixed(3)}`).join(' | ')} |`,
+    `(check: the engine's hybrid list equals this fusion at weight 1 for ${hybrid.n - fusionMismatches} of ${hybrid.n} questions)`,
+    '',
+  ];
+  const p50 = modes.map((m) => `${m} ${median(nearestMs.get(m)!).toFixed(2)} ms`).join(', ');
+  const ratio = modes.length === 2 ? `; portable / pgvector = ${(median(nearestMs.get('portable')!) / median(nearestMs.get('pgvector')!)).toFixed(1)}×` : '';
+  lines.push(`nearest 20 chunks, median per question: ${p50}${ratio}${modes.length === 2 ? `; lists differing between the two paths: ${disagreements}` : ''}`);
+  return lines;
+}
