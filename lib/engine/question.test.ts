@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseQuestion, matchText } from './question';
+import { analyseQuestion, hasAdjacentPair, matchText } from './question';
 import type { QueryTerm } from './retrieval';
 
 const term = (word: string, idf: number): QueryTerm => ({ word, lexeme: word, idf, docFreq: 1 });
@@ -21,5 +21,8 @@ describe('the question as answer selection reads it', () => {
     expect([...matchText(q, 'The final dose.').keys()].sort()).toEqual(['dose', 'last']);
     // The words of a phrase do not paraphrase each other: "back" alone is not "came".
     expect([...matchText(q, 'They went back.').keys()]).toEqual(['back']);
+    // A paraphrase next to a question word is phrase evidence too ("final dose" for "last dose").
+    expect(hasAdjacentPair(q, ['the', 'final', 'dose'])).toBe(true);
+    expect(hasAdjacentPair(q, ['the', 'fourth', 'dose'])).toBe(false);
   });
 });

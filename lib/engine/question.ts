@@ -152,7 +152,7 @@ export function hasAdjacentPair(q: Question, words: string[]): boolean {
       if (++gap > 1) previous = new Set();
       continue;
     }
-    const current = new Set<string>();
+    const current = new Set<string>(q.paraphrases.get(lightStem(w)) ?? []);
     for (const l of lexemes) {
       const hit = q.byLexeme.get(l);
       if (hit) current.add(hit.word);
