@@ -193,6 +193,14 @@ describe('extractive answers', () => {
     expect(answer.citations[0].excerpt).toBe('Stage 2 hypertension; 140 or higher; or; 90 or higher');
   });
 
+  it('a statement that opens with its own label is not prefixed with it again', () => {
+    const t = [term('states', 'state', 1), term('ratify', 'ratifi', 2), term('amendments', 'amend', 1.5), term('legislatures', 'legislatur', 2.5)];
+    const passages = [chunk(1, 'By state legislatures: ratification by the legislatures of three fourths of the states (38 of 50 today). Twenty-six amendments were ratified this way.', 9)];
+    const answer = composeExtractiveAnswer('How many state legislatures must ratify amendments?', t, passages);
+    expect(answer.answer).toContain('38 of 50');
+    expect(answer.answer).not.toContain('By state legislatures: By state legislatures');
+  });
+
   it('refuses when the passages hold too little of the question', () => {
     const wide = [term('glacier', 'glacier', 1), term('football', 'footbal', 6, 0), term('cup', 'cup', 6, 0)];
     const passages = [chunk(1, 'The glacier is large.', 3)];

@@ -32,7 +32,9 @@ export function noAnswer(query: string, passagesRead: RetrievedChunk[] = []): Qu
 /** "Senator" + "Term of six years…" → "Senator: Term of six years…". */
 function withContext(context: string | null, text: string): string {
   if (!context) return text;
-  return `${context.replace(/[\s.:;,]+$/, '')}: ${text}`;
+  const name = context.replace(/[\s.:;,]+$/, '');
+  // A statement that opens with its own label ("By state legislatures: ratification…") names it already.
+  return text.startsWith(name) ? text : `${name}: ${text}`;
 }
 
 export function composeExtractiveAnswer(query: string, terms: QueryTerm[], passages: RetrievedChunk[], lexicon?: Lexicon): QueryAnswer {
