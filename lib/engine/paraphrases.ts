@@ -31,7 +31,6 @@ const GROUPS: readonly string[] = [
   'shot, injection, vaccination',
   'rule, govern',
   'die, death',
-  'kill, killed',
   'eat, ate, consume',
   'spend, spent',
   'pay, paid',
@@ -43,7 +42,6 @@ const GROUPS: readonly string[] = [
   'home, house, housing',
   'rent, tenancy',
   'law, statute, legislation',
-  'judge, court',
 ];
 
 /**

@@ -66,12 +66,12 @@ const INTRO_MAX_WORDS = 30;
 const LIST_MAX_ITEMS = 15;
 
 /**
- * The sentence introducing the list a paragraph is an item of, or null: list items lose their markers when a document
- * is parsed, so a list is a run of short lines after a line ending in ":". An item alone ("Mild acute illness, such as a
- * cold.") does not say what it is an example of; its introduction does.
+ * Each list item's introducing sentence: list items lose their markers when a document is parsed, so a list is a run
+ * of short lines after a line ending in ":". An item alone ("Mild acute illness, such as a cold.") does not say what
+ * it is an example of; its introduction does.
  */
-function listIntroductions(content: string, paragraphs: Paragraph[]): Array<Span | null> {
-  const out: Array<Span | null> = [];
+function listIntroductions(content: string, paragraphs: Paragraph[]): Map<Paragraph, Span> {
+  const out = new Map<Paragraph, Span>();
   let intro: Span | null = null;
   let items = 0;
   for (const para of paragraphs) {
@@ -80,12 +80,9 @@ function listIntroductions(content: string, paragraphs: Paragraph[]): Array<Span
     const introduces = last !== undefined && !para.row && /:\s*$/.test(content.slice(last.start, last.end));
     const itemLike = !introduces && !para.row && !para.label && countWords(content.slice(para.start, para.end)) <= ITEM_MAX_WORDS;
     if (intro && itemLike && items < LIST_MAX_ITEMS) {
-      out.push(intro);
+      out.set(para, intro);
       items++;
-    } else {
-      out.push(null);
-      intro = null;
-    }
+    } else intro = null;
     if (introduces) {
       intro = last;
       items = 0;
@@ -204,8 +201,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
     // Labelled paragraphs side by side ("Representative: …", "Senator: …"): when one label names what was asked,
     // the others are about something else.
     const labelMatched = paragraphs.some((para) => para.label && matchText(q, para.label.text).size > 0);
-    const intros = listIntroductions(p.content, paragraphs);
-    const introOf = new Map(paragraphs.map((para, k) => [para, intros[k]]));
+    const introOf = listIntroductions(p.content, paragraphs);
     const allSpans = paragraphs.flatMap((para) => para.sentences.map((s) => ({ s, para })));
     const headers = new Set(paragraphs.map((para) => para.header).filter((h): h is string => h !== null));
     allSpans.forEach(({ s: sentence, para }, i) => {
@@ -325,8 +321,8 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       const needsContext = label && (typeInLabel || labelWords.size > 0 || REFERS_BACK.test(text));
       const sectionNeeded = !needsContext && section && [...sectionWords.keys()].some((w) => !ownWords.has(w)) && REFERS_BACK.test(text);
       // A list item is shown with its introduction when the item does not name what it is an item of.
-      const intro = introOf.get(para) ?? null;
-      const introNeeded = !needsContext && intro !== null && span.start >= para.start && intro.end <= span.start && countWords(p.content.slice(intro.start, intro.end)) <= INTRO_MAX_WORDS;
+      const intro = introOf.get(para);
+      const introNeeded = !needsContext && intro !== undefined && countWords(p.content.slice(intro.start, intro.end)) <= INTRO_MAX_WORDS;
       const context = needsContext ? label!.text : introNeeded ? p.content.slice(intro!.start, intro!.end) : sectionNeeded ? section : null;
       const excerpt = needsContext && span.end - para.start <= MAX_EXCERPT_CHARS ? { start: para.start, end: span.end } : introNeeded && span.end - intro!.start <= MAX_EXCERPT_CHARS ? { start: intro!.start, end: span.end } : span;
       const shown = para.row && para.header && span.start === para.start && span.end === para.end ? withColumnNames(para.header, text) : undefined;
