@@ -19,6 +19,9 @@ import { SENTENCE_WEIGHTS } from '@/lib/engine/answer-weights';
 import { tokenize } from '@/lib/engine/text';
 import { containsFact, loadEvaluationSet, partOf } from './evaluation-set';
 import { loadSnapshot, openSeededMarketplace, snapshotLexicon } from './snapshot';
+import { answersQuestion, ingestPubMedQa, isPubMedQaTuning, loadPubMedQa, partOfAbstract } from './pubmedqa';
+import { openPglite } from '@/db/client';
+import { prepareDatabase } from '@/lib/platform/db';
 
 const write = process.argv.includes('--write');
 /**
@@ -27,18 +30,18 @@ const write = process.argv.includes('--write');
  */
 const LAMBDA = process.argv.includes('--lambda') ? Number(process.argv[process.argv.indexOf('--lambda') + 1]) : 0.001;
 /** The hand-set weights the fit starts from and is pulled towards, in SENTENCE_FEATURES order. */
-const PRIOR = [3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3];
+const PRIOR = [3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3, -0.5, -0.3, 0.3, 0.3, 0.5, 0.3];
 const snapshotFile = process.argv.includes('--snapshot') ? process.argv[process.argv.indexOf('--snapshot') + 1] : null;
 
-interface Group { x: number[][]; y: boolean[] }
+interface Group { x: number[][]; y: boolean[]; weight: number; outside?: boolean }
 const groups: Group[] = [];
 let questions = 0;
-/** One tuning question's candidates, labelled by whether they hold the gold fact. */
-function addGroup(q: Question, chunks: RetrievedChunk[], fact: string) {
+/** One tuning question's candidates, labelled by whether they answer it (hold the gold fact, by default). */
+function addGroup(q: Question, chunks: RetrievedChunk[], answers: string | ((text: string) => boolean), weight = 1) {
   questions++;
   const ranked = rankSentences(q, chunks);
-  const y = ranked.map((c) => containsFact(`${c.context ?? ''}: ${c.text}`, fact));
-  if (y.some(Boolean) && y.some((v) => !v)) groups.push({ x: ranked.map((c) => c.features), y });
+  const y = ranked.map((c) => (typeof answers === 'string' ? containsFact(`${c.context ?? ''}: ${c.text}`, answers) : answers(c.text)));
+  if (y.some(Boolean) && y.some((v) => !v)) groups.push({ x: ranked.map((c) => c.features), y, weight });
 }
 // The original set's tuning part only: held-out and added questions stay out of the fit.
 const tuning = (id: string) => partOf(id) === 'tune';
@@ -59,6 +62,33 @@ if (snapshotFile) {
   await handle.close();
 }
 
+/**
+ * --outside <ori_pqal.json>: adds PubMedQA's tuning part (pubmedqa.ts: 200 questions, each abstract in both forms),
+ * a statement answering when it comes from its abstract's results or conclusion. Together these groups weigh
+ * OUTSIDE_SHARE of the evaluation set's, so that neither set's habits decide alone.
+ */
+const OUTSIDE_SHARE = 0.5;
+const outsideFile = process.argv.includes('--outside') ? process.argv[process.argv.indexOf('--outside') + 1] : null;
+if (outsideFile) {
+  const own = groups.length;
+  const items = loadPubMedQa(outsideFile);
+  const handle = await openPglite();
+  await prepareDatabase(handle, {});
+  for (const form of ['sections', 'plain'] as const) {
+    const { kbId } = await ingestPubMedQa(handle.db, items, form);
+    for (const item of items.filter(isPubMedQaTuning)) {
+      const r = await searchChunks(handle.db, kbId, item.QUESTION, { limit: PASSAGES_READ });
+      const map = await lexemesOf(handle.db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)));
+      // Only statements of the asked abstract can answer; one of another abstract never does.
+      addGroup(analyseQuestion(item.QUESTION, r.terms, mapLexicon(map, r.terms)), r.chunks, (text) => answersQuestion(partOfAbstract(text, item)));
+    }
+  }
+  await handle.close();
+  const added = groups.length - own;
+  for (const g of groups.slice(own)) Object.assign(g, { weight: (OUTSIDE_SHARE * own) / Math.max(1, added), outside: true });
+  console.log(`outside set: ${added} PubMedQA groups, weighing ${OUTSIDE_SHARE} of the evaluation set's ${own}`);
+}
+
 const dim = SENTENCE_FEATURES.length;
 const top1 = (w: readonly number[], groups: Group[]) =>
   groups.filter((g) => {
@@ -73,6 +103,7 @@ const top1 = (w: readonly number[], groups: Group[]) =>
 
 function lossAndGradient(w: number[], groups: Group[], lambda: number): { loss: number; grad: number[] } {
   const grad = w.map((v, k) => 2 * lambda * (v - start[k]));
+  const total = groups.reduce((a, g) => a + g.weight, 0);
   let loss = w.reduce((a, v, k) => a + lambda * (v - start[k]) ** 2, 0);
   for (const g of groups) {
     const s = g.x.map((x) => x.reduce((a, v, k) => a + v * w[k], 0));
@@ -80,9 +111,10 @@ function lossAndGradient(w: number[], groups: Group[], lambda: number): { loss: 
     const e = s.map((v) => Math.exp(v - m));
     const all = e.reduce((a, b) => a + b, 0);
     const pos = e.reduce((a, v, i) => a + (g.y[i] ? v : 0), 0);
-    loss -= Math.log(pos / all) / groups.length;
+    const share = g.weight / total;
+    loss -= Math.log(pos / all) * share;
     g.x.forEach((x, i) => {
-      const coef = (e[i] / all - (g.y[i] ? e[i] / pos : 0)) / groups.length;
+      const coef = (e[i] / all - (g.y[i] ? e[i] / pos : 0)) * share;
       for (let k = 0; k < dim; k++) grad[k] += coef * x[k];
     });
   }
@@ -118,29 +150,35 @@ function fit(groups: Group[], lambda: number): number[] {
  * --cv: chooses the pull towards PRIOR by five-fold cross-validation within the tuning part (every fifth group held
  * back in turn): the weights that rank the fact first on questions they were not fitted on, not the best fit.
  */
+/** Top-1 right, the evaluation set's and the outside set's groups apart. */
+function report(w: readonly number[], of: Group[]): string {
+  const own = of.filter((g) => !g.outside);
+  const outside = of.filter((g) => g.outside);
+  return `${top1(w, own)}/${own.length}${outside.length ? ` (outside set: ${top1(w, outside)}/${outside.length})` : ''}`;
+}
+
 if (process.argv.includes('--cv')) {
   for (const lambda of [0.001, 0.003, 0.01, 0.03, 0.1, 0.3]) {
-    let right = 0;
-    for (let fold = 0; fold < 5; fold++) {
-      const w = fit(groups.filter((_, i) => i % 5 !== fold), lambda);
-      right += top1(w, groups.filter((_, i) => i % 5 === fold));
-    }
-    console.log(`lambda ${lambda}: top-1 holds the fact in ${right}/${groups.length} questions left out of the fit`);
+    const left: Array<{ w: number[]; out: Group[] }> = [];
+    for (let fold = 0; fold < 5; fold++) left.push({ w: fit(groups.filter((_, i) => i % 5 !== fold), lambda), out: groups.filter((_, i) => i % 5 === fold) });
+    const own = left.reduce((a, f) => a + top1(f.w, f.out.filter((g) => !g.outside)), 0);
+    const outside = left.reduce((a, f) => a + top1(f.w, f.out.filter((g) => g.outside)), 0);
+    console.log(`lambda ${lambda}: top-1 holds the fact in ${own}/${groups.filter((g) => !g.outside).length} questions left out of the fit${outsideFile ? ` (outside set: ${outside}/${groups.filter((g) => g.outside).length})` : ''}`);
   }
 }
 
-console.log(`current weights: top-1 holds the fact in ${top1(SENTENCE_WEIGHTS, groups)}/${groups.length}`);
+console.log(`current weights: top-1 holds the fact in ${report(SENTENCE_WEIGHTS, groups)}`);
 console.log(`${questions} tuning questions; ${groups.length} with candidates both holding and lacking the gold fact`);
-console.log(`before: top-1 holds the fact in ${top1(PRIOR, groups)}/${groups.length}, loss ${lossAndGradient(PRIOR, groups, LAMBDA).loss.toFixed(4)}`);
+console.log(`before: top-1 holds the fact in ${report(PRIOR, groups)}, loss ${lossAndGradient(PRIOR, groups, LAMBDA).loss.toFixed(4)}`);
 const w = fit(groups, LAMBDA);
-console.log(`after: top-1 holds the fact in ${top1(w, groups)}/${groups.length}, loss ${lossAndGradient(w, groups, LAMBDA).loss.toFixed(4)}`);
+console.log(`after: top-1 holds the fact in ${report(w, groups)}, loss ${lossAndGradient(w, groups, LAMBDA).loss.toFixed(4)}`);
 SENTENCE_FEATURES.forEach((f, k) => console.log(`  ${w[k].toFixed(3).padStart(7)}  ${f}`));
 if (write) {
   const file = path.join(process.cwd(), 'lib', 'engine', 'answer-weights.ts');
   const lines = SENTENCE_FEATURES.map((f, k) => `  ${Number(w[k].toFixed(3))}, // ${f}`).join('\n');
   writeFileSync(
     file,
-    `/**\n * Weights of SENTENCE_FEATURES (sentence-ranker.ts), in its order. Written by bench/engine-quality/train-ranker.ts from the\n * tuning part of the evaluation set (${groups.length} questions with a choice to make); edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${lines}\n];\n`,
+    `/**\n * Weights of SENTENCE_FEATURES (sentence-ranker.ts), in its order. Written by bench/engine-quality/train-ranker.ts from the\n * tuning part of the evaluation set (${groups.filter((g) => !g.outside).length} questions with a choice to make)${outsideFile ? ` and of PubMedQA (${groups.filter((g) => g.outside).length}, --outside)` : ''}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${lines}\n];\n`,
   );
   console.log(`wrote ${file}`);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { carriesAnswerType, givesAskedBound, questionAnswerType } from './answer-type';
+import { asksVerdict, carriesAnswerType, drawsConclusion, givesAskedBound, isAimOrBackground, questionAnswerType, reportsResult, sectionRole } from './answer-type';
 
 describe('the kind of answer a question asks for', () => {
   it.each([
@@ -112,3 +112,52 @@ describe('limits', () => {
   });
 });
 
+
+describe("what a study's statements and sections are", () => {
+  it.each([
+    ['Background', 'aim'],
+    ['BACKGROUND AND PURPOSE', 'aim'],
+    ['Objective', 'aim'],
+    ['Methods', 'method'],
+    ['Materials and methods', 'method'],
+    ['Design, setting, and participants', 'method'],
+    ['Main outcome measures', 'method'],
+    ['Results', 'finding'],
+    ['Conclusions', 'finding'],
+    ['Discussion', 'finding'],
+    ['Resultados', 'finding'],
+    ['Results of the 2019 trial', null],
+    ['Setting up a data plan', null],
+    ['The Senate', null],
+  ])('the heading %s names a section of kind %s', (heading, role) => {
+    expect(sectionRole(heading)).toBe(role);
+  });
+
+  it.each([
+    ['Does pretreatment with statins improve clinical outcome after stroke?', true],
+    ['Is the breast best for children with a family history of atopy?', true],
+    ['Necrotizing fasciitis: an indication for hyperbaric oxygenation therapy?', true],
+    ['Can restricted-access data still count as FAIR?', true],
+    ["How long is a senator's term of office?", false],
+    ['What is a data management plan?', false],
+    ['Does the contract need a signature', false],
+  ])('%s asks for a verdict: %s', (question, verdict) => {
+    expect(asksVerdict(question)).toBe(verdict);
+  });
+
+  it.each([
+    ['To define the concentrations of inhibin in serum and tissue of patients with hydatidiform mole.', 'aim'],
+    ['We tested the hypothesis that the deletion allele of the ACE gene is associated with insulin resistance.', 'aim'],
+    ['This trial was designed to compare two doses of aspirin.', 'aim'],
+    ['These results suggest a protective effect of breast-feeding.', 'conclusion'],
+    ['We conclude that the DD genotype does not mediate the risk.', 'conclusion'],
+    ['In conclusion, early discharge did not raise readmissions.', 'conclusion'],
+    ['Statin use was significantly associated with a better outcome (p = 0.01).', 'result'],
+    ['There was no difference in readmission rates between the groups.', 'result'],
+    ['The Senate has one hundred members.', null],
+  ])('%s reads as %s', (text, kind) => {
+    const kinds = [isAimOrBackground(text) && 'aim', drawsConclusion(text) && 'conclusion', reportsResult(text) && 'result'].filter(Boolean);
+    if (kind === null) expect(kinds).toEqual([]);
+    else expect(kinds).toContain(kind);
+  });
+});

@@ -214,6 +214,10 @@ const AIM_OR_BACKGROUND = [
   /\b(the|our|its|this)\s+(main\s+|primary\s+)?(aims?|purposes?|objectives?|goals?)\s+(of\s+(this|the|our)\s+\w+\s+)?(was|were|is|are)\s+to\b/i,
   /^\s*(this|the present|our)\s+(study|review|trial|paper|article|guide|section|chapter|handbook|document|knowledge base|briefing|primer|report)\s+(aims?|aimed|seeks?|sought|explains?|describes?|covers?|sets out|introduces?|looks at|examines?|summari[sz]es?|walks|presents?|discusses?)\b/i,
   /^\s*(we|the authors|the researchers)\s+(aimed|sought|set out|investigated|examined|evaluated|assessed|asked)\b/i,
+  // An objective stated as an infinitive ("To define the concentrations of inhibin…", "To determine whether…"), a
+  // hypothesis put to the test, or a study said to be built for a purpose ("This trial was designed to…").
+  /^\s*to (determine|assess|evaluate|investigate|examine|compare|define|describe|explore|identify|establish|analy[sz]e|test|measure|review|quantify|characteri[sz]e|estimate|clarify|ascertain|validate|report|document|develop|study|understand|find out)\b/i,
+  /\b(we|this study|the present study|the authors)\s+(hypothesi[sz]ed|tested the hypothesis|wanted to|wished to|were interested in)\b|\b(was|were|is) (designed|undertaken|conducted|performed|initiated|carried out) to (determine|assess|evaluate|investigate|examine|compare|test|identify|explore|establish)\b/i,
   /\blittle is known\b|\b(remains?|is|are) (unclear|unknown|poorly understood|controversial)\b/i,
   /^\s*(in this (chapter|section|guide|handbook)|this is a (sample|demo))\b/i,
   /\bsample content written for\b|\bcontenido de muestra\b|\bbeispielinhalt\b|\bcontenu d['’]exemple\b/i,
@@ -221,6 +225,56 @@ const AIM_OR_BACKGROUND = [
 
 export function isAimOrBackground(text: string): boolean {
   return AIM_OR_BACKGROUND.some((re) => re.test(text));
+}
+
+/**
+ * A conclusion drawn from what was found ("These results suggest…", "We conclude that…", "In conclusion, …"): what
+ * a yes-or-no question about a study asks for.
+ */
+const CONCLUSION =
+  /^\s*(in conclusion|to conclude|in summary|to summari[sz]e|overall|taken together|collectively|in short)\b|\b(we|the authors|they) (conclude|concluded|propose|recommend)\b|\b(these|our|the|this|present|such) (results?|findings?|data|study|analysis|analyses|observations?|trial|evidence|experience|review)\s+(suggests?|indicates?|shows?|demonstrates?|confirms?|supports?|impl(y|ies)|provides?|highlights?|reveals?|do(es)? not support)\b|\b(appears?|seems?) to\b|\b(there is|there was) no (evidence|significant|difference|association|benefit)\b/i;
+
+export function drawsConclusion(text: string): boolean {
+  return CONCLUSION.test(text);
+}
+
+/**
+ * A question to be answered yes or no ("Does X reduce Y?", "Is the breast best for…?"), including a study's title
+ * put as a question ("Necrotizing fasciitis: an indication for hyperbaric oxygenation therapy?").
+ */
+const VERDICT =
+  /^\s*(is|are|was|were|does|do|did|can|could|should|shall|will|would|has|have|had|may|might|must)\b|^[^?]{3,}:\s[^?]+\?\s*$|^\s*(es|son|est|sont|ist|sind|hat|haben|kann|k[öo]nnen|puede|pueden|peut|peuvent|hay)\b|^\s*¿\s*(es|son|puede|pueden|hay|tiene|existe)\b/i;
+
+/**
+ * A study's result as reported ("was significantly associated with…", "no difference was found", "p < 0.01",
+ * "improved in 62% versus 41%"): narrower than a finding, which any comparison ("more than…") is.
+ */
+const RESULT =
+  /\bp\s*[<=>≤]\s*0?\.\d|\b(statistically )?significant(ly)?\b|\bno (significant |statistical |measurable )?(difference|association|correlation|effect|change|benefit)\b|\b(odds|hazard|risk) ratio\b|\bconfidence interval\b|\b(95|99) ?% ?CI\b|\b(was|were|is|are) (not )?(significantly |independently |strongly |positively |negatively |inversely )?(associated|correlated|related|linked)\b|\b(improved|reduced|increased|decreased|worsened|declined|predicted|outperformed)\b|\b(did|does|do) not (differ|improve|reduce|increase|change|predict|affect|influence)\b/i;
+
+export function reportsResult(text: string): boolean {
+  return RESULT.test(text);
+}
+
+export function asksVerdict(question: string): boolean {
+  return VERDICT.test(question.trim()) && /\?\s*$/.test(question.trim());
+}
+
+/** What a section holds, from its heading alone (a structured abstract's or report's: "Background", "Results"). */
+export type SectionRole = 'aim' | 'method' | 'finding';
+
+/** In order: "Main outcome measures" names a method before "outcome" could name a finding. */
+const SECTION_ROLES: Array<[SectionRole, RegExp]> = [
+  ['method', /^(methods?|methodology|materials|patients|participants|subjects|setting|design|study design|interventions?|measurements?|procedures?|data sources?|(main |primary )?outcome measures?|m[ée]todos?|methoden|m[ée]thodes?)$/i],
+  ['finding', /^(main |key |principal )?(results?|findings?|conclusions?|interpretation|discussion|outcomes?|implications?|bottom line|resultados|conclusi[óo]n(es)?|ergebnisse?|schlussfolgerungen?|fazit|r[ée]sultats?)$/i],
+  ['aim', /^(background|introduction|objectives?|purposes?|aims?|goals?|context|rationale|importance|hypothes[ie]s|motivation|study objectives?|antecedentes|objetivos?|introducci[óo]n|hintergrund|einleitung|ziele?|contexte|objectifs?)$/i],
+];
+
+/** A heading that is only such names ("Background and purpose", "Design, setting, and participants"): the first decides. */
+export function sectionRole(heading: string): SectionRole | null {
+  const first = heading.trim().split(/\s*(?:,|;|&|\/|\band\b)\s*/i)[0] ?? '';
+  for (const [role, re] of SECTION_ROLES) if (re.test(first)) return role;
+  return null;
 }
 
 /** A finding or a result: a change, a comparison, an outcome ("found", "reduced", "more than", "associated with"). */

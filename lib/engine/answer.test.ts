@@ -115,6 +115,29 @@ describe('extractive answers', () => {
     expect(answer.answer.startsWith('Twelve weeks of brisk walking lowered systolic blood pressure')).toBe(true);
   });
 
+  it("a yes-or-no question about a study is answered by its conclusion, not by the background under the study's title words", () => {
+    const studyTerms = [term('statins', 'statin', 3), term('pretreatment', 'pretreat', 2.5), term('improve', 'improv', 1.2), term('outcome', 'outcom', 1.2), term('stroke', 'stroke', 2)];
+    const abstract = { documentId: 'doc_study', heading: null };
+    const passages = [
+      chunk(1, 'Statins given before a stroke might improve clinical outcome after stroke through effects beyond lowering cholesterol. Whether pretreatment with statins improves outcome is not known.', 9, { ...abstract, heading: 'Abstract > Background' }),
+      chunk(2, 'Of 324 patients, 62 were on statins before the stroke. Pretreatment with statins was associated with a better functional outcome at 90 days (odds ratio 2.3, p = 0.01).', 7, { ...abstract, heading: 'Abstract > Results' }),
+      chunk(3, 'These findings suggest that statin pretreatment may improve outcome after ischaemic stroke.', 6, { ...abstract, heading: 'Abstract > Conclusions' }),
+    ];
+    const answer = composeExtractiveAnswer('Does pretreatment with statins improve clinical outcome after stroke?', studyTerms, passages);
+    expect(answer.answer.split(' [1]')[0]).toMatch(/^(Pretreatment with statins was associated|These findings suggest)/);
+  });
+
+  it("another study's conclusion does not answer a question about the study that matches it best", () => {
+    const studyTerms = [term('statins', 'statin', 3), term('pretreatment', 'pretreat', 2.5), term('improve', 'improv', 1.2), term('outcome', 'outcom', 1.2), term('stroke', 'stroke', 2)];
+    const passages = [
+      chunk(1, 'Statins lower cholesterol, and their use before a stroke has been linked to smaller infarcts in animal models. We studied 324 consecutive patients with acute stroke, 62 of them on statin pretreatment.', 9, { documentId: 'doc_statins', heading: 'Abstract 1 > Background' }),
+      chunk(2, 'Oestrogen pretreatment does not appear to improve IVF outcomes in poor responders.', 6, { documentId: 'doc_ivf', heading: 'Abstract 2 > Conclusions' }),
+    ];
+    const answer = composeExtractiveAnswer('Does pretreatment with statins improve clinical outcome after stroke?', studyTerms, passages);
+    expect(answer.citations[0].document_id).toBe('doc_statins');
+    expect(answer.answer).not.toContain('IVF');
+  });
+
   it('drops near-duplicate sentences', () => {
     const passages = [
       chunk(1, 'Glaciers retreat at a measured rate each year in the Alps.', 9),

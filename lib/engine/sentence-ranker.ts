@@ -1,4 +1,4 @@
-import { answerTypeOffsets, carriesAnswerType, describesMethod, givesAskedBound, isAimOrBackground, statesFinding, STRONG_TYPES } from './answer-type';
+import { answerTypeOffsets, asksVerdict, carriesAnswerType, describesMethod, drawsConclusion, givesAskedBound, isAimOrBackground, reportsResult, sectionRole, statesFinding, STRONG_TYPES } from './answer-type';
 import { SENTENCE_WEIGHTS } from './answer-weights';
 import { questionNumbers, sharedNumbers } from './numbers';
 import { chunkParagraphs, type Paragraph } from './paragraphs';
@@ -172,6 +172,12 @@ export const SENTENCE_FEATURES = [
   'question numbers', // share of the numbers the question gives ("a ride of 12 kilometres") found in the statement
   'limit asked', // the question asks for an upper or lower limit and the statement gives one ("up to", "not below")
   'negation shared', // the question is negated ("no single identifiable cause") and so is the statement
+  'aim section', // under a heading that names a background, an aim or an introduction ("Background", "Objective")
+  'method section', // ... that names how a study was done ("Methods", "Design, setting and participants")
+  'finding section', // ... that names what it found ("Results", "Conclusions", "Discussion"), in the best passage's document
+  'conclusion', // draws a conclusion ("These results suggest…", "We conclude…"), in the best passage's document
+  'verdict given', // a yes-or-no question ("Does X reduce Y?") and a statement there under a finding heading or concluding
+  'verdict result', // a yes-or-no question and a statement there reporting a result ("was significantly associated")
 ] as const;
 
 const OTHER_LABEL = SENTENCE_FEATURES.indexOf('other label');
@@ -189,12 +195,17 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
   const questionLexemes = new Set(q.byLexeme.keys());
   const numbers = questionNumbers(q.text);
   const negated = NEGATION.test(q.text);
+  const verdictAsked = asksVerdict(q.text);
   const candidates: RankedCandidate[] = [];
   let rarest: string | null = null;
   for (const [w, weight] of q.weights) if (q.total > 0 && (rarest === null || weight > q.weights.get(rarest)!) && presentWords(q).has(w)) rarest = w;
 
   read.forEach((p, index) => {
     const { section, upper } = headingParts(p);
+    const role = sectionRole(section || upper);
+    // What reads like an answer (a result, a conclusion) counts only in the document that matches the question best:
+    // another study's conclusion, found through a few shared words, answers another question.
+    const leadDocument = p.documentId === read[0].documentId;
     const sectionWords = matchText(q, section);
     const upperWords = matchText(q, upper);
     const paragraphs = chunkParagraphs(p.content);
@@ -314,6 +325,12 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         sharedNumbers(numbers, text),
         givesAskedBound(q.text, text) ? 1 : 0,
         negated && NEGATION.test(text) ? 1 : 0,
+        role === 'aim' ? 1 : 0,
+        role === 'method' ? 1 : 0,
+        leadDocument && role === 'finding' ? 1 : 0,
+        leadDocument && drawsConclusion(own) ? 1 : 0,
+        leadDocument && verdictAsked && (role === 'finding' || drawsConclusion(own)) ? 1 : 0,
+        leadDocument && verdictAsked && reportsResult(own) ? 1 : 0,
       ];
       let score = 0;
       for (let k = 0; k < features.length; k++) score += (weights[k] ?? 0) * features[k];
