@@ -211,14 +211,17 @@ export function answerTypeOffsets(type: AnswerType, text: string): number[] {
  * "This chapter explains…", "Little is known about…"): kept only when nothing better answers.
  */
 const AIM_OR_BACKGROUND = [
-  /\b(the|our|its|this)\s+(main\s+|primary\s+)?(aims?|purposes?|objectives?|goals?)\s+(of\s+(this|the|our)\s+\w+\s+)?(was|were|is|are)\s+to\b/i,
+  /\b(the|our|its|this)\s+(main\s+|primary\s+)?(aims?|purposes?|objectives?|goals?)\s+(of\s+(this|the|our)\s+([\w-]+\s+){1,3})?(was|were|is|are)\s+to\b|^\s*(aims?|objectives?|purposes?)\s*:/i,
   /^\s*(this|the present|our)\s+(study|review|trial|paper|article|guide|section|chapter|handbook|document|knowledge base|briefing|primer|report)\s+(aims?|aimed|seeks?|sought|explains?|describes?|covers?|sets out|introduces?|looks at|examines?|summari[sz]es?|walks|presents?|discusses?)\b/i,
-  /^\s*(we|the authors|the researchers)\s+(aimed|sought|set out|investigated|examined|evaluated|assessed|asked)\b/i,
+  /^\s*([^,.;]{0,60},\s*)?(we|the authors|the researchers)\s+(aimed|sought|set out|investigated|examined|evaluated|assessed|asked)\b/i,
   // An objective stated as an infinitive ("To define the concentrations of inhibin…", "To determine whether…"), a
   // hypothesis put to the test, or a study said to be built for a purpose ("This trial was designed to…").
-  /^\s*to (determine|assess|evaluate|investigate|examine|compare|define|describe|explore|identify|establish|analy[sz]e|test|measure|review|quantify|characteri[sz]e|estimate|clarify|ascertain|validate|report|document|develop|study|understand|find out)\b/i,
+  // (No comma: "To assess the risk, weigh the type of data…" is an instruction, not an aim.)
+  /^\s*(\(?\d\)\s*)?to (determine|assess|evaluate|investigate|examine|compare|define|describe|explore|identify|establish|analy[sz]e|test|measure|review|quantify|characteri[sz]e|estimate|clarify|ascertain|validate|report|document|develop|study|understand|find out|consider|investigate whether|see whether)\b[^,]*$/i,
   /\b(we|this study|the present study|the authors)\s+(hypothesi[sz]ed|tested the hypothesis|wanted to|wished to|were interested in)\b|\b(was|were|is) (designed|undertaken|conducted|performed|initiated|carried out) to (determine|assess|evaluate|investigate|examine|compare|test|identify|explore|establish)\b/i,
-  /\blittle is known\b|\b(remains?|is|are) (unclear|unknown|poorly understood|controversial)\b/i,
+  /\blittle is known\b|\b(remains?|is|are|was|were) (still )?(unclear|unknown|uncertain|inconclusive|poorly understood|controversial|debated|conflicting|not (well )?(known|established|understood))\b/i,
+  // The question put by the study, inside its sentence ("In a preliminary study, we explored whether…").
+  /\b(we|this study|the present study)\s+(assessed|explored|evaluated|examined|investigated|studied|determined|compared|sought to determine|analy[sz]ed)\s+(whether|if|the (role|effect|impact|influence|value|association|relationship|usefulness|feasibility))\b/i,
   /^\s*(in this (chapter|section|guide|handbook)|this is a (sample|demo))\b/i,
   /\bsample content written for\b|\bcontenido de muestra\b|\bbeispielinhalt\b|\bcontenu d['’]exemple\b/i,
 ];

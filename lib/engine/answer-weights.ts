@@ -15,7 +15,7 @@ export const SENTENCE_WEIGHTS: readonly number[] = [
   0.332, // type in label
   -1.161, // restates the question
   -1.472, // fresh words
-  -2.889, // aim or background
+  -3.159, // aim or background
   -1.022, // question mark
   -0.043, // length
   -0.323, // first in paragraph
@@ -37,10 +37,10 @@ export const SENTENCE_WEIGHTS: readonly number[] = [
   1.422, // question numbers
   0.473, // limit asked
   1.597, // negation shared
-  -2.789, // aim section
-  -0.978, // method section
-  2.064, // finding section
-  1.105, // conclusion
-  2.199, // verdict given
-  3.87, // verdict result
+  -2.669, // aim section
+  -0.952, // method section
+  1.988, // finding section
+  1.174, // conclusion
+  2.348, // verdict given
+  3.769, // verdict result
 ];

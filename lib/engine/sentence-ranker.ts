@@ -177,7 +177,7 @@ export const SENTENCE_FEATURES = [
   'finding section', // ... that names what it found ("Results", "Conclusions", "Discussion"), in the best passage's document
   'conclusion', // draws a conclusion ("These results suggest…", "We conclude…"), in the best passage's document
   'verdict given', // a yes-or-no question ("Does X reduce Y?") and a statement there under a finding heading or concluding
-  'verdict result', // a yes-or-no question and a statement there reporting a result ("was significantly associated")
+  'verdict result', // ... and a statement there reporting a result ("was significantly associated")
 ] as const;
 
 const OTHER_LABEL = SENTENCE_FEATURES.indexOf('other label');
@@ -290,6 +290,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         if (!typed && label && carriesAnswerType(q.type, label.text)) typed = typeInLabel = true;
       }
       const fresh = new Set(words.filter((w) => !q.lexicon(w).some((l) => questionLexemes.has(l)) && q.lexicon(w).length > 0));
+      const verdictOn = leadDocument && verdictAsked;
       const features = [
         sum(ownWords) / q.total,
         sum(contextOnly) / q.total,
@@ -329,8 +330,8 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         role === 'method' ? 1 : 0,
         leadDocument && role === 'finding' ? 1 : 0,
         leadDocument && drawsConclusion(own) ? 1 : 0,
-        leadDocument && verdictAsked && (role === 'finding' || drawsConclusion(own)) ? 1 : 0,
-        leadDocument && verdictAsked && reportsResult(own) ? 1 : 0,
+        verdictOn && (role === 'finding' || drawsConclusion(own)) ? 1 : 0,
+        verdictOn && reportsResult(own) ? 1 : 0,
       ];
       let score = 0;
       for (let k = 0; k < features.length; k++) score += (weights[k] ?? 0) * features[k];
