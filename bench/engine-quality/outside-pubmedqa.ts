@@ -2,7 +2,9 @@
  * The engine on text nobody here wrote: PubMedQA's 1,000 expert-labelled questions asked of their 1,000 abstracts
  * (pubmedqa.ts), extractively, in both document forms. Prints retrieval (the gold abstract cited first / at all,
  * another abstract cited too) and where each answer's FIRST statement comes from in its abstract: the conclusion or
- * the results (an answer), the methods, or the background and aim (issue 14's "restates the study's aim"). The
+ * the results (an answer), the methods, or the background and aim (issue 14's "restates the study's aim"). Then the
+ * 75 off-topic questions of off-topic.json asked of the same knowledge base: a thousand abstracts share many words
+ * with them by chance (a place name, "oil", "final"), so each should still be refused. The
  * questions are often the article's title put as a question, so a background sentence shares many of their words.
  *
  *   npx tsx bench/engine-quality/outside-pubmedqa.ts path/to/ori_pqal.json [--verbose N] [--limit N]
@@ -12,6 +14,7 @@
 import { openPglite } from '@/db/client';
 import { prepareDatabase } from '@/lib/platform/db';
 import { answerHostedQuery } from '@/lib/engine';
+import { loadOffTopicSet } from './evaluation-set';
 import { answersQuestion, ingestPubMedQa, isPubMedQaTuning, loadPubMedQa, partOfAbstract, type AbstractPart, type PubMedQaForm } from './pubmedqa';
 
 const args = process.argv.slice(2);
@@ -47,8 +50,15 @@ async function main() {
     const rows: string[] = [];
     const shown: string[] = [];
     const tallies = new Map<string, Tally>();
+    const offTopic = loadOffTopicSet();
+    const refused = new Map<PubMedQaForm, number>();
     for (const form of ['sections', 'plain'] as PubMedQaForm[]) {
       const { kbId, pmidOf } = await ingestPubMedQa(db, items, form);
+      for (const q of offTopic) {
+        const answer = await answerHostedQuery({ kbId, query: q.question, requestId: 'outside' }, db, { llm: null, embeddings: null });
+        if (answer.citations.length === 0) refused.set(form, (refused.get(form) ?? 0) + 1);
+        else if (verboseCount) shown.push(`${form} off-topic answered: ${q.question}\n    A: ${answer.answer.slice(0, 200)}`);
+      }
       for (const item of items) {
         const answer = await answerHostedQuery({ kbId, query: item.QUESTION, requestId: 'outside' }, db, { llm: null, embeddings: null });
         const t = tallies.get(`${form}/${isPubMedQaTuning(item) ? 'tune' : 'held out'}`) ?? emptyTally();
@@ -76,6 +86,7 @@ async function main() {
     row('answers citing another abstract too (of answered)', (t) => pct(t.otherCited, t.answered));
     row('**first statement answers** (from the results or the conclusion; of answered)', (t) => `**${pct(t.answering, t.answered)}**`);
     for (const part of PARTS) row(`first statement from ${part === 'elsewhere' ? 'another abstract, or not found' : `the ${part}`}`, (t) => pct(t.parts.get(part) ?? 0, t.answered));
+    rows.push('', `off-topic questions refused (${offTopic.length}, 5 domains, 4 languages): sections ${pct(refused.get('sections') ?? 0, offTopic.length)}, plain ${pct(refused.get('plain') ?? 0, offTopic.length)}`);
     if (shown.length) console.log(`${shown.join('\n')}\n`);
     console.log(rows.join('\n'));
   } finally {

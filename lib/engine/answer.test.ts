@@ -234,4 +234,13 @@ describe('extractive answers', () => {
     const still = [term('still', 'still', 2)];
     expect(isRelevant(still, [chunk(1, 'The bill still becomes law.', 3)])).toBe(false);
   });
+
+  it('when most of the question is unknown to the knowledge base, the words it shares must stand together', () => {
+    // "How long should sourdough bread proof overnight?" asked of medical abstracts: "proof" and "overnight" occur.
+    const bread = [term('sourdough', 'sourdough', 7.6, 0), term('bread', 'bread', 7.6, 0), term('proof', 'proof', 5.7), term('overnight', 'overnight', 6)];
+    const scattered = chunk(1, 'Proof-of-concept study with a placebo run-in period. Patients fasted overnight before each visit and were seen weekly.', 6);
+    expect(isRelevant(bread, [scattered])).toBe(false);
+    // The same shared words in one sentence are evidence enough.
+    expect(isRelevant(bread, [chunk(1, 'Leave the dough to proof overnight in a cool place before baking it the next morning.', 6)])).toBe(true);
+  });
 });

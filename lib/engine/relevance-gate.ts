@@ -11,6 +11,22 @@ import { tokenize } from './text';
  */
 export const MIN_COVERAGE = 0.2;
 export const MIN_SENTENCE_COVERAGE = 0.2;
+/**
+ * When more than half of the question's weight names words the knowledge base never uses ("sourdough bread", "diesel
+ * timing belt"), what it does hold must stand together: one sentence with MIN_SCATTERED_SENTENCE_COVERAGE of the
+ * weight, or two question words in a row. A thousand abstracts share "proof", "France" or "replaced" with any
+ * question by chance (PubMedQA, bench/engine-quality/calibrate-gate.ts --outside).
+ */
+export const ABSENT_SHARE = 0.55;
+export const MIN_SCATTERED_SENTENCE_COVERAGE = 0.3;
+
+/** Share of the question's weight in words that occur nowhere in the knowledge base. */
+export function absentShare(q: Question): number {
+  if (q.total <= 0) return 0;
+  let absent = 0;
+  for (const [w, weight] of q.weights) if (!q.present.has(w)) absent += weight;
+  return absent / q.total;
+}
 
 /** What a passage holds of the question: the evidence the relevance gate weighs. */
 export interface PassageEvidence {
@@ -57,7 +73,8 @@ export function passesGate(q: Question, e: PassageEvidence): boolean {
   // Two of the question's words, unless it has only two ("Was gehört in einen Datenmanagementplan?"): then coverage decides.
   const needWords = q.weights.size >= 3 ? 2 : 1;
   // "Still there?" names nothing: framing words alone never make an answer.
-  return e.topical >= 1 && e.words >= needWords && e.coverage >= MIN_COVERAGE && (e.sentenceCoverage >= MIN_SENTENCE_COVERAGE || e.phrase);
+  const together = absentShare(q) >= ABSENT_SHARE ? MIN_SCATTERED_SENTENCE_COVERAGE : MIN_SENTENCE_COVERAGE;
+  return e.topical >= 1 && e.words >= needWords && e.coverage >= MIN_COVERAGE && (e.sentenceCoverage >= together || e.phrase);
 }
 
 /** Does one of the top passages answer enough of the question for the knowledge base to be said to answer? */
