@@ -6,6 +6,8 @@ const nextConfig = (phase) => ({
   // Native, WASM or worker-based packages are loaded by Node at run time instead of being bundled.
   serverExternalPackages: [
     '@electric-sql/pglite',
+    // Bundled, it would look for its extension archive under /_next/static at run time ("Extension bundle not found").
+    '@electric-sql/pglite-pgvector',
     'pg',
     'pino',
     'ioredis',

@@ -7,7 +7,7 @@
  * Split, fixed before any tuning: every fifth question in file order (the 1st, 6th, 11th, …; 200) may be used to fit
  * the ranker (train-ranker.ts --outside); the other 800 are held out and only reported.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
 import { knowledgeBases, publishers } from '@/db/schema';
@@ -35,6 +35,7 @@ export type PubMedQaForm = 'sections' | 'plain';
 export type AbstractPart = 'conclusion' | 'results' | 'methods' | 'background/aim' | 'elsewhere';
 
 export function loadPubMedQa(file: string): PubMedQaItem[] {
+  if (!existsSync(file)) throw new Error(`${file} does not exist: pass the path of PubMedQA's data/ori_pqal.json (from its public repository)`);
   const data = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Omit<PubMedQaItem, 'pmid' | 'index'>>;
   return Object.entries(data).map(([pmid, item], index) => ({ ...item, pmid, index }));
 }

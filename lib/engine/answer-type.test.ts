@@ -112,7 +112,6 @@ describe('limits', () => {
   });
 });
 
-
 describe("what a study's statements and sections are", () => {
   it.each([
     ['Background', 'aim'],

@@ -248,6 +248,10 @@ export function drawsConclusion(text: string): boolean {
 const VERDICT =
   /^\s*(is|are|was|were|does|do|did|can|could|should|shall|will|would|has|have|had|may|might|must)\b|^[^?]{3,}:\s[^?]+\?\s*$|^\s*(es|son|est|sont|ist|sind|hat|haben|kann|k[öo]nnen|puede|pueden|peut|peuvent|hay)\b|^\s*¿\s*(es|son|puede|pueden|hay|tiene|existe)\b/i;
 
+export function asksVerdict(question: string): boolean {
+  return VERDICT.test(question.trim()) && /\?\s*$/.test(question.trim());
+}
+
 /**
  * A study's result as reported ("was significantly associated with…", "no difference was found", "p < 0.01",
  * "improved in 62% versus 41%"): narrower than a finding, which any comparison ("more than…") is.
@@ -257,10 +261,6 @@ const RESULT =
 
 export function reportsResult(text: string): boolean {
   return RESULT.test(text);
-}
-
-export function asksVerdict(question: string): boolean {
-  return VERDICT.test(question.trim()) && /\?\s*$/.test(question.trim());
 }
 
 /** What a section holds, from its heading alone (a structured abstract's or report's: "Background", "Results"). */

@@ -117,11 +117,11 @@ describe('extractive answers', () => {
 
   it("a yes-or-no question about a study is answered by its conclusion, not by the background under the study's title words", () => {
     const studyTerms = [term('statins', 'statin', 3), term('pretreatment', 'pretreat', 2.5), term('improve', 'improv', 1.2), term('outcome', 'outcom', 1.2), term('stroke', 'stroke', 2)];
-    const abstract = { documentId: 'doc_study', heading: null };
+    const study = { documentId: 'doc_study' };
     const passages = [
-      chunk(1, 'Statins given before a stroke might improve clinical outcome after stroke through effects beyond lowering cholesterol. Whether pretreatment with statins improves outcome is not known.', 9, { ...abstract, heading: 'Abstract > Background' }),
-      chunk(2, 'Of 324 patients, 62 were on statins before the stroke. Pretreatment with statins was associated with a better functional outcome at 90 days (odds ratio 2.3, p = 0.01).', 7, { ...abstract, heading: 'Abstract > Results' }),
-      chunk(3, 'These findings suggest that statin pretreatment may improve outcome after ischaemic stroke.', 6, { ...abstract, heading: 'Abstract > Conclusions' }),
+      chunk(1, 'Statins given before a stroke might improve clinical outcome after stroke through effects beyond lowering cholesterol. Whether pretreatment with statins improves outcome is not known.', 9, { ...study, heading: 'Abstract > Background' }),
+      chunk(2, 'Of 324 patients, 62 were on statins before the stroke. Pretreatment with statins was associated with a better functional outcome at 90 days (odds ratio 2.3, p = 0.01).', 7, { ...study, heading: 'Abstract > Results' }),
+      chunk(3, 'These findings suggest that statin pretreatment may improve outcome after ischaemic stroke.', 6, { ...study, heading: 'Abstract > Conclusions' }),
     ];
     const answer = composeExtractiveAnswer('Does pretreatment with statins improve clinical outcome after stroke?', studyTerms, passages);
     expect(answer.answer.split(' [1]')[0]).toMatch(/^(Pretreatment with statins was associated|These findings suggest)/);

@@ -12,7 +12,7 @@ import { tokenize } from './text';
 export const MIN_COVERAGE = 0.2;
 export const MIN_SENTENCE_COVERAGE = 0.2;
 /**
- * When more than half of the question's weight names words the knowledge base never uses ("sourdough bread", "diesel
+ * When 55% or more of the question's weight is in words the knowledge base never uses ("sourdough bread", "diesel
  * timing belt"), what it does hold must stand together: one sentence with MIN_SCATTERED_SENTENCE_COVERAGE of the
  * weight, or two question words in a row. A thousand abstracts share "proof", "France" or "replaced" with any
  * question by chance (PubMedQA, bench/engine-quality/calibrate-gate.ts --outside).
