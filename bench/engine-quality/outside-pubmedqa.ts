@@ -2,10 +2,10 @@
  * The engine on text nobody here wrote: PubMedQA's 1,000 expert-labelled questions asked of their 1,000 abstracts
  * (pubmedqa.ts), extractively, in both document forms. Prints retrieval (the gold abstract cited first / at all,
  * another abstract cited too) and where each answer's FIRST statement comes from in its abstract: the conclusion or
- * the results (an answer), the methods, or the background and aim (issue 14's "restates the study's aim"). Then the
- * 75 off-topic questions of off-topic.json asked of the same knowledge base: a thousand abstracts share many words
- * with them by chance (a place name, "oil", "final"), so each should still be refused. The
+ * the results (an answer), the methods, or the background and aim (issue 14's "restates the study's aim"). The
  * questions are often the article's title put as a question, so a background sentence shares many of their words.
+ * Then the 75 off-topic questions of off-topic.json are asked of the same knowledge base: a thousand abstracts share
+ * words with them by chance (a place name, "proof", "replaced"), and each should still be refused.
  *
  *   npx tsx bench/engine-quality/outside-pubmedqa.ts path/to/ori_pqal.json [--verbose N] [--limit N]
  *
@@ -61,8 +61,9 @@ async function main() {
       }
       for (const item of items) {
         const answer = await answerHostedQuery({ kbId, query: item.QUESTION, requestId: 'outside' }, db, { llm: null, embeddings: null });
-        const t = tallies.get(`${form}/${isPubMedQaTuning(item) ? 'tune' : 'held out'}`) ?? emptyTally();
-        tallies.set(`${form}/${isPubMedQaTuning(item) ? 'tune' : 'held out'}`, t);
+        const column = `${form}/${isPubMedQaTuning(item) ? 'tune' : 'held out'}`;
+        const t = tallies.get(column) ?? emptyTally();
+        tallies.set(column, t);
         t.n++;
         if (answer.citations.length === 0) continue;
         t.answered++;

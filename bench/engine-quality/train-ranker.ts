@@ -11,6 +11,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { openPglite } from '@/db/client';
+import { prepareDatabase } from '@/lib/platform/db';
 import { searchChunks, type RetrievedChunk } from '@/lib/engine';
 import { lexemesOf } from '@/lib/engine/retrieval';
 import { analyseQuestion, mapLexicon, type Question } from '@/lib/engine/question';
@@ -20,8 +22,6 @@ import { tokenize } from '@/lib/engine/text';
 import { containsFact, loadEvaluationSet, partOf } from './evaluation-set';
 import { loadSnapshot, openSeededMarketplace, snapshotLexicon } from './snapshot';
 import { answersQuestion, ingestPubMedQa, isPubMedQaTuning, loadPubMedQa, partOfAbstract } from './pubmedqa';
-import { openPglite } from '@/db/client';
-import { prepareDatabase } from '@/lib/platform/db';
 
 const write = process.argv.includes('--write');
 /**
@@ -37,11 +37,11 @@ interface Group { x: number[][]; y: boolean[]; weight: number; outside?: boolean
 const groups: Group[] = [];
 let questions = 0;
 /** One tuning question's candidates, labelled by whether they answer it (hold the gold fact, by default). */
-function addGroup(q: Question, chunks: RetrievedChunk[], answers: string | ((text: string) => boolean), weight = 1) {
+function addGroup(q: Question, chunks: RetrievedChunk[], answers: string | ((text: string) => boolean)) {
   questions++;
   const ranked = rankSentences(q, chunks);
   const y = ranked.map((c) => (typeof answers === 'string' ? containsFact(`${c.context ?? ''}: ${c.text}`, answers) : answers(c.text)));
-  if (y.some(Boolean) && y.some((v) => !v)) groups.push({ x: ranked.map((c) => c.features), y, weight });
+  if (y.some(Boolean) && y.some((v) => !v)) groups.push({ x: ranked.map((c) => c.features), y, weight: 1 });
 }
 // The original set's tuning part only: held-out and added questions stay out of the fit.
 const tuning = (id: string) => partOf(id) === 'tune';
