@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { embedTexts, reindexKnowledgeBase, searchChunks, type EmbeddingsConfig } from '@/lib/engine';
+import { embeddingsConfig, embedTexts, reindexKnowledgeBase, searchChunks, type EmbeddingsConfig } from '@/lib/engine';
 import { fuseRanks, VECTOR_CANDIDATES } from '@/lib/engine/retrieval';
 import { nearestChunkIds, vectorSearchMode, type VectorSearchMode } from '@/lib/engine/vector-search';
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../../test/support/fake-embeddings';
@@ -16,19 +16,36 @@ import { goldSourceName, type EvalQuestion } from './evaluation-set';
  */
 export const HYBRID_DIM = 256;
 /** Shares of the vector list in the fusion also measured (the engine fuses with 1, plain RRF). */
-const WEIGHTS = [0.5, 0.25];
+const WEIGHTS = [0.5, 0.25, 0.1, 0.05];
 
-/** Starts the local endpoint and re-embeds every knowledge base through the ingestion path (reindex). */
-export async function embedEveryKnowledgeBase(db: Database): Promise<{ server: FakeEmbeddingsServer; ms: number; chunks: number }> {
-  const server = await startFakeEmbeddingsServer({ dim: HYBRID_DIM });
+/** Where the vectors come from: the endpoint EMBEDDINGS_* name (a real model), else the local hashed-word one. */
+export interface EmbeddingsSource {
+  config: EmbeddingsConfig;
+  /** How the report names it. */
+  label: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Re-embeds every knowledge base through the ingestion path (reindex). With EMBEDDINGS_BASE_URL, _API_KEY and _MODEL
+ * set (as for the server), through that endpoint: sentence-encoder-server.mjs serves a real model locally.
+ */
+export async function embedEveryKnowledgeBase(db: Database): Promise<{ source: EmbeddingsSource; ms: number; chunks: number }> {
+  const configured = embeddingsConfig();
+  let source: EmbeddingsSource;
+  if (configured) source = { config: { ...configured, timeoutMs: Math.max(configured.timeoutMs ?? 0, 120_000) }, label: `the model ${configured.model} at ${configured.baseUrl}`, close: async () => {} };
+  else {
+    const fake: FakeEmbeddingsServer = await startFakeEmbeddingsServer({ dim: HYBRID_DIM });
+    source = { config: fake.config, label: `vectors of ${HYBRID_DIM} dimensions from the local hashed-word endpoint`, close: () => fake.close() };
+  }
   const started = Date.now();
   let chunks = 0;
   const kbs = (await db.execute(sql`select distinct kb_id from documents order by kb_id`)).rows as Array<{ kb_id: string }>;
   for (const { kb_id } of kbs) {
-    const r = await reindexKnowledgeBase(db, kb_id, { embeddings: server.config });
+    const r = await reindexKnowledgeBase(db, kb_id, { embeddings: source.config });
     if (r.ok) chunks += r.chunks;
   }
-  return { server, ms: Date.now() - started, chunks };
+  return { source, ms: Date.now() - started, chunks };
 }
 
 interface Ranks {
@@ -50,7 +67,8 @@ function scoreRank(m: Ranks, documentIds: string[], gold: string) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-export async function reportHybrid(db: Database, questions: EvalQuestion[], embeddings: EmbeddingsConfig, kbSlugs: Map<string, string>): Promise<string[]> {
+export async function reportHybrid(db: Database, questions: EvalQuestion[], source: EmbeddingsSource, kbSlugs: Map<string, string>): Promise<string[]> {
+  const embeddings = source.config;
   const docRows = (await db.execute(sql`select id, kb_id, source_name from documents`)).rows as Array<{ id: string; kb_id: string; source_name: string }>;
   const docId = new Map(docRows.map((r) => [`${r.kb_id}/${r.source_name}`, r.id]));
   const chunkRows = (await db.execute(sql`select id, document_id from chunks`)).rows as Array<{ id: number; document_id: string }>;
@@ -94,7 +112,7 @@ export async function reportHybrid(db: Database, questions: EvalQuestion[], embe
   }
   const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
   const lines = [
-    `hybrid retrieval: ${lexical.n} questions, vectors of ${HYBRID_DIM} dimensions from the local hashed-word endpoint, nearest chunks by ${mode}`,
+    `hybrid retrieval: ${lexical.n} questions, ${source.label}, nearest chunks by ${mode}`,
     '',
     '| metric | lexical only | hybrid (RRF, k = 60, 20 nearest chunks) |',
     '|---|---|---|',

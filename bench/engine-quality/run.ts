@@ -4,8 +4,9 @@
  *
  *   npx tsx bench/engine-quality/run.ts            # embedded PGlite (default)
  *   npx tsx bench/engine-quality/run.ts --postgres # a fresh database on the PostgreSQL server, dropped after
- *   add --embeddings to embed every chunk through a local deterministic endpoint and report hybrid retrieval
- *   next to lexical retrieval alone (hybrid.ts); the figures above it stay lexical
+ *   add --embeddings to embed every chunk and answer with hybrid retrieval, then report hybrid retrieval next to
+ *   lexical retrieval alone (hybrid.ts); vectors come from the endpoint EMBEDDINGS_* name when set (for a real
+ *   model: sentence-encoder-server.mjs), else from the tests' deterministic hashed-word endpoint
  *   add --verbose to list every miss
  */
 import { createRequire } from 'node:module';
@@ -98,6 +99,8 @@ async function main() {
     const db = handle.db;
     // Before the chunks are read: reindexing gives them new ids.
     const embedded = withEmbeddings ? await embedEveryKnowledgeBase(db) : null;
+    // Answers are hybrid with --embeddings (as the server's are with EMBEDDINGS_* set), lexical otherwise.
+    const embeddings = embedded?.source.config ?? null;
     const kbRows = (await db.execute(sql`select id, slug from knowledge_bases`)).rows as Array<{ id: string; slug: string }>;
     const kbId = new Map(kbRows.map((r) => [r.slug, r.id]));
     const docRows = (await db.execute(sql`select id, kb_id, source_name from documents`)).rows as Array<{ id: string; kb_id: string; source_name: string }>;
@@ -136,7 +139,7 @@ async function main() {
         continue;
       }
       const started = performance.now();
-      const answer = await answerHostedQuery({ kbId: kb, query: q.question, requestId: q.id }, db, { llm: null });
+      const answer = await answerHostedQuery({ kbId: kb, query: q.question, requestId: q.id }, db, { llm: null, embeddings });
       latencies.push(performance.now() - started);
       const search = await searchChunks(db, kb, q.question, { limit: 20 });
       const docs = rankDocuments(search.chunks.map((c) => c.documentId));
@@ -184,7 +187,7 @@ async function main() {
     for (const { slug } of offTopicKbs) {
       const kb = kbId.get(slug)!;
       for (const q of offTopicSet) {
-        const a = await answerHostedQuery({ kbId: kb, query: q.question, requestId: 'off-topic' }, db, { llm: null });
+        const a = await answerHostedQuery({ kbId: kb, query: q.question, requestId: 'off-topic' }, db, { llm: null, embeddings });
         const refused = a.citations.length === 0;
         // The hard cases: the knowledge base shares at least one indexed word with the question.
         const overlaps = (await searchChunks(db, kb, q.question, { limit: 1 })).chunks.length > 0;
@@ -234,9 +237,9 @@ async function main() {
     console.log(`full answer latency (extractive, in process): p50 ${p(0.5)} ms, p95 ${p(0.95)} ms`);
     if (embedded) {
       console.log('');
-      console.log(`embedding ${embedded.chunks} chunks (reindex through the local endpoint): ${embedded.ms} ms`);
-      for (const line of await reportHybrid(db, questions, embedded.server.config, kbId)) console.log(line);
-      await embedded.server.close();
+      console.log(`embedding ${embedded.chunks} chunks (reindex through ${embedded.source.label}): ${embedded.ms} ms`);
+      for (const line of await reportHybrid(db, questions, embedded.source, kbId)) console.log(line);
+      await embedded.source.close();
     }
     if (verbose) for (const m of misses) console.log(m);
   } finally {
