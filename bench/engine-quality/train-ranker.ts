@@ -30,7 +30,7 @@ const write = process.argv.includes('--write');
  */
 const LAMBDA = process.argv.includes('--lambda') ? Number(process.argv[process.argv.indexOf('--lambda') + 1]) : 0.001;
 /** The hand-set weights the fit starts from and is pulled towards, in SENTENCE_FEATURES order. */
-const PRIOR = [3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3, -0.5, -0.3, 0.3, 0.3, 0.5, 0.3];
+const PRIOR = [3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3, -0.5, -0.3, 0.3, 0.3, 0.5, 0.3, 1];
 const snapshotFile = process.argv.includes('--snapshot') ? process.argv[process.argv.indexOf('--snapshot') + 1] : null;
 
 interface Group { x: number[][]; y: boolean[]; weight: number; outside?: boolean }

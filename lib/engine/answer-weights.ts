@@ -43,4 +43,5 @@ export const SENTENCE_WEIGHTS: readonly number[] = [
   1.174, // conclusion
   2.348, // verdict given
   3.769, // verdict result
+  4.207, // finding wording
 ];

@@ -127,6 +127,15 @@ describe('extractive answers', () => {
     expect(answer.answer.split(' [1]')[0]).toMatch(/^(Pretreatment with statins was associated|These findings suggest)/);
   });
 
+  it('in an abstract without headings, a yes-or-no question is answered by the sentence worded as a finding, not by the background', () => {
+    const aceTerms = [term('ace', 'ace', 2.5), term('inhibitors', 'inhibitor', 2.5), term('cause', 'caus', 1), term('cough', 'cough', 3), term('older', 'older', 1.5), term('patients', 'patient', 0.8)];
+    const passages = [
+      chunk(1, 'ACE inhibitors are widely prescribed to older patients, and cough is a recognised side effect of ACE inhibitors. Of 412 older patients followed for a year, 38 (9%) developed a persistent dry cough, most of them within the first month.', 9),
+    ];
+    const answer = composeExtractiveAnswer('Do ACE inhibitors cause cough in older patients?', aceTerms, passages);
+    expect(answer.answer.split(' [1]')[0]).toMatch(/^Of 412 older patients followed for a year, 38 \(9%\) developed/);
+  });
+
   it("another study's conclusion does not answer a question about the study that matches it best", () => {
     const studyTerms = [term('statins', 'statin', 3), term('pretreatment', 'pretreat', 2.5), term('improve', 'improv', 1.2), term('outcome', 'outcom', 1.2), term('stroke', 'stroke', 2)];
     const passages = [

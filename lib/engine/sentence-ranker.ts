@@ -1,5 +1,6 @@
 import { answerTypeOffsets, asksVerdict, carriesAnswerType, describesMethod, drawsConclusion, givesAskedBound, isAimOrBackground, reportsResult, sectionRole, statesFinding, STRONG_TYPES } from './answer-type';
 import { SENTENCE_WEIGHTS } from './answer-weights';
+import { findingLikelihood } from './finding-wording';
 import { questionNumbers, sharedNumbers } from './numbers';
 import { chunkParagraphs, type Paragraph } from './paragraphs';
 import { analyseQuestion, hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
@@ -178,6 +179,7 @@ export const SENTENCE_FEATURES = [
   'conclusion', // draws a conclusion ("These results suggest…", "We conclude…"), in the best passage's document
   'verdict given', // a yes-or-no question ("Does X reduce Y?") and a statement there under a finding heading or concluding
   'verdict result', // ... and a statement there reporting a result ("was significantly associated")
+  'finding wording', // ... and how likely its wording is a study's finding, not its background (finding-wording.ts)
 ] as const;
 
 const OTHER_LABEL = SENTENCE_FEATURES.indexOf('other label');
@@ -332,6 +334,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         leadDocument && drawsConclusion(own) ? 1 : 0,
         verdictOn && (role === 'finding' || drawsConclusion(own)) ? 1 : 0,
         verdictOn && reportsResult(own) ? 1 : 0,
+        verdictOn ? findingLikelihood(own) : 0,
       ];
       let score = 0;
       for (let k = 0; k < features.length; k++) score += (weights[k] ?? 0) * features[k];
