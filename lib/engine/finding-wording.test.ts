@@ -22,6 +22,11 @@ describe('finding wording', () => {
     expect(findingLikelihood(sentence)).toBeLessThan(0.5);
   });
 
+  it('does not judge a statement in another language', () => {
+    expect(findingLikelihood('En 2019, el 45% de los recursos fueron admitidos.')).toBeNull();
+    expect(findingLikelihood('Der Bundestag wird auf vier Jahre gewählt.')).toBeNull();
+  });
+
   it('describes a sentence by its stems, word pairs and marks', () => {
     expect(wordingFeatures('Rates were 12% lower (p < 0.05).')).toEqual(expect.arrayContaining(['#first:rat', 'wer_#num', '#p-value', '#percent']));
   });

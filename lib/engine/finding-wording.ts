@@ -20,8 +20,15 @@ export function wordingFeatures(text: string): string[] {
   return [...features];
 }
 
-/** The model's probability (0..1) that the statement reports a finding. */
-export function findingLikelihood(text: string): number {
+/**
+ * Words of nearly every English sentence and of no Spanish, German or French one: the model knows English wording
+ * only, and on another language it would see little but the numbers.
+ */
+const ENGLISH = /\b(the|of|and|is|are|was|were|has|have|been|not|to|for|with|that|which|from|by|this|these)\b/i;
+
+/** The model's probability (0..1) that the statement reports a finding; null for a statement not in English. */
+export function findingLikelihood(text: string): number | null {
+  if (!ENGLISH.test(text)) return null;
   let z = FINDING_WORDING_BIAS;
   for (const f of wordingFeatures(text)) z += FINDING_WORDING_WEIGHTS[f] ?? 0;
   return 1 / (1 + Math.exp(-z));

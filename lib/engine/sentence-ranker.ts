@@ -334,7 +334,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         leadDocument && drawsConclusion(own) ? 1 : 0,
         verdictOn && (role === 'finding' || drawsConclusion(own)) ? 1 : 0,
         verdictOn && reportsResult(own) ? 1 : 0,
-        verdictOn ? findingLikelihood(own) : 0,
+        verdictOn ? (findingLikelihood(own) ?? 0) : 0,
       ];
       let score = 0;
       for (let k = 0; k < features.length; k++) score += (weights[k] ?? 0) * features[k];
