@@ -10,6 +10,8 @@ import { lightStem, tokenize } from './text';
  * abstracts (MIT licence). English only; the sentence ranker consults it for yes-or-no questions, in the document
  * that matches best (sentence-ranker.ts, 'finding wording').
  */
+
+/** What the model reads of a statement: word stems, adjacent stem pairs, and marks for numbers and its first word. */
 export function wordingFeatures(text: string): string[] {
   const stems = tokenize(text).map((w) => (/^\d/.test(w) ? '#num' : lightStem(w)));
   const features = new Set(stems);
