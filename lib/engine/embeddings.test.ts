@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { embedTexts, EmbeddingsError, realArrayLiteral, type EmbeddingsConfig } from './embeddings';
-import { fuseRanks } from './retrieval';
+import { fuseRanks, lexicalLead, type RetrievedChunk } from './retrieval';
 
 let server: Server | undefined;
 
@@ -57,5 +57,21 @@ describe('fuseRanks', () => {
     expect(fuseRanks([7, 8, 5], [5], 0.25)).toEqual([5, 7, 8]);
     expect(fuseRanks([7, 8, 6, 5], [5], 0.01)).toEqual([7, 8, 6, 5]);
     expect(fuseRanks([], [3, 2])).toEqual([3, 2]);
+  });
+});
+
+describe('lexicalLead', () => {
+  const ranked = (...rows: Array<[string, number]>): RetrievedChunk[] =>
+    rows.map(([documentId, score], i) => ({ chunkId: i + 1, documentId, documentTitle: documentId, page: null, heading: null, content: '', tokenCount: 1, score }));
+
+  it("is the best document's lead over the next document, as a share of its score", () => {
+    // The best document's second chunk does not count: the lead is over another document.
+    expect(lexicalLead(ranked(['a', 10], ['a', 9], ['b', 7]))).toBeCloseTo(0.3);
+    expect(lexicalLead(ranked(['a', 10], ['b', 9.5]))).toBeCloseTo(0.05);
+  });
+
+  it('is 0 when nothing else matched: one weak match decides nothing', () => {
+    expect(lexicalLead(ranked(['a', 10], ['a', 2]))).toBe(0);
+    expect(lexicalLead([])).toBe(0);
   });
 });

@@ -1,4 +1,6 @@
 import { getEnv } from '@/lib/platform/env';
+import { log } from '@/lib/platform/log';
+import type { QueryVector } from './retrieval';
 
 /**
  * Optional hybrid retrieval (docs/api.md §8.1): an OpenAI-compatible `/embeddings` endpoint (plain fetch) turns chunk
@@ -78,4 +80,19 @@ export async function embedTexts(config: EmbeddingsConfig, texts: string[], sign
 /** A vector as a PostgreSQL array literal for a `::real[]` cast (numbers only, so nothing else can reach SQL). */
 export function realArrayLiteral(vector: number[]): string {
   return `{${vector.map((v) => (Number.isFinite(v) ? String(Math.fround(v)) : '0')).join(',')}}`;
+}
+
+/**
+ * A question's vector for hybrid retrieval; undefined when the endpoint fails, so that retrieval stays lexical and
+ * the buyer still gets an answer. An aborted request (the client went away) is not a failure: it ends the work.
+ */
+export async function questionVector(config: EmbeddingsConfig, question: string, context: { signal?: AbortSignal; requestId?: string } = {}): Promise<QueryVector | undefined> {
+  try {
+    const [values] = await embedTexts(config, [question], context.signal);
+    return { model: config.model, values };
+  } catch (error) {
+    if (context.signal?.aborted) throw error;
+    log.warn({ requestId: context.requestId, err: (error as Error).message }, 'question embedding failed; retrieving lexically');
+    return undefined;
+  }
 }

@@ -6,9 +6,9 @@ import { composeExtractiveAnswer, noAnswer } from './answer';
 import { analyseQuestion, mapLexicon, type Lexicon } from './question';
 import { isRelevant } from './relevance-gate';
 import { PASSAGES_READ } from './sentence-ranker';
-import { embeddingsConfig, embedTexts, type EmbeddingsConfig } from './embeddings';
+import { embeddingsConfig, questionVector, type EmbeddingsConfig } from './embeddings';
 import { composeLlmAnswer, LLM_PASSAGES, type LlmConfig } from './llm';
-import { lexemesOf, searchChunks, type QueryVector, type SearchResult } from './retrieval';
+import { lexemesOf, searchChunks, type SearchResult } from './retrieval';
 import { tokenize } from './text';
 
 export type { QueryTerm, RetrievedChunk, SearchResult } from './retrieval';
@@ -41,7 +41,8 @@ export async function answerHostedQuery(
   request.signal?.throwIfAborted();
   const llm = options.llm === undefined ? llmConfig() : options.llm;
   const limit = Math.max(PASSAGES_READ, llm ? LLM_PASSAGES : 0);
-  const vector = await questionVector(options.embeddings === undefined ? embeddingsConfig() : options.embeddings, request);
+  const embeddings = options.embeddings === undefined ? embeddingsConfig() : options.embeddings;
+  const vector = embeddings ? () => questionVector(embeddings, request.query, request) : undefined;
   const result = await searchChunks(executor, request.kbId, request.query, { limit, vector });
   request.signal?.throwIfAborted();
   const lexicon = await passageLexicon(executor, result, limit);
@@ -56,19 +57,6 @@ export async function answerHostedQuery(
     }
   }
   return composeExtractiveAnswer(request.query, result.terms, result.chunks, lexicon);
-}
-
-/** The question's vector when hybrid retrieval is configured; lexical retrieval alone when the endpoint fails. */
-async function questionVector(config: EmbeddingsConfig | null, request: QueryRequest): Promise<QueryVector | undefined> {
-  if (!config) return undefined;
-  try {
-    const [values] = await embedTexts(config, [request.query], request.signal);
-    return { model: config.model, values };
-  } catch (error) {
-    if (request.signal?.aborted) throw error;
-    log.warn({ requestId: request.requestId, err: (error as Error).message }, 'question embedding failed; retrieving lexically');
-    return undefined;
-  }
 }
 
 /** The words of the passages read, stemmed by the knowledge base's own configuration (one round trip). */

@@ -1,4 +1,5 @@
 import type { Executor } from '@/lib/platform/db';
+import { embeddingsConfig, questionVector, type EmbeddingsConfig } from './embeddings';
 import { isRelevant } from './relevance-gate';
 import { searchChunks } from './retrieval';
 
@@ -28,10 +29,12 @@ function verbatimExcerpt(content: string): string {
 
 /**
  * The best passages of a hosted knowledge base for a query, or none when nothing is relevant (the same gate as the
- * answer's, so a search abstains exactly when an answer would).
+ * answer's, so a search abstains exactly when an answer would). Hybrid like the answer's retrieval when an embeddings
+ * endpoint is configured (`embeddings` overrides the configuration; null forces lexical).
  */
-export async function findPassages(db: Executor, kbId: string, query: string, topK: number, signal?: AbortSignal): Promise<Passage[]> {
-  const result = await searchChunks(db, kbId, query, { limit: topK });
+export async function findPassages(db: Executor, kbId: string, query: string, topK: number, signal?: AbortSignal, embeddings: EmbeddingsConfig | null = embeddingsConfig()): Promise<Passage[]> {
+  const vector = embeddings ? () => questionVector(embeddings, query, { signal }) : undefined;
+  const result = await searchChunks(db, kbId, query, { limit: topK, vector });
   signal?.throwIfAborted();
   if (result.chunks.length === 0 || !isRelevant(result.terms, result.chunks)) return [];
   const best = Math.max(...result.chunks.map((c) => c.score));

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDbKind } from '@/test/support/db';
 import { fakeEmbedding, startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '@/test/support/fake-embeddings';
 import type { Database } from '@/lib/platform/db';
-import { answerHostedQuery, reindexKnowledgeBase, searchChunks, type EmbeddingsConfig } from '@/lib/engine';
+import { answerHostedQuery, findPassages, reindexKnowledgeBase, searchChunks, type EmbeddingsConfig } from '@/lib/engine';
+import { CLOSE_LEAD, lexicalLead } from '@/lib/engine/retrieval';
 import { embedTexts } from '@/lib/engine/embeddings';
 import { ingestDocument } from '@/lib/engine/ingest';
 import { nearestChunkIds, vectorSearchMode } from '@/lib/engine/vector-search';
@@ -76,6 +77,29 @@ describe('hybrid retrieval', () => {
     // Without vectors for this model nothing changes.
     const other = await searchChunks(db, kb, question, { limit: 5, vector: { model: 'another-model', values } });
     expect(other.chunks.map((c) => c.chunkId)).toEqual(lexical.chunks.map((c) => c.chunkId));
+  });
+
+  it('leaves a decisive lexical ranking alone: the vectors are fused only where it is close', async () => {
+    const question = 'Is the museum shop open on the day of a museum visit?';
+    const lexical = await searchChunks(db, kb, question, { limit: 5 });
+    expect(new Set(lexical.chunks.map((c) => c.documentId)).size).toBeGreaterThan(1);
+    expect(lexicalLead(lexical.chunks)).toBeGreaterThanOrEqual(CLOSE_LEAD);
+    // A vector nearest another document (the garden's) would lift it under plain fusion; here it changes nothing.
+    const [values] = await embedTexts(embeddings, ['Water tomatoes in the morning. Prune roses in late winter.']);
+    const hybrid = await searchChunks(db, kb, question, { limit: 5, vector: { model: embeddings.model, values } });
+    expect(hybrid.chunks.map((c) => c.chunkId)).toEqual(lexical.chunks.map((c) => c.chunkId));
+  });
+
+  it('answers and searches ask the endpoint for the question only when the lexical ranking is close', async () => {
+    const decisive = 'Is the museum shop open on the day of a museum visit?';
+    const before = fake.calls();
+    const answer = await answerHostedQuery({ kbId: kb, query: decisive, requestId: 'req_decisive' }, db, { llm: null, embeddings });
+    expect(answer.answer).toContain('museum shop closes at five');
+    expect((await findPassages(db, kb, decisive, 5, undefined, embeddings))[0]?.title).toBe('Museum');
+    expect(fake.calls()).toBe(before);
+    // One weak lexical match decides nothing: the search embeds the question and fuses.
+    await findPassages(db, kb, 'How often is a physician appointment needed in winter?', 5, undefined, embeddings);
+    expect(fake.calls()).toBe(before + 1);
   });
 
   it('the answer path embeds the question; a failing endpoint leaves retrieval lexical and the answer unchanged', async () => {
