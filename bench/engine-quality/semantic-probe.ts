@@ -94,5 +94,25 @@ function report(name: string, feature: (g: Group) => number[], grid: number[]) {
   }
 }
 
+/** Only among the statements scored within `margin` of the best (the lexical choice is close), the most similar. */
+function reportTieBreak(name: string, feature: (g: Group) => number[], margins: number[]) {
+  console.log(`\n${name} as a tie-break among statements within a margin of the best score`);
+  for (const margin of margins) {
+    const parts = new Map<string, [number, number]>();
+    for (const g of groups) {
+      const f = feature(g);
+      const top = Math.max(...g.score);
+      let best = g.score.indexOf(top);
+      g.score.forEach((s, i) => {
+        if (s >= top - margin && f[i] > f[best]) best = i;
+      });
+      const tally = parts.get(g.part) ?? [0, 0];
+      parts.set(g.part, [tally[0] + (g.holds[best] ? 1 : 0), tally[1] + 1]);
+    }
+    console.log(`  margin ${String(margin).padEnd(4)} ${[...parts].map(([p, [hit, n]]) => `${p} ${hit}/${n} (${((100 * hit) / n).toFixed(1)}%)`).join('  ')}`);
+  }
+}
+
 if (endpoint) report(`sentence similarity (${endpoint.model})`, (g) => g.similarity, [0, 1, 2, 4, 8, 15]);
+if (endpoint) reportTieBreak(`sentence similarity (${endpoint.model})`, (g) => g.similarity, [0, 0.25, 0.5, 1, 2]);
 if (wordVectors) report(`word alignment (GloVe, cosine ≥ ${ALIGN_MIN})`, (g) => g.alignment, [0, 0.5, 1, 2, 4, 6]);

@@ -70,8 +70,8 @@ describe('lexicalLead', () => {
     expect(lexicalLead(ranked(['a', 10], ['b', 9.5]))).toBeCloseTo(0.05);
   });
 
-  it('is 0 when nothing else matched: one weak match decides nothing', () => {
-    expect(lexicalLead(ranked(['a', 10], ['a', 2]))).toBe(0);
+  it('is 1 when no other document matched (nothing to choose between), 0 when nothing matched', () => {
+    expect(lexicalLead(ranked(['a', 10], ['a', 2]))).toBe(1);
     expect(lexicalLead([])).toBe(0);
   });
 });
