@@ -165,12 +165,12 @@ export const RRF_K = 60;
 export const VECTOR_CANDIDATES = 20;
 
 /**
- * When the vectors have a say. Measured with a real sentence encoder (bench/engine-quality, round 6), plain RRF let a
- * model far weaker than BM25 at rank 1 (77% against 97% of gold documents first) reorder confident lexical rankings:
- * recall@1 fell from 97.1% to 86.8%. So the vector list is fused only where the lexical ranking is close, its best
- * document's score less than CLOSE_LEAD ahead of the next document's, and then with weight VECTOR_WEIGHT. Both chosen on the tuning part (gold document first for 96.4%
- * of it instead of 94.1%); over the whole set 97.9%, no part lower (the tests' hashed-word stand-in: 96.6%, where
- * plain RRF gave 92.0%).
+ * When the vectors have a say. Measured with a real sentence encoder (bench/engine-quality, round 6), plain RRF
+ * let a model far weaker than BM25 at rank 1 (77% against 97% of gold documents first) reorder confident lexical
+ * rankings: recall@1 fell from 97.1% to 86.8%. So the vector list is fused only where the lexical ranking is
+ * close, its best document's score less than CLOSE_LEAD ahead of the next document's, and then with weight
+ * VECTOR_WEIGHT. Both chosen on the tuning part (gold document first for 96.4% of it instead of 94.1%); over the
+ * whole set 97.9%, no part lower (the tests' hashed-word stand-in: 96.6%, where plain RRF gave 92.0%).
  */
 export const CLOSE_LEAD = 0.2;
 export const VECTOR_WEIGHT = 0.25;

@@ -293,6 +293,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       }
       const fresh = new Set(words.filter((w) => !q.lexicon(w).some((l) => questionLexemes.has(l)) && q.lexicon(w).length > 0));
       const verdictOn = leadDocument && verdictAsked;
+      const concludes = leadDocument && drawsConclusion(own);
       const features = [
         sum(ownWords) / q.total,
         sum(contextOnly) / q.total,
@@ -331,8 +332,8 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         role === 'aim' ? 1 : 0,
         role === 'method' ? 1 : 0,
         leadDocument && role === 'finding' ? 1 : 0,
-        leadDocument && drawsConclusion(own) ? 1 : 0,
-        verdictOn && (role === 'finding' || drawsConclusion(own)) ? 1 : 0,
+        concludes ? 1 : 0,
+        verdictOn && (role === 'finding' || concludes) ? 1 : 0,
         verdictOn && reportsResult(own) ? 1 : 0,
         verdictOn ? (findingLikelihood(own) ?? 0) : 0,
       ];

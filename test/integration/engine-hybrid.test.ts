@@ -103,10 +103,11 @@ describe('hybrid retrieval', () => {
   });
 
   it('the answer path embeds the question; a failing endpoint leaves retrieval lexical and the answer as without vectors', async () => {
-    // Two documents match about as well ("every visit": the doctor's; "visit", "free": the museum's), so the question is embedded.
+    // Two documents match about as well ("every visit": the doctor's; "visit", "free": the museum's): it is embedded.
     const question = 'Is every visit free?';
     expect(lexicalLead((await searchChunks(db, kb, question, { limit: 5 })).chunks)).toBeLessThan(CLOSE_LEAD);
     const lexical = await answerHostedQuery({ kbId: kb, query: question, requestId: 'req_hybrid' }, db, { llm: null, embeddings: null });
+    expect(lexical.citations.length).toBeGreaterThan(0);
     fake.setFailing(true);
     try {
       const before = fake.calls();
