@@ -11,7 +11,10 @@ export interface Passage {
   excerpt: string;
   page: number | null;
   heading: string | null;
-  /** Relevance in (0, 1]: the best passage of the query scores 1, the others in proportion to their ranking score. */
+  /**
+   * Relevance in (0, 1]: the first passage scores 1, the others in proportion to their BM25 score, never above the
+   * passage ranked before them (hybrid retrieval may rank a passage with a lower BM25 score higher).
+   */
   score: number;
 }
 
@@ -28,6 +31,18 @@ function verbatimExcerpt(content: string): string {
 }
 
 /**
+ * Passage scores from ranking scores in rank order: relative to the first, rounded, never 0 (documented as above 0)
+ * and never above the score before. Hybrid retrieval orders by fused rank, not by BM25 score, so a passage may follow
+ * one with a lower BM25 score; a client reading the scores (or filtering on them, as Dify's score_threshold does)
+ * must see the order it was given.
+ */
+export function rankScores(ranking: number[]): number[] {
+  const first = ranking[0] ?? 0;
+  let ceiling = 1;
+  return ranking.map((score) => (ceiling = Math.min(ceiling, first > 0 ? Math.max(1e-4, Math.round((score / first) * 1e4) / 1e4) : 1e-4)));
+}
+
+/**
  * The best passages of a hosted knowledge base for a query, or none when nothing is relevant (the same gate as the
  * answer's, so a search abstains exactly when an answer would). Hybrid like the answer's retrieval when an embeddings
  * endpoint is configured (`embeddings` overrides the configuration; null forces lexical).
@@ -37,13 +52,14 @@ export async function findPassages(db: Executor, kbId: string, query: string, to
   const result = await searchChunks(db, kbId, query, { limit: topK, vector });
   signal?.throwIfAborted();
   if (result.chunks.length === 0 || !isRelevant(result.terms, result.chunks)) return [];
-  const best = Math.max(...result.chunks.map((c) => c.score));
-  return result.chunks.slice(0, topK).map((chunk) => ({
+  const top = result.chunks.slice(0, topK);
+  const scores = rankScores(top.map((c) => c.score));
+  return top.map((chunk, i) => ({
     documentId: chunk.documentId,
     title: chunk.documentTitle,
     excerpt: verbatimExcerpt(chunk.content),
     page: chunk.page,
     heading: chunk.heading,
-    score: best > 0 ? Math.round((chunk.score / best) * 1e4) / 1e4 : 0,
+    score: scores[i],
   }));
 }

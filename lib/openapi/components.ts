@@ -142,7 +142,7 @@ export function openApiComponents(): Json {
           title: { type: 'string' },
           excerpt: { type: 'string' },
           page: { type: ['integer', 'null'], minimum: 1 },
-          score: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'The best passage scores 1; the others in proportion.' },
+          score: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'The first passage scores 1; the others in proportion to their ranking score, never above the passage before them.' },
         },
         additionalProperties: false,
       },
