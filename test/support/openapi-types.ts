@@ -309,7 +309,7 @@ export interface components {
             title: string;
             excerpt: string;
             page: number | null;
-            /** @description The best passage scores 1; the others in proportion. */
+            /** @description The first passage scores 1; the others in proportion to their ranking score, never above the passage before them. */
             score: number;
         };
         SearchResults: {
