@@ -5,10 +5,12 @@
  * grids judge the best of the top three passages alone; replay.ts gives the figures of the whole answer path.
  * Held-out questions are never read here.
  *
- *   npx tsx bench/engine-quality/calibrate-gate.ts [--outside path/to/ori_pqal.json]
+ *   npx tsx bench/engine-quality/calibrate-gate.ts [--outside path/to/ori_pqal.json] [--squad path/to/dev-v1.1.json]
  *
  * --outside adds PubMedQA's tuning part (pubmedqa.ts) in both document forms as on-topic questions, and the off-topic
  * tuning questions asked of those two knowledge bases of a thousand abstracts each (where chance matches abound).
+ * --squad path/to/dev-v1.1.json does the same with SQuAD's tuning part (squad.ts) and its one broad knowledge base of
+ * Wikipedia articles.
  */
 import { sql } from 'drizzle-orm';
 import { openPglite } from '@/db/client';
@@ -21,6 +23,7 @@ import { absentShare, passageEvidence, ABSENT_SHARE, MIN_COVERAGE, MIN_SCATTERED
 import { tokenize } from '@/lib/engine/text';
 import { isAddedQuestion, isHeldOut, loadEvaluationSet, loadOffTopicSet } from './evaluation-set';
 import { ingestPubMedQa, isPubMedQaTuning, loadPubMedQa } from './pubmedqa';
+import { ingestSquad, isSquadTuning, loadSquad } from './squad';
 
 const handle = await openPglite();
 await prepareDatabase(handle, { seed: seedMarketplace });
@@ -66,6 +69,16 @@ if (outsideFile) {
       const e = await evidence(outsideKb, q.question);
       if (e.words > 0) off.push({ id: `${q.id}@pubmedqa-${form}`, e, q: q.question });
     }
+  }
+}
+const squadFile = process.argv.includes('--squad') ? process.argv[process.argv.indexOf('--squad') + 1] : null;
+if (squadFile) {
+  const set = loadSquad(squadFile);
+  const { kbId: squadKb } = await ingestSquad(db, set);
+  for (const item of set.items.filter(isSquadTuning)) on.push({ id: `squad-${item.index}`, e: await evidence(squadKb, item.question), q: item.question });
+  for (const q of loadOffTopicSet().filter((x) => !isHeldOut(x.id))) {
+    const e = await evidence(squadKb, q.question);
+    if (e.words > 0) off.push({ id: `${q.id}@squad`, e, q: q.question });
   }
 }
 const passes = (e: Evidence, c: number, s: number) => e.topical >= 1 && e.words >= (e.n >= 3 ? 2 : 1) && e.coverage >= c && (e.sentenceCoverage >= s || e.phrase);

@@ -176,3 +176,15 @@ export function countOutcome(m: AnswerMetrics, o: AnswerOutcome): void {
   m.citations += o.citations;
   m.fillerCitations += o.fillers.length;
 }
+
+export const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
+
+/** A Markdown table of named columns (one tally each) and rows (one figure per tally), as the outside sets print. */
+export function columnTable<T>(title: string, columns: Map<string, T>, rows: Array<[string, (t: T) => string]>): string[] {
+  const names = [...columns.keys()];
+  return [
+    `| ${title} | ${names.join(' | ')} |`,
+    `|---|${names.map(() => '---|').join('')}`,
+    ...rows.map(([name, figure]) => `| ${name} | ${names.map((c) => figure(columns.get(c)!)).join(' | ')} |`),
+  ];
+}

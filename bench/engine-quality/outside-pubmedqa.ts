@@ -14,7 +14,7 @@
 import { openPglite } from '@/db/client';
 import { prepareDatabase } from '@/lib/platform/db';
 import { answerHostedQuery } from '@/lib/engine';
-import { loadOffTopicSet } from './evaluation-set';
+import { columnTable, loadOffTopicSet, pct } from './evaluation-set';
 import { answersQuestion, ingestPubMedQa, isPubMedQaTuning, loadPubMedQa, partOfAbstract, type AbstractPart, type PubMedQaForm } from './pubmedqa';
 
 const args = process.argv.slice(2);
@@ -38,7 +38,6 @@ interface Tally {
   parts: Map<AbstractPart, number>;
 }
 const emptyTally = (): Tally => ({ n: 0, answered: 0, goldFirst: 0, otherCited: 0, answering: 0, parts: new Map() });
-const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
 
 async function main() {
   let items = loadPubMedQa(file!);
@@ -78,15 +77,16 @@ async function main() {
         }
       }
     }
-    const columns = [...tallies.keys()];
-    rows.push(`| PubMedQA (${items.length} questions and abstracts) | ${columns.join(' | ')} |`, `|---|${columns.map(() => '---|').join('')}`);
-    const row = (name: string, f: (t: Tally) => string) => rows.push(`| ${name} | ${columns.map((c) => f(tallies.get(c)!)).join(' | ')} |`);
-    row('questions', (t) => String(t.n));
-    row('answered (at least one citation)', (t) => pct(t.answered, t.n));
-    row('gold abstract cited first', (t) => pct(t.goldFirst, t.n));
-    row('answers citing another abstract too (of answered)', (t) => pct(t.otherCited, t.answered));
-    row('**first statement answers** (from the results or the conclusion; of answered)', (t) => `**${pct(t.answering, t.answered)}**`);
-    for (const part of PARTS) row(`first statement from ${part === 'elsewhere' ? 'another abstract, or not found' : `the ${part}`}`, (t) => pct(t.parts.get(part) ?? 0, t.answered));
+    rows.push(
+      ...columnTable(`PubMedQA (${items.length} questions and abstracts)`, tallies, [
+        ['questions', (t) => String(t.n)],
+        ['answered (at least one citation)', (t) => pct(t.answered, t.n)],
+        ['gold abstract cited first', (t) => pct(t.goldFirst, t.n)],
+        ['answers citing another abstract too (of answered)', (t) => pct(t.otherCited, t.answered)],
+        ['**first statement answers** (from the results or the conclusion; of answered)', (t) => `**${pct(t.answering, t.answered)}**`],
+        ...PARTS.map((part): [string, (t: Tally) => string] => [`first statement from ${part === 'elsewhere' ? 'another abstract, or not found' : `the ${part}`}`, (t) => pct(t.parts.get(part) ?? 0, t.answered)]),
+      ]),
+    );
     rows.push('', `off-topic questions refused (${offTopic.length}, 5 domains, 4 languages): sections ${pct(refused.get('sections') ?? 0, offTopic.length)}, plain ${pct(refused.get('plain') ?? 0, offTopic.length)}`);
     if (shown.length) console.log(`${shown.join('\n')}\n`);
     console.log(rows.join('\n'));

@@ -22,6 +22,7 @@ import { tokenize } from '@/lib/engine/text';
 import { containsFact, loadEvaluationSet, partOf } from './evaluation-set';
 import { loadSnapshot, openSeededMarketplace, snapshotLexicon } from './snapshot';
 import { answersQuestion, ingestPubMedQa, isPubMedQaTuning, loadPubMedQa, partOfAbstract } from './pubmedqa';
+import { answersSquad, ingestSquad, isSquadTuning, loadSquad } from './squad';
 
 const write = process.argv.includes('--write');
 /**
@@ -33,7 +34,7 @@ const LAMBDA = process.argv.includes('--lambda') ? Number(process.argv[process.a
 const PRIOR = [3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3, -0.5, -0.3, 0.3, 0.3, 0.5, 0.3, 1];
 const snapshotFile = process.argv.includes('--snapshot') ? process.argv[process.argv.indexOf('--snapshot') + 1] : null;
 
-interface Group { x: number[][]; y: boolean[]; weight: number; outside?: boolean }
+interface Group { x: number[][]; y: boolean[]; weight: number; outside?: boolean; squad?: boolean }
 const groups: Group[] = [];
 let questions = 0;
 /** One tuning question's candidates, labelled by whether they answer it (hold the gold fact, by default). */
@@ -87,6 +88,31 @@ if (outsideFile) {
   const added = groups.length - own;
   for (const g of groups.slice(own)) Object.assign(g, { weight: (OUTSIDE_SHARE * own) / Math.max(1, added), outside: true });
   console.log(`outside set: ${added} PubMedQA groups, weighing ${OUTSIDE_SHARE} of the evaluation set's ${own}`);
+}
+
+/**
+ * --squad <dev-v1.1.json>: adds SQuAD's tuning part (squad.ts: every fifth answerable question, asked of one knowledge
+ * base holding all its articles), a statement answering when it holds a marked answer. Together these groups weigh
+ * SQUAD_SHARE of the evaluation set's.
+ */
+const SQUAD_SHARE = process.argv.includes('--squad-share') ? Number(process.argv[process.argv.indexOf('--squad-share') + 1]) : 1;
+const squadFile = process.argv.includes('--squad') ? process.argv[process.argv.indexOf('--squad') + 1] : null;
+if (squadFile) {
+  const own = groups.filter((g) => !g.outside).length;
+  const before = groups.length;
+  const set = loadSquad(squadFile);
+  const handle = await openPglite();
+  await prepareDatabase(handle, {});
+  const { kbId } = await ingestSquad(handle.db, set);
+  for (const item of set.items.filter(isSquadTuning)) {
+    const r = await searchChunks(handle.db, kbId, item.question, { limit: PASSAGES_READ });
+    const map = await lexemesOf(handle.db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)));
+    addGroup(analyseQuestion(item.question, r.terms, mapLexicon(map, r.terms)), r.chunks, (text) => answersSquad(text, item));
+  }
+  await handle.close();
+  const added = groups.length - before;
+  for (const g of groups.slice(before)) Object.assign(g, { weight: (SQUAD_SHARE * own) / Math.max(1, added), outside: true, squad: true });
+  console.log(`SQuAD: ${added} groups, weighing ${SQUAD_SHARE} of the evaluation set's ${own}`);
 }
 
 const dim = SENTENCE_FEATURES.length;
@@ -153,17 +179,20 @@ function fit(groups: Group[], lambda: number): number[] {
 /** Top-1 right, the evaluation set's and the outside set's groups apart. */
 function report(w: readonly number[], of: Group[]): string {
   const own = of.filter((g) => !g.outside);
-  const outside = of.filter((g) => g.outside);
-  return `${top1(w, own)}/${own.length}${outside.length ? ` (outside set: ${top1(w, outside)}/${outside.length})` : ''}`;
+  const outside = of.filter((g) => g.outside && !g.squad);
+  const squad = of.filter((g) => g.squad);
+  return `${top1(w, own)}/${own.length}${outside.length ? ` (outside set: ${top1(w, outside)}/${outside.length})` : ''}${squad.length ? ` (SQuAD: ${top1(w, squad)}/${squad.length})` : ''}`;
 }
 
 if (process.argv.includes('--cv')) {
   for (const lambda of [0.001, 0.003, 0.01, 0.03, 0.1, 0.3]) {
     const left: Array<{ w: number[]; out: Group[] }> = [];
     for (let fold = 0; fold < 5; fold++) left.push({ w: fit(groups.filter((_, i) => i % 5 !== fold), lambda), out: groups.filter((_, i) => i % 5 === fold) });
-    const own = left.reduce((a, f) => a + top1(f.w, f.out.filter((g) => !g.outside)), 0);
-    const outside = left.reduce((a, f) => a + top1(f.w, f.out.filter((g) => g.outside)), 0);
-    console.log(`lambda ${lambda}: top-1 holds the fact in ${own}/${groups.filter((g) => !g.outside).length} questions left out of the fit${outsideFile ? ` (outside set: ${outside}/${groups.filter((g) => g.outside).length})` : ''}`);
+    const right = (which: (g: Group) => boolean) => left.reduce((a, f) => a + top1(f.w, f.out.filter(which)), 0);
+    const among = (which: (g: Group) => boolean) => `${right(which)}/${groups.filter(which).length}`;
+    const outside = (g: Group) => Boolean(g.outside) && !g.squad;
+    const squad = (g: Group) => Boolean(g.squad);
+    console.log(`lambda ${lambda}: top-1 holds the fact in ${among((g) => !g.outside)} questions left out of the fit${outsideFile ? ` (outside set: ${among(outside)})` : ''}${squadFile ? ` (SQuAD: ${among(squad)})` : ''}`);
   }
 }
 
