@@ -146,7 +146,7 @@ export async function answerMcpPost(request: KeyedRequest & McpPost & { signal: 
   return answered === null ? null : { status: 200, headers: { [REQUEST_ID_HEADER]: request.requestId }, body: answered };
 }
 
-/** One HTTP request to the MCP endpoint: rows 1–6 as HTTP, then the MCP exchange (stateless). */
+/** One POST to the MCP endpoint (the only method it serves): rows 1–6 as HTTP, then the MCP exchange (stateless). */
 export async function serveMcpRequest(request: Request, kbId: string, requestId: string): Promise<Response> {
   const admission = await admit({ kbId, requestId, authorization: request.headers.get('authorization') });
   if (!admission.ok) {
@@ -154,11 +154,9 @@ export async function serveMcpRequest(request: Request, kbId: string, requestId:
     return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
   }
   const { admitted } = admission;
-  if (request.method === 'POST') {
-    const post = { accept: request.headers.get('accept'), contentType: request.headers.get('content-type'), protocolVersion: request.headers.get('mcp-protocol-version') };
-    const answered = await directToolCall({ ...post, body: await request.clone().text() }, admitted, requestId, request.signal);
-    if (answered !== null) return jsonResponse(answered, { headers: { [REQUEST_ID_HEADER]: requestId } });
-  }
+  const post = { accept: request.headers.get('accept'), contentType: request.headers.get('content-type'), protocolVersion: request.headers.get('mcp-protocol-version') };
+  const answered = await directToolCall({ ...post, body: await request.clone().text() }, admitted, requestId, request.signal);
+  if (answered !== null) return jsonResponse(answered, { headers: { [REQUEST_ID_HEADER]: requestId } });
   const intro = (await findKnowledgeBaseIntro(admitted.db, admitted.kb.id)) ?? { title: admitted.kb.id, summary: '' };
   const server = buildServer(admitted, intro, requestId, request.signal);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

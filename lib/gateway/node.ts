@@ -38,7 +38,7 @@ export interface LaneTarget {
 
 const KB_PATH = /^\/kb\/([^/?#]+)\/(query|search|usage|mcp)(?:\?|$)/;
 const DIFY_PATH = /^\/dify\/retrieval(?:\?|$)/;
-const SERVED: Record<KeyedEndpoint, string[]> = { query: ['POST'], search: ['POST'], usage: ['GET', 'HEAD'], mcp: ['GET', 'HEAD', 'POST', 'DELETE'], dify: ['POST'] };
+const SERVED: Record<KeyedEndpoint, string[]> = { query: ['POST'], search: ['POST'], usage: ['GET', 'HEAD'], mcp: ['POST'], dify: ['POST'] };
 
 /**
  * The keyed endpoint and knowledge-base id of a URL the fast lane answers, or null for any other URL. A path that
@@ -137,29 +137,26 @@ export async function serveKeyedOverNode(req: IncomingMessage, res: ServerRespon
       return;
     }
     if (target.endpoint === 'mcp') {
-      if (req.method === 'POST') {
-        // The common case, a tool call, is answered without building a Web Request (lib/gateway/mcp.ts).
-        const body = await readNodeBody(req);
-        if (body.ok) {
-          const hungUp = new AbortController();
-          res.once('close', () => !res.writableFinished && hungUp.abort());
-          const reply = await answerMcpPost({
-            kbId: target.kbId,
-            requestId,
-            authorization: headerValue(req, 'authorization'),
-            accept: headerValue(req, 'accept'),
-            contentType: headerValue(req, 'content-type'),
-            protocolVersion: headerValue(req, 'mcp-protocol-version'),
-            body: body.text,
-            signal: hungUp.signal,
-          });
-          if (reply) return await send(req, res, reply);
-          return await serveWebOverNode(req, res, (request) => serveMcpRequest(request, target.kbId, requestId), body.text);
-        }
+      // The common case, a tool call, is answered without building a Web Request (lib/gateway/mcp.ts).
+      const body = await readNodeBody(req);
+      if (!body.ok) {
         const tooLarge = body.reason === 'too_large';
         return await send(req, res, gatewayErrorReply(tooLarge ? 'payload_too_large' : 'invalid_query', tooLarge ? `The request body is larger than ${MAX_BODY_BYTES} bytes.` : 'The request body is not valid UTF-8.', requestId));
       }
-      return await serveWebOverNode(req, res, (request) => serveMcpRequest(request, target.kbId, requestId));
+      const hungUp = new AbortController();
+      res.once('close', () => !res.writableFinished && hungUp.abort());
+      const reply = await answerMcpPost({
+        kbId: target.kbId,
+        requestId,
+        authorization: headerValue(req, 'authorization'),
+        accept: headerValue(req, 'accept'),
+        contentType: headerValue(req, 'content-type'),
+        protocolVersion: headerValue(req, 'mcp-protocol-version'),
+        body: body.text,
+        signal: hungUp.signal,
+      });
+      if (reply) return await send(req, res, reply);
+      return await serveWebOverNode(req, res, (request) => serveMcpRequest(request, target.kbId, requestId), body.text);
     }
     // A buyer who hangs up stops the publisher call; its cap unit is then given back like any failed answer.
     const hangUp = new AbortController();
@@ -205,24 +202,12 @@ export function serveQueryOverNode(req: IncomingMessage, res: ServerResponse, kb
 }
 
 /**
- * A Web handler (the MCP SDK's transport speaks Request/Response) on the Node server: the body streams in with the
- * same 16 KiB ceiling as every keyed endpoint, and the answer streams out with the security headers.
+ * A Web handler (the MCP SDK's transport speaks Request/Response) on the Node server, given the body already read
+ * (under the same 16 KiB ceiling as every keyed endpoint): the answer streams out with the security headers.
  */
-async function serveWebOverNode(req: IncomingMessage, res: ServerResponse, handle: (request: Request) => Promise<Response>, bodyRead?: string): Promise<void> {
+async function serveWebOverNode(req: IncomingMessage, res: ServerResponse, handle: (request: Request) => Promise<Response>, body: string): Promise<void> {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  let body: string | undefined = bodyRead;
-  if (hasBody && body === undefined) {
-    const read = await readNodeBody(req);
-    if (!read.ok) {
-      const reason = read.reason === 'too_large' ? `The request body is larger than ${MAX_BODY_BYTES} bytes.` : 'The request body is not valid UTF-8.';
-      const code = read.reason === 'too_large' ? 'payload_too_large' : 'invalid_query';
-      await send(req, res, gatewayErrorReply(code, reason, newRequestId()));
-      return;
-    }
-    body = read.text;
-  }
   const hangUp = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) hangUp.abort();
@@ -231,7 +216,7 @@ async function serveWebOverNode(req: IncomingMessage, res: ServerResponse, handl
   const out: Record<string, string> = { ...answerSecurityHeaders() };
   response.headers.forEach((value, name) => (out[name] = value));
   res.writeHead(response.status, out);
-  if (!response.body || req.method === 'HEAD') return void res.end();
+  if (!response.body) return void res.end();
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
   res.end();
 }

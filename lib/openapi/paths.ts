@@ -185,7 +185,7 @@ export function agentPaths(): Json {
           ...Object.fromEntries(Object.entries(keyedErrors({ metered: false })).filter(([status]) => status !== '429')),
         },
       },
-      ...keyedNotAllowed('mcp', ['GET', 'POST', 'DELETE'], [KB_ID_PARAMETER]),
+      ...keyedNotAllowed('mcp', ['POST'], [KB_ID_PARAMETER]),
     },
     '/dify/retrieval': {
       post: {

@@ -76,7 +76,8 @@ export function checkAnswer(c: FuzzCase, result: WireResult): string | null {
     }
     const error = parsed as Record<string, unknown>;
     // The MCP endpoint speaks JSON-RPC once past the HTTP checks (docs/api.md §10.1): its transport's own refusals
-    // (405, 406) are JSON-RPC error objects, as MCP clients expect, still with X-Request-Id.
+    // (406 without the Accept it requires, 400 on a message that is not JSON) are JSON-RPC error objects, as MCP
+    // clients expect, still with X-Request-Id.
     if (/^\/kb\/[^/]+\/mcp$/.test(routedPath(request.path) ?? '') && error?.jsonrpc === '2.0' && typeof error.error === 'object') return null;
     if (typeof error !== 'object' || error === null || typeof error.error !== 'string' || typeof error.message !== 'string') {
       return `${status} is not an error body: ${text.slice(0, 160)}`;

@@ -210,5 +210,10 @@ describe('the agent endpoints on the fast lane (docs/api.md §10)', () => {
     const wrong = await fetch(`${server.url}/kb/${kbId}/search`);
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('POST');
+    // No server stream on GET (docs/api.md §10.1): a 405 in the standard shape, not an event stream.
+    const stream = await fetch(`${server.url}/kb/${kbId}/mcp`, { headers: { ...auth, Accept: 'text/event-stream' } });
+    expect(stream.status).toBe(405);
+    expect(stream.headers.get('allow')).toBe('POST');
+    expect((await stream.json()).error).toBe('method_not_allowed');
   });
 });

@@ -155,6 +155,30 @@ describe('MCP over Streamable HTTP', () => {
     expect((await revoked.json()).error).toBe('key_revoked');
   });
 
+  it('offers no server stream: GET and DELETE are 405 with Allow: POST, and a connected client does not poll for one', async () => {
+    const k = await buy(hostedKb);
+    for (const method of ['GET', 'DELETE']) {
+      const reply = await fetch(`${server.url}/kb/${hostedKb}/mcp`, { method, headers: { Accept: 'text/event-stream', Authorization: `Bearer ${k.key}` } });
+      expect(reply.status).toBe(405);
+      expect(reply.headers.get('Allow')).toBe('POST');
+      expect(await reply.json()).toMatchObject({ error: 'method_not_allowed', request_id: expect.stringMatching(/^req_/) });
+    }
+    // The SDK's client asks for a server stream once after initializing. A stream that opened and closed at once made
+    // it reconnect every second for as long as it stayed connected; a 405 tells it there is none.
+    const requests: string[] = [];
+    const counting: typeof fetch = async (input, init) => {
+      const reply = await fetch(input, init);
+      requests.push(`${init?.method ?? 'GET'} ${reply.status}`);
+      return reply;
+    };
+    const client = new Client({ name: 'almanac-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/kb/${hostedKb}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${k.key}` } }, fetch: counting }));
+    expect((await client.listTools()).tools).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(requests.filter((r) => r.startsWith('GET'))).toEqual(['GET 405']);
+    await client.close();
+  });
+
   it('speaks the two protocol revisions before the current one too', async () => {
     const k = await buy(hostedKb);
     for (const version of ['2025-03-26', '2025-06-18']) {

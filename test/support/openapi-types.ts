@@ -135,19 +135,22 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
-        /** Not allowed: only GET, POST, DELETE, HEAD is served */
+        /** Not allowed: only POST is served */
+        get: operations["mcp_get"];
+        /** Not allowed: only POST is served */
         put: operations["mcp_put"];
         /**
          * The knowledge base as a remote MCP server (Streamable HTTP, stateless): tools ask and search, metered per call
          * @description A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call…); see https://modelcontextprotocol.io. The key and steps 1–6 of the check order are HTTP errors; the rate limit, a bad query and the cap are tool errors inside a 200.
          */
         post: operations["mcp"];
-        delete?: never;
-        /** Not allowed: only GET, POST, DELETE, HEAD is served */
+        /** Not allowed: only POST is served */
+        delete: operations["mcp_delete"];
+        /** Not allowed: only POST is served */
         options: operations["mcp_options"];
-        head?: never;
-        /** Not allowed: only GET, POST, DELETE, HEAD is served */
+        /** Not allowed: only POST is served */
+        head: operations["mcp_head"];
+        /** Not allowed: only POST is served */
         patch: operations["mcp_patch"];
         trace?: never;
     };
@@ -1843,6 +1846,31 @@ export interface operations {
             };
         };
     };
+    mcp_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
     mcp_put: {
         parameters: {
             query?: never;
@@ -1859,7 +1887,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     /** @description The methods served. */
-                    Allow: "GET, POST, DELETE, HEAD";
+                    Allow: "POST";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1948,6 +1976,31 @@ export interface operations {
             };
         };
     };
+    mcp_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
     mcp_options: {
         parameters: {
             query?: never;
@@ -1964,12 +2017,35 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     /** @description The methods served. */
-                    Allow: "GET, POST, DELETE, HEAD";
+                    Allow: "POST";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MethodNotAllowedError"];
                 };
+            };
+        };
+    };
+    mcp_head: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The methods served. */
+                    Allow: "POST";
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -1989,7 +2065,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     /** @description The methods served. */
-                    Allow: "GET, POST, DELETE, HEAD";
+                    Allow: "POST";
                     [name: string]: unknown;
                 };
                 content: {

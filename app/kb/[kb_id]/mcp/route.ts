@@ -7,4 +7,7 @@ export const dynamic = 'force-dynamic';
 
 const mcp = withApiRoute<{ kb_id: string }>((request, { requestId, params }) => serveMcpRequest(request, params.kb_id, requestId));
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: mcp, POST: mcp, DELETE: mcp });
+// POST only: a stateless server has no stream to offer on GET (the SDK's transport would open one and close it at
+// once, and an MCP client reconnects to it every second) and no session to end on DELETE. A 405 is how the
+// Streamable HTTP specification says so, and clients then carry on without a server stream.
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: mcp });
