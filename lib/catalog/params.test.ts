@@ -69,6 +69,9 @@ describe('parseListingParams: rejected input names the parameter and what is all
     ['page=-1', 'page', /"page"/],
     ['page=1.5', 'page', /"page"/],
     ['page=abc', 'page', /"page"/],
+    ['page=+2', 'page', /"page"/], // "+" decodes to a space: not digits
+    ['page=2%20', 'page', /"page"/],
+    ['pageSize=+5', 'pageSize', /"pageSize"/],
     ['page=1e3', 'page', /"page"/],
     ['page=99999999999', 'page', /"page"/],
     ['pageSize=0', 'pageSize', /"pageSize".*at least 1.*clamped to 50/],

@@ -77,6 +77,11 @@ export function parseListingParams(input: URLSearchParams | SearchParamsRecord):
     const value = found?.[1].trim();
     return value === undefined || value === '' ? undefined : value;
   };
+  // Numbers are read as sent: "page=+2" arrives as " 2" (a "+" in a query string is a space), which is not digits.
+  const number = (name: string): string | undefined => {
+    const value = entries.find(([key]) => key === name)?.[1];
+    return value === undefined || value === '' ? undefined : value;
+  };
   const params: ListingParams = { ...DEFAULT_LISTING_PARAMS, tags: [] };
 
   const query = first('query');
@@ -118,7 +123,7 @@ export function parseListingParams(input: URLSearchParams | SearchParamsRecord):
     params.sort = normalised as ListingSort;
   }
 
-  const page = first('page');
+  const page = number('page');
   if (page !== undefined) {
     const n = DIGITS.test(page) ? Number(page) : NaN;
     if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE) {
@@ -127,7 +132,7 @@ export function parseListingParams(input: URLSearchParams | SearchParamsRecord):
     params.page = n;
   }
 
-  const pageSize = first('pageSize');
+  const pageSize = number('pageSize');
   if (pageSize !== undefined) {
     const n = DIGITS.test(pageSize) ? Number(pageSize) : NaN;
     if (Number.isNaN(n) || n < 1) {

@@ -8,7 +8,7 @@ import { admit, consumeRateLimit, type Admitted, type KeyedRequest } from './adm
 import { findKnowledgeBaseIntro } from './key-lookup';
 import type { GatewayDenial, GatewayOutcome } from './outcome';
 import { MAX_QUERY_CHARS, meterAnswer, validateQuery } from './pipeline';
-import { DEFAULT_TOP_K, MAX_TOP_K, meterSearch, toSearchResults } from './search';
+import { DEFAULT_TOP_K, MAX_TOP_K, meterSearch, toSearchResults, validateTopK } from './search';
 import { gatewayReply, type GatewayReply } from './web';
 
 /**
@@ -33,11 +33,15 @@ function toolResult<T>(outcome: GatewayOutcome<T>, requestId: string, present: (
   return { content: [{ type: 'text', text }], structuredContent: { ...structured, usage: { ...outcome.usage, remaining: Math.max(0, outcome.usage.cap - outcome.usage.used) } } };
 }
 
-/** The two tools' inputs, shared by the SDK's registration and the direct path below. */
-const askInput = { query: z.string().min(1).max(MAX_QUERY_CHARS).describe('The question, in natural language.') };
+/**
+ * The two tools' inputs, shared by the SDK's registration and the direct path below. Only the types are declared: the
+ * SDK would answer a bound broken here with its own protocol error, while a blank or over-long query and an out-of-range
+ * top_k are row 8 of the check order, a tool error carrying the API's body (docs/api.md §10.1), as on /query.
+ */
+const askInput = { query: z.string().describe(`The question, in natural language (at most ${MAX_QUERY_CHARS} characters).`) };
 const searchInput = {
-  query: z.string().min(1).max(MAX_QUERY_CHARS).describe('What to look for.'),
-  top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe(`How many passages (1–${MAX_TOP_K}, default ${DEFAULT_TOP_K}).`),
+  query: z.string().describe(`What to look for (at most ${MAX_QUERY_CHARS} characters).`),
+  top_k: z.number().optional().describe(`How many passages: an integer from 1 to ${MAX_TOP_K}, default ${DEFAULT_TOP_K}.`),
 };
 
 /** Built once: constructing zod schemas costs more than using them. */
@@ -55,7 +59,11 @@ async function callTool(admitted: Admitted, requestId: string, signal: AbortSign
   const limited = await consumeRateLimit(admitted);
   if (!limited.ok) return toolError(limited, requestId);
   const checked = validateQuery(args.query);
-  if (!checked.ok) return toolError({ ok: false, status: 400, code: checked.code, message: checked.message, extras: {}, headers: {} }, requestId);
+  const topK = validateTopK(args.top_k);
+  if (!checked.ok || !topK.ok) {
+    const refused = !checked.ok ? checked : (topK as Extract<typeof topK, { ok: false }>);
+    return toolError({ ok: false, status: 400, code: refused.code, message: refused.message, extras: {}, headers: {} }, requestId);
+  }
   const started = Date.now();
   if (name === 'ask') {
     const outcome: ToolOutcome = await meterAnswer(admitted, limited.headers, { requestId, signal }, checked.value, started);
@@ -64,7 +72,7 @@ async function callTool(admitted: Admitted, requestId: string, signal: AbortSign
       structured: answer,
     }));
   }
-  const outcome = await meterSearch(admitted, limited.headers, { requestId, signal }, { query: checked.value, topK: args.top_k ?? DEFAULT_TOP_K }, started);
+  const outcome = await meterSearch(admitted, limited.headers, { requestId, signal }, { query: checked.value, topK: topK.value }, started);
   return toolResult(outcome, requestId, (passages) => {
     const results = toSearchResults(passages);
     return { text: JSON.stringify(results), structured: { ...results } };

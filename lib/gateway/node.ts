@@ -9,6 +9,7 @@ import { handleUsageRequest } from './usage';
 import { streamGatewayQuery, sseFrame, wantsEventStream, type EventStreamWriter } from './stream';
 import { gatewayErrorReply, gatewayReply, type GatewayReply } from './web';
 import { INTERNAL_ERROR_MESSAGE, methodNotAllowedMessage, newRequestId, REQUEST_ID_HEADER } from '@/lib/platform/http';
+import { HTTP_METHODS } from '@/lib/platform/route-methods';
 import { isHttpsSite } from '@/lib/platform/base-url';
 import { log } from '@/lib/platform/log';
 import { securityHeaders } from '@/lib/platform/security-headers.mjs';
@@ -131,6 +132,11 @@ export async function serveKeyedOverNode(req: IncomingMessage, res: ServerRespon
   const requestId = newRequestId();
   try {
     const served = SERVED[target.endpoint];
+    // A method outside the seven is not implemented anywhere (docs/api.md §7.1), as the front door answers elsewhere.
+    if (!(HTTP_METHODS as readonly string[]).includes(req.method ?? '')) {
+      await send(req, res, gatewayErrorReply('not_implemented', `${(req.method ?? 'This method').slice(0, 20)} is not a method this server implements.`, requestId));
+      return;
+    }
     if (!served.includes(req.method ?? '')) {
       const allow = served.join(', ');
       await send(req, res, gatewayErrorReply('method_not_allowed', methodNotAllowedMessage(req.method ?? 'This method', served), requestId, { Allow: allow }));

@@ -59,12 +59,19 @@ export async function readJsonObject(request: Pick<GatewayRequest, 'contentType'
 }
 
 /** The `query` field: a string, not blank, at most 2,000 characters, no control characters (docs/api.md §7.2). */
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
 export function validateQuery(value: unknown): Parsed<string> {
   if (value === undefined) return { ok: false, code: 'invalid_query', message: '"query" is required.' };
   if (typeof value !== 'string') return { ok: false, code: 'invalid_query', message: '"query" must be a string.' };
   const query = value.trim();
   if (query === '') return { ok: false, code: 'invalid_query', message: '"query" must not be blank.' };
-  if (query.length > MAX_QUERY_CHARS) return { ok: false, code: 'invalid_query', message: `"query" must be at most ${MAX_QUERY_CHARS} characters.` };
+  // Characters are code points, as JSON Schema's maxLength counts them (an emoji is one, not two UTF-16 units).
+  if (codePoints(query) > MAX_QUERY_CHARS) return { ok: false, code: 'invalid_query', message: `"query" must be at most ${MAX_QUERY_CHARS} characters.` };
   const problem = textProblem(query);
   if (problem) return { ok: false, code: 'invalid_query', message: `"query" is refused: ${describeTextProblem(problem)}.` };
   return { ok: true, value: query };

@@ -1,3 +1,4 @@
+import Negotiator from 'negotiator';
 import { errorBody } from '@/lib/platform/errors';
 import type { QueryAnswer } from '@/lib/query-answer';
 import { admit, consumeRateLimit } from './admission';
@@ -23,8 +24,18 @@ export interface EventStreamWriter {
   readonly isOpen: boolean;
 }
 
+// A media range with parameters only matches an offer with the same ones: a client may name the charset.
+const ANSWER_TYPES = ['application/json', 'text/event-stream', 'text/event-stream; charset=utf-8'];
+
+/**
+ * Whether the client prefers a stream, by content negotiation (RFC 9110 §12.5.1, with the maintained `negotiator`):
+ * `text/event-stream` must be acceptable (q > 0) and rank above JSON by quality, then by its place in the header.
+ * "Accept: text/event-stream" streams; "application/json, text/event-stream" (as MCP-style clients send) and
+ * "text/event-stream;q=0" get JSON; no Accept header or "*\/*" gets JSON.
+ */
 export function wantsEventStream(accept: string | null | undefined): boolean {
-  return !!accept && accept.split(',').some((part) => part.split(';')[0]!.trim().toLowerCase() === 'text/event-stream');
+  if (!accept) return false;
+  return new Negotiator({ headers: { accept } }).mediaType(ANSWER_TYPES)?.startsWith('text/event-stream') ?? false;
 }
 
 export const EVENT_STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' };

@@ -132,6 +132,8 @@ function declaredByOpenApi(doc: Json): Declared {
         if (code < 400 || schema === undefined) continue;
         // docs/api.md §12.2: the health probe's 503 carries the health object (§2.11), not an error body.
         if (endpoint === 'health' && code === 503) continue;
+        // §10.1: the MCP transport's own refusals (400, 406) are JSON-RPC error objects, not error bodies.
+        if (endpoint === 'mcp' && (code === 400 || code === 406)) continue;
         const codes = errorCodesOf(doc, schema);
         if (codes.length === 0) throw new Error(`${method.toUpperCase()} ${route} ${status} declares no error code`);
         for (const error of codes) {

@@ -182,6 +182,10 @@ export function agentPaths(): Json {
         requestBody: { required: true, content: json({ type: 'object', description: 'A JSON-RPC 2.0 request or notification.' }) },
         responses: {
           '200': { description: 'The JSON-RPC response', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 response.' }) },
+          '202': { description: 'A notification (such as notifications/initialized) was accepted; no body', headers: ID_ONLY },
+          '400': { description: 'The body is not a JSON-RPC message: a JSON-RPC error object (code -32700 or -32600), as MCP clients expect', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 error.' }) },
+          '406': { description: 'Accept does not list both application/json and text/event-stream: a JSON-RPC error object', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 error.' }) },
+          '413': { description: `Body over ${MAX_BODY_BYTES} bytes`, headers: ID_ONLY, content: json(ref('PayloadTooLargeError')) },
           ...Object.fromEntries(Object.entries(keyedErrors({ metered: false })).filter(([status]) => status !== '429')),
         },
       },

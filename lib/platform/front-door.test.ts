@@ -48,11 +48,14 @@ describe('the front door (docs/api.md §7.1)', () => {
     for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) expect(code(get('/api/health', { method }))).toBeNull();
   });
 
-  it('answers empty segments, backslashes and trailing slashes under /api and /kb with 404 instead of a redirect', () => {
-    for (const target of ['/kb//query', '/kb/x/query/', '/api/health/', '/api//health', '//api/health', '/api\\health', '/api/marketplace/knowledge-bases/?page=2']) {
+  it('answers empty segments, a final dot segment, backslashes and trailing slashes under /api and /kb with 404 instead of a redirect', () => {
+    const dots = ['/kb/x/query/.', '/kb/x/query/%2e', '/kb/x/%2E%2e', '/api/health/.', '/api/marketplace/knowledge-bases/..', '/api/openapi.json/.'];
+    for (const target of ['/kb//query', '/kb/x/query/', '/api/health/', '/api//health', '//api/health', '/api\\health', '/api/marketplace/knowledge-bases/?page=2', ...dots]) {
       expect(screenRequest(get(target, { method: 'POST' })), target).toMatchObject({ code: 'not_found', json: true });
     }
-    for (const target of ['/knowledge-bases/', '/account//keys', '/']) expect(code(get(target)), target).toBeNull();
+    for (const target of ['/knowledge-bases/', '/account//keys', '/', '/kb/x/query.json', '/api/.well', '/knowledge-bases/./x']) {
+      expect(code(get(target)), target).toBeNull();
+    }
   });
 
   it('refuses an RSC request whose router state Next cannot read (it would answer a 500)', () => {

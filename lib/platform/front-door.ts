@@ -19,7 +19,7 @@ import { decodeUtf8 } from './text-input';
  *    plain-text 500 it does not log.
  * 3. A method outside GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS: 501 `not_implemented`. Next's route handlers
  *    know no other method (TRACE answers a 500 there).
- * 4. Under /api and /kb, an empty segment (`/kb//query`), a backslash or a trailing slash: 404 `not_found`. Next would
+ * 4. Under /api and /kb, an empty segment (`/kb//query`), a last segment "." or "..", a backslash or a trailing slash: 404 `not_found`. Next would
  *    redirect (308) to a cleaned path, which for `/kb//query` is another endpoint's HTML 404. Pages keep Next's
  *    redirect, which is right for people.
  * 5. A cross-site POST that Next would take for a server action (docs/api.md §14): 403 with a short page. Next refuses
@@ -89,6 +89,15 @@ export function decodePathSegment(segment: string): string | null {
   }
 }
 
+/**
+ * A path whose last segment is "." or "..", written or percent-encoded (`/kb/x/query/.`, `/kb/x/%2e%2e`), resolves to
+ * one with a trailing slash, which Next redirects (308): a client that follows redirects would send its POST, key
+ * included, to the endpoint the redirect names. A dot segment inside the path (`/api/./health`) is simply resolved.
+ */
+function resolvesToTrailingSlash(routed: string): boolean {
+  return routed.length > 1 && routed.endsWith('/');
+}
+
 /** The path as Next routes it: dot segments resolved, backslashes read as slashes, repeated slashes as one. */
 function routedPath(path: string): string {
   try {
@@ -151,8 +160,8 @@ export function screenRequest(request: ScreenedRequest): Refusal | null {
   if (!KNOWN_METHODS.has(method)) {
     return { code: 'not_implemented', message: `${method.slice(0, 20)} is not a method this server implements.`, json };
   }
-  if (json && (path.includes('//') || path.includes('\\') || (path.length > 1 && path.endsWith('/')))) {
-    return { code: 'not_found', message: 'No endpoint has this path: paths under /api and /kb have no empty segments and no trailing slash.', json };
+  if (json && (path.includes('//') || path.includes('\\') || (path.length > 1 && path.endsWith('/')) || resolvesToTrailingSlash(routed))) {
+    return { code: 'not_found', message: 'No endpoint has this path: paths under /api and /kb have no empty segments, no trailing slash and no "." or ".." at the end.', json };
   }
   const stateTree = request.headers['next-router-state-tree'];
   if (!json && request.headers.rsc === '1' && stateTree !== undefined && !isReadableRouterState(stateTree)) {

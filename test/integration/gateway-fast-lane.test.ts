@@ -66,6 +66,23 @@ function rawPost(path: string, headers: Record<string, string | string[]>, body:
 }
 
 describe('the fast lane on the wire', () => {
+  it('a method outside the seven is 501 not_implemented on every keyed path, as the front door answers elsewhere', async () => {
+    for (const path of ['/kb/kb_any/query', '/kb/kb_any/search', '/kb/kb_any/usage', '/kb/kb_any/mcp']) {
+      const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        http
+          .request(`${server.url}${path}`, { method: 'PROPFIND' }, (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          })
+          .on('error', reject)
+          .end();
+      });
+      expect(reply.status, path).toBe(501);
+      expect(JSON.parse(reply.body)).toMatchObject({ error: 'not_implemented', request_id: expect.stringMatching(/^req_/) });
+    }
+  });
+
   it('HEAD is 405 with Allow: POST and no body', async () => {
     const reply = await new Promise<http.IncomingMessage & { bytes: number }>((resolve, reject) => {
       http

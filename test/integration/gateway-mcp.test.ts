@@ -132,6 +132,26 @@ describe('MCP over Streamable HTTP', () => {
     await limitedClient.close();
   });
 
+  it('a blank, over-long or out-of-range argument is a tool error with the API body, as on /query, and is not counted', async () => {
+    const k = await buy(hostedKb);
+    const client = await connect(hostedKb, k.key);
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['ask', { query: '' }, '"query" must not be blank.'],
+      ['ask', { query: 'x'.repeat(2_001) }, '"query" must be at most 2000 characters.'],
+      ['search', { query: 'lens', top_k: 0 }, '"top_k" must be an integer from 1 to 20.'],
+      ['search', { query: 'lens', top_k: 2.5 }, '"top_k" must be an integer from 1 to 20.'],
+    ];
+    for (const [name, args, message] of cases) {
+      const reply = await client.callTool({ name, arguments: args });
+      expect(reply.isError, `${name} ${JSON.stringify(args).slice(0, 40)}`).toBe(true);
+      expect(reply.structuredContent).toEqual({ error: 'invalid_query', message, request_id: expect.stringMatching(/^req_/) });
+    }
+    // 2,000 characters are counted as characters: 2,000 emoji (4,000 UTF-16 units) are within the limit.
+    expect((await client.callTool({ name: 'search', arguments: { query: '🔦'.repeat(2_000) } })).isError).toBeFalsy();
+    expect(await used(k)).toBe(0);
+    await client.close();
+  });
+
   it('refuses a missing, unknown, revoked or foreign key as HTTP errors before the MCP exchange', async () => {
     const k = await buy(hostedKb);
     const post = (kbId: string, authorization?: string) =>

@@ -495,11 +495,11 @@ export interface components {
         XRateLimitRemaining: string;
         /** @description Unix time (seconds) when the next request slot frees. */
         XRateLimitReset: string;
-        /** @description Queries used in the current billing period, after counting this request. */
+        /** @description Queries used in the current billing period, after counting this request. Absent on a streamed answer (see its done event) and on a body refused as it is read. */
         XUsageUsed: string;
-        /** @description Queries included in the current billing period. */
+        /** @description Queries included in the current billing period (absent where X-Usage-Used is). */
         XUsageCap: string;
-        /** @description Queries left in the current billing period. */
+        /** @description Queries left in the current billing period (absent where X-Usage-Used is). */
         XUsageRemaining: string;
         /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
@@ -1921,6 +1921,24 @@ export interface operations {
                     "application/json": Record<string, unknown>;
                 };
             };
+            /** @description A notification (such as notifications/initialized) was accepted; no body */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not a JSON-RPC message: a JSON-RPC error object (code -32700 or -32600), as MCP clients expect */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, unknown>;
+                };
+            };
             /** @description No key, or a key that is malformed or unknown */
             401: {
                 headers: {
@@ -1962,6 +1980,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KnowledgeBaseNotFoundError"];
+                };
+            };
+            /** @description Accept does not list both application/json and text/event-stream: a JSON-RPC error object */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, unknown>;
+                };
+            };
+            /** @description Body over 16384 bytes */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description A fault of our own (nothing is counted) */
