@@ -49,7 +49,7 @@ test('a subscriber sees their plan and usage, upgrades from the knowledge-base p
   // Back on the knowledge-base page: their plan, usage this period, the way to the subscription.
   await page.goto(kbPath);
   const standing = page.getByTestId('subscription-standing');
-  await expect(standing.getByRole('heading', { level: 3 })).toHaveText('You subscribe on the Starter plan');
+  await expect(standing.getByRole('heading', { level: 3 })).toHaveText('You are subscribed to the Starter plan');
   await expect(standing.getByTestId('usage-text')).toHaveText('0 / 100 queries used');
   await expect(standing).toContainText(/resets [A-Z][a-z]{2} \d{1,2}, \d{4}/);
   const manage = standing.getByRole('link', { name: 'Manage your subscription' });
@@ -100,7 +100,7 @@ test('a subscriber sees their plan and usage, upgrades from the knowledge-base p
 
   // On the largest plan: nothing to buy or upgrade; smaller plans are downgrades at the next renewal.
   await page.goto(kbPath);
-  await expect(standing.getByRole('heading', { level: 3 })).toHaveText('You subscribe on the Enterprise plan');
+  await expect(standing.getByRole('heading', { level: 3 })).toHaveText('You are subscribed to the Enterprise plan');
   await expect(standing.getByTestId('usage-text')).toHaveText('1 / 2,000 queries used');
   await expect(standing).toContainText('You are on the largest plan of this knowledge base.');
   await expect(planCard(plans, 'Enterprise')).toContainText('Your plan');

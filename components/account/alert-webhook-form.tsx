@@ -7,9 +7,12 @@ import { SubmitButton } from '@/components/ui/submit-button';
 
 /** What the webhook forms' server actions answer. */
 export interface AlertWebhookFormState {
-  /** The new signing secret: shown in this answer only. */
+  /** The new signing secret: shown in this answer only, and only while `savedUrl` is still the webhook. */
   secret?: string;
+  savedUrl?: string;
   error?: string;
+  /** What was typed, kept in the field after a refusal. */
+  url?: string;
   /** What the receiver answered to the test event. */
   tested?: { ok: boolean; text: string };
 }
@@ -22,7 +25,7 @@ export function AlertWebhookForm({ subscriptionId, currentUrl, save }: { subscri
   return (
     <form action={action} className="mt-4 space-y-3">
       <input type="hidden" name="subscriptionId" value={subscriptionId} />
-      {state.secret ? (
+      {state.secret && state.savedUrl === currentUrl ? (
         <Alert tone="success" title="Webhook saved. Copy the signing secret now: it is not shown again.">
           <code className="mt-1 block break-all rounded bg-white px-2 py-1 font-mono text-xs text-slate-900">{state.secret}</code>
           <span className="mt-1 block">Verify each delivery&apos;s Almanac-Signature header with it (see the API reference).</span>
@@ -34,7 +37,7 @@ export function AlertWebhookForm({ subscriptionId, currentUrl, save }: { subscri
         type="url"
         inputMode="url"
         placeholder="https://example.com/hooks/almanac"
-        defaultValue={currentUrl ?? ''}
+        defaultValue={state.error ? (state.url ?? '') : (currentUrl ?? '')}
         error={state.error}
         hint="https only; private and internal addresses are refused."
       />

@@ -43,7 +43,7 @@ export function KeysTable({
           {keys.map((key) => (
             <tr role="row" key={key.id} className="block border-t border-slate-100 py-2 first:border-t-0 md:table-row md:py-0 md:first:border-t" data-testid={`key-row-${key.id}`}>
               <td role="cell" className={`${cell} block md:table-cell`}>
-                <span className="block font-medium text-slate-900" data-testid="key-name">{key.name ?? <span className="font-normal italic text-slate-600">Unnamed</span>}</span>
+                <span className="block font-medium text-slate-900 [overflow-wrap:anywhere]" data-testid="key-name">{key.name ?? <span className="font-normal italic text-slate-600">Unnamed</span>}</span>
                 <span className="block break-all font-mono text-xs text-slate-700 md:whitespace-nowrap md:break-normal">{key.masked}</span>
               </td>
               <td role="cell" className={`${cell} flex flex-wrap gap-x-2 md:table-cell`}>

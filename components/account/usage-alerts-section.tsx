@@ -24,7 +24,8 @@ export function UsageAlertsSection({
         We email you when this subscription has used 80% and 100% of the period&apos;s queries, once each per period.
         {sent.length > 0 ? ` This period: ${sent.map((a) => `${a.threshold}% on ${formatDate(a.createdAt)}`).join(', ')}.` : ' None sent this period.'}
       </p>
-      {removed ? (
+      {/* The address keeps ?alerts=removed after a new webhook is saved on this page: the notice is for no webhook only. */}
+      {removed && !webhook ? (
         <Alert tone="success" className="mt-3">
           The webhook was removed; alerts still come by email.
         </Alert>

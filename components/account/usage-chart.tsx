@@ -1,4 +1,4 @@
-import { formatDate } from '@/components/ui/format';
+import { formatDate, plural } from '@/components/ui/format';
 import type { DailyUsage } from '@/lib/subscriptions';
 
 type UsageDay = Pick<DailyUsage, 'day' | 'queries'>;
@@ -21,7 +21,7 @@ export function UsageChart({ days, title }: { days: UsageDay[]; title: string })
   const summary =
     days.length === 0
       ? 'No data.'
-      : `${total} queries over the last ${days.length} days (${formatDate(days[0]!.day)} to ${formatDate(days.at(-1)!.day)})` +
+      : `${plural(total, 'query', 'queries')} over the last ${days.length} days (${formatDate(days[0]!.day)} to ${formatDate(days.at(-1)!.day)})` +
         (busiest && busiest.queries > 0 ? `; busiest day ${formatDate(busiest.day)} with ${busiest.queries}.` : '.');
   const id = `chart-${title.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`;
   return (

@@ -16,7 +16,7 @@ export function publisherHref(slug: string): string {
 export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: KnowledgeBaseCardView; headingLevel?: 'h2' | 'h3' }) {
   const Heading = headingLevel;
   return (
-    <article className="relative flex h-full flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-500 hover:shadow-md">
+    <article className="relative flex h-full min-w-0 flex-col rounded-xl border [overflow-wrap:anywhere] border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-500 hover:shadow-md">
       <div className="flex items-center justify-between gap-2 text-xs text-slate-600">
         <Badge tone="brand">{categoryLabel(kb.category)}</Badge>
         <span>

@@ -232,7 +232,7 @@ export function ListingForm({
           />
         </div>
         <p className="mt-5 text-xs text-slate-600">The top of its page</p>
-        <div className="mt-2 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <div className="mt-2 rounded-xl border border-slate-200 bg-white p-5 shadow-sm [overflow-wrap:anywhere]">
           <p className="text-lg font-semibold text-slate-900">{v.title || 'Your title'}</p>
           <p className="mt-1 text-sm text-slate-700">{v.summary}</p>
           <p className="mt-2 text-xs text-slate-600">

@@ -23,7 +23,7 @@ import { parseEndpointUrl, resolveAndGuard, type GuardPolicy } from './ssrf-guar
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 
-export type AlertWebhookSaveResult = { ok: true; secret: string } | { ok: false; code: 'not_found' | 'invalid_url'; message: string };
+export type AlertWebhookSaveResult = { ok: true; secret: string; url: string } | { ok: false; code: 'not_found' | 'invalid_url'; message: string };
 
 /** Sets (or replaces) the subscription's webhook; the new signing secret is returned once and stored encrypted. */
 export async function saveAlertWebhook(
@@ -40,7 +40,7 @@ export async function saveAlertWebhook(
     .insert(alertWebhooks)
     .values({ subscriptionId: input.subscriptionId, ...values })
     .onConflictDoUpdate({ target: alertWebhooks.subscriptionId, set: values });
-  return { ok: true, secret };
+  return { ok: true, secret, url: values.url };
 }
 
 async function checkWebhookUrl(raw: string, policy: GuardPolicy): Promise<{ ok: true; url: URL } | { ok: false; reason: string }> {

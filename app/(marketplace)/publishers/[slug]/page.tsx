@@ -33,12 +33,12 @@ export default async function PublisherPage({ params }: { params: Params }) {
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
       <Breadcrumb items={[{ label: 'Knowledge bases', href: '/knowledge-bases' }, { label: publisher.name }]} />
-      <header className="mt-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+      <header className="mt-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm [overflow-wrap:anywhere] sm:p-8">
         <div className="flex items-start gap-4">
           <span aria-hidden="true" className="grid h-14 w-14 shrink-0 place-items-center rounded-xl bg-brand-50 text-xl font-bold text-brand-700">
             {publisher.name.charAt(0)}
           </span>
-          <div>
+          <div className="min-w-0">
             <p className="text-sm font-medium text-slate-600">Publisher</p>
             <h1 className="text-3xl font-semibold tracking-tight text-slate-900">{publisher.name}</h1>
             <p className="mt-1 text-sm text-slate-700">

@@ -1,5 +1,6 @@
 'use server';
 
+import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { requireSessionUser } from '@/lib/accounts';
@@ -21,8 +22,10 @@ async function parse(formData: FormData) {
 export async function saveAlertWebhookAction(_previous: AlertWebhookFormState, formData: FormData): Promise<AlertWebhookFormState> {
   const { user, subscriptionId, url } = await parse(formData);
   const result = await saveAlertWebhook(await getDb(), { userId: user.id, subscriptionId, url });
-  if (!result.ok) return { error: result.message };
-  return { secret: result.secret };
+  if (!result.ok) return { error: result.message, url };
+  // The page shows the webhook now in place ("Sending to …", test and remove); the secret shows while it is that one.
+  revalidatePath(`/account/subscriptions/${encodeURIComponent(subscriptionId)}`);
+  return { secret: result.secret, savedUrl: result.url };
 }
 
 export async function sendTestAlertAction(_previous: AlertWebhookFormState, formData: FormData): Promise<AlertWebhookFormState> {

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { ButtonLink } from '@/components/ui/button';
-import { formatDate, formatPrice } from '@/components/ui/format';
+import { formatDate, formatPrice, plural } from '@/components/ui/format';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { requireSessionUser } from '@/lib/accounts';
 import { previewPlanChange, type ChargePreview } from '@/lib/billing';
@@ -85,7 +85,7 @@ export default async function ConfirmPlanChangePage({
             <dt className="font-medium text-slate-600">Takes effect</dt>
             <dd className="text-slate-900">
               {result.preview.direction === 'upgrade'
-                ? `Now: the new cap applies at once and the ${sub.usage.used.toLocaleString('en-US')} queries used this period carry over.`
+                ? `Now: the new cap applies at once and the ${plural(sub.usage.used, 'query', 'queries')} used this period ${sub.usage.used === 1 ? 'carries' : 'carry'} over.`
                 : `At the next renewal, ${formatDate(result.preview.effectiveAt)}. Until then you keep the ${sub.plan.name} cap.`}
             </dd>
             <dt className="font-medium text-slate-600">Charged now</dt>
