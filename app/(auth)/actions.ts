@@ -3,6 +3,7 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { describeSignInError } from '@/components/auth/sign-in-error';
+import { withFlash } from '@/components/account/flash';
 import {
   attemptPasswordSignIn,
   confirmEmail,
@@ -99,7 +100,11 @@ export async function confirmEmailAction(form: FormData): Promise<void> {
   const result = await confirmEmail(await getDb(), text(form, 'token'));
   if (!result.ok) redirect('/verify-email?invalid=1');
   await startSession(result.user);
-  redirect(safeReturnPath(text(form, 'next'), '/account/settings?done=verified'));
+  const next = safeReturnPath(text(form, 'next'), '');
+  if (!next) redirect('/account/settings?done=verified');
+  // Back where the person was going; an account page says what just happened (a page without flashes says nothing).
+  if (next.startsWith('/account/settings')) redirect(`${next}${next.includes('?') ? '&' : '?'}done=verified`);
+  redirect(next.startsWith('/account') ? withFlash(next, 'email_verified') : next);
 }
 
 export async function signOutAction(): Promise<void> {

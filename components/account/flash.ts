@@ -12,6 +12,7 @@ export type FlashCode =
   | 'cancelled'
   | 'resumed'
   | 'key_revoked'
+  | 'email_verified'
   // Nothing to do, and why.
   | 'already_subscribed'
   | 'key_gone'
@@ -38,6 +39,7 @@ export const FLASH_MESSAGES: Record<FlashCode, FlashText> = {
   cancelled: { tone: 'success', text: 'Your subscription will end at the end of the current period. You keep access until then.' },
   resumed: { tone: 'success', text: 'Your subscription will renew as usual.' },
   key_revoked: { tone: 'success', text: 'The key was revoked. Requests with it are now refused with 403 key_revoked.' },
+  email_verified: { tone: 'success', text: 'Your email address is confirmed. You can buy plans and create API keys.' },
   already_subscribed: { tone: 'info', text: 'You already have a subscription to this knowledge base — here it is.' },
   key_gone: { tone: 'info', text: 'That key has already been shown, or the link expired. Create another replacement key if you need one.' },
   no_customer: { tone: 'info', text: 'There is no billing account yet: it is created with your first paid purchase.' },

@@ -52,9 +52,11 @@ export function SearchForm({ state, action = '/knowledge-bases', size = 'md' }: 
  * One tab per category, in the order of `counts` (every category, empty ones with 0). The counts follow the search
  * and the selected tags (lib/catalog facets); a tab that would show nothing is plain text, not a link.
  */
-export function CategoryTabs({ state, counts }: { state: CatalogState; counts: readonly { category: Category; count: number }[] }) {
-  const tabs: { value: Category | null; label: string; count: number }[] = [
-    { value: null, label: 'All', count: counts.reduce((sum, c) => sum + c.count, 0) },
+/** A count of null: the search could not run (filters refused), so the tabs name the categories without counting. */
+export function CategoryTabs({ state, counts }: { state: CatalogState; counts: readonly { category: Category; count: number | null }[] }) {
+  const known = counts.every((c) => c.count !== null);
+  const tabs: { value: Category | null; label: string; count: number | null }[] = [
+    { value: null, label: 'All', count: known ? counts.reduce((sum, c) => sum + (c.count ?? 0), 0) : null },
     ...counts.map(({ category, count }) => ({ value: category, label: categoryLabel(category), count })),
   ];
   // relative: the tabs' screen-reader-only text (position: absolute) is clipped by this scroller instead of widening
@@ -67,9 +69,9 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
           const body = (
             <>
               {tab.label}
-              <span className={cx('rounded-full px-1.5 text-xs', active ? 'bg-brand-50 text-brand-700' : 'bg-slate-100 text-slate-600')}>
-                {formatInteger(tab.count)}
-              </span>
+              {tab.count === null ? null : (
+                <span className={cx('rounded-full px-1.5 text-xs', active ? 'bg-brand-50 text-brand-700' : 'bg-slate-100 text-slate-600')}>{formatInteger(tab.count)}</span>
+              )}
             </>
           );
           // `relative`: the sr-only text (absolutely positioned) stays inside the scrolling row, not beyond the page's edge.

@@ -35,7 +35,7 @@ export function BackendForm({
           {state.message}
         </p>
       ) : null}
-      <Field label="Endpoint URL" name="endpointUrl" type="url" defaultValue={endpointUrl} error={e.endpointUrl} required placeholder="https://api.example.com/almanac" hint="HTTPS. Almanac POSTs each question here." />
+      <Field label="Endpoint URL" name="endpointUrl" type="url" defaultValue={state.values?.endpointUrl ?? endpointUrl} error={e.endpointUrl} required placeholder="https://api.example.com/almanac" hint="HTTPS. Almanac POSTs each question here." />
       <Field
         label="Infrastructure key"
         name="infraKey"
@@ -54,7 +54,7 @@ export function BackendForm({
         hint={hasSigningSecret ? stored : 'Signs every call (Almanac-Signature); at least 32 characters.'}
         required={!hasSigningSecret}
       />
-      <Field label="Timeout (ms)" name="timeoutMs" type="number" inputMode="numeric" min={100} max={120000} defaultValue={String(timeoutMs)} error={e.timeoutMs} hint="No answer within this time is publisher_timeout." />
+      <Field label="Timeout (ms)" name="timeoutMs" type="number" inputMode="numeric" min={100} max={120000} defaultValue={state.values?.timeoutMs ?? String(timeoutMs)} error={e.timeoutMs} hint="No answer within this time is publisher_timeout." />
       <div>
         <SubmitButton pendingLabel="Saving…">Save backend</SubmitButton>
       </div>

@@ -190,20 +190,28 @@ export type HttpBackendInput = z.input<typeof httpBackendInputSchema>;
 
 export type ConfigureResult =
   | { ok: true; kbId: string; endpointUrl: string; timeoutMs: number }
-  | { ok: false; code: 'invalid_request' | 'knowledge_base_not_found'; message: string };
+  | { ok: false; code: 'invalid_request' | 'knowledge_base_not_found'; message: string; fieldErrors?: Record<string, string> };
 
 /**
  * Validates the endpoint (syntax and the SSRF guard after DNS), encrypts both secrets and switches the knowledge
  * base to its `http` backend. The answer never contains the secrets.
  */
+/** "the key must be…" → "The key must be…." for a message shown alone under its field. */
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
+
 export async function configureHttpBackend(db: Executor, input: HttpBackendInput, policy: GuardPolicy = guardPolicy()): Promise<ConfigureResult> {
   const parsed = httpBackendInputSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, code: 'invalid_request', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+  // The message names the fields (for the CLI); fieldErrors holds each field's own, for the console's form.
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= sentence(issue.message);
+    return { ok: false, code: 'invalid_request', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), fieldErrors };
+  }
   const value = parsed.data;
   const endpoint = parseEndpointUrl(value.endpointUrl);
-  if (!endpoint.ok) return { ok: false, code: 'invalid_request', message: `endpointUrl: ${endpoint.reason}` };
+  if (!endpoint.ok) return { ok: false, code: 'invalid_request', message: `endpointUrl: ${endpoint.reason}`, fieldErrors: { endpointUrl: sentence(endpoint.reason) } };
   const guard = await resolveAndGuard(endpoint.url, policy);
-  if (!guard.ok) return { ok: false, code: 'invalid_request', message: `endpointUrl: ${guard.reason}` };
+  if (!guard.ok) return { ok: false, code: 'invalid_request', message: `endpointUrl: ${guard.reason}`, fieldErrors: { endpointUrl: sentence(guard.reason) } };
   const timeoutMs = value.timeoutMs ?? getEnv().PUBLISHER_TIMEOUT_MS;
   const updated = await db
     .update(knowledgeBases)

@@ -70,7 +70,14 @@ describe('console backend', () => {
   it('refuses a metadata endpoint and a stranger', async () => {
     const kbId = await newKb();
     const ssrf = await saveHttpBackend(db, owner, { kbId, endpointUrl: 'https://169.254.169.254/latest', infraKey: 'k'.repeat(20), signingSecret: 's'.repeat(40) });
-    expect(ssrf).toMatchObject({ ok: false, code: 'invalid_request' });
+    expect(ssrf).toMatchObject({ ok: false, code: 'invalid_request', fieldErrors: { endpointUrl: expect.stringMatching(/^[A-Z].*\.$/) } });
+    // Each field's own message, in a sentence, for the console's form (the combined message stays for the CLI).
+    const short = await saveHttpBackend(db, owner, { kbId, endpointUrl: example.url, infraKey: 'short', signingSecret: 'short' });
+    expect(short).toMatchObject({ ok: false, code: 'invalid_request', message: expect.stringContaining('infraKey: ') });
+    expect(short.ok === false && 'fieldErrors' in short ? short.fieldErrors : null).toEqual({
+      infraKey: expect.stringMatching(/^The infrastructure key must be at least 16 characters\.?$/),
+      signingSecret: expect.stringMatching(/^The signing secret must be at least 32 characters\.?$/),
+    });
     expect(await saveHttpBackend(db, stranger, { kbId, endpointUrl: example.url, infraKey: 'k'.repeat(20), signingSecret: 's'.repeat(40) })).toMatchObject({ ok: false, code: 'not_found' });
     expect(await tryKnowledgeBase(db, stranger, kbId, 'hello')).toMatchObject({ ok: false, code: 'not_found' });
     expect(await getBackendSettings(db, stranger, kbId)).toMatchObject({ ok: false, code: 'not_found' });

@@ -53,7 +53,8 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
   const state = params ? toState(params) : lenientState(raw);
   // One search: the page's cards, the total and the facet counts of the same search and filters (lib/catalog).
   const listing = params ? await searchCatalogue(params) : null;
-  const counts = listing?.facets.categories ?? CATEGORIES.map((category) => ({ category, count: 0 }));
+  // Refused filters: no search ran, so the tabs are shown without counts rather than with zeros.
+  const counts = listing?.facets.categories ?? CATEGORIES.map((category) => ({ category, count: null }));
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">

@@ -24,18 +24,22 @@ const backendForm = z.object({
  */
 export async function saveBackendAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const raw = Object.fromEntries(formDataOf(formData));
+  const typed = (name: string) => (typeof raw[name] === 'string' ? (raw[name] as string) : '');
   const parsed = backendForm.safeParse({ ...raw, timeoutMs: raw.timeoutMs === '' ? undefined : raw.timeoutMs });
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
     for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
-    return { fieldErrors };
+    return { fieldErrors, values: { endpointUrl: typed('endpointUrl'), timeoutMs: typed('timeoutMs') } };
   }
   const path = publishPaths.content(parsed.data.kbId);
   const user = await requireSessionUser(path);
   const result = await saveHttpBackend(await getDb(), user.id, parsed.data);
   if (result.ok) redirect(withPublishFlash(path, 'backend_saved'));
   if (result.code === 'not_found' || result.code === 'knowledge_base_not_found') redirect(publishPaths.overview);
-  return { fieldErrors: {}, message: result.message };
+  // The URL and the timeout stay as typed; the secrets are write-only and are typed again.
+  const values = { endpointUrl: parsed.data.endpointUrl, timeoutMs: typed('timeoutMs') };
+  if ('fieldErrors' in result && result.fieldErrors) return { fieldErrors: result.fieldErrors, values };
+  return { fieldErrors: {}, message: result.message, values };
 }
 
 /** Switches the listing back to its uploaded documents (docs/api.md §9.5); for the owner only, like every console action. */

@@ -93,7 +93,7 @@ export default async function PlansPage({ params, searchParams }: { params: Para
                   <form action={deletePlanAction}>
                     <input type="hidden" name="kbId" value={kb.id} />
                     <input type="hidden" name="planId" value={plan.id} />
-                    <SubmitButton variant="ghost" size="sm" pendingLabel="Deleting…">
+                    <SubmitButton variant="ghost" size="sm" pendingLabel="Deleting…" confirm={`Delete the ${plan.name} plan? This cannot be undone.`}>
                       {`Delete ${plan.name}`}
                     </SubmitButton>
                   </form>
