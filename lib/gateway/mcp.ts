@@ -58,12 +58,12 @@ const TOOL_CALL = z.object({
 async function callTool(admitted: Admitted, requestId: string, signal: AbortSignal, name: 'ask' | 'search', args: { query: string; top_k?: number }): Promise<CallToolResult> {
   const limited = await consumeRateLimit(admitted);
   if (!limited.ok) return toolError(limited, requestId);
+  const refuse = (refused: { code: 'invalid_query' | 'payload_too_large'; message: string }) =>
+    toolError({ ok: false, status: 400, code: refused.code, message: refused.message, extras: {}, headers: {} }, requestId);
   const checked = validateQuery(args.query);
+  if (!checked.ok) return refuse(checked);
   const topK = validateTopK(args.top_k);
-  if (!checked.ok || !topK.ok) {
-    const refused = !checked.ok ? checked : (topK as Extract<typeof topK, { ok: false }>);
-    return toolError({ ok: false, status: 400, code: refused.code, message: refused.message, extras: {}, headers: {} }, requestId);
-  }
+  if (!topK.ok) return refuse(topK);
   const started = Date.now();
   if (name === 'ask') {
     const outcome: ToolOutcome = await meterAnswer(admitted, limited.headers, { requestId, signal }, checked.value, started);

@@ -58,13 +58,13 @@ export async function readJsonObject(request: Pick<GatewayRequest, 'contentType'
   return { ok: true, value: json as Record<string, unknown> };
 }
 
-/** The `query` field: a string, not blank, at most 2,000 characters, no control characters (docs/api.md §7.2). */
 function codePoints(text: string): number {
   let n = 0;
   for (const _ of text) n++;
   return n;
 }
 
+/** The `query` field: a string, not blank, at most 2,000 characters, no control characters (docs/api.md §7.2). */
 export function validateQuery(value: unknown): Parsed<string> {
   if (value === undefined) return { ok: false, code: 'invalid_query', message: '"query" is required.' };
   if (typeof value !== 'string') return { ok: false, code: 'invalid_query', message: '"query" must be a string.' };

@@ -19,8 +19,8 @@ import { decodeUtf8 } from './text-input';
  *    plain-text 500 it does not log.
  * 3. A method outside GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS: 501 `not_implemented`. Next's route handlers
  *    know no other method (TRACE answers a 500 there).
- * 4. Under /api and /kb, an empty segment (`/kb//query`), a last segment "." or "..", a backslash or a trailing slash: 404 `not_found`. Next would
- *    redirect (308) to a cleaned path, which for `/kb//query` is another endpoint's HTML 404. Pages keep Next's
+ * 4. Under /api and /kb, an empty segment (`/kb//query`), a last segment "." or "..", a backslash or a trailing
+ *    slash: 404 `not_found`. Next would redirect (308) to a cleaned path, which for `/kb//query` is another endpoint's HTML 404. Pages keep Next's
  *    redirect, which is right for people.
  * 5. A cross-site POST that Next would take for a server action (docs/api.md §14): 403 with a short page. Next refuses
  *    it too, but with a 500 (`Invalid Server Actions request`); its rule is mirrored exactly (the Origin's host
@@ -90,9 +90,9 @@ export function decodePathSegment(segment: string): string | null {
 }
 
 /**
- * A path whose last segment is "." or "..", written or percent-encoded (`/kb/x/query/.`, `/kb/x/%2e%2e`), resolves to
- * one with a trailing slash, which Next redirects (308): a client that follows redirects would send its POST, key
- * included, to the endpoint the redirect names. A dot segment inside the path (`/api/./health`) is simply resolved.
+ * A trailing slash, written or left by a last segment "." or ".." (`/kb/x/query/.`, `/kb/x/%2e%2e`) once resolved:
+ * Next redirects (308), and a client that follows redirects would send its POST, key included, to the endpoint the
+ * redirect names. A dot segment inside the path (`/api/./health`) is simply resolved.
  */
 function resolvesToTrailingSlash(routed: string): boolean {
   return routed.length > 1 && routed.endsWith('/');
@@ -160,7 +160,7 @@ export function screenRequest(request: ScreenedRequest): Refusal | null {
   if (!KNOWN_METHODS.has(method)) {
     return { code: 'not_implemented', message: `${method.slice(0, 20)} is not a method this server implements.`, json };
   }
-  if (json && (path.includes('//') || path.includes('\\') || (path.length > 1 && path.endsWith('/')) || resolvesToTrailingSlash(routed))) {
+  if (json && (path.includes('//') || path.includes('\\') || resolvesToTrailingSlash(routed))) {
     return { code: 'not_found', message: 'No endpoint has this path: paths under /api and /kb have no empty segments, no trailing slash and no "." or ".." at the end.', json };
   }
   const stateTree = request.headers['next-router-state-tree'];
