@@ -1,5 +1,6 @@
 import Link from 'next/link';
-import { formatDateTime, formatInteger } from '@/components/ui/format';
+import { formatInteger } from '@/components/ui/format';
+import { Timestamp } from '@/components/ui/timestamp';
 import type { KeyUsage, KeyView } from '@/lib/keys';
 import { StatusBadge } from './status-badge';
 
@@ -54,11 +55,11 @@ export function KeysTable({
               </td>
               <td role="cell" className={`${cell} flex flex-wrap gap-x-2 md:table-cell`}>
                 <span className={label}>Created</span>
-                {formatDateTime(key.createdAt)}
+                <Timestamp value={key.createdAt} />
               </td>
               <td role="cell" className={`${cell} flex flex-wrap gap-x-2 md:table-cell`}>
                 <span className={label}>Last used</span>
-                {formatDateTime(key.lastUsedAt)}
+                <Timestamp value={key.lastUsedAt} />
               </td>
               {usage ? (
                 <td role="cell" className={`${cell} flex flex-wrap gap-x-2 tabular-nums md:table-cell md:text-right`} data-testid="key-usage">
@@ -83,7 +84,7 @@ export function KeysTable({
                     Revoke…
                   </Link>
                 ) : (
-                  <span className="text-slate-600">Revoked {formatDateTime(key.revokedAt)}</span>
+                  <span className="text-slate-600">Revoked <Timestamp value={key.revokedAt} /></span>
                 )}
               </td>
             </tr>

@@ -6,6 +6,7 @@ import type { Category } from '@/lib/catalog';
 import { categoryLabel } from './format';
 import { formatInteger } from '@/components/ui/format';
 import { AutoSubmitSelect } from './auto-submit-select';
+import { ScrollRow } from '@/components/ui/scroll-row';
 
 /** Hidden inputs that carry the rest of the state through a GET form. */
 function StateInputs({ state, omit }: { state: CatalogState; omit: ('query' | 'sort')[] }) {
@@ -50,9 +51,9 @@ export function SearchForm({ state, action = '/knowledge-bases', size = 'md' }: 
 
 /**
  * One tab per category, in the order of `counts` (every category, empty ones with 0). The counts follow the search
- * and the selected tags (lib/catalog facets); a tab that would show nothing is plain text, not a link.
+ * and the selected tags (lib/catalog facets); a tab that would show nothing is plain text, not a link. A count of
+ * null: the search could not run (filters refused), so the tabs name the categories without counting.
  */
-/** A count of null: the search could not run (filters refused), so the tabs name the categories without counting. */
 export function CategoryTabs({ state, counts }: { state: CatalogState; counts: readonly { category: Category; count: number | null }[] }) {
   const known = counts.every((c) => c.count !== null);
   const tabs: { value: Category | null; label: string; count: number | null }[] = [
@@ -62,7 +63,7 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
   // relative: the tabs' screen-reader-only text (position: absolute) is clipped by this scroller instead of widening
   // the page on a phone.
   return (
-    <nav aria-label="Categories" className="relative -mx-1 overflow-x-auto">
+    <ScrollRow label="Categories" className="relative -mx-1 overflow-x-auto">
       <ul className="flex min-w-max gap-1 border-b border-slate-200 px-1">
         {tabs.map((tab) => {
           const active = state.category === tab.value;
@@ -96,7 +97,7 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
           );
         })}
       </ul>
-    </nav>
+    </ScrollRow>
   );
 }
 

@@ -2,14 +2,14 @@ import Link from 'next/link';
 import { buttonClasses } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { DataTable, type DataColumn } from '@/components/ui/data-table';
-import { formatAmount, formatInteger } from '@/components/ui/format';
+import { formatAmount, formatDate, formatDayMonth, formatInteger, formatMonth } from '@/components/ui/format';
 import { Section } from '@/components/ui/section';
 import type { AnalyticsView as Analytics, DailyOutcomes } from '@/lib/publishing';
 
 const COLORS = { answered: '#1f57c9', abstained: '#94a3b8', errors: '#b91c1c' } as const;
 
 const DAILY_COLUMNS: DataColumn<DailyOutcomes>[] = [
-  { header: 'Day (UTC)', cell: (d) => d.day },
+  { header: 'Day (UTC)', cell: (d) => formatDate(d.day), className: 'sm:whitespace-nowrap' },
   { header: 'Answered', cell: (d) => d.answered, numeric: true },
   { header: 'Abstained', cell: (d) => d.abstained, numeric: true },
   { header: 'Errors', cell: (d) => d.errors, numeric: true },
@@ -23,7 +23,7 @@ const SUBSCRIBER_COLUMNS: DataColumn<Analytics['subscribersByPlan'][number]>[] =
   { header: 'Subscribers', cell: (p) => p.subscribers, numeric: true },
 ];
 const REVENUE_COLUMNS: DataColumn<Analytics['revenueByMonth'][number]>[] = [
-  { header: 'Month', cell: (r) => r.month },
+  { header: 'Month', cell: (r) => formatMonth(r.month), className: 'sm:whitespace-nowrap' },
   { header: 'Gross', cell: (r) => formatAmount(r.grossCents, r.currency), numeric: true },
   { header: 'Your share', cell: (r) => formatAmount(r.netCents, r.currency), numeric: true },
 ];
@@ -45,7 +45,7 @@ export function OutcomesChart({ days, title }: { days: DailyOutcomes[]; title: s
   const barW = Math.max(2, slot * 0.7);
   const totals = days.reduce((t, d) => ({ a: t.a + d.answered, b: t.b + d.abstained, e: t.e + d.errors }), { a: 0, b: 0, e: 0 });
   const summary =
-    days.length === 0 ? 'No data.' : `From ${days[0]!.day} to ${days.at(-1)!.day}: ${totals.a} answered, ${totals.b} abstained, ${totals.e} errors.`;
+    days.length === 0 ? 'No data.' : `From ${formatDate(days[0]!.day)} to ${formatDate(days.at(-1)!.day)}: ${totals.a} answered, ${totals.b} abstained, ${totals.e} errors.`;
   const id = `chart-${title.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`;
   return (
     <figure className="w-full max-w-lg">
@@ -73,17 +73,17 @@ export function OutcomesChart({ days, title }: { days: DailyOutcomes[]; title: s
                 y -= h;
                 return h > 0 ? <rect key={k} x={x} y={y} width={barW} height={h} fill={COLORS[k]} /> : null;
               })}
-              <title>{`${d.day}: ${d.answered} answered, ${d.abstained} abstained, ${d.errors} errors`}</title>
+              <title>{`${formatDate(d.day)}: ${d.answered} answered, ${d.abstained} abstained, ${d.errors} errors`}</title>
             </g>
           );
         })}
         {days.length > 0 ? (
           <>
             <text x={pad.left} y={height - 6} fontSize="11" fill="#334155">
-              {days[0]!.day.slice(5)}
+              {formatDayMonth(days[0]!.day)}
             </text>
             <text x={width - pad.right} y={height - 6} fontSize="11" fill="#334155" textAnchor="end">
-              {days.at(-1)!.day.slice(5)}
+              {formatDayMonth(days.at(-1)!.day)}
             </text>
           </>
         ) : null}

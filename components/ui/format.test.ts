@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatCompact, formatDate, formatDateTime, formatInteger, formatPrice, plural } from './format';
+import { formatAmount, formatCompact, formatDate, formatDateTime, formatDayMonth, formatInteger, formatMonth, formatPrice, formatTime, plural } from './format';
 
 describe('formatting', () => {
   it.each([
@@ -30,6 +30,11 @@ describe('formatting', () => {
     expect(formatDate(null)).toBe('—');
     expect(formatDateTime('2026-01-31T23:30:00.000Z')).toBe('Jan 31, 2026, 11:30 PM UTC');
     expect(formatDateTime(undefined)).toBe('never');
+    expect(formatTime('2026-01-31T23:30:00.000Z')).toBe('11:30 PM UTC');
+    // A day as the analytics keep it (YYYY-MM-DD, UTC) reads like every other date on the pages.
+    expect(formatDate('2026-10-29')).toBe('Oct 29, 2026');
+    expect(formatDayMonth('2026-10-29')).toBe('Oct 29');
+    expect(formatMonth('2026-10')).toBe('Oct 2026');
   });
 
   it('counts', () => {

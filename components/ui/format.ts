@@ -44,6 +44,23 @@ export function formatDateTime(value: Date | string | null | undefined): string 
   return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(d) + ' UTC';
 }
 
+/** "11:30 PM UTC": the time of day of `formatDateTime`, for layouts that set date and time apart. */
+export function formatTime(value: Date | string): string {
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return new Intl.DateTimeFormat('en-US', { timeStyle: 'short', timeZone: 'UTC' }).format(d) + ' UTC';
+}
+
+/** "Jan 31": a chart's axis label, where the year is said elsewhere. */
+export function formatDayMonth(value: Date | string): string {
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(d);
+}
+
+/** "Oct 2026" for a month kept as "2026-10" (UTC). */
+export function formatMonth(month: string): string {
+  return new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${month}-01T00:00:00.000Z`));
+}
+
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatInteger(n)} ${n === 1 ? one : many}`;
 }

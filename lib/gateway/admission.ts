@@ -62,8 +62,17 @@ export async function admit(request: KeyedRequest): Promise<{ ok: true; admitted
 /** Knowledge-base states a key can reach row 5 in: a draft or archived one is unknown to buyers. */
 const ADMITTED_STATUSES = new Set<string>(['published', 'unpublished', 'suspended']);
 
-/** Rows 3–6 for a key already known (the "Try it" panel finds its key from the session). */
-export async function admitKnownKey(db: Database, initial: GatewayKeyRecord, keyHash: string, kbId: string): Promise<{ ok: true; admitted: Admitted } | GatewayDenial> {
+/**
+ * Rows 3–6 for a key already known (the "Try it" panel finds its key from the session). `kbIdSource` names where the
+ * id came from, for the message that refuses a malformed one (Dify's face reads it from the body).
+ */
+export async function admitKnownKey(
+  db: Database,
+  initial: GatewayKeyRecord,
+  keyHash: string,
+  kbId: string,
+  kbIdSource = 'The knowledge-base id in the path',
+): Promise<{ ok: true; admitted: Admitted } | GatewayDenial> {
   let record = initial;
   const now = new Date();
   // Row 3
@@ -72,7 +81,7 @@ export async function admitKnownKey(db: Database, initial: GatewayKeyRecord, key
   // knowledge bases pass here and are refused at row 6 (docs/api.md §3.2: 403, not 404); unpublished ones still
   // answer the subscriptions bought before, until their period ends (docs/api.md §9.1).
   const kbIdProblem = idProblem(kbId);
-  if (kbIdProblem) return deny('invalid_query', `The knowledge-base id in the path is refused: ${describeTextProblem(kbIdProblem, 'id')}.`, await peekHeaders(db, record, now));
+  if (kbIdProblem) return deny('invalid_query', `${kbIdSource} is refused: ${describeTextProblem(kbIdProblem, 'id')}.`, await peekHeaders(db, record, now));
   const route = caches().kbs.lookup(kbId, () => loadKnowledgeBaseRoute(db, kbId));
   const kb = route instanceof Promise ? await route : route;
   if (!kb || !ADMITTED_STATUSES.has(kb.status)) {

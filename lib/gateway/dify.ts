@@ -43,7 +43,7 @@ export async function handleDifyRetrieval(request: Omit<GatewayRequest, 'kbId'>)
   if (!json.ok) return deny(json.code, json.message);
   const knowledgeId = json.value.knowledge_id;
   if (typeof knowledgeId !== 'string' || knowledgeId === '') return deny('invalid_query', '"knowledge_id" must be the knowledge base id.');
-  const admission = await admitKnownKey(known.db, known.record, known.keyHash, knowledgeId);
+  const admission = await admitKnownKey(known.db, known.record, known.keyHash, knowledgeId, '"knowledge_id"');
   if (!admission.ok) return admission;
   const limited = await consumeRateLimit(admission.admitted);
   if (!limited.ok) return limited;

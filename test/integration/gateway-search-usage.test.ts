@@ -231,6 +231,9 @@ describe('POST /dify/retrieval (Dify External Knowledge API)', () => {
     expect(await dify(null, body, 'Bearer alm_sk_live_nonsense')).toMatchObject({ status: 401, body: { error_code: 1002, error: 'invalid_api_key' } });
     expect(await dify(k.key, { ...body, knowledge_id: httpKb })).toMatchObject({ status: 403, body: { error_code: 2001, error: 'key_scope_mismatch' } });
     expect(await dify(k.key, { ...body, knowledge_id: 'kb_missing' })).toMatchObject({ status: 404, body: { error_code: 2001, error: 'knowledge_base_not_found' } });
+    // A malformed id is named where the caller wrote it: in the body's "knowledge_id", not in a path.
+    const controlId = await dify(k.key, { ...body, knowledge_id: 'kb_\u0007bell' });
+    expect(controlId).toMatchObject({ status: 400, body: { error: 'invalid_query', error_msg: expect.stringMatching(/^"knowledge_id" is refused: /) } });
     const badThreshold = await dify(k.key, { ...body, retrieval_setting: { top_k: 2, score_threshold: 2 } });
     expect(badThreshold).toMatchObject({ status: 400, body: { error: 'invalid_query', error_code: 400 } });
     expect(badThreshold.body.request_id).toBe(badThreshold.headers.get('X-Request-Id'));
