@@ -4,9 +4,9 @@ import { Timestamp } from '@/components/ui/timestamp';
 import type { KeyUsage, KeyView } from '@/lib/keys';
 import { StatusBadge } from './status-badge';
 
-const cell = 'px-4 py-1 md:py-2';
-/** Below `md` each row is a card: cells stack, each led by its column's name (the header row is hidden there). */
-const label = 'font-medium text-slate-600 md:hidden';
+const cell = 'px-4 py-1 lg:py-2';
+/** Below `lg` each row is a card: cells stack, each led by its column's name (the header row is hidden there). */
+const label = 'font-medium text-slate-600 lg:hidden';
 
 /**
  * Keys as prefix…last4 only (the whole key is never shown again), with their names, 30-day usage and a revoke step
@@ -27,9 +27,9 @@ export function KeysTable({
   if (keys.length === 0) return <p className="text-sm text-slate-700">No keys yet.</p>;
   return (
     <div className="rounded-lg border border-slate-200 bg-white">
-      <table role="table" className="block w-full text-left text-sm md:table">
+      <table role="table" className="block w-full text-left text-sm lg:table">
         <caption className="sr-only">{caption}</caption>
-        <thead role="rowgroup" className="hidden bg-slate-50 text-slate-700 md:table-header-group">
+        <thead role="rowgroup" className="hidden bg-slate-50 text-slate-700 lg:table-header-group">
           <tr role="row">
             <th scope="col" className="px-4 py-2 font-medium">Key</th>
             <th scope="col" className="px-4 py-2 font-medium">Knowledge base</th>
@@ -40,38 +40,38 @@ export function KeysTable({
             <th scope="col" className="px-4 py-2 font-medium"><span className="sr-only">Actions</span></th>
           </tr>
         </thead>
-        <tbody role="rowgroup" className="block md:table-row-group">
+        <tbody role="rowgroup" className="block lg:table-row-group">
           {keys.map((key) => (
-            <tr role="row" key={key.id} className="block border-t border-slate-100 py-2 first:border-t-0 md:table-row md:py-0 md:first:border-t" data-testid={`key-row-${key.id}`}>
-              <td role="cell" className={`${cell} block md:table-cell`}>
+            <tr role="row" key={key.id} className="block border-t border-slate-100 py-2 first:border-t-0 lg:table-row lg:py-0 lg:first:border-t" data-testid={`key-row-${key.id}`}>
+              <td role="cell" className={`${cell} block lg:table-cell`}>
                 <span className="block font-medium text-slate-900 [overflow-wrap:anywhere]" data-testid="key-name">{key.name ?? <span className="font-normal italic text-slate-600">Unnamed</span>}</span>
-                <span className="block break-all font-mono text-xs text-slate-700 md:whitespace-nowrap md:break-normal">{key.masked}</span>
+                <span className="block break-all font-mono text-xs text-slate-700 lg:whitespace-nowrap lg:break-normal">{key.masked}</span>
               </td>
-              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 md:table-cell`}>
+              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 lg:table-cell`}>
                 <span className={label}>Knowledge base</span>
                 <Link href={`/account/subscriptions/${key.subscriptionId}`} className="text-brand-700 underline">
                   {key.kbTitle ?? key.kbId}
                 </Link>
               </td>
-              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 md:table-cell`}>
+              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 lg:table-cell`}>
                 <span className={label}>Created</span>
                 <Timestamp value={key.createdAt} />
               </td>
-              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 md:table-cell`}>
+              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 lg:table-cell`}>
                 <span className={label}>Last used</span>
                 <Timestamp value={key.lastUsedAt} />
               </td>
               {usage ? (
-                <td role="cell" className={`${cell} flex flex-wrap gap-x-2 tabular-nums md:table-cell md:text-right`} data-testid="key-usage">
+                <td role="cell" className={`${cell} flex flex-wrap gap-x-2 tabular-nums lg:table-cell lg:text-right`} data-testid="key-usage">
                   <span className={label}>Queries, 30 days</span>
                   {formatInteger(usage.get(key.id)?.queries ?? 0)}
                 </td>
               ) : null}
-              <td role="cell" className={`${cell} flex flex-wrap items-center gap-x-2 md:table-cell`}>
+              <td role="cell" className={`${cell} flex flex-wrap items-center gap-x-2 lg:table-cell`}>
                 <span className={label}>Status</span>
                 <StatusBadge status={key.status} />
               </td>
-              <td role="cell" className={`${cell} flex flex-wrap gap-x-4 gap-y-1 md:table-cell md:text-right`}>
+              <td role="cell" className={`${cell} flex flex-wrap gap-x-4 gap-y-1 lg:table-cell lg:text-right`}>
                 <Link
                   href={`/account/keys/${key.id}/rename${returnTo === 'subscription' ? '?from=subscription' : ''}`}
                   className="mr-4 font-medium text-brand-700 underline"

@@ -244,5 +244,8 @@ describe('screenNodeRequest over HTTP', () => {
     expect(large.status).toBe(413);
     const notAction = await send('POST', '/signup', { 'Content-Type': 'application/x-www-form-urlencoded' }, Buffer.from('a=b'));
     expect(notAction.status).toBe(204);
+    // A route handler reads its own body under its own limit: a document upload (up to MAX_UPLOAD_BYTES) is no action.
+    const upload = await send('POST', '/publish/listings/kb_abc123/content/documents', { 'Content-Type': formType['content-type'] }, Buffer.alloc(ACTION_BODY_LIMIT + 1, 0x61));
+    expect(upload.status).toBe(204);
   });
 });

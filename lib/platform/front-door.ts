@@ -187,7 +187,7 @@ export const ACTION_BODY_LIMIT = 1024 * 1024;
 function decodesActionBody(request: ScreenedRequest): boolean {
   if (request.method !== 'POST' || !request.target.startsWith('/')) return false;
   const routed = routedPath(request.target.split(/[?#]/, 1)[0]!);
-  if (isApiPath(routed) || FORM_HANDLERS.includes(routed)) return false;
+  if (isApiPath(routed) || isFormHandlerPath(routed)) return false;
   const type = first(request.headers['content-type']) ?? '';
   return request.headers['next-action'] !== undefined || type.startsWith('multipart/form-data');
 }
