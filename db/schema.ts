@@ -448,6 +448,11 @@ export const subscriptions = pgTable(
     currentPeriodEnd: ts('current_period_end').notNull(),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     cancelledAt: ts('cancelled_at'),
+    /**
+     * The cancellation at period end came from the publisher unpublishing the listing, not from the buyer: publishing
+     * it again resumes exactly these renewals (lib/publishing/listings.ts).
+     */
+    cancelledByUnpublish: boolean('cancelled_by_unpublish').notNull().default(false),
     endedAt: ts('ended_at'),
     stripeSubscriptionId: text('stripe_subscription_id'),
     stripeCheckoutSessionId: text('stripe_checkout_session_id'),

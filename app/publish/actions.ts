@@ -114,19 +114,24 @@ export async function updateListingAction(_prev: FormState, formData: FormData):
 
 const kbForm = z.object({ kbId: id });
 
-async function onListing(formData: FormData, change: (db: Executor, actor: Actor, kbId: string) => Promise<{ ok: true } | Refusal | { ok: false; code: 'invalid_input' }>, success: PublishFlashCode): Promise<never> {
+async function onListing<R extends { ok: true } | Refusal | { ok: false; code: 'invalid_input' }>(
+  formData: FormData,
+  change: (db: Executor, actor: Actor, kbId: string) => Promise<R>,
+  success: PublishFlashCode | ((result: Extract<R, { ok: true }>) => PublishFlashCode),
+): Promise<never> {
   const parsed = kbForm.safeParse(fields(formData));
   if (!parsed.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));
   const path = publishPaths.listing(parsed.data.kbId);
   const actor = await publisherActor(path);
   const result = await change(await getDb(), actor, parsed.data.kbId);
-  if (result.ok) redirect(withPublishFlash(path, success));
-  if (result.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
-  redirect(withPublishFlash(path, result.code === 'invalid_input' ? 'conflict' : refusalFlash(result)));
+  if (result.ok) redirect(withPublishFlash(path, typeof success === 'function' ? success(result as Extract<R, { ok: true }>) : success));
+  const refusal = result as Refusal | { ok: false; code: 'invalid_input' };
+  if (refusal.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
+  redirect(withPublishFlash(path, refusal.code === 'invalid_input' ? 'conflict' : refusalFlash(refusal)));
 }
 
 export async function publishListingAction(formData: FormData): Promise<void> {
-  await onListing(formData, publishListing, 'published');
+  await onListing(formData, (db, actor, kbId) => publishListing(db, actor, kbId), (r) => (r.resumedSubscriptions ? 'republished_renewing' : 'published'));
 }
 
 export async function unpublishListingAction(formData: FormData): Promise<void> {

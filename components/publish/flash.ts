@@ -8,7 +8,14 @@ export const PUBLISH_FLASH = {
   listing_created: { tone: 'success', text: 'Draft created. Add content and at least one plan, then publish it.' },
   listing_saved: { tone: 'success', text: 'Listing saved.' },
   published: { tone: 'success', text: 'Published: the listing is in the catalogue and can be bought.' },
-  unpublished: { tone: 'success', text: 'Unpublished: it left the catalogue and cannot be bought. Existing subscribers keep access until the end of their current period.' },
+  unpublished: {
+    tone: 'success',
+    text: 'Unpublished: it left the catalogue and cannot be bought. Existing subscribers keep access until the end of their current period, and their subscriptions renew again if you publish it before then.',
+  },
+  republished_renewing: {
+    tone: 'success',
+    text: 'Published again: the listing is in the catalogue, and the subscriptions that unpublishing had set to end renew as before.',
+  },
   plan_created: { tone: 'success', text: 'Plan added. It can be bought at once when the listing is published.' },
   plan_saved: { tone: 'success', text: 'Plan saved.' },
   plan_replaced: { tone: 'success', text: 'New terms saved as a new plan for new purchases. Current subscribers keep their plan until their next renewal, then move to it.' },

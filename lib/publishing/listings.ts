@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { knowledgeBases, plans, publishers, subscriptions, type KnowledgeBase } from '@/db/schema';
 import { getStripe } from '@/lib/billing';
 import { recordAudit } from '@/lib/platform/audit';
@@ -129,19 +129,40 @@ export async function updateListing(db: Executor, actor: Actor, kbId: string, in
 }
 
 /** draft/unpublished → published: needs at least one active plan and a publisher in good standing. */
-export async function publishListing(db: Executor, actor: Actor, kbId: string): Promise<ListingResult> {
-  return inTransaction(db, async (tx) => {
+/**
+ * draft or unpublished → published. Publishing an unpublished listing again resumes the renewals its unpublishing
+ * stopped (`cancelledByUnpublish`), for subscriptions still in their period; a renewal the buyer cancelled stays
+ * cancelled.
+ */
+export async function publishListing(db: Executor, actor: Actor, kbId: string, now: Date = new Date()): Promise<ListingResult & { resumedSubscriptions?: number }> {
+  const result = await inTransaction(db, async (tx) => {
     const owned = await knowledgeBaseFor(tx, actor, kbId, true);
     if (!owned.ok) return NOT_FOUND;
     const step = publisherTransition(owned.kb.status, 'publish');
-    if (!step.ok) return { ok: false, code: 'conflict', message: step.message };
-    if (owned.publisher.suspendedAt) return { ok: false, code: 'conflict', message: 'This publisher is suspended by the operator.' };
+    if (!step.ok) return { ok: false as const, code: 'conflict' as const, message: step.message };
+    if (owned.publisher.suspendedAt) return { ok: false as const, code: 'conflict' as const, message: 'This publisher is suspended by the operator.' };
     const [{ value: activePlans }] = (await tx.select({ value: count() }).from(plans).where(and(eq(plans.kbId, owned.kb.id), eq(plans.active, true)))) as [{ value: number }];
-    if (activePlans === 0) return { ok: false, code: 'conflict', reason: 'needs_plan', message: 'Add at least one plan before publishing: buyers need something to buy.' };
-    const [kb] = await tx.update(knowledgeBases).set({ status: 'published', updatedAt: new Date() }).where(eq(knowledgeBases.id, owned.kb.id)).returning();
-    await recordAudit(tx, { ...auditActor(actor), action: 'kb.publish', targetType: 'knowledge_base', targetId: owned.kb.id, metadata: { from: owned.kb.status } });
-    return { ok: true, kb: kb! };
+    if (activePlans === 0) return { ok: false as const, code: 'conflict' as const, reason: 'needs_plan' as const, message: 'Add at least one plan before publishing: buyers need something to buy.' };
+    const [kb] = await tx.update(knowledgeBases).set({ status: 'published', updatedAt: now }).where(eq(knowledgeBases.id, owned.kb.id)).returning();
+    const resumed = await tx
+      .update(subscriptions)
+      .set({ cancelAtPeriodEnd: false, cancelledAt: null, cancelledByUnpublish: false, updatedAt: now })
+      .where(
+        and(
+          eq(subscriptions.kbId, owned.kb.id),
+          eq(subscriptions.cancelledByUnpublish, true),
+          eq(subscriptions.cancelAtPeriodEnd, true),
+          inArray(subscriptions.status, [...LIVE_STATUSES]),
+          gt(subscriptions.currentPeriodEnd, now),
+        ),
+      )
+      .returning({ id: subscriptions.id, stripeSubscriptionId: subscriptions.stripeSubscriptionId });
+    await recordAudit(tx, { ...auditActor(actor), action: 'kb.publish', targetType: 'knowledge_base', targetId: owned.kb.id, metadata: { from: owned.kb.status, resumedSubscriptions: resumed.length } });
+    return { ok: true as const, kb: kb!, resumed };
   });
+  if (!result.ok) return result;
+  await setRenewalAtStripe(result.resumed, true);
+  return { ok: true, kb: result.kb, resumedSubscriptions: result.resumed.length };
 }
 
 /**
@@ -158,26 +179,30 @@ export async function unpublishListing(db: Executor, actor: Actor, kbId: string,
     const [kb] = await tx.update(knowledgeBases).set({ status: 'unpublished', updatedAt: now }).where(eq(knowledgeBases.id, owned.kb.id)).returning();
     const ending = await tx
       .update(subscriptions)
-      .set({ cancelAtPeriodEnd: true, cancelledAt: sql`coalesce(${subscriptions.cancelledAt}, ${now.toISOString()}::timestamptz)`, updatedAt: now })
+      .set({ cancelAtPeriodEnd: true, cancelledAt: sql`coalesce(${subscriptions.cancelledAt}, ${now.toISOString()}::timestamptz)`, cancelledByUnpublish: true, updatedAt: now })
       .where(and(eq(subscriptions.kbId, owned.kb.id), inArray(subscriptions.status, [...LIVE_STATUSES]), eq(subscriptions.cancelAtPeriodEnd, false)))
       .returning({ id: subscriptions.id, stripeSubscriptionId: subscriptions.stripeSubscriptionId });
     await recordAudit(tx, { ...auditActor(actor), action: 'kb.unpublish', targetType: 'knowledge_base', targetId: owned.kb.id, metadata: { endingSubscriptions: ending.length } });
     return { ok: true as const, kb: kb!, ending };
   });
   if (!result.ok) return result;
-  await cancelAtStripe(result.ending.map((s) => s.stripeSubscriptionId).filter((id): id is string => id !== null));
+  await setRenewalAtStripe(result.ending, false);
   return { ok: true, kb: result.kb, endingSubscriptions: result.ending.length };
 }
 
-/** Stripe-billed subscriptions of an unpublished listing stop renewing at Stripe too (best effort, logged). */
-async function cancelAtStripe(stripeSubscriptionIds: string[]): Promise<void> {
+/**
+ * Stripe-billed subscriptions follow the listing at Stripe too: no renewal while it is unpublished, renewal again once
+ * it is published (best effort, logged; the idempotency key names the listing change so a retry repeats nothing).
+ */
+async function setRenewalAtStripe(changed: { id: string; stripeSubscriptionId: string | null }[], renew: boolean): Promise<void> {
   const stripe = getStripe();
   if (!stripe) return;
-  for (const id of stripeSubscriptionIds) {
+  for (const { id, stripeSubscriptionId } of changed) {
+    if (!stripeSubscriptionId) continue;
     try {
-      await stripe.subscriptions.update(id, { cancel_at_period_end: true }, { idempotencyKey: `almanac-unpublish-${id}` });
+      await stripe.subscriptions.update(stripeSubscriptionId, { cancel_at_period_end: !renew }, { idempotencyKey: `almanac-${renew ? 'republish' : 'unpublish'}-${id}-${Date.now()}` });
     } catch (error) {
-      log.error({ err: error, stripeSubscriptionId: id }, 'could not set cancel_at_period_end at Stripe for an unpublished listing');
+      log.error({ err: error, stripeSubscriptionId }, `could not set cancel_at_period_end at Stripe for ${renew ? 'a republished' : 'an unpublished'} listing`);
     }
   }
 }

@@ -174,7 +174,7 @@ export function resumeSubscription(db: Executor, input: BuyerInput): Promise<Sub
     // An unpublished (or suspended) listing ends its subscriptions at their period end (docs/api.md §9.1): no renewal.
     const [kb] = await tx.select({ status: knowledgeBases.status }).from(knowledgeBases).where(eq(knowledgeBases.id, row.kbId));
     if (kb?.status !== 'published') throw new Denied('conflict', 'This knowledge base is no longer offered, so the subscription cannot renew.');
-    return { cancelAtPeriodEnd: false, cancelledAt: null };
+    return { cancelAtPeriodEnd: false, cancelledAt: null, cancelledByUnpublish: false };
   });
 }
 

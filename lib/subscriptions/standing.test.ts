@@ -44,6 +44,8 @@ describe('toSubscriberStanding', () => {
     mode: 'test',
     cancelAtPeriodEnd: false,
     pendingPlanId: null,
+    planOnSale: true,
+    listingOnSale: true,
     stripeManaged: false,
     currentPeriodStart: '2026-04-01T00:00:00.000Z',
     currentPeriodEnd: '2026-05-01T00:00:00.000Z',

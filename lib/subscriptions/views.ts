@@ -28,8 +28,18 @@ export interface SubscriptionView {
   status: SubscriptionStatus;
   mode: KeyMode;
   cancelAtPeriodEnd: boolean;
-  /** A downgrade scheduled for the next renewal: the plan that replaces `plan` when the next period starts. */
+  /**
+   * The plan that replaces `plan` when the next period starts: a downgrade the buyer scheduled, or the replacement
+   * the publisher made when changing the plan's terms.
+   */
   pendingPlanId: string | null;
+  /**
+   * Whether `plan` is still on sale. Once its publisher retired or replaced it, the buyer cannot choose it again, so a
+   * scheduled replacement cannot be withdrawn (only another plan or a cancellation avoids it).
+   */
+  planOnSale: boolean;
+  /** Whether the knowledge base is for sale: an unpublished or suspended one cannot renew, so there is nothing to resume. */
+  listingOnSale: boolean;
   /** Paid through Stripe (the Customer Portal manages payment details). */
   stripeManaged: boolean;
   currentPeriodStart: string;
@@ -45,9 +55,11 @@ const subscriptionViewColumns = {
   kbTitle: knowledgeBases.title,
   kbSlug: knowledgeBases.slug,
   plan: planViewColumns,
+  planOnSale: plans.active,
+  kbStatus: knowledgeBases.status,
 };
 
-type SubscriptionViewRow = { sub: Subscription; kbTitle: string; kbSlug: string; plan: SubscriptionView['plan'] };
+type SubscriptionViewRow = { sub: Subscription; kbTitle: string; kbSlug: string; plan: SubscriptionView['plan']; planOnSale: boolean; kbStatus: string };
 
 /** One row as a view; `usedIn` answers how many queries the usage row of a period start holds (0 without a row). */
 function toSubscriptionView(r: SubscriptionViewRow, usedIn: (periodStart: Date) => number, now: Date): SubscriptionView {
@@ -65,6 +77,8 @@ function toSubscriptionView(r: SubscriptionViewRow, usedIn: (periodStart: Date) 
     mode: r.sub.mode,
     cancelAtPeriodEnd: r.sub.cancelAtPeriodEnd,
     pendingPlanId: r.sub.pendingPlanId,
+    planOnSale: r.planOnSale,
+    listingOnSale: r.kbStatus === 'published',
     stripeManaged: r.sub.stripeSubscriptionId !== null,
     currentPeriodStart: period.start.toISOString(),
     currentPeriodEnd: period.end.toISOString(),

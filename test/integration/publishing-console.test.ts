@@ -22,7 +22,7 @@ import {
   updatePublisherProfile,
   type Actor,
 } from '@/lib/publishing';
-import { ensureCurrentPeriod, purchaseSubscription, resumeSubscription } from '@/lib/subscriptions';
+import { cancelSubscription, ensureCurrentPeriod, getSubscriptionForUser, purchaseSubscription, resumeSubscription } from '@/lib/subscriptions';
 import { createTestDatabase } from '../support/db';
 import { createUser } from './subscriptions-fixtures';
 
@@ -157,8 +157,34 @@ describe('listings', () => {
     const after = await ensureCurrentPeriod(db, sub!, new Date('2026-04-02T00:00:00Z'));
     expect(after.status).toBe('expired');
 
-    expect(await publishListing(db, actor, kb.id)).toMatchObject({ ok: true, kb: { status: 'published' } });
+    // Published again after the period: the expired subscription stays expired.
+    expect(await publishListing(db, actor, kb.id)).toMatchObject({ ok: true, kb: { status: 'published' }, resumedSubscriptions: 0 });
     expect(await updateListing(db, actor, kb.id, { ...listing, title: 'Wetland field guide, 2nd edition' })).toMatchObject({ ok: true, kb: { title: 'Wetland field guide, 2nd edition' } });
+  });
+
+  it('publishing again within the period resumes the renewals unpublishing stopped, not those the buyer cancelled', async () => {
+    const { actor } = await newPublisher();
+    const kb = await draft(actor);
+    const starter = await okPlan(actor, kb.id);
+    await publishListing(db, actor, kb.id);
+    const start = new Date();
+    const [kept, left] = [await createUser(db), await createUser(db)];
+    const subs: Record<string, string> = {};
+    for (const buyer of [kept, left]) {
+      const bought = await purchaseSubscription(db, { userId: buyer, planId: starter.id, mode: 'test', now: start });
+      if (!bought.ok) throw new Error(bought.code);
+      subs[buyer] = bought.subscription.id;
+    }
+    expect(await cancelSubscription(db, { userId: left, subscriptionId: subs[left]! })).toMatchObject({ ok: true });
+
+    expect(await unpublishListing(db, actor, kb.id)).toMatchObject({ ok: true, endingSubscriptions: 1 });
+    const view = await getSubscriptionForUser(db, kept, subs[kept]!);
+    expect(view).toMatchObject({ ok: true, subscription: { cancelAtPeriodEnd: true, listingOnSale: false } });
+
+    expect(await publishListing(db, actor, kb.id)).toMatchObject({ ok: true, resumedSubscriptions: 1 });
+    const rows = await db.select().from(subscriptions).where(eq(subscriptions.kbId, kb.id));
+    expect(rows.find((r) => r.userId === kept)).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, cancelledAt: null, cancelledByUnpublish: false });
+    expect(rows.find((r) => r.userId === left)).toMatchObject({ status: 'active', cancelAtPeriodEnd: true, cancelledByUnpublish: false });
   });
 });
 
@@ -242,6 +268,9 @@ describe('plans', () => {
     // Mid-period: still the old plan.
     let [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, bought.subscription.id));
     expect(sub).toMatchObject({ planId: old.id, pendingPlanId: replacement });
+    // The buyer's page: the old terms are off sale, so the change cannot be withdrawn, only avoided (another plan, cancel).
+    const view = await getSubscriptionForUser(db, buyer, bought.subscription.id, new Date('2026-01-20T00:00:00Z'));
+    expect(view).toMatchObject({ ok: true, subscription: { plan: { id: old.id }, pendingPlanId: replacement, planOnSale: false } });
     await ensureCurrentPeriod(db, sub!, new Date('2026-02-01T00:00:00Z'));
     [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, bought.subscription.id));
     expect(sub!.planId).toBe(old.id);

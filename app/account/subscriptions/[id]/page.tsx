@@ -9,7 +9,7 @@ import { UsageMeter } from '@/components/account/usage-meter';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { formatDate, formatPrice } from '@/components/ui/format';
+import { formatDate, formatPrice, plural } from '@/components/ui/format';
 import { listPlanChoices } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
@@ -63,7 +63,7 @@ export default async function SubscriptionPage({
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{sub.kbTitle}</h1>
           <p className="mt-1 text-sm text-slate-700">
-            {sub.plan.name} plan · {formatPrice(sub.plan.priceCents, sub.plan.currency)}/month · {sub.plan.queriesPerPeriod.toLocaleString('en-US')} queries
+            {sub.plan.name} plan · {formatPrice(sub.plan.priceCents, sub.plan.currency)}/month · {plural(sub.plan.queriesPerPeriod, 'query', 'queries')}
             per month · {sub.plan.requestsPerMinute} per minute
           </p>
         </div>
@@ -96,7 +96,12 @@ export default async function SubscriptionPage({
 
       {live ? (
         <Section id="plan-heading" title="Plan" size="base" className="mt-6 rounded-lg border border-slate-200 bg-white p-5">
-          {sub.cancelAtPeriodEnd ? (
+          {sub.cancelAtPeriodEnd && !sub.listingOnSale ? (
+            <p className="mt-3 text-sm text-slate-700" data-testid="listing-withdrawn">
+              This knowledge base is no longer offered, so the subscription does not renew: it ends on {formatDate(sub.currentPeriodEnd)}.
+              If the publisher offers it again before then, a renewal their withdrawal stopped carries on as before.
+            </p>
+          ) : sub.cancelAtPeriodEnd ? (
             <form action={resumeSubscriptionAction} className="mt-3 flex flex-wrap items-center gap-3">
               <input type="hidden" name="subscriptionId" value={sub.id} />
               <p className="text-sm text-slate-700">
@@ -106,13 +111,23 @@ export default async function SubscriptionPage({
             </form>
           ) : (
             <>
-              {pendingPlan ? (
+              {pendingPlan && !sub.planOnSale ? (
+                // The publisher changed this plan's terms: the old terms are off sale, so there is nothing to keep.
+                <div className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3" data-testid="pending-plan">
+                  <p className="text-sm text-amber-950">
+                    The publisher changed the terms of the {sub.plan.name} plan. From {formatDate(sub.currentPeriodEnd)} your plan becomes{' '}
+                    <strong>{pendingPlan.name}</strong> ({formatPrice(pendingPlan.priceCents, pendingPlan.currency)}/month,{' '}
+                    {plural(pendingPlan.queriesPerPeriod, 'query', 'queries')}). Until then your current terms and cap stay. To avoid the change,
+                    choose another plan below or cancel before that date.
+                  </p>
+                </div>
+              ) : pendingPlan ? (
                 <form action={downgradePlanAction} className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3" data-testid="pending-plan">
                   <input type="hidden" name="subscriptionId" value={sub.id} />
                   <input type="hidden" name="planId" value={sub.plan.id} />
                   <p className="text-sm text-amber-950">
                     From {formatDate(sub.currentPeriodEnd)} your plan becomes <strong>{pendingPlan.name}</strong> (
-                    {formatPrice(pendingPlan.priceCents, pendingPlan.currency)}/month, {pendingPlan.queriesPerPeriod.toLocaleString('en-US')} queries).
+                    {formatPrice(pendingPlan.priceCents, pendingPlan.currency)}/month, {plural(pendingPlan.queriesPerPeriod, 'query', 'queries')}).
                     Until then the {sub.plan.name} plan and its cap stay.
                   </p>
                   <SubmitButton variant="secondary" className="mt-3" pendingLabel="Withdrawing…">
@@ -133,7 +148,7 @@ export default async function SubscriptionPage({
                           <input type="radio" name="plan" value={plan.id} defaultChecked={i === 0} className="mt-1" />
                           <span className="text-sm">
                             <span className="font-medium text-slate-900">{plan.name}</span> — {formatPrice(plan.priceCents, plan.currency)}/month,{' '}
-                            {plan.queriesPerPeriod.toLocaleString('en-US')} queries
+                            {plural(plan.queriesPerPeriod, 'query', 'queries')}
                             <span className="block text-slate-600">{plan.direction === 'upgrade' ? 'Upgrade: now' : `Downgrade: from ${formatDate(sub.currentPeriodEnd)}`}</span>
                           </span>
                         </label>

@@ -37,6 +37,12 @@ export default async function ListingEditorPage({ params, searchParams }: { para
   const db = await getDb();
   const [vocabulary, plans] = await Promise.all([listTagVocabulary(db), listPlansForConsole(db, kb.id)]);
   const activePlans = plans.filter((p) => p.active).length;
+  const subscribers = plans.reduce((n, p) => n + p.subscribers, 0);
+  // Unpublishing stops renewals at once: the publisher says so knowingly (a second click is no accident to undo).
+  const unpublishWarning =
+    subscribers === 0
+      ? 'Unpublish this listing? It leaves the catalogue and cannot be bought until you publish it again.'
+      : `Unpublish this listing? It leaves the catalogue. Its ${subscribers === 1 ? 'subscriber keeps' : `${subscribers} subscribers keep`} access until the end of the current period, but nothing renews unless you publish it again before then.`;
 
   return (
     <div>
@@ -68,7 +74,7 @@ export default async function ListingEditorPage({ params, searchParams }: { para
             </p>
             <form action={unpublishListingAction}>
               <input type="hidden" name="kbId" value={kb.id} />
-              <SubmitButton variant="secondary" pendingLabel="Unpublishing…">
+              <SubmitButton variant="secondary" pendingLabel="Unpublishing…" confirm={unpublishWarning}>
                 Unpublish
               </SubmitButton>
             </form>
@@ -76,7 +82,9 @@ export default async function ListingEditorPage({ params, searchParams }: { para
         ) : (
           <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
             <p className="text-sm text-slate-700">
-              {kb.status === 'unpublished' ? 'Unpublished: not in the catalogue, not for sale; existing subscribers keep access until their period ends.' : 'Draft: only you can see it.'}{' '}
+              {kb.status === 'unpublished'
+                ? 'Unpublished: not in the catalogue, not for sale; existing subscribers keep access until their period ends, and their subscriptions renew again if you publish before then.'
+                : 'Draft: only you can see it.'}{' '}
               {activePlans === 0 ? (
                 <>
                   Publishing needs at least one plan:{' '}

@@ -1,0 +1,1 @@
+ALTER TABLE "subscriptions" ADD COLUMN "cancelled_by_unpublish" boolean DEFAULT false NOT NULL;
