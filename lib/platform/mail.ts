@@ -22,7 +22,7 @@ import { processSingleton } from './singleton';
  * SMTP server has accepted it the body is removed, so the database never holds a usable link longer than needed.
  */
 
-export type MailKind = 'verify_email' | 'reset_password' | 'password_changed' | 'account_deleted' | 'usage_alert';
+export type MailKind = 'verify_email' | 'reset_password' | 'password_changed' | 'account_deleted' | 'usage_alert' | 'subscription_notice';
 
 export interface OutgoingMail {
   to: string;

@@ -6,7 +6,7 @@ import type { Executor } from '@/lib/platform/db';
 import { newId } from '@/lib/platform/ids';
 import { log } from '@/lib/platform/log';
 import { inTransaction } from '@/lib/platform/transactions';
-import { LIVE_STATUSES } from '@/lib/subscriptions';
+import { LIVE_STATUSES, noticeListingWithdrawn } from '@/lib/subscriptions';
 import { auditActor, knowledgeBaseFor, type Actor } from './actor';
 import { slugify } from './knowledge-bases';
 import { findPublisherForUser } from './ownership';
@@ -182,6 +182,7 @@ export async function unpublishListing(db: Executor, actor: Actor, kbId: string,
       .set({ cancelAtPeriodEnd: true, cancelledAt: sql`coalesce(${subscriptions.cancelledAt}, ${now.toISOString()}::timestamptz)`, cancelledByUnpublish: true, updatedAt: now })
       .where(and(eq(subscriptions.kbId, owned.kb.id), inArray(subscriptions.status, [...LIVE_STATUSES]), eq(subscriptions.cancelAtPeriodEnd, false)))
       .returning({ id: subscriptions.id, stripeSubscriptionId: subscriptions.stripeSubscriptionId });
+    await noticeListingWithdrawn(tx, ending.map((s) => s.id));
     await recordAudit(tx, { ...auditActor(actor), action: 'kb.unpublish', targetType: 'knowledge_base', targetId: owned.kb.id, metadata: { endingSubscriptions: ending.length } });
     return { ok: true as const, kb: kb!, ending };
   });

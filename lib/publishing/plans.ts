@@ -7,7 +7,7 @@ import { getEnv } from '@/lib/platform/env';
 import { newId } from '@/lib/platform/ids';
 import { log } from '@/lib/platform/log';
 import { inTransaction } from '@/lib/platform/transactions';
-import { LIVE_STATUSES } from '@/lib/subscriptions';
+import { LIVE_STATUSES, noticePlanTermsChanged } from '@/lib/subscriptions';
 import { auditActor, knowledgeBaseFor, type Actor } from './actor';
 import { requireOwnedPlan } from './ownership';
 import type { FormRefusal } from './profiles';
@@ -222,6 +222,7 @@ export async function editPlan(db: Executor, actor: Actor, planId: string, input
       .returning({ id: subscriptions.id, stripeSubscriptionId: subscriptions.stripeSubscriptionId });
     // Stripe bills each of them the replacement's price from the next invoice (a durable job, after this commits).
     await enqueueStripePlanMoves(tx, { planId: replacementId, subscriptions: moving });
+    await noticePlanTermsChanged(tx, moving.map((s) => s.id), { before: locked, after: plan! });
     await recordAudit(tx, {
       ...auditActor(actor),
       action: 'plan.replace',

@@ -39,6 +39,7 @@ export {
   resolveCurrentPeriod,
   type SubscriptionPeriodState,
 } from './period';
+export { noticeListingWithdrawn, noticePlanTermsChanged, type PlanTerms } from './notices';
 export { planViewColumns, toPlanView, type PlanView } from './plan-view';
 export { purchaseSubscription, type PurchaseInput, type PurchaseResult } from './purchase';
 export { getSubscriberStanding, offerFor, toSubscriberStanding, type PlanOffer, type StandingState, type SubscriberStanding } from './standing';

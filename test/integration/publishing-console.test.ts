@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, catalogSearch, knowledgeBases, plans, subscriptions } from '@/db/schema';
+import { auditLog, catalogSearch, knowledgeBases, mailOutbox, plans, subscriptions, users } from '@/db/schema';
 import type { Database } from '@/db/client';
 import { getPublisher } from '@/lib/catalog';
 import { findPurchasablePlan, getCheckoutOutcome, startCheckout, type Stripe } from '@/lib/billing';
@@ -68,6 +68,12 @@ async function okPlan(actor: Actor, kbId: string, overrides: Record<string, unkn
   const result = await createPlan(db, actor, kbId, plan(overrides), null);
   if (!result.ok) throw new Error(JSON.stringify(result));
   return result.plan;
+}
+
+/** The subscription notices (lib/subscriptions/notices.ts) in the outbox for a user's address. */
+async function noticesTo(userId: string) {
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, user!.email), eq(mailOutbox.kind, 'subscription_notice')));
 }
 
 describe('publisher profile', () => {
@@ -178,6 +184,9 @@ describe('listings', () => {
     expect(await cancelSubscription(db, { userId: left, subscriptionId: subs[left]! })).toMatchObject({ ok: true });
 
     expect(await unpublishListing(db, actor, kb.id)).toMatchObject({ ok: true, endingSubscriptions: 1 });
+    // Only the subscriber whose renewal it stopped is told; the one who had cancelled already knows it ends.
+    expect((await noticesTo(kept)).map((m) => m.subject)).toEqual([expect.stringMatching(/is no longer offered/)]);
+    expect(await noticesTo(left)).toEqual([]);
     const view = await getSubscriptionForUser(db, kept, subs[kept]!);
     expect(view).toMatchObject({ ok: true, subscription: { cancelAtPeriodEnd: true, listingOnSale: false } });
 
@@ -268,6 +277,10 @@ describe('plans', () => {
     // Mid-period: still the old plan.
     let [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, bought.subscription.id));
     expect(sub).toMatchObject({ planId: old.id, pendingPlanId: replacement });
+    // The subscriber is told by email, with both sets of terms and the date; the publisher learns no address.
+    const notices = await noticesTo(buyer);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.textBody).toMatch(/From your renewal on 2026-02-15 \(UTC\): Starter, \$25\.00 a month, 250 queries a period/);
     // The buyer's page: the old terms are off sale, so the change cannot be withdrawn, only avoided (another plan, cancel).
     const view = await getSubscriptionForUser(db, buyer, bought.subscription.id, new Date('2026-01-20T00:00:00Z'));
     expect(view).toMatchObject({ ok: true, subscription: { plan: { id: old.id }, pendingPlanId: replacement, planOnSale: false } });
