@@ -8,6 +8,7 @@ import type { FormState } from '@/components/publish/form-state';
 import { requireSessionUser } from '@/lib/accounts';
 import {
   createListing,
+  deleteDraftListing,
   createPlan,
   createPublisherProfile,
   deletePlan,
@@ -136,6 +137,18 @@ export async function publishListingAction(formData: FormData): Promise<void> {
 
 export async function unpublishListingAction(formData: FormData): Promise<void> {
   await onListing(formData, (db, actor, kbId) => unpublishListing(db, actor, kbId), 'unpublished');
+}
+
+/** A draft's deletion cannot be undone: the button asks first; afterwards the overview says it is gone. */
+export async function deleteDraftListingAction(formData: FormData): Promise<void> {
+  const parsed = kbForm.safeParse(fields(formData));
+  if (!parsed.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));
+  const path = publishPaths.listing(parsed.data.kbId);
+  const actor = await publisherActor(path);
+  const result = await deleteDraftListing(await getDb(), actor, parsed.data.kbId);
+  if (result.ok) redirect(withPublishFlash(publishPaths.overview, 'listing_deleted'));
+  if (result.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
+  redirect(withPublishFlash(path, refusalFlash(result)));
 }
 
 // ── Plans ────────────────────────────────────────────────────────────────────────────────────────────

@@ -7,6 +7,7 @@ export const PUBLISH_FLASH = {
   profile_saved: { tone: 'success', text: 'Profile saved.' },
   listing_created: { tone: 'success', text: 'Draft created. Add content and at least one plan, then publish it.' },
   listing_saved: { tone: 'success', text: 'Listing saved.' },
+  listing_deleted: { tone: 'success', text: 'The draft listing was deleted, with its plans and documents.' },
   published: { tone: 'success', text: 'Published: the listing is in the catalogue and can be bought.' },
   unpublished: {
     tone: 'success',

@@ -192,6 +192,26 @@ export async function unpublishListing(db: Executor, actor: Actor, kbId: string,
 }
 
 /**
+ * Deletes a draft listing with everything it holds (plans, documents and their chunks, through the foreign keys'
+ * cascades). Only a draft: it was never for sale, so no subscription, key, earning or buyer-facing page refers to it.
+ * A listing that was ever published is unpublished instead, never deleted.
+ */
+export async function deleteDraftListing(db: Executor, actor: Actor, kbId: string): Promise<{ ok: true; title: string } | Refusal> {
+  return inTransaction(db, async (tx) => {
+    const owned = await knowledgeBaseFor(tx, actor, kbId, true);
+    if (!owned.ok) return NOT_FOUND;
+    if (owned.kb.status !== 'draft') return { ok: false as const, code: 'conflict' as const, message: 'Only a draft can be deleted; unpublish a listing that was for sale.' };
+    const [held] = (await tx.select({ n: count() }).from(subscriptions).where(eq(subscriptions.kbId, owned.kb.id))) as [{ n: number }];
+    if (held.n > 0) return { ok: false as const, code: 'conflict' as const, message: 'This listing has subscriptions, so it cannot be deleted.' };
+    // Rows keyed by the knowledge base without a foreign key (the console's "Try it" statistics) go with it.
+    await tx.execute(sql`delete from kb_stats_daily where kb_id = ${owned.kb.id}`);
+    await tx.delete(knowledgeBases).where(eq(knowledgeBases.id, owned.kb.id));
+    await recordAudit(tx, { ...auditActor(actor), action: 'kb.delete', targetType: 'knowledge_base', targetId: owned.kb.id, metadata: { title: owned.kb.title } });
+    return { ok: true as const, title: owned.kb.title };
+  });
+}
+
+/**
  * Stripe-billed subscriptions follow the listing at Stripe too: no renewal while it is unpublished, renewal again once
  * it is published (best effort, logged; the idempotency key names the listing change so a retry repeats nothing).
  */

@@ -8,6 +8,7 @@ import {
   createListing,
   createPlan,
   createPublisherProfile,
+  deleteDraftListing,
   deletePlan,
   editPlan,
   listPlansForConsole,
@@ -166,6 +167,24 @@ describe('listings', () => {
     // Published again after the period: the expired subscription stays expired.
     expect(await publishListing(db, actor, kb.id)).toMatchObject({ ok: true, kb: { status: 'published' }, resumedSubscriptions: 0 });
     expect(await updateListing(db, actor, kb.id, { ...listing, title: 'Wetland field guide, 2nd edition' })).toMatchObject({ ok: true, kb: { title: 'Wetland field guide, 2nd edition' } });
+  });
+
+  it('a draft can be deleted with its plans; a listing that was ever published cannot', async () => {
+    const { actor } = await newPublisher();
+    const stranger = (await newPublisher()).actor;
+    const kb = await draft(actor);
+    const plan = await okPlan(actor, kb.id);
+    expect(await deleteDraftListing(db, stranger, kb.id)).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await deleteDraftListing(db, actor, kb.id)).toMatchObject({ ok: true, title: kb.title });
+    expect(await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kb.id))).toEqual([]);
+    expect(await db.select().from(plans).where(eq(plans.id, plan.id))).toEqual([]);
+    expect(await deleteDraftListing(db, actor, kb.id)).toMatchObject({ ok: false, code: 'not_found' });
+
+    const sold = await draft(actor);
+    await okPlan(actor, sold.id);
+    await publishListing(db, actor, sold.id);
+    await unpublishListing(db, actor, sold.id);
+    expect(await deleteDraftListing(db, actor, sold.id)).toMatchObject({ ok: false, code: 'conflict' });
   });
 
   it('publishing again within the period resumes the renewals unpublishing stopped, not those the buyer cancelled', async () => {

@@ -15,7 +15,7 @@ import { requireSessionUser } from '@/lib/accounts';
 import { CATEGORIES, listTagVocabulary } from '@/lib/catalog';
 import { listPlansForConsole, requireOwnedKnowledgeBase } from '@/lib/publishing';
 import { getDb } from '@/lib/platform/db';
-import { publishListingAction, unpublishListingAction, updateListingAction } from '../../actions';
+import { deleteDraftListingAction, publishListingAction, unpublishListingAction, updateListingAction } from '../../actions';
 
 type Params = Promise<{ kbId: string }>;
 
@@ -97,10 +97,24 @@ export default async function ListingEditorPage({ params, searchParams }: { para
                 `${activePlans} active plan${activePlans === 1 ? '' : 's'}.`
               )}
             </p>
-            <form action={publishListingAction}>
-              <input type="hidden" name="kbId" value={kb.id} />
-              <SubmitButton pendingLabel="Publishing…">Publish</SubmitButton>
-            </form>
+            <div className="flex flex-wrap gap-2">
+              {kb.status === 'draft' ? (
+                <form action={deleteDraftListingAction}>
+                  <input type="hidden" name="kbId" value={kb.id} />
+                  <SubmitButton
+                    variant="danger"
+                    pendingLabel="Deleting…"
+                    confirm={`Delete the draft “${kb.title}” with its plans and documents? This cannot be undone.`}
+                  >
+                    Delete draft
+                  </SubmitButton>
+                </form>
+              ) : null}
+              <form action={publishListingAction}>
+                <input type="hidden" name="kbId" value={kb.id} />
+                <SubmitButton pendingLabel="Publishing…">Publish</SubmitButton>
+              </form>
+            </div>
           </div>
         )}
       </section>
