@@ -49,7 +49,7 @@ test('a typo is corrected: "Did you mean" leads to the search in relevance order
   const name = (await firstTag.getAttribute('href'))!;
   const tag = new URL(name, 'http://x').searchParams.get('tags')!;
   const withTag = await listViaApi(request, `query=constitution&tags=${tag}`);
-  await expect(firstTag).toHaveAccessibleName(`${tag} (${withTag.total} knowledge bases)`);
+  await expect(firstTag).toHaveAccessibleName(`${tag} (${withTag.total} knowledge base${withTag.total === 1 ? '' : 's'})`);
   await firstTag.click();
   await expect(page).toHaveURL(new RegExp(`tags=${tag}`));
   await page.waitForLoadState('load');

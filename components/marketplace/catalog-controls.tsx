@@ -4,7 +4,7 @@ import { cx } from '@/components/ui/cx';
 import { catalogHref, defaultSort, sortOptions, toggleTag, withChange, type CatalogState } from './catalog-url';
 import type { Category } from '@/lib/catalog';
 import { categoryLabel } from './format';
-import { formatInteger } from '@/components/ui/format';
+import { formatInteger, plural } from '@/components/ui/format';
 import { AutoSubmitSelect } from './auto-submit-select';
 import { ScrollRow } from '@/components/ui/scroll-row';
 
@@ -172,7 +172,7 @@ function TagChip({ state, tag, count }: { state: CatalogState; tag: string; coun
     >
       {selected ? <span aria-hidden="true">✓</span> : null}
       {tag} {number}
-      <span className="sr-only">{selected ? ' (selected; activate to remove)' : ` (${count} knowledge bases)`}</span>
+      <span className="sr-only">{selected ? ' (selected; activate to remove)' : ` (${plural(count, 'knowledge base')})`}</span>
     </Link>
   );
 }

@@ -12,13 +12,16 @@ export function publisherHref(slug: string): string {
   return `/publishers/${encodeURIComponent(slug)}`;
 }
 
-/** One catalogue result. Only the title and publisher are links, so keyboard users get two stops per card. */
-export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: KnowledgeBaseCardView; headingLevel?: 'h2' | 'h3' }) {
+/**
+ * One catalogue result. Only the title and publisher are links, so keyboard users get two stops per card. A null
+ * category comes only from the listing editor's preview, before the publisher has chosen one.
+ */
+export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<KnowledgeBaseCardView, 'category'> & { category: KnowledgeBaseCardView['category'] | null }; headingLevel?: 'h2' | 'h3' }) {
   const Heading = headingLevel;
   return (
     <article className="relative flex h-full min-w-0 flex-col rounded-xl border [overflow-wrap:anywhere] border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-500 hover:shadow-md">
       <div className="flex items-center justify-between gap-2 text-xs text-slate-600">
-        <Badge tone="brand">{categoryLabel(kb.category)}</Badge>
+        {kb.category ? <Badge tone="brand">{categoryLabel(kb.category)}</Badge> : <Badge>No category yet</Badge>}
         <span>
           Updated <time dateTime={kb.updatedAt}>{formatDate(kb.updatedAt)}</time>
         </span>

@@ -1,4 +1,5 @@
 import Markdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
 
 /**
  * A listing's description, written in Markdown by its publisher, rendered safely: react-markdown builds React
@@ -6,6 +7,8 @@ import Markdown, { type Components } from 'react-markdown';
  * link and image addresses pass its `defaultUrlTransform`, which keeps only http(s), mailto and relative URLs (a
  * `javascript:` link comes out empty). Images are shown as their alt text: a listing cannot load other origins
  * (the site's CSP refuses them anyway) or track its readers. Headings start at h3 under the page's h1/h2.
+ * GitHub-flavoured Markdown (remark-gfm) adds tables, strikethrough, task lists, footnotes and bare-URL links; it only
+ * changes how the text is parsed, so the same two rules above still apply to everything it produces.
  */
 const components: Components = {
   h1: ({ children }) => <h3 className="mt-5 text-lg font-semibold text-slate-900">{children}</h3>,
@@ -17,9 +20,10 @@ const components: Components = {
   p: ({ children }) => <p className="mt-3 leading-relaxed">{children}</p>,
   ul: ({ children }) => <ul className="mt-3 list-disc space-y-1 pl-6">{children}</ul>,
   ol: ({ children }) => <ol className="mt-3 list-decimal space-y-1 pl-6">{children}</ol>,
-  a: ({ href, children }) =>
+  // id and aria-label: a footnote's reference and back link name each other (ids prefixed "user-content-" by react-markdown).
+  a: ({ href, id, 'aria-label': label, children }) =>
     href ? (
-      <a href={href} rel="nofollow noopener noreferrer" className="font-medium text-brand-700 underline underline-offset-2">
+      <a href={href} id={id} aria-label={label} rel="nofollow noopener noreferrer" className="font-medium text-brand-700 underline underline-offset-2">
         {children}
       </a>
     ) : (
@@ -29,12 +33,33 @@ const components: Components = {
   code: ({ children }) => <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.9em] break-words">{children}</code>,
   pre: ({ children }) => <pre className="mt-3 overflow-x-auto rounded-lg bg-slate-100 p-3 text-sm">{children}</pre>,
   blockquote: ({ children }) => <blockquote className="mt-3 border-l-4 border-slate-300 pl-4 text-slate-700">{children}</blockquote>,
+  // A wide table scrolls inside its own box instead of widening the page on a phone; the box takes the focus so a
+  // keyboard can scroll it too. overflow-wrap back to normal: under a parent's `anywhere` the columns would shrink to
+  // one letter each rather than scroll.
+  table: ({ children }) => (
+    <div role="group" aria-label="Table" tabIndex={0} className="mt-3 overflow-x-auto rounded-lg border border-slate-200">
+      <table className="min-w-full border-collapse text-left text-sm [overflow-wrap:normal]">{children}</table>
+    </div>
+  ),
+  thead: ({ children }) => <thead className="bg-slate-50">{children}</thead>,
+  th: ({ children, style }) => (
+    <th scope="col" style={style} className="border-b border-slate-200 px-3 py-2 font-semibold text-slate-900">
+      {children}
+    </th>
+  ),
+  td: ({ children, style }) => (
+    <td style={style} className="border-t border-slate-200 px-3 py-2 align-top">
+      {children}
+    </td>
+  ),
 };
+
+const REMARK_PLUGINS = [remarkGfm];
 
 export function MarkdownText({ text, className }: { text: string; className?: string }) {
   return (
     <div className={className ?? 'text-slate-800 [&>*:first-child]:mt-0'}>
-      <Markdown skipHtml components={components}>
+      <Markdown skipHtml remarkPlugins={REMARK_PLUGINS} components={components}>
         {text}
       </Markdown>
     </div>

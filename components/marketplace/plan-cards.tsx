@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
-import { formatInteger, formatPrice } from '@/components/ui/format';
+import { formatPrice, plural } from '@/components/ui/format';
 import type { PlanOffer, PlanView } from '@/lib/subscriptions';
 
 export interface PlanCardItem {
@@ -50,10 +50,10 @@ export function PlanCards({
             </p>
             <ul className="mt-4 space-y-2 text-sm text-slate-700">
               <li>
-                <span className="font-semibold text-slate-900">{formatInteger(plan.queriesPerPeriod)}</span> queries per month
+                <span className="font-semibold text-slate-900">{plural(plan.queriesPerPeriod, 'query', 'queries')}</span> a month
               </li>
               <li>
-                Up to <span className="font-semibold text-slate-900">{formatInteger(plan.requestsPerMinute)}</span> requests per minute
+                Up to <span className="font-semibold text-slate-900">{plural(plan.requestsPerMinute, 'request')}</span> a minute
               </li>
               <li>Answers with citations</li>
             </ul>
@@ -67,15 +67,24 @@ export function PlanCards({
   );
 }
 
+/**
+ * The end of a plan button's name for screen readers: "Buy Starter plan for $19 a month", "Get Free taster plan, free"
+ * (formatPrice says "Free", which would read "for Free a month").
+ */
+export function planPriceSuffix(plan: Pick<PlanView, 'priceCents' | 'currency'>): string {
+  return plan.priceCents === 0 ? ' plan, free' : ` plan for ${formatPrice(plan.priceCents, plan.currency)} a month`;
+}
+
 function PlanAction({ plan, offer, featured }: { plan: PlanView; offer: PlanOffer; featured: boolean }) {
-  const price = <span className="sr-only"> plan for {formatPrice(plan.priceCents, plan.currency)} a month</span>;
+  const price = <span className="sr-only">{planPriceSuffix(plan)}</span>;
   switch (offer.kind) {
     case 'buy':
       return (
         <form method="post" action="/checkout/start">
           <input type="hidden" name="planId" value={plan.id} />
           <Button type="submit" variant={featured ? 'primary' : 'secondary'} className="w-full">
-            Buy {plan.name}
+            {/* Nothing to pay for a free plan: "Get", not "Buy". */}
+            {plan.priceCents === 0 ? 'Get' : 'Buy'} {plan.name}
             {price}
           </Button>
         </form>

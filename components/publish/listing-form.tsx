@@ -1,11 +1,13 @@
 'use client';
 
-import { useActionState, useState } from 'react';
+import { useActionState, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { KnowledgeBaseCard } from '@/components/marketplace/knowledge-base-card';
 import { Field, TextAreaField as TextArea } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from './form-state';
 import { MarkdownText } from '@/components/marketplace/markdown';
+import type { Category } from '@/lib/catalog';
 
 export interface ListingValues {
   title: string;
@@ -69,10 +71,32 @@ export function ListingForm({
   const tags = previewTags(v.tags);
   const suggestions = knownTags.filter((t) => !tags.includes(t)).slice(0, 12);
   const questions = v.sampleQuestions.split('\n').map((q) => q.trim()).filter(Boolean);
+  const suggestionList = useRef<HTMLUListElement>(null);
+  const [tagNews, setTagNews] = useState('');
+
+  // The button just used disappears with its tag, so focus moves on (to the suggestion now in its place, else the
+  // last one, else the tags field) instead of falling to the page, and the live region says what happened.
+  const addTag = (tag: string, index: number) => {
+    flushSync(() => {
+      setV((old) => ({ ...old, tags: [...previewTags(old.tags), tag].join(', ') }));
+      setTagNews(`Added tag ${tag}.`);
+    });
+    const buttons = suggestionList.current?.querySelectorAll('button') ?? [];
+    (buttons[Math.min(index, buttons.length - 1)] ?? document.getElementById('field-tags'))?.focus();
+  };
 
   return (
-    <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,24rem)]">
-      <form action={formAction} className="grid min-w-0 gap-5" noValidate>
+    // items-start: the form keeps its own height; stretched to a long preview's, its rows spread down the page.
+    <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,24rem)] lg:items-start">
+      <form
+        action={formAction}
+        // Every field is controlled by `v`. After a refused submission React resets the form as if it were
+        // uncontrolled, and a controlled <select> is not restored (it shows its first option while `v` and the
+        // preview keep the value sent), so the reset is cancelled: the fields already show what was sent.
+        onReset={(event) => event.preventDefault()}
+        className="grid min-w-0 gap-5"
+        noValidate
+      >
         {formToken ? <input type="hidden" name="formToken" value={formToken} /> : null}
         {kbId ? <input type="hidden" name="kbId" value={kbId} /> : null}
         {state.message ? (
@@ -95,7 +119,7 @@ export function ListingForm({
           error={e.description}
           rows={8}
           maxLength={10000}
-          hint="Markdown: headings, lists, links, emphasis, code. HTML is not rendered."
+          hint="Markdown: headings, lists, links, emphasis, code, tables. HTML is not rendered."
         />
         <div className="grid gap-5 sm:grid-cols-2">
           <div>
@@ -145,12 +169,12 @@ export function ListingForm({
               <p id="tag-suggestions" className="text-xs text-slate-600">
                 Tags already in the catalogue:
               </p>
-              <ul className="mt-1 flex flex-wrap gap-1.5" aria-labelledby="tag-suggestions">
-                {suggestions.map((t) => (
+              <ul ref={suggestionList} className="mt-1 flex flex-wrap gap-1.5" aria-labelledby="tag-suggestions">
+                {suggestions.map((t, i) => (
                   <li key={t}>
                     <button
                       type="button"
-                      onClick={() => setV((old) => ({ ...old, tags: [...previewTags(old.tags), t].join(', ') }))}
+                      onClick={() => addTag(t, i)}
                       className="rounded-md border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-800 hover:bg-slate-50"
                     >
                       <span aria-hidden="true">+ </span>
@@ -162,6 +186,9 @@ export function ListingForm({
               </ul>
             </div>
           ) : null}
+          <p aria-live="polite" className="sr-only">
+            {tagNews}
+          </p>
         </div>
         <div>
           <Field label="Licence" name="licence" value={v.licence} onChange={set('licence')} error={e.licence} required maxLength={80} list="licence-options" hint="Under what terms buyers may use the answers, e.g. CC BY 4.0." />
@@ -211,7 +238,9 @@ export function ListingForm({
         </div>
       </form>
 
-      <aside aria-labelledby="preview-heading" className="min-w-0">
+      {/* On a wide screen the preview stays in view beside the form and scrolls on its own when it is taller than the
+          window (tabIndex: so a keyboard can scroll it too; everything in it is inert). */}
+      <aside aria-labelledby="preview-heading" tabIndex={0} className="min-w-0 lg:sticky lg:top-4 lg:max-h-[calc(100dvh-2rem)] lg:overflow-y-auto">
         <h2 id="preview-heading" className="text-sm font-semibold uppercase tracking-wide text-slate-600">
           Preview
         </h2>
@@ -223,7 +252,8 @@ export function ListingForm({
               title: v.title || 'Your title',
               publisher: { name: publisherName, slug: '' },
               summary: v.summary || 'Your summary appears here.',
-              category: (categories.some((c) => c.value === v.category) ? v.category : categories[0]?.value ?? 'research') as never,
+              // No badge of some default category before one is chosen: the card says "No category yet".
+              category: categories.some((c) => c.value === v.category) ? (v.category as Category) : null,
               tags,
               subscribersCount: 0,
               queryVolume: 0,

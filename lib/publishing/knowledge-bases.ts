@@ -4,6 +4,7 @@ import { CATEGORIES } from '@/lib/catalog';
 import { knowledgeBases, plans, publishers } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { newId } from '@/lib/platform/ids';
+import { normaliseLineBreaks } from './rules';
 
 /**
  * Operator-side creation of hosted knowledge bases (CLI `create-kb`); commands find them with resolveKnowledgeBase
@@ -23,7 +24,8 @@ export const createKnowledgeBaseSchema = z.object({
   category: z.enum(CATEGORIES),
   tags: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(10).default([]),
   summary: z.string().trim().min(10).max(300),
-  description: z.string().trim().max(5_000).default(''),
+  // Line breaks as LF, as a listing's description is stored (lib/publishing/rules.ts).
+  description: z.string().overwrite(normaliseLineBreaks).trim().max(5_000).default(''),
 });
 export type CreateKnowledgeBaseInput = z.input<typeof createKnowledgeBaseSchema>;
 

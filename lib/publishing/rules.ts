@@ -20,10 +20,20 @@ function line(label: string, min: number, max: number) {
     .refine((v) => !/[\u0000-\u001f\u007f]/.test(v) && isCleanText(v), 'Remove control characters from this field.');
 }
 
-/** Free text (line breaks allowed), trimmed and length-bounded. */
+/**
+ * Every line break as LF. A browser submits a textarea's line breaks as CRLF while its maxLength counts each as one
+ * character, so without this a text the field accepted could be refused here as too long; stored text then has one
+ * kind of line break whoever sent it (form, CLI, API).
+ */
+export function normaliseLineBreaks(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+/** Free text (line breaks allowed, as LF), trimmed and length-bounded. */
 function prose(label: string, max: number) {
   return z
     .string()
+    .overwrite(normaliseLineBreaks)
     .trim()
     .max(max, `${label} has at most ${max.toLocaleString('en-US')} characters.`)
     .refine(isCleanText, CONTROL);
@@ -109,7 +119,7 @@ export const MAX_SAMPLE_QUESTIONS = 6;
 /** One question per line (or a list); blank lines dropped, duplicates removed. */
 const sampleQuestionsSchema = z
   .union([z.string(), z.array(z.string())])
-  .transform((v) => [...new Set((typeof v === 'string' ? v.split(/\r?\n/) : v).map((q) => q.trim()).filter(Boolean))])
+  .transform((v) => [...new Set((typeof v === 'string' ? normaliseLineBreaks(v).split('\n') : v).map((q) => q.trim()).filter(Boolean))])
   .superRefine((questions, ctx) => {
     if (questions.length > MAX_SAMPLE_QUESTIONS) ctx.addIssue({ code: 'custom', message: `At most ${MAX_SAMPLE_QUESTIONS} sample questions (you have ${questions.length}).` });
     for (const q of questions) {
@@ -157,12 +167,17 @@ export function parsePriceToCents(value: string): number | null {
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
 }
 
+// The bounds are checked before integrality, so that a huge number (beyond the safe integers, which `int` refuses
+// too) is told its limit rather than that it is not a whole number.
 const wholeNumber = (label: string, min: number, max: number) =>
   z.coerce
     .number({ error: `${label} must be a whole number.` })
-    .int(`${label} must be a whole number.`)
     .min(min, `${label} must be at least ${min.toLocaleString('en-US')}.`)
-    .max(max, `${label} must be at most ${max.toLocaleString('en-US')}.`);
+    .max(max, `${label} must be at most ${max.toLocaleString('en-US')}.`)
+    .int(`${label} must be a whole number.`);
+
+/** The highest monthly price `parsePriceToCents` reads (six digits before the point). */
+const MAX_PRICE = '999,999.99';
 
 /** Plan fields; `freePlanMaxQueries` is FREE_PLAN_MAX_QUERIES (passed in so the rule stays pure). */
 export function planSchema(freePlanMaxQueries: number) {
@@ -174,7 +189,8 @@ export function planSchema(freePlanMaxQueries: number) {
         .transform((v, ctx) => {
           const cents = typeof v === 'number' ? (Number.isInteger(v) && v >= 0 ? v : null) : parsePriceToCents(v);
           if (cents === null) {
-            ctx.addIssue({ code: 'custom', message: 'Enter a monthly price such as 19 or 19.50 (0 for a free plan).' });
+            const tooLarge = typeof v === 'string' && /^\d{7,}(?:\.\d{1,2})?$/.test(v.trim().replace(/^[$€£]/, ''));
+            ctx.addIssue({ code: 'custom', message: tooLarge ? `A monthly price is at most ${MAX_PRICE}.` : 'Enter a monthly price such as 19 or 19.50 (0 for a free plan).' });
             return z.NEVER;
           }
           return cents;

@@ -75,12 +75,12 @@ export default async function ConfirmPlanChangePage({
           <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="plan-change-summary">
             <dt className="font-medium text-slate-600">Now</dt>
             <dd className="text-slate-900">
-              {sub.plan.name}: {formatPrice(sub.plan.priceCents, sub.plan.currency)}/month, {sub.plan.queriesPerPeriod.toLocaleString('en-US')} queries
+              {sub.plan.name}: {formatPrice(sub.plan.priceCents, sub.plan.currency)}/month, {plural(sub.plan.queriesPerPeriod, 'query', 'queries')}
             </dd>
             <dt className="font-medium text-slate-600">New plan</dt>
             <dd className="text-slate-900">
               {result.preview.plan.name}: {formatPrice(result.preview.plan.priceCents, result.preview.plan.currency)}/month,{' '}
-              {result.preview.plan.queriesPerPeriod.toLocaleString('en-US')} queries, {result.preview.plan.requestsPerMinute} per minute
+              {plural(result.preview.plan.queriesPerPeriod, 'query', 'queries')}, {result.preview.plan.requestsPerMinute} per minute
             </dd>
             <dt className="font-medium text-slate-600">Takes effect</dt>
             <dd className="text-slate-900">

@@ -7,7 +7,7 @@ import { ListingNav, publishPaths } from '@/components/publish/listing-nav';
 import { PlanForm } from '@/components/publish/plan-form';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
-import { formatInteger, formatPrice } from '@/components/ui/format';
+import { formatInteger, formatPrice, plural } from '@/components/ui/format';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { requireSessionUser } from '@/lib/accounts';
 import { isStripeConfigured } from '@/lib/billing';
@@ -147,7 +147,7 @@ function PlanSummary({ plan, replacedBy }: { plan: ConsolePlan; replacedBy?: str
         <h3 className="text-base font-semibold text-slate-900">{plan.name}</h3>
         <p className="text-sm text-slate-700">
           {formatPrice(plan.priceCents, plan.currency)}
-          {plan.priceCents > 0 ? ' a month' : ' · no card'} · {formatInteger(plan.queriesPerPeriod)} queries a month · {formatInteger(plan.requestsPerMinute)} requests a minute
+          {plan.priceCents > 0 ? ' a month' : ' · no card'} · {plural(plan.queriesPerPeriod, 'query', 'queries')} a month · {plural(plan.requestsPerMinute, 'request')} a minute
         </p>
         {replacedBy ? <p className="text-sm text-slate-700">Replaced by {replacedBy}: subscribers move at their next renewal.</p> : null}
       </div>

@@ -1,0 +1,34 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { ListingForm, type ListingValues } from './listing-form';
+
+const categories = [
+  { value: 'education', label: 'Education' },
+  { value: 'research', label: 'Research' },
+];
+const initial: ListingValues = { title: '', summary: '', description: '', category: '', tags: '', language: 'en', licence: 'CC BY 4.0', sampleQuestions: '', backendKind: 'hosted' };
+const render = (values: Partial<ListingValues>) =>
+  renderToStaticMarkup(
+    createElement(ListingForm, {
+      action: async (state) => state,
+      initial: { ...initial, ...values },
+      publisherName: 'Fen Society',
+      categories,
+      knownTags: ['ecology'],
+      submitLabel: 'Create draft',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    }),
+  );
+/** The preview card's category badge: the first pill in the card. */
+const badge = (html: string) => /<article[^>]*>.*?<span class="[^"]*rounded-full[^"]*">([^<]*)<\/span>/s.exec(html)?.[1];
+
+describe('ListingForm preview', () => {
+  it('shows "No category yet" until a category is chosen, not the first category', () => {
+    expect(badge(render({}))).toBe('No category yet');
+  });
+
+  it('shows the chosen category', () => {
+    expect(badge(render({ category: 'research' }))).toBe('Research');
+  });
+});
