@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react'
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { plural } from '@/components/ui/format';
+import { formatFileSize, tooLargeMessage } from '@/lib/engine/upload-size';
 
 /** What the documents route returns for each document (lib/engine/uploads.ts DocumentView). */
 export interface ConsoleDocument {
@@ -30,12 +31,6 @@ interface UploadRow {
 
 const POLL_MS = 1_500;
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;
-  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
-}
-
 const STATUS_TEXT: Record<ConsoleDocument['status'], string> = { queued: 'Queued', ingesting: 'Ingesting', ready: 'Ready', failed: 'Failed' };
 const STATUS_TONE: Record<ConsoleDocument['status'], string> = {
   queued: 'bg-slate-100 text-slate-800',
@@ -51,9 +46,44 @@ function statusLine(d: ConsoleDocument): string {
   return STATUS_TEXT[d.status];
 }
 
+/** A refusal without a sentence of its own (a proxy's page, a crash): a plain one, never a bare status code. */
+function plainRefusal(status: number): string {
+  return status >= 500 ? 'Something went wrong on our side; try again in a moment.' : 'The request was refused; reload the page and try again.';
+}
+
+/** The `message` (and, for a 413, `limit_bytes`) of an error body (docs/api.md §7), or nothing when it is not one. */
+function errorBody(text: string): { message?: unknown; limit_bytes?: unknown } {
+  try {
+    const body: unknown = JSON.parse(text);
+    return body && typeof body === 'object' ? body : {};
+  } catch {
+    return {};
+  }
+}
+
 async function errorMessage(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => null)) as { message?: string } | null;
-  return body?.message ?? `The server answered ${response.status}.`;
+  const { message } = errorBody(await response.text().catch(() => ''));
+  return typeof message === 'string' ? message : plainRefusal(response.status);
+}
+
+/** The row of a file over the limit, which is not sent. */
+export function sizeRefusal(file: { name: string; size: number }, maxBytes: number): string {
+  return `Not sent: ${tooLargeMessage(file.name, file.size, maxBytes)}`;
+}
+
+/**
+ * Why the server refused an upload. A 413 from the documents route carries the limit it applies, so the sentence can
+ * name the file (a refusal made before the body was read cannot); a 413 that is not JSON comes from a web server in
+ * front of Almanac with a lower limit than Almanac's.
+ */
+export function uploadRefusal(status: number, responseText: string, file: { name: string; size: number }, maxBytes: number): string {
+  const body = errorBody(responseText);
+  if (status === 413 && typeof body.limit_bytes === 'number') return tooLargeMessage(file.name, file.size, body.limit_bytes);
+  if (typeof body.message === 'string') return body.message;
+  if (status === 413) {
+    return `“${file.name}” (${formatFileSize(file.size)}) is larger than this site's web server accepts, although Almanac takes files of up to ${formatFileSize(maxBytes)}; ask whoever runs the site to raise that limit.`;
+  }
+  return plainRefusal(status);
 }
 
 /**
@@ -107,8 +137,9 @@ export function ContentManager({
       return;
     }
     if (file.size > maxBytes) {
-      setUploads((rows) => [...rows, { ...row, state: 'refused', message: `Not sent: ${formatBytes(file.size)} is over the ${formatBytes(maxBytes)} limit.` }]);
-      setAnnouncement(`${name} was not sent: it is larger than ${formatBytes(maxBytes)}.`);
+      const message = sizeRefusal({ name, size: file.size }, maxBytes);
+      setUploads((rows) => [...rows, { ...row, state: 'refused', message }]);
+      setAnnouncement(message);
       return;
     }
     if (file.size === 0) {
@@ -129,12 +160,7 @@ export function ContentManager({
         setAnnouncement(`${name} uploaded and queued for ingestion.`);
         void refresh();
       } else {
-        let message = `The server answered ${xhr.status}.`;
-        try {
-          message = (JSON.parse(xhr.responseText) as { message?: string }).message ?? message;
-        } catch {
-          /* not JSON */
-        }
+        const message = uploadRefusal(xhr.status, xhr.responseText, { name, size: file.size }, maxBytes);
         patchUpload(key, { state: 'refused', message });
         setAnnouncement(`${name} was refused: ${message}`);
       }
@@ -202,7 +228,7 @@ export function ContentManager({
           />
         </label>
         <p className="mt-2 text-xs text-slate-700">
-          {accept.join(' ')} · up to {formatBytes(maxBytes)} each · several at once
+          {accept.join(' ')} · up to {formatFileSize(maxBytes)} each · several at once
         </p>
         <input
           ref={replaceRef}
@@ -257,7 +283,7 @@ export function ContentManager({
               <div className="min-w-0">
                 <p className="break-all font-medium text-slate-900">{d.name}</p>
                 <p className="mt-0.5 text-xs text-slate-700">
-                  {formatBytes(d.byteSize)}
+                  {formatFileSize(d.byteSize)}
                   {d.title && d.title !== d.name ? ` · ${d.title}` : ''}
                 </p>
                 {d.status === 'failed' && d.error ? <p className="mt-1 text-sm text-red-800">{d.error}</p> : null}

@@ -8,6 +8,7 @@ import { chunkDocument, type DraftChunk } from './chunking';
 import { checkedSearchConfig, searchConfigFor, type SearchConfig } from './language';
 import { detectFormat, ParseError, parseSource, type ParsedDocument } from './parsers';
 import { countTokens } from './tokens';
+import { tooLargeMessage } from './upload-size';
 
 /**
  * Ingestion: bytes → parsed structure → chunks with full-text vectors → BM25 statistics, all of one document's
@@ -33,6 +34,8 @@ export type IngestResult =
       pageCount: number | null;
       /** For a duplicate: the document that already holds these bytes. */
       duplicateOf?: string;
+      /** Its source (file) name, to name it to a person: ids are not for people. */
+      duplicateOfName?: string;
     }
   | { ok: false; code: IngestFailureCode; sourceName: string; message: string };
 
@@ -209,6 +212,7 @@ async function writeParsedDocument(
         chunkCount: Number(count[0]?.n ?? 0),
         pageCount: parsed.pageCount,
         duplicateOf: identical.id,
+        duplicateOfName: identical.source_name,
       };
     }
     const structure = JSON.stringify({ format: parsed.format, pages: parsed.pages });
@@ -263,7 +267,7 @@ export async function ingestDocument(
   const maxBytes = options.maxBytes ?? getEnv().MAX_UPLOAD_BYTES;
   if (!sourceName.trim()) return fail(sourceName, 'unsupported_type', 'The document needs a file name.');
   if (bytes.length === 0) return fail(sourceName, 'empty_file', 'The file is empty.');
-  if (bytes.length > maxBytes) return fail(sourceName, 'file_too_large', `The file is ${bytes.length} bytes; the limit is ${maxBytes} bytes.`);
+  if (bytes.length > maxBytes) return fail(sourceName, 'file_too_large', tooLargeMessage('', bytes.length, maxBytes));
   const format = detectFormat(sourceName, input.mimeType);
   if (!format) return fail(sourceName, 'unsupported_type', 'Unsupported file type: use .txt, .md, .html or .pdf.');
   let parsed: ParsedDocument;

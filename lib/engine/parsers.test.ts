@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectFormat, pageText, parseHtml, parseMarkdown, parsePdf, parsePlainText, ParseError, stripInlineMarkdown } from './parsers';
+import { decodeText, detectFormat, pageText, parseHtml, parseMarkdown, parsePdf, parsePlainText, ParseError, parseSource, stripInlineMarkdown } from './parsers';
 import { parsePdfSource, renderPdfFromSource } from './pdf-render';
 
 describe('detectFormat', () => {
@@ -103,5 +103,71 @@ describe('PDF', () => {
 
   it('rejects bytes that are not a PDF', async () => {
     await expect(parsePdf(new TextEncoder().encode('hello'), 'x.pdf')).rejects.toMatchObject({ code: 'corrupt_pdf' });
+  });
+});
+
+describe('text encodings', () => {
+  const latin1 = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
+  const utf8 = (s: string) => new TextEncoder().encode(s);
+
+  it('UTF-8 is read as UTF-8, and a byte order mark is dropped', () => {
+    expect(decodeText(utf8('Café crème'), 'text')).toBe('Café crème');
+    expect(decodeText(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('Café')]), 'markdown')).toBe('Café');
+  });
+
+  it('bytes that are not UTF-8 are read as Windows-1252: Latin-1 letters, and curly quotes, dashes and € from 0x80–0x9F', () => {
+    expect(decodeText(latin1('Le café, la crème brûlée'), 'text')).toBe('Le café, la crème brûlée');
+    // 0x93 0x94 “ ”, 0x96 –, 0x80 €, 0x92 ’: what Word-era files hold; ISO-8859-1 would make them control characters.
+    const bytes = new Uint8Array([0x93, 0x48, 0x69, 0x94, 0x20, 0x96, 0x20, 0x35, 0x80, 0x20, 0x69, 0x74, 0x92, 0x73]);
+    expect(decodeText(bytes, 'text')).toBe('“Hi” – 5€ it’s');
+  });
+
+  it('an HTML page that is not UTF-8 is read in the encoding its <meta> declares', () => {
+    const page = (charset: string, body: number[]) =>
+      new Uint8Array([...utf8(`<html><head><meta charset="${charset}"><title>T</title></head><body><p>`), ...body, ...utf8('</p></body></html>')]);
+    // "Привет" in windows-1251.
+    const cyrillic = [0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2];
+    expect(decodeText(page('windows-1251', cyrillic), 'html')).toContain('<p>Привет</p>');
+    const legacy = new Uint8Array([...utf8('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-2"><p>'), 0xb3, 0xf3, 0xbf, 0x6b, 0x6f]);
+    expect(decodeText(legacy, 'html')).toContain('<p>łóżko');
+    // A declaration Node cannot decode, or one that names UTF-8 for bytes that are not: Windows-1252.
+    expect(decodeText(page('x-no-such-encoding', [0x63, 0x61, 0x66, 0xe9]), 'html')).toContain('<p>café</p>');
+    expect(decodeText(page('utf-8', [0x63, 0x61, 0x66, 0xe9]), 'html')).toContain('<p>café</p>');
+    // Valid UTF-8 wins over a stale declaration left behind when the file was re-saved.
+    expect(decodeText(new Uint8Array([...utf8('<meta charset="iso-8859-1"><p>café</p>')]), 'html')).toContain('<p>café</p>');
+  });
+
+  it('UTF-16 with a byte order mark is read as UTF-16', () => {
+    const le = new Uint8Array([0xff, 0xfe, ...Array.from(Buffer.from('Café', 'utf16le'))]);
+    expect(decodeText(le, 'text')).toBe('Café');
+    const be = new Uint8Array([0xfe, 0xff, ...Array.from(Buffer.from('Café', 'utf16le').swap16())]);
+    expect(decodeText(be, 'text')).toBe('Café');
+  });
+
+  it('binary data is refused with what to do, whatever its extension', () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+    const utf8WithNul = utf8('Title\n\nText\u0000more text');
+    const controls = new Uint8Array(Array.from({ length: 400 }, (_, i) => [0x41, 0x01, 0x02, 0x42, 0x1f, 0x0e][i % 6]!));
+    for (const bytes of [png, utf8WithNul, controls]) {
+      let error: unknown;
+      try {
+        decodeText(bytes, 'text');
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ParseError);
+      expect(error).toMatchObject({ code: 'invalid_encoding' });
+      expect((error as Error).message).toMatch(/Save .* as UTF-8 text and upload it again\./);
+    }
+  });
+
+  it('a stray control character is dropped, not refused (the Ctrl-Z that ends old DOS files)', () => {
+    expect(decodeText(utf8('Tides\r\n\r\nSpring tides are large.\u001a'), 'text')).toBe('Tides\r\n\r\nSpring tides are large.');
+  });
+
+  it('a Latin-1 text file parses with its accents', async () => {
+    const d = await parseSource('text', latin1('Café Guide\n\nThe café on the corner serves a bica for one euro.\n'), 'cafe.txt');
+    expect(d.title).toBe('Café Guide');
+    expect(pageText(d.pages[0])).toContain('The café on the corner');
   });
 });

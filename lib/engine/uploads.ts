@@ -9,6 +9,7 @@ import { inTransaction } from '@/lib/platform/transactions';
 import { requireOwnedKnowledgeBase } from '@/lib/publishing';
 import { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, sha256Hex } from './ingest';
 import { detectFormat, MIME_TYPES } from './parsers';
+import { tooLargeMessage } from './upload-size';
 
 /**
  * The publisher console's hosted content (docs/api.md §9.5): an upload stores the bytes (document_sources) and a
@@ -58,10 +59,24 @@ function toDocumentView(row: typeof documents.$inferSelect): DocumentView {
   };
 }
 
-/** A file name as a stable source name: its last path segment, trimmed, without control characters. */
+/** Longest source name kept, in code points. */
+const MAX_NAME_LENGTH = 200;
+/** Longer endings are not file types (`notes.<300 characters>`): such a name is cut like any other. */
+const MAX_EXTENSION_LENGTH = 16;
+
+/**
+ * A file name as a stable source name: its last path segment, trimmed, without control characters, and at most
+ * MAX_NAME_LENGTH code points. A longer name loses the end of its stem, not its extension: the extension is what
+ * says how the file is read. Code points, not UTF-16 units, so that a surrogate pair is never cut in half.
+ */
 export function sourceNameOf(fileName: string): string {
-  const base = fileName.split(/[\\/]/).pop() ?? '';
-  return base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
+  const base = (fileName.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const chars = Array.from(base);
+  if (chars.length <= MAX_NAME_LENGTH) return base;
+  const dot = chars.lastIndexOf('.');
+  const extension = dot > 0 && chars.length - dot <= MAX_EXTENSION_LENGTH ? chars.slice(dot) : [];
+  const stem = chars.slice(0, MAX_NAME_LENGTH - extension.length).join('').replace(/[\s.]+$/u, '');
+  return stem + extension.join('');
 }
 
 async function ownedHosted(db: Executor, userId: string, kbId: string) {
@@ -92,10 +107,10 @@ export async function uploadDocument(
   const maxBytes = getEnv().MAX_UPLOAD_BYTES;
   const name = sourceNameOf(file.name);
   if (!name) return deny('invalid_request', 'The file needs a name.');
-  if (file.bytes.length > maxBytes) return deny('payload_too_large', `${name} is ${file.bytes.length} bytes; the limit is ${maxBytes} bytes.`);
-  if (file.bytes.length === 0) return deny('invalid_request', `${name} is empty.`);
+  if (file.bytes.length > maxBytes) return deny('payload_too_large', tooLargeMessage(name, file.bytes.length, maxBytes));
+  if (file.bytes.length === 0) return deny('invalid_request', `“${name}” is empty.`);
   const format = detectFormat(name, file.type || undefined);
-  if (!format) return deny('unsupported_media_type', `${name}: use ${ACCEPTED_EXTENSIONS.join(', ')} files.`);
+  if (!format) return deny('unsupported_media_type', `“${name}” is not a type of file Almanac reads: use ${ACCEPTED_EXTENSIONS.slice(0, -1).join(', ')} or ${ACCEPTED_EXTENSIONS.at(-1)} files.`);
   const hash = sha256Hex(file.bytes);
   return inTransaction(db, async (tx) => {
     const owned = await ownedHosted(tx, userId, kbId);
@@ -173,7 +188,8 @@ export async function runIngestJob(
     if (!result.ok) {
       await markDocument(db, doc.id, { status: 'failed', errorMessage: result.message }, ['ingesting']);
     } else if (result.status === 'duplicate' && result.documentId !== doc.id) {
-      const message = `The same content is already here as ${result.duplicateOf ?? 'another document'}.`;
+      // Named as the console lists it, by its file name: the publisher has never seen a document id.
+      const message = result.duplicateOfName ? `The same content is already here as “${result.duplicateOfName}”.` : 'The same content is already here as another document.';
       await markDocument(db, doc.id, { status: 'failed', errorMessage: message }, ['ingesting']);
     }
   } catch (error) {

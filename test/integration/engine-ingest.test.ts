@@ -199,7 +199,8 @@ describe('bad files leave the knowledge base unchanged', () => {
     { name: 'corrupt PDF', sourceName: 'broken.pdf', bytes: () => enc('%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage without xref or pages'), code: 'corrupt_pdf' },
     { name: 'not a PDF at all', sourceName: 'fake.pdf', bytes: () => enc('just some text pretending'), code: 'corrupt_pdf' },
     { name: 'truncated PDF', sourceName: 'truncated.pdf', bytes: async () => (await renderPdfFromSource(parsePdfSource('# T\nSome words here.'))).slice(0, 200), code: 'corrupt_pdf' },
-    { name: 'invalid UTF-8', sourceName: 'latin.txt', bytes: () => new Uint8Array([0x54, 0x69, 0x74, 0x6c, 0x65, 0x0a, 0xff, 0xfe, 0xfd]), code: 'invalid_encoding' },
+    // Text that is not UTF-8 is read as Windows-1252 (lib/engine/parsers.ts decodeText); binary data is refused.
+    { name: 'binary data named .txt', sourceName: 'photo.txt', bytes: () => new Uint8Array([0x54, 0x69, 0x74, 0x6c, 0x65, 0x0a, 0x00, 0xff, 0xfe, 0xfd]), code: 'invalid_encoding' },
     { name: 'HTML without text', sourceName: 'empty.html', bytes: () => enc('<html><head><title>Nothing</title><script>x()</script></head><body><nav>menu</nav></body></html>'), code: 'no_text' },
   ];
 

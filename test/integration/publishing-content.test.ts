@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database, DatabaseHandle } from '@/db/client';
 import { documents, knowledgeBases, publishers } from '@/db/schema';
 import {
@@ -19,6 +19,13 @@ import { newId } from '@/lib/platform/ids';
 import { runDueJobs } from '@/lib/platform/jobs';
 import { createTestDatabase, testDbKind } from '../support/db';
 import { createUser } from './subscriptions-fixtures';
+
+/** The documents route runs as Next runs it, signed in as whoever `session.userId` names. */
+const session = vi.hoisted(() => ({ userId: null as string | null }));
+vi.mock('@/lib/accounts/session', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/accounts/session')>()),
+  getSessionUser: async () => (session.userId ? { id: session.userId, email: 'owner@example.com', name: null } : null),
+}));
 
 /**
  * Hosted content from the console (lib/engine/uploads.ts): an upload is stored and queued in one transaction, a
@@ -92,6 +99,8 @@ describe('console content', () => {
       const result = await uploadDocument(db, owner, kbId, { name: c.name, bytes: c.bytes });
       expect(result.ok ? 'ok' : result.code, c.name).toBe(c.code);
     }
+    const huge = await uploadDocument(db, owner, kbId, { name: 'huge.txt', bytes: big });
+    expect(huge.ok ? 'ok' : huge.message).toBe('“huge.txt” is 21 MB; the limit is 20 MB per file.');
     const broken = await uploadDocument(db, owner, kbId, { name: 'broken.pdf', bytes: enc('not a pdf at all') });
     expect(broken.ok).toBe(true);
     await runDueJobs({ db, queues: [INGEST_QUEUE] });
@@ -144,6 +153,88 @@ describe('console content', () => {
     expect(await deleteDocumentForOwner(db, owner, kbId, replaced!.id)).toEqual({ ok: true });
     expect(await docStatus(replaced!.id)).toBeUndefined();
     expect((await db.execute(sql`select count(*)::int as n from document_sources where document_id = ${replaced!.id}`)).rows[0]).toEqual({ n: 0 });
+  });
+});
+
+describe('upload defects from QA', () => {
+  it('a duplicate of another document names it by its file name, never by an internal id', async () => {
+    const kbId = await newHostedKb();
+    const bytes = text('varroa treatment');
+    await uploadDocument(db, owner, kbId, { name: 'varroa-treatment.txt', bytes });
+    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    const copy = await uploadDocument(db, owner, kbId, { name: 'copy of varroa.txt', bytes });
+    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    const doc = await docStatus(copy.ok ? copy.document.id : '');
+    expect(doc).toMatchObject({ status: 'failed', errorMessage: 'The same content is already here as “varroa-treatment.txt”.' });
+    expect(doc!.errorMessage).not.toMatch(/doc_/);
+  });
+
+  it('a very long file name is shortened within 200 characters and keeps its extension, and the file is read by it', async () => {
+    const kbId = await newHostedKb();
+    const up = await uploadDocument(db, owner, kbId, { name: `${'a'.repeat(240)}.txt`, bytes: text('long names') });
+    if (!up.ok) throw new Error(up.message);
+    expect(up.document.name).toBe(`${'a'.repeat(196)}.txt`);
+    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    expect(await docStatus(up.document.id)).toMatchObject({ status: 'ready', sourceName: `${'a'.repeat(196)}.txt` });
+  });
+
+  it('a Latin-1 .txt becomes ready and keeps its accents; binary data named .txt fails with what to do', async () => {
+    const kbId = await newHostedKb();
+    const latin1 = new Uint8Array(Buffer.from('Cafés of Lisbon\n\nThe café on the corner serves a bica for one euro, with a pastel de nata.\n', 'latin1'));
+    const up = await uploadDocument(db, owner, kbId, { name: 'cafes.txt', bytes: latin1 });
+    const binary = await uploadDocument(db, owner, kbId, { name: 'photo.txt', bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]) });
+    if (!up.ok || !binary.ok) throw new Error('upload refused');
+    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    expect(await docStatus(up.document.id)).toMatchObject({ status: 'ready', title: 'Cafés of Lisbon', errorMessage: null });
+    const chunks = (await db.execute(sql`select content from chunks where document_id = ${up.document.id}`)).rows as { content: string }[];
+    expect(chunks.map((c) => c.content).join(' ')).toContain('The café on the corner');
+    const failed = await docStatus(binary.document.id);
+    expect(failed).toMatchObject({ status: 'failed' });
+    expect(failed!.errorMessage).toMatch(/Save .* as UTF-8 text and upload it again\./);
+  });
+
+  describe('POST /publish/listings/[kbId]/content/documents', () => {
+    const MB = 1024 * 1024;
+    const post = async (kbId: string, body: FormData, headers: Record<string, string> = {}) => {
+      const { POST } = await import('@/app/publish/listings/[kbId]/content/documents/route');
+      session.userId = owner;
+      try {
+        const response = await POST(new Request(`http://localhost:3000/publish/listings/${kbId}/content/documents`, { method: 'POST', headers: { origin: 'http://localhost:3000', ...headers }, body }), {
+          params: Promise.resolve({ kbId }),
+        });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      } finally {
+        session.userId = null;
+      }
+    };
+    const form = (name: string, bytes: Uint8Array<ArrayBuffer>) => {
+      const body = new FormData();
+      body.append('file', new Blob([bytes]), name);
+      return body;
+    };
+
+    it('a file over the limit is refused with 413, a sentence with its name and size, and the limit', async () => {
+      const kbId = await newHostedKb();
+      const answer = await post(kbId, form('big.pdf', new Uint8Array(Math.round(30.2 * MB))));
+      expect(answer.status).toBe(413);
+      expect(answer.body).toMatchObject({ error: 'payload_too_large', message: '“big.pdf” is 30.2 MB; the limit is 20 MB per file.', limit_bytes: 20 * MB });
+    });
+
+    it('a body announced as too large is refused before it is read, with the limit', async () => {
+      const kbId = await newHostedKb();
+      const answer = await post(kbId, form('small.md', text('tiny')), { 'content-length': String(31 * MB) });
+      expect(answer.status).toBe(413);
+      expect(answer.body).toMatchObject({ error: 'payload_too_large', message: 'The upload is 31 MB; the limit is 20 MB per file.', limit_bytes: 20 * MB });
+    });
+
+    it('a file within the limit is accepted', async () => {
+      const kbId = await newHostedKb();
+      const answer = await post(kbId, form('small.md', text('tiny')));
+      expect(answer.status).toBe(202);
+      expect(answer.body).toMatchObject({ document: { name: 'small.md', status: 'queued' } });
+      // Drained here: the process tests below start workers that take whatever is queued.
+      expect(await runDueJobs({ db, queues: [INGEST_QUEUE] })).toBe(1);
+    });
   });
 });
 

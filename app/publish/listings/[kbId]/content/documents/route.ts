@@ -1,5 +1,6 @@
 import { denialResponse, withSessionRoute } from '@/lib/accounts';
-import { listDocumentsForOwner, uploadDocument } from '@/lib/engine';
+import { listDocumentsForOwner, sourceNameOf, uploadDocument } from '@/lib/engine';
+import { formatFileSize, tooLargeMessage } from '@/lib/engine/upload-size';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { ApiError } from '@/lib/platform/errors';
@@ -18,17 +19,23 @@ const list = withSessionRoute<Params>(async (_request, { params, requestId, user
 const MULTIPART_OVERHEAD = 64 * 1024;
 
 /**
+ * A 413 carries the limit (`limit_bytes`) beside its sentence: the console then names the file, which a refusal made
+ * before the body is read cannot, with the limit this server applies rather than the one its page was rendered with.
+ */
+const tooLarge = (message: string, max: number) => new ApiError('payload_too_large', message, { extras: { limit_bytes: max } });
+
+/**
  * One file per request (multipart field `file`), so the browser shows each file's progress: stored and queued for
  * ingestion, answered at once with the document (docs/api.md §9.5). Too large is refused before the body is read.
  */
 const upload = withSessionRoute<Params>(async (request, { params, requestId, userId }) => {
   const max = getEnv().MAX_UPLOAD_BYTES;
   const length = Number(request.headers.get('content-length') ?? 0);
-  if (length > max + MULTIPART_OVERHEAD) throw new ApiError('payload_too_large', `The file is larger than the limit of ${max} bytes.`);
+  if (length > max + MULTIPART_OVERHEAD) throw tooLarge(`The upload is ${formatFileSize(length, 'up')}; the limit is ${formatFileSize(max)} per file.`, max);
   const form = await request.formData().catch(() => null);
   const file = form?.get('file');
   if (!file || typeof file === 'string') throw new ApiError('invalid_request', 'Send the document as the multipart field "file".');
-  if (file.size > max) throw new ApiError('payload_too_large', `${file.name} is ${file.size} bytes; the limit is ${max} bytes.`);
+  if (file.size > max) throw tooLarge(tooLargeMessage(sourceNameOf(file.name), file.size, max), max);
   const result = await uploadDocument(await getDb(), userId, params.kbId, { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()), type: file.type });
   return result.ok ? jsonResponse({ document: result.document }, { status: 202 }) : denialResponse(result, requestId);
 });
