@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react'
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { plural } from '@/components/ui/format';
-import { formatFileSize, tooLargeMessage } from '@/lib/engine/upload-size';
+import { formatFileSize, tooLargeMessage } from '@/lib/platform/file-size';
 
 /** What the documents route returns for each document (lib/engine/uploads.ts DocumentView). */
 export interface ConsoleDocument {

@@ -8,7 +8,7 @@ import { chunkDocument, type DraftChunk } from './chunking';
 import { checkedSearchConfig, searchConfigFor, type SearchConfig } from './language';
 import { detectFormat, ParseError, parseSource, type ParsedDocument } from './parsers';
 import { countTokens } from './tokens';
-import { tooLargeMessage } from './upload-size';
+import { tooLargeMessage } from '@/lib/platform/file-size';
 
 /**
  * Ingestion: bytes → parsed structure → chunks with full-text vectors → BM25 statistics, all of one document's

@@ -9,7 +9,7 @@ import { inTransaction } from '@/lib/platform/transactions';
 import { requireOwnedKnowledgeBase } from '@/lib/publishing';
 import { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, sha256Hex } from './ingest';
 import { detectFormat, MIME_TYPES } from './parsers';
-import { tooLargeMessage } from './upload-size';
+import { tooLargeMessage } from '@/lib/platform/file-size';
 
 /**
  * The publisher console's hosted content (docs/api.md §9.5): an upload stores the bytes (document_sources) and a

@@ -1,6 +1,6 @@
 import { denialResponse, withSessionRoute } from '@/lib/accounts';
 import { listDocumentsForOwner, sourceNameOf, uploadDocument } from '@/lib/engine';
-import { formatFileSize, tooLargeMessage } from '@/lib/engine/upload-size';
+import { formatFileSize, tooLargeMessage } from '@/lib/platform/file-size';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { ApiError } from '@/lib/platform/errors';

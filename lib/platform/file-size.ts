@@ -1,6 +1,6 @@
 /**
  * File sizes in words, and the sentence for a file over the upload limit. Pure and dependency-free: the console's
- * browser code (components/publish/content-manager.tsx) and the server (uploads.ts, the documents route) say the same
+ * browser code (components/publish/content-manager.tsx) and the server (lib/engine: uploads.ts and ingest.ts; the documents route) say the same
  * thing whichever of them refuses the file.
  */
 

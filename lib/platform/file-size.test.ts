@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFileSize, tooLargeMessage } from './upload-size';
+import { formatFileSize, tooLargeMessage } from './file-size';
 
 const MB = 1024 * 1024;
 
