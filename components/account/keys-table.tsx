@@ -4,9 +4,12 @@ import { Timestamp } from '@/components/ui/timestamp';
 import type { KeyUsage, KeyView } from '@/lib/keys';
 import { StatusBadge } from './status-badge';
 
-const cell = 'px-4 py-1 lg:py-2';
-/** Below `lg` each row is a card: cells stack, each led by its column's name (the header row is hidden there). */
-const label = 'font-medium text-slate-600 lg:hidden';
+const cell = 'px-4 py-1 @4xl:py-2';
+/**
+ * In a box narrower than 56rem each row is a card: cells stack, each led by its column's name (the header row is
+ * hidden there). A container query, as the table sits in boxes of different widths (the keys page, a subscription's).
+ */
+const label = 'font-medium text-slate-600 @4xl:hidden';
 
 /**
  * Keys as prefix…last4 only (the whole key is never shown again), with their names, 30-day usage and a revoke step
@@ -26,10 +29,10 @@ export function KeysTable({
 }) {
   if (keys.length === 0) return <p className="text-sm text-slate-700">No keys yet.</p>;
   return (
-    <div className="rounded-lg border border-slate-200 bg-white">
-      <table role="table" className="block w-full text-left text-sm lg:table">
+    <div className="@container rounded-lg border border-slate-200 bg-white">
+      <table role="table" className="block w-full text-left text-sm @4xl:table">
         <caption className="sr-only">{caption}</caption>
-        <thead role="rowgroup" className="hidden bg-slate-50 text-slate-700 lg:table-header-group">
+        <thead role="rowgroup" className="hidden bg-slate-50 text-slate-700 @4xl:table-header-group">
           <tr role="row">
             <th scope="col" className="px-4 py-2 font-medium">Key</th>
             <th scope="col" className="px-4 py-2 font-medium">Knowledge base</th>
@@ -40,38 +43,38 @@ export function KeysTable({
             <th scope="col" className="px-4 py-2 font-medium"><span className="sr-only">Actions</span></th>
           </tr>
         </thead>
-        <tbody role="rowgroup" className="block lg:table-row-group">
+        <tbody role="rowgroup" className="block @4xl:table-row-group">
           {keys.map((key) => (
-            <tr role="row" key={key.id} className="block border-t border-slate-100 py-2 first:border-t-0 lg:table-row lg:py-0 lg:first:border-t" data-testid={`key-row-${key.id}`}>
-              <td role="cell" className={`${cell} block lg:table-cell`}>
+            <tr role="row" key={key.id} className="block border-t border-slate-100 py-2 first:border-t-0 @4xl:table-row @4xl:py-0 @4xl:first:border-t" data-testid={`key-row-${key.id}`}>
+              <td role="cell" className={`${cell} block @4xl:table-cell`}>
                 <span className="block font-medium text-slate-900 [overflow-wrap:anywhere]" data-testid="key-name">{key.name ?? <span className="font-normal italic text-slate-600">Unnamed</span>}</span>
-                <span className="block break-all font-mono text-xs text-slate-700 lg:whitespace-nowrap lg:break-normal">{key.masked}</span>
+                <span className="block break-all font-mono text-xs text-slate-700 @4xl:whitespace-nowrap @4xl:break-normal">{key.masked}</span>
               </td>
-              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 lg:table-cell`}>
+              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 @4xl:table-cell`}>
                 <span className={label}>Knowledge base</span>
                 <Link href={`/account/subscriptions/${key.subscriptionId}`} className="text-brand-700 underline">
                   {key.kbTitle ?? key.kbId}
                 </Link>
               </td>
-              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 lg:table-cell`}>
+              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 @4xl:table-cell`}>
                 <span className={label}>Created</span>
                 <Timestamp value={key.createdAt} />
               </td>
-              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 lg:table-cell`}>
+              <td role="cell" className={`${cell} flex flex-wrap gap-x-2 @4xl:table-cell`}>
                 <span className={label}>Last used</span>
                 <Timestamp value={key.lastUsedAt} />
               </td>
               {usage ? (
-                <td role="cell" className={`${cell} flex flex-wrap gap-x-2 tabular-nums lg:table-cell lg:text-right`} data-testid="key-usage">
+                <td role="cell" className={`${cell} flex flex-wrap gap-x-2 tabular-nums @4xl:table-cell @4xl:text-right`} data-testid="key-usage">
                   <span className={label}>Queries, 30 days</span>
                   {formatInteger(usage.get(key.id)?.queries ?? 0)}
                 </td>
               ) : null}
-              <td role="cell" className={`${cell} flex flex-wrap items-center gap-x-2 lg:table-cell`}>
+              <td role="cell" className={`${cell} flex flex-wrap items-center gap-x-2 @4xl:table-cell`}>
                 <span className={label}>Status</span>
                 <StatusBadge status={key.status} />
               </td>
-              <td role="cell" className={`${cell} flex flex-wrap gap-x-4 gap-y-1 lg:table-cell lg:text-right`}>
+              <td role="cell" className={`${cell} flex flex-wrap gap-x-4 gap-y-1 @4xl:table-cell @4xl:text-right`}>
                 <Link
                   href={`/account/keys/${key.id}/rename${returnTo === 'subscription' ? '?from=subscription' : ''}`}
                   className="mr-4 font-medium text-brand-700 underline"

@@ -43,7 +43,7 @@ export function UsageChart({ days, title }: { days: UsageDay[]; title: string })
             const h = (d.queries / niceMax) * height;
             return (
               <rect key={d.day} x={i * slot + (slot - barW) / 2} y={height - h} width={barW} height={Math.max(h, d.queries > 0 ? 1 : 0)} fill="#1f57c9">
-                <title>{`${d.day}: ${d.queries} queries`}</title>
+                <title>{`${formatDate(d.day)}: ${plural(d.queries, 'query', 'queries')}`}</title>
               </rect>
             );
           })}
@@ -73,7 +73,7 @@ export function UsageChart({ days, title }: { days: UsageDay[]; title: string })
           <tbody>
             {days.map((d) => (
               <tr key={d.day} className="border-b border-slate-100">
-                <td className="py-1 pr-4">{d.day}</td>
+                <td className="py-1 pr-4">{formatDate(d.day)}</td>
                 <td className="py-1 text-right tabular-nums">{d.queries}</td>
               </tr>
             ))}

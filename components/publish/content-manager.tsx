@@ -282,7 +282,8 @@ export function ContentManager({
             <li key={d.id} className="flex flex-wrap items-start justify-between gap-3 px-4 py-3" data-testid="document-row" data-status={d.status}>
               <div className="min-w-0">
                 <p className="break-all font-medium text-slate-900">{d.name}</p>
-                <p className="mt-0.5 text-xs text-slate-700">
+                {/* anywhere: a title made from a long unbroken file name must wrap, not widen the page. */}
+                <p className="mt-0.5 text-xs text-slate-700 [overflow-wrap:anywhere]">
                   {formatFileSize(d.byteSize)}
                   {d.title && d.title !== d.name ? ` · ${d.title}` : ''}
                 </p>

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { ListingForm, type ListingValues } from './listing-form';
+import { descriptionCount, ListingForm, type ListingValues } from './listing-form';
 
 const categories = [
   { value: 'education', label: 'Education' },
@@ -31,4 +31,12 @@ describe('ListingForm preview', () => {
   it('shows the chosen category', () => {
     expect(badge(render({ category: 'research' }))).toBe('Research');
   });
+});
+
+describe('descriptionCount', () => {
+  it.each([
+    ['', '0 of 10,000 characters.'],
+    ['a\nb', '3 of 10,000 characters.'],
+    ['x'.repeat(10_000), '10,000 of 10,000 characters: the limit, so text pasted beyond it was left out.'],
+  ])('%#', (text, expected) => expect(descriptionCount(text)).toBe(expected));
 });

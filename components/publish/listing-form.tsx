@@ -9,6 +9,17 @@ import type { FormState } from './form-state';
 import { MarkdownText } from '@/components/marketplace/markdown';
 import type { Category } from '@/lib/catalog';
 
+const DESCRIPTION_MAX = 10_000;
+
+/**
+ * How much of the description's room is used. The field stops at its limit, and a paste beyond it is cut without a
+ * word from the browser, so at the limit the count says so.
+ */
+export function descriptionCount(text: string): string {
+  const used = `${text.length.toLocaleString('en-US')} of ${DESCRIPTION_MAX.toLocaleString('en-US')} characters`;
+  return text.length >= DESCRIPTION_MAX ? `${used}: the limit, so text pasted beyond it was left out.` : `${used}.`;
+}
+
 export interface ListingValues {
   title: string;
   summary: string;
@@ -118,8 +129,8 @@ export function ListingForm({
           onChange={set('description')}
           error={e.description}
           rows={8}
-          maxLength={10000}
-          hint="Markdown: headings, lists, links, emphasis, code, tables. HTML is not rendered."
+          maxLength={DESCRIPTION_MAX}
+          hint={`Markdown: headings, lists, links, emphasis, code, tables. HTML is not rendered. ${descriptionCount(v.description)}`}
         />
         <div className="grid gap-5 sm:grid-cols-2">
           <div>

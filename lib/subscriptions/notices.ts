@@ -30,7 +30,9 @@ async function recipients(tx: Executor, subscriptionIds: string[]): Promise<Reci
     .where(and(inArray(subscriptions.id, subscriptionIds), isNull(users.deletedAt)));
 }
 
-const day = (d: Date) => `${d.toISOString().slice(0, 10)} (UTC)`;
+/** "Dec 27, 2026", as the pages write dates (their periods run in UTC). */
+const day = (d: Date) => new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(d);
+const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const page = (subscriptionId: string) => siteUrl(`/account/subscriptions/${subscriptionId}`);
 
 /** The listing was unpublished: each subscription it stopped from renewing. */
@@ -58,7 +60,8 @@ export type PlanTerms = Pick<Plan, 'name' | 'priceCents' | 'currency' | 'queries
 
 const price = (t: PlanTerms) =>
   t.priceCents === 0 ? 'free' : new Intl.NumberFormat('en-US', { style: 'currency', currency: t.currency.toUpperCase() }).format(t.priceCents / 100) + ' a month';
-const describeTerms = (t: PlanTerms) => `${price(t)}, ${t.queriesPerPeriod.toLocaleString('en-US')} queries a period, ${t.requestsPerMinute} requests a minute`;
+const describeTerms = (t: PlanTerms) =>
+  `${price(t)}, ${count(t.queriesPerPeriod, 'query', 'queries')} a period, ${count(t.requestsPerMinute, 'request', 'requests')} a minute`;
 
 /** A plan's terms changed: each subscription moving to the replacement at its next renewal. */
 export async function noticePlanTermsChanged(tx: Executor, subscriptionIds: string[], change: { before: PlanTerms; after: PlanTerms }): Promise<number> {

@@ -63,8 +63,7 @@ export default async function SubscriptionPage({
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{sub.kbTitle}</h1>
           <p className="mt-1 text-sm text-slate-700">
-            {sub.plan.name} plan · {formatPrice(sub.plan.priceCents, sub.plan.currency)}/month · {plural(sub.plan.queriesPerPeriod, 'query', 'queries')}
-            per month · {sub.plan.requestsPerMinute} per minute
+            {sub.plan.name} plan · {formatPrice(sub.plan.priceCents, sub.plan.currency)}/month · {plural(sub.plan.queriesPerPeriod, 'query', 'queries')} per month · {sub.plan.requestsPerMinute} per minute
           </p>
         </div>
         <SubscriptionBadges subscription={sub} />

@@ -42,7 +42,7 @@ export default async function ListingEditorPage({ params, searchParams }: { para
   const unpublishWarning =
     subscribers === 0
       ? 'Unpublish this listing? It leaves the catalogue and cannot be bought until you publish it again.'
-      : `Unpublish this listing? It leaves the catalogue. Its ${subscribers === 1 ? 'subscriber keeps' : `${subscribers} subscribers keep`} access until the end of the current period, but nothing renews unless you publish it again before then.`;
+      : `Unpublish this listing? It leaves the catalogue. Its ${subscribers === 1 ? 'subscriber keeps' : `${subscribers} subscribers keep`} access until the end of their current period, and no subscription renews unless you publish it again before then.`;
 
   return (
     <div>
