@@ -8,12 +8,19 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  // First, so a deployment without APP_URL stops here with the reason, and the log says which address every link and
-  // callback will use (lib/platform/base-url.ts).
-  const { announceBaseUrl } = await import('./lib/platform/base-url');
-  announceBaseUrl();
-  const { openServerDatabase } = await import('./lib/seed');
-  await openServerDatabase();
+  // Whatever fails here stops the process with its reason instead of leaving a server that answers 500 to everything
+  // (lib/platform/startup.ts): a bad variable, a missing ALMANAC_SECRET, a database that cannot be opened.
+  const { checkConfiguration, startOrExit } = await import('./lib/platform/startup');
+  await startOrExit('start-up', async () => {
+    checkConfiguration();
+    // The log says which address every link and callback will use (lib/platform/base-url.ts).
+    const { announceBaseUrl } = await import('./lib/platform/base-url');
+    announceBaseUrl();
+    const { openServerDatabase } = await import('./lib/seed');
+    await openServerDatabase().catch((error: unknown) => {
+      throw new Error(`the database cannot be opened: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  });
   const { startSubscriptionSweeper } = await import('./lib/subscriptions');
   startSubscriptionSweeper();
   const { registerNodeGateway, startIdempotencyPurge } = await import('./lib/gateway');

@@ -4,10 +4,12 @@
  * Run `npm run almanac -- help` for the list.
  */
 import path from 'node:path';
+import nextEnv from '@next/env';
 import { adoptServerBaseUrl } from '@/lib/platform/base-url';
 import { closeDatabase, setEmbeddedRole } from '@/lib/platform/db';
 import { findEmbeddedServer } from '@/lib/platform/embedded-db';
 import { getEnv } from '@/lib/platform/env';
+import { checkConfiguration } from '@/lib/platform/startup';
 import { openServerDatabase } from '@/lib/seed';
 import { commands } from './cli/registry';
 
@@ -36,8 +38,14 @@ async function main(): Promise<number> {
     console.log(`${command.name}: ${command.summary}\n\n${command.usage}`);
     return 0;
   }
+  // The same configuration as `npm start`: Next's loader reads .env (and .env.local, .env.production…) the same way, so
+  // the CLI cannot end up on another database than the server it serves.
+  nextEnv.loadEnvConfig(path.resolve(import.meta.dirname, '..'), false, { info: () => {}, error: console.error });
+  checkConfiguration();
   // The database as the server would open it (seeded when empty and SEED_ON_START), before the command's first query.
-  await openServerDatabase();
+  await openServerDatabase().catch((error: unknown) => {
+    throw new Error(`The database cannot be opened: ${error instanceof Error ? error.message : String(error)}`);
+  });
   // The hints a command prints (curl lines) name the running server's address when APP_URL is unset.
   const env = getEnv();
   if (!env.DATABASE_URL) adoptServerBaseUrl(findEmbeddedServer(path.resolve(env.DATA_DIR))?.listenUrl);

@@ -31,7 +31,8 @@ const { values: options } = parseArgs({
     keepAliveTimeout: { type: 'string' },
   },
 });
-const port = Number(options.port ?? process.env.PORT ?? 3000);
+// An empty PORT means the default, as an empty value does for every variable of .env.example.
+const port = Number(options.port ?? (process.env.PORT?.trim() || 3000));
 const hostname = options.hostname;
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   console.error(`Invalid port: ${options.port ?? process.env.PORT}`);

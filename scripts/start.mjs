@@ -3,7 +3,7 @@
 // scripts/serve.mjs (Next.js, with the query gateway on its fast lane). The server migrates the database and seeds the
 // sample marketplace on first start (instrumentation.ts).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -27,7 +27,11 @@ const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 if (builtAt < sourcesAt) {
   console.log(builtAt ? 'Sources changed since the last build; rebuilding…' : 'First start: building Almanac (about a minute)…');
   const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  if (build.status !== 0) {
+    // Next writes BUILD_ID before the build can still fail; left in place, the next start would serve the half build.
+    rmSync(buildId, { force: true });
+    process.exit(build.status ?? 1);
+  }
 }
 
 // Same process, same arguments (-p, -H, --keepAliveTimeout).

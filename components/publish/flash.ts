@@ -23,6 +23,7 @@ export const PUBLISH_FLASH = {
   plan_retired: { tone: 'success', text: 'Plan retired: it can no longer be bought. Its subscribers keep it.' },
   plan_deleted: { tone: 'success', text: 'Plan deleted.' },
   needs_plan: { tone: 'error', text: 'Add at least one plan before publishing: buyers need something to buy.' },
+  needs_backend: { tone: 'error', text: 'Connect your endpoint (Content tab) before publishing: without it every query would fail.' },
   last_plan: { tone: 'error', text: 'This is the last plan of a published listing: add another plan or unpublish the listing first.' },
   has_subscribers: { tone: 'error', text: 'This plan has or had subscribers, so it cannot be deleted: retire it instead (no new purchases; its subscribers keep it).' },
   not_found: { tone: 'error', text: 'We could not find that in your publisher account.' },

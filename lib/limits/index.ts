@@ -1,12 +1,12 @@
 import { getEnv } from '@/lib/platform/env';
 import { processSingleton } from '@/lib/platform/singleton';
 import { createMemoryRateLimiter } from './memory';
-import { createRedisRateLimiter } from './redis';
+import { createRedisRateLimiter, probeRateLimiter } from './redis';
 import type { RateLimiter } from './types';
 import { createUpstashRateLimiter } from './upstash';
 
 export * from './types';
-export { createMemoryRateLimiter, createRedisRateLimiter, createUpstashRateLimiter };
+export { createMemoryRateLimiter, createRedisRateLimiter, createUpstashRateLimiter, probeRateLimiter };
 
 const SLOT = 'rate-limiter';
 

@@ -238,7 +238,7 @@ export function openApiComponents(): Json {
       InternalError: errorSchema(['internal_error']),
       Health: {
         type: 'object',
-        required: ['status', 'database', 'rateLimiter'],
+        required: ['status', 'database', 'rateLimiter', 'rateLimiterReachable'],
         properties: {
           status: { type: 'string', enum: ['ok', 'degraded'] },
           database: {
@@ -248,6 +248,10 @@ export function openApiComponents(): Json {
             additionalProperties: false,
           },
           rateLimiter: { type: 'string', enum: ['memory', 'redis', 'upstash'] },
+          rateLimiterReachable: {
+            type: 'boolean',
+            description: 'False while the limiter store (Redis, Upstash) cannot be reached: every rate limit then passes until it is back.',
+          },
         },
         additionalProperties: false,
       },

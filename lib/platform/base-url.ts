@@ -48,19 +48,12 @@ export function adoptServerBaseUrl(url: string | undefined): void {
 }
 
 /**
- * At server start (instrumentation.ts): logs the base URL and where it comes from, or ends the process when the
- * configuration gives none. Next would log a throw here and then answer every request with a 500; a deployment that
- * cannot say where it lives must not start at all.
+ * At server start (instrumentation.ts): logs the base URL and where it comes from, or throws when the configuration
+ * gives none: a deployment that cannot say where it lives must not start at all.
  */
 export function announceBaseUrl(): void {
-  let base: { url: string; source: BaseUrlSource };
-  try {
-    base = resolveBaseUrl();
-  } catch (error) {
-    log.fatal({ err: error }, 'configuration error');
-    console.error(`Almanac cannot start: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  }
+  // A throw ends start-up with its reason (lib/platform/startup.ts, which wraps this call).
+  const base: { url: string; source: BaseUrlSource } = resolveBaseUrl();
   const from = base.source === 'APP_URL' ? 'APP_URL' : `the ${base.source}; set APP_URL to change it`;
   log.info({ baseUrl: base.url, source: base.source }, `base URL ${base.url} (from ${from})`);
 }

@@ -119,7 +119,9 @@ export const envSchema = z.object({
    */
   SAMPLE_DATA_NOTICE: z.enum(['auto', 'true', 'false']).default('auto'),
   /** Server secret: signs sessions and derives the key that encrypts publisher secrets. Generated into DATA_DIR when unset (single instance only). */
-  ALMANAC_SECRET: optionalString,
+  ALMANAC_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, {
+    message: 'must be at least 32 characters (for example: openssl rand -base64 48)',
+  }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Optional file that receives the JSON logs instead of stdout. */
   LOG_FILE: optionalString,

@@ -13,8 +13,10 @@ export function getServerSecret(): string {
   return processSingleton('server-secret', () => {
     const env = getEnv();
     if (env.ALMANAC_SECRET) return env.ALMANAC_SECRET;
-    if (env.DATABASE_URL && env.NODE_ENV === 'production') {
-      throw new Error('ALMANAC_SECRET must be set when DATABASE_URL is set: every instance needs the same secret.');
+    // A shared database is shared by several processes (instances, the CLI) that must derive the same keys: one
+    // generated into this process's DATA_DIR would sign sessions and encrypt secrets the others cannot read.
+    if (env.DATABASE_URL && env.NODE_ENV !== 'test') {
+      throw new Error('ALMANAC_SECRET must be set when DATABASE_URL is set: every instance and the CLI need the same secret.');
     }
     const file = path.resolve(env.DATA_DIR, 'server-secret');
     try {

@@ -19,7 +19,7 @@ import { fieldErrors, listingSchema, newListingSchema, publisherTransition, type
  */
 
 /** `reason` names a refusal a page explains in its own words. */
-export type Refusal = { ok: false; code: 'not_found' | 'conflict'; message: string; reason?: 'needs_plan' | 'stripe_unavailable' | 'last_plan' | 'has_subscribers' };
+export type Refusal = { ok: false; code: 'not_found' | 'conflict'; message: string; reason?: 'needs_plan' | 'needs_backend' | 'stripe_unavailable' | 'last_plan' | 'has_subscribers' };
 export type ListingResult = { ok: true; kb: KnowledgeBase } | FormRefusal | Refusal;
 
 const NOT_FOUND: Refusal = { ok: false, code: 'not_found', message: 'Not found.' };
@@ -143,6 +143,10 @@ export async function publishListing(db: Executor, actor: Actor, kbId: string, n
     if (owned.publisher.suspendedAt) return { ok: false as const, code: 'conflict' as const, message: 'This publisher is suspended by the operator.' };
     const [{ value: activePlans }] = (await tx.select({ value: count() }).from(plans).where(and(eq(plans.kbId, owned.kb.id), eq(plans.active, true)))) as [{ value: number }];
     if (activePlans === 0) return { ok: false as const, code: 'conflict' as const, reason: 'needs_plan' as const, message: 'Add at least one plan before publishing: buyers need something to buy.' };
+    // Every query would be a 502: an own-endpoint listing is sold only once its endpoint and secrets are set.
+    if (owned.kb.backendKind === 'http' && (!owned.kb.endpointUrl || !owned.kb.infraKeyEncrypted || !owned.kb.signingSecretEncrypted)) {
+      return { ok: false as const, code: 'conflict' as const, reason: 'needs_backend' as const, message: 'Connect your endpoint (Content tab) before publishing: without it every query would fail.' };
+    }
     const [kb] = await tx.update(knowledgeBases).set({ status: 'published', updatedAt: now }).where(eq(knowledgeBases.id, owned.kb.id)).returning();
     const resumed = await tx
       .update(subscriptions)

@@ -119,7 +119,7 @@ function alertText(input: UsagePoint & { threshold: AlertThreshold; kbTitle: str
   const page = siteUrl(`/account/subscriptions/${input.subscriptionId}`);
   const resets = input.periodEnd.toISOString().replace('T', ' ').slice(0, 16);
   return [
-    `Your subscription to ${input.kbTitle} (${input.planName} plan) has used ${input.used} of its ${input.cap} queries this period (${input.threshold}%).`,
+    `Your subscription to ${input.kbTitle} (${input.planName} plan) has used ${input.used} of its ${input.cap} queries this period (${Math.floor((input.used / input.cap) * 100)}%).`,
     '',
     input.threshold >= 100
       ? `Further queries are refused with 429 query_cap_exceeded until the period resets on ${resets} UTC.`

@@ -87,7 +87,7 @@ describe('GET /api/health', () => {
   it('reports database reachability, and a liveness probe without I/O', async () => {
     const ready = await read(await getHealth(new Request('http://localhost/api/health')));
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ status: 'ok', database: { ok: true }, rateLimiter: 'memory' });
+    expect(ready.body).toMatchObject({ status: 'ok', database: { ok: true }, rateLimiter: 'memory', rateLimiterReachable: true });
     const live = await read(await getHealth(new Request('http://localhost/api/health?probe=live')));
     expect(live).toMatchObject({ status: 200, body: { status: 'ok' } });
     const wrong = await read(await postHealth(new Request('http://localhost/api/health', { method: 'POST' })));

@@ -169,6 +169,14 @@ describe('listings', () => {
     expect(await updateListing(db, actor, kb.id, { ...listing, title: 'Wetland field guide, 2nd edition' })).toMatchObject({ ok: true, kb: { title: 'Wetland field guide, 2nd edition' } });
   });
 
+  it('an own-endpoint listing is published only once its endpoint is connected', async () => {
+    const { actor } = await newPublisher();
+    const created = await createListing(db, actor, { ...listing, backendKind: 'http' });
+    if (!created.ok) throw new Error(created.code);
+    await okPlan(actor, created.kb.id);
+    expect(await publishListing(db, actor, created.kb.id)).toMatchObject({ ok: false, code: 'conflict', reason: 'needs_backend' });
+  });
+
   it('a draft can be deleted with its plans; a listing that was ever published cannot', async () => {
     const { actor } = await newPublisher();
     const stranger = (await newPublisher()).actor;

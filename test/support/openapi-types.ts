@@ -475,6 +475,8 @@ export interface components {
             };
             /** @enum {string} */
             rateLimiter: "memory" | "redis" | "upstash";
+            /** @description False while the limiter store (Redis, Upstash) cannot be reached: every rate limit then passes until it is back. */
+            rateLimiterReachable: boolean;
         };
         Liveness: {
             /** @constant */

@@ -1,0 +1,29 @@
+import { getEnv } from './env';
+import { log } from './log';
+import { getServerSecret } from './server-secret';
+
+/**
+ * Start-up that fails whole. Next logs a throw from instrumentation and then serves a 500 to every request, with the
+ * process up and its health check green; a server that cannot run must instead stop at once with the reason, so the
+ * operator (or the orchestrator) sees it and no load balancer sends it traffic.
+ */
+export async function startOrExit(what: string, steps: () => Promise<void> | void): Promise<void> {
+  try {
+    await steps();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    // The logger itself reads the configuration: when that is what failed, the sentence below still gets out.
+    try {
+      log.fatal({ err: error }, `${what} failed`);
+    } catch {}
+    console.error(`Almanac cannot start: ${reason}`);
+    process.exit(1);
+  }
+}
+
+/** Configuration that can only be judged together, checked before anything uses it (lib/platform/env.ts parses it). */
+export function checkConfiguration(): void {
+  const env = getEnv();
+  // Shared database: every instance and the CLI must derive the same keys, so the secret cannot be generated here.
+  if (env.DATABASE_URL) getServerSecret();
+}
