@@ -17,15 +17,19 @@ export const DEFAULT_PLANS = [
   { name: 'Enterprise', priceCents: 14_900, queriesPerPeriod: 2_000, requestsPerMinute: 300 },
 ] as const;
 
+/** Operators read these at a terminal: each refusal is a sentence naming the flag's rule, as the console's are. */
+const between = (label: string, min: number, max: number) =>
+  z.string().trim().min(min, `${label} has ${min} to ${max} characters.`).max(max, `${label} has ${min} to ${max} characters.`);
+
 export const createKnowledgeBaseSchema = z.object({
-  title: z.string().trim().min(3).max(120),
+  title: between('The title', 3, 120),
   /** Publisher slug or name; a publisher that does not exist yet is created with that name. */
-  publisher: z.string().trim().min(2).max(120),
-  category: z.enum(CATEGORIES),
-  tags: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(10).default([]),
-  summary: z.string().trim().min(10).max(300),
-  // Line breaks as LF, as a listing's description is stored (lib/publishing/rules.ts).
-  description: z.string().overwrite(normaliseLineBreaks).trim().max(5_000).default(''),
+  publisher: between('The publisher', 2, 120),
+  category: z.enum(CATEGORIES, { error: `The category is one of ${CATEGORIES.join(', ')}.` }),
+  tags: z.array(z.string().trim().toLowerCase().min(1).max(40, 'A tag has at most 40 characters.')).max(10, 'At most 10 tags.').default([]),
+  summary: between('The summary', 10, 300),
+  // Line breaks as LF, and the same limit as a listing's description in the console (lib/publishing/rules.ts).
+  description: z.string().overwrite(normaliseLineBreaks).trim().max(10_000, 'The description has at most 10,000 characters.').default(''),
 });
 export type CreateKnowledgeBaseInput = z.input<typeof createKnowledgeBaseSchema>;
 
@@ -48,7 +52,7 @@ export type CreateKnowledgeBaseResult =
 export async function createHostedKnowledgeBase(db: Executor, input: CreateKnowledgeBaseInput): Promise<CreateKnowledgeBaseResult> {
   const parsed = createKnowledgeBaseSchema.safeParse(input);
   if (!parsed.success) {
-    return { ok: false, code: 'invalid_input', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+    return { ok: false, code: 'invalid_input', message: parsed.error.issues.map((i) => i.message).join(' ') };
   }
   const value = parsed.data;
   return db.transaction(async (tx) => {
