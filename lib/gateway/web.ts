@@ -1,5 +1,5 @@
 import { ERROR_STATUS, errorBody, type ErrorCode } from '@/lib/platform/errors';
-import { REQUEST_ID_HEADER, jsonResponse } from '@/lib/platform/http';
+import { REQUEST_ID_HEADER, jsonResponse, readBodyWithin } from '@/lib/platform/http';
 import { decodeUtf8 } from '@/lib/platform/text-input';
 import { streamGatewayQuery, sseFrame, wantsEventStream, type EventStreamWriter } from './stream';
 import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult, type GatewayOutcome, type GatewayRequest } from './pipeline';
@@ -39,23 +39,9 @@ export function gatewayErrorReply(code: ErrorCode, message: string, requestId: s
  * not UTF-8 are refused, not replaced (docs/api.md §7.2).
  */
 export async function readLimitedBody(request: Request, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) return { ok: false, reason: 'too_large' };
-  if (!request.body) return { ok: true, text: '' };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return { ok: false, reason: 'too_large' };
-    }
-    chunks.push(value);
-  }
-  const text = decodeUtf8(Buffer.concat(chunks));
+  const bytes = await readBodyWithin(request, limit);
+  if (bytes === null) return { ok: false, reason: 'too_large' };
+  const text = decodeUtf8(bytes);
   return text === null ? { ok: false, reason: 'invalid_utf8' } : { ok: true, text };
 }
 

@@ -101,3 +101,28 @@ export function isSameOriginPost(request: Request): boolean {
     return false;
   }
 }
+
+/**
+ * A request's body, read from the stream with a hard limit: a lying or absent Content-Length (a chunked upload) cannot
+ * get more bytes into memory than `limit`. Null when the body is larger.
+ */
+export async function readBodyWithin(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) return null;
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  // Buffer.concat copies into a fresh ArrayBuffer (never a SharedArrayBuffer), so the narrower type is true.
+  return Buffer.concat(chunks) as Uint8Array<ArrayBuffer>;
+}

@@ -215,9 +215,17 @@ describe('upload defects from QA', () => {
 
     it('a file over the limit is refused with 413, a sentence with its name and size, and the limit', async () => {
       const kbId = await newHostedKb();
-      const answer = await post(kbId, form('big.pdf', new Uint8Array(Math.round(30.2 * MB))));
+      const answer = await post(kbId, form('big.pdf', new Uint8Array(20 * MB + 10 * 1024)));
       expect(answer.status).toBe(413);
-      expect(answer.body).toMatchObject({ error: 'payload_too_large', message: '“big.pdf” is 30.2 MB; the limit is 20 MB per file.', limit_bytes: 20 * MB });
+      expect(answer.body).toMatchObject({ error: 'payload_too_large', message: '“big.pdf” is 20.1 MB; the limit is 20 MB per file.', limit_bytes: 20 * MB });
+    });
+
+    it('a body with no Content-Length stops being read at the limit', async () => {
+      const kbId = await newHostedKb();
+      // A Request built from FormData declares no length, as a chunked upload does not.
+      const answer = await post(kbId, form('huge.pdf', new Uint8Array(Math.round(30.2 * MB))));
+      expect(answer.status).toBe(413);
+      expect(answer.body).toMatchObject({ error: 'payload_too_large', message: 'The upload is larger than the limit of 20 MB per file.', limit_bytes: 20 * MB });
     });
 
     it('a body announced as too large is refused before it is read, with the limit', async () => {

@@ -4,7 +4,7 @@ import { formatFileSize, tooLargeMessage } from '@/lib/platform/file-size';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { ApiError } from '@/lib/platform/errors';
-import { jsonResponse } from '@/lib/platform/http';
+import { jsonResponse, readBodyWithin } from '@/lib/platform/http';
 import { routeMethods } from '@/lib/platform/route-methods';
 
 type Params = { kbId: string };
@@ -26,13 +26,18 @@ const tooLarge = (message: string, max: number) => new ApiError('payload_too_lar
 
 /**
  * One file per request (multipart field `file`), so the browser shows each file's progress: stored and queued for
- * ingestion, answered at once with the document (docs/api.md §9.5). Too large is refused before the body is read.
+ * ingestion, answered at once with the document (docs/api.md §9.5). Too large is refused before the body is read, or
+ * as soon as more than the limit has arrived.
  */
 const upload = withSessionRoute<Params>(async (request, { params, requestId, userId }) => {
   const max = getEnv().MAX_UPLOAD_BYTES;
   const length = Number(request.headers.get('content-length') ?? 0);
   if (length > max + MULTIPART_OVERHEAD) throw tooLarge(`The upload is ${formatFileSize(length, 'up')}; the limit is ${formatFileSize(max)} per file.`, max);
-  const form = await request.formData().catch(() => null);
+  // Read within the limit whatever Content-Length says (a chunked upload declares none), then parse what was read.
+  const bytes = await readBodyWithin(request, max + MULTIPART_OVERHEAD);
+  if (bytes === null) throw tooLarge(`The upload is larger than the limit of ${formatFileSize(max)} per file.`, max);
+  const type = request.headers.get('content-type') ?? '';
+  const form = await new Response(bytes, { headers: { 'content-type': type } }).formData().catch(() => null);
   const file = form?.get('file');
   if (!file || typeof file === 'string') throw new ApiError('invalid_request', 'Send the document as the multipart field "file".');
   if (file.size > max) throw tooLarge(tooLargeMessage(sourceNameOf(file.name), file.size, max), max);
