@@ -11,7 +11,7 @@ export async function register(): Promise<void> {
   // Whatever fails here stops the process with its reason instead of leaving a server that answers 500 to everything
   // (lib/platform/startup.ts): a bad variable, a missing ALMANAC_SECRET, a database that cannot be opened.
   const { checkConfiguration, startOrExit } = await import('./lib/platform/startup');
-  await startOrExit('start-up', async () => {
+  await startOrExit(async () => {
     checkConfiguration();
     // The log says which address every link and callback will use (lib/platform/base-url.ts).
     const { announceBaseUrl } = await import('./lib/platform/base-url');

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { SearchForm } from '@/components/marketplace/catalog-controls';
 import { catalogHref, EMPTY_CATALOG_STATE } from '@/components/marketplace/catalog-url';
 import { categoryLabel } from '@/components/marketplace/format';
-import { formatInteger } from '@/components/ui/format';
+import { formatInteger } from '@/lib/platform/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { Alert } from '@/components/ui/alert';
 import { ButtonLink } from '@/components/ui/button';

@@ -6,7 +6,7 @@ import { KeysTable } from '@/components/account/keys-table';
 import { SubscriptionBadges } from '@/components/account/status-badge';
 import { UsageMeter } from '@/components/account/usage-meter';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { formatDate, formatPrice } from '@/components/ui/format';
+import { formatDate, formatPrice } from '@/lib/platform/format';
 import { Section } from '@/components/ui/section';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';

@@ -6,7 +6,7 @@ import { publishPaths } from '@/components/publish/listing-nav';
 import { ProfileForm } from '@/components/publish/profile-form';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { ButtonLink } from '@/components/ui/button';
-import { formatDate, formatInteger } from '@/components/ui/format';
+import { formatDate, formatInteger } from '@/lib/platform/format';
 import { Alert } from '@/components/ui/alert';
 import { requireSessionUser } from '@/lib/accounts';
 import { findPublisherForUser, listPublisherListings } from '@/lib/publishing';

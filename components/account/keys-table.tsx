@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { formatInteger } from '@/components/ui/format';
+import { formatInteger } from '@/lib/platform/format';
 import { Timestamp } from '@/components/ui/timestamp';
 import type { KeyUsage, KeyView } from '@/lib/keys';
 import { StatusBadge } from './status-badge';

@@ -1,7 +1,7 @@
 import { Alert } from '@/components/ui/alert';
 import { Section } from '@/components/ui/section';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { formatDate } from '@/components/ui/format';
+import { formatDate } from '@/lib/platform/format';
 import { AlertWebhookForm, SendTestEventForm, type AlertWebhookAction } from './alert-webhook-form';
 
 /** The subscription page's usage alerts: what was sent this period, and the optional webhook (docs/api.md §11.4). */

@@ -1,4 +1,4 @@
-import { formatDate, plural } from '@/components/ui/format';
+import { formatDate, plural } from '@/lib/platform/format';
 import type { DailyUsage } from '@/lib/subscriptions';
 
 type UsageDay = Pick<DailyUsage, 'day' | 'queries'>;

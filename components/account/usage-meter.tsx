@@ -1,4 +1,4 @@
-import { formatDate } from '@/components/ui/format';
+import { formatDate } from '@/lib/platform/format';
 import type { UsageView } from '@/lib/subscriptions';
 
 /** Queries used this period: an accessible progress bar with the numbers also in text. */

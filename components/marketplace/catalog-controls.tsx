@@ -4,7 +4,7 @@ import { cx } from '@/components/ui/cx';
 import { catalogHref, defaultSort, sortOptions, toggleTag, withChange, type CatalogState } from './catalog-url';
 import type { Category } from '@/lib/catalog';
 import { categoryLabel } from './format';
-import { formatInteger, plural } from '@/components/ui/format';
+import { formatInteger, plural } from '@/lib/platform/format';
 import { AutoSubmitSelect } from './auto-submit-select';
 import { ScrollRow } from '@/components/ui/scroll-row';
 

@@ -1,5 +1,5 @@
 /** Marketplace vocabulary for display: category and language names (pure; unit-tested in format.test.ts). Numbers,
- * prices and dates: components/ui/format.ts. The categories themselves are the database enum
+ * prices and dates: lib/platform/format.ts. The categories themselves are the database enum
  * (CATEGORIES in lib/catalog/categories.ts); only their display names live here. */
 import type { Category } from '@/lib/catalog';
 

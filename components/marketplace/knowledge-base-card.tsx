@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
 import { categoryLabel } from './format';
-import { formatCompact, formatDate, formatInteger } from '@/components/ui/format';
+import { formatCompact, formatDate, formatInteger } from '@/lib/platform/format';
 import type { KnowledgeBaseCard as KnowledgeBaseCardView } from '@/lib/catalog';
 
 export function knowledgeBaseHref(id: string): string {

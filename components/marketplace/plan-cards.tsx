@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
-import { formatPrice, plural } from '@/components/ui/format';
+import { formatPrice, plural } from '@/lib/platform/format';
 import type { PlanOffer, PlanView } from '@/lib/subscriptions';
 
 export interface PlanCardItem {

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { UsageMeter } from '@/components/account/usage-meter';
-import { formatDate } from '@/components/ui/format';
+import { formatDate } from '@/lib/platform/format';
 import type { SubscriberStanding } from '@/lib/subscriptions';
 
 const linkClass = 'font-semibold text-brand-700 underline-offset-2 hover:underline';

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { buttonClasses } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { DataTable, type DataColumn } from '@/components/ui/data-table';
-import { formatAmount, formatDate, formatDayMonth, formatInteger, formatMonth } from '@/components/ui/format';
+import { formatAmount, formatDate, formatDayMonth, formatInteger, formatMonth } from '@/lib/platform/format';
 import { Section } from '@/components/ui/section';
 import type { AnalyticsView as Analytics, DailyOutcomes } from '@/lib/publishing';
 

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
-import { plural } from '@/components/ui/format';
+import { plural } from '@/lib/platform/format';
 import { formatFileSize, tooLargeMessage } from '@/lib/platform/file-size';
 
 /** What the documents route returns for each document (lib/engine/uploads.ts DocumentView). */

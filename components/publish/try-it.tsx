@@ -3,7 +3,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { plural } from '@/components/ui/format';
+import { plural } from '@/lib/platform/format';
 
 type TryResult =
   | { ok: true; requestId: string; latencyMs: number; answer: { answer: string; citations: { document_id: string; title: string; excerpt: string; page: number | null }[]; tokens_used: number } }

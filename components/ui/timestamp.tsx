@@ -1,4 +1,4 @@
-import { formatDate, formatTime } from './format';
+import { formatDate, formatTime } from '@/lib/platform/format';
 
 /**
  * An instant as "Jan 31, 2026, 11:30 PM UTC" in a `<time>` element, breaking only between the date and the time, so a

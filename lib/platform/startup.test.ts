@@ -20,7 +20,7 @@ describe('startOrExit', () => {
     const { exit, stderr } = capture();
     vi.stubEnv('LOG_LEVEL', 'verbose');
     resetEnvForTesting();
-    await startOrExit('start-up', () => checkConfiguration());
+    await startOrExit(() => checkConfiguration());
     expect(exit).toHaveBeenCalledWith(1);
     expect(stderr).toHaveBeenCalledWith(expect.stringMatching(/^Almanac cannot start: Invalid configuration:\n {2}LOG_LEVEL: /));
   });
@@ -29,12 +29,12 @@ describe('startOrExit', () => {
     const { exit, stderr } = capture();
     vi.stubEnv('ALMANAC_SECRET', 'short');
     resetEnvForTesting();
-    await startOrExit('start-up', () => checkConfiguration());
+    await startOrExit(() => checkConfiguration());
     expect(stderr).toHaveBeenCalledWith(expect.stringContaining('ALMANAC_SECRET: must be at least 32 characters'));
     exit.mockClear();
     vi.stubEnv('ALMANAC_SECRET', 'x'.repeat(32));
     resetEnvForTesting();
-    await startOrExit('start-up', () => checkConfiguration());
+    await startOrExit(() => checkConfiguration());
     expect(exit).not.toHaveBeenCalled();
   });
 });

@@ -7,14 +7,14 @@ import { getServerSecret } from './server-secret';
  * process up and its health check green; a server that cannot run must instead stop at once with the reason, so the
  * operator (or the orchestrator) sees it and no load balancer sends it traffic.
  */
-export async function startOrExit(what: string, steps: () => Promise<void> | void): Promise<void> {
+export async function startOrExit(steps: () => Promise<void> | void): Promise<void> {
   try {
     await steps();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     // The logger itself reads the configuration: when that is what failed, the sentence below still gets out.
     try {
-      log.fatal({ err: error }, `${what} failed`);
+      log.fatal({ err: error }, 'start-up failed');
     } catch {}
     console.error(`Almanac cannot start: ${reason}`);
     process.exit(1);

@@ -128,11 +128,10 @@ export async function updateListing(db: Executor, actor: Actor, kbId: string, in
   });
 }
 
-/** draft/unpublished → published: needs at least one active plan and a publisher in good standing. */
 /**
- * draft or unpublished → published. Publishing an unpublished listing again resumes the renewals its unpublishing
- * stopped (`cancelledByUnpublish`), for subscriptions still in their period; a renewal the buyer cancelled stays
- * cancelled.
+ * draft or unpublished → published: needs at least one active plan, a connected endpoint for an http backend, and a
+ * publisher in good standing. Publishing an unpublished listing again resumes the renewals its unpublishing stopped
+ * (`cancelledByUnpublish`), for subscriptions still in their period; a renewal the buyer cancelled stays cancelled.
  */
 export async function publishListing(db: Executor, actor: Actor, kbId: string, now: Date = new Date()): Promise<ListingResult & { resumedSubscriptions?: number }> {
   const result = await inTransaction(db, async (tx) => {
@@ -165,7 +164,7 @@ export async function publishListing(db: Executor, actor: Actor, kbId: string, n
     return { ok: true as const, kb: kb!, resumed };
   });
   if (!result.ok) return result;
-  await setRenewalAtStripe(result.resumed, true);
+  await setRenewalAtStripe(result.resumed, true, now);
   return { ok: true, kb: result.kb, resumedSubscriptions: result.resumed.length };
 }
 
@@ -191,7 +190,7 @@ export async function unpublishListing(db: Executor, actor: Actor, kbId: string,
     return { ok: true as const, kb: kb!, ending };
   });
   if (!result.ok) return result;
-  await setRenewalAtStripe(result.ending, false);
+  await setRenewalAtStripe(result.ending, false, now);
   return { ok: true, kb: result.kb, endingSubscriptions: result.ending.length };
 }
 
@@ -205,8 +204,6 @@ export async function deleteDraftListing(db: Executor, actor: Actor, kbId: strin
     const owned = await knowledgeBaseFor(tx, actor, kbId, true);
     if (!owned.ok) return NOT_FOUND;
     if (owned.kb.status !== 'draft') return { ok: false as const, code: 'conflict' as const, message: 'Only a draft can be deleted; unpublish a listing that was for sale.' };
-    const [held] = (await tx.select({ n: count() }).from(subscriptions).where(eq(subscriptions.kbId, owned.kb.id))) as [{ n: number }];
-    if (held.n > 0) return { ok: false as const, code: 'conflict' as const, message: 'This listing has subscriptions, so it cannot be deleted.' };
     // Rows keyed by the knowledge base without a foreign key (the console's "Try it" statistics) go with it.
     await tx.execute(sql`delete from kb_stats_daily where kb_id = ${owned.kb.id}`);
     await tx.delete(knowledgeBases).where(eq(knowledgeBases.id, owned.kb.id));
@@ -217,15 +214,16 @@ export async function deleteDraftListing(db: Executor, actor: Actor, kbId: strin
 
 /**
  * Stripe-billed subscriptions follow the listing at Stripe too: no renewal while it is unpublished, renewal again once
- * it is published (best effort, logged; the idempotency key names the listing change so a retry repeats nothing).
+ * it is published (best effort, logged). The idempotency key names the change by its instant: a later unpublish of
+ * the same subscription is a new request, not a replay of the first.
  */
-async function setRenewalAtStripe(changed: { id: string; stripeSubscriptionId: string | null }[], renew: boolean): Promise<void> {
+async function setRenewalAtStripe(changed: { id: string; stripeSubscriptionId: string | null }[], renew: boolean, at: Date): Promise<void> {
   const stripe = getStripe();
   if (!stripe) return;
   for (const { id, stripeSubscriptionId } of changed) {
     if (!stripeSubscriptionId) continue;
     try {
-      await stripe.subscriptions.update(stripeSubscriptionId, { cancel_at_period_end: !renew }, { idempotencyKey: `almanac-${renew ? 'republish' : 'unpublish'}-${id}-${Date.now()}` });
+      await stripe.subscriptions.update(stripeSubscriptionId, { cancel_at_period_end: !renew }, { idempotencyKey: `almanac-${renew ? 'republish' : 'unpublish'}-${id}-${at.getTime()}` });
     } catch (error) {
       log.error({ err: error, stripeSubscriptionId }, `could not set cancel_at_period_end at Stripe for ${renew ? 'a republished' : 'an unpublished'} listing`);
     }

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { knowledgeBases, plans, subscriptions, users, type Plan } from '@/db/schema';
 import { siteUrl } from '@/lib/platform/base-url';
 import type { Executor } from '@/lib/platform/db';
+import { formatDate, formatPrice, plural } from '@/lib/platform/format';
 import { sendMail } from '@/lib/platform/mail';
 
 /**
@@ -30,9 +31,6 @@ async function recipients(tx: Executor, subscriptionIds: string[]): Promise<Reci
     .where(and(inArray(subscriptions.id, subscriptionIds), isNull(users.deletedAt)));
 }
 
-/** "Dec 27, 2026", as the pages write dates (their periods run in UTC). */
-const day = (d: Date) => new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(d);
-const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const page = (subscriptionId: string) => siteUrl(`/account/subscriptions/${subscriptionId}`);
 
 /** The listing was unpublished: each subscription it stopped from renewing. */
@@ -41,11 +39,11 @@ export async function noticeListingWithdrawn(tx: Executor, subscriptionIds: stri
   for (const r of to) {
     await sendMail(tx, {
       to: r.email,
-      subject: `${r.kbTitle} is no longer offered — your subscription ends on ${day(r.periodEnd)}`,
+      subject: `${r.kbTitle} is no longer offered — your subscription ends on ${formatDate(r.periodEnd)}`,
       text: [
         `The publisher of ${r.kbTitle} has withdrawn it from the marketplace.`,
         '',
-        `Your ${r.planName} plan and its API key keep working until ${day(r.periodEnd)}. The subscription then ends, and nothing more is charged.`,
+        `Your ${r.planName} plan and its API key keep working until ${formatDate(r.periodEnd)}. The subscription then ends, and nothing more is charged.`,
         'If the publisher offers the knowledge base again before then, your subscription renews as before.',
         '',
         `Your subscription: ${page(r.subscriptionId)}`,
@@ -58,10 +56,8 @@ export async function noticeListingWithdrawn(tx: Executor, subscriptionIds: stri
 
 export type PlanTerms = Pick<Plan, 'name' | 'priceCents' | 'currency' | 'queriesPerPeriod' | 'requestsPerMinute'>;
 
-const price = (t: PlanTerms) =>
-  t.priceCents === 0 ? 'free' : new Intl.NumberFormat('en-US', { style: 'currency', currency: t.currency.toUpperCase() }).format(t.priceCents / 100) + ' a month';
 const describeTerms = (t: PlanTerms) =>
-  `${price(t)}, ${count(t.queriesPerPeriod, 'query', 'queries')} a period, ${count(t.requestsPerMinute, 'request', 'requests')} a minute`;
+  `${t.priceCents === 0 ? 'free' : `${formatPrice(t.priceCents, t.currency)} a month`}, ${plural(t.queriesPerPeriod, 'query', 'queries')} a period, ${plural(t.requestsPerMinute, 'request')} a minute`;
 
 /** A plan's terms changed: each subscription moving to the replacement at its next renewal. */
 export async function noticePlanTermsChanged(tx: Executor, subscriptionIds: string[], change: { before: PlanTerms; after: PlanTerms }): Promise<number> {
@@ -69,12 +65,12 @@ export async function noticePlanTermsChanged(tx: Executor, subscriptionIds: stri
   for (const r of to) {
     await sendMail(tx, {
       to: r.email,
-      subject: `${r.kbTitle}: the ${change.before.name} plan changes at your renewal on ${day(r.periodEnd)}`,
+      subject: `${r.kbTitle}: the ${change.before.name} plan changes at your renewal on ${formatDate(r.periodEnd)}`,
       text: [
         `The publisher of ${r.kbTitle} changed the terms of the ${change.before.name} plan.`,
         '',
-        `Until ${day(r.periodEnd)}: nothing changes (${describeTerms(change.before)}).`,
-        `From your renewal on ${day(r.periodEnd)}: ${change.after.name}, ${describeTerms(change.after)}.`,
+        `Until ${formatDate(r.periodEnd)}: nothing changes (${describeTerms(change.before)}).`,
+        `From your renewal on ${formatDate(r.periodEnd)}: ${change.after.name}, ${describeTerms(change.after)}.`,
         '',
         `To avoid the change, choose another plan or cancel before that date: ${page(r.subscriptionId)}`,
       ].join('\n'),

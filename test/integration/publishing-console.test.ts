@@ -307,7 +307,7 @@ describe('plans', () => {
     // The subscriber is told by email, with both sets of terms and the date; the publisher learns no address.
     const notices = await noticesTo(buyer);
     expect(notices).toHaveLength(1);
-    expect(notices[0]!.textBody).toMatch(/From your renewal on Feb 15, 2026: Starter, \$25\.00 a month, 250 queries a period, 60 requests a minute/);
+    expect(notices[0]!.textBody).toMatch(/From your renewal on Feb 15, 2026: Starter, \$25 a month, 250 queries a period, 60 requests a minute/);
     // The buyer's page: the old terms are off sale, so the change cannot be withdrawn, only avoided (another plan, cancel).
     const view = await getSubscriptionForUser(db, buyer, bought.subscription.id, new Date('2026-01-20T00:00:00Z'));
     expect(view).toMatchObject({ ok: true, subscription: { plan: { id: old.id }, pendingPlanId: replacement, planOnSale: false } });

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { CategoryTabs, SearchForm, SortForm, TagChips } from '@/components/marketplace/catalog-controls';
 import { catalogHref, defaultSort, EMPTY_CATALOG_STATE, isFiltered, type CatalogState } from '@/components/marketplace/catalog-url';
 import { categoryLabel } from '@/components/marketplace/format';
-import { plural } from '@/components/ui/format';
+import { plural } from '@/lib/platform/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { Pagination } from '@/components/marketplace/pagination';
 import { friendlyListingError, pagePosition } from '@/components/marketplace/listing-error';

@@ -4,7 +4,7 @@ import { parsePublishFlash } from '@/components/publish/flash';
 import { PublishFlashMessage } from '@/components/publish/flash-message';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
-import { plural } from '@/components/ui/format';
+import { plural } from '@/lib/platform/format';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { requireAdmin } from '@/lib/accounts';
 import { listPublishersForModeration } from '@/lib/publishing';

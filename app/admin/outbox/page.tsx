@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
-import { formatDateTime } from '@/components/ui/format';
+import { formatDateTime } from '@/lib/platform/format';
 import { requireAdmin } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
 import { withFlash } from '@/components/account/flash';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { formatPrice } from '@/components/ui/format';
+import { formatPrice } from '@/lib/platform/format';
 import { findLiveSubscriptionId, findPurchasablePlan } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser, requireVerifiedEmail, VERIFY_FIRST_PATH } from '@/lib/accounts';

@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { AnalyticsPanel } from '@/components/publish/analytics-view';
 import { publishPaths } from '@/components/publish/listing-nav';
 import { DataTable, type DataColumn } from '@/components/ui/data-table';
-import { formatInteger } from '@/components/ui/format';
+import { formatInteger } from '@/lib/platform/format';
 import { Section } from '@/components/ui/section';
 import { requireSessionUser } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';

@@ -6,7 +6,7 @@ import { PublishFlashMessage } from '@/components/publish/flash-message';
 import { publishPaths } from '@/components/publish/listing-nav';
 import { DataTable, type DataColumn } from '@/components/ui/data-table';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { formatAmount, formatDate, plural } from '@/components/ui/format';
+import { formatAmount, formatDate, plural } from '@/lib/platform/format';
 import { Section } from '@/components/ui/section';
 import { requireSessionUser } from '@/lib/accounts';
 import { getConnectStatus, isStripeConfigured, refreshConnectStatus } from '@/lib/billing';

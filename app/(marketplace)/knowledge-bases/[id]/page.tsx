@@ -8,7 +8,7 @@ import { AgentSnippets } from '@/components/marketplace/agent-snippets';
 import { CodeSnippets } from '@/components/marketplace/code-snippets';
 import { catalogHref, EMPTY_CATALOG_STATE, withChange } from '@/components/marketplace/catalog-url';
 import { categoryLabel, languageName } from '@/components/marketplace/format';
-import { formatDate, formatInteger } from '@/components/ui/format';
+import { formatDate, formatInteger } from '@/lib/platform/format';
 import { publisherHref } from '@/components/marketplace/knowledge-base-card';
 import { PlanCards } from '@/components/marketplace/plan-cards';
 import { buildSnippets } from '@/components/marketplace/snippets';

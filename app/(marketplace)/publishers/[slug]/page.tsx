@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
-import { plural } from '@/components/ui/format';
+import { plural } from '@/lib/platform/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { getPublisher, listPublisherKnowledgeBases } from '@/lib/catalog';
 import { Breadcrumb } from '@/components/ui/breadcrumb';

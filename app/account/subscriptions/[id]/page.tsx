@@ -9,7 +9,7 @@ import { UsageMeter } from '@/components/account/usage-meter';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { formatDate, formatPrice, plural } from '@/components/ui/format';
+import { formatDate, formatPrice, plural } from '@/lib/platform/format';
 import { listPlanChoices } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';

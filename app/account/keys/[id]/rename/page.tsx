@@ -5,7 +5,7 @@ import { FlashMessage } from '@/components/account/flash-message';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { ButtonLink } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { formatDateTime } from '@/components/ui/format';
+import { formatDateTime } from '@/lib/platform/format';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { requireSessionUser } from '@/lib/accounts';
 import { getKeyForUser, KEY_NAME_MAX_LENGTH } from '@/lib/keys';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { ButtonLink } from '@/components/ui/button';
-import { formatDateTime } from '@/components/ui/format';
+import { formatDateTime } from '@/lib/platform/format';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
 import { getKeyForUser } from '@/lib/keys';

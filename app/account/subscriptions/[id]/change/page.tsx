@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { ButtonLink } from '@/components/ui/button';
-import { formatDate, formatPrice, plural } from '@/components/ui/format';
+import { formatDate, formatPrice, plural } from '@/lib/platform/format';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { requireSessionUser } from '@/lib/accounts';
 import { previewPlanChange, type ChargePreview } from '@/lib/billing';

@@ -7,7 +7,7 @@ import { ListingNav, publishPaths } from '@/components/publish/listing-nav';
 import { PlanForm } from '@/components/publish/plan-form';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
-import { formatInteger, formatPrice, plural } from '@/components/ui/format';
+import { formatInteger, formatPrice, plural } from '@/lib/platform/format';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { requireSessionUser } from '@/lib/accounts';
 import { isStripeConfigured } from '@/lib/billing';

@@ -1,5 +1,7 @@
-/** Number, price and date formatting for every screen (pure; unit-tested in format.test.ts). Dates render in UTC so
- * server and browser produce the same text. */
+/**
+ * Number, price and date formatting for every screen and every email (pure; unit-tested in format.test.ts), so a page
+ * and a notice about the same subscription write the same date. Dates render in UTC, so server and browser agree.
+ */
 
 /** Monthly price from integer minor units: 1900 usd → "$19", 1950 usd → "$19.50", 0 → "Free". */
 export function formatPrice(cents: number, currency: string): string {
