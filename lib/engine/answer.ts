@@ -1,6 +1,9 @@
 import type { Citation, QueryAnswer } from '@/lib/query-answer';
 import { fallbackLexicon, analyseQuestion, type Lexicon } from './question';
-import { isRelevant } from './relevance-gate';
+import { SENTENCE_WEIGHTS } from './answer-weights';
+import { GATE_MODEL } from './gate-weights';
+import type { SearchLanguage } from './language';
+import { isRelevant, type GateModel } from './relevance-gate';
 import type { QueryTerm, RetrievedChunk } from './retrieval';
 import { MAX_EXCERPT_CHARS, PASSAGES_READ, selectSentences } from './sentence-ranker';
 import { countTokens } from './tokens';
@@ -37,11 +40,20 @@ function withContext(context: string | null, text: string): string {
   return text.startsWith(name) ? text : `${name}: ${text}`;
 }
 
-export function composeExtractiveAnswer(query: string, terms: QueryTerm[], passages: RetrievedChunk[], lexicon?: Lexicon): QueryAnswer {
+/** The learned parts of answer selection; the shipped ones unless a benchmark fits others (bench/engine-quality/lodo.ts). */
+export interface ReaderModel {
+  sentenceWeights: readonly number[];
+  gate: GateModel;
+}
+
+export const READER_MODEL: ReaderModel = { sentenceWeights: SENTENCE_WEIGHTS, gate: GATE_MODEL };
+
+export function composeExtractiveAnswer(query: string, terms: QueryTerm[], passages: RetrievedChunk[], lexicon?: Lexicon, options: { language?: SearchLanguage; model?: ReaderModel } = {}): QueryAnswer {
   const read = passages.slice(0, PASSAGES_READ);
-  const q = analyseQuestion(query, terms, lexicon ?? fallbackLexicon(terms));
-  if (!isRelevant(terms, read, q)) return noAnswer(query, read);
-  const sentences = selectSentences(terms, read, query, q);
+  const model = options.model ?? READER_MODEL;
+  const q = analyseQuestion(query, terms, lexicon ?? fallbackLexicon(terms), options.language);
+  if (!isRelevant(terms, read, q, model.gate)) return noAnswer(query, read);
+  const sentences = selectSentences(terms, read, query, q, model.sentenceWeights);
   if (sentences.length === 0) return noAnswer(query, read);
   const citations: Citation[] = [];
   const parts: string[] = [];

@@ -4,6 +4,7 @@ import { log } from '@/lib/platform/log';
 import type { QueryAnswer, QueryRequest } from '@/lib/query-answer';
 import { composeExtractiveAnswer, noAnswer } from './answer';
 import { analyseQuestion, mapLexicon, type Lexicon } from './question';
+import { languageOfConfig } from './language';
 import { isRelevant } from './relevance-gate';
 import { PASSAGES_READ } from './sentence-ranker';
 import { embeddingsConfig, questionVector, type EmbeddingsConfig } from './embeddings';
@@ -46,8 +47,9 @@ export async function answerHostedQuery(
   const result = await searchChunks(executor, request.kbId, request.query, { limit, vector });
   request.signal?.throwIfAborted();
   const lexicon = await passageLexicon(executor, result, limit);
+  const language = languageOfConfig(result.config);
   if (llm) {
-    if (!isRelevant(result.terms, result.chunks, analyseQuestion(request.query, result.terms, lexicon))) return noAnswer(request.query);
+    if (!isRelevant(result.terms, result.chunks, analyseQuestion(request.query, result.terms, lexicon, language))) return noAnswer(request.query);
     try {
       return await composeLlmAnswer(llm, request.query, result.chunks, request.signal);
     } catch (error) {
@@ -56,7 +58,7 @@ export async function answerHostedQuery(
       log.warn({ requestId: request.requestId, err: (error as Error).message }, 'chat model failed; answering extractively');
     }
   }
-  return composeExtractiveAnswer(request.query, result.terms, result.chunks, lexicon);
+  return composeExtractiveAnswer(request.query, result.terms, result.chunks, lexicon, { language });
 }
 
 /** The words of the passages read, stemmed by the knowledge base's own configuration (one round trip). */

@@ -67,7 +67,8 @@ function fail(sourceName: string, code: IngestFailureCode, message: string): Ing
 
 /**
  * Inserts the chunks of one document with their vectors and lengths (heading path weighted A), stemmed with the
- * knowledge base's text-search configuration. Exported for bench/engine-speed.
+ * knowledge base's text-search configuration. A domain, address, URL or dotted number is indexed whole and as its
+ * parts (almanac_compound_parts, migration 0020). Exported for bench/engine-speed.
  */
 export async function insertChunks(tx: Executor, kbId: string, documentId: string, drafts: DraftChunk[], config: SearchConfig = 'almanac'): Promise<void> {
   const BATCH = 500;
@@ -85,7 +86,8 @@ export async function insertChunks(tx: Executor, kbId: string, documentId: strin
              (select coalesce(sum(array_length(u.positions, 1)), 0) from unnest(v.vec) u)::int
       from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(ordinal int, page int, heading text, content text, tokens int)
       cross join lateral (
-        select setweight(to_tsvector(${config}::regconfig, coalesce(x.heading, '')), 'A') || to_tsvector(${config}::regconfig, x.content) as vec
+        select setweight(to_tsvector(${config}::regconfig, coalesce(x.heading, '')), 'A') || to_tsvector(${config}::regconfig, x.content)
+               || to_tsvector(${config}::regconfig, almanac_compound_parts(x.content)) as vec
       ) v`);
   }
 }

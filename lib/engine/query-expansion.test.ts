@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compoundNumbers, numberAliases } from './query-expansion';
+import { compoundTokens, isCompoundLexeme, numberAliases } from './query-expansion';
 
 describe('number aliases', () => {
   it('looks an English number word up as its digits and digits as the word', () => {
@@ -15,6 +15,13 @@ describe('number aliases', () => {
 
 describe('compound numbers', () => {
   it('keeps the numbers the text-search parser keeps whole', () => {
-    expect(compoundNumbers('What home average matches a clinic reading of 140/90? About 1.3 per million, 25,871 adults')).toEqual(['140/90', '1.3']);
+    expect(compoundTokens('What home average matches a clinic reading of 140/90? About 1.3 per million, 25,871 adults')).toEqual(['140/90', '1.3']);
+  });
+
+  it('keeps domains, addresses, URLs and versioned names whole, as the text-search parser does', () => {
+    expect(compoundTokens('Does kraftrecipes.com share my e-mail (jo.smith@example.org) with https://ads.example.net/track?')).toEqual(['kraftrecipes.com', 'jo.smith@example.org', 'ads.example.net/track']);
+    expect(compoundTokens('Is GPT-4o better than COVID-19 models or a light-year?')).toEqual(['GPT-4o', 'COVID-19']);
+    expect(['kraftrecipes.com', 'gpt-4o', '-19', '140/90', 'jo@example.org'].every(isCompoundLexeme)).toBe(true);
+    expect(['light', 'covid', '19'].some(isCompoundLexeme)).toBe(false);
   });
 });

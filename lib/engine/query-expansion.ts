@@ -31,13 +31,20 @@ export function numberAliases(words: string[], config: SearchConfig): Array<{ wo
 }
 
 /**
- * Numbers the text-search parser keeps whole ("140/90", "2016/679", "1.3": its file and float tokens) while the
- * question's words split them ("140", "90"): looked up as typed too, for retrieval only (the composer reads a
- * passage's words, split the same way as the question's).
+ * Tokens the text-search parser keeps whole while the question's words split them: numbers ("140/90", "2016/679",
+ * "1.3"), domains ("kraftrecipes.com"), e-mail addresses, URLs, and hyphenated names with a digit ("GPT-4o",
+ * "COVID-19"). Looked up as typed too, for retrieval only (the composer reads a passage's words, split the same way
+ * as the question's; the index holds the parts as well, migration 0020).
  */
-export function compoundNumbers(query: string): string[] {
-  return [...new Set(query.match(/\d+(?:[/.]\d+)+/g) ?? [])].filter((n) => n.length <= 32).slice(0, 8);
+const COMPOUND = /[\p{L}\p{N}_-]+(?:[.@/:][\p{L}\p{N}_-]+)+|[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
+
+export function compoundTokens(query: string): string[] {
+  const found = (query.match(COMPOUND) ?? []).map((t) => t.replace(/^[-_]+|[-_]+$/g, '')).filter((t) => /[.@/:]/.test(t) || /\d/.test(t));
+  return [...new Set(found)].filter((t) => t.length <= 64).slice(0, 8);
 }
+
+/** A lexeme the parser made of a compound token: whole ("kraftrecipes.com", "gpt-4o", "140/90") or a signed part ("-19"). */
+export const isCompoundLexeme = (lexeme: string) => /[./@]|\p{L}-|-\p{N}/u.test(lexeme);
 
 /** Passages whose parenthesised definitions may add a term, and the most such terms. */
 export const DEFINITION_PASSAGES = 5;

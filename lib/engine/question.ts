@@ -2,6 +2,8 @@ import { questionAnswerType, type AnswerType } from './answer-type';
 import type { QueryTerm } from './retrieval';
 import { PARAPHRASE_WEIGHT, paraphraseIndex } from './paraphrases';
 import { lightStem, STOP_WORDS, tokenize } from './text';
+import { generalRarity } from './general-frequency';
+import type { SearchLanguage } from './language';
 
 /**
  * A question as the answer composer reads it: its words weighted by IDF (framing words such as "still" weigh less),
@@ -47,6 +49,12 @@ export interface Question {
   matched: Map<string, Map<string, number>>;
   /** Question words that only frame the question ("still", "often", "keep"). */
   framing: Set<string>;
+  /**
+   * Question word → what it says in general English (general-frequency.ts; framing words count less). Uniform for a
+   * knowledge base in another language: the table is English.
+   */
+  general: Map<string, number>;
+  generalTotal: number;
   /** An acronym of consecutive question words → those words ("measles-mumps-rubella" → mmr). */
   acronyms: Map<string, string[]>;
   /** A text word's light stem → the question words it paraphrases ("final" → last). */
@@ -70,8 +78,9 @@ const FRAMING_WORDS = new Set(
 );
 const FRAMING_WEIGHT = 0.4;
 
-export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexicon = fallbackLexicon(terms)): Question {
+export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexicon = fallbackLexicon(terms), language: SearchLanguage = 'en'): Question {
   const weights = new Map<string, number>();
+  const general = new Map<string, number>();
   const byLexeme = new Map<string, { word: string; idf: number }>();
   const framing = new Set<string>();
   for (const t of terms) {
@@ -79,13 +88,15 @@ export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexic
     if (framed) framing.add(t.word);
     const idf = framed ? t.idf * FRAMING_WEIGHT : t.idf;
     weights.set(t.word, Math.max(weights.get(t.word) ?? 0, idf));
+    general.set(t.word, (language === 'en' ? generalRarity(t.word) : 1) * (framed ? FRAMING_WEIGHT : 1));
     if (!byLexeme.has(t.lexeme)) byLexeme.set(t.lexeme, { word: t.word, idf });
   }
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const present = new Set(terms.filter((t) => t.docFreq > 0).map((t) => t.word));
   const acronyms = questionAcronyms(text, weights);
   const paraphrases = paraphraseIndex(weights.keys());
-  return { text, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon, matched: new Map(), framing, acronyms, paraphrases };
+  const generalTotal = [...general.values()].reduce((a, b) => a + b, 0);
+  return { text, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon, matched: new Map(), framing, general, generalTotal, acronyms, paraphrases };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { chunkParagraphs } from './paragraphs';
 import { analyseQuestion, hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
 import type { QueryTerm, RetrievedChunk } from './retrieval';
+import { GATE_MODEL } from './gate-weights';
 import { tokenize } from './text';
 
 /**
@@ -40,6 +41,8 @@ export interface PassageEvidence {
   sentenceCoverage: number;
   /** Two question words in a row somewhere in the passage. */
   phrase: boolean;
+  /** The best share of the question's general-English weight (Question.general) held by one sentence with its context. */
+  generalSentenceCoverage: number;
 }
 
 export function headingParts(p: RetrievedChunk): { section: string; upper: string } {
@@ -49,11 +52,12 @@ export function headingParts(p: RetrievedChunk): { section: string; upper: strin
 }
 
 export function passageEvidence(q: Question, p: RetrievedChunk): PassageEvidence {
-  if (q.total <= 0) return { coverage: 0, words: 0, topical: 0, sentenceCoverage: 0, phrase: false };
+  if (q.total <= 0) return { coverage: 0, words: 0, topical: 0, sentenceCoverage: 0, phrase: false, generalSentenceCoverage: 0 };
   const { section, upper } = headingParts(p);
   const all = matchText(q, `${p.heading ?? ''} ${p.content}`);
   const sectionWords = matchText(q, section);
   let best = 0;
+  let bestGeneral = 0;
   let phrase = hasAdjacentPair(q, tokenize(section)) || hasAdjacentPair(q, tokenize(upper));
   for (const para of chunkParagraphs(p.content)) {
     const label = para.label ? matchText(q, para.label.text) : new Map<string, number>();
@@ -62,11 +66,20 @@ export function passageEvidence(q: Question, p: RetrievedChunk): PassageEvidence
       const own = matchWords(q, words);
       const merged = new Map([...sectionWords, ...label, ...own]);
       best = Math.max(best, sum(merged) / q.total);
+      bestGeneral = Math.max(bestGeneral, generalShare(q, merged.keys()));
       if (!phrase && hasAdjacentPair(q, words)) phrase = true;
     }
   }
   const topical = [...all.keys()].filter((w) => !q.framing.has(w)).length;
-  return { coverage: sum(all) / q.total, words: all.size, topical, sentenceCoverage: best, phrase };
+  return { coverage: sum(all) / q.total, words: all.size, topical, sentenceCoverage: best, phrase, generalSentenceCoverage: bestGeneral };
+}
+
+/** Share of the question's general-English weight in these question words. */
+export function generalShare(q: Question, words: Iterable<string>): number {
+  if (q.generalTotal <= 0) return 0;
+  let held = 0;
+  for (const w of words) held += q.general.get(w) ?? 0;
+  return held / q.generalTotal;
 }
 
 export function passesGate(q: Question, e: PassageEvidence): boolean {
@@ -77,9 +90,62 @@ export function passesGate(q: Question, e: PassageEvidence): boolean {
   return e.topical >= 1 && e.words >= needWords && e.coverage >= MIN_COVERAGE && (e.sentenceCoverage >= together || e.phrase);
 }
 
+/**
+ * What the learned gate weighs, each about 0..1, over the top GATE_PASSAGES passages. The log-odds that the knowledge
+ * base answers is GATE_MODEL's weighted sum (gate-weights.ts), fitted by bench/engine-quality/lodo.ts on answerable
+ * questions of several public question-answering sets against questions of the other sets asked of each set's
+ * knowledge base, each domain judged by a model fitted without it.
+ */
+export const GATE_FEATURES = [
+  'sentence coverage', // the best sentence's share of the question's weight (IDF in this knowledge base)
+  'passage coverage', // the best passage's share
+  'adjacent pair', // two question words in a row in a passage
+  'absent share', // share of the question's weight in words this knowledge base never uses
+  'general present', // share of the question's general-English weight in words this knowledge base uses
+  'general sentence', // the best sentence's share of the general-English weight
+  'rarest absent', // the general-English weight of the most telling word this knowledge base lacks
+  'question words', // how many words the question has
+  'matched share', // distinct question words in the best passage, of all
+  'rule passes', // the hand-written rule (passesGate) holds for one passage
+] as const;
+
+export const GATE_PASSAGES = 3;
+
+export interface GateModel {
+  bias: number;
+  weights: readonly number[];
+  /** Log-odds at and above which the question is answered. */
+  threshold: number;
+}
+
+export function gateFeatures(q: Question, passages: RetrievedChunk[]): number[] {
+  const top = passages.slice(0, GATE_PASSAGES);
+  const evidence = top.map((p) => passageEvidence(q, p));
+  const max = (f: (e: PassageEvidence) => number) => evidence.reduce((m, e) => Math.max(m, f(e)), 0);
+  let rarestAbsent = 0;
+  for (const w of q.weights.keys()) if (!q.present.has(w)) rarestAbsent = Math.max(rarestAbsent, q.general.get(w) ?? 0);
+  const size = Math.max(1, q.weights.size);
+  return [
+    max((e) => e.sentenceCoverage),
+    max((e) => e.coverage),
+    evidence.some((e) => e.phrase) ? 1 : 0,
+    absentShare(q),
+    generalShare(q, q.present),
+    max((e) => e.generalSentenceCoverage),
+    rarestAbsent,
+    Math.log1p(q.weights.size) / Math.log(10),
+    max((e) => e.words) / size,
+    evidence.some((e) => passesGate(q, e)) ? 1 : 0,
+  ];
+}
+
+export function gateScore(features: readonly number[], model: GateModel = GATE_MODEL): number {
+  return features.reduce((s, x, k) => s + x * (model.weights[k] ?? 0), model.bias);
+}
+
 /** Does one of the top passages answer enough of the question for the knowledge base to be said to answer? */
-export function isRelevant(terms: QueryTerm[], passages: RetrievedChunk[], question?: Question): boolean {
+export function isRelevant(terms: QueryTerm[], passages: RetrievedChunk[], question?: Question, model: GateModel = GATE_MODEL): boolean {
   const q = question ?? analyseQuestion('', terms);
   if (passages.length === 0 || q.total <= 0) return false;
-  return passages.slice(0, 3).some((p) => passesGate(q, passageEvidence(q, p)));
+  return gateScore(gateFeatures(q, passages), model) >= model.threshold;
 }

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
 import { parseQuery, type ParsedQuery } from './query-parse';
-import { compoundNumbers, DEFINITION_PASSAGES, definedTerms, numberAliases } from './query-expansion';
+import { compoundTokens, DEFINITION_PASSAGES, definedTerms, isCompoundLexeme, numberAliases } from './query-expansion';
 import { nearestChunkIds } from './vector-search';
 
 /**
@@ -79,7 +79,7 @@ async function resolveTerms(
   // The configuration is not known before the first round trip: number aliases are English, and harmless to stem
   // elsewhere (they are dropped below unless the index is English).
   const aliases = numberAliases(parsed.words, 'almanac').map((a, k) => ({ ...a, i: 1000 + k, kind: 'alias' }));
-  const compounds = compoundNumbers(query).map((n, k) => ({ word: n, spelled: n, i: 2000 + k, kind: 'compound' }));
+  const compounds = compoundTokens(query).map((n, k) => ({ word: n, spelled: n, i: 2000 + k, kind: 'compound' }));
   const words = [...own, ...aliases, ...compounds];
   // Stemmed with the index's own configuration; a word that is a stop word as typed ("für", "qué") is dropped even
   // though its folded spelling ("fur", "que") would pass.
@@ -115,8 +115,9 @@ async function resolveTerms(
     if (!r.lexeme || seen.has(r.lexeme) || questionWords.has(r.word ?? '')) continue;
     if (r.kind === 'alias' && (!english || Number(r.df) === 0)) continue;
     if (r.kind === 'compound') {
-      // Only a whole number the index holds as one lexeme ("140/90"), never the parts the question already has.
-      if (Number(r.df) > 0 && /[/.]/.test(r.lexeme)) {
+      // Only a whole token the index holds as one lexeme ("140/90", "kraftrecipes.com"), never the parts the question
+      // already has.
+      if (Number(r.df) > 0 && isCompoundLexeme(r.lexeme)) {
         seen.add(r.lexeme);
         compound.push({ word: r.word ?? r.lexeme, lexeme: r.lexeme, docFreq: Number(r.df), idf: bm25Idf(chunkCount, Number(r.df)) });
       }

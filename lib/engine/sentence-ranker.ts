@@ -120,12 +120,12 @@ function typedNearTopic(q: Question, text: string): boolean {
   return false;
 }
 
-export function selectSentences(terms: QueryTerm[], passages: RetrievedChunk[], query = '', question?: Question): SentenceCandidate[] {
+export function selectSentences(terms: QueryTerm[], passages: RetrievedChunk[], query = '', question?: Question, weights: readonly number[] = SENTENCE_WEIGHTS): SentenceCandidate[] {
   const q = question ?? analyseQuestion(query, terms);
   if (q.total <= 0) return [];
   const read = passages.slice(0, PASSAGES_READ);
   const evidence = read.map((p) => passageEvidence(q, p));
-  const chosen = chooseSentences(q, read, evidence, rankSentences(q, read));
+  const chosen = chooseSentences(q, read, evidence, rankSentences(q, read, weights));
   // "On what date…" answered without any date is no answer: the composer then says nothing relevant was found (and
   // the query is free). Only for a day: for the other types, abstaining when no statement carries the type cost right
   // answers on the tuning part of bench/engine-quality (the type patterns miss some phrasings).

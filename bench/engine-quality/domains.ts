@@ -1,0 +1,192 @@
+/**
+ * The multi-domain snapshot behind lodo.ts: every public question-answering set prepared by outside/prepare.ts (one
+ * knowledge base per set, its documents uploaded as a publisher would) and our own evaluation set (the seeded
+ * marketplace) as one domain among them. For each domain it stores what retrieval hands the extractive composer for
+ *
+ *  - its answerable questions, with their gold answers, evidence and document;
+ *  - its own unanswerable questions, where the set has them;
+ *  - questions of every other domain asked of its knowledge base (cross-domain unanswerables, CROSS_PER_DOMAIN each);
+ *  - the hand-written off-topic list (reported, never fitted on).
+ *
+ *   npx tsx bench/engine-quality/domains.ts [--sets DIR] [--out FILE] [--only name,name]
+ *
+ * DIR holds `<set>.json` files (default .data/outside-sets). A snapshot is valid while retrieval, ingestion and the
+ * sets are unchanged; lodo.ts then fits and judges answer selection and the gate from it in a minute.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import type { Executor } from '@/db/client';
+import { openPglite } from '@/db/client';
+import { knowledgeBases, publishers } from '@/db/schema';
+import { ingestDocument, searchChunks, type QueryTerm, type RetrievedChunk } from '@/lib/engine';
+import { lexemesOf } from '@/lib/engine/retrieval';
+import { PASSAGES_READ } from '@/lib/engine/sentence-ranker';
+import { tokenize } from '@/lib/engine/text';
+import { prepareDatabase } from '@/lib/platform/db';
+import { newId } from '@/lib/platform/ids';
+import { goldSourceName, loadEvaluationSet, loadOffTopicSet } from './evaluation-set';
+import { openSeededMarketplace } from './snapshot';
+
+export const DEFAULT_SETS_DIR = path.join(process.cwd(), '.data', 'outside-sets');
+export const DEFAULT_DOMAIN_SNAPSHOT = '/tmp/engine-domains-snapshot.json';
+/** Questions of each other domain asked of a domain's knowledge base. */
+export const CROSS_PER_DOMAIN = 40;
+/** Our own evaluation set's name as a domain. */
+export const OWN_DOMAIN = 'almanac';
+
+/** The prepared form of a public set (outside/types.ts describes it). */
+interface PreparedSet {
+  name: string;
+  domain: string;
+  documents: Array<{ id: string; fileName: string; text: string }>;
+  questions: Array<{ id: string; question: string; answers: string[]; evidence: string[]; documentId: string | null; answerable: boolean }>;
+}
+
+export type AskKind = 'answerable' | 'unanswerable' | 'cross' | 'off-topic';
+
+export interface DomainAsk {
+  /** The knowledge base's domain (the set it was built from). */
+  domain: string;
+  id: string;
+  kind: AskKind;
+  /** For a cross-domain ask, the domain the question comes from. */
+  from: string;
+  query: string;
+  /** Short gold spans; any one in a statement answers. */
+  answers: string[];
+  /** Gold sentences or passages, when the set gives no short span. */
+  evidence: string[];
+  /** The database id of the document the question was asked of. */
+  goldDocument: string | null;
+  config: string;
+  terms: QueryTerm[];
+  chunks: RetrievedChunk[];
+  /** Retrieval and the lexicon's round trip, as on the live path. */
+  retrievalMs: number;
+}
+
+export interface DomainSnapshot {
+  domains: string[];
+  lexemes: Record<string, Record<string, string[]>>;
+  asks: DomainAsk[];
+}
+
+export function loadDomainSnapshot(file = DEFAULT_DOMAIN_SNAPSHOT): DomainSnapshot {
+  return JSON.parse(readFileSync(file, 'utf8')) as DomainSnapshot;
+}
+
+/** A stable pseudo-random order (by hash of the id), so that samples do not follow a file's topic order. */
+export const hashOrder = <T extends { id: string }>(items: T[]): T[] =>
+  [...items].sort((a, b) => (createHash('sha1').update(a.id).digest('hex') < createHash('sha1').update(b.id).digest('hex') ? -1 : 1));
+
+export function loadPreparedSets(dir: string, only: Set<string> | null): PreparedSet[] {
+  if (!existsSync(dir)) throw new Error(`${dir} does not exist: prepare the public sets first (bench/engine-quality/outside/README.md)`);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as PreparedSet)
+    .filter((s) => !only || only.has(s.name));
+}
+
+/** A question that another domain may borrow: its text only. */
+interface Borrowed {
+  id: string;
+  from: string;
+  query: string;
+}
+
+async function ingestSet(db: Executor, set: PreparedSet): Promise<{ kbId: string; docIds: Map<string, string> }> {
+  const publisherId = newId('pub');
+  await db.insert(publishers).values({ id: publisherId, slug: `outside-${set.name}`, name: `Outside set ${set.name}` });
+  const kbId = newId('kb');
+  await db.insert(knowledgeBases).values({ id: kbId, publisherId, slug: set.name, title: set.name, summary: 'Outside set', category: 'research', tags: [], status: 'published' });
+  const docIds = new Map<string, string>();
+  for (const doc of set.documents) {
+    const result = await ingestDocument(db, kbId, { sourceName: doc.fileName, bytes: new TextEncoder().encode(doc.text) }, { embeddings: null });
+    if (!result.ok) {
+      console.warn(`  ${set.name}: ${doc.fileName} not ingested: ${result.message}`);
+      continue;
+    }
+    docIds.set(doc.id, result.documentId);
+  }
+  return { kbId, docIds };
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : null);
+  const setsDir = option('--sets') ?? DEFAULT_SETS_DIR;
+  const out = option('--out') ?? DEFAULT_DOMAIN_SNAPSHOT;
+  const only = option('--only') ? new Set(option('--only')!.split(',')) : null;
+  const sets = loadPreparedSets(setsDir, only);
+  const evaluation = loadEvaluationSet();
+  const offTopic = loadOffTopicSet();
+
+  // What each domain lends the others: a fixed sample of its answerable questions.
+  const lend = new Map<string, Borrowed[]>();
+  for (const set of sets) lend.set(set.name, hashOrder(set.questions.filter((q) => q.answerable)).slice(0, CROSS_PER_DOMAIN).map((q) => ({ id: q.id, from: set.name, query: q.question })));
+  if (!only || only.has(OWN_DOMAIN)) lend.set(OWN_DOMAIN, hashOrder(evaluation).slice(0, CROSS_PER_DOMAIN).map((q) => ({ id: q.id, from: OWN_DOMAIN, query: q.question })));
+  const borrowed = (domain: string) => [...lend].filter(([from]) => from !== domain).flatMap(([, qs]) => qs);
+
+  const snapshot: DomainSnapshot = { domains: [...lend.keys()], lexemes: {}, asks: [] };
+  async function take(db: Executor, kbId: string, base: Omit<DomainAsk, 'config' | 'terms' | 'chunks' | 'retrievalMs'>) {
+    const started = performance.now();
+    const r = await searchChunks(db, kbId, base.query, { limit: PASSAGES_READ });
+    const map = r.chunks.length ? await lexemesOf(db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`))) : new Map<string, string[]>();
+    const retrievalMs = performance.now() - started;
+    const words = (snapshot.lexemes[r.config] ??= {});
+    for (const [w, l] of map) words[w] = l;
+    snapshot.asks.push({ ...base, config: r.config, terms: r.terms, chunks: r.chunks, retrievalMs });
+  }
+
+  for (const set of sets) {
+    const started = performance.now();
+    const handle = await openPglite();
+    try {
+      await prepareDatabase(handle, {});
+      const { kbId, docIds } = await ingestSet(handle.db, set);
+      const ingested = performance.now() - started;
+      for (const q of set.questions) {
+        const goldDocument = q.documentId ? (docIds.get(q.documentId) ?? null) : null;
+        if (q.answerable && q.documentId && !goldDocument) continue;
+        await take(handle.db, kbId, { domain: set.name, id: q.id, kind: q.answerable ? 'answerable' : 'unanswerable', from: set.name, query: q.question, answers: q.answers, evidence: q.evidence, goldDocument });
+      }
+      for (const b of borrowed(set.name)) await take(handle.db, kbId, { domain: set.name, id: `${b.id}@${set.name}`, kind: 'cross', from: b.from, query: b.query, answers: [], evidence: [], goldDocument: null });
+      for (const q of offTopic) await take(handle.db, kbId, { domain: set.name, id: `${q.id}@${set.name}`, kind: 'off-topic', from: 'off-topic', query: q.question, answers: [], evidence: [], goldDocument: null });
+      console.log(`${set.name} (${set.domain}): ${set.documents.length} documents in ${(ingested / 1000).toFixed(0)} s, ${snapshot.asks.filter((a) => a.domain === set.name).length} asks in ${((performance.now() - started - ingested) / 1000).toFixed(0)} s`);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  if (lend.has(OWN_DOMAIN)) {
+    const started = performance.now();
+    const { handle, db, kbId } = await openSeededMarketplace();
+    try {
+      const docRows = (await db.execute(sql`select id, kb_id, source_name from documents`)).rows as Array<{ id: string; kb_id: string; source_name: string }>;
+      const docId = new Map(docRows.map((r) => [`${r.kb_id}/${r.source_name}`, r.id]));
+      const withChunks = [...new Set(((await db.execute(sql`select distinct kb_id from chunks order by kb_id`)).rows as Array<{ kb_id: string }>).map((r) => r.kb_id))];
+      for (const q of evaluation) {
+        const kb = kbId.get(q.kb);
+        const gold = kb && docId.get(`${kb}/${goldSourceName(q.gold_document)}`);
+        if (!kb || !gold) continue;
+        await take(db, kb, { domain: OWN_DOMAIN, id: q.id, kind: 'answerable', from: OWN_DOMAIN, query: q.question, answers: [q.gold_fact], evidence: [], goldDocument: gold });
+      }
+      // Each borrowed or off-topic question goes to one of the marketplace's knowledge bases in turn.
+      let turn = 0;
+      const next = () => withChunks[turn++ % withChunks.length];
+      for (const b of borrowed(OWN_DOMAIN)) await take(db, next(), { domain: OWN_DOMAIN, id: `${b.id}@${OWN_DOMAIN}`, kind: 'cross', from: b.from, query: b.query, answers: [], evidence: [], goldDocument: null });
+      for (const q of offTopic) for (let k = 0; k < 3; k++) await take(db, next(), { domain: OWN_DOMAIN, id: `${q.id}@${OWN_DOMAIN}#${k}`, kind: 'off-topic', from: 'off-topic', query: q.question, answers: [], evidence: [], goldDocument: null });
+      console.log(`${OWN_DOMAIN}: ${snapshot.asks.filter((a) => a.domain === OWN_DOMAIN).length} asks in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    } finally {
+      await handle.close();
+    }
+  }
+  writeFileSync(out, JSON.stringify(snapshot));
+  console.log(`wrote ${out}: ${snapshot.asks.length} asks over ${snapshot.domains.length} domains`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

