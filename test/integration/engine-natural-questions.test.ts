@@ -14,7 +14,10 @@ import { answerHostedQuery } from '@/lib/engine';
  * which is what makes it free (lib/gateway/pipeline.ts meters an answer without citations as an abstention).
  *
  * One seeded database for the file, one test per knowledge base so a failure names the knowledge base and lists each
- * question with what came back. NATURAL_QUESTIONS_REPORT=<file> also writes the tally and every failure to that file.
+ * question with what came back. It also prints the tally; NATURAL_QUESTIONS_REPORT=<file> writes the tally and every
+ * failure to that file:
+ *
+ *   NATURAL_QUESTIONS_REPORT=/tmp/natural.txt npx vitest run --project postgres test/integration/engine-natural-questions.test.ts
  */
 interface NaturalQuestion {
   kb: string;
