@@ -76,23 +76,23 @@ function hashText(text: string): number {
 // ── descriptions ─────────────────────────────────────────────────────────────────────────────────────
 
 const ORGANISATION = [
-  'Each topic opens with a short overview, followed by worked examples and cross-references to related entries.',
+  'It is organised by topic, in short headed sections that each answer a practical question.',
   'Entries are short and self-contained, so a question usually lands on a single passage that answers it.',
-  'The material runs from fundamentals to advanced practice and ends with a glossary of the terms used throughout.',
+  'Each section can be read on its own and gives the figures, names and conditions a reader needs.',
 ];
 
 const AUDIENCE: Record<KnowledgeBaseSeed['category'], (audience: string) => string> = {
   legal: (a) => `Written for ${a}, it explains what the rules require and where the common misunderstandings lie. It is a reference, not legal advice: for a decision about a specific situation, consult a qualified lawyer.`,
-  health: (a) => `It summarises published evidence for ${a} and states how strong that evidence is. It supports, and never replaces, the judgement of a professional who knows the patient.`,
-  education: (a) => `It is designed for ${a}, with exercises and discussion prompts that can be used as they are or adapted to a class.`,
-  policy: (a) => `It aims to give ${a} a balanced account of the options, their costs and the evidence on what has worked, without advocating a single answer.`,
-  research: (a) => `It is written for ${a}; it favours practical checklists and worked examples over theory and points to the primary literature where a topic deserves a deeper treatment.`,
+  health: (a) => `It summarises the essentials for ${a} in plain language. It supports, and never replaces, the judgement of a professional who knows the patient.`,
+  education: (a) => `It is written for ${a}, in short sections that can be read before a lesson or shared with a class.`,
+  policy: (a) => `It gives ${a} a short, neutral account of how each instrument works and what the evidence says, without advocating a single answer.`,
+  research: (a) => `It is written for ${a} and favours practical guidance over theory.`,
 };
 
 const UPKEEP = [
-  'The editors review the collection every quarter and record each substantive change in a changelog.',
-  'Corrections and updates are made twice a year, and older versions remain available on request.',
-  'New material is added monthly; answers from the query API cite the passages they draw on, so every claim can be checked.',
+  'Answers from the query API quote the passages they draw on, so every claim can be checked against its source.',
+  'It is sample content written for the Almanac demo marketplace, not professional advice.',
+  'Questions beyond the topics named here fall outside what it can answer.',
 ];
 
 function joinList(items: string[]): string {
