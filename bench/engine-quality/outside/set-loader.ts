@@ -1,0 +1,31 @@
+import { keepGrounded } from './gold';
+import type { OutsideDocument, OutsideQuestion, OutsideSet, OutsideSource } from './types';
+
+/** One outside set: where it comes from and how to turn a local copy of its repository into an OutsideSet. */
+export interface SetLoader {
+  name: string;
+  domain: OutsideSet['domain'];
+  source: OutsideSource;
+  /** Reads the set from a git directory or checkout of `source.repository`, checking every file's checksum. */
+  load(from: string): OutsideSet;
+}
+
+/** The OutsideSet of a loader's documents and candidate questions, the ungrounded questions dropped and counted. */
+export function assemble(loader: Omit<SetLoader, 'load'>, documents: OutsideDocument[], candidates: OutsideQuestion[], description: string): OutsideSet {
+  const { kept, dropped } = keepGrounded(documents, candidates);
+  return {
+    name: loader.name,
+    domain: loader.domain,
+    source: loader.source,
+    documents,
+    questions: kept,
+    sampling: {
+      description,
+      dropped,
+      droppedBecause: 'an answer or evidence string does not occur in its document after whitespace normalisation',
+    },
+  };
+}
+
+/** "RESULTS" → "Results". */
+export const capitalised = (label: string) => label.charAt(0).toUpperCase() + label.slice(1).toLowerCase();
