@@ -12,7 +12,7 @@
  * Sample: 500 questions by the hash of their QuestionID.
  */
 import { distinct, sampleByHash, wordCount } from './gold';
-import { assemble, type SetLoader } from './set-loader';
+import { assemble, fileNameOf, type SetLoader } from './set-loader';
 import { readVerified, readVerifiedJson } from './source';
 import type { OutsideDocument, OutsideQuestion } from './types';
 
@@ -106,7 +106,7 @@ function toDocument(n: number, title: string, passages: Passage[]): OutsideDocum
     const number = p.PassageID.trim();
     parts.push(isHeading(text) ? `## ${number} ${text}` : `${number} ${text}`);
   }
-  return { id: `obliqa-${n}`, fileName: `${title.replace(/[\\/:*?"<>|]/g, '-')}.md`, text: `${parts.join('\n\n')}\n` };
+  return { id: `obliqa-${n}`, fileName: fileNameOf(title, 'md'), text: `${parts.join('\n\n')}\n` };
 }
 
 export const obliqa: SetLoader = {

@@ -29,3 +29,9 @@ export function assemble(loader: Omit<SetLoader, 'load'>, documents: OutsideDocu
 
 /** "RESULTS" → "Results". */
 export const capitalised = (label: string) => label.charAt(0).toUpperCase() + label.slice(1).toLowerCase();
+
+/** "Super_Bowl_50" → "super-bowl-50": the id part of a document named by its title. */
+export const slug = (title: string) => title.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+
+/** A title as a file name a publisher's system accepts (path and reserved characters replaced). */
+export const fileNameOf = (title: string, extension: 'md' | 'txt' | 'html') => `${title.replace(/[\\/:*?"<>|]/g, '-')}.${extension}`;

@@ -1,10 +1,13 @@
 /** Every outside set, by name. */
+import { clapnq } from './clapnq';
+import { emanual } from './emanual';
+import { nqLong } from './nq-long';
 import { obliqa } from './obliqa';
 import { pubmedqa } from './pubmedqa';
 import type { SetLoader } from './set-loader';
 import { xquad } from './xquad';
 
-export const outsideSets: readonly SetLoader[] = [obliqa, pubmedqa, xquad];
+export const outsideSets: readonly SetLoader[] = [nqLong, obliqa, emanual, xquad, clapnq, pubmedqa];
 
 export const setNamed = (name: string) => outsideSets.find((s) => s.name === name);
 

@@ -8,7 +8,7 @@
  * Sample: 500 questions by the hash of their SQuAD id; every article is kept.
  */
 import { distinct, sampleByHash } from './gold';
-import { assemble, type SetLoader } from './set-loader';
+import { assemble, fileNameOf, slug, type SetLoader } from './set-loader';
 import { readVerifiedJson } from './source';
 import type { OutsideDocument, OutsideQuestion } from './types';
 
@@ -29,8 +29,6 @@ const loader: Omit<SetLoader, 'load'> = {
   },
 };
 
-const slug = (title: string) => title.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
-
 export const xquad: SetLoader = {
   ...loader,
   load(from) {
@@ -40,7 +38,7 @@ export const xquad: SetLoader = {
     for (const article of data) {
       const title = article.title.replace(/_/g, ' ').trim();
       const id = `xquad-${slug(article.title)}`;
-      documents.push({ id, fileName: `${title}.md`, text: `# ${title}\n\n${article.paragraphs.map((p) => p.context.trim()).join('\n\n')}\n` });
+      documents.push({ id, fileName: fileNameOf(title, 'md'), text: `# ${title}\n\n${article.paragraphs.map((p) => p.context.trim()).join('\n\n')}\n` });
       for (const paragraph of article.paragraphs) {
         for (const qa of paragraph.qas) {
           all.push({ id: `xquad-${qa.id}`, question: qa.question.trim(), answers: distinct(qa.answers.map((a) => a.text)), evidence: [paragraph.context.trim()], documentId: id, answerable: true });
