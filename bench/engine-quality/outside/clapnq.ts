@@ -5,9 +5,10 @@
  *
  * A document is one Wikipedia article as far as the set gives it: its title as the `# ` heading and the passages of
  * that title the sampled questions were asked of (in the set's tokenisation: spaces around punctuation, `` and ''
- * for quotes). Gold for answerable questions: the selected sentences (evidence); no spans, the written answer in
- * `meta.answer`. Unanswerable questions (answerable false) are asked of the document holding their passage. Sample: all
- * 300 answerable development questions and 150 of the 300 unanswerable ones, by the hash of their id.
+ * for quotes). Gold for answerable questions: the sentences selected in the latest annotation round that selected
+ * any (evidence); no spans, that round's written answer in `meta.answer`. Unanswerable questions (answerable false)
+ * are asked of the document holding their passage. Sample: all 300 answerable development questions and 150 of the
+ * 300 unanswerable ones, by the hash of their id.
  */
 import { distinct, sampleByHash } from './gold';
 import { assemble, fileNameOf, slug, type SetLoader } from './set-loader';
@@ -23,8 +24,12 @@ interface Row {
   id: string;
   input: string;
   passages: Array<{ title: string; text: string }>;
-  output: Array<{ answer: string; selected_sentences: string[] }>;
+  output: Array<{ answer: string; selected_sentences: string[]; meta?: { round?: number } }>;
 }
+
+/** The annotation of the latest round that selected sentences (a second round revises the first); none if none did. */
+const bestAnnotation = (row: Row) =>
+  row.output.filter((o) => o.selected_sentences.length > 0).sort((a, b) => (b.meta?.round ?? 0) - (a.meta?.round ?? 0))[0];
 
 const loader: Omit<SetLoader, 'load'> = {
   name: 'clapnq',
@@ -60,15 +65,18 @@ export const clapnq: SetLoader = {
       return id;
     };
     const questions: OutsideQuestion[] = [
-      ...answerable.map((row) => ({
-        id: `clapnq-${row.id}`,
-        question: row.input.trim(),
-        answers: [],
-        evidence: distinct(row.output[0]?.selected_sentences ?? []),
-        documentId: documentOf(row),
-        answerable: true,
-        meta: { answer: row.output[0]?.answer ?? '' },
-      })),
+      ...answerable.map((row) => {
+        const annotation = bestAnnotation(row);
+        return {
+          id: `clapnq-${row.id}`,
+          question: row.input.trim(),
+          answers: [],
+          evidence: distinct(annotation?.selected_sentences ?? []),
+          documentId: documentOf(row),
+          answerable: true,
+          meta: { answer: annotation?.answer ?? '' },
+        };
+      }),
       ...unanswerable.map((row) => ({
         id: `clapnq-${row.id}`,
         question: row.input.trim(),

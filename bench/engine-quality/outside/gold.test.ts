@@ -52,9 +52,11 @@ describe('gold in the document', () => {
       question('set-level', null, [], ['built in 1889', 'capital of France']),
       question('set-level-missing', null, [], ['capital of Spain']),
       question('empty-gold', 'd1', [''], []),
+      question('no-gold', 'd1', [], []),
+      { ...question('unanswerable', 'd2', [], []), answerable: false },
     ]);
-    expect(kept.map((q) => q.id)).toEqual(['ok', 'set-level']);
-    expect(dropped).toBe(5);
+    expect(kept.map((q) => q.id)).toEqual(['ok', 'set-level', 'unanswerable']);
+    expect(dropped).toBe(6);
   });
 });
 

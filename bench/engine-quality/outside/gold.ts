@@ -30,8 +30,8 @@ export function sampleByHash<T>(items: readonly T[], idOf: (item: T) => string, 
 
 /**
  * The questions whose every answer and evidence string occurs in the text of their document (or, for a set-level
- * question, of some document of the set), and how many were dropped for not doing so. A question asked of a document
- * the set does not hold is dropped too.
+ * question, of some document of the set), and how many were dropped for not doing so. An answerable question with no
+ * gold string at all, or asked of a document the set does not hold, is dropped too.
  */
 export function keepGrounded(documents: readonly OutsideDocument[], questions: readonly OutsideQuestion[]): { kept: OutsideQuestion[]; dropped: number } {
   const textOf = new Map(documents.map((d) => [d.id, normaliseSpace(d.text)]));
@@ -41,7 +41,8 @@ export function keepGrounded(documents: readonly OutsideDocument[], questions: r
   for (const q of questions) {
     const gold = [...q.answers, ...q.evidence];
     let grounded: boolean;
-    if (q.documentId === null) grounded = gold.every((s) => normaliseSpace(s).length > 0 && inSomeDocument(s));
+    if (q.answerable && gold.length === 0) grounded = false;
+    else if (q.documentId === null) grounded = gold.every((s) => normaliseSpace(s).length > 0 && inSomeDocument(s));
     else {
       const text = textOf.get(q.documentId);
       grounded = text !== undefined && gold.every((s) => normaliseSpace(s).length > 0 && text.includes(normaliseSpace(s)));

@@ -57,7 +57,7 @@ for (const { loader, from } of jobs) {
   console.log(
     `${set.name} (${set.domain}): ${set.documents.length} documents, ${words.toLocaleString('en')} words; ` +
       `${answerable} answerable + ${set.questions.length - answerable} unanswerable questions (${setLevel} set-level); ` +
-      `${set.sampling.dropped} dropped (gold not in the document) → ${file}`,
+      `${set.sampling.dropped} dropped (no gold, or gold not in its document) → ${file}`,
   );
 }
 if (failed) process.exit(1);

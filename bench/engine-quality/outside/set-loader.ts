@@ -1,4 +1,4 @@
-import { keepGrounded } from './gold';
+import { keepGrounded, normaliseSpace } from './gold';
 import type { OutsideDocument, OutsideQuestion, OutsideSet, OutsideSource } from './types';
 
 /** One outside set: where it comes from and how to turn a local copy of its repository into an OutsideSet. */
@@ -12,7 +12,7 @@ export interface SetLoader {
 
 /** The OutsideSet of a loader's documents and candidate questions, the ungrounded questions dropped and counted. */
 export function assemble(loader: Omit<SetLoader, 'load'>, documents: OutsideDocument[], candidates: OutsideQuestion[], description: string): OutsideSet {
-  const { kept, dropped } = keepGrounded(documents, candidates);
+  const { kept, dropped } = keepGrounded(documents, candidates.map((q) => ({ ...q, question: normaliseSpace(q.question) })));
   return {
     name: loader.name,
     domain: loader.domain,
@@ -22,7 +22,7 @@ export function assemble(loader: Omit<SetLoader, 'load'>, documents: OutsideDocu
     sampling: {
       description,
       dropped,
-      droppedBecause: 'an answer or evidence string does not occur in its document after whitespace normalisation',
+      droppedBecause: 'an answer or evidence string does not occur in its document after whitespace normalisation, or an answerable question has no gold string',
     },
   };
 }

@@ -1,5 +1,6 @@
 /** Every outside set, by name. */
 import { clapnq } from './clapnq';
+import { cuadContracts } from './cuad';
 import { emanual } from './emanual';
 import { nqLong } from './nq-long';
 import { obliqa } from './obliqa';
@@ -7,7 +8,7 @@ import { pubmedqa } from './pubmedqa';
 import type { SetLoader } from './set-loader';
 import { xquad } from './xquad';
 
-export const outsideSets: readonly SetLoader[] = [nqLong, obliqa, emanual, xquad, clapnq, pubmedqa];
+export const outsideSets: readonly SetLoader[] = [nqLong, obliqa, cuadContracts, emanual, xquad, clapnq, pubmedqa];
 
 export const setNamed = (name: string) => outsideSets.find((s) => s.name === name);
 
