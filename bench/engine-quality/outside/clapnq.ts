@@ -12,7 +12,7 @@
  */
 import { distinct, sampleByHash } from './gold';
 import { assemble, fileNameOf, slug, type SetLoader } from './set-loader';
-import { readVerified } from './source';
+import { readVerifiedJsonl } from './source';
 import type { OutsideDocument, OutsideQuestion } from './types';
 
 const ANSWERABLE = 'annotated_data/dev/clapnq_dev_answerable.jsonl';
@@ -46,14 +46,11 @@ const loader: Omit<SetLoader, 'load'> = {
   },
 };
 
-const readRows = (from: string, path: string): Row[] =>
-  readVerified(from, loader.source, path).toString('utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Row);
-
 export const clapnq: SetLoader = {
   ...loader,
   load(from) {
-    const answerable = sampleByHash(readRows(from, ANSWERABLE), (r) => r.id, SAMPLE);
-    const unanswerable = sampleByHash(readRows(from, UNANSWERABLE), (r) => r.id, UNANSWERABLE_SAMPLE);
+    const answerable = sampleByHash(readVerifiedJsonl<Row>(from, loader.source, ANSWERABLE), (r) => r.id, SAMPLE);
+    const unanswerable = sampleByHash(readVerifiedJsonl<Row>(from, loader.source, UNANSWERABLE), (r) => r.id, UNANSWERABLE_SAMPLE);
     const passagesOf = new Map<string, { title: string; texts: string[] }>();
     const documentOf = (row: Row) => {
       const passage = row.passages[0];

@@ -13,19 +13,17 @@
  */
 import { distinct } from './gold';
 import { assemble, type SetLoader } from './set-loader';
-import { readVerified } from './source';
+import { LEVAL, type LevalRow } from './leval';
+import { readVerifiedJsonl } from './source';
 import type { OutsideDocument, OutsideQuestion } from './types';
 
 const FILE = 'LEval-data/Open-ended-tasks/legal_contract_qa.jsonl';
-
-interface Row { input: string; instructions: string[]; outputs: string[] }
 
 const loader: Omit<SetLoader, 'load'> = {
   name: 'cuad-contracts',
   domain: 'legal',
   source: {
-    repository: 'https://github.com/OpenLMLab/LEval',
-    commit: 'cd34b050269148aed75acbbe4a599873ad0f37e9',
+    ...LEVAL,
     files: [{ path: FILE, sha256: 'ed78010152c83effc5191592f92e2c0821f05329789cb546898d5d6290208dd8' }],
     licence: 'repository GPL-3.0 (LICENSE); the data is CUAD v1 (The Atticus Project, CC BY 4.0)',
     citation: 'Hendrycks, Burns, Chen, Ball. CUAD: An Expert-Annotated NLP Dataset for Legal Contract Review. NeurIPS 2021 Datasets and Benchmarks; An et al. L-Eval. ACL 2024.',
@@ -37,7 +35,7 @@ const INSTRUCTION = /^Highlight the parts \(if any\) of this contract related to
 export const cuadContracts: SetLoader = {
   ...loader,
   load(from) {
-    const rows = readVerified(from, loader.source, FILE).toString('utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Row);
+    const rows = readVerifiedJsonl<LevalRow>(from, loader.source, FILE);
     const documents: OutsideDocument[] = [];
     const questions: OutsideQuestion[] = [];
     let notQuestions = 0;

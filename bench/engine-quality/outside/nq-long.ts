@@ -11,19 +11,17 @@
  */
 import { distinct } from './gold';
 import { assemble, fileNameOf, slug, type SetLoader } from './set-loader';
-import { readVerified } from './source';
+import { LEVAL, type LevalRow } from './leval';
+import { readVerifiedJsonl } from './source';
 import type { OutsideDocument, OutsideQuestion } from './types';
 
 const FILE = 'LEval-data/Open-ended-tasks/natural_question.jsonl';
-
-interface Row { input: string; instructions: string[]; outputs: string[] }
 
 const loader: Omit<SetLoader, 'load'> = {
   name: 'nq-long',
   domain: 'long-articles',
   source: {
-    repository: 'https://github.com/OpenLMLab/LEval',
-    commit: 'cd34b050269148aed75acbbe4a599873ad0f37e9',
+    ...LEVAL,
     files: [{ path: FILE, sha256: '0daf58b082041c3e384d8ef990981c9e9cb5de7c49e9219ab9f8c1edb2dea568' }],
     licence: 'repository GPL-3.0 (LICENSE); the data is Natural Questions (Google, CC BY-SA 3.0), Wikipedia text (CC BY-SA)',
     citation: 'An et al. L-Eval: Instituting Standardized Evaluation for Long Context Language Models. ACL 2024; Kwiatkowski et al. Natural Questions: a Benchmark for Question Answering Research. TACL 2019.',
@@ -43,7 +41,7 @@ export function splitNqPage(input: string): { title: string; body: string } {
 export const nqLong: SetLoader = {
   ...loader,
   load(from) {
-    const rows = readVerified(from, loader.source, FILE).toString('utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Row);
+    const rows = readVerifiedJsonl<LevalRow>(from, loader.source, FILE);
     const documents = new Map<string, OutsideDocument>();
     const questions: OutsideQuestion[] = [];
     for (const row of rows) {

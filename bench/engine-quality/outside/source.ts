@@ -42,3 +42,7 @@ export function readVerified(from: string, source: OutsideSource, path: string):
 
 export const readVerifiedJson = <T>(from: string, source: OutsideSource, path: string): T =>
   JSON.parse(readVerified(from, source, path).toString('utf8')) as T;
+
+/** A JSON Lines file of the set, one record a non-empty line. */
+export const readVerifiedJsonl = <T>(from: string, source: OutsideSource, path: string): T[] =>
+  readVerified(from, source, path).toString('utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as T);
