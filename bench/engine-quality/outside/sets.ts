@@ -1,0 +1,19 @@
+/** Every outside set, by name. */
+import { clapnq } from './clapnq';
+import { cuadContracts } from './cuad';
+import { emanual } from './emanual';
+import { nqLong } from './nq-long';
+import { obliqa } from './obliqa';
+import { pubmedqa } from './pubmedqa';
+import type { SetLoader } from './set-loader';
+import { xquad } from './xquad';
+
+export const outsideSets: readonly SetLoader[] = [nqLong, obliqa, cuadContracts, emanual, xquad, clapnq, pubmedqa];
+
+export const setNamed = (name: string) => outsideSets.find((s) => s.name === name);
+
+/** Where the lead's fetch tool puts a repository: `<mirror>/<owner>+<name>/repo`. */
+export function mirrorPathOf(loader: SetLoader, mirror: string): string {
+  const [owner, name] = new URL(loader.source.repository).pathname.split('/').filter(Boolean);
+  return `${mirror.replace(/\/$/, '')}/${owner}+${name}/repo`;
+}
