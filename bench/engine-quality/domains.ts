@@ -22,6 +22,7 @@ import type { Executor } from '@/db/client';
 import { openPglite } from '@/db/client';
 import { knowledgeBases, publishers } from '@/db/schema';
 import { ingestDocument, searchChunks, type QueryTerm, type RetrievedChunk } from '@/lib/engine';
+import { BACK_MATTER_SPARE, withoutBackMatter } from '@/lib/engine/back-matter';
 import { lexemesOf } from '@/lib/engine/retrieval';
 import { PASSAGES_READ } from '@/lib/engine/sentence-ranker';
 import { tokenize } from '@/lib/engine/text';
@@ -32,8 +33,13 @@ import { openSeededMarketplace } from './snapshot';
 
 export const DEFAULT_SETS_DIR = path.join(process.cwd(), '.data', 'outside-sets');
 export const DEFAULT_DOMAIN_SNAPSHOT = '/tmp/engine-domains-snapshot.json';
-/** Questions of each other domain asked of a domain's knowledge base. */
-export const CROSS_PER_DOMAIN = 40;
+/** Questions each set lends to the knowledge bases of the other domains. */
+export const CROSS_PER_SET = 25;
+/**
+ * Sets whose questions name no document ("On what date will the contract's initial term expire?"): each document is a
+ * knowledge base of its own, asked only its own questions.
+ */
+const KB_PER_DOCUMENT = new Set(['cuad-contracts']);
 /** Our own evaluation set's name as a domain. */
 export const OWN_DOMAIN = 'almanac';
 
@@ -48,8 +54,10 @@ interface PreparedSet {
 export type AskKind = 'answerable' | 'unanswerable' | 'cross' | 'off-topic';
 
 export interface DomainAsk {
-  /** The knowledge base's domain (the set it was built from). */
+  /** The knowledge base's domain: left out together when judged (two legal sets are one domain). */
   domain: string;
+  /** The set the knowledge base was built from. */
+  set: string;
   id: string;
   kind: AskKind;
   /** For a cross-domain ask, the domain the question comes from. */
@@ -94,25 +102,43 @@ export function loadPreparedSets(dir: string, only: Set<string> | null): Prepare
 /** A question that another domain may borrow: its text only. */
 interface Borrowed {
   id: string;
+  /** Its domain. */
   from: string;
   query: string;
 }
 
-async function ingestSet(db: Executor, set: PreparedSet): Promise<{ kbId: string; docIds: Map<string, string> }> {
+/** One knowledge base holding the given documents, uploaded as a publisher would; document ids by the set's ids. */
+async function ingestKnowledgeBase(db: Executor, slug: string, documents: PreparedSet['documents']): Promise<{ kbId: string; docIds: Map<string, string> }> {
   const publisherId = newId('pub');
-  await db.insert(publishers).values({ id: publisherId, slug: `outside-${set.name}`, name: `Outside set ${set.name}` });
+  await db.insert(publishers).values({ id: publisherId, slug: `outside-${slug}`, name: `Outside set ${slug}` });
   const kbId = newId('kb');
-  await db.insert(knowledgeBases).values({ id: kbId, publisherId, slug: set.name, title: set.name, summary: 'Outside set', category: 'research', tags: [], status: 'published' });
+  await db.insert(knowledgeBases).values({ id: kbId, publisherId, slug, title: slug, summary: 'Outside set', category: 'research', tags: [], status: 'published' });
   const docIds = new Map<string, string>();
-  for (const doc of set.documents) {
+  for (const doc of documents) {
     const result = await ingestDocument(db, kbId, { sourceName: doc.fileName, bytes: new TextEncoder().encode(doc.text) }, { embeddings: null });
     if (!result.ok) {
-      console.warn(`  ${set.name}: ${doc.fileName} not ingested: ${result.message}`);
+      console.warn(`  ${slug}: ${doc.fileName} not ingested: ${result.message}`);
       continue;
     }
     docIds.set(doc.id, result.documentId);
   }
   return { kbId, docIds };
+}
+
+/** The set's knowledge bases (one, or one per document) and where each question is asked. */
+async function ingestSet(db: Executor, set: PreparedSet): Promise<{ kbIds: string[]; kbOf: Map<string, string>; docIds: Map<string, string> }> {
+  if (!KB_PER_DOCUMENT.has(set.name)) {
+    const { kbId, docIds } = await ingestKnowledgeBase(db, set.name, set.documents);
+    return { kbIds: [kbId], kbOf: new Map(set.documents.map((d) => [d.id, kbId])), docIds };
+  }
+  const kbOf = new Map<string, string>();
+  const docIds = new Map<string, string>();
+  for (const [k, doc] of set.documents.entries()) {
+    const one = await ingestKnowledgeBase(db, `${set.name}-${k}`, [doc]);
+    kbOf.set(doc.id, one.kbId);
+    for (const [a, b] of one.docIds) docIds.set(a, b);
+  }
+  return { kbIds: [...new Set(kbOf.values())], kbOf, docIds };
 }
 
 async function main() {
@@ -125,16 +151,20 @@ async function main() {
   const evaluation = loadEvaluationSet();
   const offTopic = loadOffTopicSet();
 
-  // What each domain lends the others: a fixed sample of its answerable questions.
+  // What each set lends the knowledge bases of other domains: a fixed sample of its answerable questions.
   const lend = new Map<string, Borrowed[]>();
-  for (const set of sets) lend.set(set.name, hashOrder(set.questions.filter((q) => q.answerable)).slice(0, CROSS_PER_DOMAIN).map((q) => ({ id: q.id, from: set.name, query: q.question })));
-  if (!only || only.has(OWN_DOMAIN)) lend.set(OWN_DOMAIN, hashOrder(evaluation).slice(0, CROSS_PER_DOMAIN).map((q) => ({ id: q.id, from: OWN_DOMAIN, query: q.question })));
-  const borrowed = (domain: string) => [...lend].filter(([from]) => from !== domain).flatMap(([, qs]) => qs);
+  // Distinct wordings only: one set asks the same question of each of its contracts.
+  const distinct = <T extends { question: string }>(qs: T[]) => qs.filter((q, i) => qs.findIndex((o) => o.question === q.question) === i);
+  for (const set of sets) lend.set(set.name, distinct(hashOrder(set.questions.filter((q) => q.answerable))).slice(0, CROSS_PER_SET).map((q) => ({ id: q.id, from: set.domain, query: q.question })));
+  const withOwn = !only || only.has(OWN_DOMAIN);
+  if (withOwn) lend.set(OWN_DOMAIN, hashOrder(evaluation).slice(0, CROSS_PER_SET).map((q) => ({ id: q.id, from: OWN_DOMAIN, query: q.question })));
+  const borrowed = (domain: string) => [...lend.values()].flat().filter((b) => b.from !== domain);
 
-  const snapshot: DomainSnapshot = { domains: [...lend.keys()], lexemes: {}, asks: [] };
+  const snapshot: DomainSnapshot = { domains: [...new Set([...sets.map((s) => s.domain), ...(withOwn ? [OWN_DOMAIN] : [])])], lexemes: {}, asks: [] };
   async function take(db: Executor, kbId: string, base: Omit<DomainAsk, 'config' | 'terms' | 'chunks' | 'retrievalMs'>) {
     const started = performance.now();
-    const r = await searchChunks(db, kbId, base.query, { limit: PASSAGES_READ });
+    const found = await searchChunks(db, kbId, base.query, { limit: PASSAGES_READ + BACK_MATTER_SPARE });
+    const r = { ...found, chunks: withoutBackMatter(found.chunks, PASSAGES_READ) };
     const map = r.chunks.length ? await lexemesOf(db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`))) : new Map<string, string[]>();
     const retrievalMs = performance.now() - started;
     const words = (snapshot.lexemes[r.config] ??= {});
@@ -147,22 +177,25 @@ async function main() {
     const handle = await openPglite();
     try {
       await prepareDatabase(handle, {});
-      const { kbId, docIds } = await ingestSet(handle.db, set);
+      const { kbIds, kbOf, docIds } = await ingestSet(handle.db, set);
       const ingested = performance.now() - started;
+      const base = { domain: set.domain, set: set.name };
       for (const q of set.questions) {
         const goldDocument = q.documentId ? (docIds.get(q.documentId) ?? null) : null;
         if (q.answerable && q.documentId && !goldDocument) continue;
-        await take(handle.db, kbId, { domain: set.name, id: q.id, kind: q.answerable ? 'answerable' : 'unanswerable', from: set.name, query: q.question, answers: q.answers, evidence: q.evidence, goldDocument });
+        const kb = (q.documentId && kbOf.get(q.documentId)) || kbIds[0];
+        await take(handle.db, kb, { ...base, id: q.id, kind: q.answerable ? 'answerable' : 'unanswerable', from: set.domain, query: q.question, answers: q.answers, evidence: q.evidence, goldDocument });
       }
-      for (const b of borrowed(set.name)) await take(handle.db, kbId, { domain: set.name, id: `${b.id}@${set.name}`, kind: 'cross', from: b.from, query: b.query, answers: [], evidence: [], goldDocument: null });
-      for (const q of offTopic) await take(handle.db, kbId, { domain: set.name, id: `${q.id}@${set.name}`, kind: 'off-topic', from: 'off-topic', query: q.question, answers: [], evidence: [], goldDocument: null });
-      console.log(`${set.name} (${set.domain}): ${set.documents.length} documents in ${(ingested / 1000).toFixed(0)} s, ${snapshot.asks.filter((a) => a.domain === set.name).length} asks in ${((performance.now() - started - ingested) / 1000).toFixed(0)} s`);
+      let turn = 0;
+      for (const b of borrowed(set.domain)) await take(handle.db, kbIds[turn++ % kbIds.length], { ...base, id: `${b.id}@${set.name}`, kind: 'cross', from: b.from, query: b.query, answers: [], evidence: [], goldDocument: null });
+      for (const q of offTopic) await take(handle.db, kbIds[turn++ % kbIds.length], { ...base, id: `${q.id}@${set.name}`, kind: 'off-topic', from: 'off-topic', query: q.question, answers: [], evidence: [], goldDocument: null });
+      console.log(`${set.name} (${set.domain}): ${set.documents.length} documents in ${(ingested / 1000).toFixed(0)} s, ${snapshot.asks.filter((a) => a.set === set.name).length} asks in ${((performance.now() - started - ingested) / 1000).toFixed(0)} s`);
     } finally {
       await handle.close();
     }
   }
 
-  if (lend.has(OWN_DOMAIN)) {
+  if (withOwn) {
     const started = performance.now();
     const { handle, db, kbId } = await openSeededMarketplace();
     try {
@@ -173,13 +206,13 @@ async function main() {
         const kb = kbId.get(q.kb);
         const gold = kb && docId.get(`${kb}/${goldSourceName(q.gold_document)}`);
         if (!kb || !gold) continue;
-        await take(db, kb, { domain: OWN_DOMAIN, id: q.id, kind: 'answerable', from: OWN_DOMAIN, query: q.question, answers: [q.gold_fact], evidence: [], goldDocument: gold });
+        await take(db, kb, { domain: OWN_DOMAIN, set: OWN_DOMAIN, id: q.id, kind: 'answerable', from: OWN_DOMAIN, query: q.question, answers: [q.gold_fact], evidence: [], goldDocument: gold });
       }
       // Each borrowed or off-topic question goes to one of the marketplace's knowledge bases in turn.
       let turn = 0;
       const next = () => withChunks[turn++ % withChunks.length];
-      for (const b of borrowed(OWN_DOMAIN)) await take(db, next(), { domain: OWN_DOMAIN, id: `${b.id}@${OWN_DOMAIN}`, kind: 'cross', from: b.from, query: b.query, answers: [], evidence: [], goldDocument: null });
-      for (const q of offTopic) for (let k = 0; k < 3; k++) await take(db, next(), { domain: OWN_DOMAIN, id: `${q.id}@${OWN_DOMAIN}#${k}`, kind: 'off-topic', from: 'off-topic', query: q.question, answers: [], evidence: [], goldDocument: null });
+      for (const b of borrowed(OWN_DOMAIN)) await take(db, next(), { domain: OWN_DOMAIN, set: OWN_DOMAIN, id: `${b.id}@${OWN_DOMAIN}`, kind: 'cross', from: b.from, query: b.query, answers: [], evidence: [], goldDocument: null });
+      for (const q of offTopic) for (let k = 0; k < 3; k++) await take(db, next(), { domain: OWN_DOMAIN, set: OWN_DOMAIN, id: `${q.id}@${OWN_DOMAIN}#${k}`, kind: 'off-topic', from: 'off-topic', query: q.question, answers: [], evidence: [], goldDocument: null });
       console.log(`${OWN_DOMAIN}: ${snapshot.asks.filter((a) => a.domain === OWN_DOMAIN).length} asks in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     } finally {
       await handle.close();

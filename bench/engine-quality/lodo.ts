@@ -16,7 +16,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { composeExtractiveAnswer, type ReaderModel, READER_MODEL } from '@/lib/engine/answer';
+import { composeExtractiveAnswer } from '@/lib/engine/answer';
+import { READER_MODEL, type ReaderModel } from '@/lib/engine/answerable';
 import { languageOfConfig, checkedSearchConfig } from '@/lib/engine/language';
 import { analyseQuestion, mapLexicon, matchText, type Question } from '@/lib/engine/question';
 import { gateFeatures, GATE_FEATURES, type GateModel } from '@/lib/engine/relevance-gate';
@@ -29,7 +30,7 @@ const argv = process.argv.slice(2);
 const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : null);
 
 /** The hand-set weights the reader's fit starts from and is pulled towards (train-ranker.ts's PRIOR). */
-const READER_PRIOR = [3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3, -0.5, -0.3, 0.3, 0.3, 0.5, 0.3, 1];
+const READER_PRIOR = [3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3, -0.5, -0.3, 0.3, 0.3, 0.5, 0.3, 1, 1, 0.5, 0.5];
 const READER_LAMBDA = 0.003;
 const GATE_LAMBDA = 0.01;
 /** The gate's threshold keeps at most this share of the training domains' answerable questions refused (their mean). */
@@ -60,27 +61,38 @@ interface Prepared {
   q: Question;
   language: ReturnType<typeof languageOfConfig>;
   lexicon: ReturnType<typeof mapLexicon>;
-  /** Reader candidates: features and whether each answers (answerable asks only). */
+  /** Reader candidates: features and whether each answers (false for every candidate of an unanswerable ask). */
   x: number[][];
   y: boolean[];
+  /** The gate's features but the last (the reader's score, which depends on the reader's weights). */
   gate: number[];
   /** Gold answer somewhere in the passages read. */
   reachable: boolean;
 }
 
 function prepare(snapshot: DomainSnapshot): Prepared[] {
+  // One map per configuration, shared by every ask (a map per ask would hold the whole vocabulary thousands of times).
+  const maps = new Map(Object.entries(snapshot.lexemes).map(([config, words]) => [config, new Map(Object.entries(words))]));
   return snapshot.asks.map((ask) => {
     const config = checkedSearchConfig(ask.config);
     const language = languageOfConfig(config);
-    const lexicon = mapLexicon(new Map(Object.entries(snapshot.lexemes[ask.config] ?? {})), ask.terms);
+    const lexicon = mapLexicon(maps.get(ask.config) ?? new Map(), ask.terms);
     const q = analyseQuestion(ask.query, ask.terms, lexicon, language);
-    const ranked = ask.kind === 'answerable' ? rankSentences(q, ask.chunks) : [];
-    const y = ranked.map((c) => answers(`${c.context ?? ''}: ${c.text}`, ask));
-    return { ask, q, language, lexicon, x: ranked.map((c) => c.features), y, gate: q.total > 0 && ask.chunks.length ? gateFeatures(q, ask.chunks) : [], reachable: y.some(Boolean) };
+    const ranked = rankSentences(q, ask.chunks);
+    const y = ranked.map((c) => ask.kind === 'answerable' && answers(`${c.context ?? ''}: ${c.text}`, ask));
+    const gate = q.total > 0 && ranked.length ? gateFeatures(q, ask.chunks, 0).slice(0, -1) : [];
+    q.matched.clear();
+    return { ask, q, language, lexicon, x: ranked.map((c) => c.features), y, gate, reachable: y.some(Boolean) };
   });
 }
 
 // --- fitting --------------------------------------------------------------------------------------------------------
+
+/** The gate's features of an ask under the given reader weights (its best statement's score last, as gateFeatures has it). */
+function gateRow(p: Prepared, readerWeights: readonly number[]): number[] {
+  const best = p.x.reduce((m, x) => Math.max(m, x.reduce((a, v, k) => a + v * (readerWeights[k] ?? 0), 0)), -Infinity);
+  return [...p.gate, Math.max(-1, Math.min(2, best / 10))];
+}
 
 interface Group {
   x: number[][];
@@ -106,7 +118,7 @@ function adam(dim: number, start: number[], steps: number, gradient: (w: number[
 /** Listwise softmax over each question's candidates, each domain weighing the same, pulled towards READER_PRIOR. */
 function fitReader(train: Prepared[]): number[] {
   const byDomain = new Map<string, Prepared[]>();
-  for (const p of train) if (p.ask.kind === 'answerable' && p.y.some(Boolean) && p.y.some((v) => !v)) byDomain.set(p.ask.domain, [...(byDomain.get(p.ask.domain) ?? []), p]);
+  for (const p of train) if (p.ask.kind === 'answerable' && p.reachable && p.y.some((v) => !v)) byDomain.set(p.ask.domain, [...(byDomain.get(p.ask.domain) ?? []), p]);
   const groups: Group[] = [...byDomain.values()].flatMap((ps) => ps.map((p) => ({ x: p.x, y: p.y, weight: 1 / (ps.length * byDomain.size) })));
   const dim = SENTENCE_FEATURES.length;
   return adam(dim, READER_PRIOR, 1500, (w) => {
@@ -130,14 +142,14 @@ function fitReader(train: Prepared[]): number[] {
  * Logistic regression: answerable questions whose answer is in the passages read against questions of other domains,
  * each domain's two classes weighing the same. The threshold then keeps REFUSAL_BUDGET of answerable questions refused.
  */
-function fitGate(train: Prepared[]): GateModel {
+function fitGate(train: Prepared[], readerWeights: readonly number[]): GateModel {
   const domains = [...new Set(train.map((p) => p.ask.domain))];
   const rows: Array<{ x: number[]; y: number; weight: number }> = [];
   for (const d of domains) {
     const pos = train.filter((p) => p.ask.domain === d && p.ask.kind === 'answerable' && p.reachable && p.gate.length);
     const neg = train.filter((p) => p.ask.domain === d && p.ask.kind === 'cross' && p.gate.length);
-    for (const p of pos) rows.push({ x: p.gate, y: 1, weight: 1 / (2 * pos.length * domains.length) });
-    for (const p of neg) rows.push({ x: p.gate, y: 0, weight: 1 / (2 * neg.length * domains.length) });
+    for (const p of pos) rows.push({ x: gateRow(p, readerWeights), y: 1, weight: 1 / (2 * pos.length * domains.length) });
+    for (const p of neg) rows.push({ x: gateRow(p, readerWeights), y: 0, weight: 1 / (2 * neg.length * domains.length) });
   }
   const dim = GATE_FEATURES.length + 1;
   const w = adam(dim, new Array(dim).fill(0), 2000, (w) => {
@@ -152,7 +164,7 @@ function fitGate(train: Prepared[]): GateModel {
   });
   const model: GateModel = { bias: w[0], weights: w.slice(1), threshold: 0 };
   // The threshold: the highest at which the training domains' answerable questions are refused at most REFUSAL_BUDGET on average.
-  const score = (p: Prepared) => p.gate.reduce((a, v, k) => a + v * model.weights[k], model.bias);
+  const score = (p: Prepared) => gateRow(p, readerWeights).reduce((a, v, k) => a + v * model.weights[k], model.bias);
   const perDomain = domains.map((d) => train.filter((p) => p.ask.domain === d && p.ask.kind === 'answerable' && p.gate.length).map(score));
   let threshold = -10;
   for (let t = -10; t <= 10; t += 0.05) {
@@ -279,26 +291,32 @@ function table(title: string, tallies: Map<string, Tally>): string[] {
 function main() {
   const snapshot = loadDomainSnapshot(option('--snapshot') ?? DEFAULT_DOMAIN_SNAPSHOT);
   const prepared = prepare(snapshot);
-  const domains = [...new Set(prepared.map((p) => p.ask.domain))];
+  const domains = [...new Set(prepared.map((p) => p.ask.domain))].filter((d) => !option('--domain') || d === option('--domain'));
   const verbose = option('--verbose');
   const tallies = new Map<string, Tally>();
   const shipped = argv.includes('--shipped');
   // --in-sample: one model fitted on every domain, judged on each (what the shipped weights do after --write).
-  const everywhere: ReaderModel | null = argv.includes('--in-sample') ? { sentenceWeights: fitReader(prepared), gate: fitGate(prepared) } : null;
+  const fitAll = (): ReaderModel => {
+    const sentenceWeights = fitReader(prepared);
+    return { sentenceWeights, gate: fitGate(prepared, sentenceWeights) };
+  };
+  const everywhere: ReaderModel | null = argv.includes('--in-sample') ? fitAll() : null;
   for (const d of domains) {
+    const started = performance.now();
     const model: ReaderModel = shipped ? READER_MODEL : everywhere ?? (() => {
       const train = prepared.filter((p) => p.ask.domain !== d);
-      return { sentenceWeights: fitReader(train), gate: fitGate(train) };
+      const sentenceWeights = fitReader(train);
+      return { sentenceWeights, gate: fitGate(train, sentenceWeights) };
     })();
     const t = emptyTally();
     for (const p of prepared.filter((x) => x.ask.domain === d)) judge(p, model, t);
     tallies.set(d, t);
+    console.error(`${d}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
     if (verbose === d) for (const m of t.misses.slice(0, 60)) console.log(m);
   }
   console.log(table(shipped ? 'shipped weights' : everywhere ? 'fitted on every domain (in sample)' : 'held-out domain (fitted on the others)', tallies).join('\n'));
   if (argv.includes('--write')) {
-    const sentenceWeights = fitReader(prepared);
-    const gate = fitGate(prepared);
+    const { sentenceWeights, gate } = everywhere ?? fitAll();
     const source = `${prepared.filter((p) => p.ask.kind === 'answerable').length} answerable questions and ${prepared.filter((p) => p.ask.kind === 'cross').length} cross-domain ones over ${domains.length} domains (${domains.join(', ')})`;
     const readerFile = path.join(process.cwd(), 'lib', 'engine', 'answer-weights.ts');
     writeFileSync(

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { composeExtractiveAnswer, NO_ANSWER_TEXT } from './answer';
-import { isRelevant } from './relevance-gate';
-import { selectSentences } from './sentence-ranker';
+import { judgeAnswerable } from './answerable';
+import { analyseQuestion } from './question';
+import { rankSentences, selectSentences } from './sentence-ranker';
 import type { QueryTerm, RetrievedChunk } from './retrieval';
+
+/** The statements chosen for a question, as the composer chooses them once the gate has let it through. */
+function select(terms: QueryTerm[], passages: RetrievedChunk[], query = '') {
+  const q = analyseQuestion(query, terms);
+  return selectSentences(q, passages, rankSentences(q, passages));
+}
+const relevant = (terms: QueryTerm[], passages: RetrievedChunk[], query = '') => judgeAnswerable(analyseQuestion(query, terms), passages).answerable;
 
 const term = (word: string, lexeme: string, idf: number, docFreq = 1): QueryTerm => ({ word, lexeme, idf, docFreq });
 const chunk = (id: number, content: string, score: number, extra: Partial<RetrievedChunk> = {}): RetrievedChunk => ({
@@ -152,25 +160,25 @@ describe('extractive answers', () => {
       chunk(1, 'Glaciers retreat at a measured rate each year in the Alps.', 9),
       chunk(2, 'Glaciers retreat at a measured rate each year in the Alps!', 8),
     ];
-    expect(selectSentences(terms, passages)).toHaveLength(1);
+    expect(select(terms, passages)).toHaveLength(1);
   });
 
   it('a sentence introducing a list brings the list items', () => {
     const passages = [chunk(1, 'Glacier retreat is measured in three ways:\n\nRepeat photography.\n\nGPS stakes drilled into the ice.\n\nSatellite altimetry.', 5)];
-    const [first] = selectSentences(terms, passages);
+    const [first] = select(terms, passages);
     expect(first.text).toBe('Glacier retreat is measured in three ways:\n\nRepeat photography.\n\nGPS stakes drilled into the ice.\n\nSatellite altimetry.');
   });
 
   it('quantity questions prefer the sentence with a number', () => {
     const passages = [chunk(1, 'The glacier retreat rate is monitored by the survey team using stakes. The glacier retreat reached 30 metres in 2022.', 5)];
-    const [first] = selectSentences(terms, passages, 'How many metres did the glacier retreat?');
+    const [first] = select(terms, passages, 'How many metres did the glacier retreat?');
     expect(first.text).toBe('The glacier retreat reached 30 metres in 2022.');
   });
 
   it("a table's header row is the context of its rows, never the answer", () => {
     const taxTerms = [term('carbon', 'carbon', 2), term('tax', 'tax', 2), term('trading', 'trade', 2)];
     const passages = [chunk(1, 'Feature; Carbon tax; Trading system\nPrice; Set by the tax; Set by trading\nQuantity; Adjusts; Capped', 5)];
-    const texts = selectSentences(taxTerms, passages, 'How do a carbon tax and trading differ?').map((c) => c.text);
+    const texts = select(taxTerms, passages, 'How do a carbon tax and trading differ?').map((c) => c.text);
     expect(texts).not.toContain('Feature; Carbon tax; Trading system');
     expect(texts[0]).toBe('Price; Set by the tax; Set by trading');
   });
@@ -178,18 +186,18 @@ describe('extractive answers', () => {
   it('prefers the statement that repeats the numbers the question gives (the same instance)', () => {
     const rideTerms = [term('ride', 'ride', 2), term('kilometres', 'kilometr', 1.5), term('cost', 'cost', 1.5)];
     const passages = [chunk(1, 'Every taxi ride costs $3.50 to start plus $2.20 for each kilometre of the ride. The fare for 12 kilometres costs $29.90 in all.', 5)];
-    const [first] = selectSentences(rideTerms, passages, 'How much does a ride of 12 kilometres cost?');
+    const [first] = select(rideTerms, passages, 'How much does a ride of 12 kilometres cost?');
     expect(first.text).toBe('The fare for 12 kilometres costs $29.90 in all.');
   });
 
   it('a statement that carries the number asked for may answer the sentence before it without repeating its words', () => {
     const vitalTerms = [term('vital', 'vital', 3), term('trial', 'trial', 1.5), term('participants', 'particip', 1)];
     const passages = [chunk(1, 'The VITAL trial tested vitamin D against placebo in healthy volunteers. Enrolment reached 25,871 adults.', 5)];
-    const texts = selectSentences(vitalTerms, passages, 'How many participants took part in the VITAL trial?').map((c) => c.text);
+    const texts = select(vitalTerms, passages, 'How many participants took part in the VITAL trial?').map((c) => c.text);
     expect(texts).toContain('Enrolment reached 25,871 adults.');
     // Without a number to carry, such a sentence is no candidate.
     const plain = [chunk(1, 'The VITAL trial tested vitamin D against placebo in healthy volunteers. Enrolment closed early.', 5)];
-    expect(selectSentences(vitalTerms, plain, 'How many participants took part in the VITAL trial?').map((c) => c.text)).not.toContain('Enrolment closed early.');
+    expect(select(vitalTerms, plain, 'How many participants took part in the VITAL trial?').map((c) => c.text)).not.toContain('Enrolment closed early.');
   });
 
   it('a negated question is answered by the statement that says what does not hold, not by its opposite', () => {
@@ -236,20 +244,28 @@ describe('extractive answers', () => {
   it('refuses when the passages hold too little of the question', () => {
     const wide = [term('glacier', 'glacier', 1), term('football', 'footbal', 6, 0), term('cup', 'cup', 6, 0)];
     const passages = [chunk(1, 'The glacier is large.', 3)];
-    expect(isRelevant(wide, passages)).toBe(false);
+    expect(relevant(wide, passages)).toBe(false);
     expect(composeExtractiveAnswer('glacier football cup', wide, passages)).toMatchObject({ answer: NO_ANSWER_TEXT, citations: [] });
-    expect(isRelevant(terms, [chunk(1, 'Glaciers retreat quickly.', 3)])).toBe(true);
+    expect(relevant(terms, [chunk(1, 'Glaciers retreat quickly.', 3)])).toBe(true);
     // A question made only of framing words names nothing.
     const still = [term('still', 'still', 2)];
-    expect(isRelevant(still, [chunk(1, 'The bill still becomes law.', 3)])).toBe(false);
+    expect(relevant(still, [chunk(1, 'The bill still becomes law.', 3)])).toBe(false);
   });
 
   it('when most of the question is unknown to the knowledge base, the words it shares must stand together', () => {
     // "How long should sourdough bread proof overnight?" asked of medical abstracts: "proof" and "overnight" occur.
     const bread = [term('sourdough', 'sourdough', 7.6, 0), term('bread', 'bread', 7.6, 0), term('proof', 'proof', 5.7), term('overnight', 'overnight', 6)];
     const scattered = chunk(1, 'Proof-of-concept study with a placebo run-in period. Patients fasted overnight before each visit and were seen weekly.', 6);
-    expect(isRelevant(bread, [scattered])).toBe(false);
+    expect(relevant(bread, [scattered])).toBe(false);
     // The same shared words in one sentence are evidence enough.
-    expect(isRelevant(bread, [chunk(1, 'Leave the dough to proof overnight in a cool place before baking it the next morning.', 6)])).toBe(true);
+    expect(relevant(bread, [chunk(1, 'Leave the dough to proof overnight in a cool place before baking it the next morning.', 6)])).toBe(true);
+  });
+});
+
+describe('back matter', () => {
+  it('a reference list or "See also" section answers nothing; a section merely starting with such a word does', async () => {
+    const { isBackMatter } = await import('./back-matter');
+    expect(['References ( edit )', 'Article > See also', 'Notes and references', '2. Einzelnachweise', 'Liens externes'].every(isBackMatter)).toBe(true);
+    expect(['Notes on dosing', 'Sources of funding for the study', 'Article > History', null].some(isBackMatter)).toBe(false);
   });
 });

@@ -1,9 +1,7 @@
 import type { Citation, QueryAnswer } from '@/lib/query-answer';
-import { fallbackLexicon, analyseQuestion, type Lexicon } from './question';
-import { SENTENCE_WEIGHTS } from './answer-weights';
-import { GATE_MODEL } from './gate-weights';
+import { fallbackLexicon, analyseQuestion, type Lexicon, type Question } from './question';
+import { judgeAnswerable, type ReaderModel } from './answerable';
 import type { SearchLanguage } from './language';
-import { isRelevant, type GateModel } from './relevance-gate';
 import type { QueryTerm, RetrievedChunk } from './retrieval';
 import { MAX_EXCERPT_CHARS, PASSAGES_READ, selectSentences } from './sentence-ranker';
 import { countTokens } from './tokens';
@@ -20,6 +18,14 @@ import { countTokens } from './tokens';
  */
 export const NO_ANSWER_TEXT = 'No relevant information was found in this knowledge base for that question.';
 
+/** The abstention in the knowledge base's language (docs/api.md §8.1). */
+export const NO_ANSWER_TEXTS: Record<SearchLanguage, string> = {
+  en: NO_ANSWER_TEXT,
+  es: 'No se encontró información relevante sobre esa pregunta en esta base de conocimiento.',
+  de: 'In dieser Wissensdatenbank wurden zu dieser Frage keine relevanten Informationen gefunden.',
+  fr: 'Aucune information pertinente n’a été trouvée dans cette base de connaissances pour cette question.',
+};
+
 /** Cuts an over-long excerpt at a word boundary; the result is still a verbatim prefix. */
 function clipExcerpt(text: string): string {
   if (text.length <= MAX_EXCERPT_CHARS) return text;
@@ -27,9 +33,10 @@ function clipExcerpt(text: string): string {
   return text.slice(0, cut > 200 ? cut : MAX_EXCERPT_CHARS);
 }
 
-export function noAnswer(query: string, passagesRead: RetrievedChunk[] = []): QueryAnswer {
+export function noAnswer(query: string, passagesRead: RetrievedChunk[] = [], language: SearchLanguage = 'en'): QueryAnswer {
   const read = passagesRead.reduce((n, p) => n + p.tokenCount, 0);
-  return { answer: NO_ANSWER_TEXT, citations: [], tokens_used: countTokens(query) + read + countTokens(NO_ANSWER_TEXT) };
+  const answer = NO_ANSWER_TEXTS[language];
+  return { answer, citations: [], tokens_used: countTokens(query) + read + countTokens(answer) };
 }
 
 /** "Senator" + "Term of six years…" → "Senator: Term of six years…". */
@@ -40,28 +47,23 @@ function withContext(context: string | null, text: string): string {
   return text.startsWith(name) ? text : `${name}: ${text}`;
 }
 
-/** The learned parts of answer selection; the shipped ones unless a benchmark fits others (bench/engine-quality/lodo.ts). */
-export interface ReaderModel {
-  sentenceWeights: readonly number[];
-  gate: GateModel;
-}
-
-export const READER_MODEL: ReaderModel = { sentenceWeights: SENTENCE_WEIGHTS, gate: GATE_MODEL };
-
-export function composeExtractiveAnswer(query: string, terms: QueryTerm[], passages: RetrievedChunk[], lexicon?: Lexicon, options: { language?: SearchLanguage; model?: ReaderModel } = {}): QueryAnswer {
+export function composeExtractiveAnswer(query: string, terms: QueryTerm[], passages: RetrievedChunk[], lexicon?: Lexicon, options: { language?: SearchLanguage; model?: ReaderModel; question?: Question } = {}): QueryAnswer {
   const read = passages.slice(0, PASSAGES_READ);
-  const model = options.model ?? READER_MODEL;
-  const q = analyseQuestion(query, terms, lexicon ?? fallbackLexicon(terms), options.language);
-  if (!isRelevant(terms, read, q, model.gate)) return noAnswer(query, read);
-  const sentences = selectSentences(terms, read, query, q, model.sentenceWeights);
-  if (sentences.length === 0) return noAnswer(query, read);
+  const q = options.question ?? analyseQuestion(query, terms, lexicon ?? fallbackLexicon(terms), options.language);
+  const judgement = judgeAnswerable(q, read, options.model);
+  if (!judgement.answerable) return noAnswer(query, read, q.language);
+  const sentences = selectSentences(q, read, judgement.ranked);
+  if (sentences.length === 0) return noAnswer(query, read, q.language);
   const citations: Citation[] = [];
   const parts: string[] = [];
   let shownContext: string | null = null;
   for (const s of sentences) {
     const p = read[s.passage];
     const excerpt = clipExcerpt(p.content.slice(s.excerpt.start, s.excerpt.end));
-    let index = citations.findIndex((c) => c.document_id === p.documentId && c.page === p.page && c.excerpt === excerpt);
+    // One passage is cited once: a statement whose excerpt lies within another's (or holds it) shares its citation,
+    // which keeps the longer excerpt.
+    let index = citations.findIndex((c) => c.document_id === p.documentId && c.page === p.page && (c.excerpt.includes(excerpt) || excerpt.includes(c.excerpt)));
+    if (index >= 0 && excerpt.length > citations[index].excerpt.length) citations[index] = { ...citations[index], excerpt };
     if (index < 0) {
       citations.push({ document_id: p.documentId, title: p.documentTitle, excerpt, page: p.page });
       index = citations.length - 1;

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
  */
 interface Table {
   counts: Map<string, number>;
+  total: number;
   maxInformation: number;
 }
 
@@ -25,7 +26,7 @@ function load(): Table {
     counts.set(folded, (counts.get(folded) ?? 0) + count);
     total += count;
   }
-  return { counts, maxInformation: Math.log(total) };
+  return { counts, total, maxInformation: Math.log(total) };
 }
 
 /**
@@ -36,4 +37,15 @@ export function generalRarity(word: string): number {
   table ??= load();
   const count = table.counts.get(word) ?? 0;
   return Math.log((Math.exp(table.maxInformation) + 1) / (count + 1)) / table.maxInformation;
+}
+
+/**
+ * How much more often a knowledge base uses a word than general English does, in natural-log units: the log of the
+ * share of its chunks holding the word over the word's general frequency (both smoothed). Positive for the words a
+ * knowledge base is about ("hypertension" in a cardiology guide), negative for words it lacks or barely uses.
+ */
+export function affinity(word: string, docFreq: number, chunkCount: number): number {
+  table ??= load();
+  const general = ((table.counts.get(word) ?? 0) + 1) / table.total;
+  return Math.log((docFreq + 0.5) / (chunkCount + 1) / general);
 }

@@ -3,14 +3,12 @@ import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import type { QueryAnswer, QueryRequest } from '@/lib/query-answer';
 import { composeExtractiveAnswer, noAnswer } from './answer';
-import { analyseQuestion, mapLexicon, type Lexicon } from './question';
-import { languageOfConfig } from './language';
-import { isRelevant } from './relevance-gate';
+import { judgeAnswerable, readQuestion } from './answerable';
+import { BACK_MATTER_SPARE, withoutBackMatter } from './back-matter';
 import { PASSAGES_READ } from './sentence-ranker';
 import { embeddingsConfig, questionVector, type EmbeddingsConfig } from './embeddings';
 import { composeLlmAnswer, LLM_PASSAGES, type LlmConfig } from './llm';
-import { lexemesOf, searchChunks, type SearchResult } from './retrieval';
-import { tokenize } from './text';
+import { searchChunks } from './retrieval';
 
 export type { QueryTerm, RetrievedChunk, SearchResult } from './retrieval';
 export { searchChunks } from './retrieval';
@@ -44,12 +42,12 @@ export async function answerHostedQuery(
   const limit = Math.max(PASSAGES_READ, llm ? LLM_PASSAGES : 0);
   const embeddings = options.embeddings === undefined ? embeddingsConfig() : options.embeddings;
   const vector = embeddings ? () => questionVector(embeddings, request.query, request) : undefined;
-  const result = await searchChunks(executor, request.kbId, request.query, { limit, vector });
+  const found = await searchChunks(executor, request.kbId, request.query, { limit: limit + BACK_MATTER_SPARE, vector });
+  const result = { ...found, chunks: withoutBackMatter(found.chunks, limit) };
   request.signal?.throwIfAborted();
-  const lexicon = await passageLexicon(executor, result, limit);
-  const language = languageOfConfig(result.config);
+  const question = await readQuestion(executor, request.query, result, limit);
   if (llm) {
-    if (!isRelevant(result.terms, result.chunks, analyseQuestion(request.query, result.terms, lexicon, language))) return noAnswer(request.query);
+    if (!judgeAnswerable(question, result.chunks).answerable) return noAnswer(request.query, [], question.language);
     try {
       return await composeLlmAnswer(llm, request.query, result.chunks, request.signal);
     } catch (error) {
@@ -58,12 +56,6 @@ export async function answerHostedQuery(
       log.warn({ requestId: request.requestId, err: (error as Error).message }, 'chat model failed; answering extractively');
     }
   }
-  return composeExtractiveAnswer(request.query, result.terms, result.chunks, lexicon, { language });
+  return composeExtractiveAnswer(request.query, result.terms, result.chunks, undefined, { question });
 }
 
-/** The words of the passages read, stemmed by the knowledge base's own configuration (one round trip). */
-async function passageLexicon(db: Executor, result: SearchResult, limit: number): Promise<Lexicon> {
-  const words = result.chunks.slice(0, limit).flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`));
-  const map = words.length ? await lexemesOf(db, result.config, words) : new Map<string, string[]>();
-  return mapLexicon(map, result.terms);
-}

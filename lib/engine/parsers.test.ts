@@ -47,7 +47,7 @@ describe('plain text', () => {
   it('a first line that is a sentence stays in the text; the title then comes from the file name', () => {
     const first = 'Almanac answers questions from the documents of a knowledge base and cites the passages it used, page by page.';
     const d = parsePlainText(`${first}\nIt keeps every excerpt verbatim.\n\nSECOND PART\n\nMore text here.\n`, 'release-notes_2026.txt');
-    expect(d.title).toBe('Release notes 2026');
+    expect(d.title).toBe('Release Notes 2026');
     expect(pageText(d.pages[0])).toContain(first);
     const short = parsePlainText('Fees are due on the first day of each month.\n\nLate fees apply after ten days.\n', 'fees.txt');
     expect(short.title).toBe('Fees');
@@ -63,6 +63,20 @@ describe('plain text', () => {
       ['paragraph', 'First paragraph here. Same paragraph.'],
       ['paragraph', 'Not a heading because it ends with a period.'],
     ]);
+  });
+
+  it('a short line over its paragraph heads it; a line wrapped mid-sentence does not', () => {
+    const d = parsePlainText('Guide\n\nTreatment threshold\nTreat when the average reading stays at 140/90 or above on two visits.\n\nThe committee met in\nMarch to decide the thresholds for older adults.\n', 'guide.txt');
+    expect(d.pages[0].blocks.map((b) => [b.kind, b.text])).toEqual([
+      ['heading', 'Guide'],
+      ['heading', 'Treatment threshold'],
+      ['paragraph', 'Treat when the average reading stays at 140/90 or above on two visits.'],
+      ['paragraph', 'The committee met in March to decide the thresholds for older adults.'],
+    ]);
+  });
+
+  it('a title from a file name is in title case', () => {
+    expect(parsePlainText('plain words here, no title line.\n', 'gdpr_breach-notification-of-the-regulator.txt').title).toBe('Gdpr Breach Notification of the Regulator');
   });
 });
 

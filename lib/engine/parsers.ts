@@ -144,10 +144,14 @@ export function decodeText(bytes: Uint8Array, format: SourceFormat): string {
   return controls > 0 ? text.replace(STRAY_CONTROLS, '') : text;
 }
 
-function fallbackTitle(sourceName: string): string {
+const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'but', 'by', 'for', 'in', 'of', 'on', 'or', 'the', 'to', 'vs', 'via', 'with']);
+
+/** A file name as a title: "gdpr_breach-notification.md" → "Gdpr Breach Notification" (small words lower-case). */
+export function fallbackTitle(sourceName: string): string {
   const base = path.basename(sourceName).replace(/\.[^.]+$/, '').replace(/\.pdf$/i, '');
-  const words = base.replace(/[-_]+/g, ' ').trim();
-  return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Untitled document';
+  const words = base.replace(/[-_]+/g, ' ').trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return 'Untitled document';
+  return words.map((w, i) => (i > 0 && SMALL_WORDS.has(w.toLowerCase()) ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1))).join(' ');
 }
 
 function finish(title: string, format: SourceFormat, pages: ParsedPage[], pageCount: number | null): ParsedDocument {
@@ -183,6 +187,17 @@ function looksLikeTitle(line: string, next: string | undefined): boolean {
   return long.length > 0 && long.every((w) => /^[\p{Lu}\p{N}]/u.test(w));
 }
 
+/**
+ * The first line of a paragraph that heads it: a few words, no closing punctuation, well shorter than the line after
+ * it, which starts a sentence. A line wrapped mid-sentence ends on a word that needs the next ("the", "of").
+ */
+function leadsParagraph(line: string, next: string): boolean {
+  const words = line.split(/\s+/);
+  if (words.length > 8 || /[.,;:!?…\-–]$/.test(line) || !/^[\p{Lu}\p{N}]/u.test(line) || !/^[\p{Lu}]/u.test(next)) return false;
+  if (SMALL_WORDS.has(words[words.length - 1].toLowerCase())) return false;
+  return line.length <= next.length * 0.6;
+}
+
 export function parsePlainText(text: string, sourceName: string): ParsedDocument {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const found = lines.findIndex((l) => l.trim() !== '');
@@ -196,6 +211,10 @@ export function parsePlainText(text: string, sourceName: string): ParsedDocument
     if (paraLines.length === 0) continue;
     if (paraLines.length === 1 && looksLikeHeading(paraLines[0])) {
       blocks.push({ kind: 'heading', level: 2, text: normalizeWhitespace(paraLines[0]) });
+    } else if (paraLines.length > 1 && leadsParagraph(paraLines[0], paraLines[1])) {
+      // "Treatment threshold" over its text is the section's heading, not the start of its first sentence.
+      blocks.push({ kind: 'heading', level: 2, text: normalizeWhitespace(paraLines[0]) });
+      blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(paraLines.slice(1).join(' ')) });
     } else {
       blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(paraLines.join(' ')) });
     }

@@ -1,6 +1,6 @@
 import type { Executor } from '@/lib/platform/db';
 import { embeddingsConfig, questionVector, type EmbeddingsConfig } from './embeddings';
-import { isRelevant } from './relevance-gate';
+import { judgeAnswerable, readQuestion } from './answerable';
 import { searchChunks } from './retrieval';
 
 /** A retrieved passage as the retrieval-only endpoints return it (docs/api.md §10.2, §10.3). */
@@ -51,7 +51,7 @@ export async function findPassages(db: Executor, kbId: string, query: string, to
   const vector = embeddings ? () => questionVector(embeddings, query, { signal }) : undefined;
   const result = await searchChunks(db, kbId, query, { limit: topK, vector });
   signal?.throwIfAborted();
-  if (result.chunks.length === 0 || !isRelevant(result.terms, result.chunks)) return [];
+  if (result.chunks.length === 0 || !judgeAnswerable(await readQuestion(db, query, result), result.chunks).answerable) return [];
   const top = result.chunks.slice(0, topK);
   const scores = rankScores(top.map((c) => c.score));
   return top.map((chunk, i) => ({

@@ -2,7 +2,7 @@ import { questionAnswerType, type AnswerType } from './answer-type';
 import type { QueryTerm } from './retrieval';
 import { PARAPHRASE_WEIGHT, paraphraseIndex } from './paraphrases';
 import { lightStem, STOP_WORDS, tokenize } from './text';
-import { generalRarity } from './general-frequency';
+import { affinity as kbAffinity, generalRarity } from './general-frequency';
 import type { SearchLanguage } from './language';
 
 /**
@@ -35,6 +35,8 @@ export function mapLexicon(map: Map<string, string[]>, terms: QueryTerm[]): Lexi
 /** The question as answer selection sees it: its words with their weights and lexemes, and the answer type. */
 export interface Question {
   text: string;
+  /** The knowledge base's language (its text-search configuration's). */
+  language: SearchLanguage;
   type: AnswerType | null;
   /** Question word → its weight (the highest IDF of its lexemes; words absent from the knowledge base weigh most). */
   weights: Map<string, number>;
@@ -55,6 +57,8 @@ export interface Question {
    */
   general: Map<string, number>;
   generalTotal: number;
+  /** Question word → affinity (general-frequency.ts) of the knowledge base for it; empty in another language. */
+  affinity: Map<string, number>;
   /** An acronym of consecutive question words → those words ("measles-mumps-rubella" → mmr). */
   acronyms: Map<string, string[]>;
   /** A text word's light stem → the question words it paraphrases ("final" → last). */
@@ -81,6 +85,7 @@ const FRAMING_WEIGHT = 0.4;
 export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexicon = fallbackLexicon(terms), language: SearchLanguage = 'en'): Question {
   const weights = new Map<string, number>();
   const general = new Map<string, number>();
+  const affinity = new Map<string, number>();
   const byLexeme = new Map<string, { word: string; idf: number }>();
   const framing = new Set<string>();
   for (const t of terms) {
@@ -89,6 +94,11 @@ export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexic
     const idf = framed ? t.idf * FRAMING_WEIGHT : t.idf;
     weights.set(t.word, Math.max(weights.get(t.word) ?? 0, idf));
     general.set(t.word, (language === 'en' ? generalRarity(t.word) : 1) * (framed ? FRAMING_WEIGHT : 1));
+    if (language === 'en') {
+      // The chunk count, recovered from the term's BM25 IDF and document frequency (retrieval.ts's bm25Idf).
+      const chunks = Math.max(1, (Math.exp(t.idf) - 1) * (t.docFreq + 0.5) + t.docFreq - 0.5);
+      affinity.set(t.word, Math.max(affinity.get(t.word) ?? -Infinity, kbAffinity(t.word, t.docFreq, chunks)));
+    }
     if (!byLexeme.has(t.lexeme)) byLexeme.set(t.lexeme, { word: t.word, idf });
   }
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
@@ -96,7 +106,7 @@ export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexic
   const acronyms = questionAcronyms(text, weights);
   const paraphrases = paraphraseIndex(weights.keys());
   const generalTotal = [...general.values()].reduce((a, b) => a + b, 0);
-  return { text, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon, matched: new Map(), framing, general, generalTotal, acronyms, paraphrases };
+  return { text, language, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon, matched: new Map(), framing, general, generalTotal, affinity, acronyms, paraphrases };
 }
 
 /**

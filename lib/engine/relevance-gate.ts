@@ -1,6 +1,7 @@
+import { isBackMatter } from './back-matter';
 import { chunkParagraphs } from './paragraphs';
-import { analyseQuestion, hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
-import type { QueryTerm, RetrievedChunk } from './retrieval';
+import { hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
+import type { RetrievedChunk } from './retrieval';
 import { GATE_MODEL } from './gate-weights';
 import { tokenize } from './text';
 
@@ -107,6 +108,9 @@ export const GATE_FEATURES = [
   'question words', // how many words the question has
   'matched share', // distinct question words in the best passage, of all
   'rule passes', // the hand-written rule (passesGate) holds for one passage
+  'affinity', // how much more than general English the knowledge base uses the question's words (weighted mean)
+  'lowest affinity', // ... for the question's least-used telling word
+  'reader score', // the reader's score of its best statement (sentence-ranker.ts), over 10 (last: lodo.ts relies on it)
 ] as const;
 
 export const GATE_PASSAGES = 3;
@@ -118,8 +122,8 @@ export interface GateModel {
   threshold: number;
 }
 
-export function gateFeatures(q: Question, passages: RetrievedChunk[]): number[] {
-  const top = passages.slice(0, GATE_PASSAGES);
+export function gateFeatures(q: Question, passages: RetrievedChunk[], readerScore: number): number[] {
+  const top = passages.filter((p) => !isBackMatter(p.heading)).slice(0, GATE_PASSAGES);
   const evidence = top.map((p) => passageEvidence(q, p));
   const max = (f: (e: PassageEvidence) => number) => evidence.reduce((m, e) => Math.max(m, f(e)), 0);
   let rarestAbsent = 0;
@@ -136,16 +140,35 @@ export function gateFeatures(q: Question, passages: RetrievedChunk[]): number[] 
     Math.log1p(q.weights.size) / Math.log(10),
     max((e) => e.words) / size,
     evidence.some((e) => passesGate(q, e)) ? 1 : 0,
+    ...affinityFeatures(q),
+    Math.max(-1, Math.min(2, readerScore / 10)),
   ];
+}
+
+/** The question's affinity features, scaled to about -1..1 (0 when the knowledge base is not in English). */
+function affinityFeatures(q: Question): [number, number] {
+  if (q.affinity.size === 0) return [0, 0];
+  let weighted = 0;
+  let weights = 0;
+  let lowest = Infinity;
+  for (const [w, a] of q.affinity) {
+    const g = q.general.get(w) ?? 0;
+    const clipped = Math.max(-10, Math.min(10, a));
+    weighted += g * clipped;
+    weights += g;
+    if (g >= 0.5) lowest = Math.min(lowest, clipped);
+  }
+  return [weights > 0 ? weighted / weights / 10 : 0, Number.isFinite(lowest) ? lowest / 10 : 0];
 }
 
 export function gateScore(features: readonly number[], model: GateModel = GATE_MODEL): number {
   return features.reduce((s, x, k) => s + x * (model.weights[k] ?? 0), model.bias);
 }
 
-/** Does one of the top passages answer enough of the question for the knowledge base to be said to answer? */
-export function isRelevant(terms: QueryTerm[], passages: RetrievedChunk[], question?: Question, model: GateModel = GATE_MODEL): boolean {
-  const q = question ?? analyseQuestion('', terms);
+/**
+ * Does the knowledge base answer? `readerScore` is the best statement's score (answerable.ts puts the two together).
+ */
+export function isRelevant(q: Question, passages: RetrievedChunk[], readerScore: number, model: GateModel = GATE_MODEL): boolean {
   if (passages.length === 0 || q.total <= 0) return false;
-  return gateScore(gateFeatures(q, passages), model) >= model.threshold;
+  return gateScore(gateFeatures(q, passages, readerScore), model) >= model.threshold;
 }

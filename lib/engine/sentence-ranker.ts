@@ -3,8 +3,9 @@ import { SENTENCE_WEIGHTS } from './answer-weights';
 import { findingLikelihood } from './finding-wording';
 import { questionNumbers, sharedNumbers } from './numbers';
 import { chunkParagraphs, type Paragraph } from './paragraphs';
+import { isBackMatter } from './back-matter';
 import { analyseQuestion, hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
-import { headingParts, passageEvidence, passesGate, type PassageEvidence } from './relevance-gate';
+import { generalShare, headingParts, passageEvidence, passesGate, type PassageEvidence } from './relevance-gate';
 import type { QueryTerm, RetrievedChunk } from './retrieval';
 import { countWords, lightStem, STOP_WORDS, tokenize, type Span } from './text';
 
@@ -48,7 +49,7 @@ const OTHER_DOCUMENT_MARGIN = 0.3;
 const BULLET = /^[-–•]\s/;
 const REFERS_BACK = /^(the|this|these|that|those|it|they|such|el|la|los|las|este|esta|dieser|diese|dieses|der|die|das|es|ce|cette|ces|il|elle)\b/i;
 /** A sentence that leans on the one before it ("It killed…", "They ate…", "Between 1347 and 1351 it killed…"). */
-const LEANS_BACK = /^(\S+\s+){0,4}(it|they|he|she|its|their|this|these|those|them|such|ello|ellos|ellas|er|sie|es|il|ils|elle|elles)\b/i;
+const LEANS_BACK = /^(\S+\s+){0,4}(it|they|he|she|its|their|this|these|those|them|such|above|ello|ellos|ellas|er|sie|es|il|ils|elle|elles)\b/i;
 
 /** The text without the numbers the question itself gives ("1347", "12"): an answer is a number the question lacks. */
 function withoutQuestionNumbers(text: string, question: string): string {
@@ -120,12 +121,11 @@ function typedNearTopic(q: Question, text: string): boolean {
   return false;
 }
 
-export function selectSentences(terms: QueryTerm[], passages: RetrievedChunk[], query = '', question?: Question, weights: readonly number[] = SENTENCE_WEIGHTS): SentenceCandidate[] {
-  const q = question ?? analyseQuestion(query, terms);
+/** The statements to answer with, chosen from the passages' ranked candidates (answerable.ts ranks them). */
+export function selectSentences(q: Question, read: RetrievedChunk[], ranked: SentenceCandidate[]): SentenceCandidate[] {
   if (q.total <= 0) return [];
-  const read = passages.slice(0, PASSAGES_READ);
   const evidence = read.map((p) => passageEvidence(q, p));
-  const chosen = chooseSentences(q, read, evidence, rankSentences(q, read, weights));
+  const chosen = chooseSentences(q, read, evidence, ranked);
   // "On what date…" answered without any date is no answer: the composer then says nothing relevant was found (and
   // the query is free). Only for a day: for the other types, abstaining when no statement carries the type cost right
   // answers on the tuning part of bench/engine-quality (the type patterns miss some phrasings).
@@ -180,6 +180,9 @@ export const SENTENCE_FEATURES = [
   'verdict given', // a yes-or-no question ("Does X reduce Y?") and a statement there under a finding heading or concluding
   'verdict result', // ... and a statement there reporting a result ("was significantly associated")
   'finding wording', // ... and how likely its wording is a study's finding, not its background (finding-wording.ts)
+  'general coverage', // share of the question's general-English weight in the statement itself (question.ts)
+  'general context coverage', // ... only in its label, heading or lead-in
+  'match density', // question words found per word of the shortest stretch of the statement holding them all
 ] as const;
 
 const OTHER_LABEL = SENTENCE_FEATURES.indexOf('other label');
@@ -204,6 +207,8 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
 
   read.forEach((p, index) => {
     const { section, upper } = headingParts(p);
+    // A reference list, "See also" or "External links" names sources; it answers nothing itself.
+    if (isBackMatter(p.heading)) return;
     const role = sectionRole(section || upper);
     // What reads like an answer (a result, a conclusion) counts only in the document that matches the question best:
     // another study's conclusion, found through a few shared words, answers another question.
@@ -336,6 +341,9 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         verdictOn && (role === 'finding' || concludes) ? 1 : 0,
         verdictOn && reportsResult(own) ? 1 : 0,
         verdictOn ? (findingLikelihood(own) ?? 0) : 0,
+        generalShare(q, ownWords.keys()),
+        generalShare(q, contextOnly.keys()),
+        matchDensity(q, words),
       ];
       let score = 0;
       for (let k = 0; k < features.length; k++) score += (weights[k] ?? 0) * features[k];
@@ -356,6 +364,23 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
   // Overlapping chunks repeat a sentence: keep its best-scored copy.
   const seen = new Set<string>();
   return candidates.filter((c) => !seen.has(c.text) && seen.add(c.text));
+}
+
+/**
+ * How tightly the question's words sit in the statement: the words of it that name a question word, over the length
+ * of the shortest stretch from the first to the last of them (1 when they stand together, 0 when none is found).
+ */
+function matchDensity(q: Question, words: string[]): number {
+  let first = -1;
+  let last = -1;
+  let hits = 0;
+  words.forEach((w, i) => {
+    if (matchWords(q, [w]).size === 0) return;
+    if (first < 0) first = i;
+    last = i;
+    hits++;
+  });
+  return hits === 0 ? 0 : hits / (last - first + 1);
 }
 
 /** Question words that occur in the knowledge base (the rest weigh most but cannot be found). */

@@ -9,6 +9,8 @@ describe('splitSentences', () => {
     ['Dr. Smith met Mr. Jones. They talked.', ['Dr. Smith met Mr. Jones.', 'They talked.']],
     ['See e.g. the annex. Then stop.', ['See e.g. the annex.', 'Then stop.']],
     ['The U.S. Senate votes. It ended.', ['The U.S. Senate votes.', 'It ended.']],
+    ['Er verfällt am 31. März des Folgejahres. Danach nicht.', ['Er verfällt am 31. März des Folgejahres.', 'Danach nicht.']],
+    ['Sales rose 12. March was slower.', ['Sales rose 12.', 'March was slower.']],
     ['Pay 3.5 percent. Done.', ['Pay 3.5 percent.', 'Done.']],
     ['J. R. Tolkien wrote it. Yes.', ['J. R. Tolkien wrote it.', 'Yes.']],
     ['He said "stop." Then left.', ['He said "stop."', 'Then left.']],

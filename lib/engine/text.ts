@@ -21,6 +21,8 @@ const ABBREVIATIONS = new Set([
   'al', 'ed', 'eds', 'min', 'max', 'mg', 'ml', 'kg', 'dl', 'mmhg', 'a.m', 'p.m',
 ]);
 
+const GERMAN_MONTH = /^(Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)\b/u;
+
 /**
  * Sentence spans of one paragraph (no newlines expected). A boundary is `.`, `!` or `?` (optionally followed by
  * closing quotes or brackets) then whitespace then an upper-case letter, digit or opening quote — except after
@@ -36,6 +38,8 @@ export function splitSentences(text: string): Span[] {
       const before = text.slice(start, match.index);
       const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
       if (ABBREVIATIONS.has(lastWord) || /^\p{L}$/u.test(lastWord)) continue;
+      // A German date's day is an ordinal with a period ("am 31. März"): no sentence ends there.
+      if (/(^|\s)\d{1,2}$/.test(before) && GERMAN_MONTH.test(text.slice(punctEnd + match[3].length))) continue;
     }
     if (punctEnd > start) spans.push({ start, end: punctEnd });
     start = punctEnd + match[3].length;

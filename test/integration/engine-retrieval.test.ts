@@ -152,3 +152,27 @@ describe('answers', () => {
     expect(answer.citations).toEqual([]);
   });
 });
+
+describe('tokens as people write them', () => {
+  let kb: string;
+  let named: string;
+  beforeAll(async () => {
+    const r = await createHostedKnowledgeBase(db, { title: 'Privacy Notices', publisher: 'Retrieval Test Press', category: 'legal', tags: [], summary: 'Privacy notices of several sites.' });
+    if (!r.ok) throw new Error(r.message);
+    kb = r.id;
+    named = await ingest(kb, 'kraft.md', enc('# Kraft Recipes Privacy Notice\n\nVisitors of kraftrecipes.com may write to privacy@kraftrecipes.com to delete their account. Cookies expire after 13 months.\n'));
+    await ingest(kb, 'other-site.md', enc('# Recipe Hub Privacy Notice\n\nRecipe sites keep cookies for one year. Kraft cheese recipes are shared with partners of the recipe hub. To delete an account, write to the recipe hub.\n'));
+    await ingest(kb, 'versions.md', enc('# Model Notes\n\nGPT-4o answers in about 300 ms. The COVID-19 guidance was revised in 2022.\n'));
+  });
+
+  it('a question naming a domain, an address or a versioned name finds the document that holds it whole', async () => {
+    for (const query of ['How do I delete my account on kraftrecipes.com?', 'What is privacy@kraftrecipes.com for?', 'kraftrecipes']) {
+      const r = await searchChunks(db, kb, query, { limit: 3 });
+      expect(r.chunks[0]?.documentId, query).toBe(named);
+    }
+    const v = await searchChunks(db, kb, 'How fast is GPT-4o?', { limit: 3 });
+    expect(v.chunks[0]?.content).toContain('GPT-4o answers');
+    const answer = await answerHostedQuery({ kbId: kb, query: 'How do I delete my account on kraftrecipes.com?', requestId: 'req_test' }, db, { llm: null });
+    expect(answer.citations[0]?.document_id).toBe(named);
+  });
+});
