@@ -42,5 +42,13 @@ export async function register(): Promise<void> {
   // Its timers do not hold the process open: on shutdown a job cut short is taken over by another instance (or this
   // one after the restart) when its lease expires. No signal handler here, so the usage recorder's exit logic is unchanged.
   startJobWorker();
+  // /metrics (lib/platform/metrics.ts): the gauges read at scrape time, and the requests scripts/serve.mjs answers.
+  const { observeRequest, provideGauge } = await import('./lib/platform/metrics');
+  const { databasePoolState, getDb } = await import('./lib/platform/db');
+  const { queueDepth } = await import('./lib/platform/jobs');
+  provideGauge('jobs', async () => queueDepth(await getDb()));
+  provideGauge('db-pool', databasePoolState);
+  const { registerRequestObserver } = await import('./lib/platform/request-metrics-slot.mjs');
+  registerRequestObserver(observeRequest);
   registerNodeGateway();
 }

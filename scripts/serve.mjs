@@ -19,6 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { findFastLane } from '../lib/gateway/fast-lane-slot.mjs';
 import { createFrontServer } from '../lib/platform/front-server.mjs';
+import { reportRequest } from '../lib/platform/request-metrics-slot.mjs';
 import { isHttpsUrl, securityHeaders } from '../lib/platform/security-headers.mjs';
 
 process.env.NODE_ENV ??= 'production';
@@ -75,6 +76,8 @@ nextReady.catch(() => {}); // reported where start-up awaits it, below
 
 const server = createFrontServer(
   (req, res) => {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => reportRequest(req.method ?? 'GET', req.url ?? '/', res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
     const gateway = findFastLane();
     const target = gateway ? gateway.match(req.url) : null;
     let handling;

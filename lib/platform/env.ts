@@ -217,6 +217,8 @@ export const envSchema = z.object({
   JOB_LEASE_MS: intWithDefault(60_000, 1_000),
   /** How often each instance looks for due jobs. */
   JOB_POLL_MS: intWithDefault(1_000, 50),
+  /** Bearer token that GET /metrics requires; unset, /metrics answers only loopback and private addresses. */
+  METRICS_TOKEN: optionalString,
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -206,7 +206,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness (the database answers) or, with probe=live, liveness (for operators and load balancers) */
+        /** Readiness (the database and the job queue answer) or, with probe=live, liveness (for operators and load balancers) */
         get: operations["getHealth"];
         /** Not allowed: only GET, HEAD is served */
         put: operations["getHealth_put"];
@@ -477,6 +477,11 @@ export interface components {
             rateLimiter: "memory" | "redis" | "upstash";
             /** @description False while the limiter store (Redis, Upstash) cannot be reached: every rate limit then passes until it is back. */
             rateLimiterReachable: boolean;
+            /** @description The background job queue (a table of the same database): whether it can be read, and its jobs waiting or running. */
+            queue: {
+                ok: boolean;
+                depth?: number;
+            };
         };
         Liveness: {
             /** @constant */
@@ -2719,7 +2724,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
-            /** @description The database cannot be reached (opening it has a 2 s budget); the body is the health object, not an error body */
+            /** @description The database or the job queue cannot be read (opening the database has a 2 s budget); the body is the health object, not an error body */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
