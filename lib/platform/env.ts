@@ -122,6 +122,8 @@ export const envSchema = z.object({
   ALMANAC_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, {
     message: 'must be at least 32 characters (for example: openssl rand -base64 48)',
   }),
+  /** The server secret being replaced: read only by `almanac rotate-secret`, which re-encrypts under ALMANAC_SECRET. */
+  ALMANAC_PREVIOUS_SECRET: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Optional file that receives the JSON logs instead of stdout. */
   LOG_FILE: optionalString,
