@@ -50,5 +50,15 @@ export async function register(): Promise<void> {
   provideGauge('db-pool', databasePoolState);
   const { registerRequestObserver } = await import('./lib/platform/request-metrics-slot.mjs');
   registerRequestObserver(observeRequest);
+  // Traces only toward a collector (lib/platform/tracing.ts); the spans of work in flight are lost with a kill -9.
+  const { getEnv } = await import('./lib/platform/env');
+  const { OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME } = getEnv();
+  if (OTEL_EXPORTER_OTLP_ENDPOINT) {
+    const { inSpan, startTracing } = await import('./lib/platform/tracing');
+    startTracing({ endpoint: OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: OTEL_SERVICE_NAME });
+    // The fast lane's keyed requests as root spans, the gateway's stages nested in them.
+    const { registerRequestTracer } = await import('./lib/platform/request-metrics-slot.mjs');
+    registerRequestTracer((name, work) => inSpan(name, {}, work));
+  }
   registerNodeGateway();
 }

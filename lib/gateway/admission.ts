@@ -55,11 +55,15 @@ export async function authenticate(authorization: string | null): Promise<{ ok: 
 
 /** Rows 1–6 for a keyed request. */
 export function admit(request: KeyedRequest): Promise<{ ok: true; admitted: Admitted } | GatewayDenial> {
-  return observeStage('auth', async () => {
-    const known = await authenticate(request.authorization);
-    if (!known.ok) return known;
-    return admitKnownKey(known.db, known.record, known.keyHash, request.kbId);
-  });
+  return observeStage(
+    'auth',
+    async () => {
+      const known = await authenticate(request.authorization);
+      if (!known.ok) return known;
+      return admitKnownKey(known.db, known.record, known.keyHash, request.kbId);
+    },
+    { 'almanac.request_id': request.requestId },
+  );
 }
 
 /** Knowledge-base states a key can reach row 5 in: a draft or archived one is unknown to buyers. */

@@ -42,7 +42,7 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
   const { admitted, headers, requestId } = metered;
   const { db, kb, period, cap, record } = admitted;
   // Row 9: reserve one unit of the cap before routing (exact under any concurrency).
-  const reservation = await observeStage('quota', () => reserveQueryUnit(db, period, cap));
+  const reservation = await observeStage('quota', () => reserveQueryUnit(db, period, cap), { 'almanac.request_id': requestId, 'almanac.kb_id': kb.id });
   if (!reservation.ok) {
     Object.assign(headers, usageHeaders({ used: reservation.used, cap }));
     return deny('query_cap_exceeded', `This subscription has used all ${cap} queries of the current billing period.`, headers, {
@@ -55,7 +55,7 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
   // Rows 10–11
   let result: BackendResult<T>;
   try {
-    result = await observeStage(kb.backend.kind === 'hosted' ? 'engine' : 'backend', () => metered.call());
+    result = await observeStage(kb.backend.kind === 'hosted' ? 'engine' : 'backend', () => metered.call(), { 'almanac.request_id': requestId, 'almanac.kb_id': kb.id });
   } catch (err) {
     log.error({ err, request_id: requestId, kb_id: kb.id }, 'routing failed');
     result = { ok: false, code: 'internal_error', reason: 'routing failed' };

@@ -221,6 +221,10 @@ export const envSchema = z.object({
   JOB_POLL_MS: intWithDefault(1_000, 50),
   /** Bearer token that GET /metrics requires; unset, /metrics answers only loopback and private addresses. */
   METRICS_TOKEN: optionalString,
+  /** OTLP/HTTP collector base URL (spans go to <url>/v1/traces); unset, no traces are made. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.refine((v) => v === undefined || (/^https?:\/\//i.test(v) && URL.canParse(v)), 'must be an http(s) URL such as http://localhost:4318'),
+  /** The service.name of this instance's spans. */
+  OTEL_SERVICE_NAME: z.string().trim().min(1).default('almanac'),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -13,7 +13,7 @@ import { processSingleton, replaceProcessSingleton } from './singleton';
  *
  * Why not pg-boss or graphile-worker: both need a pool of real PostgreSQL connections (LISTEN/NOTIFY, advisory locks,
  * several sessions at once), and the embedded database is PGlite, one connection inside the process. One table and
- * three statements run the same on both databases (README, "Background jobs").
+ * three statements run the same on both databases (docs/architecture.md, "Background jobs").
  *
  * Guarantees: a job is enqueued in the caller's transaction, so it exists iff the write that caused it committed;
  * a claim is one UPDATE over `SKIP LOCKED` rows, so two instances never take the same job at once; a claim carries a

@@ -2,6 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { processSingleton } from './singleton';
+import { inSpan } from './tracing';
 
 /**
  * What an operator watches, in Prometheus's text format at GET /metrics (app/metrics/route.ts): requests by route
@@ -58,11 +59,14 @@ export function provideGauge(name: 'jobs' | 'db-pool', read: GaugeReader): void 
   gaugeReaders.set(name, read);
 }
 
-/** Times one stage of the gateway; the stage's own result or error passes through untouched. */
-export async function observeStage<T>(stage: GatewayStage, work: () => Promise<T>): Promise<T> {
+/**
+ * Times one stage of the gateway into /metrics and, when traces are on (lib/platform/tracing.ts), wraps it in a span
+ * `gateway.<stage>` (for `backend`, the outbound call to the publisher). The stage's result or error passes through.
+ */
+export async function observeStage<T>(stage: GatewayStage, work: () => Promise<T>, attributes: Record<string, string> = {}): Promise<T> {
   const end = metrics().stageSeconds.startTimer({ stage });
   try {
-    return await work();
+    return await inSpan(`gateway.${stage}`, attributes, work);
   } finally {
     end();
   }
