@@ -54,7 +54,8 @@ export async function register(): Promise<void> {
   const { getEnv } = await import('./lib/platform/env');
   const { OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME } = getEnv();
   if (OTEL_EXPORTER_OTLP_ENDPOINT) {
-    const { inSpan, startTracing } = await import('./lib/platform/tracing');
+    const { startTracing } = await import('./lib/platform/trace-export');
+    const { inSpan } = await import('./lib/platform/tracing');
     startTracing({ endpoint: OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: OTEL_SERVICE_NAME });
     // The fast lane's keyed requests as root spans, the gateway's stages nested in them.
     const { registerRequestTracer } = await import('./lib/platform/request-metrics-slot.mjs');

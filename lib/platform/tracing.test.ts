@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeStage } from './metrics';
 import { registerRequestTracer, traceRequest } from './request-metrics-slot.mjs';
-import { inSpan, startTracing, type Tracing } from './tracing';
+import { startTracing, type Tracing } from './trace-export';
+import { inSpan } from './tracing';
 
 /** Spans of the gateway's stages reach a local OTLP/HTTP receiver (what a collector listens with on :4318). */
 interface ReceivedSpan {
