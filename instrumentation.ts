@@ -8,6 +8,10 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // /metrics counts every request scripts/serve.mjs answers from here on, the health probes of start-up included.
+  const { observeRequest } = await import('./lib/platform/metrics');
+  const { registerRequestObserver } = await import('./lib/platform/request-metrics-slot.mjs');
+  registerRequestObserver(observeRequest);
   // Whatever fails here stops the process with its reason instead of leaving a server that answers 500 to everything
   // (lib/platform/startup.ts): a bad variable, a missing ALMANAC_SECRET, a database that cannot be opened.
   const { checkConfiguration, startOrExit } = await import('./lib/platform/startup');
@@ -43,13 +47,11 @@ export async function register(): Promise<void> {
   // one after the restart) when its lease expires. No signal handler here, so the usage recorder's exit logic is unchanged.
   startJobWorker();
   // /metrics (lib/platform/metrics.ts): the gauges read at scrape time, and the requests scripts/serve.mjs answers.
-  const { observeRequest, provideGauge } = await import('./lib/platform/metrics');
+  const { provideGauge } = await import('./lib/platform/metrics');
   const { databasePoolState, getDb } = await import('./lib/platform/db');
   const { queueDepth } = await import('./lib/platform/jobs');
   provideGauge('jobs', async () => queueDepth(await getDb()));
   provideGauge('db-pool', databasePoolState);
-  const { registerRequestObserver } = await import('./lib/platform/request-metrics-slot.mjs');
-  registerRequestObserver(observeRequest);
   // Traces only toward a collector (lib/platform/tracing.ts); the spans of work in flight are lost with a kill -9.
   const { getEnv } = await import('./lib/platform/env');
   const { OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME } = getEnv();

@@ -54,8 +54,11 @@ async function startAndStop(label, limitMs) {
     readyAfter = seconds(started);
     if (Date.now() - started > limitMs) throw new Error(`${label}: ready only after ${readyAfter} s`);
     console.log(`${label}: ready ${readyAfter} s after \`npm start\` (production dependencies only).`);
+    await waitFor(`http://127.0.0.1:${port}/api/health/ready`, Date.now() + 5_000);
     const metrics = await (await waitFor(`http://127.0.0.1:${port}/metrics`, Date.now() + 5_000)).text();
-    if (!metrics.includes('almanac_http_requests_total{route="/api/health/ready"')) throw new Error('/metrics does not count the requests it was sent');
+    if (!metrics.includes('almanac_http_requests_total{route="/api/health/ready",method="GET",status="200"}')) {
+      throw new Error('/metrics does not count the requests it was sent');
+    }
   } finally {
     process.kill(-server.pid, 'SIGTERM');
   }
