@@ -5,6 +5,7 @@ import { POST as query } from '@/app/kb/[kb_id]/query/route';
 import { GET as getMetrics } from '@/app/metrics/route';
 import { GET as getLive } from '@/app/api/health/live/route';
 import { GET as getReady } from '@/app/api/health/ready/route';
+import { buildOpenApiDocument } from '@/lib/openapi';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { enqueueJob } from '@/lib/platform/jobs';
 import { provideGauge } from '@/lib/platform/metrics';
@@ -13,6 +14,7 @@ import { queueDepth } from '@/lib/platform/jobs';
 import { createTestDatabase } from '../support/db';
 import { buyKey, createHttpKnowledgeBase, createPublisher, startExamplePublisher, startMisbehavingPublisher, type RunningPublisher } from '../support/gateway-fixtures';
 import { rememberSecret } from '../support/log-scan';
+import { OpenApiChecker } from '../support/openapi-check';
 
 /** GET /metrics (Prometheus text, METRICS_TOKEN or a private address) and the separate liveness and readiness probes. */
 const TOKEN = 'metrics-token-for-tests-0123456789';
@@ -97,12 +99,15 @@ describe('GET /metrics', () => {
 
 describe('GET /api/health/live and /api/health/ready', () => {
   it('answers liveness with no I/O, and readiness with the database, the queue and the limiter store', async () => {
-    const live = await getLive(new Request('http://localhost/api/health/live'));
-    expect(live.status).toBe(200);
-    expect(await live.json()).toEqual({ status: 'ok' });
-    const ready = await getReady(new Request('http://localhost/api/health/ready'));
+    const checker = new OpenApiChecker(buildOpenApiDocument('http://almanac.test'));
+    const read = async (response: Response) => ({ status: response.status, headers: response.headers, body: await response.json() });
+    const live = await read(await getLive(new Request('http://localhost/api/health/live')));
+    expect(live).toMatchObject({ status: 200, body: { status: 'ok' } });
+    checker.expectConforms('/api/health/live', 'GET', live);
+    const ready = await read(await getReady(new Request('http://localhost/api/health/ready')));
     expect(ready.status).toBe(200);
     expect(ready.headers.get('cache-control')).toBe('no-store');
-    expect(await ready.json()).toMatchObject({ status: 'ok', database: { ok: true }, rateLimiter: 'memory', rateLimiterReachable: true, queue: { ok: true, depth: expect.any(Number) } });
+    checker.expectConforms('/api/health/ready', 'GET', ready);
+    expect(ready.body).toMatchObject({ status: 'ok', database: { ok: true }, rateLimiter: 'memory', rateLimiterReachable: true, queue: { ok: true, depth: expect.any(Number) } });
   });
 });
