@@ -88,6 +88,7 @@ describe('compose.yaml', () => {
     const caddyfile = read(mounted.split(':')[0]!);
     expect(caddyfile).toMatch(/reverse_proxy app1:3000 app2:3000 \{/);
     expect(caddyfile).toMatch(/lb_policy round_robin/);
+    expect(caddyfile).toMatch(/^\s*respond \/metrics 404$/m); // scraped per instance, never through the public port
     const healthUri = /health_uri (\S+)/.exec(caddyfile)![1]!;
     expect(appRoute(healthUri), healthUri).toBe(true);
   });
