@@ -9,7 +9,7 @@ export const root = path.resolve(import.meta.dirname, '..');
 /** Where the compiled CLI, migration and seed scripts and the stamp go (Next's own output stays in NEXT_DIST_DIR). */
 export const compiledDir = path.join(root, 'dist');
 export const stampPath = path.join(compiledDir, 'build.json');
-export const nextDistDir = () => path.join(root, process.env.NEXT_DIST_DIR || '.next');
+export const nextDistDir = (tree = root) => path.join(tree, process.env.NEXT_DIST_DIR || '.next');
 
 const sourceDirs = ['app', 'lib', 'components', 'db', 'public', 'scripts'];
 const sourceFiles = ['instrumentation.ts', 'next.config.mjs', 'postcss.config.mjs', 'package-lock.json'];
@@ -24,11 +24,11 @@ function listFiles(dir) {
   });
 }
 
-/** SHA-256 over the relative path and content of every source file, in a fixed order. */
-export function sourceFingerprint() {
-  const files = [...sourceDirs.flatMap((dir) => listFiles(path.join(root, dir))), ...sourceFiles.map((f) => path.join(root, f)).filter(existsSync)].sort();
+/** SHA-256 over the relative path and content of every source file of `tree`, in a fixed order. */
+export function sourceFingerprint(tree = root) {
+  const files = [...sourceDirs.flatMap((dir) => listFiles(path.join(tree, dir))), ...sourceFiles.map((f) => path.join(tree, f)).filter(existsSync)].sort();
   const hash = createHash('sha256');
-  for (const file of files) hash.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const file of files) hash.update(path.relative(tree, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');
 }
 
@@ -36,12 +36,13 @@ export function sourceFingerprint() {
  * The state of the build: `missing` (never built, or a build that failed before its stamp), `stale` (built from other
  * sources, or Next's output replaced since), or `current`.
  */
-export function buildState() {
-  if (!existsSync(stampPath)) return 'missing';
-  const stamp = JSON.parse(readFileSync(stampPath, 'utf8'));
-  const buildIdFile = path.join(nextDistDir(), 'BUILD_ID');
+export function buildState(tree = root) {
+  const stampFile = path.join(tree, path.relative(root, stampPath));
+  if (!existsSync(stampFile)) return 'missing';
+  const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+  const buildIdFile = path.join(nextDistDir(tree), 'BUILD_ID');
   if (!existsSync(buildIdFile) || readFileSync(buildIdFile, 'utf8').trim() !== stamp.nextBuildId) return 'missing';
-  return stamp.sources === sourceFingerprint() ? 'current' : 'stale';
+  return stamp.sources === sourceFingerprint(tree) ? 'current' : 'stale';
 }
 
 export const STALE_BUILD_MESSAGE = 'The build is older than the sources (they changed since `npm run build`): run `npm run build`, then start again.';
