@@ -8,6 +8,10 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // /metrics counts every request scripts/serve.mjs answers from here on, the health probes of start-up included.
+  const { observeRequest } = await import('./lib/platform/metrics');
+  const { registerRequestObserver } = await import('./lib/platform/request-metrics-slot.mjs');
+  registerRequestObserver(observeRequest);
   // Whatever fails here stops the process with its reason instead of leaving a server that answers 500 to everything
   // (lib/platform/startup.ts): a bad variable, a missing ALMANAC_SECRET, a database that cannot be opened.
   const { checkConfiguration, startOrExit } = await import('./lib/platform/startup');
@@ -42,5 +46,22 @@ export async function register(): Promise<void> {
   // Its timers do not hold the process open: on shutdown a job cut short is taken over by another instance (or this
   // one after the restart) when its lease expires. No signal handler here, so the usage recorder's exit logic is unchanged.
   startJobWorker();
+  // /metrics (lib/platform/metrics.ts): the gauges read at scrape time, and the requests scripts/serve.mjs answers.
+  const { provideGauge } = await import('./lib/platform/metrics');
+  const { databasePoolState, getDb } = await import('./lib/platform/db');
+  const { queueDepth } = await import('./lib/platform/jobs');
+  provideGauge('jobs', async () => queueDepth(await getDb()));
+  provideGauge('db-pool', databasePoolState);
+  // Traces only toward a collector (lib/platform/tracing.ts); the spans of work in flight are lost with a kill -9.
+  const { getEnv } = await import('./lib/platform/env');
+  const { OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME } = getEnv();
+  if (OTEL_EXPORTER_OTLP_ENDPOINT) {
+    const { startTracing } = await import('./lib/platform/trace-export');
+    const { inSpan } = await import('./lib/platform/tracing');
+    startTracing({ endpoint: OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: OTEL_SERVICE_NAME });
+    // The fast lane's keyed requests as root spans, the gateway's stages nested in them.
+    const { registerRequestTracer } = await import('./lib/platform/request-metrics-slot.mjs');
+    registerRequestTracer((name, work) => inSpan(name, {}, work));
+  }
   registerNodeGateway();
 }

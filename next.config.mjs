@@ -14,6 +14,8 @@ const nextConfig = (phase) => ({
     '@node-rs/argon2',
     'pdfjs-dist',
     'gpt-tokenizer',
+    // One copy in the process: the registry /metrics renders is the one instrumentation and the fast lane fill.
+    'prom-client',
   ],
   // Separate build folders let several builds coexist (benchmarks, parallel test servers).
   distDir: process.env.NEXT_DIST_DIR || '.next',

@@ -38,7 +38,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
-          include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'components/**/*.test.ts', 'examples/**/*.test.ts', 'test/support/**/*.test.ts'],
+          include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'components/**/*.test.ts', 'examples/**/*.test.ts', 'deploy/**/*.test.ts', 'scripts/**/*.test.ts', 'test/support/**/*.test.ts'],
           environment: 'node',
           ...logCapture,
         },

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The floor plan, checked: lib/ is grouped by domain, each folder's index.ts is its public surface, imports run one
- * way (README, "Architecture"), and only lib/ touches the database schema and client in db/.
+ * way (docs/architecture.md, "Architecture"), and only lib/ touches the database schema and client in db/.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '..');

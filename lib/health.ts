@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { getDatabaseHandle } from '@/lib/platform/db';
+import { jsonResponse } from '@/lib/platform/http';
+import { queueDepth } from '@/lib/platform/jobs';
 import { getRateLimiter, probeRateLimiter } from '@/lib/limits';
 
 export interface Health {
@@ -12,9 +14,16 @@ export interface Health {
    * balancer would turn a weaker service into none.
    */
   rateLimiterReachable: boolean;
+  /** The background job queue (lib/platform/jobs.ts, a table of the same database): jobs waiting or running. */
+  queue: { ok: boolean; depth?: number };
 }
 
-/** Readiness: is the database reachable (one trivial query, 2 s budget)? Never exposes connection details. */
+const DATABASE_BUDGET_MS = 2_000;
+
+/**
+ * Readiness (GET /api/health/ready and /api/health): the database answers a trivial query and the job queue can be
+ * read, each within 2 s; the limiter's store is reported. Never exposes connection details.
+ */
 export async function checkHealth(): Promise<Health> {
   const started = Date.now();
   const limiter = getRateLimiter();
@@ -23,11 +32,29 @@ export async function checkHealth(): Promise<Health> {
   try {
     const handle = await Promise.race([
       getDatabaseHandle(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('database open timed out')), 2_000)),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('database open timed out')), DATABASE_BUDGET_MS)),
     ]);
     await handle.db.execute(sql`select 1`);
-    return { status: 'ok', database: { ok: true, kind: handle.kind, latencyMs: Date.now() - started }, rateLimiter, rateLimiterReachable: await reachable };
+    const database = { ok: true, kind: handle.kind, latencyMs: Date.now() - started };
+    const queue = await queueDepth(handle.db).then(
+      (byQueue) => ({ ok: true, depth: Object.values(byQueue).reduce((sum, n) => sum + n, 0) }),
+      () => ({ ok: false }),
+    );
+    return { status: queue.ok ? 'ok' : 'degraded', database, rateLimiter, rateLimiterReachable: await reachable, queue };
   } catch {
-    return { status: 'degraded', database: { ok: false }, rateLimiter, rateLimiterReachable: await reachable };
+    return { status: 'degraded', database: { ok: false }, rateLimiter, rateLimiterReachable: await reachable, queue: { ok: false } };
   }
+}
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/** Liveness: the process answers; no I/O, so a slow database never gets a live instance restarted. */
+export function livenessResponse(): Response {
+  return jsonResponse({ status: 'ok' }, { headers: NO_STORE });
+}
+
+/** Readiness: 200 with the health object, or 503 with it while the database or the job queue cannot be read. */
+export async function readinessResponse(): Promise<Response> {
+  const health = await checkHealth();
+  return jsonResponse(health, { status: health.status === 'ok' ? 200 : 503, headers: NO_STORE });
 }

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { findFastLane } from '../lib/gateway/fast-lane-slot.mjs';
 import { createFrontServer } from '../lib/platform/front-server.mjs';
+import { reportRequest, traceRequest } from '../lib/platform/request-metrics-slot.mjs';
 import { isHttpsUrl, securityHeaders } from '../lib/platform/security-headers.mjs';
 
 process.env.NODE_ENV ??= 'production';
@@ -75,10 +76,12 @@ nextReady.catch(() => {}); // reported where start-up awaits it, below
 
 const server = createFrontServer(
   (req, res) => {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => reportRequest(req.method ?? 'GET', req.url ?? '/', res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
     const gateway = findFastLane();
     const target = gateway ? gateway.match(req.url) : null;
     let handling;
-    if (target !== null) handling = gateway.serve(req, res, target);
+    if (target !== null) handling = traceRequest(`${req.method} ${target.endpoint === 'dify' ? '/dify/retrieval' : `/kb/{kb_id}/${target.endpoint}`}`, () => gateway.serve(req, res, target));
     else {
       for (const { key, value } of pageHeaders) res.setHeader(key, value);
       // What Next would answer with a plain-text 500, a redirect or HTML where JSON is due (lib/platform/front-door.ts);

@@ -1,38 +1,25 @@
 #!/usr/bin/env node
-// `npm start`: builds the app when there is no build or the sources are newer than it, then serves it with
-// scripts/serve.mjs (Next.js, with the query gateway on its fast lane). The server migrates the database and seeds the
-// sample marketplace on first start (instrumentation.ts).
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import path from 'node:path';
+// `npm start`: serves the build of `npm run build` with scripts/serve.mjs (Next.js, with the query gateway on its fast
+// lane). It never builds over an existing build: a build of other sources is refused in one sentence, so a fleet of
+// instances (or a container) serves exactly what was built once. Only a tree that was never built is built here, so
+// that `npm ci && npm start` works on a fresh clone. The server migrates the database and seeds the sample marketplace
+// on first start (instrumentation.ts).
+import { buildState, STALE_BUILD_MESSAGE } from './build-stamp.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
-const buildId = path.join(root, process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID');
-const sourceDirs = ['app', 'lib', 'components', 'db', 'public'];
-const sourceFiles = ['next.config.mjs', 'package-lock.json', 'instrumentation.ts', 'postcss.config.mjs'];
-
-function newestMtime(entry) {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
-  return newest;
+const state = buildState();
+if (state === 'stale') {
+  console.error(STALE_BUILD_MESSAGE);
+  process.exit(1);
+}
+if (state === 'missing') {
+  console.log('First start: building Almanac (one to three minutes)…');
+  const { build } = await import('./build.mjs');
+  const status = await build();
+  if (status !== 0) process.exit(status);
 }
 
-const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
-const sourcesAt = Math.max(...[...sourceDirs, ...sourceFiles].map((p) => newestMtime(path.join(root, p))));
-const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
-
-if (builtAt < sourcesAt) {
-  console.log(builtAt ? 'Sources changed since the last build; rebuilding…' : 'First start: building Almanac (about a minute)…');
-  const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  if (build.status !== 0) {
-    // Next writes BUILD_ID before the build can still fail; left in place, the next start would serve the half build.
-    rmSync(buildId, { force: true });
-    process.exit(build.status ?? 1);
-  }
-}
+const [major] = process.versions.node.split('.').map(Number);
+if (major < 24) console.warn(`Node ${process.versions.node} runs this server; Almanac is maintained on Node 24 LTS (package.json "engines").`);
 
 // Same process, same arguments (-p, -H, --keepAliveTimeout).
 await import('./serve.mjs');

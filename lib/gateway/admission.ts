@@ -1,6 +1,7 @@
 import type { Database } from '@/db/client';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
+import { observeStage } from '@/lib/platform/metrics';
 import { hashApiKey, parseApiKey } from '@/lib/keys';
 import { getRateLimiter, rateLimitHeaders, type RateLimitRule, type RateLimitState } from '@/lib/limits';
 import { describeTextProblem, idProblem } from '@/lib/platform/text-input';
@@ -53,10 +54,16 @@ export async function authenticate(authorization: string | null): Promise<{ ok: 
 }
 
 /** Rows 1–6 for a keyed request. */
-export async function admit(request: KeyedRequest): Promise<{ ok: true; admitted: Admitted } | GatewayDenial> {
-  const known = await authenticate(request.authorization);
-  if (!known.ok) return known;
-  return admitKnownKey(known.db, known.record, known.keyHash, request.kbId);
+export function admit(request: KeyedRequest): Promise<{ ok: true; admitted: Admitted } | GatewayDenial> {
+  return observeStage(
+    'auth',
+    async () => {
+      const known = await authenticate(request.authorization);
+      if (!known.ok) return known;
+      return admitKnownKey(known.db, known.record, known.keyHash, request.kbId);
+    },
+    { 'almanac.request_id': request.requestId },
+  );
 }
 
 /** Knowledge-base states a key can reach row 5 in: a draft or archived one is unknown to buyers. */
@@ -120,7 +127,7 @@ export async function consumeRateLimit(
   options: { rule?: RateLimitRule; limiterId?: string } = {},
 ): Promise<{ ok: true; rate: RateLimitState; headers: Record<string, string> } | GatewayDenial> {
   const rule = options.rule ?? rateRule(admitted.record);
-  const rate = await getRateLimiter().consume(options.limiterId ?? admitted.record.keyId, rule);
+  const rate = await observeStage('limits', () => getRateLimiter().consume(options.limiterId ?? admitted.record.keyId, rule));
   const headers: Record<string, string> = rateLimitHeaders(rate);
   if (!rate.allowed) {
     Object.assign(headers, await usageHeadersNow(admitted), { 'Retry-After': String(rate.retryAfterSeconds) });

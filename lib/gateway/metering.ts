@@ -1,6 +1,7 @@
 import { siteUrl } from '@/lib/platform/base-url';
 import { ERROR_STATUS } from '@/lib/platform/errors';
 import { log } from '@/lib/platform/log';
+import { countAnswer, observeStage } from '@/lib/platform/metrics';
 import { noteUsage } from '@/lib/subscriptions';
 import type { Admitted } from './admission';
 import { deny, type GatewayOutcome } from './outcome';
@@ -41,7 +42,7 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
   const { admitted, headers, requestId } = metered;
   const { db, kb, period, cap, record } = admitted;
   // Row 9: reserve one unit of the cap before routing (exact under any concurrency).
-  const reservation = await reserveQueryUnit(db, period, cap);
+  const reservation = await observeStage('quota', () => reserveQueryUnit(db, period, cap), { 'almanac.request_id': requestId, 'almanac.kb_id': kb.id });
   if (!reservation.ok) {
     Object.assign(headers, usageHeaders({ used: reservation.used, cap }));
     return deny('query_cap_exceeded', `This subscription has used all ${cap} queries of the current billing period.`, headers, {
@@ -54,7 +55,7 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
   // Rows 10–11
   let result: BackendResult<T>;
   try {
-    result = await metered.call();
+    result = await observeStage(kb.backend.kind === 'hosted' ? 'engine' : 'backend', () => metered.call(), { 'almanac.request_id': requestId, 'almanac.kb_id': kb.id });
   } catch (err) {
     log.error({ err, request_id: requestId, kb_id: kb.id }, 'routing failed');
     result = { ok: false, code: 'internal_error', reason: 'routing failed' };
@@ -63,6 +64,7 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
   const base = { requestId, kbId: kb.id, subscriptionId: record.subscription.id, keyId: record.keyId, at: new Date(), keyLastUsedAt: record.keyLastUsedAt };
   if (result.ok) {
     const abstained = metered.isEmpty(result.value);
+    countAnswer(abstained);
     let usage = { used: abstained ? await releaseQueryUnit(db, period) : reservation.used, cap };
     const delivered = metered.deliver ? await metered.deliver(result.value, usage) : true;
     if (!delivered && !abstained) usage = { used: await releaseQueryUnit(db, period), cap };

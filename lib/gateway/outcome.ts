@@ -1,4 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from '@/lib/platform/errors';
+import { countRefusal } from '@/lib/platform/metrics';
 import type { QueryAnswer } from '@/lib/query-answer';
 
 /** What every keyed endpoint answers, as a value its face (Web, Node, MCP, Dify, SSE) turns into a response. */
@@ -17,8 +18,9 @@ export type GatewayOutcome<T = QueryAnswer> =
   /** A retry answered from its Idempotency-Key's stored answer (docs/api.md §3.8): sent as stored, never counted. */
   | { ok: 'replayed'; status: number; body: unknown; headers: Record<string, string> };
 
-/** Each denial is one line: the code decides the status (lib/platform/errors.ts). */
+/** Each denial is one line: the code decides the status (lib/platform/errors.ts); /metrics counts it by code. */
 export function deny(code: ErrorCode, message: string, headers: Record<string, string> = {}, extras: Record<string, unknown> = {}): GatewayDenial {
+  countRefusal(code);
   return { ok: false, status: ERROR_STATUS[code], code, message, extras, headers };
 }
 

@@ -238,7 +238,7 @@ export function openApiComponents(): Json {
       InternalError: errorSchema(['internal_error']),
       Health: {
         type: 'object',
-        required: ['status', 'database', 'rateLimiter', 'rateLimiterReachable'],
+        required: ['status', 'database', 'rateLimiter', 'rateLimiterReachable', 'queue'],
         properties: {
           status: { type: 'string', enum: ['ok', 'degraded'] },
           database: {
@@ -251,6 +251,13 @@ export function openApiComponents(): Json {
           rateLimiterReachable: {
             type: 'boolean',
             description: 'False while the limiter store (Redis, Upstash) cannot be reached: every rate limit then passes until it is back.',
+          },
+          queue: {
+            type: 'object',
+            required: ['ok'],
+            description: 'The background job queue (a table of the same database): whether it can be read, and its jobs waiting or running.',
+            properties: { ok: { type: 'boolean' }, depth: { type: 'integer', minimum: 0 } },
+            additionalProperties: false,
           },
         },
         additionalProperties: false,

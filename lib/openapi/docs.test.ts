@@ -26,6 +26,8 @@ const ENDPOINT_NAMES: Record<string, string> = {
   '/dify/retrieval': 'dify',
   '/api/openapi.json': 'openapi',
   '/api/health': 'health',
+  '/api/health/live': 'health',
+  '/api/health/ready': 'health',
 };
 const COVERED = new Set(Object.values(ENDPOINT_NAMES));
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

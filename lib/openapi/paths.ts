@@ -124,18 +124,45 @@ export function servicePaths(): Json {
       get: {
         tags: ['service'],
         operationId: 'getHealth',
-        summary: 'Readiness (the database answers) or, with probe=live, liveness (for operators and load balancers)',
+        summary: 'Readiness (the database and the job queue answer) or, with probe=live, liveness (for operators and load balancers)',
         security: [],
         parameters: [
           { name: 'probe', in: 'query', required: false, schema: { type: 'string', const: 'live' }, description: 'live: answer at once, with no I/O (liveness).' },
         ],
         responses: {
           '200': { description: 'Ready (or, with probe=live, alive)', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json({ oneOf: [ref('Health'), ref('Liveness')] }) },
-          '503': { description: 'The database cannot be reached (opening it has a 2 s budget); the body is the health object, not an error body', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json(ref('Health')) },
+          '503': { description: 'The database or the job queue cannot be read (opening the database has a 2 s budget); the body is the health object, not an error body', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json(ref('Health')) },
           '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
         },
       },
       ...getOnlyNotAllowed('getHealth', 'service'),
+    },
+    '/api/health/live': {
+      get: {
+        tags: ['service'],
+        operationId: 'getLiveness',
+        summary: 'Liveness: the process answers, with no I/O (for restarts by an orchestrator)',
+        security: [],
+        responses: {
+          '200': { description: 'Alive', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json(ref('Liveness')) },
+          '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
+        },
+      },
+      ...getOnlyNotAllowed('getLiveness', 'service'),
+    },
+    '/api/health/ready': {
+      get: {
+        tags: ['service'],
+        operationId: 'getReadiness',
+        summary: 'Readiness: the database and the job queue answer, the limiter store is reported (for load balancers)',
+        security: [],
+        responses: {
+          '200': { description: 'Ready', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json(ref('Health')) },
+          '503': { description: 'The database or the job queue cannot be read; the body is the health object, not an error body', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json(ref('Health')) },
+          '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
+        },
+      },
+      ...getOnlyNotAllowed('getReadiness', 'service'),
     },
   };
 }

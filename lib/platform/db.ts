@@ -65,6 +65,12 @@ export function getDatabaseHandle(options: { seed?: Seeder } = {}): Promise<Data
   });
 }
 
+/** The PostgreSQL pool's connections by state for /metrics; empty on PGlite (one in-process connection, no pool). */
+export async function databasePoolState(): Promise<Record<string, number>> {
+  const { pool } = await getDatabaseHandle();
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : {};
+}
+
 export async function getDb(): Promise<Database> {
   return (await getDatabaseHandle()).db;
 }

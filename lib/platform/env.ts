@@ -122,6 +122,8 @@ export const envSchema = z.object({
   ALMANAC_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, {
     message: 'must be at least 32 characters (for example: openssl rand -base64 48)',
   }),
+  /** The server secret being replaced: read only by `almanac rotate-secret`, which re-encrypts under ALMANAC_SECRET. */
+  ALMANAC_PREVIOUS_SECRET: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Optional file that receives the JSON logs instead of stdout. */
   LOG_FILE: optionalString,
@@ -217,6 +219,12 @@ export const envSchema = z.object({
   JOB_LEASE_MS: intWithDefault(60_000, 1_000),
   /** How often each instance looks for due jobs. */
   JOB_POLL_MS: intWithDefault(1_000, 50),
+  /** Bearer token that GET /metrics requires; unset, /metrics answers only loopback and private addresses. */
+  METRICS_TOKEN: optionalString,
+  /** OTLP/HTTP collector base URL (spans go to <url>/v1/traces); unset, no traces are made. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.refine((v) => v === undefined || (/^https?:\/\//i.test(v) && URL.canParse(v)), 'must be an http(s) URL such as http://localhost:4318'),
+  /** The service.name of this instance's spans. */
+  OTEL_SERVICE_NAME: z.string().trim().min(1).default('almanac'),
 });
 
 export type Env = z.infer<typeof envSchema>;

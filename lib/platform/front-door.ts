@@ -44,6 +44,8 @@ import { decodeUtf8 } from './text-input';
  */
 export const FORM_HANDLERS: readonly string[] = [
   '/checkout/start',
+  // Prometheus's conventional path; it serves only GET (every other method is a JSON 405).
+  '/metrics',
   '/publish/analytics/export',
   '/publish/listings/[kbId]/analytics/export',
   '/publish/listings/[kbId]/content/documents',

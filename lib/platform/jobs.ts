@@ -5,6 +5,7 @@ import { getDb } from './db';
 import { getEnv } from './env';
 import { randomBase62 } from './ids';
 import { log } from './log';
+import { countJobFailure } from './metrics';
 import { processSingleton, replaceProcessSingleton } from './singleton';
 
 /**
@@ -12,7 +13,7 @@ import { processSingleton, replaceProcessSingleton } from './singleton';
  *
  * Why not pg-boss or graphile-worker: both need a pool of real PostgreSQL connections (LISTEN/NOTIFY, advisory locks,
  * several sessions at once), and the embedded database is PGlite, one connection inside the process. One table and
- * three statements run the same on both databases (README, "Background jobs").
+ * three statements run the same on both databases (docs/architecture.md, "Background jobs").
  *
  * Guarantees: a job is enqueued in the caller's transaction, so it exists iff the write that caused it committed;
  * a claim is one UPDATE over `SKIP LOCKED` rows, so two instances never take the same job at once; a claim carries a
@@ -108,6 +109,7 @@ async function finishJob(db: Database, job: ClaimedJob, error: unknown): Promise
     return;
   }
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+  countJobFailure(job.queue, job.attempts >= job.max_attempts);
   if (job.attempts >= job.max_attempts) {
     await db.execute(sql`
       update jobs set status = 'failed', last_error = ${message}, finished_at = now(), locked_until = null, updated_at = now()
@@ -156,6 +158,12 @@ export async function runDueJobs(options: { queues?: string[]; limit?: number; d
   // One after another: ingestion is CPU-bound and the machine is shared; instances give parallelism.
   for (const job of claimed) await runJob(db, job, leaseMs);
   return claimed.length;
+}
+
+/** Jobs waiting or running, by queue: the queue depth of /metrics and of readiness (lib/health.ts). */
+export async function queueDepth(db: Database): Promise<Record<string, number>> {
+  const result = await db.execute(sql`select queue, count(*)::int as n from jobs where status in ('queued', 'running') group by queue`);
+  return Object.fromEntries((result.rows as { queue: string; n: number }[]).map((row) => [row.queue, Number(row.n)]));
 }
 
 /** Removes finished jobs older than `days` (kept a while for operators). */

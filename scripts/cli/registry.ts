@@ -3,7 +3,8 @@ import { engineCommands } from './engine-commands';
 import { mailCommands } from './mail-commands';
 import { listingCommands } from './listing-commands';
 import { publisherCommands } from './publisher-commands';
+import { secretCommands } from './secret-commands';
 import type { CliCommand } from './types';
 
 /** Every CLI command, in the order `help` lists them. Domains add their modules here. */
-export const commands: CliCommand[] = [...subscriptionCommands, ...engineCommands, ...publisherCommands, ...mailCommands, ...listingCommands];
+export const commands: CliCommand[] = [...subscriptionCommands, ...engineCommands, ...publisherCommands, ...mailCommands, ...listingCommands, ...secretCommands];

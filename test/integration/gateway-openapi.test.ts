@@ -32,7 +32,7 @@ describe('GET /api/openapi.json', () => {
     expect(served.openapi).toBe('3.1.0');
     expect(served.servers).toEqual([{ url: 'http://almanac.test' }]);
     expect(served.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(Object.keys(served.paths).sort()).toEqual(['/api/health', '/api/marketplace/knowledge-bases', '/api/marketplace/knowledge-bases/{id}', '/api/openapi.json', '/dify/retrieval', '/kb/{kb_id}/mcp', '/kb/{kb_id}/query', '/kb/{kb_id}/search', '/kb/{kb_id}/usage']);
+    expect(Object.keys(served.paths).sort()).toEqual(['/api/health', '/api/health/live', '/api/health/ready', '/api/marketplace/knowledge-bases', '/api/marketplace/knowledge-bases/{id}', '/api/openapi.json', '/dify/retrieval', '/kb/{kb_id}/mcp', '/kb/{kb_id}/query', '/kb/{kb_id}/search', '/kb/{kb_id}/usage']);
   });
 
   it('documents every status and error code of the query endpoint with its status', () => {

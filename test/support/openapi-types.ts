@@ -206,7 +206,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness (the database answers) or, with probe=live, liveness (for operators and load balancers) */
+        /** Readiness (the database and the job queue answer) or, with probe=live, liveness (for operators and load balancers) */
         get: operations["getHealth"];
         /** Not allowed: only GET, HEAD is served */
         put: operations["getHealth_put"];
@@ -219,6 +219,50 @@ export interface paths {
         head?: never;
         /** Not allowed: only GET, HEAD is served */
         patch: operations["getHealth_patch"];
+        trace?: never;
+    };
+    "/api/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process answers, with no I/O (for restarts by an orchestrator) */
+        get: operations["getLiveness"];
+        /** Not allowed: only GET, HEAD is served */
+        put: operations["getLiveness_put"];
+        /** Not allowed: only GET, HEAD is served */
+        post: operations["getLiveness_post"];
+        /** Not allowed: only GET, HEAD is served */
+        delete: operations["getLiveness_delete"];
+        /** Not allowed: only GET, HEAD is served */
+        options: operations["getLiveness_options"];
+        head?: never;
+        /** Not allowed: only GET, HEAD is served */
+        patch: operations["getLiveness_patch"];
+        trace?: never;
+    };
+    "/api/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: the database and the job queue answer, the limiter store is reported (for load balancers) */
+        get: operations["getReadiness"];
+        /** Not allowed: only GET, HEAD is served */
+        put: operations["getReadiness_put"];
+        /** Not allowed: only GET, HEAD is served */
+        post: operations["getReadiness_post"];
+        /** Not allowed: only GET, HEAD is served */
+        delete: operations["getReadiness_delete"];
+        /** Not allowed: only GET, HEAD is served */
+        options: operations["getReadiness_options"];
+        head?: never;
+        /** Not allowed: only GET, HEAD is served */
+        patch: operations["getReadiness_patch"];
         trace?: never;
     };
 }
@@ -477,6 +521,11 @@ export interface components {
             rateLimiter: "memory" | "redis" | "upstash";
             /** @description False while the limiter store (Redis, Upstash) cannot be reached: every rate limit then passes until it is back. */
             rateLimiterReachable: boolean;
+            /** @description The background job queue (a table of the same database): whether it can be read, and its jobs waiting or running. */
+            queue: {
+                ok: boolean;
+                depth?: number;
+            };
         };
         Liveness: {
             /** @constant */
@@ -2719,7 +2768,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
-            /** @description The database cannot be reached (opening it has a 2 s budget); the body is the health object, not an error body */
+            /** @description The database or the job queue cannot be read (opening the database has a 2 s budget); the body is the health object, not an error body */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2821,6 +2870,301 @@ export interface operations {
         };
     };
     getHealth_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+            /** @description A fault of our own */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    getLiveness_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getLiveness_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getLiveness_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getLiveness_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getLiveness_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description A fault of our own */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The database or the job queue cannot be read; the body is the health object, not an error body */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadiness_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getReadiness_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getReadiness_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getReadiness_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Allow: components["headers"]["AllowGet"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedError"];
+                };
+            };
+        };
+    };
+    getReadiness_patch: {
         parameters: {
             query?: never;
             header?: never;

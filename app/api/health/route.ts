@@ -1,18 +1,13 @@
-import { checkHealth } from '@/lib/health';
-import { jsonResponse, withApiRoute } from '@/lib/platform/http';
+import { livenessResponse, readinessResponse } from '@/lib/health';
+import { withApiRoute } from '@/lib/platform/http';
 import { routeMethods } from '@/lib/platform/route-methods';
 
 /**
- * GET /api/health — readiness: the app answers and the database is reachable (503 when it is not).
- * GET /api/health?probe=live — liveness only: no I/O at all (also the benchmark's framework floor).
+ * GET /api/health — readiness, as /api/health/ready (503 while the database or the job queue cannot be read).
+ * GET /api/health?probe=live — liveness, as /api/health/live: no I/O at all (also the benchmark's framework floor).
  */
 export const dynamic = 'force-dynamic';
 
-const health = withApiRoute(async (request) => {
-  const live = new URL(request.url).searchParams.get('probe') === 'live';
-  if (live) return jsonResponse({ status: 'ok' }, { headers: { 'Cache-Control': 'no-store' } });
-  const health = await checkHealth();
-  return jsonResponse(health, { status: health.status === 'ok' ? 200 : 503, headers: { 'Cache-Control': 'no-store' } });
-});
+const health = withApiRoute(async (request) => (new URL(request.url).searchParams.get('probe') === 'live' ? livenessResponse() : readinessResponse()));
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: health });

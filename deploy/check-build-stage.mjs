@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// The container image's build, without Docker: clones this repository's committed HEAD into a temporary folder, runs
+// the Dockerfile's build-stage RUN commands there in order (its COPY lines are the clone itself), then does what the
+// runtime stage does: `npm start` on the built tree with production dependencies only, on a fresh embedded database.
+// It fails unless the server gets ready (a restart within 10 s), serves /metrics to loopback, and stops on SIGTERM.
+// Run by .ci/run; by hand: `node deploy/check-build-stage.mjs` (about four minutes on two cores).
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseDockerfile } from './dockerfile.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const READY_WITHIN_MS = 10_000;
+const work = mkdtempSync(path.join(os.tmpdir(), 'almanac-build-stage-'));
+const tree = path.join(work, 'app');
+const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitFor(url, deadline) {
+  while (Date.now() < deadline) {
+    const response = await fetch(url).catch(() => null);
+    if (response?.ok) return response;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer 200 in time`);
+}
+
+/** `npm start` on the built tree until /api/health/ready answers (within `limitMs`), a /metrics scrape, then SIGTERM. */
+async function startAndStop(label, limitMs) {
+  const port = await freePort();
+  const started = Date.now();
+  // Its own process group, so that SIGTERM reaches npm, its shell and the server together, as `docker stop` would.
+  const server = spawn('npm', ['start', '--', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: tree,
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, DATA_DIR: path.join(work, 'data'), NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+  });
+  const exited = new Promise((resolve) => server.on('exit', (code, signal) => resolve({ code, signal })));
+  let readyAfter;
+  try {
+    await waitFor(`http://127.0.0.1:${port}/api/health/ready`, started + Math.min(limitMs, 180_000));
+    readyAfter = seconds(started);
+    if (Date.now() - started > limitMs) throw new Error(`${label}: ready only after ${readyAfter} s`);
+    console.log(`${label}: ready ${readyAfter} s after \`npm start\` (production dependencies only).`);
+    await waitFor(`http://127.0.0.1:${port}/api/health/ready`, Date.now() + 5_000);
+    const metrics = await (await waitFor(`http://127.0.0.1:${port}/metrics`, Date.now() + 5_000)).text();
+    if (!metrics.includes('almanac_http_requests_total{route="/api/health/ready",method="GET",status="200"}')) {
+      throw new Error('/metrics does not count the requests it was sent');
+    }
+  } finally {
+    process.kill(-server.pid, 'SIGTERM');
+  }
+  const { code, signal } = await exited;
+  // npm passes the signal on; the server drains and exits 143 (128 + SIGTERM), which npm reports as its own status.
+  if (signal === null && code !== 0 && code !== 143) throw new Error(`${label}: the server exited with ${code} on SIGTERM`);
+  return readyAfter;
+}
+
+try {
+  execFileSync('git', ['clone', '--quiet', '--no-local', root, tree], { stdio: 'inherit' });
+  const build = parseDockerfile(readFileSync(path.join(tree, 'Dockerfile'), 'utf8')).find((stage) => stage.name === 'build');
+  if (!build) throw new Error('the Dockerfile has no stage named build');
+  for (const command of build.run) {
+    const started = Date.now();
+    console.log(`\n$ ${command}`);
+    execFileSync('bash', ['-c', command], { cwd: tree, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    console.log(`(${seconds(started)} s)`);
+  }
+
+  // First start: migrates and seeds a fresh embedded database. Second start on the same data: what every restart and
+  // every further instance of a deploy does, which must answer within READY_WITHIN_MS.
+  const first = await startAndStop('first start (migrates and seeds a fresh embedded database)', Infinity);
+  const again = await startAndStop('restart on the same data', READY_WITHIN_MS);
+  console.log(`\nReady after ${first} s on the first start, ${again} s on a restart (limit ${READY_WITHIN_MS / 1000} s).`);
+  console.log('Stopped on SIGTERM. The build stage and the built tree check out.');
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
