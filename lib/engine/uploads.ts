@@ -172,6 +172,9 @@ export async function runIngestJob(
   if (!source || !doc) return;
   const bytes = new Uint8Array(source.bytes);
   if (sha256Hex(bytes) !== payload.hash) return;
+  // An earlier attempt at these bytes already stored its outcome (its worker then stalled past the lease, or died
+  // before marking the job done): a re-upload sets `queued`, so `ready` with this hash or `failed` means settled.
+  if ((doc.status === 'ready' && doc.contentHash === payload.hash) || doc.status === 'failed') return;
   await markDocument(db, doc.id, { status: 'ingesting', pageCount: null }, ['queued', 'ingesting']);
   try {
     const result = await ingestDocument(

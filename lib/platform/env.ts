@@ -215,6 +215,15 @@ export const envSchema = z.object({
   PLATFORM_FEE_PERCENT: intWithDefault(20, 0).refine((n) => n <= 100, 'must be at most 100'),
   /** Background jobs (lib/platform/jobs.ts): how long a claimed job is a worker's before another may take it over. */
   JOB_LEASE_MS: intWithDefault(60_000, 1_000),
+  /** Parse workers (lib/engine/parse-in-worker.ts): threads that parse uploads at once, each one's heap (MB). */
+  PARSE_WORKERS: intWithDefault(1, 1),
+  PARSE_MAX_HEAP_MB: intWithDefault(384, 64),
+  /** One document's budgets: wall time to parse (ms), PDF pages, bytes its compressed streams inflate to, HTML element depth, characters of text. */
+  PARSE_TIMEOUT_MS: intWithDefault(60_000, 100),
+  PARSE_MAX_PAGES: intWithDefault(2_000, 1),
+  PARSE_MAX_INFLATED_BYTES: intWithDefault(256 * 1024 * 1024, 1),
+  PARSE_MAX_DEPTH: intWithDefault(256, 8),
+  PARSE_MAX_CHARACTERS: intWithDefault(20_000_000, 1),
   /** How often each instance looks for due jobs. */
   JOB_POLL_MS: intWithDefault(1_000, 50),
 });

@@ -45,4 +45,4 @@ const upload = withSessionRoute<Params>(async (request, { params, requestId, use
   return result.ok ? jsonResponse({ document: result.document }, { status: 202 }) : denialResponse(result, requestId);
 });
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: list, POST: upload });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: list, POST: upload }, { bodyLimit: 'own' });
