@@ -179,6 +179,8 @@ export const envSchema = z.object({
   SIGN_UPS_PER_ADDRESS_PER_HOUR: intWithDefault(20, 1),
   /** Publisher backend timeout when a knowledge base sets none (milliseconds). */
   PUBLISHER_TIMEOUT_MS: intWithDefault(30_000, 1),
+  /** The publisher console's "Try it" and "Send a test query": questions per account per minute, every listing together. */
+  CONSOLE_QUERIES_PER_MINUTE: intWithDefault(20, 1),
   /** Allow publisher endpoints on private, link-local or loopback addresses (trusted networks only). */
   ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: bool(false),
   STRIPE_SECRET_KEY: optionalString,
