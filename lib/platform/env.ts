@@ -211,6 +211,9 @@ export const envSchema = z.object({
   GOOGLE_ISSUER: serviceBaseUrl('https://accounts.google.com'),
   /** Largest document accepted for hosted knowledge bases (bytes). */
   MAX_UPLOAD_BYTES: intWithDefault(20 * 1024 * 1024, 1),
+  /** Uploads one account may send at once (per instance), and files it may upload an hour (every instance together). */
+  UPLOADS_CONCURRENT_PER_ACCOUNT: intWithDefault(2, 1),
+  UPLOADS_PER_HOUR: intWithDefault(100, 1),
   /** The largest cap a free plan (price 0, no card) may have, in queries per period (docs/api.md §9.2). */
   FREE_PLAN_MAX_QUERIES: intWithDefault(100, 1),
   /** The platform's share of every paid period, in percent (0–100): Stripe's application fee, the ledger's fee. */
