@@ -59,7 +59,8 @@ function checkPdf(bytes: Uint8Array, budget: ParseBudget): void {
   let pages = raw.match(PAGE_OBJECT)?.length ?? 0;
   let inflated = 0;
   for (const stream of rawStreams(bytes)) {
-    if (!/\/Filter\s*\[?\s*\/FlateDecode/.test(stream.dictionary)) continue;
+    // Images are never decoded to extract text, so only what pdf.js will inflate counts: content, fonts, objects.
+    if (!/\/Filter\s*\[?\s*\/FlateDecode/.test(stream.dictionary) || /\/Subtype\s*\/Image/.test(stream.dictionary)) continue;
     let content: Buffer;
     try {
       // A truncated stream is inflated as far as it goes, as pdf.js does; the ceiling stops a bomb mid-way.

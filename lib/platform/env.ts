@@ -222,11 +222,11 @@ export const envSchema = z.object({
   JOB_LEASE_MS: intWithDefault(60_000, 1_000),
   /** Parse workers (lib/engine/parse-in-worker.ts): threads that parse uploads at once, each one's heap (MB). */
   PARSE_WORKERS: intWithDefault(1, 1),
-  PARSE_MAX_HEAP_MB: intWithDefault(384, 64),
+  PARSE_MAX_HEAP_MB: intWithDefault(256, 64),
   /** One document's budgets: wall time to parse (ms), PDF pages, bytes its compressed streams inflate to, HTML element depth, characters of text. */
   PARSE_TIMEOUT_MS: intWithDefault(60_000, 100),
   PARSE_MAX_PAGES: intWithDefault(2_000, 1),
-  PARSE_MAX_INFLATED_BYTES: intWithDefault(256 * 1024 * 1024, 1),
+  PARSE_MAX_INFLATED_BYTES: intWithDefault(128 * 1024 * 1024, 1),
   PARSE_MAX_DEPTH: intWithDefault(256, 8),
   PARSE_MAX_CHARACTERS: intWithDefault(20_000_000, 1),
   /** How often each instance looks for due jobs. */

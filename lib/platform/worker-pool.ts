@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker as WorkerThread } from 'node:worker_threads';
 
 /**
  * A small bounded pool of worker threads for work on untrusted input (parsing uploads, a publisher's large JSON
@@ -48,12 +48,18 @@ interface Pending {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: WorkerThread;
   idleTimer?: NodeJS.Timeout;
 }
 
-/** Worker threads load this file from disk (never a bundle): Next compiles lib/ into chunks, but runs from the project root. */
-const ENTRY = path.join(process.cwd(), 'lib', 'platform', 'worker-entry.mjs');
+/**
+ * Worker threads load their entry from disk, never from a bundle: Next compiles lib/ into chunks but runs from the
+ * project root. The bundler must not see the entry either, or it bundles it (tsx and esbuild's binary with it) into
+ * every route that reaches this file: the constructor is fetched at run time and the paths are marked for Turbopack.
+ */
+const { Worker: ThreadWorker } = process.getBuiltinModule('node:worker_threads');
+const fromRoot = (file: string) => path.join(/* turbopackIgnore: true */ process.cwd(), file);
+const ENTRY = fromRoot('lib/platform/worker-entry.mjs');
 
 let nextTaskId = 1;
 
@@ -86,7 +92,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(ENTRY, {
+    const worker = new ThreadWorker(ENTRY, {
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb, maxYoungGenerationSizeMb: 32 },
       // Parsers talk to the console (pdf-lib about every odd object of a hostile file): drained, never printed.
       stdout: true,
@@ -150,6 +156,6 @@ export class WorkerPool {
       reject(new WorkerLimitError('time', `took longer than ${task.timeoutMs / 1000} seconds`));
     }, task.timeoutMs);
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-    worker.postMessage({ id, modulePath: path.join(process.cwd(), task.module), exportName: task.exportName, args: task.args }, task.transfer ?? []);
+    worker.postMessage({ id, modulePath: fromRoot(task.module), exportName: task.exportName, args: task.args }, task.transfer ?? []);
   }
 }
