@@ -85,6 +85,7 @@ interface Row {
   p99: number;
   max: number;
   rssMb: number;
+  rssGrowthMb: number;
   seconds: number;
 }
 
@@ -96,7 +97,8 @@ const quantile = (values: number[], q: number) => {
 async function measure(url: string, work: () => Promise<unknown>): Promise<Omit<Row, 'input' | 'kind' | 'version'>> {
   const sampler = new Worker(SAMPLER, { eval: true, workerData: { url } });
   await new Promise((resolve) => setTimeout(resolve, 200));
-  let peakRss = process.memoryUsage().rss;
+  const startRss = process.memoryUsage().rss;
+  let peakRss = startRss;
   const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
   const started = performance.now();
   await work().catch(() => {});
@@ -109,7 +111,7 @@ async function measure(url: string, work: () => Promise<unknown>): Promise<Omit<
   });
   await sampler.terminate();
   const round = (n: number) => Math.round(n);
-  return { p50: round(quantile(samples, 0.5)), p99: round(quantile(samples, 0.99)), max: round(Math.max(...samples)), rssMb: round(peakRss / MB), seconds: Math.round(seconds * 10) / 10 };
+  return { p50: round(quantile(samples, 0.5)), p99: round(quantile(samples, 0.99)), max: round(Math.max(...samples)), rssMb: round(peakRss / MB), rssGrowthMb: round((peakRss - startRss) / MB), seconds: Math.round(seconds * 10) / 10 };
 }
 
 async function runOn(kind: string): Promise<Row[]> {
@@ -195,6 +197,6 @@ async function runOn(kind: string): Promise<Row[]> {
 
 const all: Row[] = [];
 for (const kind of kinds) all.push(...(await runOn(kind)));
-console.log('\n| input | database | code | health p50 ms | p99 ms | max ms | peak RSS MB | work s |\n|---|---|---|---|---|---|---|---|');
-for (const r of all) console.log(`| ${r.input} | ${r.kind} | ${r.version} | ${r.p50} | ${r.p99} | ${r.max} | ${r.rssMb} | ${r.seconds} |`);
+console.log('\n| input | database | code | health p50 ms | p99 ms | max ms | RSS growth MB | work s |\n|---|---|---|---|---|---|---|---|');
+for (const r of all) console.log(`| ${r.input} | ${r.kind} | ${r.version} | ${r.p50} | ${r.p99} | ${r.max} | ${r.rssGrowthMb} | ${r.seconds} |`);
 process.exit(0);

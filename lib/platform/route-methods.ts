@@ -1,4 +1,4 @@
-import { NextRequest } from 'next/server';
+import { NextRequest } from 'next/server.js';
 import { errorResponse, methodNotAllowed, readBodyWithin, withApiRoute } from './http';
 
 /**
