@@ -15,6 +15,7 @@ import {
   registerContentJobs,
   renderPdfFromSource,
   requestReindex,
+  runIngestJob,
   uploadDocument,
 } from '@/lib/engine';
 import { getEnv, resetEnvForTesting } from '@/lib/platform/env';
@@ -285,6 +286,20 @@ describe('upload defects from QA', () => {
       expect(await docStatus(up.document.id)).toMatchObject({ status: 'ready' });
       expect(await deleteDocumentForOwner(db, owner, kbId, up.document.id)).toEqual({ ok: true });
       expect(existsSync(file)).toBe(false);
+    });
+
+    it('an attempt at an upload whose outcome is already stored does nothing (a lease taken over after the work was done)', async () => {
+      const kbId = await newHostedKb();
+      const up = await uploadDocument(db, owner, kbId, { name: 'settled.md', bytes: text('settled') });
+      if (!up.ok) throw new Error(up.message);
+      const [job] = (await db.execute(sql`select payload from jobs where payload->>'documentId' = ${up.document.id}`)).rows as { payload: { documentId: string; kbId: string; hash: string } }[];
+      await runDueJobs({ db, queues: [INGEST_QUEUE] });
+      const ready = await docStatus(up.document.id);
+      expect(ready).toMatchObject({ status: 'ready' });
+      let parsedAgain = false;
+      await runIngestJob(db, job!.payload, 2, { afterParse: async () => void (parsedAgain = true) });
+      expect(parsedAgain).toBe(false);
+      expect(await docStatus(up.document.id)).toEqual(ready);
     });
 
     it('limits the files an account uploads in an hour, naming the limit', async () => {
