@@ -6,6 +6,9 @@ import { cx } from '@/components/ui/cx';
 import { plural } from '@/lib/platform/format';
 import { formatFileSize, tooLargeMessage } from '@/lib/platform/file-size';
 
+/** A refusal whose Retry-After is at most this long is the per-account upload slot: the file is sent again then. */
+const MAX_TURN_WAIT_SECONDS = 5;
+
 /** What the documents route returns for each document (lib/engine/uploads.ts DocumentView). */
 export interface ConsoleDocument {
   id: string;
@@ -149,27 +152,36 @@ export function ContentManager({
     setUploads((rows) => [...rows, row]);
     const form = new FormData();
     form.append('file', file, name);
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${basePath}/documents`);
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) patchUpload(key, { progress: Math.round((event.loaded / event.total) * 100) });
+    const transmit = () => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', `${basePath}/documents`);
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable) patchUpload(key, { progress: Math.round((event.loaded / event.total) * 100) });
+      };
+      xhr.onload = () => {
+        // The server takes a few files of an account at once (docs/api.md §9.5): a file over that waits its turn.
+        // A longer wait is the hourly limit, shown as the refusal it is.
+        const wait = Number(xhr.getResponseHeader('Retry-After'));
+        if (xhr.status === 429 && wait > 0 && wait <= MAX_TURN_WAIT_SECONDS) {
+          patchUpload(key, { progress: 0 });
+          setTimeout(transmit, wait * 1000);
+        } else if (xhr.status === 202) {
+          patchUpload(key, { progress: 100, state: 'sent' });
+          setAnnouncement(`${name} uploaded and queued for ingestion.`);
+          void refresh();
+        } else {
+          const message = uploadRefusal(xhr.status, xhr.responseText, { name, size: file.size }, maxBytes);
+          patchUpload(key, { state: 'refused', message });
+          setAnnouncement(`${name} was refused: ${message}`);
+        }
+      };
+      xhr.onerror = () => {
+        patchUpload(key, { state: 'refused', message: 'The upload failed: check your connection and try again.' });
+        setAnnouncement(`${name}: the upload failed.`);
+      };
+      xhr.send(form);
     };
-    xhr.onload = () => {
-      if (xhr.status === 202) {
-        patchUpload(key, { progress: 100, state: 'sent' });
-        setAnnouncement(`${name} uploaded and queued for ingestion.`);
-        void refresh();
-      } else {
-        const message = uploadRefusal(xhr.status, xhr.responseText, { name, size: file.size }, maxBytes);
-        patchUpload(key, { state: 'refused', message });
-        setAnnouncement(`${name} was refused: ${message}`);
-      }
-    };
-    xhr.onerror = () => {
-      patchUpload(key, { state: 'refused', message: 'The upload failed: check your connection and try again.' });
-      setAnnouncement(`${name}: the upload failed.`);
-    };
-    xhr.send(form);
+    transmit();
   };
 
   const sendAll = (files: FileList | null) => {

@@ -6,7 +6,8 @@ import { log } from '@/lib/platform/log';
 import { embeddingsConfig, embedTexts, realArrayLiteral, type EmbeddingsConfig } from './embeddings';
 import { chunkDocument, type DraftChunk } from './chunking';
 import { checkedSearchConfig, searchConfigFor, type SearchConfig } from './language';
-import { detectFormat, ParseError, parseSource, type ParsedDocument } from './parsers';
+import { parseInWorker } from './parse-in-worker';
+import { detectFormat, ParseError, type ParsedDocument } from './parsers';
 import { countTokens } from './tokens';
 import { tooLargeMessage } from '@/lib/platform/file-size';
 
@@ -21,7 +22,8 @@ export type IngestFailureCode =
   | 'unsupported_type'
   | 'corrupt_pdf'
   | 'no_text'
-  | 'invalid_encoding';
+  | 'invalid_encoding'
+  | 'over_limit';
 
 export type IngestResult =
   | {
@@ -274,7 +276,7 @@ export async function ingestDocument(
   if (!format) return fail(sourceName, 'unsupported_type', 'Unsupported file type: use .txt, .md, .html or .pdf.');
   let parsed: ParsedDocument;
   try {
-    parsed = await parseSource(format, bytes, sourceName);
+    parsed = await parseInWorker(format, bytes, sourceName);
   } catch (error) {
     if (error instanceof ParseError) {
       const code: IngestFailureCode = error.code === 'unsupported_type' ? 'unsupported_type' : error.code;

@@ -41,7 +41,7 @@ export const MIME_TYPES: Record<SourceFormat, string> = {
 
 export class ParseError extends Error {
   constructor(
-    readonly code: 'corrupt_pdf' | 'no_text' | 'unsupported_type' | 'invalid_encoding',
+    readonly code: 'corrupt_pdf' | 'no_text' | 'unsupported_type' | 'invalid_encoding' | 'over_limit',
     message: string,
   ) {
     super(message);

@@ -5,11 +5,14 @@ import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { defineJobHandler, enqueueJob } from '@/lib/platform/jobs';
 import { log } from '@/lib/platform/log';
+import { processSingleton } from '@/lib/platform/singleton';
+import { getRateLimiter } from '@/lib/limits';
 import { inTransaction } from '@/lib/platform/transactions';
 import { requireOwnedKnowledgeBase } from '@/lib/publishing';
 import { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, sha256Hex } from './ingest';
 import { detectFormat, MIME_TYPES } from './parsers';
 import { tooLargeMessage } from '@/lib/platform/file-size';
+import { readSource, removeSourceFile, sourceStorage, writeSourceFile } from './source-store';
 
 /**
  * The publisher console's hosted content (docs/api.md §9.5): an upload stores the bytes (document_sources) and a
@@ -93,6 +96,48 @@ export async function listDocumentsForOwner(db: Executor, userId: string, kbId: 
   return { ok: true, documents: rows.map(toDocumentView) };
 }
 
+export type UploadAdmission =
+  | { ok: true; release: () => void }
+  | { ok: false; code: 'rate_limit_exceeded'; message: string; retryAfterSeconds: number };
+
+const uploadsInFlight = processSingleton('uploads-in-flight', () => new Map<string, number>());
+
+/**
+ * Whether this account may start one more upload now (docs/api.md §9.5): at most UPLOADS_CONCURRENT_PER_ACCOUNT at
+ * once on this instance, and UPLOADS_PER_HOUR files an hour on the shared limiter. Asked before the body is read;
+ * `release` once the upload is stored or refused.
+ */
+export async function admitUpload(userId: string): Promise<UploadAdmission> {
+  const env = getEnv();
+  const running = uploadsInFlight.get(userId) ?? 0;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    const left = (uploadsInFlight.get(userId) ?? 1) - 1;
+    if (left > 0) uploadsInFlight.set(userId, left);
+    else uploadsInFlight.delete(userId);
+  };
+  if (running >= env.UPLOADS_CONCURRENT_PER_ACCOUNT) {
+    const files = env.UPLOADS_CONCURRENT_PER_ACCOUNT === 1 ? 'one file' : `${env.UPLOADS_CONCURRENT_PER_ACCOUNT} files`;
+    return { ok: false, code: 'rate_limit_exceeded', message: `An account may send ${files} at once; wait for an upload to finish, then try again.`, retryAfterSeconds: 1 };
+  }
+  // Counted before the limiter is asked, so that concurrent requests cannot all pass the check above.
+  uploadsInFlight.set(userId, running + 1);
+  const hourly = await getRateLimiter().consume(`uploads:${userId}`, { limit: env.UPLOADS_PER_HOUR, windowMs: 3_600_000 });
+  if (!hourly.allowed) {
+    release();
+    const minutes = Math.ceil(hourly.retryAfterSeconds / 60);
+    return {
+      ok: false,
+      code: 'rate_limit_exceeded',
+      message: `An account may upload ${env.UPLOADS_PER_HOUR} files an hour; try again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}.`,
+      retryAfterSeconds: hourly.retryAfterSeconds,
+    };
+  }
+  return { ok: true, release };
+}
+
 /**
  * Stores an uploaded file and queues its ingestion. A file with the name of an existing document replaces it
  * (the old version keeps answering until the new one is ready). Size, emptiness and type are checked here too,
@@ -112,6 +157,15 @@ export async function uploadDocument(
   const format = detectFormat(name, file.type || undefined);
   if (!format) return deny('unsupported_media_type', `“${name}” is not a type of file Almanac reads: use ${ACCEPTED_EXTENSIONS.slice(0, -1).join(', ')} or ${ACCEPTED_EXTENSIONS.at(-1)} files.`);
   const hash = sha256Hex(file.bytes);
+  let stored = file.bytes;
+  if ((await sourceStorage()) === 'file') {
+    // The file is written before the transaction, so ownership is checked first: a stranger's upload must not replace
+    // the bytes an owner's pending ingestion is about to read.
+    const owned = await ownedHosted(db, userId, kbId);
+    if (!owned.ok) return owned;
+    await writeSourceFile(documentIdFor(kbId, name), file.bytes);
+    stored = new Uint8Array(0);
+  }
   return inTransaction(db, async (tx) => {
     const owned = await ownedHosted(tx, userId, kbId);
     if (!owned.ok) return owned;
@@ -126,8 +180,8 @@ export async function uploadDocument(
       .returning();
     await tx
       .insert(documentSources)
-      .values({ documentId: row!.id, kbId, bytes: file.bytes, mimeType: MIME_TYPES[format] })
-      .onConflictDoUpdate({ target: documentSources.documentId, set: { bytes: file.bytes, mimeType: MIME_TYPES[format], createdAt: new Date() } });
+      .values({ documentId: row!.id, kbId, bytes: stored, mimeType: MIME_TYPES[format] })
+      .onConflictDoUpdate({ target: documentSources.documentId, set: { bytes: stored, mimeType: MIME_TYPES[format], createdAt: new Date() } });
     await enqueueJob(tx, { queue: INGEST_QUEUE, payload: { documentId: row!.id, kbId, hash }, maxAttempts: INGEST_ATTEMPTS });
     return { ok: true as const, document: toDocumentView(row!) };
   });
@@ -137,7 +191,9 @@ export async function deleteDocumentForOwner(db: Executor, userId: string, kbId:
   const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
   if (!owned.ok) return owned;
   const result = await deleteDocument(db, kbId, documentId);
-  return result.ok ? { ok: true } : deny('not_found', 'No such document.');
+  if (!result.ok) return deny('not_found', 'No such document.');
+  await removeSourceFile(result.documentId);
+  return { ok: true };
 }
 
 /** Queues a rebuild of the knowledge base's chunks and statistics from the stored structure of its documents. */
@@ -170,8 +226,11 @@ export async function runIngestJob(
   const [source] = await db.select().from(documentSources).where(eq(documentSources.documentId, payload.documentId));
   const [doc] = await db.select().from(documents).where(eq(documents.id, payload.documentId));
   if (!source || !doc) return;
-  const bytes = new Uint8Array(source.bytes);
-  if (sha256Hex(bytes) !== payload.hash) return;
+  const bytes = await readSource(source);
+  if (!bytes || sha256Hex(bytes) !== payload.hash) return;
+  // An earlier attempt at these bytes already stored its outcome (its worker then stalled past the lease, or died
+  // before marking the job done): a re-upload sets `queued`, so `ready` with this hash or `failed` means settled.
+  if ((doc.status === 'ready' && doc.contentHash === payload.hash) || doc.status === 'failed') return;
   await markDocument(db, doc.id, { status: 'ingesting', pageCount: null }, ['queued', 'ingesting']);
   try {
     const result = await ingestDocument(

@@ -181,6 +181,8 @@ export const envSchema = z.object({
   SIGN_UPS_PER_ADDRESS_PER_HOUR: intWithDefault(20, 1),
   /** Publisher backend timeout when a knowledge base sets none (milliseconds). */
   PUBLISHER_TIMEOUT_MS: intWithDefault(30_000, 1),
+  /** The publisher console's "Try it" and "Send a test query": questions per account per minute, every listing together. */
+  CONSOLE_QUERIES_PER_MINUTE: intWithDefault(20, 1),
   /** Allow publisher endpoints on private, link-local or loopback addresses (trusted networks only). */
   ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: bool(false),
   STRIPE_SECRET_KEY: optionalString,
@@ -211,12 +213,24 @@ export const envSchema = z.object({
   GOOGLE_ISSUER: serviceBaseUrl('https://accounts.google.com'),
   /** Largest document accepted for hosted knowledge bases (bytes). */
   MAX_UPLOAD_BYTES: intWithDefault(20 * 1024 * 1024, 1),
+  /** Uploads one account may send at once (per instance), and files it may upload an hour (every instance together). */
+  UPLOADS_CONCURRENT_PER_ACCOUNT: intWithDefault(2, 1),
+  UPLOADS_PER_HOUR: intWithDefault(100, 1),
   /** The largest cap a free plan (price 0, no card) may have, in queries per period (docs/api.md §9.2). */
   FREE_PLAN_MAX_QUERIES: intWithDefault(100, 1),
   /** The platform's share of every paid period, in percent (0–100): Stripe's application fee, the ledger's fee. */
   PLATFORM_FEE_PERCENT: intWithDefault(20, 0).refine((n) => n <= 100, 'must be at most 100'),
   /** Background jobs (lib/platform/jobs.ts): how long a claimed job is a worker's before another may take it over. */
   JOB_LEASE_MS: intWithDefault(60_000, 1_000),
+  /** Parse workers (lib/engine/parse-in-worker.ts): threads that parse uploads at once, each one's heap (MB). */
+  PARSE_WORKERS: intWithDefault(1, 1),
+  PARSE_MAX_HEAP_MB: intWithDefault(256, 64),
+  /** One document's budgets: wall time to parse (ms), PDF pages, bytes its compressed streams inflate to, HTML element depth, characters of text. */
+  PARSE_TIMEOUT_MS: intWithDefault(60_000, 100),
+  PARSE_MAX_PAGES: intWithDefault(2_000, 1),
+  PARSE_MAX_INFLATED_BYTES: intWithDefault(128 * 1024 * 1024, 1),
+  PARSE_MAX_DEPTH: intWithDefault(256, 8),
+  PARSE_MAX_CHARACTERS: intWithDefault(20_000_000, 1),
   /** How often each instance looks for due jobs. */
   JOB_POLL_MS: intWithDefault(1_000, 50),
   /** Bearer token that GET /metrics requires; unset, /metrics answers only loopback and private addresses. */

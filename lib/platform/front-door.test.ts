@@ -22,11 +22,19 @@ describe('the front door (docs/api.md §7.1)', () => {
     expect(screenRequest(get('/%C3%28'))).toMatchObject({ code: 'invalid_path', json: false });
   });
 
-  it('classifies by the path Next routes: dot segments resolved', () => {
-    expect(json(get('/api/../%ZZ'))).toBe(false);
+  it('answers in JSON for a path that is under /api or /kb as sent or as Next routes it', () => {
+    expect(json(get('/api/../%ZZ'))).toBe(true);
     expect(json(get('/knowledge-bases/../api/%ZZ'))).toBe(true);
-    expect(json(get('/api/%2e%2e/%ZZ'))).toBe(false);
+    expect(json(get('/api/%2e%2e/%ZZ'))).toBe(true);
+    expect(json(get('/knowledge-bases/%ZZ'))).toBe(false);
   });
+
+  it.each(['/kb/../query', '/kb/%2e%2e/query', '/kb/x/../../signin', '/api/../knowledge-bases', '/api/%2E%2E/%2e%2e/account', '/dify/../x'])(
+    'refuses %s, which climbs out of the API, with a JSON not_found',
+    (target) => {
+      expect(screenRequest(get(target, { method: 'POST' }))).toEqual({ code: 'not_found', message: expect.stringContaining('..'), json: true });
+    },
+  );
 
   it('passes well-formed requests on, query strings untouched (the routes judge them)', () => {
     for (const target of ['/', '/api/health', '/kb/kb_abc/query', '/api/marketplace/knowledge-bases?query=%ZZ', '/knowledge-bases/', '/api/./health', '/kb/%00/query', '/signin?callbackUrl=%2F']) {
@@ -79,13 +87,16 @@ describe('the front door (docs/api.md §7.1)', () => {
       ['an unreadable Origin', { ...form, origin: 'not a url' }],
       ['the same host on another port', { ...form, origin: 'http://almanac.test:8080' }],
       ['no Host at all', { ...form, origin: 'http://almanac.test', host: undefined }],
+      ['no Origin and no Referer', { ...form }],
+      ['no Origin and a foreign Referer', { ...form, referer: 'https://evil.example/page' }],
+      ['no Origin, urlencoded', { 'content-type': 'application/x-www-form-urlencoded' }],
     ])('refuses %s with a 403 page', (_name, headers) => {
       expect(screenRequest(post(headers))).toEqual({ code: 'forbidden', message: expect.any(String), json: false });
     });
 
     it.each<[string, http.IncomingHttpHeaders, string?]>([
       ['the same host', { ...form, origin: 'http://almanac.test' }],
-      ['no Origin (Next lets it through with a warning)', { ...form }],
+      ['no Origin but a Referer on this site', { ...form, referer: 'http://almanac.test/signup' }],
       ['X-Forwarded-Host naming the Origin', { ...form, origin: 'https://almanac.example', 'x-forwarded-host': 'almanac.example, proxy' }],
       ['a JSON post (not an action)', { 'content-type': 'application/json', origin: 'https://evil.example' }],
       ['a route handler that checks its own posts', { ...form, origin: 'https://evil.example' }, '/checkout/start'],
@@ -236,16 +247,16 @@ describe('screenNodeRequest over HTTP', () => {
 
   it('reads a server action body once, refuses it when Next could not decode it, else hands over the same bytes', async () => {
     const good = multipart([[`$ACTION_ID_${ID}`, ''], ['planId', 'plan_x']]);
-    const passed = await send('POST', '/checkout/test?planId=plan_x', { 'Content-Type': formType['content-type'] }, good);
+    const passed = await send('POST', '/checkout/test?planId=plan_x', { Origin: base, 'Content-Type': formType['content-type'] }, good);
     expect([passed.status, passed.body]).toEqual([200, good.toString()]);
-    const broken = await send('POST', '/signup', { 'Content-Type': formType['content-type'] }, multipart([['a', 'b']], `--${BOUNDARY}`));
+    const broken = await send('POST', '/signup', { Origin: base, 'Content-Type': formType['content-type'] }, multipart([['a', 'b']], `--${BOUNDARY}`));
     expect([broken.status, broken.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);
-    const large = await send('POST', '/signup', { 'Content-Type': formType['content-type'] }, Buffer.alloc(ACTION_BODY_LIMIT + 1, 0x61));
+    const large = await send('POST', '/signup', { Origin: base, 'Content-Type': formType['content-type'] }, Buffer.alloc(ACTION_BODY_LIMIT + 1, 0x61));
     expect(large.status).toBe(413);
-    const notAction = await send('POST', '/signup', { 'Content-Type': 'application/x-www-form-urlencoded' }, Buffer.from('a=b'));
+    const notAction = await send('POST', '/signup', { Origin: base, 'Content-Type': 'application/x-www-form-urlencoded' }, Buffer.from('a=b'));
     expect(notAction.status).toBe(204);
     // A route handler reads its own body under its own limit: a document upload (up to MAX_UPLOAD_BYTES) is no action.
-    const upload = await send('POST', '/publish/listings/kb_abc123/content/documents', { 'Content-Type': formType['content-type'] }, Buffer.alloc(ACTION_BODY_LIMIT + 1, 0x61));
+    const upload = await send('POST', '/publish/listings/kb_abc123/content/documents', { Origin: base, 'Content-Type': formType['content-type'] }, Buffer.alloc(ACTION_BODY_LIMIT + 1, 0x61));
     expect(upload.status).toBe(204);
   });
 });

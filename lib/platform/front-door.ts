@@ -19,13 +19,15 @@ import { decodeUtf8 } from './text-input';
  *    plain-text 500 it does not log.
  * 3. A method outside GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS: 501 `not_implemented`. Next's route handlers
  *    know no other method (TRACE answers a 500 there).
- * 4. Under /api and /kb, an empty segment (`/kb//query`), a last segment "." or "..", a backslash or a trailing
+ * 4. A path under /api, /kb or /dify as sent whose ".." segments lead out of them (`/kb/../query`,
+ *    `/kb/%2e%2e/query`): 404 `not_found` in JSON, where Next would route it to a page.
+ *    Under /api and /kb, an empty segment (`/kb//query`), a last segment "." or "..", a backslash or a trailing
  *    slash: 404 `not_found`. Next would redirect (308) to a cleaned path, which for `/kb//query` is another endpoint's HTML 404. Pages keep Next's
  *    redirect, which is right for people.
  * 5. A cross-site POST that Next would take for a server action (docs/api.md §14): 403 with a short page. Next refuses
- *    it too, but with a 500 (`Invalid Server Actions request`); its rule is mirrored exactly (the Origin's host
- *    against X-Forwarded-Host, else Host; a missing Origin passes, an unreadable or `null` one does not), so nothing
- *    Next would run is refused here. Route handlers outside /api and /kb judge their own posts (`FORM_HANDLERS`).
+ *    it too, but with a 500 (`Invalid Server Actions request`); its rule is mirrored (the Origin's host against
+ *    X-Forwarded-Host, else Host; an unreadable or `null` Origin is refused), and a post with no Origin is judged by
+ *    its Referer and refused with neither, as the console's route handlers refuse it. Route handlers outside /api and /kb judge their own posts (`FORM_HANDLERS`).
  *
  * 6. An RSC request (`RSC: 1`) to a page whose `Next-Router-State-Tree` Next cannot parse: 400, where Next throws while
  *    reading it and answers a plain-text 500 (on a path with no page; on a page it first redirects to a fresh `_rsc`).
@@ -120,11 +122,17 @@ function isPossibleAction({ method, headers }: ScreenedRequest): boolean {
   return headers['next-action'] !== undefined || type === 'application/x-www-form-urlencoded' || type.startsWith('multipart/form-data');
 }
 
-/** Next's own test (next/dist/server/app-render/action-handler.js): is this POST refused as a cross-site server action? */
+/**
+ * Is this POST refused as a cross-site server action? Next's own test (next/dist/server/app-render/action-handler.js),
+ * made stricter in one point, as the console's route handlers judge their posts (isSameOriginPost): a post with no
+ * Origin is judged by its Referer, and one with neither is refused (Next lets it through with a warning). Browsers
+ * send Origin with every POST, so only a non-browser client sends none, and it gets nothing by posting to a form.
+ */
 function isCrossSiteAction(request: ScreenedRequest): boolean {
   const { headers } = request;
-  const origin = first(headers.origin);
-  if (!isPossibleAction(request) || origin === undefined) return false;
+  if (!isPossibleAction(request)) return false;
+  const origin = first(headers.origin) ?? first(headers.referer);
+  if (origin === undefined) return true;
   let originHost: string;
   try {
     originHost = origin === 'null' ? 'null' : new URL(origin).host;
@@ -155,12 +163,17 @@ export function screenRequest(request: ScreenedRequest): Refusal | null {
   }
   const path = target.split(/[?#]/, 1)[0]!;
   const routed = routedPath(path);
-  const json = isApiPath(routed);
+  // A path under /api or /kb as sent is answered in JSON even when its dot segments lead elsewhere: the client
+  // called the API and parses its answer as such.
+  const json = isApiPath(routed) || isApiPath(path);
   if (decodePathSegment(routed) === null) {
     return { code: 'invalid_path', message: 'The path cannot be decoded: it has a malformed percent-escape or escaped bytes that are not UTF-8.', json };
   }
   if (!KNOWN_METHODS.has(method)) {
     return { code: 'not_implemented', message: `${method.slice(0, 20)} is not a method this server implements.`, json };
+  }
+  if (json && !isApiPath(routed)) {
+    return { code: 'not_found', message: 'No endpoint has this path: ".." segments may not lead out of /api, /kb or /dify.', json };
   }
   if (json && (path.includes('//') || path.includes('\\') || resolvesToTrailingSlash(routed))) {
     return { code: 'not_found', message: 'No endpoint has this path: paths under /api and /kb have no empty segments, no trailing slash and no "." or ".." at the end.', json };

@@ -17,7 +17,7 @@ import { processSingleton, replaceProcessSingleton } from './singleton';
  *
  * Guarantees: a job is enqueued in the caller's transaction, so it exists iff the write that caused it committed;
  * a claim is one UPDATE over `SKIP LOCKED` rows, so two instances never take the same job at once; a claim carries a
- * lease (`locked_until`, renewed while the handler runs) and its attempt number, so a worker killed mid-job loses
+ * lease (`locked_until`, renewed until the batch it was claimed in is done) and its attempt number, so a worker killed mid-job loses
  * it when the lease expires and another worker takes it over, and the dead worker's late completion (if it was only
  * paused) changes nothing. Delivery is therefore at-least-once: handlers must be idempotent.
  */
@@ -124,27 +124,18 @@ async function finishJob(db: Database, job: ClaimedJob, error: unknown): Promise
   log.warn({ err: error, jobId: job.id, queue: job.queue, attempt: job.attempts }, 'job failed; retrying later');
 }
 
-async function runJob(db: Database, job: ClaimedJob, leaseMs: number): Promise<void> {
+async function runJob(db: Database, job: ClaimedJob): Promise<void> {
   const handler = handlers.get(job.queue);
   if (job.attempts > job.max_attempts || !handler) {
     // Taken over after a lease expired once too often (a job that kills its worker), or no handler here any more.
     await finishJob(db, job, new Error(handler ? 'lease expired on the last attempt' : `no handler for ${job.queue}`));
     return;
   }
-  // Renew the lease while the handler runs, so a long job is not taken over by another instance.
-  const renew = setInterval(() => {
-    void db
-      .execute(sql`update jobs set locked_until = now() + ${leaseMs} * interval '1 millisecond' where ${ownRun(job)}`)
-      .catch((err) => log.warn({ err, jobId: job.id }, 'could not renew a job lease'));
-  }, Math.max(250, Math.floor(leaseMs / 3)));
-  renew.unref();
   let failure: unknown = undefined;
   try {
     await handler(job.payload, { jobId: job.id, attempt: job.attempts });
   } catch (error) {
     failure = error ?? new Error('job failed');
-  } finally {
-    clearInterval(renew);
   }
   await finishJob(db, job, failure);
 }
@@ -155,8 +146,22 @@ export async function runDueJobs(options: { queues?: string[]; limit?: number; d
   const leaseMs = options.leaseMs ?? getEnv().JOB_LEASE_MS;
   const queues = (options.queues ?? [...handlers.keys()]).filter((q) => handlers.has(q));
   const claimed = await claimJobs(db, queues, options.limit ?? 5, leaseMs);
-  // One after another: ingestion is CPU-bound and the machine is shared; instances give parallelism.
-  for (const job of claimed) await runJob(db, job, leaseMs);
+  if (claimed.length === 0) return 0;
+  // Renew the leases of the whole batch until it is done: the running job's, and those of the jobs waiting their turn
+  // behind it, which another instance would otherwise take over (and run twice) when a long job outlasts a lease.
+  // A finished job no longer matches ownRun, so only the unfinished are renewed.
+  const renew = setInterval(() => {
+    void db
+      .execute(sql`update jobs set locked_until = now() + ${leaseMs} * interval '1 millisecond' where ${sql.join(claimed.map((job) => sql`(${ownRun(job)})`), sql` or `)}`)
+      .catch((err) => log.warn({ err }, 'could not renew job leases'));
+  }, Math.max(250, Math.floor(leaseMs / 3)));
+  renew.unref();
+  try {
+    // One after another: ingestion is CPU-bound and the machine is shared; instances give parallelism.
+    for (const job of claimed) await runJob(db, job);
+  } finally {
+    clearInterval(renew);
+  }
   return claimed.length;
 }
 

@@ -1,4 +1,5 @@
-import { errorResponse, methodNotAllowed, withApiRoute } from './http';
+import { NextRequest } from 'next/server.js';
+import { errorResponse, methodNotAllowed, readBodyWithin, withApiRoute } from './http';
 
 /**
  * Every route handler answers every method (docs/api.md §7.1): a route file exports the whole set this builds from the
@@ -19,14 +20,49 @@ export function allowedMethods(served: Partial<Record<HttpMethod, RouteHandler>>
   return HTTP_METHODS.filter((method) => served[method] !== undefined || (method === 'HEAD' && served.GET !== undefined));
 }
 
-export function routeMethods(
-  served: Partial<Record<HttpMethod, RouteHandler>>,
-  refuse: (allow: string[]) => RouteHandler = methodNotAllowed,
-): Record<HttpMethod, RouteHandler> {
+/** The body limit of a route that sets none: sign-in posts, forms and console calls are a few KB at most. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+export interface RouteOptions {
+  /** The 405 answer (the catalogue's carries its CORS headers). */
+  refuse?: (allow: string[]) => RouteHandler;
+  /**
+   * The most bytes of body this route reads (DEFAULT_BODY_LIMIT unless set), or `'own'` for a handler that reads its
+   * body itself with readBodyWithin (the keyed API, whose checks come before its body; an upload, streamed).
+   */
+  bodyLimit?: number | 'own';
+}
+
+const payloadTooLarge = (limit: number) =>
+  withApiRoute(async (_request, { requestId }) => errorResponse('payload_too_large', `The request body is larger than ${limit} bytes, the limit of this endpoint.`, requestId));
+
+/**
+ * Reads the body within `limit` before the handler runs, whatever Content-Length says (a chunked body declares
+ * none), so that no sign-in callback, form parser or signature check ever holds more than `limit` bytes; the handler
+ * gets the same request over those bytes. A larger body is 413 `payload_too_large`.
+ */
+export function withBodyWithin(handler: RouteHandler, limit: number): RouteHandler {
+  const refuse = payloadTooLarge(limit);
+  return async (request, context) => {
+    if (!request.body) return handler(request, context);
+    const bytes = await readBodyWithin(request, limit);
+    if (bytes === null) return refuse(request, context);
+    return handler(new NextRequest(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal }), context);
+  };
+}
+
+const CARRIES_BODY = new Set<HttpMethod>(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function routeMethods(served: Partial<Record<HttpMethod, RouteHandler>>, options: RouteOptions = {}): Record<HttpMethod, RouteHandler> {
   const allow = allowedMethods(served);
-  const notAllowed = refuse(allow);
+  const notAllowed = (options.refuse ?? methodNotAllowed)(allow);
+  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const handlers = {} as Record<HttpMethod, RouteHandler>;
-  for (const method of HTTP_METHODS) handlers[method] = served[method] ?? (method === 'HEAD' ? served.GET : undefined) ?? notAllowed;
+  for (const method of HTTP_METHODS) {
+    const handler = served[method];
+    if (handler && CARRIES_BODY.has(method) && limit !== 'own') handlers[method] = withBodyWithin(handler, limit);
+    else handlers[method] = handler ?? (method === 'HEAD' ? served.GET : undefined) ?? notAllowed;
+  }
   return handlers;
 }
 

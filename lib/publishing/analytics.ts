@@ -171,11 +171,14 @@ export async function getPublisherAnalytics(
   return { ok: true, analytics, perKnowledgeBase };
 }
 
-const csvCell = (v: string | number | null) => {
+/**
+ * One CSV cell: quoted when needed; a leading = + - @, tab or carriage return is neutralised with a quote so that a
+ * spreadsheet does not run the cell as a formula (spreadsheets drop a leading tab or CR and then read what follows).
+ */
+export const csvCell = (v: string | number | null) => {
   const s = v === null ? '' : String(v);
-  // Quoted when needed; a leading = + - @ is neutralised so a spreadsheet does not run it as a formula.
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
-  return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
 /** The daily table as CSV (one row per day, one column per error code seen), for the export button. */

@@ -86,14 +86,31 @@ export function alertWebhookBody(event: AlertEvent, test = false): string {
 
 export type DeliveryResult = { ok: true; status: number } | { ok: false; reason: string };
 
-/** One signed POST to the webhook, to the address the SSRF guard checked. */
-export async function postSignedWebhook(urlText: string, secret: string, body: string, policy: GuardPolicy = guardPolicy()): Promise<DeliveryResult> {
+/**
+ * One signed POST to the webhook, to the address the SSRF guard checked. `timeoutMs` bounds the whole exchange, not
+ * only silences: a receiver that trickles its answer a byte at a time is cut off at the same deadline.
+ */
+export async function postSignedWebhook(
+  urlText: string,
+  secret: string,
+  body: string,
+  policy: GuardPolicy = guardPolicy(),
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+): Promise<DeliveryResult> {
   const url = new URL(urlText);
   const guard = await resolveAndGuard(url, policy);
   if (!guard.ok) return { ok: false, reason: `address refused: ${guard.reason}` };
   const signature = signPayload(secret, body, Math.floor(Date.now() / 1000));
   const isHttps = url.protocol === 'https:';
   return new Promise<DeliveryResult>((resolve) => {
+    let settled = false;
+    const settle = (result: DeliveryResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve(result);
+    };
+    const tooSlow = { ok: false as const, reason: `no complete answer within ${timeoutMs / 1000} s` };
     const req = (isHttps ? https : http).request(
       {
         protocol: url.protocol,
@@ -102,7 +119,7 @@ export async function postSignedWebhook(urlText: string, secret: string, body: s
         path: url.pathname + url.search,
         method: 'POST',
         lookup: pinnedLookup(guard.address, guard.family),
-        timeout: DELIVERY_TIMEOUT_MS,
+        timeout: timeoutMs,
         headers: {
           'Content-Type': 'application/json',
           'Content-Length': Buffer.byteLength(body),
@@ -113,12 +130,19 @@ export async function postSignedWebhook(urlText: string, secret: string, body: s
       (res) => {
         res.resume();
         const status = res.statusCode ?? 0;
-        res.on('end', () => resolve(status >= 200 && status < 300 ? { ok: true, status } : { ok: false, reason: `HTTP ${status}` }));
-        res.on('error', () => resolve({ ok: false, reason: 'the answer broke off' }));
+        res.on('end', () => settle(status >= 200 && status < 300 ? { ok: true, status } : { ok: false, reason: `HTTP ${status}` }));
+        res.on('error', () => settle({ ok: false, reason: 'the answer broke off' }));
       },
     );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ ok: false, reason: err.message === 'timeout' ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `connection failed (${err.code ?? 'error'})` }));
+    const deadline = setTimeout(() => {
+      settle(tooSlow);
+      req.destroy();
+    }, timeoutMs);
+    req.on('timeout', () => {
+      settle(tooSlow);
+      req.destroy();
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => settle({ ok: false, reason: `connection failed (${err.code ?? 'error'})` }));
     req.end(body);
   });
 }

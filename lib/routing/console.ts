@@ -2,6 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
 import { knowledgeBases } from '@/db/schema';
 import { decryptSecret } from '@/lib/platform/crypto';
+import { getEnv } from '@/lib/platform/env';
+import { getRateLimiter } from '@/lib/limits';
 import { newRequestId } from '@/lib/platform/http';
 import { inTransaction } from '@/lib/platform/transactions';
 import { requireOwnedKnowledgeBase, type OwnershipDenial } from '@/lib/publishing';
@@ -12,7 +14,8 @@ import { configureHttpBackend, guardPolicy, prepareRoute, routeQuery, type Confi
  * The publisher console's side of routing (docs/api.md §9.5): the http backend's settings, where the infrastructure
  * key and signing secret are write-only (a blank field keeps the stored one; neither is ever read back), and "try
  * it": a question answered through exactly the route the gateway uses (engine or signed connector), outside the
- * gateway, so it counts against no cap and appears in no analytics.
+ * gateway, so it counts against no cap and appears in no analytics. It is metered all the same, per account on the
+ * shared limiter: each question costs a publisher's backend or the engine as much as a buyer's does.
  */
 
 export interface BackendSettingsView {
@@ -87,10 +90,30 @@ export type TryOutcome =
   | { ok: true; requestId: string; latencyMs: number; answer: QueryAnswer }
   | { ok: false; requestId: string; latencyMs: number; code: string; reason: string };
 
+/** The console's own limit was reached: the page shows the message, the answer carries Retry-After. */
+export interface TryLimited {
+  ok: false;
+  code: 'rate_limit_exceeded';
+  message: string;
+  retryAfterSeconds: number;
+}
+
+const CONSOLE_WINDOW_MS = 60_000;
+
 /** Answers `query` as a buyer's query would be answered, for the owner, without a key, a cap or a usage record. */
-export async function tryKnowledgeBase(db: Executor, userId: string, kbId: unknown, query: string): Promise<TryOutcome | OwnershipDenial> {
+export async function tryKnowledgeBase(db: Executor, userId: string, kbId: unknown, query: string): Promise<TryOutcome | TryLimited | OwnershipDenial> {
   const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
   if (!owned.ok) return owned;
+  const limit = getEnv().CONSOLE_QUERIES_PER_MINUTE;
+  const state = await getRateLimiter().consume(`console-query:${userId}`, { limit, windowMs: CONSOLE_WINDOW_MS });
+  if (!state.allowed) {
+    return {
+      ok: false,
+      code: 'rate_limit_exceeded',
+      message: `The console allows ${limit} test questions a minute per account, across all your listings. Try again in ${state.retryAfterSeconds} s.`,
+      retryAfterSeconds: state.retryAfterSeconds,
+    };
+  }
   const route = prepareRoute(owned.kb);
   const requestId = newRequestId();
   const started = performance.now();

@@ -2,9 +2,11 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { queryAnswerSchema, type QueryAnswer, type QueryRequest } from '@/lib/query-answer';
+import type { QueryAnswer, QueryRequest } from '@/lib/query-answer';
 import { resolveAndGuard, type GuardPolicy, type GuardResult } from './ssrf-guard';
 import { processSingleton } from '@/lib/platform/singleton';
+import { WorkerPool } from '@/lib/platform/worker-pool';
+import { decodePublisherAnswer, type DecodedAnswer } from './answer-task';
 
 /**
  * The `http` backend connector (docs/api.md §6.2): POST {query, kb_id, request_id} to the publisher's endpoint over a
@@ -155,15 +157,9 @@ export class HttpConnector {
           res.on('error', () => finish({ ok: false, code: 'publisher_error', reason: 'answer stream failed' }));
           res.on('end', () => {
             if (status < 200 || status >= 300) return finish({ ok: false, code: 'publisher_error', reason: `publisher answered HTTP ${status}` });
-            let json: unknown;
-            try {
-              json = JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
-            } catch {
-              return finish({ ok: false, code: 'publisher_error', reason: 'answer is not JSON' });
-            }
-            const parsed = queryAnswerSchema.safeParse(json);
-            if (!parsed.success) return finish({ ok: false, code: 'publisher_error', reason: 'answer breaks the query-answer schema' });
-            finish({ ok: true, answer: parsed.data });
+            void decodeAnswer(Buffer.concat(chunks, size)).then((decoded) =>
+              finish(decoded.ok ? { ok: true, answer: decoded.answer } : { ok: false, code: 'publisher_error', reason: decoded.reason }),
+            );
           });
         },
       );
@@ -179,6 +175,30 @@ export class HttpConnector {
       req.on('error', (err: NodeJS.ErrnoException) => finish({ ok: false, code: 'publisher_error', reason: `connection failed (${err.code ?? 'error'})` }));
       req.end(body);
     });
+  }
+}
+
+/** Answers up to this size are decoded on the calling thread; a worker round trip would cost more than it saves. */
+export const INLINE_ANSWER_BYTES = 8 * 1024;
+/** How long decoding one large answer may take in its worker. */
+const ANSWER_DECODE_TIMEOUT_MS = 5_000;
+
+const answerPool = () => processSingleton('publisher-answer-pool', () => new WorkerPool({ size: 2, maxHeapMb: 128, idleMs: 300_000 }));
+
+/** A publisher's answer body, validated: inline when small, else in a worker so the event loop stays free. */
+export async function decodeAnswer(bytes: Buffer): Promise<DecodedAnswer> {
+  if (bytes.length <= INLINE_ANSWER_BYTES) return decodePublisherAnswer(bytes);
+  const copy = new Uint8Array(bytes);
+  try {
+    return await answerPool().run<DecodedAnswer>({
+      module: 'lib/routing/answer-task.ts',
+      exportName: 'decodePublisherAnswer',
+      args: [copy],
+      transfer: [copy.buffer],
+      timeoutMs: ANSWER_DECODE_TIMEOUT_MS,
+    });
+  } catch (error) {
+    return { ok: false, reason: `answer could not be read (${error instanceof Error ? error.message : 'worker failed'})` };
   }
 }
 

@@ -27,6 +27,13 @@ describe('classifyAddress', () => {
     ['224.0.0.1', 'reserved'],
     ['::', 'reserved'],
     ['172.32.0.1', 'public'],
+    ['fec0::1', 'private'],
+    ['feff:ffff::1', 'private'],
+    ['100::1', 'reserved'],
+    ['100::ffff:ffff:ffff:ffff', 'reserved'],
+    ['100:0:0:1::1', 'public'],
+    ['192.88.99.1', 'reserved'],
+    ['192.88.100.1', 'public'],
   ])('%s is %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
   });

@@ -31,11 +31,15 @@ privateRanges.addSubnet('172.16.0.0', 12, 'ipv4');
 privateRanges.addSubnet('192.168.0.0', 16, 'ipv4');
 privateRanges.addSubnet('100.64.0.0', 10, 'ipv4');
 privateRanges.addSubnet('fc00::', 7, 'ipv6');
+// Site-local (deprecated by RFC 3879, but a network may still route it inside a site).
+privateRanges.addSubnet('fec0::', 10, 'ipv6');
 
 const reserved = new BlockList();
 reserved.addSubnet('0.0.0.0', 8, 'ipv4');
 reserved.addSubnet('192.0.0.0', 24, 'ipv4');
 reserved.addSubnet('192.0.2.0', 24, 'ipv4');
+// The 6to4 relay anycast (RFC 7526 deprecated it): whichever relay is nearest, not a host named by the address.
+reserved.addSubnet('192.88.99.0', 24, 'ipv4');
 reserved.addSubnet('198.18.0.0', 15, 'ipv4');
 reserved.addSubnet('198.51.100.0', 24, 'ipv4');
 reserved.addSubnet('203.0.113.0', 24, 'ipv4');
@@ -44,6 +48,8 @@ reserved.addSubnet('240.0.0.0', 4, 'ipv4');
 reserved.addAddress('::', 'ipv6');
 reserved.addSubnet('ff00::', 8, 'ipv6');
 reserved.addSubnet('2001:db8::', 32, 'ipv6');
+// Discard-only (RFC 6666): a black hole by definition.
+reserved.addSubnet('100::', 64, 'ipv6');
 // Local-use NAT64 (RFC 8215) and Teredo lead somewhere their address does not say (an operator's translator, an
 // obfuscated client address): refused like any reserved range.
 reserved.addSubnet('64:ff9b:1::', 48, 'ipv6');

@@ -1,4 +1,3 @@
-import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getKnowledgeBaseView, getPublisher, listPublisherKnowledgeBases } from '@/lib/catalog';
@@ -6,30 +5,12 @@ import { findPurchasablePlan, getCheckoutOutcome, revealHandoff } from '@/lib/bi
 import type { Executor } from '@/lib/platform/db';
 import { HTTP_METHODS } from '@/lib/platform/route-methods';
 import { getSubscriberStanding, getSubscriptionForUser } from '@/lib/subscriptions';
+import { APP, routeFiles, urlOf } from '../support/app-routes';
 
 /**
  * docs/api.md §7.1: every route answers every method itself, in JSON, and the paths no route serves under /api and
  * /kb are a JSON 404. Checked on every route file of app/, so a new route cannot forget a method.
  */
-const APP = path.resolve(import.meta.dirname, '..', '..', 'app');
-
-function routeFiles(dir = APP): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return routeFiles(full);
-    return /^route\.tsx?$/.test(name) ? [full] : [];
-  });
-}
-
-/** A request for a route file's path, its dynamic segments filled in. */
-function urlOf(file: string): string {
-  const segments = path
-    .relative(APP, path.dirname(file))
-    .split(path.sep)
-    .filter((segment) => !/^\(.*\)$/.test(segment))
-    .map((segment) => (segment.startsWith('[') ? 'x' : segment));
-  return `http://localhost:3000/${segments.join('/')}`;
-}
 
 type Handler = (request: Request, context?: { params: Promise<Record<string, unknown>> }) => Promise<Response>;
 

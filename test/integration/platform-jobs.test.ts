@@ -108,6 +108,30 @@ describe('jobs', () => {
     expect((await jobRow(job.id)).status).toBe('running');
   });
 
+  it('the jobs a worker claimed but has not started keep their lease while a long job runs before them', async () => {
+    const ran: string[] = [];
+    defineJobHandler('test.batch', async (payload: { name: string }) => {
+      ran.push(payload.name);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    });
+    for (const name of ['a', 'b', 'c']) await enqueueJob(db, { queue: 'test.batch', payload: { name } });
+    // One worker claims all three under a 1 s lease and runs them one after another, 1.5 s each: the later two wait
+    // longer than a lease. Another worker polling meanwhile must find nothing to take over.
+    const first = runDueJobs({ db, queues: ['test.batch'], leaseMs: 1_000 });
+    await expect.poll(() => ran.length).toBe(1);
+    const other = testDbKind() === 'postgres' && handle.url ? await openPostgres(handle.url, 2) : null;
+    try {
+      for (let i = 0; i < 6; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(await runDueJobs({ db: other?.db ?? db, queues: ['test.batch'], leaseMs: 1_000 })).toBe(0);
+      }
+    } finally {
+      await other?.close();
+    }
+    expect(await first).toBe(3);
+    expect([...ran].sort()).toEqual(['a', 'b', 'c']);
+  });
+
   it('workers polling side by side never run the same job twice', async () => {
     const counts = new Map<string, number>();
     defineJobHandler('test.count', async (payload: { i: number }) => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { knowledgeBases, publishers } from '@/db/schema';
 import { ingestDocument } from '@/lib/engine';
+import { resetEnvForTesting } from '@/lib/platform/env';
 import { newId } from '@/lib/platform/ids';
 import { getBackendSettings, saveHttpBackend, switchToHostedBackend, tryKnowledgeBase } from '@/lib/routing';
 import { createTestDatabase } from '../support/db';
@@ -107,5 +108,38 @@ describe('console backend', () => {
     expect(row).toMatchObject({ backendKind: 'hosted', endpointUrl: null, infraKeyEncrypted: null, signingSecretEncrypted: null });
     const result = await tryKnowledgeBase(db, owner, kbId, 'What does a yellow buoy mark?');
     expect(result).toMatchObject({ ok: true, answer: { citations: [expect.objectContaining({ title: 'Buoys' })] } });
+  });
+
+  it('meters test questions per account: over the limit, a refusal that names it and when to try again', async () => {
+    process.env.CONSOLE_QUERIES_PER_MINUTE = '3';
+    resetEnvForTesting();
+    try {
+      const listingsOf = async (count: number) => {
+        const user = await createUser(db);
+        const pub = newId('pub');
+        await db.insert(publishers).values({ id: pub, slug: `m-${user.slice(-6).toLowerCase()}`, name: 'Metered Press', ownerUserId: user });
+        const ids = Array.from({ length: count }, () => newId('kb'));
+        for (const kbId of ids) {
+          await db.insert(knowledgeBases).values({ id: kbId, publisherId: pub, slug: `kb-${kbId.slice(-8).toLowerCase()}`, title: 'Metered', summary: 's', category: 'education', status: 'draft' });
+        }
+        return { user, kbIds: ids };
+      };
+      const { user: busy, kbIds } = await listingsOf(2);
+      // Three across two listings: the limit is the account's, not a listing's.
+      for (const kbId of [kbIds[0]!, kbIds[1]!, kbIds[0]!]) expect(await tryKnowledgeBase(db, busy, kbId, 'tides')).toHaveProperty('requestId');
+      const refused = await tryKnowledgeBase(db, busy, kbIds[1]!, 'tides');
+      expect(refused).toEqual({
+        ok: false,
+        code: 'rate_limit_exceeded',
+        message: expect.stringMatching(/^The console allows 3 test questions a minute per account, across all your listings\. Try again in \d+ s\.$/),
+        retryAfterSeconds: expect.any(Number),
+      });
+      // Another account is not held up by this one.
+      const calm = await listingsOf(1);
+      expect(await tryKnowledgeBase(db, calm.user, calm.kbIds[0]!, 'tides')).toHaveProperty('requestId');
+    } finally {
+      delete process.env.CONSOLE_QUERIES_PER_MINUTE;
+      resetEnvForTesting();
+    }
   });
 });

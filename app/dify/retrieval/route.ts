@@ -10,4 +10,4 @@ const retrieval = withApiRoute(async (request, { requestId }) => {
   return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
 });
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: retrieval });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: retrieval }, { bodyLimit: 'own' });

@@ -11,4 +11,4 @@ export const dynamic = 'force-dynamic';
 
 const listing = (request: Request) => respondPublicCatalogue({ kind: 'listing' }, request);
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listing, OPTIONS: withApiRoute(catalogPreflight()) }, catalogMethodNotAllowed);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listing, OPTIONS: withApiRoute(catalogPreflight()) }, { refuse: catalogMethodNotAllowed });

@@ -7,6 +7,9 @@ import { getStripe, verifyStripeEvent } from '@/lib/billing';
 
 export const dynamic = 'force-dynamic';
 
+/** Stripe's events are a few KB; a larger body is refused before its signature is computed over it. */
+const STRIPE_EVENT_LIMIT = 512 * 1024;
+
 /** Stripe webhooks: signature checked on the raw body, then one idempotent lib call. */
 const webhook = withApiRoute(async (request, { requestId }) => {
   const secret = getEnv().STRIPE_WEBHOOK_SECRET;
@@ -19,4 +22,4 @@ const webhook = withApiRoute(async (request, { requestId }) => {
   return jsonResponse({ received: true, duplicate: result.duplicate, ...(result.duplicate ? {} : { outcome: result.outcome }) });
 });
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: webhook });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: webhook }, { bodyLimit: STRIPE_EVENT_LIMIT });

@@ -7,4 +7,4 @@ export const dynamic = 'force-dynamic';
 
 const query = withApiRoute<{ kb_id: string }>((request, { requestId, params }) => serveQueryRequest(request, params.kb_id, requestId));
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: query });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: query }, { bodyLimit: 'own' });

@@ -7,4 +7,4 @@ export const dynamic = 'force-dynamic';
 
 const search = withApiRoute<{ kb_id: string }>((request, { requestId, params }) => serveKeyed(request, params.kb_id, requestId, handleSearchRequest));
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: search });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: search }, { bodyLimit: 'own' });

@@ -10,4 +10,4 @@ export const dynamic = 'force-dynamic';
 
 const detail = async (request: Request, { params }: { params: Promise<{ id: string }> }) => respondPublicCatalogue({ kind: 'detail', id: (await params).id }, request);
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: detail, OPTIONS: withApiRoute(catalogPreflight()) }, catalogMethodNotAllowed);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: detail, OPTIONS: withApiRoute(catalogPreflight()) }, { refuse: catalogMethodNotAllowed });

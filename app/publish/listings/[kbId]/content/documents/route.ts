@@ -1,5 +1,5 @@
 import { denialResponse, withSessionRoute } from '@/lib/accounts';
-import { listDocumentsForOwner, sourceNameOf, uploadDocument } from '@/lib/engine';
+import { admitUpload, listDocumentsForOwner, sourceNameOf, uploadDocument } from '@/lib/engine';
 import { formatFileSize, tooLargeMessage } from '@/lib/platform/file-size';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
@@ -33,16 +33,25 @@ const upload = withSessionRoute<Params>(async (request, { params, requestId, use
   const max = getEnv().MAX_UPLOAD_BYTES;
   const length = Number(request.headers.get('content-length') ?? 0);
   if (length > max + MULTIPART_OVERHEAD) throw tooLarge(`The upload is ${formatFileSize(length, 'up')}; the limit is ${formatFileSize(max)} per file.`, max);
-  // Read within the limit whatever Content-Length says (a chunked upload declares none), then parse what was read.
-  const bytes = await readBodyWithin(request, max + MULTIPART_OVERHEAD);
-  if (bytes === null) throw tooLarge(`The upload is larger than the limit of ${formatFileSize(max)} per file.`, max);
-  const type = request.headers.get('content-type') ?? '';
-  const form = await new Response(bytes, { headers: { 'content-type': type } }).formData().catch(() => null);
-  const file = form?.get('file');
-  if (!file || typeof file === 'string') throw new ApiError('invalid_request', 'Send the document as the multipart field "file".');
-  if (file.size > max) throw tooLarge(tooLargeMessage(sourceNameOf(file.name), file.size, max), max);
-  const result = await uploadDocument(await getDb(), userId, params.kbId, { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()), type: file.type });
-  return result.ok ? jsonResponse({ document: result.document }, { status: 202 }) : denialResponse(result, requestId);
+  const admitted = await admitUpload(userId);
+  if (!admitted.ok) {
+    const wait = admitted.retryAfterSeconds;
+    throw new ApiError(admitted.code, admitted.message, { extras: { retry_after: wait }, headers: { 'Retry-After': String(wait) } });
+  }
+  try {
+    // Read within the limit whatever Content-Length says (a chunked upload declares none), then parse what was read.
+    const bytes = await readBodyWithin(request, max + MULTIPART_OVERHEAD);
+    if (bytes === null) throw tooLarge(`The upload is larger than the limit of ${formatFileSize(max)} per file.`, max);
+    const type = request.headers.get('content-type') ?? '';
+    const form = await new Response(bytes, { headers: { 'content-type': type } }).formData().catch(() => null);
+    const file = form?.get('file');
+    if (!file || typeof file === 'string') throw new ApiError('invalid_request', 'Send the document as the multipart field "file".');
+    if (file.size > max) throw tooLarge(tooLargeMessage(sourceNameOf(file.name), file.size, max), max);
+    const result = await uploadDocument(await getDb(), userId, params.kbId, { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()), type: file.type });
+    return result.ok ? jsonResponse({ document: result.document }, { status: 202 }) : denialResponse(result, requestId);
+  } finally {
+    admitted.release();
+  }
 });
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: list, POST: upload });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: list, POST: upload }, { bodyLimit: 'own' });

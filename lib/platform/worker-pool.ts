@@ -1,0 +1,161 @@
+import path from 'node:path';
+import type { Worker as WorkerThread } from 'node:worker_threads';
+
+/**
+ * A small bounded pool of worker threads for work on untrusted input (parsing uploads, a publisher's large JSON
+ * answers), so that no input can hold the event loop that answers health checks, renews job leases and serves every
+ * other request. Each task has a wall-time budget and each worker a heap budget: a task that breaches either has its
+ * worker terminated (the only way to stop synchronous code) and fails with a WorkerLimitError that names the limit;
+ * the pool starts a fresh worker for the next task. At most `size` tasks run at once; the rest wait in order.
+ *
+ * Why not piscina or tinypool: the pool must terminate the one worker whose task overran and report which budget it
+ * was, and load TypeScript modules of lib/ through tsx in `next start` as under vitest (worker-entry.mjs); that is
+ * this file, with no further dependency (README, "Untrusted input").
+ */
+
+export type WorkerLimit = 'time' | 'memory' | 'crash';
+
+export class WorkerLimitError extends Error {
+  constructor(
+    readonly limit: WorkerLimit,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A module of lib/ (its path from the project root, `lib/engine/parse-task.ts`) and one of its exported functions. */
+export interface WorkerTask {
+  module: string;
+  exportName: string;
+  args: unknown[];
+  transfer?: ArrayBuffer[];
+  timeoutMs: number;
+}
+
+export interface WorkerPoolOptions {
+  size: number;
+  /** V8's old-generation heap of each worker (MB). */
+  maxHeapMb: number;
+  /** An idle worker is stopped after this long, so its memory goes back. */
+  idleMs?: number;
+}
+
+interface Pending {
+  task: WorkerTask;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Slot {
+  worker: WorkerThread;
+  idleTimer?: NodeJS.Timeout;
+}
+
+/**
+ * Worker threads load their entry from disk, never from a bundle: Next compiles lib/ into chunks but runs from the
+ * project root. The bundler must not see the entry either, or it bundles it (tsx and esbuild's binary with it) into
+ * every route that reaches this file: the constructor is fetched at run time and the paths are marked for Turbopack.
+ */
+const { Worker: ThreadWorker } = process.getBuiltinModule('node:worker_threads');
+const fromRoot = (file: string) => path.join(/* turbopackIgnore: true */ process.cwd(), file);
+const ENTRY = fromRoot('lib/platform/worker-entry.mjs');
+
+let nextTaskId = 1;
+
+export class WorkerPool {
+  private readonly idle: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private running = 0;
+
+  constructor(private readonly options: WorkerPoolOptions) {}
+
+  /** Runs `task.exportName(...task.args)` of `task.module` in a worker; resolves to what it returns. */
+  run<T>(task: WorkerTask): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ task, resolve: resolve as (value: unknown) => void, reject });
+      this.drain();
+    });
+  }
+
+  /** Stops every idle worker (tests; the running ones stop when their task ends). */
+  async close(): Promise<void> {
+    await Promise.all(this.idle.splice(0).map((slot) => this.stop(slot)));
+  }
+
+  private drain(): void {
+    while (this.running < this.options.size && this.queue.length > 0) {
+      const pending = this.queue.shift()!;
+      this.running++;
+      this.execute(this.idle.pop() ?? this.spawn(), pending);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new ThreadWorker(ENTRY, {
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb, maxYoungGenerationSizeMb: 32 },
+      // Parsers talk to the console (pdf-lib about every odd object of a hostile file): drained, never printed.
+      stdout: true,
+      stderr: true,
+    });
+    worker.stdout.resume();
+    worker.stderr.resume();
+    // An idle worker must not keep a CLI or a test process alive.
+    worker.unref();
+    return { worker };
+  }
+
+  private async stop(slot: Slot): Promise<void> {
+    clearTimeout(slot.idleTimer);
+    await slot.worker.terminate().catch(() => {});
+  }
+
+  private execute(slot: Slot, { task, resolve, reject }: Pending): void {
+    clearTimeout(slot.idleTimer);
+    const { worker } = slot;
+    worker.ref();
+    const id = nextTaskId++;
+    let settled = false;
+    const finish = (reuse: boolean) => {
+      settled = true;
+      clearTimeout(timer);
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      worker.unref();
+      this.running--;
+      if (reuse) {
+        slot.idleTimer = setTimeout(() => {
+          const index = this.idle.indexOf(slot);
+          if (index >= 0) this.idle.splice(index, 1);
+          void this.stop(slot);
+        }, this.options.idleMs ?? 30_000);
+        slot.idleTimer.unref();
+        this.idle.push(slot);
+      } else void this.stop(slot);
+      this.drain();
+    };
+    const onMessage = (message: { id: number; ok: boolean; value?: unknown; message?: string }) => {
+      if (settled || message.id !== id) return;
+      finish(true);
+      if (message.ok) resolve(message.value);
+      else reject(new Error(message.message));
+    };
+    const onError = (error: Error & { code?: string }) => {
+      if (settled) return;
+      finish(false);
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') reject(new WorkerLimitError('memory', `needs more than ${this.options.maxHeapMb} MB of memory`));
+      else reject(new WorkerLimitError('crash', error.message));
+    };
+    const onExit = (code: number) => {
+      if (settled) return;
+      finish(false);
+      reject(new WorkerLimitError('crash', `the worker stopped (exit code ${code})`));
+    };
+    const timer = setTimeout(() => {
+      if (settled) return;
+      finish(false);
+      reject(new WorkerLimitError('time', `took longer than ${task.timeoutMs / 1000} seconds`));
+    }, task.timeoutMs);
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    worker.postMessage({ id, modulePath: fromRoot(task.module), exportName: task.exportName, args: task.args }, task.transfer ?? []);
+  }
+}

@@ -1,0 +1,19 @@
+import { queryAnswerSchema, type QueryAnswer } from '@/lib/query-answer';
+
+/**
+ * A publisher's answer body as a validated answer (docs/api.md §6.4). Runs inline for small answers and in a worker
+ * for large ones (http-connector.ts): JSON.parse and the schema walk of a 1 MiB nested answer hold a thread for up to
+ * a second and more.
+ */
+export type DecodedAnswer = { ok: true; answer: QueryAnswer } | { ok: false; reason: string };
+
+export function decodePublisherAnswer(bytes: Uint8Array): DecodedAnswer {
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'answer is not JSON' };
+  }
+  const parsed = queryAnswerSchema.safeParse(json);
+  return parsed.success ? { ok: true, answer: parsed.data } : { ok: false, reason: 'answer breaks the query-answer schema' };
+}
