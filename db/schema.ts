@@ -780,7 +780,8 @@ export const idempotencyRecords = pgTable(
     requestHash: text('request_hash').notNull(),
     /** Null while the first request is in flight. */
     status: integer('status'),
-    responseBody: jsonb('response_body'),
+    /** The body as sent (text, not jsonb, which reorders keys): a replay repeats its bytes. */
+    responseBody: text('response_body'),
     responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
     lockedUntil: ts('locked_until').notNull(),
     expiresAt: ts('expires_at').notNull(),

@@ -1,5 +1,6 @@
 import { ERROR_STATUS, errorBody, type ErrorCode } from '@/lib/platform/errors';
 import { getDb } from '@/lib/platform/db';
+import { JsonText, serializeJson } from '@/lib/platform/http';
 import { describeTextProblem, isCleanId, textProblem } from '@/lib/platform/text-input';
 import { routeQuery } from '@/lib/routing';
 import type { QueryAnswer } from '@/lib/query-answer';
@@ -179,7 +180,7 @@ async function answerIdempotently(
     await releaseIdempotencyKey(db, slot);
   } else {
     const body = outcome.ok ? outcome.answer : errorBody(outcome.code, outcome.message, request.requestId, outcome.extras);
-    await storeIdempotentAnswer(db, slot, { status: outcome.status, body, headers: usageHeadersOf(outcome.headers) });
+    await storeIdempotentAnswer(db, slot, { status: outcome.status, body: new JsonText(serializeJson(body)), headers: usageHeadersOf(outcome.headers) });
   }
   return outcome;
 }
