@@ -35,6 +35,11 @@ export interface Admitted {
 
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
+/** Whether an Authorization header has the `Bearer <token>` shape at all, whatever the token. */
+export function isBearerHeader(authorization: string | null): boolean {
+  return BEARER.test(authorization?.trim() ?? '');
+}
+
 /** Rows 1 and 2: the key's shape and checksum first, so garbage never reaches the database. */
 export async function authenticate(authorization: string | null): Promise<{ ok: true; db: Database; record: GatewayKeyRecord; keyHash: string } | GatewayDenial> {
   const header = authorization?.trim() ?? '';

@@ -51,13 +51,11 @@ export function openApiComponents(): Json {
       PublicRateLimitReset: { description: 'Unix time (seconds) when the next request slot of this client address frees.', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
       RetryAfterRequired: { description: 'Whole seconds (≥ 1) to wait before retrying.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
       RetryAfter: { description: 'Whole seconds (≥ 1) to wait: rate_limit_exceeded and idempotency_key_in_progress.', required: false, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
-      AllowPost: { description: 'The only method served.', required: true, schema: { type: 'string', const: 'POST' } },
       AllowCatalogue: { description: 'Methods the catalogue serves.', required: true, schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
       CorsAny: { description: 'The catalogue is public.', required: true, schema: { type: 'string', const: '*' } },
       PublicCache: { description: 'public, max-age=30, stale-while-revalidate=300', required: true, schema: { type: 'string' } },
       DocumentCache: { description: 'public, max-age=300', required: true, schema: { type: 'string', const: 'public, max-age=300' } },
       NoStore: { description: 'Never cached.', required: true, schema: { type: 'string', const: 'no-store' } },
-      AllowGet: { description: 'The methods served.', required: true, schema: { type: 'string', const: 'GET, HEAD' } },
     },
     schemas: {
       Category: { type: 'string', enum: [...CATEGORIES] },

@@ -24,40 +24,12 @@ export function keyedErrors(options: { metered: boolean }): Json {
   };
 }
 
-/** 405 answers for the methods a keyed path does not serve. */
-export function keyedNotAllowed(operationId: string, served: string[], parameters: Json[]): Json {
-  const allow = served.includes('GET') ? [...served, 'HEAD'].join(', ') : served.join(', ');
-  const servedLower = allow.toLowerCase().split(', ');
-  return Object.fromEntries(
-    ['get', 'put', 'post', 'patch', 'delete', 'options', 'head']
-      .filter((method) => !servedLower.includes(method))
-      .map((method) => [
-        method,
-        {
-          tags: ['query'],
-          operationId: `${operationId}_${method}`,
-          summary: `Not allowed: only ${allow} is served`,
-          security: [],
-          ...(parameters.length ? { parameters } : {}),
-          responses: {
-            '405': {
-              description: 'Method not allowed',
-              headers: { ...ID_ONLY, Allow: { description: 'The methods served.', required: true, schema: { type: 'string', const: allow } } },
-              ...(method === 'head' ? {} : { content: json(ref('MethodNotAllowedError')) }),
-            },
-          },
-        },
-      ]),
-  );
-}
-
 export const KB_ID_PARAMETER = { name: 'kb_id', in: 'path', required: true, schema: { type: 'string' } };
 
 /** The Almanac codes behind each status of the Dify endpoint. */
 export const DIFY_ERRORS: Record<string, string[]> = {
   '400': ['invalid_query'],
-  '401': ['missing_api_key', 'invalid_api_key'],
-  '403': ['key_revoked', 'key_scope_mismatch', 'forbidden'],
+  '403': ['missing_api_key', 'invalid_api_key', 'key_revoked', 'key_scope_mismatch', 'forbidden'],
   '404': ['knowledge_base_not_found'],
   '413': ['payload_too_large'],
   '429': ['rate_limit_exceeded', 'query_cap_exceeded'],
@@ -73,30 +45,12 @@ export function difyErrorSchema(codes: string[]): Json {
     ...almanac,
     required: ['error_code', 'error_msg', ...(almanac.required as string[])],
     properties: {
-      error_code: { type: 'integer', description: '1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status.' },
+      error_code: { type: 'integer', description: '1001 no or a malformed Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status.' },
       error_msg: { type: 'string' },
       ...(almanac.properties as Json),
     },
     additionalProperties: true,
   };
-}
-
-/** 405 answers for the methods a GET-only path does not serve (HEAD follows GET). */
-export function getOnlyNotAllowed(operationId: string, tag: string): Json {
-  return Object.fromEntries(
-    ['put', 'post', 'patch', 'delete', 'options'].map((method) => [
-      method,
-      {
-        tags: [tag],
-        operationId: `${operationId}_${method}`,
-        summary: 'Not allowed: only GET, HEAD is served',
-        security: [],
-        responses: {
-          '405': { description: 'Method not allowed', headers: { ...ID_ONLY, Allow: headerRef('AllowGet') }, content: json(ref('MethodNotAllowedError')) },
-        },
-      },
-    ]),
-  );
 }
 
 /** This document and the health probe (docs/api.md §2.10, §2.11). */
@@ -118,7 +72,6 @@ export function servicePaths(): Json {
           '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
         },
       },
-      ...getOnlyNotAllowed('getOpenApiDocument', 'service'),
     },
     '/api/health': {
       get: {
@@ -135,7 +88,6 @@ export function servicePaths(): Json {
           '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
         },
       },
-      ...getOnlyNotAllowed('getHealth', 'service'),
     },
   };
 }
@@ -153,7 +105,6 @@ export function agentPaths(): Json {
         requestBody: { required: true, content: json(ref('SearchRequest')) },
         responses: { '200': { description: 'The passages, best first', headers: KEYED_HEADERS, content: json(ref('SearchResults')) }, ...keyedErrors({ metered: true }) },
       },
-      ...keyedNotAllowed('searchKnowledgeBase', ['POST'], [KB_ID_PARAMETER]),
     },
     '/kb/{kb_id}/usage': {
       parameters: [KB_ID_PARAMETER],
@@ -167,7 +118,6 @@ export function agentPaths(): Json {
           ...keyedErrors({ metered: false }),
         },
       },
-      ...keyedNotAllowed('getUsage', ['GET'], [KB_ID_PARAMETER]),
     },
     '/kb/{kb_id}/mcp': {
       parameters: [KB_ID_PARAMETER],
@@ -189,23 +139,33 @@ export function agentPaths(): Json {
           ...Object.fromEntries(Object.entries(keyedErrors({ metered: false })).filter(([status]) => status !== '429')),
         },
       },
-      ...keyedNotAllowed('mcp', ['POST'], [KB_ID_PARAMETER]),
     },
     '/dify/retrieval': {
       post: {
         tags: ['query'],
         operationId: 'difyRetrieval',
-        summary: 'Dify External Knowledge API: register <base>/dify in Dify with the Almanac key, and the knowledge base id as knowledge id',
+        summary: 'Dify External Knowledge API: register <base>/dify in Dify with the Almanac key, and the knowledge base id, slug or publisher/slug as knowledge id',
+        description:
+          'The key is judged before the body: Dify’s endpoint check (a POST with no body) gets 200 {records: []} for a good key (not counted) and 403 error_code 1002 for a refused one. ' +
+          'A trailing slash on the registered base (<base>/dify//retrieval) is tolerated.',
         security: [{ apiKey: [] }],
-        requestBody: { required: true, content: json(ref('DifyRetrievalRequest')) },
+        requestBody: { required: false, content: json(ref('DifyRetrievalRequest')) },
         responses: {
           '200': { description: 'The records, best first', headers: KEYED_HEADERS, content: json(ref('DifyRecords')) },
           ...Object.fromEntries(
-            Object.entries(keyedErrors({ metered: true })).map(([status, response]) => [status, { ...(response as Json), content: json(difyErrorSchema(DIFY_ERRORS[status]!)) }]),
+            Object.entries(keyedErrors({ metered: true }))
+              .filter(([status]) => status !== '401')
+              .map(([status, response]) => [status, { ...(response as Json), content: json(difyErrorSchema(DIFY_ERRORS[status]!)) }]),
           ),
+          '403': {
+            description:
+              'Dify’s own statuses: no or a malformed Authorization header (1001), a key that is unknown, revoked or of an inactive subscription or suspended knowledge base (1002), ' +
+              'a key of another knowledge base (2001). X-RateLimit-* and X-Usage-* are sent once the key is known.',
+            headers: ID_ONLY,
+            content: json(difyErrorSchema(DIFY_ERRORS['403']!)),
+          },
         },
       },
-      ...keyedNotAllowed('difyRetrieval', ['POST'], []),
     },
   };
 }
