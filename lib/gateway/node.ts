@@ -156,6 +156,7 @@ export async function serveKeyedOverNode(req: IncomingMessage, res: ServerRespon
         kbId: target.kbId,
         requestId,
         authorization: headerValue(req, 'authorization'),
+        origin: headerValue(req, 'origin'),
         accept: headerValue(req, 'accept'),
         contentType: headerValue(req, 'content-type'),
         protocolVersion: headerValue(req, 'mcp-protocol-version'),

@@ -105,6 +105,9 @@ function errorCodesOf(doc: Json, schemaRef: unknown): string[] {
   if (alternatives) return alternatives.flatMap((alt) => errorCodesOf(doc, alt));
   const error = (schema.properties as Json | undefined)?.error as Json | undefined;
   if (!error) return [];
+  // §10.1: a JSON-RPC error carrying the error body as its data.
+  const data = (error.properties as Json | undefined)?.data as Json | undefined;
+  if (data) return errorCodesOf(doc, data);
   if (typeof error.const === 'string') return [error.const];
   if (Array.isArray(error.enum)) return error.enum as string[];
   return [];

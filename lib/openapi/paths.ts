@@ -38,6 +38,23 @@ export const DIFY_ERRORS: Record<string, string[]> = {
   '504': ['publisher_timeout'],
 };
 
+/** §10.1: a refusal before the MCP exchange is a JSON-RPC error response whose `data` is Almanac's error body. */
+function jsonRpcError(almanac: Json): Json {
+  return {
+    type: 'object',
+    required: ['jsonrpc', 'id', 'error'],
+    properties: {
+      jsonrpc: { type: 'string', const: '2.0' },
+      id: { type: ['string', 'integer', 'null'], description: 'The request’s id; null for a batch or a notification.' },
+      error: {
+        type: 'object',
+        required: ['code', 'message', 'data'],
+        properties: { code: { type: 'integer', description: '-32001 for 401, -32003 for 403, -32004 for 404, -32600 for 400.' }, message: { type: 'string' }, data: almanac },
+      },
+    },
+  };
+}
+
 /** Dify's error shape `{error_code, error_msg}` with Almanac's error body alongside (docs/api.md §10.3). */
 export function difyErrorSchema(codes: string[]): Json {
   const almanac = errorSchema(codes);
@@ -127,7 +144,8 @@ export function agentPaths(): Json {
         summary: 'The knowledge base as a remote MCP server (Streamable HTTP, stateless): tools ask and search, metered per call',
         description:
           'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call…); see https://modelcontextprotocol.io. ' +
-          'The key and steps 1–6 of the check order are HTTP errors; the rate limit, a bad query and the cap are tool errors inside a 200.',
+          'Revisions 2026-07-28 (server/discover, no handshake) and, through initialize, 2025-11-25, 2025-06-18 and 2025-03-26. ' +
+          'The key and steps 1–6 of the check order are HTTP errors whose body is a JSON-RPC error carrying the error body as data; the rate limit, a bad query and the cap are tool errors inside a 200.',
         security: [{ apiKey: [] }],
         requestBody: { required: true, content: json({ type: 'object', description: 'A JSON-RPC 2.0 request or notification.' }) },
         responses: {
@@ -136,7 +154,14 @@ export function agentPaths(): Json {
           '400': { description: 'The body is not a JSON-RPC message: a JSON-RPC error object (code -32700 or -32600), as MCP clients expect', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 error.' }) },
           '406': { description: 'Accept does not list both application/json and text/event-stream: a JSON-RPC error object', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 error.' }) },
           '413': { description: `Body over ${MAX_BODY_BYTES} bytes`, headers: ID_ONLY, content: json(ref('PayloadTooLargeError')) },
-          ...Object.fromEntries(Object.entries(keyedErrors({ metered: false })).filter(([status]) => status !== '429')),
+          ...Object.fromEntries(
+            Object.entries(keyedErrors({ metered: false }))
+              .filter(([status]) => status !== '429')
+              .map(([status, response]) => {
+                const declared = response as { content: { 'application/json': { schema: Json } } };
+                return [status, status === '500' ? declared : { ...declared, content: json(jsonRpcError(declared.content['application/json'].schema)) }];
+              }),
+          ),
         },
       },
     },

@@ -114,7 +114,7 @@ export interface paths {
         put?: never;
         /**
          * The knowledge base as a remote MCP server (Streamable HTTP, stateless): tools ask and search, metered per call
-         * @description A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call…); see https://modelcontextprotocol.io. The key and steps 1–6 of the check order are HTTP errors; the rate limit, a bad query and the cap are tool errors inside a 200.
+         * @description A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call…); see https://modelcontextprotocol.io. Revisions 2026-07-28 (server/discover, no handshake) and, through initialize, 2025-11-25, 2025-06-18 and 2025-03-26. The key and steps 1–6 of the check order are HTTP errors whose body is a JSON-RPC error carrying the error body as data; the rate limit, a bad query and the cap are tool errors inside a 200.
          */
         post: operations["mcp"];
         delete?: never;
@@ -1240,7 +1240,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthenticationError"];
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        /** @description The request’s id; null for a batch or a notification. */
+                        id: string | number | null;
+                        error: {
+                            /** @description -32001 for 401, -32003 for 403, -32004 for 404, -32600 for 400. */
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["AuthenticationError"];
+                        };
+                    };
                 };
             };
             /** @description Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended */
@@ -1256,7 +1267,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        /** @description The request’s id; null for a batch or a notification. */
+                        id: string | number | null;
+                        error: {
+                            /** @description -32001 for 401, -32003 for 403, -32004 for 404, -32600 for 400. */
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["ForbiddenError"];
+                        };
+                    };
                 };
             };
             /** @description No published knowledge base has this id */
@@ -1272,7 +1294,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["KnowledgeBaseNotFoundError"];
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        /** @description The request’s id; null for a batch or a notification. */
+                        id: string | number | null;
+                        error: {
+                            /** @description -32001 for 401, -32003 for 403, -32004 for 404, -32600 for 400. */
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["KnowledgeBaseNotFoundError"];
+                        };
+                    };
                 };
             };
             /** @description Accept does not list both application/json and text/event-stream: a JSON-RPC error object */
