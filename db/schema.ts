@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -496,6 +497,8 @@ export const apiKeys = pgTable(
     last4: text('last4').notNull(),
     mode: keyModeEnum('mode').notNull().default('live'),
     name: text('name'),
+    /** Set when the key is an OAuth grant (docs/api.md §10.7): its tokens act as this key, which no one ever sees. */
+    oauthClientId: text('oauth_client_id').references((): AnyPgColumn => oauthClients.id, { onDelete: 'set null' }),
     revokedAt: ts('revoked_at'),
     /** Kept to within a minute (written at most once a minute per key). */
     lastUsedAt: ts('last_used_at'),
@@ -806,4 +809,53 @@ export const formSubmissions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.token] }), index('form_submissions_created_idx').on(t.createdAt)],
+);
+
+/**
+ * OAuth 2.1 for agents (docs/api.md §10.7). Clients register with RFC 7591 and are public (PKCE, no secret); their
+ * redirect URIs are matched exactly.
+ */
+export const oauthClients = pgTable('oauth_clients', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  redirectUris: jsonb('redirect_uris').$type<string[]>().notNull(),
+  createdAt: createdAt(),
+});
+
+/** Authorization codes: single use, ten minutes, stored hashed, for the grant's key made at consent. */
+export const oauthCodes = pgTable('oauth_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  clientId: text('client_id')
+    .notNull()
+    .references(() => oauthClients.id, { onDelete: 'cascade' }),
+  keyId: text('key_id')
+    .notNull()
+    .references(() => apiKeys.id, { onDelete: 'cascade' }),
+  redirectUri: text('redirect_uri').notNull(),
+  codeChallenge: text('code_challenge').notNull(),
+  resource: text('resource').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+  createdAt: createdAt(),
+});
+
+/** Access tokens (one hour) and refresh tokens (rotated on use), stored hashed, each acting as its grant's key. */
+export const oauthTokens = pgTable(
+  'oauth_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    kind: text('kind', { enum: ['access', 'refresh'] }).notNull(),
+    keyId: text('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: 'cascade' }),
+    resource: text('resource').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    /** A refresh token's rotation: a second use revokes the whole grant. */
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('oauth_tokens_key_idx').on(t.keyId)],
 );

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { baseUrl } from '@/lib/platform/base-url';
+import { bearerChallenge } from '@/lib/oauth';
 import { errorBody } from '@/lib/platform/errors';
 import { REQUEST_ID_HEADER, jsonResponse } from '@/lib/platform/http';
 import { admit, consumeRateLimit, type Admitted, type KeyedRequest } from './admission';
@@ -233,11 +234,16 @@ function jsonRpcIdOf(body: string): string | number | null {
   }
 }
 
-/** A refusal before the MCP exchange as a JSON-RPC error response, with the status and headers of the HTTP answer. */
-function mcpErrorReply(reply: GatewayReply, body: string): GatewayReply {
+/**
+ * A refusal before the MCP exchange as a JSON-RPC error response, with the status and headers of the HTTP answer; a
+ * 401 names the resource's OAuth metadata (RFC 9728), which is how an agent platform finds where to sign in.
+ */
+function mcpErrorReply(reply: GatewayReply, body: string, kbId: string, tokenSent: boolean): GatewayReply {
   const data = reply.body as { message?: string };
+  const headers = reply.status === 401 ? { ...reply.headers, 'WWW-Authenticate': bearerChallenge(`/kb/${encodeURIComponent(kbId)}/mcp`, tokenSent) } : reply.headers;
   return {
     ...reply,
+    headers,
     body: { jsonrpc: '2.0', id: jsonRpcIdOf(body), error: { code: JSON_RPC_CODE_BY_STATUS[reply.status] ?? -32603, message: data.message ?? 'Refused.', data } },
   };
 }
@@ -249,7 +255,7 @@ function mcpErrorReply(reply: GatewayReply, body: string): GatewayReply {
 export async function answerMcpPost(request: KeyedRequest & McpPost & { signal: AbortSignal }): Promise<GatewayReply | null> {
   if (refuseForeignOrigin(request.origin)) return null; // the SDK's path answers it
   const admission = await admit(request);
-  if (!admission.ok) return mcpErrorReply(gatewayReply(admission, request.requestId), request.body);
+  if (!admission.ok) return mcpErrorReply(gatewayReply(admission, request.requestId), request.body, request.kbId, admission.code !== 'missing_api_key');
   const answered = await directToolCall(request, admission.admitted, request.requestId, request.signal);
   return answered === null ? null : { status: 200, headers: { [REQUEST_ID_HEADER]: request.requestId }, body: answered };
 }
@@ -263,7 +269,7 @@ export async function serveMcpRequest(request: Request, kbId: string, requestId:
   }
   const admission = await admit({ kbId, requestId, authorization: request.headers.get('authorization') });
   if (!admission.ok) {
-    const reply = mcpErrorReply(gatewayReply(admission, requestId), await request.clone().text());
+    const reply = mcpErrorReply(gatewayReply(admission, requestId), await request.clone().text(), kbId, admission.code !== 'missing_api_key');
     return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
   }
   const { admitted } = admission;

@@ -114,7 +114,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
             'reserved before routing and given back when the answer fails or abstains (no citations). Every authenticated request that reaches the rate-limit step counts against ' +
             'the per-minute limit. From the revoked-key check on, responses carry X-RateLimit-* (the limiter state; steps before ' +
             'the limit do not consume) and X-Usage-* (the period usage after counting this request).',
-          security: [{ apiKey: [] }],
+          security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
           parameters: [
             {
               name: 'Idempotency-Key',

@@ -118,7 +118,7 @@ export function agentPaths(): Json {
         tags: ['query'],
         operationId: 'searchKnowledgeBase',
         summary: 'The best passages for a query, without an answer (API key required; metered like a query, free when empty)',
-        security: [{ apiKey: [] }],
+        security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
         requestBody: { required: true, content: json(ref('SearchRequest')) },
         responses: { '200': { description: 'The passages, best first', headers: KEYED_HEADERS, content: json(ref('SearchResults')) }, ...keyedErrors({ metered: true }) },
       },
@@ -129,7 +129,7 @@ export function agentPaths(): Json {
         tags: ['query'],
         operationId: 'getUsage',
         summary: 'Where this key’s subscription stands: usage of the period and the query limit (never counted; 30 per minute per key)',
-        security: [{ apiKey: [] }],
+        security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
         responses: {
           '200': { description: 'The usage report; X-RateLimit-* describe this endpoint’s own limit', headers: KEYED_HEADERS, content: json(ref('UsageReport')) },
           ...keyedErrors({ metered: false }),
@@ -146,7 +146,7 @@ export function agentPaths(): Json {
           'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call…); see https://modelcontextprotocol.io. ' +
           'Revisions 2026-07-28 (server/discover, no handshake) and, through initialize, 2025-11-25, 2025-06-18 and 2025-03-26. ' +
           'The key and steps 1–6 of the check order are HTTP errors whose body is a JSON-RPC error carrying the error body as data; the rate limit, a bad query and the cap are tool errors inside a 200.',
-        security: [{ apiKey: [] }],
+        security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
         requestBody: { required: true, content: json({ type: 'object', description: 'A JSON-RPC 2.0 request or notification.' }) },
         responses: {
           '200': { description: 'The JSON-RPC response', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 response.' }) },
@@ -159,7 +159,9 @@ export function agentPaths(): Json {
               .filter(([status]) => status !== '429')
               .map(([status, response]) => {
                 const declared = response as { content: { 'application/json': { schema: Json } } };
-                return [status, status === '500' ? declared : { ...declared, content: json(jsonRpcError(declared.content['application/json'].schema)) }];
+                if (status === '500') return [status, declared];
+                const challenge = status === '401' ? { headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('McpWwwAuthenticate') } } : {};
+                return [status, { ...declared, ...challenge, content: json(jsonRpcError(declared.content['application/json'].schema)) }];
               }),
           ),
         },
@@ -173,7 +175,7 @@ export function agentPaths(): Json {
         description:
           'The key is judged before the body: Dify’s endpoint check (a POST with no body) gets 200 {records: []} for a good key (not counted) and 403 error_code 1002 for a refused one. ' +
           'A trailing slash on the registered base (<base>/dify//retrieval) is tolerated.',
-        security: [{ apiKey: [] }],
+        security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
         requestBody: { required: false, content: json(ref('DifyRetrievalRequest')) },
         responses: {
           '200': { description: 'The records, best first', headers: KEYED_HEADERS, content: json(ref('DifyRecords')) },

@@ -181,7 +181,8 @@ describe('MCP over Streamable HTTP', () => {
       openapi.expectConforms('/kb/{kb_id}/mcp', 'POST', { status: reply.status, headers: reply.headers, body });
     };
     const missing = await post(hostedKb);
-    expect(missing.headers.get('WWW-Authenticate')).toBe('Bearer realm="almanac"');
+    // The challenge names the resource's OAuth metadata, where agent platforms find how to sign in (§10.7).
+    expect(missing.headers.get('WWW-Authenticate')).toBe(`Bearer realm="almanac", resource_metadata="http://almanac.test/.well-known/oauth-protected-resource/kb/${hostedKb}/mcp", scope="kb:query"`);
     await rpcError(missing, 401, -32001, 'missing_api_key');
     const unknown = await post(hostedKb, 'Bearer alm_sk_live_notakeyatall');
     expect(unknown.headers.get('WWW-Authenticate')).toContain('error="invalid_token"');

@@ -447,6 +447,8 @@ export interface components {
         XRequestId: string;
         /** @description The scheme to authenticate with (RFC 6750); error="invalid_token" when the key sent is malformed or unknown. */
         WwwAuthenticate: "Bearer realm=\"almanac\"" | "Bearer realm=\"almanac\", error=\"invalid_token\"";
+        /** @description The scheme, and where the resource’s OAuth metadata is (RFC 9728): agent platforms sign in from there; error="invalid_token" when the key or token sent is malformed, unknown, expired or revoked. */
+        McpWwwAuthenticate: string;
         /** @description Requests allowed per minute: for this key (query), or for this client address (the public endpoints). */
         XRateLimitLimit: string;
         /** @description Requests left in the current sliding window. */
@@ -1236,7 +1238,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
-                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    "WWW-Authenticate": components["headers"]["McpWwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
