@@ -822,15 +822,20 @@ export const oauthClients = pgTable('oauth_clients', {
   createdAt: createdAt(),
 });
 
-/** Authorization codes: single use, ten minutes, stored hashed, for the grant's key made at consent. */
+/**
+ * Authorization codes: single use, ten minutes, stored hashed. The grant's key is made when the code is exchanged, so
+ * a consent given twice (a double click) or never completed leaves no key behind.
+ */
 export const oauthCodes = pgTable('oauth_codes', {
   codeHash: text('code_hash').primaryKey(),
   clientId: text('client_id')
     .notNull()
     .references(() => oauthClients.id, { onDelete: 'cascade' }),
-  keyId: text('key_id')
+  subscriptionId: text('subscription_id')
     .notNull()
-    .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    .references(() => subscriptions.id, { onDelete: 'cascade' }),
+  /** The grant's key once the code was exchanged: a second use of the code revokes it. */
+  keyId: text('key_id').references(() => apiKeys.id, { onDelete: 'cascade' }),
   redirectUri: text('redirect_uri').notNull(),
   codeChallenge: text('code_challenge').notNull(),
   resource: text('resource').notNull(),

@@ -2,8 +2,6 @@ import { eq } from 'drizzle-orm';
 import { knowledgeBases, oauthCodes } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { siteUrl } from '@/lib/platform/base-url';
-import { inTransaction } from '@/lib/platform/transactions';
-import { issueKey, KEY_NAME_MAX_LENGTH } from '@/lib/keys';
 import { listSubscriptionsForUser, type SubscriptionView } from '@/lib/subscriptions';
 import { findClient, type OAuthClient } from './clients';
 import { knowledgeBaseOfResource } from './metadata';
@@ -12,8 +10,8 @@ import { CODE_TTL_MS, hashOpaqueToken, newOpaqueToken, OAUTH_SCOPE } from './tok
 /**
  * The authorization endpoint's logic (docs/api.md §10.7): the request checked (a known client, its exact redirect
  * URI, `response_type=code`, PKCE S256, a `resource` naming one knowledge base on this site), the signed-in buyer's
- * active subscriptions to that knowledge base offered, and on consent a grant made: a key of the chosen subscription
- * for the client, and a single-use code for it. The consent page (app/oauth/authorize) is a thin face over this.
+ * active subscriptions to that knowledge base offered, and on consent a single-use code for the chosen subscription.
+ * The consent page (app/oauth/authorize) is a thin face over this.
  */
 export interface AuthorizationRequest {
   client: OAuthClient;
@@ -71,22 +69,19 @@ export async function consentChoices(db: Executor, userId: string, kbId: string)
   return (await listSubscriptionsForUser(db, userId)).filter((s) => s.kbId === kbId && s.status === 'active');
 }
 
-/** Consent: a key of the chosen subscription for this client, a code for it, and where to send the browser. */
+/** Consent: a code for the chosen subscription and this client (its key is made at the exchange), and where to send the browser. */
 export async function approveAuthorization(db: Executor, userId: string, request: AuthorizationRequest, subscriptionId: string, now: Date = new Date()): Promise<{ ok: true; redirect: string } | { ok: false; description: string }> {
   const subscription = (await consentChoices(db, userId, request.kbId)).find((s) => s.id === subscriptionId);
   if (!subscription) return { ok: false, description: 'Choose one of your active subscriptions to this knowledge base.' };
   const code = newOpaqueToken('ac');
-  await inTransaction(db, async (tx) => {
-    const key = await issueKey(tx, { id: subscription.id, userId, kbId: subscription.kbId, mode: subscription.mode }, `OAuth: ${request.client.name}`.slice(0, KEY_NAME_MAX_LENGTH), request.client.id);
-    await tx.insert(oauthCodes).values({
-      codeHash: hashOpaqueToken(code),
-      clientId: request.client.id,
-      keyId: key.id,
-      redirectUri: request.redirectUri,
-      codeChallenge: request.codeChallenge,
-      resource: request.resource,
-      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
-    });
+  await db.insert(oauthCodes).values({
+    codeHash: hashOpaqueToken(code),
+    clientId: request.client.id,
+    subscriptionId: subscription.id,
+    redirectUri: request.redirectUri,
+    codeChallenge: request.codeChallenge,
+    resource: request.resource,
+    expiresAt: new Date(now.getTime() + CODE_TTL_MS),
   });
   return { ok: true, redirect: redirectWith(request.redirectUri, { code, state: request.state }) };
 }

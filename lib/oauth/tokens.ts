@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { apiKeys, oauthCodes, oauthTokens } from '@/db/schema';
+import { apiKeys, oauthClients, oauthCodes, oauthTokens, subscriptions } from '@/db/schema';
+import { issueKey, KEY_NAME_MAX_LENGTH } from '@/lib/keys';
 import type { Executor } from '@/lib/platform/db';
 import { inTransaction } from '@/lib/platform/transactions';
 
@@ -80,15 +81,20 @@ export async function exchangeCode(
     if (!code || code.clientId !== input.clientId) return invalidGrant('The authorization code is not valid.');
     if (code.usedAt) {
       // RFC 6749 §4.1.2: a code used twice revokes what it granted.
-      await revokeGrant(tx, code.keyId, now);
+      if (code.keyId) await revokeGrant(tx, code.keyId, now);
       return invalidGrant('The authorization code was already used; its grant is revoked.');
     }
     if (code.expiresAt.getTime() <= now.getTime()) return invalidGrant('The authorization code has expired.');
     if (code.redirectUri !== input.redirectUri) return invalidGrant('redirect_uri differs from the authorization request’s.');
     if (input.resource !== null && input.resource !== code.resource) return invalidGrant('resource differs from the authorization request’s.');
     if (!verifyPkce(input.codeVerifier, code.codeChallenge)) return invalidGrant('The PKCE code_verifier does not match the code_challenge.');
-    await tx.update(oauthCodes).set({ usedAt: now }).where(eq(oauthCodes.codeHash, code.codeHash));
-    return { ok: true, tokens: await issuePair(tx, { keyId: code.keyId, clientId: code.clientId, resource: code.resource }, now) };
+    // The grant: a key of the subscription, named for the client, that acts only through the client's tokens.
+    const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, code.subscriptionId));
+    const [client] = await tx.select({ name: oauthClients.name }).from(oauthClients).where(eq(oauthClients.id, code.clientId));
+    if (!subscription || !client) return invalidGrant('The authorization code is not valid.');
+    const key = await issueKey(tx, subscription, `OAuth: ${client.name}`.slice(0, KEY_NAME_MAX_LENGTH), code.clientId);
+    await tx.update(oauthCodes).set({ usedAt: now, keyId: key.id }).where(eq(oauthCodes.codeHash, code.codeHash));
+    return { ok: true, tokens: await issuePair(tx, { keyId: key.id, clientId: code.clientId, resource: code.resource }, now) };
   });
 }
 

@@ -243,6 +243,18 @@ describe('OAuth 2.1 for agents', () => {
     const base = { grant_type: 'authorization_code', code, client_id: again.info!.client_id, redirect_uri: REDIRECT };
     expect(await (await tokenRequest({ ...base, code_verifier: 'x'.repeat(43) })).json()).toMatchObject({ error: 'invalid_grant' });
     expect(await (await tokenRequest({ ...base, code_verifier: again.verifier, resource: mcpUrl(otherKb).href })).json()).toMatchObject({ error: 'invalid_grant' });
+    // A consent given twice (a double click) makes two codes but no key until one is exchanged; a code used twice
+    // revokes what it granted.
+    await consent(k, again.authorizationUrl!);
+    const grantsOf = async () => (await handle.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.oauthClientId, again.info!.client_id))).length;
+    expect(await grantsOf()).toBe(0);
+    const exchanged = (await (await tokenRequest({ ...base, code_verifier: again.verifier })).json()) as TokenPair;
+    rememberSecret(exchanged.access_token, exchanged.refresh_token);
+    expect(await grantsOf()).toBe(1);
+    expect((await mcpPost(kb, `Bearer ${exchanged.access_token}`)).status).toBe(200);
+    expect(await (await tokenRequest({ ...base, code_verifier: again.verifier })).json()).toMatchObject({ error: 'invalid_grant' });
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await mcpPost(kb, `Bearer ${exchanged.access_token}`)).status).toBe(401);
     // Expired: an hour later the access token is unknown (401 invalid_token), on MCP and REST alike.
     await handle.db.update(oauthTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oauthTokens.kind, 'access'));
     await new Promise((r) => setTimeout(r, 600));
