@@ -3,7 +3,7 @@ import { getDb } from '@/lib/platform/db';
 import { JsonText, serializeJson } from '@/lib/platform/http';
 import { describeTextProblem, isCleanId, textProblem } from '@/lib/platform/text-input';
 import { routeQuery } from '@/lib/routing';
-import type { QueryAnswer } from '@/lib/query-answer';
+import type { AnswerProgress, QueryAnswer } from '@/lib/query-answer';
 import { rateLimitHeaders, type RateLimitState } from '@/lib/limits';
 import { admit, admitKnownKey, consumeRateLimit, usageHeadersNow, type Admitted, type KeyedRequest } from './admission';
 import { findKeyByHash, findSubscriberKeyHash } from './key-lookup';
@@ -92,6 +92,7 @@ export function meterAnswer(
   started: number,
   deliver?: MeteredCall<QueryAnswer>['deliver'],
   onReserved?: MeteredCall<QueryAnswer>['onReserved'],
+  progress?: AnswerProgress,
 ): Promise<GatewayOutcome<QueryAnswer>> {
   return meter<QueryAnswer>({
     admitted,
@@ -100,7 +101,7 @@ export function meterAnswer(
     signal: request.signal,
     started,
     call: async (): Promise<BackendResult<QueryAnswer>> => {
-      const routed = await routeQuery(admitted.kb, { kbId: admitted.kb.id, query, requestId: request.requestId, signal: request.signal });
+      const routed = await routeQuery(admitted.kb, { kbId: admitted.kb.id, query, requestId: request.requestId, signal: request.signal, progress });
       return routed.ok ? { ok: true, value: routed.answer } : routed;
     },
     isEmpty: (answer) => answer.citations.length === 0,
