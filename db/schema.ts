@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -496,6 +497,8 @@ export const apiKeys = pgTable(
     last4: text('last4').notNull(),
     mode: keyModeEnum('mode').notNull().default('live'),
     name: text('name'),
+    /** Set when the key is an OAuth grant (docs/api.md §10.7): its tokens act as this key, which no one ever sees. */
+    oauthClientId: text('oauth_client_id').references((): AnyPgColumn => oauthClients.id, { onDelete: 'set null' }),
     revokedAt: ts('revoked_at'),
     /** Kept to within a minute (written at most once a minute per key). */
     lastUsedAt: ts('last_used_at'),
@@ -780,7 +783,8 @@ export const idempotencyRecords = pgTable(
     requestHash: text('request_hash').notNull(),
     /** Null while the first request is in flight. */
     status: integer('status'),
-    responseBody: jsonb('response_body'),
+    /** The body as sent (text, not jsonb, which reorders keys): a replay repeats its bytes. */
+    responseBody: text('response_body'),
     responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
     lockedUntil: ts('locked_until').notNull(),
     expiresAt: ts('expires_at').notNull(),
@@ -805,4 +809,58 @@ export const formSubmissions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.token] }), index('form_submissions_created_idx').on(t.createdAt)],
+);
+
+/**
+ * OAuth 2.1 for agents (docs/api.md §10.7). Clients register with RFC 7591 and are public (PKCE, no secret); their
+ * redirect URIs are matched exactly.
+ */
+export const oauthClients = pgTable('oauth_clients', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  redirectUris: jsonb('redirect_uris').$type<string[]>().notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Authorization codes: single use, ten minutes, stored hashed. The grant's key is made when the code is exchanged, so
+ * a consent given twice (a double click) or never completed leaves no key behind.
+ */
+export const oauthCodes = pgTable('oauth_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  clientId: text('client_id')
+    .notNull()
+    .references(() => oauthClients.id, { onDelete: 'cascade' }),
+  subscriptionId: text('subscription_id')
+    .notNull()
+    .references(() => subscriptions.id, { onDelete: 'cascade' }),
+  /** The grant's key once the code was exchanged: a second use of the code revokes it. */
+  keyId: text('key_id').references(() => apiKeys.id, { onDelete: 'cascade' }),
+  redirectUri: text('redirect_uri').notNull(),
+  codeChallenge: text('code_challenge').notNull(),
+  resource: text('resource').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+  createdAt: createdAt(),
+});
+
+/** Access tokens (one hour) and refresh tokens (rotated on use), stored hashed, each acting as its grant's key. */
+export const oauthTokens = pgTable(
+  'oauth_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    kind: text('kind', { enum: ['access', 'refresh'] }).notNull(),
+    keyId: text('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: 'cascade' }),
+    resource: text('resource').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    /** A refresh token's rotation: a second use revokes the whole grant. */
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('oauth_tokens_key_idx').on(t.keyId)],
 );

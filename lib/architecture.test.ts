@@ -20,6 +20,7 @@ const LAYERS: Record<string, number> = {
   catalog: 3,
   billing: 3,
   publishing: 3,
+  oauth: 3,
   engine: 4,
   routing: 5,
   gateway: 6,

@@ -21,10 +21,21 @@ export const queryAnswerSchema = z.object({
 export type Citation = z.infer<typeof citationSchema>;
 export type QueryAnswer = z.infer<typeof queryAnswerSchema>;
 
+/**
+ * Where a backend that produces its answer piece by piece reports the pieces as they come (a streamed answer, docs/api.md
+ * §10.4): the citations once, then pieces of text that concatenate to the answer. The final answer is still returned
+ * whole and validated; a backend without pieces simply returns it.
+ */
+export interface AnswerProgress {
+  citations(citations: Citation[]): void;
+  delta(text: string): void;
+}
+
 /** What the gateway hands to a backend (hosted engine or publisher connector). */
 export interface QueryRequest {
   kbId: string;
   query: string;
   requestId: string;
   signal?: AbortSignal;
+  progress?: AnswerProgress;
 }

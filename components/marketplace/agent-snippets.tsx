@@ -1,6 +1,6 @@
 import { CopyButton } from '@/components/ui/copy-button';
 import { CodeSnippets } from './code-snippets';
-import { buildMcpSnippets, difyRegistration } from './snippets';
+import { buildMcpSnippets, connectorSetup, difyRegistration } from './snippets';
 
 /**
  * How to plug a knowledge base into an AI agent: the MCP client configurations and the Dify registration, with the
@@ -21,8 +21,23 @@ export function AgentSnippets({
   const Heading = headingLevel === 3 ? 'h3' : 'h4';
   const mcp = buildMcpSnippets(baseUrl, kbId, apiKey);
   const dify = difyRegistration(baseUrl, kbId, apiKey);
+  const connector = connectorSetup(baseUrl, kbId);
   return (
     <div className="space-y-8">
+      <div>
+        <Heading className="text-base font-semibold text-slate-900">Claude and ChatGPT connectors</Heading>
+        <p className="mt-1 max-w-3xl text-sm text-slate-700">
+          Agent platforms that sign in with OAuth need no key: give them the server’s URL.
+        </p>
+        <dl className="mt-3 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white text-sm shadow-sm" data-testid="connector-setup">
+          <Field label="Remote MCP server URL" value={connector.url} />
+        </dl>
+        <ol className="mt-3 max-w-3xl list-decimal space-y-1 pl-5 text-sm text-slate-700">
+          {connector.steps.map((step) => (
+            <li key={step}>{step}</li>
+          ))}
+        </ol>
+      </div>
       <div>
         <Heading className="text-base font-semibold text-slate-900">MCP clients</Heading>
         <p className="mt-1 max-w-3xl text-sm text-slate-700">

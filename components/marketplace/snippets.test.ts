@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { API_KEY_PLACEHOLDER, buildMcpSnippets, buildSnippets, difyRegistration, KB_ID_PLACEHOLDER, mcpEndpoint, queryEndpoint } from './snippets';
+import { API_KEY_PLACEHOLDER, buildMcpSnippets, buildSnippets, connectorSetup, difyRegistration, KB_ID_PLACEHOLDER, mcpEndpoint, queryEndpoint } from './snippets';
 
 describe('buildSnippets', () => {
   const snippets = buildSnippets('https://almanac.example.test/', 'kb_AbC123', "What's in Article \"I\"?");
@@ -56,5 +56,14 @@ describe('agent snippets: MCP clients and Dify', () => {
       knowledgeId: 'kb_AbC123',
     });
     expect(difyRegistration('https://almanac.example.test', 'kb_AbC123').apiKey).toBe(API_KEY_PLACEHOLDER);
+  });
+});
+
+describe('connector setup (OAuth)', () => {
+  it('gives agent platforms the knowledge base’s MCP URL alone, with no key in it', () => {
+    const setup = connectorSetup('https://almanac.example.com/', 'kb_abc');
+    expect(setup.url).toBe('https://almanac.example.com/kb/kb_abc/mcp');
+    expect(setup.steps.join(' ')).not.toContain('alm_sk_');
+    expect(setup.steps.length).toBeGreaterThan(1);
   });
 });

@@ -123,6 +123,27 @@ export function buildMcpSnippets(baseUrl: string, kbId: string, apiKey: string =
   ];
 }
 
+/**
+ * What an agent platform that signs in with OAuth asks for (claude.ai's and ChatGPT's custom connectors): only the
+ * server's URL. The platform finds the rest from the endpoint's 401, sends the buyer to Almanac's consent page, and
+ * the grant is listed beside the buyer's keys (docs/api.md §10.7).
+ */
+export interface ConnectorSetup {
+  url: string;
+  steps: string[];
+}
+
+export function connectorSetup(baseUrl: string, kbId: string): ConnectorSetup {
+  return {
+    url: mcpEndpoint(baseUrl, kbId),
+    steps: [
+      'Claude: Settings → Connectors → Add custom connector, and paste the URL. ChatGPT: Settings → Connectors → Create, and paste the URL with OAuth as its authentication.',
+      'Sign in to Almanac when asked, choose the subscription the connector queries under, and allow it.',
+      'Revoke it any time on your account page, where it is listed beside your keys.',
+    ],
+  };
+}
+
 /** The three fields of Dify's "Add an External Knowledge API" and "Connect to an External Knowledge Base" forms. */
 export interface DifyRegistration {
   endpoint: string;

@@ -146,7 +146,16 @@ export function createPublisherServer({ infraKey, signingSecret, documents = DOC
       if (typeof payload?.query !== 'string') return send(400, { error: 'invalid_query' });
       const reply = () => {
         stats.answered++;
-        send(200, answerQuery(index, payload.query));
+        const answer = answerQuery(index, payload.query);
+        if (!String(req.headers.accept ?? '').includes('text/event-stream')) return send(200, answer);
+        // Almanac asks for a stream when its buyer streams (docs/api.md §6.2): citations first, the answer in pieces
+        // (here a word at a time), then done. A backend that generates with a model sends its tokens as they come.
+        const event = (name, data) => res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+        res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' });
+        event('citations', answer.citations);
+        for (const text of answer.answer.match(/\S+\s*/g) ?? []) event('delta', { text });
+        event('done', { tokens_used: answer.tokens_used });
+        res.end();
       };
       if (delayMs > 0) setTimeout(reply, delayMs);
       else reply();

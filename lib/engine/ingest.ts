@@ -70,7 +70,7 @@ function fail(sourceName: string, code: IngestFailureCode, message: string): Ing
 /**
  * Inserts the chunks of one document with their vectors and lengths (heading path weighted A), stemmed with the
  * knowledge base's text-search configuration. A domain, address, URL or dotted number is indexed whole and as its
- * parts (almanac_compound_parts, migration 0020). Exported for bench/engine-speed.
+ * parts (almanac_compound_parts, migration 0022). Exported for bench/engine-speed.
  */
 export async function insertChunks(tx: Executor, kbId: string, documentId: string, drafts: DraftChunk[], config: SearchConfig = 'almanac'): Promise<void> {
   const BATCH = 500;

@@ -34,7 +34,7 @@ export function numberAliases(words: string[], config: SearchConfig): Array<{ wo
  * Tokens the text-search parser keeps whole while the question's words split them: numbers ("140/90", "2016/679",
  * "1.3"), domains ("kraftrecipes.com"), e-mail addresses, URLs, and hyphenated names with a digit ("GPT-4o",
  * "COVID-19"). Looked up as typed too, for retrieval only (the composer reads a passage's words, split the same way
- * as the question's; the index holds the parts as well, migration 0020).
+ * as the question's; the index holds the parts as well, migration 0022).
  */
 const COMPOUND = /[\p{L}\p{N}_-]+(?:[.@/:][\p{L}\p{N}_-]+)+|[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
 

@@ -3,12 +3,13 @@ import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { observeStage } from '@/lib/platform/metrics';
 import { hashApiKey, parseApiKey } from '@/lib/keys';
+import { hashOpaqueToken, opaqueKindOf } from '@/lib/oauth';
 import { getRateLimiter, rateLimitHeaders, type RateLimitRule, type RateLimitState } from '@/lib/limits';
 import { describeTextProblem, idProblem } from '@/lib/platform/text-input';
 import { loadKnowledgeBaseRoute, type PreparedRoute } from '@/lib/routing';
 import { ensureCurrentPeriod, isPeriodOver, resolveCurrentPeriod } from '@/lib/subscriptions';
 import { caches } from './caches';
-import { findKeyByHash, type GatewayKeyRecord } from './key-lookup';
+import { findKeyByAccessToken, findKeyByHash, type GatewayKeyRecord } from './key-lookup';
 import { CHALLENGE, deny, INVALID_TOKEN_CHALLENGE, type GatewayDenial } from './outcome';
 import { readPeriodUsage, usageHeaders, type PeriodKey } from './quota';
 
@@ -36,20 +37,27 @@ export interface Admitted {
 
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
+/** Whether an Authorization header has the `Bearer <token>` shape at all, whatever the token. */
+export function isBearerHeader(authorization: string | null): boolean {
+  return BEARER.test(authorization?.trim() ?? '');
+}
+
 /** Rows 1 and 2: the key's shape and checksum first, so garbage never reaches the database. */
 export async function authenticate(authorization: string | null): Promise<{ ok: true; db: Database; record: GatewayKeyRecord; keyHash: string } | GatewayDenial> {
   const header = authorization?.trim() ?? '';
   if (header === '') return deny('missing_api_key', 'Send your API key in the Authorization header: "Authorization: Bearer alm_sk_…".', CHALLENGE);
   const match = BEARER.exec(header);
   const token = match?.[1] ?? '';
-  if (!match || !parseApiKey(token).ok) {
-    return deny('invalid_api_key', 'The Authorization header does not carry a valid Almanac API key ("Bearer alm_sk_…").', INVALID_TOKEN_CHALLENGE);
+  // An OAuth access token acts as its grant's key (docs/api.md §10.7): the same rows from 3 on.
+  const oauth = opaqueKindOf(token) === 'at';
+  if (!match || (!oauth && !parseApiKey(token).ok)) {
+    return deny('invalid_api_key', 'The Authorization header does not carry a valid Almanac API key ("Bearer alm_sk_…") or access token.', INVALID_TOKEN_CHALLENGE);
   }
   const db = await getDb();
-  const keyHash = hashApiKey(token);
-  const found = caches().keys.lookup(keyHash, () => findKeyByHash(db, keyHash));
+  const keyHash = oauth ? hashOpaqueToken(token) : hashApiKey(token);
+  const found = caches().keys.lookup(keyHash, () => (oauth ? findKeyByAccessToken(db, token) : findKeyByHash(db, keyHash)));
   const record = found instanceof Promise ? await found : found;
-  if (!record) return deny('invalid_api_key', 'This API key is not known.', INVALID_TOKEN_CHALLENGE);
+  if (!record) return deny('invalid_api_key', oauth ? 'This access token is not known, has expired or was revoked.' : 'This API key is not known.', INVALID_TOKEN_CHALLENGE);
   return { ok: true, db, record, keyHash };
 }
 

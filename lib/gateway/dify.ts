@@ -1,6 +1,11 @@
 import { errorBody, type ErrorCode } from '@/lib/platform/errors';
 import { REQUEST_ID_HEADER } from '@/lib/platform/http';
-import { admitKnownKey, authenticate, consumeRateLimit } from './admission';
+import { and, eq } from 'drizzle-orm';
+import { knowledgeBases, publishers } from '@/db/schema';
+import type { Executor } from '@/lib/platform/db';
+import { idProblem } from '@/lib/platform/text-input';
+import { admitKnownKey, authenticate, consumeRateLimit, isBearerHeader } from './admission';
+import { readPeriodUsage, usageHeaders } from './quota';
 import { deny, type GatewayOutcome } from './outcome';
 import { readJsonObject, refuseBody, validateQuery, type BodyReadResult, type GatewayRequest } from './pipeline';
 import { meterSearch, validateTopK } from './search';
@@ -37,13 +42,19 @@ export async function handleDifyRetrieval(request: Omit<GatewayRequest, 'kbId'>)
   const started = Date.now();
   const known = await authenticate(request.authorization);
   if (!known.ok) return known;
-  // The knowledge base is named in the body, so the body is read before row 3 (it is at most 16 KiB).
   let bodyRead: Promise<BodyReadResult> | undefined;
-  const json = await readJsonObject(request, () => (bodyRead ??= request.readBody()));
+  const readBody = () => (bodyRead ??= request.readBody());
+  const body = await readBody();
+  // Dify checks an endpoint with a body-less POST and fails it only on 403, 404 or 502: the key is judged before the
+  // body (rows 3–7 on its own knowledge base), so a refused key fails registration and a good one gets no records.
+  if (body.ok && body.text === '') return answerEndpointCheck(known);
+  // The knowledge base is named in the body, so the body is read before row 3 (it is at most 16 KiB).
+  const json = await readJsonObject(request, readBody);
   if (!json.ok) return deny(json.code, json.message);
   const knowledgeId = json.value.knowledge_id;
   if (typeof knowledgeId !== 'string' || knowledgeId === '') return deny('invalid_query', '"knowledge_id" must be the knowledge base id.');
-  const admission = await admitKnownKey(known.db, known.record, known.keyHash, knowledgeId, '"knowledge_id"');
+  const kbId = await resolveKnowledgeId(known.db, knowledgeId, known.record.kbId);
+  const admission = await admitKnownKey(known.db, known.record, known.keyHash, kbId, '"knowledge_id"');
   if (!admission.ok) return admission;
   const limited = await consumeRateLimit(admission.admitted);
   if (!limited.ok) return limited;
@@ -69,9 +80,40 @@ export async function handleDifyRetrieval(request: Omit<GatewayRequest, 'kbId'>)
   };
 }
 
-/** Dify's error codes (its External Knowledge API): 1001 a malformed Authorization, 1002 a refused key, 2001 no such knowledge. */
-const DIFY_ERROR_CODES: Partial<Record<ErrorCode, number>> = {
-  missing_api_key: 1001,
+/** The answer to Dify's endpoint check: the key admitted on its own knowledge base, no records, nothing counted. */
+async function answerEndpointCheck(known: Extract<Awaited<ReturnType<typeof authenticate>>, { ok: true }>): Promise<GatewayOutcome<DifyRecords>> {
+  const admission = await admitKnownKey(known.db, known.record, known.keyHash, known.record.kbId);
+  if (!admission.ok) return admission;
+  const limited = await consumeRateLimit(admission.admitted);
+  if (!limited.ok) return limited;
+  const usage = { used: await readPeriodUsage(known.db, admission.admitted.period), cap: admission.admitted.cap };
+  return { ok: true, status: 200, answer: { records: [] }, usage, headers: { ...limited.headers, ...usageHeaders(usage) } };
+}
+
+/**
+ * `knowledge_id` as buyers paste it: the id, the slug, or `publisher/slug`. A slug is unique per publisher only, so
+ * a bare slug that several knowledge bases share names the key's own one when it is among them.
+ */
+async function resolveKnowledgeId(db: Executor, ref: string, keyKbId: string): Promise<string> {
+  if (ref === keyKbId || ref.startsWith('kb_') || idProblem(ref)) return ref;
+  const slash = ref.indexOf('/');
+  const slug = slash < 0 ? ref : ref.slice(slash + 1);
+  const byPublisher = slash < 0 ? undefined : eq(publishers.slug, ref.slice(0, slash));
+  const rows = await db
+    .select({ id: knowledgeBases.id })
+    .from(knowledgeBases)
+    .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
+    .where(and(eq(knowledgeBases.slug, slug), byPublisher))
+    .limit(20);
+  if (rows.some((row) => row.id === keyKbId)) return keyKbId;
+  return rows.length === 1 ? rows[0]!.id : ref;
+}
+
+/**
+ * Dify's error codes and statuses (its External Knowledge API): 1001 a malformed Authorization header and 1002 a
+ * refused key, both 403 (Dify's endpoint check fails a registration only on 403, 404 or 502); 2001 no such knowledge.
+ */
+const DIFY_ERROR_CODES: Partial<Record<ErrorCode, 1002 | 2001>> = {
   invalid_api_key: 1002,
   key_revoked: 1002,
   forbidden: 1002,
@@ -79,15 +121,20 @@ const DIFY_ERROR_CODES: Partial<Record<ErrorCode, number>> = {
   key_scope_mismatch: 2001,
 };
 
+function difyErrorCode(code: ErrorCode, authorization: string | null): number | undefined {
+  if (code === 'missing_api_key' || (code === 'invalid_api_key' && !isBearerHeader(authorization))) return 1001;
+  return DIFY_ERROR_CODES[code];
+}
+
 /** The outcome in Dify's shapes: records on success; `{error_code, error_msg}` with the HTTP status (and Almanac's own fields) on failure. */
-export function difyReply(outcome: GatewayOutcome<DifyRecords>, requestId: string): GatewayReply {
+export function difyReply(outcome: GatewayOutcome<DifyRecords>, requestId: string, authorization: string | null): GatewayReply {
   const headers = { ...outcome.headers, [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' };
   if (outcome.ok === 'replayed') return { status: outcome.status, headers, body: outcome.body };
   if (outcome.ok) return { status: 200, headers, body: outcome.answer };
+  const difyCode = difyErrorCode(outcome.code, authorization);
   return {
-    status: outcome.status,
+    status: difyCode === 1001 || difyCode === 1002 ? 403 : outcome.status,
     headers,
-    body: { error_code: DIFY_ERROR_CODES[outcome.code] ?? outcome.status, error_msg: outcome.message, ...errorBody(outcome.code, outcome.message, requestId, outcome.extras) },
+    body: { error_code: difyCode ?? outcome.status, error_msg: outcome.message, ...errorBody(outcome.code, outcome.message, requestId, outcome.extras) },
   };
 }
-

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, isNull, lte } from 'drizzle-orm';
 import { idempotencyRecords } from '@/db/schema';
+import { JsonText } from '@/lib/platform/http';
 import type { Executor } from '@/lib/platform/db';
 import { PeriodicTask } from '@/lib/platform/periodic-task';
 import { processSingleton } from '@/lib/platform/singleton';
@@ -29,7 +30,8 @@ export function requestFingerprint(contentType: string | null, body: string): st
 
 export interface StoredAnswer {
   status: number;
-  body: unknown;
+  /** The body as it was sent, so that a replay is the same bytes. */
+  body: JsonText;
   headers: Record<string, string>;
 }
 
@@ -78,7 +80,7 @@ export async function claimIdempotencyKey(db: Executor, input: ClaimInput): Prom
     }
     if (row.requestHash !== input.fingerprint) return { kind: 'reused' };
     if (row.status !== null) {
-      return { kind: 'replay', answer: { status: row.status, body: row.responseBody, headers: row.responseHeaders ?? {} } };
+      return { kind: 'replay', answer: { status: row.status, body: new JsonText(row.responseBody ?? 'null'), headers: row.responseHeaders ?? {} } };
     }
     if (row.lockedUntil.getTime() > now.getTime()) return { kind: 'in_progress' };
     // The first request's lease ran out without an answer (its instance died): take the key over, once.
@@ -96,7 +98,7 @@ export async function claimIdempotencyKey(db: Executor, input: ClaimInput): Prom
 export async function storeIdempotentAnswer(db: Executor, key: Pick<ClaimInput, 'keyId' | 'idempotencyKey'>, answer: StoredAnswer): Promise<void> {
   await db
     .update(idempotencyRecords)
-    .set({ status: answer.status, responseBody: answer.body, responseHeaders: answer.headers })
+    .set({ status: answer.status, responseBody: answer.body.text, responseHeaders: answer.headers })
     .where(and(rowOf(key), isNull(idempotencyRecords.status)));
 }
 

@@ -2,6 +2,7 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { apiKeys, knowledgeBases, plans, subscriptions, type KnowledgeBase } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import type { KeyMode } from '@/lib/keys';
+import { findAccessTokenKey } from '@/lib/oauth';
 import type { SubscriptionPeriodState } from '@/lib/subscriptions';
 
 /** Everything the gateway needs about a presented key, in one query. Never leaves the server. */
@@ -64,6 +65,18 @@ export async function findKeyByHash(db: Executor, keyHash: string): Promise<Gate
     },
     plan: { id: row.planId, queriesPerPeriod: row.queriesPerPeriod, requestsPerMinute: row.requestsPerMinute },
   };
+}
+
+/**
+ * The key an OAuth access token acts as (docs/api.md §10.7), or null when the token is unknown or expired or its
+ * grant's key is revoked: a token that no longer works is 401 invalid_token, as OAuth clients expect.
+ */
+export async function findKeyByAccessToken(db: Executor, accessToken: string): Promise<GatewayKeyRecord | null> {
+  const grant = await findAccessTokenKey(db, accessToken);
+  if (!grant) return null;
+  const [key] = await db.select({ keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.id, grant.keyId)).limit(1);
+  const record = key ? await findKeyByHash(db, key.keyHash) : null;
+  return record && !record.keyRevokedAt ? record : null;
 }
 
 /** The hash of the buyer's newest unrevoked key for a knowledge base: what the "Try it" panel queries under. */

@@ -1,22 +1,36 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  originValidationResponse,
+  PROTOCOL_VERSION_META_KEY,
+  type CallToolResult,
+  type McpRequestContext,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { baseUrl } from '@/lib/platform/base-url';
+import { bearerChallenge } from '@/lib/oauth';
 import { errorBody } from '@/lib/platform/errors';
 import { REQUEST_ID_HEADER, jsonResponse } from '@/lib/platform/http';
 import { admit, consumeRateLimit, type Admitted, type KeyedRequest } from './admission';
 import { findKnowledgeBaseIntro } from './key-lookup';
 import type { GatewayDenial, GatewayOutcome } from './outcome';
-import { MAX_QUERY_CHARS, meterAnswer, validateQuery } from './pipeline';
+import { MAX_BODY_BYTES, MAX_QUERY_CHARS, meterAnswer, validateQuery } from './pipeline';
 import { DEFAULT_TOP_K, MAX_TOP_K, meterSearch, toSearchResults, validateTopK } from './search';
 import { gatewayReply, type GatewayReply } from './web';
 
 /**
  * /kb/{kb_id}/mcp (docs/api.md §10.1): the knowledge base as a remote MCP server over Streamable HTTP, built on the
- * official SDK, stateless (every HTTP request stands alone, so any instance answers any request). The key and rows
- * 1–6 of the check order are HTTP answers before the MCP exchange; the rate limit and the cap apply per tool call and
- * come back as tool errors carrying the API's code, message and `retry_after` or `resets_at`. `ask` is metered like
- * /query and `search` like /search, under the same fair-metering rules.
+ * official v2 SDK (`createMcpHandler`), which speaks both eras: the 2026-07-28 revision (no handshake; `server/discover`,
+ * the version in every request's `_meta`, `-32022` with the supported versions, `-32020` for a header that disagrees
+ * with the body, `resultType`, `ttlMs`/`cacheScope`, HTTP 404 for an unknown method) and, for older clients,
+ * `initialize` with 2025-11-25, 2025-06-18 or 2025-03-26, served statelessly (every HTTP request stands alone, so any
+ * instance answers any request). The key and rows 1–6 of the check order are HTTP answers before the MCP exchange,
+ * shaped as JSON-RPC errors; the rate limit and the cap apply per tool call and come back as tool errors carrying the
+ * API's code, message and `retry_after` or `resets_at`. `ask` is metered like /query and `search` like /search.
  */
 
 type ToolOutcome = GatewayOutcome<unknown>;
@@ -34,24 +48,33 @@ function toolResult<T>(outcome: GatewayOutcome<T>, requestId: string, present: (
 }
 
 /**
- * The two tools' inputs, shared by the SDK's registration and the direct path below. Only the types are declared: the
- * SDK would answer a bound broken here with its own protocol error, while a blank or over-long query and an out-of-range
- * top_k are row 8 of the check order, a tool error carrying the API's body (docs/api.md §10.1), as on /query.
+ * A tool's input as clients see it and as the SDK checks it. Clients read the documented bounds (`query` 1–2,000
+ * characters, `top_k` an integer 1–20) in the JSON Schema; the SDK checks only the types, because a value out of
+ * bounds is row 8 of the check order: a tool error carrying the API's body (docs/api.md §10.1), as on /query.
  */
-const askInput = { query: z.string().describe(`The question, in natural language (at most ${MAX_QUERY_CHARS} characters).`) };
-const searchInput = {
-  query: z.string().describe(`What to look for (at most ${MAX_QUERY_CHARS} characters).`),
-  top_k: z.number().optional().describe(`How many passages: an integer from 1 to ${MAX_TOP_K}, default ${DEFAULT_TOP_K}.`),
-};
+function documentedInput<T>(types: z.ZodType<T>, documented: z.ZodType): StandardSchemaWithJSON<T> {
+  return { '~standard': { ...types['~standard'], jsonSchema: documented['~standard'].jsonSchema } } as StandardSchemaWithJSON<T>;
+}
 
+const queryText = (what: string) => `${what} (1 to ${MAX_QUERY_CHARS} characters).`;
+const topKText = `How many passages: an integer from 1 to ${MAX_TOP_K}, default ${DEFAULT_TOP_K}.`;
 /** Built once: constructing zod schemas costs more than using them. */
-const ASK_ARGS = z.object(askInput).strict();
-const SEARCH_ARGS = z.object(searchInput).strict();
+const ASK_ARGS = z.object({ query: z.string() }).strict();
+const SEARCH_ARGS = z.object({ query: z.string(), top_k: z.number().optional() }).strict();
+const ASK_INPUT = documentedInput(ASK_ARGS, z.object({ query: z.string().min(1).max(MAX_QUERY_CHARS).describe(queryText('The question, in natural language')) }).strict());
+const SEARCH_INPUT = documentedInput(
+  SEARCH_ARGS,
+  z.object({ query: z.string().min(1).max(MAX_QUERY_CHARS).describe(queryText('What to look for')), top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe(topKText) }).strict(),
+);
+const CITATION = z.object({ document_id: z.string(), title: z.string(), excerpt: z.string(), page: z.number().int().min(1).nullable() });
+const USAGE = z.object({ used: z.number().int(), cap: z.number().int(), remaining: z.number().int() }).describe('The subscription’s period after this call.');
+const ASK_OUTPUT = z.object({ answer: z.string(), citations: z.array(CITATION), tokens_used: z.number().int().min(0), usage: USAGE });
+const SEARCH_OUTPUT = z.object({ results: z.array(CITATION.extend({ score: z.number().min(0).max(1) })), usage: USAGE });
 const TOOL_CALL = z.object({
   jsonrpc: z.literal('2.0'),
   id: z.union([z.string(), z.number().int()]),
   method: z.literal('tools/call'),
-  params: z.object({ name: z.enum(['ask', 'search']), arguments: z.record(z.string(), z.unknown()) }),
+  params: z.object({ name: z.enum(['ask', 'search']), arguments: z.record(z.string(), z.unknown()), _meta: z.record(z.string(), z.unknown()).optional() }),
 });
 
 /** Runs one tool call against the admitted key: row 7 and the query check per call, then the metered backend call. */
@@ -79,11 +102,25 @@ async function callTool(admitted: Admitted, requestId: string, signal: AbortSign
   });
 }
 
-function buildServer(admitted: Admitted, intro: { title: string; summary: string }, requestId: string, signal: AbortSignal): McpServer {
+/** What one admitted request hands to the server it is answered by (through the SDK's `authInfo.extra`). */
+interface McpExchange {
+  admitted: Admitted;
+  intro: { title: string; summary: string };
+  requestId: string;
+  signal: AbortSignal;
+}
+
+/** The server of one request: the knowledge base's name and summary, and its two tools. */
+function buildServer(ctx: McpRequestContext): McpServer {
+  const { admitted, intro, requestId, signal } = ctx.authInfo!.extra as unknown as McpExchange;
   const server = new McpServer(
     { name: intro.title, version: '1.0.0' },
     {
+      // The tools never change and a stateless server has no channel to say so: no list-change notifications.
+      capabilities: { tools: { listChanged: false } },
       instructions: `${intro.summary}\n\nAsk questions with the "ask" tool (an answer with citations) or fetch passages with "search". Each call is metered against this subscription's plan; a call that finds nothing is free.`,
+      // The tool list of a knowledge base never changes: clients may keep it for an hour, each for itself.
+      cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'private' }, 'server/discover': { ttlMs: 3_600_000, cacheScope: 'private' } },
     },
   );
   server.registerTool(
@@ -91,7 +128,8 @@ function buildServer(admitted: Admitted, intro: { title: string; summary: string
     {
       title: `Ask ${intro.title}`,
       description: `Answers a question from "${intro.title}" with citations (document, title, verbatim excerpt, page). Use it for factual questions this knowledge base covers. Counted against the plan's monthly cap; an answer with no citations is free.`,
-      inputSchema: askInput,
+      inputSchema: ASK_INPUT,
+      outputSchema: ASK_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) => callTool(admitted, requestId, signal, 'ask', args),
@@ -101,12 +139,34 @@ function buildServer(admitted: Admitted, intro: { title: string; summary: string
     {
       title: `Search ${intro.title}`,
       description: `Returns the passages of "${intro.title}" most relevant to a query (document id, title, verbatim excerpt, page, score from 0 to 1), best first, without writing an answer. Counted like a question; an empty result is free.`,
-      inputSchema: searchInput,
+      inputSchema: SEARCH_INPUT,
+      outputSchema: SEARCH_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) => callTool(admitted, requestId, signal, 'search', args),
   );
   return server;
+}
+
+/**
+ * The 2026-07-28 revision: the SDK classifies each request (era, method, headers) and builds a server for it from
+ * the exchange passed in. JSON answers only, since no tool sends progress.
+ */
+const modernHandler = createMcpHandler(buildServer, { legacy: 'reject', responseMode: 'json', maxRequestBodySize: MAX_BODY_BYTES });
+
+/**
+ * The 2025 revisions (`initialize`), stateless as the SDK's own fallback serves them, but answered as JSON rather than
+ * a one-event stream, so that curl and plain HTTP clients read the answer as it is.
+ */
+async function serveLegacy(request: Request, authInfo: AuthInfo): Promise<Response> {
+  const server = buildServer({ era: 'legacy', authInfo, requestInfo: request });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request, { authInfo });
+  } finally {
+    await server.close().catch(() => {});
+  }
 }
 
 /**
@@ -117,10 +177,22 @@ function buildServer(admitted: Admitted, intro: { title: string; summary: string
  * answers it (and its errors) by the protocol.
  */
 interface McpPost {
+  origin: string | null;
   accept: string | null;
   contentType: string | null;
   protocolVersion: string | null;
   body: string;
+}
+
+const LEGACY_VERSIONS = new Set(['2025-03-26', '2025-06-18', '2025-11-25']);
+
+/**
+ * The Origin check the MCP transport requires (DNS rebinding): a browser page may call only from this site's own
+ * origin; agents and servers send no Origin and pass. A refusal is the SDK's 403 JSON-RPC error.
+ */
+function refuseForeignOrigin(origin: string | null): Response | undefined {
+  if (!origin) return undefined;
+  return originValidationResponse(new Request('http://origin.check/', { headers: { Origin: origin } }), [new URL(baseUrl()).hostname]);
 }
 
 /** The JSON-RPC result of a direct tool call, or null when the message is for the SDK. */
@@ -128,7 +200,9 @@ async function directToolCall(post: McpPost, admitted: Admitted, requestId: stri
   const accept = post.accept ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
   if (!(post.contentType ?? '').toLowerCase().startsWith('application/json')) return null;
-  if (post.protocolVersion !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(post.protocolVersion)) return null;
+  // Only the older eras' tool call is answered here; a 2026-07-28 one (its version in the header or in `_meta`)
+  // has a result shape of its own, which the SDK writes.
+  if (post.protocolVersion !== null && !LEGACY_VERSIONS.has(post.protocolVersion)) return null;
   let message: unknown;
   try {
     message = JSON.parse(post.body);
@@ -136,7 +210,7 @@ async function directToolCall(post: McpPost, admitted: Admitted, requestId: stri
     return null;
   }
   const call = TOOL_CALL.safeParse(message);
-  if (!call.success) return null;
+  if (!call.success || call.data.params._meta?.[PROTOCOL_VERSION_META_KEY] !== undefined) return null;
   const args = (call.data.params.name === 'ask' ? ASK_ARGS : SEARCH_ARGS).safeParse(call.data.params.arguments);
   if (!args.success) return null;
   const result = await callTool(admitted, requestId, signal, call.data.params.name, args.data);
@@ -144,36 +218,70 @@ async function directToolCall(post: McpPost, admitted: Admitted, requestId: stri
 }
 
 /**
+ * JSON-RPC error codes for the HTTP answers before the MCP exchange (rows 1–6): MCP clients show
+ * a JSON-RPC error's message and data, and not an HTTP body of another shape, so the refusal keeps its HTTP status and
+ * WWW-Authenticate and carries Almanac's error body as `error.data`.
+ */
+const JSON_RPC_CODE_BY_STATUS: Record<number, number> = { 400: -32600, 401: -32001, 403: -32003, 404: -32004 };
+
+/** The id of a single JSON-RPC request in a body, or null (a batch, a notification, or no JSON at all). */
+function jsonRpcIdOf(body: string): string | number | null {
+  try {
+    const message = JSON.parse(body) as { id?: unknown };
+    return typeof message?.id === 'string' || typeof message?.id === 'number' ? message.id : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A refusal before the MCP exchange as a JSON-RPC error response, with the status and headers of the HTTP answer; a
+ * 401 names the resource's OAuth metadata (RFC 9728), which is how an agent platform finds where to sign in.
+ */
+function mcpErrorReply(reply: GatewayReply, body: string, kbId: string, tokenSent: boolean): GatewayReply {
+  const data = reply.body as { message?: string };
+  const headers = reply.status === 401 ? { ...reply.headers, 'WWW-Authenticate': bearerChallenge(`/kb/${encodeURIComponent(kbId)}/mcp`, tokenSent) } : reply.headers;
+  return {
+    ...reply,
+    headers,
+    body: { jsonrpc: '2.0', id: jsonRpcIdOf(body), error: { code: JSON_RPC_CODE_BY_STATUS[reply.status] ?? -32603, message: data.message ?? 'Refused.', data } },
+  };
+}
+
+/**
  * The fast lane's entry (lib/gateway/node.ts): rows 1–6 and a direct tool call without building a Web Request.
  * Answers a reply, or null when the message needs the SDK (then the lane hands a Web Request to serveMcpRequest).
  */
 export async function answerMcpPost(request: KeyedRequest & McpPost & { signal: AbortSignal }): Promise<GatewayReply | null> {
+  if (refuseForeignOrigin(request.origin)) return null; // the SDK's path answers it
   const admission = await admit(request);
-  if (!admission.ok) return gatewayReply(admission, request.requestId);
+  if (!admission.ok) return mcpErrorReply(gatewayReply(admission, request.requestId), request.body, request.kbId, admission.code !== 'missing_api_key');
   const answered = await directToolCall(request, admission.admitted, request.requestId, request.signal);
   return answered === null ? null : { status: 200, headers: { [REQUEST_ID_HEADER]: request.requestId }, body: answered };
 }
 
-/** One POST to the MCP endpoint (the only method it serves): rows 1–6 as HTTP, then the MCP exchange (stateless). */
+/** One POST to the MCP endpoint (the only method it serves): the Origin, rows 1–6 as HTTP, then the MCP exchange. */
 export async function serveMcpRequest(request: Request, kbId: string, requestId: string): Promise<Response> {
+  const foreign = refuseForeignOrigin(request.headers.get('origin'));
+  if (foreign) {
+    foreign.headers.set(REQUEST_ID_HEADER, requestId);
+    return foreign;
+  }
   const admission = await admit({ kbId, requestId, authorization: request.headers.get('authorization') });
   if (!admission.ok) {
-    const reply = gatewayReply(admission, requestId);
+    const reply = mcpErrorReply(gatewayReply(admission, requestId), await request.clone().text(), kbId, admission.code !== 'missing_api_key');
     return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
   }
   const { admitted } = admission;
-  const post = { accept: request.headers.get('accept'), contentType: request.headers.get('content-type'), protocolVersion: request.headers.get('mcp-protocol-version') };
+  const post = { origin: null, accept: request.headers.get('accept'), contentType: request.headers.get('content-type'), protocolVersion: request.headers.get('mcp-protocol-version') };
   const answered = await directToolCall({ ...post, body: await request.clone().text() }, admitted, requestId, request.signal);
   if (answered !== null) return jsonResponse(answered, { headers: { [REQUEST_ID_HEADER]: requestId } });
   const intro = (await findKnowledgeBaseIntro(admitted.db, admitted.kb.id)) ?? { title: admitted.kb.id, summary: '' };
-  const server = buildServer(admitted, intro, requestId, request.signal);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
-  try {
-    const response = await transport.handleRequest(request);
-    response.headers.set(REQUEST_ID_HEADER, requestId);
-    return response;
-  } finally {
-    await server.close().catch(() => {});
-  }
+  const exchange: McpExchange = { admitted, intro, requestId, signal: request.signal };
+  const authInfo: AuthInfo = { token: 'almanac-key', clientId: admitted.record.keyId, scopes: ['kb:query'], extra: exchange as unknown as Record<string, unknown> };
+  const legacy = await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES });
+  const response = legacy ? await serveLegacy(request, authInfo) : await modernHandler.fetch(request, { authInfo });
+  const headers = new Headers(response.headers);
+  headers.set(REQUEST_ID_HEADER, requestId);
+  return new Response(response.body, { status: response.status, headers });
 }

@@ -40,6 +40,9 @@ describe('matchKeyedPath', () => {
     ['/kb/kb_1/usage?x=1', { endpoint: 'usage', kbId: 'kb_1' }],
     ['/kb/kb_1/mcp', { endpoint: 'mcp', kbId: 'kb_1' }],
     ['/dify/retrieval', { endpoint: 'dify', kbId: '' }],
+    // A base URL registered with a trailing slash (<base>/dify/ + /retrieval), and a trailing slash.
+    ['/dify//retrieval', { endpoint: 'dify', kbId: '' }],
+    ['/dify/retrieval/', { endpoint: 'dify', kbId: '' }],
   ])('%s → %o', (url, target) => {
     expect(matchKeyedPath(url)).toEqual(target);
   });

@@ -8,7 +8,7 @@ import { handleSearchRequest } from './search';
 import { handleUsageRequest } from './usage';
 import { streamGatewayQuery, sseFrame, wantsEventStream, type EventStreamWriter } from './stream';
 import { gatewayErrorReply, gatewayReply, type GatewayReply } from './web';
-import { INTERNAL_ERROR_MESSAGE, methodNotAllowedMessage, newRequestId, REQUEST_ID_HEADER } from '@/lib/platform/http';
+import { INTERNAL_ERROR_MESSAGE, methodNotAllowedMessage, newRequestId, REQUEST_ID_HEADER, serializeJson } from '@/lib/platform/http';
 import { HTTP_METHODS } from '@/lib/platform/route-methods';
 import { isHttpsSite } from '@/lib/platform/base-url';
 import { log } from '@/lib/platform/log';
@@ -38,7 +38,8 @@ export interface LaneTarget {
 }
 
 const KB_PATH = /^\/kb\/([^/?#]+)\/(query|search|usage|mcp)(?:\?|$)/;
-const DIFY_PATH = /^\/dify\/retrieval(?:\?|$)/;
+// A base URL registered with a trailing slash gives `/dify//retrieval`: tolerated, as is `/dify/retrieval/`.
+const DIFY_PATH = /^\/dify\/+retrieval\/?(?:\?|$)/;
 const SERVED: Record<KeyedEndpoint, string[]> = { query: ['POST'], search: ['POST'], usage: ['GET', 'HEAD'], mcp: ['POST'], dify: ['POST'] };
 
 /**
@@ -116,7 +117,7 @@ let cachedSecurityHeaders: { https: boolean; headers: Record<string, string> } |
 
 async function send(req: IncomingMessage, res: ServerResponse, { status, headers, body }: GatewayReply): Promise<void> {
   if (res.headersSent || res.destroyed) return;
-  let payload = Buffer.from(JSON.stringify(body), 'utf8');
+  let payload = Buffer.from(serializeJson(body), 'utf8');
   const out: Record<string, string> = { ...answerSecurityHeaders(), ...headers, 'Content-Type': 'application/json; charset=utf-8', Vary: 'Accept-Encoding' };
   if (payload.length >= GZIP_MIN_BYTES && acceptsGzip(req.headers['accept-encoding'])) {
     // Answers are made per request and never cached: speed over the last few percent of size.
@@ -155,6 +156,7 @@ export async function serveKeyedOverNode(req: IncomingMessage, res: ServerRespon
         kbId: target.kbId,
         requestId,
         authorization: headerValue(req, 'authorization'),
+        origin: headerValue(req, 'origin'),
         accept: headerValue(req, 'accept'),
         contentType: headerValue(req, 'content-type'),
         protocolVersion: headerValue(req, 'mcp-protocol-version'),
@@ -184,7 +186,7 @@ export async function serveKeyedOverNode(req: IncomingMessage, res: ServerRespon
       case 'usage':
         return await send(req, res, gatewayReply(await handleUsageRequest(request), requestId));
       case 'dify':
-        return await send(req, res, difyReply(await handleDifyRetrieval(request), requestId));
+        return await send(req, res, difyReply(await handleDifyRetrieval(request), requestId, request.authorization));
       case 'query':
         break;
     }

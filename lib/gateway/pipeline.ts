@@ -1,8 +1,9 @@
 import { ERROR_STATUS, errorBody, type ErrorCode } from '@/lib/platform/errors';
 import { getDb } from '@/lib/platform/db';
+import { JsonText, serializeJson } from '@/lib/platform/http';
 import { describeTextProblem, isCleanId, textProblem } from '@/lib/platform/text-input';
 import { routeQuery } from '@/lib/routing';
-import type { QueryAnswer } from '@/lib/query-answer';
+import type { AnswerProgress, QueryAnswer } from '@/lib/query-answer';
 import { rateLimitHeaders, type RateLimitState } from '@/lib/limits';
 import { admit, admitKnownKey, consumeRateLimit, usageHeadersNow, type Admitted, type KeyedRequest } from './admission';
 import { findKeyByHash, findSubscriberKeyHash } from './key-lookup';
@@ -91,6 +92,7 @@ export function meterAnswer(
   started: number,
   deliver?: MeteredCall<QueryAnswer>['deliver'],
   onReserved?: MeteredCall<QueryAnswer>['onReserved'],
+  progress?: AnswerProgress,
 ): Promise<GatewayOutcome<QueryAnswer>> {
   return meter<QueryAnswer>({
     admitted,
@@ -99,7 +101,7 @@ export function meterAnswer(
     signal: request.signal,
     started,
     call: async (): Promise<BackendResult<QueryAnswer>> => {
-      const routed = await routeQuery(admitted.kb, { kbId: admitted.kb.id, query, requestId: request.requestId, signal: request.signal });
+      const routed = await routeQuery(admitted.kb, { kbId: admitted.kb.id, query, requestId: request.requestId, signal: request.signal, progress });
       return routed.ok ? { ok: true, value: routed.answer } : routed;
     },
     isEmpty: (answer) => answer.citations.length === 0,
@@ -179,7 +181,7 @@ async function answerIdempotently(
     await releaseIdempotencyKey(db, slot);
   } else {
     const body = outcome.ok ? outcome.answer : errorBody(outcome.code, outcome.message, request.requestId, outcome.extras);
-    await storeIdempotentAnswer(db, slot, { status: outcome.status, body, headers: usageHeadersOf(outcome.headers) });
+    await storeIdempotentAnswer(db, slot, { status: outcome.status, body: new JsonText(serializeJson(body)), headers: usageHeadersOf(outcome.headers) });
   }
   return outcome;
 }

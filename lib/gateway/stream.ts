@@ -1,6 +1,6 @@
 import Negotiator from 'negotiator';
 import { errorBody } from '@/lib/platform/errors';
-import type { QueryAnswer } from '@/lib/query-answer';
+import type { AnswerProgress, QueryAnswer } from '@/lib/query-answer';
 import { admit, consumeRateLimit } from './admission';
 import { deny, type GatewayOutcome } from './outcome';
 import { meterAnswer, readJsonObject, refuseBody, validateQuery, type BodyReadResult, type GatewayRequest } from './pipeline';
@@ -71,10 +71,22 @@ export async function streamGatewayQuery(request: GatewayRequest, writer: EventS
   if (!query.ok) return refuseBody(admitted, limited.headers, query);
 
   let heartbeat: NodeJS.Timeout | undefined;
+  // A backend that answers piece by piece (a publisher streaming its answer) has its pieces sent as they come; the
+  // rest is sent when the whole answer is in. Counting still happens once, at `done`.
+  let citationsSent = false;
+  let deltasSent = false;
+  const progress: AnswerProgress = {
+    citations: (citations) => {
+      citationsSent = writer.send('citations', citations) || citationsSent;
+    },
+    delta: (text) => {
+      if (text !== '') deltasSent = writer.send('delta', { text }) || deltasSent;
+    },
+  };
   const deliver = async (answer: QueryAnswer, usage: { used: number; cap: number }): Promise<boolean> => {
     clearInterval(heartbeat);
-    if (!writer.send('citations', answer.citations)) return false;
-    for (const text of answerPieces(answer.answer)) if (!writer.send('delta', { text })) return false;
+    if (!citationsSent && !writer.send('citations', answer.citations)) return false;
+    if (!deltasSent) for (const text of answerPieces(answer.answer)) if (!writer.send('delta', { text })) return false;
     return writer.send('done', { tokens_used: answer.tokens_used, usage: { ...usage, remaining: Math.max(0, usage.cap - usage.used) } });
   };
   const onReserved = () => {
@@ -83,7 +95,7 @@ export async function streamGatewayQuery(request: GatewayRequest, writer: EventS
     heartbeat.unref();
   };
   try {
-    const outcome = await meterAnswer(admitted, limited.headers, request, query.value, started, deliver, onReserved);
+    const outcome = await meterAnswer(admitted, limited.headers, request, query.value, started, deliver, onReserved, progress);
     if (writer.isOpen && outcome.ok === false) writer.send('error', errorBody(outcome.code, outcome.message, request.requestId, outcome.extras));
     return outcome;
   } catch (err) {

@@ -22,8 +22,16 @@ export interface IssuedKey {
   mode: KeyMode;
 }
 
-/** A new key for the subscription, in the caller's transaction (purchase, replacement), with the buyer's name for it. */
-export async function issueKey(tx: Executor, subscription: Pick<Subscription, 'id' | 'userId' | 'kbId' | 'mode'>, name: string | null = null): Promise<IssuedKey> {
+/**
+ * A new key for the subscription, in the caller's transaction (purchase, replacement, an OAuth grant), with the
+ * buyer's name for it; an OAuth grant's key names its client and is used only through the client's tokens.
+ */
+export async function issueKey(
+  tx: Executor,
+  subscription: Pick<Subscription, 'id' | 'userId' | 'kbId' | 'mode'>,
+  name: string | null = null,
+  oauthClientId: string | null = null,
+): Promise<IssuedKey> {
   const generated = generateApiKey(subscription.mode);
   const id = newId('key');
   await tx.insert(apiKeys).values({
@@ -36,6 +44,7 @@ export async function issueKey(tx: Executor, subscription: Pick<Subscription, 'i
     last4: generated.last4,
     mode: subscription.mode,
     name,
+    oauthClientId,
   });
   return { id, plaintext: generated.key, displayPrefix: generated.displayPrefix, last4: generated.last4, mode: subscription.mode };
 }

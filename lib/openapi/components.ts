@@ -29,6 +29,21 @@ export function openApiComponents(): Json {
         bearerFormat: 'alm_sk_live_<32 base62><6 base62 checksum>',
         description: 'The key issued with the subscription: "Authorization: Bearer alm_sk_live_…" (scheme case-insensitive).',
       },
+      oauth: {
+        type: 'oauth2',
+        description:
+          'OAuth 2.1 for agent platforms (docs/api.md §10.7): authorization code with PKCE S256, the resource parameter naming <base>/kb/<kb_id>/mcp or <base>/kb/<kb_id>; ' +
+          'clients register at /oauth/register (RFC 7591); metadata at /.well-known/oauth-authorization-server and /.well-known/oauth-protected-resource/kb/<kb_id>/mcp. ' +
+          'The access token ("Bearer alm_at_…", one hour) acts as a key of the subscription the buyer chose.',
+        flows: {
+          authorizationCode: {
+            authorizationUrl: '/oauth/authorize',
+            tokenUrl: '/oauth/token',
+            refreshUrl: '/oauth/token',
+            scopes: { 'kb:query': 'Query one knowledge base under one of your subscriptions, metered like its key.' },
+          },
+        },
+      },
     },
     headers: {
       XRequestId: { description: 'Correlation id of this request (quote it to support).', required: true, schema: { type: 'string', pattern: '^req_' } },
@@ -36,6 +51,11 @@ export function openApiComponents(): Json {
         description: 'The scheme to authenticate with (RFC 6750); error="invalid_token" when the key sent is malformed or unknown.',
         required: true,
         schema: { type: 'string', enum: ['Bearer realm="almanac"', 'Bearer realm="almanac", error="invalid_token"'] },
+      },
+      McpWwwAuthenticate: {
+        description: 'The scheme, and where the resource’s OAuth metadata is (RFC 9728): agent platforms sign in from there; error="invalid_token" when the key or token sent is malformed, unknown, expired or revoked.',
+        required: true,
+        schema: { type: 'string', pattern: '^Bearer realm="almanac", resource_metadata="[^"]+/\\.well-known/oauth-protected-resource/kb/[^"]+/mcp", scope="kb:query"(, error="invalid_token")?$' },
       },
       XRateLimitLimit: intHeader('Requests allowed per minute: for this key (query), or for this client address (the public endpoints).'),
       XRateLimitRemaining: intHeader('Requests left in the current sliding window.'),
@@ -51,13 +71,11 @@ export function openApiComponents(): Json {
       PublicRateLimitReset: { description: 'Unix time (seconds) when the next request slot of this client address frees.', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
       RetryAfterRequired: { description: 'Whole seconds (≥ 1) to wait before retrying.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
       RetryAfter: { description: 'Whole seconds (≥ 1) to wait: rate_limit_exceeded and idempotency_key_in_progress.', required: false, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
-      AllowPost: { description: 'The only method served.', required: true, schema: { type: 'string', const: 'POST' } },
       AllowCatalogue: { description: 'Methods the catalogue serves.', required: true, schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
       CorsAny: { description: 'The catalogue is public.', required: true, schema: { type: 'string', const: '*' } },
       PublicCache: { description: 'public, max-age=30, stale-while-revalidate=300', required: true, schema: { type: 'string' } },
       DocumentCache: { description: 'public, max-age=300', required: true, schema: { type: 'string', const: 'public, max-age=300' } },
       NoStore: { description: 'Never cached.', required: true, schema: { type: 'string', const: 'no-store' } },
-      AllowGet: { description: 'The methods served.', required: true, schema: { type: 'string', const: 'GET, HEAD' } },
     },
     schemas: {
       Category: { type: 'string', enum: [...CATEGORIES] },

@@ -30,6 +30,12 @@ const ENDPOINT_NAMES: Record<string, string> = {
   '/api/health/ready': 'health',
 };
 const COVERED = new Set(Object.values(ENDPOINT_NAMES));
+/**
+ * The statuses one face gives a code instead of the table's, each stated in docs/api.md beside that face: Dify answers
+ * a malformed or refused key 403 (§10.3), because its endpoint check fails a registration only on 403, 404 or 502.
+ */
+const FACE_STATUS: Record<string, number> = { 'dify missing_api_key': 403, 'dify invalid_api_key': 403 };
+const docsStatus = (endpoint: string, code: string, row: Row) => FACE_STATUS[`${endpoint} ${code}`] ?? Number(plain(row.HTTP));
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 type Json = Record<string, unknown>;
@@ -101,6 +107,9 @@ function errorCodesOf(doc: Json, schemaRef: unknown): string[] {
   if (alternatives) return alternatives.flatMap((alt) => errorCodesOf(doc, alt));
   const error = (schema.properties as Json | undefined)?.error as Json | undefined;
   if (!error) return [];
+  // §10.1: a JSON-RPC error carrying the error body as its data.
+  const data = (error.properties as Json | undefined)?.data as Json | undefined;
+  if (data) return errorCodesOf(doc, data);
   if (typeof error.const === 'string') return [error.const];
   if (Array.isArray(error.enum)) return error.enum as string[];
   return [];
@@ -180,7 +189,7 @@ describe('docs/api.md agrees with the OpenAPI document', () => {
         problems.push(`${code} (${status} on ${endpoint}) is missing from the error code table`);
         continue;
       }
-      if (Number(plain(row.HTTP)) !== status) problems.push(`${code}: OpenAPI says ${status}, docs say ${plain(row.HTTP)}`);
+      if (docsStatus(endpoint!, code!, row) !== status) problems.push(`${code}: OpenAPI says ${status}, docs say ${plain(row.HTTP)}`);
       if (!names(row['Built on']).includes(endpoint)) problems.push(`${code}: OpenAPI declares it on ${endpoint}, docs do not list ${endpoint} under "Built on"`);
     }
     expect(problems, problems.join('\n')).toEqual([]);
@@ -190,10 +199,15 @@ describe('docs/api.md agrees with the OpenAPI document', () => {
     const problems: string[] = [];
     for (const row of errorRows) {
       const code = plain(row.Code);
+      // The 405 of every path is declared once, in info.description, not per path.
+      if (code === 'method_not_allowed') {
+        expect(String((buildOpenApiDocument('http://localhost:3000').info as Json).description)).toContain(`${plain(row.HTTP)} method_not_allowed`);
+        continue;
+      }
       for (const endpoint of names(row['Built on']).filter((name) => COVERED.has(name))) {
         const status = openapi.errors.get(`${endpoint} ${code}`);
         if (status === undefined) problems.push(`${code} is built on ${endpoint} per docs/api.md, but the OpenAPI document does not declare it there`);
-        else if (status !== Number(plain(row.HTTP))) problems.push(`${code} on ${endpoint}: docs say ${plain(row.HTTP)}, OpenAPI says ${status}`);
+        else if (status !== docsStatus(endpoint, code, row)) problems.push(`${code} on ${endpoint}: docs say ${plain(row.HTTP)}, OpenAPI says ${status}`);
       }
     }
     expect(problems, problems.join('\n')).toEqual([]);

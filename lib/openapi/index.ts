@@ -2,7 +2,7 @@ import { baseUrl } from '@/lib/platform/base-url';
 import { MAX_BODY_BYTES } from '@/lib/gateway';
 import { openApiComponents } from './components';
 import { agentPaths, servicePaths } from './paths';
-import { catalogueExtraMethods, catalogueLoadResponses, CATALOGUE_HEADERS, headerRef, ID_ONLY, json, KEYED_HEADERS, ref, type Json } from './shared';
+import { cataloguePreflight, catalogueLoadResponses, CATALOGUE_HEADERS, headerRef, ID_ONLY, json, KEYED_HEADERS, ref, type Json } from './shared';
 
 /**
  * The OpenAPI 3.1 description of the two public endpoints (docs/api.md §2, §3): the catalogue listing + detail and the
@@ -19,8 +19,9 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
       description:
         'The public catalogue of knowledge bases and the keyed, metered query endpoint. Every response carries X-Request-Id; ' +
         'every error body is {error, message, request_id} plus the extras named per error. The query endpoint sends no CORS ' +
-        'headers: API keys are for servers, not browsers. A method a path does not serve is answered 405 method_not_allowed ' +
-        'with an Allow header.',
+        'headers: API keys are for servers, not browsers. Each path lists only the methods it serves (HEAD with GET); any ' +
+        'other method is answered 405 method_not_allowed with an Allow header naming the served ones and the error body ' +
+        '(schema MethodNotAllowedError), and a method outside the seven of HTTP/1.1 with 501 not_implemented.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: appUrl.replace(/\/+$/, '') }],
@@ -71,10 +72,9 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
             '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
           },
         },
-        ...catalogueExtraMethods('listKnowledgeBases'),
+        options: cataloguePreflight('listKnowledgeBases'),
       },
       '/api/marketplace/knowledge-bases/{id}': {
-        // On the path item, so the operations that only answer 405 define {id} too (Redocly: path-parameters-defined).
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The knowledge base id (kb_…).' }],
         get: {
           tags: ['catalogue'],
@@ -97,7 +97,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
             '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
           },
         },
-        ...catalogueExtraMethods('getKnowledgeBase'),
+        options: cataloguePreflight('getKnowledgeBase'),
       },
       '/kb/{kb_id}/query': {
         parameters: [{ name: 'kb_id', in: 'path', required: true, schema: { type: 'string' } }],
@@ -114,7 +114,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
             'reserved before routing and given back when the answer fails or abstains (no citations). Every authenticated request that reaches the rate-limit step counts against ' +
             'the per-minute limit. From the revoked-key check on, responses carry X-RateLimit-* (the limiter state; steps before ' +
             'the limit do not consume) and X-Usage-* (the period usage after counting this request).',
-          security: [{ apiKey: [] }],
+          security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
           parameters: [
             {
               name: 'Idempotency-Key',
@@ -166,24 +166,6 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
             '504': { description: 'The publisher did not answer within the knowledge base’s timeout; not counted', headers: KEYED_HEADERS, content: json(ref('PublisherTimeoutError')) },
           },
         },
-        ...Object.fromEntries(
-          ['get', 'put', 'patch', 'delete', 'options', 'head'].map((method) => [
-            method,
-            {
-              tags: ['query'],
-              operationId: `queryKnowledgeBase_${method}`,
-              summary: 'Not allowed: only POST is served',
-              security: [],
-              responses: {
-                '405': {
-                  description: 'Method not allowed',
-                  headers: { ...ID_ONLY, Allow: headerRef('AllowPost') },
-                  ...(method === 'head' ? {} : { content: json(ref('MethodNotAllowedError')) }),
-                },
-              },
-            },
-          ]),
-        ),
       },
       ...agentPaths(),
       ...servicePaths(),

@@ -54,11 +54,11 @@ function at(document: Json, pointer: string): Json {
 
 /**
  * The warnings we keep, each with the operations it is allowed on. Returns why the warning is fine, or null.
- * - operation-2xx-response on an operation whose only response is 405: it exists to document that the method is not
- *   served (status, Allow header, error body), which clients and the contract tests rely on; it has no success.
  * - operation-4xx-response on an OPTIONS operation whose only response is 204: a CORS preflight of the public
  *   catalogue always succeeds; and on GET /api/health, /api/health/live and /api/health/ready: a probe has no input
  *   that could be wrong (`probe` is only compared with `live`).
+ * - no-unused-components on MethodNotAllowedError: the 405 body, which every path shares and the document states once
+ *   (in info.description) instead of as an operation per method a path does not serve.
  * - no-server-example.com on `servers[0]` when it is localhost: the document names the base URL of the server that
  *   serves it (lib/platform/base-url.ts), which on a laptop is http://localhost:3000; a deployment sets APP_URL.
  */
@@ -67,11 +67,11 @@ function explanation(document: Json, problem: Problem): string | null {
   const responses = at(document, pointer);
   const statuses = responses && typeof responses === 'object' ? Object.keys(responses) : [];
   switch (problem.ruleId) {
-    case 'operation-2xx-response':
-      return /\/responses$/.test(pointer) && statuses.length === 1 && statuses[0] === '405' ? 'a 405-only operation' : null;
     case 'operation-4xx-response':
       if (/^#\/paths\/~1api~1health(~1live|~1ready)?\/get\/responses$/.test(pointer)) return 'a health probe';
       return /\/options\/responses$/.test(pointer) && statuses.length === 1 && statuses[0] === '204' ? 'a CORS preflight' : null;
+    case 'no-unused-components':
+      return pointer === '#/components/schemas/MethodNotAllowedError' && String((document.info as Json).description).includes('MethodNotAllowedError') ? 'the 405 body, stated once' : null;
     case 'no-server-example.com':
       return pointer === '#/servers/0/url' && /^http:\/\/localhost[:/]/.test(String(at(document, pointer))) ? 'the local base URL' : null;
     default:

@@ -24,40 +24,12 @@ export function keyedErrors(options: { metered: boolean }): Json {
   };
 }
 
-/** 405 answers for the methods a keyed path does not serve. */
-export function keyedNotAllowed(operationId: string, served: string[], parameters: Json[]): Json {
-  const allow = served.includes('GET') ? [...served, 'HEAD'].join(', ') : served.join(', ');
-  const servedLower = allow.toLowerCase().split(', ');
-  return Object.fromEntries(
-    ['get', 'put', 'post', 'patch', 'delete', 'options', 'head']
-      .filter((method) => !servedLower.includes(method))
-      .map((method) => [
-        method,
-        {
-          tags: ['query'],
-          operationId: `${operationId}_${method}`,
-          summary: `Not allowed: only ${allow} is served`,
-          security: [],
-          ...(parameters.length ? { parameters } : {}),
-          responses: {
-            '405': {
-              description: 'Method not allowed',
-              headers: { ...ID_ONLY, Allow: { description: 'The methods served.', required: true, schema: { type: 'string', const: allow } } },
-              ...(method === 'head' ? {} : { content: json(ref('MethodNotAllowedError')) }),
-            },
-          },
-        },
-      ]),
-  );
-}
-
 export const KB_ID_PARAMETER = { name: 'kb_id', in: 'path', required: true, schema: { type: 'string' } };
 
 /** The Almanac codes behind each status of the Dify endpoint. */
 export const DIFY_ERRORS: Record<string, string[]> = {
   '400': ['invalid_query'],
-  '401': ['missing_api_key', 'invalid_api_key'],
-  '403': ['key_revoked', 'key_scope_mismatch', 'forbidden'],
+  '403': ['missing_api_key', 'invalid_api_key', 'key_revoked', 'key_scope_mismatch', 'forbidden'],
   '404': ['knowledge_base_not_found'],
   '413': ['payload_too_large'],
   '429': ['rate_limit_exceeded', 'query_cap_exceeded'],
@@ -66,6 +38,23 @@ export const DIFY_ERRORS: Record<string, string[]> = {
   '504': ['publisher_timeout'],
 };
 
+/** §10.1: a refusal before the MCP exchange is a JSON-RPC error response whose `data` is Almanac's error body. */
+function jsonRpcError(almanac: Json): Json {
+  return {
+    type: 'object',
+    required: ['jsonrpc', 'id', 'error'],
+    properties: {
+      jsonrpc: { type: 'string', const: '2.0' },
+      id: { type: ['string', 'integer', 'null'], description: 'The request’s id; null for a batch or a notification.' },
+      error: {
+        type: 'object',
+        required: ['code', 'message', 'data'],
+        properties: { code: { type: 'integer', description: '-32001 for 401, -32003 for 403, -32004 for 404, -32600 for 400.' }, message: { type: 'string' }, data: almanac },
+      },
+    },
+  };
+}
+
 /** Dify's error shape `{error_code, error_msg}` with Almanac's error body alongside (docs/api.md §10.3). */
 export function difyErrorSchema(codes: string[]): Json {
   const almanac = errorSchema(codes);
@@ -73,30 +62,12 @@ export function difyErrorSchema(codes: string[]): Json {
     ...almanac,
     required: ['error_code', 'error_msg', ...(almanac.required as string[])],
     properties: {
-      error_code: { type: 'integer', description: '1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status.' },
+      error_code: { type: 'integer', description: '1001 no or a malformed Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status.' },
       error_msg: { type: 'string' },
       ...(almanac.properties as Json),
     },
     additionalProperties: true,
   };
-}
-
-/** 405 answers for the methods a GET-only path does not serve (HEAD follows GET). */
-export function getOnlyNotAllowed(operationId: string, tag: string): Json {
-  return Object.fromEntries(
-    ['put', 'post', 'patch', 'delete', 'options'].map((method) => [
-      method,
-      {
-        tags: [tag],
-        operationId: `${operationId}_${method}`,
-        summary: 'Not allowed: only GET, HEAD is served',
-        security: [],
-        responses: {
-          '405': { description: 'Method not allowed', headers: { ...ID_ONLY, Allow: headerRef('AllowGet') }, content: json(ref('MethodNotAllowedError')) },
-        },
-      },
-    ]),
-  );
 }
 
 /** This document and the health probe (docs/api.md §2.10, §2.11). */
@@ -118,7 +89,6 @@ export function servicePaths(): Json {
           '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
         },
       },
-      ...getOnlyNotAllowed('getOpenApiDocument', 'service'),
     },
     '/api/health': {
       get: {
@@ -135,7 +105,6 @@ export function servicePaths(): Json {
           '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
         },
       },
-      ...getOnlyNotAllowed('getHealth', 'service'),
     },
     '/api/health/live': {
       get: {
@@ -148,7 +117,6 @@ export function servicePaths(): Json {
           '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
         },
       },
-      ...getOnlyNotAllowed('getLiveness', 'service'),
     },
     '/api/health/ready': {
       get: {
@@ -162,7 +130,6 @@ export function servicePaths(): Json {
           '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
         },
       },
-      ...getOnlyNotAllowed('getReadiness', 'service'),
     },
   };
 }
@@ -176,11 +143,10 @@ export function agentPaths(): Json {
         tags: ['query'],
         operationId: 'searchKnowledgeBase',
         summary: 'The best passages for a query, without an answer (API key required; metered like a query, free when empty)',
-        security: [{ apiKey: [] }],
+        security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
         requestBody: { required: true, content: json(ref('SearchRequest')) },
         responses: { '200': { description: 'The passages, best first', headers: KEYED_HEADERS, content: json(ref('SearchResults')) }, ...keyedErrors({ metered: true }) },
       },
-      ...keyedNotAllowed('searchKnowledgeBase', ['POST'], [KB_ID_PARAMETER]),
     },
     '/kb/{kb_id}/usage': {
       parameters: [KB_ID_PARAMETER],
@@ -188,13 +154,12 @@ export function agentPaths(): Json {
         tags: ['query'],
         operationId: 'getUsage',
         summary: 'Where this key’s subscription stands: usage of the period and the query limit (never counted; 30 per minute per key)',
-        security: [{ apiKey: [] }],
+        security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
         responses: {
           '200': { description: 'The usage report; X-RateLimit-* describe this endpoint’s own limit', headers: KEYED_HEADERS, content: json(ref('UsageReport')) },
           ...keyedErrors({ metered: false }),
         },
       },
-      ...keyedNotAllowed('getUsage', ['GET'], [KB_ID_PARAMETER]),
     },
     '/kb/{kb_id}/mcp': {
       parameters: [KB_ID_PARAMETER],
@@ -204,8 +169,9 @@ export function agentPaths(): Json {
         summary: 'The knowledge base as a remote MCP server (Streamable HTTP, stateless): tools ask and search, metered per call',
         description:
           'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call…); see https://modelcontextprotocol.io. ' +
-          'The key and steps 1–6 of the check order are HTTP errors; the rate limit, a bad query and the cap are tool errors inside a 200.',
-        security: [{ apiKey: [] }],
+          'Revisions 2026-07-28 (server/discover, no handshake) and, through initialize, 2025-11-25, 2025-06-18 and 2025-03-26. ' +
+          'The key and steps 1–6 of the check order are HTTP errors whose body is a JSON-RPC error carrying the error body as data; the rate limit, a bad query and the cap are tool errors inside a 200.',
+        security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
         requestBody: { required: true, content: json({ type: 'object', description: 'A JSON-RPC 2.0 request or notification.' }) },
         responses: {
           '200': { description: 'The JSON-RPC response', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 response.' }) },
@@ -213,26 +179,45 @@ export function agentPaths(): Json {
           '400': { description: 'The body is not a JSON-RPC message: a JSON-RPC error object (code -32700 or -32600), as MCP clients expect', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 error.' }) },
           '406': { description: 'Accept does not list both application/json and text/event-stream: a JSON-RPC error object', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 error.' }) },
           '413': { description: `Body over ${MAX_BODY_BYTES} bytes`, headers: ID_ONLY, content: json(ref('PayloadTooLargeError')) },
-          ...Object.fromEntries(Object.entries(keyedErrors({ metered: false })).filter(([status]) => status !== '429')),
+          ...Object.fromEntries(
+            Object.entries(keyedErrors({ metered: false }))
+              .filter(([status]) => status !== '429')
+              .map(([status, response]) => {
+                const declared = response as { content: { 'application/json': { schema: Json } } };
+                if (status === '500') return [status, declared];
+                const challenge = status === '401' ? { headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('McpWwwAuthenticate') } } : {};
+                return [status, { ...declared, ...challenge, content: json(jsonRpcError(declared.content['application/json'].schema)) }];
+              }),
+          ),
         },
       },
-      ...keyedNotAllowed('mcp', ['POST'], [KB_ID_PARAMETER]),
     },
     '/dify/retrieval': {
       post: {
         tags: ['query'],
         operationId: 'difyRetrieval',
-        summary: 'Dify External Knowledge API: register <base>/dify in Dify with the Almanac key, and the knowledge base id as knowledge id',
-        security: [{ apiKey: [] }],
-        requestBody: { required: true, content: json(ref('DifyRetrievalRequest')) },
+        summary: 'Dify External Knowledge API: register <base>/dify in Dify with the Almanac key, and the knowledge base id, slug or publisher/slug as knowledge id',
+        description:
+          'The key is judged before the body: Dify’s endpoint check (a POST with no body) gets 200 {records: []} for a good key (not counted) and 403 error_code 1002 for a refused one. ' +
+          'A trailing slash on the registered base (<base>/dify//retrieval) is tolerated.',
+        security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
+        requestBody: { required: false, content: json(ref('DifyRetrievalRequest')) },
         responses: {
           '200': { description: 'The records, best first', headers: KEYED_HEADERS, content: json(ref('DifyRecords')) },
           ...Object.fromEntries(
-            Object.entries(keyedErrors({ metered: true })).map(([status, response]) => [status, { ...(response as Json), content: json(difyErrorSchema(DIFY_ERRORS[status]!)) }]),
+            Object.entries(keyedErrors({ metered: true }))
+              .filter(([status]) => status !== '401')
+              .map(([status, response]) => [status, { ...(response as Json), content: json(difyErrorSchema(DIFY_ERRORS[status]!)) }]),
           ),
+          '403': {
+            description:
+              'Dify’s own statuses: no or a malformed Authorization header (1001), a key that is unknown, revoked or of an inactive subscription or suspended knowledge base (1002), ' +
+              'a key of another knowledge base (2001). X-RateLimit-* and X-Usage-* are sent once the key is known.',
+            headers: ID_ONLY,
+            content: json(difyErrorSchema(DIFY_ERRORS['403']!)),
+          },
         },
       },
-      ...keyedNotAllowed('difyRetrieval', ['POST'], []),
     },
   };
 }

@@ -59,35 +59,16 @@ export const catalogueLoadResponses = {
   },
 };
 
-/** The catalogue answers CORS preflights (204) and 405 for writes, both with CORS so browsers can read them. */
-export function catalogueExtraMethods(operationId: string): Json {
-  const notAllowed = (method: string) => ({
+/** The catalogue answers CORS preflights (204) so that browsers may GET it from any origin. */
+export function cataloguePreflight(operationId: string): Json {
+  return {
     tags: ['catalogue'],
-    operationId: `${operationId}_${method}`,
-    summary: 'Not allowed: the catalogue is read-only',
+    operationId: `${operationId}_preflight`,
+    summary: 'CORS preflight',
     security: [],
     responses: {
-      '405': {
-        description: 'Method not allowed',
-        headers: { ...ID_ONLY, Allow: headerRef('AllowCatalogue'), 'Access-Control-Allow-Origin': headerRef('CorsAny') },
-        content: json(ref('MethodNotAllowedError')),
-      },
+      '204': { description: 'Any origin may GET', headers: { 'Access-Control-Allow-Origin': headerRef('CorsAny'), Allow: headerRef('AllowCatalogue') } },
     },
-  });
-  return {
-    options: {
-      tags: ['catalogue'],
-      operationId: `${operationId}_preflight`,
-      summary: 'CORS preflight',
-      security: [],
-      responses: {
-        '204': { description: 'Any origin may GET', headers: { 'Access-Control-Allow-Origin': headerRef('CorsAny'), Allow: headerRef('AllowCatalogue') } },
-      },
-    },
-    post: notAllowed('post'),
-    put: notAllowed('put'),
-    patch: notAllowed('patch'),
-    delete: notAllowed('delete'),
   };
 }
 

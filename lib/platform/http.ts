@@ -9,10 +9,23 @@ export function newRequestId(): string {
   return newId('req');
 }
 
+/**
+ * A JSON body already serialised, sent byte for byte: an Idempotency-Key replay repeats the first answer's exact
+ * bytes (a re-serialisation of stored JSON could order its keys differently).
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** The bytes of a JSON body: its stored text, or its serialisation. */
+export function serializeJson(data: unknown): string {
+  return data instanceof JsonText ? data.text : JSON.stringify(data);
+}
+
 export function jsonResponse(data: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
   const headers = new Headers(init.headers);
   headers.set('Content-Type', 'application/json; charset=utf-8');
-  return new Response(JSON.stringify(data), { status: init.status ?? 200, headers });
+  return new Response(serializeJson(data), { status: init.status ?? 200, headers });
 }
 
 export function errorResponse(

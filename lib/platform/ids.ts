@@ -14,7 +14,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'usr' | 'pub' | 'kb' | 'plan' | 'sub' | 'key' | 'doc' | 'chk' | 'req' | 'evt' | 'aud' | 'qry' | 'msg';
+export type IdPrefix = 'usr' | 'pub' | 'kb' | 'plan' | 'sub' | 'key' | 'doc' | 'chk' | 'req' | 'evt' | 'aud' | 'qry' | 'msg' | 'cli';
 
 /** Prefixed ids (`kb_…`) tell what they name wherever they appear: logs, URLs, support tickets. */
 export function newId(prefix: IdPrefix): string {

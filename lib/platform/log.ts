@@ -6,9 +6,15 @@ const KEY_PATTERN = /alm_sk_(live|test)_([0-9A-Za-z]{8})[0-9A-Za-z]*/g;
 const BEARER_PATTERN = /(Bearer\s+)[^\s"',]+/gi;
 /** GitHub's OAuth, personal, user-to-server, server and refresh tokens (`gho_…`, `ghp_…`, `ghu_…`, `ghs_…`, `ghr_…`). */
 const GITHUB_TOKEN_PATTERN = /\b(gh[oprsu]_)[0-9A-Za-z_]{16,}/g;
+/** Almanac's own OAuth access and refresh tokens and authorization codes (docs/api.md §10.7). */
+const ALMANAC_TOKEN_PATTERN = /\b(alm_(?:at|rt|ac)_)[0-9A-Za-z_-]{16,}/g;
 
 export function scrubSecrets(text: string): string {
-  return text.replace(KEY_PATTERN, 'alm_sk_$1_$2…').replace(BEARER_PATTERN, '$1[redacted]').replace(GITHUB_TOKEN_PATTERN, '$1[redacted]');
+  return text
+    .replace(KEY_PATTERN, 'alm_sk_$1_$2…')
+    .replace(BEARER_PATTERN, '$1[redacted]')
+    .replace(GITHUB_TOKEN_PATTERN, '$1[redacted]')
+    .replace(ALMANAC_TOKEN_PATTERN, '$1[redacted]');
 }
 
 // OAuth: the client secret, the tokens a provider issues and the one-time code and PKCE verifier that buy them.

@@ -2,7 +2,9 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { QueryAnswer, QueryRequest } from '@/lib/query-answer';
+import { StringDecoder } from 'node:string_decoder';
+import { z } from 'zod';
+import { citationSchema, queryAnswerSchema, type AnswerProgress, type Citation, type QueryAnswer, type QueryRequest } from '@/lib/query-answer';
 import { resolveAndGuard, type GuardPolicy, type GuardResult } from './ssrf-guard';
 import { processSingleton } from '@/lib/platform/singleton';
 import { WorkerPool } from '@/lib/platform/worker-pool';
@@ -16,6 +18,7 @@ import { decodePublisherAnswer, type DecodedAnswer } from './answer-task';
  * within the knowledge base's timeout is `publisher_timeout`. Errors never carry the secrets.
  */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
+const streamedCitationsSchema = z.array(citationSchema).max(50);
 
 export interface HttpBackendTarget {
   endpointUrl: string;
@@ -130,7 +133,8 @@ export class HttpConnector {
           headers: {
             'Content-Type': 'application/json',
             'Content-Length': Buffer.byteLength(body),
-            Accept: 'application/json',
+            // A buyer's stream asks the publisher for one (an optional extension of the publisher contract, §6.2).
+            Accept: request.progress ? 'text/event-stream, application/json;q=0.9' : 'application/json',
             Authorization: this.authorization,
             'Almanac-Signature': signature,
             'User-Agent': 'Almanac-Gateway/1',
@@ -143,6 +147,8 @@ export class HttpConnector {
             res.destroy();
             return finish({ ok: false, code: 'publisher_error', reason: 'answer larger than 1 MiB' });
           }
+          const streamed = request.progress && status >= 200 && status < 300 && /^text\/event-stream/i.test(String(res.headers['content-type'] ?? ''));
+          if (streamed) return readAnswerStream(res, request.progress!, finish);
           const chunks: Buffer[] = [];
           let size = 0;
           res.on('data', (chunk: Buffer) => {
@@ -200,6 +206,92 @@ export async function decodeAnswer(bytes: Buffer): Promise<DecodedAnswer> {
   } catch (error) {
     return { ok: false, reason: `answer could not be read (${error instanceof Error ? error.message : 'worker failed'})` };
   }
+}
+
+/**
+ * A publisher's streamed answer (docs/api.md §6.2): Server-Sent Events `citations` (the array), `delta` (`{text}`), then
+ * `done` (`{tokens_used}`) or `error`. Each piece is passed on as it arrives; at the end the whole answer is checked
+ * against the query-answer schema like a JSON one, and the same 1 MiB limit applies to the stream.
+ */
+function readAnswerStream(res: http.IncomingMessage, progress: AnswerProgress, finish: (outcome: PublisherOutcome) => void): void {
+  const decoder = new StringDecoder('utf8');
+  let buffer = '';
+  let size = 0;
+  let citations: Citation[] | null = null;
+  let answer = '';
+  let tokensUsed: number | null = null;
+  let stopped = false;
+  const fail = (reason: string) => {
+    res.destroy();
+    finish({ ok: false, code: 'publisher_error', reason });
+  };
+  const onEvent = (event: string, data: string): boolean => {
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch {
+      fail('stream event is not JSON');
+      return false;
+    }
+    switch (event) {
+      case 'citations': {
+        const parsed = streamedCitationsSchema.safeParse(json);
+        if (!parsed.success || citations !== null) {
+          fail('stream citations break the schema or come twice');
+          return false;
+        }
+        citations = parsed.data;
+        progress.citations(citations);
+        return true;
+      }
+      case 'delta': {
+        const text = (json as { text?: unknown })?.text;
+        if (typeof text !== 'string' || citations === null) {
+          fail('stream delta without text or before citations');
+          return false;
+        }
+        answer += text;
+        progress.delta(text);
+        return true;
+      }
+      case 'done': {
+        const used = (json as { tokens_used?: unknown })?.tokens_used;
+        tokensUsed = typeof used === 'number' ? used : -1;
+        return false;
+      }
+      default:
+        fail(`stream event ${event.slice(0, 20)}`);
+        return false;
+    }
+  };
+  res.on('data', (chunk: Buffer) => {
+    if (stopped) return;
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) return fail('answer larger than 1 MiB');
+    buffer += decoder.write(chunk);
+    let end: number;
+    while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of frame.split(/\r?\n/)) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (data.length === 0) continue; // a comment (heartbeat)
+      if (!onEvent(event, data.join('\n'))) {
+        stopped = true;
+        return;
+      }
+    }
+  });
+  res.on('error', () => finish({ ok: false, code: 'publisher_error', reason: 'answer stream failed' }));
+  res.on('end', () => {
+    if (tokensUsed === null) return finish({ ok: false, code: 'publisher_error', reason: 'stream ended without done' });
+    const parsed = queryAnswerSchema.safeParse({ answer, citations, tokens_used: tokensUsed });
+    finish(parsed.success ? { ok: true, answer: parsed.data } : { ok: false, code: 'publisher_error', reason: 'streamed answer breaks the query-answer schema' });
+  });
 }
 
 /** One call without a kept connector (diagnostics; the gateway keeps connectors with its route cache). */

@@ -47,6 +47,9 @@ describe('paths no route serves under /api and /kb', () => {
   it.each([
     ['app/api/[[...path]]/route.ts', 'http://localhost/api/nope', { path: ['nope'] }],
     ['app/kb/route.ts', 'http://localhost/kb', {}],
+    // OAuth and MCP clients probe these for metadata and registration.
+    ['app/.well-known/[[...path]]/route.ts', 'http://localhost/.well-known/oauth-authorization-server', { path: ['oauth-authorization-server'] }],
+    ['app/register/[[...path]]/route.ts', 'http://localhost/register', {}],
     ['app/kb/[kb_id]/[[...rest]]/route.ts', 'http://localhost/kb/kb_x/search', { kb_id: 'kb_x', rest: ['search'] }],
   ])('%s answers %s with a JSON 404 not_found on every method', async (file, url, params) => {
     const route = (await import(path.resolve(APP, '..', file))) as Record<string, Handler>;

@@ -222,6 +222,13 @@ describe('the agent endpoints on the fast lane (docs/api.md §10)', () => {
     const init = await rawPost(`/kb/${kbId}/mcp`, { ...auth, Accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } }));
     expect(init.status).toBe(200);
     expect(JSON.parse(init.text).result.protocolVersion).toBe('2025-06-18');
+    // A refused key is a JSON-RPC error carrying the error body, with its status and challenge, on this lane too.
+    const refused = await rawPost(`/kb/${kbId}/mcp`, { ...auth, Authorization: 'Bearer alm_sk_live_nope', Accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }));
+    expect(refused.status).toBe(401);
+    expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
+    expect(JSON.parse(refused.text)).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32001, data: { error: 'invalid_api_key' } } });
+    // The Dify endpoint's path as a base URL with a trailing slash makes it.
+    expect((await rawPost('/dify//retrieval', auth, JSON.stringify({ knowledge_id: kbId, query: 'tides', retrieval_setting: { top_k: 1 } }))).status).toBe(200);
     const huge = await rawPost(`/kb/${kbId}/mcp`, { ...auth, Accept: 'application/json, text/event-stream' }, JSON.stringify({ pad: 'x'.repeat(17 * 1024) }));
     expect(huge.status).toBe(413);
     const wrong = await fetch(`${server.url}/kb/${kbId}/search`);

@@ -1,8 +1,7 @@
 import '../support/gateway-env';
 import http from 'node:http';
 import { Readable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usagePeriods } from '@/db/schema';
@@ -14,10 +13,13 @@ import { createTestDatabase } from '../support/db';
 import { buyKey, createHttpKnowledgeBase, createKnowledgeBase, createPublisher, startExamplePublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
 import { listenOnLoopback } from '../support/listen';
 import { rememberSecret } from '../support/log-scan';
+import { OpenApiChecker } from '../support/openapi-check';
+
+const openapi = new OpenApiChecker();
 
 /**
- * /kb/{kb_id}/mcp (docs/api.md §10.1) driven by the official MCP SDK's client over real HTTP: a loopback server hands
- * each request to the route handler, as Next does.
+ * /kb/{kb_id}/mcp (docs/api.md §10.1) driven by the official MCP SDK's client (v2) over real HTTP, pinned to each
+ * revision the server speaks: a loopback server hands each request to the route handler, as Next does.
  */
 let handle: DatabaseHandle;
 let publisher: RunningPublisher;
@@ -61,8 +63,18 @@ async function buy(kbId: string, options: { cap?: number; perMinute?: number } =
   return k;
 }
 
-async function connect(kbId: string, key: string): Promise<Client> {
-  const client = new Client({ name: 'almanac-test', version: '1.0.0' });
+/** The three revisions a client may be pinned to: the 2026-07-28 one by `server/discover`, the older ones by `initialize`. */
+const REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
+
+function pinnedClient(revision: (typeof REVISIONS)[number] = '2026-07-28'): Client {
+  return new Client(
+    { name: 'almanac-test', version: '1.0.0' },
+    revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: revision } } } : { supportedProtocolVersions: [revision] },
+  );
+}
+
+async function connect(kbId: string, key: string, revision: (typeof REVISIONS)[number] = '2026-07-28'): Promise<Client> {
+  const client = pinnedClient(revision);
   const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/kb/${kbId}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
   await client.connect(transport);
   return client;
@@ -160,19 +172,28 @@ describe('MCP over Streamable HTTP', () => {
         headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(authorization ? { Authorization: authorization } : {}) },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
+    // Each refusal is a JSON-RPC error (what MCP clients show) with the HTTP status and challenge kept, and Almanac's
+    // error body as its data.
+    const rpcError = async (reply: Response, status: number, code: number, error: string) => {
+      expect(reply.status).toBe(status);
+      const body = await reply.json();
+      expect(body).toEqual({ jsonrpc: '2.0', id: 1, error: { code, message: body.error.data.message, data: { error, message: expect.any(String), request_id: reply.headers.get('X-Request-Id') } } });
+      openapi.expectConforms('/kb/{kb_id}/mcp', 'POST', { status: reply.status, headers: reply.headers, body });
+    };
     const missing = await post(hostedKb);
-    expect(missing.status).toBe(401);
-    expect(missing.headers.get('WWW-Authenticate')).toBe('Bearer realm="almanac"');
-    expect((await missing.json()).error).toBe('missing_api_key');
+    // The challenge names the resource's OAuth metadata, where agent platforms find how to sign in (§10.7).
+    expect(missing.headers.get('WWW-Authenticate')).toBe(`Bearer realm="almanac", resource_metadata="http://almanac.test/.well-known/oauth-protected-resource/kb/${hostedKb}/mcp", scope="kb:query"`);
+    await rpcError(missing, 401, -32001, 'missing_api_key');
     const unknown = await post(hostedKb, 'Bearer alm_sk_live_notakeyatall');
-    expect(unknown.status).toBe(401);
     expect(unknown.headers.get('WWW-Authenticate')).toContain('error="invalid_token"');
-    expect((await post(httpKb, `Bearer ${k.key}`)).status).toBe(403);
+    await rpcError(unknown, 401, -32001, 'invalid_api_key');
+    await rpcError(await post(httpKb, `Bearer ${k.key}`), 403, -32003, 'key_scope_mismatch');
+    await rpcError(await post('kb_nothing_here', `Bearer ${k.key}`), 404, -32004, 'knowledge_base_not_found');
     await revokeKeyAsOperator(handle.db, k.keyId);
     await new Promise((r) => setTimeout(r, 600));
-    const revoked = await post(hostedKb, `Bearer ${k.key}`);
-    expect(revoked.status).toBe(403);
-    expect((await revoked.json()).error).toBe('key_revoked');
+    await rpcError(await post(hostedKb, `Bearer ${k.key}`), 403, -32003, 'key_revoked');
+    // The SDK's client surfaces the message, not an opaque status.
+    await expect(connect(hostedKb, k.key, '2025-11-25')).rejects.toThrow(/revoked/);
   });
 
   it('offers no server stream: GET and DELETE are 405 with Allow: POST, and a connected client does not poll for one', async () => {
@@ -191,12 +212,60 @@ describe('MCP over Streamable HTTP', () => {
       requests.push(`${init?.method ?? 'GET'} ${reply.status}`);
       return reply;
     };
-    const client = new Client({ name: 'almanac-test', version: '1.0.0' });
+    const client = pinnedClient('2025-11-25');
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/kb/${hostedKb}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${k.key}` } }, fetch: counting }));
     expect((await client.listTools()).tools).toHaveLength(2);
     await new Promise((r) => setTimeout(r, 2_500));
     expect(requests.filter((r) => r.startsWith('GET'))).toEqual(['GET 405']);
     await client.close();
+  });
+
+  it.each(REVISIONS)('a client pinned to %s lists the tools with their bounds and output schemas, and calls them', async (revision) => {
+    const k = await buy(hostedKb, { cap: 10 });
+    const client = await connect(hostedKb, k.key, revision);
+    expect(client.getNegotiatedProtocolVersion()).toBe(revision);
+    const { tools } = await client.listTools();
+    const search = tools.find((t) => t.name === 'search')!;
+    expect(search.inputSchema.properties).toMatchObject({ query: { type: 'string', minLength: 1, maxLength: 2000 }, top_k: { type: 'integer', minimum: 1, maximum: 20 } });
+    expect(search.outputSchema?.required).toEqual(['results', 'usage']);
+    expect(tools.find((t) => t.name === 'ask')!.outputSchema?.required).toEqual(['answer', 'citations', 'tokens_used', 'usage']);
+    const asked = await client.callTool({ name: 'ask', arguments: { query: 'What does the Fresnel lens do?' } });
+    expect(asked.isError).toBeFalsy();
+    expect((asked.structuredContent as { usage: { used: number } }).usage.used).toBe(1);
+    const blank = await client.callTool({ name: 'search', arguments: { query: '   ' } });
+    expect(blank.structuredContent).toMatchObject({ error: 'invalid_query' });
+    expect(await used(k)).toBe(1);
+    await client.close();
+  });
+
+  it('answers what the 2026-07-28 revision requires of a server: discover, version errors, header checks, 404s, Origin', async () => {
+    const k = await buy(hostedKb);
+    const meta = (version: string) => ({ 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' } });
+    const rpc = (method: string, version: string, headers: Record<string, string> = {}, params: Record<string, unknown> = {}) =>
+      fetch(`${server.url}/kb/${hostedKb}/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${k.key}`, 'MCP-Protocol-Version': version, 'Mcp-Method': method, ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: meta(version) } }),
+      });
+    const discover = await rpc('server/discover', '2026-07-28');
+    expect(discover.status, await discover.clone().text()).toBe(200);
+    const discovered = await discover.json();
+    expect(discovered.result).toMatchObject({ supportedVersions: expect.arrayContaining(['2026-07-28']), resultType: 'complete', ttlMs: 3_600_000, cacheScope: 'private' });
+    expect(JSON.stringify(discovered.result)).toContain('Lighthouse Handbook'); // the server's info, under _meta on this revision
+    expect(discovered.result.capabilities.tools?.listChanged).toBeFalsy();
+    const unsupported = await rpc('tools/list', '2099-01-01');
+    expect(unsupported.status).toBe(400);
+    expect((await unsupported.json()).error).toMatchObject({ code: -32022, data: { supported: expect.arrayContaining(['2026-07-28']) } });
+    const mismatch = await rpc('tools/list', '2026-07-28', { 'MCP-Protocol-Version': '2025-11-25' });
+    expect(mismatch.status).toBe(400);
+    expect((await mismatch.json()).error.code).toBe(-32020);
+    const unknownMethod = await rpc('no/such/method', '2026-07-28');
+    expect(unknownMethod.status).toBe(404);
+    expect((await unknownMethod.json()).error.code).toBe(-32601);
+    const foreign = await rpc('tools/list', '2026-07-28', { Origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect((await foreign.json()).jsonrpc).toBe('2.0');
+    expect(await used(k)).toBe(0);
   });
 
   it('speaks the two protocol revisions before the current one too', async () => {

@@ -1,7 +1,7 @@
 import '../support/gateway-env';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knowledgeBases, usagePeriods } from '@/db/schema';
+import { knowledgeBases, publishers, usagePeriods } from '@/db/schema';
 import type { DatabaseHandle } from '@/db/client';
 import { POST as searchRoute } from '@/app/kb/[kb_id]/search/route';
 import { GET as usageRoute, POST as usagePost } from '@/app/kb/[kb_id]/usage/route';
@@ -190,10 +190,11 @@ describe('GET /kb/{kb_id}/usage', () => {
 });
 
 async function dify(key: string | null, body: unknown, authorization?: string) {
-  const headers = new Headers({ 'Content-Type': 'application/json' });
+  // `undefined` is Dify's endpoint check: a POST with no body and no Content-Type.
+  const headers = new Headers(body === undefined ? {} : { 'Content-Type': 'application/json' });
   if (authorization !== undefined) headers.set('Authorization', authorization);
   else if (key) headers.set('Authorization', `Bearer ${key}`);
-  const response = await difyRoute(new Request('http://localhost/dify/retrieval', { method: 'POST', headers, body: JSON.stringify(body) }));
+  const response = await difyRoute(new Request('http://localhost/dify/retrieval', { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) }));
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
@@ -227,8 +228,10 @@ describe('POST /dify/retrieval (Dify External Knowledge API)', () => {
   it("answers errors in Dify's {error_code, error_msg} shape with the HTTP status and Almanac's code", async () => {
     const k = await buy(hostedKb, { cap: 10 });
     const body = { knowledge_id: hostedKb, query: 'lens', retrieval_setting: { top_k: 2, score_threshold: 0.2 } };
-    expect(await dify(null, body)).toMatchObject({ status: 401, body: { error_code: 1001, error: 'missing_api_key', error_msg: expect.any(String) } });
-    expect(await dify(null, body, 'Bearer alm_sk_live_nonsense')).toMatchObject({ status: 401, body: { error_code: 1002, error: 'invalid_api_key' } });
+    // 1001 and 1002 are 403, as Dify's API states them: its endpoint check fails a registration only on 403, 404, 502.
+    expect(await dify(null, body)).toMatchObject({ status: 403, body: { error_code: 1001, error: 'missing_api_key', error_msg: expect.any(String) } });
+    expect(await dify(null, body, 'Token abc')).toMatchObject({ status: 403, body: { error_code: 1001, error: 'invalid_api_key' } });
+    expect(await dify(null, body, 'Bearer alm_sk_live_nonsense')).toMatchObject({ status: 403, body: { error_code: 1002, error: 'invalid_api_key' } });
     expect(await dify(k.key, { ...body, knowledge_id: httpKb })).toMatchObject({ status: 403, body: { error_code: 2001, error: 'key_scope_mismatch' } });
     expect(await dify(k.key, { ...body, knowledge_id: 'kb_missing' })).toMatchObject({ status: 404, body: { error_code: 2001, error: 'knowledge_base_not_found' } });
     // A malformed id is named where the caller wrote it: in the body's "knowledge_id", not in a path.
@@ -239,5 +242,30 @@ describe('POST /dify/retrieval (Dify External Knowledge API)', () => {
     expect(badThreshold.body.request_id).toBe(badThreshold.headers.get('X-Request-Id'));
     openapi.expectConforms('/dify/retrieval', 'POST', badThreshold);
     openapi.expectConforms('/dify/retrieval', 'POST', await dify(null, body));
+  });
+
+  it("Dify's endpoint check (a body-less POST) judges the key first: a good key gets no records, a refused one 403 1002", async () => {
+    const k = await buy(hostedKb, { cap: 10 });
+    const check = await dify(k.key, undefined);
+    expect(check).toMatchObject({ status: 200, body: { records: [] } });
+    expect(check.headers.get('X-Usage-Used')).toBe('0');
+    openapi.expectConforms('/dify/retrieval', 'POST', check);
+    expect(await dify(null, undefined, 'Bearer alm_sk_live_nonsense')).toMatchObject({ status: 403, body: { error_code: 1002, error: 'invalid_api_key' } });
+    await revokeKeyAsOperator(handle.db, k.keyId);
+    await new Promise((r) => setTimeout(r, 600)); // the key cache's 500 ms
+    expect(await dify(k.key, undefined)).toMatchObject({ status: 403, body: { error_code: 1002, error: 'key_revoked' } });
+    expect(await usedInDb(k.subscriptionId)).toBe(0);
+  });
+
+  it('accepts the slug and publisher/slug as knowledge_id', async () => {
+    const k = await buy(hostedKb, { cap: 10 });
+    const [row] = await handle.db.select({ slug: knowledgeBases.slug, publisherSlug: publishers.slug }).from(knowledgeBases).innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId)).where(eq(knowledgeBases.id, hostedKb));
+    const query = { query: 'Fresnel lens beam of the lighthouse', retrieval_setting: { top_k: 2 } };
+    for (const knowledgeId of [row!.slug, `${row!.publisherSlug}/${row!.slug}`]) {
+      const reply = await dify(k.key, { ...query, knowledge_id: knowledgeId });
+      expect(reply.status).toBe(200);
+      expect(reply.body.records[0].content).toContain('Fresnel');
+    }
+    expect(await dify(k.key, { ...query, knowledge_id: `${row!.publisherSlug}/no-such-slug` })).toMatchObject({ status: 404, body: { error_code: 2001 } });
   });
 });

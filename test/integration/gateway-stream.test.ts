@@ -16,6 +16,7 @@ let bad: Awaited<ReturnType<typeof startMisbehavingPublisher>>;
 let kb: string;
 let slowKb: string;
 let failingKb: string;
+let streamingKb: string;
 
 beforeAll(async () => {
   handle = await createTestDatabase();
@@ -27,6 +28,7 @@ beforeAll(async () => {
   kb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: publisher.url, ...secrets });
   slowKb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${bad.base}/slow`, ...secrets, timeoutMs: 5_000 });
   failingKb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${bad.base}/status-500`, ...secrets });
+  streamingKb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${bad.base}/stream`, ...secrets, timeoutMs: 5_000 });
 });
 
 afterAll(async () => {
@@ -76,6 +78,41 @@ describe('Accept: text/event-stream', () => {
     expect(events.map((e) => e.event)).toEqual(['citations', ...deltas.map(() => 'delta'), 'done']);
     expect(deltas.map((d) => d.data.text).join('')).toContain('anchor');
     expect(await used(k.subscriptionId)).toBe(1);
+  });
+
+  it('passes a publisher’s streamed answer through as it arrives, counted once at done (measured)', async () => {
+    const k = await buy(streamingKb);
+    const started = performance.now();
+    const response = await request(streamingKb, k.key, 'When does the tide turn?');
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    const arrivals: { event: string; data: any; ms: number }[] = [];
+    let buffered = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffered += decoder.decode(value, { stream: true });
+      const frames = buffered.split('\n\n');
+      buffered = frames.pop()!;
+      for (const event of parseEvents(frames.map((f) => `${f}\n\n`).join(''))) arrivals.push({ ...event, ms: performance.now() - started });
+    }
+    expect(arrivals.map((a) => a.event)).toEqual(['citations', 'delta', 'delta', 'delta', 'delta', 'done']);
+    expect(arrivals.filter((a) => a.event === 'delta').map((a) => a.data.text).join('')).toBe('The tide turns twice a day.');
+    const first = (event: string) => arrivals.find((a) => a.event === event)!.ms;
+    const whole = first('done');
+    // The publisher takes 2 s in all: citations come at once and the first piece after 0.4 s, not with the rest.
+    expect(first('citations')).toBeLessThan(whole - 1_500);
+    expect(first('delta')).toBeLessThan(whole - 1_000);
+    console.log(`streamed answer over 2 s: first citations at ${first('citations').toFixed(0)} ms, first delta at ${first('delta').toFixed(0)} ms, done at ${whole.toFixed(0)} ms`);
+    expect(arrivals.at(-1)!.data).toEqual({ tokens_used: 7, usage: { used: 1, cap: 10, remaining: 9 } });
+    expect(await used(k.subscriptionId)).toBe(1);
+    // The same publisher without a stream asked of it: JSON after the whole 2 s, as before.
+    const json = await POST(
+      new Request(`http://localhost/kb/${streamingKb}/query`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${k.key}` }, body: JSON.stringify({ query: 'tide' }) }),
+      { params: Promise.resolve({ kb_id: streamingKb }) },
+    );
+    expect(await json.json()).toMatchObject({ answer: 'The tide turns twice a day.' });
   });
 
   it('refusals before the stream are the usual JSON errors', async () => {

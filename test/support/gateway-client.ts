@@ -22,6 +22,8 @@ export interface GatewayReply {
   status: number;
   headers: Headers;
   body: any;
+  /** The body's bytes as text, for comparisons of the exact bytes. */
+  text: string;
 }
 
 const handlers = { POST, GET, PUT, PATCH, DELETE, OPTIONS };
@@ -51,7 +53,8 @@ export async function callGateway(call: GatewayCall): Promise<GatewayReply> {
     ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
   } as RequestInit);
   const response = await handlers[method](request, { params: Promise.resolve({ kb_id: call.kbId }) });
-  return { status: response.status, headers: response.headers, body: parse(await response.text()) };
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: parse(text), text };
 }
 
 /**
@@ -77,7 +80,8 @@ export function callGatewayOverHttp(baseUrl: string, call: GatewayCall, options:
           try {
             const raw = Buffer.concat(chunks);
             const decoded = response.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
-            resolve({ status: response.statusCode!, headers: replyHeaders, body: parse(decoded.toString('utf8')) });
+            const text = decoded.toString('utf8');
+            resolve({ status: response.statusCode!, headers: replyHeaders, body: parse(text), text });
           } catch (err) {
             reject(err);
           }

@@ -164,6 +164,18 @@ export async function startMisbehavingPublisher(options: { slowMs?: number } = {
           return sendJson(200, { ...VALID_ANSWER, answer: 'The tide turns twice a day. '.repeat(300) });
         case '/slow':
           return void setTimeout(() => !res.destroyed && sendJson(200, VALID_ANSWER), options.slowMs ?? 3_000);
+        case '/stream': {
+          // A publisher that streams its answer over 2 s when asked to (citations at once, a piece every 400 ms), and
+          // answers JSON after the same 2 s otherwise.
+          const pieces = ['The tide ', 'turns ', 'twice ', 'a day.'];
+          if (!String(req.headers.accept ?? '').includes('text/event-stream')) {
+            return void setTimeout(() => !res.destroyed && sendJson(200, { ...VALID_ANSWER, answer: pieces.join('') }), 2_000);
+          }
+          res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+          res.write(`event: citations\ndata: ${JSON.stringify(VALID_ANSWER.citations)}\n\n`);
+          pieces.forEach((text, i) => setTimeout(() => !res.destroyed && res.write(`event: delta\ndata: ${JSON.stringify({ text })}\n\n`), 400 * (i + 1)));
+          return void setTimeout(() => !res.destroyed && res.end(`: almost\n\nevent: done\ndata: {"tokens_used":7}\n\n`), 2_000);
+        }
         case '/status-500':
           return sendJson(500, { error: 'boom' });
         case '/invalid-json':

@@ -32,7 +32,9 @@ export class OpenApiChecker {
 
   /** Asserts the response conforms; `pathTemplate` as in the document, e.g. `/kb/{kb_id}/query`. */
   expectConforms(pathTemplate: string, method: string, response: { status: number; headers: Headers; body: unknown }): void {
-    const operation = this.document.paths?.[pathTemplate]?.[method.toLowerCase()];
+    const item = this.document.paths?.[pathTemplate];
+    if (response.status === 405) return this.expectNotAllowed(pathTemplate, method, item, response);
+    const operation = item?.[method.toLowerCase()];
     expect(operation, `no ${method} ${pathTemplate} in the OpenAPI document`).toBeDefined();
     const declared = operation.responses[String(response.status)];
     expect(declared, `status ${response.status} of ${method} ${pathTemplate} is not documented`).toBeDefined();
@@ -53,6 +55,23 @@ export class OpenApiChecker {
       expect(ok, `body of ${response.status} breaks the document: ${JSON.stringify(validate.errors)} body=${JSON.stringify(response.body)}`).toBe(true);
     }
     this.checked.push(`${method.toUpperCase()} ${pathTemplate} ${response.status}`);
+  }
+
+  /**
+   * A 405 as the document states it once (info.description): the path exists, does not list the method, and the
+   * answer names the methods it does list in Allow, with the MethodNotAllowedError body.
+   */
+  private expectNotAllowed(pathTemplate: string, method: string, item: Json | undefined, response: { headers: Headers; body: unknown }): void {
+    expect(item, `no path ${pathTemplate} in the OpenAPI document`).toBeDefined();
+    expect(item![method.toLowerCase()], `${method} ${pathTemplate} is documented, so it must not answer 405`).toBeUndefined();
+    const listed = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((m) => m.toLowerCase() in item! || (m === 'HEAD' && 'get' in item!));
+    expect(response.headers.get('Allow')?.split(', ').sort()).toEqual(listed.sort());
+    expect(String(this.document.info.description)).toContain('405 method_not_allowed');
+    if (method.toUpperCase() !== 'HEAD') {
+      const validate = this.ajv.compile({ $ref: 'openapi.json#/components/schemas/MethodNotAllowedError' });
+      expect(validate(response.body), `405 body breaks MethodNotAllowedError: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+    this.checked.push(`${method.toUpperCase()} ${pathTemplate} 405`);
   }
 
   private rewriteRefs(node: unknown): unknown {

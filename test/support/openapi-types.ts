@@ -11,17 +11,13 @@ export interface paths {
         };
         /** List published knowledge bases (public, cacheable for 30 s, CORS *, limited per client address) */
         get: operations["listKnowledgeBases"];
-        /** Not allowed: the catalogue is read-only */
-        put: operations["listKnowledgeBases_put"];
-        /** Not allowed: the catalogue is read-only */
-        post: operations["listKnowledgeBases_post"];
-        /** Not allowed: the catalogue is read-only */
-        delete: operations["listKnowledgeBases_delete"];
+        put?: never;
+        post?: never;
+        delete?: never;
         /** CORS preflight */
         options: operations["listKnowledgeBases_preflight"];
         head?: never;
-        /** Not allowed: the catalogue is read-only */
-        patch: operations["listKnowledgeBases_patch"];
+        patch?: never;
         trace?: never;
     };
     "/api/marketplace/knowledge-bases/{id}": {
@@ -36,17 +32,13 @@ export interface paths {
         };
         /** One published knowledge base with its plans (public, cacheable for 30 s, CORS *, limited per client address) */
         get: operations["getKnowledgeBase"];
-        /** Not allowed: the catalogue is read-only */
-        put: operations["getKnowledgeBase_put"];
-        /** Not allowed: the catalogue is read-only */
-        post: operations["getKnowledgeBase_post"];
-        /** Not allowed: the catalogue is read-only */
-        delete: operations["getKnowledgeBase_delete"];
+        put?: never;
+        post?: never;
+        delete?: never;
         /** CORS preflight */
         options: operations["getKnowledgeBase_preflight"];
         head?: never;
-        /** Not allowed: the catalogue is read-only */
-        patch: operations["getKnowledgeBase_patch"];
+        patch?: never;
         trace?: never;
     };
     "/kb/{kb_id}/query": {
@@ -58,23 +50,17 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Not allowed: only POST is served */
-        get: operations["queryKnowledgeBase_get"];
-        /** Not allowed: only POST is served */
-        put: operations["queryKnowledgeBase_put"];
+        get?: never;
+        put?: never;
         /**
          * Ask a knowledge base a question (API key required; metered)
          * @description Checks run in this order and the first failure answers: 401 missing_api_key; 401 invalid_api_key (scheme, shape, checksum or unknown; malformed keys never reach the database); 403 key_revoked; 404 knowledge_base_not_found; 403 key_scope_mismatch; 403 forbidden (subscription not active, or knowledge base suspended); 429 rate_limit_exceeded; 400 invalid_query (413 payload_too_large for bodies over 16384 bytes); 429 query_cap_exceeded; 502 publisher_error; 504 publisher_timeout. Only a 200 with at least one citation counts against the cap: a unit is reserved before routing and given back when the answer fails or abstains (no citations). Every authenticated request that reaches the rate-limit step counts against the per-minute limit. From the revoked-key check on, responses carry X-RateLimit-* (the limiter state; steps before the limit do not consume) and X-Usage-* (the period usage after counting this request).
          */
         post: operations["queryKnowledgeBase"];
-        /** Not allowed: only POST is served */
-        delete: operations["queryKnowledgeBase_delete"];
-        /** Not allowed: only POST is served */
-        options: operations["queryKnowledgeBase_options"];
-        /** Not allowed: only POST is served */
-        head: operations["queryKnowledgeBase_head"];
-        /** Not allowed: only POST is served */
-        patch: operations["queryKnowledgeBase_patch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/kb/{kb_id}/search": {
@@ -86,20 +72,14 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Not allowed: only POST is served */
-        get: operations["searchKnowledgeBase_get"];
-        /** Not allowed: only POST is served */
-        put: operations["searchKnowledgeBase_put"];
+        get?: never;
+        put?: never;
         /** The best passages for a query, without an answer (API key required; metered like a query, free when empty) */
         post: operations["searchKnowledgeBase"];
-        /** Not allowed: only POST is served */
-        delete: operations["searchKnowledgeBase_delete"];
-        /** Not allowed: only POST is served */
-        options: operations["searchKnowledgeBase_options"];
-        /** Not allowed: only POST is served */
-        head: operations["searchKnowledgeBase_head"];
-        /** Not allowed: only POST is served */
-        patch: operations["searchKnowledgeBase_patch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/kb/{kb_id}/usage": {
@@ -113,17 +93,12 @@ export interface paths {
         };
         /** Where this key’s subscription stands: usage of the period and the query limit (never counted; 30 per minute per key) */
         get: operations["getUsage"];
-        /** Not allowed: only GET, HEAD is served */
-        put: operations["getUsage_put"];
-        /** Not allowed: only GET, HEAD is served */
-        post: operations["getUsage_post"];
-        /** Not allowed: only GET, HEAD is served */
-        delete: operations["getUsage_delete"];
-        /** Not allowed: only GET, HEAD is served */
-        options: operations["getUsage_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
         head?: never;
-        /** Not allowed: only GET, HEAD is served */
-        patch: operations["getUsage_patch"];
+        patch?: never;
         trace?: never;
     };
     "/kb/{kb_id}/mcp": {
@@ -135,23 +110,17 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Not allowed: only POST is served */
-        get: operations["mcp_get"];
-        /** Not allowed: only POST is served */
-        put: operations["mcp_put"];
+        get?: never;
+        put?: never;
         /**
          * The knowledge base as a remote MCP server (Streamable HTTP, stateless): tools ask and search, metered per call
-         * @description A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call…); see https://modelcontextprotocol.io. The key and steps 1–6 of the check order are HTTP errors; the rate limit, a bad query and the cap are tool errors inside a 200.
+         * @description A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call…); see https://modelcontextprotocol.io. Revisions 2026-07-28 (server/discover, no handshake) and, through initialize, 2025-11-25, 2025-06-18 and 2025-03-26. The key and steps 1–6 of the check order are HTTP errors whose body is a JSON-RPC error carrying the error body as data; the rate limit, a bad query and the cap are tool errors inside a 200.
          */
         post: operations["mcp"];
-        /** Not allowed: only POST is served */
-        delete: operations["mcp_delete"];
-        /** Not allowed: only POST is served */
-        options: operations["mcp_options"];
-        /** Not allowed: only POST is served */
-        head: operations["mcp_head"];
-        /** Not allowed: only POST is served */
-        patch: operations["mcp_patch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/dify/retrieval": {
@@ -161,20 +130,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not allowed: only POST is served */
-        get: operations["difyRetrieval_get"];
-        /** Not allowed: only POST is served */
-        put: operations["difyRetrieval_put"];
-        /** Dify External Knowledge API: register <base>/dify in Dify with the Almanac key, and the knowledge base id as knowledge id */
+        get?: never;
+        put?: never;
+        /**
+         * Dify External Knowledge API: register <base>/dify in Dify with the Almanac key, and the knowledge base id, slug or publisher/slug as knowledge id
+         * @description The key is judged before the body: Dify’s endpoint check (a POST with no body) gets 200 {records: []} for a good key (not counted) and 403 error_code 1002 for a refused one. A trailing slash on the registered base (<base>/dify//retrieval) is tolerated.
+         */
         post: operations["difyRetrieval"];
-        /** Not allowed: only POST is served */
-        delete: operations["difyRetrieval_delete"];
-        /** Not allowed: only POST is served */
-        options: operations["difyRetrieval_options"];
-        /** Not allowed: only POST is served */
-        head: operations["difyRetrieval_head"];
-        /** Not allowed: only POST is served */
-        patch: operations["difyRetrieval_patch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/openapi.json": {
@@ -186,17 +152,12 @@ export interface paths {
         };
         /** This OpenAPI 3.1 document (public, cacheable for 5 minutes, CORS *, limited per client address) */
         get: operations["getOpenApiDocument"];
-        /** Not allowed: only GET, HEAD is served */
-        put: operations["getOpenApiDocument_put"];
-        /** Not allowed: only GET, HEAD is served */
-        post: operations["getOpenApiDocument_post"];
-        /** Not allowed: only GET, HEAD is served */
-        delete: operations["getOpenApiDocument_delete"];
-        /** Not allowed: only GET, HEAD is served */
-        options: operations["getOpenApiDocument_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
         head?: never;
-        /** Not allowed: only GET, HEAD is served */
-        patch: operations["getOpenApiDocument_patch"];
+        patch?: never;
         trace?: never;
     };
     "/api/health": {
@@ -208,17 +169,12 @@ export interface paths {
         };
         /** Readiness (the database and the job queue answer) or, with probe=live, liveness (for operators and load balancers) */
         get: operations["getHealth"];
-        /** Not allowed: only GET, HEAD is served */
-        put: operations["getHealth_put"];
-        /** Not allowed: only GET, HEAD is served */
-        post: operations["getHealth_post"];
-        /** Not allowed: only GET, HEAD is served */
-        delete: operations["getHealth_delete"];
-        /** Not allowed: only GET, HEAD is served */
-        options: operations["getHealth_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
         head?: never;
-        /** Not allowed: only GET, HEAD is served */
-        patch: operations["getHealth_patch"];
+        patch?: never;
         trace?: never;
     };
     "/api/health/live": {
@@ -230,17 +186,12 @@ export interface paths {
         };
         /** Liveness: the process answers, with no I/O (for restarts by an orchestrator) */
         get: operations["getLiveness"];
-        /** Not allowed: only GET, HEAD is served */
-        put: operations["getLiveness_put"];
-        /** Not allowed: only GET, HEAD is served */
-        post: operations["getLiveness_post"];
-        /** Not allowed: only GET, HEAD is served */
-        delete: operations["getLiveness_delete"];
-        /** Not allowed: only GET, HEAD is served */
-        options: operations["getLiveness_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
         head?: never;
-        /** Not allowed: only GET, HEAD is served */
-        patch: operations["getLiveness_patch"];
+        patch?: never;
         trace?: never;
     };
     "/api/health/ready": {
@@ -252,17 +203,12 @@ export interface paths {
         };
         /** Readiness: the database and the job queue answer, the limiter store is reported (for load balancers) */
         get: operations["getReadiness"];
-        /** Not allowed: only GET, HEAD is served */
-        put: operations["getReadiness_put"];
-        /** Not allowed: only GET, HEAD is served */
-        post: operations["getReadiness_post"];
-        /** Not allowed: only GET, HEAD is served */
-        delete: operations["getReadiness_delete"];
-        /** Not allowed: only GET, HEAD is served */
-        options: operations["getReadiness_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
         head?: never;
-        /** Not allowed: only GET, HEAD is served */
-        patch: operations["getReadiness_patch"];
+        patch?: never;
         trace?: never;
     };
 }
@@ -540,6 +486,8 @@ export interface components {
         XRequestId: string;
         /** @description The scheme to authenticate with (RFC 6750); error="invalid_token" when the key sent is malformed or unknown. */
         WwwAuthenticate: "Bearer realm=\"almanac\"" | "Bearer realm=\"almanac\", error=\"invalid_token\"";
+        /** @description The scheme, and where the resource’s OAuth metadata is (RFC 9728): agent platforms sign in from there; error="invalid_token" when the key or token sent is malformed, unknown, expired or revoked. */
+        McpWwwAuthenticate: string;
         /** @description Requests allowed per minute: for this key (query), or for this client address (the public endpoints). */
         XRateLimitLimit: string;
         /** @description Requests left in the current sliding window. */
@@ -564,8 +512,6 @@ export interface components {
         RetryAfterRequired: string;
         /** @description Whole seconds (≥ 1) to wait: rate_limit_exceeded and idempotency_key_in_progress. */
         RetryAfter: string;
-        /** @description The only method served. */
-        AllowPost: "POST";
         /** @description Methods the catalogue serves. */
         AllowCatalogue: "GET, HEAD, OPTIONS";
         /** @description The catalogue is public. */
@@ -576,8 +522,6 @@ export interface components {
         DocumentCache: "public, max-age=300";
         /** @description Never cached. */
         NoStore: "no-store";
-        /** @description The methods served. */
-        AllowGet: "GET, HEAD";
     };
     pathItems: never;
 }
@@ -675,75 +619,6 @@ export interface operations {
             };
         };
     };
-    listKnowledgeBases_put: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowCatalogue"];
-                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    listKnowledgeBases_post: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowCatalogue"];
-                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    listKnowledgeBases_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowCatalogue"];
-                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
     listKnowledgeBases_preflight: {
         parameters: {
             query?: never;
@@ -761,29 +636,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-        };
-    };
-    listKnowledgeBases_patch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowCatalogue"];
-                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
             };
         };
     };
@@ -884,84 +736,6 @@ export interface operations {
             };
         };
     };
-    getKnowledgeBase_put: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The knowledge base id (kb_…). */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowCatalogue"];
-                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getKnowledgeBase_post: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The knowledge base id (kb_…). */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowCatalogue"];
-                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getKnowledgeBase_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The knowledge base id (kb_…). */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowCatalogue"];
-                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
     getKnowledgeBase_preflight: {
         parameters: {
             query?: never;
@@ -982,80 +756,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-        };
-    };
-    getKnowledgeBase_patch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The knowledge base id (kb_…). */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowCatalogue"];
-                    "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    queryKnowledgeBase_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowPost"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    queryKnowledgeBase_put: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowPost"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
             };
         };
     };
@@ -1264,150 +964,6 @@ export interface operations {
             };
         };
     };
-    queryKnowledgeBase_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowPost"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    queryKnowledgeBase_options: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowPost"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    queryKnowledgeBase_head: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowPost"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    queryKnowledgeBase_patch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowPost"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    searchKnowledgeBase_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    searchKnowledgeBase_put: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
     searchKnowledgeBase: {
         parameters: {
             query?: never;
@@ -1575,104 +1131,6 @@ export interface operations {
             };
         };
     };
-    searchKnowledgeBase_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    searchKnowledgeBase_options: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    searchKnowledgeBase_head: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    searchKnowledgeBase_patch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
     getUsage: {
         parameters: {
             query?: never;
@@ -1772,181 +1230,6 @@ export interface operations {
             };
         };
     };
-    getUsage_put: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "GET, HEAD";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getUsage_post: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "GET, HEAD";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getUsage_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "GET, HEAD";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getUsage_options: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "GET, HEAD";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getUsage_patch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "GET, HEAD";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    mcp_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    mcp_put: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
     mcp: {
         parameters: {
             query?: never;
@@ -1994,11 +1277,22 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
-                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    "WWW-Authenticate": components["headers"]["McpWwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthenticationError"];
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        /** @description The request’s id; null for a batch or a notification. */
+                        id: string | number | null;
+                        error: {
+                            /** @description -32001 for 401, -32003 for 403, -32004 for 404, -32600 for 400. */
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["AuthenticationError"];
+                        };
+                    };
                 };
             };
             /** @description Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended */
@@ -2014,7 +1308,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        /** @description The request’s id; null for a batch or a notification. */
+                        id: string | number | null;
+                        error: {
+                            /** @description -32001 for 401, -32003 for 403, -32004 for 404, -32600 for 400. */
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["ForbiddenError"];
+                        };
+                    };
                 };
             };
             /** @description No published knowledge base has this id */
@@ -2030,7 +1335,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["KnowledgeBaseNotFoundError"];
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        /** @description The request’s id; null for a batch or a notification. */
+                        id: string | number | null;
+                        error: {
+                            /** @description -32001 for 401, -32003 for 403, -32004 for 404, -32600 for 400. */
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["KnowledgeBaseNotFoundError"];
+                        };
+                    };
                 };
             };
             /** @description Accept does not list both application/json and text/event-stream: a JSON-RPC error object */
@@ -2065,150 +1381,6 @@ export interface operations {
             };
         };
     };
-    mcp_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    mcp_options: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    mcp_head: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    mcp_patch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kb_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    difyRetrieval_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    difyRetrieval_put: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
     difyRetrieval: {
         parameters: {
             query?: never;
@@ -2216,7 +1388,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["DifyRetrievalRequest"];
             };
@@ -2252,7 +1424,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        /** @description 1001 no or a malformed Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
                         error_code: number;
                         error_msg: string;
                         /** @constant */
@@ -2264,46 +1436,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is malformed or unknown */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
-                        error_code: number;
-                        error_msg: string;
-                        /** @enum {string} */
-                        error: "missing_api_key" | "invalid_api_key";
-                        message: string;
-                        request_id: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended */
+            /** @description Dify’s own statuses: no or a malformed Authorization header (1001), a key that is unknown, revoked or of an inactive subscription or suspended knowledge base (1002), a key of another knowledge base (2001). X-RateLimit-* and X-Usage-* are sent once the key is known. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
-                    "X-Usage-Used": components["headers"]["XUsageUsed"];
-                    "X-Usage-Cap": components["headers"]["XUsageCap"];
-                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        /** @description 1001 no or a malformed Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
                         error_code: number;
                         error_msg: string;
                         /** @enum {string} */
-                        error: "key_revoked" | "key_scope_mismatch" | "forbidden";
+                        error: "missing_api_key" | "invalid_api_key" | "key_revoked" | "key_scope_mismatch" | "forbidden";
                         message: string;
                         request_id: string;
                     } & {
@@ -2325,7 +1470,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        /** @description 1001 no or a malformed Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
                         error_code: number;
                         error_msg: string;
                         /** @constant */
@@ -2351,7 +1496,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        /** @description 1001 no or a malformed Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
                         error_code: number;
                         error_msg: string;
                         /** @constant */
@@ -2378,7 +1523,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        /** @description 1001 no or a malformed Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
                         error_code: number;
                         error_msg: string;
                         /** @enum {string} */
@@ -2398,7 +1543,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        /** @description 1001 no or a malformed Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
                         error_code: number;
                         error_msg: string;
                         /** @constant */
@@ -2424,7 +1569,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        /** @description 1001 no or a malformed Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
                         error_code: number;
                         error_msg: string;
                         /** @constant */
@@ -2450,7 +1595,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description 1001 no Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
+                        /** @description 1001 no or a malformed Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status. */
                         error_code: number;
                         error_msg: string;
                         /** @constant */
@@ -2460,96 +1605,6 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
-                };
-            };
-        };
-    };
-    difyRetrieval_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    difyRetrieval_options: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    difyRetrieval_head: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    difyRetrieval_patch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The methods served. */
-                    Allow: "POST";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
                 };
             };
         };
@@ -2625,116 +1680,6 @@ export interface operations {
             };
         };
     };
-    getOpenApiDocument_put: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getOpenApiDocument_post: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getOpenApiDocument_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getOpenApiDocument_options: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getOpenApiDocument_patch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
     getHealth: {
         parameters: {
             query?: {
@@ -2781,116 +1726,6 @@ export interface operations {
             };
         };
     };
-    getHealth_put: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getHealth_post: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getHealth_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getHealth_options: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getHealth_patch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
     getLiveness: {
         parameters: {
             query?: never;
@@ -2919,116 +1754,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
-                };
-            };
-        };
-    };
-    getLiveness_put: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getLiveness_post: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getLiveness_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getLiveness_options: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getLiveness_patch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
                 };
             };
         };
@@ -3072,116 +1797,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
-                };
-            };
-        };
-    };
-    getReadiness_put: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getReadiness_post: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getReadiness_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getReadiness_options: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
-                };
-            };
-        };
-    };
-    getReadiness_patch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["AllowGet"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MethodNotAllowedError"];
                 };
             };
         };

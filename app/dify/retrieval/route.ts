@@ -6,7 +6,8 @@ import { routeMethods } from '@/lib/platform/route-methods';
 export const dynamic = 'force-dynamic';
 
 const retrieval = withApiRoute(async (request, { requestId }) => {
-  const reply = difyReply(await handleDifyRetrieval(toGatewayRequest(request, '', requestId)), requestId);
+  const keyed = toGatewayRequest(request, '', requestId);
+  const reply = difyReply(await handleDifyRetrieval(keyed), requestId, keyed.authorization);
   return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
 });
 

@@ -1,0 +1,4 @@
+export * from './authorize';
+export * from './clients';
+export * from './metadata';
+export * from './tokens';
