@@ -288,6 +288,20 @@ function table(title: string, tallies: Map<string, Tally>): string[] {
   ];
 }
 
+/** --trade-off: the held-out domain's answerable questions refused at the thresholds that refuse 90% and 95% of the others'. */
+function tradeOff(held: Prepared[], model: ReaderModel, domain: string) {
+  const score = (p: Prepared) => gateRow(p, model.sentenceWeights).reduce((a, v, k) => a + v * model.gate.weights[k], model.gate.bias);
+  const pos = held.filter((p) => p.ask.kind === 'answerable' && p.gate.length).map(score).sort((a, b) => a - b);
+  const neg = held.filter((p) => p.ask.kind === 'cross' && p.gate.length).map(score).sort((a, b) => a - b);
+  const all = held.filter((p) => p.ask.kind === 'cross').length;
+  for (const share of [0.9, 0.95]) {
+    // Refusing below t: the cross questions with no passage are refused anyway.
+    const needed = Math.ceil(share * all) - (all - neg.length);
+    const t = needed <= 0 ? -Infinity : neg[Math.min(neg.length - 1, needed - 1)] + 1e-9;
+    console.error(`${domain}: refusing ${share * 100}% of other domains' questions refuses ${pct(pos.filter((v) => v < t).length, held.filter((p) => p.ask.kind === 'answerable').length)} of its answerable ones (threshold ${t.toFixed(2)}, fitted ${model.gate.threshold})`);
+  }
+}
+
 function main() {
   const snapshot = loadDomainSnapshot(option('--snapshot') ?? DEFAULT_DOMAIN_SNAPSHOT);
   const prepared = prepare(snapshot);
@@ -310,6 +324,7 @@ function main() {
     })();
     const t = emptyTally();
     for (const p of prepared.filter((x) => x.ask.domain === d)) judge(p, model, t);
+    if (argv.includes('--trade-off')) tradeOff(prepared.filter((x) => x.ask.domain === d), model, d);
     tallies.set(d, t);
     console.error(`${d}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
     if (verbose === d) for (const m of t.misses.slice(0, 60)) console.log(m);
