@@ -206,6 +206,8 @@ export const knowledgeBases = pgTable(
     infraKeyEncrypted: text('infra_key_encrypted'),
     signingSecretEncrypted: text('signing_secret_encrypted'),
     timeoutMs: integer('timeout_ms').notNull().default(30_000),
+    /** Anyone may ask a few free questions on the knowledge-base page (docs/api.md §10.6); the publisher can turn it off. */
+    previewsEnabled: boolean('previews_enabled').notNull().default(true),
     /** Active subscriptions now; maintained with every subscription status change. */
     subscribersCount: integer('subscribers_count').notNull().default(0),
     /** Successful (200) queries ever. */

@@ -1,0 +1,1 @@
+ALTER TABLE "knowledge_bases" ADD COLUMN "previews_enabled" boolean DEFAULT true NOT NULL;
