@@ -4,6 +4,7 @@ import { queryFacets, type CatalogFacets } from './facets';
 import { completeRelevancePage, envelope, queryPage, resolveListingSearch, toCard, withSearchPlanner, type KnowledgeBaseCard, type Listing } from './listing';
 import type { ListingParams } from './params';
 import { catalogServing } from './public-answers';
+import { searchSomeWords } from './some-words';
 import { suggestSearch } from './suggest';
 
 /**
@@ -26,6 +27,11 @@ export interface CatalogueSearch extends Listing<KnowledgeBaseCard> {
   suggestion: string | null;
   /** True when the search as typed found nothing and items, totals and facets are the suggestion's. */
   showingSuggestion: boolean;
+  /**
+   * True when nothing matched every word (nor a correction) and the items are the knowledge bases matching most of
+   * the words (some-words.ts); the facets stay the search's own (none).
+   */
+  showingSomeWords: boolean;
 }
 
 type FacetLoader = (params: ListingParams, load: () => Promise<CatalogFacets>) => Promise<CatalogFacets>;
@@ -56,11 +62,23 @@ export async function searchCatalogue(params: ListingParams, db?: Executor): Pro
     };
   }
   const asTyped = await loadCataloguePage(executor, params, facetsFor);
-  const answer = (page: typeof asTyped, suggestion: string | null, showingSuggestion = false): CatalogueSearch => ({ ...page.listing, facets: page.facets, suggestion, showingSuggestion });
+  const answer = (page: typeof asTyped, suggestion: string | null, showingSuggestion = false): CatalogueSearch => ({
+    ...page.listing,
+    facets: page.facets,
+    suggestion,
+    showingSuggestion,
+    showingSomeWords: false,
+  });
+  const someWords = async (): Promise<CatalogueSearch> => {
+    const found = await searchSomeWords(executor, params, terms!);
+    if (found.total === 0) return answer(asTyped, null);
+    return { ...envelope(found.rows.map(toCard), found.total, params), facets: asTyped.facets, suggestion: null, showingSuggestion: false, showingSomeWords: true };
+  };
   const terms = asTyped.search?.terms;
   if (!terms || asTyped.facets.total >= THIN_RESULTS) return answer(asTyped, null);
   const suggestion = await suggestSearch(executor, terms);
-  if (!suggestion || asTyped.facets.total > 0) return answer(asTyped, suggestion);
+  if (asTyped.facets.total > 0) return answer(asTyped, suggestion);
+  if (!suggestion) return someWords();
   const corrected = await loadCataloguePage(executor, { ...params, query: suggestion }, facetsFor);
-  return corrected.facets.total > 0 ? answer(corrected, suggestion, true) : answer(asTyped, null);
+  return corrected.facets.total > 0 ? answer(corrected, suggestion, true) : someWords();
 }

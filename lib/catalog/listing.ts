@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, eq, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, eq, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Executor } from '@/db/client';
 import { catalogSearch, catalogWords, knowledgeBases, plans, publishers } from '@/db/schema';
@@ -547,4 +547,14 @@ export async function categoryCounts(db?: Executor): Promise<{ category: Categor
     .groupBy(catalogSearch.category);
   const counts = new Map(rows.map((r) => [r.category, Number(r.count)]));
   return CATEGORIES.map((category) => ({ category, count: counts.get(category) ?? 0 }));
+}
+
+/** The page rows of the given published knowledge bases, in no particular order (the caller orders them). */
+export async function rowsByIds(executor: Executor, ids: string[]): Promise<ListRow[]> {
+  if (ids.length === 0) return [];
+  return (await executor
+    .select(listColumns)
+    .from(knowledgeBases)
+    .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
+    .where(and(inArray(knowledgeBases.id, ids), eq(knowledgeBases.status, 'published')))) as ListRow[];
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/marketplace/knowledge-bases/route';
-import { knowledgeBases, publishers } from '@/db/schema';
+import { documents, knowledgeBases, publishers } from '@/db/schema';
 import { searchCatalogue, type ListingParams } from '@/lib/catalog';
 import { createTestDatabase } from '../support/db';
 
@@ -51,6 +51,9 @@ beforeAll(async () => {
     })),
   );
   FIXTURES.forEach((f, i) => SLUG_OF.set(`kb_find${i}`, f.slug));
+  // A document whose title holds a word the listing's own text does not (some-words search counts it).
+  const dosing = FIXTURES.findIndex((f) => f.slug === 'dosing');
+  await db.insert(documents).values({ id: 'doc_insulin', kbId: `kb_find${dosing}`, sourceName: 'insulin.md', title: 'Insulin titration', mimeType: 'text/markdown', contentHash: 'x', byteSize: 1 });
 });
 
 describe('titles, publishers and abbreviations as people type them', () => {
@@ -92,6 +95,23 @@ describe('typo tolerance (pg_trgm) and "Did you mean"', () => {
     ['zzzzqqqq', null], // nothing near
   ])('%j suggests %j', async (query, suggestion) => {
     expect((await searchCatalogue(params(query))).suggestion).toBe(suggestion);
+  });
+});
+
+describe('when nothing matches every word (issue 32)', () => {
+  it('shows the knowledge bases matching most of the words, counting document titles, and says so', async () => {
+    // "dosing" is in a title, "insulin" only in a document title, "fines" in a description; "zebra" nowhere.
+    const page = await searchCatalogue(params('insulin dosing fines zebra'));
+    expect(page.showingSomeWords).toBe(true);
+    expect(page.suggestion).toBeNull();
+    expect(slugs(page.items)).toEqual(['dosing', 'gdpr']);
+    expect(page.total).toBe(2);
+    // Filters still apply; a one-word search that finds nothing stays empty; the API answers what was asked.
+    expect(slugs((await searchCatalogue(params('insulin dosing fines', { category: 'legal' }))).items)).toEqual(['gdpr']);
+    expect(await searchCatalogue(params('zebra'))).toMatchObject({ total: 0, showingSomeWords: false });
+    expect((await api('query=insulin+dosing+fines')).total).toBe(0);
+    // A search that matches every word is answered as before.
+    expect(await searchCatalogue(params('dosing handbook'))).toMatchObject({ total: 1, showingSomeWords: false });
   });
 });
 
