@@ -1,7 +1,7 @@
 import type { Executor } from '@/db/client';
 import { getDatabaseHandle } from '@/lib/platform/db';
 import { queryFacets, type CatalogFacets } from './facets';
-import { completeRelevancePage, envelope, queryPage, resolveListingSearch, toCard, withSearchPlanner, type KnowledgeBaseCard, type Listing } from './listing';
+import { completeRelevancePage, envelope, queryPage, resolveListingSearch, toCard, withCardFacts, withSearchPlanner, type KnowledgeBaseCard, type Listing } from './listing';
 import type { ListingParams } from './params';
 import { catalogServing } from './public-answers';
 import { searchSomeWords } from './some-words';
@@ -46,7 +46,7 @@ async function loadCataloguePage(executor: Executor, params: ListingParams, face
     facetsFor(params, () => withSearchPlanner(executor, search, (tx) => queryFacets(tx, params, search))),
   ]);
   const complete = await completeRelevancePage(executor, params, search, rows, facets.total);
-  return { search, listing: envelope(complete.map(toCard), facets.total, params), facets };
+  return { search, listing: envelope(await withCardFacts(executor, complete.map(toCard)), facets.total, params), facets };
 }
 
 export async function searchCatalogue(params: ListingParams, db?: Executor): Promise<CatalogueSearch> {
@@ -72,7 +72,7 @@ export async function searchCatalogue(params: ListingParams, db?: Executor): Pro
   const someWords = async (): Promise<CatalogueSearch> => {
     const found = await searchSomeWords(executor, params, terms!);
     if (found.total === 0) return answer(asTyped, null);
-    return { ...envelope(found.rows.map(toCard), found.total, params), facets: asTyped.facets, suggestion: null, showingSuggestion: false, showingSomeWords: true };
+    return { ...envelope(await withCardFacts(executor, found.rows.map(toCard)), found.total, params), facets: asTyped.facets, suggestion: null, showingSuggestion: false, showingSomeWords: true };
   };
   const terms = asTyped.search?.terms;
   if (!terms || asTyped.facets.total >= THIN_RESULTS) return answer(asTyped, null);

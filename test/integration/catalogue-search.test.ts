@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/marketplace/knowledge-bases/route';
-import { documents, knowledgeBases, publishers } from '@/db/schema';
+import { documents, knowledgeBases, plans, publishers } from '@/db/schema';
 import { searchCatalogue, type ListingParams } from '@/lib/catalog';
 import { createTestDatabase } from '../support/db';
 
@@ -53,6 +53,12 @@ beforeAll(async () => {
   FIXTURES.forEach((f, i) => SLUG_OF.set(`kb_find${i}`, f.slug));
   // A document whose title holds a word the listing's own text does not (some-words search counts it).
   const dosing = FIXTURES.findIndex((f) => f.slug === 'dosing');
+  await db.insert(plans).values([
+    { id: 'plan_dose_free', kbId: `kb_find${dosing}`, name: 'Taster', priceCents: 0, queriesPerPeriod: 20 },
+    { id: 'plan_dose_pro', kbId: `kb_find${dosing}`, name: 'Pro', priceCents: 2_900, queriesPerPeriod: 500 },
+    { id: 'plan_dose_starter', kbId: `kb_find${dosing}`, name: 'Starter', priceCents: 900, queriesPerPeriod: 100 },
+    { id: 'plan_dose_retired', kbId: `kb_find${dosing}`, name: 'Old', priceCents: 100, queriesPerPeriod: 10, active: false },
+  ]);
   await db.insert(documents).values({ id: 'doc_insulin', kbId: `kb_find${dosing}`, sourceName: 'insulin.md', title: 'Insulin titration', mimeType: 'text/markdown', contentHash: 'x', byteSize: 1 });
 });
 
@@ -106,6 +112,11 @@ describe('when nothing matches every word (issue 32)', () => {
     expect(page.suggestion).toBeNull();
     expect(slugs(page.items)).toEqual(['dosing', 'gdpr']);
     expect(page.total).toBe(2);
+    // Cards carry what is sold: the cheapest paid plan, a free plan, the language and the documents.
+    expect(page.items.map((i) => i.facts)).toEqual([
+      { language: 'en', documentsCount: 0, lowestPrice: { cents: 900, currency: 'usd' }, freePlan: true },
+      { language: 'en', documentsCount: 0, lowestPrice: null, freePlan: false },
+    ]);
     // Filters still apply; a one-word search that finds nothing stays empty; the API answers what was asked.
     expect(slugs((await searchCatalogue(params('insulin dosing fines', { category: 'legal' }))).items)).toEqual(['gdpr']);
     expect(await searchCatalogue(params('zebra'))).toMatchObject({ total: 0, showingSomeWords: false });
