@@ -3,7 +3,9 @@ import type { ReactNode } from 'react';
 import { SiteFooter } from '@/components/site/site-footer';
 import { SiteHeader } from '@/components/site/site-header';
 import { SampleDataNotice } from '@/components/site/sample-data-notice';
-import { getSessionUser } from '@/lib/accounts';
+import { getSessionUser, isEmailVerified } from '@/lib/accounts';
+import { getDb } from '@/lib/platform/db';
+import { VerifyEmailBanner } from '@/components/site/verify-email-banner';
 import { sampleDataNoticeShown } from '@/lib/seed';
 import './globals.css';
 
@@ -14,6 +16,7 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const [user, sampleData] = await Promise.all([getSessionUser(), sampleDataNoticeShown()]);
+  const unverified = user ? !(await isEmailVerified(await getDb(), user.id)) : false;
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col font-sans">
@@ -24,6 +27,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           Skip to content
         </a>
         <SiteHeader user={user} />
+        {user && unverified ? <VerifyEmailBanner email={user.email} /> : null}
         {sampleData ? <SampleDataNotice /> : null}
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {children}

@@ -39,6 +39,7 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   // Buying while signed out leads to sign-in, then sign-up, and back to the knowledge base.
   await page.getByRole('button', { name: /Buy Starter/ }).click();
   await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to buy Starter of U.S. Constitution Companion');
   await page.getByRole('link', { name: 'Create an account' }).click();
   await expect(page).toHaveURL(/\/signup\?callbackUrl=/);
   // Client forms: type only once React has hydrated them (otherwise hydration resets what was typed).

@@ -164,7 +164,11 @@ export default async function SubscriptionPage({
               <div className="mt-6 border-t border-slate-100 pt-4">
                 <form action={cancelSubscriptionAction} className="flex flex-wrap items-center gap-3">
                   <input type="hidden" name="subscriptionId" value={sub.id} />
-                  <SubmitButton variant="secondary" pendingLabel="Cancelling…">
+                  <SubmitButton
+                    variant="secondary"
+                    pendingLabel="Cancelling…"
+                    confirm={`Cancel ${sub.plan.name}? Nothing more is charged; you keep access until ${formatDate(sub.currentPeriodEnd)} and can resume until then.`}
+                  >
                     Cancel at period end
                   </SubmitButton>
                   <p className="text-sm text-slate-700">You keep access until {formatDate(sub.currentPeriodEnd)} and can undo it until then.</p>
