@@ -350,6 +350,8 @@ export const documents = pgTable(
   (t) => [
     uniqueIndex('documents_source_key').on(t.kbId, t.sourceName),
     index('documents_hash_idx').on(t.kbId, t.contentHash),
+    // The catalogue page's most-words search counts words of document titles (lib/catalog/some-words.ts).
+    index('documents_title_search_idx').using('gin', sql`to_tsvector('almanac', ${t.title})`),
   ],
 );
 

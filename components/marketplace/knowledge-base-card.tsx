@@ -54,7 +54,7 @@ export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<Knowle
       <div className="mt-auto pt-4">
         {kb.facts ? (
           <p className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm" data-testid="card-facts">
-            <span className="font-semibold text-slate-900">{priceLine(kb.facts)}</span>
+            <span className="font-semibold text-slate-900">{priceLine(kb.facts)}</span>{' '}
             <span className="text-slate-600">
               · {languageName(kb.facts.language)} · {plural(kb.facts.documentsCount, 'document')}
             </span>

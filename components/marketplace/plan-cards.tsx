@@ -27,7 +27,8 @@ export function PlanCards({
   const currentIndex = items.findIndex((item) => item.offer.kind === 'current');
   const featuredIndex = currentIndex >= 0 ? currentIndex : items.length > 1 ? items.findIndex((item) => item.plan.id === mostChosenPlanId) : -1;
   return (
-    <ul className={cx('grid gap-4', items.length >= 3 ? 'md:grid-cols-3' : 'md:grid-cols-2')}>
+    // Four plans (a free taster and three tiers) sit two by two: four across the plans' column would squeeze them.
+    <ul className={cx('grid gap-4', items.length === 3 ? 'md:grid-cols-3' : 'sm:grid-cols-2')}>
       {items.map(({ plan, offer }, i) => {
         const featured = i === featuredIndex;
         return (

@@ -4,7 +4,7 @@ import { queryFacets, type CatalogFacets } from './facets';
 import { completeRelevancePage, envelope, queryPage, resolveListingSearch, toCard, withCardFacts, withSearchPlanner, type KnowledgeBaseCard, type Listing } from './listing';
 import type { ListingParams } from './params';
 import { catalogServing } from './public-answers';
-import { searchSomeWords } from './some-words';
+import { searchSomeWords, wordsWithMatches } from './some-words';
 import { suggestSearch } from './suggest';
 
 /**
@@ -32,6 +32,8 @@ export interface CatalogueSearch extends Listing<KnowledgeBaseCard> {
    * the words (some-words.ts); the facets stay the search's own (none).
    */
   showingSomeWords: boolean;
+  /** With showingSomeWords: the words of the search that match something (what the results are for). */
+  someWords: string[];
 }
 
 type FacetLoader = (params: ListingParams, load: () => Promise<CatalogFacets>) => Promise<CatalogFacets>;
@@ -68,11 +70,20 @@ export async function searchCatalogue(params: ListingParams, db?: Executor): Pro
     suggestion,
     showingSuggestion,
     showingSomeWords: false,
+    someWords: [],
   });
   const someWords = async (): Promise<CatalogueSearch> => {
+    const matching = await wordsWithMatches(executor, terms!);
+    if (matching.length === 0) return answer(asTyped, null);
+    if (matching.length === 1) {
+      // One word matches: its own search, on the listing's fast path, facets and all.
+      const alone = await loadCataloguePage(executor, { ...params, query: matching[0] }, facetsFor);
+      if (alone.facets.total > 0) return { ...answer(alone, null), showingSomeWords: true, someWords: matching };
+    }
     const found = await searchSomeWords(executor, params, terms!);
     if (found.total === 0) return answer(asTyped, null);
-    return { ...envelope(await withCardFacts(executor, found.rows.map(toCard)), found.total, params), facets: asTyped.facets, suggestion: null, showingSuggestion: false, showingSomeWords: true };
+    const listing = envelope(await withCardFacts(executor, found.rows.map(toCard)), found.total, params);
+    return { ...listing, facets: asTyped.facets, suggestion: null, showingSuggestion: false, showingSomeWords: true, someWords: matching };
   };
   const terms = asTyped.search?.terms;
   if (!terms || asTyped.facets.total >= THIN_RESULTS) return answer(asTyped, null);

@@ -109,6 +109,7 @@ describe('when nothing matches every word (issue 32)', () => {
     // "dosing" is in a title, "insulin" only in a document title, "fines" in a description; "zebra" nowhere.
     const page = await searchCatalogue(params('insulin dosing fines zebra'));
     expect(page.showingSomeWords).toBe(true);
+    expect(page.someWords).toEqual(['insulin', 'dosing', 'fines']);
     expect(page.suggestion).toBeNull();
     expect(slugs(page.items)).toEqual(['dosing', 'gdpr']);
     expect(page.total).toBe(2);
@@ -120,6 +121,11 @@ describe('when nothing matches every word (issue 32)', () => {
     // Filters still apply; a one-word search that finds nothing stays empty; the API answers what was asked.
     expect(slugs((await searchCatalogue(params('insulin dosing fines', { category: 'legal' }))).items)).toEqual(['gdpr']);
     expect(await searchCatalogue(params('zebra'))).toMatchObject({ total: 0, showingSomeWords: false });
+    // One word of several matches: that word's own results, facets included.
+    const one = await searchCatalogue(params('handbook zebra'));
+    expect(one).toMatchObject({ total: 1, showingSomeWords: true, someWords: ['handbook'] });
+    expect(slugs(one.items)).toEqual(['dosing']);
+    expect(one.facets.total).toBe(1);
     expect((await api('query=insulin+dosing+fines')).total).toBe(0);
     // A search that matches every word is answered as before.
     expect(await searchCatalogue(params('dosing handbook'))).toMatchObject({ total: 1, showingSomeWords: false });

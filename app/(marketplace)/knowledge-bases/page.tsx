@@ -111,8 +111,8 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
           {listing.suggestion ? <DidYouMean state={state} suggestion={listing.suggestion} showing={listing.showingSuggestion} /> : null}
           {listing.showingSomeWords ? (
             <p className="mt-5 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-slate-800" data-testid="some-words">
-              No knowledge base matches every word of “{state.query}”. Showing results for some of its words, those matching most
-              first.
+              No knowledge base matches every word of “{state.query}”. Showing results for {listing.someWords.map((w) => `“${w}”`).join(', ')}
+              {listing.someWords.length > 1 ? ', those matching most of them first' : ''}.
             </p>
           ) : null}
           {listing.items.length > 0 ? (

@@ -1,0 +1,1 @@
+CREATE INDEX "documents_title_search_idx" ON "documents" USING gin (to_tsvector('almanac', "title"));
