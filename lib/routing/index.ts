@@ -4,3 +4,4 @@ export { MAX_ANSWER_BYTES, signPayload, callHttpBackend, type HttpBackendTarget,
 export { type GuardPolicy } from './ssrf-guard';
 export * from './alert-webhooks';
 export * from './console';
+export { documentationAnswer } from './examples';
