@@ -51,7 +51,8 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   // The address is confirmed through the email that arrived (docs/api.md §11.3), which signs in and comes back here.
   await confirmSignUpByEmail(page, email);
   await expect(page).toHaveURL(new RegExp(`/knowledge-bases/${kbId}`));
-  await expect(page.getByText('Buy a plan above')).toBeVisible();
+  // Signed in without a plan: free preview questions until they buy.
+  await expect(page.getByRole('region', { name: 'Try it' }).getByTestId('try-it-usage')).toContainText('Free preview');
 
   // Buy in test mode.
   await page.getByRole('button', { name: /Buy Starter/ }).click();

@@ -48,8 +48,8 @@ describe('formatMonthlyPrice and describePlan', () => {
   it('never writes "Free/month" or "Free · Free"', () => {
     expect(formatMonthlyPrice(1_900, 'usd')).toBe('$19/month');
     expect(formatMonthlyPrice(0, 'usd')).toBe('free');
-    expect(describePlan({ name: 'Starter', priceCents: 1_950, currency: 'usd' })).toBe('Starter · $19.50/month');
-    expect(describePlan({ name: 'Taster', priceCents: 0, currency: 'usd' })).toBe('Taster · free');
+    expect(describePlan({ name: 'Starter', priceCents: 1_950, currency: 'usd' })).toBe('Starter plan · $19.50/month');
+    expect(describePlan({ name: 'Taster', priceCents: 0, currency: 'usd' })).toBe('Taster plan · free');
     expect(describePlan({ name: 'Free', priceCents: 0, currency: 'usd' })).toBe('Free plan');
   });
 });

@@ -21,12 +21,12 @@ export function formatMonthlyPrice(cents: number, currency: string): string {
 }
 
 /**
- * A plan named with its price in running text: "Starter · $19/month", "Taster · free", and a free plan named "Free"
- * just "Free plan" (not "Free · free").
+ * A plan named with its price in running text: "Starter plan · $19/month", "Taster plan · free", and a free plan named
+ * "Free" just "Free plan" (not "Free plan · free").
  */
 export function describePlan(plan: { name: string; priceCents: number; currency: string }): string {
   if (plan.priceCents === 0 && /^free( plan)?$/i.test(plan.name.trim())) return 'Free plan';
-  return `${plan.name} · ${formatMonthlyPrice(plan.priceCents, plan.currency)}`;
+  return `${plan.name} plan · ${formatMonthlyPrice(plan.priceCents, plan.currency)}`;
 }
 
 /**
