@@ -16,6 +16,7 @@ describe('cleanText', () => {
     expect(cleanText('Answers come from memory for 30 s (CATALOG_CACHE_TTL_MS). See docs/api.md §7.2 for ids.')).toBe('Answers come from memory for 30 s.');
     expect(cleanText('An id no knowledge base can have is a 400 (docs/api.md §7.2).')).toBe('An id no knowledge base can have is a 400.');
     expect(cleanText('At most 300 a minute, set by PUBLIC_RATE_LIMIT_PER_MINUTE.')).toBe('At most 300 a minute, set by a server setting.');
+    expect(cleanText('This address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (300) in a minute')).toBe('This address made more than 300 requests in a minute');
   });
 });
 
@@ -31,6 +32,7 @@ describe('referenceOperations on the served document', () => {
     for (const op of operations) expect(op.heading.length, op.heading).toBeLessThanOrEqual(60);
     expect(text).not.toMatch(/§|docs\/api\.md|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/);
     expect(text).not.toContain('"string"');
+    expect(text).not.toMatch(/a server setting requests/);
   });
 
   it('fills the examples in with the catalogue values and the real answer', () => {

@@ -28,6 +28,8 @@ export function cleanText(text: string): string {
       // "(docs/api.md §7.2)", "(see docs/api.md §3)", "(§3.2)"; parentheses that name a configuration variable.
       .replace(/\s*\((?:see )?(?:docs\/api\.md\s*)?§[^)]*\)/g, '')
       .replace(new RegExp(`\\s*\\([^()]*${ENV_NAME.source}[^()]*\\)`, 'g'), '')
+      // "NAME requests (300)": the value the variable has, in its place.
+      .replace(new RegExp(`${ENV_NAME.source}(\\s+[a-z]+)?\\s+\\((\\d[\\d,]*)\\)`, 'g'), '$2$1')
       .replace(/\s*(?:see |in )?docs\/api\.md(?:\s*§\s?[\d.]*\d)?/g, '')
       .replace(/\s*§\s?\d+(?:\.\d+)*/g, '')
       .replace(new RegExp(ENV_NAME.source, 'g'), 'a server setting')

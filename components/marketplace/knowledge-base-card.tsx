@@ -53,11 +53,9 @@ export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<Knowle
       ) : null}
       <div className="mt-auto pt-4">
         {kb.facts ? (
-          <p className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm" data-testid="card-facts">
-            <span className="font-semibold text-slate-900">{priceLine(kb.facts)}</span>{' '}
-            <span className="text-slate-600">
-              · {languageName(kb.facts.language)} · {plural(kb.facts.documentsCount, 'document')}
-            </span>
+          <p className="text-sm text-slate-600" data-testid="card-facts">
+            <span className="font-semibold text-slate-900">{priceLine(kb.facts)}</span> · {languageName(kb.facts.language)} ·{' '}
+            {plural(kb.facts.documentsCount, 'document')}
           </p>
         ) : null}
         <dl className="mt-2 flex gap-5 border-t border-slate-100 pt-2 text-xs text-slate-600">
