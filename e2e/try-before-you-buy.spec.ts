@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/a11y';
+import { newAccount, signIn } from './support/auth';
 import { listViaApi } from './support/pages';
 
 /**
@@ -112,4 +113,44 @@ test('cards say what they sell; a search whose words never all match shows the c
   const firstOnPhone = page.getByRole('list', { name: 'Knowledge bases' }).getByRole('article').first();
   expect((await firstOnPhone.getByRole('heading').boundingBox())!.y).toBeLessThan(844);
   await page.screenshot({ path: path.join(screenshots, 'try-catalogue-390.png') });
+});
+
+test('an unconfirmed account sees the banner with Resend; settings errors sit beside the form that failed', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1366, height: 900 });
+  const account = newAccount();
+  await page.goto('/signup');
+  await page.waitForLoadState('networkidle');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByText('Check your inbox')).toBeVisible();
+  await signIn(page, account, '/knowledge-bases');
+
+  // Before any Buy fails: the banner, on every page, with the resend button.
+  const banner = page.getByTestId('verify-email-banner');
+  await expect(banner).toContainText(`Confirm your email address to buy plans and create API keys: open the link we sent to ${account.email}.`);
+  await banner.getByRole('button', { name: 'Resend the link' }).click();
+  await expect(page).toHaveURL(/\/account\/settings\?done=verification_sent/);
+  await expect(page.getByRole('region', { name: 'Email address' }).getByTestId('email-message')).toContainText('We sent a new verification link');
+
+  // A wrong current password: the message is inside the password form the page scrolls to.
+  const passwordForm = page.getByRole('region', { name: 'Change password' });
+  await passwordForm.getByLabel('Current password').fill('not my password at all');
+  await passwordForm.getByLabel('New password', { exact: true }).fill('another long password 123');
+  await passwordForm.getByRole('button', { name: 'Save new password' }).click();
+  const passwordMessage = page.getByRole('region', { name: 'Change password' }).getByTestId('password-message');
+  await expect(passwordMessage).toHaveText('That is not your current password. Nothing was changed.');
+  await expect(passwordMessage).toBeInViewport();
+
+  // Delete account with the right address and a wrong password: the address stays, the message is beside it.
+  const deleteForm = page.getByRole('region', { name: 'Delete account' });
+  await deleteForm.getByLabel('Type your email address to confirm').fill(account.email);
+  await deleteForm.getByLabel('Password', { exact: true }).fill('wrong password here');
+  await deleteForm.getByRole('button', { name: 'Delete my account' }).click();
+  const deleteMessage = page.getByRole('region', { name: 'Delete account' }).getByTestId('delete-message');
+  await expect(deleteMessage).toHaveText('That is not your password. Nothing was deleted.');
+  await expect(deleteMessage).toBeInViewport();
+  await expect(page.getByRole('region', { name: 'Delete account' }).getByLabel('Type your email address to confirm')).toHaveValue(account.email);
+  await page.screenshot({ path: path.join(screenshots, 'try-settings-error-1366.png') });
 });
