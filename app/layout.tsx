@@ -4,15 +4,20 @@ import { SiteFooter } from '@/components/site/site-footer';
 import { SiteHeader } from '@/components/site/site-header';
 import { SampleDataNotice } from '@/components/site/sample-data-notice';
 import { getSessionUser, isEmailVerified } from '@/lib/accounts';
+import { baseUrl } from '@/lib/platform/base-url';
 import { getDb } from '@/lib/platform/db';
 import { VerifyEmailBanner } from '@/components/site/verify-email-banner';
 import { sampleDataNoticeShown } from '@/lib/seed';
 import './globals.css';
 
-export const metadata: Metadata = {
-  title: { default: 'Almanac — knowledge bases with a query API', template: '%s · Almanac' },
-  description: 'Browse, buy and query curated knowledge bases in education, policy, health, research and law.',
-};
+/** metadataBase: the social preview images (Open Graph) are absolute URLs on this deployment's public address. */
+export function generateMetadata(): Metadata {
+  return {
+    metadataBase: new URL(baseUrl()),
+    title: { default: 'Almanac — knowledge bases with a query API', template: '%s · Almanac' },
+    description: 'Browse, buy and query curated knowledge bases in education, policy, health, research and law.',
+  };
+}
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const [user, sampleData] = await Promise.all([getSessionUser(), sampleDataNoticeShown()]);
