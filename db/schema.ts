@@ -207,6 +207,8 @@ export const knowledgeBases = pgTable(
     infraKeyEncrypted: text('infra_key_encrypted'),
     signingSecretEncrypted: text('signing_secret_encrypted'),
     timeoutMs: integer('timeout_ms').notNull().default(30_000),
+    /** Anyone may ask a few free questions on the knowledge-base page (docs/api.md §10.6); the publisher can turn it off. */
+    previewsEnabled: boolean('previews_enabled').notNull().default(true),
     /** Active subscriptions now; maintained with every subscription status change. */
     subscribersCount: integer('subscribers_count').notNull().default(0),
     /** Successful (200) queries ever. */
@@ -349,6 +351,8 @@ export const documents = pgTable(
   (t) => [
     uniqueIndex('documents_source_key').on(t.kbId, t.sourceName),
     index('documents_hash_idx').on(t.kbId, t.contentHash),
+    // The catalogue page's most-words search counts words of document titles (lib/catalog/some-words.ts).
+    index('documents_title_search_idx').using('gin', sql`to_tsvector('almanac', ${t.title})`),
   ],
 );
 

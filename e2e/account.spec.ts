@@ -60,7 +60,17 @@ test('upgrade at once, cancel at period end and resume, replacement key shown on
   await expect(page.getByTestId('pending-plan')).toHaveCount(0);
 
   // Cancelled: nothing is offered but resuming.
-  await page.getByRole('button', { name: 'Cancel at period end' }).click();
+  // Cancelling asks first, in the page: Escape keeps the subscription and gives the focus back.
+  const cancel = page.getByRole('button', { name: 'Cancel at period end…' });
+  await cancel.click();
+  const confirmStep = page.getByTestId('confirm-step');
+  await expect(confirmStep).toContainText('Nothing more is charged');
+  await expect(confirmStep.getByRole('button', { name: 'Cancel at period end', exact: true })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(confirmStep).toHaveCount(0);
+  await expect(cancel).toBeFocused();
+  await cancel.click();
+  await confirmStep.getByRole('button', { name: 'Cancel at period end', exact: true }).click();
   await expect(page.getByTestId('flash')).toContainText('will end at the end of the current period');
   await expect(page.getByText('Ends at period end')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Review plan change' })).toHaveCount(0);

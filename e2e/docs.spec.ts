@@ -5,7 +5,7 @@ import { firstKnowledgeBase } from './support/pages';
 
 /**
  * /docs, the human-readable API reference: the hand-written getting-started with examples that copy, and the
- * reference Redoc draws from the OpenAPI document, at desktop width and on a 390 px phone, by keyboard, with nothing
+ * reference rendered on the server from the OpenAPI document, at desktop width and on a 390 px phone, by keyboard, with nothing
  * loaded from another origin. Screenshots: e2e/artifacts/screenshots/docs-*.png.
  */
 const screenshots = path.resolve('e2e/artifacts/screenshots');
@@ -20,12 +20,18 @@ function watchOtherOrigins(page: Page, origin: string): string[] {
   return arrived;
 }
 
-/** The reference has rendered: the query operation's heading and its request sample. */
+/**
+ * The reference is in the page as served (rendered on the server: no loading text), with short headings, examples
+ * filled in from the catalogue, and none of the operators' variables or our internal section numbers.
+ */
 async function expectReference(page: Page) {
   const reference = page.getByTestId('api-reference');
-  await expect(reference.getByRole('heading', { level: 2, name: /Ask a knowledge base a question/ })).toBeVisible({ timeout: 20_000 });
-  await expect(reference.getByRole('heading', { level: 2, name: /List published knowledge bases/ })).toBeVisible();
+  await expect(reference.getByRole('heading', { level: 3, name: 'Ask a knowledge base a question', exact: true })).toBeVisible();
+  await expect(reference.getByRole('heading', { level: 3, name: 'List published knowledge bases', exact: true })).toBeVisible();
   await expect(reference.getByText('/kb/{kb_id}/query').filter({ visible: true }).first()).toBeVisible();
+  await expect(page.getByText('Loading the reference')).toHaveCount(0);
+  const text = (await reference.textContent())!;
+  expect(text).not.toMatch(/§|docs\/api\.md|CATALOG_CACHE_TTL_MS|"string"/);
 }
 
 test('desktop: getting started copies, the reference renders from the OpenAPI document, by keyboard, offline', async ({ page, context, baseURL }) => {
@@ -75,18 +81,18 @@ test('desktop: getting started copies, the reference renders from the OpenAPI do
   await expect(copyCurl).toBeFocused();
   await page.keyboard.press('Enter');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`curl -X POST '${origin}/kb/<kb_id>/query'`);
-  const operation = page.getByRole('menuitem', { name: '/kb/{kb_id}/query', exact: true });
+  const operation = page.getByRole('navigation', { name: 'Endpoints' }).getByRole('link', { name: /Ask a knowledge base a question/ });
   await expect(operation).toBeVisible();
   await operation.focus();
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/#operation\/queryKnowledgeBase$/);
-  await expect(page.getByRole('heading', { level: 2, name: /Ask a knowledge base a question/ })).toBeInViewport();
+  await expect(page).toHaveURL(/#queryKnowledgeBase$/);
+  await expect(page.getByRole('heading', { level: 3, name: 'Ask a knowledge base a question', exact: true })).toBeInViewport();
 
   await expectNoSeriousA11yViolations(page, '/docs');
   await page.goto('/docs');
   await expectReference(page);
   await page.screenshot({ path: path.join(screenshots, 'docs-desktop.png'), fullPage: false });
-  await page.getByRole('heading', { level: 2, name: /Ask a knowledge base a question/ }).scrollIntoViewIfNeeded();
+  await page.getByRole('heading', { level: 3, name: 'Ask a knowledge base a question', exact: true }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(screenshots, 'docs-desktop-reference.png'), fullPage: false });
   expect(fromElsewhere, 'responses from other origins').toEqual([]);
 });
@@ -100,6 +106,8 @@ test('390 px phone: from a knowledge base’s agent snippets to /docs filled in 
 
   // From the knowledge-base page, next to its code snippets.
   await page.goto(`/knowledge-bases/${kb.id}`);
+  // The set-up is folded below the plans and Try-it: open it.
+  await page.locator('details', { hasText: 'Use it from your code or an AI agent' }).locator('summary').click();
   const agents = page.getByRole('region', { name: 'Use it from an AI agent' });
   await expect(agents.getByTestId('snippet-mcp')).toContainText(`"url": "${origin}/kb/${kb.id}/mcp"`);
   await expect(agents.getByTestId('snippet-claude-desktop')).toContainText(`"${origin}/kb/${kb.id}/mcp"`);
@@ -113,13 +121,17 @@ test('390 px phone: from a knowledge base’s agent snippets to /docs filled in 
   await expect(page.getByTestId('snippet-mcp')).toContainText(`${origin}/kb/${kb.id}/mcp`);
   await expect(page.getByTestId('dify-registration')).toContainText(kb.id);
   await expectReference(page);
+  // The reference's examples are this knowledge base's: its id and its first sample question.
+  const detail = (await (await request.get(`/api/marketplace/knowledge-bases/${kb.id}`)).json()) as { sampleQuestions: string[] };
+  const queryExample = page.locator('#queryKnowledgeBase').getByLabel('Request body');
+  await expect(queryExample).toContainText(JSON.stringify(detail.sampleQuestions[0]));
 
   // Nothing wider than the phone: long lines scroll inside their code blocks.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await expect(page.getByRole('heading', { level: 1 })).toBeInViewport();
   await page.screenshot({ path: path.join(screenshots, 'docs-phone.png'), fullPage: false });
-  await page.getByRole('heading', { level: 2, name: /Ask a knowledge base a question/ }).scrollIntoViewIfNeeded();
+  await page.getByRole('heading', { level: 3, name: 'Ask a knowledge base a question', exact: true }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(screenshots, 'docs-phone-reference.png'), fullPage: false });
 
   // An unknown id leaves the placeholders.

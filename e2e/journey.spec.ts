@@ -33,11 +33,13 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   await expect(page.getByRole('heading', { level: 1, name: 'U.S. Constitution Companion' })).toBeVisible();
   const kbId = new URL(page.url()).pathname.split('/').at(-1)!;
   expect(kbId).toMatch(/^kb_/);
-  await expect(page.getByRole('link', { name: 'Sign in and subscribe to try' })).toBeVisible();
+  // Anyone may ask a few free questions before buying (docs/api.md §10.6).
+  await expect(page.getByRole('region', { name: 'Try it' }).getByTestId('try-it-usage')).toContainText('Free preview');
 
   // Buying while signed out leads to sign-in, then sign-up, and back to the knowledge base.
   await page.getByRole('button', { name: /Buy Starter/ }).click();
   await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to buy Starter of U.S. Constitution Companion');
   await page.getByRole('link', { name: 'Create an account' }).click();
   await expect(page).toHaveURL(/\/signup\?callbackUrl=/);
   // Client forms: type only once React has hydrated them (otherwise hydration resets what was typed).
@@ -49,7 +51,8 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   // The address is confirmed through the email that arrived (docs/api.md §11.3), which signs in and comes back here.
   await confirmSignUpByEmail(page, email);
   await expect(page).toHaveURL(new RegExp(`/knowledge-bases/${kbId}`));
-  await expect(page.getByText('Buy a plan above')).toBeVisible();
+  // Signed in without a plan: free preview questions until they buy.
+  await expect(page.getByRole('region', { name: 'Try it' }).getByTestId('try-it-usage')).toContainText('Free preview');
 
   // Buy in test mode.
   await page.getByRole('button', { name: /Buy Starter/ }).click();

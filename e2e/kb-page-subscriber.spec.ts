@@ -27,6 +27,7 @@ test('a subscriber sees their plan and usage, upgrades from the knowledge-base p
   const kbId = listing.items.find((i: { title: string }) => i.title === 'U.S. Constitution Companion').id as string;
   const detail = (await (await request.get(`/api/marketplace/knowledge-bases/${kbId}`)).json()) as Detail;
   expect(detail.plans.map((p) => [p.name, p.queriesPerPeriod])).toEqual([
+    ['Taster', 20],
     ['Starter', 100],
     ['Professional', 500],
     ['Enterprise', 2000],

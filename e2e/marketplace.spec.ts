@@ -148,7 +148,8 @@ test('open a knowledge base: facts, plans with Buy buttons, snippets for this id
   for (const fact of ['Category', 'Documents', 'Language', 'Licence']) await expect(page.locator('dt', { hasText: fact })).toBeVisible();
   await expect(page.locator('dd', { hasText: detail.licence })).toBeVisible();
   const plans = page.getByRole('region', { name: 'Plans' });
-  const buy = plans.getByRole('button', { name: /^Buy / });
+  // Paid plans say "Buy", a free one (the seeded Taster) "Get".
+  const buy = plans.getByRole('button', { name: /^(Buy|Get) / });
   await expect(buy).toHaveCount(detail.plans.length);
   for (const plan of detail.plans) {
     await expect(plans.getByRole('heading', { name: plan.name })).toBeVisible();
@@ -157,6 +158,8 @@ test('open a knowledge base: facts, plans with Buy buttons, snippets for this id
   await expect(plans.locator('form[action="/checkout/start"][method="post"]')).toHaveCount(detail.plans.length);
   for (const q of detail.sampleQuestions) await expect(page.getByText(q, { exact: true }).first()).toBeVisible();
 
+  // The code and agent set-up is folded below the plans and Try-it.
+  await page.locator('details', { hasText: 'Use it from your code or an AI agent' }).locator('summary').click();
   const endpoint = `${baseURL}/kb/${first!.id}/query`;
   for (const label of ['curl example', 'JavaScript example', 'Python example']) await expect(page.getByLabel(label)).toContainText(endpoint);
   await page.getByRole('button', { name: 'Copy curl' }).click();

@@ -203,7 +203,7 @@ test('a new account becomes a publisher, lists, fills, prices and publishes a kn
   await snapAtBothWidths(page, 'publish-analytics');
   const csv = await page.request.get(`/publish/listings/${kbId}/analytics/export?days=30`);
   expect(csv.status()).toBe(200);
-  expect(await csv.text()).toMatch(/^knowledge_base,day,answered,abstained,errors/);
+  expect(await csv.text()).toMatch(/^knowledge_base,day,answered,abstained,previews,refused,errors/);
 
   await page.goto('/publish/earnings');
   const history = page.getByTestId('earnings-history');

@@ -6,7 +6,7 @@ import { KeysTable } from '@/components/account/keys-table';
 import { SubscriptionBadges } from '@/components/account/status-badge';
 import { UsageMeter } from '@/components/account/usage-meter';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { formatDate, formatPrice } from '@/lib/platform/format';
+import { describePlan, formatDate } from '@/lib/platform/format';
 import { Section } from '@/components/ui/section';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
@@ -74,7 +74,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
                   <SubscriptionBadges subscription={s} />
                 </div>
                 <p className="mt-1 text-sm text-slate-700">
-                  {s.plan.name} · {formatPrice(s.plan.priceCents, s.plan.currency)}/month · period {formatDate(s.currentPeriodStart)} – {formatDate(s.currentPeriodEnd)}
+                  {describePlan(s.plan)} · period {formatDate(s.currentPeriodStart)} – {formatDate(s.currentPeriodEnd)}
                 </p>
                 <div className="mt-4">
                   <UsageMeter {...s.usage} label={`Queries used for ${s.kbTitle}`} />

@@ -1,13 +1,15 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { ApiReference } from '@/components/docs/api-reference';
 import { referenceDocument } from '@/components/docs/reference-document';
+import { ReferenceList } from '@/components/docs/reference-list';
+import { referenceOperations } from '@/components/docs/reference-text';
 import { AgentSnippets } from '@/components/marketplace/agent-snippets';
 import { CodeSnippets } from '@/components/marketplace/code-snippets';
 import { buildSnippets, KB_ID_PLACEHOLDER } from '@/components/marketplace/snippets';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Section } from '@/components/ui/section';
-import { getKnowledgeBaseView } from '@/lib/catalog';
+import { DEFAULT_LISTING_PARAMS, getKnowledgeBaseView, listKnowledgeBases, listPublicDocuments, toDetail, type KnowledgeBaseView } from '@/lib/catalog';
+import { documentationAnswer } from '@/lib/routing';
 import { buildOpenApiDocument } from '@/lib/openapi';
 import { baseUrl } from '@/lib/platform/base-url';
 
@@ -27,16 +29,34 @@ async function chosenKnowledgeBase(searchParams: SearchParams) {
   return getKnowledgeBaseView(kb);
 }
 
+/** The reference's examples: the chosen knowledge base, else the catalogue's most popular; its real answers. */
+async function referenceExamples(kb: KnowledgeBaseView | null) {
+  const example = kb ?? (await listKnowledgeBases({ ...DEFAULT_LISTING_PARAMS, pageSize: 1 }).then(({ items }) => (items[0] ? getKnowledgeBaseView(items[0].id) : null)));
+  if (!example) return { values: {}, responses: {} };
+  const question = example.sampleQuestions[0] ?? `What does ${example.title} cover?`;
+  const [answer, documents] = await Promise.all([documentationAnswer(example.id, question), listPublicDocuments(example.id)]);
+  const detail = toDetail(example);
+  const { description: _d, plans: _p, documentsCount: _c, language: _l, licence: _li, sampleQuestions: _s, ...item } = detail;
+  const values = { kb_id: example.id, knowledge_id: example.id, id: example.id, query: question, top_k: 3, title: documents[0]?.title ?? example.title };
+  const responses: Record<string, unknown> = {
+    listKnowledgeBases: { items: [item], total: 1, page: 1, pageSize: 12, totalPages: 1 },
+    getKnowledgeBase: detail,
+    ...(answer ? { queryKnowledgeBase: answer } : {}),
+  };
+  return { values, responses };
+}
+
 /**
- * /docs: a hand-written "Getting started" with copyable examples, then the reference of every endpoint, drawn by
- * Redoc from the same document /api/openapi.json serves (lib/openapi/).
+ * /docs: a hand-written "Getting started" with copyable examples, then the reference of every endpoint, rendered on
+ * the server from the same document /api/openapi.json serves (lib/openapi/), with examples from the catalogue.
  */
 export default async function DocsPage({ searchParams }: { searchParams: SearchParams }) {
   const base = baseUrl();
   const kb = await chosenKnowledgeBase(searchParams);
   const kbId = kb?.id ?? KB_ID_PLACEHOLDER;
   const question = kb?.sampleQuestions[0] ?? 'What does this knowledge base cover?';
-  const document = referenceDocument(buildOpenApiDocument(base));
+  const examples = await referenceExamples(kb);
+  const operations = referenceOperations(referenceDocument(buildOpenApiDocument(base)), examples.values, examples.responses);
 
   return (
     <>
@@ -140,12 +160,12 @@ export default async function DocsPage({ searchParams }: { searchParams: SearchP
             Endpoints
           </h2>
           <p className="mt-1 max-w-3xl text-sm text-slate-700">
-            Every request, response, header and error code, drawn by Redoc from the OpenAPI document. A method a path does not list answers{' '}
+            Every request, response and error code, from the OpenAPI document, with examples from the catalogue. A method a path does not list answers{' '}
             <code className={code}>405 method_not_allowed</code> with an <code className={code}>Allow</code> header, and the
             catalogue answers CORS preflights.
           </p>
         </div>
-        <ApiReference spec={document} />
+        <ReferenceList operations={operations} />
       </section>
     </>
   );

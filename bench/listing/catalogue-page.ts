@@ -40,6 +40,7 @@ export const CATALOGUE_PAGE_MATRIX: [string, string][] = [
   ['facets: two tags', 'tags=privacy,europe'],
   ['typo: nothing found, suggestion shown', 'query=constituton'],
   ['typo: two words, one wrong', 'query=climate emmisions'],
+  ['some words: nothing matches every word', 'query=climate qwzx'],
 ];
 
 function percentile(sorted: number[], p: number) {

@@ -75,17 +75,20 @@ export function KeysTable({
                 <StatusBadge status={key.status} />
               </td>
               <td role="cell" className={`${cell} flex flex-wrap gap-x-4 gap-y-1 @4xl:table-cell @4xl:text-right`}>
-                <Link
-                  href={`/account/keys/${key.id}/rename${returnTo === 'subscription' ? '?from=subscription' : ''}`}
-                  className="mr-4 font-medium text-brand-700 underline"
-                  aria-label={`Rename key ${key.masked}`}
-                >
-                  Rename
-                </Link>
                 {key.status === 'active' ? (
-                  <Link href={`/account/keys/${key.id}/revoke`} className="font-medium text-red-700 underline" aria-label={`Revoke key ${key.masked}`}>
-                    Revoke…
-                  </Link>
+                  <>
+                    {/* A revoked key is history: nothing to rename. */}
+                    <Link
+                      href={`/account/keys/${key.id}/rename${returnTo === 'subscription' ? '?from=subscription' : ''}`}
+                      className="mr-4 font-medium text-brand-700 underline"
+                      aria-label={`Rename key ${key.masked}`}
+                    >
+                      Rename
+                    </Link>
+                    <Link href={`/account/keys/${key.id}/revoke`} className="font-medium text-red-700 underline" aria-label={`Revoke key ${key.masked}`}>
+                      Revoke…
+                    </Link>
+                  </>
                 ) : (
                   <span className="text-slate-600">Revoked <Timestamp value={key.revokedAt} /></span>
                 )}

@@ -103,6 +103,8 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
 
 /** Tags shown before "More tags": enough for the common ones, few enough to keep the results near the top. */
 export const VISIBLE_TAGS = 12;
+/** On a phone fewer, so that the first result shows without scrolling (the rest are under "More tags"). */
+export const VISIBLE_TAGS_PHONE = 5;
 
 /**
  * Tag chips from the facets (lib/catalog): the tags in use in the current search and category, each with the number
@@ -116,25 +118,31 @@ export function TagChips({ state, facets }: { state: CatalogState; facets: reado
   if (selected.length === 0 && others.length === 0) return null;
   const shown = [...selected, ...others.slice(0, Math.max(0, VISIBLE_TAGS - selected.length))];
   const more = others.slice(shown.length - selected.length);
-  const chips = (list: { tag: string; count: number }[]) => (
+  // Selected tags always show; on a phone the unselected ones past VISIBLE_TAGS_PHONE move under "More tags".
+  const phoneCut = Math.max(selected.length, VISIBLE_TAGS_PHONE);
+  const chips = (list: { tag: string; count: number }[], itemClass: (index: number) => string | undefined = () => undefined) => (
     <ul className="mt-2 flex flex-wrap gap-1.5">
-      {list.map((facet) => (
-        <li key={facet.tag}>
+      {list.map((facet, i) => (
+        <li key={facet.tag} className={itemClass(i)}>
           <TagChip state={state} {...facet} />
         </li>
       ))}
     </ul>
   );
+  const phoneMore = shown.slice(phoneCut);
   return (
     <nav aria-labelledby="tag-filter-heading">
       <h2 id="tag-filter-heading" className="text-xs font-semibold uppercase tracking-wide text-slate-600">
         Filter by tags <span className="font-normal normal-case tracking-normal">(all selected tags must match)</span>
       </h2>
-      {chips(shown)}
-      {more.length > 0 ? (
-        <details className="mt-2">
-          <summary className="cursor-pointer text-sm font-medium text-brand-700">More tags ({more.length})</summary>
-          {chips(more)}
+      {chips(shown, (i) => (i >= phoneCut ? 'hidden sm:block' : undefined))}
+      {more.length + phoneMore.length > 0 ? (
+        <details className={cx('mt-2', more.length === 0 && 'sm:hidden')}>
+          <summary className="cursor-pointer text-sm font-medium text-brand-700">
+            More tags <span className="sm:hidden">({more.length + phoneMore.length})</span>
+            <span className="hidden sm:inline">({more.length})</span>
+          </summary>
+          {chips([...phoneMore, ...more], (i) => (i < phoneMore.length ? 'sm:hidden' : undefined))}
         </details>
       ) : null}
     </nav>

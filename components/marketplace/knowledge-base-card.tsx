@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
-import { categoryLabel } from './format';
-import { formatCompact, formatDate, formatInteger } from '@/lib/platform/format';
-import type { KnowledgeBaseCard as KnowledgeBaseCardView } from '@/lib/catalog';
+import { categoryLabel, languageName } from './format';
+import { formatCompact, formatDate, formatInteger, formatPrice, plural } from '@/lib/platform/format';
+import type { CardFacts, KnowledgeBaseCard as KnowledgeBaseCardView } from '@/lib/catalog';
 
 export function knowledgeBaseHref(id: string): string {
   return `/knowledge-bases/${encodeURIComponent(id)}`;
@@ -19,14 +19,14 @@ export function publisherHref(slug: string): string {
 export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<KnowledgeBaseCardView, 'category'> & { category: KnowledgeBaseCardView['category'] | null }; headingLevel?: 'h2' | 'h3' }) {
   const Heading = headingLevel;
   return (
-    <article className="relative flex h-full min-w-0 flex-col rounded-xl border [overflow-wrap:anywhere] border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-500 hover:shadow-md">
+    <article className="relative flex h-full min-w-0 flex-col rounded-xl border [overflow-wrap:anywhere] border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-500 hover:shadow-md">
       <div className="flex items-center justify-between gap-2 text-xs text-slate-600">
         {kb.category ? <Badge tone="brand">{categoryLabel(kb.category)}</Badge> : <Badge>No category yet</Badge>}
         <span>
           Updated <time dateTime={kb.updatedAt}>{formatDate(kb.updatedAt)}</time>
         </span>
       </div>
-      <Heading className="mt-3 text-base font-semibold leading-snug text-slate-900">
+      <Heading className="mt-2 text-base font-semibold leading-snug text-slate-900">
         <Link href={knowledgeBaseHref(kb.id)} className="after:absolute after:inset-0 after:rounded-xl after:content-['']">
           {kb.title}
         </Link>
@@ -41,9 +41,9 @@ export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<Knowle
           <span className="font-medium text-slate-800">{kb.publisher.name}</span>
         )}
       </p>
-      <p className="mt-3 line-clamp-3 text-sm leading-relaxed text-slate-700">{kb.summary}</p>
+      <p className="mt-2 line-clamp-2 text-sm leading-relaxed text-slate-700">{kb.summary}</p>
       {kb.tags.length > 0 ? (
-        <ul className="mt-3 flex flex-wrap gap-1.5" aria-label="Tags">
+        <ul className="mt-2 flex flex-wrap gap-1.5" aria-label="Tags">
           {kb.tags.map((tag) => (
             <li key={tag} className="rounded-md bg-slate-100 px-2 py-0.5 text-xs text-slate-700">
               {tag}
@@ -52,13 +52,26 @@ export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<Knowle
         </ul>
       ) : null}
       <div className="mt-auto pt-4">
-        <dl className="flex gap-5 border-t border-slate-100 pt-3 text-xs text-slate-600">
+        {kb.facts ? (
+          <p className="text-sm text-slate-600" data-testid="card-facts">
+            <span className="font-semibold text-slate-900">{priceLine(kb.facts)}</span> · {languageName(kb.facts.language)} ·{' '}
+            {plural(kb.facts.documentsCount, 'document')}
+          </p>
+        ) : null}
+        <dl className="mt-2 flex gap-5 border-t border-slate-100 pt-2 text-xs text-slate-600">
           <CardStat label="Subscribers" value={kb.subscribersCount} />
           <CardStat label="Queries" value={kb.queryVolume} />
         </dl>
       </div>
     </article>
   );
+}
+
+/** What the card sells: "Free plan · from $19/month", "From $19/month", or "Free plan". */
+export function priceLine(facts: CardFacts): string {
+  const price = facts.lowestPrice ? `${formatPrice(facts.lowestPrice.cents, facts.lowestPrice.currency)}/month` : null;
+  if (facts.freePlan) return price ? `Free plan · from ${price}` : 'Free plan';
+  return price ? `From ${price}` : 'No plan on sale';
 }
 
 /** A count in short form ("1.2K"), the exact number in its tooltip. */

@@ -57,3 +57,12 @@ describe('PlanCards', () => {
     expect(html).toContain('Downgrade to Free taster plan, free');
   });
 });
+
+describe('a free plan named "Free"', () => {
+  it('reads neither "Free / Free" nor "Get Free": its price is $0 and its button "Start free"', () => {
+    const html = text(renderToStaticMarkup(createElement(PlanCards, { items: [{ plan: plan({ name: 'Free', priceCents: 0 }), offer: { kind: 'buy' } }] })));
+    expect(html).toContain('Free$0');
+    expect(html).toContain('Start free');
+    expect(html).not.toMatch(/Get Free|FreeFree/);
+  });
+});

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
-import { formatPrice, plural } from '@/lib/platform/format';
+import { formatAmount, formatPrice, plural } from '@/lib/platform/format';
 import type { PlanOffer, PlanView } from '@/lib/subscriptions';
 
 export interface PlanCardItem {
@@ -27,7 +27,8 @@ export function PlanCards({
   const currentIndex = items.findIndex((item) => item.offer.kind === 'current');
   const featuredIndex = currentIndex >= 0 ? currentIndex : items.length > 1 ? items.findIndex((item) => item.plan.id === mostChosenPlanId) : -1;
   return (
-    <ul className={cx('grid gap-4', items.length >= 3 ? 'md:grid-cols-3' : 'md:grid-cols-2')}>
+    // Four plans (a free taster and three tiers) sit two by two: four across the plans' column would squeeze them.
+    <ul className={cx('grid gap-4', items.length === 3 ? 'md:grid-cols-3' : 'sm:grid-cols-2')}>
       {items.map(({ plan, offer }, i) => {
         const featured = i === featuredIndex;
         return (
@@ -45,7 +46,8 @@ export function PlanCards({
             ) : null}
             <h3 className="text-base font-semibold text-slate-900">{plan.name}</h3>
             <p className="mt-2">
-              <span className="text-3xl font-bold tracking-tight text-slate-900">{formatPrice(plan.priceCents, plan.currency)}</span>
+              {/* A plan named "Free" would read "Free / Free": its price is then written as the amount. */}
+              <span className="text-3xl font-bold tracking-tight text-slate-900">{isNamedFree(plan) ? formatAmount(0, plan.currency).replace(/\.00$/, '') : formatPrice(plan.priceCents, plan.currency)}</span>
               {plan.priceCents > 0 ? <span className="text-sm text-slate-600"> / month</span> : null}
             </p>
             <ul className="mt-4 space-y-2 text-sm text-slate-700">
@@ -75,6 +77,9 @@ export function planPriceSuffix(plan: Pick<PlanView, 'priceCents' | 'currency'>)
   return plan.priceCents === 0 ? ' plan, free' : ` plan for ${formatPrice(plan.priceCents, plan.currency)} a month`;
 }
 
+/** A free plan whose name says so ("Free", "Free plan"): its name cannot also be its price or its button's verb. */
+const isNamedFree = (plan: Pick<PlanView, 'name' | 'priceCents'>) => plan.priceCents === 0 && /^free( plan)?$/i.test(plan.name.trim());
+
 function PlanAction({ plan, offer, featured }: { plan: PlanView; offer: PlanOffer; featured: boolean }) {
   const price = <span className="sr-only">{planPriceSuffix(plan)}</span>;
   switch (offer.kind) {
@@ -84,8 +89,8 @@ function PlanAction({ plan, offer, featured }: { plan: PlanView; offer: PlanOffe
           <input type="hidden" name="planId" value={plan.id} />
           <Button type="submit" variant={featured ? 'primary' : 'secondary'} className="w-full">
             {/* Nothing to pay for a free plan: "Get", not "Buy". */}
-            {plan.priceCents === 0 ? 'Get' : 'Buy'} {plan.name}
-            {price}
+            {isNamedFree(plan) ? 'Start free' : `${plan.priceCents === 0 ? 'Get' : 'Buy'} ${plan.name}`}
+            {isNamedFree(plan) ? null : price}
           </Button>
         </form>
       );

@@ -6,17 +6,30 @@ import { formatAmount, formatDate, formatDayMonth, formatInteger, formatMonth } 
 import { Section } from '@/components/ui/section';
 import type { AnalyticsView as Analytics, DailyOutcomes } from '@/lib/publishing';
 
-const COLORS = { answered: '#1f57c9', abstained: '#94a3b8', errors: '#b91c1c' } as const;
+/** Stacked from the bottom: what was answered, what was free, what was refused or failed. */
+const SERIES = [
+  { key: 'answered', label: 'Answered', color: '#1f57c9' },
+  { key: 'abstained', label: 'Abstained (free)', color: '#94a3b8' },
+  { key: 'previews', label: 'Free previews', color: '#0f766e' },
+  { key: 'refused', label: 'Refused (cap or rate limit)', color: '#b45309' },
+  { key: 'errors', label: 'Errors', color: '#b91c1c' },
+] as const;
+
+type SeriesKey = (typeof SERIES)[number]['key'];
+type Totals = Analytics['totals'];
+
+const dayTotal = (d: Pick<DailyOutcomes, SeriesKey>) => SERIES.reduce((n, s) => n + d[s.key], 0);
+
+/** Refusal codes in words; anything else keeps its code. */
+const REFUSAL_NAMES: Record<string, string> = { query_cap_exceeded: 'Cap reached', rate_limit_exceeded: 'Rate limited' };
 
 const DAILY_COLUMNS: DataColumn<DailyOutcomes>[] = [
   { header: 'Day (UTC)', cell: (d) => formatDate(d.day), className: 'sm:whitespace-nowrap' },
-  { header: 'Answered', cell: (d) => d.answered, numeric: true },
-  { header: 'Abstained', cell: (d) => d.abstained, numeric: true },
-  { header: 'Errors', cell: (d) => d.errors, numeric: true },
+  ...SERIES.map((s): DataColumn<DailyOutcomes> => ({ header: s.label, cell: (d) => d[s.key], numeric: true })),
 ];
-const ERROR_COLUMNS: DataColumn<Analytics['errorsByCode'][number]>[] = [
-  { header: 'Code', cell: (e) => e.code, className: 'font-mono text-xs' },
-  { header: 'Queries', cell: (e) => e.count, numeric: true },
+const CODE_COLUMNS: DataColumn<Analytics['errorsByCode'][number]>[] = [
+  { header: 'Code', cell: (e) => (REFUSAL_NAMES[e.code] ? `${REFUSAL_NAMES[e.code]} (${e.code})` : e.code), className: 'font-mono text-xs' },
+  { header: 'Requests', cell: (e) => e.count, numeric: true },
 ];
 const SUBSCRIBER_COLUMNS: DataColumn<Analytics['subscribersByPlan'][number]>[] = [
   { header: 'Plan', cell: (p) => (p.active ? p.plan : `${p.plan} (retired)`) },
@@ -29,76 +42,56 @@ const REVENUE_COLUMNS: DataColumn<Analytics['revenueByMonth'][number]>[] = [
 ];
 
 /**
- * Answered / abstained / errors per day as a stacked SVG bar chart drawn at phone width (so its labels stay readable
- * at 390 px), with a summary for screen readers and every number in a table behind a disclosure.
+ * Requests per day, stacked by outcome, as HTML bars that take the whole width at any screen size (text stays text,
+ * so it keeps its size on a phone), with the previous period's daily average as a dashed line for comparison, a
+ * summary for screen readers, and every number in a table behind a disclosure.
  */
-export function OutcomesChart({ days, title }: { days: DailyOutcomes[]; title: string }) {
-  const width = 360;
-  const height = 190;
-  const pad = { top: 10, right: 6, bottom: 24, left: 34 };
-  const max = Math.max(1, ...days.map((d) => d.answered + d.abstained + d.errors));
-  // Whole-number gridlines: 0 and 1 for a chart of ones, else 0, half and the top.
+export function OutcomesChart({ days, previous, title }: { days: DailyOutcomes[]; previous: Totals; title: string }) {
+  const max = Math.max(1, ...days.map(dayTotal));
   const niceMax = max <= 1 ? 1 : max <= 4 ? Math.ceil(max / 2) * 2 : Math.ceil(max / 4) * 4;
-  const plotW = width - pad.left - pad.right;
-  const plotH = height - pad.top - pad.bottom;
-  const slot = plotW / Math.max(1, days.length);
-  const barW = Math.max(2, slot * 0.7);
-  const totals = days.reduce((t, d) => ({ a: t.a + d.answered, b: t.b + d.abstained, e: t.e + d.errors }), { a: 0, b: 0, e: 0 });
+  const previousAverage = days.length === 0 ? 0 : dayTotal(previous) / days.length;
+  const totals = days.reduce((t, d) => t + dayTotal(d), 0);
   const summary =
-    days.length === 0 ? 'No data.' : `From ${formatDate(days[0]!.day)} to ${formatDate(days.at(-1)!.day)}: ${totals.a} answered, ${totals.b} abstained, ${totals.e} errors.`;
-  const id = `chart-${title.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`;
+    days.length === 0
+      ? 'No data.'
+      : `From ${formatDate(days[0]!.day)} to ${formatDate(days.at(-1)!.day)}: ${SERIES.map((s) => `${days.reduce((n, d) => n + d[s.key], 0)} ${s.label.toLowerCase()}`).join(', ')}; ${totals} in all, against ${dayTotal(previous)} in the ${days.length} days before.`;
+  const pct = (n: number) => `${Math.min(100, (n / niceMax) * 100)}%`;
   return (
-    <figure className="w-full max-w-lg">
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} className="h-auto w-full">
-        <title id={`${id}-title`}>{title}</title>
-        <desc id={`${id}-desc`}>{summary}</desc>
-        {(niceMax === 1 ? [0, 1] : [0, 0.5, 1]).map((f) => {
-          const y = pad.top + plotH - f * plotH;
-          return (
-            <g key={f}>
-              <line x1={pad.left} x2={width - pad.right} y1={y} y2={y} stroke="#e2e8f0" />
-              <text x={pad.left - 5} y={y + 4} textAnchor="end" fontSize="11" fill="#334155">
-                {Math.round(niceMax * f)}
-              </text>
-            </g>
-          );
-        })}
-        {days.map((d, i) => {
-          const x = pad.left + i * slot + (slot - barW) / 2;
-          let y = pad.top + plotH;
-          return (
-            <g key={d.day}>
-              {(['answered', 'abstained', 'errors'] as const).map((k) => {
-                const h = (d[k] / niceMax) * plotH;
-                y -= h;
-                return h > 0 ? <rect key={k} x={x} y={y} width={barW} height={h} fill={COLORS[k]} /> : null;
-              })}
-              <title>{`${formatDate(d.day)}: ${d.answered} answered, ${d.abstained} abstained, ${d.errors} errors`}</title>
-            </g>
-          );
-        })}
-        {days.length > 0 ? (
-          <>
-            <text x={pad.left} y={height - 6} fontSize="11" fill="#334155">
-              {formatDayMonth(days[0]!.day)}
-            </text>
-            <text x={width - pad.right} y={height - 6} fontSize="11" fill="#334155" textAnchor="end">
-              {formatDayMonth(days.at(-1)!.day)}
-            </text>
-          </>
+    <figure className="w-full">
+      <div role="img" aria-label={`${title}. ${summary}`} className="relative ml-8 h-52 border-b border-slate-300">
+        {(niceMax === 1 ? [0, 1] : [0, 0.5, 1]).map((f) => (
+          <div key={f} aria-hidden="true" className="absolute inset-x-0 border-t border-slate-200" style={{ bottom: `${f * 100}%` }}>
+            <span className="absolute -left-8 -translate-y-1/2 text-xs tabular-nums text-slate-700">{Math.round(niceMax * f)}</span>
+          </div>
+        ))}
+        <div aria-hidden="true" className="absolute inset-0 flex items-end gap-px">
+          {days.map((d) => (
+            <div key={d.day} className="flex h-full flex-1 flex-col-reverse" title={`${formatDate(d.day)}: ${SERIES.map((s) => `${d[s.key]} ${s.label.toLowerCase()}`).join(', ')}`}>
+              {SERIES.map((s) => (d[s.key] > 0 ? <div key={s.key} style={{ height: pct(d[s.key]), background: s.color }} /> : null))}
+            </div>
+          ))}
+        </div>
+        {previousAverage > 0 ? (
+          <div aria-hidden="true" className="absolute inset-x-0 border-t-2 border-dashed border-slate-900/60" style={{ bottom: pct(previousAverage) }} data-testid="previous-average">
+            <span className="absolute right-0 -translate-y-full rounded bg-white/90 px-1 text-xs text-slate-800">previous {days.length} days: {formatInteger(Math.round(previousAverage * 10) / 10)} a day</span>
+          </div>
         ) : null}
-      </svg>
-      <figcaption className="mt-2 text-sm text-slate-700">
-        <span className="mr-4 inline-flex items-center gap-1">
-          <span aria-hidden="true" className="inline-block h-3 w-3 rounded-sm" style={{ background: COLORS.answered }} /> Answered
-        </span>
-        <span className="mr-4 inline-flex items-center gap-1">
-          <span aria-hidden="true" className="inline-block h-3 w-3 rounded-sm" style={{ background: COLORS.abstained }} /> Abstained (free)
-        </span>
+      </div>
+      {days.length > 0 ? (
+        <div aria-hidden="true" className="ml-8 mt-1 flex justify-between text-xs text-slate-700">
+          <span>{formatDayMonth(days[0]!.day)}</span>
+          <span>{formatDayMonth(days.at(-1)!.day)}</span>
+        </div>
+      ) : null}
+      <figcaption className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700">
+        {SERIES.map((s) => (
+          <span key={s.key} className="inline-flex items-center gap-1">
+            <span aria-hidden="true" className="inline-block h-3 w-3 rounded-sm" style={{ background: s.color }} /> {s.label}
+          </span>
+        ))}
         <span className="inline-flex items-center gap-1">
-          <span aria-hidden="true" className="inline-block h-3 w-3 rounded-sm" style={{ background: COLORS.errors }} /> Errors
+          <span aria-hidden="true" className="inline-block w-4 border-t-2 border-dashed border-slate-900/60" /> Previous period, daily average
         </span>
-        <span className="mt-1 block">{summary}</span>
       </figcaption>
       <details className="mt-2 text-sm">
         <summary className="cursor-pointer font-medium text-brand-700">Show the numbers as a table</summary>
@@ -108,15 +101,23 @@ export function OutcomesChart({ days, title }: { days: DailyOutcomes[]; title: s
   );
 }
 
+/** "+3 vs previous 7 days", "same as previous 7 days". */
+export function changeText(now: number, before: number, days: number): string {
+  const diff = now - before;
+  if (diff === 0) return `same as the previous ${days} days`;
+  return `${diff > 0 ? '+' : '−'}${formatInteger(Math.abs(diff))} vs the previous ${days} days`;
+}
+
 const latencyText = (ms: number | null) => (ms === null ? '—' : Number.isFinite(ms) ? `≤ ${formatInteger(ms)} ms` : '> 30 s');
 
-function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
+function Stat({ label, value, change, testId }: { label: string; value: string; change?: string; testId?: string }) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4">
       <dt className="text-sm text-slate-700">{label}</dt>
       <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900" data-testid={testId}>
         {value}
       </dd>
+      {change ? <dd className="mt-0.5 text-xs text-slate-600">{change}</dd> : null}
     </div>
   );
 }
@@ -142,24 +143,38 @@ export function AnalyticsPanel({ view, title, basePath, csvHref }: { view: Analy
           Export CSV
         </a>
       </div>
-      <dl className="mt-4 grid grid-cols-2 gap-3 md:grid-cols-5">
-        <Stat label="Answered" value={formatInteger(view.totals.answered)} testId="stat-answered" />
-        <Stat label="Abstained" value={formatInteger(view.totals.abstained)} />
-        <Stat label="Errors" value={formatInteger(view.totals.errors)} />
+      <dl className="mt-4 grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-7">
+        {SERIES.map((s) => (
+          <Stat
+            key={s.key}
+            label={s.label}
+            value={formatInteger(view.totals[s.key])}
+            change={changeText(view.totals[s.key], view.previousTotals[s.key], view.days)}
+            testId={`stat-${s.key}`}
+          />
+        ))}
         <Stat label="Latency p50" value={latencyText(view.latency.p50)} />
         <Stat label="Latency p95" value={latencyText(view.latency.p95)} />
       </dl>
-      <Section id="daily-heading" title="Queries per day" size="lg" className="mt-8">
+      <Section id="daily-heading" title="Requests per day" size="lg" className="mt-8">
         <div className="mt-3">
-          <OutcomesChart days={view.daily} title={`${title}: queries per day`} />
+          <OutcomesChart days={view.daily} previous={view.previousTotals} title={`${title}: requests per day`} />
         </div>
       </Section>
-      <div className="mt-8 grid gap-8 md:grid-cols-3">
+      <div className="mt-8 grid gap-8 md:grid-cols-2 xl:grid-cols-4">
+        <Section id="refused-heading" title="Refused by code" size="base">
+          <p className="mt-1 text-sm text-slate-700">Buyers who hit their plan&apos;s cap or rate limit: demand your plans did not allow.</p>
+          {view.refusedByCode.length === 0 ? (
+            <p className="mt-2 text-sm text-slate-700">No refusals in this period.</p>
+          ) : (
+            <DataTable caption="Refused by code" columns={CODE_COLUMNS} rows={view.refusedByCode} rowKey={(e) => e.code} testId="refused-by-code" className="mt-2" />
+          )}
+        </Section>
         <Section id="errors-heading" title="Errors by code" size="base">
           {view.errorsByCode.length === 0 ? (
             <p className="mt-2 text-sm text-slate-700">No errors in this period.</p>
           ) : (
-            <DataTable caption="Errors by code" columns={ERROR_COLUMNS} rows={view.errorsByCode} rowKey={(e) => e.code} className="mt-2" />
+            <DataTable caption="Errors by code" columns={CODE_COLUMNS} rows={view.errorsByCode} rowKey={(e) => e.code} className="mt-2" />
           )}
         </Section>
         <Section id="subscribers-heading" title="Active subscribers by plan" size="base">

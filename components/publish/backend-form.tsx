@@ -1,13 +1,29 @@
 'use client';
 
-import { useActionState } from 'react';
+import { useActionState, useState } from 'react';
+import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from './form-state';
 
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A random secret of `length` base62 characters from the browser's CSPRNG (rejection sampling keeps it uniform). */
+export function generateSecret(prefix: string, length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length))) {
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return prefix + out;
+}
+
 /**
- * The http backend's settings. The infrastructure key and signing secret are write-only: the fields start empty
- * whatever is stored, and a blank field keeps the stored value.
+ * The http backend's settings. The infrastructure key and signing secret are write-only: once stored they are never
+ * shown again, and a blank field keeps the stored value. Before any is stored, the browser generates both (the
+ * publisher copies them into their endpoint's configuration), and the fields keep what they hold across a refused
+ * save, so nothing has to be typed twice. The values never travel back from the server.
  */
 export function BackendForm({
   action,
@@ -25,10 +41,14 @@ export function BackendForm({
   hasSigningSecret: boolean;
 }) {
   const [state, formAction] = useActionState(action, { fieldErrors: {} });
+  const [infraKey, setInfraKey] = useState(() => (hasInfraKey ? '' : generateSecret('infra_', 32)));
+  const [signingSecret, setSigningSecret] = useState(() => (hasSigningSecret ? '' : generateSecret('whsec_', 40)));
   const e = state.fieldErrors;
   const stored = 'A value is stored. Leave blank to keep it; it is never shown again.';
+  const generated = 'Generated in your browser: copy it into your endpoint’s configuration before saving. Shown only until it is saved.';
   return (
-    <form action={formAction} className="grid max-w-2xl gap-4" noValidate>
+    // The secrets are controlled fields: React's reset after a refused save would otherwise empty them.
+    <form action={formAction} onReset={(event) => event.preventDefault()} className="grid max-w-2xl gap-4" noValidate>
       <input type="hidden" name="kbId" value={kbId} />
       {state.message ? (
         <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
@@ -39,21 +59,39 @@ export function BackendForm({
       <Field
         label="Infrastructure key"
         name="infraKey"
-        type="password"
+        type={hasInfraKey ? 'password' : 'text'}
         autoComplete="off"
+        spellCheck={false}
+        value={infraKey}
+        onChange={(event) => setInfraKey(event.target.value)}
         error={e.infraKey}
-        hint={hasInfraKey ? stored : 'Sent as Authorization: Bearer …; at least 16 characters.'}
+        hint={hasInfraKey ? stored : `Sent as Authorization: Bearer …; at least 16 characters. ${generated}`}
         required={!hasInfraKey}
       />
       <Field
         label="Signing secret"
         name="signingSecret"
-        type="password"
+        type={hasSigningSecret ? 'password' : 'text'}
         autoComplete="off"
+        spellCheck={false}
+        value={signingSecret}
+        onChange={(event) => setSigningSecret(event.target.value)}
         error={e.signingSecret}
-        hint={hasSigningSecret ? stored : 'Signs every call (Almanac-Signature); at least 32 characters.'}
+        hint={hasSigningSecret ? stored : `Signs every call (Almanac-Signature); at least 32 characters. ${generated}`}
         required={!hasSigningSecret}
       />
+      <div>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => {
+            setInfraKey(generateSecret('infra_', 32));
+            setSigningSecret(generateSecret('whsec_', 40));
+          }}
+        >
+          {hasInfraKey || hasSigningSecret ? 'Generate new secrets (replaces the stored ones on save)' : 'Generate new secrets'}
+        </Button>
+      </div>
       <Field label="Timeout (ms)" name="timeoutMs" type="number" inputMode="numeric" min={100} max={120000} defaultValue={state.values?.timeoutMs ?? String(timeoutMs)} error={e.timeoutMs} hint="No answer within this time is publisher_timeout." />
       <div>
         <SubmitButton pendingLabel="Saving…">Save backend</SubmitButton>

@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { plural } from '@/lib/platform/format';
 import { formatFileSize, tooLargeMessage } from '@/lib/platform/file-size';
+import { ConfirmStep } from '@/components/ui/confirm-step';
 
 /** A refusal whose Retry-After is at most this long is the per-account upload slot: the file is sent again then. */
 const MAX_TURN_WAIT_SECONDS = 5;
@@ -194,8 +195,10 @@ export function ContentManager({
     sendAll(event.dataTransfer.files);
   };
 
+  // The document whose deletion waits for its in-page confirmation (components/ui/confirm-step.tsx).
+  const [confirming, setConfirming] = useState<string | null>(null);
   const remove = async (doc: ConsoleDocument) => {
-    if (!window.confirm(`Delete ${doc.name}? Its passages stop answering at once.`)) return;
+    setConfirming(null);
     const response = await fetch(`${basePath}/documents/${encodeURIComponent(doc.id)}`, { method: 'DELETE' });
     setAnnouncement(response.ok ? `${doc.name} deleted.` : `${doc.name} was not deleted: ${await errorMessage(response)}`);
     await refresh();
@@ -314,9 +317,21 @@ export function ContentManager({
                 <Button variant="ghost" size="xs" onClick={() => startReplace(d)}>
                   Replace<span className="sr-only"> {d.name}</span>
                 </Button>
-                <Button variant="danger" size="xs" onClick={() => void remove(d)}>
-                  Delete<span className="sr-only"> {d.name}</span>
-                </Button>
+                {confirming === d.id ? (
+                  <ConfirmStep
+                    question={`Delete ${d.name}? Its passages stop answering at once.`}
+                    confirmButton={
+                      <Button variant="danger" size="sm" data-confirm="" onClick={() => void remove(d)}>
+                        Delete<span className="sr-only"> {d.name}</span>
+                      </Button>
+                    }
+                    onCancel={() => setConfirming(null)}
+                  />
+                ) : (
+                  <Button variant="danger" size="xs" onClick={() => setConfirming(d.id)}>
+                    Delete<span className="sr-only"> {d.name}</span>…
+                  </Button>
+                )}
               </div>
             </li>
           ))}

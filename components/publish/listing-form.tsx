@@ -29,6 +29,8 @@ export interface ListingValues {
   language: string;
   licence: string;
   sampleQuestions: string;
+  /** Free preview questions on the knowledge-base page; on unless turned off. */
+  previewsEnabled?: 'true' | 'false';
   backendKind: 'hosted' | 'http';
 }
 
@@ -77,8 +79,15 @@ export function ListingForm({
 }) {
   const [state, formAction] = useActionState(action, { fieldErrors: {} });
   const [v, setV] = useState(initial);
-  const set = (key: keyof ListingValues) => (event: { target: { value: string } }) => setV((old) => ({ ...old, [key]: event.target.value }));
-  const e = state.fieldErrors;
+  // A field changed since the server's answer loses its message (the server checks it again on save): the messages
+  // left are the fields still to fix. Keyed by the answer, so a new refusal shows all of its messages again.
+  const [edited, setEdited] = useState<{ of: FormState; keys: string[] }>({ of: state, keys: [] });
+  const editedKeys = edited.of === state ? edited.keys : [];
+  const set = (key: keyof ListingValues) => (event: { target: { value: string } }) => {
+    setV((old) => ({ ...old, [key]: event.target.value }));
+    if (state.fieldErrors[key] && !editedKeys.includes(key)) setEdited({ of: state, keys: [...editedKeys, key] });
+  };
+  const e = Object.fromEntries(Object.entries(state.fieldErrors).filter(([key]) => !editedKeys.includes(key)));
   const tags = previewTags(v.tags);
   const suggestions = knownTags.filter((t) => !tags.includes(t)).slice(0, 12);
   const questions = v.sampleQuestions.split('\n').map((q) => q.trim()).filter(Boolean);
@@ -218,6 +227,29 @@ export function ListingForm({
           rows={4}
           hint="One per line, up to 6: shown on the page so buyers know what to ask."
         />
+        <div>
+          {/* Unchecked boxes send nothing: the hidden field says "false" and the box, after it, overrides it. */}
+          <input type="hidden" name="previewsEnabled" value="false" />
+          <label className="flex items-start gap-3 text-sm text-slate-800">
+            <input
+              type="checkbox"
+              name="previewsEnabled"
+              value="true"
+              checked={(v.previewsEnabled ?? 'true') === 'true'}
+              onChange={(event) => set('previewsEnabled')({ target: { value: event.target.checked ? 'true' : 'false' } })}
+              className="mt-1"
+              aria-describedby="previews-hint"
+            />
+            <span>
+              <span className="block font-medium">Free preview questions</span>
+              <span id="previews-hint" className="block text-slate-600">
+                Anyone on the listing&apos;s page may ask a few questions a day before buying. They count against no plan and show in
+                your analytics as previews.
+              </span>
+            </span>
+          </label>
+          {e.previewsEnabled ? <p className="mt-1 text-sm font-medium text-red-700">{e.previewsEnabled}</p> : null}
+        </div>
         {kbId ? (
           <p className="text-sm text-slate-700">
             Answers come from <span className="font-medium">{v.backendKind === 'hosted' ? 'documents hosted on Almanac' : 'your own HTTP endpoint'}</span> (chosen at creation).

@@ -3,40 +3,66 @@
 import { useActionState, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { Citation } from '@/lib/query-answer';
-import type { UsageView } from '@/lib/subscriptions';
 
-type Usage = Pick<UsageView, 'used' | 'cap' | 'remaining'>;
-
-/** What a question came back with; the server action that answers it lives beside the page (app/). */
+/** What a question came back with; the server actions that answer it live beside the page (app/). */
 export type TryItState =
   | { status: 'idle' }
-  | { status: 'answered'; query: string; answer: string; citations: Citation[]; usage: Usage }
-  | { status: 'error'; query: string; message: string; code: string; upgradeUrl?: string };
+  | { status: 'answered'; query: string; answer: string; citations: Citation[]; costNote: string; answeredNote: string }
+  | { status: 'error'; query: string; message: string; code: string; upgradeUrl?: string; costNote?: string };
 
 export type TryItAction = (previous: TryItState, formData: FormData) => Promise<TryItState>;
 
-/** The question box and the answer with its citations; works as a plain form post without JavaScript too. */
+/**
+ * The question box, the sample questions as one-click buttons, and the answer with its citations; works as a plain
+ * form post without JavaScript too (a sample button submits its question as `sample`, which the action prefers).
+ */
 export function TryItForm({
   kbId,
   action,
-  initialUsage,
-  sampleQuestion,
+  costNote,
+  sampleQuestions,
+  disabled = false,
 }: {
   kbId: string;
   action: TryItAction;
-  initialUsage: Pick<UsageView, 'used' | 'cap'>;
-  sampleQuestion?: string;
+  /** What asking costs, as it stands when the page is drawn. */
+  costNote: string;
+  sampleQuestions: string[];
+  /** The allowance is used up: the form stays visible, asking is off. */
+  disabled?: boolean;
 }) {
   const [state, formAction, pending] = useActionState<TryItState, FormData>(action, { status: 'idle' });
-  const usage = state.status === 'answered' ? state.usage : initialUsage;
+  const note = (state.status !== 'idle' && state.costNote) || costNote;
+  const sampleQuestion = sampleQuestions[0];
   // The hint speaks of the example question: it goes once the buyer writes their own (or has asked something).
   const [ownQuestion, setOwnQuestion] = useState(false);
   const showHint = Boolean(sampleQuestion) && state.status === 'idle' && !ownQuestion;
+  const off = disabled || pending || (state.status === 'error' && state.code === 'preview_limit_reached');
   return (
     <div>
       <form action={formAction} className="mt-3">
         <input type="hidden" name="kbId" value={kbId} />
-        <label htmlFor="try-it-query" className="block text-sm font-medium text-slate-900">
+        {sampleQuestions.length > 0 ? (
+          <fieldset>
+            <legend className="text-sm font-medium text-slate-900">Ask a sample question</legend>
+            <ul className="mt-2 flex flex-col gap-2">
+              {sampleQuestions.map((q) => (
+                <li key={q}>
+                  <button
+                    type="submit"
+                    name="sample"
+                    value={q}
+                    disabled={off}
+                    className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-left text-sm text-slate-800 hover:border-brand-600 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-60"
+                  >
+                    {q}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+        ) : null}
+        <label htmlFor="try-it-query" className="mt-4 block text-sm font-medium text-slate-900">
           Your question
         </label>
         {showHint ? (
@@ -47,10 +73,9 @@ export function TryItForm({
         <textarea
           id="try-it-query"
           name="query"
-          required
           maxLength={2000}
           rows={3}
-          // The first sample question is ready to send, so a new subscriber sees an answer with one click.
+          // The first sample question is ready to send, so a visitor sees an answer with one click.
           defaultValue={state.status === 'idle' ? (sampleQuestion ?? '') : state.query}
           placeholder="Ask something this knowledge base covers"
           onChange={(event) => setOwnQuestion(event.target.value !== sampleQuestion)}
@@ -58,12 +83,11 @@ export function TryItForm({
           className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-600"
         />
         <div className="mt-2 flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={pending}>
+          <Button type="submit" disabled={off}>
             {pending ? 'Asking…' : 'Ask'}
           </Button>
           <p id="try-it-cost" className="text-sm text-slate-700" data-testid="try-it-usage">
-            Each answered question counts against your plan&apos;s cap, like an API call: {usage.used.toLocaleString('en-US')} of{' '}
-            {usage.cap.toLocaleString('en-US')} used this period.
+            {note}
           </p>
         </div>
       </form>
@@ -81,7 +105,11 @@ export function TryItForm({
         {state.status === 'answered' ? (
           <article className="rounded-md border border-slate-200 bg-slate-50 p-4" data-testid="try-it-answer">
             <h3 className="text-sm font-semibold text-slate-900">Answer</h3>
-            <p className="mt-1 whitespace-pre-line text-sm text-slate-900">{state.answer}</p>
+            <p className="mt-1 text-sm text-slate-700">
+              <span className="sr-only">To: </span>
+              <q>{state.query}</q>
+            </p>
+            <p className="mt-2 whitespace-pre-line text-sm text-slate-900">{state.answer}</p>
             {state.citations.length > 0 ? (
               <>
                 <h3 className="mt-4 text-sm font-semibold text-slate-900">Sources</h3>
@@ -98,10 +126,7 @@ export function TryItForm({
             ) : (
               <p className="mt-3 text-sm text-slate-700">No sources were cited.</p>
             )}
-            <p className="mt-3 text-sm text-slate-700">
-              Counted: {state.usage.used.toLocaleString('en-US')} / {state.usage.cap.toLocaleString('en-US')} queries used,{' '}
-              {state.usage.remaining.toLocaleString('en-US')} left this period.
-            </p>
+            <p className="mt-3 text-sm text-slate-700">{state.answeredNote}</p>
           </article>
         ) : null}
       </div>

@@ -1,42 +1,36 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { SubscriberStanding } from '@/lib/subscriptions';
+import { previewCostNote, subscriberCostNote } from './notes';
 import { TryItForm, type TryItAction } from './try-it-form';
 import { Section } from '@/components/ui/section';
 
 /**
- * "Try it" on a knowledge-base page. Signed out: an invitation to sign in. Signed in without a subscription: a
- * prompt to buy a plan. Subscriber: a question form that runs through the gateway and counts against the cap.
- * The page looks the standing up once and hands it to both this section and the plans above it, and passes in the
- * server action that answers (it lives beside the page).
+ * "Try it" on a knowledge-base page. A subscriber asks through the gateway, counted against the cap. Anyone else asks
+ * free preview questions while the knowledge base offers them (`preview` is their allowance, null when it offers
+ * none); without previews, an invitation to sign in or to buy a plan. The page looks the standing up once and hands
+ * it to both this section and the plans beside it, with the server actions that answer (they live beside the page).
  */
 export function TryItSection({
   kbId,
   signedIn,
   standing,
-  sampleQuestion,
-  action,
+  sampleQuestions,
+  preview,
+  actions,
+  className,
 }: {
   kbId: string;
   signedIn: boolean;
   standing: SubscriberStanding | null;
-  sampleQuestion?: string;
-  action: TryItAction;
+  sampleQuestions: string[];
+  preview: { limit: number; remaining: number } | null;
+  actions: { subscriber: TryItAction; preview: TryItAction };
+  className?: string;
 }) {
   const returnTo = `/knowledge-bases/${encodeURIComponent(kbId)}`;
   let body: ReactNode;
-  if (!signedIn) {
-    body = (
-      <p className="mt-2 text-sm text-slate-700">
-        <Link href={`/signin?callbackUrl=${encodeURIComponent(returnTo)}`} className="font-medium text-brand-700 underline">
-          Sign in and subscribe to try
-        </Link>{' '}
-        this knowledge base from here.
-      </p>
-    );
-  } else if (!standing) {
-    body = <p className="mt-2 text-sm text-slate-700">Buy a plan above to ask this knowledge base questions here and through the API.</p>;
-  } else if (standing.state !== 'active') {
+  if (standing && standing.state !== 'active') {
     body = (
       <p className="mt-2 text-sm text-slate-700">
         Your subscription is suspended until its payment goes through.{' '}
@@ -45,12 +39,39 @@ export function TryItSection({
         </Link>
       </p>
     );
+  } else if (standing) {
+    body = <TryItForm kbId={kbId} action={actions.subscriber} costNote={subscriberCostNote(standing.usage)} sampleQuestions={sampleQuestions} />;
+  } else if (preview) {
+    body = (
+      <TryItForm kbId={kbId} action={actions.preview} costNote={previewCostNote(preview)} sampleQuestions={sampleQuestions} disabled={preview.remaining === 0} />
+    );
+  } else if (!signedIn) {
+    body = (
+      <p className="mt-2 text-sm text-slate-700">
+        <Link href={`/signin?callbackUrl=${encodeURIComponent(returnTo)}`} className="font-medium text-brand-700 underline">
+          Sign in and subscribe to try
+        </Link>{' '}
+        this knowledge base from here.
+      </p>
+    );
   } else {
-    body = <TryItForm kbId={kbId} action={action} initialUsage={standing.usage} sampleQuestion={sampleQuestion} />;
+    body = <p className="mt-2 text-sm text-slate-700">Buy a plan to ask this knowledge base questions here and through the API.</p>;
   }
+  const asking = standing?.state === 'active' || (!standing && preview);
   return (
-    <Section id="try-it-heading" title="Try it" size="lg" className="mt-8 rounded-lg border border-slate-200 bg-white p-5">
+    <Section id="try-it-heading" title="Try it" size="lg" className={className}>
+      {!standing && preview ? <p className="mt-1 text-sm text-slate-700">Ask a few questions free before you buy: no account needed.</p> : null}
       {body}
+      {!asking && sampleQuestions.length > 0 ? (
+        <>
+          <h3 className="mt-4 text-sm font-medium text-slate-900">Questions it answers</h3>
+          <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-800">
+            {sampleQuestions.map((q) => (
+              <li key={q}>{q}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
     </Section>
   );
 }

@@ -9,9 +9,21 @@ const tones = {
 } as const;
 
 /** A message box; `role="alert"` for errors so they are announced when they appear. */
-export function Alert({ tone = 'info', title, children, className }: { tone?: keyof typeof tones; title?: string; children?: ReactNode; className?: string }) {
+export function Alert({
+  tone = 'info',
+  title,
+  children,
+  className,
+  testId,
+}: {
+  tone?: keyof typeof tones;
+  title?: string;
+  children?: ReactNode;
+  className?: string;
+  testId?: string;
+}) {
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} className={cx('rounded-lg border px-4 py-3 text-sm', tones[tone], className)}>
+    <div role={tone === 'error' ? 'alert' : 'status'} className={cx('rounded-lg border px-4 py-3 text-sm', tones[tone], className)} data-testid={testId}>
       {title ? <p className="font-semibold">{title}</p> : null}
       {children ? <div className={title ? 'mt-1' : undefined}>{children}</div> : null}
     </div>

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { ButtonHTMLAttributes, ComponentProps } from 'react';
+import type { ComponentProps } from 'react';
 import { cx } from './cx';
 
 /**
@@ -35,7 +35,7 @@ export function buttonClasses({ variant = 'primary', size = 'md' }: ButtonStyle 
   return cx(base, variants[variant], sizes[size], className);
 }
 
-export function Button({ variant, size, className, type = 'button', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & ButtonStyle) {
+export function Button({ variant, size, className, type = 'button', ...props }: ComponentProps<'button'> & ButtonStyle) {
   return <button type={type} className={buttonClasses({ variant, size }, className)} {...props} />;
 }
 

@@ -1,11 +1,14 @@
 'use client';
 
+import { useRef, useState } from 'react';
 import { useFormStatus } from 'react-dom';
 import { Button, type ButtonStyle } from './button';
+import { ConfirmStep } from './confirm-step';
 
 /**
  * A submit button that says it is working while its form's action runs. With `confirm`, an action that cannot be
- * undone asks first (the browser's own dialog, reachable by keyboard); cancelling sends nothing.
+ * undone asks first, in the page (components/ui/confirm-step.tsx): the first press opens the question, whose button
+ * submits; "Keep it" sends nothing.
  */
 export function SubmitButton({
   children,
@@ -15,10 +18,29 @@ export function SubmitButton({
   ...style
 }: ButtonStyle & { children: string; pendingLabel: string; className?: string; confirm?: string }) {
   const { pending } = useFormStatus();
-  const ask = confirm ? (event: React.MouseEvent<HTMLButtonElement>) => !window.confirm(confirm) && event.preventDefault() : undefined;
-  return (
-    <Button type="submit" disabled={pending} aria-disabled={pending} className={className} onClick={ask} {...style}>
+  const [asking, setAsking] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  const submit = (
+    <Button type="submit" disabled={pending} aria-disabled={pending} className={className} data-confirm="" {...style}>
       {pending ? pendingLabel : children}
+    </Button>
+  );
+  if (!confirm) return submit;
+  if (asking) {
+    return (
+      <ConfirmStep
+        question={confirm}
+        confirmButton={submit}
+        onCancel={() => {
+          setAsking(false);
+          requestAnimationFrame(() => opener.current?.focus());
+        }}
+      />
+    );
+  }
+  return (
+    <Button ref={opener} type="button" className={className} onClick={() => setAsking(true)} {...style}>
+      {children}…
     </Button>
   );
 }

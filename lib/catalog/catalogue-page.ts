@@ -1,9 +1,10 @@
 import type { Executor } from '@/db/client';
 import { getDatabaseHandle } from '@/lib/platform/db';
 import { queryFacets, type CatalogFacets } from './facets';
-import { completeRelevancePage, envelope, queryPage, resolveListingSearch, toCard, withSearchPlanner, type KnowledgeBaseCard, type Listing } from './listing';
+import { completeRelevancePage, envelope, queryPage, resolveListingSearch, toCard, withCardFacts, withSearchPlanner, type KnowledgeBaseCard, type Listing } from './listing';
 import type { ListingParams } from './params';
 import { catalogServing } from './public-answers';
+import { searchSomeWords, wordsWithMatches } from './some-words';
 import { suggestSearch } from './suggest';
 
 /**
@@ -26,6 +27,13 @@ export interface CatalogueSearch extends Listing<KnowledgeBaseCard> {
   suggestion: string | null;
   /** True when the search as typed found nothing and items, totals and facets are the suggestion's. */
   showingSuggestion: boolean;
+  /**
+   * True when nothing matched every word (nor a correction) and the items are the knowledge bases matching most of
+   * the words (some-words.ts); the facets stay the search's own (none).
+   */
+  showingSomeWords: boolean;
+  /** With showingSomeWords: the words of the search that match something (what the results are for). */
+  someWords: string[];
 }
 
 type FacetLoader = (params: ListingParams, load: () => Promise<CatalogFacets>) => Promise<CatalogFacets>;
@@ -40,7 +48,7 @@ async function loadCataloguePage(executor: Executor, params: ListingParams, face
     facetsFor(params, () => withSearchPlanner(executor, search, (tx) => queryFacets(tx, params, search))),
   ]);
   const complete = await completeRelevancePage(executor, params, search, rows, facets.total);
-  return { search, listing: envelope(complete.map(toCard), facets.total, params), facets };
+  return { search, listing: envelope(await withCardFacts(executor, complete.map(toCard)), facets.total, params), facets };
 }
 
 export async function searchCatalogue(params: ListingParams, db?: Executor): Promise<CatalogueSearch> {
@@ -56,11 +64,32 @@ export async function searchCatalogue(params: ListingParams, db?: Executor): Pro
     };
   }
   const asTyped = await loadCataloguePage(executor, params, facetsFor);
-  const answer = (page: typeof asTyped, suggestion: string | null, showingSuggestion = false): CatalogueSearch => ({ ...page.listing, facets: page.facets, suggestion, showingSuggestion });
+  const answer = (page: typeof asTyped, suggestion: string | null, showingSuggestion = false): CatalogueSearch => ({
+    ...page.listing,
+    facets: page.facets,
+    suggestion,
+    showingSuggestion,
+    showingSomeWords: false,
+    someWords: [],
+  });
+  const someWords = async (): Promise<CatalogueSearch> => {
+    const matching = await wordsWithMatches(executor, terms!);
+    if (matching.length === 0) return answer(asTyped, null);
+    if (matching.length === 1) {
+      // One word matches: its own search, on the listing's fast path, facets and all.
+      const alone = await loadCataloguePage(executor, { ...params, query: matching[0] }, facetsFor);
+      if (alone.facets.total > 0) return { ...answer(alone, null), showingSomeWords: true, someWords: matching };
+    }
+    const found = await searchSomeWords(executor, params, terms!);
+    if (found.total === 0) return answer(asTyped, null);
+    const listing = envelope(await withCardFacts(executor, found.rows.map(toCard)), found.total, params);
+    return { ...listing, facets: asTyped.facets, suggestion: null, showingSuggestion: false, showingSomeWords: true, someWords: matching };
+  };
   const terms = asTyped.search?.terms;
   if (!terms || asTyped.facets.total >= THIN_RESULTS) return answer(asTyped, null);
   const suggestion = await suggestSearch(executor, terms);
-  if (!suggestion || asTyped.facets.total > 0) return answer(asTyped, suggestion);
+  if (asTyped.facets.total > 0) return answer(asTyped, suggestion);
+  if (!suggestion) return someWords();
   const corrected = await loadCataloguePage(executor, { ...params, query: suggestion }, facetsFor);
-  return corrected.facets.total > 0 ? answer(corrected, suggestion, true) : answer(asTyped, null);
+  return corrected.facets.total > 0 ? answer(corrected, suggestion, true) : someWords();
 }

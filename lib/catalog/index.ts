@@ -4,6 +4,7 @@
  */
 export * from './catalogue-page';
 export * from './categories';
+export * from './documents';
 export * from './http';
 export * from './listing';
 export * from './node';

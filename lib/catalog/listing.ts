@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, eq, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, eq, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Executor } from '@/db/client';
 import { catalogSearch, catalogWords, knowledgeBases, plans, publishers } from '@/db/schema';
@@ -42,6 +42,8 @@ export interface PublisherRef {
 /** A listing item for the marketplace pages: the same fields, with the publisher's slug for its page link. */
 export interface KnowledgeBaseCard extends Omit<KnowledgeBaseListItem, 'publisher'> {
   publisher: PublisherRef;
+  /** Price, language and size (withCardFacts); absent in the listing editor's preview. */
+  facts?: CardFacts;
 }
 
 export interface Listing<T> {
@@ -405,7 +407,7 @@ export async function listKnowledgeBases(params: ListingParams, db?: Executor): 
 /** The same listing for the marketplace pages, with publisher slugs for links. */
 export async function listKnowledgeBaseCards(params: ListingParams, db?: Executor): Promise<Listing<KnowledgeBaseCard>> {
   const { rows, total } = await queryListing(params, db);
-  return envelope(rows.map(toCard), total, params);
+  return envelope(await withCardFacts(db ?? (await getDb()), rows.map(toCard)), total, params);
 }
 
 // ── one knowledge base ───────────────────────────────────────────────────────────────────────────────
@@ -524,7 +526,7 @@ export async function listPublisherKnowledgeBases(publisherSlug: string, db?: Ex
     .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
     .where(and(eq(publishers.slug, publisherSlug), eq(knowledgeBases.status, 'published')))
     .orderBy(...listingOrder('popular'));
-  return (rows as ListRow[]).map(toCard);
+  return withCardFacts(executor, (rows as ListRow[]).map(toCard));
 }
 
 /** Tags in use by published knowledge bases (catalog_search) with how many carry each; most used first, then alphabetical. */
@@ -547,4 +549,54 @@ export async function categoryCounts(db?: Executor): Promise<{ category: Categor
     .groupBy(catalogSearch.category);
   const counts = new Map(rows.map((r) => [r.category, Number(r.count)]));
   return CATEGORIES.map((category) => ({ category, count: counts.get(category) ?? 0 }));
+}
+
+/** The page rows of the given published knowledge bases, in no particular order (the caller orders them). */
+export async function rowsByIds(executor: Executor, ids: string[]): Promise<ListRow[]> {
+  if (ids.length === 0) return [];
+  return (await executor
+    .select(listColumns)
+    .from(knowledgeBases)
+    .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
+    .where(and(inArray(knowledgeBases.id, ids), eq(knowledgeBases.status, 'published')))) as ListRow[];
+}
+
+/** What a catalogue card shows beyond the listing's nine fields: what is sold and in which language. */
+export interface CardFacts {
+  language: string;
+  documentsCount: number;
+  /** The cheapest active paid plan, or null when none is on sale. */
+  lowestPrice: { cents: number; currency: string } | null;
+  /** An active free plan is on sale. */
+  freePlan: boolean;
+}
+
+/**
+ * The cards with their facts, in one statement for the page's rows (at most a page: 50). The public API's items keep
+ * exactly their nine fields (docs/api.md §2.3); only the pages' cards carry these.
+ */
+export async function withCardFacts(executor: Executor, cards: KnowledgeBaseCard[]): Promise<KnowledgeBaseCard[]> {
+  if (cards.length === 0) return cards;
+  const ids = cards.map((c) => c.id);
+  const result = await executor.execute(sql`
+    select kb.id, kb.language, kb.documents_count,
+           cheapest.price_cents, cheapest.currency,
+           exists (select 1 from plans f where f.kb_id = kb.id and f.active and f.price_cents = 0) as free_plan
+    from knowledge_bases kb
+    left join lateral (
+      select p.price_cents, p.currency from plans p where p.kb_id = kb.id and p.active and p.price_cents > 0
+      order by p.price_cents, p.id limit 1
+    ) cheapest on true
+    where kb.id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
+  const rows = result.rows as Array<{ id: string; language: string; documents_count: number; price_cents: number | null; currency: string | null; free_plan: boolean }>;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return cards.map((card) => {
+    const r = byId.get(card.id);
+    if (!r) return card;
+    const lowestPrice = r.price_cents === null || r.currency === null ? null : { cents: Number(r.price_cents), currency: r.currency };
+    return { ...card, facts: { language: r.language, documentsCount: Number(r.documents_count), lowestPrice, freePlan: Boolean(r.free_plan) } };
+  });
 }

@@ -12,6 +12,7 @@ import { caches } from './caches';
 import { findKeyByAccessToken, findKeyByHash, type GatewayKeyRecord } from './key-lookup';
 import { CHALLENGE, deny, INVALID_TOKEN_CHALLENGE, type GatewayDenial } from './outcome';
 import { readPeriodUsage, usageHeaders, type PeriodKey } from './quota';
+import { getUsageRecorder } from './usage-recorder';
 
 /**
  * Rows 1–7 of the check order (docs/api.md §3.2), shared by every keyed endpoint: /query, /search, /usage, MCP and
@@ -138,6 +139,8 @@ export async function consumeRateLimit(
   const rate = await observeStage('limits', () => getRateLimiter().consume(options.limiterId ?? admitted.record.keyId, rule));
   const headers: Record<string, string> = rateLimitHeaders(rate);
   if (!rate.allowed) {
+    // The publisher's analytics show refusals of the metered endpoints (demand the plan did not allow).
+    if (!options.limiterId) getUsageRecorder().recordRefusal({ kbId: admitted.kb.id, code: 'rate_limit_exceeded', at: new Date() });
     Object.assign(headers, await usageHeadersNow(admitted), { 'Retry-After': String(rate.retryAfterSeconds) });
     return deny('rate_limit_exceeded', `Too many requests for this key: at most ${rule.limit} per minute.`, headers, { retry_after: rate.retryAfterSeconds });
   }

@@ -11,3 +11,4 @@ export { serveMcpRequest } from './mcp';
 export { registerNodeGateway } from './node';
 export { getUsageRecorder } from './usage-recorder';
 export { startIdempotencyPurge } from './idempotency';
+export { previewAllowance, previewsOffered, runPreviewQuery, type PreviewAllowance, type PreviewResult } from './preview';

@@ -44,6 +44,7 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
   // Row 9: reserve one unit of the cap before routing (exact under any concurrency).
   const reservation = await observeStage('quota', () => reserveQueryUnit(db, period, cap), { 'almanac.request_id': requestId, 'almanac.kb_id': kb.id });
   if (!reservation.ok) {
+    getUsageRecorder().recordRefusal({ kbId: kb.id, code: 'query_cap_exceeded', at: new Date() });
     Object.assign(headers, usageHeaders({ used: reservation.used, cap }));
     return deny('query_cap_exceeded', `This subscription has used all ${cap} queries of the current billing period.`, headers, {
       usage: { used: reservation.used, cap },

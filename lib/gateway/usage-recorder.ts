@@ -3,7 +3,7 @@ import type { Database, Transaction } from '@/db/client';
 import { getDb } from '@/lib/platform/db';
 import { log } from '@/lib/platform/log';
 import { processSingleton } from '@/lib/platform/singleton';
-import { latencyBucketOf, LATENCY_BUCKETS_MS, statsOutcomeOf } from '@/lib/publishing';
+import { latencyBucketOf, LATENCY_BUCKETS_MS, PREVIEW_OUTCOME, statsOutcomeOf } from '@/lib/publishing';
 
 /**
  * Off-hot-path bookkeeping for the gateway: knowledge_bases.query_volume, usage_daily, query_log,
@@ -82,9 +82,22 @@ export class UsageRecorder {
       b.daily.set(key, row);
     }
     b.logRows.push(entry);
-    this.noteStats(entry);
+    this.noteStats({ ...entry, outcome: statsOutcomeOf(entry) });
     if (entry.keyId) this.noteKeyUse(entry.keyId, entry.at, entry.keyLastUsedAt ?? null);
     if (b.logRows.length >= MAX_BUFFERED_LOG_ROWS) void this.flush();
+  }
+
+  /**
+   * A free preview question from a knowledge-base page (docs/api.md §10.6): no subscription, no key, no cap, no
+   * query volume; only the publisher's daily count of previews (outcome `preview`) and its backend latency.
+   */
+  recordPreview(entry: { kbId: string; latencyMs: number; at: Date }): void {
+    this.noteStats({ kbId: entry.kbId, latencyMs: entry.latencyMs, at: entry.at, outcome: PREVIEW_OUTCOME });
+  }
+
+  /** A request refused before it reached a backend (a cap or rate limit), counted for the publisher by its code. */
+  recordRefusal(entry: { kbId: string; code: string; at: Date }): void {
+    this.noteStats({ kbId: entry.kbId, latencyMs: 0, at: entry.at, outcome: entry.code, noLatency: true });
   }
 
   private utcDayOf(ms: number): string {
@@ -95,9 +108,9 @@ export class UsageRecorder {
     return this.day;
   }
 
-  private noteStats(entry: QueryRecord): void {
+  private noteStats(entry: Pick<QueryRecord, 'kbId' | 'latencyMs' | 'at'> & { outcome: string; noLatency?: boolean }): void {
     const day = this.utcDayOf(entry.at.getTime());
-    const outcome = statsOutcomeOf(entry);
+    const { outcome } = entry;
     const key = `${entry.kbId}|${day}|${outcome}`;
     let row = this.buffers.stats.get(key);
     if (!row) {
@@ -105,7 +118,8 @@ export class UsageRecorder {
       this.buffers.stats.set(key, row);
     }
     row.count += 1;
-    row.buckets[latencyBucketOf(entry.latencyMs)]! += 1;
+    // A refusal never reached a backend: it has no backend latency to add to the histogram.
+    if (!entry.noLatency) row.buckets[latencyBucketOf(entry.latencyMs)]! += 1;
   }
 
   private noteKeyUse(keyId: string, at: Date, stored: Date | null): void {

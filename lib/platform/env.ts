@@ -140,6 +140,8 @@ export const envSchema = z.object({
   RATE_LIMIT_PREFIX: z.string().default('almanac:rl'),
   /** Requests per minute per client address on the public catalogue: listing, detail, OpenAPI document (docs/api.md §2.8). */
   PUBLIC_RATE_LIMIT_PER_MINUTE: intWithDefault(300, 1),
+  /** Free preview questions per visitor address and knowledge base in any 24 hours, on the same limiter backend; 0 turns previews off everywhere. */
+  PREVIEW_QUESTIONS_PER_DAY: intWithDefault(3, 0),
   /** How long the public listing and detail answers are served from memory (ms; docs/api.md §2.7). 0 turns the cache off. */
   CATALOG_CACHE_TTL_MS: intWithDefault(30_000, 0),
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatCompact, formatDate, formatDateTime, formatDayMonth, formatInteger, formatMonth, formatPrice, formatTime, plural } from './format';
+import { describePlan, formatAmount, formatCompact, formatDate, formatDateTime, formatDayMonth, formatInteger, formatMonth, formatMonthlyPrice, formatPrice, formatTime, plural } from './format';
 
 describe('formatting', () => {
   it.each([
@@ -41,5 +41,15 @@ describe('formatting', () => {
     expect(formatInteger(1234567)).toBe('1,234,567');
     expect(plural(1, 'document')).toBe('1 document');
     expect(plural(1200, 'query', 'queries')).toBe('1,200 queries');
+  });
+});
+
+describe('formatMonthlyPrice and describePlan', () => {
+  it('never writes "Free/month" or "Free · Free"', () => {
+    expect(formatMonthlyPrice(1_900, 'usd')).toBe('$19/month');
+    expect(formatMonthlyPrice(0, 'usd')).toBe('free');
+    expect(describePlan({ name: 'Starter', priceCents: 1_950, currency: 'usd' })).toBe('Starter plan · $19.50/month');
+    expect(describePlan({ name: 'Taster', priceCents: 0, currency: 'usd' })).toBe('Taster plan · free');
+    expect(describePlan({ name: 'Free', priceCents: 0, currency: 'usd' })).toBe('Free plan');
   });
 });

@@ -17,6 +17,13 @@ export function latencyBucketOf(ms: number): number {
   return i === -1 ? LATENCY_BUCKETS_MS.length - 1 : i;
 }
 
+/** A free question asked on the knowledge-base page (docs/api.md §10.6): counted for demand, never against a cap. */
+export const PREVIEW_OUTCOME = 'preview';
+
+/** Refusals before any backend was asked: the buyer's cap or rate limit, shown apart from the backend's errors. */
+export const REFUSAL_CODES = ['query_cap_exceeded', 'rate_limit_exceeded'] as const;
+const isRefusal = (outcome: string) => (REFUSAL_CODES as readonly string[]).includes(outcome);
+
 /** The outcome a query is counted under: `answered`, `abstained`, or its error code. */
 export function statsOutcomeOf(entry: { status: number; errorCode: string | null; abstained?: boolean }): string {
   if (entry.status === 200) return entry.abstained ? 'abstained' : 'answered';
@@ -40,26 +47,31 @@ export interface DailyOutcomes {
   day: string;
   answered: number;
   abstained: number;
+  previews: number;
+  refused: number;
   errors: number;
   errorsByCode: Record<string, number>;
+  refusedByCode: Record<string, number>;
 }
 
+type Totals = Pick<DailyOutcomes, 'answered' | 'abstained' | 'previews' | 'refused' | 'errors'>;
+
 /** One listing's totals over the period, for the publisher-wide page's "By listing" table. */
-export interface ListingOutcomes {
+export interface ListingOutcomes extends Totals {
   id: string;
   title: string;
-  answered: number;
-  abstained: number;
-  errors: number;
 }
 
 export interface AnalyticsView {
   days: number;
   from: string;
   to: string;
-  totals: { answered: number; abstained: number; errors: number };
+  totals: Totals;
+  /** The same totals over the period of the same length just before, for comparison. */
+  previousTotals: Totals;
   daily: DailyOutcomes[];
   errorsByCode: { code: string; count: number }[];
+  refusedByCode: { code: string; count: number }[];
   latency: { p50: number | null; p95: number | null };
   subscribersByPlan: { plan: string; active: boolean; subscribers: number }[];
   revenueByMonth: { month: string; currency: string; grossCents: number; netCents: number }[];
@@ -67,30 +79,53 @@ export interface AnalyticsView {
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
+const TOTAL_KEYS = ['answered', 'abstained', 'previews', 'refused', 'errors'] as const;
+const emptyTotals = (): Totals => ({ answered: 0, abstained: 0, previews: 0, refused: 0, errors: 0 });
+
+function addOutcome(totals: Totals, outcome: string, count: number): void {
+  if (outcome === 'answered') totals.answered += count;
+  else if (outcome === 'abstained') totals.abstained += count;
+  else if (outcome === PREVIEW_OUTCOME) totals.previews += count;
+  else if (isRefusal(outcome)) totals.refused += count;
+  else totals.errors += count;
+}
+
+const byCount = (counts: Map<string, number>) =>
+  [...counts].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
+
 async function buildAnalytics(db: Executor, kbIds: string[], days: number, now: Date): Promise<AnalyticsView> {
   const toDay = isoDay(now);
   const fromDate = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
   const fromDay = isoDay(fromDate);
+  // The period before, of the same length, read in the same statement for the comparison.
+  const previousFromDay = isoDay(new Date(fromDate.getTime() - days * 86_400_000));
   const rows = kbIds.length
     ? await db
         .select({ day: kbStatsDaily.day, outcome: kbStatsDaily.outcome, count: kbStatsDaily.count, buckets: kbStatsDaily.latencyBuckets })
         .from(kbStatsDaily)
-        .where(and(inArray(kbStatsDaily.kbId, kbIds), gte(kbStatsDaily.day, fromDay)))
+        .where(and(inArray(kbStatsDaily.kbId, kbIds), gte(kbStatsDaily.day, previousFromDay)))
     : [];
   const byDay = new Map<string, DailyOutcomes>();
   for (let i = 0; i < days; i++) {
     const day = isoDay(new Date(fromDate.getTime() + i * 86_400_000));
-    byDay.set(day, { day, answered: 0, abstained: 0, errors: 0, errorsByCode: {} });
+    byDay.set(day, { day, answered: 0, abstained: 0, previews: 0, refused: 0, errors: 0, errorsByCode: {}, refusedByCode: {} });
   }
+  const previousTotals = emptyTotals();
   const errors = new Map<string, number>();
+  const refusals = new Map<string, number>();
   const buckets = new Array<number>(LATENCY_BUCKETS_MS.length).fill(0);
   for (const r of rows) {
+    if (r.day < fromDay) {
+      addOutcome(previousTotals, r.outcome, r.count);
+      continue;
+    }
     const day = byDay.get(r.day);
     if (!day) continue;
-    if (r.outcome === 'answered') day.answered += r.count;
-    else if (r.outcome === 'abstained') day.abstained += r.count;
-    else {
-      day.errors += r.count;
+    addOutcome(day, r.outcome, r.count);
+    if (isRefusal(r.outcome)) {
+      day.refusedByCode[r.outcome] = (day.refusedByCode[r.outcome] ?? 0) + r.count;
+      refusals.set(r.outcome, (refusals.get(r.outcome) ?? 0) + r.count);
+    } else if (!['answered', 'abstained', PREVIEW_OUTCOME].includes(r.outcome)) {
       day.errorsByCode[r.outcome] = (day.errorsByCode[r.outcome] ?? 0) + r.count;
       errors.set(r.outcome, (errors.get(r.outcome) ?? 0) + r.count);
     }
@@ -99,7 +134,8 @@ async function buildAnalytics(db: Executor, kbIds: string[], days: number, now: 
     });
   }
   const daily = [...byDay.values()];
-  const totals = daily.reduce((t, d) => ({ answered: t.answered + d.answered, abstained: t.abstained + d.abstained, errors: t.errors + d.errors }), { answered: 0, abstained: 0, errors: 0 });
+  const totals = emptyTotals();
+  for (const d of daily) for (const k of TOTAL_KEYS) totals[k] += d[k];
 
   const subscribersByPlan = kbIds.length
     ? await db
@@ -126,7 +162,9 @@ async function buildAnalytics(db: Executor, kbIds: string[], days: number, now: 
     to: toDay,
     totals,
     daily,
-    errorsByCode: [...errors].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
+    previousTotals,
+    errorsByCode: byCount(errors),
+    refusedByCode: byCount(refusals),
     latency: { p50: percentileOf(buckets, 0.5), p95: percentileOf(buckets, 0.95) },
     subscribersByPlan: subscribersByPlan.map((s) => ({ ...s, subscribers: Number(s.subscribers) })),
     revenueByMonth: revenue.map((r) => ({ ...r, grossCents: Number(r.grossCents), netCents: Number(r.netCents) })),
@@ -184,8 +222,12 @@ export const csvCell = (v: string | number | null) => {
 /** The daily table as CSV (one row per day, one column per error code seen), for the export button. */
 export function analyticsCsv(view: AnalyticsView, title: string): string {
   const codes = view.errorsByCode.map((e) => e.code);
-  const header = ['knowledge_base', 'day', 'answered', 'abstained', 'errors', ...codes.map((c) => `errors_${c}`)];
+  const refused = view.refusedByCode.map((e) => e.code);
+  const header = ['knowledge_base', 'day', 'answered', 'abstained', 'previews', 'refused', 'errors', ...refused.map((c) => `refused_${c}`), ...codes.map((c) => `errors_${c}`)];
   const lines = [header.map(csvCell).join(',')];
-  for (const d of view.daily) lines.push([title, d.day, d.answered, d.abstained, d.errors, ...codes.map((c) => d.errorsByCode[c] ?? 0)].map(csvCell).join(','));
+  for (const d of view.daily) {
+    const cells = [title, d.day, d.answered, d.abstained, d.previews, d.refused, d.errors, ...refused.map((c) => d.refusedByCode[c] ?? 0), ...codes.map((c) => d.errorsByCode[c] ?? 0)];
+    lines.push(cells.map(csvCell).join(','));
+  }
   return `${lines.join('\n')}\n`;
 }

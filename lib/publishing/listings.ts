@@ -100,6 +100,7 @@ export async function createListing(db: Executor, actor: Actor, input: Record<st
         language: value.language,
         licence: value.licence,
         sampleQuestions: value.sampleQuestions,
+        previewsEnabled: value.previewsEnabled ?? true,
         status: 'draft',
         backendKind: value.backendKind,
       })

@@ -145,6 +145,11 @@ export const listingSchema = z.object({
   language: languageSchema,
   licence: line('The licence', 2, 80),
   sampleQuestions: sampleQuestionsSchema,
+  /** Free preview questions on the knowledge-base page (docs/api.md §10.6); absent: unchanged (on for a new listing). */
+  previewsEnabled: z
+    .union([z.boolean(), z.enum(['true', 'false'], { error: 'Say whether visitors may ask free preview questions.' })])
+    .transform((v) => v === true || v === 'true')
+    .optional(),
 });
 export type ListingInput = z.input<typeof listingSchema>;
 export type Listing = z.output<typeof listingSchema>;

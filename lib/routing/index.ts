@@ -5,3 +5,4 @@ export { type GuardPolicy } from './ssrf-guard';
 export * from './alert-webhooks';
 export * from './console';
 export { rotateStoredSecrets, type SecretRotation } from './secret-rotation';
+export { documentationAnswer } from './examples';

@@ -38,6 +38,12 @@ export const PLAN_TIERS = [
   { name: 'Enterprise', queriesPerPeriod: 2_000, requestsPerMinute: 300 },
 ] as const;
 
+/**
+ * Every seeded listing also offers a free taster plan, listed first, so a visitor can go from a free preview to a key
+ * without a card. Price 0 keeps it within FREE_PLAN_MAX_QUERIES (docs/api.md §9.2).
+ */
+export const TASTER_PLAN = { name: 'Taster', priceCents: 0, queriesPerPeriod: 20, requestsPerMinute: 10, sortOrder: -1 } as const;
+
 // ── deterministic randomness ─────────────────────────────────────────────────────────────────────────
 
 /** mulberry32: tiny, fast, good enough for sample data; the same seed gives the same catalogue. */
@@ -202,7 +208,16 @@ async function writeCatalogue(tx: Transaction, now: Date): Promise<CatalogSeedSu
     });
   }
   await tx.insert(knowledgeBases).values(kbRows);
-  await tx.insert(plans).values(planRows);
+  // The taster plans' ids come from streams of their own, so the ids and draws of everything else are unchanged.
+  const tasterRows = kbRows.map((kb) => ({
+    ...TASTER_PLAN,
+    id: createPrng(CATALOG_PRNG_SEED ^ hashText(`taster:${kb.slug}`)).id('plan'),
+    kbId: kb.id,
+    currency: 'usd',
+    createdAt: kb.createdAt,
+    updatedAt: kb.createdAt,
+  }));
+  await tx.insert(plans).values([...planRows, ...tasterRows]);
 
   // Sample buyers: no password hash, so nobody can sign in as them.
   const buyerRows = Array.from({ length: SEEDED_BUYER_COUNT }, (_, i) => {

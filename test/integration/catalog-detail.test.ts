@@ -44,6 +44,7 @@ describe('GET /api/marketplace/knowledge-bases/{id}', () => {
     expect(body.description.split('\n\n').length).toBeGreaterThanOrEqual(2);
     expect(body.sampleQuestions.length).toBeGreaterThanOrEqual(3);
     expect(body.plans.map((p: any) => [p.name, p.queriesPerPeriod, p.requestsPerMinute, p.currency])).toEqual([
+      ['Taster', 20, 10, 'usd'],
       ['Starter', 100, 60, 'usd'],
       ['Professional', 500, 120, 'usd'],
       ['Enterprise', 2000, 300, 'usd'],
@@ -53,8 +54,9 @@ describe('GET /api/marketplace/knowledge-bases/{id}', () => {
       expect(Number.isInteger(plan.priceCents)).toBe(true);
       expect(plan.id).toMatch(/^plan_/);
     }
-    expect(body.plans[0].priceCents).toBeLessThan(body.plans[1].priceCents);
+    expect(body.plans[0].priceCents).toBe(0);
     expect(body.plans[1].priceCents).toBeLessThan(body.plans[2].priceCents);
+    expect(body.plans[2].priceCents).toBeLessThan(body.plans[3].priceCents);
   });
 
   it.each([

@@ -58,7 +58,7 @@ describe('the sample catalogue', () => {
     }
   });
 
-  it('every knowledge base: 2–5 tags from a shared vocabulary of 25–35, 3–4 sample questions, 2–4 paragraphs, three plans', async () => {
+  it('every knowledge base: 2–5 tags from a shared vocabulary of 25–35, 3–4 sample questions, 2–4 paragraphs, a free taster and three paid plans', async () => {
     expect(TAG_VOCABULARY.length).toBeGreaterThanOrEqual(25);
     expect(TAG_VOCABULARY.length).toBeLessThanOrEqual(35);
     const kbs = await rows<{ id: string; tags: string[]; sample_questions: string[]; description: string; summary: string; created_at: Date; updated_at: Date }>(db, sql`select * from knowledge_bases`);
@@ -87,9 +87,11 @@ describe('the sample catalogue', () => {
       from plans group by kb_id`);
     expect(plans).toHaveLength(kbs.length);
     for (const p of plans) {
-      expect(p.names).toEqual(['Starter', 'Professional', 'Enterprise']);
-      expect(p.caps.map(Number)).toEqual([100, 500, 2000]);
-      expect(p.rpm.map(Number)).toEqual([60, 120, 300]);
+      // The free taster first (lib/seed/catalog.ts TASTER_PLAN), then the three paid tiers.
+      expect(p.names).toEqual(['Taster', 'Starter', 'Professional', 'Enterprise']);
+      expect(p.caps.map(Number)).toEqual([20, 100, 500, 2000]);
+      expect(p.rpm.map(Number)).toEqual([10, 60, 120, 300]);
+      expect(Number(p.prices[0])).toBe(0);
     }
     expect(new Set(plans.map((p) => p.prices.join('/'))).size).toBeGreaterThan(5);
   });

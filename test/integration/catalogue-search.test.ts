@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/marketplace/knowledge-bases/route';
-import { knowledgeBases, publishers } from '@/db/schema';
+import { documents, knowledgeBases, plans, publishers } from '@/db/schema';
 import { searchCatalogue, type ListingParams } from '@/lib/catalog';
 import { createTestDatabase } from '../support/db';
 
@@ -51,6 +51,15 @@ beforeAll(async () => {
     })),
   );
   FIXTURES.forEach((f, i) => SLUG_OF.set(`kb_find${i}`, f.slug));
+  // A document whose title holds a word the listing's own text does not (some-words search counts it).
+  const dosing = FIXTURES.findIndex((f) => f.slug === 'dosing');
+  await db.insert(plans).values([
+    { id: 'plan_dose_free', kbId: `kb_find${dosing}`, name: 'Taster', priceCents: 0, queriesPerPeriod: 20 },
+    { id: 'plan_dose_pro', kbId: `kb_find${dosing}`, name: 'Pro', priceCents: 2_900, queriesPerPeriod: 500 },
+    { id: 'plan_dose_starter', kbId: `kb_find${dosing}`, name: 'Starter', priceCents: 900, queriesPerPeriod: 100 },
+    { id: 'plan_dose_retired', kbId: `kb_find${dosing}`, name: 'Old', priceCents: 100, queriesPerPeriod: 10, active: false },
+  ]);
+  await db.insert(documents).values({ id: 'doc_insulin', kbId: `kb_find${dosing}`, sourceName: 'insulin.md', title: 'Insulin titration', mimeType: 'text/markdown', contentHash: 'x', byteSize: 1 });
 });
 
 describe('titles, publishers and abbreviations as people type them', () => {
@@ -92,6 +101,34 @@ describe('typo tolerance (pg_trgm) and "Did you mean"', () => {
     ['zzzzqqqq', null], // nothing near
   ])('%j suggests %j', async (query, suggestion) => {
     expect((await searchCatalogue(params(query))).suggestion).toBe(suggestion);
+  });
+});
+
+describe('when nothing matches every word (issue 32)', () => {
+  it('shows the knowledge bases matching most of the words, counting document titles, and says so', async () => {
+    // "dosing" is in a title, "insulin" only in a document title, "fines" in a description; "zebra" nowhere.
+    const page = await searchCatalogue(params('insulin dosing fines zebra'));
+    expect(page.showingSomeWords).toBe(true);
+    expect(page.someWords).toEqual(['insulin', 'dosing', 'fines']);
+    expect(page.suggestion).toBeNull();
+    expect(slugs(page.items)).toEqual(['dosing', 'gdpr']);
+    expect(page.total).toBe(2);
+    // Cards carry what is sold: the cheapest paid plan, a free plan, the language and the documents.
+    expect(page.items.map((i) => i.facts)).toEqual([
+      { language: 'en', documentsCount: 0, lowestPrice: { cents: 900, currency: 'usd' }, freePlan: true },
+      { language: 'en', documentsCount: 0, lowestPrice: null, freePlan: false },
+    ]);
+    // Filters still apply; a one-word search that finds nothing stays empty; the API answers what was asked.
+    expect(slugs((await searchCatalogue(params('insulin dosing fines', { category: 'legal' }))).items)).toEqual(['gdpr']);
+    expect(await searchCatalogue(params('zebra'))).toMatchObject({ total: 0, showingSomeWords: false });
+    // One word of several matches: that word's own results, facets included.
+    const one = await searchCatalogue(params('handbook zebra'));
+    expect(one).toMatchObject({ total: 1, showingSomeWords: true, someWords: ['handbook'] });
+    expect(slugs(one.items)).toEqual(['dosing']);
+    expect(one.facets.total).toBe(1);
+    expect((await api('query=insulin+dosing+fines')).total).toBe(0);
+    // A search that matches every word is answered as before.
+    expect(await searchCatalogue(params('dosing handbook'))).toMatchObject({ total: 1, showingSomeWords: false });
   });
 });
 

@@ -59,6 +59,14 @@ describe('analytics', () => {
     b.record(query(fx.kbId, '2026-05-20', 502, 300, { errorCode: 'publisher_error' }));
     a.record(query(fx.kbId, '2026-05-20', 504, 31_000, { errorCode: 'publisher_timeout' }));
     a.record(query(fx.kbId, '2026-05-20', 200, 45));
+    // Refusals before any backend (cap, rate limit) and free previews are counted apart from errors.
+    a.recordRefusal({ kbId: fx.kbId, code: 'query_cap_exceeded', at: at('2026-05-20') });
+    b.recordRefusal({ kbId: fx.kbId, code: 'query_cap_exceeded', at: at('2026-05-20') });
+    b.recordRefusal({ kbId: fx.kbId, code: 'rate_limit_exceeded', at: at('2026-05-19') });
+    a.recordPreview({ kbId: fx.kbId, latencyMs: 30, at: at('2026-05-19') });
+    // The week before the 7-day period: only in the comparison.
+    b.record(query(fx.kbId, '2026-05-10', 200, 40));
+    b.recordPreview({ kbId: fx.kbId, latencyMs: 30, at: at('2026-05-13') });
     await Promise.all([a.flush(), b.flush()]);
     expect([a.pending(), b.pending()]).toEqual([0, 0]);
 
@@ -66,18 +74,23 @@ describe('analytics', () => {
     const result = await getKnowledgeBaseAnalytics(db, owner, fx.kbId, { days: 7, now: NOW });
     if (!result.ok) throw new Error(result.message);
     const v = result.analytics;
-    expect(v.totals).toEqual({ answered: 4, abstained: 1, errors: 2 });
+    expect(v.totals).toEqual({ answered: 4, abstained: 1, previews: 1, refused: 3, errors: 2 });
+    expect(v.previousTotals).toEqual({ answered: 1, abstained: 0, previews: 1, refused: 0, errors: 0 });
     expect(v.daily.slice(-2)).toEqual([
-      { day: '2026-05-19', answered: 3, abstained: 1, errors: 0, errorsByCode: {} },
-      { day: '2026-05-20', answered: 1, abstained: 0, errors: 2, errorsByCode: { publisher_error: 1, publisher_timeout: 1 } },
+      { day: '2026-05-19', answered: 3, abstained: 1, previews: 1, refused: 1, errors: 0, errorsByCode: {}, refusedByCode: { rate_limit_exceeded: 1 } },
+      { day: '2026-05-20', answered: 1, abstained: 0, previews: 0, refused: 2, errors: 2, errorsByCode: { publisher_error: 1, publisher_timeout: 1 }, refusedByCode: { query_cap_exceeded: 2 } },
+    ]);
+    expect(v.refusedByCode).toEqual([
+      { code: 'query_cap_exceeded', count: 2 },
+      { code: 'rate_limit_exceeded', count: 1 },
     ]);
     expect(v.daily).toHaveLength(7);
     expect(v.errorsByCode).toEqual([
       { code: 'publisher_error', count: 1 },
       { code: 'publisher_timeout', count: 1 },
     ]);
-    // 7 latencies: 20, 40, 45, 80, 90, 300, 31000 → p50 in the ≤100 ms bucket, p95 in the slowest.
-    expect(v.latency).toEqual({ p50: 100, p95: Number.POSITIVE_INFINITY });
+    // 8 backend latencies (refusals have none): 20, 30, 40, 45, 80, 90, 300, 31000 → p50 ≤ 50 ms, p95 the slowest.
+    expect(v.latency).toEqual({ p50: 50, p95: Number.POSITIVE_INFINITY });
     expect(v.subscribersByPlan).toEqual([
       { plan: 'Starter', active: true, subscribers: 0 },
       { plan: 'Professional', active: true, subscribers: 1 },
@@ -86,13 +99,15 @@ describe('analytics', () => {
     expect(v.revenueByMonth).toEqual([{ month: '2026-05', currency: 'usd', grossCents: 2900, netCents: 2320 }]);
 
     const csv = analyticsCsv(v, '=Fixture, "KB"');
-    expect(csv.split('\n').slice(0, 1)).toEqual(['knowledge_base,day,answered,abstained,errors,errors_publisher_error,errors_publisher_timeout']);
-    expect(csv).toContain(`"'=Fixture, ""KB""",2026-05-20,1,0,2,1,1`);
+    expect(csv.split('\n').slice(0, 1)).toEqual([
+      'knowledge_base,day,answered,abstained,previews,refused,errors,refused_query_cap_exceeded,refused_rate_limit_exceeded,errors_publisher_error,errors_publisher_timeout',
+    ]);
+    expect(csv).toContain(`"'=Fixture, ""KB""",2026-05-20,1,0,0,2,2,2,0,1,1`);
 
     const overall = await getPublisherAnalytics(db, owner, { days: 7, now: NOW });
     if (!overall.ok) throw new Error(overall.message);
     expect(overall.analytics.totals).toEqual(v.totals);
-    expect(overall.perKnowledgeBase).toEqual([{ id: fx.kbId, title: expect.any(String), answered: 4, abstained: 1, errors: 2 }]);
+    expect(overall.perKnowledgeBase).toEqual([{ id: fx.kbId, title: expect.any(String), ...v.totals }]);
   });
 
   it('stores no question and no buyer, and shows nothing to a stranger', async () => {
@@ -100,7 +115,7 @@ describe('analytics', () => {
     expect(columns.rows.map((r) => (r as { column_name: string }).column_name)).toEqual(['kb_id', 'day', 'outcome', 'count', 'latency_buckets']);
     expect(await getKnowledgeBaseAnalytics(db, stranger, fx.kbId)).toMatchObject({ ok: false, code: 'not_found' });
     const strangers = await getPublisherAnalytics(db, stranger, { days: 7, now: NOW });
-    expect(strangers.ok && strangers.analytics.totals).toEqual({ answered: 0, abstained: 0, errors: 0 });
+    expect(strangers.ok && strangers.analytics.totals).toEqual({ answered: 0, abstained: 0, previews: 0, refused: 0, errors: 0 });
     const [kb] = await db.select({ id: knowledgeBases.id }).from(knowledgeBases).limit(1);
     expect(kb).toBeDefined();
   });

@@ -5,6 +5,7 @@ import { describeSignInError } from '@/components/auth/sign-in-error';
 import { Alert } from '@/components/ui/alert';
 import { enabledOAuthProviders, getSessionUser, parseSignInError, safeReturnPath } from '@/lib/accounts';
 import { AuthCard } from '../auth-card';
+import { planParam, purchaseIntent } from '../purchase-intent';
 import { OAuthButtons } from './oauth-buttons';
 import { SignInForm } from './sign-in-form';
 
@@ -18,11 +19,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   // next-auth and the OAuth sign-in report why a sign-in failed through `?error=` (and `?provider=` for OAuth).
   const signInError = parseSignInError(typeof params.error === 'string' ? params.error : undefined);
   const error = signInError && describeSignInError(signInError, providers.find((p) => p.id === params.provider)?.name);
-  const signUpHref = `/signup?callbackUrl=${encodeURIComponent(callbackUrl)}`;
+  const signUpHref = `/signup?callbackUrl=${encodeURIComponent(callbackUrl)}${planParam(params.plan)}`;
+  const intent = await purchaseIntent(params.plan);
   return (
     <AuthCard
-      title="Sign in"
-      intro="Welcome back. Sign in to manage your subscriptions and API keys."
+      title={intent ? `Sign in to ${intent}` : 'Sign in'}
+      intro={intent ? 'Sign in, or create an account, and you come back to the plan to finish.' : 'Welcome back. Sign in to manage your subscriptions and API keys.'}
       footer={
         <>
           New to Almanac?{' '}

@@ -109,6 +109,12 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
           {/* The target of "Skip to results": the next Tab reaches the suggestion, else the first result. */}
           <section id="results" tabIndex={-1} aria-label="Results" className="focus:outline-none">
           {listing.suggestion ? <DidYouMean state={state} suggestion={listing.suggestion} showing={listing.showingSuggestion} /> : null}
+          {listing.showingSomeWords ? (
+            <p className="mt-5 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-slate-800" data-testid="some-words">
+              No knowledge base matches every word of “{state.query}”. Showing results for {listing.someWords.map((w) => `“${w}”`).join(', ')}
+              {listing.someWords.length > 1 ? ', those matching most of them first' : ''}.
+            </p>
+          ) : null}
           {listing.items.length > 0 ? (
             <div className="mt-5">
               <h2 className="sr-only">Results</h2>

@@ -86,7 +86,7 @@ export async function changePasswordAction(form: FormData): Promise<void> {
     (r) => (r.ok ? done('password_changed') : null),
   );
   if (!result.ok) {
-    if (result.code === 'too_many_attempts') redirect(failed('too_many', '#password-heading'));
+    if (result.code === 'too_many_attempts') redirect(failed('password_too_many', '#password-heading'));
     if (result.code === 'invalid_input') redirect(failed(result.fieldErrors.currentPassword ? 'current_password' : 'password_rule', '#password-heading'));
     redirect('/signin');
   }

@@ -12,6 +12,7 @@ export const SETTINGS_DONE = {
 export const SETTINGS_ERRORS = {
   verify_first: 'Confirm your email address before buying a plan or creating API keys. Use the link we emailed you, or send a new one below.',
   too_many: 'Too many requests. Wait a few minutes and try again.',
+  password_too_many: 'Too many attempts. Wait a few minutes and try again. Nothing was changed.',
   current_password: 'That is not your current password. Nothing was changed.',
   password_rule: 'Choose a password of at least 10 characters that is not a common one. Nothing was changed.',
   delete_confirmation: 'Type the email address of this account exactly to confirm the deletion. Nothing was deleted.',
@@ -20,9 +21,33 @@ export const SETTINGS_ERRORS = {
 
 export type SettingsDone = keyof typeof SETTINGS_DONE;
 export type SettingsError = keyof typeof SETTINGS_ERRORS;
+export type SettingsSection = 'email' | 'password' | 'delete';
 
-export function parseSettingsMessage(done: unknown, error: unknown): { tone: 'success' | 'error'; text: string } | null {
-  if (typeof error === 'string' && Object.hasOwn(SETTINGS_ERRORS, error)) return { tone: 'error', text: SETTINGS_ERRORS[error as SettingsError] };
-  if (typeof done === 'string' && Object.hasOwn(SETTINGS_DONE, done)) return { tone: 'success', text: SETTINGS_DONE[done as SettingsDone] };
+/** Where each message is shown: next to the form it is about, where the reloaded page is scrolled to. */
+const ERROR_SECTIONS: Record<SettingsError, SettingsSection> = {
+  verify_first: 'email',
+  too_many: 'email',
+  password_too_many: 'password',
+  current_password: 'password',
+  password_rule: 'password',
+  delete_confirmation: 'delete',
+  delete_password: 'delete',
+};
+const DONE_SECTIONS: Record<SettingsDone, SettingsSection> = {
+  verified: 'email',
+  verification_sent: 'email',
+  already_verified: 'email',
+  password_changed: 'password',
+};
+
+export function parseSettingsMessage(done: unknown, error: unknown): { tone: 'success' | 'error'; text: string; section: SettingsSection; code: string } | null {
+  if (typeof error === 'string' && Object.hasOwn(SETTINGS_ERRORS, error)) {
+    const code = error as SettingsError;
+    return { tone: 'error', text: SETTINGS_ERRORS[code], section: ERROR_SECTIONS[code], code };
+  }
+  if (typeof done === 'string' && Object.hasOwn(SETTINGS_DONE, done)) {
+    const code = done as SettingsDone;
+    return { tone: 'success', text: SETTINGS_DONE[code], section: DONE_SECTIONS[code], code };
+  }
   return null;
 }

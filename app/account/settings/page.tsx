@@ -11,7 +11,7 @@ import { getDb } from '@/lib/platform/db';
 import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions';
 import { findPublisherForUser } from '@/lib/publishing';
 import { changePasswordAction, deleteAccountAction, resendVerificationAction, signOutEverywhereAction } from './actions';
-import { parseSettingsMessage } from './messages';
+import { parseSettingsMessage, type SettingsSection } from './messages';
 
 export const metadata: Metadata = { title: 'Account settings' };
 export const dynamic = 'force-dynamic';
@@ -27,19 +27,22 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
   const card = 'mt-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6';
   // Each form runs once per rendering: a double click or a retry has one effect (docs/api.md §7.4).
   const once = () => <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />;
+  // The outcome of the last form, shown inside the section of that form (the page reloads scrolled to it).
+  const messageFor = (section: SettingsSection) =>
+    message?.section === section ? (
+      <Alert tone={message.tone} className="mb-4" testId={`${section}-message`}>
+        {message.text}
+      </Alert>
+    ) : null;
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
       <Breadcrumb items={[{ label: 'Your account', href: '/account' }, { label: 'Settings' }]} />
       <h1 className="mt-2 text-2xl font-semibold tracking-tight text-slate-900">Account settings</h1>
-      {message ? (
-        <Alert tone={message.tone} className="mt-6">
-          {message.text}
-        </Alert>
-      ) : null}
 
       <Section id="email-heading" title="Email address" size="lg" className="mt-8">
         <div className={card}>
+          {messageFor('email')}
           <p className="break-all text-sm text-slate-900">
             <span className="font-medium">{settings.email}</span>{' '}
             {settings.verified ? (
@@ -67,6 +70,7 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
 
       <Section id="password-heading" title={settings.hasPassword ? 'Change password' : 'Set a password'} size="lg" className="mt-8">
         <form action={changePasswordAction} className={`${card} space-y-4`}>
+          {messageFor('password')}
           {once()}
           {settings.hasPassword ? (
             <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" required />
@@ -92,6 +96,7 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
 
       <Section id="delete-heading" title="Delete account" size="lg" className="mt-8">
         <form action={deleteAccountAction} className={`${card} space-y-4 border-red-200`}>
+          {messageFor('delete')}
           {once()}
           <p className="text-sm text-slate-700">
             Deleting your account revokes every API key at once, ends every subscription now (without a refund of the current period), and removes
@@ -104,7 +109,15 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
               paid for. Your earnings records are kept, as the law requires.
             </p>
           ) : null}
-          <Field label="Type your email address to confirm" name="confirmEmail" type="email" autoComplete="off" required />
+          {/* After a wrong password the address was right: it stays filled in, only the password is asked again. */}
+          <Field
+            label="Type your email address to confirm"
+            name="confirmEmail"
+            type="email"
+            autoComplete="off"
+            required
+            defaultValue={message?.code === 'delete_password' ? settings.email : undefined}
+          />
           {/* Its own id: the password change above has a field named "password" too, and a label must name one control. */}
           {settings.hasPassword ? <Field label="Password" name="password" id="delete-password" type="password" autoComplete="current-password" required /> : null}
           <SubmitButton variant="danger" pendingLabel="Deleting…">

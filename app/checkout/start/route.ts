@@ -28,7 +28,8 @@ const start = withApiRoute(async (request, { requestId }) => {
   if (!user) {
     const plan = await findPurchasablePlan(db, parsed.data.planId);
     const back = plan ? `/knowledge-bases/${encodeURIComponent(plan.kbId)}` : '/';
-    return seeOther(`/signin?callbackUrl=${encodeURIComponent(back)}`);
+    // The plan goes along so that sign-in can say what it is for ("Sign in to buy Starter of …").
+    return seeOther(`/signin?callbackUrl=${encodeURIComponent(back)}${plan ? `&plan=${encodeURIComponent(plan.planId)}` : ''}`);
   }
   // docs/api.md §11.3: an unconfirmed address can browse but not buy.
   if (!(await requireVerifiedEmail(db, user.id)).ok) return seeOther(VERIFY_FIRST_PATH);

@@ -23,6 +23,8 @@ const PER_LISTING: DataColumn<ListingOutcomes>[] = [
   },
   { header: 'Answered', cell: (kb) => formatInteger(kb.answered), numeric: true },
   { header: 'Abstained', cell: (kb) => formatInteger(kb.abstained), numeric: true },
+  { header: 'Previews', cell: (kb) => formatInteger(kb.previews), numeric: true },
+  { header: 'Refused', cell: (kb) => formatInteger(kb.refused), numeric: true },
   { header: 'Errors', cell: (kb) => formatInteger(kb.errors), numeric: true },
 ];
 

@@ -1,30 +1,57 @@
 'use server';
 
+import { headers } from 'next/headers';
 import { z } from 'zod';
-import { runSubscriberQuery } from '@/lib/gateway';
+import { runPreviewQuery, runSubscriberQuery } from '@/lib/gateway';
 import { newRequestId } from '@/lib/platform/http';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';
 import { getSessionUser } from '@/lib/accounts';
 import type { TryItState } from '@/components/try-it/try-it-form';
+import { previewCostNote, subscriberAnsweredNote, subscriberCostNote } from '@/components/try-it/notes';
 
 const inputSchema = z.object({ kbId: idSchema(), query: z.string() });
 
+/** The question asked: a sample question's button wins over the text box (both arrive when a sample is clicked). */
+function readQuestion(formData: FormData) {
+  const form = formDataOf(formData);
+  const sample = form.get('sample');
+  return inputSchema.safeParse({ kbId: form.get('kbId'), query: typeof sample === 'string' && sample.trim() !== '' ? sample : (form.get('query') ?? '') });
+}
+
 /**
- * "Try it" on the knowledge-base page, which hands this action to the form in components/try-it/ as a prop: the
- * signed-in subscriber's question goes through the gateway's own path (rate limit, cap reservation, routing,
- * metering), so it counts against the cap exactly like an API call. The user comes from the session only.
+ * "Try it" on the knowledge-base page for a subscriber, handed to the form in components/try-it/ as a prop: the
+ * question goes through the gateway's own path (rate limit, cap reservation, routing, metering), so it counts against
+ * the cap exactly like an API call. The user comes from the session only.
  */
 export async function tryItAction(_previous: TryItState, formData: FormData): Promise<TryItState> {
-  const form = formDataOf(formData);
-  const parsed = inputSchema.safeParse({ kbId: form.get('kbId'), query: form.get('query') ?? '' });
+  const parsed = readQuestion(formData);
   if (!parsed.success) return { status: 'error', query: '', code: 'invalid_query', message: 'Type a question first.' };
   const query = parsed.data.query.trim();
   const user = await getSessionUser();
   if (!user) return { status: 'error', query, code: 'unauthorized', message: 'Your session has ended. Sign in again to try this knowledge base.' };
   const result = await runSubscriberQuery({ userId: user.id, kbId: parsed.data.kbId, query, requestId: newRequestId() });
   if (result.ok) {
-    return { status: 'answered', query, answer: result.answer.answer, citations: result.answer.citations, usage: result.usage };
+    const { answer, citations } = result.answer;
+    return { status: 'answered', query, answer, citations, costNote: subscriberCostNote(result.usage), answeredNote: subscriberAnsweredNote(result.usage) };
   }
   const upgradeUrl = typeof result.extras.upgrade_url === 'string' ? result.extras.upgrade_url : undefined;
   return { status: 'error', query, code: result.code, message: result.message, upgradeUrl };
+}
+
+/**
+ * A free preview question from anyone (docs/api.md §10.6): counted against the visitor's daily allowance for this
+ * knowledge base (per client address, lib/gateway/preview.ts), never against a cap, and shown to the publisher as a
+ * preview in analytics.
+ */
+export async function previewAction(_previous: TryItState, formData: FormData): Promise<TryItState> {
+  const parsed = readQuestion(formData);
+  if (!parsed.success) return { status: 'error', query: '', code: 'invalid_query', message: 'Type a question first.' };
+  const query = parsed.data.query.trim();
+  const result = await runPreviewQuery({ kbId: parsed.data.kbId, query, headers: await headers(), requestId: newRequestId() });
+  if (result.ok) {
+    const { answer, citations } = result.answer;
+    const note = previewCostNote(result.allowance);
+    return { status: 'answered', query, answer, citations, costNote: note, answeredNote: `Free preview: ${result.allowance.remaining} of ${result.allowance.limit} questions left today.` };
+  }
+  return { status: 'error', query, code: result.code, message: result.message, costNote: result.allowance ? previewCostNote(result.allowance) : undefined };
 }

@@ -13,8 +13,11 @@ import { publisherHref } from '@/components/marketplace/knowledge-base-card';
 import { PlanCards } from '@/components/marketplace/plan-cards';
 import { buildSnippets } from '@/components/marketplace/snippets';
 import { SubscriptionStanding } from '@/components/marketplace/subscription-standing';
-import { tryItAction } from './actions';
-import { getKnowledgeBaseView } from '@/lib/catalog';
+import { previewAction, tryItAction } from './actions';
+import { getKnowledgeBaseView, listPublicDocuments, type PublicDocumentView } from '@/lib/catalog';
+import { previewAllowance, previewsOffered } from '@/lib/gateway';
+import { headers } from 'next/headers';
+import { DataTable, type DataColumn } from '@/components/ui/data-table';
 import { getDb } from '@/lib/platform/db';
 import { baseUrl } from '@/lib/platform/base-url';
 import { getSessionUser } from '@/lib/accounts';
@@ -40,10 +43,22 @@ async function loadViewer(kbId: string) {
   return { signedIn: true, standing: await getSubscriberStanding(await getDb(), user.id, kbId) };
 }
 
+/** The visitor's free preview allowance, or null when the knowledge base offers no previews (docs/api.md §10.6). */
+async function loadPreview(kbId: string) {
+  return (await previewsOffered(kbId)) ? previewAllowance(kbId, await headers()) : null;
+}
+
+const DOCUMENT_COLUMNS: DataColumn<PublicDocumentView>[] = [
+  { header: 'Title', cell: (d) => d.title },
+  { header: 'Type', cell: (d) => d.type },
+  { header: 'Pages', cell: (d) => (d.pages === null ? '–' : formatInteger(d.pages)), numeric: true },
+  { header: 'Updated', cell: (d) => <time dateTime={d.updatedAt}>{formatDate(d.updatedAt)}</time> },
+];
+
 export default async function KnowledgeBasePage({ params }: { params: Params }) {
   const id = decodeURIComponent((await params).id);
-  // Side by side: the viewer's standing does not need the knowledge base row, only its id.
-  const [kb, viewer] = await Promise.all([loadKnowledgeBase(id), loadViewer(id)]);
+  // Side by side: the viewer's standing, the preview allowance and the documents need only the id.
+  const [kb, viewer, preview, documents] = await Promise.all([loadKnowledgeBase(id), loadViewer(id), loadPreview(id), listPublicDocuments(id)]);
   if (!kb) notFound();
   const { standing } = viewer;
   const planItems = kb.plans.map((plan) => ({ plan, offer: offerFor(plan, standing) }));
@@ -102,71 +117,78 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
         </dl>
       </header>
 
-      <Section id="about-heading" title="About this knowledge base" className="mt-10 max-w-3xl">
+      <div className="mt-10 grid gap-8 lg:grid-cols-[minmax(0,1fr)_26rem]">
+        <Section id="plans-heading" title="Plans">
+          <p className="mt-1 text-sm text-slate-700">Billed monthly. Only answered queries count against your plan; cancel at any time.</p>
+          {standing ? (
+            <div className="mt-4">
+              <SubscriptionStanding standing={standing} canUpgrade={planItems.some((item) => item.offer.kind === 'upgrade')} />
+            </div>
+          ) : null}
+          <div className="mt-6">
+            <PlanCards items={planItems} mostChosenPlanId={kb.mostChosenPlanId} />
+          </div>
+        </Section>
+        <TryItSection
+          kbId={kb.id}
+          signedIn={viewer.signedIn}
+          standing={standing}
+          sampleQuestions={kb.sampleQuestions}
+          preview={preview}
+          actions={{ subscriber: tryItAction, preview: previewAction }}
+          className="self-start rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+        />
+      </div>
+
+      <Section id="about-heading" title="About this knowledge base" className="mt-12 max-w-3xl">
         {/* The publisher's Markdown, rendered without raw HTML (components/marketplace/markdown.tsx). */}
         <MarkdownText text={kb.description} className="mt-3 leading-relaxed text-slate-800" />
       </Section>
 
-      <Section id="plans-heading" title="Plans" className="mt-12">
-        <p className="mt-1 text-sm text-slate-700">Billed monthly. Only answered queries count against your plan; cancel at any time.</p>
-        {standing ? (
-          <div className="mt-4">
-            <SubscriptionStanding standing={standing} canUpgrade={planItems.some((item) => item.offer.kind === 'upgrade')} />
-          </div>
-        ) : null}
-        <div className="mt-6">
-          <PlanCards items={planItems} mostChosenPlanId={kb.mostChosenPlanId} />
-        </div>
-      </Section>
-
-      {kb.sampleQuestions.length > 0 ? (
-        <Section id="questions-heading" title="Questions it answers" className="mt-12">
-          <ul className="mt-4 grid gap-3 md:grid-cols-2">
-            {kb.sampleQuestions.map((q) => (
-              <li key={q} className="rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm text-slate-800 shadow-sm">
-                {q}
-              </li>
-            ))}
-          </ul>
+      {documents.length > 0 ? (
+        <Section id="documents-heading" title={`Documents (${formatInteger(documents.length)})`} className="mt-12">
+          <p className="mt-1 text-sm text-slate-700">What the answers are drawn from; every answer cites its document and page.</p>
+          <DataTable caption="Documents of this knowledge base" columns={DOCUMENT_COLUMNS} rows={documents} rowKey={(d, i) => `${d.title}-${i}`} className="mt-4" />
         </Section>
       ) : null}
 
-      <Section id="api-heading" title="Query it from your code" className="mt-12">
-        <p className="mt-1 text-sm text-slate-700">
-          Send <code className="rounded bg-slate-100 px-1 py-0.5 text-[13px]">POST /kb/{kb.id}/query</code> with{' '}
-          {standing ? (
-            <>
-              your key for this knowledge base (
-              <Link href="/account/keys" className="font-medium text-brand-700 underline">
-                see your keys
-              </Link>
-              )
-            </>
-          ) : (
-            'the key you receive after buying a plan'
-          )}
-          . Set it as <code className="rounded bg-slate-100 px-1 py-0.5 text-[13px]">ALMANAC_API_KEY</code>.
-        </p>
-        <div className="mt-5">
-          <CodeSnippets snippets={snippets} />
-        </div>
-        <p className="mt-4 text-sm text-slate-700">
-          Errors, headers, limits and every endpoint:{' '}
-          <Link href={`/docs?kb=${encodeURIComponent(kb.id)}`} className="font-medium text-brand-700 underline">
-            the API reference
-          </Link>
-          .
-        </p>
-      </Section>
+      <details className="group mt-12 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <summary className="cursor-pointer text-xl font-semibold text-slate-900">Use it from your code or an AI agent</summary>
+        <Section id="api-heading" title="Query it from your code" size="lg" className="mt-6">
+          <p className="mt-1 text-sm text-slate-700">
+            Send <code className="rounded bg-slate-100 px-1 py-0.5 text-[13px]">POST /kb/{kb.id}/query</code> with{' '}
+            {standing ? (
+              <>
+                your key for this knowledge base (
+                <Link href="/account/keys" className="font-medium text-brand-700 underline">
+                  see your keys
+                </Link>
+                )
+              </>
+            ) : (
+              'the key you receive after buying a plan'
+            )}
+            . Set it as <code className="rounded bg-slate-100 px-1 py-0.5 text-[13px]">ALMANAC_API_KEY</code>.
+          </p>
+          <div className="mt-5">
+            <CodeSnippets snippets={snippets} />
+          </div>
+          <p className="mt-4 text-sm text-slate-700">
+            Errors, headers, limits and every endpoint:{' '}
+            <Link href={`/docs?kb=${encodeURIComponent(kb.id)}`} className="font-medium text-brand-700 underline">
+              the API reference
+            </Link>
+            .
+          </p>
+        </Section>
 
-      <Section id="agents-heading" title="Use it from an AI agent" className="mt-12">
-        <p className="mt-1 text-sm text-slate-700">The same key works with MCP clients and Dify, counted the same way.</p>
-        <div className="mt-5">
-          <AgentSnippets baseUrl={baseUrl()} kbId={kb.id} />
-        </div>
-      </Section>
-
-      <TryItSection kbId={kb.id} signedIn={viewer.signedIn} standing={standing} sampleQuestion={kb.sampleQuestions[0]} action={tryItAction} />
+        <Section id="agents-heading" title="Use it from an AI agent" size="lg" className="mt-10">
+          <p className="mt-1 text-sm text-slate-700">The same key works with MCP clients and Dify, counted the same way.</p>
+          <div className="mt-5">
+            <AgentSnippets baseUrl={baseUrl()} kbId={kb.id} />
+          </div>
+        </Section>
+      </details>
     </div>
   );
 }

@@ -9,7 +9,7 @@ import { UsageMeter } from '@/components/account/usage-meter';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { formatDate, formatPrice, plural } from '@/lib/platform/format';
+import { describePlan, formatDate, formatMonthlyPrice, plural } from '@/lib/platform/format';
 import { listPlanChoices } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
@@ -63,7 +63,7 @@ export default async function SubscriptionPage({
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{sub.kbTitle}</h1>
           <p className="mt-1 text-sm text-slate-700">
-            {sub.plan.name} plan · {formatPrice(sub.plan.priceCents, sub.plan.currency)}/month · {plural(sub.plan.queriesPerPeriod, 'query', 'queries')} per month · {sub.plan.requestsPerMinute} per minute
+            {describePlan(sub.plan)} · {plural(sub.plan.queriesPerPeriod, 'query', 'queries')} per month · {sub.plan.requestsPerMinute} per minute
           </p>
         </div>
         <SubscriptionBadges subscription={sub} />
@@ -115,7 +115,7 @@ export default async function SubscriptionPage({
                 <div className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3" data-testid="pending-plan">
                   <p className="text-sm text-amber-950">
                     The publisher changed the terms of the {sub.plan.name} plan. From {formatDate(sub.currentPeriodEnd)} your plan becomes{' '}
-                    <strong>{pendingPlan.name}</strong> ({formatPrice(pendingPlan.priceCents, pendingPlan.currency)}/month,{' '}
+                    <strong>{pendingPlan.name}</strong> ({formatMonthlyPrice(pendingPlan.priceCents, pendingPlan.currency)},{' '}
                     {plural(pendingPlan.queriesPerPeriod, 'query', 'queries')}). Until then your current terms and cap stay. To avoid the change,
                     choose another plan below or cancel before that date.
                   </p>
@@ -126,7 +126,7 @@ export default async function SubscriptionPage({
                   <input type="hidden" name="planId" value={sub.plan.id} />
                   <p className="text-sm text-amber-950">
                     From {formatDate(sub.currentPeriodEnd)} your plan becomes <strong>{pendingPlan.name}</strong> (
-                    {formatPrice(pendingPlan.priceCents, pendingPlan.currency)}/month, {plural(pendingPlan.queriesPerPeriod, 'query', 'queries')}).
+                    {formatMonthlyPrice(pendingPlan.priceCents, pendingPlan.currency)}, {plural(pendingPlan.queriesPerPeriod, 'query', 'queries')}).
                     Until then the {sub.plan.name} plan and its cap stay.
                   </p>
                   <SubmitButton variant="secondary" className="mt-3" pendingLabel="Withdrawing…">
@@ -146,7 +146,7 @@ export default async function SubscriptionPage({
                         <label key={plan.id} className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 has-[:checked]:border-brand-600">
                           <input type="radio" name="plan" value={plan.id} defaultChecked={i === 0} className="mt-1" />
                           <span className="text-sm">
-                            <span className="font-medium text-slate-900">{plan.name}</span> — {formatPrice(plan.priceCents, plan.currency)}/month,{' '}
+                            <span className="font-medium text-slate-900">{plan.name}</span> — {formatMonthlyPrice(plan.priceCents, plan.currency)},{' '}
                             {plural(plan.queriesPerPeriod, 'query', 'queries')}
                             <span className="block text-slate-600">{plan.direction === 'upgrade' ? 'Upgrade: now' : `Downgrade: from ${formatDate(sub.currentPeriodEnd)}`}</span>
                           </span>
@@ -164,7 +164,11 @@ export default async function SubscriptionPage({
               <div className="mt-6 border-t border-slate-100 pt-4">
                 <form action={cancelSubscriptionAction} className="flex flex-wrap items-center gap-3">
                   <input type="hidden" name="subscriptionId" value={sub.id} />
-                  <SubmitButton variant="secondary" pendingLabel="Cancelling…">
+                  <SubmitButton
+                    variant="secondary"
+                    pendingLabel="Cancelling…"
+                    confirm={`Cancel ${sub.plan.name}? Nothing more is charged; you keep access until ${formatDate(sub.currentPeriodEnd)} and can resume until then.`}
+                  >
                     Cancel at period end
                   </SubmitButton>
                   <p className="text-sm text-slate-700">You keep access until {formatDate(sub.currentPeriodEnd)} and can undo it until then.</p>

@@ -134,6 +134,7 @@ export default async function ListingEditorPage({ params, searchParams }: { para
           language: kb.language,
           licence: kb.licence,
           sampleQuestions: kb.sampleQuestions.join('\n'),
+          previewsEnabled: kb.previewsEnabled ? 'true' : 'false',
           backendKind: kb.backendKind,
         }}
         submitLabel="Save listing"

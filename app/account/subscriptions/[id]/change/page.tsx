@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { ButtonLink } from '@/components/ui/button';
-import { formatDate, formatPrice, plural } from '@/lib/platform/format';
+import { formatDate, formatMonthlyPrice, formatPrice, plural } from '@/lib/platform/format';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { requireSessionUser } from '@/lib/accounts';
 import { previewPlanChange, type ChargePreview } from '@/lib/billing';
@@ -75,11 +75,11 @@ export default async function ConfirmPlanChangePage({
           <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="plan-change-summary">
             <dt className="font-medium text-slate-600">Now</dt>
             <dd className="text-slate-900">
-              {sub.plan.name}: {formatPrice(sub.plan.priceCents, sub.plan.currency)}/month, {plural(sub.plan.queriesPerPeriod, 'query', 'queries')}
+              {sub.plan.name}: {formatMonthlyPrice(sub.plan.priceCents, sub.plan.currency)}, {plural(sub.plan.queriesPerPeriod, 'query', 'queries')}
             </dd>
             <dt className="font-medium text-slate-600">New plan</dt>
             <dd className="text-slate-900">
-              {result.preview.plan.name}: {formatPrice(result.preview.plan.priceCents, result.preview.plan.currency)}/month,{' '}
+              {result.preview.plan.name}: {formatMonthlyPrice(result.preview.plan.priceCents, result.preview.plan.currency)},{' '}
               {plural(result.preview.plan.queriesPerPeriod, 'query', 'queries')}, {result.preview.plan.requestsPerMinute} per minute
             </dd>
             <dt className="font-medium text-slate-600">Takes effect</dt>

@@ -36,7 +36,7 @@ export async function saveBackendAction(_prev: FormState, formData: FormData): P
   const result = await saveHttpBackend(await getDb(), user.id, parsed.data);
   if (result.ok) redirect(withPublishFlash(path, 'backend_saved'));
   if (result.code === 'not_found' || result.code === 'knowledge_base_not_found') redirect(publishPaths.overview);
-  // The URL and the timeout stay as typed; the secrets are write-only and are typed again.
+  // The URL and the timeout come back as typed; the secrets never travel back (the form keeps them in the browser).
   const values = { endpointUrl: parsed.data.endpointUrl, timeoutMs: typed('timeoutMs') };
   if ('fieldErrors' in result && result.fieldErrors) return { fieldErrors: result.fieldErrors, values };
   return { fieldErrors: {}, message: result.message, values };

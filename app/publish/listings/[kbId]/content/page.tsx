@@ -103,12 +103,19 @@ export default async function ContentPage({ params, searchParams }: { params: Pa
           <div className="mt-6 max-w-2xl rounded-lg border border-slate-200 bg-white p-4">
             <h3 className="text-base font-semibold text-slate-900">Send a test query</h3>
             <div className="mt-2">
-              <TryIt
-                endpoint={`${basePath}/try`}
-                label="Makes a real signed call to your endpoint with the question below and shows the validated answer, or exactly why it failed."
-                submitLabel="Send a test query"
-                fixedQuestion={sample || 'What does this knowledge base cover?'}
-              />
+              {settings.endpointUrl && settings.hasInfraKey && settings.hasSigningSecret ? (
+                <TryIt
+                  endpoint={`${basePath}/try`}
+                  label="Makes a real signed call to your endpoint with the question below and shows the validated answer, or exactly why it failed."
+                  submitLabel="Send a test query"
+                  fixedQuestion={sample || 'What does this knowledge base cover?'}
+                />
+              ) : (
+                // Without a saved endpoint and both secrets there is nothing to call: say so, rather than fail in 0 ms.
+                <p className="text-sm text-slate-700" data-testid="save-backend-first">
+                  Save your endpoint and its two secrets above first; then a test query makes a real signed call to it.
+                </p>
+              )}
             </div>
           </div>
           <div className="mt-6 max-w-3xl">

@@ -1,0 +1,36 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { KeyView } from '@/lib/keys';
+import { KeysTable } from './keys-table';
+
+const key = (over: Partial<KeyView>): KeyView => ({
+  id: 'key_1',
+  kbId: 'kb_1',
+  subscriptionId: 'sub_1',
+  mode: 'test',
+  displayPrefix: 'AbCdEfGh',
+  last4: 'wxyz',
+  masked: 'alm_sk_test_AbCdEfGh…wxyz',
+  name: null,
+  status: 'active',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  lastUsedAt: null,
+  revokedAt: null,
+  ...over,
+});
+
+describe('KeysTable', () => {
+  it('offers Rename and Revoke on an active key, and neither on a revoked one', () => {
+    const html = renderToStaticMarkup(
+      createElement(KeysTable, {
+        caption: 'Keys',
+        keys: [key({}), key({ id: 'key_2', masked: 'alm_sk_test_ZzZzZzZz…abcd', status: 'revoked', revokedAt: '2026-01-02T00:00:00.000Z' })],
+      }),
+    );
+    expect(html).toContain('aria-label="Rename key alm_sk_test_AbCdEfGh…wxyz"');
+    expect(html).toContain('aria-label="Revoke key alm_sk_test_AbCdEfGh…wxyz"');
+    expect(html).not.toContain('Rename key alm_sk_test_ZzZzZzZz…abcd');
+    expect(html).not.toContain('/account/keys/key_2/rename');
+  });
+});

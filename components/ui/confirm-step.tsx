@@ -1,0 +1,37 @@
+'use client';
+
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Button } from './button';
+
+/**
+ * The one confirmation pattern for actions that cannot be undone (deletes, cancelling, unpublishing): the first
+ * button opens this panel in place, which says what will happen and holds the real button (`confirmButton`, focused
+ * at once) beside "Keep it". Keyboard-only and screen readers reach it like any other content (no browser dialog);
+ * Escape or "Keep it" closes it and gives the focus back to the button that opened it.
+ */
+export function ConfirmStep({ question, confirmButton, onCancel }: { question: string; confirmButton: ReactNode; onCancel: () => void }) {
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    panel.current?.querySelector<HTMLButtonElement>('[data-confirm]')?.focus();
+  }, []);
+  return (
+    <div
+      ref={panel}
+      role="group"
+      aria-label="Confirm"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onCancel();
+      }}
+      className="flex flex-wrap items-center gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-950"
+      data-testid="confirm-step"
+    >
+      <p role="status" className="mr-1">
+        {question}
+      </p>
+      {confirmButton}
+      <Button variant="secondary" size="sm" onClick={onCancel}>
+        Keep it
+      </Button>
+    </div>
+  );
+}

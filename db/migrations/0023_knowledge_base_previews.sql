@@ -1,0 +1,2 @@
+ALTER TABLE "knowledge_bases" ADD COLUMN "previews_enabled" boolean DEFAULT true NOT NULL;--> statement-breakpoint
+CREATE INDEX "documents_title_search_idx" ON "documents" USING gin (to_tsvector('almanac', "title"));

@@ -1,0 +1,69 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '@/db/client';
+import { catalogSearch } from '@/db/schema';
+import { listingConditions, rowsByIds, type ListRow } from './listing';
+import type { ListingParams } from './params';
+import type { SearchTerms } from './search-query';
+
+/**
+ * The catalogue page's last resort (issue 32, item 3) when no knowledge base matches every word of a search and no
+ * spelling correction helps: knowledge bases matching SOME of the words, those matching most first, then popular's
+ * order. A word counts where it matches the listing's own text (its catalogue vector) or the title of one of its
+ * ready documents (GIN index documents_title_search_idx), so "diabetes insulin" finds a listing whose summary says
+ * diabetes and whose document is titled "Insulin dosing". Only the page calls this (the API answers exactly what was
+ * asked, docs/api.md §2.6), and only for searches of two words or more that found nothing.
+ *
+ * In two steps, because the usual case is one word that matches and others that match nothing (a stray or
+ * misspelt word): `wordsWithMatches` finds which words match anything (one index probe each); with a single such
+ * word the caller shows that word's own search (its fast, index-ordered path, with facets), and only with several
+ * does `searchSomeWords` rank every listing by how many of them it holds.
+ */
+
+/** One tsquery per word; the last word also as a prefix, as the listing matches it while typing. */
+function wordQueries(terms: SearchTerms): { words: string[]; values: SQL } {
+  const words = [...new Set(terms.words)];
+  const queries = words.map((word, i) => {
+    const stemmed = sql`to_tsquery('almanac', ${`'${word}'`})`;
+    return i === words.length - 1 ? sql`(${stemmed} || to_tsquery('almanac_simple', ${`'${word}':*`}))` : stemmed;
+  });
+  return { words, values: sql.join(queries.map((q, i) => sql`(${i}, ${q})`), sql`, `) };
+}
+
+const titleMatch = (q: SQL) => sql`to_tsvector('almanac', d.title) @@ ${q}`;
+
+/** The words of a search of two words or more that match at least one published listing (its text or a document title). */
+export async function wordsWithMatches(executor: Executor, terms: SearchTerms): Promise<string[]> {
+  const { words, values } = wordQueries(terms);
+  if (words.length < 2) return [];
+  const result = await executor.execute(sql`
+    with words(i, q) as (values ${values})
+    select w.i from words w
+    where exists (select 1 from catalog_search cs where cs.search_vector @@ w.q)
+       or exists (select 1 from documents d join catalog_search cs on cs.kb_id = d.kb_id where ${titleMatch(sql`w.q`)} and d.status = 'ready')
+    order by w.i`);
+  return (result.rows as Array<{ i: number }>).map((r) => words[Number(r.i)]!);
+}
+
+/** The page of listings ranked by how many of the words they hold (then popular's order), with the filters applied. */
+export async function searchSomeWords(executor: Executor, params: ListingParams, terms: SearchTerms): Promise<{ rows: ListRow[]; total: number }> {
+  const { words, values } = wordQueries(terms);
+  if (words.length < 2) return { rows: [], total: 0 };
+  const filters = listingConditions(params, null);
+  const result = await executor.execute(sql`
+    with words(i, q) as (values ${values}),
+    hits as (
+      select cs.kb_id, w.i from words w join catalog_search cs on cs.search_vector @@ w.q
+      union
+      select d.kb_id, w.i from words w join documents d on ${titleMatch(sql`w.q`)} where d.status = 'ready'
+    ),
+    scored as (select kb_id, count(*)::int as matched from hits group by kb_id)
+    select s.kb_id, count(*) over ()::int as total
+    from scored s join ${catalogSearch} on ${catalogSearch.kbId} = s.kb_id
+    ${filters ? sql`where ${filters}` : sql``}
+    order by s.matched desc, ${catalogSearch.subscribersCount} desc, ${catalogSearch.queryVolume} desc, s.kb_id
+    limit ${params.pageSize} offset ${(params.page - 1) * params.pageSize}`);
+  const ranked = result.rows as Array<{ kb_id: string; total: number }>;
+  if (ranked.length === 0) return { rows: [], total: 0 };
+  const byId = new Map((await rowsByIds(executor, ranked.map((r) => r.kb_id))).map((row) => [row.id, row]));
+  return { rows: ranked.map((r) => byId.get(r.kb_id)).filter((row): row is ListRow => row !== undefined), total: Number(ranked[0]!.total) };
+}
