@@ -38,7 +38,7 @@ async function evidence(kb: string, question: string): Promise<Evidence> {
   const r = await searchChunks(db, kb, question, { limit: 5 });
   const map = await lexemesOf(db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)));
   const q = analyseQuestion(question, r.terms, mapLexicon(map, r.terms));
-  let best: PassageEvidence = { coverage: 0, words: 0, topical: 0, sentenceCoverage: 0, phrase: false, generalSentenceCoverage: 0 };
+  let best: PassageEvidence = { coverage: 0, words: 0, topical: 0, sentenceCoverage: 0, phrase: false, generalSentenceCoverage: 0, sentenceWords: 0 };
   for (const p of r.chunks.slice(0, 3)) {
     const e = passageEvidence(q, p);
     if (e.coverage + e.sentenceCoverage > best.coverage + best.sentenceCoverage) best = e;

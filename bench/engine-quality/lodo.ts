@@ -31,10 +31,10 @@ const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) 
 
 /** The hand-set weights the reader's fit starts from and is pulled towards (train-ranker.ts's PRIOR). */
 const READER_PRIOR = [3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3, -0.5, -0.3, 0.3, 0.3, 0.5, 0.3, 1, 1, 0.5, 0.5];
-const READER_LAMBDA = 0.003;
+const READER_LAMBDA = Number(option("--reader-lambda") ?? 0.003);
 const GATE_LAMBDA = 0.01;
 /** The gate's threshold keeps at most this share of the training domains' answerable questions refused (their mean). */
-const REFUSAL_BUDGET = 0.03;
+const REFUSAL_BUDGET = Number(option("--budget") ?? 0.03);
 
 // --- what counts as an answer -------------------------------------------------------------------------------------
 

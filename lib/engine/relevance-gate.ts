@@ -44,6 +44,8 @@ export interface PassageEvidence {
   phrase: boolean;
   /** The best share of the question's general-English weight (Question.general) held by one sentence with its context. */
   generalSentenceCoverage: number;
+  /** The most question words (framing words aside) one sentence holds with its context. */
+  sentenceWords: number;
 }
 
 export function headingParts(p: RetrievedChunk): { section: string; upper: string } {
@@ -53,12 +55,13 @@ export function headingParts(p: RetrievedChunk): { section: string; upper: strin
 }
 
 export function passageEvidence(q: Question, p: RetrievedChunk): PassageEvidence {
-  if (q.total <= 0) return { coverage: 0, words: 0, topical: 0, sentenceCoverage: 0, phrase: false, generalSentenceCoverage: 0 };
+  if (q.total <= 0) return { coverage: 0, words: 0, topical: 0, sentenceCoverage: 0, phrase: false, generalSentenceCoverage: 0, sentenceWords: 0 };
   const { section, upper } = headingParts(p);
   const all = matchText(q, `${p.heading ?? ''} ${p.content}`);
   const sectionWords = matchText(q, section);
   let best = 0;
   let bestGeneral = 0;
+  let mostWords = 0;
   let phrase = hasAdjacentPair(q, tokenize(section)) || hasAdjacentPair(q, tokenize(upper));
   for (const para of chunkParagraphs(p.content)) {
     const label = para.label ? matchText(q, para.label.text) : new Map<string, number>();
@@ -68,11 +71,12 @@ export function passageEvidence(q: Question, p: RetrievedChunk): PassageEvidence
       const merged = new Map([...sectionWords, ...label, ...own]);
       best = Math.max(best, sum(merged) / q.total);
       bestGeneral = Math.max(bestGeneral, generalShare(q, merged.keys()));
+      mostWords = Math.max(mostWords, [...merged.keys()].filter((w) => !q.framing.has(w)).length);
       if (!phrase && hasAdjacentPair(q, words)) phrase = true;
     }
   }
   const topical = [...all.keys()].filter((w) => !q.framing.has(w)).length;
-  return { coverage: sum(all) / q.total, words: all.size, topical, sentenceCoverage: best, phrase, generalSentenceCoverage: bestGeneral };
+  return { coverage: sum(all) / q.total, words: all.size, topical, sentenceCoverage: best, phrase, generalSentenceCoverage: bestGeneral, sentenceWords: mostWords };
 }
 
 /** Share of the question's general-English weight in these question words. */
@@ -110,6 +114,8 @@ export const GATE_FEATURES = [
   'rule passes', // the hand-written rule (passesGate) holds for one passage
   'affinity', // how much more than general English the knowledge base uses the question's words (weighted mean)
   'lowest affinity', // ... for the question's least-used telling word
+  'sentence words', // the most question words one sentence holds (framing words aside), over 5, at most 2
+  'coverage together', // sentence coverage times its general-English share: both must be high
   'reader score', // the reader's score of its best statement (sentence-ranker.ts), over 10 (last: lodo.ts relies on it)
 ] as const;
 
@@ -141,6 +147,8 @@ export function gateFeatures(q: Question, passages: RetrievedChunk[], readerScor
     max((e) => e.words) / size,
     evidence.some((e) => passesGate(q, e)) ? 1 : 0,
     ...affinityFeatures(q),
+    Math.min(2, max((e) => e.sentenceWords) / 5),
+    max((e) => e.sentenceCoverage) * max((e) => e.generalSentenceCoverage),
     Math.max(-1, Math.min(2, readerScore / 10)),
   ];
 }

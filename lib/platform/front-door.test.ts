@@ -106,6 +106,13 @@ describe('the front door (docs/api.md §7.1)', () => {
     });
   });
 
+  it('matches form handlers by their folder patterns, catch-all segments included', () => {
+    for (const path of ['/oauth/token', '/.well-known/oauth-protected-resource/kb/kb_1/mcp', '/.well-known/anything', '/register', '/register/a/b', '/publish/listings/kb_1/content/try']) {
+      expect(isFormHandlerPath(path), path).toBe(true);
+    }
+    for (const path of ['/publish/listings/a/b/content/try', '/oauth/authorize', '/checkout']) expect(isFormHandlerPath(path), path).toBe(false);
+  });
+
   it('lists every route handler outside app/api, app/kb and app/dify in FORM_HANDLERS', () => {
     const app = path.resolve(import.meta.dirname, '..', '..', 'app');
     const routes: string[] = [];

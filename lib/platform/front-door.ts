@@ -45,6 +45,14 @@ import { decodeUtf8 } from './text-input';
  * console's `withSessionRoute`) and answer in JSON. `[name]` is a dynamic segment, as in the app/ folder names.
  */
 export const FORM_HANDLERS: readonly string[] = [
+  // OAuth for agents (docs/api.md §10.7): metadata, registration and the token endpoint are posted to by other
+  // sites' servers and browsers, form-encoded, by design; they answer JSON errors of their own.
+  '/.well-known/[[...path]]',
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/oauth-protected-resource/[...resource]',
+  '/oauth/register',
+  '/oauth/token',
+  '/register/[[...path]]',
   '/checkout/start',
   // Prometheus's conventional path; it serves only GET (every other method is a JSON 405).
   '/metrics',
@@ -56,9 +64,15 @@ export const FORM_HANDLERS: readonly string[] = [
   '/publish/listings/[kbId]/content/try',
 ];
 
-const FORM_HANDLER_PATTERNS = FORM_HANDLERS.map(
-  (route) => new RegExp(`^${route.split('/').map((segment) => (/^\[[^\]]+\]$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|\\]/g, '\\$&'))).join('/')}$`),
-);
+/** A route's folder segment as a pattern: `[id]` one segment, `[...rest]` one or more, `[[...rest]]` any number. */
+function segmentPattern(segment: string): string {
+  if (/^\[\[\.\.\.[^\]]+\]\]$/.test(segment)) return '(?:/.*)?';
+  if (/^\[\.\.\.[^\]]+\]$/.test(segment)) return '/.+';
+  if (/^\[[^\]]+\]$/.test(segment)) return '/[^/]+';
+  return `/${segment.replace(/[.*+?^${}()|\\]/g, '\\$&')}`;
+}
+
+const FORM_HANDLER_PATTERNS = FORM_HANDLERS.map((route) => new RegExp(`^${route.split('/').slice(1).map(segmentPattern).join('')}$`));
 
 /** Whether a routed path is one of FORM_HANDLERS. */
 export function isFormHandlerPath(routed: string): boolean {
