@@ -200,11 +200,23 @@ describe('upload defects from QA', () => {
 
   describe('POST /publish/listings/[kbId]/content/documents', () => {
     const MB = 1024 * 1024;
+    /**
+     * The upload as the server receives it: bytes, not a FormData stream. A route that refuses early cancels the body,
+     * and undici's FormData encoder then writes into the closed stream (an unhandled rejection on Node 24); a browser's
+     * body arrives as bytes from the network.
+     */
+    const uploadRequest = async (kbId: string, body: FormData, headers: Record<string, string> = {}) => {
+      const url = `http://localhost:3000/publish/listings/${kbId}/content/documents`;
+      const encoded = new Request(url, { method: 'POST', body });
+      const type = encoded.headers.get('content-type')!;
+      return new Request(url, { method: 'POST', headers: { origin: 'http://localhost:3000', 'content-type': type, ...headers }, body: await encoded.arrayBuffer() });
+    };
     const post = async (kbId: string, body: FormData, headers: Record<string, string> = {}) => {
       const { POST } = await import('@/app/publish/listings/[kbId]/content/documents/route');
+      const request = await uploadRequest(kbId, body, headers);
       session.userId = owner;
       try {
-        const response = await POST(new Request(`http://localhost:3000/publish/listings/${kbId}/content/documents`, { method: 'POST', headers: { origin: 'http://localhost:3000', ...headers }, body }), {
+        const response = await POST(request, {
           params: Promise.resolve({ kbId }),
         });
         return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -247,14 +259,12 @@ describe('upload defects from QA', () => {
       // The probe sent 19 MB twenty times; 4 MB keeps the shape on a shared test machine.
       // Files that are not PDFs: their ingestion fails at once, so the queue drains quickly; storing them is measured.
       const bodies = Array.from({ length: 20 }, (_, i) => form(`part-${i}.pdf`, enc(`part ${i} ${'x'.repeat(4 * MB)}`)));
-      const send = (body: FormData) =>
-        POST(new Request(`http://localhost:3000/publish/listings/${kbId}/content/documents`, { method: 'POST', headers: { origin: 'http://localhost:3000' }, body }), {
-          params: Promise.resolve({ kbId }),
-        });
+      const requests = await Promise.all(bodies.map((body) => uploadRequest(kbId, body)));
+      const send = (request: Request) => POST(request, { params: Promise.resolve({ kbId }) });
       let responses: Response[];
       let worstMs: number;
       try {
-        ({ result: responses, worstMs } = await withEventLoopLag(() => Promise.all(bodies.map(send))));
+        ({ result: responses, worstMs } = await withEventLoopLag(() => Promise.all(requests.map(send))));
       } finally {
         session.userId = null;
         // Drained whatever happens: the process tests below start workers that take whatever is queued.
