@@ -63,6 +63,13 @@ test('a client generated from the OpenAPI document calls every endpoint on the r
   expect(ready.data).toMatchObject({ status: 'ok', database: { ok: true } });
   const live = await api.GET('/api/health', { params: { query: { probe: 'live' } } });
   expect(live.data).toEqual({ status: 'ok' });
+  // The orchestrator's probes, apart: liveness does no I/O, readiness reads the database and the job queue.
+  const liveness = await api.GET('/api/health/live');
+  expect(liveness.response.status).toBe(200);
+  expect(liveness.data).toMatchObject({ status: 'ok' });
+  const readiness = await api.GET('/api/health/ready');
+  expect(readiness.response.status).toBe(200);
+  expect(readiness.data).toMatchObject({ status: 'ok', database: { ok: true } });
 
   // A key, bought through the test checkout; the key reveal has the agent settings with it, and the way to /docs.
   const apiKey = await buyStarter(page, item.id);
