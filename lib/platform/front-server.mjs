@@ -10,9 +10,11 @@ export const PEER_HEADER = 'x-almanac-peer';
  * Slow clients must not hold connections for minutes (Node's defaults: 60 s for headers, 300 s for a request).
  * `requestTimeout` bounds RECEIVING a request (headers and body), not answering it: a query may then wait up to its
  * publisher's timeout (30 s by default) for the answer, which no timer here cuts. Node checks the deadlines every
- * `checkIntervalMs`, so a slow client is cut off at most that much after its deadline.
+ * `checkIntervalMs`, so a slow client is cut off at most that much after its deadline. An idle kept-alive connection
+ * stays open `keepAliveTimeoutMs` (Node's default is 5 s): longer than the usual 60 s idle timeout of a load balancer
+ * or client pool, so the server never closes a socket that the other side is about to reuse (a reset request).
  */
-export const FRONT_SERVER_TIMEOUTS = Object.freeze({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, checkIntervalMs: 1_000 });
+export const FRONT_SERVER_TIMEOUTS = Object.freeze({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, checkIntervalMs: 1_000, keepAliveTimeoutMs: 65_000 });
 
 /** Replaces any client-sent peer header with the address of the socket the request came on. */
 export function stampPeer(req) {
@@ -26,10 +28,10 @@ export function stampPeer(req) {
 /**
  * The front server: `handle(req, res)` sees every request with its peer stamped, under the timeouts above.
  * @param {(req: http.IncomingMessage, res: http.ServerResponse) => void} handle
- * @param {{ headersTimeoutMs?: number, requestTimeoutMs?: number, checkIntervalMs?: number, ServerResponse?: typeof http.ServerResponse }} [options]
+ * @param {{ headersTimeoutMs?: number, requestTimeoutMs?: number, checkIntervalMs?: number, keepAliveTimeoutMs?: number, ServerResponse?: typeof http.ServerResponse }} [options]
  */
 export function createFrontServer(handle, options = {}) {
-  const { headersTimeoutMs, requestTimeoutMs, checkIntervalMs } = { ...FRONT_SERVER_TIMEOUTS, ...options };
+  const { headersTimeoutMs, requestTimeoutMs, checkIntervalMs, keepAliveTimeoutMs } = { ...FRONT_SERVER_TIMEOUTS, ...options };
   const server = http.createServer(
     {
       headersTimeout: headersTimeoutMs,
@@ -42,5 +44,6 @@ export function createFrontServer(handle, options = {}) {
       handle(req, res);
     },
   );
+  server.keepAliveTimeout = keepAliveTimeoutMs;
   return server;
 }

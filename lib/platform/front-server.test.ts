@@ -42,7 +42,7 @@ function dribble(url: URL, start: string, drip: string): Promise<{ ms: number; a
 
 describe('front server', () => {
   it('uses bounded timeouts in production: headers 10 s, the whole request 30 s', () => {
-    expect(FRONT_SERVER_TIMEOUTS).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, checkIntervalMs: 1_000 });
+    expect(FRONT_SERVER_TIMEOUTS).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, checkIntervalMs: 1_000, keepAliveTimeoutMs: 65_000 });
     const server = createFrontServer(() => undefined);
     expect([server.headersTimeout, server.requestTimeout]).toEqual([10_000, 30_000]);
   });
