@@ -55,9 +55,17 @@ async function startAndStop(label, limitMs) {
     if (Date.now() - started > limitMs) throw new Error(`${label}: ready only after ${readyAfter} s`);
     console.log(`${label}: ready ${readyAfter} s after \`npm start\` (production dependencies only).`);
     await waitFor(`http://127.0.0.1:${port}/api/health/ready`, Date.now() + 5_000);
-    const metrics = await (await waitFor(`http://127.0.0.1:${port}/metrics`, Date.now() + 5_000)).text();
-    if (!metrics.includes('almanac_http_requests_total{route="/api/health/ready",method="GET",status="200"}')) {
-      throw new Error('/metrics does not count the requests it was sent');
+    // A request is counted when its response has been handed to the socket, which may be just after the client has
+    // read it: the scrape is repeated for a few seconds before the count is taken as missing.
+    const counted = 'almanac_http_requests_total{route="/api/health/ready",method="GET",status="200"}';
+    let metrics = '';
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline && !metrics.includes(counted); ) {
+      metrics = await (await waitFor(`http://127.0.0.1:${port}/metrics`, Date.now() + 5_000)).text();
+      if (!metrics.includes(counted)) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    if (!metrics.includes(counted)) {
+      const lines = metrics.split('\n').filter((l) => l.startsWith('almanac_http_requests_total')).slice(0, 5);
+      throw new Error(`/metrics does not count the requests it was sent (${lines.join('; ') || 'no request counted'})`);
     }
   } finally {
     process.kill(-server.pid, 'SIGTERM');
