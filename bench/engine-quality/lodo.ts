@@ -21,7 +21,7 @@ import { composeExtractiveAnswer } from '@/lib/engine/answer';
 import { READER_MODEL, type ReaderModel } from '@/lib/engine/answerable';
 import { languageOfConfig, checkedSearchConfig } from '@/lib/engine/language';
 import { analyseQuestion, mapLexicon, matchText, type Question } from '@/lib/engine/question';
-import { gateFeatures, GATE_FEATURES, type GateModel } from '@/lib/engine/relevance-gate';
+import { gateEvidence, gateFeatures, GATE_FEATURES, type GateModel } from '@/lib/engine/relevance-gate';
 import { rankSentences, SENTENCE_FEATURES } from '@/lib/engine/sentence-ranker';
 import { SENTENCE_WEIGHTS } from '@/lib/engine/answer-weights';
 import { ISSUE_14_READER_WEIGHTS } from './reader-prior';
@@ -95,7 +95,7 @@ function prepare(snapshot: DomainSnapshot): Prepared[] {
     const q = analyseQuestion(ask.query, ask.terms, lexicon, language);
     const ranked = rankSentences(q, ask.chunks);
     const y = ranked.map((c) => ask.kind === 'answerable' && answers(`${c.context ?? ''}: ${c.text}`, ask));
-    const gate = q.total > 0 && ranked.length ? gateFeatures(q, ask.chunks, 0).slice(0, -1) : [];
+    const gate = q.total > 0 && ranked.length ? gateFeatures(q, gateEvidence(q, ask.chunks), 0).slice(0, -1) : [];
     q.matched.clear();
     return { ask, q, language, lexicon, x: ranked.map((c) => c.features), y, gate, reachable: y.some(Boolean) };
   });

@@ -6,10 +6,11 @@ import { GATE_MODEL } from './gate-weights';
 import { tokenize } from './text';
 
 /**
- * The relevance gate, calibrated on the tuning part of bench/engine-quality (on-topic questions against the 75
- * off-topic ones in five domains and four languages). One of the top three passages must hold at least two of the
- * question's words (one for a question of one or two words) and MIN_COVERAGE of its weight, and show them together: one
- * sentence (with its heading and label) holding MIN_SENTENCE_COVERAGE of the weight, or two question words in a row.
+ * The relevance gate: whether a knowledge base answers a question. A learned model (GATE_FEATURES, GATE_MODEL) decides
+ * for English; the hand-written rule below (passesGate) is one of its inputs, and decides alone for Spanish, German and
+ * French. The rule: one of the top three passages holds at least two of the question's words (one for a question of
+ * one or two words) and MIN_COVERAGE of its weight, together: one sentence (with its heading and label) holding
+ * MIN_SENTENCE_COVERAGE of the weight, or two question words in a row.
  */
 export const MIN_COVERAGE = 0.2;
 export const MIN_SENTENCE_COVERAGE = 0.2;
@@ -128,9 +129,12 @@ export interface GateModel {
   threshold: number;
 }
 
-export function gateFeatures(q: Question, passages: RetrievedChunk[], readerScore: number): number[] {
-  const top = passages.filter((p) => !isBackMatter(p.heading)).slice(0, GATE_PASSAGES);
-  const evidence = top.map((p) => passageEvidence(q, p));
+/** What the top passages hold of the question, back matter left out (computed once per question). */
+export function gateEvidence(q: Question, passages: RetrievedChunk[]): PassageEvidence[] {
+  return passages.filter((p) => !isBackMatter(p.heading)).slice(0, GATE_PASSAGES).map((p) => passageEvidence(q, p));
+}
+
+export function gateFeatures(q: Question, evidence: PassageEvidence[], readerScore: number): number[] {
   const max = (f: (e: PassageEvidence) => number) => evidence.reduce((m, e) => Math.max(m, f(e)), 0);
   let rarestAbsent = 0;
   for (const w of q.weights.keys()) if (!q.present.has(w)) rarestAbsent = Math.max(rarestAbsent, q.general.get(w) ?? 0);
@@ -178,11 +182,11 @@ export function gateScore(features: readonly number[], model: GateModel = GATE_M
  */
 export function isRelevant(q: Question, passages: RetrievedChunk[], readerScore: number, model: GateModel = GATE_MODEL): boolean {
   if (passages.length === 0 || q.total <= 0) return false;
+  const evidence = gateEvidence(q, passages);
   // A question whose only words found frame it ("Still there?") names nothing the knowledge base holds.
-  const top = passages.slice(0, GATE_PASSAGES).map((p) => passageEvidence(q, p));
-  if (!top.some((e) => e.topical > 0)) return false;
+  if (!evidence.some((e) => e.topical > 0)) return false;
   // The model's general-English features say nothing of a Spanish, German or French question, and its public
   // training sets are English: another language is judged by the rule alone.
-  if (q.language !== 'en') return top.some((e) => passesGate(q, e));
-  return gateScore(gateFeatures(q, passages, readerScore), model) >= model.threshold;
+  if (q.language !== 'en') return evidence.some((e) => passesGate(q, e));
+  return gateScore(gateFeatures(q, evidence, readerScore), model) >= model.threshold;
 }
