@@ -269,3 +269,14 @@ describe('back matter', () => {
     expect(['Notes on dosing', 'Sources of funding for the study', 'Article > History', null].some(isBackMatter)).toBe(false);
   });
 });
+
+describe('notices about the document', () => {
+  it('a disclaimer is never an answer, however many words it shares with the question', async () => {
+    const { isDisclaimer } = await import('./back-matter');
+    expect(['Sample content written for the demo marketplace by Civic Texts Press.', 'General information, not individual dietary or medical advice.', 'Eine kurze Illustration, keine Rechts- oder Fachberatung.'].every(isDisclaimer)).toBe(true);
+    expect(['Employers need not follow the advice of the committee.', 'The tax is not an official measure of poverty.'].some(isDisclaimer)).toBe(false);
+    const terms = [term('constitution', 'constitut', 3), term('written', 'written', 2)];
+    const passage = chunk(1, 'Sample content written for the demo marketplace by Civic Texts Press. The Constitution was written in Philadelphia in 1787.', 5);
+    expect(select(terms, [passage], 'Where was the Constitution written?').map((s) => s.text)).toEqual(['The Constitution was written in Philadelphia in 1787.']);
+  });
+});

@@ -11,6 +11,31 @@ export function isBackMatter(heading: string | null): boolean {
   return heading.split(' > ').some((h) => BACK_MATTER.test(h.replace(/^[\d.\s]+/, '').replace(/\(\s*edit\s*\)/i, '').trim()));
 }
 
+/**
+ * A notice about the document itself ("Sample content…", "General information, not legal advice.", "Keine
+ * Rechtsberatung."): it says what the document is not, never what was asked, however many words it shares with the
+ * question ("Where was the Constitution written?" against "Sample content written for … by Civic Texts Press.").
+ */
+const DISCLAIMER = [
+  /\b(sample|example|demo|placeholder) content\b/i,
+  /\bnot\s+((legal|medical|professional|financial|tax|clinical|individual|dietary|investment|personal)\s+(or\s+)?){0,3}advice\b/i,
+  /\bnot an? (official|academic) (\w+ )?(document|text|source|publication)\b/i,
+  /\bfor (general )?information(al)? (purposes )?only\b/i,
+  /\b(marked|labell?ed) (as )?fictional\b/i,
+  /\bkeine\b[^.;]{0,40}beratung\b/i,
+  /\bBeispielinhalt\b/i,
+  /\bno constituye\b[^.;]{0,40}\basesor/i,
+  /\bcontenido de (ejemplo|muestra)\b/i,
+  /\bne constitue pas\b[^.;]{0,40}\bconseil/i,
+  /\bcontenu (d['’]exemple|fictif)\b/i,
+];
+
+/** A notice is short; a longer sentence that happens to say "not … advice" states something else. */
+const DISCLAIMER_MAX_WORDS = 30;
+
+export function isDisclaimer(sentence: string): boolean {
+  return sentence.split(/\s+/).length <= DISCLAIMER_MAX_WORDS && DISCLAIMER.some((rule) => rule.test(sentence));
+}
 
 /** Passages beyond those read that retrieval hands over, so that back matter among them does not crowd out text. */
 export const BACK_MATTER_SPARE = 3;

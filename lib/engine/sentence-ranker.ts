@@ -3,7 +3,7 @@ import { SENTENCE_WEIGHTS } from './answer-weights';
 import { findingLikelihood } from './finding-wording';
 import { questionNumbers, sharedNumbers } from './numbers';
 import { chunkParagraphs, type Paragraph } from './paragraphs';
-import { isBackMatter } from './back-matter';
+import { isBackMatter, isDisclaimer } from './back-matter';
 import { analyseQuestion, hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
 import { generalShare, headingParts, passageEvidence, passesGate, type PassageEvidence } from './relevance-gate';
 import type { QueryTerm, RetrievedChunk } from './retrieval';
@@ -222,6 +222,9 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
     const introOf = listIntroductions(p.content, paragraphs);
     const allSpans = paragraphs.flatMap((para) => para.sentences.map((s) => ({ s, para })));
     const headers = new Set(paragraphs.map((para) => para.header).filter((h): h is string => h !== null));
+    // A notice about the document, and what leans on it ("Sample content… It summarises and explains; it does not
+    // reproduce the text."), answers nothing.
+    const notices = new Set<number>();
     allSpans.forEach(({ s: sentence, para }, i) => {
       const own = p.content.slice(sentence.start, sentence.end);
       // A table's header row names its columns ("Feature; Carbon tax; Emissions trading system"): it is the context of
@@ -230,6 +233,10 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       // A line that is no sentence (no closing punctuation, a few words: a table's caption, a heading kept in the
       // text) names a topic; it states nothing ("Examples of the Columbian Exchange").
       if (!para.row && para.sentences.length === 1 && countWords(own) <= 10 && !/[.!?:;)\]"”’]\s*$/.test(own)) return;
+      if (isDisclaimer(own) || (notices.has(i - 1) && allSpans[i - 1].para === para && LEANS_BACK.test(own))) {
+        notices.add(i);
+        return;
+      }
       // A candidate holds a question word itself (its extension below is context), or carries the strong type asked
       // for right after what names the topic: the sentence before it, its paragraph's label or its table's header
       // ("The Senate is the upper chamber. Members serve six years.").

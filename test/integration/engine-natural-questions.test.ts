@@ -27,7 +27,7 @@ interface NaturalQuestion {
 
 /** Bounds from the figures measured on this tree (see the test below). */
 const MIN_ANSWERED_SHARE = 0.72;
-const MAX_WRONG = 24;
+const MAX_WRONG = 23;
 const MAX_ANSWERED_OFF_TOPIC = 2;
 
 const QUESTIONS = JSON.parse(readFileSync(path.join(process.cwd(), 'db', 'seed', 'natural-questions.json'), 'utf8')) as NaturalQuestion[];
@@ -72,7 +72,7 @@ describe('the seeded marketplace answers and refuses questions asked in a buyer\
   });
 
   /**
-   * Measured on this tree: 285 of 392 answered with their fact, 24 wrong, 83 refused; 128 of the 130 to refuse
+   * Measured on this tree: 285 of 392 answered with their fact, 23 wrong, 84 refused; 128 of the 130 to refuse
    * refused. The issue's target is no wrong answer at all; these bounds keep the engine from sliding back while it
    * gets there, and the failure message lists every miss.
    */
