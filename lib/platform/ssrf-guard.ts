@@ -118,7 +118,7 @@ export function checkAddress(address: string, protocol: 'http:' | 'https:', poli
   }
   if (kind === 'loopback' && (policy.development || policy.allowPrivate)) return { ok: true };
   if (policy.allowPrivate) return { ok: true };
-  return { ok: false, reason: `${kind} addresses are not allowed for publisher endpoints` };
+  return { ok: false, reason: `${kind} addresses are not allowed` };
 }
 
 /** Syntax-only checks on the endpoint URL (no DNS). */
