@@ -31,6 +31,9 @@ export async function register(): Promise<void> {
   startIdempotencyPurge();
   const { startFormSubmissionPurge } = await import('./lib/platform/form-submissions');
   startFormSubmissionPurge();
+  // Expired OAuth codes and tokens, and grants left with no token (lib/oauth/housekeeping.ts).
+  const { startOAuthPurge } = await import('./lib/oauth');
+  startOAuthPurge();
   // Durable background jobs (lib/platform/jobs.ts): each domain registers its handlers, then one worker polls.
   const { startJobWorker } = await import('./lib/platform/jobs');
   const { registerContentJobs } = await import('./lib/engine');

@@ -583,7 +583,7 @@ export const usageAlerts = pgTable(
 );
 
 /**
- * The buyer's usage-alert webhook for one subscription: an http(s) URL (SSRF rules of lib/routing/ssrf-guard.ts) and
+ * The buyer's usage-alert webhook for one subscription: an http(s) URL (SSRF rules of lib/platform/ssrf-guard.ts) and
  * the signing secret, AES-256-GCM-encrypted (lib/platform/crypto.ts), shown to the buyer once.
  */
 export const alertWebhooks = pgTable('alert_webhooks', {
@@ -816,13 +816,16 @@ export const formSubmissions = pgTable(
 );
 
 /**
- * OAuth 2.1 for agents (docs/api.md §10.7). Clients register with RFC 7591 and are public (PKCE, no secret); their
- * redirect URIs are matched exactly.
+ * OAuth 2.1 for agents (docs/api.md §10.7). Clients are public (PKCE, no secret) and their redirect URIs are matched
+ * exactly. A client registered with RFC 7591 has a `cli_…` id; a client identified by its metadata document has that
+ * document's https URL as id, and its row is the cache of the document (refetched once `metadataExpiresAt` passes).
  */
 export const oauthClients = pgTable('oauth_clients', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   redirectUris: jsonb('redirect_uris').$type<string[]>().notNull(),
+  /** A metadata-document client's cache lifetime; null for a registered client. */
+  metadataExpiresAt: ts('metadata_expires_at'),
   createdAt: createdAt(),
 });
 
@@ -830,7 +833,9 @@ export const oauthClients = pgTable('oauth_clients', {
  * Authorization codes: single use, ten minutes, stored hashed. The grant's key is made when the code is exchanged, so
  * a consent given twice (a double click) or never completed leaves no key behind.
  */
-export const oauthCodes = pgTable('oauth_codes', {
+export const oauthCodes = pgTable(
+  'oauth_codes',
+  {
   codeHash: text('code_hash').primaryKey(),
   clientId: text('client_id')
     .notNull()
@@ -846,7 +851,9 @@ export const oauthCodes = pgTable('oauth_codes', {
   expiresAt: ts('expires_at').notNull(),
   usedAt: ts('used_at'),
   createdAt: createdAt(),
-});
+  },
+  (t) => [index('oauth_codes_expires_idx').on(t.expiresAt)],
+);
 
 /** Access tokens (one hour) and refresh tokens (rotated on use), stored hashed, each acting as its grant's key. */
 export const oauthTokens = pgTable(
@@ -866,5 +873,5 @@ export const oauthTokens = pgTable(
     usedAt: ts('used_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('oauth_tokens_key_idx').on(t.keyId)],
+  (t) => [index('oauth_tokens_key_idx').on(t.keyId), index('oauth_tokens_expires_idx').on(t.expiresAt)],
 );

@@ -54,8 +54,9 @@ test('desktop: getting started copies, the reference renders from the OpenAPI do
   // The examples name this deployment's base URL; each copies exactly what it shows.
   for (const [id, label] of [
     ['curl', 'curl'],
-    ['javascript', 'JavaScript'],
+    ['typescript', 'TypeScript'],
     ['python', 'Python'],
+    ['langchain', 'LangChain'],
     ['mcp', 'MCP client config'],
     ['claude-desktop', 'Claude Desktop config'],
   ] as const) {

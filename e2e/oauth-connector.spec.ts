@@ -82,8 +82,10 @@ test('a connector connects with OAuth, queries, refreshes, and is cut off when t
   // The grant is on the account page beside the keys; revoking it there cuts the connector off.
   await page.goto('/account');
   const row = page.getByRole('row').filter({ hasText: 'OAuth: E2E Connector' });
-  await row.getByRole('link', { name: /^Revoke key/ }).click();
-  await page.getByRole('button', { name: 'Yes, revoke this key' }).click();
+  await row.getByRole('link', { name: /^Revoke access of OAuth: E2E Connector/ }).click();
+  await expect(page.getByRole('heading', { name: 'Revoke this app’s access?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Yes, revoke its access' }).click();
+  await expect(page.getByText("The app's access was revoked.")).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: 'OAuth: E2E Connector' })).toContainText('Revoked');
   await expect.poll(async () => (await mcpCall(request, mcpUrl, refreshed.access_token)).status(), { timeout: 5_000 }).toBe(401);
 });

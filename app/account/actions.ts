@@ -88,7 +88,7 @@ export async function revokeKeyAction(formData: FormData): Promise<void> {
   if (!parsed.success) redirect(withFlash('/account/keys', 'not_found'));
   const user = await requireSessionUser('/account/keys');
   const result = await revokeKey(await getDb(), { userId: user.id, keyId: parsed.data.keyId });
-  redirect(withFlash('/account/keys', result.ok ? 'key_revoked' : result.code));
+  redirect(withFlash('/account/keys', result.ok ? (result.key.kind === 'oauth_grant' ? 'grant_revoked' : 'key_revoked') : result.code));
 }
 
 /** Names a key (an empty name removes it); back to where the form was, the keys page by default. */

@@ -12,6 +12,7 @@ export type FlashCode =
   | 'cancelled'
   | 'resumed'
   | 'key_revoked'
+  | 'grant_revoked'
   | 'email_verified'
   // Nothing to do, and why.
   | 'already_subscribed'
@@ -39,6 +40,7 @@ export const FLASH_MESSAGES: Record<FlashCode, FlashText> = {
   cancelled: { tone: 'success', text: 'Your subscription will end at the end of the current period. You keep access until then.' },
   resumed: { tone: 'success', text: 'Your subscription will renew as usual.' },
   key_revoked: { tone: 'success', text: 'The key was revoked. Requests with it are now refused with 403 key_revoked.' },
+  grant_revoked: { tone: 'success', text: "The app's access was revoked. Its tokens are now refused with 401 invalid_token, and it cannot renew them." },
   email_verified: { tone: 'success', text: 'Your email address is confirmed. You can buy plans and create API keys.' },
   already_subscribed: { tone: 'info', text: 'You already have a subscription to this knowledge base — here it is.' },
   key_gone: { tone: 'info', text: 'That key has already been shown, or the link expired. Create another replacement key if you need one.' },

@@ -14,6 +14,7 @@ const key = (over: Partial<KeyView>): KeyView => ({
   masked: 'alm_sk_test_AbCdEfGh…wxyz',
   name: null,
   status: 'active',
+  kind: 'key',
   createdAt: '2026-01-01T00:00:00.000Z',
   lastUsedAt: null,
   revokedAt: null,
@@ -32,5 +33,12 @@ describe('KeysTable', () => {
     expect(html).toContain('aria-label="Revoke key alm_sk_test_AbCdEfGh…wxyz"');
     expect(html).not.toContain('Rename key alm_sk_test_ZzZzZzZz…abcd');
     expect(html).not.toContain('/account/keys/key_2/rename');
+  });
+
+  it("shows an OAuth grant as an app's access, not as a key", () => {
+    const html = renderToStaticMarkup(createElement(KeysTable, { caption: 'Keys', keys: [key({ kind: 'oauth_grant', name: 'OAuth: Claude' })] }));
+    expect(html).toContain("App access (OAuth)");
+    expect(html).toContain('aria-label="Revoke access of OAuth: Claude"');
+    expect(html).not.toContain('alm_sk_test_AbCdEfGh…wxyz');
   });
 });

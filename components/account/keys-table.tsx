@@ -48,7 +48,12 @@ export function KeysTable({
             <tr role="row" key={key.id} className="block border-t border-slate-100 py-2 first:border-t-0 @4xl:table-row @4xl:py-0 @4xl:first:border-t" data-testid={`key-row-${key.id}`}>
               <td role="cell" className={`${cell} block @4xl:table-cell`}>
                 <span className="block font-medium text-slate-900 [overflow-wrap:anywhere]" data-testid="key-name">{key.name ?? <span className="font-normal italic text-slate-600">Unnamed</span>}</span>
-                <span className="block break-all font-mono text-xs text-slate-700 @4xl:whitespace-nowrap @4xl:break-normal">{key.masked}</span>
+                {key.kind === 'oauth_grant' ? (
+                  // A grant's key is never seen by anyone: the app holds tokens, the buyer holds nothing to copy.
+                  <span className="block text-xs text-slate-700">App access (OAuth)</span>
+                ) : (
+                  <span className="block break-all font-mono text-xs text-slate-700 @4xl:whitespace-nowrap @4xl:break-normal">{key.masked}</span>
+                )}
               </td>
               <td role="cell" className={`${cell} flex flex-wrap gap-x-2 @4xl:table-cell`}>
                 <span className={label}>Knowledge base</span>
@@ -81,11 +86,15 @@ export function KeysTable({
                     <Link
                       href={`/account/keys/${key.id}/rename${returnTo === 'subscription' ? '?from=subscription' : ''}`}
                       className="mr-4 font-medium text-brand-700 underline"
-                      aria-label={`Rename key ${key.masked}`}
+                      aria-label={key.kind === 'oauth_grant' ? `Rename access of ${key.name ?? 'app'}` : `Rename key ${key.masked}`}
                     >
                       Rename
                     </Link>
-                    <Link href={`/account/keys/${key.id}/revoke`} className="font-medium text-red-700 underline" aria-label={`Revoke key ${key.masked}`}>
+                    <Link
+                      href={`/account/keys/${key.id}/revoke`}
+                      className="font-medium text-red-700 underline"
+                      aria-label={key.kind === 'oauth_grant' ? `Revoke access of ${key.name ?? 'app'}` : `Revoke key ${key.masked}`}
+                    >
                       Revoke…
                     </Link>
                   </>

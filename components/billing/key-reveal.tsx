@@ -1,12 +1,14 @@
 import Link from 'next/link';
 import { AgentSnippets } from '@/components/marketplace/agent-snippets';
+import { CodeSnippets } from '@/components/marketplace/code-snippets';
+import { buildSnippets } from '@/components/marketplace/snippets';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Section } from '@/components/ui/section';
 
 /**
  * The one and only display of a full API key: the key, a copy button, a clear warning, a ready-to-run curl
- * command against this deployment and the key's knowledge base, the MCP and Dify settings with the key in them, and
- * the way to the API reference. Rendered from a single-read handoff, so a reload shows nothing.
+ * command against this deployment and the key's knowledge base, the same call in TypeScript, Python and as a LangChain
+ * retriever, the MCP and Dify settings with the key in them, and the way to the API reference. Rendered from a single-read handoff, so a reload shows nothing.
  */
 export function KeyReveal({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: string; kbId: string; baseUrl: string; sampleQuestion?: string }) {
   const question = (sampleQuestion ?? 'What does this knowledge base cover?').replace(/'/g, '’');
@@ -36,6 +38,17 @@ export function KeyReveal({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: s
       </div>
       <details className="mt-5 rounded-lg border border-amber-200 bg-white/60">
         <summary className="cursor-pointer rounded-lg px-4 py-3 text-sm font-semibold text-slate-900 hover:bg-white">
+          Use it from code: TypeScript, Python, LangChain
+        </summary>
+        <div className="border-t border-amber-200 px-4 py-4">
+          <p className="mb-3 text-sm text-slate-700">
+            These read the key from the <code className="text-[13px]">ALMANAC_API_KEY</code> environment variable: set it to the key above.
+          </p>
+          <CodeSnippets snippets={buildSnippets(baseUrl, kbId, question).filter((s) => s.id !== 'curl')} />
+        </div>
+      </details>
+      <details className="mt-3 rounded-lg border border-amber-200 bg-white/60">
+        <summary className="cursor-pointer rounded-lg px-4 py-3 text-sm font-semibold text-slate-900 hover:bg-white">
           Use it from an AI agent: MCP clients and Dify, key included
         </summary>
         <div className="border-t border-amber-200 px-4 py-4">
@@ -43,7 +56,7 @@ export function KeyReveal({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: s
         </div>
       </details>
       <p className="mt-4 text-sm text-slate-800">
-        JavaScript and Python examples, errors, limits and every endpoint:{' '}
+        Errors, limits, streaming and every endpoint:{' '}
         <Link href={`/docs?kb=${encodeURIComponent(kbId)}`} className="font-medium text-brand-700 underline">
           the API reference
         </Link>

@@ -1,14 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { API_KEY_PLACEHOLDER, buildMcpSnippets, buildSnippets, connectorSetup, difyRegistration, KB_ID_PLACEHOLDER, mcpEndpoint, queryEndpoint } from './snippets';
+import { API_KEY_PLACEHOLDER, buildMcpSnippets, buildSnippets, connectorSetup, difyRegistration, KB_ID_PLACEHOLDER, mcpEndpoint, queryEndpoint, searchEndpoint } from './snippets';
 
 describe('buildSnippets', () => {
   const snippets = buildSnippets('https://almanac.example.test/', 'kb_AbC123', "What's in Article \"I\"?");
 
   it('targets the real endpoint of the knowledge base in every language', () => {
     expect(queryEndpoint('https://almanac.example.test/', 'kb_AbC123')).toBe('https://almanac.example.test/kb/kb_AbC123/query');
-    expect(snippets.map((s) => s.id)).toEqual(['curl', 'javascript', 'python']);
-    for (const s of snippets) expect(s.code).toContain('https://almanac.example.test/kb/kb_AbC123/query');
+    expect(snippets.map((s) => s.id)).toEqual(['curl', 'typescript', 'python', 'langchain']);
+    for (const s of snippets.slice(0, 3)) expect(s.code).toContain('https://almanac.example.test/kb/kb_AbC123/query');
+    // The retriever uses the passages endpoint, not the answer.
+    expect(searchEndpoint('https://almanac.example.test/', 'kb_AbC123')).toBe('https://almanac.example.test/kb/kb_AbC123/search');
+    expect(snippets[3]!.code).toContain('url: str = "https://almanac.example.test/kb/kb_AbC123/search"');
   });
 
   it('quotes the question so the shell passes the exact JSON body', () => {
@@ -19,9 +22,10 @@ describe('buildSnippets', () => {
     expect(JSON.parse(parsed)).toEqual({ query: "What's in Article \"I\"?" });
   });
 
-  it('embeds the question as a valid string literal in JavaScript and Python', () => {
+  it('embeds the question as a valid string literal in TypeScript and Python', () => {
     expect(snippets[1]!.code).toContain('JSON.stringify({ query: "What\'s in Article \\"I\\"?" })');
     expect(snippets[2]!.code).toContain('json={"query": "What\'s in Article \\"I\\"?"}');
+    expect(snippets[3]!.code).toContain('AlmanacRetriever().invoke("What\'s in Article \\"I\\"?")');
   });
 });
 

@@ -3,7 +3,7 @@
  * page, the key reveal and /docs, always with this deployment's base URL (lib/platform/base-url.ts).
  */
 export interface Snippet {
-  id: 'curl' | 'javascript' | 'python' | 'mcp' | 'claude-desktop';
+  id: 'curl' | 'typescript' | 'python' | 'langchain' | 'mcp' | 'claude-desktop';
   label: string;
   code: string;
 }
@@ -40,9 +40,21 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Passages without an answer (POST /kb/{kb_id}/search): what a retriever of a RAG framework wants. */
+export function searchEndpoint(baseUrl: string, kbId: string): string {
+  return `${origin(baseUrl)}/kb/${kbSegment(kbId)}/search`;
+}
+
+/**
+ * curl, TypeScript, Python (httpx) and a LangChain retriever, each run against a real server by
+ * test/integration/snippets-run.test.ts. Each checks the status before reading the answer: every error is the JSON
+ * body of docs/api.md §3.4.
+ */
 export function buildSnippets(baseUrl: string, kbId: string, question: string): Snippet[] {
   const url = queryEndpoint(baseUrl, kbId);
   const body = JSON.stringify({ query: question });
+  // A JSON string literal is also a valid TypeScript and Python string literal.
+  const q = JSON.stringify(question);
   return [
     {
       id: 'curl',
@@ -55,19 +67,24 @@ export function buildSnippets(baseUrl: string, kbId: string, question: string): 
       ].join('\n'),
     },
     {
-      id: 'javascript',
-      label: 'JavaScript',
+      id: 'typescript',
+      label: 'TypeScript',
       code: [
+        `interface Citation { document_id: string; title: string; excerpt: string; page: number | null }`,
+        `interface Answer { answer: string; citations: Citation[]; tokens_used: number }`,
+        ``,
         `const response = await fetch(${JSON.stringify(url)}, {`,
         `  method: 'POST',`,
-        `  headers: {`,
-        `    Authorization: \`Bearer \${process.env.ALMANAC_API_KEY}\`,`,
-        `    'Content-Type': 'application/json',`,
-        `  },`,
-        `  body: JSON.stringify({ query: ${JSON.stringify(question)} }),`,
+        `  headers: { Authorization: \`Bearer \${process.env.ALMANAC_API_KEY}\`, 'Content-Type': 'application/json' },`,
+        `  body: JSON.stringify({ query: ${q} }),`,
         `});`,
-        `const { answer, citations } = await response.json();`,
-        `console.log(answer, citations);`,
+        `if (!response.ok) {`,
+        `  const error: { error: string; message: string; request_id: string } = await response.json();`,
+        `  throw new Error(\`\${response.status} \${error.error}: \${error.message}\`);`,
+        `}`,
+        `const { answer, citations } = (await response.json()) as Answer;`,
+        `console.log(answer);`,
+        `for (const c of citations) console.log(\`- \${c.title}\${c.page ? \`, page \${c.page}\` : ''}\`);`,
       ].join('\n'),
     },
     {
@@ -75,17 +92,63 @@ export function buildSnippets(baseUrl: string, kbId: string, question: string): 
       label: 'Python',
       code: [
         `import os`,
-        `import requests`,
         ``,
-        `response = requests.post(`,
+        `import httpx`,
+        ``,
+        `response = httpx.post(`,
         `    ${JSON.stringify(url)},`,
         `    headers={"Authorization": f"Bearer {os.environ['ALMANAC_API_KEY']}"},`,
-        `    json={"query": ${JSON.stringify(question)}},`,
+        `    json={"query": ${q}},`,
         `    timeout=30,`,
         `)`,
-        `response.raise_for_status()`,
+        `if response.is_error:`,
+        `    error = response.json()  # {"error", "message", "request_id"}`,
+        `    raise SystemExit(f"{response.status_code} {error['error']}: {error['message']}")`,
         `data = response.json()`,
-        `print(data["answer"], data["citations"])`,
+        `print(data["answer"])`,
+        `for citation in data["citations"]:`,
+        `    print("-", citation["title"], f"page {citation['page']}" if citation["page"] else "")`,
+      ].join('\n'),
+    },
+    {
+      id: 'langchain',
+      label: 'LangChain',
+      code: [
+        `import os`,
+        ``,
+        `import httpx`,
+        `from langchain_core.callbacks import CallbackManagerForRetrieverRun`,
+        `from langchain_core.documents import Document`,
+        `from langchain_core.retrievers import BaseRetriever`,
+        ``,
+        ``,
+        `class AlmanacRetriever(BaseRetriever):`,
+        `    """Passages from one Almanac knowledge base; each search counts as one query (none when nothing matches)."""`,
+        ``,
+        `    url: str = ${JSON.stringify(searchEndpoint(baseUrl, kbId))}`,
+        `    top_k: int = 5`,
+        ``,
+        `    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:`,
+        `        response = httpx.post(`,
+        `            self.url,`,
+        `            headers={"Authorization": f"Bearer {os.environ['ALMANAC_API_KEY']}"},`,
+        `            json={"query": query, "top_k": self.top_k},`,
+        `            timeout=30,`,
+        `        )`,
+        `        if response.is_error:`,
+        `            error = response.json()`,
+        `            raise RuntimeError(f"{response.status_code} {error['error']}: {error['message']}")`,
+        `        return [`,
+        `            Document(`,
+        `                page_content=r["excerpt"],`,
+        `                metadata={"document_id": r["document_id"], "title": r["title"], "page": r["page"], "score": r["score"]},`,
+        `            )`,
+        `            for r in response.json()["results"]`,
+        `        ]`,
+        ``,
+        ``,
+        `for doc in AlmanacRetriever().invoke(${q}):`,
+        `    print(doc.metadata["title"], doc.metadata["score"], doc.page_content[:80])`,
       ].join('\n'),
     },
   ];

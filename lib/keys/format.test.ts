@@ -124,6 +124,7 @@ describe('toKeyView', () => {
       masked: `alm_sk_live_${generated.displayPrefix}…${generated.last4}`,
       name: 'production',
       status: 'active',
+      kind: 'key',
       createdAt: '2026-01-01T00:00:00.000Z',
       lastUsedAt: '2026-01-31T12:00:00.000Z',
       revokedAt: null,
@@ -131,6 +132,7 @@ describe('toKeyView', () => {
     expect(JSON.stringify(view)).not.toContain(generated.keyHash);
     expect(JSON.stringify(view)).not.toContain(generated.key);
     expect(toKeyView({ ...row, revokedAt: new Date('2026-02-01T00:00:00Z'), kbTitle: undefined })).toMatchObject({ status: 'revoked', revokedAt: '2026-02-01T00:00:00.000Z' });
+    expect(toKeyView({ ...row, oauthClientId: 'cli_1' })).toMatchObject({ kind: 'oauth_grant' });
     expect(hashApiKey('x')).toMatch(/^[0-9a-f]{64}$/);
   });
 });

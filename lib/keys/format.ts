@@ -99,6 +99,7 @@ export interface KeyRowLike {
   createdAt: Date;
   name?: string | null;
   kbTitle?: string | null;
+  oauthClientId?: string | null;
 }
 
 export interface KeyView {
@@ -113,6 +114,8 @@ export interface KeyView {
   /** The buyer's label for the key ("production server"), or null when it has none. */
   name: string | null;
   status: 'active' | 'revoked';
+  /** A key the buyer holds, or an app's access granted through OAuth (docs/api.md §10.7), whose key no one sees. */
+  kind: 'key' | 'oauth_grant';
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -130,6 +133,7 @@ export function toKeyView(row: KeyRowLike): KeyView {
     masked: maskApiKey(row.mode, row.displayPrefix, row.last4),
     name: row.name ?? null,
     status: row.revokedAt ? 'revoked' : 'active',
+    kind: row.oauthClientId ? 'oauth_grant' : 'key',
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
     revokedAt: row.revokedAt ? row.revokedAt.toISOString() : null,

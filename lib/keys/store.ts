@@ -88,6 +88,7 @@ const keyViewColumns = {
   displayPrefix: apiKeys.displayPrefix,
   last4: apiKeys.last4,
   name: apiKeys.name,
+  oauthClientId: apiKeys.oauthClientId,
   revokedAt: apiKeys.revokedAt,
   lastUsedAt: apiKeys.lastUsedAt,
   createdAt: apiKeys.createdAt,

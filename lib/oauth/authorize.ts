@@ -3,7 +3,8 @@ import { knowledgeBases, oauthCodes } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { siteUrl } from '@/lib/platform/base-url';
 import { listSubscriptionsForUser, type SubscriptionView } from '@/lib/subscriptions';
-import { findClient, type OAuthClient } from './clients';
+import type { ClientMetadataOptions } from './client-metadata';
+import { resolveClient, type OAuthClient } from './clients';
 import { knowledgeBaseOfResource } from './metadata';
 import { CODE_TTL_MS, hashOpaqueToken, newOpaqueToken, OAUTH_SCOPE } from './tokens';
 
@@ -37,9 +38,10 @@ function redirectWith(redirectUri: string, params: Record<string, string | null>
   return url.toString();
 }
 
-export async function parseAuthorizationRequest(db: Executor, params: URLSearchParams): Promise<ParsedAuthorization> {
-  const client = await findClient(db, params.get('client_id') ?? '');
-  if (!client) return { ok: false, redirect: null, description: 'This application is not registered with Almanac (unknown client_id).' };
+export async function parseAuthorizationRequest(db: Executor, params: URLSearchParams, options: ClientMetadataOptions = {}): Promise<ParsedAuthorization> {
+  const found = await resolveClient(db, params.get('client_id') ?? '', new Date(), options);
+  if (!found.ok) return { ok: false, redirect: null, description: found.description };
+  const { client } = found;
   const redirectUri = params.get('redirect_uri') ?? '';
   if (!client.redirectUris.includes(redirectUri)) return { ok: false, redirect: null, description: 'The redirect_uri is not one this application registered.' };
   const state = params.get('state');

@@ -4,27 +4,20 @@ import { oauthClients } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { newId } from '@/lib/platform/ids';
 import { isCleanId, isCleanText } from '@/lib/platform/text-input';
+import { fetchClientMetadata, isClientMetadataUrl, type ClientMetadataOptions } from './client-metadata';
+import { isAllowedRedirect } from './redirect-uris';
 
 /**
- * RFC 7591 dynamic client registration for public clients (docs/api.md §10.7): a name and exact redirect URIs, each
- * https or an http loopback address (a desktop client's local listener). No secret: PKCE protects the code.
+ * The clients of the authorization server (docs/api.md §10.7), all public (no secret: PKCE protects the code): those
+ * registered with RFC 7591 (a name and exact redirect URIs) and those identified by a client ID metadata document
+ * (lib/oauth/client-metadata.ts), whose row caches the document.
  */
 export interface OAuthClient {
   id: string;
   name: string;
   redirectUris: string[];
-}
-
-function isAllowedRedirect(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.hash) return false;
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  /** The host of a metadata-document client's URL: the consent page names it (the draft's defence against phishing). */
+  metadataHost: string | null;
 }
 
 const RegistrationSchema = z.object({
@@ -64,8 +57,33 @@ export async function registerClient(db: Executor, metadata: unknown, now: Date 
   };
 }
 
-export async function findClient(db: Executor, clientId: string): Promise<OAuthClient | null> {
+export type ClientLookup = { ok: true; client: OAuthClient } | { ok: false; description: string };
+
+/**
+ * The client a `client_id` names: a registered one, or a metadata document's, fetched when its cached copy is absent
+ * or stale (a copy is used for as long as the document's Cache-Control allows, at most a day). The row is written
+ * before the client is used because codes, tokens and grants reference it; a failed fetch writes nothing.
+ */
+export async function resolveClient(db: Executor, clientId: string, now: Date = new Date(), options: ClientMetadataOptions = {}): Promise<ClientLookup> {
+  if (!isClientMetadataUrl(clientId)) {
+    const client = await findRegisteredClient(db, clientId);
+    return client ? { ok: true, client } : { ok: false, description: 'This application is not registered with Almanac (unknown client_id).' };
+  }
+  const [cached] = await db.select().from(oauthClients).where(eq(oauthClients.id, clientId)).limit(1);
+  const metadataHost = new URL(clientId).host;
+  if (cached?.metadataExpiresAt && cached.metadataExpiresAt.getTime() > now.getTime()) {
+    return { ok: true, client: { id: cached.id, name: cached.name, redirectUris: cached.redirectUris, metadataHost } };
+  }
+  const fetched = await fetchClientMetadata(clientId, options);
+  if (!fetched.ok) return { ok: false, description: `The application's client metadata document (${clientId}) cannot be used: ${fetched.reason}.` };
+  const { name, redirectUris, maxAgeS } = fetched.metadata;
+  const row = { name, redirectUris, metadataExpiresAt: new Date(now.getTime() + maxAgeS * 1000) };
+  await db.insert(oauthClients).values({ id: clientId, ...row, createdAt: now }).onConflictDoUpdate({ target: oauthClients.id, set: row });
+  return { ok: true, client: { id: clientId, name, redirectUris, metadataHost } };
+}
+
+async function findRegisteredClient(db: Executor, clientId: string): Promise<OAuthClient | null> {
   if (!isCleanId(clientId) || clientId.length > 100) return null;
   const [row] = await db.select().from(oauthClients).where(eq(oauthClients.id, clientId)).limit(1);
-  return row ? { id: row.id, name: row.name, redirectUris: row.redirectUris } : null;
+  return row ? { id: row.id, name: row.name, redirectUris: row.redirectUris, metadataHost: null } : null;
 }

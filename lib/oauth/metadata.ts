@@ -17,6 +17,7 @@ export function authorizationServerMetadata(): Record<string, unknown> {
     token_endpoint_auth_methods_supported: ['none'],
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
+    client_id_metadata_document_supported: true,
   };
 }
 

@@ -1,5 +1,5 @@
 import { MAX_BODY_BYTES } from '@/lib/gateway';
-import { CATALOGUE_HEADERS, catalogueLoadResponses, errorSchema, headerRef, ID_ONLY, json, KEYED_HEADERS, ref, type Json } from './shared';
+import { CATALOGUE_HEADERS, catalogueLoadResponses, errorSchema, headerRef, ID_ONLY, json, KEY_IF_KNOWN_HEADERS, KEYED_HEADERS, ref, type Json } from './shared';
 
 /** The paths of the agent endpoints and of the service endpoints (this document, health). */
 /** The error answers every keyed endpoint shares (rows 1–11 of docs/api.md §3.2). */
@@ -54,6 +54,17 @@ function jsonRpcError(almanac: Json): Json {
     },
   };
 }
+
+/** A JSON-RPC error from the MCP transport itself (no Almanac error body as data): the Origin check, an unknown method. */
+const TRANSPORT_JSON_RPC_ERROR: Json = {
+  type: 'object',
+  required: ['jsonrpc', 'id', 'error'],
+  properties: {
+    jsonrpc: { type: 'string', const: '2.0' },
+    id: { type: ['string', 'integer', 'null'] },
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer', description: '-32000 for a refused Origin, -32601 for an unknown method.' }, message: { type: 'string' } } },
+  },
+};
 
 /** Dify's error shape `{error_code, error_msg}` with Almanac's error body alongside (docs/api.md §10.3). */
 export function difyErrorSchema(codes: string[]): Json {
@@ -157,6 +168,7 @@ export function agentPaths(): Json {
         security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
         responses: {
           '200': { description: 'The usage report; X-RateLimit-* describe this endpoint’s own limit', headers: KEYED_HEADERS, content: json(ref('UsageReport')) },
+          '400': { description: 'The kb_id contains a control character or is not valid Unicode (invalid_query)', headers: KEYED_HEADERS, content: json(ref('InvalidQueryError')) },
           ...keyedErrors({ metered: false }),
         },
       },
@@ -176,17 +188,33 @@ export function agentPaths(): Json {
         responses: {
           '200': { description: 'The JSON-RPC response', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 response.' }) },
           '202': { description: 'A notification (such as notifications/initialized) was accepted; no body', headers: ID_ONLY },
-          '400': { description: 'The body is not a JSON-RPC message: a JSON-RPC error object (code -32700 or -32600), as MCP clients expect', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 error.' }) },
+          '400': {
+            description:
+              'The body is not a JSON-RPC message (-32700 or -32600), or on revision 2026-07-28 an unsupported version (-32022, with data.supported), MCP-Protocol-Version or Mcp-Method disagreeing with the body (-32020) or a malformed _meta (-32602): a JSON-RPC error object, as MCP clients expect',
+            headers: ID_ONLY,
+            content: json({ type: 'object', description: 'A JSON-RPC 2.0 error.' }),
+          },
           '406': { description: 'Accept does not list both application/json and text/event-stream: a JSON-RPC error object', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 error.' }) },
           '413': { description: `Body over ${MAX_BODY_BYTES} bytes`, headers: ID_ONLY, content: json(ref('PayloadTooLargeError')) },
           ...Object.fromEntries(
             Object.entries(keyedErrors({ metered: false }))
               .filter(([status]) => status !== '429')
               .map(([status, response]) => {
-                const declared = response as { content: { 'application/json': { schema: Json } } };
+                const declared = response as { description: string; content: { 'application/json': { schema: Json } } };
                 if (status === '500') return [status, declared];
                 const challenge = status === '401' ? { headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('McpWwwAuthenticate') } } : {};
-                return [status, { ...declared, ...challenge, content: json(jsonRpcError(declared.content['application/json'].schema)) }];
+                // The Origin check (§10.1) comes before the key is looked at.
+                const origin =
+                  status === '403'
+                    ? { description: `${declared.description}; or an Origin header naming another site (checked before the key)`, headers: KEY_IF_KNOWN_HEADERS }
+                    : {};
+                const almanac = jsonRpcError(declared.content['application/json'].schema);
+                const unknownMethod =
+                  status === '404'
+                    ? { description: `${declared.description}; or, on revision 2026-07-28, a method the server does not have (-32601, without X-RateLimit-*)`, headers: KEY_IF_KNOWN_HEADERS }
+                    : {};
+                const transport = status === '403' || status === '404';
+                return [status, { ...declared, ...challenge, ...origin, ...unknownMethod, content: json(transport ? { anyOf: [almanac, TRANSPORT_JSON_RPC_ERROR] } : almanac) }];
               }),
           ),
         },
@@ -209,6 +237,11 @@ export function agentPaths(): Json {
               .filter(([status]) => status !== '401')
               .map(([status, response]) => [status, { ...(response as Json), content: json(difyErrorSchema(DIFY_ERRORS[status]!)) }]),
           ),
+          '413': {
+            description: `Body over ${MAX_BODY_BYTES} bytes: the body is read before the key is judged (it names the knowledge base), so X-RateLimit-* are not sent`,
+            headers: ID_ONLY,
+            content: json(difyErrorSchema(DIFY_ERRORS['413']!)),
+          },
           '403': {
             description:
               'Dify’s own statuses: no or a malformed Authorization header (1001), a key that is unknown, revoked or of an inactive subscription or suspended knowledge base (1002), ' +

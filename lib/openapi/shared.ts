@@ -74,3 +74,11 @@ export function cataloguePreflight(operationId: string): Json {
 
 export const intHeader = (description: string) => ({ description, required: true, schema: { type: 'string', pattern: '^[0-9]+$' } });
 
+/** A refusal that may come before the key is looked at (a body read first, an Origin check): X-RateLimit-* only once it is. */
+export const KEY_IF_KNOWN_HEADERS = {
+  ...ID_ONLY,
+  'X-RateLimit-Limit': { ...intHeader('Requests allowed per minute for this key; absent when the request was refused before the key was looked at.'), required: false },
+  'X-RateLimit-Remaining': { ...intHeader('Requests left in the current sliding window (where X-RateLimit-Limit is sent).'), required: false },
+  'X-RateLimit-Reset': { ...intHeader('Unix time (seconds) when the next request slot frees (where X-RateLimit-Limit is sent).'), required: false },
+  ...USAGE_HEADERS,
+};

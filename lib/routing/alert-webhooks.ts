@@ -9,15 +9,15 @@ import { randomBase62 } from '@/lib/platform/ids';
 import { defineJobHandler } from '@/lib/platform/jobs';
 import { ALERT_WEBHOOK_QUEUE, findAlertEvent, findOwnedSubscription, type AlertEvent } from '@/lib/subscriptions';
 import { guardPolicy } from './backends';
-import { pinnedLookup, signPayload } from './http-connector';
-import { parseEndpointUrl, resolveAndGuard, type GuardPolicy } from './ssrf-guard';
+import { pinnedLookup, parseEndpointUrl, resolveAndGuard, type GuardPolicy } from '@/lib/platform/ssrf-guard';
+import { signPayload } from './http-connector';
 
 /**
  * The buyer's usage-alert webhook (docs/api.md §11.4): a URL per subscription and a signing secret shown once. Each
  * alert is POSTed as JSON signed exactly like the publisher call (`Almanac-Signature: t=<unix>,v1=<hex HMAC-SHA256 of
  * "<t>.<body>">`), from the durable queue (lib/platform/jobs.ts): a non-2xx answer, a timeout or a refused address is
  * retried with backoff, and the body (with its event id) is the same on every attempt, so receivers deduplicate on
- * `id`. The URL follows the publisher endpoints' SSRF rules (lib/routing/ssrf-guard.ts), checked when it is saved and
+ * `id`. The URL follows the publisher endpoints' SSRF rules (lib/platform/ssrf-guard.ts), checked when it is saved and
  * again, with DNS pinned, on every delivery.
  */
 

@@ -8,7 +8,7 @@ import { decryptSecret, encryptSecret } from '@/lib/platform/crypto';
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import { HttpConnector, type PublisherOutcome } from './http-connector';
-import { parseEndpointUrl, resolveAndGuard, type GuardPolicy } from './ssrf-guard';
+import { parseEndpointUrl, resolveAndGuard, type GuardPolicy } from '@/lib/platform/ssrf-guard';
 import { queryAnswerSchema, type QueryRequest } from '@/lib/query-answer';
 
 /**

@@ -1,11 +1,10 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { citationSchema, queryAnswerSchema, type AnswerProgress, type Citation, type QueryAnswer, type QueryRequest } from '@/lib/query-answer';
-import { resolveAndGuard, type GuardPolicy, type GuardResult } from './ssrf-guard';
+import { pinnedLookup, resolveAndGuard, type GuardPolicy, type GuardResult } from '@/lib/platform/ssrf-guard';
 import { processSingleton } from '@/lib/platform/singleton';
 import { WorkerPool } from '@/lib/platform/worker-pool';
 import { decodePublisherAnswer, type DecodedAnswer } from './answer-task';
@@ -47,14 +46,6 @@ function pools(): Pools {
 export function signPayload(signingSecret: string, body: string, unixSeconds: number): string {
   const mac = createHmac('sha256', signingSecret).update(`${unixSeconds}.${body}`, 'utf8').digest('hex');
   return `t=${unixSeconds},v1=${mac}`;
-}
-
-/** A lookup that answers with the address the guard already checked, so the connection goes exactly there. */
-export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
-  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  }) as unknown as LookupFunction;
 }
 
 type CheckedAddress = Extract<GuardResult, { ok: true }>;

@@ -1,10 +1,16 @@
 import '../support/gateway-env';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, oauthTokens, usagePeriods } from '@/db/schema';
+import { apiKeys, oauthClients, oauthTokens, usagePeriods } from '@/db/schema';
 import type { DatabaseHandle } from '@/db/client';
 import * as mcpRoute from '@/app/kb/[kb_id]/mcp/route';
 import * as queryRoute from '@/app/kb/[kb_id]/query/route';
@@ -15,7 +21,7 @@ import * as registerRoute from '@/app/oauth/register/route';
 import * as tokenRoute from '@/app/oauth/token/route';
 import { ingestDocument } from '@/lib/engine';
 import { revokeKey } from '@/lib/keys';
-import { approveAuthorization, parseAuthorizationRequest, type TokenPair } from '@/lib/oauth';
+import { approveAuthorization, parseAuthorizationRequest, type ClientMetadataOptions, type TokenPair } from '@/lib/oauth';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { createTestDatabase } from '../support/db';
 import { buyKey, createKnowledgeBase, createPublisher, type BoughtKey } from '../support/gateway-fixtures';
@@ -77,6 +83,7 @@ afterAll(async () => {
 
 /** What a connector keeps: its registration, its PKCE verifier, its tokens; and the authorization URL it would open. */
 class TestProvider implements OAuthClientProvider {
+  constructor(readonly clientMetadataUrl?: string) {}
   info?: Awaited<ReturnType<NonNullable<OAuthClientProvider['clientInformation']>>>;
   saved?: Parameters<OAuthClientProvider['saveTokens']>[0];
   verifier = '';
@@ -114,8 +121,8 @@ class TestProvider implements OAuthClientProvider {
 const mcpUrl = (kbId: string) => new URL(`${server.url}/kb/${kbId}/mcp`);
 
 /** The buyer on the consent page: signed in, choosing the subscription, allowing. Returns what the browser carries back (code, state, iss). */
-async function consent(k: BoughtKey, authorizationUrl: URL): Promise<URLSearchParams> {
-  const parsed = await parseAuthorizationRequest(handle.db, authorizationUrl.searchParams);
+async function consent(k: BoughtKey, authorizationUrl: URL, options: ClientMetadataOptions = {}): Promise<URLSearchParams> {
+  const parsed = await parseAuthorizationRequest(handle.db, authorizationUrl.searchParams, options);
   if (!parsed.ok) throw new Error(parsed.description);
   expect(parsed.request).toMatchObject({ kbId: k.kbId, kbTitle: 'Lighthouse Handbook', client: { name: 'Test Agent' } });
   const approved = await approveAuthorization(handle.db, k.userId, parsed.request, k.subscriptionId);
@@ -128,14 +135,13 @@ async function consent(k: BoughtKey, authorizationUrl: URL): Promise<URLSearchPa
 }
 
 /** A connected client after the whole flow, and what it was given. */
-async function connectWithOAuth(k: BoughtKey): Promise<{ client: Client; provider: TestProvider }> {
-  const provider = new TestProvider();
+async function connectWithOAuth(k: BoughtKey, provider = new TestProvider(), options: ClientMetadataOptions = {}): Promise<{ client: Client; provider: TestProvider }> {
   const first = new StreamableHTTPClientTransport(mcpUrl(k.kbId), { authProvider: provider });
   await expect(new Client({ name: 'agent', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }).connect(first)).rejects.toThrow();
   expect(provider.authorizationUrl, 'the client was sent to the authorization endpoint').toBeDefined();
   expect(provider.authorizationUrl!.origin + provider.authorizationUrl!.pathname).toBe(`${server.url}/oauth/authorize`);
   expect(provider.authorizationUrl!.searchParams.get('resource')).toBe(mcpUrl(k.kbId).href);
-  await first.finishAuth(await consent(k, provider.authorizationUrl!));
+  await first.finishAuth(await consent(k, provider.authorizationUrl!, options));
   const client = new Client({ name: 'agent', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(new StreamableHTTPClientTransport(mcpUrl(k.kbId), { authProvider: provider }));
   return { client, provider };
@@ -269,5 +275,97 @@ describe('OAuth 2.1 for agents', () => {
     expect((await mcpPost(kb, `Bearer ${fresh.provider.saved!.access_token}`)).status).toBe(401);
     const refreshed = await tokenRequest({ grant_type: 'refresh_token', refresh_token: fresh.provider.saved!.refresh_token!, client_id: fresh.provider.info!.client_id });
     expect(await refreshed.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+});
+
+describe('client ID metadata documents', () => {
+  /** The client's own https site, on loopback with a certificate made for the test; what it serves can be changed. */
+  let site: { url: string; ca: string; fetches: number; serve: (path: string) => { status?: number; headers?: Record<string, string>; body: string }; close(): void };
+  const allowLoopback = (): ClientMetadataOptions => ({ policy: { development: false, allowPrivate: true }, ca: site.ca });
+  const documentOf = (url: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ client_id: url, client_name: 'Test Agent', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...extra });
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'almanac-cimd-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+    const server = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) => {
+      site.fetches += 1;
+      const answer = site.serve(req.url ?? '/');
+      res.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json', ...answer.headers }).end(answer.body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    site = { url, ca: cert, fetches: 0, serve: (path) => ({ body: documentOf(`${url}${path}`) }), close: () => server.close() };
+  });
+  afterAll(() => site?.close());
+
+  it('the metadata says so; a connector whose client_id is its document URL connects without registering, and the document is cached', async () => {
+    const issuer = await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json();
+    expect(issuer).toMatchObject({ client_id_metadata_document_supported: true });
+    const k = await buy(kb);
+    const clientId = `${site.url}/agent/client.json`;
+    site.fetches = 0;
+    const { client, provider } = await connectWithOAuth(k, new TestProvider(clientId), allowLoopback());
+    expect(provider.authorizationUrl!.searchParams.get('client_id')).toBe(clientId);
+    expect(provider.info, 'no dynamic registration').toMatchObject({ client_id: clientId });
+    expect((await client.callTool({ name: 'ask', arguments: { query: 'What does the Fresnel lens do?' } })).isError).toBeFalsy();
+    const [grant] = await handle.db.select().from(apiKeys).where(eq(apiKeys.oauthClientId, clientId));
+    expect(grant).toMatchObject({ subscriptionId: k.subscriptionId, name: 'OAuth: Test Agent' });
+    await client.close();
+    // A second connection within the document's cache lifetime does not fetch it again.
+    const again = await connectWithOAuth(k, new TestProvider(clientId), allowLoopback());
+    await again.client.close();
+    expect(site.fetches).toBe(1);
+    // Refresh needs no document: the grant remembers its client.
+    const rotated = await tokenRequest({ grant_type: 'refresh_token', refresh_token: again.provider.saved!.refresh_token!, client_id: clientId });
+    expect(rotated.status).toBe(200);
+    rememberSecret(((await rotated.json()) as TokenPair).refresh_token);
+  });
+
+  it('refuses a document that does not match, names a redirect URI it does not list, is too big, or is served from a refused address', async () => {
+    const k = await buy(kb);
+    const parse = (clientId: string, redirectUri = REDIRECT, options = allowLoopback()) =>
+      parseAuthorizationRequest(
+        handle.db,
+        new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', resource: mcpUrl(k.kbId).href }),
+        options,
+      );
+    const cases: Array<[string, (path: string) => { status?: number; headers?: Record<string, string>; body: string }, RegExp]> = [
+      ['/mismatch.json', () => ({ body: documentOf(`${site.url}/other.json`) }), /client_id is not the URL/],
+      ['/secret.json', (p) => ({ body: documentOf(`${site.url}${p}`, { token_endpoint_auth_method: 'client_secret_basic' }) }), /token_endpoint_auth_method/],
+      ['/http-redirect.json', (p) => ({ body: documentOf(`${site.url}${p}`, { redirect_uris: ['http://evil.example/cb'] }) }), /redirect_uris/],
+      ['/big.json', (p) => ({ body: documentOf(`${site.url}${p}`, { padding: 'x'.repeat(6000) }) }), /larger than 5120 bytes/],
+      ['/moved.json', () => ({ status: 302, headers: { Location: '/agent/client.json' }, body: '' }), /HTTP 302/],
+      ['/html.json', () => ({ headers: { 'Content-Type': 'text/html' }, body: '<html></html>' }), /not served as JSON/],
+      ['/broken.json', () => ({ body: '{"client_id":' }), /not valid JSON/],
+    ];
+    for (const [path, serve, reason] of cases) {
+      site.serve = serve;
+      const parsed = await parse(`${site.url}${path}`);
+      expect(parsed.ok, path).toBe(false);
+      expect(parsed.ok ? null : [parsed.redirect, parsed.description], path).toEqual([null, expect.stringMatching(reason)]);
+    }
+    site.serve = (p) => ({ body: documentOf(`${site.url}${p}`) });
+    // A failure is not cached: once the document is right, it is used.
+    expect((await parse(`${site.url}/broken.json`)).ok).toBe(true);
+    // The redirect URI must be one the document lists, exactly.
+    expect(await parse(`${site.url}/broken.json`, 'http://127.0.0.1:9/other')).toMatchObject({ ok: false, redirect: null });
+    // URL rules: https, a path, no dot segments.
+    for (const bad of [`${site.url}`, `${site.url}/`, `${site.url}/a/../b.json`, `${site.url}/a.json#x`]) {
+      expect((await parse(bad)).ok, bad).toBe(false);
+    }
+    // The production policy (no private addresses) refuses loopback before connecting.
+    site.fetches = 0;
+    const refused = await parse(`${site.url}/fresh.json`, REDIRECT, { policy: { development: false, allowPrivate: false } });
+    expect(refused).toMatchObject({ ok: false, description: expect.stringMatching(/address is refused/) });
+    expect(site.fetches).toBe(0);
+    // no-store: fetched on every use.
+    site.serve = (p) => ({ headers: { 'Cache-Control': 'no-store' }, body: documentOf(`${site.url}${p}`) });
+    await parse(`${site.url}/nostore.json`);
+    await parse(`${site.url}/nostore.json`);
+    expect(site.fetches).toBe(2);
+    const [row] = await handle.db.select().from(oauthClients).where(eq(oauthClients.id, `${site.url}/nostore.json`));
+    expect(row).toMatchObject({ name: 'Test Agent', redirectUris: [REDIRECT] });
   });
 });

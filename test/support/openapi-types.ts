@@ -1158,6 +1158,22 @@ export interface operations {
                     "application/json": components["schemas"]["UsageReport"];
                 };
             };
+            /** @description The kb_id contains a control character or is not valid Unicode (invalid_query) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Usage-Used": components["headers"]["XUsageUsed"];
+                    "X-Usage-Cap": components["headers"]["XUsageCap"];
+                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidQueryError"];
+                };
+            };
             /** @description No key, or a key that is malformed or unknown */
             401: {
                 headers: {
@@ -1263,7 +1279,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body is not a JSON-RPC message: a JSON-RPC error object (code -32700 or -32600), as MCP clients expect */
+            /** @description The body is not a JSON-RPC message (-32700 or -32600), or on revision 2026-07-28 an unsupported version (-32022, with data.supported), MCP-Protocol-Version or Mcp-Method disagreeing with the body (-32020) or a malformed _meta (-32602): a JSON-RPC error object, as MCP clients expect */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1295,13 +1311,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended */
+            /** @description Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended; or an Origin header naming another site (checked before the key) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    /** @description Requests allowed per minute for this key; absent when the request was refused before the key was looked at. */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in the current sliding window (where X-RateLimit-Limit is sent). */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the next request slot frees (where X-RateLimit-Limit is sent). */
+                    "X-RateLimit-Reset"?: string;
                     "X-Usage-Used": components["headers"]["XUsageUsed"];
                     "X-Usage-Cap": components["headers"]["XUsageCap"];
                     "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
@@ -1319,16 +1338,28 @@ export interface operations {
                             message: string;
                             data: components["schemas"]["ForbiddenError"];
                         };
+                    } | {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id: string | number | null;
+                        error: {
+                            /** @description -32000 for a refused Origin, -32601 for an unknown method. */
+                            code: number;
+                            message: string;
+                        };
                     };
                 };
             };
-            /** @description No published knowledge base has this id */
+            /** @description No published knowledge base has this id; or, on revision 2026-07-28, a method the server does not have (-32601, without X-RateLimit-*) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    /** @description Requests allowed per minute for this key; absent when the request was refused before the key was looked at. */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in the current sliding window (where X-RateLimit-Limit is sent). */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the next request slot frees (where X-RateLimit-Limit is sent). */
+                    "X-RateLimit-Reset"?: string;
                     "X-Usage-Used": components["headers"]["XUsageUsed"];
                     "X-Usage-Cap": components["headers"]["XUsageCap"];
                     "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
@@ -1345,6 +1376,15 @@ export interface operations {
                             code: number;
                             message: string;
                             data: components["schemas"]["KnowledgeBaseNotFoundError"];
+                        };
+                    } | {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id: string | number | null;
+                        error: {
+                            /** @description -32000 for a refused Origin, -32601 for an unknown method. */
+                            code: number;
+                            message: string;
                         };
                     };
                 };
@@ -1482,16 +1522,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body over 16384 bytes */
+            /** @description Body over 16384 bytes: the body is read before the key is judged (it names the knowledge base), so X-RateLimit-* are not sent */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
-                    "X-Usage-Used": components["headers"]["XUsageUsed"];
-                    "X-Usage-Cap": components["headers"]["XUsageCap"];
-                    "X-Usage-Remaining": components["headers"]["XUsageRemaining"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { Button } from '@/components/ui/button';
 import { requireSessionUser } from '@/lib/accounts';
-import { consentChoices, parseAuthorizationRequest } from '@/lib/oauth';
+import { consentChoices, isLoopbackRedirect, parseAuthorizationRequest } from '@/lib/oauth';
 import { getDb } from '@/lib/platform/db';
 import { authorizeAction } from './actions';
 
@@ -36,9 +36,26 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
     <div className="mx-auto max-w-lg px-4 py-12">
       <h1 className="text-2xl font-semibold text-slate-900">Connect {request.client.name}</h1>
       <p className="mt-3 text-slate-700">
-        <strong>{request.client.name}</strong> (answers go to <strong>{domain}</strong>) asks to query <strong>{request.kbTitle}</strong> for you. Its
-        queries count against the subscription you choose, like your API key; you can revoke it at any time on your account page.
+        <strong>{request.client.name}</strong>
+        {request.client.metadataHost ? (
+          <>
+            {' '}
+            (described by <strong>{request.client.metadataHost}</strong>; answers go to <strong>{domain}</strong>)
+          </>
+        ) : (
+          <>
+            {' '}
+            (answers go to <strong>{domain}</strong>)
+          </>
+        )}{' '}
+        asks to query <strong>{request.kbTitle}</strong> for you. Its queries count against the subscription you choose, like your API key; you can
+        revoke its access at any time on your account page.
       </p>
+      {request.client.metadataHost && isLoopbackRedirect(request.redirectUri) ? (
+        <p className="mt-3 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
+          The answer goes to a program on your own computer ({domain}). Allow only if you just started connecting {request.client.name} yourself.
+        </p>
+      ) : null}
       {choices.length === 0 ? (
         <p className="mt-6 text-slate-700">
           You have no active subscription to {request.kbTitle}.{' '}

@@ -1,8 +1,9 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
- * The SSRF guard for publisher endpoints (docs/api.md §6.7). The publisher chooses the URL, so it must never let Almanac's
+ * The SSRF guard for every URL an outsider chooses and the server fetches: publisher endpoints and alert webhooks
+ * (docs/api.md §6.7), OAuth client metadata documents (§10.7). An outsider chooses the URL, so it must never let Almanac's
  * server reach its own network: addresses are classified AFTER DNS resolution, and the connector connects to the
  * address that was checked (no second lookup an attacker could rebind).
  *
@@ -117,7 +118,7 @@ export function checkAddress(address: string, protocol: 'http:' | 'https:', poli
   }
   if (kind === 'loopback' && (policy.development || policy.allowPrivate)) return { ok: true };
   if (policy.allowPrivate) return { ok: true };
-  return { ok: false, reason: `${kind} addresses are not allowed for publisher endpoints` };
+  return { ok: false, reason: `${kind} addresses are not allowed` };
 }
 
 /** Syntax-only checks on the endpoint URL (no DNS). */
@@ -158,4 +159,12 @@ export async function resolveAndGuard(url: URL, policy: GuardPolicy): Promise<Gu
     if (!verdict.ok) return verdict;
   }
   return { ok: true, address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 };
+}
+
+/** A lookup that answers with the address the guard already checked, so the connection goes exactly there. */
+export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  }) as unknown as LookupFunction;
 }
