@@ -130,7 +130,7 @@ function difyErrorCode(code: ErrorCode, authorization: string | null): number | 
 }
 
 /** The outcome in Dify's shapes: records on success; `{error_code, error_msg}` with the HTTP status (and Almanac's own fields) on failure. */
-export function difyReply(outcome: GatewayOutcome<DifyRecords>, requestId: string, authorization: string | null): GatewayReply {
+export function difyReply(outcome: GatewayOutcome<unknown>, requestId: string, authorization: string | null): GatewayReply {
   const headers = { ...outcome.headers, [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' };
   if (outcome.ok === 'replayed') return { status: outcome.status, headers, body: outcome.body };
   if (outcome.ok) return { status: 200, headers, body: outcome.answer };

@@ -10,6 +10,7 @@ export { handleSearchRequest, type SearchResults } from './search';
 export { handleUsageRequest, type UsageReport } from './usage';
 export { difyReply, handleDifyRetrieval, type DifyRecords } from './dify';
 export { serveMcpRequest } from './mcp';
+export { keyedRoute } from './endpoints';
 export { registerNodeGateway } from './node';
 export { getUsageRecorder } from './usage-recorder';
 export { startIdempotencyPurge } from './idempotency';

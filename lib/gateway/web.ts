@@ -62,8 +62,15 @@ export function toGatewayRequest(request: Request, kbId: string, requestId: stri
 }
 
 /** Runs one keyed endpoint on a Web request and shapes its outcome into the documented response. */
-export async function serveKeyed(request: Request, kbId: string, requestId: string, handle: (request: GatewayRequest) => Promise<GatewayOutcome<unknown>>): Promise<Response> {
-  const reply = gatewayReply(await handle(toGatewayRequest(request, kbId, requestId)), requestId);
+export async function serveKeyed(
+  request: Request,
+  kbId: string,
+  requestId: string,
+  handle: (request: GatewayRequest) => Promise<GatewayOutcome<unknown>>,
+  shape: (outcome: GatewayOutcome<unknown>, requestId: string, authorization: string | null) => GatewayReply = gatewayReply,
+): Promise<Response> {
+  const keyed = toGatewayRequest(request, kbId, requestId);
+  const reply = shape(await handle(keyed), requestId, keyed.authorization);
   return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
 }
 
