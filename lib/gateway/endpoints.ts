@@ -51,10 +51,13 @@ export const KEYED_ENDPOINTS = {
 
 export type KeyedEndpointName = keyof typeof KEYED_ENDPOINTS;
 
+const SERVED = Object.fromEntries(
+  Object.entries(KEYED_ENDPOINTS).map(([name, { method }]) => [name, HTTP_METHODS.filter((m) => m === method || (m === 'HEAD' && method === 'GET'))]),
+) as Record<KeyedEndpointName, HttpMethod[]>;
+
 /** The methods an endpoint serves, as its `Allow` header lists them. */
 export function servedMethods(name: KeyedEndpointName): HttpMethod[] {
-  const { method } = KEYED_ENDPOINTS[name];
-  return HTTP_METHODS.filter((m) => m === method || (m === 'HEAD' && method === 'GET'));
+  return SERVED[name];
 }
 
 /** Every method's route handler for one keyed endpoint: `export const { GET, HEAD, POST, … } = keyedRoute('search')`. */
