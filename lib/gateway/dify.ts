@@ -4,11 +4,13 @@ import { and, eq } from 'drizzle-orm';
 import { knowledgeBases, publishers } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { idProblem } from '@/lib/platform/text-input';
-import { admitKnownKey, authenticate, consumeRateLimit, isBearerHeader } from './admission';
+import type { Passage } from '@/lib/engine';
+import { admitKnownKey, authenticate, isBearerHeader } from './admission';
+import { runKeyed, type GatewayRequest, type KeyedCall, type KeyedEndpoint } from './keyed';
 import { readPeriodUsage, usageHeaders } from './quota';
 import { deny, type GatewayOutcome } from './outcome';
-import { readJsonObject, refuseBody, validateQuery, type BodyReadResult, type GatewayRequest } from './pipeline';
-import { meterSearch, validateTopK } from './search';
+import { NO_INPUT, readJsonObject, validateQuery, type Parsed } from './request-body';
+import { meterSearch, validateTopK, type SearchInput } from './search';
 import type { GatewayReply } from './web';
 
 /**
@@ -28,8 +30,6 @@ export interface DifyRecords {
   records: DifyRecord[];
 }
 
-type Parsed<T> = { ok: true; value: T } | { ok: false; code: 'invalid_query'; message: string };
-
 function validateThreshold(value: unknown): Parsed<number> {
   if (value === undefined || value === null) return { ok: true, value: 0 };
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
@@ -38,56 +38,59 @@ function validateThreshold(value: unknown): Parsed<number> {
   return { ok: true, value };
 }
 
+/** Row 8 of a retrieval: the query and `retrieval_setting` of the body read before row 3. */
+function retrievalOf(body: Record<string, unknown>): Parsed<SearchInput> {
+  const query = validateQuery(body.query);
+  if (!query.ok) return query;
+  const setting = body.retrieval_setting;
+  if (setting !== undefined && (setting === null || typeof setting !== 'object' || Array.isArray(setting))) {
+    return { ok: false, code: 'invalid_query', message: '"retrieval_setting" must be an object.' };
+  }
+  const { top_k, score_threshold } = (setting ?? {}) as Record<string, unknown>;
+  const topK = validateTopK(top_k);
+  if (!topK.ok) return { ...topK, message: topK.message.replace('"top_k"', '"retrieval_setting.top_k"') };
+  const threshold = validateThreshold(score_threshold);
+  if (!threshold.ok) return threshold;
+  // `metadata_condition` filters on document metadata Almanac does not keep; it is accepted and ignored.
+  return { ok: true, value: { query: query.value, topK: topK.value, minScore: threshold.value } };
+}
+
+const toRecords = (outcome: GatewayOutcome<Passage[]>): GatewayOutcome<DifyRecords> =>
+  outcome.ok !== true
+    ? outcome
+    : { ...outcome, answer: { records: outcome.answer.map((p) => ({ content: p.excerpt, score: p.score, title: p.title, metadata: { document_id: p.documentId, page: p.page } })) } };
+
+/** The answer to Dify's endpoint check: the key admitted on its own knowledge base, no records, nothing counted. */
+const ENDPOINT_CHECK: KeyedEndpoint<null, DifyRecords> = {
+  parse: () => NO_INPUT,
+  call: async (_, { admitted, headers }) => {
+    const usage = { used: await readPeriodUsage(admitted.db, admitted.period), cap: admitted.cap };
+    return { ok: true, status: 200, answer: { records: [] }, usage, headers: { ...headers, ...usageHeaders(usage) } };
+  },
+};
+
 export async function handleDifyRetrieval(request: Omit<GatewayRequest, 'kbId'>): Promise<GatewayOutcome<DifyRecords>> {
   const started = Date.now();
   const known = await authenticate(request.authorization);
   if (!known.ok) return known;
-  let bodyRead: Promise<BodyReadResult> | undefined;
-  const readBody = () => (bodyRead ??= request.readBody());
-  const body = await readBody();
+  const on = (kbId: string, kbIdSource?: string): KeyedCall => ({
+    requestId: request.requestId,
+    signal: request.signal,
+    started,
+    admit: () => admitKnownKey(known.db, known.record, known.keyHash, kbId, kbIdSource),
+  });
+  const body = await request.readBody();
   // Dify checks an endpoint with a body-less POST and fails it only on 403, 404 or 502: the key is judged before the
   // body (rows 3–7 on its own knowledge base), so a refused key fails registration and a good one gets no records.
-  if (body.ok && body.text === '') return answerEndpointCheck(known);
+  if (body.ok && body.text === '') return runKeyed(on(known.record.kbId), ENDPOINT_CHECK);
   // The knowledge base is named in the body, so the body is read before row 3 (it is at most 16 KiB).
-  const json = await readJsonObject(request, readBody);
+  const json = await readJsonObject(request, async () => body);
   if (!json.ok) return deny(json.code, json.message);
   const knowledgeId = json.value.knowledge_id;
   if (typeof knowledgeId !== 'string' || knowledgeId === '') return deny('invalid_query', '"knowledge_id" must be the knowledge base id.');
   const kbId = await resolveKnowledgeId(known.db, knowledgeId, known.record.kbId);
-  const admission = await admitKnownKey(known.db, known.record, known.keyHash, kbId, '"knowledge_id"');
-  if (!admission.ok) return admission;
-  const limited = await consumeRateLimit(admission.admitted);
-  if (!limited.ok) return limited;
-  const query = validateQuery(json.value.query);
-  if (!query.ok) return refuseBody(admission.admitted, limited.headers, query);
-  const setting = json.value.retrieval_setting;
-  if (setting !== undefined && (setting === null || typeof setting !== 'object' || Array.isArray(setting))) {
-    return refuseBody(admission.admitted, limited.headers, { ok: false, code: 'invalid_query', message: '"retrieval_setting" must be an object.' });
-  }
-  const { top_k, score_threshold } = (setting ?? {}) as Record<string, unknown>;
-  const topK = validateTopK(top_k);
-  if (!topK.ok) return refuseBody(admission.admitted, limited.headers, { ...topK, message: topK.message.replace('"top_k"', '"retrieval_setting.top_k"') });
-  const threshold = validateThreshold(score_threshold);
-  if (!threshold.ok) return refuseBody(admission.admitted, limited.headers, threshold);
-  // `metadata_condition` filters on document metadata Almanac does not keep; it is accepted and ignored.
-  const outcome = await meterSearch(admission.admitted, limited.headers, request, { query: query.value, topK: topK.value, minScore: threshold.value }, started);
-  if (outcome.ok !== true) return outcome;
-  return {
-    ...outcome,
-    answer: {
-      records: outcome.answer.map((p) => ({ content: p.excerpt, score: p.score, title: p.title, metadata: { document_id: p.documentId, page: p.page } })),
-    },
-  };
-}
-
-/** The answer to Dify's endpoint check: the key admitted on its own knowledge base, no records, nothing counted. */
-async function answerEndpointCheck(known: Extract<Awaited<ReturnType<typeof authenticate>>, { ok: true }>): Promise<GatewayOutcome<DifyRecords>> {
-  const admission = await admitKnownKey(known.db, known.record, known.keyHash, known.record.kbId);
-  if (!admission.ok) return admission;
-  const limited = await consumeRateLimit(admission.admitted);
-  if (!limited.ok) return limited;
-  const usage = { used: await readPeriodUsage(known.db, admission.admitted.period), cap: admission.admitted.cap };
-  return { ok: true, status: 200, answer: { records: [] }, usage, headers: { ...limited.headers, ...usageHeaders(usage) } };
+  const retrieval: KeyedEndpoint<SearchInput, Passage[]> = { parse: () => retrievalOf(json.value), call: (search, run) => meterSearch(run, search) };
+  return toRecords(await runKeyed(on(kbId, '"knowledge_id"'), retrieval));
 }
 
 /**
@@ -127,7 +130,7 @@ function difyErrorCode(code: ErrorCode, authorization: string | null): number | 
 }
 
 /** The outcome in Dify's shapes: records on success; `{error_code, error_msg}` with the HTTP status (and Almanac's own fields) on failure. */
-export function difyReply(outcome: GatewayOutcome<DifyRecords>, requestId: string, authorization: string | null): GatewayReply {
+export function difyReply(outcome: GatewayOutcome<unknown>, requestId: string, authorization: string | null): GatewayReply {
   const headers = { ...outcome.headers, [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' };
   if (outcome.ok === 'replayed') return { status: outcome.status, headers, body: outcome.body };
   if (outcome.ok) return { status: 200, headers, body: outcome.answer };

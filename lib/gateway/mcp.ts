@@ -15,11 +15,15 @@ import { baseUrl } from '@/lib/platform/base-url';
 import { bearerChallenge } from '@/lib/oauth';
 import { errorBody } from '@/lib/platform/errors';
 import { REQUEST_ID_HEADER, jsonResponse } from '@/lib/platform/http';
-import { admit, consumeRateLimit, type Admitted, type KeyedRequest } from './admission';
+import type { Passage } from '@/lib/engine';
+import type { QueryAnswer } from '@/lib/query-answer';
+import { admit, type Admitted, type KeyedRequest } from './admission';
 import { findKnowledgeBaseIntro } from './key-lookup';
+import { runKeyed, type KeyedCall } from './keyed';
 import type { GatewayDenial, GatewayOutcome } from './outcome';
-import { MAX_BODY_BYTES, MAX_QUERY_CHARS, meterAnswer, validateQuery } from './pipeline';
-import { DEFAULT_TOP_K, MAX_TOP_K, meterSearch, toSearchResults, validateTopK } from './search';
+import { meterAnswer } from './pipeline';
+import { MAX_BODY_BYTES, MAX_QUERY_CHARS, validateQuery } from './request-body';
+import { DEFAULT_TOP_K, MAX_TOP_K, meterSearch, searchInputOf, toSearchResults } from './search';
 import { gatewayReply, type GatewayReply } from './web';
 
 /**
@@ -32,8 +36,6 @@ import { gatewayReply, type GatewayReply } from './web';
  * shaped as JSON-RPC errors; the rate limit and the cap apply per tool call and come back as tool errors carrying the
  * API's code, message and `retry_after` or `resets_at`. `ask` is metered like /query and `search` like /search.
  */
-
-type ToolOutcome = GatewayOutcome<unknown>;
 
 function toolError(denial: GatewayDenial, requestId: string): CallToolResult {
   const body = errorBody(denial.code, denial.message, requestId, denial.extras);
@@ -77,29 +79,23 @@ const TOOL_CALL = z.object({
   params: z.object({ name: z.enum(['ask', 'search']), arguments: z.record(z.string(), z.unknown()), _meta: z.record(z.string(), z.unknown()).optional() }),
 });
 
-/** Runs one tool call against the admitted key: row 7 and the query check per call, then the metered backend call. */
+const presentAnswer = (answer: QueryAnswer) => ({
+  text: answer.citations.length ? `${answer.answer}\n\nSources: ${JSON.stringify(answer.citations)}` : answer.answer,
+  structured: { ...answer },
+});
+const presentPassages = (passages: Passage[]) => {
+  const results = toSearchResults(passages);
+  return { text: JSON.stringify(results), structured: { ...results } };
+};
+
+/** Runs one tool call against the key admitted for the HTTP request: from row 7 on, per call. */
 async function callTool(admitted: Admitted, requestId: string, signal: AbortSignal, name: 'ask' | 'search', args: { query: string; top_k?: number }): Promise<CallToolResult> {
-  const limited = await consumeRateLimit(admitted);
-  if (!limited.ok) return toolError(limited, requestId);
-  const refuse = (refused: { code: 'invalid_query' | 'payload_too_large'; message: string }) =>
-    toolError({ ok: false, status: 400, code: refused.code, message: refused.message, extras: {}, headers: {} }, requestId);
-  const checked = validateQuery(args.query);
-  if (!checked.ok) return refuse(checked);
-  const topK = validateTopK(args.top_k);
-  if (!topK.ok) return refuse(topK);
-  const started = Date.now();
+  const call: KeyedCall = { requestId, signal, admit: async () => ({ ok: true, admitted }) };
   if (name === 'ask') {
-    const outcome: ToolOutcome = await meterAnswer(admitted, limited.headers, { requestId, signal }, checked.value, started);
-    return toolResult(outcome as GatewayOutcome<{ answer: string; citations: unknown[]; tokens_used: number }>, requestId, (answer) => ({
-      text: answer.citations.length ? `${answer.answer}\n\nSources: ${JSON.stringify(answer.citations)}` : answer.answer,
-      structured: answer,
-    }));
+    const outcome = await runKeyed(call, { parse: () => validateQuery(args.query), call: (query, run) => meterAnswer(run, query) });
+    return toolResult(outcome, requestId, presentAnswer);
   }
-  const outcome = await meterSearch(admitted, limited.headers, { requestId, signal }, { query: checked.value, topK: topK.value }, started);
-  return toolResult(outcome, requestId, (passages) => {
-    const results = toSearchResults(passages);
-    return { text: JSON.stringify(results), structured: { ...results } };
-  });
+  return toolResult(await runKeyed(call, { parse: () => searchInputOf(args), call: (search, run) => meterSearch(run, search) }), requestId, presentPassages);
 }
 
 /** What one admitted request hands to the server it is answered by (through the SDK's `authInfo.extra`). */

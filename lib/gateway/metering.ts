@@ -3,7 +3,7 @@ import { ERROR_STATUS } from '@/lib/platform/errors';
 import { log } from '@/lib/platform/log';
 import { countAnswer, observeStage } from '@/lib/platform/metrics';
 import { noteUsage } from '@/lib/subscriptions';
-import type { Admitted } from './admission';
+import type { KeyedRun } from './keyed';
 import { deny, type GatewayOutcome } from './outcome';
 import { releaseQueryUnit, reserveQueryUnit, usageHeaders } from './quota';
 import { getUsageRecorder } from './usage-recorder';
@@ -18,13 +18,8 @@ import { getUsageRecorder } from './usage-recorder';
 export type BackendFailure = { ok: false; code: 'publisher_error' | 'publisher_timeout' | 'internal_error'; reason: string };
 export type BackendResult<T> = { ok: true; value: T } | BackendFailure;
 
-export interface MeteredCall<T> {
-  admitted: Admitted;
-  /** The rate-limit headers of row 7; the usage headers are added to them. */
-  headers: Record<string, string>;
-  requestId: string;
-  signal?: AbortSignal;
-  started: number;
+/** A metered call: the run of rows 1–8 (lib/gateway/keyed.ts), whose headers the usage headers are added to. */
+export interface MeteredCall<T> extends KeyedRun {
   call: () => Promise<BackendResult<T>>;
   /** An empty result is an abstention: answered, but free. */
   isEmpty: (value: T) => boolean;

@@ -1,11 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, gzip } from 'node:zlib';
-import { difyReply, handleDifyRetrieval } from './dify';
+import { KEYED_ENDPOINTS, servedMethods, type KeyedEndpointName } from './endpoints';
 import { answerMcpPost, serveMcpRequest } from './mcp';
-import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult } from './pipeline';
-import { handleSearchRequest } from './search';
-import { handleUsageRequest } from './usage';
+import { MAX_BODY_BYTES, type BodyReadResult } from './request-body';
 import { streamGatewayQuery, sseFrame, wantsEventStream, type EventStreamWriter } from './stream';
 import { gatewayErrorReply, gatewayReply, type GatewayReply } from './web';
 import { INTERNAL_ERROR_MESSAGE, methodNotAllowedMessage, newRequestId, REQUEST_ID_HEADER, serializeJson } from '@/lib/platform/http';
@@ -21,26 +19,31 @@ import { serveCatalogueOverNode } from '@/lib/catalog';
 import { registerFastLane } from './fast-lane-slot.mjs';
 
 /**
- * The gateway's fast lane: `POST /kb/{kb_id}/query` answered straight from Node's http server, in front of Next.
+ * The gateway's fast lane: the keyed endpoints (lib/gateway/endpoints.ts) answered straight from Node's http server, in
+ * front of Next.
  *
  * Why: on the keyed API, Next's request machinery (routing, the Web Request/Response/Headers objects, the body stream,
  * its async contexts) cost more CPU per request than keys, limits, metering and the publisher call together
- * (bench/gateway/README.md). `npm start` (scripts/serve.mjs) hands matching requests to `serveQueryOverNode` and
- * everything else to Next. The checks, codes and bodies are the same code as the route handler's (lib/gateway/pipeline.ts,
- * `gatewayReply`); `app/kb/[kb_id]/query/route.ts` still serves the path under `next dev` or a bare `next start`.
+ * (bench/gateway/README.md). `npm start` (scripts/serve.mjs) hands matching requests to `serveKeyedOverNode` and
+ * everything else to Next. Paths, methods, answers and replies come from the endpoint table the route handlers under
+ * app/kb and app/dify are built from, which still serve them under `next dev` or a bare `next start`.
  */
-/** The keyed endpoints the fast lane answers, by path (docs/api.md §3, §10). */
-export type KeyedEndpoint = 'query' | 'search' | 'usage' | 'mcp' | 'dify';
 export interface LaneTarget {
-  endpoint: KeyedEndpoint;
+  endpoint: KeyedEndpointName;
   /** Empty for Dify, whose knowledge base is named in the body. */
   kbId: string;
 }
 
-const KB_PATH = /^\/kb\/([^/?#]+)\/(query|search|usage|mcp)(?:\?|$)/;
+const KB_PREFIX = '/kb/{kb_id}/';
+/** The endpoints under /kb/{kb_id}/ by their last path segment, from the one endpoint table. */
+const KB_ENDPOINTS = new Map(
+  Object.entries(KEYED_ENDPOINTS)
+    .filter(([, { path }]) => path.startsWith(KB_PREFIX))
+    .map(([name, { path }]) => [path.slice(KB_PREFIX.length), name as KeyedEndpointName]),
+);
+const KB_PATH = /^\/kb\/([^/?#]+)\/([^/?#]+)(?:\?|$)/;
 // A base URL registered with a trailing slash gives `/dify//retrieval`: tolerated, as is `/dify/retrieval/`.
 const DIFY_PATH = /^\/dify\/+retrieval\/?(?:\?|$)/;
-const SERVED: Record<KeyedEndpoint, string[]> = { query: ['POST'], search: ['POST'], usage: ['GET', 'HEAD'], mcp: ['POST'], dify: ['POST'] };
 
 /**
  * The keyed endpoint and knowledge-base id of a URL the fast lane answers, or null for any other URL. A path that
@@ -51,9 +54,10 @@ export function matchKeyedPath(url: string | undefined): LaneTarget | null {
   if (!url) return null;
   if (DIFY_PATH.test(url)) return { endpoint: 'dify', kbId: '' };
   const match = KB_PATH.exec(url);
-  if (!match) return null;
+  const endpoint = match && KB_ENDPOINTS.get(match[2]!);
+  if (!endpoint) return null;
   const kbId = decodePathSegment(match[1]!);
-  return kbId === null ? null : { endpoint: match[2] as KeyedEndpoint, kbId };
+  return kbId === null ? null : { endpoint, kbId };
 }
 
 /** The knowledge-base id of a `/kb/{kb_id}/query` URL (the query face's own test helper). */
@@ -132,13 +136,13 @@ async function send(req: IncomingMessage, res: ServerResponse, { status, headers
 export async function serveKeyedOverNode(req: IncomingMessage, res: ServerResponse, target: LaneTarget): Promise<void> {
   const requestId = newRequestId();
   try {
-    const served = SERVED[target.endpoint];
+    const served = servedMethods(target.endpoint);
     // A method outside the seven is not implemented anywhere (docs/api.md §7.1), as the front door answers elsewhere.
     if (!(HTTP_METHODS as readonly string[]).includes(req.method ?? '')) {
       await send(req, res, gatewayErrorReply('not_implemented', `${(req.method ?? 'This method').slice(0, 20)} is not a method this server implements.`, requestId));
       return;
     }
-    if (!served.includes(req.method ?? '')) {
+    if (!(served as readonly string[]).includes(req.method ?? '')) {
       const allow = served.join(', ');
       await send(req, res, gatewayErrorReply('method_not_allowed', methodNotAllowedMessage(req.method ?? 'This method', served), requestId, { Allow: allow }));
       return;
@@ -180,24 +184,15 @@ export async function serveKeyedOverNode(req: IncomingMessage, res: ServerRespon
       readBody: () => readNodeBody(req),
       signal: hangUp.signal,
     };
-    switch (target.endpoint) {
-      case 'search':
-        return await send(req, res, gatewayReply(await handleSearchRequest(request), requestId));
-      case 'usage':
-        return await send(req, res, gatewayReply(await handleUsageRequest(request), requestId));
-      case 'dify':
-        return await send(req, res, difyReply(await handleDifyRetrieval(request), requestId, request.authorization));
-      case 'query':
-        break;
-    }
-    if (wantsEventStream(headerValue(req, 'accept'))) {
+    if (target.endpoint === 'query' && wantsEventStream(headerValue(req, 'accept'))) {
       const writer = nodeEventStream(res, requestId);
       const outcome = await streamGatewayQuery(request, writer);
       // Refused before the stream opened: the usual JSON answer.
       if (!writer.wasOpened) await send(req, res, gatewayReply(outcome, requestId));
       return;
     }
-    await send(req, res, gatewayReply(await handleGatewayRequest(request), requestId));
+    const endpoint = KEYED_ENDPOINTS[target.endpoint];
+    await send(req, res, endpoint.reply(await endpoint.answer(request), requestId, request.authorization));
   } catch (err) {
     log.error({ err, request_id: requestId, method: req.method, path: req.url?.split('?')[0] }, 'unhandled error');
     await send(req, res, gatewayErrorReply('internal_error', INTERNAL_ERROR_MESSAGE, requestId)).catch(() => res.destroy());

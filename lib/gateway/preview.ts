@@ -7,7 +7,7 @@ import { getEnv } from '@/lib/platform/env';
 import { isCleanId } from '@/lib/platform/text-input';
 import type { QueryAnswer } from '@/lib/query-answer';
 import { loadKnowledgeBaseRoute, routeQuery } from '@/lib/routing';
-import { validateQuery } from './pipeline';
+import { validateQuery } from './request-body';
 import { getUsageRecorder } from './usage-recorder';
 
 /**

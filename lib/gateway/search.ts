@@ -1,9 +1,9 @@
 import type { Passage } from '@/lib/engine';
 import { routeSearch } from '@/lib/routing';
-import { admit, consumeRateLimit, type Admitted } from './admission';
+import { overHttp, runKeyed, type GatewayRequest, type KeyedEndpoint, type KeyedRun } from './keyed';
 import { meter } from './metering';
 import type { GatewayOutcome } from './outcome';
-import { readJsonObject, refuseBody, validateQuery, type BodyReadResult, type GatewayRequest } from './pipeline';
+import { validateQuery, type Parsed } from './request-body';
 
 /**
  * POST /kb/{kb_id}/search (docs/api.md §10.2): the passages alone, for callers that write their own answer (RAG,
@@ -28,7 +28,12 @@ export function toSearchResults(passages: Passage[]): SearchResults {
   return { results: passages.map((p) => ({ document_id: p.documentId, title: p.title, excerpt: p.excerpt, page: p.page, score: p.score })) };
 }
 
-type Parsed<T> = { ok: true; value: T } | { ok: false; code: 'invalid_query'; message: string };
+export interface SearchInput {
+  query: string;
+  topK: number;
+  /** Dify's `score_threshold`: passages scoring below it are not results. */
+  minScore?: number;
+}
 
 export function validateTopK(value: unknown): Parsed<number> {
   if (value === undefined || value === null) return { ok: true, value: DEFAULT_TOP_K };
@@ -39,21 +44,12 @@ export function validateTopK(value: unknown): Parsed<number> {
 }
 
 /** Rows 9–11 for a search: the passages, counted unless there are none. */
-export function meterSearch(
-  admitted: Admitted,
-  headers: Record<string, string>,
-  request: Pick<GatewayRequest, 'requestId' | 'signal'>,
-  search: { query: string; topK: number; minScore?: number },
-  started: number,
-): Promise<GatewayOutcome<Passage[]>> {
+export function meterSearch(run: KeyedRun, search: SearchInput): Promise<GatewayOutcome<Passage[]>> {
+  const { admitted, requestId, signal } = run;
   return meter<Passage[]>({
-    admitted,
-    headers,
-    requestId: request.requestId,
-    signal: request.signal,
-    started,
+    ...run,
     call: async () => {
-      const found = await routeSearch(admitted.kb, { query: search.query, topK: search.topK, requestId: request.requestId, signal: request.signal });
+      const found = await routeSearch(admitted.kb, { query: search.query, topK: search.topK, requestId, signal });
       // Below the caller's threshold is not a result: filtered before metering, so nothing left is free.
       return found.ok ? { ok: true, value: found.passages.filter((p) => p.score >= (search.minScore ?? 0)) } : found;
     },
@@ -62,19 +58,23 @@ export function meterSearch(
   });
 }
 
+/** A search's `query` and `top_k`, from a JSON body or an MCP tool's arguments. */
+export function searchInputOf(fields: Record<string, unknown>): Parsed<SearchInput> {
+  const query = validateQuery(fields.query);
+  if (!query.ok) return query;
+  const topK = validateTopK(fields.top_k);
+  return topK.ok ? { ok: true, value: { query: query.value, topK: topK.value } } : topK;
+}
+
+const SEARCH: KeyedEndpoint<SearchInput, Passage[]> = {
+  parse: async (json) => {
+    const body = await json();
+    return body.ok ? searchInputOf(body.value) : body;
+  },
+  call: (search, run) => meterSearch(run, search),
+};
+
 export async function handleSearchRequest(request: GatewayRequest): Promise<GatewayOutcome<SearchResults>> {
-  const started = Date.now();
-  const admission = await admit(request);
-  if (!admission.ok) return admission;
-  const limited = await consumeRateLimit(admission.admitted);
-  if (!limited.ok) return limited;
-  let bodyRead: Promise<BodyReadResult> | undefined;
-  const json = await readJsonObject(request, () => (bodyRead ??= request.readBody()));
-  if (!json.ok) return refuseBody(admission.admitted, limited.headers, json);
-  const query = validateQuery(json.value.query);
-  if (!query.ok) return refuseBody(admission.admitted, limited.headers, query);
-  const topK = validateTopK(json.value.top_k);
-  if (!topK.ok) return refuseBody(admission.admitted, limited.headers, topK);
-  const outcome = await meterSearch(admission.admitted, limited.headers, request, { query: query.value, topK: topK.value }, started);
+  const outcome = await runKeyed(overHttp(request), SEARCH);
   return outcome.ok === true ? { ...outcome, answer: toSearchResults(outcome.answer) } : outcome;
 }

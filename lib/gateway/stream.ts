@@ -1,9 +1,10 @@
 import Negotiator from 'negotiator';
 import { errorBody } from '@/lib/platform/errors';
 import type { AnswerProgress, QueryAnswer } from '@/lib/query-answer';
-import { admit, consumeRateLimit } from './admission';
+import { overHttp, runKeyed, type GatewayRequest, type KeyedEndpoint } from './keyed';
 import { deny, type GatewayOutcome } from './outcome';
-import { meterAnswer, readJsonObject, refuseBody, validateQuery, type BodyReadResult, type GatewayRequest } from './pipeline';
+import { meterAnswer } from './pipeline';
+import { queryOf, type Parsed } from './request-body';
 
 /**
  * Streaming answers (docs/api.md §10.4): POST /kb/{kb_id}/query with `Accept: text/event-stream`. Everything up to the
@@ -55,21 +56,6 @@ export function answerPieces(answer: string): string[] {
  * (an error after the stream opened is sent as an `error` event here) and the writer is closed.
  */
 export async function streamGatewayQuery(request: GatewayRequest, writer: EventStreamWriter, options: { heartbeatMs?: number } = {}): Promise<GatewayOutcome> {
-  const started = Date.now();
-  const admission = await admit(request);
-  if (!admission.ok) return admission;
-  const { admitted } = admission;
-  const limited = await consumeRateLimit(admitted);
-  if (!limited.ok) return limited;
-  if (request.idempotencyKey != null) {
-    return refuseBody(admitted, limited.headers, { ok: false, code: 'invalid_query', message: 'A streamed answer cannot be replayed: send Idempotency-Key without "Accept: text/event-stream".' });
-  }
-  let bodyRead: Promise<BodyReadResult> | undefined;
-  const json = await readJsonObject(request, () => (bodyRead ??= request.readBody()));
-  if (!json.ok) return refuseBody(admitted, limited.headers, json);
-  const query = validateQuery(json.value.query);
-  if (!query.ok) return refuseBody(admitted, limited.headers, query);
-
   let heartbeat: NodeJS.Timeout | undefined;
   // A backend that answers piece by piece (a publisher streaming its answer) has its pieces sent as they come; the
   // rest is sent when the whole answer is in. Counting still happens once, at `done`.
@@ -89,13 +75,19 @@ export async function streamGatewayQuery(request: GatewayRequest, writer: EventS
     if (!deltasSent) for (const text of answerPieces(answer.answer)) if (!writer.send('delta', { text })) return false;
     return writer.send('done', { tokens_used: answer.tokens_used, usage: { ...usage, remaining: Math.max(0, usage.cap - usage.used) } });
   };
-  const onReserved = () => {
-    writer.open({ ...limited.headers, ...EVENT_STREAM_HEADERS });
-    heartbeat = setInterval(() => writer.comment('heartbeat'), options.heartbeatMs ?? HEARTBEAT_MS);
-    heartbeat.unref();
+  const streamed: KeyedEndpoint<string, QueryAnswer> = {
+    parse: (json) => (request.idempotencyKey != null ? NOT_REPLAYABLE : queryOf(json)),
+    call: (query, run) => {
+      const onReserved = () => {
+        writer.open({ ...run.headers, ...EVENT_STREAM_HEADERS });
+        heartbeat = setInterval(() => writer.comment('heartbeat'), options.heartbeatMs ?? HEARTBEAT_MS);
+        heartbeat.unref();
+      };
+      return meterAnswer(run, query, { deliver, onReserved, progress });
+    },
   };
   try {
-    const outcome = await meterAnswer(admitted, limited.headers, request, query.value, started, deliver, onReserved, progress);
+    const outcome = await runKeyed(overHttp(request), streamed);
     if (writer.isOpen && outcome.ok === false) writer.send('error', errorBody(outcome.code, outcome.message, request.requestId, outcome.extras));
     return outcome;
   } catch (err) {
@@ -107,3 +99,5 @@ export async function streamGatewayQuery(request: GatewayRequest, writer: EventS
     if (writer.isOpen) writer.close();
   }
 }
+
+const NOT_REPLAYABLE: Parsed<never> = { ok: false, code: 'invalid_query', message: 'A streamed answer cannot be replayed: send Idempotency-Key without "Accept: text/event-stream".' };

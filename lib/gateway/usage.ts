@@ -1,8 +1,10 @@
 import { getEnv } from '@/lib/platform/env';
 import { getRateLimiter } from '@/lib/limits';
-import { admit, consumeRateLimit, rateRule, type KeyedRequest } from './admission';
+import { admit, rateRule, type KeyedRequest } from './admission';
+import { runKeyed, type KeyedEndpoint } from './keyed';
 import type { GatewayOutcome } from './outcome';
 import { readPeriodUsage, usageHeaders } from './quota';
+import { NO_INPUT } from './request-body';
 
 /**
  * GET /kb/{kb_id}/usage (docs/api.md §10.5): where the key's subscription stands, for agents that plan their calls.
@@ -20,28 +22,28 @@ export interface UsageReport {
   rate_limit: { limit: number; remaining: number; reset: number };
 }
 
-export async function handleUsageRequest(request: KeyedRequest): Promise<GatewayOutcome<UsageReport>> {
-  const admission = await admit(request);
-  if (!admission.ok) return admission;
-  const { admitted } = admission;
-  const limited = await consumeRateLimit(admitted, {
-    rule: { limit: USAGE_REQUESTS_PER_MINUTE, windowMs: getEnv().RATE_LIMIT_WINDOW_MS },
-    limiterId: `usage:${admitted.record.keyId}`,
-  });
-  if (!limited.ok) return limited;
-  const [used, queries] = await Promise.all([readPeriodUsage(admitted.db, admitted.period), getRateLimiter().peek(admitted.record.keyId, rateRule(admitted.record))]);
-  const usage = { used, cap: admitted.cap };
-  return {
-    ok: true,
-    status: 200,
-    usage,
-    headers: { ...limited.headers, ...usageHeaders(usage) },
-    answer: {
-      used,
-      cap: admitted.cap,
-      remaining: Math.max(0, admitted.cap - used),
-      resets_at: admitted.period.periodEnd.toISOString(),
-      rate_limit: { limit: queries.limit, remaining: Math.max(0, queries.remaining), reset: Math.ceil(queries.resetAtMs / 1000) },
-    },
-  };
+const USAGE: KeyedEndpoint<null, UsageReport> = {
+  rateLimit: (admitted) => ({ rule: { limit: USAGE_REQUESTS_PER_MINUTE, windowMs: getEnv().RATE_LIMIT_WINDOW_MS }, limiterId: `usage:${admitted.record.keyId}` }),
+  parse: () => NO_INPUT,
+  call: async (_, { admitted, headers }) => {
+    const [used, queries] = await Promise.all([readPeriodUsage(admitted.db, admitted.period), getRateLimiter().peek(admitted.record.keyId, rateRule(admitted.record))]);
+    const usage = { used, cap: admitted.cap };
+    return {
+      ok: true,
+      status: 200,
+      usage,
+      headers: { ...headers, ...usageHeaders(usage) },
+      answer: {
+        used,
+        cap: admitted.cap,
+        remaining: Math.max(0, admitted.cap - used),
+        resets_at: admitted.period.periodEnd.toISOString(),
+        rate_limit: { limit: queries.limit, remaining: Math.max(0, queries.remaining), reset: Math.ceil(queries.resetAtMs / 1000) },
+      },
+    };
+  },
+};
+
+export function handleUsageRequest(request: KeyedRequest): Promise<GatewayOutcome<UsageReport>> {
+  return runKeyed({ requestId: request.requestId, admit: () => admit(request) }, USAGE);
 }

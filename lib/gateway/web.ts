@@ -2,7 +2,10 @@ import { ERROR_STATUS, errorBody, type ErrorCode } from '@/lib/platform/errors';
 import { REQUEST_ID_HEADER, jsonResponse, readBodyWithin } from '@/lib/platform/http';
 import { decodeUtf8 } from '@/lib/platform/text-input';
 import { streamGatewayQuery, sseFrame, wantsEventStream, type EventStreamWriter } from './stream';
-import { MAX_BODY_BYTES, handleGatewayRequest, type BodyReadResult, type GatewayOutcome, type GatewayRequest } from './pipeline';
+import type { GatewayRequest } from './keyed';
+import type { GatewayOutcome } from './outcome';
+import { handleGatewayRequest } from './pipeline';
+import { MAX_BODY_BYTES, type BodyReadResult } from './request-body';
 
 /**
  * The Web (fetch API) face of the gateway, used by the Next route handler `app/kb/[kb_id]/query/route.ts` (`next dev`,
@@ -59,8 +62,15 @@ export function toGatewayRequest(request: Request, kbId: string, requestId: stri
 }
 
 /** Runs one keyed endpoint on a Web request and shapes its outcome into the documented response. */
-export async function serveKeyed(request: Request, kbId: string, requestId: string, handle: (request: GatewayRequest) => Promise<GatewayOutcome<unknown>>): Promise<Response> {
-  const reply = gatewayReply(await handle(toGatewayRequest(request, kbId, requestId)), requestId);
+export async function serveKeyed(
+  request: Request,
+  kbId: string,
+  requestId: string,
+  handle: (request: GatewayRequest) => Promise<GatewayOutcome<unknown>>,
+  shape: (outcome: GatewayOutcome<unknown>, requestId: string, authorization: string | null) => GatewayReply = gatewayReply,
+): Promise<Response> {
+  const keyed = toGatewayRequest(request, kbId, requestId);
+  const reply = shape(await handle(keyed), requestId, keyed.authorization);
   return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
 }
 

@@ -1,0 +1,61 @@
+import { describeTextProblem, textProblem } from '@/lib/platform/text-input';
+
+/** Row 8 of the check order (docs/api.md §3.2, §7.2): the body of a keyed request and the `query` it carries. */
+export const MAX_BODY_BYTES = 16 * 1024;
+export const MAX_QUERY_CHARS = 2_000;
+
+/** How the gateway reads a request body: lazily, only once the checks before row 8 have passed. */
+export type BodyReadResult = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'invalid_utf8' };
+
+/** An input read at row 8, or why it is refused (400, or 413 for a body over the limit). */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; code: 'invalid_query' | 'payload_too_large'; message: string };
+
+/** The request's body as a JSON object, read at most once. */
+export type JsonBody = () => Promise<Parsed<Record<string, unknown>>>;
+
+/** Row 8 for every JSON endpoint: the Content-Type, then the size and encoding, then a JSON object. */
+export async function readJsonObject(request: { contentType: string | null }, readBody: () => Promise<BodyReadResult>): Promise<Parsed<Record<string, unknown>>> {
+  const type = (request.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') return { ok: false, code: 'invalid_query', message: 'Send the query as JSON with "Content-Type: application/json".' };
+  const body = await readBody();
+  if (!body.ok && body.reason === 'invalid_utf8') return { ok: false, code: 'invalid_query', message: 'The request body is not valid UTF-8.' };
+  if (!body.ok) return { ok: false, code: 'payload_too_large', message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` };
+  let json: unknown;
+  try {
+    json = JSON.parse(body.text);
+  } catch {
+    return { ok: false, code: 'invalid_query', message: 'The request body is not valid JSON.' };
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    return { ok: false, code: 'invalid_query', message: 'The request body must be a JSON object like {"query": "…"}.' };
+  }
+  return { ok: true, value: json as Record<string, unknown> };
+}
+
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** The `query` field: a string, not blank, at most 2,000 characters, no control characters. */
+export function validateQuery(value: unknown): Parsed<string> {
+  if (value === undefined) return { ok: false, code: 'invalid_query', message: '"query" is required.' };
+  if (typeof value !== 'string') return { ok: false, code: 'invalid_query', message: '"query" must be a string.' };
+  const query = value.trim();
+  if (query === '') return { ok: false, code: 'invalid_query', message: '"query" must not be blank.' };
+  // Characters are code points, as JSON Schema's maxLength counts them (an emoji is one, not two UTF-16 units).
+  if (codePoints(query) > MAX_QUERY_CHARS) return { ok: false, code: 'invalid_query', message: `"query" must be at most ${MAX_QUERY_CHARS} characters.` };
+  const problem = textProblem(query);
+  if (problem) return { ok: false, code: 'invalid_query', message: `"query" is refused: ${describeTextProblem(problem)}.` };
+  return { ok: true, value: query };
+}
+
+/** The `query` of a JSON body (/query and its stream). */
+export async function queryOf(json: JsonBody): Promise<Parsed<string>> {
+  const body = await json();
+  return body.ok ? validateQuery(body.value.query) : body;
+}
+
+/** Row 8 of an endpoint that reads no input (/usage, Dify's endpoint check). */
+export const NO_INPUT: Parsed<null> = { ok: true, value: null };
