@@ -40,24 +40,37 @@ export default async function RenameKeyPage({
       <div className="mt-6">
         <FlashMessage code={parseFlash(query.flash)} />
       </div>
-      <form action={renameKeyAction} className="mt-2">
-        <input type="hidden" name="keyId" value={key.id} />
-        <input type="hidden" name="returnTo" value={fromSubscription ? 'subscription' : 'keys'} />
-        <Field
-          label="Name"
-          name="name"
-          defaultValue={key.name ?? ''}
-          maxLength={KEY_NAME_MAX_LENGTH}
-          autoComplete="off"
-          hint={`Up to ${KEY_NAME_MAX_LENGTH} characters, for example "production server". Leave empty to remove the name.`}
-        />
-        <div className="mt-4 flex flex-wrap gap-3">
-          <SubmitButton pendingLabel="Saving…">Save name</SubmitButton>
-          <ButtonLink href={back} variant="secondary">
-            Cancel
+      {key.status === 'revoked' ? (
+        // A revoked key is history (lib/keys renameKey refuses it): say so rather than offer a form that cannot work.
+        <div className="mt-2">
+          <p className="text-sm text-slate-800" role="status">
+            This key was revoked on {formatDateTime(key.revokedAt)}, so it cannot be renamed. It stays listed under the name it had
+            {key.name ? <> (“{key.name}”)</> : null}.
+          </p>
+          <ButtonLink href={back} variant="secondary" className="mt-4">
+            {fromSubscription ? 'Back to the subscription' : 'Back to your keys'}
           </ButtonLink>
         </div>
-      </form>
+      ) : (
+        <form action={renameKeyAction} className="mt-2">
+          <input type="hidden" name="keyId" value={key.id} />
+          <input type="hidden" name="returnTo" value={fromSubscription ? 'subscription' : 'keys'} />
+          <Field
+            label="Name"
+            name="name"
+            defaultValue={key.name ?? ''}
+            maxLength={KEY_NAME_MAX_LENGTH}
+            autoComplete="off"
+            hint={`Up to ${KEY_NAME_MAX_LENGTH} characters, for example "production server". Leave empty to remove the name.`}
+          />
+          <div className="mt-4 flex flex-wrap gap-3">
+            <SubmitButton pendingLabel="Saving…">Save name</SubmitButton>
+            <ButtonLink href={back} variant="secondary">
+              Cancel
+            </ButtonLink>
+          </div>
+        </form>
+      )}
     </div>
   );
 }
