@@ -238,7 +238,7 @@ export function LanguageForm({ state, facets }: { state: CatalogState; facets: r
       />
       <noscript>
         <Button type="submit" variant="secondary" size="sm">
-          Apply
+          Apply<span className="sr-only"> language</span>
         </Button>
       </noscript>
     </form>
