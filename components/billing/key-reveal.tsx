@@ -34,6 +34,20 @@ export function queryCostText(usage: Pick<UsageView, 'remaining' | 'cap'> | null
   return `${rule} You have ${plural(usage.remaining, 'query', 'queries')} of ${formatInteger(usage.cap)} left this period.`;
 }
 
+/** A terminal command with its copy button. */
+function Command({ code, label, testId }: { code: string; label: string; testId: string }) {
+  return (
+    <>
+      <pre tabIndex={0} aria-label={label} className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-sm text-slate-100">
+        <code data-testid={testId}>{code}</code>
+      </pre>
+      <div className="mt-2">
+        <CopyButton value={code} label="Copy command" />
+      </div>
+    </>
+  );
+}
+
 /**
  * The one and only display of a full API key: the key, a copy button, a clear warning, a ready-to-run curl
  * command against this deployment and the key's knowledge base, the MCP and Dify settings with the key in them, and
@@ -68,23 +82,13 @@ export function KeyReveal({
       </div>
       <h3 className="mt-5 text-sm font-semibold text-slate-900">Check the key (free)</h3>
       <p className="mt-1 text-sm text-slate-800">Shows your plan&apos;s usage and limits. This call is never counted against your cap.</p>
-      <pre tabIndex={0} aria-label="curl command that checks the key" className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-sm text-slate-100">
-        <code data-testid="usage-command">{commands.usage}</code>
-      </pre>
-      <div className="mt-2">
-        <CopyButton value={commands.usage} label="Copy command" />
-      </div>
+      <Command code={commands.usage} label="curl command that checks the key" testId="usage-command" />
       <h3 className="mt-5 text-sm font-semibold text-slate-900">Ask a question</h3>
       <p className="mt-1 text-sm text-slate-800" data-testid="query-cost">
         {commands.sample ? 'One of the sample questions of this knowledge base. ' : 'This knowledge base lists no sample question, so put your own in. '}
         {queryCostText(usage)}
       </p>
-      <pre tabIndex={0} aria-label="curl command that asks a question" className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-sm text-slate-100">
-        <code data-testid="curl-command">{commands.query}</code>
-      </pre>
-      <div className="mt-2">
-        <CopyButton value={commands.query} label="Copy command" />
-      </div>
+      <Command code={commands.query} label="curl command that asks a question" testId="curl-command" />
       <details className="mt-5 rounded-lg border border-amber-200 bg-white/60">
         <summary className="cursor-pointer rounded-lg px-4 py-3 text-sm font-semibold text-slate-900 hover:bg-white">
           Use it from an AI agent: MCP clients and Dify, key included
