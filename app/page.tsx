@@ -9,7 +9,7 @@ import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card'
 import { Alert } from '@/components/ui/alert';
 import { ButtonLink } from '@/components/ui/button';
 import { Section } from '@/components/ui/section';
-import { categoryCounts, listKnowledgeBaseCards } from '@/lib/catalog';
+import { categoryCounts, getKnowledgeBaseView, listKnowledgeBaseCards } from '@/lib/catalog';
 import type { Category } from '@/lib/catalog';
 import { DEFAULT_LISTING_PARAMS } from '@/lib/catalog';
 import { getEnv } from '@/lib/platform/env';
@@ -63,6 +63,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const total = counts.reduce((sum, c) => sum + c.count, 0);
   const publisherShare = 100 - getEnv().PLATFORM_FEE_PERCENT;
   const example = popular.items[0];
+  // The example asks the listing's own first sample question, one its knowledge base answers.
+  const question = example ? ((await getKnowledgeBaseView(example.id))?.sampleQuestions[0] ?? null) : null;
 
   return (
     <>
@@ -100,12 +102,12 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
                   API reference
                 </Link>
               </figcaption>
-              <pre className="overflow-x-auto px-4 py-4 leading-relaxed text-slate-100">
+              <pre className="whitespace-pre-wrap px-4 py-4 leading-relaxed text-slate-100 [overflow-wrap:anywhere]">
                 <code>
                   <span className="text-sky-300">POST</span> /kb/{example.id}/query{'\n'}
                   <span className="text-slate-400">Authorization: Bearer alm_sk_live_…</span>
                   {'\n\n'}
-                  {'{ "query": "…" }'}
+                  {`{ "query": ${JSON.stringify(question ?? '…')} }`}
                   {'\n\n'}
                   <span className="text-emerald-300">200 OK</span>
                   {'\n{\n  "answer": "…",\n  "citations": [\n    { "title": "…", "page": 3,\n      "excerpt": "…" }\n  ],\n  "tokens_used": 0\n}'}
@@ -158,8 +160,9 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
 
         <Section id="categories-heading" title="Browse by category" className="mt-14">
           <ul className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
-            {counts.map(({ category, count }) => (
-              <li key={category} className="min-w-0">
+            {counts.map(({ category, count }, i) => (
+              // Five tiles in two columns: the last one takes the whole row rather than standing alone.
+              <li key={category} className={i === counts.length - 1 && counts.length % 2 === 1 ? 'col-span-2 min-w-0 sm:col-span-1' : 'min-w-0'}>
                 <Link
                   href={catalogHref({ ...EMPTY_CATALOG_STATE, category })}
                   className="group flex h-full flex-col rounded-xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-500 hover:shadow-md"

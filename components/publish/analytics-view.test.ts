@@ -21,7 +21,7 @@ describe('comparisonText', () => {
     [{ period: { kind: 'days', days: 30 }, days: 30, previousFrom: '2026-04-21', previousTo: '2026-05-20' }, 'the previous 30 days'],
     // A past month against the whole month before; a month in progress against the same days of the month before.
     [{ period: { kind: 'month', month: '2026-03' }, days: 31, previousFrom: '2026-02-01', previousTo: '2026-02-28' }, 'Feb 2026'],
-    [{ period: { kind: 'month', month: '2026-05' }, days: 20, previousFrom: '2026-04-01', previousTo: '2026-04-20' }, 'Apr 1–Apr 20'],
+    [{ period: { kind: 'month', month: '2026-05' }, days: 20, previousFrom: '2026-04-01', previousTo: '2026-04-20' }, 'Apr 1–20'],
   ])('%j → %s', (view, expected) => expect(comparisonText(view)).toBe(expected));
 });
 

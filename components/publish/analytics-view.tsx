@@ -139,13 +139,13 @@ export function changeText(now: number, before: number, comparison: string): str
 
 /**
  * The comparison period in words: "the previous 30 days"; for a month, the month before ("Oct 2026") or, while the
- * month is in progress, the same days of it ("Oct 1–Oct 20").
+ * month is in progress, the same days of it ("Oct 1–20").
  */
 export function comparisonText(view: Pick<Analytics, 'period' | 'days' | 'previousFrom' | 'previousTo'>): string {
   if (view.period.kind === 'days') return `the previous ${view.days} days`;
   const end = new Date(`${view.previousTo}T00:00:00.000Z`);
   const wholeMonth = new Date(end.getTime() + 86_400_000).getUTCDate() === 1;
-  return wholeMonth ? formatMonth(view.previousFrom.slice(0, 7)) : `${formatDayMonth(view.previousFrom)}–${formatDayMonth(view.previousTo)}`;
+  return wholeMonth ? formatMonth(view.previousFrom.slice(0, 7)) : `${formatDayMonth(view.previousFrom)}–${end.getUTCDate()}`;
 }
 
 /** The month before or after "YYYY-MM". */
