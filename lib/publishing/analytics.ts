@@ -93,7 +93,7 @@ export type AnalyticsPeriod = { kind: 'days'; days: number } | { kind: 'month'; 
 
 export const ANALYTICS_DAYS = [7, 30, 90] as const;
 /** How far back the month choice goes. */
-export const ANALYTICS_MONTHS = 12;
+const ANALYTICS_MONTHS = 12;
 
 export function analyticsDays(value: unknown): number {
   const n = Number(value);
