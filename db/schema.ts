@@ -251,6 +251,8 @@ export const catalogSearch = pgTable(
     searchVector: tsvector('search_vector').notNull(),
     /** The title's lexemes alone (same text rules): the `relevance` sort ranks title matches first (lib/catalog/listing.ts). */
     titleVector: tsvector('title_vector').notNull().default(sql`''::tsvector`),
+    /** The primary subtag of the knowledge base's language, lower-case (`pt` for `pt-BR`): the catalogue's language filter. */
+    language: text('language').notNull().default('en'),
   },
   (t) => [
     index('catalog_search_vector_idx').using('gin', t.searchVector),
@@ -258,6 +260,7 @@ export const catalogSearch = pgTable(
     index('catalog_search_title_vector_idx').using('gin', t.titleVector),
     index('catalog_search_tags_idx').using('gin', t.tags),
     index('catalog_search_category_idx').on(t.category),
+    index('catalog_search_language_idx').on(t.language),
     index('catalog_search_popular_idx').on(t.subscribersCount.desc(), t.queryVolume.desc(), t.kbId),
     index('catalog_search_new_idx').on(t.createdAt.desc(), t.kbId),
     index('catalog_search_updated_idx').on(t.updatedAt.desc(), t.kbId),

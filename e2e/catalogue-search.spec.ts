@@ -73,6 +73,48 @@ test('"Skip to results" takes the keyboard past the filters to the first result'
   await expect(page.getByRole('list', { name: 'Knowledge bases' }).getByRole('link').first()).toBeFocused();
 });
 
+test('the language filter: labelled, keyboard-operable, in the URL, kept by the other filters (issue 32)', async ({ page, request }) => {
+  test.slow(); // an axe scan
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto('/knowledge-bases');
+  await page.waitForLoadState('networkidle');
+  const language = page.getByLabel('Language', { exact: true });
+  const spanish = await listViaApi(request, 'language=es');
+  expect(spanish.total).toBeGreaterThan(0);
+  await expect(language.locator('option', { hasText: 'Spanish' })).toHaveText(`Spanish (${spanish.total})`);
+
+  await language.selectOption('es');
+  await expect(page).toHaveURL(/[?&]language=es(&|$)/);
+  await expect(cardTitles(page)).toHaveText(spanish.items.map((i) => i.title));
+  await expect(page.getByRole('status').filter({ hasText: 'written in Spanish' })).toBeVisible();
+  for (const facts of await page.getByTestId('card-facts').allInnerTexts()) expect(facts).toContain('Spanish');
+  // The other filters keep the language: a category tab's link, the search form.
+  await expect(categories(page).getByRole('link', { name: /^All/ })).toHaveAttribute('href', /language=es/);
+  await expectNoSeriousA11yViolations(page, 'language filter');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'catalogue-language-1366.png'), fullPage: true });
+
+  // Arrow keys only move the choice (no reload per step); Enter applies it.
+  await language.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowDown');
+  const url = page.url();
+  await page.waitForTimeout(300);
+  expect(page.url()).toBe(url);
+  const chosen = await language.inputValue();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`[?&]language=${chosen}(&|$)`));
+  await expect(page.getByLabel('Language', { exact: true })).toHaveValue(chosen);
+
+  // "Clear filters" clears the language too; a phone shows the control without sideways scrolling.
+  await page.getByRole('link', { name: 'Clear filters' }).click();
+  await expect(page).toHaveURL(/\/knowledge-bases$/);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/knowledge-bases?language=fr');
+  await expect(page.getByLabel('Language', { exact: true })).toHaveValue('fr');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'catalogue-language-390.png'), fullPage: true });
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
@@ -90,7 +132,7 @@ test.describe('without JavaScript', () => {
     await page.getByRole('link', { name: 'constitution', exact: true }).click();
     await expect(page).toHaveURL(/query=constitution(&|$)/);
     await page.getByLabel('Sort by').selectOption('new');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
     await expect(page).toHaveURL(/sort=new/);
     await expect(page).toHaveURL(/query=constitution/);
     await page.getByRole('navigation', { name: /Filter by tags/ }).getByRole('link').first().click();

@@ -102,7 +102,7 @@ export async function renameKeyAction(formData: FormData): Promise<void> {
   const name = normalizeKeyName(parsed.data.name);
   if (!name.ok) redirect(withFlash(back, 'key_name_invalid'));
   const result = await renameKey(await getDb(), { userId: user.id, keyId: parsed.data.keyId, name: name.name });
-  if (!result.ok) redirect(withFlash('/account/keys', result.code));
+  if (!result.ok) redirect(withFlash('/account/keys', result.code === 'conflict' ? 'key_is_revoked' : result.code));
   const done = parsed.data.returnTo === 'subscription' ? subscriptionPath(result.key.subscriptionId) : '/account/keys';
   redirect(withFlash(done, 'key_renamed'));
 }

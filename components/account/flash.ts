@@ -17,6 +17,7 @@ export type FlashCode =
   // Nothing to do, and why.
   | 'already_subscribed'
   | 'key_gone'
+  | 'key_is_revoked'
   | 'no_customer'
   | 'stripe_not_configured'
   // Refused.
@@ -44,6 +45,7 @@ export const FLASH_MESSAGES: Record<FlashCode, FlashText> = {
   email_verified: { tone: 'success', text: 'Your email address is confirmed. You can buy plans and create API keys.' },
   already_subscribed: { tone: 'info', text: 'You already have a subscription to this knowledge base — here it is.' },
   key_gone: { tone: 'info', text: 'That key has already been shown, or the link expired. Create another replacement key if you need one.' },
+  key_is_revoked: { tone: 'info', text: 'That key is revoked, so it cannot be renamed. It stays listed under the name it had, for your records.' },
   no_customer: { tone: 'info', text: 'There is no billing account yet: it is created with your first paid purchase.' },
   stripe_not_configured: { tone: 'info', text: 'This server takes no payments (test mode), so there is no billing portal.' },
   key_name_invalid: { tone: 'error', text: 'A key name has at most 60 characters and no control characters. Nothing was changed.' },

@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { KeyView } from '@/lib/keys';
-import { KeysTable } from './keys-table';
+import { KeysTable, LastUsed } from './keys-table';
 
 const key = (over: Partial<KeyView>): KeyView => ({
   id: 'key_1',
@@ -40,5 +40,16 @@ describe('KeysTable', () => {
     expect(html).toContain("App access (OAuth)");
     expect(html).toContain('aria-label="Revoke access of OAuth: Claude"');
     expect(html).not.toContain('alm_sk_test_AbCdEfGh…wxyz');
+  });
+});
+
+describe('LastUsed', () => {
+  const now = Date.parse('2026-05-20T12:00:00.000Z');
+  const html = (value: string | null) => renderToStaticMarkup(createElement(LastUsed, { value, now }));
+  it('says "within the last minute" for a use under a minute old, and the instant otherwise', () => {
+    expect(html('2026-05-20T11:59:30.000Z')).toContain('within the last minute');
+    expect(html('2026-05-20T11:59:00.000Z')).toContain('11:59');
+    expect(html('2026-05-20T11:59:00.000Z')).not.toContain('within');
+    expect(html(null)).toBe('never');
   });
 });

@@ -5,6 +5,21 @@ import type { KeyUsage, KeyView } from '@/lib/keys';
 import { StatusBadge } from './status-badge';
 
 const cell = 'px-4 py-1 @4xl:py-2';
+
+/**
+ * "Within the last minute" for a use less than a minute before the page was drawn (the time alone, to the minute,
+ * would read as the same minute or the one before), else the instant. lib/keys reads it to the second.
+ */
+export function LastUsed({ value, now }: { value: string | null; now: number }) {
+  if (value && now - Date.parse(value) < 60_000) {
+    return (
+      <time dateTime={value} title={new Date(value).toISOString()}>
+        within the last minute
+      </time>
+    );
+  }
+  return <Timestamp value={value} />;
+}
 /**
  * In a box narrower than 56rem each row is a card: cells stack, each led by its column's name (the header row is
  * hidden there). A container query, as the table sits in boxes of different widths (the keys page, a subscription's).
@@ -28,6 +43,7 @@ export function KeysTable({
   returnTo?: 'keys' | 'subscription';
 }) {
   if (keys.length === 0) return <p className="text-sm text-slate-700">No keys yet.</p>;
+  const now = Date.now();
   return (
     <div className="@container rounded-lg border border-slate-200 bg-white">
       <table role="table" className="block w-full text-left text-sm @4xl:table">
@@ -67,7 +83,7 @@ export function KeysTable({
               </td>
               <td role="cell" className={`${cell} flex flex-wrap gap-x-2 @4xl:table-cell`}>
                 <span className={label}>Last used</span>
-                <Timestamp value={key.lastUsedAt} />
+                <LastUsed value={key.lastUsedAt} now={now} />
               </td>
               {usage ? (
                 <td role="cell" className={`${cell} flex flex-wrap gap-x-2 tabular-nums @4xl:table-cell @4xl:text-right`} data-testid="key-usage">

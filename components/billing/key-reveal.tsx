@@ -4,20 +4,73 @@ import { CodeSnippets } from '@/components/marketplace/code-snippets';
 import { buildSnippets } from '@/components/marketplace/snippets';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Section } from '@/components/ui/section';
+import { formatInteger, plural } from '@/lib/platform/format';
+import type { UsageView } from '@/lib/subscriptions';
+
+/**
+ * The two first requests of a new key: the usage endpoint (never counted: a free check that the key works) and a
+ * question. The question is one of the listing's sample questions, which its knowledge base answers with citations
+ * (the seeded ones are all checked: test/integration/engine-sample-questions.test.ts), so it is billed like any
+ * answer, and the page says so; a listing without sample questions gets a placeholder to replace.
+ */
+export function firstRequestCommands({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: string; kbId: string; baseUrl: string; sampleQuestion: string | null }) {
+  const root = `${baseUrl.replace(/\/$/, '')}/kb/${kbId}`;
+  const question = (sampleQuestion ?? 'Your question here').replace(/'/g, '’');
+  return {
+    sample: sampleQuestion !== null,
+    usage: [`curl ${root}/usage \\`, `  -H "Authorization: Bearer ${apiKey}"`].join('\n'),
+    query: [
+      `curl -X POST ${root}/query \\`,
+      `  -H "Authorization: Bearer ${apiKey}" \\`,
+      `  -H "Content-Type: application/json" \\`,
+      `  -d '${JSON.stringify({ query: question })}'`,
+    ].join('\n'),
+  };
+}
+
+/** What one question costs, in the buyer's numbers. */
+export function queryCostText(usage: Pick<UsageView, 'remaining' | 'cap'> | null): string {
+  const rule = 'An answer with citations counts as one query against your plan; an answer that finds nothing relevant is free.';
+  if (!usage) return rule;
+  if (usage.remaining <= 0) return `${rule} Your ${formatInteger(usage.cap)} queries for this period are used up, so it will be refused with query_cap_exceeded until the cap resets.`;
+  return `${rule} You have ${plural(usage.remaining, 'query', 'queries')} of ${formatInteger(usage.cap)} left this period.`;
+}
+
+/** A terminal command with its copy button. */
+function Command({ code, label, testId }: { code: string; label: string; testId: string }) {
+  return (
+    <>
+      <pre tabIndex={0} aria-label={label} className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-sm text-slate-100">
+        <code data-testid={testId}>{code}</code>
+      </pre>
+      <div className="mt-2">
+        <CopyButton value={code} label="Copy command" />
+      </div>
+    </>
+  );
+}
 
 /**
  * The one and only display of a full API key: the key, a copy button, a clear warning, a ready-to-run curl
  * command against this deployment and the key's knowledge base, the same call in TypeScript, Python and as a LangChain
  * retriever, the MCP and Dify settings with the key in them, and the way to the API reference. Rendered from a single-read handoff, so a reload shows nothing.
  */
-export function KeyReveal({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: string; kbId: string; baseUrl: string; sampleQuestion?: string }) {
-  const question = (sampleQuestion ?? 'What does this knowledge base cover?').replace(/'/g, '’');
-  const curl = [
-    `curl -X POST ${baseUrl.replace(/\/$/, '')}/kb/${kbId}/query \\`,
-    `  -H "Authorization: Bearer ${apiKey}" \\`,
-    `  -H "Content-Type: application/json" \\`,
-    `  -d '${JSON.stringify({ query: question })}'`,
-  ].join('\n');
+export function KeyReveal({
+  apiKey,
+  kbId,
+  baseUrl,
+  sampleQuestion,
+  usage,
+}: {
+  apiKey: string;
+  kbId: string;
+  baseUrl: string;
+  /** One of the listing's sample questions, which its knowledge base answers; null when it lists none. */
+  sampleQuestion: string | null;
+  /** The subscription's usage now: an answered question counts against its cap. */
+  usage: Pick<UsageView, 'remaining' | 'cap'> | null;
+}) {
+  const commands = firstRequestCommands({ apiKey, kbId, baseUrl, sampleQuestion });
   return (
     <Section id="key-reveal-heading" title="Your API key" size="lg" className="rounded-lg border border-amber-300 bg-amber-50 p-5">
       <p className="mt-2 font-medium text-amber-900" role="note">
@@ -29,13 +82,15 @@ export function KeyReveal({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: s
         </code>
         <CopyButton value={apiKey} label="Copy key" testId="copy-key" />
       </div>
-      <h3 className="mt-5 text-sm font-semibold text-slate-900">Try it from a terminal</h3>
-      <pre tabIndex={0} aria-label="curl command" className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-sm text-slate-100">
-        <code data-testid="curl-command">{curl}</code>
-      </pre>
-      <div className="mt-2">
-        <CopyButton value={curl} label="Copy command" />
-      </div>
+      <h3 className="mt-5 text-sm font-semibold text-slate-900">Check the key (free)</h3>
+      <p className="mt-1 text-sm text-slate-800">Shows your plan&apos;s usage and limits. This call is never counted against your cap.</p>
+      <Command code={commands.usage} label="curl command that checks the key" testId="usage-command" />
+      <h3 className="mt-5 text-sm font-semibold text-slate-900">Ask a question</h3>
+      <p className="mt-1 text-sm text-slate-800" data-testid="query-cost">
+        {commands.sample ? 'One of the sample questions of this knowledge base. ' : 'This knowledge base lists no sample question, so put your own in. '}
+        {queryCostText(usage)}
+      </p>
+      <Command code={commands.query} label="curl command that asks a question" testId="curl-command" />
       <details className="mt-5 rounded-lg border border-amber-200 bg-white/60">
         <summary className="cursor-pointer rounded-lg px-4 py-3 text-sm font-semibold text-slate-900 hover:bg-white">
           Use it from code: TypeScript, Python, LangChain

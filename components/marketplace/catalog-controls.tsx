@@ -3,17 +3,18 @@ import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { catalogHref, defaultSort, sortOptions, toggleTag, withChange, type CatalogState } from './catalog-url';
 import type { Category } from '@/lib/catalog';
-import { categoryLabel } from './format';
+import { categoryLabel, languageName } from './format';
 import { formatInteger, plural } from '@/lib/platform/format';
 import { AutoSubmitSelect } from './auto-submit-select';
 import { ScrollRow } from '@/components/ui/scroll-row';
 
 /** Hidden inputs that carry the rest of the state through a GET form. */
-function StateInputs({ state, omit }: { state: CatalogState; omit: ('query' | 'sort')[] }) {
+function StateInputs({ state, omit }: { state: CatalogState; omit: ('query' | 'sort' | 'language')[] }) {
   return (
     <>
       {!omit.includes('query') && state.query ? <input type="hidden" name="query" value={state.query} /> : null}
       {state.category ? <input type="hidden" name="category" value={state.category} /> : null}
+      {!omit.includes('language') && state.language ? <input type="hidden" name="language" value={state.language} /> : null}
       {state.tags.map((t) => (
         <input key={t} type="hidden" name="tags" value={t} />
       ))}
@@ -202,6 +203,42 @@ export function SortForm({ state }: { state: CatalogState }) {
       <noscript>
         <Button type="submit" variant="secondary" size="sm">
           Apply
+        </Button>
+      </noscript>
+    </form>
+  );
+}
+
+/**
+ * The language filter: the languages of the current search, category and tags, each with the number of results it
+ * gives (lib/catalog facets), as a select that applies on choice like the sort (Enter or leaving it after arrow keys;
+ * an Apply button without JavaScript). A chosen language that no longer gives anything stays listed, with 0, so the
+ * select always shows the state of the URL.
+ */
+export function LanguageForm({ state, facets }: { state: CatalogState; facets: readonly { language: string; count: number }[] | null }) {
+  const listed = facets ?? [];
+  const all = listed.reduce((n, f) => n + f.count, 0);
+  const languages = state.language && !listed.some((f) => f.language === state.language) ? [...listed, { language: state.language, count: 0 }] : listed;
+  const withCount = (label: string, count: number) => (facets ? `${label} (${formatInteger(count)})` : label);
+  return (
+    <form action="/knowledge-bases" method="get" className="flex items-center gap-2">
+      <StateInputs state={{ ...state, page: 1 }} omit={['language']} />
+      <label htmlFor="catalog-language" className="text-sm text-slate-700">
+        Language
+      </label>
+      <AutoSubmitSelect
+        id="catalog-language"
+        name="language"
+        defaultValue={state.language ?? ''}
+        className="max-w-[11rem] rounded-lg border border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm text-slate-900 shadow-sm"
+        options={[
+          { value: '', label: withCount('Any language', all) },
+          ...languages.map((f) => ({ value: f.language, label: withCount(languageName(f.language), f.count) })),
+        ]}
+      />
+      <noscript>
+        <Button type="submit" variant="secondary" size="sm">
+          Apply<span className="sr-only"> language</span>
         </Button>
       </noscript>
     </form>

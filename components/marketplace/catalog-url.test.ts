@@ -3,13 +3,13 @@ import { catalogHref, defaultSort, EMPTY_CATALOG_STATE as base, isFiltered, page
 
 describe('catalogHref', () => {
   it('leaves defaults out', () => {
-    expect(base).toEqual({ query: '', category: null, tags: [], sort: 'popular', page: 1 });
+    expect(base).toEqual({ query: '', category: null, language: null, tags: [], sort: 'popular', page: 1 });
     expect(catalogHref(base)).toBe('/knowledge-bases');
   });
 
   it('encodes every part of the state', () => {
-    expect(catalogHref({ query: ' état civil ', category: 'legal', tags: ['open-data', 'k-12'], sort: 'new', page: 3 })).toBe(
-      '/knowledge-bases?query=%C3%A9tat+civil&category=legal&tags=open-data&tags=k-12&sort=new&page=3',
+    expect(catalogHref({ query: ' état civil ', category: 'legal', language: 'fr', tags: ['open-data', 'k-12'], sort: 'new', page: 3 })).toBe(
+      '/knowledge-bases?query=%C3%A9tat+civil&category=legal&language=fr&tags=open-data&tags=k-12&sort=new&page=3',
     );
   });
 });
@@ -17,6 +17,7 @@ describe('catalogHref', () => {
 describe('state changes', () => {
   it('a filter change resets the page', () => {
     expect(withChange({ ...base, page: 4 }, { category: 'health' })).toEqual({ ...base, category: 'health', page: 1 });
+    expect(withChange({ ...base, page: 4 }, { language: 'es' })).toEqual({ ...base, language: 'es', page: 1 });
   });
 
   it('toggles tags on and off, keeping order', () => {
@@ -30,6 +31,7 @@ describe('state changes', () => {
     expect(isFiltered({ ...base, sort: 'new', page: 2 })).toBe(false);
     expect(isFiltered({ ...base, query: 'x' })).toBe(true);
     expect(isFiltered({ ...base, tags: ['x'] })).toBe(true);
+    expect(isFiltered({ ...base, language: 'de' })).toBe(true);
   });
 });
 

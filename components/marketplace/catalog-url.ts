@@ -8,6 +8,8 @@ import { DEFAULT_LISTING_PARAMS, SORTS, type ListingSort } from '@/lib/catalog';
 export interface CatalogState {
   query: string;
   category: Category | null;
+  /** Primary language subtag (`en`, `pt`), or null for every language. */
+  language: string | null;
   /** Lower-case, AND-combined. */
   tags: string[];
   sort: ListingSort;
@@ -15,7 +17,7 @@ export interface CatalogState {
 }
 
 /** The unfiltered first page, in the listing's default order. */
-export const EMPTY_CATALOG_STATE: CatalogState = { query: '', category: null, tags: [], sort: DEFAULT_LISTING_PARAMS.sort, page: 1 };
+export const EMPTY_CATALOG_STATE: CatalogState = { query: '', category: null, language: null, tags: [], sort: DEFAULT_LISTING_PARAMS.sort, page: 1 };
 
 export const CATALOG_PATH = '/knowledge-bases';
 
@@ -48,6 +50,7 @@ export function catalogHref(state: CatalogState, path = CATALOG_PATH): string {
   const params = new URLSearchParams();
   if (state.query.trim()) params.set('query', state.query.trim());
   if (state.category) params.set('category', state.category);
+  if (state.language) params.set('language', state.language);
   for (const tag of state.tags) params.append('tags', tag);
   if (state.sort !== defaultSort(state.query)) params.set('sort', state.sort);
   if (state.page > 1) params.set('page', String(state.page));
@@ -66,7 +69,7 @@ export function toggleTag(state: CatalogState, tag: string): CatalogState {
 }
 
 export function isFiltered(state: CatalogState): boolean {
-  return state.query.trim() !== '' || state.category !== null || state.tags.length > 0;
+  return state.query.trim() !== '' || state.category !== null || state.language !== null || state.tags.length > 0;
 }
 
 /**

@@ -1,5 +1,7 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
+import { PublisherMark } from './publisher-mark';
+import { CategoryIcon } from './category-icon';
 import { categoryLabel, languageName } from './format';
 import { formatCompact, formatDate, formatInteger, formatPrice, plural } from '@/lib/platform/format';
 import type { CardFacts, KnowledgeBaseCard as KnowledgeBaseCardView } from '@/lib/catalog';
@@ -21,7 +23,16 @@ export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<Knowle
   return (
     <article className="relative flex h-full min-w-0 flex-col rounded-xl border [overflow-wrap:anywhere] border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-500 hover:shadow-md">
       <div className="flex items-center justify-between gap-2 text-xs text-slate-600">
-        {kb.category ? <Badge tone="brand">{categoryLabel(kb.category)}</Badge> : <Badge>No category yet</Badge>}
+        {kb.category ? (
+          <Badge tone="brand">
+            <span className="inline-flex items-center gap-1">
+              <CategoryIcon category={kb.category} className="h-3.5 w-3.5" />
+              {categoryLabel(kb.category)}
+            </span>
+          </Badge>
+        ) : (
+          <Badge>No category yet</Badge>
+        )}
         <span>
           Updated <time dateTime={kb.updatedAt}>{formatDate(kb.updatedAt)}</time>
         </span>
@@ -31,8 +42,9 @@ export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<Knowle
           {kb.title}
         </Link>
       </Heading>
-      <p className="mt-1 text-sm text-slate-600">
-        by{' '}
+      <p className="mt-1 flex items-center gap-1.5 text-sm text-slate-600">
+        <PublisherMark name={kb.publisher.name} slug={kb.publisher.slug} />
+        <span className="sr-only">by</span>
         {kb.publisher.slug ? (
           <Link href={publisherHref(kb.publisher.slug)} className="relative z-10 font-medium text-slate-800 underline-offset-2 hover:underline">
             {kb.publisher.name}

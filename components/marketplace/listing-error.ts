@@ -6,6 +6,7 @@
 const MESSAGES: Record<string, string> = {
   query: 'The search text is too long or contains characters that cannot be searched. Try a shorter search.',
   category: 'There is no such category. Pick one of the categories above.',
+  language: 'That is not a language code. Choose a language from the Language menu.',
   tags: 'There are too many tags, or a tag is too long. Remove some tags and try again.',
   sort: 'That sort order does not exist. Choose one from the Sort menu.',
   page: 'That page number does not exist. Page numbers are whole numbers starting at 1.',

@@ -4,7 +4,9 @@ import { cx } from '@/components/ui/cx';
 import { DataTable, type DataColumn } from '@/components/ui/data-table';
 import { formatAmount, formatDate, formatDayMonth, formatInteger, formatMonth } from '@/lib/platform/format';
 import { Section } from '@/components/ui/section';
-import type { AnalyticsView as Analytics, DailyOutcomes } from '@/lib/publishing';
+import { AutoSubmitSelect } from '@/components/marketplace/auto-submit-select';
+import { Button } from '@/components/ui/button';
+import { ANALYTICS_DAYS, analyticsPeriodQuery, type AnalyticsView as Analytics, type DailyOutcomes } from '@/lib/publishing';
 
 /** Stacked from the bottom: what was answered, what was free, what was refused or failed. */
 const SERIES = [
@@ -46,15 +48,31 @@ const REVENUE_COLUMNS: DataColumn<Analytics['revenueByMonth'][number]>[] = [
  * so it keeps its size on a phone), with the previous period's daily average as a dashed line for comparison, a
  * summary for screen readers, and every number in a table behind a disclosure.
  */
-export function OutcomesChart({ days, previous, title }: { days: DailyOutcomes[]; previous: Totals; title: string }) {
+export function OutcomesChart({
+  days,
+  previous,
+  previousDays = days.length,
+  comparison = `the previous ${days.length} days`,
+  title,
+}: {
+  days: DailyOutcomes[];
+  previous: Totals;
+  /** Days in the comparison period (a month is compared with the same days of the month before). */
+  previousDays?: number;
+  /** The comparison period in words: "the previous 30 days", "Oct 2026". */
+  comparison?: string;
+  title: string;
+}) {
   const max = Math.max(1, ...days.map(dayTotal));
   const niceMax = max <= 1 ? 1 : max <= 4 ? Math.ceil(max / 2) * 2 : Math.ceil(max / 4) * 4;
-  const previousAverage = days.length === 0 ? 0 : dayTotal(previous) / days.length;
+  const previousAverage = previousDays === 0 ? 0 : dayTotal(previous) / previousDays;
   const totals = days.reduce((t, d) => t + dayTotal(d), 0);
   const summary =
     days.length === 0
       ? 'No data.'
-      : `From ${formatDate(days[0]!.day)} to ${formatDate(days.at(-1)!.day)}: ${SERIES.map((s) => `${days.reduce((n, d) => n + d[s.key], 0)} ${s.label.toLowerCase()}`).join(', ')}; ${totals} in all, against ${dayTotal(previous)} in the ${days.length} days before.`;
+      : `From ${formatDate(days[0]!.day)} to ${formatDate(days.at(-1)!.day)}: ${SERIES.map((s) => `${days.reduce((n, d) => n + d[s.key], 0)} ${s.label.toLowerCase()}`).join(', ')}; ${totals} in all, against ${dayTotal(previous)} in ${comparison}.`;
+  // Day labels under the bars: the first, the last, and about every week between when there is room.
+  const tickEvery = days.length > 14 ? 7 : days.length;
   const pct = (n: number) => `${Math.min(100, (n / niceMax) * 100)}%`;
   return (
     <figure className="w-full">
@@ -73,14 +91,25 @@ export function OutcomesChart({ days, previous, title }: { days: DailyOutcomes[]
         </div>
         {previousAverage > 0 ? (
           <div aria-hidden="true" className="absolute inset-x-0 border-t-2 border-dashed border-slate-900/60" style={{ bottom: pct(previousAverage) }} data-testid="previous-average">
-            <span className="absolute right-0 -translate-y-full rounded bg-white/90 px-1 text-xs text-slate-800">previous {days.length} days: {formatInteger(Math.round(previousAverage * 10) / 10)} a day</span>
+            <span className="absolute right-0 -translate-y-full rounded bg-white/90 px-1 text-xs text-slate-800">
+              {comparison.replace(/^the /, '')}: {formatInteger(Math.round(previousAverage * 10) / 10)} a day
+            </span>
           </div>
         ) : null}
       </div>
       {days.length > 0 ? (
-        <div aria-hidden="true" className="ml-8 mt-1 flex justify-between text-xs text-slate-700">
-          <span>{formatDayMonth(days[0]!.day)}</span>
-          <span>{formatDayMonth(days.at(-1)!.day)}</span>
+        <div aria-hidden="true" className="relative ml-8 mt-1 h-4 text-xs text-slate-700">
+          {days.map((d, i) =>
+            i === 0 || i === days.length - 1 || (i % tickEvery === 0 && days.length - 1 - i >= tickEvery / 2) ? (
+              <span
+                key={d.day}
+                className={cx('absolute whitespace-nowrap', i === 0 ? 'left-0' : i === days.length - 1 ? 'right-0' : '-translate-x-1/2', i !== 0 && i !== days.length - 1 && 'hidden sm:inline')}
+                style={i === 0 || i === days.length - 1 ? undefined : { left: `${((i + 0.5) / days.length) * 100}%` }}
+              >
+                {formatDayMonth(d.day)}
+              </span>
+            ) : null,
+          )}
         </div>
       ) : null}
       <figcaption className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700">
@@ -90,7 +119,7 @@ export function OutcomesChart({ days, previous, title }: { days: DailyOutcomes[]
           </span>
         ))}
         <span className="inline-flex items-center gap-1">
-          <span aria-hidden="true" className="inline-block w-4 border-t-2 border-dashed border-slate-900/60" /> Previous period, daily average
+          <span aria-hidden="true" className="inline-block w-4 border-t-2 border-dashed border-slate-900/60" /> Daily average in {comparison}
         </span>
       </figcaption>
       <details className="mt-2 text-sm">
@@ -101,12 +130,86 @@ export function OutcomesChart({ days, previous, title }: { days: DailyOutcomes[]
   );
 }
 
-/** "+3 vs previous 7 days", "same as previous 7 days". */
-export function changeText(now: number, before: number, days: number): string {
+/** "+3 vs the previous 7 days", "same as Oct 2026". */
+export function changeText(now: number, before: number, comparison: string): string {
   const diff = now - before;
-  if (diff === 0) return `same as the previous ${days} days`;
-  return `${diff > 0 ? '+' : '−'}${formatInteger(Math.abs(diff))} vs the previous ${days} days`;
+  if (diff === 0) return `same as ${comparison}`;
+  return `${diff > 0 ? '+' : '−'}${formatInteger(Math.abs(diff))} vs ${comparison}`;
 }
+
+/**
+ * The comparison period in words: "the previous 30 days"; for a month, the month before ("Oct 2026") or, while the
+ * month is in progress, the same days of it ("Oct 1–20").
+ */
+export function comparisonText(view: Pick<Analytics, 'period' | 'days' | 'previousFrom' | 'previousTo'>): string {
+  if (view.period.kind === 'days') return `the previous ${view.days} days`;
+  const end = new Date(`${view.previousTo}T00:00:00.000Z`);
+  const wholeMonth = new Date(end.getTime() + 86_400_000).getUTCDate() === 1;
+  return wholeMonth ? formatMonth(view.previousFrom.slice(0, 7)) : `${formatDayMonth(view.previousFrom)}–${end.getUTCDate()}`;
+}
+
+/** The month before or after "YYYY-MM". */
+const shiftMonth = (month: string, by: number) => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m - 1 + by, 1)).toISOString().slice(0, 7);
+};
+
+/**
+ * The period choice: the last 7, 30 or 90 days as links, or a calendar month (a select of the last twelve, and the
+ * month before and after as links). Everything is in the URL, so each view can be bookmarked and exported.
+ */
+function PeriodControls({ view, basePath, months }: { view: Analytics; basePath: string; months: string[] }) {
+  const pill = (active: boolean) => cx('rounded-md px-3 py-1.5 font-medium', active ? 'bg-brand-700 text-white' : 'bg-white text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50');
+  const month = view.period.kind === 'month' ? view.period.month : null;
+  const before = month ? shiftMonth(month, -1) : null;
+  const after = month ? shiftMonth(month, 1) : null;
+  return (
+    <div className="flex flex-wrap items-center gap-3 text-sm">
+      <nav aria-label="Period" className="flex gap-1">
+        {ANALYTICS_DAYS.map((n) => (
+          <Link key={n} href={`${basePath}?days=${n}`} aria-current={view.period.kind === 'days' && view.days === n ? 'page' : undefined} className={pill(view.period.kind === 'days' && view.days === n)}>
+            {n} days
+          </Link>
+        ))}
+      </nav>
+      <form action={basePath} method="get" className="flex items-center gap-2">
+        <label htmlFor="analytics-month" className="text-slate-700">
+          Month
+        </label>
+        <AutoSubmitSelect
+          id="analytics-month"
+          name="month"
+          defaultValue={month ?? ''}
+          className="rounded-lg border border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm text-slate-900 shadow-sm"
+          options={[...(month ? [] : [{ value: '', label: 'Choose a month' }]), ...months.map((m) => ({ value: m, label: formatMonth(m) }))]}
+        />
+        <noscript>
+          <Button type="submit" variant="secondary" size="sm">
+            Show
+          </Button>
+        </noscript>
+      </form>
+      {month ? (
+        <nav aria-label="Other months" className="flex gap-1">
+          {before && months.includes(before) ? (
+            <Link href={`${basePath}?month=${before}`} className={pill(false)}>
+              <span aria-hidden="true">← </span>
+              {formatMonth(before)}
+            </Link>
+          ) : null}
+          {after && months.includes(after) ? (
+            <Link href={`${basePath}?month=${after}`} className={pill(false)}>
+              {formatMonth(after)}
+              <span aria-hidden="true"> →</span>
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </div>
+  );
+}
+
+const dayCount = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
 
 const latencyText = (ms: number | null) => (ms === null ? '—' : Number.isFinite(ms) ? `≤ ${formatInteger(ms)} ms` : '> 30 s');
 
@@ -123,42 +226,42 @@ function Stat({ label, value, change, testId }: { label: string; value: string; 
 }
 
 /** The analytics of one listing or of all of them: figures, the chart, errors, subscribers, revenue, CSV. */
-export function AnalyticsPanel({ view, title, basePath, csvHref }: { view: Analytics; title: string; basePath: string; csvHref: string }) {
+export function AnalyticsPanel({ view, title, basePath, months }: { view: Analytics; title: string; basePath: string; months: string[] }) {
+  const comparison = comparisonText(view);
+  const heading = view.period.kind === 'month' ? `Requests per day in ${formatMonth(view.period.month)}` : `Requests per day, last ${view.days} days`;
   return (
     <div>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <nav aria-label="Period" className="flex gap-1 text-sm">
-          {[7, 30, 90].map((n) => (
-            <Link
-              key={n}
-              href={`${basePath}?days=${n}`}
-              aria-current={view.days === n ? 'page' : undefined}
-              className={cx('rounded-md px-3 py-1.5 font-medium', view.days === n ? 'bg-brand-700 text-white' : 'bg-white text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50')}
-            >
-              {n} days
-            </Link>
-          ))}
-        </nav>
-        <a href={csvHref} className={buttonClasses({ variant: 'secondary', size: 'sm' })} download>
+        <PeriodControls view={view} basePath={basePath} months={months} />
+        <a href={`${basePath}/export?${analyticsPeriodQuery(view.period)}`} className={buttonClasses({ variant: 'secondary', size: 'sm' })} download>
           Export CSV
         </a>
       </div>
+      <p className="mt-3 text-sm text-slate-700" data-testid="analytics-period">
+        {formatDate(view.from)} to {formatDate(view.to)} (UTC), compared with {comparison}.
+      </p>
       <dl className="mt-4 grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-7">
         {SERIES.map((s) => (
           <Stat
             key={s.key}
             label={s.label}
             value={formatInteger(view.totals[s.key])}
-            change={changeText(view.totals[s.key], view.previousTotals[s.key], view.days)}
+            change={changeText(view.totals[s.key], view.previousTotals[s.key], comparison)}
             testId={`stat-${s.key}`}
           />
         ))}
         <Stat label="Latency p50" value={latencyText(view.latency.p50)} />
         <Stat label="Latency p95" value={latencyText(view.latency.p95)} />
       </dl>
-      <Section id="daily-heading" title="Requests per day" size="lg" className="mt-8">
+      <Section id="daily-heading" title={heading} size="lg" className="mt-8">
         <div className="mt-3">
-          <OutcomesChart days={view.daily} previous={view.previousTotals} title={`${title}: requests per day`} />
+          <OutcomesChart
+            days={view.daily}
+            previous={view.previousTotals}
+            previousDays={dayCount(view.previousFrom, view.previousTo)}
+            comparison={comparison}
+            title={`${title}: ${heading.toLowerCase()}`}
+          />
         </div>
       </Section>
       <div className="mt-8 grid gap-8 md:grid-cols-2 xl:grid-cols-4">

@@ -20,8 +20,8 @@ const render = (values: Partial<ListingValues>) =>
       updatedAt: '2026-01-01T00:00:00.000Z',
     }),
   );
-/** The preview card's category badge: the first pill in the card. */
-const badge = (html: string) => /<article[^>]*>.*?<span class="[^"]*rounded-full[^"]*">([^<]*)<\/span>/s.exec(html)?.[1];
+/** The preview card's category badge: the first pill in the card, as text (its icon is an inline SVG). */
+const badge = (html: string) => /<article[^>]*>.*?<span class="[^"]*rounded-full[^"]*">(.*?)<\/span>/s.exec(html)?.[1]?.replace(/<[^>]+>/g, '');
 
 describe('ListingForm preview', () => {
   it('shows "No category yet" until a category is chosen, not the first category', () => {

@@ -79,13 +79,18 @@ export function ListingForm({
 }) {
   const [state, formAction] = useActionState(action, { fieldErrors: {} });
   const [v, setV] = useState(initial);
-  // A field changed since the server's answer loses its message (the server checks it again on save): the messages
-  // left are the fields still to fix. Keyed by the answer, so a new refusal shows all of its messages again.
+  // A field the server refused loses its message once it is fixed as far as the browser can tell (its required,
+  // minLength and maxLength constraints, the schema's bounds), and gets it back while it is broken again; the server
+  // checks every field again on save. The messages left are the fields still to fix. Keyed by the answer, so a new
+  // refusal shows all of its messages again.
   const [edited, setEdited] = useState<{ of: FormState; keys: string[] }>({ of: state, keys: [] });
   const editedKeys = edited.of === state ? edited.keys : [];
-  const set = (key: keyof ListingValues) => (event: { target: { value: string } }) => {
+  const set = (key: keyof ListingValues) => (event: { target: { value: string; validity?: ValidityState } }) => {
     setV((old) => ({ ...old, [key]: event.target.value }));
-    if (state.fieldErrors[key] && !editedKeys.includes(key)) setEdited({ of: state, keys: [...editedKeys, key] });
+    if (!state.fieldErrors[key]) return;
+    const fixed = event.target.validity?.valid ?? true;
+    if (fixed && !editedKeys.includes(key)) setEdited({ of: state, keys: [...editedKeys, key] });
+    if (!fixed && editedKeys.includes(key)) setEdited({ of: state, keys: editedKeys.filter((k) => k !== key) });
   };
   const e = Object.fromEntries(Object.entries(state.fieldErrors).filter(([key]) => !editedKeys.includes(key)));
   const tags = previewTags(v.tags);
@@ -129,8 +134,8 @@ export function ListingForm({
             Nothing was saved: please correct the {Object.keys(e).length === 1 ? 'field' : `${Object.keys(e).length} fields`} marked below.
           </p>
         ) : null}
-        <Field label="Title" name="title" value={v.title} onChange={set('title')} error={e.title} required maxLength={120} />
-        <Field label="Summary" name="summary" value={v.summary} onChange={set('summary')} error={e.summary} required maxLength={300} hint="One or two sentences for the catalogue card (10–300 characters)." />
+        <Field label="Title" name="title" value={v.title} onChange={set('title')} error={e.title} required minLength={3} maxLength={120} />
+        <Field label="Summary" name="summary" value={v.summary} onChange={set('summary')} error={e.summary} required minLength={10} maxLength={300} hint="One or two sentences for the catalogue card (10–300 characters)." />
         <TextArea
           label="Description"
           name="description"
@@ -146,7 +151,7 @@ export function ListingForm({
             <label htmlFor="field-category" className="block text-sm font-medium text-slate-800">
               Category
             </label>
-            <select id="field-category" name="category" value={v.category} onChange={set('category')} className={selectClass} aria-invalid={e.category ? true : undefined} aria-describedby={e.category ? 'field-category-error' : undefined}>
+            <select id="field-category" name="category" value={v.category} onChange={set('category')} required className={selectClass} aria-invalid={e.category ? true : undefined} aria-describedby={e.category ? 'field-category-error' : undefined}>
               <option value="">Choose a category</option>
               {categories.map((c) => (
                 <option key={c.value} value={c.value}>
@@ -211,7 +216,7 @@ export function ListingForm({
           </p>
         </div>
         <div>
-          <Field label="Licence" name="licence" value={v.licence} onChange={set('licence')} error={e.licence} required maxLength={80} list="licence-options" hint="Under what terms buyers may use the answers, e.g. CC BY 4.0." />
+          <Field label="Licence" name="licence" value={v.licence} onChange={set('licence')} error={e.licence} required minLength={2} maxLength={80} list="licence-options" hint="Under what terms buyers may use the answers, e.g. CC BY 4.0." />
           <datalist id="licence-options">
             {LICENCES.map((l) => (
               <option key={l} value={l} />

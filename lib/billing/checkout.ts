@@ -8,7 +8,7 @@ import { log } from '@/lib/platform/log';
 import { isCleanId } from '@/lib/platform/text-input';
 import { connectTermsFor } from './connect';
 import { getStripe, type Stripe } from './stripe';
-import { findBuyerSubscription, purchaseSubscription } from '@/lib/subscriptions';
+import { findBuyerSubscription, getSubscriptionForUser, purchaseSubscription, type UsageView } from '@/lib/subscriptions';
 
 /**
  * Buying a plan. Two roads, chosen by configuration:
@@ -184,8 +184,18 @@ export async function completeTestPurchase(
   });
 }
 
+/**
+ * What the key reveal needs to offer a first request that is honest about its cost: one of the listing's sample
+ * questions (which its knowledge base answers; none when the publisher listed none) and the subscription's usage now,
+ * since an answered question counts against the cap.
+ */
+export interface FirstRequest {
+  sampleQuestion: string | null;
+  usage: UsageView | null;
+}
+
 export type CheckoutOutcome =
-  | { status: 'revealed'; plaintext: string; subscriptionId: string; kbId: string; kbTitle: string; planName: string; mode: 'live' | 'test' }
+  | ({ status: 'revealed'; plaintext: string; subscriptionId: string; kbId: string; kbTitle: string; planName: string; mode: 'live' | 'test' } & FirstRequest)
   /** The purchase is complete but its key was already shown (reload, second tab). */
   | { status: 'completed'; subscriptionId: string; kbId: string; kbTitle: string }
   /** Stripe has not told us yet (the webhook grants access): the page keeps waiting. */
@@ -193,7 +203,14 @@ export type CheckoutOutcome =
 
 async function describeSubscription(db: Executor, userId: string, where: { id: string } | { checkoutSessionId: string }) {
   const rows = await db
-    .select({ id: subscriptions.id, kbId: subscriptions.kbId, kbTitle: knowledgeBases.title, planName: plans.name, mode: subscriptions.mode })
+    .select({
+      id: subscriptions.id,
+      kbId: subscriptions.kbId,
+      kbTitle: knowledgeBases.title,
+      sampleQuestions: knowledgeBases.sampleQuestions,
+      planName: plans.name,
+      mode: subscriptions.mode,
+    })
     .from(subscriptions)
     .innerJoin(knowledgeBases, eq(knowledgeBases.id, subscriptions.kbId))
     .innerJoin(plans, eq(plans.id, subscriptions.planId))
@@ -207,6 +224,12 @@ async function describeSubscription(db: Executor, userId: string, where: { id: s
   return rows[0] ?? null;
 }
 
+async function firstRequest(db: Executor, userId: string, sub: { id: string; sampleQuestions: unknown }): Promise<FirstRequest> {
+  const questions = Array.isArray(sub.sampleQuestions) ? sub.sampleQuestions.filter((q): q is string => typeof q === 'string' && q.trim() !== '') : [];
+  const view = await getSubscriptionForUser(db, userId, sub.id);
+  return { sampleQuestion: questions[0] ?? null, usage: view.ok ? view.subscription.usage : null };
+}
+
 /** What the success page shows for a Stripe Checkout Session (`session_id`) or a test purchase (`handoff`). */
 export async function getCheckoutOutcome(
   db: Executor,
@@ -216,7 +239,10 @@ export async function getCheckoutOutcome(
   const reveal = await revealParkedKey(db, input);
   if (reveal.status === 'revealed') {
     const sub = await describeSubscription(db, input.userId, { id: reveal.subscriptionId });
-    if (sub) return { status: 'revealed', plaintext: reveal.plaintext, subscriptionId: sub.id, kbId: sub.kbId, kbTitle: sub.kbTitle, planName: sub.planName, mode: sub.mode };
+    if (sub) {
+      const first = await firstRequest(db, input.userId, sub);
+      return { status: 'revealed', plaintext: reveal.plaintext, subscriptionId: sub.id, kbId: sub.kbId, kbTitle: sub.kbTitle, planName: sub.planName, mode: sub.mode, ...first };
+    }
   }
   if ('checkoutSessionId' in input) {
     const sub = await describeSubscription(db, input.userId, { checkoutSessionId: input.checkoutSessionId });
@@ -231,7 +257,8 @@ export async function revealHandoff(db: Executor, userId: string, handoffId: str
   const reveal = await revealParkedKey(db, { userId, handoffId });
   if (reveal.status !== 'revealed') return null;
   const sub = await describeSubscription(db, userId, { id: reveal.subscriptionId });
-  return sub ? { plaintext: reveal.plaintext, keyId: reveal.keyId, subscriptionId: sub.id, kbId: sub.kbId, kbTitle: sub.kbTitle } : null;
+  if (!sub) return null;
+  return { plaintext: reveal.plaintext, keyId: reveal.keyId, subscriptionId: sub.id, kbId: sub.kbId, kbTitle: sub.kbTitle, ...(await firstRequest(db, userId, sub)) };
 }
 
 /** A Stripe Customer Portal session (payment method, invoices) for a buyer who has a Stripe customer. */

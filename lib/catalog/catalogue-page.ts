@@ -38,8 +38,9 @@ export interface CatalogueSearch extends Listing<KnowledgeBaseCard> {
 
 type FacetLoader = (params: ListingParams, load: () => Promise<CatalogFacets>) => Promise<CatalogFacets>;
 
-/** One string per distinct facet answer: search text, category, tags in a fixed order (page and sort do not matter). */
-export const facetsCacheKey = (params: ListingParams) => JSON.stringify(['facets', params.query ?? null, params.category ?? null, [...params.tags].sort()]);
+/** One string per distinct facet answer: search text, category, language, tags in a fixed order (page and sort do not matter). */
+export const facetsCacheKey = (params: ListingParams) =>
+  JSON.stringify(['facets', params.query ?? null, params.category ?? null, params.language ?? null, [...params.tags].sort()]);
 
 async function loadCataloguePage(executor: Executor, params: ListingParams, facetsFor: FacetLoader) {
   const search = await resolveListingSearch(executor, params.query);

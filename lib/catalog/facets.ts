@@ -10,6 +10,8 @@ import { listingConditions, type ListingSearch } from './listing';
  *
  * - A category's count: the search and the selected tags, in that category (the category filter itself left out, so
  *   every tab says what choosing it gives; the selected tab's count is the total).
+ * - A language's count: the same with the category and the tags, the language filter itself left out (the language
+ *   select offers only languages that give something, each with what choosing it gives).
  * - Tags: the tags of the current results (search, selected tags, category), each with the number of results it
  *   leaves when added to the selected tags (AND): a selected tag counts the total. Tags no result carries are not
  *   listed: a chip is an action that always finds something.
@@ -23,6 +25,8 @@ import { listingConditions, type ListingSearch } from './listing';
 export interface CatalogFacets {
   /** Every category in the enum's order, 0 when nothing matches there. */
   categories: { category: Category; count: number }[];
+  /** Primary language subtags of the current search, category and tags, most results first, then alphabetical. */
+  languages: { language: string; count: number }[];
   /** Tags of the current results, most results first, then alphabetical. */
   tags: { tag: string; count: number }[];
   /** Results of the search and every filter (the listing's total). */
@@ -30,29 +34,33 @@ export interface CatalogFacets {
 }
 
 /** The facet statement (exported so bench/listing can run the very same SQL). */
-export function facetsStatement(params: Pick<ListingParams, 'category' | 'tags'>, search: ListingSearch | null): SQL {
+export function facetsStatement(params: Pick<ListingParams, 'category' | 'tags' | 'language'>, search: ListingSearch | null): SQL {
   const scope = listingConditions({ tags: params.tags }, search);
   const inCategory: SQL = params.category ? sql`m.category = ${params.category}` : sql`true`;
+  const inLanguage: SQL = params.language ? sql`m.language = ${params.language}` : sql`true`;
   return sql`
     with m as materialized (
-      select ${catalogSearch.category} as category, ${catalogSearch.tags} as tags from ${catalogSearch}
+      select ${catalogSearch.category} as category, ${catalogSearch.tags} as tags, ${catalogSearch.language} as language from ${catalogSearch}
       ${scope ? sql`where ${scope}` : sql``}
     )
     select
       (select coalesce(json_agg(json_build_array(c.category, c.n)), '[]'::json)
-         from (select m.category, count(*)::int as n from m group by m.category) c) as categories,
+         from (select m.category, count(*)::int as n from m where ${inLanguage} group by m.category) c) as categories,
+      (select coalesce(json_agg(json_build_array(l.language, l.n) order by l.n desc, l.language), '[]'::json)
+         from (select m.language, count(*)::int as n from m where ${inCategory} group by m.language) l) as languages,
       (select coalesce(json_agg(json_build_array(t.tag, t.n) order by t.n desc, t.tag), '[]'::json)
-         from (select u.tag, count(*)::int as n from (select unnest(m.tags) as tag from m where ${inCategory}) u group by u.tag) t) as tags`;
+         from (select u.tag, count(*)::int as n from (select unnest(m.tags) as tag from m where ${inCategory} and ${inLanguage}) u group by u.tag) t) as tags`;
 }
 
-type FacetRow = { categories: [Category, number][] | string; tags: [string, number][] | string };
+type FacetRow = { categories: [Category, number][] | string; languages: [string, number][] | string; tags: [string, number][] | string };
 const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
-export async function queryFacets(executor: Executor, params: Pick<ListingParams, 'category' | 'tags'>, search: ListingSearch | null): Promise<CatalogFacets> {
+export async function queryFacets(executor: Executor, params: Pick<ListingParams, 'category' | 'tags' | 'language'>, search: ListingSearch | null): Promise<CatalogFacets> {
   const result = await executor.execute(facetsStatement(params, search));
   const row = result.rows[0] as FacetRow | undefined;
   const byCategory = new Map(parsed(row?.categories ?? []).map(([category, n]) => [category, Number(n)]));
   const categories = CATEGORIES.map((category) => ({ category, count: byCategory.get(category) ?? 0 }));
   const total = params.category ? (byCategory.get(params.category) ?? 0) : categories.reduce((sum, c) => sum + c.count, 0);
-  return { categories, tags: parsed(row?.tags ?? []).map(([tag, n]) => ({ tag, count: Number(n) })), total };
+  const languages = parsed(row?.languages ?? []).map(([language, n]) => ({ language, count: Number(n) }));
+  return { categories, languages, tags: parsed(row?.tags ?? []).map(([tag, n]) => ({ tag, count: Number(n) })), total };
 }

@@ -171,9 +171,10 @@ export async function resolveListingSearch(executor: Executor, query: string | n
  * Filters of the listing, on the catalog_search projection (published knowledge bases only). Every one is
  * index-backed: a category b-tree, GIN on tags and on the search vector.
  */
-export function listingConditions(params: Pick<ListingParams, 'category' | 'tags'>, search: ListingSearch | null): SQL | undefined {
+export function listingConditions(params: Pick<ListingParams, 'category' | 'tags' | 'language'>, search: ListingSearch | null): SQL | undefined {
   const conditions: SQL[] = [];
   if (params.category) conditions.push(eq(catalogSearch.category, params.category));
+  if (params.language) conditions.push(eq(catalogSearch.language, params.language));
   // Tags are stored lower-case (the vocabulary) and parsed lower-case, so `@>` gives case-insensitive AND.
   if (params.tags.length > 0) conditions.push(arrayContains(catalogSearch.tags, params.tags));
   if (search) {
@@ -303,7 +304,7 @@ function relevancePageIds(db: Executor, params: ListingParams, search: ListingSe
 
 /** The walk is tried first only where it can pay: an unfiltered search's first pages. */
 const firstStrategy = (params: ListingParams): UntitledStrategy =>
-  !params.category && params.tags.length === 0 && params.page * params.pageSize <= untitledWalk.upTo ? 'walk' : 'sorted';
+  !params.category && !params.language && params.tags.length === 0 && params.page * params.pageSize <= untitledWalk.upTo ? 'walk' : 'sorted';
 
 /** The sort actually applied: `relevance` without search words is `popular` (docs/api.md §2.2). */
 export function effectiveSort(sort: ListingParams['sort'], search: ListingSearch | null): ListingParams['sort'] {

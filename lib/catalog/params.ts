@@ -11,6 +11,8 @@
  * - a tag longer than 64 characters is 400 (no tag in the vocabulary comes close); unknown tags simply match nothing;
  * - duplicate tags count once toward the limit of 10;
  * - `query` is measured in Unicode code points after trimming.
+ * - `language` (an extension) is a BCP 47 language tag, case-insensitive; its primary subtag is what is matched
+ *   (`pt` and `pt-BR` both find every Portuguese knowledge base).
  * - every value follows the text rule of docs/api.md §7.2 (`query` as free text, the others as ids), and the API's
  *   query string must be well-formed percent-encoded UTF-8 (`parseListingSearch`): 400, never a database error.
  */
@@ -36,6 +38,8 @@ export interface ListingParams {
   /** Trimmed search text, or undefined when absent or blank. */
   query?: string;
   category?: Category;
+  /** Primary language subtag, lower-case (`en`, `pt`): an extension of the listing (docs/api.md §2.2). */
+  language?: string;
   /** Lower-cased, deduplicated; a knowledge base must carry all of them. */
   tags: string[];
   sort: ListingSort;
@@ -62,8 +66,10 @@ function toEntries(input: URLSearchParams | SearchParamsRecord): [string, string
 
 const fail = (parameter: string, message: string): ListingParamsResult => ({ ok: false, parameter, message });
 /** The parameters the listing reads; any other is ignored, whatever it holds. */
-const LISTING_PARAMETERS = new Set(['query', 'category', 'tags', 'tags[]', 'sort', 'page', 'pageSize']);
+const LISTING_PARAMETERS = new Set(['query', 'category', 'language', 'tags', 'tags[]', 'sort', 'page', 'pageSize']);
 const DIGITS = /^[0-9]+$/;
+/** A language tag as publishers give it (lib/publishing/rules.ts): primary subtag, optional region. */
+const LANGUAGE_TAG = /^([a-z]{2,3})(?:-[a-z]{2})?$/;
 
 export function parseListingParams(input: URLSearchParams | SearchParamsRecord): ListingParamsResult {
   const entries = toEntries(input);
@@ -99,6 +105,13 @@ export function parseListingParams(input: URLSearchParams | SearchParamsRecord):
       return fail('category', `Invalid "category": expected one of ${CATEGORIES.join(', ')}.`);
     }
     params.category = normalised;
+  }
+
+  const language = first('language');
+  if (language !== undefined) {
+    const match = LANGUAGE_TAG.exec(language.toLowerCase());
+    if (!match) return fail('language', 'Invalid "language": expected a language code such as en, es, de, fr or pt-BR.');
+    params.language = match[1];
   }
 
   const tags = new Set<string>();

@@ -99,7 +99,7 @@ export function catalogServing(handle: DatabaseHandle): CatalogServing {
 
 /** One string per distinct answer: every field of the parsed parameters, tags in a fixed order (they are ANDed). */
 export function listingCacheKey(params: ListingParams): string {
-  return JSON.stringify(['list', params.query ?? null, params.category ?? null, [...params.tags].sort(), params.sort, params.page, params.pageSize]);
+  return JSON.stringify(['list', params.query ?? null, params.category ?? null, params.language ?? null, [...params.tags].sort(), params.sort, params.page, params.pageSize]);
 }
 
 export const detailCacheKey = (id: string) => JSON.stringify(['detail', id]);

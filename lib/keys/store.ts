@@ -79,6 +79,21 @@ export function revokeKeyAsOperator(db: Executor, keyId: string, now: Date = new
   return revokeKeyAs(db, keyId, { actorKind: 'cli' }, now);
 }
 
+/**
+ * A key's last use to the second. api_keys.last_used_at is written at most once a minute per key (the usage
+ * recorder skips writes within the minute: docs/api.md §4), so alone it showed a busy key up to a minute behind. The
+ * request log has every request's instant (flushed each second), and the last use is never earlier than
+ * last_used_at, so only the log rows since then are read: the newest rows of the subscription's index, a minute's
+ * worth at most. A key never used has no last_used_at (its first use is written at once).
+ */
+function lastUsedToTheSecond() {
+  return sql<Date | null>`(case when ${apiKeys.lastUsedAt} is null then null else greatest(${apiKeys.lastUsedAt}, (
+      select max(q.created_at) from ${queryLog} q
+      where q.subscription_id = ${apiKeys.subscriptionId} and q.key_id = ${apiKeys.id} and q.created_at >= ${apiKeys.lastUsedAt})) end)`
+    .mapWith(apiKeys.lastUsedAt)
+    .as('last_used_at');
+}
+
 const keyViewColumns = {
   id: apiKeys.id,
   kbId: apiKeys.kbId,
@@ -90,7 +105,7 @@ const keyViewColumns = {
   name: apiKeys.name,
   oauthClientId: apiKeys.oauthClientId,
   revokedAt: apiKeys.revokedAt,
-  lastUsedAt: apiKeys.lastUsedAt,
+  lastUsedAt: lastUsedToTheSecond(),
   createdAt: apiKeys.createdAt,
 };
 
@@ -124,13 +139,15 @@ export async function getKeyForUser(db: Executor, userId: string, keyId: string)
 export type RenameKeyResult = { ok: true; key: KeyView } | Denial;
 
 /**
- * Names (or, with null, unnames) one of the buyer's keys, revoked ones included (a name helps read old usage).
+ * Names (or, with null, unnames) one of the buyer's active keys; a revoked one is `conflict` (it keeps its name).
  * Someone else's key is `not_found`. `name` is already normalised (normalizeKeyName). Audited.
  */
 export function renameKey(db: Executor, input: { userId: string; keyId: string; name: string | null; actorKind?: AuditActorKind }): Promise<RenameKeyResult> {
   return deniable(db, async (tx) => {
     const [row] = await tx.select().from(apiKeys).where(eq(apiKeys.id, input.keyId)).for('update');
     if (!row || row.userId !== input.userId) throw new Denied('not_found', 'No such key.');
+    // A revoked key is history: it keeps the name it had when it was revoked, as its usage does.
+    if (row.revokedAt) throw new Denied('conflict', 'A revoked key cannot be renamed.');
     if (row.name === input.name) return { ok: true as const, key: toKeyView(row) };
     const [updated] = await tx.update(apiKeys).set({ name: input.name }).where(eq(apiKeys.id, row.id)).returning();
     await recordAudit(tx, {

@@ -41,6 +41,12 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
             { name: 'query', in: 'query', schema: { type: 'string', maxLength: 200 }, description: 'Full-text search (stemmed, accent- and case-insensitive, last word as prefix; U.S. = US).' },
             { name: 'category', in: 'query', schema: ref('Category'), description: 'Case-insensitive.' },
             {
+              name: 'language',
+              in: 'query',
+              schema: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z]{2})?$', examples: ['es'] },
+              description: 'An extension: the language of the content (en, es, de, fr, pt-BR…), case-insensitive; matched on its primary subtag, so pt finds pt-BR.',
+            },
+            {
               name: 'tags',
               in: 'query',
               style: 'form',

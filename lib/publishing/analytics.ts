@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { earnings, kbStatsDaily, knowledgeBases, plans, subscriptions } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { requireOwnedKnowledgeBase, requirePublisherForUser, type OwnershipDenial } from './ownership';
@@ -63,12 +63,19 @@ export interface ListingOutcomes extends Totals {
 }
 
 export interface AnalyticsView {
+  period: AnalyticsPeriod;
+  /** Days shown (the chart's bars): 7, 30 or 90, or the days of the month so far. */
   days: number;
   from: string;
   to: string;
   totals: Totals;
-  /** The same totals over the period of the same length just before, for comparison. */
+  /**
+   * The same totals over the comparison period: the days just before (same length), or for a month the same days
+   * of the month before (1–20 October against 1–20 November), so a month in progress is compared fairly.
+   */
   previousTotals: Totals;
+  previousFrom: string;
+  previousTo: string;
   daily: DailyOutcomes[];
   errorsByCode: { code: string; count: number }[];
   refusedByCode: { code: string; count: number }[];
@@ -78,6 +85,62 @@ export interface AnalyticsView {
 }
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+const utcDate = (year: number, month: number, day: number) => new Date(Date.UTC(year, month, day));
+
+/** What the page shows: the last 7, 30 or 90 days, or one calendar month (UTC). */
+export type AnalyticsPeriod = { kind: 'days'; days: number } | { kind: 'month'; month: string };
+
+export const ANALYTICS_DAYS = [7, 30, 90] as const;
+/** How far back the month choice goes. */
+const ANALYTICS_MONTHS = 12;
+
+export function analyticsDays(value: unknown): number {
+  const n = Number(value);
+  return (ANALYTICS_DAYS as readonly number[]).includes(n) ? n : 30;
+}
+
+/** The current month and the ANALYTICS_MONTHS - 1 before it, newest first ("2026-11", "2026-10", …). */
+export function analyticsMonths(now: Date): string[] {
+  return Array.from({ length: ANALYTICS_MONTHS }, (_, i) => isoDay(utcDate(now.getUTCFullYear(), now.getUTCMonth() - i, 1)).slice(0, 7));
+}
+
+/**
+ * The period of a page's or export's query string: `month=YYYY-MM` (one of analyticsMonths) shows that month, else
+ * `days` (7, 30 or 90; 30 when absent or anything else). A single parser, so the page and its CSV agree.
+ */
+export function parseAnalyticsPeriod(search: { days?: unknown; month?: unknown }, now: Date = new Date()): AnalyticsPeriod {
+  const month = Array.isArray(search.month) ? search.month[0] : search.month;
+  if (typeof month === 'string' && analyticsMonths(now).includes(month)) return { kind: 'month', month };
+  const days = Array.isArray(search.days) ? search.days[0] : search.days;
+  return { kind: 'days', days: analyticsDays(days) };
+}
+
+/** The period's query string, for links and the CSV export. */
+export const analyticsPeriodQuery = (period: AnalyticsPeriod) => (period.kind === 'month' ? `month=${period.month}` : `days=${period.days}`);
+
+interface PeriodRange {
+  from: Date;
+  days: number;
+  previousFrom: Date;
+  previousDays: number;
+}
+
+function periodRange(period: AnalyticsPeriod, now: Date): PeriodRange {
+  const today = utcDate(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  if (period.kind === 'days') {
+    const from = new Date(today.getTime() - (period.days - 1) * DAY_MS);
+    return { from, days: period.days, previousFrom: new Date(from.getTime() - period.days * DAY_MS), previousDays: period.days };
+  }
+  const [year, month] = period.month.split('-').map(Number) as [number, number];
+  const from = utcDate(year, month - 1, 1);
+  const monthEnd = utcDate(year, month, 0);
+  const last = monthEnd < today ? monthEnd : today;
+  const days = Math.round((last.getTime() - from.getTime()) / DAY_MS) + 1;
+  const previousFrom = utcDate(year, month - 2, 1);
+  const previousLength = utcDate(year, month - 1, 0).getUTCDate();
+  return { from, days, previousFrom, previousDays: Math.min(days, previousLength) };
+}
 
 const TOTAL_KEYS = ['answered', 'abstained', 'previews', 'refused', 'errors'] as const;
 const emptyTotals = (): Totals => ({ answered: 0, abstained: 0, previews: 0, refused: 0, errors: 0 });
@@ -93,21 +156,22 @@ function addOutcome(totals: Totals, outcome: string, count: number): void {
 const byCount = (counts: Map<string, number>) =>
   [...counts].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
 
-async function buildAnalytics(db: Executor, kbIds: string[], days: number, now: Date): Promise<AnalyticsView> {
-  const toDay = isoDay(now);
-  const fromDate = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+async function buildAnalytics(db: Executor, kbIds: string[], period: AnalyticsPeriod, now: Date): Promise<AnalyticsView> {
+  const { from: fromDate, days, previousFrom, previousDays } = periodRange(period, now);
   const fromDay = isoDay(fromDate);
-  // The period before, of the same length, read in the same statement for the comparison.
-  const previousFromDay = isoDay(new Date(fromDate.getTime() - days * 86_400_000));
+  const toDay = isoDay(new Date(fromDate.getTime() + (days - 1) * DAY_MS));
+  const previousFromDay = isoDay(previousFrom);
+  const previousToDay = isoDay(new Date(previousFrom.getTime() + (previousDays - 1) * DAY_MS));
+  // The comparison period is read in the same statement.
   const rows = kbIds.length
     ? await db
         .select({ day: kbStatsDaily.day, outcome: kbStatsDaily.outcome, count: kbStatsDaily.count, buckets: kbStatsDaily.latencyBuckets })
         .from(kbStatsDaily)
-        .where(and(inArray(kbStatsDaily.kbId, kbIds), gte(kbStatsDaily.day, previousFromDay)))
+        .where(and(inArray(kbStatsDaily.kbId, kbIds), gte(kbStatsDaily.day, previousFromDay), lte(kbStatsDaily.day, toDay)))
     : [];
   const byDay = new Map<string, DailyOutcomes>();
   for (let i = 0; i < days; i++) {
-    const day = isoDay(new Date(fromDate.getTime() + i * 86_400_000));
+    const day = isoDay(new Date(fromDate.getTime() + i * DAY_MS));
     byDay.set(day, { day, answered: 0, abstained: 0, previews: 0, refused: 0, errors: 0, errorsByCode: {}, refusedByCode: {} });
   }
   const previousTotals = emptyTotals();
@@ -116,7 +180,7 @@ async function buildAnalytics(db: Executor, kbIds: string[], days: number, now: 
   const buckets = new Array<number>(LATENCY_BUCKETS_MS.length).fill(0);
   for (const r of rows) {
     if (r.day < fromDay) {
-      addOutcome(previousTotals, r.outcome, r.count);
+      if (r.day <= previousToDay) addOutcome(previousTotals, r.outcome, r.count);
       continue;
     }
     const day = byDay.get(r.day);
@@ -157,12 +221,15 @@ async function buildAnalytics(db: Executor, kbIds: string[], days: number, now: 
     : [];
 
   return {
+    period,
     days,
     from: fromDay,
     to: toDay,
     totals,
     daily,
     previousTotals,
+    previousFrom: previousFromDay,
+    previousTo: previousToDay,
     errorsByCode: byCount(errors),
     refusedByCode: byCount(refusals),
     latency: { p50: percentileOf(buckets, 0.5), p95: percentileOf(buckets, 0.95) },
@@ -171,23 +238,20 @@ async function buildAnalytics(db: Executor, kbIds: string[], days: number, now: 
   };
 }
 
-export const ANALYTICS_DAYS = [7, 30, 90] as const;
-
-export function analyticsDays(value: unknown): number {
-  const n = Number(value);
-  return (ANALYTICS_DAYS as readonly number[]).includes(n) ? n : 30;
-}
+/** `period` (a parsed query string) or, for short, `days`; the last 30 days by default. */
+type PeriodOptions = { period?: AnalyticsPeriod; days?: number; now?: Date };
+const periodOf = (options: PeriodOptions): AnalyticsPeriod => options.period ?? { kind: 'days', days: options.days ?? 30 };
 
 /** One knowledge base of the account's publisher. */
 export async function getKnowledgeBaseAnalytics(
   db: Executor,
   userId: string,
   kbId: unknown,
-  options: { days?: number; now?: Date } = {},
+  options: PeriodOptions = {},
 ): Promise<{ ok: true; kb: { id: string; title: string }; analytics: AnalyticsView } | OwnershipDenial> {
   const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
   if (!owned.ok) return owned;
-  const analytics = await buildAnalytics(db, [owned.kb.id], options.days ?? 30, options.now ?? new Date());
+  const analytics = await buildAnalytics(db, [owned.kb.id], periodOf(options), options.now ?? new Date());
   return { ok: true, kb: { id: owned.kb.id, title: owned.kb.title }, analytics };
 }
 
@@ -195,16 +259,16 @@ export async function getKnowledgeBaseAnalytics(
 export async function getPublisherAnalytics(
   db: Executor,
   userId: string,
-  options: { days?: number; now?: Date } = {},
+  options: PeriodOptions = {},
 ): Promise<{ ok: true; analytics: AnalyticsView; perKnowledgeBase: ListingOutcomes[] } | OwnershipDenial> {
   const pub = await requirePublisherForUser(db, userId);
   if (!pub.ok) return pub;
   const kbs = await db.select({ id: knowledgeBases.id, title: knowledgeBases.title }).from(knowledgeBases).where(eq(knowledgeBases.publisherId, pub.publisher.id)).orderBy(knowledgeBases.title);
-  const days = options.days ?? 30;
+  const period = periodOf(options);
   const now = options.now ?? new Date();
-  const analytics = await buildAnalytics(db, kbs.map((k) => k.id), days, now);
+  const analytics = await buildAnalytics(db, kbs.map((k) => k.id), period, now);
   const perKnowledgeBase = await Promise.all(
-    kbs.map(async (kb) => ({ ...kb, ...(await buildAnalytics(db, [kb.id], days, now)).totals })),
+    kbs.map(async (kb) => ({ ...kb, ...(await buildAnalytics(db, [kb.id], period, now)).totals })),
   );
   return { ok: true, analytics, perKnowledgeBase };
 }

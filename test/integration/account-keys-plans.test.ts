@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
+import { apiKeys } from '@/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, queryLog, subscriptions } from '@/db/schema';
 import type { Database } from '@/db/client';
 import { changePlan, downgradeAtRenewal, previewPlanChange, resumeRenewal, cancelAtPeriodEnd, startCheckout } from '@/lib/billing';
 import { createStripeClient } from '@/lib/billing/stripe';
-import { getKeyForUser, getKeyUsageForUser, listKeysForUser, normalizeKeyName, renameKey } from '@/lib/keys';
+import { getKeyForUser, getKeyUsageForUser, listKeysForUser, normalizeKeyName, renameKey, revokeKey } from '@/lib/keys';
 import { applyStripePeriod, ensureCurrentPeriod, getSubscriptionForUser, issueReplacementKey, purchaseSubscription } from '@/lib/subscriptions';
 import { createTestDatabase } from '../support/db';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe';
@@ -57,6 +58,38 @@ describe('key names', () => {
       ]),
     );
     expect(audit.filter((a) => a.targetId === first.id)).toHaveLength(1);
+  });
+});
+
+describe('a revoked key and a key’s last use (issue 32)', () => {
+  it('a revoked key keeps its name: renaming it is refused', async () => {
+    const { plans } = await createCatalogueFixture(db);
+    const userId = await createUser(db);
+    const { key } = await buy(userId, plans.starter);
+    await renameKey(db, { userId, keyId: key.id, name: 'old laptop' });
+    expect(await revokeKey(db, { userId, keyId: key.id })).toMatchObject({ ok: true });
+    expect(await renameKey(db, { userId, keyId: key.id, name: 'new name' })).toMatchObject({ ok: false, code: 'conflict' });
+    expect(await getKeyForUser(db, userId, key.id)).toMatchObject({ name: 'old laptop', status: 'revoked' });
+  });
+
+  it('last used is read to the second from the request log, not only the once-a-minute column', async () => {
+    const { plans } = await createCatalogueFixture(db);
+    const userId = await createUser(db);
+    const { subscription, key } = await buy(userId, plans.starter);
+    const other = await issueReplacementKey(db, { userId, subscriptionId: subscription.id });
+    if (!other.ok) throw new Error(other.code);
+    expect((await getKeyForUser(db, userId, key.id))?.lastUsedAt).toBeNull();
+    // The recorder wrote 12:00:00 and skipped the writes of the next minute; the log has each request.
+    await db.update(apiKeys).set({ lastUsedAt: at('2026-02-01T12:00:00.000Z') }).where(eq(apiKeys.id, key.id));
+    const logRow = (keyId: string, iso: string) => ({ requestId: `req_${iso}${keyId}`, kbId: subscription.kbId, subscriptionId: subscription.id, keyId, status: 200, createdAt: at(iso) });
+    await db.insert(queryLog).values([
+      logRow(key.id, '2026-02-01T11:59:00.000Z'),
+      logRow(key.id, '2026-02-01T12:00:00.000Z'),
+      logRow(key.id, '2026-02-01T12:00:47.000Z'),
+      logRow(other.key.id, '2026-02-01T12:00:55.000Z'), // the subscription's other key
+    ]);
+    expect((await getKeyForUser(db, userId, key.id))?.lastUsedAt).toBe('2026-02-01T12:00:47.000Z');
+    expect((await listKeysForUser(db, userId)).find((k) => k.id === key.id)?.lastUsedAt).toBe('2026-02-01T12:00:47.000Z');
   });
 });
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, keyHandoffs, plans, subscriptions, users } from '@/db/schema';
+import { apiKeys, keyHandoffs, knowledgeBases, plans, subscriptions, users } from '@/db/schema';
 import { cancelAtPeriodEnd, changePlan, completeTestPurchase, createBillingPortalUrl, getCheckoutOutcome, startCheckout } from '@/lib/billing';
 import { parkIssuedKey, revealParkedKey } from '@/lib/billing/handoff';
 import type { Database } from '@/lib/platform/db';
@@ -123,6 +123,7 @@ describe('test purchase and the one-time key reveal', () => {
     const fx = await createCatalogueFixture(db);
     const buyer = await createUser(db);
     const stranger = await createUser(db);
+    await db.update(knowledgeBases).set({ sampleQuestions: ['  ', 'Which amendment abolished slavery?'] }).where(eq(knowledgeBases.id, fx.kbId));
     const result = await completeTestPurchase(db, { userId: buyer, planId: fx.plans.starter }, { stripeConfigured: false });
     if (!result.ok) throw new Error(`purchase failed: ${result.code}`);
 
@@ -136,6 +137,8 @@ describe('test purchase and the one-time key reveal', () => {
     expect(first.plaintext.startsWith('alm_sk_test_')).toBe(true);
     expect(parseApiKey(first.plaintext)).toMatchObject({ ok: true, mode: 'test' });
     expect(first).toMatchObject({ subscriptionId: result.subscriptionId, kbId: fx.kbId, planName: 'Starter', mode: 'test' });
+    // The reveal's first request (issue 32): the listing's first real sample question, and the whole cap left.
+    expect(first).toMatchObject({ sampleQuestion: 'Which amendment abolished slavery?', usage: { used: 0, cap: 100, remaining: 100 } });
     const [key] = await db.select().from(apiKeys).where(eq(apiKeys.subscriptionId, result.subscriptionId));
     expect(key!.keyHash).toBe(hashApiKey(first.plaintext));
 

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/marketplace/knowledge-bases/route';
 import { documents, knowledgeBases, plans, publishers } from '@/db/schema';
@@ -27,6 +28,8 @@ const FIXTURES = [
     summary: 'Doses for adults and children.', description: 'Renal and hepatic adjustment.' },
 ] as const;
 
+/** The rest are English; a region tag is filtered by its primary language. */
+const LANGUAGE_OF: Record<string, string> = { gdpr: 'de', who: 'fr-CA' };
 const SLUG_OF = new Map<string, string>();
 const slugs = (items: { id: string }[]) => items.map((i) => SLUG_OF.get(i.id));
 const params = (query: string | undefined, extra: Partial<ListingParams> = {}): ListingParams => ({ query, tags: [], sort: 'relevance', page: 1, pageSize: 12, ...extra });
@@ -37,8 +40,10 @@ async function api(qs: string) {
   return (await response.json()) as { items: { id: string }[]; total: number };
 }
 
+let db: Awaited<ReturnType<typeof createTestDatabase>>['db'];
+
 beforeAll(async () => {
-  const { db } = await createTestDatabase();
+  ({ db } = await createTestDatabase());
   await db.insert(publishers).values([
     { id: 'pub_civic', slug: 'civic-texts', name: 'Civic Texts Press' },
     { id: 'pub_harbor', slug: 'harbor', name: 'Harbor Institute' },
@@ -48,6 +53,7 @@ beforeAll(async () => {
     FIXTURES.map((f, i) => ({
       id: `kb_find${i}`, publisherId: `pub_${f.publisher}`, slug: f.slug, title: f.title, summary: f.summary, description: f.description,
       category: f.category, tags: [...f.tags], status: 'published' as const, subscribersCount: f.subscribers,
+      language: LANGUAGE_OF[f.slug] ?? 'en',
     })),
   );
   FIXTURES.forEach((f, i) => SLUG_OF.set(`kb_find${i}`, f.slug));
@@ -116,7 +122,7 @@ describe('when nothing matches every word (issue 32)', () => {
     // Cards carry what is sold: the cheapest paid plan, a free plan, the language and the documents.
     expect(page.items.map((i) => i.facts)).toEqual([
       { language: 'en', documentsCount: 0, lowestPrice: { cents: 900, currency: 'usd' }, freePlan: true },
-      { language: 'en', documentsCount: 0, lowestPrice: null, freePlan: false },
+      { language: 'de', documentsCount: 0, lowestPrice: null, freePlan: false },
     ]);
     // Filters still apply; a one-word search that finds nothing stays empty; the API answers what was asked.
     expect(slugs((await searchCatalogue(params('insulin dosing fines', { category: 'legal' }))).items)).toEqual(['gdpr']);
@@ -179,5 +185,47 @@ describe('facet counts follow the search and the filters', () => {
     expect(tagCounts(page)).toEqual(tags);
     expect(page.total).toBe(total);
     expect(page.totalPages).toBe(Math.ceil(total / 12));
+  });
+});
+
+describe('the language filter (issue 32)', () => {
+  const languageCounts = (page: Awaited<ReturnType<typeof searchCatalogue>>) => Object.fromEntries(page.facets.languages.map((l) => [l.language, l.count]));
+
+  it('filters by the primary language, and counts each language with the other filters applied', async () => {
+    const all = await searchCatalogue(params(undefined));
+    expect(languageCounts(all)).toEqual({ en: 4, de: 1, fr: 1 });
+    expect(all.facets.languages.map((l) => l.language)).toEqual(['en', 'de', 'fr']); // most results first
+
+    const french = await searchCatalogue(params(undefined, { language: 'fr' }));
+    expect(slugs(french.items)).toEqual(['who']);
+    expect(french.total).toBe(1);
+    // The category tabs and tags follow the language; the language counts leave their own filter out.
+    expect(french.facets.categories.find((c) => c.category === 'health')?.count).toBe(1);
+    expect(french.facets.categories.find((c) => c.category === 'legal')?.count).toBe(0);
+    expect(french.facets.tags.map((t) => t.tag).sort()).toEqual(['guidelines', 'nutrition']);
+    expect(languageCounts(french)).toEqual({ en: 4, de: 1, fr: 1 });
+
+    const germanHealth = await searchCatalogue(params(undefined, { language: 'de', category: 'health' }));
+    expect(germanHealth.total).toBe(0);
+    expect(languageCounts(germanHealth)).toEqual({ en: 1, fr: 1 });
+
+    const searched = await searchCatalogue(params('guidelines', { language: 'en' }));
+    expect(slugs(searched.items)).toEqual(['dosing']);
+  });
+
+  it('is a parameter of the public listing too: case-insensitive, a region tag matches its language', async () => {
+    expect(slugs((await api('language=FR-ca')).items)).toEqual(['who']);
+    expect(slugs((await api('language=de&category=legal')).items)).toEqual(['gdpr']);
+    expect((await api('language=xx')).total).toBe(0);
+    const refused = await GET(new Request(`${BASE}?language=english`));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: 'invalid_parameter', message: expect.stringContaining('"language"') });
+  });
+
+  it('follows a change of a listing’s language at once (the projection’s trigger)', async () => {
+    const gdpr = [...SLUG_OF].find(([, slug]) => slug === 'gdpr')![0];
+    await db.update(knowledgeBases).set({ language: 'es' }).where(eq(knowledgeBases.id, gdpr));
+    expect(slugs((await searchCatalogue(params(undefined, { language: 'es' }))).items)).toEqual(['gdpr']);
+    expect(slugs((await api('language=es&sort=new')).items)).toEqual(['gdpr']);
   });
 });

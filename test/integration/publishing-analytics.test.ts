@@ -110,6 +110,26 @@ describe('analytics', () => {
     expect(overall.perKnowledgeBase).toEqual([{ id: fx.kbId, title: expect.any(String), ...v.totals }]);
   });
 
+  it('shows a calendar month day by day, against the same days of the month before', async () => {
+    const r = new UsageRecorder(async () => db);
+    r.record(query(fx.kbId, '2026-04-10', 200, 40));
+    r.record(query(fx.kbId, '2026-04-25', 200, 40)); // after April 20: outside the comparison with May 1–20
+    r.recordRefusal({ kbId: fx.kbId, code: 'query_cap_exceeded', at: at('2026-05-03') });
+    r.record(query(fx.kbId, '2026-05-21', 200, 40)); // after "now": never shown
+    await r.flush();
+    const may = await getKnowledgeBaseAnalytics(db, owner, fx.kbId, { period: { kind: 'month', month: '2026-05' }, now: NOW });
+    if (!may.ok) throw new Error(may.message);
+    expect(may.analytics).toMatchObject({ days: 20, from: '2026-05-01', to: '2026-05-20', previousFrom: '2026-04-01', previousTo: '2026-04-20' });
+    expect(may.analytics.daily).toHaveLength(20);
+    expect(may.analytics.totals).toEqual({ answered: 5, abstained: 1, previews: 2, refused: 4, errors: 2 }); // with May 10 and 13 of the test before
+    expect(may.analytics.previousTotals).toEqual({ answered: 1, abstained: 0, previews: 0, refused: 0, errors: 0 });
+    // A past month is whole, and compared with the whole month before when that is not longer.
+    const april = await getKnowledgeBaseAnalytics(db, owner, fx.kbId, { period: { kind: 'month', month: '2026-04' }, now: NOW });
+    if (!april.ok) throw new Error(april.message);
+    expect(april.analytics).toMatchObject({ days: 30, from: '2026-04-01', to: '2026-04-30', previousFrom: '2026-03-01', previousTo: '2026-03-30' });
+    expect(april.analytics.totals.answered).toBe(2);
+  });
+
   it('stores no question and no buyer, and shows nothing to a stranger', async () => {
     const columns = await db.execute(sql`select column_name from information_schema.columns where table_name = 'kb_stats_daily' order by ordinal_position`);
     expect(columns.rows.map((r) => (r as { column_name: string }).column_name)).toEqual(['kb_id', 'day', 'outcome', 'count', 'latency_buckets']);

@@ -534,6 +534,8 @@ export interface operations {
                 query?: string;
                 /** @description Case-insensitive. */
                 category?: components["schemas"]["Category"];
+                /** @description An extension: the language of the content (en, es, de, fr, pt-BR…), case-insensitive; matched on its primary subtag, so pt finds pt-BR. */
+                language?: string;
                 /** @description All must match; repeated (tags=a&tags=b), comma-separated (tags=a,b) or tags[]=a; case-insensitive. */
                 tags?: string[];
                 /** @description relevance (an extension): title matches first, then the popular order; without query it equals popular. */

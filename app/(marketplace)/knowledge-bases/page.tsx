@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import Link from 'next/link';
-import { CategoryTabs, SearchForm, SortForm, TagChips } from '@/components/marketplace/catalog-controls';
+import { CategoryTabs, LanguageForm, SearchForm, SortForm, TagChips } from '@/components/marketplace/catalog-controls';
 import { catalogHref, defaultSort, EMPTY_CATALOG_STATE, isFiltered, type CatalogState } from '@/components/marketplace/catalog-url';
-import { categoryLabel } from '@/components/marketplace/format';
+import { categoryLabel, languageName } from '@/components/marketplace/format';
 import { plural } from '@/lib/platform/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
 import { Pagination } from '@/components/marketplace/pagination';
@@ -17,8 +17,8 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
   const parsed = parseListingParams(await searchParams);
   if (!parsed.ok) return { title: 'Knowledge bases' };
-  const { query, category, page } = parsed.params;
-  const parts = [query ? `“${query}”` : null, category ? categoryLabel(category) : null, page > 1 ? `page ${page}` : null].filter(Boolean);
+  const { query, category, language, page } = parsed.params;
+  const parts = [query ? `“${query}”` : null, category ? categoryLabel(category) : null, language ? `in ${languageName(language)}` : null, page > 1 ? `page ${page}` : null].filter(Boolean);
   return { title: parts.length ? `Knowledge bases: ${parts.join(', ')}` : 'Browse knowledge bases' };
 }
 
@@ -29,7 +29,7 @@ function pageParams(params: ListingParams, raw: SearchParamsRecord): ListingPara
 }
 
 function toState(params: ListingParams): CatalogState {
-  return { query: params.query ?? '', category: params.category ?? null, tags: params.tags, sort: params.sort, page: params.page };
+  return { query: params.query ?? '', category: params.category ?? null, language: params.language ?? null, tags: params.tags, sort: params.sort, page: params.page };
 }
 
 /** A readable state from raw search params even when they fail validation, so the controls keep what was typed. */
@@ -42,6 +42,7 @@ function describeResults(total: number, state: CatalogState): string {
   const parts: string[] = [];
   if (state.query) parts.push(`for “${state.query}”`);
   if (state.category) parts.push(`in ${categoryLabel(state.category)}`);
+  if (state.language) parts.push(`written in ${languageName(state.language)}`);
   if (state.tags.length) parts.push(`tagged ${state.tags.join(' + ')}`);
   return [plural(total, 'knowledge base'), ...parts].join(' ');
 }
@@ -96,12 +97,13 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
               <span className="font-semibold text-slate-900">{describeResults(listing.total, listing.showingSuggestion && listing.suggestion ? { ...state, query: listing.suggestion } : state)}</span>
               {pagePosition(listing.page, listing.totalPages) ? ` · ${pagePosition(listing.page, listing.totalPages)}` : null}
             </p>
-            <div className="flex items-center gap-3">
+            <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
               {isFiltered(state) ? (
                 <Link href={catalogHref({ ...EMPTY_CATALOG_STATE, sort: state.sort === 'relevance' ? EMPTY_CATALOG_STATE.sort : state.sort })} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
                   Clear filters
                 </Link>
               ) : null}
+              <LanguageForm state={state} facets={listing.facets.languages} />
               <SortForm state={state} />
             </div>
           </div>
@@ -132,7 +134,12 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
               </ButtonLink>
             </EmptyState>
           ) : (
-            <EmptyState title="No knowledge bases match" body="Try fewer tags, another category or different words.">
+            <EmptyState title="No knowledge bases match" body="Try fewer tags, another category or language, or different words.">
+              {state.language ? (
+                <ButtonLink href={catalogHref({ ...state, language: null, page: 1 })} variant="secondary">
+                  Show every language
+                </ButtonLink>
+              ) : null}
               {state.tags.length > 1 ? (
                 <ButtonLink href={catalogHref({ ...state, tags: state.tags.slice(0, -1), page: 1 })} variant="secondary">
                   Remove the tag “{state.tags[state.tags.length - 1]}”

@@ -3,7 +3,6 @@ import Link from 'next/link';
 import { ButtonLink } from '@/components/ui/button';
 import { KeyReveal } from '@/components/billing/key-reveal';
 import { getCheckoutOutcome } from '@/lib/billing';
-import { getKnowledgeBaseView } from '@/lib/catalog';
 import { getDb } from '@/lib/platform/db';
 import { baseUrl } from '@/lib/platform/base-url';
 import { requireSessionUser } from '@/lib/accounts';
@@ -31,7 +30,6 @@ export default async function CheckoutSuccessPage({ searchParams }: { searchPara
       : ({ status: 'pending' } as const);
 
   if (outcome.status === 'revealed') {
-    const kb = await getKnowledgeBaseView(outcome.kbId).catch(() => null);
     return (
       <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
         {outcome.mode === 'test' ? (
@@ -44,7 +42,7 @@ export default async function CheckoutSuccessPage({ searchParams }: { searchPara
           {outcome.kbTitle} — {outcome.planName}. Your key works with <code>POST /kb/{outcome.kbId}/query</code>.
         </p>
         <div className="mt-6">
-          <KeyReveal apiKey={outcome.plaintext} kbId={outcome.kbId} baseUrl={baseUrl()} sampleQuestion={kb?.sampleQuestions[0]} />
+          <KeyReveal apiKey={outcome.plaintext} kbId={outcome.kbId} baseUrl={baseUrl()} sampleQuestion={outcome.sampleQuestion} usage={outcome.usage} />
         </div>
         <div className="mt-6 flex flex-wrap gap-3">
           <ButtonLink href={`/account/subscriptions/${outcome.subscriptionId}`}>Go to your subscription</ButtonLink>

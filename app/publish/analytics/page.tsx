@@ -8,7 +8,7 @@ import { formatInteger } from '@/lib/platform/format';
 import { Section } from '@/components/ui/section';
 import { requireSessionUser } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';
-import { analyticsDays, getPublisherAnalytics, type ListingOutcomes } from '@/lib/publishing';
+import { analyticsMonths, getPublisherAnalytics, parseAnalyticsPeriod, type ListingOutcomes } from '@/lib/publishing';
 
 export const metadata: Metadata = { title: 'Analytics · Publisher console' };
 
@@ -30,15 +30,15 @@ const PER_LISTING: DataColumn<ListingOutcomes>[] = [
 
 export default async function PublisherAnalyticsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireSessionUser(publishPaths.analytics);
-  const days = analyticsDays((await searchParams).days);
-  const result = await getPublisherAnalytics(await getDb(), user.id, { days });
+  const period = parseAnalyticsPeriod(await searchParams);
+  const result = await getPublisherAnalytics(await getDb(), user.id, { period });
   if (!result.ok) redirect(publishPaths.overview);
   return (
     <div>
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Analytics</h1>
       <p className="mt-1 text-sm text-slate-700">All your listings together. Open a listing for its own figures.</p>
       <div className="mt-6">
-        <AnalyticsPanel view={result.analytics} title="All listings" basePath={publishPaths.analytics} csvHref={`${publishPaths.analytics}/export?days=${days}`} />
+        <AnalyticsPanel view={result.analytics} title="All listings" basePath={publishPaths.analytics} months={analyticsMonths(new Date())} />
       </div>
       <Section id="per-listing-heading" title="By listing" size="lg" className="mt-10">
         {result.perKnowledgeBase.length === 0 ? (

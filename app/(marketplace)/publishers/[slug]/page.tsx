@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { plural } from '@/lib/platform/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
+import { PublisherMark } from '@/components/marketplace/publisher-mark';
 import { getPublisher, listPublisherKnowledgeBases } from '@/lib/catalog';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { Section } from '@/components/ui/section';
@@ -35,9 +36,7 @@ export default async function PublisherPage({ params }: { params: Params }) {
       <Breadcrumb items={[{ label: 'Knowledge bases', href: '/knowledge-bases' }, { label: publisher.name }]} />
       <header className="mt-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm [overflow-wrap:anywhere] sm:p-8">
         <div className="flex items-start gap-4">
-          <span aria-hidden="true" className="grid h-14 w-14 shrink-0 place-items-center rounded-xl bg-brand-50 text-xl font-bold text-brand-700">
-            {publisher.name.charAt(0)}
-          </span>
+          <PublisherMark name={publisher.name} slug={publisher.slug} size="lg" />
           <div className="min-w-0">
             <p className="text-sm font-medium text-slate-600">Publisher</p>
             <h1 className="text-3xl font-semibold tracking-tight text-slate-900">{publisher.name}</h1>

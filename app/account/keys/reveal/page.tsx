@@ -23,7 +23,7 @@ export default async function RevealKeyPage({ searchParams }: { searchParams: Pr
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">New key for {shown.kbTitle}</h1>
       <p className="mt-2 text-sm text-slate-700">Your previous keys keep working until you revoke them.</p>
       <div className="mt-6">
-        <KeyReveal apiKey={shown.plaintext} kbId={shown.kbId} baseUrl={baseUrl()} />
+        <KeyReveal apiKey={shown.plaintext} kbId={shown.kbId} baseUrl={baseUrl()} sampleQuestion={shown.sampleQuestion} usage={shown.usage} />
       </div>
       <ButtonLink href={`/account/subscriptions/${shown.subscriptionId}`} className="mt-6">
         Back to the subscription

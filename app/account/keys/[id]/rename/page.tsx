@@ -33,31 +33,44 @@ export default async function RenameKeyPage({
   return (
     <div className="mx-auto max-w-xl px-4 py-10 sm:px-6">
       <Breadcrumb items={[{ label: 'Account', href: '/account' }, { label: 'API keys', href: '/account/keys' }, { label: 'Rename' }]} />
-      <h1 className="mt-3 text-2xl font-semibold tracking-tight text-slate-900">Rename key</h1>
-      <p className="mt-1 break-all text-sm text-slate-700">
-        <span className="font-mono text-xs">{key.masked}</span> · {key.kbTitle} · created {formatDateTime(key.createdAt)}
+      <h1 className="mt-3 text-2xl font-semibold tracking-tight text-slate-900">{key.status === 'revoked' ? 'This key is revoked' : 'Rename key'}</h1>
+      <p className="mt-1 text-sm text-slate-700 [overflow-wrap:anywhere]">
+        <span className="break-all font-mono text-xs">{key.masked}</span> · {key.kbTitle} · created {formatDateTime(key.createdAt)}
       </p>
       <div className="mt-6">
         <FlashMessage code={parseFlash(query.flash)} />
       </div>
-      <form action={renameKeyAction} className="mt-2">
-        <input type="hidden" name="keyId" value={key.id} />
-        <input type="hidden" name="returnTo" value={fromSubscription ? 'subscription' : 'keys'} />
-        <Field
-          label="Name"
-          name="name"
-          defaultValue={key.name ?? ''}
-          maxLength={KEY_NAME_MAX_LENGTH}
-          autoComplete="off"
-          hint={`Up to ${KEY_NAME_MAX_LENGTH} characters, for example "production server". Leave empty to remove the name.`}
-        />
-        <div className="mt-4 flex flex-wrap gap-3">
-          <SubmitButton pendingLabel="Saving…">Save name</SubmitButton>
-          <ButtonLink href={back} variant="secondary">
-            Cancel
+      {key.status === 'revoked' ? (
+        // A revoked key is history (lib/keys renameKey refuses it): say so rather than offer a form that cannot work.
+        <div className="mt-2">
+          <p className="text-sm text-slate-800" role="status">
+            It was revoked on {formatDateTime(key.revokedAt)}, so it cannot be renamed: it stays in your list as it was
+            {key.name ? <>, named “{key.name}”</> : null}, for your records.
+          </p>
+          <ButtonLink href={back} variant="secondary" className="mt-4">
+            {fromSubscription ? 'Back to the subscription' : 'Back to your keys'}
           </ButtonLink>
         </div>
-      </form>
+      ) : (
+        <form action={renameKeyAction} className="mt-2">
+          <input type="hidden" name="keyId" value={key.id} />
+          <input type="hidden" name="returnTo" value={fromSubscription ? 'subscription' : 'keys'} />
+          <Field
+            label="Name"
+            name="name"
+            defaultValue={key.name ?? ''}
+            maxLength={KEY_NAME_MAX_LENGTH}
+            autoComplete="off"
+            hint={`Up to ${KEY_NAME_MAX_LENGTH} characters, for example "production server". Leave empty to remove the name.`}
+          />
+          <div className="mt-4 flex flex-wrap gap-3">
+            <SubmitButton pendingLabel="Saving…">Save name</SubmitButton>
+            <ButtonLink href={back} variant="secondary">
+              Cancel
+            </ButtonLink>
+          </div>
+        </form>
+      )}
     </div>
   );
 }

@@ -1,12 +1,13 @@
 import { denialResponse, withSessionRoute } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';
-import { analyticsCsv, analyticsDays, getKnowledgeBaseAnalytics } from '@/lib/publishing';
+import { analyticsCsv, parseAnalyticsPeriod, getKnowledgeBaseAnalytics } from '@/lib/publishing';
 import { routeMethods } from '@/lib/platform/route-methods';
 
 /** The listing's daily analytics as CSV (the Export button). */
 const exportCsv = withSessionRoute<{ kbId: string }>(async (request, { params, requestId, userId }) => {
-  const days = analyticsDays(new URL(request.url).searchParams.get('days'));
-  const result = await getKnowledgeBaseAnalytics(await getDb(), userId, params.kbId, { days });
+  const search = new URL(request.url).searchParams;
+  const period = parseAnalyticsPeriod({ days: search.get('days') ?? undefined, month: search.get('month') ?? undefined });
+  const result = await getKnowledgeBaseAnalytics(await getDb(), userId, params.kbId, { period });
   if (!result.ok) return denialResponse(result, requestId);
   return new Response(analyticsCsv(result.analytics, result.kb.title), {
     headers: {
