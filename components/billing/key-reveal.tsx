@@ -99,7 +99,7 @@ export function KeyReveal({
           <p className="mb-3 text-sm text-slate-700">
             These read the key from the <code className="text-[13px]">ALMANAC_API_KEY</code> environment variable: set it to the key above.
           </p>
-          <CodeSnippets snippets={buildSnippets(baseUrl, kbId, question).filter((s) => s.id !== 'curl')} />
+          <CodeSnippets snippets={buildSnippets(baseUrl, kbId, sampleQuestion ?? 'Your question here').filter((s) => s.id !== 'curl')} />
         </div>
       </details>
       <details className="mt-3 rounded-lg border border-amber-200 bg-white/60">
