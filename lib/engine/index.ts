@@ -7,7 +7,7 @@ import { judgeAnswerable, readQuestion } from './answerable';
 import { BACK_MATTER_SPARE, withoutBackMatter } from './back-matter';
 import { PASSAGES_READ } from './sentence-ranker';
 import { embeddingsConfig, questionVector, type EmbeddingsConfig } from './embeddings';
-import { composeLlmAnswer, LLM_PASSAGES, type LlmConfig } from './llm';
+import { composeLlmAnswer, LLM_PASSAGES, StreamBroken, streamLlmAnswer, type LlmConfig } from './llm';
 import { searchChunks } from './retrieval';
 
 export type { QueryTerm, RetrievedChunk, SearchResult } from './retrieval';
@@ -49,9 +49,12 @@ export async function answerHostedQuery(
   if (llm) {
     if (!judgeAnswerable(question, result.chunks).answerable) return noAnswer(request.query, [], question.language);
     try {
+      // A streamed request gets the model's answer as it is written (docs/api.md §10.4).
+      if (request.progress) return await streamLlmAnswer(llm, request.query, result.chunks, request.progress, request.signal);
       return await composeLlmAnswer(llm, request.query, result.chunks, request.signal);
     } catch (error) {
-      if (request.signal?.aborted) throw error;
+      // Text already streamed cannot be taken back for an extractive answer.
+      if (request.signal?.aborted || error instanceof StreamBroken) throw error;
       // The knowledge base still answers when the chat model is down: extractively, from the same passages.
       log.warn({ requestId: request.requestId, err: (error as Error).message }, 'chat model failed; answering extractively');
     }

@@ -7,6 +7,7 @@ import { POST } from '@/app/kb/[kb_id]/query/route';
 import { streamGatewayQuery, type EventStreamWriter } from '@/lib/gateway/stream';
 import { createTestDatabase } from '../support/db';
 import { buyKey, createHttpKnowledgeBase, createPublisher, startExamplePublisher, startMisbehavingPublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
+import { readTimedEvents } from '../support/event-stream';
 import { rememberSecret } from '../support/log-scan';
 
 /** Streaming answers on POST /kb/{kb_id}/query with Accept: text/event-stream (docs/api.md §10.4). */
@@ -85,18 +86,7 @@ describe('Accept: text/event-stream', () => {
     const started = performance.now();
     const response = await request(streamingKb, k.key, 'When does the tide turn?');
     expect(response.status).toBe(200);
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    const arrivals: { event: string; data: any; ms: number }[] = [];
-    let buffered = '';
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffered += decoder.decode(value, { stream: true });
-      const frames = buffered.split('\n\n');
-      buffered = frames.pop()!;
-      for (const event of parseEvents(frames.map((f) => `${f}\n\n`).join(''))) arrivals.push({ ...event, ms: performance.now() - started });
-    }
+    const arrivals = await readTimedEvents(response, started);
     expect(arrivals.map((a) => a.event)).toEqual(['citations', 'delta', 'delta', 'delta', 'delta', 'done']);
     expect(arrivals.filter((a) => a.event === 'delta').map((a) => a.data.text).join('')).toBe('The tide turns twice a day.');
     const first = (event: string) => arrivals.find((a) => a.event === event)!.ms;
