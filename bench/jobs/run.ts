@@ -114,19 +114,8 @@ function pgBossQueue(): QueueUnderTest {
 }
 
 async function withDatabase<T>(kind: 'pglite' | 'postgres', work: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
-  if (kind === 'pglite') {
-    const handle = await openPglite();
-    await prepareDatabase(handle);
-    useDatabase(handle);
-    try {
-      return await work(handle);
-    } finally {
-      await stopJobQueue();
-      await handle.close();
-    }
-  }
-  const scratch = await createScratchDatabase(`bench_jobs_${Date.now()}`);
-  const handle = await openPostgres(scratch.url, 10);
+  const scratch = kind === 'postgres' ? await createScratchDatabase(`bench_jobs_${Date.now()}`) : undefined;
+  const handle = scratch ? await openPostgres(scratch.url, 10) : await openPglite();
   await prepareDatabase(handle);
   useDatabase(handle);
   try {
@@ -134,7 +123,7 @@ async function withDatabase<T>(kind: 'pglite' | 'postgres', work: (handle: Datab
   } finally {
     await stopJobQueue();
     await handle.close();
-    await scratch.drop();
+    await scratch?.drop();
   }
 }
 
