@@ -24,11 +24,13 @@ export async function register(): Promise<void> {
     await openServerDatabase().catch((error: unknown) => {
       throw new Error(`the database cannot be opened: ${error instanceof Error ? error.message : String(error)}`);
     });
+    // Durable background jobs on pg-boss (lib/platform/jobs.ts): started before any request can send a job inside a
+    // transaction; the handlers and the worker follow below.
+    const { startJobQueue } = await import('./lib/platform/jobs');
+    await startJobQueue('worker').catch((error: unknown) => {
+      throw new Error(`the job queue cannot be started: ${error instanceof Error ? error.message : String(error)}`);
+    });
   });
-  // Durable background jobs on pg-boss (lib/platform/jobs.ts): the queue starts before any request can send a job
-  // inside a transaction, each domain registers its handlers, then the worker takes their queues' jobs.
-  const { startJobQueue, startJobWorker } = await import('./lib/platform/jobs');
-  await startJobQueue('worker');
   // Timers (lib/platform/periodic-task.ts): pg-boss cron schedules, one run per tick across instances.
   const { startSubscriptionSweeper } = await import('./lib/subscriptions');
   startSubscriptionSweeper();
@@ -36,6 +38,7 @@ export async function register(): Promise<void> {
   startIdempotencyPurge();
   const { startFormSubmissionPurge } = await import('./lib/platform/form-submissions');
   startFormSubmissionPurge();
+  // Each domain registers its job handlers, then the worker takes their queues' jobs.
   const { registerContentJobs } = await import('./lib/engine');
   registerContentJobs();
   // Email delivery over SMTP (lib/platform/mail.ts) and usage-alert webhooks (lib/routing/alert-webhooks.ts).
@@ -48,6 +51,7 @@ export async function register(): Promise<void> {
   registerBillingJobs();
   // SIGTERM stops it taking jobs and waits for the running ones; a job cut short by the exit is retried elsewhere
   // once its heartbeat lapses.
+  const { startJobWorker } = await import('./lib/platform/jobs');
   await startJobWorker();
   // /metrics (lib/platform/metrics.ts): the gauges read at scrape time, and the requests scripts/serve.mjs answers.
   const { provideGauge } = await import('./lib/platform/metrics');

@@ -71,6 +71,7 @@ export async function stopJobQueue(timeoutMs = 8_000): Promise<void> {
   const running = peekProcessSingleton<Promise<RunningBoss>>(BOSS);
   replaceProcessSingleton(BOSS, undefined);
   replaceProcessSingleton('job-worker', undefined);
+  workedQueues.clear();
   const current = await running?.catch(() => undefined);
   await current?.boss.stop({ graceful: true, timeout: timeoutMs, close: false });
 }
@@ -170,7 +171,12 @@ const attemptOf = (job: ClaimedJob) => ({ id: job.id, retryCount: job.retryCount
 /** Jobs one worker claims at a time per queue: a backlog drains in full batches, back to back (`burstWhenBatchFull`). */
 const WORK_BATCH = 5;
 
+/** Queues this process's worker takes jobs from: a handler defined while the worker starts is registered once. */
+const workedQueues = processSingleton('job-worked-queues', () => new Set<string>());
+
 async function workQueue(queue: string): Promise<void> {
+  if (workedQueues.has(queue)) return;
+  workedQueues.add(queue);
   const boss = await startJobQueue('worker');
   const { pollSeconds } = jobTimings();
   const options = {
