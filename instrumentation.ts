@@ -1,7 +1,7 @@
 /**
  * Runs once when the server starts, before the first request: report the base URL, migrate and (on an empty database) seed, start the
- * sweep that expires subscriptions cancelled at period end (lib/subscriptions/sweeper.ts) and the purge of old
- * Idempotency-Key records, then offer
+ * job queue and its worker, the sweep that expires subscriptions cancelled at period end (lib/subscriptions/sweeper.ts)
+ * and the purge of old Idempotency-Key records, then offer
  * the gateway's fast lane to scripts/serve.mjs (`npm start`), which answers POST /kb/{id}/query without Next's
  * request machinery (lib/gateway/node.ts). Under `next dev` or a bare `next start` nothing picks it up, and the route
  * handler serves the same path.
@@ -24,7 +24,14 @@ export async function register(): Promise<void> {
     await openServerDatabase().catch((error: unknown) => {
       throw new Error(`the database cannot be opened: ${error instanceof Error ? error.message : String(error)}`);
     });
+    // Durable background jobs on pg-boss (lib/platform/jobs.ts): started before any request can send a job inside a
+    // transaction; the handlers and the worker follow below.
+    const { startJobQueue } = await import('./lib/platform/jobs');
+    await startJobQueue('worker').catch((error: unknown) => {
+      throw new Error(`the job queue cannot be started: ${error instanceof Error ? error.message : String(error)}`);
+    });
   });
+  // Timers (lib/platform/periodic-task.ts): pg-boss cron schedules, one run per tick across instances.
   const { startSubscriptionSweeper } = await import('./lib/subscriptions');
   startSubscriptionSweeper();
   const { registerNodeGateway, startIdempotencyPurge } = await import('./lib/gateway');
@@ -34,8 +41,7 @@ export async function register(): Promise<void> {
   // Expired OAuth codes and tokens, and grants left with no token (lib/oauth/housekeeping.ts).
   const { startOAuthPurge } = await import('./lib/oauth');
   startOAuthPurge();
-  // Durable background jobs (lib/platform/jobs.ts): each domain registers its handlers, then one worker polls.
-  const { startJobWorker } = await import('./lib/platform/jobs');
+  // Each domain registers its job handlers, then the worker takes their queues' jobs.
   const { registerContentJobs } = await import('./lib/engine');
   registerContentJobs();
   // Email delivery over SMTP (lib/platform/mail.ts) and usage-alert webhooks (lib/routing/alert-webhooks.ts).
@@ -46,14 +52,15 @@ export async function register(): Promise<void> {
   // A replaced plan's Stripe subscriptions move to the new price from their next invoice (lib/billing/plan-replacement.ts).
   const { registerBillingJobs } = await import('./lib/billing');
   registerBillingJobs();
-  // Its timers do not hold the process open: on shutdown a job cut short is taken over by another instance (or this
-  // one after the restart) when its lease expires. No signal handler here, so the usage recorder's exit logic is unchanged.
-  startJobWorker();
+  // SIGTERM stops it taking jobs and waits for the running ones; a job cut short by the exit is retried elsewhere
+  // once its heartbeat lapses.
+  const { startJobWorker } = await import('./lib/platform/jobs');
+  await startJobWorker();
   // /metrics (lib/platform/metrics.ts): the gauges read at scrape time, and the requests scripts/serve.mjs answers.
   const { provideGauge } = await import('./lib/platform/metrics');
-  const { databasePoolState, getDb } = await import('./lib/platform/db');
+  const { databasePoolState } = await import('./lib/platform/db');
   const { queueDepth } = await import('./lib/platform/jobs');
-  provideGauge('jobs', async () => queueDepth(await getDb()));
+  provideGauge('jobs', () => queueDepth());
   provideGauge('db-pool', databasePoolState);
   // Traces only toward a collector (lib/platform/tracing.ts); the spans of work in flight are lost with a kill -9.
   const { getEnv } = await import('./lib/platform/env');

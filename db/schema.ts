@@ -666,8 +666,9 @@ export const kbStatsDaily = pgTable(
 );
 
 /**
- * Durable background jobs (lib/platform/jobs.ts): claimed with FOR UPDATE SKIP LOCKED under a lease, so each job runs
- * in one instance at a time and a job whose worker died is taken over when its lease expires.
+ * The table of the hand-written job queue that pg-boss replaced (lib/platform/jobs.ts now keeps jobs in the `pgboss`
+ * schema). Kept for one release: on start, jobs still waiting here move to pg-boss (lib/platform/job-queues.ts), and
+ * bench/jobs runs the former queue on it as its baseline. A later migration drops it.
  */
 export const jobs = pgTable(
   'jobs',

@@ -36,7 +36,7 @@ export async function checkHealth(): Promise<Health> {
     ]);
     await handle.db.execute(sql`select 1`);
     const database = { ok: true, kind: handle.kind, latencyMs: Date.now() - started };
-    const queue = await queueDepth(handle.db).then(
+    const queue = await queueDepth(handle).then(
       (byQueue) => ({ ok: true, depth: Object.values(byQueue).reduce((sum, n) => sum + n, 0) }),
       () => ({ ok: false }),
     );

@@ -9,6 +9,7 @@ import { adoptServerBaseUrl } from '@/lib/platform/base-url';
 import { closeDatabase, setEmbeddedRole } from '@/lib/platform/db';
 import { findEmbeddedServer } from '@/lib/platform/embedded-db';
 import { getEnv } from '@/lib/platform/env';
+import { startJobQueue, stopJobQueue } from '@/lib/platform/jobs';
 import { checkConfiguration } from '@/lib/platform/startup';
 import { openServerDatabase } from '@/lib/seed';
 import { commands } from './cli/registry';
@@ -46,6 +47,8 @@ async function main(): Promise<number> {
   await openServerDatabase().catch((error: unknown) => {
     throw new Error(`The database cannot be opened: ${error instanceof Error ? error.message : String(error)}`);
   });
+  // Before any command's transaction: a command may send a job (an email over SMTP) inside one (lib/platform/jobs.ts).
+  await startJobQueue();
   // The hints a command prints (curl lines) name the running server's address when APP_URL is unset.
   const env = getEnv();
   if (!env.DATABASE_URL) adoptServerBaseUrl(findEmbeddedServer(path.resolve(env.DATA_DIR))?.listenUrl);
@@ -54,6 +57,7 @@ async function main(): Promise<number> {
 
 main()
   .then(async (code) => {
+    await stopJobQueue();
     await closeDatabase();
     process.exit(code);
   })

@@ -443,7 +443,7 @@ export async function parsePdf(bytes: Uint8Array, sourceName: string): Promise<P
     doc = await pdfjs.getDocument({
       // pdf.js takes ownership of the buffer it is given; hand it a copy.
       data: new Uint8Array(bytes),
-      isEvalSupported: false,
+      // pdf.js 6 no longer compiles font programs with eval, so there is no isEvalSupported to turn off.
       useSystemFonts: false,
       disableFontFace: true,
       standardFontDataUrl: standardFontDataUrl(),
@@ -474,7 +474,8 @@ export async function parsePdf(bytes: Uint8Array, sourceName: string): Promise<P
     if (error instanceof ParseError) throw error;
     throw new ParseError('corrupt_pdf', `The PDF could not be read: ${(error as Error).message}`);
   } finally {
-    await doc.destroy();
+    // The loading task owns the document and its in-process worker (pdf.js 6 has no PDFDocumentProxy.destroy).
+    await doc.loadingTask.destroy();
   }
 }
 

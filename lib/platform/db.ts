@@ -2,6 +2,7 @@ import path from 'node:path';
 import { openPostgres, type Database, type DatabaseHandle } from '@/db/client';
 import { isEmptyCatalog, migrateDatabase, withStartupLock } from '@/db/migrate';
 import { openEmbeddedDatabase, type EmbeddedRole } from './embedded-db';
+import { installJobQueue } from './job-queues';
 import { getEnv } from './env';
 import { log } from './log';
 import { processSingleton, replaceProcessSingleton } from './singleton';
@@ -16,10 +17,14 @@ const SLOT = 'database';
  */
 export type Seeder = (db: Database) => Promise<void>;
 
-/** Migrates, then runs `seed` on an empty database when one is given. Safe to run on every start. */
+/**
+ * Migrates (our tables, then pg-boss's schema and the job queues), then runs `seed` on an empty database when one is
+ * given. Safe to run on every start.
+ */
 export async function prepareDatabase(handle: DatabaseHandle, options: { seed?: Seeder } = {}): Promise<void> {
   await withStartupLock(handle, async () => {
     await migrateDatabase(handle);
+    await installJobQueue(handle);
     if (options.seed && (await isEmptyCatalog(handle))) {
       const started = Date.now();
       await options.seed(handle.db);

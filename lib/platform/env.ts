@@ -222,8 +222,11 @@ export const envSchema = z.object({
   FREE_PLAN_MAX_QUERIES: intWithDefault(100, 1),
   /** The platform's share of every paid period, in percent (0–100): Stripe's application fee, the ledger's fee. */
   PLATFORM_FEE_PERCENT: intWithDefault(20, 0).refine((n) => n <= 100, 'must be at most 100'),
-  /** Background jobs (lib/platform/jobs.ts): how long a claimed job is a worker's before another may take it over. */
-  JOB_LEASE_MS: intWithDefault(60_000, 1_000),
+  /**
+   * Background jobs (lib/platform/jobs.ts): a running job's heartbeat; a job whose worker stopped beating this long is
+   * retried by another instance (pg-boss's heartbeat, at least 10 s).
+   */
+  JOB_LEASE_MS: intWithDefault(60_000, 10_000),
   /** Parse workers (lib/engine/parse-in-worker.ts): threads that parse uploads at once, each one's heap (MB). */
   PARSE_WORKERS: intWithDefault(1, 1),
   PARSE_MAX_HEAP_MB: intWithDefault(256, 64),
@@ -233,8 +236,8 @@ export const envSchema = z.object({
   PARSE_MAX_INFLATED_BYTES: intWithDefault(128 * 1024 * 1024, 1),
   PARSE_MAX_DEPTH: intWithDefault(256, 8),
   PARSE_MAX_CHARACTERS: intWithDefault(20_000_000, 1),
-  /** How often each instance looks for due jobs. */
-  JOB_POLL_MS: intWithDefault(1_000, 50),
+  /** How often each instance looks for due jobs besides the wake-up of LISTEN/NOTIFY (pg-boss: at least 500 ms). */
+  JOB_POLL_MS: intWithDefault(1_000, 500),
   /** Bearer token that GET /metrics requires; unset, /metrics answers only loopback and private addresses. */
   METRICS_TOKEN: optionalString,
   /** OTLP/HTTP collector base URL (spans go to <url>/v1/traces); unset, no traces are made. */

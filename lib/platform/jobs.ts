@@ -1,30 +1,29 @@
-import { hostname } from 'node:os';
 import { sql } from 'drizzle-orm';
-import type { Database, Executor } from './db';
-import { getDb } from './db';
-import { getEnv } from './env';
-import { randomBase62 } from './ids';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import { fromDrizzle, type JobResult, type JobWithMetadata, type PgBoss } from 'pg-boss';
+import type { DatabaseHandle, Executor } from './db';
+import { getDatabaseHandle } from './db';
+import { createJobBoss, JOB_SCHEMA, jobTimings, type JobBossMode } from './job-boss';
+import { dedupeJobId } from './job-queues';
 import { log } from './log';
 import { countJobFailure } from './metrics';
-import { processSingleton, replaceProcessSingleton } from './singleton';
+import { peekProcessSingleton, processSingleton, replaceProcessSingleton } from './singleton';
 
 /**
- * Durable background jobs: one table (`jobs`, db/schema.ts) claimed with `FOR UPDATE SKIP LOCKED` under a lease.
+ * Durable background jobs on pg-boss (docs/architecture.md, "Background jobs"), on PGlite and PostgreSQL alike.
  *
- * Why not pg-boss or graphile-worker: both need a pool of real PostgreSQL connections (LISTEN/NOTIFY, advisory locks,
- * several sessions at once), and the embedded database is PGlite, one connection inside the process. One table and
- * three statements run the same on both databases (docs/architecture.md, "Background jobs").
- *
- * Guarantees: a job is enqueued in the caller's transaction, so it exists iff the write that caused it committed;
- * a claim is one UPDATE over `SKIP LOCKED` rows, so two instances never take the same job at once; a claim carries a
- * lease (`locked_until`, renewed until the batch it was claimed in is done) and its attempt number, so a worker killed mid-job loses
- * it when the lease expires and another worker takes it over, and the dead worker's late completion (if it was only
- * paused) changes nothing. Delivery is therefore at-least-once: handlers must be idempotent.
+ * Guarantees: a job is sent in the caller's transaction, so it exists iff the write that caused it committed; pg-boss
+ * claims with `FOR UPDATE SKIP LOCKED`, so two instances never take the same job at once; a running job sends
+ * heartbeats, so a worker killed mid-job loses it one heartbeat (`JOB_LEASE_MS`, at least 10 s) plus one monitor pass
+ * later and the job is retried elsewhere, and the dead worker's late completion is fenced off by its attempt number.
+ * Failures retry with exponential backoff up to `maxAttempts`, then the job is failed and copied to the dead-letter
+ * queue. Delivery is at least once: handlers must be idempotent.
  */
 
 export interface JobSpec {
   queue: string;
   payload: Record<string, unknown>;
+  /** A second job with the same queue and key, while the first is kept (7 days after it finished), is not created. */
   dedupeKey?: string;
   runAt?: Date;
   maxAttempts?: number;
@@ -39,183 +38,204 @@ export interface JobContext {
 export type JobHandler = (payload: any, ctx: JobContext) => Promise<void>;
 
 const handlers = processSingleton('job-handlers', () => new Map<string, JobHandler>());
-const workerId = processSingleton('job-worker-id', () => `${hostname()}:${process.pid}:${randomBase62(6)}`);
+const BOSS = 'job-boss';
 
-const rows = <T>(result: { rows: unknown[] }) => result.rows as T[];
-
-/** Inserts in the caller's transaction (pass the tx) so the job exists iff the write that caused it committed; a dedupeKey already present → no new job. */
-export async function enqueueJob(db: Executor, spec: JobSpec): Promise<{ id: string; created: boolean }> {
-  const id = `job_${randomBase62(16)}`;
-  const runAt = spec.runAt ?? new Date();
-  const inserted = rows<{ id: string }>(
-    await db.execute(sql`
-      insert into jobs (id, queue, payload, dedupe_key, run_at, max_attempts)
-      values (${id}, ${spec.queue}, ${JSON.stringify(spec.payload)}::jsonb, ${spec.dedupeKey ?? null}, ${runAt.toISOString()}::timestamptz,
-              ${spec.maxAttempts ?? 5})
-      on conflict (dedupe_key) do nothing
-      returning id`),
-  );
-  if (inserted.length > 0) return { id, created: true };
-  const existing = rows<{ id: string }>(await db.execute(sql`select id from jobs where dedupe_key = ${spec.dedupeKey ?? null}`));
-  return { id: existing[0]?.id ?? id, created: false };
-}
-
-/** Registers the handler of a queue in this process; runDueJobs claims only queues that have one. */
-export function defineJobHandler(queue: string, handler: JobHandler): void {
-  handlers.set(queue, handler);
-}
-
-interface ClaimedJob {
-  id: string;
-  queue: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-  max_attempts: number;
-}
-
-/** Seconds before attempt n+1: 2, 4, 8 … capped at 10 minutes. */
-export function retryDelaySeconds(attempt: number): number {
-  return Math.min(600, 2 ** Math.max(1, attempt));
+interface RunningBoss {
+  boss: PgBoss;
+  mode: JobBossMode;
 }
 
 /**
- * One statement claims up to `limit` due jobs: queued ones whose time has come, and running ones whose lease
- * expired (their worker died). SKIP LOCKED lets instances claim side by side without waiting on or taking each
- * other's rows; the attempt number taken here fences every later write about this run.
+ * The process's pg-boss, started on the process database. Start it before the first transaction that sends a job
+ * (the server's instrumentation, the CLI, the tests' database): starting reads pg-boss's tables on its own connection,
+ * which on a one-connection database would wait for that transaction.
  */
-async function claimJobs(db: Database, queues: string[], limit: number, leaseMs: number): Promise<ClaimedJob[]> {
-  if (queues.length === 0) return [];
-  return rows<ClaimedJob>(
-    await db.execute(sql`
-      update jobs set status = 'running', attempts = attempts + 1, locked_by = ${workerId},
-        locked_until = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
-      where id in (
-        select id from jobs
-        where queue in (${sql.join(queues.map((q) => sql`${q}`), sql`, `)})
-          and ((status = 'queued' and run_at <= now()) or (status = 'running' and locked_until < now()))
-        order by run_at
-        limit ${limit}
-        for update skip locked)
-      returning id, queue, payload, attempts, max_attempts`),
-  );
+export function startJobQueue(mode: JobBossMode = 'enqueue'): Promise<PgBoss> {
+  const running = peekProcessSingleton<Promise<RunningBoss>>(BOSS);
+  if (running) {
+    return running.then(async (current) => {
+      if (current.mode === 'worker' || mode === 'enqueue') return current.boss;
+      // A worker was asked for where a send-only queue runs: start the full one in its place.
+      await stopJobQueue();
+      return startJobQueue(mode);
+    });
+  }
+  const starting = getDatabaseHandle().then(async (handle) => ({ boss: await createJobBoss(handle, mode).start(), mode }));
+  starting.catch(() => replaceProcessSingleton(BOSS, undefined));
+  replaceProcessSingleton(BOSS, starting);
+  return starting.then((current) => current.boss);
 }
 
-/** Writes about a run apply only while this worker still holds that attempt (the lease was not taken over). */
-const ownRun = (job: ClaimedJob) => sql`id = ${job.id} and status = 'running' and locked_by = ${workerId} and attempts = ${job.attempts}`;
-
-async function finishJob(db: Database, job: ClaimedJob, error: unknown): Promise<void> {
-  if (error === undefined) {
-    await db.execute(sql`update jobs set status = 'done', finished_at = now(), locked_until = null, updated_at = now() where ${ownRun(job)}`);
-    return;
-  }
-  const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
-  countJobFailure(job.queue, job.attempts >= job.max_attempts);
-  if (job.attempts >= job.max_attempts) {
-    await db.execute(sql`
-      update jobs set status = 'failed', last_error = ${message}, finished_at = now(), locked_until = null, updated_at = now()
-      where ${ownRun(job)}`);
-    log.error({ err: error, jobId: job.id, queue: job.queue, attempt: job.attempts }, 'job failed for good');
-    return;
-  }
-  await db.execute(sql`
-    update jobs set status = 'queued', last_error = ${message}, locked_until = null, updated_at = now(),
-      run_at = now() + ${retryDelaySeconds(job.attempts)} * interval '1 second'
-    where ${ownRun(job)}`);
-  log.warn({ err: error, jobId: job.id, queue: job.queue, attempt: job.attempts }, 'job failed; retrying later');
+/** Stops taking jobs, waits for the ones running (at most `timeoutMs`), and lets the next start begin afresh. */
+export async function stopJobQueue(timeoutMs = 8_000): Promise<void> {
+  const running = peekProcessSingleton<Promise<RunningBoss>>(BOSS);
+  replaceProcessSingleton(BOSS, undefined);
+  replaceProcessSingleton('job-worker', undefined);
+  workedQueues.clear();
+  const current = await running?.catch(() => undefined);
+  await current?.boss.stop({ graceful: true, timeout: timeoutMs, close: false });
 }
 
-async function runJob(db: Database, job: ClaimedJob): Promise<void> {
-  const handler = handlers.get(job.queue);
-  if (job.attempts > job.max_attempts || !handler) {
-    // Taken over after a lease expired once too often (a job that kills its worker), or no handler here any more.
-    await finishJob(db, job, new Error(handler ? 'lease expired on the last attempt' : `no handler for ${job.queue}`));
-    return;
+function startedBoss(): Promise<PgBoss> | undefined {
+  return peekProcessSingleton<Promise<RunningBoss>>(BOSS)?.then((current) => current.boss);
+}
+
+/** Seconds before attempt n+1: 2, 4, 8 … capped at 10 minutes (pg-boss adds jitter). */
+const RETRY = { retryDelay: 2, retryBackoff: true, retryDelayMax: 600 } as const;
+
+/** Inserts in the caller's transaction (pass the tx) so the job exists iff the write that caused it committed; a dedupeKey already present → no new job. */
+export async function enqueueJob(db: Executor, spec: JobSpec): Promise<{ id: string; created: boolean }> {
+  const starting = startedBoss();
+  if (!starting && db instanceof PgTransaction) {
+    throw new Error(`the job queue is not started: call startJobQueue() before sending "${spec.queue}" inside a transaction`);
   }
-  let failure: unknown = undefined;
+  const boss = await (starting ?? startJobQueue());
+  const id = spec.dedupeKey ? dedupeJobId(spec.queue, spec.dedupeKey) : undefined;
+  const sent = await boss.send(spec.queue, spec.payload, {
+    db: fromDrizzle(db, sql),
+    id,
+    startAfter: spec.runAt,
+    retryLimit: (spec.maxAttempts ?? 5) - 1,
+    ...RETRY,
+    heartbeatSeconds: jobTimings().heartbeatSeconds,
+  });
+  return sent ? { id: sent, created: true } : { id: id!, created: false };
+}
+
+/** Registers the handler of a queue in this process; a running worker starts taking that queue's jobs. */
+export function defineJobHandler(queue: string, handler: JobHandler): void {
+  const isNew = !handlers.has(queue);
+  handlers.set(queue, handler);
+  const worker = peekProcessSingleton<Promise<JobWorker>>('job-worker');
+  if (isNew && worker) void worker.then(() => workQueue(queue)).catch((err) => log.warn({ err, queue }, 'job queue: could not start taking jobs'));
+}
+
+type ClaimedJob = JobWithMetadata<Record<string, unknown>>;
+
+/** Runs the queue's handler; a failure is counted and logged here, and settled by the caller (retry or dead letter). */
+async function runHandler(job: ClaimedJob): Promise<unknown> {
+  const attempt = job.retryCount + 1;
   try {
-    await handler(job.payload, { jobId: job.id, attempt: job.attempts });
+    await handlers.get(job.name)!(job.data, { jobId: job.id, attempt });
+    return undefined;
   } catch (error) {
-    failure = error ?? new Error('job failed');
+    const final = job.retryCount >= job.retryLimit;
+    countJobFailure(job.name, final);
+    if (final) log.error({ err: error, jobId: job.id, queue: job.name, attempt }, 'job failed for good');
+    else log.warn({ err: error, jobId: job.id, queue: job.name, attempt }, 'job failed; retrying later');
+    return error ?? new Error('job failed');
   }
-  await finishJob(db, job, failure);
 }
 
-/** Claims due jobs (FOR UPDATE SKIP LOCKED + a lease so a killed worker's job is taken over after the lease), runs them, retries with backoff, marks done/failed. */
-export async function runDueJobs(options: { queues?: string[]; limit?: number; db?: Database; leaseMs?: number } = {}): Promise<number> {
-  const db = options.db ?? (await getDb());
-  const leaseMs = options.leaseMs ?? getEnv().JOB_LEASE_MS;
-  const queues = (options.queues ?? [...handlers.keys()]).filter((q) => handlers.has(q));
-  const claimed = await claimJobs(db, queues, options.limit ?? 5, leaseMs);
-  if (claimed.length === 0) return 0;
-  // Renew the leases of the whole batch until it is done: the running job's, and those of the jobs waiting their turn
-  // behind it, which another instance would otherwise take over (and run twice) when a long job outlasts a lease.
-  // A finished job no longer matches ownRun, so only the unfinished are renewed.
-  const renew = setInterval(() => {
-    void db
-      .execute(sql`update jobs set locked_until = now() + ${leaseMs} * interval '1 millisecond' where ${sql.join(claimed.map((job) => sql`(${ownRun(job)})`), sql` or `)}`)
-      .catch((err) => log.warn({ err }, 'could not renew job leases'));
-  }, Math.max(250, Math.floor(leaseMs / 3)));
-  renew.unref();
-  try {
-    // One after another: ingestion is CPU-bound and the machine is shared; instances give parallelism.
-    for (const job of claimed) await runJob(db, job);
-  } finally {
-    clearInterval(renew);
+const failureOutput = (error: unknown) => ({ message: (error instanceof Error ? error.message : String(error)).slice(0, 2000) });
+
+/**
+ * Claims and runs the jobs due now, one after another, without waiting for more (tests, and draining by hand): the
+ * same claim, heartbeat, retry and dead-letter rules as the worker. Returns how many it claimed.
+ */
+export async function runDueJobs(options: { queues?: string[]; limit?: number; boss?: PgBoss } = {}): Promise<number> {
+  const boss = options.boss ?? (await startJobQueue());
+  let budget = options.limit ?? 5;
+  let claimed = 0;
+  for (const queue of (options.queues ?? [...handlers.keys()]).filter((q) => handlers.has(q))) {
+    if (budget <= 0) break;
+    const jobs = await boss.fetch<Record<string, unknown>>(queue, { batchSize: budget, includeMetadata: true });
+    budget -= jobs.length;
+    claimed += jobs.length;
+    if (jobs.length === 0) continue;
+    // Heartbeats for the whole batch until each is settled: the jobs waiting behind a long one would otherwise look
+    // abandoned and be retried elsewhere while this worker still holds them.
+    const unsettled = new Set(jobs);
+    const beat = setInterval(() => {
+      if (unsettled.size > 0) void boss.touch(queue, [...unsettled].map(attemptOf)).catch((err) => log.warn({ err }, 'job queue: heartbeat failed'));
+    }, (jobTimings().heartbeatSeconds * 1000) / 3);
+    beat.unref();
+    try {
+      // One after another: ingestion is CPU-bound and the machine is shared; instances give parallelism.
+      for (const job of jobs) {
+        const error = await runHandler(job);
+        unsettled.delete(job);
+        if (error === undefined) await boss.complete(queue, attemptOf(job));
+        else await boss.fail(queue, attemptOf(job), failureOutput(error));
+      }
+    } finally {
+      clearInterval(beat);
+    }
   }
-  return claimed.length;
+  return claimed;
 }
 
-/** Jobs waiting or running, by queue: the queue depth of /metrics and of readiness (lib/health.ts). */
-export async function queueDepth(db: Database): Promise<Record<string, number>> {
-  const result = await db.execute(sql`select queue, count(*)::int as n from jobs where status in ('queued', 'running') group by queue`);
+/** The attempt a worker holds: pg-boss ignores its completion or failure once the job was retried elsewhere. */
+const attemptOf = (job: ClaimedJob) => ({ id: job.id, retryCount: job.retryCount });
+
+/** Jobs one worker claims at a time per queue: a backlog drains in full batches, back to back (`burstWhenBatchFull`). */
+const WORK_BATCH = 5;
+
+/** Queues this process's worker takes jobs from: a handler defined while the worker starts is registered once. */
+const workedQueues = processSingleton('job-worked-queues', () => new Set<string>());
+
+async function workQueue(queue: string): Promise<void> {
+  if (workedQueues.has(queue)) return;
+  workedQueues.add(queue);
+  const boss = await startJobQueue('worker');
+  const { pollSeconds } = jobTimings();
+  const options = {
+    batchSize: WORK_BATCH,
+    burstWhenBatchFull: true,
+    includeMetadata: true,
+    perJobResults: true,
+    // NOTIFY wakes an idle worker at once; the poll is the backstop, at the interval operators set either way.
+    pollingIntervalSeconds: pollSeconds,
+    notifyPollingIntervalSeconds: pollSeconds,
+  } as const;
+  await boss.work<Record<string, unknown>>(queue, options, async (jobs) => {
+    const results: JobResult[] = [];
+    // One after another, each settled on its own: a failure retries (or dead-letters) that job only. pg-boss beats
+    // for the whole batch until the handler returns.
+    for (const job of jobs) {
+      const error = await runHandler(job as ClaimedJob);
+      results.push(error === undefined ? { id: job.id, status: 'completed' } : { id: job.id, status: 'failed', output: failureOutput(error) });
+    }
+    return results;
+  });
+}
+
+/** Jobs waiting or running, by queue (dead letters under their own name): the queue depth of /metrics and readiness. */
+export async function queueDepth(handle?: DatabaseHandle): Promise<Record<string, number>> {
+  const { db } = handle ?? (await getDatabaseHandle());
+  const result = await db.execute(
+    sql`select name as queue, count(*)::int as n from ${sql.identifier(JOB_SCHEMA)}.job where state in ('created', 'retry', 'active') group by name`,
+  );
   return Object.fromEntries((result.rows as { queue: string; n: number }[]).map((row) => [row.queue, Number(row.n)]));
-}
-
-/** Removes finished jobs older than `days` (kept a while for operators). */
-export async function purgeFinishedJobs(db: Database, days = 7): Promise<void> {
-  await db.execute(sql`delete from jobs where finished_at < now() - ${days} * interval '1 day' and status in ('done', 'failed')`);
 }
 
 export interface JobWorker {
   stop(): Promise<void>;
 }
 
-/** The polling loop started with the server (instrumentation.ts), stopped on shutdown. One per process. */
-export function startJobWorker(options: { pollMs?: number; leaseMs?: number } = {}): JobWorker {
-  return processSingleton('job-worker', () => {
-    const pollMs = options.pollMs ?? getEnv().JOB_POLL_MS;
-    let stopped = false;
-    let timer: NodeJS.Timeout | undefined;
-    let current: Promise<void> = Promise.resolve();
-    let lastPurge = 0;
-    const tick = async () => {
-      try {
-        // Drain: keep claiming while there is work, then wait a poll interval.
-        while (!stopped && (await runDueJobs({ leaseMs: options.leaseMs })) > 0) {
-          /* next batch */
-        }
-        if (Date.now() - lastPurge > 3_600_000) {
-          lastPurge = Date.now();
-          await purgeFinishedJobs(await getDb());
-        }
-      } catch (err) {
-        log.warn({ err }, 'job worker poll failed; trying again');
-      }
+/**
+ * Takes the jobs of every queue with a handler here (started with the server, instrumentation.ts), woken by
+ * LISTEN/NOTIFY when a job commits and polling every `JOB_POLL_MS` besides. SIGTERM or SIGINT stop it taking jobs and
+ * wait for the running ones (a job cut short by the exit is retried after its heartbeat lapses).
+ */
+export function startJobWorker(): Promise<JobWorker> {
+  return processSingleton('job-worker', async () => {
+    await startJobQueue('worker');
+    for (const queue of handlers.keys()) await workQueue(queue);
+    const onSignal = (signal: NodeJS.Signals) => {
+      // Alone on this signal (a bare worker process), the default would have been to exit: exit once stopped.
+      const alone = process.listenerCount(signal) === 0;
+      void stopJobQueue()
+        .catch((err) => log.warn({ err }, 'job queue: stop failed'))
+        .finally(() => alone && process.exit(signal === 'SIGINT' ? 130 : 143));
     };
-    const schedule = () => {
-      if (stopped) return;
-      timer = setTimeout(() => {
-        current = tick().then(schedule);
-      }, pollMs);
-      timer.unref();
-    };
-    current = tick().then(schedule);
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
     return {
       async stop() {
-        stopped = true;
-        if (timer) clearTimeout(timer);
-        await current;
-        replaceProcessSingleton('job-worker', undefined);
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+        await stopJobQueue();
       },
     };
   });

@@ -80,7 +80,7 @@ function verifySignature(secret: string, { body, signature }: Received): boolean
 }
 
 async function drainWebhooks(): Promise<void> {
-  while ((await runDueJobs({ queues: [ALERT_WEBHOOK_QUEUE], db })) > 0) {
+  while ((await runDueJobs({ queues: [ALERT_WEBHOOK_QUEUE] })) > 0) {
     /* next */
   }
 }
@@ -145,7 +145,7 @@ describe('alert webhook', () => {
     await drainWebhooks();
     expect(received.length).toBe(before + 1);
     // The retry waits for its backoff; make it due now.
-    await db.execute(sql`update jobs set run_at = now() where queue = ${ALERT_WEBHOOK_QUEUE} and status = 'queued'`);
+    await db.execute(sql`update pgboss.job set start_after = now() where name = ${ALERT_WEBHOOK_QUEUE} and state = 'retry'`);
     await drainWebhooks();
     const attempts = received.slice(before);
     expect(attempts).toHaveLength(2);

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as webhookRoute } from '@/app/api/stripe/webhook/route';
-import { apiKeys, earnings, jobs, keyHandoffs, plans, publishers, stripeEvents, subscriptions, usagePeriods } from '@/db/schema';
+import { apiKeys, earnings, keyHandoffs, plans, publishers, stripeEvents, subscriptions, usagePeriods } from '@/db/schema';
 import {
   cancelAtPeriodEnd,
   changePlan,
@@ -16,6 +16,7 @@ import {
 } from '@/lib/billing';
 import type { Database } from '@/lib/platform/db';
 import { getEnv, resetEnvForTesting } from '@/lib/platform/env';
+import { dedupeJobId } from '@/lib/platform/job-queues';
 import { runDueJobs } from '@/lib/platform/jobs';
 import { newId } from '@/lib/platform/ids';
 import { hashApiKey } from '@/lib/keys';
@@ -309,7 +310,8 @@ describe('a replaced plan at Stripe (docs/api.md §9.2)', () => {
   const terms = (overrides: Record<string, unknown>) => ({ name: 'Starter', price: '9', currency: 'usd', queriesPerPeriod: '100', requestsPerMinute: '60', ...overrides });
   const subscriptionUpdates = (stripeId: string) => fake.requests.filter((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${stripeId}`);
   const moveJob = async (subscriptionId: string) =>
-    (await db.select().from(jobs).where(and(eq(jobs.queue, STRIPE_PLAN_MOVE_QUEUE), sql`${jobs.payload}->>'subscriptionId' = ${subscriptionId}`)))[0];
+    (await db.execute(sql`select id, state, retry_count, output from pgboss.job where name = ${STRIPE_PLAN_MOVE_QUEUE} and data->>'subscriptionId' = ${subscriptionId}`)).rows[0];
+  const moveJobById = async (id: string) => (await db.execute(sql`select state, retry_count, output from pgboss.job where id = ${id}::uuid`)).rows;
 
   it('Stripe bills the replacement’s price from the next invoice, without proration; the plan itself changes at that renewal', async () => {
     const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
@@ -325,11 +327,11 @@ describe('a replaced plan at Stripe (docs/api.md §9.2)', () => {
     const replacement = edited.plan;
     expect(fake.prices.get(replacement.stripePriceId!)).toMatchObject({ unit_amount: 1200, currency: 'usd' });
     // The move is a durable job, committed with the replacement; Stripe is untouched until it runs.
-    expect(await moveJob(ours.id)).toMatchObject({ status: 'queued', dedupeKey: `stripe-plan-move:${ours.id}:${replacement.id}` });
+    expect(await moveJob(ours.id)).toMatchObject({ state: 'created', id: dedupeJobId(STRIPE_PLAN_MOVE_QUEUE, `stripe-plan-move:${ours.id}:${replacement.id}`) });
     expect(subscriptionUpdates(subscription.id)).toHaveLength(0);
 
-    await runDueJobs({ db, queues: [STRIPE_PLAN_MOVE_QUEUE] });
-    expect(await moveJob(ours.id)).toMatchObject({ status: 'done', attempts: 1 });
+    await runDueJobs({ queues: [STRIPE_PLAN_MOVE_QUEUE] });
+    expect(await moveJob(ours.id)).toMatchObject({ state: 'completed', retry_count: 0 });
     const [update] = subscriptionUpdates(subscription.id);
     expect(update!.params).toEqual({
       proration_behavior: 'none',
@@ -385,13 +387,13 @@ describe('a replaced plan at Stripe (docs/api.md §9.2)', () => {
     expect(await moveStripeSubscriptionToPlan(db, { subscriptionId: downgrader.id, planId: once.plan.id }, stripe)).toBe('skipped:superseded');
 
     // Stripe fails: the job is retried by the queue, and then moves it.
-    const lastMove = eq(jobs.dedupeKey, `stripe-plan-move:${downgrader.id}:${twice.plan.id}`);
+    const lastMove = dedupeJobId(STRIPE_PLAN_MOVE_QUEUE, `stripe-plan-move:${downgrader.id}:${twice.plan.id}`);
     fake.failNext(`/v1/subscriptions/${second.subscription.id}`, 400);
-    await runDueJobs({ db, queues: [STRIPE_PLAN_MOVE_QUEUE], limit: 20 });
-    expect(await db.select().from(jobs).where(lastMove)).toMatchObject([{ status: 'queued', attempts: 1, lastError: expect.stringContaining('Injected failure') }]);
+    await runDueJobs({ queues: [STRIPE_PLAN_MOVE_QUEUE], limit: 20 });
+    expect(await moveJobById(lastMove)).toMatchObject([{ state: 'retry', output: { message: expect.stringContaining('Injected failure') } }]);
     expect(fake.subscriptions.get(second.subscription.id)!.items.data[0]!.price.unit_amount).toBe(900);
-    await db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(lastMove);
-    await runDueJobs({ db, queues: [STRIPE_PLAN_MOVE_QUEUE], limit: 20 });
+    await db.execute(sql`update pgboss.job set start_after = now() where id = ${lastMove}::uuid`);
+    await runDueJobs({ queues: [STRIPE_PLAN_MOVE_QUEUE], limit: 20 });
     expect(fake.subscriptions.get(second.subscription.id)!.items.data[0]!.price).toMatchObject({ id: twice.plan.stripePriceId, unit_amount: 1300 });
     const moved = subscriptionUpdates(second.subscription.id).at(-1)!;
     expect(moved.params).toMatchObject({ proration_behavior: 'none', 'items[0][price]': twice.plan.stripePriceId, 'metadata[planId]': twice.plan.id });

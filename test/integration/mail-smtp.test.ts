@@ -40,7 +40,7 @@ function useSmtp(): void {
 }
 
 async function drainMail(): Promise<void> {
-  while ((await runDueJobs({ queues: [MAIL_QUEUE], db })) > 0) {
+  while ((await runDueJobs({ queues: [MAIL_QUEUE] })) > 0) {
     /* next */
   }
 }
@@ -51,7 +51,7 @@ describe('mail', () => {
     expect(sent.status).toBe('outbox');
     const [row] = await listOutbox(db, { to: 'a@example.com' });
     expect(row).toMatchObject({ id: sent.id, to: 'a@example.com', subject: 'Hello', text: 'Line one\nLine two', status: 'outbox', kind: 'usage_alert' });
-    const jobs = await db.execute(sql`select count(*)::int as n from jobs where queue = 'mail'`);
+    const jobs = await db.execute(sql`select count(*)::int as n from pgboss.job where name = 'mail'`);
     expect(jobs.rows[0]).toEqual({ n: 0 });
   });
 
@@ -96,7 +96,7 @@ describe('mail', () => {
     expect(row).toMatchObject({ status: 'queued', attempts: 1 });
     expect(row!.lastError).toMatch(/451|Try again/);
     // The retry waits for its backoff; make it due now.
-    await db.execute(sql`update jobs set run_at = now() where queue = 'mail' and status = 'queued' and payload->>'messageId' = ${sent.id}`);
+    await db.execute(sql`update pgboss.job set start_after = now() where name = 'mail' and state = 'retry' and data->>'messageId' = ${sent.id}`);
     await drainMail();
     [row] = await listOutbox(db, { to: 'retry@example.com' });
     expect(row).toMatchObject({ status: 'sent', attempts: 2 });

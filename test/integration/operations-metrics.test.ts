@@ -7,7 +7,8 @@ import { GET as getLive } from '@/app/api/health/live/route';
 import { GET as getReady } from '@/app/api/health/ready/route';
 import { buildOpenApiDocument } from '@/lib/openapi';
 import { resetEnvForTesting } from '@/lib/platform/env';
-import { enqueueJob } from '@/lib/platform/jobs';
+import { createJobQueues } from '@/lib/platform/job-queues';
+import { enqueueJob, startJobQueue } from '@/lib/platform/jobs';
 import { provideGauge } from '@/lib/platform/metrics';
 import { databasePoolState } from '@/lib/platform/db';
 import { queueDepth } from '@/lib/platform/jobs';
@@ -37,7 +38,7 @@ beforeAll(async () => {
   kb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: publisher.url, ...secrets });
   failingKb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${bad.base}/status-500`, ...secrets });
   // What instrumentation.ts provides on a server.
-  provideGauge('jobs', async () => queueDepth(handle.db));
+  provideGauge('jobs', async () => queueDepth(handle));
   provideGauge('db-pool', databasePoolState);
 });
 
@@ -77,6 +78,7 @@ describe('GET /metrics', () => {
     expect((await ask(kb, capped.key)).status).toBe(429);
     const failing = await buyKey(handle.db, failingKb, { cap: 5 });
     expect((await ask(failingKb, failing.key)).status).toBe(502);
+    await createJobQueues(await startJobQueue(), ['metrics-test']);
     await enqueueJob(handle.db, { queue: 'metrics-test', payload: {}, runAt: new Date(Date.now() + 3_600_000) });
 
     const response = await scrape(`Bearer ${TOKEN}`);

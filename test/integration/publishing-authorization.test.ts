@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { documents, jobs, knowledgeBases, plans, publishers } from '@/db/schema';
+import { documents, knowledgeBases, plans, publishers } from '@/db/schema';
 import type { Database } from '@/db/client';
 import {
   createListing,
@@ -89,7 +89,7 @@ async function snapshot() {
     kbs: await db.select().from(knowledgeBases).where(eq(knowledgeBases.publisherId, victim.publisherId)),
     plans: await db.select().from(plans).where(eq(plans.kbId, victim.kbId)),
     documents: await db.select().from(documents).where(eq(documents.kbId, victim.kbId)),
-    jobs: await db.select().from(jobs),
+    jobs: (await db.execute(sql`select id, name, state from pgboss.job order by id`)).rows,
   };
 }
 

@@ -80,7 +80,7 @@ describe('console content', () => {
       ['knots.md', 'queued'],
       ['lights.txt', 'queued'],
     ]);
-    expect(await runDueJobs({ db, queues: [INGEST_QUEUE], limit: 10 })).toBe(3);
+    expect(await runDueJobs({ queues: [INGEST_QUEUE], limit: 10 })).toBe(3);
     const listed = await listDocumentsForOwner(db, owner, kbId);
     if (!listed.ok) throw new Error(listed.message);
     expect(listed.documents.map((d) => [d.name, d.status, d.pageCount, d.chunkCount > 0, d.error])).toEqual([
@@ -108,7 +108,7 @@ describe('console content', () => {
     expect(huge.ok ? 'ok' : huge.message).toBe('“huge.txt” is 21 MB; the limit is 20 MB per file.');
     const broken = await uploadDocument(db, owner, kbId, { name: 'broken.pdf', bytes: enc('not a pdf at all') });
     expect(broken.ok).toBe(true);
-    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    await runDueJobs({ queues: [INGEST_QUEUE] });
     const doc = await docStatus(broken.ok ? broken.document.id : '');
     expect(doc).toMatchObject({ status: 'failed' });
     expect(doc!.errorMessage).toMatch(/pdf/i);
@@ -117,7 +117,7 @@ describe('console content', () => {
   it('a replacement that cannot be read fails with the reason, and the last good version keeps its passages', async () => {
     const kbId = await newHostedKb();
     const first = await uploadDocument(db, owner, kbId, { name: 'tides.html', bytes: enc('<h1>Tides</h1><p>Spring tides follow the new and the full moon by about two days.</p>') });
-    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    await runDueJobs({ queues: [INGEST_QUEUE] });
     const good = await docStatus(first.ok ? first.document.id : '');
     expect(good).toMatchObject({ status: 'ready' });
     expect(good!.chunkCount).toBeGreaterThan(0);
@@ -125,7 +125,7 @@ describe('console content', () => {
     // The same name again, with a page that holds no text once its markup is gone: its ingestion fails.
     const second = await uploadDocument(db, owner, kbId, { name: 'tides.html', bytes: enc('<html><body><script>nothing to read</script></body></html>') });
     expect(second.ok).toBe(true);
-    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    await runDueJobs({ queues: [INGEST_QUEUE] });
     const after = await docStatus(good!.id);
     expect(after).toMatchObject({ status: 'failed', chunkCount: good!.chunkCount });
     expect(after!.errorMessage).toBeTruthy();
@@ -135,11 +135,11 @@ describe('console content', () => {
   it('replace keeps the document id and re-ingests; delete and reindex work; strangers get not_found for everything', async () => {
     const kbId = await newHostedKb();
     const first = await uploadDocument(db, owner, kbId, { name: 'guide.md', bytes: text('anchors') });
-    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    await runDueJobs({ queues: [INGEST_QUEUE] });
     const second = await uploadDocument(db, owner, kbId, { name: 'guide.md', bytes: text('moorings and anchors') });
     expect(second.ok && first.ok && second.document.id === first.document.id).toBe(true);
     expect((await docStatus(first.ok ? first.document.id : ''))!.status).toBe('queued');
-    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    await runDueJobs({ queues: [INGEST_QUEUE] });
     const replaced = await docStatus(first.ok ? first.document.id : '');
     expect(replaced).toMatchObject({ status: 'ready', title: 'moorings and anchors' });
     const chunkRows = await db.execute(sql`select count(*)::int as n from chunks where document_id = ${replaced!.id}`);
@@ -154,7 +154,7 @@ describe('console content', () => {
     expect(denials.map((d) => (d.ok ? 'ok' : d.code))).toEqual(['not_found', 'not_found', 'not_found', 'not_found']);
 
     expect(await requestReindex(db, owner, kbId)).toEqual({ ok: true });
-    expect(await runDueJobs({ db })).toBe(1);
+    expect(await runDueJobs()).toBe(1);
     expect(await deleteDocumentForOwner(db, owner, kbId, replaced!.id)).toEqual({ ok: true });
     expect(await docStatus(replaced!.id)).toBeUndefined();
     expect((await db.execute(sql`select count(*)::int as n from document_sources where document_id = ${replaced!.id}`)).rows[0]).toEqual({ n: 0 });
@@ -166,9 +166,9 @@ describe('upload defects from QA', () => {
     const kbId = await newHostedKb();
     const bytes = text('varroa treatment');
     await uploadDocument(db, owner, kbId, { name: 'varroa-treatment.txt', bytes });
-    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    await runDueJobs({ queues: [INGEST_QUEUE] });
     const copy = await uploadDocument(db, owner, kbId, { name: 'copy of varroa.txt', bytes });
-    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    await runDueJobs({ queues: [INGEST_QUEUE] });
     const doc = await docStatus(copy.ok ? copy.document.id : '');
     expect(doc).toMatchObject({ status: 'failed', errorMessage: 'The same content is already here as “varroa-treatment.txt”.' });
     expect(doc!.errorMessage).not.toMatch(/doc_/);
@@ -179,7 +179,7 @@ describe('upload defects from QA', () => {
     const up = await uploadDocument(db, owner, kbId, { name: `${'a'.repeat(240)}.txt`, bytes: text('long names') });
     if (!up.ok) throw new Error(up.message);
     expect(up.document.name).toBe(`${'a'.repeat(196)}.txt`);
-    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    await runDueJobs({ queues: [INGEST_QUEUE] });
     expect(await docStatus(up.document.id)).toMatchObject({ status: 'ready', sourceName: `${'a'.repeat(196)}.txt` });
   });
 
@@ -189,7 +189,7 @@ describe('upload defects from QA', () => {
     const up = await uploadDocument(db, owner, kbId, { name: 'cafes.txt', bytes: latin1 });
     const binary = await uploadDocument(db, owner, kbId, { name: 'photo.txt', bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]) });
     if (!up.ok || !binary.ok) throw new Error('upload refused');
-    await runDueJobs({ db, queues: [INGEST_QUEUE] });
+    await runDueJobs({ queues: [INGEST_QUEUE] });
     expect(await docStatus(up.document.id)).toMatchObject({ status: 'ready', title: 'Cafés of Lisbon', errorMessage: null });
     const chunks = (await db.execute(sql`select content from chunks where document_id = ${up.document.id}`)).rows as { content: string }[];
     expect(chunks.map((c) => c.content).join(' ')).toContain('The café on the corner');
@@ -268,7 +268,7 @@ describe('upload defects from QA', () => {
       } finally {
         session.userId = null;
         // Drained whatever happens: the process tests below start workers that take whatever is queued.
-        await runDueJobs({ db, queues: [INGEST_QUEUE], limit: 20 });
+        await runDueJobs({ queues: [INGEST_QUEUE], limit: 20 });
       }
       const statuses = responses.map((r) => r.status);
       expect(statuses.every((s) => s === 202 || s === 429), statuses.join(' ')).toBe(true);
@@ -292,7 +292,7 @@ describe('upload defects from QA', () => {
       } else {
         expect([stored.n > 0, existsSync(file)]).toEqual([true, false]);
       }
-      await runDueJobs({ db, queues: [INGEST_QUEUE] });
+      await runDueJobs({ queues: [INGEST_QUEUE] });
       expect(await docStatus(up.document.id)).toMatchObject({ status: 'ready' });
       expect(await deleteDocumentForOwner(db, owner, kbId, up.document.id)).toEqual({ ok: true });
       expect(existsSync(file)).toBe(false);
@@ -302,8 +302,8 @@ describe('upload defects from QA', () => {
       const kbId = await newHostedKb();
       const up = await uploadDocument(db, owner, kbId, { name: 'settled.md', bytes: text('settled') });
       if (!up.ok) throw new Error(up.message);
-      const [job] = (await db.execute(sql`select payload from jobs where payload->>'documentId' = ${up.document.id}`)).rows as { payload: { documentId: string; kbId: string; hash: string } }[];
-      await runDueJobs({ db, queues: [INGEST_QUEUE] });
+      const [job] = (await db.execute(sql`select data as payload from pgboss.job where name = ${INGEST_QUEUE} and data->>'documentId' = ${up.document.id}`)).rows as { payload: { documentId: string; kbId: string; hash: string } }[];
+      await runDueJobs({ queues: [INGEST_QUEUE] });
       const ready = await docStatus(up.document.id);
       expect(ready).toMatchObject({ status: 'ready' });
       let parsedAgain = false;
@@ -336,7 +336,7 @@ describe('upload defects from QA', () => {
       expect(answer.status).toBe(202);
       expect(answer.body).toMatchObject({ document: { name: 'small.md', status: 'queued' } });
       // Drained here: the process tests below start workers that take whatever is queued.
-      expect(await runDueJobs({ db, queues: [INGEST_QUEUE] })).toBe(1);
+      expect(await runDueJobs({ queues: [INGEST_QUEUE] })).toBe(1);
     });
   });
 });
@@ -352,7 +352,7 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 async function startWorker(env: Record<string, string> = {}): Promise<Worker> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/support/job-worker.ts')], {
     cwd: root,
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: handle.url!, JOB_LEASE_MS: '1000', JOB_POLL_MS: '100', LOG_LEVEL: 'silent', ...env },
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: handle.url!, JOB_LEASE_MS: '10000', JOB_POLL_MS: '500', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const killOnExit = () => child.kill('SIGKILL');
@@ -381,21 +381,29 @@ async function startWorker(env: Record<string, string> = {}): Promise<Worker> {
 }
 
 describe.runIf(testDbKind() === 'postgres')('ingestion across processes', () => {
-  it('a worker killed with SIGKILL during an ingestion: the job resumes in another after its lease and the document is ready once', async () => {
+  it('a worker killed with SIGKILL during an ingestion: the job resumes in another after its heartbeat lapses and the document is ready once', { timeout: 90_000 }, async () => {
     const kbId = await newHostedKb();
-    const up = await uploadDocument(db, owner, kbId, { name: 'storm.md', bytes: text('storm warnings') });
+    // The job's heartbeat is set where it is sent: 10 s, as the workers' JOB_LEASE_MS.
+    process.env.JOB_LEASE_MS = '10000';
+    resetEnvForTesting();
+    const up = await uploadDocument(db, owner, kbId, { name: 'storm.md', bytes: text('storm warnings') }).finally(() => {
+      delete process.env.JOB_LEASE_MS;
+      resetEnvForTesting();
+    });
     if (!up.ok) throw new Error(up.message);
     const paused = await startWorker({ PAUSE_AFTER_PARSE: '1' });
     await expect.poll(async () => (await docStatus(up.document.id))!.status, { timeout: 20_000 }).toBe('ingesting');
     await paused.kill('SIGKILL');
     const next = await startWorker();
     try {
-      await expect.poll(async () => (await docStatus(up.document.id))!.status, { timeout: 20_000 }).toBe('ready');
+      // One heartbeat (JOB_LEASE_MS, 10 s) plus a monitor pass (5 s) plus the retry's backoff.
+      await expect.poll(async () => (await docStatus(up.document.id))!.status, { timeout: 45_000 }).toBe('ready');
     } finally {
       await next.kill('SIGTERM');
     }
-    const job = (await db.execute(sql`select status, attempts from jobs where payload->>'documentId' = ${up.document.id}`)).rows;
-    expect(job).toEqual([{ status: 'done', attempts: 2 }]);
+    const job = (await db.execute(sql`select state, retry_count from pgboss.job where name = ${INGEST_QUEUE} and data->>'documentId' = ${up.document.id}`)).rows;
+    // The second attempt: the first one's heartbeats stopped with its worker.
+    expect(job).toEqual([{ state: 'completed', retry_count: 1 }]);
     const doc = await docStatus(up.document.id);
     const chunks = await db.execute(sql`select count(*)::int as n from chunks where document_id = ${up.document.id}`);
     expect((chunks.rows[0] as { n: number }).n).toBe(doc!.chunkCount);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import { openPglite, openPostgres, type DatabaseHandle } from '@/db/client';
 import { prepareDatabase, useDatabase } from '@/lib/platform/db';
+import { startJobQueue, stopJobQueue } from '@/lib/platform/jobs';
 import { randomBase62 } from '@/lib/platform/ids';
 import { seedMarketplace } from '@/lib/seed';
 import { createScratchDatabase } from './scratch-database';
@@ -45,8 +46,14 @@ export async function createTestDatabase(options: { seed?: boolean; kind?: TestD
     };
   }
   await prepareDatabase(handle, { seed: options.seed ? seedMarketplace : undefined });
-  if (options.install !== false) useDatabase(handle);
+  if (options.install !== false) {
+    useDatabase(handle);
+    // Started before the file's first transaction can send a job (lib/platform/jobs.ts, startJobQueue).
+    await stopJobQueue();
+    await startJobQueue();
+  }
   afterAll(async () => {
+    if (options.install !== false) await stopJobQueue();
     await handle.close();
   });
   return handle;

@@ -15,6 +15,6 @@ defineJobHandler(INGEST_QUEUE, async (payload, ctx) => {
   console.log(`ran ${ctx.jobId} ${payload.documentId}`);
   await runIngestJob(handle.db, payload, ctx.attempt, pause ? { afterParse: () => new Promise<void>(() => {}) } : {});
 });
-startJobWorker();
+await startJobWorker();
 setInterval(() => {}, 60_000);
 console.log('worker ready');
