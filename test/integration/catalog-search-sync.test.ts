@@ -104,6 +104,12 @@ describe('the listing follows every change to a knowledge base at once', () => {
     expect((await list('tags=economics')).ids).toEqual(['kb_sync_b']);
   });
 
+  it('a language edit is filtered by its new language only (its primary subtag)', async () => {
+    await db.update(knowledgeBases).set({ language: 'pt-BR' }).where(eq(knowledgeBases.id, 'kb_sync_b'));
+    expect((await list('language=pt')).ids).toEqual(['kb_sync_b']);
+    expect((await list('language=en')).ids.sort()).toEqual(['kb_sync_a', 'kb_sync_c']);
+  });
+
   it('a publisher rename is searchable under the new name only', async () => {
     await db.update(publishers).set({ name: 'Eastbridge Economics' }).where(eq(publishers.id, 'pub_north'));
     expect((await list('query=eastbridge')).total).toBe(2);
@@ -129,7 +135,8 @@ describe('the listing follows every change to a knowledge base at once', () => {
       with expected as (
         select k.id as kb_id, k.category, k.tags, k.subscribers_count, k.query_volume, k.created_at, k.updated_at,
                almanac_catalog_vector(k.title, p.name, k.tags, k.summary, k.description) as search_vector,
-               almanac_text_vector(k.title) as title_vector
+               almanac_text_vector(k.title) as title_vector,
+               split_part(lower(k.language), '-', 1) as language
         from knowledge_bases k join publishers p on p.id = k.publisher_id
         where k.status = 'published'
       )
