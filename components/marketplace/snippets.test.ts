@@ -7,11 +7,11 @@ describe('buildSnippets', () => {
 
   it('targets the real endpoint of the knowledge base in every language', () => {
     expect(queryEndpoint('https://almanac.example.test/', 'kb_AbC123')).toBe('https://almanac.example.test/kb/kb_AbC123/query');
-    expect(snippets.map((s) => s.id)).toEqual(['curl', 'typescript', 'python', 'langchain']);
-    for (const s of snippets.slice(0, 3)) expect(s.code).toContain('https://almanac.example.test/kb/kb_AbC123/query');
+    expect(snippets.map((s) => s.id)).toEqual(['curl', 'typescript', 'python', 'python-stream', 'langchain']);
+    for (const s of snippets.slice(0, 4)) expect(s.code).toContain('https://almanac.example.test/kb/kb_AbC123/query');
     // The retriever uses the passages endpoint, not the answer.
     expect(searchEndpoint('https://almanac.example.test/', 'kb_AbC123')).toBe('https://almanac.example.test/kb/kb_AbC123/search');
-    expect(snippets[3]!.code).toContain('url: str = "https://almanac.example.test/kb/kb_AbC123/search"');
+    expect(snippets[4]!.code).toContain('url: str = "https://almanac.example.test/kb/kb_AbC123/search"');
   });
 
   it('quotes the question so the shell passes the exact JSON body', () => {
@@ -25,7 +25,8 @@ describe('buildSnippets', () => {
   it('embeds the question as a valid string literal in TypeScript and Python', () => {
     expect(snippets[1]!.code).toContain('JSON.stringify({ query: "What\'s in Article \\"I\\"?" })');
     expect(snippets[2]!.code).toContain('json={"query": "What\'s in Article \\"I\\"?"}');
-    expect(snippets[3]!.code).toContain('AlmanacRetriever().invoke("What\'s in Article \\"I\\"?")');
+    expect(snippets[3]!.code).toContain('json={"query": "What\'s in Article \\"I\\"?"}');
+    expect(snippets[4]!.code).toContain('AlmanacRetriever().invoke("What\'s in Article \\"I\\"?")');
   });
 });
 

@@ -3,7 +3,7 @@
  * page, the key reveal and /docs, always with this deployment's base URL (lib/platform/base-url.ts).
  */
 export interface Snippet {
-  id: 'curl' | 'typescript' | 'python' | 'langchain' | 'mcp' | 'claude-desktop';
+  id: 'curl' | 'typescript' | 'python' | 'python-stream' | 'langchain' | 'mcp' | 'claude-desktop';
   label: string;
   code: string;
 }
@@ -46,7 +46,7 @@ export function searchEndpoint(baseUrl: string, kbId: string): string {
 }
 
 /**
- * curl, TypeScript, Python (httpx) and a LangChain retriever, each run against a real server by
+ * curl, TypeScript, Python (httpx, whole and streamed) and a LangChain retriever, each run against a real server by
  * test/integration/snippets-run.test.ts. Each checks the status before reading the answer: every error is the JSON
  * body of docs/api.md §3.4.
  */
@@ -108,6 +108,45 @@ export function buildSnippets(baseUrl: string, kbId: string, question: string): 
         `print(data["answer"])`,
         `for citation in data["citations"]:`,
         `    print("-", citation["title"], f"page {citation['page']}" if citation["page"] else "")`,
+      ].join('\n'),
+    },
+    {
+      id: 'python-stream',
+      label: 'Python, streamed',
+      code: [
+        `import json`,
+        `import os`,
+        ``,
+        `import httpx`,
+        ``,
+        `# Server-Sent Events (docs/api.md §10.4): citations, then the answer in pieces, then done with the usage.`,
+        `with httpx.stream(`,
+        `    "POST",`,
+        `    ${JSON.stringify(url)},`,
+        `    headers={"Authorization": f"Bearer {os.environ['ALMANAC_API_KEY']}", "Accept": "text/event-stream"},`,
+        `    json={"query": ${q}},`,
+        `    timeout=30,`,
+        `) as response:`,
+        `    if response.is_error:  # a refusal is a JSON error, before any event`,
+        `        error = json.loads(response.read())`,
+        `        raise SystemExit(f"{response.status_code} {error['error']}: {error['message']}")`,
+        `    event = None`,
+        `    for line in response.iter_lines():`,
+        `        line = line.rstrip("\\r\\n")  # some httpx versions keep the line ending`,
+        `        if line.startswith("event: "):`,
+        `            event = line[len("event: "):]`,
+        `        elif line.startswith("data: "):`,
+        `            data = json.loads(line[len("data: "):])`,
+        `            if event == "citations":`,
+        `                citations = data`,
+        `            elif event == "delta":`,
+        `                print(data["text"], end="", flush=True)`,
+        `            elif event == "done":`,
+        `                print(f"\\n({data['usage']['remaining']} queries left)")`,
+        `            elif event == "error":`,
+        `                raise SystemExit(f"{data['error']}: {data['message']}")`,
+        `for citation in citations:`,
+        `    print("-", citation["title"])`,
       ].join('\n'),
     },
     {

@@ -90,6 +90,14 @@ describe('snippets run as pasted', () => {
     await expect(run(python!, [file], { env: env('alm_sk_test_nope') })).rejects.toMatchObject({ stderr: expect.stringContaining('401 invalid_api_key') });
   });
 
+  it.skipIf(!python)('Python, streamed (Server-Sent Events), and its error branch with a refused key', async () => {
+    const file = join(dir, 'stream.py');
+    writeFileSync(file, snippet('python-stream'));
+    const { stdout } = await run(python!, [file], { env: env() });
+    expect(stdout).toMatch(/Fresnel[\s\S]*\(\d+ queries left\)\n- \S/);
+    await expect(run(python!, [file], { env: env('alm_sk_test_nope') })).rejects.toMatchObject({ stderr: expect.stringContaining('401 invalid_api_key') });
+  });
+
   it.skipIf(!python)('LangChain retriever over /search', async () => {
     const file = join(dir, 'retriever.py');
     writeFileSync(file, snippet('langchain'));
