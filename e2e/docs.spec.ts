@@ -56,6 +56,7 @@ test('desktop: getting started copies, the reference renders from the OpenAPI do
     ['curl', 'curl'],
     ['typescript', 'TypeScript'],
     ['python', 'Python'],
+    ['python-stream', 'Python, streamed'],
     ['langchain', 'LangChain'],
     ['mcp', 'MCP client config'],
     ['claude-desktop', 'Claude Desktop config'],
