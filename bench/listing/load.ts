@@ -47,7 +47,7 @@ export async function loadBenchCatalogue(db: Database, count: number, publishers
   // One statement; the catalog_search trigger fills the search projection row by row, exactly as in production.
   await db.execute(sql`
     insert into knowledge_bases (id, publisher_id, slug, title, summary, description, category, tags, status,
-                                 subscribers_count, query_volume, created_at, updated_at)
+                                 subscribers_count, query_volume, created_at, updated_at, language)
     select 'kb_bench' || lpad(i::text, 8, '0'),
            'pub_bench' || lpad((1 + (i * 7919) % ${sql.raw(String(Math.trunc(publishersCount)))})::text, 5, '0'),
            'bench-kb-' || i,
@@ -65,7 +65,9 @@ export async function loadBenchCatalogue(db: Database, count: number, publishers
            floor(power(random(), 3) * 400)::int,
            floor(power(random(), 2) * 200000)::bigint,
            c.at,
-           c.at + random() * (now() - c.at)
+           c.at + random() * (now() - c.at),
+           -- Mostly English, as a marketplace would be: 4% Spanish, 3% German, 2% Brazilian Portuguese, 1% French.
+           (case when i % 100 < 4 then 'es' when i % 100 < 7 then 'de' when i % 100 < 9 then 'pt-BR' when i % 100 < 10 then 'fr' else 'en' end)
     from generate_series(1, ${sql.raw(String(Math.trunc(count)))}) as i
     cross join lateral (select now() - random() * interval '730 days' + (i * 0) * interval '1 second' as at) as c,
     (select ${textArray(WORDS)} as w, ${textArray(NOUNS)} as n, ${textArray(TAGS)} as t, ${sql.raw(String(WORDS.length))} as wn) as v`);

@@ -8,6 +8,8 @@ export const LISTING_MATRIX: [label: string, queryString: string][] = [
   ['search + category + tag', 'query=climate&category=policy&tags=governance'],
   ['category only', 'category=health'],
   ['two tags', 'tags=privacy,europe'],
+  ['language only (4% of rows)', 'language=es'],
+  ['search + language', 'query=climate&language=de'],
   ['sort=new', 'sort=new'],
   ['sort=updated', 'sort=updated'],
   ['deep page 2000 (popular)', 'page=2000'],
