@@ -110,7 +110,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
                   {`{ "query": ${JSON.stringify(question ?? '…')} }`}
                   {'\n\n'}
                   <span className="text-emerald-300">200 OK</span>
-                  {'\n{\n  "answer": "…",\n  "citations": [\n    { "title": "…", "page": 3,\n      "excerpt": "…" }\n  ],\n  "tokens_used": 0\n}'}
+                  {'\n{\n  "answer": "…",\n  "citations": [\n    { "title": "…", "page": 3,\n      "excerpt": "…" }\n  ],\n  "tokens_used": 412\n}'}
                 </code>
               </pre>
               <p className="border-t border-white/10 px-4 py-2.5 text-xs text-slate-300">
