@@ -80,7 +80,7 @@ beforeAll(async () => {
       case 'no-citation':
         return send(200, content('Replace it whenever it tastes stale.'));
       case 'slow':
-        await new Promise((r) => setTimeout(r, 2_500));
+        await new Promise((r) => setTimeout(r, 6_000));
         return send(200, content(`Too late [${n}].`));
     }
   });
@@ -88,7 +88,7 @@ beforeAll(async () => {
   process.env.LLM_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   process.env.LLM_API_KEY = 'sk-fake-llm-key-for-tests';
   process.env.LLM_MODEL = 'fake-model';
-  process.env.LLM_TIMEOUT_MS = '1000';
+  process.env.LLM_TIMEOUT_MS = '2500'; // room for a loaded machine's first call; 'slow' answers well after it
   resetEnvForTesting();
   handle = await createTestDatabase();
   kb = await createKnowledgeBase(handle.db, await createPublisher(handle.db), { title: 'Water Handbook' });
