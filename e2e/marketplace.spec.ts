@@ -161,7 +161,7 @@ test('open a knowledge base: facts, plans with Buy buttons, snippets for this id
   // The code and agent set-up is folded below the plans and Try-it.
   await page.locator('details', { hasText: 'Use it from your code or an AI agent' }).locator('summary').click();
   const endpoint = `${baseURL}/kb/${first!.id}/query`;
-  for (const label of ['curl example', 'JavaScript example', 'Python example']) await expect(page.getByLabel(label)).toContainText(endpoint);
+  for (const label of ['curl example', 'TypeScript example', 'Python example', 'Python, streamed example']) await expect(page.getByLabel(label, { exact: true })).toContainText(endpoint);
   await page.getByRole('button', { name: 'Copy curl' }).click();
   await expect(page.getByText('Copied')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(endpoint);
@@ -242,7 +242,7 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/query=policy/);
     await page.getByLabel('Sort by').selectOption('updated');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
     await expect(page).toHaveURL(/query=policy.*sort=updated/);
     const api = await listViaApi(request, 'query=policy&sort=updated');
     await expect(cardTitles(page)).toHaveText(api.items.map((i) => i.title));
