@@ -12,7 +12,7 @@ import { countTokens } from './tokens';
  * citations (a marker of a passage it was not given is dropped), and their excerpts are verbatim text of the
  * passage, so the verbatim guarantee holds whatever the model writes. Every failure (unreachable, an error status,
  * a timeout, a body without message content, an answer citing no passage) is an LlmError, on which the caller
- * answers extractively.
+ * answers extractively; only a stream that breaks after its first piece cannot (StreamBroken, below).
  */
 export interface LlmConfig {
   baseUrl: string;
