@@ -430,6 +430,11 @@ export const kbIndexStats = pgTable('kb_index_stats', {
    * stemmed with the same one.
    */
   searchConfig: text('search_config').notNull().default('almanac'),
+  /**
+   * The relevance gate's threshold for this knowledge base (lib/engine/gate-calibration.ts), set after its index
+   * changes; null until then, and for an index not in English: the shipped model's threshold applies.
+   */
+  gateThreshold: real('gate_threshold'),
   updatedAt: updatedAt(),
 });
 

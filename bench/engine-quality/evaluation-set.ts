@@ -12,7 +12,7 @@ export interface EvalQuestion {
 }
 
 export const QUESTIONS_DIR = path.join(process.cwd(), 'bench', 'engine-quality', 'questions');
-export const OFF_TOPIC_FILE = path.join(process.cwd(), 'bench', 'engine-quality', 'off-topic.json');
+export const OFF_TOPIC_FILE = path.join(process.cwd(), 'lib', 'engine', 'off-topic-questions.json');
 
 /** A question none of the seeded knowledge bases can answer. */
 export interface OffTopicQuestion {

@@ -47,7 +47,7 @@ export async function answerHostedQuery(
   request.signal?.throwIfAborted();
   const question = await readQuestion(executor, request.query, result, limit);
   if (llm) {
-    if (!judgeAnswerable(question, result.chunks).answerable) return noAnswer(request.query, [], question.language);
+    if (!judgeAnswerable(question, result.chunks, undefined, result.gateThreshold).answerable) return noAnswer(request.query, [], question.language);
     try {
       // A streamed request gets the model's answer as it is written (docs/api.md §10.4).
       if (request.progress) return await streamLlmAnswer(llm, request.query, result.chunks, request.progress, request.signal);
@@ -59,6 +59,6 @@ export async function answerHostedQuery(
       log.warn({ requestId: request.requestId, err: (error as Error).message }, 'chat model failed; answering extractively');
     }
   }
-  return composeExtractiveAnswer(request.query, result.terms, result.chunks, undefined, { question });
+  return composeExtractiveAnswer(request.query, result.terms, result.chunks, undefined, { question, gateThreshold: result.gateThreshold });
 }
 

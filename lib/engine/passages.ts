@@ -51,7 +51,7 @@ export async function findPassages(db: Executor, kbId: string, query: string, to
   const vector = embeddings ? () => questionVector(embeddings, query, { signal }) : undefined;
   const result = await searchChunks(db, kbId, query, { limit: topK, vector });
   signal?.throwIfAborted();
-  if (result.chunks.length === 0 || !judgeAnswerable(await readQuestion(db, query, result), result.chunks).answerable) return [];
+  if (result.chunks.length === 0 || !judgeAnswerable(await readQuestion(db, query, result), result.chunks, undefined, result.gateThreshold).answerable) return [];
   const top = result.chunks.slice(0, topK);
   const scores = rankScores(top.map((c) => c.score));
   return top.map((chunk, i) => ({

@@ -178,15 +178,26 @@ export function gateScore(features: readonly number[], model: GateModel = GATE_M
 }
 
 /**
- * Does the knowledge base answer? `readerScore` is the best statement's score (answerable.ts puts the two together).
+ * The learned gate's log-odds that the knowledge base answers, or -Infinity when no passage holds a word that names
+ * something, or null for a question the rule alone judges (not English). `readerScore` is the best statement's score.
  */
-export function isRelevant(q: Question, passages: RetrievedChunk[], readerScore: number, model: GateModel = GATE_MODEL): boolean {
-  if (passages.length === 0 || q.total <= 0) return false;
+export function relevanceScore(q: Question, passages: RetrievedChunk[], readerScore: number, model: GateModel = GATE_MODEL): number | null {
+  if (passages.length === 0 || q.total <= 0) return -Infinity;
   const evidence = gateEvidence(q, passages);
   // A question whose only words found frame it ("Still there?") names nothing the knowledge base holds.
-  if (!evidence.some((e) => e.topical > 0)) return false;
+  if (!evidence.some((e) => e.topical > 0)) return -Infinity;
   // The model's general-English features say nothing of a Spanish, German or French question, and its public
   // training sets are English: another language is judged by the rule alone.
-  if (q.language !== 'en') return evidence.some((e) => passesGate(q, e));
-  return gateScore(gateFeatures(q, evidence, readerScore), model) >= model.threshold;
+  if (q.language !== 'en') return null;
+  return gateScore(gateFeatures(q, evidence, readerScore), model);
+}
+
+/**
+ * Does the knowledge base answer? `threshold` is the knowledge base's own (gate-calibration.ts) when it has one, else
+ * the model's.
+ */
+export function isRelevant(q: Question, passages: RetrievedChunk[], readerScore: number, model: GateModel = GATE_MODEL, threshold: number | null = null): boolean {
+  const score = relevanceScore(q, passages, readerScore, model);
+  if (score === null) return gateEvidence(q, passages).some((e) => passesGate(q, e));
+  return score >= (threshold ?? model.threshold);
 }

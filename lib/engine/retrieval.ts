@@ -52,6 +52,8 @@ export interface SearchResult {
   terms: QueryTerm[];
   chunks: RetrievedChunk[];
   chunkCount: number;
+  /** The knowledge base's own relevance-gate threshold (gate-calibration.ts), or null for the model's. */
+  gateThreshold: number | null;
 }
 
 const rows = <T>(result: { rows: unknown[] }) => result.rows as T[];
@@ -74,7 +76,7 @@ async function resolveTerms(
   kbId: string,
   parsed: ParsedQuery,
   query = '',
-): Promise<{ terms: QueryTerm[]; compound: QueryTerm[]; chunkCount: number; avgLength: number; config: SearchConfig }> {
+): Promise<{ terms: QueryTerm[]; compound: QueryTerm[]; chunkCount: number; avgLength: number; config: SearchConfig; gateThreshold: number | null }> {
   const own = parsed.words.map((word, i) => ({ word, spelled: parsed.spelled[i] ?? word, i, kind: 'word' }));
   // The configuration is not known before the first round trip: number aliases are English, and harmless to stem
   // elsewhere (they are dropped below unless the index is English).
@@ -83,10 +85,10 @@ async function resolveTerms(
   const words = [...own, ...aliases, ...compounds];
   // Stemmed with the index's own configuration; a word that is a stop word as typed ("für", "qué") is dropped even
   // though its folded spelling ("fur", "que") would pass.
-  const result = rows<{ i: number | null; kind: string | null; word: string | null; lexeme: string | null; stop: boolean | null; df: number | null; chunk_count: number | null; total_length: number | null; search_config: string | null }>(
+  const result = rows<{ i: number | null; kind: string | null; word: string | null; lexeme: string | null; stop: boolean | null; df: number | null; chunk_count: number | null; total_length: number | null; search_config: string | null; gate_threshold: number | null }>(
     await db.execute(sql`
       with s as (
-        select chunk_count, total_length, search_config from kb_index_stats where kb_id = ${kbId}
+        select chunk_count, total_length, search_config, gate_threshold from kb_index_stats where kb_id = ${kbId}
       ), w as (
         select word, spelled, i, kind from jsonb_to_recordset(${JSON.stringify(words)}::jsonb) as t(word text, spelled text, i int, kind text)
       ), l as (
@@ -97,7 +99,7 @@ async function resolveTerms(
         union all
         select w.i, w.kind, w.word, null, true from s cross join w where to_tsvector(${stopWordConfigSql}, w.spelled) = ''::tsvector
       )
-      select l.i::int as i, l.kind, l.word, l.lexeme, l.stop, coalesce(t.doc_freq, 0)::int as df, s.chunk_count, s.total_length, s.search_config
+      select l.i::int as i, l.kind, l.word, l.lexeme, l.stop, coalesce(t.doc_freq, 0)::int as df, s.chunk_count, s.total_length, s.search_config, s.gate_threshold
       from s
       left join l on true
       left join kb_terms t on t.kb_id = ${kbId} and t.lexeme = l.lexeme
@@ -152,7 +154,8 @@ async function resolveTerms(
       }
     }
   }
-  return { terms, compound, chunkCount, avgLength, config };
+  const threshold = result[0]?.gate_threshold;
+  return { terms, compound, chunkCount, avgLength, config, gateThreshold: threshold === null || threshold === undefined ? null : Number(threshold) };
 }
 
 /** The question's vector for hybrid retrieval, from the model the knowledge base's chunks were embedded with. */
@@ -199,9 +202,9 @@ export async function searchChunks(
   options: { limit: number; vector?: QueryVector | (() => Promise<QueryVector | undefined>) },
 ): Promise<SearchResult> {
   const parsed = parseQuery(query);
-  const empty = (terms: QueryTerm[] = [], chunkCount = 0, config: SearchConfig = 'almanac'): SearchResult => ({ query: parsed, config, terms, chunks: [], chunkCount });
+  const empty = (terms: QueryTerm[] = [], chunkCount = 0, config: SearchConfig = 'almanac'): SearchResult => ({ query: parsed, config, terms, chunks: [], chunkCount, gateThreshold: null });
   if (parsed.words.length === 0) return empty();
-  const { terms, compound, chunkCount, avgLength, config } = await resolveTerms(db, kbId, parsed, query);
+  const { terms, compound, chunkCount, avgLength, config, gateThreshold } = await resolveTerms(db, kbId, parsed, query);
   // Whole numbers ("140/90") score and select candidates with the question's words, but are no question word of
   // their own for the composer.
   const present = [...terms.filter((t) => t.docFreq > 0), ...compound];
@@ -223,6 +226,7 @@ export async function searchChunks(
     config,
     terms,
     chunkCount,
+    gateThreshold,
     chunks: vector ? await fuseWithVectors(db, kbId, lexical, vector, options.limit) : lexical.slice(0, options.limit),
   };
 }

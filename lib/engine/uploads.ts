@@ -10,6 +10,7 @@ import { getRateLimiter } from '@/lib/limits';
 import { inTransaction } from '@/lib/platform/transactions';
 import { requireOwnedKnowledgeBase } from '@/lib/publishing';
 import { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, sha256Hex } from './ingest';
+import { calibrateGate } from './gate-calibration';
 import { detectFormat, MIME_TYPES } from './parsers';
 import { tooLargeMessage } from '@/lib/platform/file-size';
 import { readSource, removeSourceFile, sourceStorage, writeSourceFile } from './source-store';
@@ -23,6 +24,8 @@ import { readSource, removeSourceFile, sourceStorage, writeSourceFile } from './
 
 export const INGEST_QUEUE = 'content.ingest';
 export const REINDEX_QUEUE = 'content.reindex';
+/** The relevance gate's threshold of a knowledge base, measured again after its index changed (gate-calibration.ts). */
+export const CALIBRATE_QUEUE = 'content.calibrate';
 /** An ingestion that throws (not a bad file: a database fault) is tried this often before the document is `failed`. */
 const INGEST_ATTEMPTS = 3;
 
@@ -193,6 +196,7 @@ export async function deleteDocumentForOwner(db: Executor, userId: string, kbId:
   const result = await deleteDocument(db, kbId, documentId);
   if (!result.ok) return deny('not_found', 'No such document.');
   await removeSourceFile(result.documentId);
+  await enqueueJob(db, { queue: CALIBRATE_QUEUE, payload: { kbId } });
   return { ok: true };
 }
 
@@ -244,6 +248,7 @@ export async function runIngestJob(
         },
       },
     );
+    if (result.ok && result.status !== 'duplicate') await enqueueJob(db, { queue: CALIBRATE_QUEUE, payload: { kbId: payload.kbId } });
     if (!result.ok) {
       await markDocument(db, doc.id, { status: 'failed', errorMessage: result.message }, ['ingesting']);
     } else if (result.status === 'duplicate' && result.documentId !== doc.id) {
@@ -262,6 +267,11 @@ export async function runIngestJob(
 export function registerContentJobs(database: () => Promise<Database> = getDb): void {
   defineJobHandler(INGEST_QUEUE, async (payload, ctx) => runIngestJob(await database(), payload, ctx.attempt));
   defineJobHandler(REINDEX_QUEUE, async (payload: { kbId: string }) => {
-    await reindexKnowledgeBase(await database(), payload.kbId);
+    const db = await database();
+    await reindexKnowledgeBase(db, payload.kbId);
+    await calibrateGate(db, payload.kbId);
+  });
+  defineJobHandler(CALIBRATE_QUEUE, async (payload: { kbId: string }) => {
+    await calibrateGate(await database(), payload.kbId);
   });
 }

@@ -15,7 +15,7 @@ import { log } from './log';
  * `start()` on, so a send inside a transaction only ever writes through that transaction. The owners keep their
  * names (`INGEST_QUEUE` in lib/engine, …); test/integration/platform-jobs.test.ts checks that each is listed here.
  */
-export const JOB_QUEUES = ['content.ingest', 'content.reindex', 'mail', 'alert-webhook', 'billing.stripe_plan_move'] as const;
+export const JOB_QUEUES = ['content.ingest', 'content.reindex', 'content.calibrate', 'mail', 'alert-webhook', 'billing.stripe_plan_move'] as const;
 
 /** Where a job that failed its last attempt is copied (payload and origin), for operators to read or redrive. */
 export const DEAD_LETTER_QUEUE = 'dead-letters';

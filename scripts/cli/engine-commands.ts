@@ -4,6 +4,7 @@ import { recordAudit } from '@/lib/platform/audit';
 import { getDb } from '@/lib/platform/db';
 import { answerHostedQuery } from '@/lib/engine';
 import { deleteDocument, ingestDocument, reindexKnowledgeBase, type IngestResult } from '@/lib/engine';
+import { calibrateGate } from '@/lib/engine/gate-calibration';
 import { createHostedKnowledgeBase } from '@/lib/publishing';
 import { detectFormat } from '@/lib/engine';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine';
@@ -128,6 +129,7 @@ const ingest = command({
       else console.log(`  failed    ${r.sourceName}: ${r.code} — ${r.message}`);
     }
     if (results.some((r) => r.ok && r.status !== 'duplicate')) {
+      await reportCalibration(db, kb.id);
       await recordAudit(db, {
         actorKind: 'cli',
         action: 'knowledge_base.ingest',
@@ -139,6 +141,12 @@ const ingest = command({
     return failed.length > 0 ? FAILED : 0;
   },
 });
+
+/** The relevance gate measured again for the changed index (lib/engine/gate-calibration.ts), as the upload jobs do. */
+async function reportCalibration(db: Awaited<ReturnType<typeof getDb>>, kbId: string): Promise<void> {
+  const threshold = await calibrateGate(db, kbId);
+  console.log(threshold === null ? 'Relevance gate: the shipped threshold.' : `Relevance gate: this knowledge base's threshold is ${threshold} (it shares words with many unrelated questions).`);
+}
 
 const reindex = command({
   name: 'reindex',
@@ -155,6 +163,7 @@ const reindex = command({
       return FAILED;
     }
     console.log(`Reindexed ${kb.title} (${kb.id}): ${result.documents} documents, ${result.chunks} chunks in ${Date.now() - started} ms.`);
+    await reportCalibration(await getDb(), kb.id);
     return 0;
   },
 });
@@ -176,6 +185,7 @@ const removeDocument = command({
     }
     await recordAudit(db, { actorKind: 'cli', action: 'document.delete', targetType: 'document', targetId: documentId, metadata: { kbId: kb.id } });
     console.log(`Deleted ${documentId} from ${kb.title} (${kb.id}).`);
+    await reportCalibration(db, kb.id);
     return 0;
   },
 });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgres, type Database, type DatabaseHandle } from '@/db/client';
-import { INGEST_QUEUE, REINDEX_QUEUE } from '@/lib/engine';
+import { CALIBRATE_QUEUE, INGEST_QUEUE, REINDEX_QUEUE } from '@/lib/engine';
 import { ALERT_WEBHOOK_QUEUE } from '@/lib/subscriptions';
 import { STRIPE_PLAN_MOVE_QUEUE } from '@/lib/billing';
 import { MAIL_QUEUE } from '@/lib/platform/mail';
@@ -59,7 +59,7 @@ beforeEach(async () => {
 
 describe('jobs', () => {
   it("every queue the application sends to is created with the schema (a send in a transaction must not look one up)", () => {
-    expect([...JOB_QUEUES].sort()).toEqual([INGEST_QUEUE, REINDEX_QUEUE, MAIL_QUEUE, ALERT_WEBHOOK_QUEUE, STRIPE_PLAN_MOVE_QUEUE].sort());
+    expect([...JOB_QUEUES].sort()).toEqual([INGEST_QUEUE, REINDEX_QUEUE, CALIBRATE_QUEUE, MAIL_QUEUE, ALERT_WEBHOOK_QUEUE, STRIPE_PLAN_MOVE_QUEUE].sort());
   });
 
   it('a job sent in a rolled-back transaction does not exist; a dedupe key makes one job', async () => {

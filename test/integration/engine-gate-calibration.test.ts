@@ -1,0 +1,93 @@
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '@/test/support/db';
+import type { Database } from '@/lib/platform/db';
+import { answerHostedQuery, searchChunks } from '@/lib/engine';
+import { NO_ANSWER_TEXT } from '@/lib/engine/answer';
+import { GATE_MODEL } from '@/lib/engine/gate-weights';
+import { CALIBRATION_CAP, CALIBRATION_QUESTIONS, calibrateGate, thresholdFromScores, type CalibrationScore } from '@/lib/engine/gate-calibration';
+import { ingestDocument } from '@/lib/engine/ingest';
+import { findPassages } from '@/lib/engine/passages';
+import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
+
+const shipped = GATE_MODEL.threshold;
+/** Fifteen questions per topic, as the calibration list has them, each scoring `score(topic, k)`. */
+const scores = (score: (topic: string, k: number) => number): CalibrationScore[] =>
+  ['cooking', 'sport', 'vehicles', 'astronomy', 'entertainment'].flatMap((domain) => Array.from({ length: 15 }, (_, k) => ({ domain, score: score(domain, k) })));
+
+describe('a knowledge base’s own gate threshold, from the calibration questions', () => {
+  it('is the shipped one when the calibration questions are refused anyway', () => {
+    expect(thresholdFromScores(scores(() => shipped - 2), shipped)).toBeNull();
+    expect(thresholdFromScores(scores(() => -Infinity), shipped)).toBeNull();
+  });
+
+  it('rises just above the question at the 95th percentile, so that 95% of them are refused', () => {
+    // Every topic's questions score shipped-1 … shipped+0.4 (a third of each passes the shipped threshold: no topic is
+    // the knowledge base's own); the 72nd lowest of 75 (index 71) decides.
+    const ranked = scores((topic, k) => shipped - 1 + k * 0.1 + ['cooking', 'sport', 'vehicles', 'astronomy', 'entertainment'].indexOf(topic) * 0.001);
+    const threshold = thresholdFromScores(ranked, shipped)!;
+    const all = ranked.map((s) => s.score).sort((a, b) => a - b);
+    expect(threshold).toBeGreaterThan(all[71]);
+    expect(threshold).toBeLessThanOrEqual(all[72]);
+    expect(all.filter((s) => s < threshold).length / all.length).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('never rises above the cap, however broad the knowledge base', () => {
+    expect(thresholdFromScores(scores((topic, k) => (k < 7 ? shipped + 5 : shipped - 1)), shipped)).toBe(CALIBRATION_CAP);
+  });
+
+  it('leaves out the topic the knowledge base is about: a cookbook is not made stricter by recipe questions', () => {
+    const cookbook = scores((topic, k) => (topic === 'cooking' ? shipped + 3 : k === 0 ? shipped + 0.05 : shipped - 2));
+    const threshold = thresholdFromScores(cookbook, shipped);
+    // Without the cooking questions, the other topics' 95th percentile is one of the four at shipped + 0.05.
+    expect(threshold).not.toBeNull();
+    expect(threshold!).toBeLessThan(shipped + 0.1);
+  });
+
+  it('asks every question of the list, which covers several topics and languages', () => {
+    expect(CALIBRATION_QUESTIONS.length).toBeGreaterThanOrEqual(50);
+    expect(new Set(CALIBRATION_QUESTIONS.map((q) => q.domain)).size).toBeGreaterThanOrEqual(5);
+    expect(new Set(CALIBRATION_QUESTIONS.map((q) => q.language)).size).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('the stored threshold on the answer path', () => {
+  let db: Database;
+  let kbId: string;
+  const question = 'How soon after symptom onset must thrombolysis start?';
+
+  beforeAll(async () => {
+    db = (await createTestDatabase()).db;
+    const kb = await createHostedKnowledgeBase(db, { title: 'Stroke Care', publisher: 'Calibration Test Press', category: 'health', tags: [], summary: 'Acute stroke care.' });
+    if (!kb.ok) throw new Error(kb.message);
+    kbId = kb.id;
+    const result = await ingestDocument(db, kbId, {
+      sourceName: 'stroke.md',
+      bytes: new TextEncoder().encode('# Acute Stroke\n\nThrombolysis dissolves the clot. Thrombolysis must start within 4.5 hours of symptom onset. Thrombolysis is contraindicated after recent surgery.\n'),
+    });
+    if (!result.ok) throw new Error(result.message);
+  });
+
+  it('a narrow knowledge base keeps the shipped threshold', async () => {
+    expect(await calibrateGate(db, kbId)).toBeNull();
+    const row = (await db.execute(sql`select gate_threshold from kb_index_stats where kb_id = ${kbId}`)).rows[0] as { gate_threshold: number | null };
+    expect(row.gate_threshold).toBeNull();
+    expect((await searchChunks(db, kbId, question, { limit: 5 })).gateThreshold).toBeNull();
+    const answer = await answerHostedQuery({ kbId, query: question, requestId: 'req_test' }, db, { llm: null, embeddings: null });
+    expect(answer.answer).toContain('4.5 hours');
+  });
+
+  it('a stored threshold is read with the index statistics and decides answers and searches alike', async () => {
+    await db.execute(sql`update kb_index_stats set gate_threshold = 100 where kb_id = ${kbId}`);
+    try {
+      expect((await searchChunks(db, kbId, question, { limit: 5 })).gateThreshold).toBe(100);
+      const refused = await answerHostedQuery({ kbId, query: question, requestId: 'req_test' }, db, { llm: null, embeddings: null });
+      expect(refused.answer).toBe(NO_ANSWER_TEXT);
+      expect(refused.citations).toEqual([]);
+      expect(await findPassages(db, kbId, question, 3, undefined, null)).toEqual([]);
+    } finally {
+      await db.execute(sql`update kb_index_stats set gate_threshold = null where kb_id = ${kbId}`);
+    }
+    expect((await findPassages(db, kbId, question, 3, undefined, null)).length).toBeGreaterThan(0);
+  });
+});
