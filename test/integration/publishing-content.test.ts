@@ -8,8 +8,10 @@ import { documents, knowledgeBases, publishers } from '@/db/schema';
 import { existsSync } from 'node:fs';
 import {
   admitUpload,
+  CALIBRATE_QUEUE,
   deleteDocumentForOwner,
   INGEST_QUEUE,
+  REINDEX_QUEUE,
   listDocumentsForOwner,
   parsePdfSource,
   registerContentJobs,
@@ -153,9 +155,16 @@ describe('console content', () => {
     ];
     expect(denials.map((d) => (d.ok ? 'ok' : d.code))).toEqual(['not_found', 'not_found', 'not_found', 'not_found']);
 
+    // Each ingestion that changed the index asked for the relevance gate to be measured again (gate-calibration.ts).
+    const calibrations = async () =>
+      ((await db.execute(sql`select count(*)::int as n from pgboss.job where name = ${CALIBRATE_QUEUE} and data->>'kbId' = ${kbId} and state = 'created'`)).rows[0] as { n: number }).n;
+    expect(await calibrations()).toBe(2);
+    await runDueJobs({ queues: [CALIBRATE_QUEUE], limit: 100 });
+    expect(await calibrations()).toBe(0);
     expect(await requestReindex(db, owner, kbId)).toEqual({ ok: true });
-    expect(await runDueJobs()).toBe(1);
+    expect(await runDueJobs({ queues: [REINDEX_QUEUE] })).toBe(1);
     expect(await deleteDocumentForOwner(db, owner, kbId, replaced!.id)).toEqual({ ok: true });
+    expect(await calibrations()).toBe(1);
     expect(await docStatus(replaced!.id)).toBeUndefined();
     expect((await db.execute(sql`select count(*)::int as n from document_sources where document_id = ${replaced!.id}`)).rows[0]).toEqual({ n: 0 });
   });
