@@ -118,7 +118,7 @@ async function measure(urls: string[], work: () => Promise<unknown>): Promise<Om
   const started = performance.now();
   // A refusal is the expected end of most rows (a budget, no text): its sentence is kept with the row.
   const outcome = await work().then(
-    (result) => (typeof result === 'string' ? result : 'done'),
+    (result) => (result && typeof result === 'object' && 'settled' in result ? String(result.settled) : 'done'),
     (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 100),
   );
   const seconds = (performance.now() - started) / 1000;
@@ -205,7 +205,7 @@ async function runOn(kind: string): Promise<Row[]> {
     if (!stored.ok) throw new Error(stored.message);
     for (const deadline = Date.now() + 180_000; Date.now() < deadline; ) {
       const [doc] = await db.select({ status: documents.status, error: documents.errorMessage }).from(documents).where(eq(documents.id, stored.document.id));
-      if (doc?.status === 'ready' || doc?.status === 'failed') return `${doc.status}${doc.error ? `: ${doc.error}` : ''}`;
+      if (doc?.status === 'ready' || doc?.status === 'failed') return { settled: `${doc.status}${doc.error ? `: ${doc.error}` : ''}` };
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(`${name} was not ingested within 3 minutes`);
