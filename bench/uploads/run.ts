@@ -5,6 +5,7 @@
  * This process is the client: it streams each body from one small buffer, so its own memory stays out of the figures.
  *
  *   npx tsx bench/uploads/run.ts [megabytes per file, default 19] [pglite|postgres, default pglite] [rounds, default 1]
+ *     [variants, default before,after]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -16,6 +17,7 @@ const FILES = 20;
 const megabytes = Number(process.argv[2] ?? 19);
 const kind = process.argv[3] ?? 'pglite';
 const rounds = Number(process.argv[4] ?? 1);
+const variants = (process.argv[5] ?? 'before,after').split(',');
 
 async function startServer(variant: string): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/uploads/server.ts', variant, kind], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -136,7 +138,7 @@ async function measure(variant: string, round: number): Promise<Row> {
 const rows: Row[] = [];
 for (let round = 1; round <= rounds; round++) {
   // Alternated, so that a machine getting busier or quieter weighs on both alike.
-  for (const variant of round % 2 ? ['before', 'after'] : ['after', 'before']) {
+  for (const variant of round % 2 ? variants : [...variants].reverse()) {
     const row = await measure(variant, round);
     console.log(JSON.stringify(row));
     rows.push(row);
