@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -133,6 +133,17 @@ describe('receiveUploadedFile', () => {
     const dropped = streamed(whole.bytes.subarray(0, 10 * KB), { tail: 500 * KB, failAfter: 150 * KB });
     expect(await refusal(receiveUploadedFile(request(whole.type, dropped.body), options))).toMatchObject({ code: 'invalid_request' });
     expect(await readdir(directory)).toEqual([]);
+  });
+
+  it('removes staged files a crash left behind a day ago, and nothing younger', async () => {
+    const directory = fresh();
+    const dayAndAMinute = (Date.now() - 24 * 3600 * 1000 - 60_000) / 1000;
+    for (const name of ['upload-old.part', 'upload-recent.part', 'other-old.bin']) await writeFile(path.join(directory, name), 'x');
+    for (const name of ['upload-old.part', 'other-old.bin']) await utimes(path.join(directory, name), dayAndAMinute, dayAndAMinute);
+    const { type, bytes } = await encoded([['file', new Blob(['text']), 'a.txt']]);
+    const file = await receiveUploadedFile(request(type, bytes), { field: 'file', maxBytes: KB, directory });
+    await file.discard();
+    expect((await readdir(directory)).sort()).toEqual(['other-old.bin', 'upload-recent.part']);
   });
 
   it('a form of many parts is refused', async () => {

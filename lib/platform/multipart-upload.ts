@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -72,6 +72,7 @@ export async function receiveUploadedFile(
     throw noFile();
   }
   await mkdir(directory, { recursive: true });
+  await sweepAbandoned(directory);
   const target = path.join(directory, `upload-${randomBase62(12)}.part`);
   const discard = () => rm(target, { force: true });
 
@@ -135,6 +136,23 @@ export async function receiveUploadedFile(
 }
 
 class BodyTooLarge extends Error {}
+
+/** A staged file this old belongs to no upload still in progress: its process died (kill -9) before removing it. */
+const ABANDONED_AFTER_MS = 24 * 3600 * 1000;
+const sweptDirectories = new Set<string>();
+
+/** Once per directory and process: removes what uploads cut short by a crash left behind. */
+async function sweepAbandoned(directory: string): Promise<void> {
+  if (sweptDirectories.has(directory)) return;
+  sweptDirectories.add(directory);
+  const now = Date.now();
+  for (const name of await readdir(directory).catch(() => [])) {
+    if (!name.startsWith('upload-') || !name.endsWith('.part')) continue;
+    const file = path.join(directory, name);
+    const info = await stat(file).catch(() => null);
+    if (info && now - info.mtimeMs > ABANDONED_AFTER_MS) await rm(file, { force: true });
+  }
+}
 
 interface FileWriter {
   done: Promise<Outcome>;
