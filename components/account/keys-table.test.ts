@@ -41,6 +41,14 @@ describe('KeysTable', () => {
     expect(html).toContain('aria-label="Revoke access of OAuth: Claude"');
     expect(html).not.toContain('alm_sk_test_AbCdEfGh…wxyz');
   });
+
+  it('offers neither Rename nor Revoke on an expired access, and says the app must connect again', () => {
+    const html = renderToStaticMarkup(createElement(KeysTable, { caption: 'Keys', keys: [key({ kind: 'oauth_grant', name: 'OAuth: Claude', status: 'expired' })] }));
+    expect(html).not.toContain('/account/keys/key_1/rename');
+    expect(html).not.toContain('/account/keys/key_1/revoke');
+    expect(html).toContain('Expired: the app must connect again');
+    expect(html).toContain('>Expired<');
+  });
 });
 
 describe('LastUsed', () => {

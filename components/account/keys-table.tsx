@@ -98,7 +98,7 @@ export function KeysTable({
               <td role="cell" className={`${cell} flex flex-wrap gap-x-4 gap-y-1 @4xl:table-cell @4xl:text-right`}>
                 {key.status === 'active' ? (
                   <>
-                    {/* A revoked key is history: nothing to rename. */}
+                    {/* A revoked key or an expired access is history: nothing to rename. */}
                     <Link
                       href={`/account/keys/${key.id}/rename${returnTo === 'subscription' ? '?from=subscription' : ''}`}
                       className="mr-4 font-medium text-brand-700 underline"
@@ -114,6 +114,9 @@ export function KeysTable({
                       Revoke…
                     </Link>
                   </>
+                ) : key.status === 'expired' ? (
+                  // Its tokens have lapsed: the app has to connect again, which makes a new access.
+                  <span className="text-slate-600">Expired: the app must connect again</span>
                 ) : (
                   <span className="text-slate-600">Revoked <Timestamp value={key.revokedAt} /></span>
                 )}

@@ -1,4 +1,5 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { getDatabaseHandle } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
@@ -19,7 +20,24 @@ export async function sourceStorage(): Promise<SourceStorage> {
   return (await getDatabaseHandle()).kind === 'pglite' ? 'file' : 'database';
 }
 
-const sourcePath = (documentId: string) => path.join(path.resolve(getEnv().DATA_DIR), 'sources', `${documentId}.bin`);
+const sourcesDirectory = () => path.join(path.resolve(getEnv().DATA_DIR), 'sources');
+const sourcePath = (documentId: string) => path.join(sourcesDirectory(), `${documentId}.bin`);
+
+/**
+ * Where an upload is streamed before it is stored: beside the source files when they are files (so that storing it
+ * is a rename on the same file system), else the system's temporary directory (an instance on PostgreSQL may have no
+ * writable DATA_DIR).
+ */
+export async function uploadStagingDirectory(): Promise<string> {
+  return (await sourceStorage()) === 'file' ? path.join(sourcesDirectory(), 'incoming') : path.join(os.tmpdir(), 'almanac-uploads');
+}
+
+/** Makes a staged upload (uploadStagingDirectory) a document's file: a rename, whole or not at all. */
+export async function adoptSourceFile(documentId: string, stagedPath: string): Promise<void> {
+  const target = sourcePath(documentId);
+  await mkdir(path.dirname(target), { recursive: true });
+  await rename(stagedPath, target);
+}
 
 /** Writes a document's bytes to its file, whole or not at all (a temporary file renamed into place). */
 export async function writeSourceFile(documentId: string, bytes: Uint8Array): Promise<void> {

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { documents, documentSources } from '@/db/schema';
 import type { Database, Executor } from '@/lib/platform/db';
@@ -13,7 +14,7 @@ import { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, sh
 import { calibrateGate } from './gate-calibration';
 import { detectFormat, MIME_TYPES } from './parsers';
 import { tooLargeMessage } from '@/lib/platform/file-size';
-import { readSource, removeSourceFile, sourceStorage, writeSourceFile } from './source-store';
+import { adoptSourceFile, readSource, removeSourceFile, sourceStorage, writeSourceFile } from './source-store';
 
 /**
  * The publisher console's hosted content (docs/api.md §9.5): an upload stores the bytes (document_sources) and a
@@ -141,33 +142,45 @@ export async function admitUpload(userId: string): Promise<UploadAdmission> {
   return { ok: true, release };
 }
 
+/** An upload already streamed to a file (lib/platform/multipart-upload.ts), with its size and SHA-256 (hex). */
+export interface StagedUpload {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
 /**
  * Stores an uploaded file and queues its ingestion. A file with the name of an existing document replaces it
  * (the old version keeps answering until the new one is ready). Size, emptiness and type are checked here too,
- * whatever the browser checked.
+ * whatever the browser checked. A staged upload is moved into place when sources are files, so its bytes are never
+ * in this process's memory; it is read once when they go into the database.
  */
 export async function uploadDocument(
   db: Executor,
   userId: string,
   kbId: string,
-  file: { name: string; bytes: Uint8Array; type?: string },
+  file: { name: string; type?: string } & ({ bytes: Uint8Array } | { staged: StagedUpload }),
 ): Promise<{ ok: true; document: DocumentView } | ContentDenial> {
   const maxBytes = getEnv().MAX_UPLOAD_BYTES;
   const name = sourceNameOf(file.name);
+  const size = 'staged' in file ? file.staged.size : file.bytes.length;
   if (!name) return deny('invalid_request', 'The file needs a name.');
-  if (file.bytes.length > maxBytes) return deny('payload_too_large', tooLargeMessage(name, file.bytes.length, maxBytes));
-  if (file.bytes.length === 0) return deny('invalid_request', `“${name}” is empty.`);
+  if (size > maxBytes) return deny('payload_too_large', tooLargeMessage(name, size, maxBytes));
+  if (size === 0) return deny('invalid_request', `“${name}” is empty.`);
   const format = detectFormat(name, file.type || undefined);
   if (!format) return deny('unsupported_media_type', `“${name}” is not a type of file Almanac reads: use ${ACCEPTED_EXTENSIONS.slice(0, -1).join(', ')} or ${ACCEPTED_EXTENSIONS.at(-1)} files.`);
-  const hash = sha256Hex(file.bytes);
-  let stored = file.bytes;
+  const hash = 'staged' in file ? file.staged.sha256 : sha256Hex(file.bytes);
+  let stored: Uint8Array;
   if ((await sourceStorage()) === 'file') {
     // The file is written before the transaction, so ownership is checked first: a stranger's upload must not replace
     // the bytes an owner's pending ingestion is about to read.
     const owned = await ownedHosted(db, userId, kbId);
     if (!owned.ok) return owned;
-    await writeSourceFile(documentIdFor(kbId, name), file.bytes);
+    if ('staged' in file) await adoptSourceFile(documentIdFor(kbId, name), file.staged.path);
+    else await writeSourceFile(documentIdFor(kbId, name), file.bytes);
     stored = new Uint8Array(0);
+  } else {
+    stored = 'staged' in file ? await readFile(file.staged.path) : file.bytes;
   }
   return inTransaction(db, async (tx) => {
     const owned = await ownedHosted(tx, userId, kbId);
@@ -175,10 +188,10 @@ export async function uploadDocument(
     const id = documentIdFor(kbId, name);
     const [row] = await tx
       .insert(documents)
-      .values({ id, kbId, sourceName: name, title: name, mimeType: MIME_TYPES[format], contentHash: hash, byteSize: file.bytes.length, status: 'queued' })
+      .values({ id, kbId, sourceName: name, title: name, mimeType: MIME_TYPES[format], contentHash: hash, byteSize: size, status: 'queued' })
       .onConflictDoUpdate({
         target: [documents.kbId, documents.sourceName],
-        set: { status: 'queued', errorMessage: null, byteSize: file.bytes.length, updatedAt: new Date() },
+        set: { status: 'queued', errorMessage: null, byteSize: size, updatedAt: new Date() },
       })
       .returning();
     await tx

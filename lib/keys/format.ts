@@ -100,6 +100,8 @@ export interface KeyRowLike {
   name?: string | null;
   kbTitle?: string | null;
   oauthClientId?: string | null;
+  /** An app's access none of whose tokens can act any more (keyViewColumns in store.ts). */
+  grantLapsed?: boolean | null;
 }
 
 export interface KeyView {
@@ -113,7 +115,11 @@ export interface KeyView {
   masked: string;
   /** The buyer's label for the key ("production server"), or null when it has none. */
   name: string | null;
-  status: 'active' | 'revoked';
+  /**
+   * `expired`: an app's access whose tokens have all lapsed (its refresh token unused for its 30 days), so it can
+   * never act again; the hourly OAuth purge later records it as revoked. A key the buyer holds never expires.
+   */
+  status: 'active' | 'revoked' | 'expired';
   /** A key the buyer holds, or an app's access granted through OAuth (docs/api.md §10.7), whose key no one sees. */
   kind: 'key' | 'oauth_grant';
   createdAt: string;
@@ -132,7 +138,7 @@ export function toKeyView(row: KeyRowLike): KeyView {
     last4: row.last4,
     masked: maskApiKey(row.mode, row.displayPrefix, row.last4),
     name: row.name ?? null,
-    status: row.revokedAt ? 'revoked' : 'active',
+    status: row.revokedAt ? 'revoked' : row.grantLapsed ? 'expired' : 'active',
     kind: row.oauthClientId ? 'oauth_grant' : 'key',
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
-import { apiKeys, knowledgeBases, queryLog, type Subscription } from '@/db/schema';
+import { apiKeys, knowledgeBases, oauthTokens, queryLog, type Subscription } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { recordAudit, type AuditActorKind } from '@/lib/platform/audit';
 import { newId } from '@/lib/platform/ids';
@@ -94,6 +94,16 @@ function lastUsedToTheSecond() {
     .as('last_used_at');
 }
 
+/**
+ * Whether an app's access (an OAuth grant) can no longer act: no access token still valid and no unused refresh token
+ * still valid. False for a key the buyer holds.
+ */
+function grantLapsed(keyId: typeof apiKeys.id | string) {
+  return sql<boolean>`(${apiKeys.oauthClientId} is not null and not exists (
+      select 1 from ${oauthTokens} t
+      where t.key_id = ${keyId} and t.expires_at > now() and (t.kind = 'access' or t.used_at is null)))`;
+}
+
 const keyViewColumns = {
   id: apiKeys.id,
   kbId: apiKeys.kbId,
@@ -107,6 +117,7 @@ const keyViewColumns = {
   revokedAt: apiKeys.revokedAt,
   lastUsedAt: lastUsedToTheSecond(),
   createdAt: apiKeys.createdAt,
+  grantLapsed: grantLapsed(apiKeys.id).as('grant_lapsed'),
 };
 
 /** Every key of the user, newest first, with its knowledge base's title. */
@@ -148,6 +159,10 @@ export function renameKey(db: Executor, input: { userId: string; keyId: string; 
     if (!row || row.userId !== input.userId) throw new Denied('not_found', 'No such key.');
     // A revoked key is history: it keeps the name it had when it was revoked, as its usage does.
     if (row.revokedAt) throw new Denied('conflict', 'A revoked key cannot be renamed.');
+    if (row.oauthClientId) {
+      const [lapsed] = await tx.select({ lapsed: grantLapsed(row.id) }).from(apiKeys).where(eq(apiKeys.id, row.id));
+      if (lapsed?.lapsed) throw new Denied('conflict', 'An expired access cannot be renamed.');
+    }
     if (row.name === input.name) return { ok: true as const, key: toKeyView(row) };
     const [updated] = await tx.update(apiKeys).set({ name: input.name }).where(eq(apiKeys.id, row.id)).returning();
     await recordAudit(tx, {

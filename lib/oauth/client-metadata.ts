@@ -24,6 +24,11 @@ const MAX_URL_LENGTH = 2000;
 export interface ClientMetadataOptions {
   /** Which addresses the fetch may reach; by default the publisher endpoints' policy of this server. */
   policy?: GuardPolicy;
+  /**
+   * The address of whoever sent the authorization request (lib/platform/client-address.ts), whose fetches are
+   * limited; absent or unknown, nothing is counted, as on the public endpoints.
+   */
+  requesterAddress?: string;
   /** Extra trusted certificate authorities (PEM), for tests with a local https server. */
   ca?: string;
 }

@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { oauthClients } from '@/db/schema';
+import { getRateLimiter } from '@/lib/limits';
+import { UNKNOWN_ADDRESS } from '@/lib/platform/client-address';
 import type { Executor } from '@/lib/platform/db';
 import { newId } from '@/lib/platform/ids';
 import { isCleanId, isCleanText } from '@/lib/platform/text-input';
@@ -57,6 +59,23 @@ export async function registerClient(db: Executor, metadata: unknown, now: Date 
   };
 }
 
+/**
+ * Metadata documents one address may have fetched in a minute (docs/api.md §10.7). Each fetch is an outbound
+ * connection of up to 5 seconds to a URL the requester chose, and a failed one is never cached, so without a limit one
+ * client could keep this server busy fetching, or aim it at someone else's host. A connector fetches once per cache
+ * lifetime; ten a minute leaves room for a person retrying.
+ */
+export const CLIENT_METADATA_FETCHES_PER_MINUTE = 10;
+
+/** Counts one fetch for the requester's address on the shared limiter; the refusal's sentence, or null. */
+async function refuseMetadataFetch(requesterAddress: string | undefined): Promise<string | null> {
+  if (!requesterAddress || requesterAddress === UNKNOWN_ADDRESS) return null;
+  const state = await getRateLimiter().consume(`oauth-client-metadata:${requesterAddress}`, { limit: CLIENT_METADATA_FETCHES_PER_MINUTE, windowMs: 60_000 });
+  if (state.allowed) return null;
+  const seconds = state.retryAfterSeconds;
+  return `Too many applications were looked up from your address (at most ${CLIENT_METADATA_FETCHES_PER_MINUTE} a minute); try again in ${seconds === 1 ? 'a second' : `${seconds} seconds`}.`;
+}
+
 export type ClientLookup = { ok: true; client: OAuthClient } | { ok: false; description: string };
 
 /**
@@ -74,6 +93,8 @@ export async function resolveClient(db: Executor, clientId: string, now: Date = 
   if (cached?.metadataExpiresAt && cached.metadataExpiresAt.getTime() > now.getTime()) {
     return { ok: true, client: { id: cached.id, name: cached.name, redirectUris: cached.redirectUris, metadataHost } };
   }
+  const refused = await refuseMetadataFetch(options.requesterAddress);
+  if (refused) return { ok: false, description: refused };
   const fetched = await fetchClientMetadata(clientId, options);
   if (!fetched.ok) return { ok: false, description: `The application's client metadata document (${clientId}) cannot be used: ${fetched.reason}.` };
   const { name, redirectUris, maxAgeS } = fetched.metadata;

@@ -1,9 +1,9 @@
 import '../support/gateway-env';
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, oauthClients, oauthCodes, oauthTokens } from '@/db/schema';
 import type { Database } from '@/db/client';
-import { revokeKey } from '@/lib/keys';
+import { getKeyForUser, listKeysForUser, renameKey, revokeKey } from '@/lib/keys';
 import { approveAuthorization, exchangeCode, parseAuthorizationRequest, purgeExpiredOAuthState, registerClient } from '@/lib/oauth';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { createTestDatabase } from '../support/db';
@@ -75,6 +75,24 @@ describe('OAuth housekeeping', () => {
     expect(await tokensOf(key.id)).toEqual([]);
     expect((await db.select().from(apiKeys).where(eq(apiKeys.id, key.id)))[0]!.revokedAt).toEqual(later);
     expect(await db.select({ id: oauthClients.id }).from(oauthClients).where(eq(oauthClients.id, clientId))).toHaveLength(1);
+  });
+
+  it('an access whose tokens have all lapsed is listed as expired before the purge, and cannot be renamed', async () => {
+    const k = await buyKey(db, kb);
+    const key = await grant(k, await newClient());
+    const view = async () => (await listKeysForUser(db, k.userId)).find((v) => v.id === key.id)!;
+    expect((await view()).status).toBe('active');
+    // The access token lapsed: the unused refresh token still lets the app act.
+    await db.update(oauthTokens).set({ expiresAt: sql`now() - interval '1 minute'` }).where(and(eq(oauthTokens.kind, 'access'), eq(oauthTokens.keyId, key.id)));
+    expect((await view()).status).toBe('active');
+    expect(await renameKey(db, { userId: k.userId, keyId: key.id, name: 'Desk agent' })).toMatchObject({ ok: true });
+    // A used (rotated) refresh token cannot act: with it the only one left, the access has expired.
+    await db.update(oauthTokens).set({ usedAt: new Date() }).where(eq(oauthTokens.keyId, key.id));
+    expect((await view()).status).toBe('expired');
+    expect((await getKeyForUser(db, k.userId, key.id))?.status).toBe('expired');
+    expect(await renameKey(db, { userId: k.userId, keyId: key.id, name: 'Other' })).toMatchObject({ ok: false, code: 'conflict' });
+    // A key the buyer holds has no tokens and never expires.
+    expect((await listKeysForUser(db, k.userId)).find((v) => v.kind === 'key')?.status).toBe('active');
   });
 
   it('drops the tokens of a revoked grant at once, and clients nobody used within 30 days', async () => {

@@ -368,4 +368,29 @@ describe('client ID metadata documents', () => {
     const [row] = await handle.db.select().from(oauthClients).where(eq(oauthClients.id, `${site.url}/nostore.json`));
     expect(row).toMatchObject({ name: 'Test Agent', redirectUris: [REDIRECT] });
   });
+
+  it('one address causes at most ten fetches a minute; a cached document is not counted, and other addresses are not held up', async () => {
+    const k = await buy(kb);
+    const address = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const parse = (clientId: string, requesterAddress: string) =>
+      parseAuthorizationRequest(
+        handle.db,
+        new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', resource: mcpUrl(k.kbId).href }),
+        { ...allowLoopback(), requesterAddress },
+      );
+    site.serve = (p) => ({ body: documentOf(`${site.url}${p}`) });
+    expect((await parse(`${site.url}/cached.json`, address)).ok).toBe(true);
+    // Failures count too (they are never cached): that is what a client hammering a host would send.
+    site.serve = () => ({ status: 404, body: '' });
+    site.fetches = 0;
+    for (let i = 0; i < 9; i++) expect((await parse(`${site.url}/missing-${i}.json`, address)).ok).toBe(false);
+    expect(site.fetches).toBe(9);
+    const refused = await parse(`${site.url}/one-more.json`, address);
+    expect(refused).toMatchObject({ ok: false, redirect: null, description: expect.stringMatching(/^Too many applications were looked up from your address \(at most 10 a minute\); try again in \d+ seconds?\.$/) });
+    expect(site.fetches, 'nothing fetched once refused').toBe(9);
+    // The document fetched first is cached: it still resolves for that address.
+    expect((await parse(`${site.url}/cached.json`, address)).ok).toBe(true);
+    site.serve = (p) => ({ body: documentOf(`${site.url}${p}`) });
+    expect((await parse(`${site.url}/other-address.json`, `${address.split('.').slice(0, 3).join('.')}.251`)).ok).toBe(true);
+  });
 });

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database, DatabaseHandle } from '@/db/client';
 import { documents, knowledgeBases, publishers } from '@/db/schema';
 import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import {
   admitUpload,
   CALIBRATE_QUEUE,
@@ -19,6 +20,7 @@ import {
   requestReindex,
   runIngestJob,
   uploadDocument,
+  uploadStagingDirectory,
 } from '@/lib/engine';
 import { getEnv, resetEnvForTesting } from '@/lib/platform/env';
 import { newId } from '@/lib/platform/ids';
@@ -288,6 +290,29 @@ describe('upload defects from QA', () => {
       // Before the bytes went to a file, PGlite held the event loop about 0.7 s per MB written (3 s for this upload).
       // The bound is loose because this machine's scheduling delays count too; bench/stall measures health latency.
       expect(worstMs).toBeLessThan(1_500);
+    });
+
+    it('an upload is streamed to its place: on the embedded database its file is moved, never read; nothing is left behind', async () => {
+      const kbId = await newHostedKb();
+      const staging = await uploadStagingDirectory();
+      const leftovers = async () => (existsSync(staging) ? await readdir(staging) : []);
+      const body = 'Spring tides follow the new and the full moon. '.repeat(2_000);
+      const answer = await post(kbId, form('tides.txt', enc(body)));
+      expect(answer.status).toBe(202);
+      const id = (answer.body.document as { id: string }).id;
+      const [row] = (await db.execute(sql`select length(bytes)::int as n from document_sources where document_id = ${id}`)).rows as { n: number }[];
+      const file = path.join(path.resolve(getEnv().DATA_DIR), 'sources', `${id}.bin`);
+      if (testDbKind() === 'pglite') {
+        expect(row!.n).toBe(0);
+        expect(await readFile(file, 'utf8')).toBe(body);
+      } else {
+        expect(row!.n).toBe(Buffer.byteLength(body));
+      }
+      expect((await post(kbId, form('big.txt', new Uint8Array(20 * MB + 1)))).status).toBe(413);
+      // The staging directory on PostgreSQL is the machine's, shared with other test files running now.
+      if (testDbKind() === 'pglite') expect(await leftovers()).toEqual([]);
+      await runDueJobs({ queues: [INGEST_QUEUE] });
+      expect(await docStatus(id)).toMatchObject({ status: 'ready', byteSize: Buffer.byteLength(body) });
     });
 
     it('stores the bytes off the database thread on the embedded database, and a delete removes them', async () => {

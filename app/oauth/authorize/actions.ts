@@ -1,8 +1,10 @@
 'use server';
 
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { requireSessionUser } from '@/lib/accounts';
 import { approveAuthorization, denyAuthorization, parseAuthorizationRequest } from '@/lib/oauth';
+import { clientAddressFromHeaders } from '@/lib/platform/client-address';
 import { getDb } from '@/lib/platform/db';
 
 /**
@@ -14,7 +16,7 @@ export async function authorizeAction(formData: FormData): Promise<void> {
   const returnTo = `/oauth/authorize?${query}`;
   const user = await requireSessionUser(returnTo);
   const db = await getDb();
-  const parsed = await parseAuthorizationRequest(db, new URLSearchParams(query));
+  const parsed = await parseAuthorizationRequest(db, new URLSearchParams(query), { requesterAddress: clientAddressFromHeaders(await headers()) });
   if (!parsed.ok) redirect(parsed.redirect ?? returnTo);
   if (formData.get('decision') !== 'allow') redirect(denyAuthorization(parsed.request));
   const approved = await approveAuthorization(db, user.id, parsed.request, String(formData.get('subscriptionId') ?? ''));

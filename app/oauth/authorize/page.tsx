@@ -1,9 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { Button } from '@/components/ui/button';
 import { requireSessionUser } from '@/lib/accounts';
 import { consentChoices, isLoopbackRedirect, parseAuthorizationRequest } from '@/lib/oauth';
+import { clientAddressFromHeaders } from '@/lib/platform/client-address';
 import { getDb } from '@/lib/platform/db';
 import { authorizeAction } from './actions';
 
@@ -18,7 +20,7 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(await searchParams)) if (typeof value === 'string') query.set(name, value);
   const db = await getDb();
-  const parsed = await parseAuthorizationRequest(db, query);
+  const parsed = await parseAuthorizationRequest(db, query, { requesterAddress: clientAddressFromHeaders(await headers()) });
   if (!parsed.ok) {
     if (parsed.redirect) redirect(parsed.redirect);
     return (
