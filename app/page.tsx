@@ -98,7 +98,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             <figure className="min-w-0 overflow-hidden rounded-2xl bg-slate-900 text-sm shadow-lg ring-1 ring-slate-900/10">
               <figcaption className="flex items-center justify-between gap-3 border-b border-white/10 px-4 py-2.5 text-xs text-slate-300">
                 <span>One call, a cited answer</span>
-                <Link href={`/docs?kb=${encodeURIComponent(example.id)}`} className="font-medium text-white underline underline-offset-2">
+                <Link prefetch={false} href={`/docs?kb=${encodeURIComponent(example.id)}`} className="font-medium text-white underline underline-offset-2">
                   API reference
                 </Link>
               </figcaption>
@@ -115,7 +115,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
               </pre>
               <p className="border-t border-white/10 px-4 py-2.5 text-xs text-slate-300">
                 Every excerpt is quoted from the cited document. Try it free on{' '}
-                <Link href={`/knowledge-bases/${encodeURIComponent(example.id)}`} className="font-medium text-white underline underline-offset-2">
+                <Link prefetch={false} href={`/knowledge-bases/${encodeURIComponent(example.id)}`} className="font-medium text-white underline underline-offset-2">
                   {example.title}
                 </Link>
                 .
@@ -164,6 +164,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
               // Five tiles in two columns: the last one takes the whole row rather than standing alone.
               <li key={category} className={i === counts.length - 1 && counts.length % 2 === 1 ? 'col-span-2 min-w-0 sm:col-span-1' : 'min-w-0'}>
                 <Link
+                  prefetch={false}
                   href={catalogHref({ ...EMPTY_CATALOG_STATE, category })}
                   className="group flex h-full flex-col rounded-xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-500 hover:shadow-md"
                 >
@@ -184,7 +185,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           title="Most popular"
           className="mt-14"
           action={
-            <Link href="/knowledge-bases" className="text-sm font-semibold text-brand-700 hover:underline">
+            <Link prefetch={false} href="/knowledge-bases" className="text-sm font-semibold text-brand-700 hover:underline">
               See all {formatInteger(total)} <span aria-hidden="true">→</span>
             </Link>
           }

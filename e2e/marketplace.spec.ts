@@ -80,6 +80,10 @@ test('empty result: says so and offers a way out', async ({ page }) => {
   await page.goto('/knowledge-bases?query=zzzqqqxxy');
   await expect(page.getByRole('heading', { name: 'No knowledge bases match' })).toBeVisible();
   await expect(statusLine(page)).toContainText('0 knowledge bases for “zzzqqqxxy”');
+  // A way on that needs no better words: each category as a whole listing.
+  const categories = page.getByRole('navigation', { name: 'Or browse a category' });
+  await expect(categories.getByRole('link')).toHaveText(['Education', 'Policy', 'Health', 'Research', 'Legal']);
+  await expect(categories.getByRole('link', { name: 'Health' })).toHaveAttribute('href', '/knowledge-bases?category=health');
   await page.getByRole('link', { name: 'Clear all filters' }).click();
   await expect(page).toHaveURL(/\/knowledge-bases$/);
   await expect(cardTitles(page)).toHaveCount(12);

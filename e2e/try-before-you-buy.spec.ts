@@ -124,6 +124,21 @@ test('cards say what they sell; a search whose words never all match shows the c
   await page.screenshot({ path: path.join(screenshots, 'try-catalogue-390.png') });
 });
 
+test('a publisher page has a social preview image of its own, in the colour of its mark', async ({ page }) => {
+  await page.goto('/knowledge-bases');
+  const firstCard = page.getByRole('list', { name: 'Knowledge bases' }).getByRole('article').first();
+  const publisherLink = firstCard.locator('a[href^="/publishers/"]');
+  const slug = decodeURIComponent((await publisherLink.getAttribute('href'))!.replace('/publishers/', ''));
+  await page.goto(`/publishers/${encodeURIComponent(slug)}`);
+  const ogImage = new URL((await page.locator('meta[property="og:image"]').getAttribute('content'))!);
+  expect(ogImage.origin).toBe(new URL(page.url()).origin);
+  expect(ogImage.pathname).toContain(`/publishers/${slug}/opengraph-image`);
+  const image = await page.request.get(ogImage.pathname + ogImage.search);
+  expect(image.status()).toBe(200);
+  expect(image.headers()['content-type']).toBe('image/png');
+  expect((await image.body()).length).toBeGreaterThan(10_000);
+});
+
 test('an unconfirmed account sees the banner with Resend; settings errors sit beside the form that failed', async ({ page }) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 1366, height: 900 });

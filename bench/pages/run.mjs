@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /**
- * Lighthouse 12 (the `lighthouse` package with `chrome-launcher`, driving Debian's /usr/bin/chromium) on the
- * catalogue, a knowledge-base page and the signed-in dashboard (/account), against a production build served by
+ * Lighthouse 12 (the `lighthouse` package with `chrome-launcher`, driving Debian's /usr/bin/chromium) on the home
+ * page, the catalogue, a knowledge-base page and the signed-in dashboard (/account), against a production build served by
  * scripts/serve.mjs (`npm start`'s server) with a fresh embedded database (seeded on first start).
  *
  *   node bench/pages/run.mjs            # build into .next-bench-pages, start, measure, stop
  *   BENCH_BASE_URL=http://host:port node bench/pages/run.mjs   # measure a running server instead
  *   BENCH_RUNS=5 BENCH_PRESET=desktop node bench/pages/run.mjs
+ *   BENCH_PAGES=home,catalogue node bench/pages/run.mjs         # only these pages
+ *   BENCH_REPORT_DIR=/tmp/lh node bench/pages/run.mjs           # also keep every run's full Lighthouse report
  *
  * Lighthouse's default mobile profile is used (Moto G Power emulation, simulated slow 4G, 4x CPU slowdown) unless
  * BENCH_PRESET=desktop. Each page is measured BENCH_RUNS times (default 3) in a fresh Chromium and the median run
@@ -38,7 +40,9 @@ const CHROME_FLAGS = [
 ];
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PRESET = process.env.BENCH_PRESET === 'desktop' ? 'desktop' : 'mobile';
-const TARGETS = { performance: 90, accessibility: 95 };
+const TARGETS = { performance: 95, accessibility: 95 };
+const PAGES = (process.env.BENCH_PAGES ?? 'home,catalogue,knowledge-base,dashboard').split(',').map((p) => p.trim());
+const REPORT_DIR = process.env.BENCH_REPORT_DIR;
 
 function freePort() {
   return new Promise((resolve) => {
@@ -143,7 +147,13 @@ async function signedInBuyer(baseUrl, kbPath, dataDir) {
   }
 }
 
-async function measure(url, cookie) {
+/** The scripts that kept the main thread busiest (Lighthouse's bootup-time audit), for finding what blocks. */
+function busiestScripts(lhr) {
+  const items = lhr.audits['bootup-time']?.details?.items ?? [];
+  return items.slice(0, 4).map((i) => `${String(i.url).replace(/^https?:\/\/[^/]+/, '')} ${Math.round(i.total)} ms`);
+}
+
+async function measure(url, cookie, reportName) {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
   try {
     const flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] };
@@ -152,6 +162,10 @@ async function measure(url, cookie) {
     const lhr = result.lhr;
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
     const audit = (id) => lhr.audits[id]?.numericValue;
+    if (REPORT_DIR) {
+      mkdirSync(REPORT_DIR, { recursive: true });
+      writeFileSync(path.join(REPORT_DIR, `${reportName}.json`), JSON.stringify(lhr));
+    }
     return {
       finalUrl: lhr.finalDisplayedUrl,
       performance: Math.round(lhr.categories.performance.score * 100),
@@ -161,6 +175,8 @@ async function measure(url, cookie) {
       tbtMs: Math.round(audit('total-blocking-time')),
       cls: Number(audit('cumulative-layout-shift').toFixed(3)),
       speedIndexMs: Math.round(audit('speed-index')),
+      mainThreadMs: Math.round(audit('mainthread-work-breakdown')),
+      busiestScripts: busiestScripts(lhr),
       failedA11yAudits: Object.values(lhr.audits)
         .filter((a) => lhr.categories.accessibility.auditRefs.some((r) => r.id === a.id && r.weight > 0) && a.score === 0)
         .map((a) => a.id),
@@ -177,31 +193,34 @@ const server = external ? { baseUrl: external, stop: async () => {} } : await st
 try {
   const listing = await (await fetch(`${server.baseUrl}/api/marketplace/knowledge-bases`)).json();
   const kbPath = `/knowledge-bases/${listing.items[0].id}`;
-  const cookie = await signedInBuyer(server.baseUrl, kbPath, server.dataDir);
+  const cookie = PAGES.includes('dashboard') ? await signedInBuyer(server.baseUrl, kbPath, server.dataDir) : undefined;
   const pages = [
+    { name: 'home', url: `${server.baseUrl}/` },
     { name: 'catalogue', url: `${server.baseUrl}/knowledge-bases` },
     { name: 'knowledge-base', url: `${server.baseUrl}${kbPath}` },
     { name: 'dashboard', url: `${server.baseUrl}/account`, cookie },
-  ];
+  ].filter((p) => PAGES.includes(p.name));
   const results = [];
   for (const p of pages) {
     // One warm-up request so the first measured run does not pay for the server's first render of the route.
     await fetch(p.url, { headers: p.cookie ? { Cookie: p.cookie } : {} });
+    const loadBefore = os.loadavg()[0];
     const runs = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await measure(p.url, p.cookie));
+    for (let i = 0; i < RUNS; i++) runs.push(await measure(p.url, p.cookie, `${p.name}-${PRESET}-${i + 1}`));
     const m = median(runs);
     if (p.cookie && new URL(m.finalUrl).pathname !== '/account') throw new Error(`dashboard run ended at ${m.finalUrl}: the session cookie was not accepted`);
-    results.push({ page: p.name, path: new URL(p.url).pathname, runs: runs.map((r) => r.performance), ...m });
+    results.push({ page: p.name, path: new URL(p.url).pathname, runs: runs.map((r) => r.performance), tbtRuns: runs.map((r) => r.tbtMs), loadAverage1m: [loadBefore, os.loadavg()[0]].map((l) => l.toFixed(1)), ...m });
   }
   const report = { measuredAt: new Date().toISOString(), preset: PRESET, runsPerPage: RUNS, lighthouse: '12.8', cpus: os.cpus().length, loadAverage: os.loadavg().map((l) => l.toFixed(1)), results };
   mkdirSync(path.join(root, 'bench/pages/results'), { recursive: true });
   writeFileSync(path.join(root, `bench/pages/results/latest-${PRESET}.json`), JSON.stringify(report, null, 2) + '\n');
   console.log(`\nLighthouse ${PRESET}, median of ${RUNS} runs per page (load average ${report.loadAverage.join(' ')} on ${report.cpus} CPUs)\n`);
-  console.log('page            perf  a11y   FCP ms   LCP ms   TBT ms    CLS   perf runs');
+  console.log('page            perf  a11y   FCP ms   LCP ms   TBT ms    CLS  main ms   perf runs (TBT ms)');
   for (const r of results) {
     console.log(
-      `${r.page.padEnd(15)} ${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(r.fcpMs).padStart(7)}  ${String(r.lcpMs).padStart(7)}  ${String(r.tbtMs).padStart(7)}  ${r.cls.toFixed(3).padStart(5)}   ${r.runs.join(', ')}`,
+      `${r.page.padEnd(15)} ${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(r.fcpMs).padStart(7)}  ${String(r.lcpMs).padStart(7)}  ${String(r.tbtMs).padStart(7)}  ${r.cls.toFixed(3).padStart(5)}  ${String(r.mainThreadMs).padStart(7)}   ${r.runs.join(', ')} (${r.tbtRuns.join(', ')})`,
     );
+    console.log(`  load average (1 min) ${r.loadAverage1m.join(' → ')}; busiest scripts: ${r.busiestScripts.join('; ')}`);
     if (r.failedA11yAudits.length) console.log(`  failed accessibility audits: ${r.failedA11yAudits.join(', ')}`);
   }
   const missed = results.filter((r) => r.performance < TARGETS.performance || r.accessibility < TARGETS.accessibility);

@@ -87,6 +87,7 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
                 </span>
               ) : (
                 <Link
+                  prefetch={false}
                   href={catalogHref(withChange(state, { category: tab.value }))}
                   aria-current={active ? 'page' : undefined}
                   className={cx(tabClass, active ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900')}
@@ -169,7 +170,6 @@ function TagChip({ state, tag, count }: { state: CatalogState; tag: string; coun
   }
   return (
     <Link
-      // Dozens of filter links: prefetching them all would cost a request each on every catalogue view.
       prefetch={false}
       href={catalogHref(toggleTag(state, tag))}
       aria-current={selected ? 'true' : undefined}
@@ -230,7 +230,7 @@ export function LanguageForm({ state, facets }: { state: CatalogState; facets: r
         id="catalog-language"
         name="language"
         defaultValue={state.language ?? ''}
-        className="max-w-[11rem] rounded-lg border border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm text-slate-900 shadow-sm"
+        className="rounded-lg border border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm text-slate-900 shadow-sm"
         options={[
           { value: '', label: withCount('Any language', all) },
           ...languages.map((f) => ({ value: f.language, label: withCount(languageName(f.language), f.count) })),

@@ -38,7 +38,7 @@ export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<Knowle
         </span>
       </div>
       <Heading className="mt-2 text-base font-semibold leading-snug text-slate-900">
-        <Link href={knowledgeBaseHref(kb.id)} className="after:absolute after:inset-0 after:rounded-xl after:content-['']">
+        <Link prefetch={false} href={knowledgeBaseHref(kb.id)} className="after:absolute after:inset-0 after:rounded-xl after:content-['']">
           {kb.title}
         </Link>
       </Heading>
@@ -46,7 +46,7 @@ export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<Knowle
         <PublisherMark name={kb.publisher.name} slug={kb.publisher.slug} />
         <span className="sr-only">by</span>
         {kb.publisher.slug ? (
-          <Link href={publisherHref(kb.publisher.slug)} className="relative z-10 font-medium text-slate-800 underline-offset-2 hover:underline">
+          <Link prefetch={false} href={publisherHref(kb.publisher.slug)} className="relative z-10 font-medium text-slate-800 underline-offset-2 hover:underline">
             {kb.publisher.name}
           </Link>
         ) : (

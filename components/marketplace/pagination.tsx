@@ -29,6 +29,7 @@ export function Pagination({ state, totalPages }: { state: CatalogState; totalPa
           ) : (
             <li key={page}>
               <Link
+                prefetch={false}
                 href={href(page)}
                 aria-label={`Page ${page}`}
                 aria-current={page === state.page ? 'page' : undefined}

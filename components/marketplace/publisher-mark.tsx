@@ -5,7 +5,16 @@ import { cx } from '@/components/ui/cx';
  * renames of the display name), so cards from one publisher are recognisable at a glance. Decorative: the name is
  * always written beside it. The palette's text contrast is at least 4.5:1 (white on the 700 shades).
  */
-const PALETTE = ['bg-sky-700', 'bg-emerald-700', 'bg-violet-700', 'bg-rose-700', 'bg-amber-700', 'bg-teal-700', 'bg-indigo-700', 'bg-fuchsia-700'];
+const PALETTE = [
+  { className: 'bg-sky-700', hex: '#0369a1' },
+  { className: 'bg-emerald-700', hex: '#047857' },
+  { className: 'bg-violet-700', hex: '#6d28d9' },
+  { className: 'bg-rose-700', hex: '#be123c' },
+  { className: 'bg-amber-700', hex: '#b45309' },
+  { className: 'bg-teal-700', hex: '#0f766e' },
+  { className: 'bg-indigo-700', hex: '#4338ca' },
+  { className: 'bg-fuchsia-700', hex: '#a21caf' },
+] as const;
 
 export function publisherInitials(name: string): string {
   const words = name
@@ -17,10 +26,20 @@ export function publisherInitials(name: string): string {
   return chosen.map((w) => [...w][0]!.toUpperCase()).join('') || '?';
 }
 
-export function publisherColour(key: string): string {
+function paletteEntry(key: string): (typeof PALETTE)[number] {
   let hash = 0;
   for (const ch of key) hash = (hash * 31 + ch.codePointAt(0)!) >>> 0;
   return PALETTE[hash % PALETTE.length]!;
+}
+
+/** The mark's background as a Tailwind class, for pages. */
+export function publisherColour(key: string): string {
+  return paletteEntry(key).className;
+}
+
+/** The same colour as a hex value, for images drawn without CSS classes (the social preview image). */
+export function publisherColourHex(key: string): string {
+  return paletteEntry(key).hex;
 }
 
 export function PublisherMark({ name, slug, size = 'sm' }: { name: string; slug: string; size?: 'sm' | 'lg' }) {

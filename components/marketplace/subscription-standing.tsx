@@ -22,7 +22,7 @@ export function SubscriptionStanding({ standing, canUpgrade }: { standing: Subsc
           {suspended
             ? `The last renewal payment for your ${standing.planName} plan did not go through, so API calls and Try it are refused until it is paid.`
             : `Your ${standing.planName} plan starts as soon as the payment goes through.`}{' '}
-          <Link href={manageHref} className="font-semibold underline">
+          <Link prefetch={false} href={manageHref} className="font-semibold underline">
             See your subscription
           </Link>
         </p>
@@ -35,7 +35,7 @@ export function SubscriptionStanding({ standing, canUpgrade }: { standing: Subsc
         <h3 className="text-base font-semibold text-slate-900">
           You are subscribed to the {standing.planName} plan
         </h3>
-        <Link href={manageHref} className={linkClass}>
+        <Link prefetch={false} href={manageHref} className={linkClass}>
           Manage your subscription
         </Link>
       </div>

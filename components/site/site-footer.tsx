@@ -19,7 +19,7 @@ export function SiteFooter() {
           <ul className="flex flex-wrap gap-x-4 gap-y-2">
             {LINKS.map((link) => (
               <li key={link.href}>
-                <Link href={link.href} className="hover:text-slate-900 hover:underline">
+                <Link prefetch={false} href={link.href} className="hover:text-slate-900 hover:underline">
                   {link.label}
                 </Link>
               </li>

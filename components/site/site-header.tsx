@@ -8,7 +8,7 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3 sm:px-6">
         <div className="flex items-center gap-3 sm:gap-6">
-          <Link href="/" className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900">
+          <Link prefetch={false} href="/" className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900">
             <span aria-hidden="true" className="grid h-8 w-8 place-items-center rounded-lg bg-brand-600 text-sm font-bold text-white">
               A
             </span>
@@ -17,20 +17,20 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
           <nav aria-label="Main">
             <ul className="flex items-center gap-1 text-sm font-medium">
               <li>
-                <Link href="/knowledge-bases" className="rounded-md px-2 py-2 text-slate-700 sm:px-3 hover:bg-slate-100 hover:text-slate-900">
+                <Link prefetch={false} href="/knowledge-bases" className="rounded-md px-2 py-2 text-slate-700 sm:px-3 hover:bg-slate-100 hover:text-slate-900">
                   <span className="sm:hidden">Browse</span>
                   <span className="hidden sm:inline">Knowledge bases</span>
                 </Link>
               </li>
               <li>
-                <Link href="/docs" className="rounded-md px-2 py-2 text-slate-700 sm:px-3 hover:bg-slate-100 hover:text-slate-900">
+                <Link prefetch={false} href="/docs" className="rounded-md px-2 py-2 text-slate-700 sm:px-3 hover:bg-slate-100 hover:text-slate-900">
                   <span className="sm:hidden">API</span>
                   <span className="hidden sm:inline">API reference</span>
                 </Link>
               </li>
               <li>
                 {/* For everyone: signed out, /publish sends to sign-in and comes back (issue 15). */}
-                <Link href="/publish" className="rounded-md px-2 py-2 text-slate-700 sm:px-3 hover:bg-slate-100 hover:text-slate-900">
+                <Link prefetch={false} href="/publish" className="rounded-md px-2 py-2 text-slate-700 sm:px-3 hover:bg-slate-100 hover:text-slate-900">
                   Publish
                 </Link>
               </li>

@@ -34,7 +34,7 @@ export function TryItSection({
     body = (
       <p className="mt-2 text-sm text-slate-700">
         Your subscription is suspended until its payment goes through.{' '}
-        <Link href={`/account/subscriptions/${standing.subscriptionId}`} className="font-medium text-brand-700 underline">
+        <Link prefetch={false} href={`/account/subscriptions/${standing.subscriptionId}`} className="font-medium text-brand-700 underline">
           See your subscription
         </Link>
       </p>
@@ -48,7 +48,7 @@ export function TryItSection({
   } else if (!signedIn) {
     body = (
       <p className="mt-2 text-sm text-slate-700">
-        <Link href={`/signin?callbackUrl=${encodeURIComponent(returnTo)}`} className="font-medium text-brand-700 underline">
+        <Link prefetch={false} href={`/signin?callbackUrl=${encodeURIComponent(returnTo)}`} className="font-medium text-brand-700 underline">
           Sign in and subscribe to try
         </Link>{' '}
         this knowledge base from here.

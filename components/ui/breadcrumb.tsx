@@ -15,7 +15,7 @@ export function Breadcrumb({ items }: { items: Crumb[] }) {
           <li key={`${index}-${item.label}`} className="flex items-center gap-1.5">
             {index > 0 && <span aria-hidden="true">/</span>}
             {item.href ? (
-              <Link href={item.href} className="text-brand-700 underline-offset-2 hover:text-slate-900 hover:underline">
+              <Link prefetch={false} href={item.href} className="text-brand-700 underline-offset-2 hover:text-slate-900 hover:underline">
                 {item.label}
               </Link>
             ) : (

@@ -39,7 +39,11 @@ export function Button({ variant, size, className, type = 'button', ...props }: 
   return <button type={type} className={buttonClasses({ variant, size }, className)} {...props} />;
 }
 
-/** A link that looks like a button (it navigates, so it stays a link for assistive technology). */
-export function ButtonLink({ variant, size, className, ...props }: ComponentProps<typeof Link> & ButtonStyle) {
-  return <Link className={buttonClasses({ variant, size }, className)} {...props} />;
+/**
+ * A link that looks like a button (it navigates, so it stays a link for assistive technology). It prefetches nothing
+ * unless asked: every page here renders on request, so a prefetch is a server render and a main-thread parse for a
+ * visit that may never come (the public pages' links all opt out, bench/pages/README.md).
+ */
+export function ButtonLink({ variant, size, className, prefetch = false, ...props }: ComponentProps<typeof Link> & ButtonStyle) {
+  return <Link prefetch={prefetch} className={buttonClasses({ variant, size }, className)} {...props} />;
 }

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { CategoryTabs, LanguageForm, SearchForm, SortForm, TagChips } from '@/components/marketplace/catalog-controls';
 import { catalogHref, defaultSort, EMPTY_CATALOG_STATE, isFiltered, type CatalogState } from '@/components/marketplace/catalog-url';
+import { CategoryIcon } from '@/components/marketplace/category-icon';
 import { categoryLabel, languageName } from '@/components/marketplace/format';
 import { plural } from '@/lib/platform/format';
 import { KnowledgeBaseGrid } from '@/components/marketplace/knowledge-base-card';
@@ -85,7 +86,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
         <Alert tone="error" title="These filters could not be applied" className="mt-8">
           <p>{parsed.ok ? 'Something went wrong.' : friendlyListingError(parsed.parameter)}</p>
           <p className="mt-2">
-            <Link href="/knowledge-bases" className="font-semibold underline">
+            <Link prefetch={false} href="/knowledge-bases" className="font-semibold underline">
               Show all knowledge bases
             </Link>
           </p>
@@ -99,7 +100,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
             </p>
             <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
               {isFiltered(state) ? (
-                <Link href={catalogHref({ ...EMPTY_CATALOG_STATE, sort: state.sort === 'relevance' ? EMPTY_CATALOG_STATE.sort : state.sort })} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
+                <Link prefetch={false} href={catalogHref({ ...EMPTY_CATALOG_STATE, sort: state.sort === 'relevance' ? EMPTY_CATALOG_STATE.sort : state.sort })} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
                   Clear filters
                 </Link>
               ) : null}
@@ -146,6 +147,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
                 </ButtonLink>
               ) : null}
               <ButtonLink href="/knowledge-bases">Clear all filters</ButtonLink>
+              {state.query ? <BrowseCategories /> : null}
             </EmptyState>
           )}
           </section>
@@ -162,7 +164,7 @@ function DidYouMean({ state, suggestion, showing }: { state: CatalogState; sugge
     <div className="mt-5 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-slate-800">
       <p>
         Did you mean{' '}
-        <Link href={href} className="font-semibold text-brand-700 underline underline-offset-2">
+        <Link prefetch={false} href={href} className="font-semibold text-brand-700 underline underline-offset-2">
           {suggestion}
         </Link>
         ?
@@ -173,6 +175,27 @@ function DidYouMean({ state, suggestion, showing }: { state: CatalogState; sugge
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** After a search that found nothing, a way on that needs no better words: the categories, each a whole listing. */
+function BrowseCategories() {
+  return (
+    <nav aria-labelledby="browse-categories-heading" className="mt-4 w-full">
+      <h3 id="browse-categories-heading" className="text-sm font-medium text-slate-700">
+        Or browse a category
+      </h3>
+      <ul className="mt-2 flex flex-wrap justify-center gap-2">
+        {CATEGORIES.map((category) => (
+          <li key={category}>
+            <ButtonLink href={catalogHref({ ...EMPTY_CATALOG_STATE, category })} variant="secondary" size="sm">
+              <CategoryIcon category={category} className="h-4 w-4" />
+              {categoryLabel(category)}
+            </ButtonLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 

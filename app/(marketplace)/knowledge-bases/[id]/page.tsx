@@ -80,7 +80,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
           <h1 className="text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">{kb.title}</h1>
           <p className="mt-2 text-slate-700">
             by{' '}
-            <Link href={publisherHref(kb.publisherRef.slug)} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+            <Link prefetch={false} href={publisherHref(kb.publisherRef.slug)} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
               {kb.publisherRef.name}
             </Link>
           </p>
@@ -89,6 +89,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
             {kb.tags.map((tag) => (
               <li key={tag}>
                 <Link
+                  prefetch={false}
                   href={catalogHref(withChange(EMPTY_CATALOG_STATE, { tags: [tag] }))}
                   className="inline-block rounded-full border border-slate-300 bg-white px-2.5 py-0.5 text-xs font-medium text-slate-700 hover:border-slate-400"
                 >
@@ -160,7 +161,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
             {standing ? (
               <>
                 your key for this knowledge base (
-                <Link href="/account/keys" className="font-medium text-brand-700 underline">
+                <Link prefetch={false} href="/account/keys" className="font-medium text-brand-700 underline">
                   see your keys
                 </Link>
                 )
@@ -175,7 +176,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
           </div>
           <p className="mt-4 text-sm text-slate-700">
             Errors, headers, limits and every endpoint:{' '}
-            <Link href={`/docs?kb=${encodeURIComponent(kb.id)}`} className="font-medium text-brand-700 underline">
+            <Link prefetch={false} href={`/docs?kb=${encodeURIComponent(kb.id)}`} className="font-medium text-brand-700 underline">
               the API reference
             </Link>
             .
