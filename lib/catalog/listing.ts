@@ -7,6 +7,9 @@ import { getDb } from '@/lib/platform/db';
 import { isCleanId } from '@/lib/platform/text-input';
 import { anyWordTsquery, isOneWordSearch, matchSearchVector, parseSearchTerms, searchTsquery, startsWithPattern, type SearchTerms } from './search-query';
 import { toPlanView, type PlanView } from '@/lib/subscriptions';
+import type { KnowledgeBaseDetail, KnowledgeBaseListItem } from './schemas';
+
+export type { KnowledgeBaseDetail, KnowledgeBaseListItem };
 
 export type { PlanView };
 
@@ -19,20 +22,6 @@ export { parseListingParams, type ListingParams, type ListingParamsResult } from
  */
 
 // ── views ────────────────────────────────────────────────────────────────────────────────────────────
-
-/** Exactly the nine fields of a listing item (docs/api.md §2.3). `publisher` is the publisher's display name. */
-export interface KnowledgeBaseListItem {
-  id: string;
-  title: string;
-  publisher: string;
-  summary: string;
-  category: Category;
-  tags: string[];
-  subscribersCount: number;
-  queryVolume: number;
-  /** ISO 8601 UTC with milliseconds. */
-  updatedAt: string;
-}
 
 export interface PublisherRef {
   name: string;
@@ -54,15 +43,6 @@ export interface Listing<T> {
   totalPages: number;
 }
 
-
-export interface KnowledgeBaseDetail extends KnowledgeBaseListItem {
-  description: string;
-  plans: PlanView[];
-  documentsCount: number;
-  language: string;
-  licence: string;
-  sampleQuestions: string[];
-}
 
 /** The detail plus what a page needs beyond the API (publisher link, creation date, the most chosen plan). */
 export interface KnowledgeBaseView extends KnowledgeBaseDetail {

@@ -3,12 +3,28 @@
  * handler, the Node face for npm start's fast lane. Public surface.
  */
 export { clearGatewayCaches, handleGatewayRequest, runSubscriberQuery, type GatewayOutcome, type SubscriberQueryResult } from './pipeline';
-export { MAX_BODY_BYTES, MAX_QUERY_CHARS } from './request-body';
+export {
+  DEFAULT_TOP_K,
+  difyRecordsSchema,
+  difyRetrievalRequestSchema,
+  idempotencyKeySchema,
+  MAX_BODY_BYTES,
+  MAX_QUERY_CHARS,
+  MAX_TOP_K,
+  queryRequestSchema,
+  searchRequestSchema,
+  searchResultSchema,
+  searchResultsSchema,
+  usageReportSchema,
+  type DifyRecords,
+  type SearchResults,
+  type UsageReport,
+} from './schemas';
 export type { GatewayRequest } from './keyed';
 export { gatewayReply, serveKeyed, serveQueryRequest, toGatewayRequest } from './web';
-export { handleSearchRequest, type SearchResults } from './search';
-export { handleUsageRequest, type UsageReport } from './usage';
-export { difyReply, handleDifyRetrieval, type DifyRecords } from './dify';
+export { handleSearchRequest } from './search';
+export { handleUsageRequest, USAGE_REQUESTS_PER_MINUTE } from './usage';
+export { difyReply, handleDifyRetrieval } from './dify';
 export { serveMcpRequest } from './mcp';
 export { keyedRoute } from './endpoints';
 export { registerNodeGateway } from './node';

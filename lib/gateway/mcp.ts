@@ -22,8 +22,9 @@ import { findKnowledgeBaseIntro } from './key-lookup';
 import { runKeyed, type KeyedCall } from './keyed';
 import type { GatewayDenial, GatewayOutcome } from './outcome';
 import { meterAnswer } from './pipeline';
-import { MAX_BODY_BYTES, MAX_QUERY_CHARS, validateQuery } from './request-body';
-import { DEFAULT_TOP_K, MAX_TOP_K, meterSearch, searchInputOf, toSearchResults } from './search';
+import { validateQuery } from './request-body';
+import { DEFAULT_TOP_K, MAX_BODY_BYTES, MAX_QUERY_CHARS, MAX_TOP_K } from './schemas';
+import { meterSearch, searchInputOf, toSearchResults } from './search';
 import { gatewayReply, type GatewayReply } from './web';
 
 /**

@@ -5,7 +5,8 @@ import { streamGatewayQuery, sseFrame, wantsEventStream, type EventStreamWriter 
 import type { GatewayRequest } from './keyed';
 import type { GatewayOutcome } from './outcome';
 import { handleGatewayRequest } from './pipeline';
-import { MAX_BODY_BYTES, type BodyReadResult } from './request-body';
+import type { BodyReadResult } from './request-body';
+import { MAX_BODY_BYTES } from './schemas';
 
 /**
  * The Web (fetch API) face of the gateway, used by the Next route handler `app/kb/[kb_id]/query/route.ts` (`next dev`,

@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES } from '@/lib/gateway';
+import { MAX_BODY_BYTES, USAGE_REQUESTS_PER_MINUTE } from '@/lib/gateway';
 import { CATALOGUE_HEADERS, catalogueLoadResponses, errorSchema, headerRef, ID_ONLY, json, KEY_IF_KNOWN_HEADERS, KEYED_HEADERS, ref, type Json } from './shared';
 
 /** The paths of the agent endpoints and of the service endpoints (this document, health). */
@@ -164,7 +164,7 @@ export function agentPaths(): Json {
       get: {
         tags: ['query'],
         operationId: 'getUsage',
-        summary: 'Where this key’s subscription stands: usage of the period and the query limit (never counted; 30 per minute per key)',
+        summary: `Where this key’s subscription stands: usage of the period and the query limit (never counted; ${USAGE_REQUESTS_PER_MINUTE} per minute per key)`,
         security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
         responses: {
           '200': { description: 'The usage report; X-RateLimit-* describe this endpoint’s own limit', headers: KEYED_HEADERS, content: json(ref('UsageReport')) },

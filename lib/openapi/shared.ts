@@ -48,7 +48,7 @@ export const CATALOGUE_HEADERS = {
 /** The catalogue's answers to load: the per-client limit (429) and a full load queue (503); neither is cached. */
 export const catalogueLoadResponses = {
   '429': {
-    description: 'This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (300) to the public endpoints in the last minute',
+    description: 'This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests to the public endpoints in the last minute',
     headers: { ...CATALOGUE_HEADERS, 'X-RateLimit-Limit': headerRef('XRateLimitLimit'), 'X-RateLimit-Remaining': headerRef('XRateLimitRemaining'), 'X-RateLimit-Reset': headerRef('XRateLimitReset'), 'Retry-After': headerRef('RetryAfterRequired') },
     content: json(ref('RateLimitError')),
   },
