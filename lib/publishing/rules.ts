@@ -136,14 +136,23 @@ const languageSchema = z
 
 export const BACKEND_KINDS = ['hosted', 'http'] as const;
 
+/** A listing's text bounds: the schema below enforces them and the console's form shows them (its fields are fed these). */
+export const LISTING_LIMITS = {
+  title: { min: 3, max: 120 },
+  summary: { min: 10, max: 300 },
+  description: { max: 10_000 },
+  licence: { min: 2, max: 80 },
+} as const;
+export type ListingLimits = typeof LISTING_LIMITS;
+
 export const listingSchema = z.object({
-  title: line('The title', 3, 120),
-  summary: line('The summary', 10, 300),
-  description: prose('The description', 10_000),
+  title: line('The title', LISTING_LIMITS.title.min, LISTING_LIMITS.title.max),
+  summary: line('The summary', LISTING_LIMITS.summary.min, LISTING_LIMITS.summary.max),
+  description: prose('The description', LISTING_LIMITS.description.max),
   category: z.enum(CATEGORIES, { error: 'Choose a category.' }),
   tags: tagsSchema,
   language: languageSchema,
-  licence: line('The licence', 2, 80),
+  licence: line('The licence', LISTING_LIMITS.licence.min, LISTING_LIMITS.licence.max),
   sampleQuestions: sampleQuestionsSchema,
   /** Free preview questions on the knowledge-base page (docs/api.md §10.6); absent: unchanged (on for a new listing). */
   previewsEnabled: z
