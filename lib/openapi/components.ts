@@ -55,10 +55,10 @@ export function listingParameters(): Json[] {
 }
 
 /** Requests are described as clients send them: a field with a default may be left out. */
-export const requestSchemas = () =>
+const requestSchemas = () =>
   fromZod('input', { QueryRequest: queryRequestSchema, SearchRequest: searchRequestSchema, DifyRetrievalRequest: difyRetrievalRequestSchema });
 
-export const responseSchemas = () =>
+const responseSchemas = () =>
   fromZod('output', {
     Category: categorySchema,
     KnowledgeBaseListItem: knowledgeBaseListItemSchema,

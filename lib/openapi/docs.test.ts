@@ -9,7 +9,9 @@ import { buildOpenApiDocument } from '@/lib/openapi';
  *   same HTTP status and that endpoint under "Built on", and every row built on an endpoint the OpenAPI document
  *   covers is declared there;
  * - every response header the OpenAPI document declares is in the docs' response header table (§13.1), built on
- *   that endpoint.
+ *   that endpoint;
+ * - every limit the docs state for a public input or output (§2.2, §3.2, §6.4, §10.2, §10.3) is the one the OpenAPI
+ *   document, and so the zod schema it is generated from, enforces.
  * The parsing is deliberately plain: find a heading by its title, read the markdown table right below it.
  */
 

@@ -596,7 +596,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvalidParameterError"];
                 };
             };
-            /** @description This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests to the public endpoints in the last minute */
+            /** @description This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (300) to the public endpoints in the last minute */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -713,7 +713,7 @@ export interface operations {
                     "application/json": components["schemas"]["KnowledgeBaseNotFoundError"];
                 };
             };
-            /** @description This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests to the public endpoints in the last minute */
+            /** @description This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (300) to the public endpoints in the last minute */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1691,7 +1691,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests to the public endpoints in the last minute */
+            /** @description This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (300) to the public endpoints in the last minute */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
