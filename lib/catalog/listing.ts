@@ -6,14 +6,12 @@ import { CATEGORIES, type Category, type ListingParams } from './params';
 import { getDb } from '@/lib/platform/db';
 import { isCleanId } from '@/lib/platform/text-input';
 import { anyWordTsquery, isOneWordSearch, matchSearchVector, parseSearchTerms, searchTsquery, startsWithPattern, type SearchTerms } from './search-query';
-import { toPlanView, type PlanView } from '@/lib/subscriptions';
+import { toPlanView } from '@/lib/subscriptions';
 import type { KnowledgeBaseDetail, KnowledgeBaseListItem } from './schemas';
 
 export type { KnowledgeBaseDetail, KnowledgeBaseListItem };
 
-export type { PlanView };
-
-export { parseListingParams, type ListingParams, type ListingParamsResult } from './params';
+export { parseListingParams, type ListingParams } from './params';
 
 /**
  * The public catalogue (docs/api.md §2): the listing with its filters, total and stable orders; the detail of one
@@ -23,7 +21,7 @@ export { parseListingParams, type ListingParams, type ListingParamsResult } from
 
 // ── views ────────────────────────────────────────────────────────────────────────────────────────────
 
-export interface PublisherRef {
+interface PublisherRef {
   name: string;
   slug: string;
 }
@@ -90,7 +88,7 @@ export type ListRow = {
   updatedAt: Date;
 };
 
-export function toListItem(row: ListRow): KnowledgeBaseListItem {
+function toListItem(row: ListRow): KnowledgeBaseListItem {
   return {
     id: row.id,
     title: row.title,
@@ -287,12 +285,12 @@ const firstStrategy = (params: ListingParams): UntitledStrategy =>
   !params.category && !params.language && params.tags.length === 0 && params.page * params.pageSize <= untitledWalk.upTo ? 'walk' : 'sorted';
 
 /** The sort actually applied: `relevance` without search words is `popular` (docs/api.md §2.2). */
-export function effectiveSort(sort: ListingParams['sort'], search: ListingSearch | null): ListingParams['sort'] {
+function effectiveSort(sort: ListingParams['sort'], search: ListingSearch | null): ListingParams['sort'] {
   return sort === 'relevance' && !search?.terms ? 'popular' : sort;
 }
 
 /** The listing's order on knowledge_bases itself (publisher pages). */
-export const listingOrder = (sort: ListingParams['sort']) => orderBy(sort, knowledgeBases, knowledgeBases.id);
+const listingOrder = (sort: ListingParams['sort']) => orderBy(sort, knowledgeBases, knowledgeBases.id);
 
 /**
  * The two statements of one listing request (exported so bench/listing can run the very same SQL through pg).

@@ -14,8 +14,7 @@ import { idempotencyKeySchema } from './schemas';
  * insert can win the claim. A claim is a lease, so a request whose instance died (kill -9) does not block its key
  * for a day: once the lease is over, the next retry takes the key over and runs.
  */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** 1–255 printable ASCII characters (spaces inside only, since header values are trimmed on the wire). */

@@ -78,7 +78,7 @@ function headerValue(req: IncomingMessage, name: string): string | null {
 }
 
 /** The body, at most `limit` bytes: a declared or actual larger body is refused without being buffered; bytes that are not UTF-8 are refused too. */
-export function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
+function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ ok: false, reason: 'too_large' });
   return new Promise((resolve, reject) => {
@@ -107,7 +107,7 @@ export function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Prom
   });
 }
 
-export { GZIP_MIN_BYTES, acceptsGzip };
+export { acceptsGzip };
 const gzipAsync = promisify(gzip);
 
 /** The security headers every answer carries (lib/platform/security-headers.mjs; Next's answers get the same list). */

@@ -11,7 +11,7 @@ import { describeTextProblem, textProblem } from '@/lib/platform/text-input';
 export const MAX_BODY_BYTES = 16 * 1024;
 export const MAX_QUERY_CHARS = 2_000;
 export const DEFAULT_TOP_K = 5;
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const MAX_TOP_K = 20;
 
 function codePoints(text: string): number {
@@ -79,7 +79,7 @@ export const difyRetrievalRequestSchema = z.looseObject({
 // ── outputs ─────────────────────────────────────────────────────────────────────────────────────────
 
 /** 1-based page where the source has pages; null where it has none. */
-export const pageSchema = z.int().min(1).nullable().meta({ description: '1-based page where the source has pages; null where it has none.' });
+const pageSchema = z.int().min(1).nullable().meta({ description: '1-based page where the source has pages; null where it has none.' });
 
 export const searchResultSchema = z.object({
   document_id: z.string().min(1),

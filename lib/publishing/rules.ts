@@ -53,9 +53,9 @@ function isHttpUrl(value: string): boolean {
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.includes('.');
 }
 
-export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$/;
+const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$/;
 
-export const slugSchema = z
+const slugSchema = z
   .string()
   .trim()
   .toLowerCase()
@@ -78,13 +78,11 @@ export const publisherProfileSchema = z.object({
     .max(254, 'An email address has at most 254 characters.')
     .pipe(z.email({ error: 'Enter an email address the operator can reach you at.' })),
 });
-export type PublisherProfileInput = z.input<typeof publisherProfileSchema>;
-export type PublisherProfile = z.output<typeof publisherProfileSchema>;
 
 // ── Listing ──────────────────────────────────────────────────────────────────────────────────────────
 
-export const MAX_TAGS = 8;
-export const MAX_TAG_LENGTH = 32;
+const MAX_TAGS = 8;
+const MAX_TAG_LENGTH = 32;
 
 /**
  * Tags as the catalogue stores them: lower-case, inner spaces collapsed to one hyphen, trimmed, duplicates removed
@@ -114,7 +112,7 @@ const tagsSchema = z
     }
   });
 
-export const MAX_SAMPLE_QUESTIONS = 6;
+const MAX_SAMPLE_QUESTIONS = 6;
 
 /** One question per line (or a list); blank lines dropped, duplicates removed. */
 const sampleQuestionsSchema = z
@@ -134,7 +132,7 @@ const languageSchema = z
   .trim()
   .regex(/^[a-z]{2,3}(?:-[A-Z]{2})?$/, 'Use a language code such as en, es, de, fr or pt-BR.');
 
-export const BACKEND_KINDS = ['hosted', 'http'] as const;
+const BACKEND_KINDS = ['hosted', 'http'] as const;
 
 /** A listing's text bounds: the schema below enforces them and the console's form shows them (its fields are fed these). */
 export const LISTING_LIMITS = {
@@ -160,18 +158,15 @@ export const listingSchema = z.object({
     .transform((v) => v === true || v === 'true')
     .optional(),
 });
-export type ListingInput = z.input<typeof listingSchema>;
-export type Listing = z.output<typeof listingSchema>;
 
 /** A new listing also chooses its backend, once. */
 export const newListingSchema = listingSchema.extend({
   backendKind: z.enum(BACKEND_KINDS, { error: 'Choose where the answers come from.' }),
 });
-export type NewListingInput = z.input<typeof newListingSchema>;
 
 // ── Plans ────────────────────────────────────────────────────────────────────────────────────────────
 
-export const CURRENCIES = ['usd', 'eur', 'gbp'] as const;
+const CURRENCIES = ['usd', 'eur', 'gbp'] as const;
 
 /** A price typed by a person ("19", "19.00", "0") as integer minor units, or null when it is not a price. */
 export function parsePriceToCents(value: string): number | null {
@@ -221,7 +216,6 @@ export function planSchema(freePlanMaxQueries: number) {
     })
     .transform(({ price, ...rest }) => ({ ...rest, priceCents: price }));
 }
-export type PlanInput = z.input<ReturnType<typeof planSchema>>;
 export type PlanFields = z.output<ReturnType<typeof planSchema>>;
 
 /** True when the two plans differ in what a subscriber pays or gets (a rename alone changes neither). */
