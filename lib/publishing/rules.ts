@@ -39,10 +39,20 @@ function prose(label: string, max: number) {
     .refine(isCleanText, CONTROL);
 }
 
+/** A profile's text bounds: the schemas below enforce them and the console's profile form shows them. */
+export const PROFILE_LIMITS = {
+  name: { min: 2, max: 80 },
+  slug: { min: 2, max: 60 },
+  websiteUrl: { max: 200 },
+  bio: { max: 500 },
+  contactEmail: { max: 254 },
+} as const;
+export type ProfileLimits = typeof PROFILE_LIMITS;
+
 const optionalUrl = z
   .string()
   .trim()
-  .max(200, 'A website address has at most 200 characters.')
+  .max(PROFILE_LIMITS.websiteUrl.max, `A website address has at most ${PROFILE_LIMITS.websiteUrl.max} characters.`)
   .refine(isCleanText, CONTROL)
   .refine((v) => v === '' || isHttpUrl(v), 'Enter a full address starting with https:// (or http://).')
   .transform((v) => (v === '' ? null : v));
@@ -59,23 +69,23 @@ const slugSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .min(2, 'The address needs at least 2 characters.')
-  .max(60, 'The address has at most 60 characters.')
+  .min(PROFILE_LIMITS.slug.min, `The address needs at least ${PROFILE_LIMITS.slug.min} characters.`)
+  .max(PROFILE_LIMITS.slug.max, `The address has at most ${PROFILE_LIMITS.slug.max} characters.`)
   .regex(SLUG_PATTERN, 'Use lower-case letters, digits and single hyphens (not at the start or end).')
   .refine((v) => !v.includes('--'), 'Use single hyphens only.');
 
 // ── Profile ──────────────────────────────────────────────────────────────────────────────────────────
 
 export const publisherProfileSchema = z.object({
-  name: line('The name', 2, 80),
+  name: line('The name', PROFILE_LIMITS.name.min, PROFILE_LIMITS.name.max),
   slug: slugSchema,
   websiteUrl: optionalUrl,
-  bio: prose('The bio', 500),
+  bio: prose('The bio', PROFILE_LIMITS.bio.max),
   contactEmail: z
     .string()
     .trim()
     .toLowerCase()
-    .max(254, 'An email address has at most 254 characters.')
+    .max(PROFILE_LIMITS.contactEmail.max, `An email address has at most ${PROFILE_LIMITS.contactEmail.max} characters.`)
     .pipe(z.email({ error: 'Enter an email address the operator can reach you at.' })),
 });
 
@@ -188,11 +198,15 @@ const wholeNumber = (label: string, min: number, max: number) =>
 /** The highest monthly price `parsePriceToCents` reads (six digits before the point). */
 const MAX_PRICE = '999,999.99';
 
+/** A plan's text bounds: the schema below enforces them and the console's plan form shows them. */
+export const PLAN_LIMITS = { name: { min: 2, max: 40 } } as const;
+export type PlanLimits = typeof PLAN_LIMITS;
+
 /** Plan fields; `freePlanMaxQueries` is FREE_PLAN_MAX_QUERIES (passed in so the rule stays pure). */
 export function planSchema(freePlanMaxQueries: number) {
   return z
     .object({
-      name: line('The plan name', 2, 40),
+      name: line('The plan name', PLAN_LIMITS.name.min, PLAN_LIMITS.name.max),
       price: z
         .union([z.string(), z.number()])
         .transform((v, ctx) => {
