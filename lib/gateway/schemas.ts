@@ -10,9 +10,9 @@ import { describeTextProblem, textProblem } from '@/lib/platform/text-input';
 
 export const MAX_BODY_BYTES = 16 * 1024;
 export const MAX_QUERY_CHARS = 2_000;
-export const DEFAULT_TOP_K = 5;
+const DEFAULT_TOP_K = 5;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-export const MAX_TOP_K = 20;
+const MAX_TOP_K = 20;
 
 function codePoints(text: string): number {
   let n = 0;
