@@ -15,13 +15,13 @@ function fromZod(io: 'input' | 'output', named: Record<string, z.ZodType>): Reco
   for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
   const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io, uri: (id) => `#/components/schemas/${id}` });
   // Each component is a schema of the document's dialect (jsonSchemaDialect), not a resource of its own.
-  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, withoutSafeIntegerBounds(schema) as Json]));
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, withoutImplicitBounds(schema) as Json]));
 }
 
 /** One zod schema as a JSON Schema of the document's dialect. */
 export function jsonSchemaOf(io: 'input' | 'output', schema: z.ZodType): Json {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io });
-  return withoutSafeIntegerBounds(json) as Json;
+  return withoutImplicitBounds(json) as Json;
 }
 
 /**
@@ -29,8 +29,8 @@ export function jsonSchemaOf(io: 'input' | 'output', schema: z.ZodType): Json {
  * limits of the API, which they are not, so they are left out (a stated bound of the API is kept). Likewise an open
  * object's `additionalProperties: {}`.
  */
-function withoutSafeIntegerBounds(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+function withoutImplicitBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutImplicitBounds);
   if (node === null || typeof node !== 'object') return node;
   const entries = Object.entries(node).filter(
     ([key, value]) =>
@@ -38,7 +38,7 @@ function withoutSafeIntegerBounds(node: unknown): unknown {
       // An object open to other members is what JSON Schema means by default; `{}` only clutters generated clients.
       !(key === 'additionalProperties' && typeof value === 'object' && value !== null && Object.keys(value).length === 0),
   );
-  return Object.fromEntries(entries.map(([key, value]) => [key, withoutSafeIntegerBounds(value)]));
+  return Object.fromEntries(entries.map(([key, value]) => [key, withoutImplicitBounds(value)]));
 }
 
 /** The listing's query parameters, from the zod schema of what a client sends (each description on its parameter). */
