@@ -4,10 +4,10 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { DatabaseHandle } from './client';
 
-export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'db', 'migrations');
+const MIGRATIONS_FOLDER = path.join(process.cwd(), 'db', 'migrations');
 
 /** Arbitrary constant: several instances starting together take turns to migrate and seed. */
-export const STARTUP_LOCK_ID = 7_391_452;
+const STARTUP_LOCK_ID = 7_391_452;
 
 export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   if (handle.kind === 'pglite') await migratePglite(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -22,7 +22,7 @@ export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
  * vectors stay real[] and are compared exactly in SQL (lib/engine/vector-search.ts). A server where creating it is
  * refused (no privilege) keeps that portable path; its operator can run `create extension vector` later.
  */
-export async function ensureVectorExtension(handle: DatabaseHandle): Promise<boolean> {
+async function ensureVectorExtension(handle: DatabaseHandle): Promise<boolean> {
   if (handle.kind === 'pglite') {
     await handle.db.execute(sql`create extension if not exists vector`);
     return true;

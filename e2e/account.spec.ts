@@ -2,7 +2,6 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
 import { verifiedBuyer } from './support/buyer';
-import { confirmSignUpByEmail } from './support/auth';
 
 /** Dashboard actions beyond the main journey: upgrade and downgrade with their confirmation, cancel/resume, named replacement key and rename, ownership, CSRF. */
 

@@ -4,7 +4,7 @@ import { jsonResponse } from '@/lib/platform/http';
 import { queueDepth } from '@/lib/platform/jobs';
 import { getRateLimiter, probeRateLimiter } from '@/lib/limits';
 
-export interface Health {
+interface Health {
   status: 'ok' | 'degraded';
   database: { ok: boolean; kind?: 'pglite' | 'postgres'; latencyMs?: number };
   rateLimiter: string;
@@ -24,7 +24,7 @@ const DATABASE_BUDGET_MS = 2_000;
  * Readiness (GET /api/health/ready and /api/health): the database answers a trivial query and the job queue can be
  * read, each within 2 s; the limiter's store is reported. Never exposes connection details.
  */
-export async function checkHealth(): Promise<Health> {
+async function checkHealth(): Promise<Health> {
   const started = Date.now();
   const limiter = getRateLimiter();
   const rateLimiter = limiter.kind;

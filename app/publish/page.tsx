@@ -9,7 +9,7 @@ import { ButtonLink } from '@/components/ui/button';
 import { formatDate, formatInteger } from '@/lib/platform/format';
 import { Alert } from '@/components/ui/alert';
 import { requireSessionUser } from '@/lib/accounts';
-import { findPublisherForUser, listPublisherListings } from '@/lib/publishing';
+import { findPublisherForUser, listPublisherListings, PROFILE_LIMITS } from '@/lib/publishing';
 import { getDb } from '@/lib/platform/db';
 import { newFormToken } from '@/lib/platform/form-submissions';
 import { createProfileAction } from './actions';
@@ -38,6 +38,7 @@ export default async function PublishOverviewPage({ searchParams }: { searchPara
             formToken={newFormToken()}
             initial={{ name: user.name ?? '', slug: '', websiteUrl: '', bio: '', contactEmail: user.email }}
             submitLabel="Create publisher profile"
+            limits={PROFILE_LIMITS}
           />
         </div>
       </div>

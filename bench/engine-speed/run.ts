@@ -167,11 +167,8 @@ async function main() {
     if (values.keep) console.log(`knowledge base ${bigKb}`);
   } finally {
     await handle.close();
-    if (values.keep) {
-      console.log(`kept database ${scratch.name}`);
-      return;
-    }
-    await scratch.drop();
+    if (values.keep) console.log(`kept database ${scratch.name}`);
+    else await scratch.drop();
   }
 }
 

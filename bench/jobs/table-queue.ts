@@ -38,7 +38,6 @@ export interface JobContext {
   attempt: number;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type JobHandler = (payload: any, ctx: JobContext) => Promise<void>;
 
 const handlers = processSingleton('bench-table-job-handlers', () => new Map<string, JobHandler>());

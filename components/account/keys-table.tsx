@@ -43,6 +43,7 @@ export function KeysTable({
   returnTo?: 'keys' | 'subscription';
 }) {
   if (keys.length === 0) return <p className="text-sm text-slate-700">No keys yet.</p>;
+  // eslint-disable-next-line react-hooks/purity -- a server component: it renders once per request, and "now" is that request's
   const now = Date.now();
   return (
     <div className="@container rounded-lg border border-slate-200 bg-white">

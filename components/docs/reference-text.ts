@@ -5,7 +5,7 @@
  */
 type Json = Record<string, unknown>;
 
-export const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** "Ask a knowledge base a question (API key required; metered)" → heading "Ask a knowledge base a question", note "API key required; metered". */
 export function splitSummary(summary: string): { heading: string; note: string | null } {
@@ -39,7 +39,7 @@ export function cleanText(text: string): string {
 }
 
 /** Follows `$ref`s to `#/components/…` (once per level; the document has no cycles among what the page shows). */
-export function resolve<T = Json>(document: Json, value: unknown): T {
+function resolve<T = Json>(document: Json, value: unknown): T {
   let current = value as Json;
   for (let hops = 0; hops < 10 && current && typeof current.$ref === 'string'; hops++) {
     const path = (current.$ref as string).replace(/^#\//, '').split('/');
@@ -52,7 +52,7 @@ export function resolve<T = Json>(document: Json, value: unknown): T {
 export type ExampleValues = Record<string, unknown>;
 
 /** An example value for a schema: its own example, the value for its field name, else one built from its type. */
-export function exampleOf(document: Json, schemaOrRef: unknown, values: ExampleValues, name = '', depth = 0): unknown {
+function exampleOf(document: Json, schemaOrRef: unknown, values: ExampleValues, name = '', depth = 0): unknown {
   const schema = resolve<Json>(document, schemaOrRef) ?? {};
   if (name && name in values) return values[name];
   if ('example' in schema) return schema.example;
@@ -86,14 +86,14 @@ export function exampleOf(document: Json, schemaOrRef: unknown, values: ExampleV
   }
 }
 
-export interface ReferenceParameter {
+interface ReferenceParameter {
   name: string;
   in: string;
   required: boolean;
   description: string;
 }
 
-export interface ReferenceResponse {
+interface ReferenceResponse {
   status: string;
   description: string;
   example: unknown;

@@ -104,9 +104,9 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
 }
 
 /** Tags shown before "More tags": enough for the common ones, few enough to keep the results near the top. */
-export const VISIBLE_TAGS = 12;
+const VISIBLE_TAGS = 12;
 /** On a phone fewer, so that the first result shows without scrolling (the rest are under "More tags"). */
-export const VISIBLE_TAGS_PHONE = 5;
+const VISIBLE_TAGS_PHONE = 5;
 
 /**
  * Tag chips from the facets (lib/catalog): the tags in use in the current search and category, each with the number

@@ -19,7 +19,7 @@ export interface CatalogState {
 /** The unfiltered first page, in the listing's default order. */
 export const EMPTY_CATALOG_STATE: CatalogState = { query: '', category: null, language: null, tags: [], sort: DEFAULT_LISTING_PARAMS.sort, page: 1 };
 
-export const CATALOG_PATH = '/knowledge-bases';
+const CATALOG_PATH = '/knowledge-bases';
 
 /** A new sort order fails the type check here until it has a name. */
 const SORT_LABELS: Record<ListingSort, string> = {
@@ -29,7 +29,7 @@ const SORT_LABELS: Record<ListingSort, string> = {
   updated: 'Recently updated',
 };
 
-export const SORT_OPTIONS: { value: ListingSort; label: string }[] = SORTS.map((value) => ({ value, label: SORT_LABELS[value] }));
+const SORT_OPTIONS: { value: ListingSort; label: string }[] = SORTS.map((value) => ({ value, label: SORT_LABELS[value] }));
 
 /**
  * The page's order when the URL names none: `relevance` while a search term is set, else the listing's default

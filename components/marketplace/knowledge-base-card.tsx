@@ -6,7 +6,7 @@ import { categoryLabel, languageName } from './format';
 import { formatCompact, formatDate, formatInteger, formatPrice, plural } from '@/lib/platform/format';
 import type { CardFacts, KnowledgeBaseCard as KnowledgeBaseCardView } from '@/lib/catalog';
 
-export function knowledgeBaseHref(id: string): string {
+function knowledgeBaseHref(id: string): string {
   return `/knowledge-bases/${encodeURIComponent(id)}`;
 }
 

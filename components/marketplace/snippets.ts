@@ -31,7 +31,7 @@ export function mcpEndpoint(baseUrl: string, kbId: string): string {
 }
 
 /** What Dify's "External Knowledge API" asks for: Dify itself appends /retrieval. */
-export function difyEndpoint(baseUrl: string): string {
+function difyEndpoint(baseUrl: string): string {
   return `${origin(baseUrl)}/dify`;
 }
 

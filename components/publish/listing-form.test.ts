@@ -1,6 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { LISTING_LIMITS } from '@/lib/publishing';
 import { descriptionCount, ListingForm, type ListingValues } from './listing-form';
 
 const categories = [
@@ -16,6 +17,7 @@ const render = (values: Partial<ListingValues>) =>
       publisherName: 'Fen Society',
       categories,
       knownTags: ['ecology'],
+      limits: LISTING_LIMITS,
       submitLabel: 'Create draft',
       updatedAt: '2026-01-01T00:00:00.000Z',
     }),
@@ -38,5 +40,5 @@ describe('descriptionCount', () => {
     ['', '0 of 10,000 characters.'],
     ['a\nb', '3 of 10,000 characters.'],
     ['x'.repeat(10_000), '10,000 of 10,000 characters: the limit, so text pasted beyond it was left out.'],
-  ])('%#', (text, expected) => expect(descriptionCount(text)).toBe(expected));
+  ])('%#', (text, expected) => expect(descriptionCount(text, LISTING_LIMITS.description.max)).toBe(expected));
 });

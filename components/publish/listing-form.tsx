@@ -8,16 +8,15 @@ import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from './form-state';
 import { MarkdownText } from '@/components/marketplace/markdown';
 import type { Category } from '@/lib/catalog';
-
-const DESCRIPTION_MAX = 10_000;
+import type { ListingLimits } from '@/lib/publishing';
 
 /**
  * How much of the description's room is used. The field stops at its limit, and a paste beyond it is cut without a
  * word from the browser, so at the limit the count says so.
  */
-export function descriptionCount(text: string): string {
-  const used = `${text.length.toLocaleString('en-US')} of ${DESCRIPTION_MAX.toLocaleString('en-US')} characters`;
-  return text.length >= DESCRIPTION_MAX ? `${used}: the limit, so text pasted beyond it was left out.` : `${used}.`;
+export function descriptionCount(text: string, max: number): string {
+  const used = `${text.length.toLocaleString('en-US')} of ${max.toLocaleString('en-US')} characters`;
+  return text.length >= max ? `${used}: the limit, so text pasted beyond it was left out.` : `${used}.`;
 }
 
 export interface ListingValues {
@@ -65,8 +64,11 @@ export function ListingForm({
   formToken,
   submitLabel,
   updatedAt,
+  limits,
 }: {
   action: (state: FormState, formData: FormData) => Promise<FormState>;
+  /** lib/publishing/rules.ts's LISTING_LIMITS, passed by the page (this client component cannot import lib/). */
+  limits: ListingLimits;
   initial: ListingValues;
   /** The card's "Updated" date in the preview (ISO): the listing's, or today for a new one. */
   updatedAt: string;
@@ -134,8 +136,8 @@ export function ListingForm({
             Nothing was saved: please correct the {Object.keys(e).length === 1 ? 'field' : `${Object.keys(e).length} fields`} marked below.
           </p>
         ) : null}
-        <Field label="Title" name="title" value={v.title} onChange={set('title')} error={e.title} required minLength={3} maxLength={120} />
-        <Field label="Summary" name="summary" value={v.summary} onChange={set('summary')} error={e.summary} required minLength={10} maxLength={300} hint="One or two sentences for the catalogue card (10–300 characters)." />
+        <Field label="Title" name="title" value={v.title} onChange={set('title')} error={e.title} required minLength={limits.title.min} maxLength={limits.title.max} />
+        <Field label="Summary" name="summary" value={v.summary} onChange={set('summary')} error={e.summary} required minLength={limits.summary.min} maxLength={limits.summary.max} hint={`One or two sentences for the catalogue card (${limits.summary.min}–${limits.summary.max} characters).`} />
         <TextArea
           label="Description"
           name="description"
@@ -143,8 +145,8 @@ export function ListingForm({
           onChange={set('description')}
           error={e.description}
           rows={8}
-          maxLength={DESCRIPTION_MAX}
-          hint={`Markdown: headings, lists, links, emphasis, code, tables. HTML is not rendered. ${descriptionCount(v.description)}`}
+          maxLength={limits.description.max}
+          hint={`Markdown: headings, lists, links, emphasis, code, tables. HTML is not rendered. ${descriptionCount(v.description, limits.description.max)}`}
         />
         <div className="grid gap-5 sm:grid-cols-2">
           <div>
@@ -216,7 +218,7 @@ export function ListingForm({
           </p>
         </div>
         <div>
-          <Field label="Licence" name="licence" value={v.licence} onChange={set('licence')} error={e.licence} required minLength={2} maxLength={80} list="licence-options" hint="Under what terms buyers may use the answers, e.g. CC BY 4.0." />
+          <Field label="Licence" name="licence" value={v.licence} onChange={set('licence')} error={e.licence} required minLength={limits.licence.min} maxLength={limits.licence.max} list="licence-options" hint="Under what terms buyers may use the answers, e.g. CC BY 4.0." />
           <datalist id="licence-options">
             {LICENCES.map((l) => (
               <option key={l} value={l} />

@@ -4,6 +4,7 @@ import { useActionState, useState } from 'react';
 import { Field } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from './form-state';
+import type { PlanLimits } from '@/lib/publishing';
 
 export interface PlanValues {
   name: string;
@@ -29,8 +30,11 @@ export function PlanForm({
   submitLabel,
   idPrefix,
   note,
+  limits,
 }: {
   action: (state: FormState, formData: FormData) => Promise<FormState>;
+  /** lib/publishing/rules.ts's PLAN_LIMITS, passed by the page (this client component cannot import lib/). */
+  limits: PlanLimits;
   kbId: string;
   planId?: string;
   initial: PlanValues;
@@ -57,7 +61,7 @@ export function PlanForm({
       ) : null}
       {note ? <p className="text-sm text-slate-700">{note}</p> : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id={id('name')} label="Plan name" name="name" defaultValue={state.values?.name ?? initial.name} error={e.name} required maxLength={40} placeholder="Starter" />
+        <Field id={id('name')} label="Plan name" name="name" defaultValue={state.values?.name ?? initial.name} error={e.name} required maxLength={limits.name.max} placeholder="Starter" />
         <div className="grid grid-cols-[minmax(0,1fr)_6rem] gap-2">
           <Field
             id={id('price')}

@@ -4,6 +4,7 @@ import { useActionState } from 'react';
 import { Field, TextAreaField as TextArea } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from './form-state';
+import type { ProfileLimits } from '@/lib/publishing';
 
 export interface ProfileValues {
   name: string;
@@ -19,9 +20,12 @@ export function ProfileForm({
   initial,
   formToken,
   submitLabel,
+  limits,
 }: {
   action: (state: FormState, formData: FormData) => Promise<FormState>;
   initial: ProfileValues;
+  /** lib/publishing/rules.ts's PROFILE_LIMITS, passed by the page (this client component cannot import lib/). */
+  limits: ProfileLimits;
   formToken?: string;
   submitLabel: string;
 }) {
@@ -31,20 +35,20 @@ export function ProfileForm({
     <form action={formAction} className="grid max-w-2xl gap-5" noValidate>
       {formToken ? <input type="hidden" name="formToken" value={formToken} /> : null}
       {state.message ? <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">{state.message}</p> : null}
-      <Field label="Publisher name" name="name" defaultValue={state.values?.name ?? initial.name} error={e.name} required maxLength={80} autoComplete="organization" hint="Shown on your public page and on every listing." />
+      <Field label="Publisher name" name="name" defaultValue={state.values?.name ?? initial.name} error={e.name} required maxLength={limits.name.max} autoComplete="organization" hint="Shown on your public page and on every listing." />
       <Field
         label="Public address"
         name="slug"
         defaultValue={state.values?.slug ?? initial.slug}
         error={e.slug}
         required
-        maxLength={60}
+        maxLength={limits.slug.max}
         hint="Lower-case letters, digits and hyphens: your page will be /publishers/<address>."
         autoCapitalize="none"
         spellCheck={false}
       />
-      <Field label="Website (optional)" name="websiteUrl" type="url" defaultValue={state.values?.websiteUrl ?? initial.websiteUrl} error={e.websiteUrl} maxLength={200} placeholder="https://example.org" />
-      <TextArea label="Short bio (optional)" name="bio" defaultValue={state.values?.bio ?? initial.bio} error={e.bio} maxLength={500} rows={4} hint="Up to 500 characters, shown on your public page." />
+      <Field label="Website (optional)" name="websiteUrl" type="url" defaultValue={state.values?.websiteUrl ?? initial.websiteUrl} error={e.websiteUrl} maxLength={limits.websiteUrl.max} placeholder="https://example.org" />
+      <TextArea label="Short bio (optional)" name="bio" defaultValue={state.values?.bio ?? initial.bio} error={e.bio} maxLength={limits.bio.max} rows={4} hint={`Up to ${limits.bio.max} characters, shown on your public page.`} />
       <Field
         label="Contact email for the operator"
         name="contactEmail"
@@ -52,7 +56,7 @@ export function ProfileForm({
         defaultValue={state.values?.contactEmail ?? initial.contactEmail}
         error={e.contactEmail}
         required
-        maxLength={254}
+        maxLength={limits.contactEmail.max}
         autoComplete="email"
         hint="Never shown publicly. The marketplace operator uses it to reach you."
       />

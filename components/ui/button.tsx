@@ -6,8 +6,8 @@ import { cx } from './cx';
  * The one button vocabulary: every button, submit button and link that looks like a button takes a variant and a
  * size from here, so a style changes in one place.
  */
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'inverse';
-export type ButtonSize = 'xs' | 'sm' | 'md' | 'lg';
+type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'inverse';
+type ButtonSize = 'xs' | 'sm' | 'md' | 'lg';
 
 export interface ButtonStyle {
   variant?: ButtonVariant;

@@ -37,6 +37,7 @@ export function CopyButton({
   // Without JavaScript the button could do nothing, so it exists only once the page runs scripts; the text it
   // copies is on the page, selectable, either way.
   const [scripted, setScripted] = useState(false);
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- once, after hydration: that is the moment scripts are known to run
   useEffect(() => setScripted(true), []);
   useEffect(() => {
     if (status !== 'copied') return;

@@ -11,7 +11,7 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CLI = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 /** Runs the operator CLI against the server's embedded database (it shares it over a local socket). */
-export function almanac(args: string[]): string {
+function almanac(args: string[]): string {
   return execFileSync(CLI, ['scripts/almanac.ts', ...args], {
     cwd: ROOT,
     encoding: 'utf8',

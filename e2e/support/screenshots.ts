@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
-export const SCREENSHOTS = path.resolve('e2e/artifacts/screenshots');
+const SCREENSHOTS = path.resolve('e2e/artifacts/screenshots');
 
 /**
  * Photographs the page at 1366 px and at a 390 px phone (`<name>-1366.png`, `<name>-390.png` under

@@ -24,7 +24,7 @@ export type DeleteAccountResult =
   | { ok: true }
   | { ok: false; code: 'confirmation_mismatch' | 'wrong_password' | 'not_found'; message: string };
 
-export const DELETED_EMAIL_DOMAIN = 'deleted.invalid';
+const DELETED_EMAIL_DOMAIN = 'deleted.invalid';
 
 /** Why a closed publisher is held suspended (shown on the operator's page). */
 export const CLOSED_PUBLISHER_REASON = 'Closed: the owner deleted their account.';

@@ -130,7 +130,7 @@ export async function startCheckout(
 }
 
 /** One Stripe customer per user, created on the first purchase and reused afterwards. */
-export async function ensureStripeCustomer(db: Executor, stripe: Stripe, userId: string, email: string): Promise<string> {
+async function ensureStripeCustomer(db: Executor, stripe: Stripe, userId: string, email: string): Promise<string> {
   const [row] = await db.select({ customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).limit(1);
   if (row?.customer) return row.customer;
   // The idempotency key makes two racing first purchases create one customer at Stripe.

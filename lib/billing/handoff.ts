@@ -14,7 +14,7 @@ import { issueReplacementKey } from '@/lib/subscriptions';
  * for at most HANDOFF_TTL_MS, and the single read that reveals it deletes it (DELETE … RETURNING): a key is
  * shown exactly once, and an unread one is eventually gone for good (the buyer makes a replacement key).
  */
-export const HANDOFF_TTL_MS = 60 * 60 * 1000;
+const HANDOFF_TTL_MS = 60 * 60 * 1000;
 
 function handoffCipherKey(): Buffer {
   // A key of its own (HKDF with a purpose label), so a leak of one ciphertext class says nothing about another.
@@ -97,7 +97,7 @@ export async function revealParkedKey(
 }
 
 /** Removes expired handoffs (their keys stay valid; they simply can no longer be shown). */
-export async function purgeExpiredHandoffs(db: Executor, now = new Date()): Promise<number> {
+async function purgeExpiredHandoffs(db: Executor, now = new Date()): Promise<number> {
   const rows = await db.delete(keyHandoffs).where(lt(keyHandoffs.expiresAt, now)).returning({ id: keyHandoffs.id });
   return rows.length;
 }

@@ -205,7 +205,7 @@ export type ChargePreview =
   | { kind: 'stripe'; amountCents: number; currency: string }
   | { kind: 'unavailable' };
 
-export interface PlanChangePreview {
+interface PlanChangePreview {
   plan: PlanView;
   direction: PlanDirection;
   /** ISO instant the change applies: now for an upgrade, the current period's end for a downgrade. */

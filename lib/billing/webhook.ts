@@ -44,7 +44,7 @@ function idOf(ref: string | { id: string } | null | undefined): string | null {
 }
 
 /** The Stripe subscription an event is about, if any. */
-export function subscriptionIdOfEvent(event: Stripe.Event): string | null {
+function subscriptionIdOfEvent(event: Stripe.Event): string | null {
   switch (event.type) {
     case 'checkout.session.completed':
       return idOf(event.data.object.subscription);

@@ -19,7 +19,7 @@ import { suggestSearch } from './suggest';
  * budget, cleared by clearCatalogCache), so the landing page and popular searches count once per time to live. The
  * page's rows are read every time. With an explicit `db` (tests, benchmarks) nothing is cached.
  */
-export const THIN_RESULTS = 3;
+const THIN_RESULTS = 3;
 
 export interface CatalogueSearch extends Listing<KnowledgeBaseCard> {
   facets: CatalogFacets;
@@ -39,7 +39,7 @@ export interface CatalogueSearch extends Listing<KnowledgeBaseCard> {
 type FacetLoader = (params: ListingParams, load: () => Promise<CatalogFacets>) => Promise<CatalogFacets>;
 
 /** One string per distinct facet answer: search text, category, language, tags in a fixed order (page and sort do not matter). */
-export const facetsCacheKey = (params: ListingParams) =>
+const facetsCacheKey = (params: ListingParams) =>
   JSON.stringify(['facets', params.query ?? null, params.category ?? null, params.language ?? null, [...params.tags].sort()]);
 
 async function loadCataloguePage(executor: Executor, params: ListingParams, facetsFor: FacetLoader) {

@@ -22,7 +22,7 @@ const TYPE_NAMES: Record<string, string> = {
   'text/plain': 'Text',
 };
 
-export function documentTypeName(mimeType: string): string {
+function documentTypeName(mimeType: string): string {
   return TYPE_NAMES[mimeType.split(';')[0]!.trim().toLowerCase()] ?? 'Document';
 }
 

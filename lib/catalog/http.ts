@@ -5,7 +5,7 @@ import { REQUEST_ID_HEADER, methodNotAllowed } from '@/lib/platform/http';
  * involved), and briefly cacheable by browsers and CDNs because the catalogue changes slowly.
  */
 export const CATALOG_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=300';
-export const CATALOG_METHODS = ['GET', 'HEAD', 'OPTIONS'];
+const CATALOG_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 /** What a browser script may read besides the simple headers: the request id and the public limit's state (§2.8). */
 export const CATALOG_EXPOSED_HEADERS = [REQUEST_ID_HEADER, 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'].join(', ');
 

@@ -15,3 +15,4 @@ export * from './public-limit';
 export * from './facets';
 export * from './suggest';
 export * from './search-query';
+export { categorySchema, knowledgeBaseDetailSchema, knowledgeBaseListSchema, knowledgeBaseListItemSchema, listingParametersSchema, planSchema } from './schemas';

@@ -6,11 +6,12 @@ import { CATEGORIES, type Category, type ListingParams } from './params';
 import { getDb } from '@/lib/platform/db';
 import { isCleanId } from '@/lib/platform/text-input';
 import { anyWordTsquery, isOneWordSearch, matchSearchVector, parseSearchTerms, searchTsquery, startsWithPattern, type SearchTerms } from './search-query';
-import { toPlanView, type PlanView } from '@/lib/subscriptions';
+import { toPlanView } from '@/lib/subscriptions';
+import type { KnowledgeBaseDetail, KnowledgeBaseListItem } from './schemas';
 
-export type { PlanView };
+export type { KnowledgeBaseDetail, KnowledgeBaseListItem };
 
-export { parseListingParams, type ListingParams, type ListingParamsResult } from './params';
+export { parseListingParams, type ListingParams } from './params';
 
 /**
  * The public catalogue (docs/api.md §2): the listing with its filters, total and stable orders; the detail of one
@@ -20,21 +21,7 @@ export { parseListingParams, type ListingParams, type ListingParamsResult } from
 
 // ── views ────────────────────────────────────────────────────────────────────────────────────────────
 
-/** Exactly the nine fields of a listing item (docs/api.md §2.3). `publisher` is the publisher's display name. */
-export interface KnowledgeBaseListItem {
-  id: string;
-  title: string;
-  publisher: string;
-  summary: string;
-  category: Category;
-  tags: string[];
-  subscribersCount: number;
-  queryVolume: number;
-  /** ISO 8601 UTC with milliseconds. */
-  updatedAt: string;
-}
-
-export interface PublisherRef {
+interface PublisherRef {
   name: string;
   slug: string;
 }
@@ -54,15 +41,6 @@ export interface Listing<T> {
   totalPages: number;
 }
 
-
-export interface KnowledgeBaseDetail extends KnowledgeBaseListItem {
-  description: string;
-  plans: PlanView[];
-  documentsCount: number;
-  language: string;
-  licence: string;
-  sampleQuestions: string[];
-}
 
 /** The detail plus what a page needs beyond the API (publisher link, creation date, the most chosen plan). */
 export interface KnowledgeBaseView extends KnowledgeBaseDetail {
@@ -110,7 +88,7 @@ export type ListRow = {
   updatedAt: Date;
 };
 
-export function toListItem(row: ListRow): KnowledgeBaseListItem {
+function toListItem(row: ListRow): KnowledgeBaseListItem {
   return {
     id: row.id,
     title: row.title,
@@ -307,12 +285,12 @@ const firstStrategy = (params: ListingParams): UntitledStrategy =>
   !params.category && !params.language && params.tags.length === 0 && params.page * params.pageSize <= untitledWalk.upTo ? 'walk' : 'sorted';
 
 /** The sort actually applied: `relevance` without search words is `popular` (docs/api.md §2.2). */
-export function effectiveSort(sort: ListingParams['sort'], search: ListingSearch | null): ListingParams['sort'] {
+function effectiveSort(sort: ListingParams['sort'], search: ListingSearch | null): ListingParams['sort'] {
   return sort === 'relevance' && !search?.terms ? 'popular' : sort;
 }
 
 /** The listing's order on knowledge_bases itself (publisher pages). */
-export const listingOrder = (sort: ListingParams['sort']) => orderBy(sort, knowledgeBases, knowledgeBases.id);
+const listingOrder = (sort: ListingParams['sort']) => orderBy(sort, knowledgeBases, knowledgeBases.id);
 
 /**
  * The two statements of one listing request (exported so bench/listing can run the very same SQL through pg).

@@ -59,8 +59,8 @@ export interface CatalogServing {
 }
 
 /** Memory budget of the cached answers per process: a full 50-item page is ~35 KB, a 12-item page ~9 KB. */
-export const CATALOG_CACHE_MAX_ENTRIES = 2_000;
-export const CATALOG_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+const CATALOG_CACHE_MAX_ENTRIES = 2_000;
+const CATALOG_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 /** Loads that may wait for the gate before further misses are refused (503, Retry-After: 1). */
 export const CATALOG_GATE_MAX_QUEUE = 100;
 
@@ -98,11 +98,11 @@ export function catalogServing(handle: DatabaseHandle): CatalogServing {
 }
 
 /** One string per distinct answer: every field of the parsed parameters, tags in a fixed order (they are ANDed). */
-export function listingCacheKey(params: ListingParams): string {
+function listingCacheKey(params: ListingParams): string {
   return JSON.stringify(['list', params.query ?? null, params.category ?? null, params.language ?? null, [...params.tags].sort(), params.sort, params.page, params.pageSize]);
 }
 
-export const detailCacheKey = (id: string) => JSON.stringify(['detail', id]);
+const detailCacheKey = (id: string) => JSON.stringify(['detail', id]);
 
 async function load<T>(serving: CatalogServing, task: () => Promise<T>): Promise<T> {
   try {
@@ -113,7 +113,7 @@ async function load<T>(serving: CatalogServing, task: () => Promise<T>): Promise
 }
 
 /** The listing's JSON body (docs/api.md §2.3) for parsed parameters. */
-export async function publicListingBody(params: ListingParams): Promise<JsonBody> {
+async function publicListingBody(params: ListingParams): Promise<JsonBody> {
   const handle = await getDatabaseHandle();
   const serving = catalogServing(handle);
   const body = await serving.cache.get(listingCacheKey(params), () => load(serving, async () => jsonBody(await listKnowledgeBases(params, handle.db))));
@@ -121,7 +121,7 @@ export async function publicListingBody(params: ListingParams): Promise<JsonBody
 }
 
 /** The detail's JSON body (docs/api.md §2.9), or null when no published knowledge base has the id (also cached). */
-export async function publicDetailBody(id: string): Promise<JsonBody | null> {
+async function publicDetailBody(id: string): Promise<JsonBody | null> {
   const handle = await getDatabaseHandle();
   const serving = catalogServing(handle);
   return serving.cache.get(detailCacheKey(id), () =>

@@ -6,7 +6,7 @@ import { admitPublicRequest } from './public-limit';
 import { createTurnQueue } from './turns';
 
 /** Public requests that may wait for their turn before further ones are refused (turns.ts). */
-export const PUBLIC_TURNS_MAX_WAITING = 1_000;
+const PUBLIC_TURNS_MAX_WAITING = 1_000;
 
 // One line for the whole process, whichever copy of this module a request comes through (Next's bundles, the Node face).
 const turns = processSingleton('public-turns', () => createTurnQueue({ maxWaiting: PUBLIC_TURNS_MAX_WAITING, yieldNow: () => priorityWorkInFlight() > 0 }));

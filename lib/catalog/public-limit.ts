@@ -16,15 +16,15 @@ import { processSingleton } from '@/lib/platform/singleton';
  * let a single client shut the catalogue for everyone. The result cache, the turns and the load gate still bound
  * what such traffic costs.
  */
-export const PUBLIC_LIMIT_ID_PREFIX = 'public:';
+const PUBLIC_LIMIT_ID_PREFIX = 'public:';
 
-export function publicRateRule(): RateLimitRule {
+function publicRateRule(): RateLimitRule {
   const env = getEnv();
   return { limit: env.PUBLIC_RATE_LIMIT_PER_MINUTE, windowMs: env.RATE_LIMIT_WINDOW_MS };
 }
 
 /** How many refused addresses this process remembers (the oldest is forgotten first); a forgotten one costs one limiter call. */
-export const REFUSAL_MEMORY_SIZE = 10_000;
+const REFUSAL_MEMORY_SIZE = 10_000;
 
 /**
  * Addresses this process saw refused, until the limiter said their next slot frees (`resetAtMs`). Until then the

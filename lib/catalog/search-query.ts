@@ -26,7 +26,7 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 /** At most this many words are used; the rest of a long query is ignored (bounds the work done by Postgres). */
 export const MAX_SEARCH_WORDS = 32;
 /** Longer "words" cannot be real words and Postgres refuses to index lexemes above 2 KB; they are dropped. */
-export const MAX_SEARCH_WORD_LENGTH = 64;
+const MAX_SEARCH_WORD_LENGTH = 64;
 
 export interface SearchTerms {
   /** Normalised words in query order (lower-case, accents removed, only letters and digits). */

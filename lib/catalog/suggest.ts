@@ -11,7 +11,7 @@ import type { SearchTerms } from './search-query';
  * being typed); a word whose nearest catalogue word has the same stem (it finds the same); words shorter than MIN_SUGGEST_LENGTH or holding digits (too few trigrams to judge). Null when nothing changes.
  * The suggestion is lower case, one space between words (what the search matches anyway).
  */
-export const MIN_SUGGEST_LENGTH = 4;
+const MIN_SUGGEST_LENGTH = 4;
 
 export async function suggestSearch(executor: Executor, terms: SearchTerms): Promise<string | null> {
   const words = terms.words;

@@ -15,7 +15,7 @@ const CACHE_MAX_ENTRIES = 50_000;
  * not a promise — awaiting even a resolved promise costs a microtask and, under Next's async context tracking,
  * several hook calls, on every request.
  */
-export class LookupCache<V> {
+class LookupCache<V> {
   private entries = new Map<string, { loading: Promise<V | null>; value: V | undefined; expires: number }>();
 
   lookup(key: string, load: () => Promise<V | null>): V | Promise<V | null> {

@@ -9,7 +9,8 @@ import { admitKnownKey, authenticate, isBearerHeader } from './admission';
 import { runKeyed, type GatewayRequest, type KeyedCall, type KeyedEndpoint } from './keyed';
 import { readPeriodUsage, usageHeaders } from './quota';
 import { deny, type GatewayOutcome } from './outcome';
-import { NO_INPUT, readJsonObject, validateQuery, type Parsed } from './request-body';
+import { NO_INPUT, parseField, readJsonObject, validateQuery, type Parsed } from './request-body';
+import { scoreThresholdSchema, type DifyRecords } from './schemas';
 import { meterSearch, validateTopK, type SearchInput } from './search';
 import type { GatewayReply } from './web';
 
@@ -19,24 +20,8 @@ import type { GatewayReply } from './web';
  * the search endpoint: the same key, check order and metering, with Dify's request and response shapes.
  */
 
-export interface DifyRecord {
-  content: string;
-  score: number;
-  title: string;
-  metadata: { document_id: string; page: number | null };
-}
-
-export interface DifyRecords {
-  records: DifyRecord[];
-}
-
-function validateThreshold(value: unknown): Parsed<number> {
-  if (value === undefined || value === null) return { ok: true, value: 0 };
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-    return { ok: false, code: 'invalid_query', message: '"retrieval_setting.score_threshold" must be a number from 0 to 1.' };
-  }
-  return { ok: true, value };
-}
+/** `score_threshold`, where null means the default as absence does. */
+const validateThreshold = (value: unknown): Parsed<number> => parseField(scoreThresholdSchema, value ?? undefined);
 
 /** Row 8 of a retrieval: the query and `retrieval_setting` of the body read before row 3. */
 function retrievalOf(body: Record<string, unknown>): Parsed<SearchInput> {

@@ -5,7 +5,7 @@ import type { GatewayRequest } from './keyed';
 import { serveMcpRequest } from './mcp';
 import type { GatewayOutcome } from './outcome';
 import { handleGatewayRequest } from './pipeline';
-import { MAX_BODY_BYTES } from './request-body';
+import { MAX_BODY_BYTES } from './schemas';
 import { handleSearchRequest } from './search';
 import { handleUsageRequest } from './usage';
 import { gatewayReply, serveKeyed, serveQueryRequest, type GatewayReply } from './web';

@@ -5,6 +5,7 @@ import { JsonText } from '@/lib/platform/http';
 import type { Executor } from '@/lib/platform/db';
 import { PeriodicTask } from '@/lib/platform/periodic-task';
 import { processSingleton } from '@/lib/platform/singleton';
+import { idempotencyKeySchema } from './schemas';
 
 /**
  * Idempotency-Key on POST /kb/{kb_id}/query (docs/api.md §3.8). The first request with a key claims it, runs, and
@@ -13,14 +14,12 @@ import { processSingleton } from '@/lib/platform/singleton';
  * insert can win the claim. A claim is a lease, so a request whose instance died (kill -9) does not block its key
  * for a day: once the lease is over, the next retry takes the key over and runs.
  */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
-const KEY_PATTERN = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
 
 /** 1–255 printable ASCII characters (spaces inside only, since header values are trimmed on the wire). */
 export function isValidIdempotencyKey(value: string): boolean {
-  return KEY_PATTERN.test(value);
+  return idempotencyKeySchema.safeParse(value).success;
 }
 
 /** What makes two requests "the same": the media type and the exact body. */

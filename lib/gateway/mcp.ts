@@ -16,14 +16,15 @@ import { bearerChallenge } from '@/lib/oauth';
 import { errorBody } from '@/lib/platform/errors';
 import { REQUEST_ID_HEADER, jsonResponse } from '@/lib/platform/http';
 import type { Passage } from '@/lib/engine';
-import type { QueryAnswer } from '@/lib/query-answer';
+import { queryAnswerSchema, type QueryAnswer } from '@/lib/query-answer';
 import { admit, type Admitted, type KeyedRequest } from './admission';
 import { findKnowledgeBaseIntro } from './key-lookup';
 import { runKeyed, type KeyedCall } from './keyed';
 import type { GatewayDenial, GatewayOutcome } from './outcome';
 import { meterAnswer } from './pipeline';
-import { MAX_BODY_BYTES, MAX_QUERY_CHARS, validateQuery } from './request-body';
-import { DEFAULT_TOP_K, MAX_TOP_K, meterSearch, searchInputOf, toSearchResults } from './search';
+import { validateQuery } from './request-body';
+import { MAX_BODY_BYTES, MAX_QUERY_CHARS, queryTextSchema, searchResultsSchema, topKSchema } from './schemas';
+import { meterSearch, searchInputOf, toSearchResults } from './search';
 import { gatewayReply, type GatewayReply } from './web';
 
 /**
@@ -58,20 +59,16 @@ function documentedInput<T>(types: z.ZodType<T>, documented: z.ZodType): Standar
   return { '~standard': { ...types['~standard'], jsonSchema: documented['~standard'].jsonSchema } } as StandardSchemaWithJSON<T>;
 }
 
-const queryText = (what: string) => `${what} (1 to ${MAX_QUERY_CHARS} characters).`;
-const topKText = `How many passages: an integer from 1 to ${MAX_TOP_K}, default ${DEFAULT_TOP_K}.`;
+const queryText = (what: string) => `${what} (1 to ${MAX_QUERY_CHARS.toLocaleString('en-US')} characters).`;
 /** Built once: constructing zod schemas costs more than using them. */
 const ASK_ARGS = z.object({ query: z.string() }).strict();
 const SEARCH_ARGS = z.object({ query: z.string(), top_k: z.number().optional() }).strict();
-const ASK_INPUT = documentedInput(ASK_ARGS, z.object({ query: z.string().min(1).max(MAX_QUERY_CHARS).describe(queryText('The question, in natural language')) }).strict());
-const SEARCH_INPUT = documentedInput(
-  SEARCH_ARGS,
-  z.object({ query: z.string().min(1).max(MAX_QUERY_CHARS).describe(queryText('What to look for')), top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe(topKText) }).strict(),
-);
-const CITATION = z.object({ document_id: z.string(), title: z.string(), excerpt: z.string(), page: z.number().int().min(1).nullable() });
+// The documented bounds are the API's own schemas (./schemas.ts), so a tool states what /query and /search enforce.
+const ASK_INPUT = documentedInput(ASK_ARGS, z.object({ query: queryTextSchema.describe(queryText('The question, in natural language')) }).strict());
+const SEARCH_INPUT = documentedInput(SEARCH_ARGS, z.object({ query: queryTextSchema.describe(queryText('What to look for')), top_k: topKSchema.optional() }).strict());
 const USAGE = z.object({ used: z.number().int(), cap: z.number().int(), remaining: z.number().int() }).describe('The subscription’s period after this call.');
-const ASK_OUTPUT = z.object({ answer: z.string(), citations: z.array(CITATION), tokens_used: z.number().int().min(0), usage: USAGE });
-const SEARCH_OUTPUT = z.object({ results: z.array(CITATION.extend({ score: z.number().min(0).max(1) })), usage: USAGE });
+const ASK_OUTPUT = queryAnswerSchema.extend({ usage: USAGE });
+const SEARCH_OUTPUT = searchResultsSchema.extend({ usage: USAGE });
 const TOOL_CALL = z.object({
   jsonrpc: z.literal('2.0'),
   id: z.union([z.string(), z.number().int()]),

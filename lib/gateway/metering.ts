@@ -15,7 +15,7 @@ import { getUsageRecorder } from './usage-recorder';
  * result was delivered. So the count is exact under any concurrency and only a delivered, non-empty result counts.
  */
 
-export type BackendFailure = { ok: false; code: 'publisher_error' | 'publisher_timeout' | 'internal_error'; reason: string };
+type BackendFailure = { ok: false; code: 'publisher_error' | 'publisher_timeout' | 'internal_error'; reason: string };
 export type BackendResult<T> = { ok: true; value: T } | BackendFailure;
 
 /** A metered call: the run of rows 1–8 (lib/gateway/keyed.ts), whose headers the usage headers are added to. */

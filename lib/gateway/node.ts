@@ -3,7 +3,8 @@ import { promisify } from 'node:util';
 import { constants as zlibConstants, gzip } from 'node:zlib';
 import { KEYED_ENDPOINTS, servedMethods, type KeyedEndpointName } from './endpoints';
 import { answerMcpPost, serveMcpRequest } from './mcp';
-import { MAX_BODY_BYTES, type BodyReadResult } from './request-body';
+import type { BodyReadResult } from './request-body';
+import { MAX_BODY_BYTES } from './schemas';
 import { streamGatewayQuery, sseFrame, wantsEventStream, type EventStreamWriter } from './stream';
 import { gatewayErrorReply, gatewayReply, type GatewayReply } from './web';
 import { INTERNAL_ERROR_MESSAGE, methodNotAllowedMessage, newRequestId, REQUEST_ID_HEADER, serializeJson } from '@/lib/platform/http';
@@ -77,7 +78,7 @@ function headerValue(req: IncomingMessage, name: string): string | null {
 }
 
 /** The body, at most `limit` bytes: a declared or actual larger body is refused without being buffered; bytes that are not UTF-8 are refused too. */
-export function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
+function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ ok: false, reason: 'too_large' });
   return new Promise((resolve, reject) => {
@@ -106,7 +107,7 @@ export function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Prom
   });
 }
 
-export { GZIP_MIN_BYTES, acceptsGzip };
+export { acceptsGzip };
 const gzipAsync = promisify(gzip);
 
 /** The security headers every answer carries (lib/platform/security-headers.mjs; Next's answers get the same list). */

@@ -18,7 +18,7 @@ import { getUsageRecorder } from './usage-recorder';
  * address exists (a bare `next start`), every visitor shares the knowledge base's one allowance. The publisher sees
  * the count of previews in analytics and can turn them off per listing.
  */
-export const PREVIEW_WINDOW_MS = 86_400_000;
+const PREVIEW_WINDOW_MS = 86_400_000;
 const PREVIEW_LIMIT_ID_PREFIX = 'preview:';
 
 export interface PreviewAllowance {

@@ -1,8 +1,7 @@
-import { describeTextProblem, textProblem } from '@/lib/platform/text-input';
+import type { z } from 'zod';
+import { MAX_BODY_BYTES, queryTextSchema } from './schemas';
 
 /** Row 8 of the check order (docs/api.md §3.2, §7.2): the body of a keyed request and the `query` it carries. */
-export const MAX_BODY_BYTES = 16 * 1024;
-export const MAX_QUERY_CHARS = 2_000;
 
 /** How the gateway reads a request body: lazily, only once the checks before row 8 have passed. */
 export type BodyReadResult = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'invalid_utf8' };
@@ -32,24 +31,14 @@ export async function readJsonObject(request: { contentType: string | null }, re
   return { ok: true, value: json as Record<string, unknown> };
 }
 
-function codePoints(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
+/** A field read with its public schema (./schemas.ts); the schema's first message is the refusal's. */
+export function parseField<T>(schema: z.ZodType<T>, value: unknown): Parsed<T> {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, code: 'invalid_query', message: parsed.error.issues[0]!.message };
 }
 
 /** The `query` field: a string, not blank, at most 2,000 characters, no control characters. */
-export function validateQuery(value: unknown): Parsed<string> {
-  if (value === undefined) return { ok: false, code: 'invalid_query', message: '"query" is required.' };
-  if (typeof value !== 'string') return { ok: false, code: 'invalid_query', message: '"query" must be a string.' };
-  const query = value.trim();
-  if (query === '') return { ok: false, code: 'invalid_query', message: '"query" must not be blank.' };
-  // Characters are code points, as JSON Schema's maxLength counts them (an emoji is one, not two UTF-16 units).
-  if (codePoints(query) > MAX_QUERY_CHARS) return { ok: false, code: 'invalid_query', message: `"query" must be at most ${MAX_QUERY_CHARS} characters.` };
-  const problem = textProblem(query);
-  if (problem) return { ok: false, code: 'invalid_query', message: `"query" is refused: ${describeTextProblem(problem)}.` };
-  return { ok: true, value: query };
-}
+export const validateQuery = (value: unknown): Parsed<string> => parseField(queryTextSchema, value);
 
 /** The `query` of a JSON body (/query and its stream). */
 export async function queryOf(json: JsonBody): Promise<Parsed<string>> {

@@ -3,27 +3,13 @@ import { routeSearch } from '@/lib/routing';
 import { overHttp, runKeyed, type GatewayRequest, type KeyedEndpoint, type KeyedRun } from './keyed';
 import { meter } from './metering';
 import type { GatewayOutcome } from './outcome';
-import { validateQuery, type Parsed } from './request-body';
+import { parseField, validateQuery, type Parsed } from './request-body';
+import { topKSchema, type SearchResults } from './schemas';
 
 /**
  * POST /kb/{kb_id}/search (docs/api.md §10.2): the passages alone, for callers that write their own answer (RAG,
  * agents). The same key, check order and metering as /query: counted like a query, free when nothing is found.
  */
-export const DEFAULT_TOP_K = 5;
-export const MAX_TOP_K = 20;
-
-export interface SearchResultItem {
-  document_id: string;
-  title: string;
-  excerpt: string;
-  page: number | null;
-  score: number;
-}
-
-export interface SearchResults {
-  results: SearchResultItem[];
-}
-
 export function toSearchResults(passages: Passage[]): SearchResults {
   return { results: passages.map((p) => ({ document_id: p.documentId, title: p.title, excerpt: p.excerpt, page: p.page, score: p.score })) };
 }
@@ -35,13 +21,8 @@ export interface SearchInput {
   minScore?: number;
 }
 
-export function validateTopK(value: unknown): Parsed<number> {
-  if (value === undefined || value === null) return { ok: true, value: DEFAULT_TOP_K };
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TOP_K) {
-    return { ok: false, code: 'invalid_query', message: `"top_k" must be an integer from 1 to ${MAX_TOP_K}.` };
-  }
-  return { ok: true, value };
-}
+/** `top_k`, where null means the default as absence does. */
+export const validateTopK = (value: unknown): Parsed<number> => parseField(topKSchema, value ?? undefined);
 
 /** Rows 9–11 for a search: the passages, counted unless there are none. */
 export function meterSearch(run: KeyedRun, search: SearchInput): Promise<GatewayOutcome<Passage[]>> {

@@ -13,7 +13,7 @@ import { queryOf, type Parsed } from './request-body';
  * (`{tokens_used, usage: {used, cap, remaining}}`) or `error` (an error body) — with a comment every 15 s while the
  * backend works. Counted at `done` under the fair-metering rule; a client that leaves before `done` is not counted.
  */
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 
 /** How a face writes the stream: opened once (status 200 and these headers), then events, then closed. */
 export interface EventStreamWriter {
@@ -39,7 +39,7 @@ export function wantsEventStream(accept: string | null | undefined): boolean {
   return new Negotiator({ headers: { accept } }).mediaType(ANSWER_TYPES)?.startsWith('text/event-stream') ?? false;
 }
 
-export const EVENT_STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' };
+const EVENT_STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' };
 
 /** One SSE frame; `data` is JSON on one line, so no payload can inject an event. */
 export function sseFrame(event: string, data: unknown): string {
@@ -47,7 +47,7 @@ export function sseFrame(event: string, data: unknown): string {
 }
 
 /** The answer in sentence-sized pieces that concatenate to exactly the answer. */
-export function answerPieces(answer: string): string[] {
+function answerPieces(answer: string): string[] {
   return answer.match(/[^.!?]*[.!?]+[\s]*|[^.!?]+$/g) ?? (answer ? [answer] : []);
 }
 

@@ -5,6 +5,7 @@ import { runKeyed, type KeyedEndpoint } from './keyed';
 import type { GatewayOutcome } from './outcome';
 import { readPeriodUsage, usageHeaders } from './quota';
 import { NO_INPUT } from './request-body';
+import type { UsageReport } from './schemas';
 
 /**
  * GET /kb/{kb_id}/usage (docs/api.md §10.5): where the key's subscription stands, for agents that plan their calls.
@@ -13,14 +14,6 @@ import { NO_INPUT } from './request-body';
  * headers are this endpoint's own limit.
  */
 export const USAGE_REQUESTS_PER_MINUTE = 30;
-
-export interface UsageReport {
-  used: number;
-  cap: number;
-  remaining: number;
-  resets_at: string;
-  rate_limit: { limit: number; remaining: number; reset: number };
-}
 
 const USAGE: KeyedEndpoint<null, UsageReport> = {
   rateLimit: (admitted) => ({ rule: { limit: USAGE_REQUESTS_PER_MINUTE, windowMs: getEnv().RATE_LIMIT_WINDOW_MS }, limiterId: `usage:${admitted.record.keyId}` }),

@@ -5,7 +5,8 @@ import { streamGatewayQuery, sseFrame, wantsEventStream, type EventStreamWriter 
 import type { GatewayRequest } from './keyed';
 import type { GatewayOutcome } from './outcome';
 import { handleGatewayRequest } from './pipeline';
-import { MAX_BODY_BYTES, type BodyReadResult } from './request-body';
+import type { BodyReadResult } from './request-body';
+import { MAX_BODY_BYTES } from './schemas';
 
 /**
  * The Web (fetch API) face of the gateway, used by the Next route handler `app/kb/[kb_id]/query/route.ts` (`next dev`,
@@ -41,7 +42,7 @@ export function gatewayErrorReply(code: ErrorCode, message: string, requestId: s
  * Reads the body from the stream with a hard 16 KiB limit: a lying Content-Length cannot get more in. Bytes that are
  * not UTF-8 are refused, not replaced (docs/api.md §7.2).
  */
-export async function readLimitedBody(request: Request, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
+async function readLimitedBody(request: Request, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
   const bytes = await readBodyWithin(request, limit);
   if (bytes === null) return { ok: false, reason: 'too_large' };
   const text = decodeUtf8(bytes);
@@ -49,7 +50,7 @@ export async function readLimitedBody(request: Request, limit = MAX_BODY_BYTES):
 }
 
 /** A Web request as the gateway reads it: headers and a lazily read, size-limited body. */
-export function toGatewayRequest(request: Request, kbId: string, requestId: string): GatewayRequest {
+function toGatewayRequest(request: Request, kbId: string, requestId: string): GatewayRequest {
   return {
     kbId,
     requestId,

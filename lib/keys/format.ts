@@ -13,8 +13,8 @@ export type KeyMode = 'live' | 'test';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const PREFIXES: Record<KeyMode, string> = { live: 'alm_sk_live_', test: 'alm_sk_test_' };
 const PREFIX_LENGTH = 12;
-export const KEY_RANDOM_LENGTH = 32;
-export const KEY_CHECKSUM_LENGTH = 6;
+const KEY_RANDOM_LENGTH = 32;
+const KEY_CHECKSUM_LENGTH = 6;
 export const API_KEY_LENGTH = PREFIX_LENGTH + KEY_RANDOM_LENGTH + KEY_CHECKSUM_LENGTH;
 const DISPLAY_PREFIX_LENGTH = 8;
 const BODY_PATTERN = /^[0-9A-Za-z]+$/;
@@ -82,7 +82,7 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-export function maskApiKey(mode: KeyMode, displayPrefix: string, last4: string): string {
+function maskApiKey(mode: KeyMode, displayPrefix: string, last4: string): string {
   return `${PREFIXES[mode]}${displayPrefix}…${last4}`;
 }
 

@@ -184,7 +184,7 @@ export interface KeyUsage {
   requests: number;
 }
 
-export const KEY_USAGE_DAYS = 30;
+const KEY_USAGE_DAYS = 30;
 
 /**
  * Usage of each of the buyer's keys over the last `days` days, from query_log (written by the gateway's recorder

@@ -11,7 +11,7 @@ export { createMemoryRateLimiter, createRedisRateLimiter, createUpstashRateLimit
 const SLOT = 'rate-limiter';
 
 /** Upstash when its URL and token are set, else Redis when REDIS_URL is set, else in-process. */
-export function createConfiguredRateLimiter(): RateLimiter {
+function createConfiguredRateLimiter(): RateLimiter {
   const env = getEnv();
   if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
     return createUpstashRateLimiter({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, prefix: env.RATE_LIMIT_PREFIX });

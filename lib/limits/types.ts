@@ -20,7 +20,7 @@ export interface RateLimitState {
   retryAfterSeconds: number;
 }
 
-export type RateLimiterKind = 'memory' | 'redis' | 'upstash';
+type RateLimiterKind = 'memory' | 'redis' | 'upstash';
 
 export interface RateLimiter {
   readonly kind: RateLimiterKind;

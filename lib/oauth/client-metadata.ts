@@ -14,7 +14,7 @@ import { isAllowedRedirect } from './redirect-uris';
  * the answer is bounded in size and time. The document's own rules: `client_id` equal to the URL, exact redirect URIs
  * (https, or http on loopback), a public client only (no secret, `token_endpoint_auth_method` "none").
  */
-export const CLIENT_METADATA_MAX_BYTES = 5 * 1024;
+const CLIENT_METADATA_MAX_BYTES = 5 * 1024;
 const FETCH_TIMEOUT_MS = 5_000;
 /** Cache lifetime without a Cache-Control max-age, and the ceiling of one. */
 const DEFAULT_CACHE_S = 3600;
@@ -33,7 +33,7 @@ export interface ClientMetadataOptions {
   ca?: string;
 }
 
-export interface ClientMetadata {
+interface ClientMetadata {
   name: string;
   redirectUris: string[];
   /** How long the document may be used before it is fetched again (0: every time). */

@@ -41,7 +41,7 @@ export function knowledgeBaseOfResource(resource: string): string | null {
   return knowledgeBaseOfResourcePath(url.pathname);
 }
 
-export function protectedResourceMetadataUrl(resourcePath: string): string {
+function protectedResourceMetadataUrl(resourcePath: string): string {
   return siteUrl(`/.well-known/oauth-protected-resource${resourcePath}`);
 }
 

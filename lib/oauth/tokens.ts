@@ -10,7 +10,7 @@ import { inTransaction } from '@/lib/platform/transactions';
  * rotated on each use), 32 random bytes each, stored only as SHA-256 hashes like keys. Each acts as its grant's key
  * (an api_keys row that no one sees), so the gateway meters, limits, scopes and revokes it exactly as that key.
  */
-export const ACCESS_TOKEN_TTL_S = 3600;
+const ACCESS_TOKEN_TTL_S = 3600;
 const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
 export const CODE_TTL_MS = 10 * 60 * 1000;
 const TOKEN_PATTERN = /^alm_(at|rt|ac)_[A-Za-z0-9_-]{43}$/;
@@ -32,7 +32,7 @@ export function hashOpaqueToken(token: string): string {
 }
 
 /** PKCE S256 (RFC 7636): BASE64URL(SHA256(verifier)) equals the challenge; the verifier is 43–128 unreserved characters. */
-export function verifyPkce(verifier: string, challenge: string): boolean {
+function verifyPkce(verifier: string, challenge: string): boolean {
   if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) return false;
   const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'));
   const expected = Buffer.from(challenge);

@@ -1,24 +1,77 @@
-import { CATEGORIES } from '@/lib/catalog';
-import { MAX_QUERY_CHARS } from '@/lib/gateway';
-import { errorSchema, intHeader, ref, type Json } from './shared';
+import { z } from 'zod';
+import { CATALOG_CACHE_CONTROL, categorySchema, knowledgeBaseDetailSchema, knowledgeBaseListItemSchema, knowledgeBaseListSchema, listingParametersSchema, planSchema } from '@/lib/catalog';
+import { difyRecordsSchema, difyRetrievalRequestSchema, queryRequestSchema, searchRequestSchema, searchResultSchema, searchResultsSchema, usageReportSchema } from '@/lib/gateway';
+import { citationSchema, queryAnswerSchema } from '@/lib/query-answer';
+import { errorSchema, intHeader, type Json } from './shared';
 
-/** The OpenAPI document's components: the security scheme, the headers and every schema. */
-const listingItem = {
-  type: 'object',
-  required: ['id', 'title', 'publisher', 'summary', 'category', 'tags', 'subscribersCount', 'queryVolume', 'updatedAt'],
-  properties: {
-    id: { type: 'string', pattern: '^kb_' },
-    title: { type: 'string' },
-    publisher: { type: 'string', description: 'The publisher’s display name.' },
-    summary: { type: 'string' },
-    category: ref('Category'),
-    tags: { type: 'array', items: { type: 'string' } },
-    subscribersCount: { type: 'integer', minimum: 0, description: 'Subscriptions active now.' },
-    queryVolume: { type: 'integer', minimum: 0, description: 'Successful (200) queries ever.' },
-    updatedAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC, e.g. 2026-01-31T12:00:00.000Z' },
-  },
-  additionalProperties: false,
-};
+/**
+ * The OpenAPI document's components: the security scheme, the headers and every schema. The schemas of the public
+ * inputs and outputs are generated from the zod schemas the server parses and answers with, so a limit is stated once.
+ */
+
+/** Named zod schemas as components; a named schema used inside another becomes a $ref to it. */
+function fromZod(io: 'input' | 'output', named: Record<string, z.ZodType>): Record<string, Json> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io, uri: (id) => `#/components/schemas/${id}` });
+  // Each component is a schema of the document's dialect (jsonSchemaDialect), not a resource of its own.
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, withoutImplicitBounds(schema) as Json]));
+}
+
+/** One zod schema as a JSON Schema of the document's dialect. */
+export function jsonSchemaOf(io: 'input' | 'output', schema: z.ZodType): Json {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io });
+  return withoutImplicitBounds(json) as Json;
+}
+
+/**
+ * zod bounds every integer by ±(2^53 − 1), JavaScript's safe range; a client in another language reads those as
+ * limits of the API, which they are not, so they are left out (a stated bound of the API is kept). Likewise an open
+ * object's `additionalProperties: {}`.
+ */
+function withoutImplicitBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutImplicitBounds);
+  if (node === null || typeof node !== 'object') return node;
+  const entries = Object.entries(node).filter(
+    ([key, value]) =>
+      !((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) &&
+      // An object open to other members is what JSON Schema means by default; `{}` only clutters generated clients.
+      !(key === 'additionalProperties' && typeof value === 'object' && value !== null && Object.keys(value).length === 0),
+  );
+  return Object.fromEntries(entries.map(([key, value]) => [key, withoutImplicitBounds(value)]));
+}
+
+/** The listing's query parameters, from the zod schema of what a client sends (each description on its parameter). */
+export function listingParameters(): Json[] {
+  const { properties } = jsonSchemaOf('input', listingParametersSchema) as { properties: Record<string, Json> };
+  return Object.entries(properties).map(([name, { description, ...schema }]) => ({
+    name,
+    in: 'query',
+    // tags=a&tags=b (the other two spellings are in the description)
+    ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),
+    schema,
+    ...(description === undefined ? {} : { description }),
+  }));
+}
+
+/** Requests are described as clients send them: a field with a default may be left out. */
+const requestSchemas = () =>
+  fromZod('input', { QueryRequest: queryRequestSchema, SearchRequest: searchRequestSchema, DifyRetrievalRequest: difyRetrievalRequestSchema });
+
+const responseSchemas = () =>
+  fromZod('output', {
+    Category: categorySchema,
+    KnowledgeBaseListItem: knowledgeBaseListItemSchema,
+    KnowledgeBaseList: knowledgeBaseListSchema,
+    Plan: planSchema,
+    KnowledgeBaseDetail: knowledgeBaseDetailSchema,
+    Citation: citationSchema,
+    QueryAnswer: queryAnswerSchema,
+    SearchResult: searchResultSchema,
+    SearchResults: searchResultsSchema,
+    UsageReport: usageReportSchema,
+    DifyRecords: difyRecordsSchema,
+  });
 
 export function openApiComponents(): Json {
   return {
@@ -73,158 +126,13 @@ export function openApiComponents(): Json {
       RetryAfter: { description: 'Whole seconds (≥ 1) to wait: rate_limit_exceeded and idempotency_key_in_progress.', required: false, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
       AllowCatalogue: { description: 'Methods the catalogue serves.', required: true, schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
       CorsAny: { description: 'The catalogue is public.', required: true, schema: { type: 'string', const: '*' } },
-      PublicCache: { description: 'public, max-age=30, stale-while-revalidate=300', required: true, schema: { type: 'string' } },
+      PublicCache: { description: CATALOG_CACHE_CONTROL, required: true, schema: { type: 'string', const: CATALOG_CACHE_CONTROL } },
       DocumentCache: { description: 'public, max-age=300', required: true, schema: { type: 'string', const: 'public, max-age=300' } },
       NoStore: { description: 'Never cached.', required: true, schema: { type: 'string', const: 'no-store' } },
     },
     schemas: {
-      Category: { type: 'string', enum: [...CATEGORIES] },
-      KnowledgeBaseListItem: listingItem,
-      KnowledgeBaseList: {
-        type: 'object',
-        required: ['items', 'total', 'page', 'pageSize', 'totalPages'],
-        properties: {
-          items: { type: 'array', items: ref('KnowledgeBaseListItem') },
-          total: { type: 'integer', minimum: 0 },
-          page: { type: 'integer', minimum: 1 },
-          pageSize: { type: 'integer', minimum: 1, maximum: 50 },
-          totalPages: { type: 'integer', minimum: 0, description: 'ceil(total / pageSize); 0 when nothing matches.' },
-        },
-        additionalProperties: false,
-      },
-      Plan: {
-        type: 'object',
-        required: ['id', 'name', 'priceCents', 'currency', 'queriesPerPeriod', 'requestsPerMinute'],
-        properties: {
-          id: { type: 'string' },
-          name: { type: 'string' },
-          priceCents: { type: 'integer', minimum: 0 },
-          currency: { type: 'string' },
-          queriesPerPeriod: { type: 'integer', minimum: 0 },
-          requestsPerMinute: { type: 'integer', minimum: 1 },
-        },
-        additionalProperties: false,
-      },
-      KnowledgeBaseDetail: {
-        description: 'The nine listing fields plus description, plans, document count, language, licence and sample questions.',
-        type: 'object',
-        required: [...(listingItem.required as string[]), 'description', 'plans', 'documentsCount', 'language', 'licence', 'sampleQuestions'],
-        properties: {
-          ...(listingItem.properties as Json),
-          description: { type: 'string' },
-          plans: { type: 'array', items: ref('Plan') },
-          documentsCount: { type: 'integer', minimum: 0 },
-          language: { type: 'string' },
-          licence: { type: 'string' },
-          sampleQuestions: { type: 'array', items: { type: 'string' } },
-        },
-        additionalProperties: false,
-      },
-      QueryRequest: {
-        type: 'object',
-        required: ['query'],
-        properties: { query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS, description: `Trimmed; not blank; at most ${MAX_QUERY_CHARS} characters.` } },
-      },
-      Citation: {
-        type: 'object',
-        required: ['document_id', 'title', 'excerpt', 'page'],
-        properties: {
-          document_id: { type: 'string', minLength: 1 },
-          title: { type: 'string' },
-          excerpt: { type: 'string' },
-          page: { type: ['integer', 'null'], minimum: 1, description: '1-based page where the source has pages; null where it has none.' },
-        },
-        additionalProperties: false,
-      },
-      QueryAnswer: {
-        type: 'object',
-        required: ['answer', 'citations', 'tokens_used'],
-        properties: {
-          answer: { type: 'string' },
-          citations: { type: 'array', items: ref('Citation') },
-          tokens_used: { type: 'integer', minimum: 0 },
-        },
-        additionalProperties: false,
-      },
-      SearchRequest: {
-        type: 'object',
-        required: ['query'],
-        properties: {
-          query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS },
-          top_k: { type: 'integer', minimum: 1, maximum: 20, default: 5 },
-        },
-      },
-      SearchResult: {
-        type: 'object',
-        required: ['document_id', 'title', 'excerpt', 'page', 'score'],
-        properties: {
-          document_id: { type: 'string', minLength: 1 },
-          title: { type: 'string' },
-          excerpt: { type: 'string' },
-          page: { type: ['integer', 'null'], minimum: 1 },
-          score: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'The first passage scores 1; the others in proportion to their ranking score, never above the passage before them.' },
-        },
-        additionalProperties: false,
-      },
-      SearchResults: {
-        type: 'object',
-        required: ['results'],
-        properties: { results: { type: 'array', items: ref('SearchResult'), maxItems: 20 } },
-        additionalProperties: false,
-      },
-      UsageReport: {
-        type: 'object',
-        required: ['used', 'cap', 'remaining', 'resets_at', 'rate_limit'],
-        properties: {
-          used: { type: 'integer', minimum: 0 },
-          cap: { type: 'integer', minimum: 0 },
-          remaining: { type: 'integer', minimum: 0 },
-          resets_at: { type: 'string', format: 'date-time' },
-          rate_limit: {
-            type: 'object',
-            required: ['limit', 'remaining', 'reset'],
-            properties: { limit: { type: 'integer', minimum: 1 }, remaining: { type: 'integer', minimum: 0 }, reset: { type: 'integer', description: 'Unix seconds.' } },
-            additionalProperties: false,
-          },
-        },
-        additionalProperties: false,
-      },
-      DifyRetrievalRequest: {
-        type: 'object',
-        required: ['knowledge_id', 'query'],
-        properties: {
-          knowledge_id: { type: 'string', minLength: 1, description: 'The knowledge base id.' },
-          query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS },
-          retrieval_setting: {
-            type: 'object',
-            properties: { top_k: { type: 'integer', minimum: 1, maximum: 20 }, score_threshold: { type: 'number', minimum: 0, maximum: 1 } },
-          },
-          metadata_condition: { type: 'object', description: 'Accepted and ignored: Almanac keeps no document metadata to filter on.' },
-        },
-      },
-      DifyRecords: {
-        type: 'object',
-        required: ['records'],
-        properties: {
-          records: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['content', 'score', 'title', 'metadata'],
-              properties: {
-                content: { type: 'string' },
-                score: { type: 'number', minimum: 0, maximum: 1 },
-                title: { type: 'string' },
-                metadata: {
-                  type: 'object',
-                  required: ['document_id', 'page'],
-                  properties: { document_id: { type: 'string' }, page: { type: ['integer', 'null'] } },
-                },
-              },
-            },
-          },
-        },
-      },
+      ...responseSchemas(),
+      ...requestSchemas(),
       InvalidParameterError: errorSchema(['invalid_parameter']),
       InvalidQueryError: errorSchema(['invalid_query']),
       InvalidRequestError: errorSchema(['invalid_request']),

@@ -9,7 +9,9 @@ import { buildOpenApiDocument } from '@/lib/openapi';
  *   same HTTP status and that endpoint under "Built on", and every row built on an endpoint the OpenAPI document
  *   covers is declared there;
  * - every response header the OpenAPI document declares is in the docs' response header table (§13.1), built on
- *   that endpoint.
+ *   that endpoint;
+ * - every limit the docs state for a public input or output (§2.2, §3.2, §6.4, §10.2, §10.3) is the one the OpenAPI
+ *   document, and so the zod schema it is generated from, enforces.
  * The parsing is deliberately plain: find a heading by its title, read the markdown table right below it.
  */
 
@@ -224,5 +226,77 @@ describe('docs/api.md agrees with the OpenAPI document', () => {
       }
     }
     expect(problems, problems.join('\n')).toEqual([]);
+  });
+});
+
+// ── the limits ──────────────────────────────────────────────────────────────────────────────────────
+
+/** 2000 → "2,000", as docs/api.md writes numbers. */
+const written = (n: unknown) => Number(n).toLocaleString('en-US');
+
+describe('docs/api.md states the limits the OpenAPI document (and so the zod schemas) enforce', () => {
+  const doc = buildOpenApiDocument('http://localhost:3000') as { paths: Record<string, Json>; components: { schemas: Record<string, Json> } };
+  const schemas = doc.components.schemas;
+  const props = (name: string) => schemas[name]!.properties as Record<string, Json>;
+  const listing = doc.paths['/api/marketplace/knowledge-bases']!.get as { parameters: { name: string; schema: Json }[] };
+  const parameter = (name: string) => listing.parameters.find((p) => p.name === name)!.schema;
+  const rowOf = (rows: Row[], column: string, value: string) => {
+    const row = rows.find((r) => plain(r[column]!) === value);
+    if (!row) throw new Error(`docs/api.md has no row "${value}"`);
+    return Object.values(row).join(' | ');
+  };
+  const paragraphWith = (start: string) => {
+    const at = markdown.indexOf(start);
+    if (at < 0) throw new Error(`docs/api.md has no "${start}"`);
+    return markdown.slice(at, markdown.indexOf('\n\n', at)).replace(/\s+/g, ' ');
+  };
+
+  it('the listing parameters (§2.2)', () => {
+    const rows = tableUnder(markdown, 'Listing parameters');
+    const tags = parameter('tags') as { maxItems: number; items: Json };
+    const page = parameter('page');
+    const pageSize = parameter('pageSize');
+    const cases: [string, string[]][] = [
+      ['query', [`At most ${written(parameter('query').maxLength)} characters`]],
+      ['tags', [`At most ${written(tags.maxItems)} distinct tags`, `Each tag is at most ${written(tags.items.maxLength)} characters`]],
+      ['sort', [`\`${String(parameter('sort').default)}\``, ...(parameter('sort').enum as string[]).map((s) => `\`${s}\``)]],
+      ['category', (parameter('category').enum as string[]).map((c) => `\`${c}\``)],
+      ['page', [`\`${String(page.default)}\``, `from ${written(page.minimum)} to ${written(page.maximum)}`]],
+      ['pageSize', [`\`${String(pageSize.default)}\``, `at least ${written(pageSize.minimum)}`, `above ${written(props('KnowledgeBaseList').pageSize!.maximum)} is **clamped to ${written(props('KnowledgeBaseList').pageSize!.maximum)}**`]],
+    ];
+    for (const [name, phrases] of cases) {
+      const row = rowOf(rows, 'Parameter', name);
+      for (const phrase of phrases) expect(row, `§2.2 ${name}`).toContain(phrase);
+    }
+  });
+
+  it('the query and its body (§3.2 step 8, §10.2, §10.3)', () => {
+    const query = props('QueryRequest').query!;
+    expect(rowOf(tableUnder(markdown, 'Check order'), 'Step', '8')).toContain(`over ${written(query.maxLength)} characters`);
+    const topK = props('SearchRequest').top_k!;
+    expect(props('SearchRequest').query).toEqual(query);
+    expect(paragraphWith('`POST /kb/{kb_id}/search` takes')).toContain(`\`top_k\` an integer from ${written(topK.minimum)} to ${written(topK.maximum)}, default ${written(topK.default)}`);
+    const dify = props('DifyRetrievalRequest').retrieval_setting!.properties as Record<string, Json>;
+    expect(dify.top_k).toEqual(topK);
+    const threshold = dify.score_threshold!;
+    expect(paragraphWith('- `top_k` is')).toContain(
+      `\`top_k\` is ${written(topK.minimum)}–${written(topK.maximum)} (default ${written(topK.default)}); \`score_threshold\` (${written(threshold.minimum)}–${written(threshold.maximum)}, default ${written(threshold.default)})`,
+    );
+    expect(props('SearchResults').results!.maxItems).toBe(topK.maximum);
+  });
+
+  it('the answer (§6.4)', () => {
+    const rows = tableUnder(markdown, 'The answer');
+    const answer = props('QueryAnswer');
+    const citation = props('Citation');
+    const cases: [string, string][] = [
+      ['answer', `at most ${written(answer.answer!.maxLength)} characters`],
+      ['citations', `array of at most ${written(answer.citations!.maxItems)}`],
+      ['citations[].document_id', `${written(citation.document_id!.minLength)}–${written(citation.document_id!.maxLength)} characters`],
+      ['citations[].title', `at most ${written(citation.title!.maxLength)} characters`],
+      ['citations[].excerpt', `at most ${written(citation.excerpt!.maxLength)} characters`],
+      ['tokens_used', `integer ≥ ${written(answer.tokens_used!.minimum)}`],
+    ];
+    for (const [field, phrase] of cases) expect(rowOf(rows, 'Field', field), `§6.4 ${field}`).toContain(phrase);
   });
 });

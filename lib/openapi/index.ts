@@ -1,6 +1,6 @@
 import { baseUrl } from '@/lib/platform/base-url';
-import { MAX_BODY_BYTES } from '@/lib/gateway';
-import { openApiComponents } from './components';
+import { idempotencyKeySchema, MAX_BODY_BYTES } from '@/lib/gateway';
+import { jsonSchemaOf, listingParameters, openApiComponents } from './components';
 import { agentPaths, servicePaths } from './paths';
 import { cataloguePreflight, catalogueLoadResponses, CATALOGUE_HEADERS, headerRef, ID_ONLY, json, KEYED_HEADERS, ref, type Json } from './shared';
 
@@ -37,32 +37,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
           operationId: 'listKnowledgeBases',
           summary: 'List published knowledge bases (public, cacheable for 30 s, CORS *, limited per client address)',
           security: [],
-          parameters: [
-            { name: 'query', in: 'query', schema: { type: 'string', maxLength: 200 }, description: 'Full-text search (stemmed, accent- and case-insensitive, last word as prefix; U.S. = US).' },
-            { name: 'category', in: 'query', schema: ref('Category'), description: 'Case-insensitive.' },
-            {
-              name: 'language',
-              in: 'query',
-              schema: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z]{2})?$', examples: ['es'] },
-              description: 'An extension: the language of the content (en, es, de, fr, pt-BR…), case-insensitive; matched on its primary subtag, so pt finds pt-BR.',
-            },
-            {
-              name: 'tags',
-              in: 'query',
-              style: 'form',
-              explode: true,
-              schema: { type: 'array', items: { type: 'string' }, maxItems: 10 },
-              description: 'All must match; repeated (tags=a&tags=b), comma-separated (tags=a,b) or tags[]=a; case-insensitive.',
-            },
-            {
-              name: 'sort',
-              in: 'query',
-              schema: { type: 'string', enum: ['popular', 'new', 'updated', 'relevance'], default: 'popular' },
-              description: 'relevance (an extension): title matches first, then the popular order; without query it equals popular.',
-            },
-            { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
-            { name: 'pageSize', in: 'query', schema: { type: 'integer', minimum: 1, default: 12 }, description: 'Values above 50 are clamped to 50.' },
-          ],
+          parameters: listingParameters(),
           responses: {
             '200': {
               description: 'One page of results (at most CATALOG_CACHE_TTL_MS old: answers are cached by their canonical parameters)',
@@ -74,7 +49,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
               headers: CATALOGUE_HEADERS,
               content: json(ref('InvalidParameterError')),
             },
-            ...catalogueLoadResponses,
+            ...catalogueLoadResponses(),
             '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
           },
         },
@@ -99,7 +74,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
               headers: CATALOGUE_HEADERS,
               content: json(ref('KnowledgeBaseNotFoundError')),
             },
-            ...catalogueLoadResponses,
+            ...catalogueLoadResponses(),
             '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
           },
         },
@@ -127,7 +102,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
               in: 'header',
               required: false,
               description: 'Makes a retry safe: the first request with this key is answered and stored for 24 hours; the same request again gets the stored answer (Idempotent-Replayed: true) and is not counted.',
-              schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$' },
+              schema: jsonSchemaOf('input', idempotencyKeySchema),
             },
           ],
           requestBody: { required: true, content: json(ref('QueryRequest')) },

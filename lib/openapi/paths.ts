@@ -1,9 +1,9 @@
-import { MAX_BODY_BYTES } from '@/lib/gateway';
+import { MAX_BODY_BYTES, USAGE_REQUESTS_PER_MINUTE } from '@/lib/gateway';
 import { CATALOGUE_HEADERS, catalogueLoadResponses, errorSchema, headerRef, ID_ONLY, json, KEY_IF_KNOWN_HEADERS, KEYED_HEADERS, ref, type Json } from './shared';
 
 /** The paths of the agent endpoints and of the service endpoints (this document, health). */
 /** The error answers every keyed endpoint shares (rows 1–11 of docs/api.md §3.2). */
-export function keyedErrors(options: { metered: boolean }): Json {
+function keyedErrors(options: { metered: boolean }): Json {
   const limited = options.metered
     ? { description: 'Per-key rate limit (with Retry-After) or the subscription’s cap for the period', headers: { ...KEYED_HEADERS, 'Retry-After': headerRef('RetryAfter') }, content: json({ oneOf: [ref('RateLimitError'), ref('QueryCapError')] }) }
     : { description: 'This endpoint’s own per-key limit (with Retry-After)', headers: { ...KEYED_HEADERS, 'Retry-After': headerRef('RetryAfter') }, content: json(ref('RateLimitError')) };
@@ -24,10 +24,10 @@ export function keyedErrors(options: { metered: boolean }): Json {
   };
 }
 
-export const KB_ID_PARAMETER = { name: 'kb_id', in: 'path', required: true, schema: { type: 'string' } };
+const KB_ID_PARAMETER = { name: 'kb_id', in: 'path', required: true, schema: { type: 'string' } };
 
 /** The Almanac codes behind each status of the Dify endpoint. */
-export const DIFY_ERRORS: Record<string, string[]> = {
+const DIFY_ERRORS: Record<string, string[]> = {
   '400': ['invalid_query'],
   '403': ['missing_api_key', 'invalid_api_key', 'key_revoked', 'key_scope_mismatch', 'forbidden'],
   '404': ['knowledge_base_not_found'],
@@ -67,7 +67,7 @@ const TRANSPORT_JSON_RPC_ERROR: Json = {
 };
 
 /** Dify's error shape `{error_code, error_msg}` with Almanac's error body alongside (docs/api.md §10.3). */
-export function difyErrorSchema(codes: string[]): Json {
+function difyErrorSchema(codes: string[]): Json {
   const almanac = errorSchema(codes);
   return {
     ...almanac,
@@ -96,7 +96,7 @@ export function servicePaths(): Json {
             headers: { ...CATALOGUE_HEADERS, 'Cache-Control': headerRef('DocumentCache') },
             content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string', const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } }, description: 'An OpenAPI 3.1 document.' }),
           },
-          ...catalogueLoadResponses,
+          ...catalogueLoadResponses(),
           '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
         },
       },
@@ -164,7 +164,7 @@ export function agentPaths(): Json {
       get: {
         tags: ['query'],
         operationId: 'getUsage',
-        summary: 'Where this key’s subscription stands: usage of the period and the query limit (never counted; 30 per minute per key)',
+        summary: `Where this key’s subscription stands: usage of the period and the query limit (never counted; ${USAGE_REQUESTS_PER_MINUTE} per minute per key)`,
         security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
         responses: {
           '200': { description: 'The usage report; X-RateLimit-* describe this endpoint’s own limit', headers: KEYED_HEADERS, content: json(ref('UsageReport')) },

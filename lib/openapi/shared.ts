@@ -1,3 +1,4 @@
+import { getEnv } from '@/lib/platform/env';
 /** Building blocks of the OpenAPI document (lib/openapi/index.ts): references, error bodies, header sets. */
 export type Json = Record<string, unknown>;
 
@@ -20,13 +21,13 @@ export function errorSchema(codes: string[], extras: Json = {}, requiredExtras: 
 
 export const json = (schema: Json) => ({ 'application/json': { schema } });
 
-export const RATE_HEADERS = {
+const RATE_HEADERS = {
   'X-Request-Id': headerRef('XRequestId'),
   'X-RateLimit-Limit': headerRef('XRateLimitLimit'),
   'X-RateLimit-Remaining': headerRef('XRateLimitRemaining'),
   'X-RateLimit-Reset': headerRef('XRateLimitReset'),
 };
-export const USAGE_HEADERS = {
+const USAGE_HEADERS = {
   'X-Usage-Used': headerRef('XUsageUsed'),
   'X-Usage-Cap': headerRef('XUsageCap'),
   'X-Usage-Remaining': headerRef('XUsageRemaining'),
@@ -46,9 +47,10 @@ export const CATALOGUE_HEADERS = {
 };
 
 /** The catalogue's answers to load: the per-client limit (429) and a full load queue (503); neither is cached. */
-export const catalogueLoadResponses = {
+export const catalogueLoadResponses = () => ({
   '429': {
-    description: 'This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (300) to the public endpoints in the last minute',
+    // The limit this deployment applies, named so that the /docs page can say it without the variable's name.
+    description: `This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (${getEnv().PUBLIC_RATE_LIMIT_PER_MINUTE}) to the public endpoints in the last minute`,
     headers: { ...CATALOGUE_HEADERS, 'X-RateLimit-Limit': headerRef('XRateLimitLimit'), 'X-RateLimit-Remaining': headerRef('XRateLimitRemaining'), 'X-RateLimit-Reset': headerRef('XRateLimitReset'), 'Retry-After': headerRef('RetryAfterRequired') },
     content: json(ref('RateLimitError')),
   },
@@ -57,7 +59,7 @@ export const catalogueLoadResponses = {
     headers: { ...CATALOGUE_HEADERS, 'Retry-After': headerRef('RetryAfterRequired') },
     content: json(ref('ServiceUnavailableError')),
   },
-};
+});
 
 /** The catalogue answers CORS preflights (204) so that browsers may GET it from any origin. */
 export function cataloguePreflight(operationId: string): Json {

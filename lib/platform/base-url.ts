@@ -18,7 +18,7 @@ import { processSingleton, replaceProcessSingleton } from './singleton';
  * is never the address its users see. On a laptop (`npm start` on the embedded database) the listening address is
  * right, so APP_URL stays optional there.
  */
-export const DEFAULT_BASE_URL = 'http://localhost:3000';
+const DEFAULT_BASE_URL = 'http://localhost:3000';
 
 export type BaseUrlSource = 'APP_URL' | 'listening address' | 'default';
 

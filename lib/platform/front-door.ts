@@ -94,7 +94,7 @@ export interface ScreenedRequest {
 }
 
 /** Whether a path is one whose every answer is JSON (docs/api.md §7.1): /api, /kb and /dify. */
-export function isApiPath(pathname: string): boolean {
+function isApiPath(pathname: string): boolean {
   return /^\/(?:api|kb|dify)(?:\/|$)/.test(pathname);
 }
 

@@ -17,7 +17,7 @@ export const PEER_HEADER = 'x-almanac-peer';
 export const FRONT_SERVER_TIMEOUTS = Object.freeze({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, checkIntervalMs: 1_000, keepAliveTimeoutMs: 65_000 });
 
 /** Replaces any client-sent peer header with the address of the socket the request came on. */
-export function stampPeer(req) {
+function stampPeer(req) {
   const raw = req.rawHeaders;
   for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i].toLowerCase() === PEER_HEADER) raw.splice(i, 2);
   const peer = req.socket.remoteAddress ?? '';

@@ -40,7 +40,7 @@ export function errorResponse(
   return jsonResponse(errorBody(code, message, requestId, error.extras), { status: error.status, headers });
 }
 
-export function apiErrorResponse(error: ApiError, requestId: string, headers?: HeadersInit): Response {
+function apiErrorResponse(error: ApiError, requestId: string, headers?: HeadersInit): Response {
   const merged = new Headers(headers);
   for (const [k, v] of Object.entries(error.headers)) merged.set(k, v);
   return errorResponse(error.code, error.message, requestId, { extras: error.extras, headers: merged });
@@ -78,7 +78,7 @@ export function withApiRoute<P = Record<string, string | string[]>>(
 
 export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Quote the request id if you contact support.';
 
-export function handleRouteError(error: unknown, requestId: string, request?: Request): Response {
+function handleRouteError(error: unknown, requestId: string, request?: Request): Response {
   if (error instanceof ApiError) return apiErrorResponse(error, requestId);
   log.error({ err: error, request_id: requestId, method: request?.method, path: request ? new URL(request.url).pathname : undefined }, 'unhandled error');
   return errorResponse('internal_error', INTERNAL_ERROR_MESSAGE, requestId);

@@ -29,7 +29,7 @@ export interface JobSpec {
   maxAttempts?: number;
 }
 
-export interface JobContext {
+interface JobContext {
   jobId: string;
   attempt: number;
 }

@@ -21,7 +21,7 @@ export interface LegalDocument {
 }
 
 /** The file of one document: only the three known names, so nothing else in the folder (or outside it) can be read. Pure. */
-export function legalFilePath(dir: string, slug: LegalSlug): string {
+function legalFilePath(dir: string, slug: LegalSlug): string {
   return path.resolve(dir, `${slug}.md`);
 }
 

@@ -22,7 +22,7 @@ import { processSingleton } from './singleton';
  * SMTP server has accepted it the body is removed, so the database never holds a usable link longer than needed.
  */
 
-export type MailKind = 'verify_email' | 'reset_password' | 'password_changed' | 'account_deleted' | 'usage_alert' | 'subscription_notice';
+type MailKind = 'verify_email' | 'reset_password' | 'password_changed' | 'account_deleted' | 'usage_alert' | 'subscription_notice';
 
 export interface OutgoingMail {
   to: string;
@@ -78,7 +78,7 @@ function transportFor(url: string): Transporter {
  * The job: hands one message to the SMTP server. A message already sent is left alone (a retried job after a crash
  * between the send and the row's update is the one case that sends twice). Throws to have the queue retry.
  */
-export async function deliverMail(messageId: string, attempt: number, db?: Executor): Promise<void> {
+async function deliverMail(messageId: string, attempt: number, db?: Executor): Promise<void> {
   const database = db ?? (await getDb());
   const [row] = await database.select().from(mailOutbox).where(eq(mailOutbox.id, messageId)).limit(1);
   if (!row || row.status === 'sent') return;

@@ -13,10 +13,11 @@ export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'O
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 // The context is whatever Next passes a route of this shape (`{ params: Promise<…> }`); the wrappers type their own.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route's context type must be assignable here, which `unknown` would refuse
 export type RouteHandler = (request: Request, context?: any) => Promise<Response>;
 
 /** The methods a route serves, in a stable order: its `Allow` header. */
-export function allowedMethods(served: Partial<Record<HttpMethod, RouteHandler>>): HttpMethod[] {
+function allowedMethods(served: Partial<Record<HttpMethod, RouteHandler>>): HttpMethod[] {
   return HTTP_METHODS.filter((method) => served[method] !== undefined || (method === 'HEAD' && served.GET !== undefined));
 }
 
@@ -41,7 +42,7 @@ const payloadTooLarge = (limit: number) =>
  * none), so that no sign-in callback, form parser or signature check ever holds more than `limit` bytes; the handler
  * gets the same request over those bytes. A larger body is 413 `payload_too_large`.
  */
-export function withBodyWithin(handler: RouteHandler, limit: number): RouteHandler {
+function withBodyWithin(handler: RouteHandler, limit: number): RouteHandler {
   const refuse = payloadTooLarge(limit);
   return async (request, context) => {
     if (!request.body) return handler(request, context);

@@ -75,7 +75,7 @@ const dottedQuad = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8
  * it; not :: and ::1 themselves), 6to4 (2002::/16, the IPv4 address in bits 16–47) and NAT64's well-known prefix
  * (64:ff9b::/96). Null for any other address.
  */
-export function embeddedIPv4(address: string): string | null {
+function embeddedIPv4(address: string): string | null {
   const g = ipv6Groups(address);
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   if (zeros(0, 5) && g[5] === 0xffff) return dottedQuad(g[6]!, g[7]!);

@@ -5,7 +5,7 @@ import { trace, type Attributes, type Tracer } from '@opentelemetry/api';
  * instrumentation.ts has started the SDK (lib/platform/trace-export.ts). Until then the API's no-op tracer makes every
  * span free, so the gateway's hooks (lib/platform/metrics.ts, observeStage) always call it.
  */
-export function tracer(): Tracer {
+function tracer(): Tracer {
   return trace.getTracer('almanac');
 }
 

@@ -13,8 +13,8 @@ const modules = new Map();
 parentPort.on('message', async ({ id, modulePath, exportName, args }) => {
   try {
     if (!modules.has(modulePath)) modules.set(modulePath, import(pathToFileURL(modulePath).href));
-    const module = await modules.get(modulePath);
-    const fn = module[exportName];
+    const loaded = await modules.get(modulePath);
+    const fn = loaded[exportName];
     if (typeof fn !== 'function') throw new Error(`${modulePath} exports no function ${exportName}`);
     parentPort.postMessage({ id, ok: true, value: await fn(...args) });
   } catch (error) {

@@ -21,7 +21,7 @@ export function latencyBucketOf(ms: number): number {
 export const PREVIEW_OUTCOME = 'preview';
 
 /** Refusals before any backend was asked: the buyer's cap or rate limit, shown apart from the backend's errors. */
-export const REFUSAL_CODES = ['query_cap_exceeded', 'rate_limit_exceeded'] as const;
+const REFUSAL_CODES = ['query_cap_exceeded', 'rate_limit_exceeded'] as const;
 const isRefusal = (outcome: string) => (REFUSAL_CODES as readonly string[]).includes(outcome);
 
 /** The outcome a query is counted under: `answered`, `abstained`, or its error code. */
@@ -95,7 +95,7 @@ export const ANALYTICS_DAYS = [7, 30, 90] as const;
 /** How far back the month choice goes. */
 const ANALYTICS_MONTHS = 12;
 
-export function analyticsDays(value: unknown): number {
+function analyticsDays(value: unknown): number {
   const n = Number(value);
   return (ANALYTICS_DAYS as readonly number[]).includes(n) ? n : 30;
 }

@@ -11,7 +11,7 @@ import { normaliseLineBreaks } from './rules';
  * in lib/subscriptions/operator.ts. A new knowledge base is published at once with the three default plans, so
  * `ingest` then `ask` is all an operator needs.
  */
-export const DEFAULT_PLANS = [
+const DEFAULT_PLANS = [
   { name: 'Starter', priceCents: 1_900, queriesPerPeriod: 100, requestsPerMinute: 60 },
   { name: 'Professional', priceCents: 4_900, queriesPerPeriod: 500, requestsPerMinute: 120 },
   { name: 'Enterprise', priceCents: 14_900, queriesPerPeriod: 2_000, requestsPerMinute: 300 },

@@ -39,10 +39,20 @@ function prose(label: string, max: number) {
     .refine(isCleanText, CONTROL);
 }
 
+/** A profile's text bounds: the schemas below enforce them and the console's profile form shows them. */
+export const PROFILE_LIMITS = {
+  name: { min: 2, max: 80 },
+  slug: { min: 2, max: 60 },
+  websiteUrl: { max: 200 },
+  bio: { max: 500 },
+  contactEmail: { max: 254 },
+} as const;
+export type ProfileLimits = typeof PROFILE_LIMITS;
+
 const optionalUrl = z
   .string()
   .trim()
-  .max(200, 'A website address has at most 200 characters.')
+  .max(PROFILE_LIMITS.websiteUrl.max, `A website address has at most ${PROFILE_LIMITS.websiteUrl.max} characters.`)
   .refine(isCleanText, CONTROL)
   .refine((v) => v === '' || isHttpUrl(v), 'Enter a full address starting with https:// (or http://).')
   .transform((v) => (v === '' ? null : v));
@@ -53,38 +63,36 @@ function isHttpUrl(value: string): boolean {
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.includes('.');
 }
 
-export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$/;
+const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$/;
 
-export const slugSchema = z
+const slugSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .min(2, 'The address needs at least 2 characters.')
-  .max(60, 'The address has at most 60 characters.')
+  .min(PROFILE_LIMITS.slug.min, `The address needs at least ${PROFILE_LIMITS.slug.min} characters.`)
+  .max(PROFILE_LIMITS.slug.max, `The address has at most ${PROFILE_LIMITS.slug.max} characters.`)
   .regex(SLUG_PATTERN, 'Use lower-case letters, digits and single hyphens (not at the start or end).')
   .refine((v) => !v.includes('--'), 'Use single hyphens only.');
 
 // ── Profile ──────────────────────────────────────────────────────────────────────────────────────────
 
 export const publisherProfileSchema = z.object({
-  name: line('The name', 2, 80),
+  name: line('The name', PROFILE_LIMITS.name.min, PROFILE_LIMITS.name.max),
   slug: slugSchema,
   websiteUrl: optionalUrl,
-  bio: prose('The bio', 500),
+  bio: prose('The bio', PROFILE_LIMITS.bio.max),
   contactEmail: z
     .string()
     .trim()
     .toLowerCase()
-    .max(254, 'An email address has at most 254 characters.')
+    .max(PROFILE_LIMITS.contactEmail.max, `An email address has at most ${PROFILE_LIMITS.contactEmail.max} characters.`)
     .pipe(z.email({ error: 'Enter an email address the operator can reach you at.' })),
 });
-export type PublisherProfileInput = z.input<typeof publisherProfileSchema>;
-export type PublisherProfile = z.output<typeof publisherProfileSchema>;
 
 // ── Listing ──────────────────────────────────────────────────────────────────────────────────────────
 
-export const MAX_TAGS = 8;
-export const MAX_TAG_LENGTH = 32;
+const MAX_TAGS = 8;
+const MAX_TAG_LENGTH = 32;
 
 /**
  * Tags as the catalogue stores them: lower-case, inner spaces collapsed to one hyphen, trimmed, duplicates removed
@@ -114,7 +122,7 @@ const tagsSchema = z
     }
   });
 
-export const MAX_SAMPLE_QUESTIONS = 6;
+const MAX_SAMPLE_QUESTIONS = 6;
 
 /** One question per line (or a list); blank lines dropped, duplicates removed. */
 const sampleQuestionsSchema = z
@@ -134,16 +142,25 @@ const languageSchema = z
   .trim()
   .regex(/^[a-z]{2,3}(?:-[A-Z]{2})?$/, 'Use a language code such as en, es, de, fr or pt-BR.');
 
-export const BACKEND_KINDS = ['hosted', 'http'] as const;
+const BACKEND_KINDS = ['hosted', 'http'] as const;
+
+/** A listing's text bounds: the schema below enforces them and the console's form shows them (its fields are fed these). */
+export const LISTING_LIMITS = {
+  title: { min: 3, max: 120 },
+  summary: { min: 10, max: 300 },
+  description: { max: 10_000 },
+  licence: { min: 2, max: 80 },
+} as const;
+export type ListingLimits = typeof LISTING_LIMITS;
 
 export const listingSchema = z.object({
-  title: line('The title', 3, 120),
-  summary: line('The summary', 10, 300),
-  description: prose('The description', 10_000),
+  title: line('The title', LISTING_LIMITS.title.min, LISTING_LIMITS.title.max),
+  summary: line('The summary', LISTING_LIMITS.summary.min, LISTING_LIMITS.summary.max),
+  description: prose('The description', LISTING_LIMITS.description.max),
   category: z.enum(CATEGORIES, { error: 'Choose a category.' }),
   tags: tagsSchema,
   language: languageSchema,
-  licence: line('The licence', 2, 80),
+  licence: line('The licence', LISTING_LIMITS.licence.min, LISTING_LIMITS.licence.max),
   sampleQuestions: sampleQuestionsSchema,
   /** Free preview questions on the knowledge-base page (docs/api.md §10.6); absent: unchanged (on for a new listing). */
   previewsEnabled: z
@@ -151,18 +168,15 @@ export const listingSchema = z.object({
     .transform((v) => v === true || v === 'true')
     .optional(),
 });
-export type ListingInput = z.input<typeof listingSchema>;
-export type Listing = z.output<typeof listingSchema>;
 
 /** A new listing also chooses its backend, once. */
 export const newListingSchema = listingSchema.extend({
   backendKind: z.enum(BACKEND_KINDS, { error: 'Choose where the answers come from.' }),
 });
-export type NewListingInput = z.input<typeof newListingSchema>;
 
 // ── Plans ────────────────────────────────────────────────────────────────────────────────────────────
 
-export const CURRENCIES = ['usd', 'eur', 'gbp'] as const;
+const CURRENCIES = ['usd', 'eur', 'gbp'] as const;
 
 /** A price typed by a person ("19", "19.00", "0") as integer minor units, or null when it is not a price. */
 export function parsePriceToCents(value: string): number | null {
@@ -184,11 +198,15 @@ const wholeNumber = (label: string, min: number, max: number) =>
 /** The highest monthly price `parsePriceToCents` reads (six digits before the point). */
 const MAX_PRICE = '999,999.99';
 
+/** A plan's text bounds: the schema below enforces them and the console's plan form shows them. */
+export const PLAN_LIMITS = { name: { min: 2, max: 40 } } as const;
+export type PlanLimits = typeof PLAN_LIMITS;
+
 /** Plan fields; `freePlanMaxQueries` is FREE_PLAN_MAX_QUERIES (passed in so the rule stays pure). */
 export function planSchema(freePlanMaxQueries: number) {
   return z
     .object({
-      name: line('The plan name', 2, 40),
+      name: line('The plan name', PLAN_LIMITS.name.min, PLAN_LIMITS.name.max),
       price: z
         .union([z.string(), z.number()])
         .transform((v, ctx) => {
@@ -212,7 +230,6 @@ export function planSchema(freePlanMaxQueries: number) {
     })
     .transform(({ price, ...rest }) => ({ ...rest, priceCents: price }));
 }
-export type PlanInput = z.input<ReturnType<typeof planSchema>>;
 export type PlanFields = z.output<ReturnType<typeof planSchema>>;
 
 /** True when the two plans differ in what a subscriber pays or gets (a rename alone changes neither). */

@@ -67,7 +67,7 @@ export async function getAlertWebhook(db: Executor, input: { userId: string; sub
 }
 
 /** The JSON body of an alert: the same bytes on every attempt. */
-export function alertWebhookBody(event: AlertEvent, test = false): string {
+function alertWebhookBody(event: AlertEvent, test = false): string {
   return JSON.stringify({
     id: event.eventId,
     type: test ? 'usage.test' : 'usage.threshold_reached',

@@ -178,7 +178,7 @@ export async function routeSearch(route: PreparedRoute, request: SearchRequest):
 
 // ── Configuration (tests, CLI, publisher console) ─────────────────────────────────────────────────────
 
-export const httpBackendInputSchema = z.object({
+const httpBackendInputSchema = z.object({
   kbId: z.string().min(1),
   endpointUrl: z.string().min(1).max(2_000),
   infraKey: z.string().min(16, 'the infrastructure key must be at least 16 characters').max(1_000),

@@ -16,7 +16,7 @@ import { decodePublisherAnswer, type DecodedAnswer } from './answer-task';
  * Content-Length says) and valid against the query-answer schema; anything else is `publisher_error`, and no answer
  * within the knowledge base's timeout is `publisher_timeout`. Errors never carry the secrets.
  */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
+const MAX_ANSWER_BYTES = 1024 * 1024;
 const streamedCitationsSchema = z.array(citationSchema).max(50);
 
 export interface HttpBackendTarget {

@@ -17,8 +17,8 @@ import { PUBLISHER_SEEDS } from '@/db/seed/catalog/publishers';
  * which the next start seeds again (lib/db seeds only when no publisher exists).
  */
 
-export const CATALOG_PRNG_SEED = 20_260_122;
-export const SEEDED_BUYER_COUNT = 90;
+const CATALOG_PRNG_SEED = 20_260_122;
+const SEEDED_BUYER_COUNT = 90;
 const USAGE_WINDOW_DAYS = 90;
 const DAY_MS = 86_400_000;
 /** Brand-new knowledge bases with no subscriber yet: they tie on (0, 0) so the id tie-break is visible. */
@@ -32,7 +32,7 @@ const HOSTED_SLUGS = new Set([
   'climate-policy-briefings', 'urban-housing-policy', 'research-methods-primer', 'research-data-management',
 ]);
 
-export const PLAN_TIERS = [
+const PLAN_TIERS = [
   { name: 'Starter', queriesPerPeriod: 100, requestsPerMinute: 60 },
   { name: 'Professional', queriesPerPeriod: 500, requestsPerMinute: 120 },
   { name: 'Enterprise', queriesPerPeriod: 2_000, requestsPerMinute: 300 },
@@ -42,12 +42,12 @@ export const PLAN_TIERS = [
  * Every seeded listing also offers a free taster plan, listed first, so a visitor can go from a free preview to a key
  * without a card. Price 0 keeps it within FREE_PLAN_MAX_QUERIES (docs/api.md §9.2).
  */
-export const TASTER_PLAN = { name: 'Taster', priceCents: 0, queriesPerPeriod: 20, requestsPerMinute: 10, sortOrder: -1 } as const;
+const TASTER_PLAN = { name: 'Taster', priceCents: 0, queriesPerPeriod: 20, requestsPerMinute: 10, sortOrder: -1 } as const;
 
 // ── deterministic randomness ─────────────────────────────────────────────────────────────────────────
 
 /** mulberry32: tiny, fast, good enough for sample data; the same seed gives the same catalogue. */
-export function createPrng(seed: number) {
+function createPrng(seed: number) {
   let state = seed >>> 0;
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -107,7 +107,7 @@ function joinList(items: string[]): string {
 }
 
 /** 2–4 paragraphs: the hand-written ones for non-English entries, else assembled from the entry's own facts. */
-export function composeDescription(kb: KnowledgeBaseSeed, prng: Prng): string {
+function composeDescription(kb: KnowledgeBaseSeed, prng: Prng): string {
   if (kb.description) return kb.description.join('\n\n');
   const paragraphs = [kb.about, `It covers ${joinList(kb.covers)}. ${prng.pick(ORGANISATION)}`, AUDIENCE[kb.category](kb.audience)];
   if (prng.next() < 0.6) paragraphs.push(prng.pick(UPKEEP));
@@ -115,7 +115,7 @@ export function composeDescription(kb: KnowledgeBaseSeed, prng: Prng): string {
 }
 
 /** Sample questions from db/seed/hosted/<slug>/sample-questions.json when the content helpers wrote one. */
-export function readSampleQuestions(slug: string, fallback: string[]): string[] {
+function readSampleQuestions(slug: string, fallback: string[]): string[] {
   const file = path.join(HOSTED_DIR, slug, 'sample-questions.json');
   if (!existsSync(file)) return fallback;
   try {

@@ -44,7 +44,7 @@ export async function loadSeedSources(folder: string, author?: string): Promise<
 }
 
 /** The one document of a knowledge base without seed sources, written from its catalogue entry. */
-export function aboutDocument(kb: { title: string; summary: string; description: string; publisher: string }): SeedSourceFile {
+function aboutDocument(kb: { title: string; summary: string; description: string; publisher: string }): SeedSourceFile {
   const text = [
     '# About this knowledge base',
     '',

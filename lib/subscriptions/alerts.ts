@@ -24,7 +24,7 @@ import { inTransaction } from '@/lib/platform/transactions';
  * first one's insert runs off the request's path.
  */
 
-export const ALERT_THRESHOLDS = [80, 100] as const;
+const ALERT_THRESHOLDS = [80, 100] as const;
 export type AlertThreshold = (typeof ALERT_THRESHOLDS)[number];
 export const ALERT_WEBHOOK_QUEUE = 'alert-webhook';
 const WEBHOOK_MAX_ATTEMPTS = 10;

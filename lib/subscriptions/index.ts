@@ -3,7 +3,6 @@
  * This file is the folder's public surface; other folders import from '@/lib/subscriptions' only.
  */
 export {
-  ALERT_THRESHOLDS,
   ALERT_WEBHOOK_QUEUE,
   findAlertEvent,
   findOwnedSubscription,
@@ -12,11 +11,9 @@ export {
   reachedThresholds,
   recordUsageAlerts,
   type AlertEvent,
-  type AlertThreshold,
-  type RecordedAlert,
   type UsagePoint,
 } from './alerts';
-export { addMonthsClamped, periodBounds, periodContaining } from './billing-period';
+export { addMonthsClamped, periodContaining } from './billing-period';
 export { type SubscriptionResult } from './change';
 export { earningsBalance, listEarnings, recordEarning, splitGross, type EarningSource, type EarningView } from './earnings';
 export {
@@ -28,31 +25,26 @@ export {
   resumeSubscription,
   scheduleDowngrade,
   upgradeSubscription,
-  type IssueKeyResult,
 } from './lifecycle';
 export {
   ensureCurrentPeriod,
   expireEndedSubscriptions,
-  isLapsed,
   isPeriodOver,
-  lapsedCondition,
   resolveCurrentPeriod,
   type SubscriptionPeriodState,
 } from './period';
-export { noticeListingWithdrawn, noticePlanTermsChanged, type PlanTerms } from './notices';
+export { noticeListingWithdrawn, noticePlanTermsChanged } from './notices';
 export { planViewColumns, toPlanView, type PlanView } from './plan-view';
-export { purchaseSubscription, type PurchaseInput, type PurchaseResult } from './purchase';
-export { getSubscriberStanding, offerFor, toSubscriberStanding, type PlanOffer, type StandingState, type SubscriberStanding } from './standing';
-export { COUNTED_SUBSCRIPTION_STATUSES, HOLDING_STATUSES, isLive, LIVE_STATUSES, type SubscriptionStatus } from './status';
+export { purchaseSubscription } from './purchase';
+export { getSubscriberStanding, offerFor, type PlanOffer, type SubscriberStanding } from './standing';
+export { HOLDING_STATUSES, isLive, LIVE_STATUSES, type SubscriptionStatus } from './status';
 export { SubscriptionSweeper, startSubscriptionSweeper } from './sweeper';
 export {
   findBuyerSubscription,
-  findLiveSubscriptionView,
   getDailyUsage,
   getSubscriptionForUser,
   listSubscriptionsForUser,
   type DailyUsage,
   type SubscriptionView,
-  type SubscriptionViewResult,
   type UsageView,
 } from './views';

@@ -10,7 +10,7 @@ import { findLiveSubscriptionView, type SubscriptionView, type UsageView } from 
  */
 
 /** `active` (cancelling or not) can use and change its plan; `suspended` is past_due; `pending` awaits a first payment. */
-export type StandingState = 'active' | 'suspended' | 'pending';
+type StandingState = 'active' | 'suspended' | 'pending';
 
 export interface SubscriberStanding {
   subscriptionId: string;

@@ -7,7 +7,7 @@ import type { Subscription } from '@/db/schema';
  * `incomplete`, `cancelled` and `expired` do not count. Every status change adjusts it in the same transaction.
  */
 export type SubscriptionStatus = Subscription['status'];
-export const COUNTED_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['active'];
+const COUNTED_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['active'];
 /** Statuses that still grant access (past_due is suspended, not ended: paying restores it). */
 export const LIVE_STATUSES: readonly SubscriptionStatus[] = ['active', 'past_due'];
 /**

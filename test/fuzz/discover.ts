@@ -10,7 +10,7 @@ import { send, type WireRequest, type WireResponse } from './wire';
  * server-action ids Next embeds in them.
  */
 
-export interface RouteTemplate {
+interface RouteTemplate {
   /** `/knowledge-bases/[id]`, `/api/[[...path]]`. */
   template: string;
   kind: 'page' | 'route';
@@ -50,7 +50,7 @@ export interface FuzzTargets {
 const APP = path.resolve(import.meta.dirname, '..', '..', 'app');
 
 /** Every page and route handler of app/, as URL templates (route groups left out). */
-export function appRoutes(dir = APP): RouteTemplate[] {
+function appRoutes(dir = APP): RouteTemplate[] {
   const out: RouteTemplate[] = [];
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
@@ -86,7 +86,7 @@ class Browser {
 }
 
 /** The forms of a page: fields in document order (hidden inputs, named inputs, textareas, selects, named buttons). */
-export function parseForms(html: string, page: string, signedIn: boolean): FormTarget[] {
+function parseForms(html: string, page: string, signedIn: boolean): FormTarget[] {
   const forms: FormTarget[] = [];
   let current: (FormTarget & { depth: number }) | null = null;
   let select: { name: string; value: string | null } | null = null;
@@ -159,7 +159,7 @@ function multipart(fields: [string, string][], boundary: string): Buffer {
 }
 
 /** A form's fields as the browser would post them, with some values replaced. */
-export function encodeForm(form: FormTarget, values: Record<string, string> = {}): { body: Buffer; contentType: string } {
+function encodeForm(form: FormTarget, values: Record<string, string> = {}): { body: Buffer; contentType: string } {
   const fields = form.fields.map(([name, value]): [string, string] => [name, values[name] ?? value]);
   for (const [name, value] of Object.entries(values)) if (!fields.some(([n]) => n === name)) fields.push([name, value]);
   if (form.enctype === 'multipart/form-data') {

@@ -9,7 +9,7 @@ import { send } from './wire';
  * per-client limit, sign-ups per address) or shortened (the per-key window: 60 a second instead of a minute); a
  * 429 is a fine answer, but an unreached check is an untested one.
  */
-export const FUZZ_SERVER_ENV = {
+const FUZZ_SERVER_ENV = {
   SEED_ON_START: 'true',
   PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
   SIGN_UPS_PER_ADDRESS_PER_HOUR: '1000000',

@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GET as detailGET, OPTIONS as detailOPTIONS } from '@/app/api/marketplace/knowledge-bases/[id]/route';
 import { GET as listingGET, HEAD as listingHEAD } from '@/app/api/marketplace/knowledge-bases/route';

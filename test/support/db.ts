@@ -14,7 +14,6 @@ export function testDbKind(): TestDbKind {
   return process.env.ALMANAC_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 }
 
-export { ADMIN_POSTGRES_URL } from './scratch-database';
 
 /** A new database name carrying this run's id, so the run's global teardown drops it whatever happens. */
 export function newTestDatabaseName(): string {

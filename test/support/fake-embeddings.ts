@@ -9,7 +9,7 @@ import type { EmbeddingsConfig } from '@/lib/engine';
  * ("physician" → "doctor"), so meaning the words do not share can still be near. No model, nothing downloaded: it
  * measures the fusion and the storage, not an embedding model's quality.
  */
-export const FAKE_SYNONYMS: Record<string, string> = {
+const FAKE_SYNONYMS: Record<string, string> = {
   physician: 'doctor',
   physicians: 'doctor',
   doctors: 'doctor',

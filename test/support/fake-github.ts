@@ -11,7 +11,7 @@ import { bearerToken, consentScreen, listenFake, randomToken, readTokenRequest, 
  * GitHub answers token-endpoint errors with 200 and an `error` field; so does this.
  */
 
-export interface FakeGitHubEmail {
+interface FakeGitHubEmail {
   email: string;
   primary: boolean;
   verified: boolean;

@@ -15,7 +15,7 @@ import Stripe from 'stripe';
  * `generateTestHeaderString`.
  */
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   /** Form fields exactly as the library encoded them, e.g. `line_items[0][price_data][unit_amount]`. */
@@ -24,7 +24,7 @@ export interface RecordedRequest {
 }
 
 /** One webhook the fake POSTed: the app's HTTP status, or the network error when it could not be reached. */
-export interface WebhookDelivery {
+interface WebhookDelivery {
   eventId: string;
   type: string;
   url: string;
@@ -32,7 +32,7 @@ export interface WebhookDelivery {
   error?: string;
 }
 
-export interface FakeStripeWebhook {
+interface FakeStripeWebhook {
   url: string;
   secret: string;
   delayMs?: number;

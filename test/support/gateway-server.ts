@@ -9,7 +9,7 @@ import { listenOnLoopback } from './listen';
  * and as a separate process (two app instances sharing Postgres and Redis): `tsx test/support/gateway-server.ts`
  * prints "gateway listening on <url>".
  */
-export function createGatewayHttpServer(): http.Server {
+function createGatewayHttpServer(): http.Server {
   return http.createServer((req, res) => {
     const target = matchKeyedPath(req.url);
     if (target !== null) {

@@ -276,15 +276,10 @@ export interface components {
             licence: string;
             sampleQuestions: string[];
         };
-        QueryRequest: {
-            /** @description Trimmed; not blank; at most 2000 characters. */
-            query: string;
-        };
         Citation: {
             document_id: string;
             title: string;
             excerpt: string;
-            /** @description 1-based page where the source has pages; null where it has none. */
             page: number | null;
         };
         QueryAnswer: {
@@ -292,15 +287,11 @@ export interface components {
             citations: components["schemas"]["Citation"][];
             tokens_used: number;
         };
-        SearchRequest: {
-            query: string;
-            /** @default 5 */
-            top_k?: number;
-        };
         SearchResult: {
             document_id: string;
             title: string;
             excerpt: string;
+            /** @description 1-based page where the source has pages; null where it has none. */
             page: number | null;
             /** @description The first passage scores 1; the others in proportion to their ranking score, never above the passage before them. */
             score: number;
@@ -312,7 +303,10 @@ export interface components {
             used: number;
             cap: number;
             remaining: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the next billing period starts.
+             */
             resets_at: string;
             rate_limit: {
                 limit: number;
@@ -321,17 +315,6 @@ export interface components {
                 reset: number;
             };
         };
-        DifyRetrievalRequest: {
-            /** @description The knowledge base id. */
-            knowledge_id: string;
-            query: string;
-            retrieval_setting?: {
-                top_k?: number;
-                score_threshold?: number;
-            };
-            /** @description Accepted and ignored: Almanac keeps no document metadata to filter on. */
-            metadata_condition?: Record<string, unknown>;
-        };
         DifyRecords: {
             records: {
                 content: string;
@@ -339,9 +322,43 @@ export interface components {
                 title: string;
                 metadata: {
                     document_id: string;
+                    /** @description 1-based page where the source has pages; null where it has none. */
                     page: number | null;
                 };
             }[];
+        };
+        QueryRequest: {
+            /** @description Trimmed; not blank; at most 2,000 characters; no control characters but tab, CR and LF. */
+            query: string;
+        };
+        SearchRequest: {
+            /** @description Trimmed; not blank; at most 2,000 characters; no control characters but tab, CR and LF. */
+            query: string;
+            /**
+             * @description How many passages: an integer from 1 to 20, default 5.
+             * @default 5
+             */
+            top_k?: number;
+        };
+        DifyRetrievalRequest: {
+            /** @description The knowledge base id, slug or publisher/slug. */
+            knowledge_id: string;
+            /** @description Trimmed; not blank; at most 2,000 characters; no control characters but tab, CR and LF. */
+            query: string;
+            retrieval_setting?: {
+                /**
+                 * @description How many passages: an integer from 1 to 20, default 5.
+                 * @default 5
+                 */
+                top_k?: number;
+                /**
+                 * @description Passages scoring below it are not records.
+                 * @default 0
+                 */
+                score_threshold?: number;
+            };
+            /** @description Accepted and ignored: Almanac keeps no document metadata to filter on. */
+            metadata_condition?: Record<string, unknown>;
         };
         InvalidParameterError: {
             /** @constant */
@@ -517,7 +534,7 @@ export interface components {
         /** @description The catalogue is public. */
         CorsAny: "*";
         /** @description public, max-age=30, stale-while-revalidate=300 */
-        PublicCache: string;
+        PublicCache: "public, max-age=30, stale-while-revalidate=300";
         /** @description public, max-age=300 */
         DocumentCache: "public, max-age=300";
         /** @description Never cached. */
@@ -533,7 +550,7 @@ export interface operations {
                 /** @description Full-text search (stemmed, accent- and case-insensitive, last word as prefix; U.S. = US). */
                 query?: string;
                 /** @description Case-insensitive. */
-                category?: components["schemas"]["Category"];
+                category?: "education" | "policy" | "health" | "research" | "legal";
                 /** @description An extension: the language of the content (en, es, de, fr, pt-BR…), case-insensitive; matched on its primary subtag, so pt finds pt-BR. */
                 language?: string;
                 /** @description All must match; repeated (tags=a&tags=b), comma-separated (tags=a,b) or tags[]=a; case-insensitive. */

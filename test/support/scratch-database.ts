@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 /** The maintenance database on the PostgreSQL server that tests and benchmarks create their own databases from. */
-export const ADMIN_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const ADMIN_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface ScratchDatabase {
   name: string;

@@ -2,14 +2,14 @@
  * What the settings page says after each of its actions (`?done=` / `?error=`): a closed set, so a crafted link cannot
  * put arbitrary text on the page.
  */
-export const SETTINGS_DONE = {
+const SETTINGS_DONE = {
   verified: 'Your email address is confirmed. You can buy plans and create API keys.',
   verification_sent: 'We sent a new verification link. It works once and expires in 24 hours.',
   already_verified: 'Your email address is already confirmed.',
   password_changed: 'Your password was changed. Every other session was signed out; this one continues.',
 } as const;
 
-export const SETTINGS_ERRORS = {
+const SETTINGS_ERRORS = {
   verify_first: 'Confirm your email address before buying a plan or creating API keys. Use the link we emailed you, or send a new one below.',
   too_many: 'Too many requests. Wait a few minutes and try again.',
   password_too_many: 'Too many attempts. Wait a few minutes and try again. Nothing was changed.',

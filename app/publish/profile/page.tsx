@@ -5,7 +5,7 @@ import { PublishFlashMessage } from '@/components/publish/flash-message';
 import { publishPaths } from '@/components/publish/listing-nav';
 import { ProfileForm } from '@/components/publish/profile-form';
 import { requireSessionUser } from '@/lib/accounts';
-import { findPublisherForUser, toProfileView } from '@/lib/publishing';
+import { findPublisherForUser, PROFILE_LIMITS, toProfileView } from '@/lib/publishing';
 import { getDb } from '@/lib/platform/db';
 import { updateProfileAction } from '../actions';
 
@@ -22,7 +22,7 @@ export default async function PublisherProfilePage({ searchParams }: { searchPar
       <p className="mt-1 text-sm text-slate-700">What buyers see on your public page, and how the operator reaches you.</p>
       <div className="mt-6">
         <PublishFlashMessage code={parsePublishFlash((await searchParams).flash)} />
-        <ProfileForm action={updateProfileAction} initial={{ name: view.name, slug: view.slug, websiteUrl: view.websiteUrl ?? '', bio: view.bio, contactEmail: view.contactEmail }} submitLabel="Save profile" />
+        <ProfileForm action={updateProfileAction} initial={{ name: view.name, slug: view.slug, websiteUrl: view.websiteUrl ?? '', bio: view.bio, contactEmail: view.contactEmail }} submitLabel="Save profile" limits={PROFILE_LIMITS} />
       </div>
     </div>
   );

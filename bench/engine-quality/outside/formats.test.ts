@@ -7,7 +7,10 @@ import { splitNqPage } from './nq-long';
 /** A little-endian record of `length` bytes with the given [offset, bytes, value] fields. */
 function record(length: number, fields: Array<[number, 2 | 4, number]>): Buffer {
   const b = Buffer.alloc(length);
-  for (const [at, size, value] of fields) (size === 2 ? b.writeUInt16LE(value, at) : b.writeUInt32LE(value, at));
+  for (const [at, size, value] of fields) {
+    if (size === 2) b.writeUInt16LE(value, at);
+    else b.writeUInt32LE(value, at);
+  }
   return b;
 }
 

@@ -3,7 +3,7 @@
  * assembled in db/seed/catalogue.ts from `about`, `covers` and `audience` unless a knowledge base gives its own
  * `description` paragraphs (the non-English ones do, so each stays in one language).
  */
-export type CategorySeed = 'education' | 'policy' | 'health' | 'research' | 'legal';
+type CategorySeed = 'education' | 'policy' | 'health' | 'research' | 'legal';
 
 export interface KnowledgeBaseSeed {
   slug: string;

@@ -13,7 +13,7 @@ import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { requireSessionUser } from '@/lib/accounts';
 import { CATEGORIES, listTagVocabulary } from '@/lib/catalog';
-import { listPlansForConsole, requireOwnedKnowledgeBase } from '@/lib/publishing';
+import { LISTING_LIMITS, listPlansForConsole, requireOwnedKnowledgeBase } from '@/lib/publishing';
 import { getDb } from '@/lib/platform/db';
 import { deleteDraftListingAction, publishListingAction, unpublishListingAction, updateListingAction } from '../../actions';
 
@@ -125,6 +125,7 @@ export default async function ListingEditorPage({ params, searchParams }: { para
         publisherName={publisher.name}
         categories={CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c) }))}
         knownTags={vocabulary.map((t) => t.tag)}
+        limits={LISTING_LIMITS}
         initial={{
           title: kb.title,
           summary: kb.summary,

@@ -6,7 +6,7 @@ import { ListingForm } from '@/components/publish/listing-form';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { requireSessionUser } from '@/lib/accounts';
 import { CATEGORIES, listTagVocabulary } from '@/lib/catalog';
-import { findPublisherForUser } from '@/lib/publishing';
+import { findPublisherForUser, LISTING_LIMITS } from '@/lib/publishing';
 import { getDb } from '@/lib/platform/db';
 import { newFormToken } from '@/lib/platform/form-submissions';
 import { createListingAction } from '../../actions';
@@ -31,6 +31,7 @@ export default async function NewListingPage() {
           publisherName={publisher.name}
           categories={CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c) }))}
           knownTags={vocabulary.map((t) => t.tag)}
+          limits={LISTING_LIMITS}
           initial={{ title: '', summary: '', description: '', category: '', tags: '', language: 'en', licence: 'CC BY 4.0', sampleQuestions: '', backendKind: 'hosted' }}
           submitLabel="Create draft"
           updatedAt={new Date().toISOString()}

@@ -11,7 +11,7 @@ import { formatInteger, formatPrice, plural } from '@/lib/platform/format';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { requireSessionUser } from '@/lib/accounts';
 import { isStripeConfigured } from '@/lib/billing';
-import { listPlansForConsole, requireOwnedKnowledgeBase, type ConsolePlan } from '@/lib/publishing';
+import { listPlansForConsole, PLAN_LIMITS, requireOwnedKnowledgeBase, type ConsolePlan } from '@/lib/publishing';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { newFormToken } from '@/lib/platform/form-submissions';
@@ -75,6 +75,7 @@ export default async function PlansPage({ params, searchParams }: { params: Para
                     planId={plan.id}
                     idPrefix={`edit-${plan.id}`}
                     freeMax={freeMax}
+                    limits={PLAN_LIMITS}
                     note={plan.subscribers > 0 ? `${plan.subscribers} subscriber${plan.subscribers === 1 ? '' : 's'}: new terms become a new plan; they move to it at their next renewal.` : undefined}
                     initial={{ name: plan.name, price: priceText(plan.priceCents), currency: plan.currency, queriesPerPeriod: String(plan.queriesPerPeriod), requestsPerMinute: String(plan.requestsPerMinute) }}
                     submitLabel="Save plan"
@@ -115,6 +116,7 @@ export default async function PlansPage({ params, searchParams }: { params: Para
             idPrefix="new-plan"
             formToken={newFormToken()}
             freeMax={freeMax}
+            limits={PLAN_LIMITS}
             initial={{ name: '', price: '', currency: 'usd', queriesPerPeriod: '', requestsPerMinute: '60' }}
             submitLabel="Add plan"
           />
