@@ -4,9 +4,9 @@ import { findingLikelihood } from './finding-wording';
 import { questionNumbers, sharedNumbers } from './numbers';
 import { chunkParagraphs, type Paragraph } from './paragraphs';
 import { isBackMatter, isDisclaimer } from './back-matter';
-import { analyseQuestion, hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
+import { hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
 import { generalShare, headingParts, passageEvidence, passesGate, type PassageEvidence } from './relevance-gate';
-import type { QueryTerm, RetrievedChunk } from './retrieval';
+import type { RetrievedChunk } from './retrieval';
 import { countWords, lightStem, STOP_WORDS, tokenize, type Span } from './text';
 
 /**

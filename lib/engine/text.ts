@@ -30,7 +30,7 @@ const GERMAN_MONTH = /^(Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|
  */
 export function splitSentences(text: string): Span[] {
   const spans: Span[] = [];
-  const boundary = /([.!?…])(["'”’)\]]*)(\s+)(?=["'“‘(\[]?[\p{Lu}\p{N}])/gu;
+  const boundary = /([.!?…])(["'”’)\]]*)(\s+)(?=["'“‘([]?[\p{Lu}\p{N}])/gu;
   let start = 0;
   for (const match of text.matchAll(boundary)) {
     const punctEnd = match.index + match[1].length + match[2].length;
