@@ -12,7 +12,7 @@ import { gatewayReply, serveKeyed, serveQueryRequest, type GatewayReply } from '
 
 /**
  * The keyed endpoints (docs/api.md §3, §10), once for both HTTP stacks: each route file under app/kb and app/dify is
- * `keyedRoute(name)`, and `npm start`'s fast lane (lib/gateway/node.ts) matches and dispatches by the same table
+ * `keyedRoute(name)`, and `npm start`'s fast lane (lib/server/keyed-lane.ts) matches and dispatches by the same table
  * (endpoints.test.ts holds the route files to it).
  */
 export type KeyedEndpointDefinition = {

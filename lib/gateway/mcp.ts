@@ -245,7 +245,7 @@ function mcpErrorReply(reply: GatewayReply, body: string, kbId: string, tokenSen
 }
 
 /**
- * The fast lane's entry (lib/gateway/node.ts): rows 1–6 and a direct tool call without building a Web Request.
+ * The fast lane's entry (lib/server/keyed-lane.ts): rows 1–6 and a direct tool call without building a Web Request.
  * Answers a reply, or null when the message needs the SDK (then the lane hands a Web Request to serveMcpRequest).
  */
 export async function answerMcpPost(request: KeyedRequest & McpPost & { signal: AbortSignal }): Promise<GatewayReply | null> {

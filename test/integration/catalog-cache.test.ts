@@ -6,7 +6,8 @@ import { GET as detailGET } from '@/app/api/marketplace/knowledge-bases/[id]/rou
 import { GET as listingGET } from '@/app/api/marketplace/knowledge-bases/route';
 import type { Database, DatabaseHandle } from '@/db/client';
 import { knowledgeBases } from '@/db/schema';
-import { CATALOG_GATE_MAX_QUEUE, catalogCacheStats, catalogLoadBounds, catalogServing, clearCatalogCache, serveCatalogueOverNode } from '@/lib/catalog';
+import { CATALOG_GATE_MAX_QUEUE, catalogCacheStats, catalogLoadBounds, catalogServing, clearCatalogCache } from '@/lib/catalog';
+import { serveCatalogueOverNode } from '@/lib/server/catalog-lane';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { seedCatalog } from '@/lib/seed/catalog';
 import { createTestDatabase } from '../support/db';

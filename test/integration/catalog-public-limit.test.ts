@@ -5,9 +5,9 @@ import { GET as listingGET, HEAD as listingHEAD } from '@/app/api/marketplace/kn
 import { GET as openApiGET } from '@/app/api/openapi.json/route';
 import { sql } from 'drizzle-orm';
 import { createRedisRateLimiter, getRateLimiter, type RateLimiter } from '@/lib/limits';
-import { serveCatalogueOverNode } from '@/lib/catalog';
+import { serveCatalogueOverNode } from '@/lib/server/catalog-lane';
 import { resetEnvForTesting } from '@/lib/platform/env';
-import { PEER_HEADER, createFrontServer } from '@/lib/platform/front-server.mjs';
+import { PEER_HEADER, createFrontServer } from '@/lib/server/front-server.mjs';
 import { randomBase62 } from '@/lib/platform/ids';
 import { replaceProcessSingleton } from '@/lib/platform/singleton';
 import { seedCatalog } from '@/lib/seed/catalog';
@@ -18,7 +18,7 @@ import { OpenApiChecker } from '../support/openapi-check';
 /**
  * The per-client limit of the public endpoints (docs/api.md §2.8), on both faces: Next's route handlers (called
  * directly, with the peer header `npm start`'s front server would stamp) and the Node face in front of Next
- * (lib/catalog/node.ts behind the real front server, over HTTP). Every test uses addresses of its own.
+ * (lib/server/catalog-lane.ts behind the real front server, over HTTP). Every test uses addresses of its own.
  */
 const LIMIT = 5;
 const FRONT = 'http://127.0.0.1:3000';

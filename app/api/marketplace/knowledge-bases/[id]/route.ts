@@ -4,7 +4,7 @@ import { routeMethods } from '@/lib/platform/route-methods';
 
 /**
  * Public detail of one published knowledge base (docs/api.md §2.9); 404 for unknown or unpublished ids. Limited and
- * cached like the listing; `npm start` answers GET and HEAD in front of Next (lib/catalog/node.ts).
+ * cached like the listing; `npm start` answers GET and HEAD in front of Next (lib/server/catalog-lane.ts).
  */
 export const dynamic = 'force-dynamic';
 

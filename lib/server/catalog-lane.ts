@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GZIP_MIN_BYTES, acceptsGzip } from '@/lib/platform/content-encoding';
-import { decodePathSegment } from '@/lib/platform/front-door';
+import { answerPublicCatalogue, gzipOf, type PublicCatalogueReply, type PublicCatalogueRoute } from '@/lib/catalog';
 import { newRequestId } from '@/lib/platform/http';
 import { log } from '@/lib/platform/log';
-import { answerPublicCatalogue, gzipOf, type PublicCatalogueReply, type PublicCatalogueRoute } from './public-answers';
+import { GZIP_MIN_BYTES, acceptsGzip } from './content-encoding';
+import { decodePathSegment } from './front-door';
 
 /**
  * The public catalogue's Node face: `GET`/`HEAD /api/marketplace/knowledge-bases[/{id}]` answered by `npm start`'s
@@ -47,7 +47,7 @@ function send(req: IncomingMessage, res: ServerResponse, reply: PublicCatalogueR
 
 /**
  * Answers the request and returns true when it is a catalogue GET or HEAD; returns false without touching it
- * otherwise. Offered to scripts/serve.mjs with the gateway's fast lane (lib/gateway/node.ts).
+ * otherwise. Offered to scripts/serve.mjs with the keyed lane (lane.ts).
  */
 export function serveCatalogueOverNode(req: IncomingMessage, res: ServerResponse): boolean {
   const route = matchCatalogueRequest(req.method, req.url);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchCatalogueRequest } from './node';
+import { matchCatalogueRequest } from './catalog-lane';
 
 describe('matchCatalogueRequest: what the Node face answers before Next', () => {
   it.each<[string, string, ReturnType<typeof matchCatalogueRequest>]>([

@@ -1,11 +1,10 @@
 import { IncomingMessage, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-// Next's own reading of the router state an RSC request carries: what it throws on, it answers with a 500.
-import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state.js';
-import { ERROR_STATUS, errorBody, type ErrorCode } from './errors';
-import { REQUEST_ID_HEADER, newRequestId } from './http';
-import { log } from './log';
-import { HTTP_METHODS } from './route-methods';
-import { decodeUtf8 } from './text-input';
+import { ERROR_STATUS, errorBody, type ErrorCode } from '@/lib/platform/errors';
+import { REQUEST_ID_HEADER, newRequestId } from '@/lib/platform/http';
+import { log } from '@/lib/platform/log';
+import { HTTP_METHODS } from '@/lib/platform/route-methods';
+import { decodeUtf8 } from '@/lib/platform/text-input';
+import { isReadableRouterState } from './next-router-state';
 
 /**
  * The front door of `npm start` (scripts/serve.mjs asks it first, through the fast-lane slot): the requests that Next
@@ -156,15 +155,6 @@ function isCrossSiteAction(request: ScreenedRequest): boolean {
   const forwarded = first(headers['x-forwarded-host'])?.split(',')[0]?.trim();
   const host = forwarded || first(headers.host);
   return !host || originHost !== host;
-}
-
-function isReadableRouterState(header: string | string[]): boolean {
-  try {
-    parseAndValidateFlightRouterState(header);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The refusal a request gets before routing, or null to pass it on. */
