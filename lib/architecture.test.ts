@@ -15,6 +15,7 @@ const LAYERS: Record<string, number> = {
   'query-answer.ts': 0,
   keys: 1,
   limits: 1,
+  site: 1,
   subscriptions: 2,
   accounts: 2,
   catalog: 3,
@@ -115,6 +116,11 @@ describe('architecture', () => {
       return [`${file} imports ${spec}`];
     });
     expect(deep).toEqual([]);
+  });
+
+  it('components/ and lib/ never import app/ (routes sit on top: they hand actions down as props)', () => {
+    const upward = edges.filter(({ file, target }) => target.startsWith('app/') && !file.startsWith('app/')).map(({ file, spec }) => `${file} imports ${spec}`);
+    expect(upward).toEqual([]);
   });
 
   it('leaves db/ to lib/', () => {

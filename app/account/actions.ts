@@ -9,6 +9,7 @@ import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, downgradeAtRenew
 import { normalizeKeyName, renameKey, revokeKey } from '@/lib/keys';
 import { getDb, type Executor } from '@/lib/platform/db';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';
+import { accountPaths } from '@/lib/site';
 
 /**
  * Dashboard actions. Each one: parse, take the user from the session (never from the form), call one lib function
@@ -23,8 +24,6 @@ const keyNameField = z.string().max(1_000).optional().default('');
 /** A refusal from lib (someone else's subscription or key is simply `not_found`), as the flash that explains it. */
 type Refusal = { ok: false; code: FlashCode };
 
-const subscriptionPath = (subscriptionId: string) => `/account/subscriptions/${encodeURIComponent(subscriptionId)}`;
-
 /**
  * The prologue of every subscription action: parse the form (a malformed one goes back to the account page), take
  * the user from the session, call `change` for them; a refusal goes back to the subscription with its flash, a
@@ -37,7 +36,7 @@ async function onSubscription<Input extends { subscriptionId: string }, Result e
 ): Promise<{ path: string; done: Extract<Result, { ok: true }> }> {
   const parsed = form.safeParse(Object.fromEntries(formDataOf(formData)));
   if (!parsed.success) redirect(withFlash('/account', 'not_found'));
-  const path = subscriptionPath(parsed.data.subscriptionId);
+  const path = accountPaths.subscription(parsed.data.subscriptionId);
   const user = await requireSessionUser(path);
   const result = await change(await getDb(), { ...parsed.data, userId: user.id });
   if (!result.ok) redirect(withFlash(path, result.code));
@@ -98,12 +97,12 @@ export async function renameKeyAction(formData: FormData): Promise<void> {
     .safeParse(Object.fromEntries(formDataOf(formData)));
   if (!parsed.success) redirect(withFlash('/account/keys', 'not_found'));
   const user = await requireSessionUser('/account/keys');
-  const back = `/account/keys/${encodeURIComponent(parsed.data.keyId)}/rename`;
+  const back = accountPaths.renameKey(parsed.data.keyId);
   const name = normalizeKeyName(parsed.data.name);
   if (!name.ok) redirect(withFlash(back, 'key_name_invalid'));
   const result = await renameKey(await getDb(), { userId: user.id, keyId: parsed.data.keyId, name: name.name });
   if (!result.ok) redirect(withFlash('/account/keys', result.code === 'conflict' ? 'key_is_revoked' : result.code));
-  const done = parsed.data.returnTo === 'subscription' ? subscriptionPath(result.key.subscriptionId) : '/account/keys';
+  const done = parsed.data.returnTo === 'subscription' ? accountPaths.subscription(result.key.subscriptionId) : '/account/keys';
   redirect(withFlash(done, 'key_renamed'));
 }
 

@@ -2,7 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { publishPaths } from '@/components/publish/listing-nav';
+import { publishPaths } from '@/lib/site';
 import { withPublishFlash, type PublishFlashCode } from '@/components/publish/flash';
 import type { FormState } from '@/components/publish/form-state';
 import { requireSessionUser } from '@/lib/accounts';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { parsePublishFlash } from '@/components/publish/flash';
 import { PublishFlashMessage } from '@/components/publish/flash-message';
-import { publishPaths } from '@/components/publish/listing-nav';
+import { marketplacePaths, publishPaths } from '@/lib/site';
 import { ProfileForm } from '@/components/publish/profile-form';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { ButtonLink } from '@/components/ui/button';
@@ -52,7 +52,7 @@ export default async function PublishOverviewPage({ searchParams }: { searchPara
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Your listings</h1>
           <p className="mt-1 text-sm text-slate-700">
             Publishing as <span className="font-medium text-slate-900">{publisher.name}</span> ·{' '}
-            <Link href={`/publishers/${encodeURIComponent(publisher.slug)}`} className="font-medium text-brand-700 underline underline-offset-2">
+            <Link href={marketplacePaths.publisher(publisher.slug)} className="font-medium text-brand-700 underline underline-offset-2">
               public page
             </Link>
           </p>

@@ -10,6 +10,7 @@ import { requireAdmin } from '@/lib/accounts';
 import { listPublishersForModeration } from '@/lib/publishing';
 import { getDb } from '@/lib/platform/db';
 import { restoreAction, suspendAction } from './actions';
+import { marketplacePaths } from '@/lib/site';
 
 export const metadata: Metadata = { title: 'Listings and publishers' };
 export const dynamic = 'force-dynamic';
@@ -35,7 +36,7 @@ export default async function AdminListingsPage({ searchParams }: { searchParams
             <div className="flex flex-wrap items-start justify-between gap-3">
               <div className="min-w-0">
                 <h2 className="text-lg font-semibold text-slate-900">
-                  <Link href={`/publishers/${encodeURIComponent(p.slug)}`} className="underline-offset-2 hover:underline">
+                  <Link href={marketplacePaths.publisher(p.slug)} className="underline-offset-2 hover:underline">
                     {p.name}
                   </Link>{' '}
                   {p.suspended ? <ListingStatusBadge status="suspended" /> : null}

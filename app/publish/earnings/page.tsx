@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { Fragment } from 'react';
 import { parsePublishFlash } from '@/components/publish/flash';
 import { PublishFlashMessage } from '@/components/publish/flash-message';
-import { publishPaths } from '@/components/publish/listing-nav';
+import { publishPaths } from '@/lib/site';
 import { DataTable, type DataColumn } from '@/components/ui/data-table';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { formatAmount, formatDate, plural } from '@/lib/platform/format';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { parsePublishFlash } from '@/components/publish/flash';
 import { PublishFlashMessage } from '@/components/publish/flash-message';
-import { publishPaths } from '@/components/publish/listing-nav';
+import { publishPaths } from '@/lib/site';
 import { ProfileForm } from '@/components/publish/profile-form';
 import { requireSessionUser } from '@/lib/accounts';
 import { findPublisherForUser, toProfileView } from '@/lib/publishing';

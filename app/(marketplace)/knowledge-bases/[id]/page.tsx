@@ -9,7 +9,6 @@ import { CodeSnippets } from '@/components/marketplace/code-snippets';
 import { catalogHref, EMPTY_CATALOG_STATE, withChange } from '@/components/marketplace/catalog-url';
 import { categoryLabel, languageName } from '@/components/marketplace/format';
 import { formatDate, formatInteger } from '@/lib/platform/format';
-import { publisherHref } from '@/components/marketplace/knowledge-base-card';
 import { PlanCards } from '@/components/marketplace/plan-cards';
 import { buildSnippets } from '@/components/marketplace/snippets';
 import { SubscriptionStanding } from '@/components/marketplace/subscription-standing';
@@ -24,6 +23,7 @@ import { getSessionUser } from '@/lib/accounts';
 import { getSubscriberStanding, offerFor } from '@/lib/subscriptions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { Section } from '@/components/ui/section';
+import { marketplacePaths } from '@/lib/site';
 
 type Params = Promise<{ id: string }>;
 
@@ -80,7 +80,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
           <h1 className="text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">{kb.title}</h1>
           <p className="mt-2 text-slate-700">
             by{' '}
-            <Link href={publisherHref(kb.publisherRef.slug)} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+            <Link href={marketplacePaths.publisher(kb.publisherRef.slug)} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
               {kb.publisherRef.name}
             </Link>
           </p>
@@ -175,7 +175,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
           </div>
           <p className="mt-4 text-sm text-slate-700">
             Errors, headers, limits and every endpoint:{' '}
-            <Link href={`/docs?kb=${encodeURIComponent(kb.id)}`} className="font-medium text-brand-700 underline">
+            <Link href={marketplacePaths.docsFor(kb.id)} className="font-medium text-brand-700 underline">
               the API reference
             </Link>
             .

@@ -22,6 +22,7 @@ import { Section } from '@/components/ui/section';
 import { UsageAlertsSection } from '@/components/account/usage-alerts-section';
 import { getAlertWebhook } from '@/lib/routing';
 import { removeAlertWebhookAction, saveAlertWebhookAction, sendTestAlertAction } from './alert-actions';
+import { accountPaths } from '@/lib/site';
 
 export const metadata: Metadata = { title: 'Subscription' };
 export const dynamic = 'force-dynamic';
@@ -36,7 +37,7 @@ export default async function SubscriptionPage({
 }) {
   const { id } = await params;
   const query = await searchParams;
-  const user = await requireSessionUser(`/account/subscriptions/${id}`);
+  const user = await requireSessionUser(accountPaths.subscription(id));
   const db = await getDb();
   const found = await getSubscriptionForUser(db, user.id, id);
   if (!found.ok) notFound();
@@ -54,7 +55,7 @@ export default async function SubscriptionPage({
   ]);
   const subKeys = keys.filter((k) => k.subscriptionId === sub.id);
   const pendingPlan = sub.pendingPlanId ? choices.find((p) => p.id === sub.pendingPlanId) : undefined;
-  const changePath = `/account/subscriptions/${encodeURIComponent(sub.id)}/change`;
+  const changePath = accountPaths.changePlan(sub.id);
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:px-6">

@@ -5,7 +5,8 @@ import { cache } from 'react';
 import { categoryLabel } from '@/components/marketplace/format';
 import { parsePublishFlash } from '@/components/publish/flash';
 import { PublishFlashMessage } from '@/components/publish/flash-message';
-import { ListingNav, publishPaths } from '@/components/publish/listing-nav';
+import { ListingNav } from '@/components/publish/listing-nav';
+import { marketplacePaths, publishPaths } from '@/lib/site';
 import { ListingForm } from '@/components/publish/listing-form';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { Alert } from '@/components/ui/alert';
@@ -68,7 +69,7 @@ export default async function ListingEditorPage({ params, searchParams }: { para
           <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
             <p className="text-sm text-slate-700">
               In the catalogue and for sale.{' '}
-              <Link href={`/knowledge-bases/${encodeURIComponent(kb.id)}`} className="font-medium text-brand-700 underline underline-offset-2">
+              <Link href={marketplacePaths.knowledgeBase(kb.id)} className="font-medium text-brand-700 underline underline-offset-2">
                 View its public page
               </Link>
             </p>

@@ -11,6 +11,7 @@ import { requireSessionUser } from '@/lib/accounts';
 import { getKeyForUser, KEY_NAME_MAX_LENGTH } from '@/lib/keys';
 import { getDb } from '@/lib/platform/db';
 import { renameKeyAction } from '../../../actions';
+import { accountPaths } from '@/lib/site';
 
 export const metadata: Metadata = { title: 'Rename key' };
 export const dynamic = 'force-dynamic';
@@ -25,11 +26,11 @@ export default async function RenameKeyPage({
 }) {
   const { id } = await params;
   const query = await searchParams;
-  const user = await requireSessionUser(`/account/keys/${id}/rename`);
+  const user = await requireSessionUser(accountPaths.renameKey(id));
   const key = await getKeyForUser(await getDb(), user.id, id);
   if (!key) notFound();
   const fromSubscription = query.from === 'subscription';
-  const back = fromSubscription ? `/account/subscriptions/${key.subscriptionId}` : '/account/keys';
+  const back = fromSubscription ? accountPaths.subscription(key.subscriptionId) : '/account/keys';
   return (
     <div className="mx-auto max-w-xl px-4 py-10 sm:px-6">
       <Breadcrumb items={[{ label: 'Account', href: '/account' }, { label: 'API keys', href: '/account/keys' }, { label: 'Rename' }]} />
