@@ -1,7 +1,6 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
 import { z } from 'zod';
 import { withFlash, type FlashCode } from '@/components/account/flash';
 import { requireSessionUser, requireVerifiedEmail, VERIFY_FIRST_PATH } from '@/lib/accounts';
@@ -9,7 +8,7 @@ import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, downgradeAtRenew
 import { normalizeKeyName, renameKey, revokeKey } from '@/lib/keys';
 import { getDb, type Executor } from '@/lib/platform/db';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';
-import { accountPaths } from '@/lib/site';
+import { accountPaths, readForm, runOncePerForm } from '@/lib/site';
 
 /**
  * Dashboard actions. Each one: parse, take the user from the session (never from the form), call one lib function
@@ -34,7 +33,7 @@ async function onSubscription<Input extends { subscriptionId: string }, Result e
   form: z.ZodType<Input>,
   change: (db: Executor, input: Input & { userId: string }) => Promise<Result>,
 ): Promise<{ path: string; done: Extract<Result, { ok: true }> }> {
-  const parsed = form.safeParse(Object.fromEntries(formDataOf(formData)));
+  const parsed = readForm(formData, form);
   if (!parsed.success) redirect(withFlash('/account', 'not_found'));
   const path = accountPaths.subscription(parsed.data.subscriptionId);
   const user = await requireSessionUser(path);
@@ -67,7 +66,6 @@ export async function resumeSubscriptionAction(formData: FormData): Promise<void
 
 /** A replacement key (the old one keeps working until revoked), revealed once through the handoff. */
 export async function createReplacementKeyAction(formData: FormData): Promise<void> {
-  const token = formDataOf(formData).get(FORM_TOKEN_FIELD);
   const named = keyNameField.safeParse(formDataOf(formData).get('name') ?? undefined);
   const name = named.success ? normalizeKeyName(named.data) : null;
   const reveal = (handoffId: string) => `/account/keys/reveal?handoff=${encodeURIComponent(handoffId)}`;
@@ -76,14 +74,14 @@ export async function createReplacementKeyAction(formData: FormData): Promise<vo
     if (!name?.ok) return { ok: false as const, code: 'key_name_invalid' as const };
     // docs/api.md §11.3: an unconfirmed address cannot create keys.
     if (!(await requireVerifiedEmail(db, input.userId)).ok) redirect(VERIFY_FIRST_PATH);
-    const once = await onceForForm(db, { userId: input.userId, token: typeof token === 'string' ? token : null }, (tx) => issueReplacementKeyForReveal(tx, { ...input, name: name.name }), (r) => (r.ok ? reveal(r.handoffId) : null));
-    return once.repeated ? { ok: true as const, to: once.destination } : once.result.ok ? { ok: true as const, to: reveal(once.result.handoffId) } : once.result;
+    const issued = await runOncePerForm(formData, input.userId, (tx) => issueReplacementKeyForReveal(tx, { ...input, name: name.name }), (r) => (r.ok ? reveal(r.handoffId) : null), { db });
+    return issued.ok ? { ok: true as const, to: reveal(issued.handoffId) } : issued;
   });
   redirect(done.to);
 }
 
 export async function revokeKeyAction(formData: FormData): Promise<void> {
-  const parsed = z.object({ keyId: id, confirm: z.literal('yes') }).safeParse(Object.fromEntries(formDataOf(formData)));
+  const parsed = readForm(formData, z.object({ keyId: id, confirm: z.literal('yes') }));
   if (!parsed.success) redirect(withFlash('/account/keys', 'not_found'));
   const user = await requireSessionUser('/account/keys');
   const result = await revokeKey(await getDb(), { userId: user.id, keyId: parsed.data.keyId });
@@ -92,9 +90,7 @@ export async function revokeKeyAction(formData: FormData): Promise<void> {
 
 /** Names a key (an empty name removes it); back to where the form was, the keys page by default. */
 export async function renameKeyAction(formData: FormData): Promise<void> {
-  const parsed = z
-    .object({ keyId: id, name: keyNameField, returnTo: z.enum(['keys', 'subscription']).optional() })
-    .safeParse(Object.fromEntries(formDataOf(formData)));
+  const parsed = readForm(formData, z.object({ keyId: id, name: keyNameField, returnTo: z.enum(['keys', 'subscription']).optional() }));
   if (!parsed.success) redirect(withFlash('/account/keys', 'not_found'));
   const user = await requireSessionUser('/account/keys');
   const back = accountPaths.renameKey(parsed.data.keyId);

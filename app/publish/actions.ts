@@ -2,7 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { publishPaths } from '@/lib/site';
+import { publishPaths, runOncePerForm } from '@/lib/site';
 import { withPublishFlash, type PublishFlashCode } from '@/components/publish/flash';
 import type { FormState } from '@/components/publish/form-state';
 import { requireSessionUser } from '@/lib/accounts';
@@ -22,7 +22,7 @@ import {
   type Refusal,
 } from '@/lib/publishing';
 import { getDb, type Executor } from '@/lib/platform/db';
-import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
+import { FORM_TOKEN_FIELD } from '@/lib/platform/form-submissions';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';
 
 /**
@@ -50,18 +50,6 @@ async function publisherActor(returnTo: string): Promise<Actor & { kind: 'publis
   return { kind: 'publisher', userId: user.id };
 }
 
-function tokenOf(formData: FormData): string | null {
-  const token = formDataOf(formData).get(FORM_TOKEN_FIELD);
-  return typeof token === 'string' ? token : null;
-}
-
-/** Runs a creation once per form token; a repeat goes where the first went. */
-async function once<R extends { ok: boolean }>(userId: string, formData: FormData, work: (db: Executor) => Promise<R>, to: (r: R) => string | null) {
-  const result = await onceForForm(await getDb(), { userId, token: tokenOf(formData) }, work, to);
-  if (result.repeated) redirect(result.destination);
-  return result.result;
-}
-
 function refusalFlash(refusal: Refusal): PublishFlashCode {
   return refusal.reason ?? refusal.code;
 }
@@ -71,7 +59,7 @@ function refusalFlash(refusal: Refusal): PublishFlashCode {
 export async function createProfileAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const actor = await publisherActor(publishPaths.overview);
   const input = fields(formData);
-  const result = await once(actor.userId, formData, (db) => createPublisherProfile(db, actor.userId, input), (r) => (r.ok ? withPublishFlash(publishPaths.overview, 'profile_created') : null));
+  const result = await runOncePerForm(formData, actor.userId, (db) => createPublisherProfile(db, actor.userId, input), (r) => (r.ok ? withPublishFlash(publishPaths.overview, 'profile_created') : null));
   if (result.ok) redirect(withPublishFlash(publishPaths.overview, 'profile_created'));
   if (result.code === 'invalid_input') return refused(formData, result.fieldErrors);
   redirect(publishPaths.overview);
@@ -91,9 +79,9 @@ export async function createListingAction(_prev: FormState, formData: FormData):
   const actor = await publisherActor(publishPaths.newListing);
   const input = fields(formData);
   const to = (kbId: string) => withPublishFlash(publishPaths.listing(kbId), 'listing_created');
-  const result = await once(
-    actor.userId,
+  const result = await runOncePerForm(
     formData,
+    actor.userId,
     (db) => createListing(db, actor, input),
     (r) => (r.ok ? to(r.kb.id) : null),
   );
@@ -159,7 +147,7 @@ export async function createPlanAction(_prev: FormState, formData: FormData): Pr
   if (!kbId.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));
   const path = publishPaths.plans(kbId.data);
   const actor = await publisherActor(path);
-  const result = await once(actor.userId, formData, (db) => createPlan(db, actor, kbId.data, input), (r) => (r.ok ? withPublishFlash(path, 'plan_created') : null));
+  const result = await runOncePerForm(formData, actor.userId, (db) => createPlan(db, actor, kbId.data, input), (r) => (r.ok ? withPublishFlash(path, 'plan_created') : null));
   if (result.ok) redirect(withPublishFlash(path, 'plan_created'));
   if (result.code === 'invalid_input') return refused(formData, result.fieldErrors);
   if (result.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));

@@ -3,3 +3,4 @@
  * a redirect, and the helper that runs a form's action once. Public surface.
  */
 export { accountPaths, marketplacePaths, publishPaths } from './paths';
+export { readForm, runOncePerForm } from './form-action';

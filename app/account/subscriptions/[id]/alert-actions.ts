@@ -5,16 +5,16 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { requireSessionUser } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';
-import { formDataOf, idSchema } from '@/lib/platform/text-input';
+import { idSchema } from '@/lib/platform/text-input';
 import type { AlertWebhookFormState } from '@/components/account/alert-webhook-form';
 import { removeAlertWebhook, saveAlertWebhook, sendTestAlertWebhook } from '@/lib/routing';
-import { accountPaths } from '@/lib/site';
+import { accountPaths, readForm } from '@/lib/site';
 
 /** The usage-alert webhook of one subscription (docs/api.md §11.4): set or replace, remove, send a test event. */
 const form = z.object({ subscriptionId: idSchema(), url: z.string().max(2_000).optional().default('') });
 
 async function parse(formData: FormData) {
-  const parsed = form.safeParse(Object.fromEntries(formDataOf(formData)));
+  const parsed = readForm(formData, form);
   if (!parsed.success) redirect('/account');
   const user = await requireSessionUser(accountPaths.subscription(parsed.data.subscriptionId));
   return { user, ...parsed.data };
