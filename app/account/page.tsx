@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { parseFlash } from '@/components/account/flash';
-import { FlashMessage } from '@/components/account/flash-message';
+import { accountFlash } from '@/components/account/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
 import { SubscriptionBadges } from '@/components/account/status-badge';
 import { UsageMeter } from '@/components/account/usage-meter';
@@ -51,7 +51,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
       </div>
 
       <div className="mt-6">
-        <FlashMessage code={parseFlash(params.flash)} />
+        <FlashMessage message={accountFlash.read(params.flash)} />
       </div>
 
       <Section id="subs-heading" title="Subscriptions" size="lg" className="mt-2">

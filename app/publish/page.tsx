@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { parsePublishFlash } from '@/components/publish/flash';
-import { PublishFlashMessage } from '@/components/publish/flash-message';
+import { publishFlash } from '@/components/publish/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
 import { marketplacePaths, publishPaths } from '@/lib/site';
 import { ProfileForm } from '@/components/publish/profile-form';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
@@ -20,7 +20,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function PublishOverviewPage({ searchParams }: { searchParams: SearchParams }) {
   const user = await requireSessionUser(publishPaths.overview);
-  const flash = parsePublishFlash((await searchParams).flash);
+  const flash = publishFlash.read((await searchParams).flash);
   const db = await getDb();
   const publisher = await findPublisherForUser(db, user.id);
 
@@ -32,7 +32,7 @@ export default async function PublishOverviewPage({ searchParams }: { searchPara
           List a knowledge base, price it, and let buyers query it with an API key. Start with a publisher profile: one per account.
         </p>
         <div className="mt-6">
-          <PublishFlashMessage code={flash} />
+          <FlashMessage message={flash} />
           <ProfileForm
             action={createProfileAction}
             formToken={newFormToken()}
@@ -60,7 +60,7 @@ export default async function PublishOverviewPage({ searchParams }: { searchPara
         <ButtonLink href={publishPaths.newListing}>New listing</ButtonLink>
       </div>
       <div className="mt-6">
-        <PublishFlashMessage code={flash} />
+        <FlashMessage message={flash} />
         {publisher.suspendedAt ? (
           <Alert tone="error" title="This publisher is suspended by the operator" className="mb-6">
             Your listings are out of the catalogue and their keys are refused. {publisher.suspensionReason ? `Reason: ${publisher.suspensionReason}` : ''}

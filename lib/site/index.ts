@@ -4,3 +4,4 @@
  */
 export { accountPaths, marketplacePaths, publishPaths } from './paths';
 export { readForm, runOncePerForm } from './form-action';
+export { flashMessages, type FlashText } from './flash';

@@ -15,7 +15,7 @@ import { deleteAccount } from '@/lib/billing';
 import { clientAddressFromHeaders } from '@/lib/platform/client-address';
 import { formDataOf } from '@/lib/platform/text-input';
 import { runOncePerForm } from '@/lib/site';
-import type { SettingsDone, SettingsError } from './messages';
+import { settingsDone, settingsError, type SettingsDone, type SettingsError } from './messages';
 
 /**
  * The settings page's actions. Each form carries a token made when the page was rendered, and runs once per token
@@ -24,8 +24,8 @@ import type { SettingsDone, SettingsError } from './messages';
  * answering "that is not your password" about a password that was just changed.
  */
 const PAGE = '/account/settings';
-const done = (code: SettingsDone) => `${PAGE}?done=${code}`;
-const failed = (code: SettingsError, anchor = '') => `${PAGE}?error=${code}${anchor}`;
+const done = (code: SettingsDone) => settingsDone.withFlash(PAGE, code);
+const failed = (code: SettingsError, anchor = '') => settingsError.withFlash(PAGE, code) + anchor;
 const SIGNED_OUT_EVERYWHERE = '/signin?signedOut=everywhere';
 const DELETED = '/signin?deleted=1';
 

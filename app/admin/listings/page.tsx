@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { parsePublishFlash } from '@/components/publish/flash';
-import { PublishFlashMessage } from '@/components/publish/flash-message';
+import { publishFlash } from '@/components/publish/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { plural } from '@/lib/platform/format';
@@ -28,7 +28,7 @@ export default async function AdminListingsPage({ searchParams }: { searchParams
         returns each to the state it had. Every change is audited with its reason.
       </p>
       <div className="mt-6">
-        <PublishFlashMessage code={parsePublishFlash((await searchParams).flash)} />
+        <FlashMessage message={publishFlash.read((await searchParams).flash)} />
       </div>
       <ul className="grid gap-6" aria-label="Publishers">
         {publishers.map((p) => (

@@ -6,6 +6,7 @@ import { routeMethods } from '@/lib/platform/route-methods';
 import { idSchema } from '@/lib/platform/text-input';
 import { getSessionUser, requireVerifiedEmail, VERIFY_FIRST_PATH } from '@/lib/accounts';
 import { accountPaths, marketplacePaths } from '@/lib/site';
+import { withFlash } from '@/components/account/flash';
 
 export const dynamic = 'force-dynamic';
 
@@ -38,7 +39,7 @@ const start = withApiRoute(async (request, { requestId }) => {
   if (result.ok) return seeOther(result.url);
   switch (result.code) {
     case 'already_subscribed':
-      return seeOther(`${accountPaths.subscription(result.subscriptionId)}?flash=already_subscribed`);
+      return seeOther(withFlash(accountPaths.subscription(result.subscriptionId), 'already_subscribed'));
     case 'stripe_unavailable':
       return seeOther(`${marketplacePaths.knowledgeBase(result.kbId)}?checkout=unavailable`);
     default:

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { Fragment } from 'react';
-import { parsePublishFlash } from '@/components/publish/flash';
-import { PublishFlashMessage } from '@/components/publish/flash-message';
+import { publishFlash } from '@/components/publish/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
 import { publishPaths } from '@/lib/site';
 import { DataTable, type DataColumn } from '@/components/ui/data-table';
 import { SubmitButton } from '@/components/ui/submit-button';
@@ -55,7 +55,7 @@ export default async function EarningsPage({ searchParams }: { searchParams: Pro
       </p>
 
       <div className="mt-6">
-        <PublishFlashMessage code={parsePublishFlash(params.flash)} />
+        <FlashMessage message={publishFlash.read(params.flash)} />
       </div>
 
       {connect.configured ? (

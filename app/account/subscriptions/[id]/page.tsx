@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { parseFlash } from '@/components/account/flash';
-import { FlashMessage } from '@/components/account/flash-message';
+import { accountFlash } from '@/components/account/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
 import { SubscriptionBadges } from '@/components/account/status-badge';
 import { UsageChart } from '@/components/account/usage-chart';
@@ -71,7 +71,7 @@ export default async function SubscriptionPage({
       </div>
 
       <div className="mt-6">
-        <FlashMessage code={parseFlash(query.flash)} />
+        <FlashMessage message={accountFlash.read(query.flash)} />
       </div>
 
       {sub.status === 'past_due' ? (

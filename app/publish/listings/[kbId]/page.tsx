@@ -3,8 +3,8 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { categoryLabel } from '@/components/marketplace/format';
-import { parsePublishFlash } from '@/components/publish/flash';
-import { PublishFlashMessage } from '@/components/publish/flash-message';
+import { publishFlash } from '@/components/publish/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
 import { ListingNav } from '@/components/publish/listing-nav';
 import { marketplacePaths, publishPaths } from '@/lib/site';
 import { ListingForm } from '@/components/publish/listing-form';
@@ -54,7 +54,7 @@ export default async function ListingEditorPage({ params, searchParams }: { para
       </div>
       <ListingNav kbId={kb.id} current="listing" />
       <div className="mt-6">
-        <PublishFlashMessage code={parsePublishFlash((await searchParams).flash)} />
+        <FlashMessage message={publishFlash.read((await searchParams).flash)} />
       </div>
 
       <section aria-labelledby="state-heading" className="mb-8 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">

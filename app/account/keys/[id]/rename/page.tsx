@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { parseFlash } from '@/components/account/flash';
-import { FlashMessage } from '@/components/account/flash-message';
+import { accountFlash } from '@/components/account/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { ButtonLink } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -39,7 +39,7 @@ export default async function RenameKeyPage({
         <span className="break-all font-mono text-xs">{key.masked}</span> · {key.kbTitle} · created {formatDateTime(key.createdAt)}
       </p>
       <div className="mt-6">
-        <FlashMessage code={parseFlash(query.flash)} />
+        <FlashMessage message={accountFlash.read(query.flash)} />
       </div>
       {key.status === 'revoked' ? (
         // A revoked key is history (lib/keys renameKey refuses it): say so rather than offer a form that cannot work.
