@@ -25,6 +25,7 @@ const LAYERS: Record<string, number> = {
   engine: 4,
   routing: 5,
   gateway: 6,
+  dashboard: 6,
   seed: 7,
   openapi: 7,
   'health.ts': 7,

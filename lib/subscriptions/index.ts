@@ -43,7 +43,7 @@ export { noticeListingWithdrawn, noticePlanTermsChanged, type PlanTerms } from '
 export { planViewColumns, toPlanView, type PlanView } from './plan-view';
 export { purchaseSubscription, type PurchaseInput, type PurchaseResult } from './purchase';
 export { getSubscriberStanding, offerFor, toSubscriberStanding, type PlanOffer, type StandingState, type SubscriberStanding } from './standing';
-export { COUNTED_SUBSCRIPTION_STATUSES, HOLDING_STATUSES, isLive, LIVE_STATUSES, type SubscriptionStatus } from './status';
+export { canChangePlan, COUNTED_SUBSCRIPTION_STATUSES, HOLDING_STATUSES, isLive, LIVE_STATUSES, type SubscriptionStatus } from './status';
 export { SubscriptionSweeper, startSubscriptionSweeper } from './sweeper';
 export {
   findBuyerSubscription,

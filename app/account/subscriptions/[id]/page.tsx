@@ -10,17 +10,15 @@ import { SubmitButton } from '@/components/ui/submit-button';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { describePlan, formatDate, formatMonthlyPrice, plural } from '@/lib/platform/format';
-import { listPlanChoices } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
-import { getDailyUsage, getSubscriptionForUser, isLive, listUsageAlerts } from '@/lib/subscriptions';
-import { getKeyUsageForUser, KEY_NAME_MAX_LENGTH, listKeysForUser } from '@/lib/keys';
+import { loadSubscriptionPage } from '@/lib/dashboard';
+import { KEY_NAME_MAX_LENGTH } from '@/lib/keys';
 import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions';
 import { cancelSubscriptionAction, createReplacementKeyAction, downgradePlanAction, resumeSubscriptionAction } from '../../actions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { Section } from '@/components/ui/section';
 import { UsageAlertsSection } from '@/components/account/usage-alerts-section';
-import { getAlertWebhook } from '@/lib/routing';
 import { removeAlertWebhookAction, saveAlertWebhookAction, sendTestAlertAction } from './alert-actions';
 import { accountPaths } from '@/lib/site';
 
@@ -38,23 +36,9 @@ export default async function SubscriptionPage({
   const { id } = await params;
   const query = await searchParams;
   const user = await requireSessionUser(accountPaths.subscription(id));
-  const db = await getDb();
-  const found = await getSubscriptionForUser(db, user.id, id);
-  if (!found.ok) notFound();
-  const sub = found.subscription;
-  const live = isLive(sub.status);
-  // Plan changes only on an active subscription that is not cancelling: a cancelled one offers "Resume" alone.
-  const canChangePlan = sub.status === 'active' && !sub.cancelAtPeriodEnd;
-  const [daily, keys, usage, choices, webhook, alertsSent] = await Promise.all([
-    getDailyUsage(db, user.id, sub.id, 30),
-    listKeysForUser(db, user.id),
-    getKeyUsageForUser(db, user.id),
-    canChangePlan ? listPlanChoices(db, sub.kbId, sub.plan) : Promise.resolve([]),
-    getAlertWebhook(db, { userId: user.id, subscriptionId: sub.id }),
-    listUsageAlerts(db, sub.id, new Date(sub.currentPeriodStart)),
-  ]);
-  const subKeys = keys.filter((k) => k.subscriptionId === sub.id);
-  const pendingPlan = sub.pendingPlanId ? choices.find((p) => p.id === sub.pendingPlanId) : undefined;
+  const loaded = await loadSubscriptionPage(await getDb(), user.id, id);
+  if (!loaded.ok) notFound();
+  const { subscription: sub, live, canChangePlan, planChoices: choices, pendingPlan, dailyUsage, keys: subKeys, keyUsage: usage, alertWebhook: webhook, alertsSent } = loaded.page;
   const changePath = accountPaths.changePlan(sub.id);
 
   return (
@@ -91,7 +75,7 @@ export default async function SubscriptionPage({
           <UsageMeter {...sub.usage} label={`Queries used for ${sub.kbTitle}`} />
         </div>
         <h3 className="mt-6 text-sm font-semibold text-slate-900">Queries per day</h3>
-        <div className="mt-2">{daily.ok ? <UsageChart days={daily.days} title={`Queries per day, ${sub.kbTitle}`} /> : null}</div>
+        <div className="mt-2">{dailyUsage ? <UsageChart days={dailyUsage} title={`Queries per day, ${sub.kbTitle}`} /> : null}</div>
       </Section>
 
       {live ? (
