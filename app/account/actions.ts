@@ -7,6 +7,7 @@ import { requireSessionUser, requireVerifiedEmail, VERIFY_FIRST_PATH } from '@/l
 import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, downgradeAtRenewal, issueReplacementKeyForReveal, resumeRenewal } from '@/lib/billing';
 import { normalizeKeyName, renameKey, revokeKey } from '@/lib/keys';
 import { getDb, type Executor } from '@/lib/platform/db';
+import type { Refusal } from '@/lib/platform/transactions';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';
 import { accountPaths, readForm, runOncePerForm } from '@/lib/site';
 
@@ -20,15 +21,15 @@ const planChangeForm = subscriptionForm.extend({ planId: id });
 // Longer than any name allowed, so normalizeKeyName (not zod) says why a name is refused.
 const keyNameField = z.string().max(1_000).optional().default('');
 
-/** A refusal from lib (someone else's subscription or key is simply `not_found`), as the flash that explains it. */
-type Refusal = { ok: false; code: FlashCode };
-
 /**
  * The prologue of every subscription action: parse the form (a malformed one goes back to the account page), take
  * the user from the session, call `change` for them; a refusal goes back to the subscription with its flash, a
  * success is returned with the subscription's path.
  */
-async function onSubscription<Input extends { subscriptionId: string }, Result extends { ok: true } | Refusal>(
+/** A refusal from lib (someone else's subscription or key is simply `not_found`); its code is the flash explaining it. */
+type FlashRefusal = Pick<Refusal<FlashCode>, 'ok' | 'code'>;
+
+async function onSubscription<Input extends { subscriptionId: string }, Result extends { ok: true } | FlashRefusal>(
   formData: FormData,
   form: z.ZodType<Input>,
   change: (db: Executor, input: Input & { userId: string }) => Promise<Result>,

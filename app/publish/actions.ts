@@ -19,7 +19,7 @@ import {
   updateListing,
   updatePublisherProfile,
   type Actor,
-  type Refusal,
+  type ListingRefusal,
 } from '@/lib/publishing';
 import { getDb, type Executor } from '@/lib/platform/db';
 import { FORM_TOKEN_FIELD } from '@/lib/platform/form-submissions';
@@ -50,7 +50,7 @@ async function publisherActor(returnTo: string): Promise<Actor & { kind: 'publis
   return { kind: 'publisher', userId: user.id };
 }
 
-function refusalFlash(refusal: Refusal): PublishFlashCode {
+function refusalFlash(refusal: ListingRefusal): PublishFlashCode {
   return refusal.reason ?? refusal.code;
 }
 
@@ -103,7 +103,7 @@ export async function updateListingAction(_prev: FormState, formData: FormData):
 
 const kbForm = z.object({ kbId: id });
 
-async function onListing<R extends { ok: true } | Refusal | { ok: false; code: 'invalid_input' }>(
+async function onListing<R extends { ok: true } | ListingRefusal | { ok: false; code: 'invalid_input' }>(
   formData: FormData,
   change: (db: Executor, actor: Actor, kbId: string) => Promise<R>,
   success: PublishFlashCode | ((result: Extract<R, { ok: true }>) => PublishFlashCode),
@@ -114,7 +114,7 @@ async function onListing<R extends { ok: true } | Refusal | { ok: false; code: '
   const actor = await publisherActor(path);
   const result = await change(await getDb(), actor, parsed.data.kbId);
   if (result.ok) redirect(withPublishFlash(path, typeof success === 'function' ? success(result as Extract<R, { ok: true }>) : success));
-  const refusal = result as Refusal | { ok: false; code: 'invalid_input' };
+  const refusal = result as ListingRefusal | { ok: false; code: 'invalid_input' };
   if (refusal.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
   redirect(withPublishFlash(path, refusal.code === 'invalid_input' ? 'conflict' : refusalFlash(refusal)));
 }
@@ -167,7 +167,7 @@ export async function editPlanAction(_prev: FormState, formData: FormData): Prom
   return refused(formData, {}, result.message);
 }
 
-async function onPlan(formData: FormData, change: (db: Executor, actor: Actor, planId: string) => Promise<{ ok: true } | Refusal | { ok: false; code: 'invalid_input' }>, success: PublishFlashCode): Promise<never> {
+async function onPlan(formData: FormData, change: (db: Executor, actor: Actor, planId: string) => Promise<{ ok: true } | ListingRefusal | { ok: false; code: 'invalid_input' }>, success: PublishFlashCode): Promise<never> {
   const parsed = z.object({ kbId: id, planId: id }).safeParse(fields(formData));
   if (!parsed.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));
   const path = publishPaths.plans(parsed.data.kbId);

@@ -1,7 +1,7 @@
 import { listPlanChoices, type PlanChoice } from '@/lib/billing';
 import { getKeyUsageForUser, listKeysForUser, type KeyUsage, type KeyView } from '@/lib/keys';
 import type { Executor } from '@/lib/platform/db';
-import type { Denial } from '@/lib/platform/transactions';
+import type { Refusal } from '@/lib/platform/transactions';
 import { getAlertWebhook } from '@/lib/routing';
 import { canChangePlan, getDailyUsage, getSubscriptionForUser, isLive, listUsageAlerts, type DailyUsage, type SubscriptionView } from '@/lib/subscriptions';
 
@@ -26,7 +26,7 @@ export interface SubscriptionPage {
 const USAGE_CHART_DAYS = 30;
 
 /** The buyer's page of one of their subscriptions; someone else's (or none) is `not_found`. */
-export async function loadSubscriptionPage(db: Executor, userId: string, subscriptionId: string): Promise<{ ok: true; page: SubscriptionPage } | Denial> {
+export async function loadSubscriptionPage(db: Executor, userId: string, subscriptionId: string): Promise<{ ok: true; page: SubscriptionPage } | Refusal> {
   const found = await getSubscriptionForUser(db, userId, subscriptionId);
   if (!found.ok) return found;
   const sub = found.subscription;

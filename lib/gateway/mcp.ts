@@ -20,7 +20,7 @@ import type { QueryAnswer } from '@/lib/query-answer';
 import { admit, type Admitted, type KeyedRequest } from './admission';
 import { findKnowledgeBaseIntro } from './key-lookup';
 import { runKeyed, type KeyedCall } from './keyed';
-import type { GatewayDenial, GatewayOutcome } from './outcome';
+import type { GatewayRefusal, GatewayOutcome } from './outcome';
 import { meterAnswer } from './pipeline';
 import { MAX_BODY_BYTES, MAX_QUERY_CHARS, validateQuery } from './request-body';
 import { DEFAULT_TOP_K, MAX_TOP_K, meterSearch, searchInputOf, toSearchResults } from './search';
@@ -37,7 +37,7 @@ import { gatewayReply, type GatewayReply } from './web';
  * API's code, message and `retry_after` or `resets_at`. `ask` is metered like /query and `search` like /search.
  */
 
-function toolError(denial: GatewayDenial, requestId: string): CallToolResult {
+function toolError(denial: GatewayRefusal, requestId: string): CallToolResult {
   const body = errorBody(denial.code, denial.message, requestId, denial.extras);
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 }

@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { knowledgeBases, plans, usagePeriods, type Subscription } from '@/db/schema';
 import type { Executor, Transaction } from '@/lib/platform/db';
 import { recordAudit, type AuditActorKind } from '@/lib/platform/audit';
-import { Denied, deniable, type Denial } from '@/lib/platform/transactions';
+import { Denied, deniable, type Refusal } from '@/lib/platform/transactions';
 import { issueKey, type IssuedKey } from '@/lib/keys';
 import { changeSubscription, lockSubscription, type SubscriptionChanges, type SubscriptionResult } from './change';
 import { canChangePlan, ENDED_STATUSES, LIVE_STATUSES, type SubscriptionStatus } from './status';
@@ -179,7 +179,7 @@ export function resumeSubscription(db: Executor, input: BuyerInput): Promise<Sub
   });
 }
 
-export type IssueKeyResult = { ok: true; key: IssuedKey } | Denial;
+export type IssueKeyResult = { ok: true; key: IssuedKey } | Refusal;
 
 /** A new key for the subscription, optionally named (normalised by the caller); the old one stays valid until revoked. */
 export function issueReplacementKey(
