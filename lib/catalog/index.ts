@@ -2,7 +2,7 @@
  * The public catalog: categories, listing parameters, the listing and detail queries, their HTTP headers, and how the
  * public endpoints serve them (per-client limit, turns, result cache, load gate). Public surface.
  */
-export * from './catalogue-page';
+export * from './catalog-page';
 export * from './categories';
 export * from './documents';
 export * from './http';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { beginPriorityWork } from '@/lib/platform/priority-work';
-import { serveCatalogueOverNode } from './catalog-lane';
+import { serveCatalogOverNode } from './catalog-lane';
 import { registerFastLane } from './fast-lane-slot.mjs';
 import { screenNodeRequest } from './front-door';
 import { matchKeyedPath, serveKeyedOverNode, type LaneTarget } from './keyed-lane';
@@ -13,5 +13,5 @@ import { matchKeyedPath, serveKeyedOverNode, type LaneTarget } from './keyed-lan
  */
 export function registerNodeLane(): void {
   const serve = (req: IncomingMessage, res: ServerResponse, target: LaneTarget) => serveKeyedOverNode(req, res, target).finally(beginPriorityWork());
-  registerFastLane({ match: matchKeyedPath, serve, screen: (req, res) => screenNodeRequest(req, res) || serveCatalogueOverNode(req, res) });
+  registerFastLane({ match: matchKeyedPath, serve, screen: (req, res) => screenNodeRequest(req, res) || serveCatalogOverNode(req, res) });
 }

@@ -7,7 +7,7 @@ import { GET as listingGET } from '@/app/api/marketplace/knowledge-bases/route';
 import type { Database, DatabaseHandle } from '@/db/client';
 import { knowledgeBases } from '@/db/schema';
 import { CATALOG_GATE_MAX_QUEUE, catalogCacheStats, catalogLoadBounds, catalogServing, clearCatalogCache } from '@/lib/catalog';
-import { serveCatalogueOverNode } from '@/lib/server/catalog-lane';
+import { serveCatalogOverNode } from '@/lib/server/catalog-lane';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { seedCatalog } from '@/lib/seed/catalog';
 import { createTestDatabase } from '../support/db';
@@ -166,7 +166,7 @@ describe('the Node face sends what Next’s face sends', () => {
   let url: string;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    ({ url, close } = await listenOnLoopback(createServer((req, res) => void (serveCatalogueOverNode(req, res) || res.writeHead(418).end()))));
+    ({ url, close } = await listenOnLoopback(createServer((req, res) => void (serveCatalogOverNode(req, res) || res.writeHead(418).end()))));
   });
   afterAll(() => close());
 

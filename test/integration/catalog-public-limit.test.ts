@@ -5,7 +5,7 @@ import { GET as listingGET, HEAD as listingHEAD } from '@/app/api/marketplace/kn
 import { GET as openApiGET } from '@/app/api/openapi.json/route';
 import { sql } from 'drizzle-orm';
 import { createRedisRateLimiter, getRateLimiter, type RateLimiter } from '@/lib/limits';
-import { serveCatalogueOverNode } from '@/lib/server/catalog-lane';
+import { serveCatalogOverNode } from '@/lib/server/catalog-lane';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { PEER_HEADER, createFrontServer } from '@/lib/server/front-server.mjs';
 import { randomBase62 } from '@/lib/platform/ids';
@@ -175,7 +175,7 @@ describe('the public limit on the Node face (npm start’s front server)', () =>
   let close: () => Promise<void>;
   beforeAll(async () => {
     const server = createFrontServer((req, res) => {
-      if (!serveCatalogueOverNode(req, res)) res.writeHead(418).end();
+      if (!serveCatalogOverNode(req, res)) res.writeHead(418).end();
     });
     ({ url, close } = await listenOnLoopback(server));
   });

@@ -1,4 +1,4 @@
-import { catalogMethodNotAllowed, catalogPreflight, respondPublicCatalogue } from '@/lib/catalog';
+import { catalogMethodNotAllowed, catalogPreflight, respondPublicCatalog } from '@/lib/catalog';
 import { withApiRoute } from '@/lib/platform/http';
 import { routeMethods } from '@/lib/platform/route-methods';
 
@@ -9,6 +9,6 @@ import { routeMethods } from '@/lib/platform/route-methods';
  */
 export const dynamic = 'force-dynamic';
 
-const listing = (request: Request) => respondPublicCatalogue({ kind: 'listing' }, request);
+const listing = (request: Request) => respondPublicCatalog({ kind: 'listing' }, request);
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listing, OPTIONS: withApiRoute(catalogPreflight()) }, { refuse: catalogMethodNotAllowed });

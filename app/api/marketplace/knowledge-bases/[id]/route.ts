@@ -1,4 +1,4 @@
-import { catalogMethodNotAllowed, catalogPreflight, respondPublicCatalogue } from '@/lib/catalog';
+import { catalogMethodNotAllowed, catalogPreflight, respondPublicCatalog } from '@/lib/catalog';
 import { withApiRoute } from '@/lib/platform/http';
 import { routeMethods } from '@/lib/platform/route-methods';
 
@@ -8,6 +8,6 @@ import { routeMethods } from '@/lib/platform/route-methods';
  */
 export const dynamic = 'force-dynamic';
 
-const detail = async (request: Request, { params }: { params: Promise<{ id: string }> }) => respondPublicCatalogue({ kind: 'detail', id: (await params).id }, request);
+const detail = async (request: Request, { params }: { params: Promise<{ id: string }> }) => respondPublicCatalog({ kind: 'detail', id: (await params).id }, request);
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: detail, OPTIONS: withApiRoute(catalogPreflight()) }, { refuse: catalogMethodNotAllowed });
