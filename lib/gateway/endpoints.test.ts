@@ -5,7 +5,7 @@ import { KEYED_ENDPOINTS, servedMethods, type KeyedEndpointName } from './endpoi
 import { matchKeyedPath } from '@/lib/server/keyed-lane';
 
 const names = Object.keys(KEYED_ENDPOINTS) as KeyedEndpointName[];
-const routeFile = (endpointPath: string) => path.join(import.meta.dirname, '../../app', endpointPath.replace('{kb_id}', '[kb_id]'), 'route.ts');
+const routeFile = (endpointPath: string) => path.join(import.meta.dirname, '../../app', endpointPath.replace('{kb_id}', '[kbId]'), 'route.ts');
 
 describe('the keyed endpoint table', () => {
   it.each(names)('%s: its route file is built from the table', (name) => {

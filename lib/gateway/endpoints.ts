@@ -64,7 +64,7 @@ export function servedMethods(name: KeyedEndpointName): HttpMethod[] {
 export function keyedRoute(name: KeyedEndpointName): Record<HttpMethod, RouteHandler> {
   const endpoint: KeyedEndpointDefinition = KEYED_ENDPOINTS[name];
   const handler = withApiRoute(async (request, { requestId, params }) => {
-    const kbId = typeof params.kb_id === 'string' ? params.kb_id : '';
+    const kbId = typeof params.kbId === 'string' ? params.kbId : '';
     if (endpoint.answer && !endpoint.web) return serveKeyed(request, kbId, requestId, endpoint.answer, endpoint.reply);
     return endpoint.web!(request, kbId, requestId);
   });

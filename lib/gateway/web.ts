@@ -8,7 +8,7 @@ import { handleGatewayRequest } from './pipeline';
 import { MAX_BODY_BYTES, type BodyReadResult } from './request-body';
 
 /**
- * The Web (fetch API) face of the gateway, used by the Next route handler `app/kb/[kb_id]/query/route.ts` (`next dev`,
+ * The Web (fetch API) face of the gateway, used by the Next route handler `app/kb/[kbId]/query/route.ts` (`next dev`,
  * or `next start` run directly). `npm start` serves the same path from Node's http server instead (lib/server/keyed-lane.ts);
  * both shape their answer with `gatewayReply`, so the two faces cannot drift apart. No CORS headers: keys are for
  * servers, not browsers.

@@ -11,7 +11,7 @@ import { send, type WireRequest, type WireResponse } from './wire';
  */
 
 export interface RouteTemplate {
-  /** `/knowledge-bases/[id]`, `/api/[[...path]]`. */
+  /** `/knowledge-bases/[kbId]`, `/api/[[...path]]`. */
   template: string;
   kind: 'page' | 'route';
 }

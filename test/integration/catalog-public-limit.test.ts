@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GET as detailGET, OPTIONS as detailOPTIONS } from '@/app/api/marketplace/knowledge-bases/[id]/route';
+import { GET as detailGET, OPTIONS as detailOPTIONS } from '@/app/api/marketplace/knowledge-bases/[kbId]/route';
 import { GET as listingGET, HEAD as listingHEAD } from '@/app/api/marketplace/knowledge-bases/route';
 import { GET as openApiGET } from '@/app/api/openapi.json/route';
 import { sql } from 'drizzle-orm';
@@ -59,7 +59,7 @@ async function read(response: Response) {
 }
 
 const listing = (peer: string, qs = '', extra: Record<string, string> = {}) => listingGET(new Request(`${BASE}${qs}`, fromPeer(peer, extra))).then(read);
-const detail = (peer: string, id = kbId) => detailGET(new Request(`${BASE}/${encodeURIComponent(id)}`, fromPeer(peer)), { params: Promise.resolve({ id }) }).then(read);
+const detail = (peer: string, id = kbId) => detailGET(new Request(`${BASE}/${encodeURIComponent(id)}`, fromPeer(peer)), { params: Promise.resolve({ kbId: id }) }).then(read);
 const openApi = (peer: string) => openApiGET(new Request('http://almanac.test/api/openapi.json', fromPeer(peer))).then(read);
 
 describe('the public limit on Next’s route handlers', () => {

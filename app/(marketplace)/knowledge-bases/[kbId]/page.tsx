@@ -25,13 +25,13 @@ import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { Section } from '@/components/ui/section';
 import { marketplacePaths } from '@/lib/site';
 
-type Params = Promise<{ id: string }>;
+type Params = Promise<{ kbId: string }>;
 
 // generateMetadata and the page ask for the same row; one query per request.
 const loadKnowledgeBase = cache((id: string) => getKnowledgeBaseView(id));
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const kb = await loadKnowledgeBase(decodeURIComponent((await params).id));
+  const kb = await loadKnowledgeBase(decodeURIComponent((await params).kbId));
   if (!kb) return { title: 'Knowledge base not found' };
   return { title: kb.title, description: kb.summary };
 }
@@ -56,7 +56,7 @@ const DOCUMENT_COLUMNS: DataColumn<PublicDocumentView>[] = [
 ];
 
 export default async function KnowledgeBasePage({ params }: { params: Params }) {
-  const id = decodeURIComponent((await params).id);
+  const id = decodeURIComponent((await params).kbId);
   // Side by side: the viewer's standing, the preview allowance and the documents need only the id.
   const [kb, viewer, preview, documents] = await Promise.all([loadKnowledgeBase(id), loadViewer(id), loadPreview(id), listPublicDocuments(id)]);
   if (!kb) notFound();

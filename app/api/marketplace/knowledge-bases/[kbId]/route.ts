@@ -8,6 +8,6 @@ import { routeMethods } from '@/lib/platform/route-methods';
  */
 export const dynamic = 'force-dynamic';
 
-const detail = async (request: Request, { params }: { params: Promise<{ id: string }> }) => respondPublicCatalog({ kind: 'detail', id: (await params).id }, request);
+const detail = async (request: Request, { params }: { params: Promise<{ kbId: string }> }) => respondPublicCatalog({ kind: 'detail', id: (await params).kbId }, request);
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: detail, OPTIONS: withApiRoute(catalogPreflight()) }, { refuse: catalogMethodNotAllowed });
