@@ -13,7 +13,7 @@ import { categoryCounts, getKnowledgeBaseView, listKnowledgeBaseCards } from '@/
 import type { Category } from '@/lib/catalog';
 import { DEFAULT_LISTING_PARAMS } from '@/lib/catalog';
 import { getEnv } from '@/lib/platform/env';
-import { marketplacePaths } from '@/lib/site';
+import { marketplacePaths } from '@/lib/site/paths';
 
 const CATEGORY_BLURBS: Record<Category, string> = {
   education: 'Curricula, textbooks and study guides',

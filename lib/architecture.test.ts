@@ -32,8 +32,11 @@ const LAYERS: Record<string, number> = {
   // The server in front of Next (npm start): its front door and the Node faces of the gateway and the catalog.
   server: 8,
 };
-/** Folders whose modules are imported one by one: a toolkit of independent pieces rather than one domain. */
-const MODULE_IMPORTS = new Set(['platform']);
+/**
+ * Folders whose modules are imported one by one: a toolkit of independent pieces rather than one domain. lib/site's
+ * paths and flash tables reach client components, which must not pull its server-side form helper in through an index.
+ */
+const MODULE_IMPORTS = new Set(['platform', 'site']);
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];

@@ -4,7 +4,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { describeSignInError } from '@/components/auth/sign-in-error';
 import { withFlash } from '@/components/account/flash';
-import { accountPaths } from '@/lib/site';
+import { accountPaths } from '@/lib/site/paths';
 import { settingsDone } from '../account/settings/messages';
 import {
   attemptPasswordSignIn,

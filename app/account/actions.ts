@@ -9,7 +9,8 @@ import { normalizeKeyName, renameKey, revokeKey } from '@/lib/keys';
 import { getDb, type Executor } from '@/lib/platform/db';
 import type { Refusal } from '@/lib/platform/transactions';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';
-import { accountPaths, readForm, runOncePerForm } from '@/lib/site';
+import { readForm, runOncePerForm } from '@/lib/site/form-action';
+import { accountPaths } from '@/lib/site/paths';
 
 /**
  * Dashboard actions. Each one: parse, take the user from the session (never from the form), call one lib function

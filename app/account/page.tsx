@@ -14,7 +14,7 @@ import { isStripeConfigured } from '@/lib/billing';
 import { getKeyUsageForUser, listKeysForUser } from '@/lib/keys';
 import { isLive, listSubscriptionsForUser } from '@/lib/subscriptions';
 import { openBillingPortalAction } from './actions';
-import { accountPaths } from '@/lib/site';
+import { accountPaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Your account' };
 export const dynamic = 'force-dynamic';

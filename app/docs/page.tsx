@@ -12,7 +12,7 @@ import { DEFAULT_LISTING_PARAMS, getKnowledgeBaseView, listKnowledgeBases, listP
 import { documentationAnswer } from '@/lib/routing';
 import { buildOpenApiDocument } from '@/lib/openapi';
 import { baseUrl } from '@/lib/platform/base-url';
-import { marketplacePaths } from '@/lib/site';
+import { marketplacePaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = {
   title: 'API reference',

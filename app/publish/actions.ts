@@ -2,7 +2,8 @@
 
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { publishPaths, runOncePerForm } from '@/lib/site';
+import { runOncePerForm } from '@/lib/site/form-action';
+import { publishPaths } from '@/lib/site/paths';
 import { withPublishFlash, type PublishFlashCode } from '@/components/publish/flash';
 import type { FormState } from '@/components/publish/form-state';
 import { requireSessionUser } from '@/lib/accounts';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { publishFlash } from '@/components/publish/flash';
 import { FlashMessage } from '@/components/ui/flash-message';
-import { marketplacePaths, publishPaths } from '@/lib/site';
+import { marketplacePaths, publishPaths } from '@/lib/site/paths';
 import { ProfileForm } from '@/components/publish/profile-form';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { ButtonLink } from '@/components/ui/button';

@@ -1,4 +1,4 @@
-import { flashMessages, type FlashText } from '@/lib/site';
+import { flashMessages, type FlashText } from '@/lib/site/flash';
 
 /**
  * What just happened, after a redirect back to an account page (`?flash=<code>`): one closed set of codes shared by

@@ -3,7 +3,7 @@ import { formatInteger } from '@/lib/platform/format';
 import { Timestamp } from '@/components/ui/timestamp';
 import type { KeyUsage, KeyView } from '@/lib/keys';
 import { StatusBadge } from './status-badge';
-import { accountPaths } from '@/lib/site';
+import { accountPaths } from '@/lib/site/paths';
 
 const cell = 'px-4 py-1 @4xl:py-2';
 

@@ -6,7 +6,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Section } from '@/components/ui/section';
 import { formatInteger, plural } from '@/lib/platform/format';
 import type { UsageView } from '@/lib/subscriptions';
-import { marketplacePaths } from '@/lib/site';
+import { marketplacePaths } from '@/lib/site/paths';
 
 /**
  * The two first requests of a new key: the usage endpoint (never counted: a free check that the key works) and a

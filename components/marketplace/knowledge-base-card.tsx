@@ -5,7 +5,7 @@ import { CategoryIcon } from './category-icon';
 import { categoryLabel, languageName } from './format';
 import { formatCompact, formatDate, formatInteger, formatPrice, plural } from '@/lib/platform/format';
 import type { CardFacts, KnowledgeBaseCard as KnowledgeBaseCardView } from '@/lib/catalog';
-import { marketplacePaths } from '@/lib/site';
+import { marketplacePaths } from '@/lib/site/paths';
 
 /**
  * One catalogue result. Only the title and publisher are links, so keyboard users get two stops per card. A null

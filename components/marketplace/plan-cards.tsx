@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { formatAmount, formatPrice, plural } from '@/lib/platform/format';
 import type { PlanOffer, PlanView } from '@/lib/subscriptions';
-import { accountPaths } from '@/lib/site';
+import { accountPaths } from '@/lib/site/paths';
 
 export interface PlanCardItem {
   plan: PlanView;

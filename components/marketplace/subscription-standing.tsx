@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { UsageMeter } from '@/components/account/usage-meter';
 import { formatDate } from '@/lib/platform/format';
 import type { SubscriberStanding } from '@/lib/subscriptions';
-import { accountPaths } from '@/lib/site';
+import { accountPaths } from '@/lib/site/paths';
 
 const linkClass = 'font-semibold text-brand-700 underline-offset-2 hover:underline';
 

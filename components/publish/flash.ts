@@ -1,4 +1,4 @@
-import { flashMessages, type FlashText } from '@/lib/site';
+import { flashMessages, type FlashText } from '@/lib/site/flash';
 
 /**
  * What just happened in the publisher console, after a redirect (`?flash=<code>`): a closed set of codes, each with

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { cx } from '@/components/ui/cx';
-import { publishPaths } from '@/lib/site';
+import { publishPaths } from '@/lib/site/paths';
 
 export type ListingSection = 'listing' | 'plans' | 'content' | 'analytics';
 

@@ -4,7 +4,7 @@ import type { SubscriberStanding } from '@/lib/subscriptions';
 import { previewCostNote, subscriberCostNote } from './notes';
 import { TryItForm, type TryItAction } from './try-it-form';
 import { Section } from '@/components/ui/section';
-import { accountPaths, marketplacePaths } from '@/lib/site';
+import { accountPaths, marketplacePaths } from '@/lib/site/paths';
 
 /**
  * "Try it" on a knowledge-base page. A subscriber asks through the gateway, counted against the cap. Anyone else asks

@@ -1,4 +1,4 @@
-import type { FlashText } from '@/lib/site';
+import type { FlashText } from '@/lib/site/flash';
 import { Alert } from './alert';
 
 /** The message a page shows after a redirect (lib/site/flash.ts); nothing for null. */

@@ -7,7 +7,7 @@ import type { KeyedRun } from './keyed';
 import { deny, type GatewayOutcome } from './outcome';
 import { releaseQueryUnit, reserveQueryUnit, usageHeaders } from './quota';
 import { getUsageRecorder } from './usage-recorder';
-import { accountPaths } from '@/lib/site';
+import { accountPaths } from '@/lib/site/paths';
 
 /**
  * Rows 9–11 for every metered call (an answer, a search, an MCP tool, a Dify retrieval): fair metering

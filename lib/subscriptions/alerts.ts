@@ -8,7 +8,7 @@ import { log } from '@/lib/platform/log';
 import { sendMail } from '@/lib/platform/mail';
 import { processSingleton } from '@/lib/platform/singleton';
 import { inTransaction } from '@/lib/platform/transactions';
-import { accountPaths } from '@/lib/site';
+import { accountPaths } from '@/lib/site/paths';
 
 /**
  * Usage alerts (docs/api.md §11.4): when a subscription's count for the period reaches 80% and 100% of the plan's cap,

@@ -4,7 +4,7 @@ import { siteUrl } from '@/lib/platform/base-url';
 import type { Executor } from '@/lib/platform/db';
 import { formatDate, formatPrice, plural } from '@/lib/platform/format';
 import { sendMail } from '@/lib/platform/mail';
-import { accountPaths } from '@/lib/site';
+import { accountPaths } from '@/lib/site/paths';
 
 /**
  * Emails to subscribers about changes a publisher made that reach their subscription: the listing withdrawn (no

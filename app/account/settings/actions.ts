@@ -14,7 +14,7 @@ import {
 import { deleteAccount } from '@/lib/billing';
 import { clientAddressFromHeaders } from '@/lib/platform/client-address';
 import { formDataOf } from '@/lib/platform/text-input';
-import { runOncePerForm } from '@/lib/site';
+import { runOncePerForm } from '@/lib/site/form-action';
 import { settingsDone, settingsError, type SettingsDone, type SettingsError } from './messages';
 
 /**

@@ -1,4 +1,4 @@
-import { flashMessages, type FlashText } from '@/lib/site';
+import { flashMessages, type FlashText } from '@/lib/site/flash';
 
 /**
  * What the settings page says after each of its actions (`?done=` / `?error=`): a closed set, so a crafted link cannot

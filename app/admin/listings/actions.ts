@@ -6,7 +6,7 @@ import { withPublishFlash } from '@/components/publish/flash';
 import { requireAdmin } from '@/lib/accounts';
 import { restoreListing, restorePublisher, suspendListing, suspendPublisher, type OperatorActor } from '@/lib/publishing';
 import { getDb } from '@/lib/platform/db';
-import { readForm } from '@/lib/site';
+import { readForm } from '@/lib/site/form-action';
 import { idSchema, textSchema } from '@/lib/platform/text-input';
 
 /**

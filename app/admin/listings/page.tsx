@@ -10,7 +10,7 @@ import { requireAdmin } from '@/lib/accounts';
 import { listPublishersForModeration } from '@/lib/publishing';
 import { getDb } from '@/lib/platform/db';
 import { restoreAction, suspendAction } from './actions';
-import { marketplacePaths } from '@/lib/site';
+import { marketplacePaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Listings and publishers' };
 export const dynamic = 'force-dynamic';

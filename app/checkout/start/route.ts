@@ -5,7 +5,7 @@ import { errorResponse, isSameOriginPost, withApiRoute } from '@/lib/platform/ht
 import { routeMethods } from '@/lib/platform/route-methods';
 import { idSchema } from '@/lib/platform/text-input';
 import { getSessionUser, requireVerifiedEmail, VERIFY_FIRST_PATH } from '@/lib/accounts';
-import { accountPaths, marketplacePaths } from '@/lib/site';
+import { accountPaths, marketplacePaths } from '@/lib/site/paths';
 import { withFlash } from '@/components/account/flash';
 
 export const dynamic = 'force-dynamic';

@@ -6,7 +6,7 @@ import { getCheckoutOutcome } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { baseUrl } from '@/lib/platform/base-url';
 import { requireSessionUser } from '@/lib/accounts';
-import { accountPaths, marketplacePaths } from '@/lib/site';
+import { accountPaths, marketplacePaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Purchase complete', robots: { index: false } };
 export const dynamic = 'force-dynamic';

@@ -10,7 +10,7 @@ import { requireSessionUser, requireVerifiedEmail, VERIFY_FIRST_PATH } from '@/l
 import { isStripeConfigured } from '@/lib/billing';
 import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions';
 import { completeTestPurchaseAction } from './actions';
-import { marketplacePaths } from '@/lib/site';
+import { marketplacePaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Test checkout' };
 export const dynamic = 'force-dynamic';

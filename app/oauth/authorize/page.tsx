@@ -6,7 +6,7 @@ import { requireSessionUser } from '@/lib/accounts';
 import { consentChoices, isLoopbackRedirect, parseAuthorizationRequest } from '@/lib/oauth';
 import { getDb } from '@/lib/platform/db';
 import { authorizeAction } from './actions';
-import { marketplacePaths } from '@/lib/site';
+import { marketplacePaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Connect an application' };
 export const dynamic = 'force-dynamic';

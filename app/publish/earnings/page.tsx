@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { Fragment } from 'react';
 import { publishFlash } from '@/components/publish/flash';
 import { FlashMessage } from '@/components/ui/flash-message';
-import { publishPaths } from '@/lib/site';
+import { publishPaths } from '@/lib/site/paths';
 import { DataTable, type DataColumn } from '@/components/ui/data-table';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { formatAmount, formatDate, plural } from '@/lib/platform/format';

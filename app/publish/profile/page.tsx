@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { publishFlash } from '@/components/publish/flash';
 import { FlashMessage } from '@/components/ui/flash-message';
-import { publishPaths } from '@/lib/site';
+import { publishPaths } from '@/lib/site/paths';
 import { ProfileForm } from '@/components/publish/profile-form';
 import { requireSessionUser } from '@/lib/accounts';
 import { findPublisherForUser, toProfileView } from '@/lib/publishing';

@@ -23,7 +23,7 @@ import { getSessionUser } from '@/lib/accounts';
 import { getSubscriberStanding, offerFor } from '@/lib/subscriptions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { Section } from '@/components/ui/section';
-import { marketplacePaths } from '@/lib/site';
+import { marketplacePaths } from '@/lib/site/paths';
 
 type Params = Promise<{ kbId: string }>;
 

@@ -7,7 +7,7 @@ import { revealHandoff } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { baseUrl } from '@/lib/platform/base-url';
 import { requireSessionUser } from '@/lib/accounts';
-import { accountPaths } from '@/lib/site';
+import { accountPaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'New API key', robots: { index: false } };
 export const dynamic = 'force-dynamic';

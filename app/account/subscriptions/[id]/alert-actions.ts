@@ -8,7 +8,8 @@ import { getDb } from '@/lib/platform/db';
 import { idSchema } from '@/lib/platform/text-input';
 import type { AlertWebhookFormState } from '@/components/account/alert-webhook-form';
 import { removeAlertWebhook, saveAlertWebhook, sendTestAlertWebhook } from '@/lib/routing';
-import { accountPaths, readForm } from '@/lib/site';
+import { readForm } from '@/lib/site/form-action';
+import { accountPaths } from '@/lib/site/paths';
 
 /** The usage-alert webhook of one subscription (docs/api.md §11.4): set or replace, remove, send a test event. */
 const form = z.object({ subscriptionId: idSchema(), url: z.string().max(2_000).optional().default('') });

@@ -20,7 +20,7 @@ import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { Section } from '@/components/ui/section';
 import { UsageAlertsSection } from '@/components/account/usage-alerts-section';
 import { removeAlertWebhookAction, saveAlertWebhookAction, sendTestAlertAction } from './alert-actions';
-import { accountPaths } from '@/lib/site';
+import { accountPaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Subscription' };
 export const dynamic = 'force-dynamic';

@@ -6,7 +6,7 @@ import { categoryLabel } from '@/components/marketplace/format';
 import { publishFlash } from '@/components/publish/flash';
 import { FlashMessage } from '@/components/ui/flash-message';
 import { ListingNav } from '@/components/publish/listing-nav';
-import { marketplacePaths, publishPaths } from '@/lib/site';
+import { marketplacePaths, publishPaths } from '@/lib/site/paths';
 import { ListingForm } from '@/components/publish/listing-form';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { Alert } from '@/components/ui/alert';

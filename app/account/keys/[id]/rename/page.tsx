@@ -11,7 +11,7 @@ import { requireSessionUser } from '@/lib/accounts';
 import { getKeyForUser, KEY_NAME_MAX_LENGTH } from '@/lib/keys';
 import { getDb } from '@/lib/platform/db';
 import { renameKeyAction } from '../../../actions';
-import { accountPaths } from '@/lib/site';
+import { accountPaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Rename key' };
 export const dynamic = 'force-dynamic';

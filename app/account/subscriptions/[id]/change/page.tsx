@@ -9,7 +9,7 @@ import { previewPlanChange, type ChargePreview } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { getSubscriptionForUser } from '@/lib/subscriptions';
 import { changePlanAction, downgradePlanAction } from '../../../actions';
-import { accountPaths } from '@/lib/site';
+import { accountPaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Confirm plan change' };
 export const dynamic = 'force-dynamic';

@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { AnalyticsPanel } from '@/components/publish/analytics-view';
 import { ListingNav } from '@/components/publish/listing-nav';
-import { publishPaths } from '@/lib/site';
+import { publishPaths } from '@/lib/site/paths';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { requireSessionUser } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';

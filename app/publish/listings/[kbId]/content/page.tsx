@@ -6,7 +6,7 @@ import { ContentManager } from '@/components/publish/content-manager';
 import { publishFlash } from '@/components/publish/flash';
 import { FlashMessage } from '@/components/ui/flash-message';
 import { ListingNav } from '@/components/publish/listing-nav';
-import { publishPaths } from '@/lib/site';
+import { publishPaths } from '@/lib/site/paths';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { TryIt } from '@/components/publish/try-it';
 import { Breadcrumb } from '@/components/ui/breadcrumb';

@@ -4,7 +4,7 @@ import { cache } from 'react';
 import { publishFlash } from '@/components/publish/flash';
 import { FlashMessage } from '@/components/ui/flash-message';
 import { ListingNav } from '@/components/publish/listing-nav';
-import { publishPaths } from '@/lib/site';
+import { publishPaths } from '@/lib/site/paths';
 import { PlanForm } from '@/components/publish/plan-form';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
