@@ -2,15 +2,15 @@
  * Runs once when the server starts, before the first request: report the base URL, migrate and (on an empty database) seed, start the
  * job queue and its worker, the sweep that expires subscriptions cancelled at period end (lib/subscriptions/sweeper.ts)
  * and the purge of old Idempotency-Key records, then offer
- * the gateway's fast lane to scripts/serve.mjs (`npm start`), which answers POST /kb/{id}/query without Next's
- * request machinery (lib/gateway/node.ts). Under `next dev` or a bare `next start` nothing picks it up, and the route
+ * the fast lane to scripts/serve.mjs (`npm start`), which answers the keyed endpoints and the public catalog's GETs
+ * without Next's request machinery (lib/server/). Under `next dev` or a bare `next start` nothing picks it up, and the route
  * handler serves the same path.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   // /metrics counts every request scripts/serve.mjs answers from here on, the health probes of start-up included.
   const { observeRequest } = await import('./lib/platform/metrics');
-  const { registerRequestObserver } = await import('./lib/platform/request-metrics-slot.mjs');
+  const { registerRequestObserver } = await import('./lib/server/request-metrics-slot.mjs');
   registerRequestObserver(observeRequest);
   // Whatever fails here stops the process with its reason instead of leaving a server that answers 500 to everything
   // (lib/platform/startup.ts): a bad variable, a missing ALMANAC_SECRET, a database that cannot be opened.
@@ -34,7 +34,7 @@ export async function register(): Promise<void> {
   // Timers (lib/platform/periodic-task.ts): pg-boss cron schedules, one run per tick across instances.
   const { startSubscriptionSweeper } = await import('./lib/subscriptions');
   startSubscriptionSweeper();
-  const { registerNodeGateway, startIdempotencyPurge } = await import('./lib/gateway');
+  const { startIdempotencyPurge } = await import('./lib/gateway');
   startIdempotencyPurge();
   const { startFormSubmissionPurge } = await import('./lib/platform/form-submissions');
   startFormSubmissionPurge();
@@ -70,8 +70,9 @@ export async function register(): Promise<void> {
     const { inSpan } = await import('./lib/platform/tracing');
     startTracing({ endpoint: OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: OTEL_SERVICE_NAME });
     // The fast lane's keyed requests as root spans, the gateway's stages nested in them.
-    const { registerRequestTracer } = await import('./lib/platform/request-metrics-slot.mjs');
+    const { registerRequestTracer } = await import('./lib/server/request-metrics-slot.mjs');
     registerRequestTracer((name, work) => inSpan(name, {}, work));
   }
-  registerNodeGateway();
+  const { registerNodeLane } = await import('./lib/server/lane');
+  registerNodeLane();
 }

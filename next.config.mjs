@@ -29,7 +29,7 @@ const nextConfig = (phase) => ({
   typedRoutes: false,
   // The security headers on every page and route handler answer. Next bakes these into the build, so HSTS follows the
   // APP_URL of the build; `npm start` (scripts/serve.mjs) sets the same list again at run time from the running
-  // APP_URL, and the gateway's fast lane sets it on its own answers (lib/gateway/node.ts).
+  // APP_URL, and the gateway's fast lane sets it on its own answers (lib/server/keyed-lane.ts).
   async headers() {
     const headers = securityHeaders({ https: isHttpsUrl(process.env.APP_URL), development: phase === PHASE_DEVELOPMENT_SERVER });
     return [{ source: '/:path*', headers }];

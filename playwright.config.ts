@@ -49,7 +49,7 @@ export const CHROMIUM_ARGS = [
 
 const browserUse = { ...devices['Desktop Chrome'], launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } };
 /** Specs that must not share the server with others (see `workers` below). */
-const ALONE = ['**/marketplace.spec.ts', '**/catalogue-search.spec.ts', '**/admin-listings.spec.ts', '**/fuzz.spec.ts'];
+const ALONE = ['**/marketplace.spec.ts', '**/catalog-search.spec.ts', '**/admin-listings.spec.ts', '**/fuzz.spec.ts'];
 
 export default defineConfig({
   testDir: 'e2e',

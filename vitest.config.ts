@@ -10,7 +10,7 @@ const integration = ['test/integration/**/*.test.ts'];
  */
 const onBothEngines = [
   'database', 'startup-seed', 'catalog-seed', 'sample-marketplace',
-  'catalog-listing', 'catalog-search', 'catalogue-search', 'catalog-search-sync', 'catalog-cache', 'catalog-detail',
+  'catalog-listing', 'catalog-search', 'catalog-page-search', 'catalog-search-sync', 'catalog-cache', 'catalog-detail',
   'engine-retrieval', 'engine-ingest', 'engine-hybrid', 'engine-languages', 'engine-citations', 'engine-sample-questions',
   'gateway-metering', 'gateway-idempotency', 'gateway-fast-lane', 'gateway-security', 'form-submissions',
   'subscriptions-lifecycle', 'subscription-sweeper', 'billing-webhook', 'platform-jobs', 'publishing-content', 'cli-embedded-bridge',

@@ -8,6 +8,8 @@ import { baseUrl } from '@/lib/platform/base-url';
 import { getDb } from '@/lib/platform/db';
 import { VerifyEmailBanner } from '@/components/site/verify-email-banner';
 import { sampleDataNoticeShown } from '@/lib/seed';
+import { signOutAction } from './(auth)/actions';
+import { resendVerificationAction } from './account/settings/actions';
 import './globals.css';
 
 /** metadataBase: the social preview images (Open Graph) are absolute URLs on this deployment's public address. */
@@ -31,8 +33,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         >
           Skip to content
         </a>
-        <SiteHeader user={user} />
-        {user && unverified ? <VerifyEmailBanner email={user.email} /> : null}
+        <SiteHeader user={user} signOutAction={signOutAction} />
+        {user && unverified ? <VerifyEmailBanner email={user.email} resendVerificationAction={resendVerificationAction} /> : null}
         {sampleData ? <SampleDataNotice /> : null}
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {children}

@@ -13,6 +13,7 @@ import { categoryCounts, getKnowledgeBaseView, listKnowledgeBaseCards } from '@/
 import type { Category } from '@/lib/catalog';
 import { DEFAULT_LISTING_PARAMS } from '@/lib/catalog';
 import { getEnv } from '@/lib/platform/env';
+import { marketplacePaths } from '@/lib/site/paths';
 
 const CATEGORY_BLURBS: Record<Category, string> = {
   education: 'Curricula, textbooks and study guides',
@@ -98,7 +99,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             <figure className="min-w-0 overflow-hidden rounded-2xl bg-slate-900 text-sm shadow-lg ring-1 ring-slate-900/10">
               <figcaption className="flex items-center justify-between gap-3 border-b border-white/10 px-4 py-2.5 text-xs text-slate-300">
                 <span>One call, a cited answer</span>
-                <Link prefetch={false} href={`/docs?kb=${encodeURIComponent(example.id)}`} className="font-medium text-white underline underline-offset-2">
+                <Link prefetch={false} href={marketplacePaths.docsFor(example.id)} className="font-medium text-white underline underline-offset-2">
                   API reference
                 </Link>
               </figcaption>
@@ -115,7 +116,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
               </pre>
               <p className="border-t border-white/10 px-4 py-2.5 text-xs text-slate-300">
                 Every excerpt is quoted from the cited document. Try it free on{' '}
-                <Link prefetch={false} href={`/knowledge-bases/${encodeURIComponent(example.id)}`} className="font-medium text-white underline underline-offset-2">
+                <Link prefetch={false} href={marketplacePaths.knowledgeBase(example.id)} className="font-medium text-white underline underline-offset-2">
                   {example.title}
                 </Link>
                 .

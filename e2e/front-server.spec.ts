@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { FRONT_SERVER_TIMEOUTS } from '../lib/platform/front-server.mjs';
+import { FRONT_SERVER_TIMEOUTS } from '../lib/server/front-server.mjs';
 import { securityHeaders } from '../lib/platform/security-headers.mjs';
 
 /**

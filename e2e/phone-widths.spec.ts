@@ -43,7 +43,7 @@ interface Fixture {
  * page's segment is not covered (the test says which).
  */
 const ROUTE_VALUES: Record<string, (f: Fixture) => string> = {
-  '/knowledge-bases/[id]': (f) => `/knowledge-bases/${f.kbId}`,
+  '/knowledge-bases/[kbId]': (f) => `/knowledge-bases/${f.kbId}`,
   '/publishers/[slug]': (f) => f.publisherPath,
   '/account/subscriptions/[id]': (f) => `/account/subscriptions/${f.subscriptionId}`,
   '/account/subscriptions/[id]/change': (f) => `/account/subscriptions/${f.subscriptionId}/change?plan=${f.planId}`,

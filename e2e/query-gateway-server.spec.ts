@@ -21,7 +21,7 @@ import { startAppServer, type AppServer } from './support/app-server';
 
 /**
  * The keyed API as `npm start` serves it: scripts/serve.mjs in front of Next, POST /kb/{kb_id}/query on the gateway's
- * fast lane (lib/gateway/node.ts), every other request to Next. One server of our own (e2e/support/app-server.ts) on a
+ * fast lane (lib/server/keyed-lane.ts), every other request to Next. One server of our own (e2e/support/app-server.ts) on a
  * scratch PostgreSQL database, a real publisher process behind an http knowledge base, keys bought with the gateway
  * fixtures in this process — which therefore shares the server's ALMANAC_SECRET (to encrypt the publisher secrets the
  * server decrypts) and allows loopback publisher endpoints like the server does.

@@ -1,26 +1,24 @@
 #!/usr/bin/env node
 // Almanac's HTTP server (what `npm start` runs once the app is built): one Node http server in front of Next.js.
 //
-// POST /kb/{kb_id}/query, the keyed API, is answered on the gateway's fast lane (lib/gateway/node.ts): the same
-// checks and bodies as the route handler, without Next's request machinery, which alone cost more CPU per request
-// than keys, limits and metering together (bench/gateway/README.md). Every other request goes to Next, exactly as
-// under `next start`. The fast lane is the code Next compiled: instrumentation.ts registers it while Next prepares.
+// The keyed API (/kb/{kb_id}/…, /dify/retrieval) and the public catalog's GETs are answered on the fast lane
+// (lib/server/): the same checks and bodies as the route handlers, without Next's request machinery, which alone cost
+// more CPU per request than keys, limits and metering together (bench/gateway/README.md). Every other request goes to
+// Next, exactly as under `next start`. The fast lane is the code Next compiled: instrumentation.ts registers it while
+// Next prepares.
 //
 // Options as `next start`: -p/--port (default $PORT or 3000), -H/--hostname (default: every interface),
 // --keepAliveTimeout <ms>.
 //
 // Only this server knows the socket: it replaces any client-sent x-almanac-peer header with the socket's address
-// (lib/platform/front-server.mjs; lib/platform/client-address.ts reads it), cuts off clients that send their request
+// (lib/server/front-server.mjs; lib/platform/client-address.ts reads it), cuts off clients that send their request
 // too slowly, and puts the security headers on every answer (lib/platform/security-headers.mjs). It listens before
 // Next starts so that the app knows its own address (ALMANAC_LISTEN_URL, the base URL when APP_URL is unset,
 // lib/platform/base-url.ts); requests that arrive while Next prepares wait for it.
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { findFastLane } from '../lib/gateway/fast-lane-slot.mjs';
-import { createFrontServer } from '../lib/platform/front-server.mjs';
-import { reportRequest, traceRequest } from '../lib/platform/request-metrics-slot.mjs';
-import { isHttpsUrl, securityHeaders } from '../lib/platform/security-headers.mjs';
+import { createFrontServer, findFastLane, isHttpsUrl, reportRequest, securityHeaders, traceRequest } from '../lib/server/index.mjs';
 
 process.env.NODE_ENV ??= 'production';
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
@@ -40,7 +38,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(1);
 }
 
-// The fast lane as instrumentation.ts registered it (lib/gateway/fast-lane-slot.mjs). Next runs instrumentation in the
+// The fast lane as instrumentation.ts registered it (lib/server/fast-lane-slot.mjs). Next runs instrumentation in the
 // background once the server exists, after migrating the database; until then the lane is absent and Next's route
 // handler answers the same path (the first requests of a fresh start).
 
@@ -84,7 +82,7 @@ const server = createFrontServer(
     if (target !== null) handling = traceRequest(`${req.method} ${target.endpoint === 'dify' ? '/dify/retrieval' : `/kb/{kb_id}/${target.endpoint}`}`, () => gateway.serve(req, res, target));
     else {
       for (const { key, value } of pageHeaders) res.setHeader(key, value);
-      // What Next would answer with a plain-text 500, a redirect or HTML where JSON is due (lib/platform/front-door.ts);
+      // What Next would answer with a plain-text 500, a redirect or HTML where JSON is due (lib/server/front-door.ts);
       // a server action's body is read and checked first, and Next reads the copy.
       const screened = gateway ? gateway.screen(req, res) : false;
       if (screened === true) return;

@@ -4,6 +4,8 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { describeSignInError } from '@/components/auth/sign-in-error';
 import { withFlash } from '@/components/account/flash';
+import { accountPaths } from '@/lib/site/paths';
+import { settingsDone } from '../account/settings/messages';
 import {
   attemptPasswordSignIn,
   confirmEmail,
@@ -101,7 +103,7 @@ export async function confirmEmailAction(form: FormData): Promise<void> {
   if (!result.ok) redirect('/verify-email?invalid=1');
   await startSession(result.user);
   const next = safeReturnPath(text(form, 'next'), '');
-  if (!next) redirect('/account/settings?done=verified');
+  if (!next) redirect(settingsDone.withFlash(accountPaths.settings, 'verified'));
   // Back where the person was going; an account page says what just happened (a page without flashes says nothing).
   if (next.startsWith('/account/settings')) redirect(`${next}${next.includes('?') ? '&' : '?'}done=verified`);
   redirect(next.startsWith('/account') ? withFlash(next, 'email_verified') : next);

@@ -1,14 +1,16 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
 import { z } from 'zod';
 import { withFlash, type FlashCode } from '@/components/account/flash';
 import { requireSessionUser, requireVerifiedEmail, VERIFY_FIRST_PATH } from '@/lib/accounts';
 import { cancelAtPeriodEnd, changePlan, createBillingPortalUrl, downgradeAtRenewal, issueReplacementKeyForReveal, resumeRenewal } from '@/lib/billing';
 import { normalizeKeyName, renameKey, revokeKey } from '@/lib/keys';
 import { getDb, type Executor } from '@/lib/platform/db';
+import type { Refusal } from '@/lib/platform/transactions';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';
+import { readForm, runOncePerForm } from '@/lib/site/form-action';
+import { accountPaths } from '@/lib/site/paths';
 
 /**
  * Dashboard actions. Each one: parse, take the user from the session (never from the form), call one lib function
@@ -20,24 +22,22 @@ const planChangeForm = subscriptionForm.extend({ planId: id });
 // Longer than any name allowed, so normalizeKeyName (not zod) says why a name is refused.
 const keyNameField = z.string().max(1_000).optional().default('');
 
-/** A refusal from lib (someone else's subscription or key is simply `not_found`), as the flash that explains it. */
-type Refusal = { ok: false; code: FlashCode };
-
-const subscriptionPath = (subscriptionId: string) => `/account/subscriptions/${encodeURIComponent(subscriptionId)}`;
-
 /**
  * The prologue of every subscription action: parse the form (a malformed one goes back to the account page), take
  * the user from the session, call `change` for them; a refusal goes back to the subscription with its flash, a
  * success is returned with the subscription's path.
  */
-async function onSubscription<Input extends { subscriptionId: string }, Result extends { ok: true } | Refusal>(
+/** A refusal from lib (someone else's subscription or key is simply `not_found`); its code is the flash explaining it. */
+type FlashRefusal = Pick<Refusal<FlashCode>, 'ok' | 'code'>;
+
+async function onSubscription<Input extends { subscriptionId: string }, Result extends { ok: true } | FlashRefusal>(
   formData: FormData,
   form: z.ZodType<Input>,
   change: (db: Executor, input: Input & { userId: string }) => Promise<Result>,
 ): Promise<{ path: string; done: Extract<Result, { ok: true }> }> {
-  const parsed = form.safeParse(Object.fromEntries(formDataOf(formData)));
+  const parsed = readForm(formData, form);
   if (!parsed.success) redirect(withFlash('/account', 'not_found'));
-  const path = subscriptionPath(parsed.data.subscriptionId);
+  const path = accountPaths.subscription(parsed.data.subscriptionId);
   const user = await requireSessionUser(path);
   const result = await change(await getDb(), { ...parsed.data, userId: user.id });
   if (!result.ok) redirect(withFlash(path, result.code));
@@ -68,7 +68,6 @@ export async function resumeSubscriptionAction(formData: FormData): Promise<void
 
 /** A replacement key (the old one keeps working until revoked), revealed once through the handoff. */
 export async function createReplacementKeyAction(formData: FormData): Promise<void> {
-  const token = formDataOf(formData).get(FORM_TOKEN_FIELD);
   const named = keyNameField.safeParse(formDataOf(formData).get('name') ?? undefined);
   const name = named.success ? normalizeKeyName(named.data) : null;
   const reveal = (handoffId: string) => `/account/keys/reveal?handoff=${encodeURIComponent(handoffId)}`;
@@ -77,14 +76,14 @@ export async function createReplacementKeyAction(formData: FormData): Promise<vo
     if (!name?.ok) return { ok: false as const, code: 'key_name_invalid' as const };
     // docs/api.md §11.3: an unconfirmed address cannot create keys.
     if (!(await requireVerifiedEmail(db, input.userId)).ok) redirect(VERIFY_FIRST_PATH);
-    const once = await onceForForm(db, { userId: input.userId, token: typeof token === 'string' ? token : null }, (tx) => issueReplacementKeyForReveal(tx, { ...input, name: name.name }), (r) => (r.ok ? reveal(r.handoffId) : null));
-    return once.repeated ? { ok: true as const, to: once.destination } : once.result.ok ? { ok: true as const, to: reveal(once.result.handoffId) } : once.result;
+    const issued = await runOncePerForm(formData, input.userId, (tx) => issueReplacementKeyForReveal(tx, { ...input, name: name.name }), (r) => (r.ok ? reveal(r.handoffId) : null), { db });
+    return issued.ok ? { ok: true as const, to: reveal(issued.handoffId) } : issued;
   });
   redirect(done.to);
 }
 
 export async function revokeKeyAction(formData: FormData): Promise<void> {
-  const parsed = z.object({ keyId: id, confirm: z.literal('yes') }).safeParse(Object.fromEntries(formDataOf(formData)));
+  const parsed = readForm(formData, z.object({ keyId: id, confirm: z.literal('yes') }));
   if (!parsed.success) redirect(withFlash('/account/keys', 'not_found'));
   const user = await requireSessionUser('/account/keys');
   const result = await revokeKey(await getDb(), { userId: user.id, keyId: parsed.data.keyId });
@@ -93,17 +92,15 @@ export async function revokeKeyAction(formData: FormData): Promise<void> {
 
 /** Names a key (an empty name removes it); back to where the form was, the keys page by default. */
 export async function renameKeyAction(formData: FormData): Promise<void> {
-  const parsed = z
-    .object({ keyId: id, name: keyNameField, returnTo: z.enum(['keys', 'subscription']).optional() })
-    .safeParse(Object.fromEntries(formDataOf(formData)));
+  const parsed = readForm(formData, z.object({ keyId: id, name: keyNameField, returnTo: z.enum(['keys', 'subscription']).optional() }));
   if (!parsed.success) redirect(withFlash('/account/keys', 'not_found'));
   const user = await requireSessionUser('/account/keys');
-  const back = `/account/keys/${encodeURIComponent(parsed.data.keyId)}/rename`;
+  const back = accountPaths.renameKey(parsed.data.keyId);
   const name = normalizeKeyName(parsed.data.name);
   if (!name.ok) redirect(withFlash(back, 'key_name_invalid'));
   const result = await renameKey(await getDb(), { userId: user.id, keyId: parsed.data.keyId, name: name.name });
   if (!result.ok) redirect(withFlash('/account/keys', result.code === 'conflict' ? 'key_is_revoked' : result.code));
-  const done = parsed.data.returnTo === 'subscription' ? subscriptionPath(result.key.subscriptionId) : '/account/keys';
+  const done = parsed.data.returnTo === 'subscription' ? accountPaths.subscription(result.key.subscriptionId) : '/account/keys';
   redirect(withFlash(done, 'key_renamed'));
 }
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { parseFlash } from '@/components/account/flash';
-import { FlashMessage } from '@/components/account/flash-message';
+import { accountFlash } from '@/components/account/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
 import { SubscriptionBadges } from '@/components/account/status-badge';
 import { UsageMeter } from '@/components/account/usage-meter';
@@ -14,6 +14,7 @@ import { isStripeConfigured } from '@/lib/billing';
 import { getKeyUsageForUser, listKeysForUser } from '@/lib/keys';
 import { isLive, listSubscriptionsForUser } from '@/lib/subscriptions';
 import { openBillingPortalAction } from './actions';
+import { accountPaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Your account' };
 export const dynamic = 'force-dynamic';
@@ -50,7 +51,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
       </div>
 
       <div className="mt-6">
-        <FlashMessage code={parseFlash(params.flash)} />
+        <FlashMessage message={accountFlash.read(params.flash)} />
       </div>
 
       <Section id="subs-heading" title="Subscriptions" size="lg" className="mt-2">
@@ -67,7 +68,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
               <li key={s.id} className="rounded-lg border border-slate-200 bg-white p-5" data-testid="subscription-card">
                 <div className="flex flex-wrap items-start justify-between gap-2">
                   <h3 className="font-semibold text-slate-900">
-                    <Link href={`/account/subscriptions/${s.id}`} className="hover:underline">
+                    <Link href={accountPaths.subscription(s.id)} className="hover:underline">
                       {s.kbTitle}
                     </Link>
                   </h3>
@@ -79,7 +80,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
                 <div className="mt-4">
                   <UsageMeter {...s.usage} label={`Queries used for ${s.kbTitle}`} />
                 </div>
-                <Link href={`/account/subscriptions/${s.id}`} className="mt-4 inline-block text-sm font-medium text-brand-700 underline">
+                <Link href={accountPaths.subscription(s.id)} className="mt-4 inline-block text-sm font-medium text-brand-700 underline">
                   Usage, plan and keys<span className="sr-only"> for {s.kbTitle}</span>
                 </Link>
               </li>
@@ -92,7 +93,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
             <ul className="mt-2 space-y-1">
               {past.map((s) => (
                 <li key={s.id}>
-                  <Link href={`/account/subscriptions/${s.id}`} className="text-brand-700 underline">
+                  <Link href={accountPaths.subscription(s.id)} className="text-brand-700 underline">
                     {s.kbTitle}
                   </Link>{' '}
                   — {s.plan.name}, {s.status} {s.endedAt ? formatDate(s.endedAt) : ''}

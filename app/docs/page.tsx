@@ -12,6 +12,7 @@ import { DEFAULT_LISTING_PARAMS, getKnowledgeBaseView, listKnowledgeBases, listP
 import { documentationAnswer } from '@/lib/routing';
 import { buildOpenApiDocument } from '@/lib/openapi';
 import { baseUrl } from '@/lib/platform/base-url';
+import { marketplacePaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = {
   title: 'API reference',
@@ -80,7 +81,7 @@ export default async function DocsPage({ searchParams }: { searchParams: SearchP
           {kb ? (
             <>
               The examples are for{' '}
-              <Link href={`/knowledge-bases/${encodeURIComponent(kb.id)}`} className="font-medium text-brand-700 underline underline-offset-2">
+              <Link href={marketplacePaths.knowledgeBase(kb.id)} className="font-medium text-brand-700 underline underline-offset-2">
                 {kb.title}
               </Link>{' '}
               (<code className={code}>{kb.id}</code>).

@@ -2,7 +2,8 @@
 
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { publishPaths } from '@/components/publish/listing-nav';
+import { runOncePerForm } from '@/lib/site/form-action';
+import { publishPaths } from '@/lib/site/paths';
 import { withPublishFlash, type PublishFlashCode } from '@/components/publish/flash';
 import type { FormState } from '@/components/publish/form-state';
 import { requireSessionUser } from '@/lib/accounts';
@@ -19,10 +20,10 @@ import {
   updateListing,
   updatePublisherProfile,
   type Actor,
-  type Refusal,
+  type ListingRefusal,
 } from '@/lib/publishing';
 import { getDb, type Executor } from '@/lib/platform/db';
-import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
+import { FORM_TOKEN_FIELD } from '@/lib/platform/form-submissions';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';
 
 /**
@@ -50,19 +51,7 @@ async function publisherActor(returnTo: string): Promise<Actor & { kind: 'publis
   return { kind: 'publisher', userId: user.id };
 }
 
-function tokenOf(formData: FormData): string | null {
-  const token = formDataOf(formData).get(FORM_TOKEN_FIELD);
-  return typeof token === 'string' ? token : null;
-}
-
-/** Runs a creation once per form token; a repeat goes where the first went. */
-async function once<R extends { ok: boolean }>(userId: string, formData: FormData, work: (db: Executor) => Promise<R>, to: (r: R) => string | null) {
-  const result = await onceForForm(await getDb(), { userId, token: tokenOf(formData) }, work, to);
-  if (result.repeated) redirect(result.destination);
-  return result.result;
-}
-
-function refusalFlash(refusal: Refusal): PublishFlashCode {
+function refusalFlash(refusal: ListingRefusal): PublishFlashCode {
   return refusal.reason ?? refusal.code;
 }
 
@@ -71,7 +60,7 @@ function refusalFlash(refusal: Refusal): PublishFlashCode {
 export async function createProfileAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const actor = await publisherActor(publishPaths.overview);
   const input = fields(formData);
-  const result = await once(actor.userId, formData, (db) => createPublisherProfile(db, actor.userId, input), (r) => (r.ok ? withPublishFlash(publishPaths.overview, 'profile_created') : null));
+  const result = await runOncePerForm(formData, actor.userId, (db) => createPublisherProfile(db, actor.userId, input), (r) => (r.ok ? withPublishFlash(publishPaths.overview, 'profile_created') : null));
   if (result.ok) redirect(withPublishFlash(publishPaths.overview, 'profile_created'));
   if (result.code === 'invalid_input') return refused(formData, result.fieldErrors);
   redirect(publishPaths.overview);
@@ -91,9 +80,9 @@ export async function createListingAction(_prev: FormState, formData: FormData):
   const actor = await publisherActor(publishPaths.newListing);
   const input = fields(formData);
   const to = (kbId: string) => withPublishFlash(publishPaths.listing(kbId), 'listing_created');
-  const result = await once(
-    actor.userId,
+  const result = await runOncePerForm(
     formData,
+    actor.userId,
     (db) => createListing(db, actor, input),
     (r) => (r.ok ? to(r.kb.id) : null),
   );
@@ -115,7 +104,7 @@ export async function updateListingAction(_prev: FormState, formData: FormData):
 
 const kbForm = z.object({ kbId: id });
 
-async function onListing<R extends { ok: true } | Refusal | { ok: false; code: 'invalid_input' }>(
+async function onListing<R extends { ok: true } | ListingRefusal | { ok: false; code: 'invalid_input' }>(
   formData: FormData,
   change: (db: Executor, actor: Actor, kbId: string) => Promise<R>,
   success: PublishFlashCode | ((result: Extract<R, { ok: true }>) => PublishFlashCode),
@@ -126,7 +115,7 @@ async function onListing<R extends { ok: true } | Refusal | { ok: false; code: '
   const actor = await publisherActor(path);
   const result = await change(await getDb(), actor, parsed.data.kbId);
   if (result.ok) redirect(withPublishFlash(path, typeof success === 'function' ? success(result as Extract<R, { ok: true }>) : success));
-  const refusal = result as Refusal | { ok: false; code: 'invalid_input' };
+  const refusal = result as ListingRefusal | { ok: false; code: 'invalid_input' };
   if (refusal.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
   redirect(withPublishFlash(path, refusal.code === 'invalid_input' ? 'conflict' : refusalFlash(refusal)));
 }
@@ -159,7 +148,7 @@ export async function createPlanAction(_prev: FormState, formData: FormData): Pr
   if (!kbId.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));
   const path = publishPaths.plans(kbId.data);
   const actor = await publisherActor(path);
-  const result = await once(actor.userId, formData, (db) => createPlan(db, actor, kbId.data, input), (r) => (r.ok ? withPublishFlash(path, 'plan_created') : null));
+  const result = await runOncePerForm(formData, actor.userId, (db) => createPlan(db, actor, kbId.data, input), (r) => (r.ok ? withPublishFlash(path, 'plan_created') : null));
   if (result.ok) redirect(withPublishFlash(path, 'plan_created'));
   if (result.code === 'invalid_input') return refused(formData, result.fieldErrors);
   if (result.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
@@ -179,7 +168,7 @@ export async function editPlanAction(_prev: FormState, formData: FormData): Prom
   return refused(formData, {}, result.message);
 }
 
-async function onPlan(formData: FormData, change: (db: Executor, actor: Actor, planId: string) => Promise<{ ok: true } | Refusal | { ok: false; code: 'invalid_input' }>, success: PublishFlashCode): Promise<never> {
+async function onPlan(formData: FormData, change: (db: Executor, actor: Actor, planId: string) => Promise<{ ok: true } | ListingRefusal | { ok: false; code: 'invalid_input' }>, success: PublishFlashCode): Promise<never> {
   const parsed = z.object({ kbId: id, planId: id }).safeParse(fields(formData));
   if (!parsed.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));
   const path = publishPaths.plans(parsed.data.kbId);

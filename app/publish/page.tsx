@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { parsePublishFlash } from '@/components/publish/flash';
-import { PublishFlashMessage } from '@/components/publish/flash-message';
-import { publishPaths } from '@/components/publish/listing-nav';
+import { publishFlash } from '@/components/publish/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
+import { marketplacePaths, publishPaths } from '@/lib/site/paths';
 import { ProfileForm } from '@/components/publish/profile-form';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { ButtonLink } from '@/components/ui/button';
@@ -20,7 +20,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function PublishOverviewPage({ searchParams }: { searchParams: SearchParams }) {
   const user = await requireSessionUser(publishPaths.overview);
-  const flash = parsePublishFlash((await searchParams).flash);
+  const flash = publishFlash.read((await searchParams).flash);
   const db = await getDb();
   const publisher = await findPublisherForUser(db, user.id);
 
@@ -32,7 +32,7 @@ export default async function PublishOverviewPage({ searchParams }: { searchPara
           List a knowledge base, price it, and let buyers query it with an API key. Start with a publisher profile: one per account.
         </p>
         <div className="mt-6">
-          <PublishFlashMessage code={flash} />
+          <FlashMessage message={flash} />
           <ProfileForm
             action={createProfileAction}
             formToken={newFormToken()}
@@ -53,7 +53,7 @@ export default async function PublishOverviewPage({ searchParams }: { searchPara
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Your listings</h1>
           <p className="mt-1 text-sm text-slate-700">
             Publishing as <span className="font-medium text-slate-900">{publisher.name}</span> ·{' '}
-            <Link href={`/publishers/${encodeURIComponent(publisher.slug)}`} className="font-medium text-brand-700 underline underline-offset-2">
+            <Link href={marketplacePaths.publisher(publisher.slug)} className="font-medium text-brand-700 underline underline-offset-2">
               public page
             </Link>
           </p>
@@ -61,7 +61,7 @@ export default async function PublishOverviewPage({ searchParams }: { searchPara
         <ButtonLink href={publishPaths.newListing}>New listing</ButtonLink>
       </div>
       <div className="mt-6">
-        <PublishFlashMessage code={flash} />
+        <FlashMessage message={flash} />
         {publisher.suspendedAt ? (
           <Alert tone="error" title="This publisher is suspended by the operator" className="mb-6">
             Your listings are out of the catalogue and their keys are refused. {publisher.suspensionReason ? `Reason: ${publisher.suspensionReason}` : ''}

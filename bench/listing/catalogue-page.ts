@@ -1,5 +1,5 @@
 /**
- * The catalogue PAGE's search at 100,000 knowledge bases (issue 17): what `searchCatalogue` (lib/catalog) runs for
+ * The catalogue PAGE's search at 100,000 knowledge bases (issue 17): what `searchCatalog` (lib/catalog) runs for
  * app/(marketplace)/knowledge-bases, which the public API does not (facet counts, the typo fallback), timed through
  * the lib function itself on PostgreSQL: the prefix-stem lookup, then the page (relevance ranks every match) and the
  * facet statement concurrently, and for a search that finds nothing the trigram suggestion and the suggestion's page.
@@ -15,11 +15,11 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { openPostgres, type DatabaseHandle } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import { buildListingQueries, facetsStatement, parseListingParams, resolveListingSearch, searchCatalogue, SEARCH_PLANNER_SETTING, type ListingParams } from '@/lib/catalog';
+import { buildListingQueries, facetsStatement, parseListingParams, resolveListingSearch, searchCatalog, SEARCH_PLANNER_SETTING, type ListingParams } from '@/lib/catalog';
 import { useDatabase } from '@/lib/platform/db';
 import { randomBase62 } from '@/lib/platform/ids';
 import { createScratchDatabase, type ScratchDatabase } from '../../test/support/scratch-database';
-import { loadBenchCatalogue } from './load';
+import { loadBenchCatalog } from './load';
 
 const args = process.argv.slice(2);
 const arg = (name: string) => {
@@ -70,7 +70,7 @@ async function main() {
   try {
     if (scratch) {
       await migrateDatabase(handle);
-      await loadBenchCatalogue(handle.db, ROWS);
+      await loadBenchCatalog(handle.db, ROWS);
       await handle.db.execute(sql`vacuum (analyze)`);
     }
     const dialect = new PgDialect();
@@ -94,15 +94,15 @@ async function main() {
       if (!parsed.ok) throw new Error(parsed.message);
       // The page's default order with a search term (app/(marketplace)/knowledge-bases/page.tsx).
       const params: ListingParams = { ...parsed.params, sort: parsed.params.query ? 'relevance' : parsed.params.sort };
-      const first = await searchCatalogue(params, handle.db);
-      const whole = await time(RUNS, () => searchCatalogue(params, handle.db));
+      const first = await searchCatalog(params, handle.db);
+      const whole = await time(RUNS, () => searchCatalog(params, handle.db));
       const search = await resolveListingSearch(handle.db, params.query);
       const page = buildListingQueries(handle.db, params, search).page.toSQL();
       const facets = dialect.sqlToQuery(facetsStatement(params, search));
       const run = (text: string, values: unknown[]) => (search?.terms ? inSetting(text, values) : pool.query(text, values));
       const pageSql = await time(RUNS, () => run(page.sql, page.params));
       const facetsSql = await time(RUNS, () => run(facets.sql, facets.params));
-      const served = await time(RUNS, () => searchCatalogue(params));
+      const served = await time(RUNS, () => searchCatalog(params));
       const f = (n: number) => n.toFixed(2);
       console.log(
         `| ${label} (\`${qs || '—'}\`) | ${first.total} | ${first.suggestion ? `“${first.suggestion}”${first.showingSuggestion ? ' (shown)' : ''}` : '—'} | ${f(whole.p50)} | ${f(whole.p95)} | ${f(pageSql.p95)} | ${f(facetsSql.p95)} | ${f(served.p50)} | ${f(served.p95)} | ${served.p95 < 25 ? 'yes' : '**no**'} |`,

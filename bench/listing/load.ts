@@ -36,7 +36,7 @@ const TAGS = [
 
 const textArray = (items: string[]) => sql.raw(`array[${items.map((w) => `'${w.replace(/'/g, "''")}'`).join(',')}]::text[]`);
 
-export async function loadBenchCatalogue(db: Database, count: number, publishersCount = 500): Promise<void> {
+export async function loadBenchCatalog(db: Database, count: number, publishersCount = 500): Promise<void> {
   await db.execute(sql`select setseed(0.4242)`);
   await db.execute(sql`
     insert into publishers (id, slug, name, description)

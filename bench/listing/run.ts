@@ -20,7 +20,7 @@ import { closeDatabase, useDatabase } from '@/lib/platform/db';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { randomBase62 } from '@/lib/platform/ids';
 import { createScratchDatabase } from '../../test/support/scratch-database';
-import { loadBenchCatalogue } from './load';
+import { loadBenchCatalog } from './load';
 import { LISTING_MATRIX } from './matrix';
 
 const args = process.argv.slice(2);
@@ -89,7 +89,7 @@ async function main() {
   try {
     await migrateDatabase(handle);
     let t = performance.now();
-    await loadBenchCatalogue(handle.db, ROWS);
+    await loadBenchCatalog(handle.db, ROWS);
     // What autovacuum does shortly after a bulk load; without it counts cannot use index-only scans.
     await rawPool.query('vacuum (analyze) knowledge_bases, publishers, catalog_search, catalog_words');
     console.log(`loaded and vacuumed ${ROWS} knowledge bases in ${((performance.now() - t) / 1000).toFixed(1)} s`);

@@ -210,8 +210,8 @@ async function prepareDatabase(publisherUrl: string, infraKey: string, signingSe
     scratch = await createScratchDatabase(`almanac_bench_${Math.random().toString(36).slice(2, 10)}`, ADMIN_URL);
     handle = await openPostgres(scratch.url, 4);
     await prepare(handle);
-    const { loadBenchCatalogue } = await import('./load');
-    await loadBenchCatalogue(handle.db, ROWS);
+    const { loadBenchCatalog } = await import('./load');
+    await loadBenchCatalog(handle.db, ROWS);
     const raw = new pg.Client({ connectionString: scratch.url });
     await raw.connect();
     await raw.query('vacuum (analyze) knowledge_bases, publishers, catalog_search, catalog_words');

@@ -1,39 +1,11 @@
+import { flashMessages, type FlashText } from '@/lib/site/flash';
+
 /**
  * What just happened, after a redirect back to an account page (`?flash=<code>`): one closed set of codes shared by
  * the producers (app/account/actions.ts, the checkout pages and route, the key reveal) and the pages that show them,
  * with one message per code. Only known codes are shown, so a crafted link cannot put arbitrary text on the page.
  */
-export type FlashCode =
-  // A change went through.
-  | 'plan_changed'
-  | 'downgrade_scheduled'
-  | 'downgrade_withdrawn'
-  | 'key_renamed'
-  | 'cancelled'
-  | 'resumed'
-  | 'key_revoked'
-  | 'grant_revoked'
-  | 'email_verified'
-  // Nothing to do, and why.
-  | 'already_subscribed'
-  | 'key_gone'
-  | 'key_is_revoked'
-  | 'no_customer'
-  | 'stripe_not_configured'
-  // Refused.
-  | 'key_name_invalid'
-  | 'not_found'
-  | 'conflict'
-  | 'invalid_plan'
-  | 'stripe_unavailable';
-
-export interface FlashText {
-  tone: 'success' | 'error' | 'info';
-  text: string;
-}
-
-/** A new code fails the type check here until it has its message. */
-export const FLASH_MESSAGES: Record<FlashCode, FlashText> = {
+export const FLASH_MESSAGES = {
   plan_changed: { tone: 'success', text: 'Plan changed. The new query cap applies now; queries already used this period carry over.' },
   downgrade_scheduled: { tone: 'success', text: 'Downgrade scheduled. Your current plan and its cap stay until the next renewal; the smaller plan starts then.' },
   downgrade_withdrawn: { tone: 'success', text: 'The scheduled downgrade was withdrawn: your plan stays as it is.' },
@@ -53,14 +25,8 @@ export const FLASH_MESSAGES: Record<FlashCode, FlashText> = {
   conflict: { tone: 'error', text: 'That change is not possible in the subscription’s current state.' },
   invalid_plan: { tone: 'error', text: 'That plan is not available for this subscription.' },
   stripe_unavailable: { tone: 'error', text: 'Our payment provider could not be reached; nothing was changed. Please try again.' },
-};
+} as const satisfies Record<string, FlashText>;
 
-/** The path with `?flash=<code>` (a producer's redirect target). */
-export function withFlash(path: string, code: FlashCode): string {
-  return `${path}${path.includes('?') ? '&' : '?'}flash=${code}`;
-}
-
-/** The incoming `?flash=` parameter as a code; anything else (absent, repeated, unknown) is null and shows nothing. */
-export function parseFlash(value: string | string[] | undefined): FlashCode | null {
-  return typeof value === 'string' && Object.hasOwn(FLASH_MESSAGES, value) ? (value as FlashCode) : null;
-}
+export const accountFlash = flashMessages(FLASH_MESSAGES);
+export type FlashCode = keyof typeof FLASH_MESSAGES;
+export const { withFlash, parse: parseFlash } = accountFlash;

@@ -3,6 +3,7 @@ import { formatInteger } from '@/lib/platform/format';
 import { Timestamp } from '@/components/ui/timestamp';
 import type { KeyUsage, KeyView } from '@/lib/keys';
 import { StatusBadge } from './status-badge';
+import { accountPaths } from '@/lib/site/paths';
 
 const cell = 'px-4 py-1 @4xl:py-2';
 
@@ -74,7 +75,7 @@ export function KeysTable({
               </td>
               <td role="cell" className={`${cell} flex flex-wrap gap-x-2 @4xl:table-cell`}>
                 <span className={label}>Knowledge base</span>
-                <Link href={`/account/subscriptions/${key.subscriptionId}`} className="text-brand-700 underline">
+                <Link href={accountPaths.subscription(key.subscriptionId)} className="text-brand-700 underline">
                   {key.kbTitle ?? key.kbId}
                 </Link>
               </td>
@@ -101,7 +102,7 @@ export function KeysTable({
                   <>
                     {/* A revoked key or an expired access is history: nothing to rename. */}
                     <Link
-                      href={`/account/keys/${key.id}/rename${returnTo === 'subscription' ? '?from=subscription' : ''}`}
+                      href={`${accountPaths.renameKey(key.id)}${returnTo === 'subscription' ? '?from=subscription' : ''}`}
                       className="mr-4 font-medium text-brand-700 underline"
                       aria-label={key.kind === 'oauth_grant' ? `Rename access of ${key.name ?? 'app'}` : `Rename key ${key.masked}`}
                     >

@@ -6,6 +6,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Section } from '@/components/ui/section';
 import { formatInteger, plural } from '@/lib/platform/format';
 import type { UsageView } from '@/lib/subscriptions';
+import { marketplacePaths } from '@/lib/site/paths';
 
 /**
  * The two first requests of a new key: the usage endpoint (never counted: a free check that the key works) and a
@@ -112,7 +113,7 @@ export function KeyReveal({
       </details>
       <p className="mt-4 text-sm text-slate-800">
         Errors, limits, streaming and every endpoint:{' '}
-        <Link href={`/docs?kb=${encodeURIComponent(kbId)}`} className="font-medium text-brand-700 underline">
+        <Link href={marketplacePaths.docsFor(kbId)} className="font-medium text-brand-700 underline">
           the API reference
         </Link>
         .

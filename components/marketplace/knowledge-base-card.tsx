@@ -5,14 +5,7 @@ import { CategoryIcon } from './category-icon';
 import { categoryLabel, languageName } from './format';
 import { formatCompact, formatDate, formatInteger, formatPrice, plural } from '@/lib/platform/format';
 import type { CardFacts, KnowledgeBaseCard as KnowledgeBaseCardView } from '@/lib/catalog';
-
-function knowledgeBaseHref(id: string): string {
-  return `/knowledge-bases/${encodeURIComponent(id)}`;
-}
-
-export function publisherHref(slug: string): string {
-  return `/publishers/${encodeURIComponent(slug)}`;
-}
+import { marketplacePaths } from '@/lib/site/paths';
 
 /**
  * One catalogue result. Only the title and publisher are links, so keyboard users get two stops per card. A null
@@ -38,7 +31,7 @@ export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<Knowle
         </span>
       </div>
       <Heading className="mt-2 text-base font-semibold leading-snug text-slate-900">
-        <Link prefetch={false} href={knowledgeBaseHref(kb.id)} className="after:absolute after:inset-0 after:rounded-xl after:content-['']">
+        <Link prefetch={false} href={marketplacePaths.knowledgeBase(kb.id)} className="after:absolute after:inset-0 after:rounded-xl after:content-['']">
           {kb.title}
         </Link>
       </Heading>
@@ -46,7 +39,7 @@ export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<Knowle
         <PublisherMark name={kb.publisher.name} slug={kb.publisher.slug} />
         <span className="sr-only">by</span>
         {kb.publisher.slug ? (
-          <Link prefetch={false} href={publisherHref(kb.publisher.slug)} className="relative z-10 font-medium text-slate-800 underline-offset-2 hover:underline">
+          <Link prefetch={false} href={marketplacePaths.publisher(kb.publisher.slug)} className="relative z-10 font-medium text-slate-800 underline-offset-2 hover:underline">
             {kb.publisher.name}
           </Link>
         ) : (

@@ -3,6 +3,7 @@ import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { formatAmount, formatPrice, plural } from '@/lib/platform/format';
 import type { PlanOffer, PlanView } from '@/lib/subscriptions';
+import { accountPaths } from '@/lib/site/paths';
 
 export interface PlanCardItem {
   plan: PlanView;
@@ -98,7 +99,7 @@ function PlanAction({ plan, offer, featured }: { plan: PlanView; offer: PlanOffe
     case 'downgrade':
       // A GET to the confirmation step: nothing changes until the buyer confirms there.
       return (
-        <form method="get" action={`/account/subscriptions/${encodeURIComponent(offer.subscriptionId)}/change`}>
+        <form method="get" action={accountPaths.changePlan(offer.subscriptionId)}>
           <input type="hidden" name="plan" value={plan.id} />
           <Button type="submit" variant={offer.kind === 'upgrade' ? 'primary' : 'secondary'} className="w-full">
             {offer.kind === 'upgrade' ? 'Upgrade' : 'Downgrade'} to {plan.name}

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { UsageMeter } from '@/components/account/usage-meter';
 import { formatDate } from '@/lib/platform/format';
 import type { SubscriberStanding } from '@/lib/subscriptions';
+import { accountPaths } from '@/lib/site/paths';
 
 const linkClass = 'font-semibold text-brand-700 underline-offset-2 hover:underline';
 
@@ -10,7 +11,7 @@ const linkClass = 'font-semibold text-brand-700 underline-offset-2 hover:underli
  * access is suspended, with the way to their subscription page (usage, keys, cancel, payment).
  */
 export function SubscriptionStanding({ standing, canUpgrade }: { standing: SubscriberStanding; canUpgrade: boolean }) {
-  const manageHref = `/account/subscriptions/${standing.subscriptionId}`;
+  const manageHref = accountPaths.subscription(standing.subscriptionId);
   if (standing.state !== 'active') {
     const suspended = standing.state === 'suspended';
     return (

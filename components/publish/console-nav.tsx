@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { cx } from '@/components/ui/cx';
-import { publishPaths } from './listing-nav';
+import { publishPaths } from '@/lib/site/paths';
 
 const LINKS = [
   { href: publishPaths.overview, label: 'Listings', match: (p: string) => p === '/publish' || p.startsWith('/publish/listings') },

@@ -1,3 +1,5 @@
+import { flashMessages, type FlashText } from '@/lib/site/flash';
+
 /**
  * What just happened in the publisher console, after a redirect (`?flash=<code>`): a closed set of codes, each with
  * its message, so a crafted link cannot put arbitrary text on a page. Console pages (any engineer's) add codes here.
@@ -36,14 +38,8 @@ export const PUBLISH_FLASH = {
   restored: { tone: 'success', text: 'Restored to the state it had before the suspension.' },
   publisher_closed: { tone: 'error', text: 'This publisher was closed when its owner deleted their account; it cannot be restored.' },
   restore_publisher_first: { tone: 'error', text: 'Its publisher is suspended: restore the publisher, which restores the listings suspended with it.' },
-} as const satisfies Record<string, { tone: 'success' | 'error' | 'info'; text: string }>;
+} as const satisfies Record<string, FlashText>;
 
+export const publishFlash = flashMessages(PUBLISH_FLASH);
 export type PublishFlashCode = keyof typeof PUBLISH_FLASH;
-
-export function withPublishFlash(path: string, code: PublishFlashCode): string {
-  return `${path}${path.includes('?') ? '&' : '?'}flash=${code}`;
-}
-
-export function parsePublishFlash(value: string | string[] | undefined): PublishFlashCode | null {
-  return typeof value === 'string' && Object.hasOwn(PUBLISH_FLASH, value) ? (value as PublishFlashCode) : null;
-}
+export const { withFlash: withPublishFlash, parse: parsePublishFlash } = publishFlash;

@@ -1,21 +1,6 @@
 import Link from 'next/link';
 import { cx } from '@/components/ui/cx';
-
-/**
- * The fixed console routes (issue 15). The listing's sub-navigation (Listing · Plans · Content · Analytics) is shared
- * by every per-listing page, whoever builds it: render `<ListingNav kbId=… current=… />` under the page's heading.
- */
-export const publishPaths = {
-  overview: '/publish',
-  profile: '/publish/profile',
-  newListing: '/publish/listings/new',
-  analytics: '/publish/analytics',
-  earnings: '/publish/earnings',
-  listing: (kbId: string) => `/publish/listings/${encodeURIComponent(kbId)}`,
-  plans: (kbId: string) => `/publish/listings/${encodeURIComponent(kbId)}/plans`,
-  content: (kbId: string) => `/publish/listings/${encodeURIComponent(kbId)}/content`,
-  listingAnalytics: (kbId: string) => `/publish/listings/${encodeURIComponent(kbId)}/analytics`,
-} as const;
+import { publishPaths } from '@/lib/site/paths';
 
 export type ListingSection = 'listing' | 'plans' | 'content' | 'analytics';
 
@@ -26,6 +11,10 @@ const SECTIONS: { key: ListingSection; label: string; href: (kbId: string) => st
   { key: 'analytics', label: 'Analytics', href: publishPaths.listingAnalytics },
 ];
 
+/**
+ * The listing's sub-navigation (Listing · Plans · Content · Analytics), shared by every per-listing page: render
+ * `<ListingNav kbId=… current=… />` under the page's heading.
+ */
 export function ListingNav({ kbId, current }: { kbId: string; current: ListingSection }) {
   return (
     <nav aria-label="This listing" className="mt-4 border-b border-slate-200">

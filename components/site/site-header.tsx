@@ -1,9 +1,9 @@
 import Link from 'next/link';
-import { signOutAction } from '@/app/(auth)/actions';
 import { Button, ButtonLink } from '@/components/ui/button';
 import type { SessionUser } from '@/lib/accounts';
 
-export function SiteHeader({ user }: { user: SessionUser | null }) {
+/** The site's header; the layout hands it the sign-out action, so components never import from app/. */
+export function SiteHeader({ user, signOutAction }: { user: SessionUser | null; signOutAction: () => Promise<void> }) {
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3 sm:px-6">

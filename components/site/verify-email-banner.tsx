@@ -1,12 +1,12 @@
-import { resendVerificationAction } from '@/app/account/settings/actions';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions';
 
 /**
  * Shown on every page to a signed-in account whose address is not confirmed yet (docs/api.md §11.3: it can browse
- * but not buy or create keys), so the buyer learns it before a Buy fails, with the resend button at hand.
+ * but not buy or create keys), so the buyer learns it before a Buy fails, with the resend button at hand (the layout
+ * hands it the action).
  */
-export function VerifyEmailBanner({ email }: { email: string }) {
+export function VerifyEmailBanner({ email, resendVerificationAction }: { email: string; resendVerificationAction: (form: FormData) => Promise<void> }) {
   return (
     <div role="note" aria-label="Confirm your email address" className="border-b border-sky-200 bg-sky-50 px-4 py-2 text-sm text-slate-900" data-testid="verify-email-banner">
       <form action={resendVerificationAction} className="mx-auto flex max-w-6xl flex-wrap items-center justify-center gap-x-3 gap-y-1">

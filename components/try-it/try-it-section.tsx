@@ -4,6 +4,7 @@ import type { SubscriberStanding } from '@/lib/subscriptions';
 import { previewCostNote, subscriberCostNote } from './notes';
 import { TryItForm, type TryItAction } from './try-it-form';
 import { Section } from '@/components/ui/section';
+import { accountPaths, marketplacePaths } from '@/lib/site/paths';
 
 /**
  * "Try it" on a knowledge-base page. A subscriber asks through the gateway, counted against the cap. Anyone else asks
@@ -28,13 +29,13 @@ export function TryItSection({
   actions: { subscriber: TryItAction; preview: TryItAction };
   className?: string;
 }) {
-  const returnTo = `/knowledge-bases/${encodeURIComponent(kbId)}`;
+  const returnTo = marketplacePaths.knowledgeBase(kbId);
   let body: ReactNode;
   if (standing && standing.state !== 'active') {
     body = (
       <p className="mt-2 text-sm text-slate-700">
         Your subscription is suspended until its payment goes through.{' '}
-        <Link prefetch={false} href={`/account/subscriptions/${standing.subscriptionId}`} className="font-medium text-brand-700 underline">
+        <Link prefetch={false} href={accountPaths.subscription(standing.subscriptionId)} className="font-medium text-brand-700 underline">
           See your subscription
         </Link>
       </p>

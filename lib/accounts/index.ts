@@ -5,6 +5,7 @@
 export * from './admin';
 export * from './account-tokens';
 export * from './auth';
+export { serveNextAuth } from './next-auth-route';
 export * from './oauth-providers';
 export * from './passwords';
 export * from './recovery';

@@ -6,6 +6,7 @@ import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import { isCleanId } from '@/lib/platform/text-input';
 import { getStripe, type Stripe } from './stripe';
+import type { Refusal } from '@/lib/platform/transactions';
 
 /**
  * Stripe Connect for publishers (docs/api.md §9.3): each publisher onboards an Express account from the console; a
@@ -22,7 +23,6 @@ export interface ConnectStatus {
   onboarded: boolean;
 }
 
-export type ConnectDenial = { ok: false; code: 'not_found' | 'not_configured' | 'stripe_unavailable'; message: string };
 
 async function publisherOf(db: Executor, userId: string) {
   if (!isCleanId(userId)) return null;
@@ -43,7 +43,7 @@ export async function startConnectOnboarding(
   db: Executor,
   input: { userId: string; email: string },
   stripe: Stripe | null = getStripe(),
-): Promise<{ ok: true; url: string } | ConnectDenial> {
+): Promise<{ ok: true; url: string } | Refusal<'not_found' | 'not_configured' | 'stripe_unavailable'>> {
   if (!stripe) return { ok: false, code: 'not_configured', message: 'This server takes no payments (test mode).' };
   const pub = await publisherOf(db, input.userId);
   if (!pub) return { ok: false, code: 'not_found', message: 'Create your publisher profile first.' };

@@ -4,7 +4,7 @@ import { keyHandoffs } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { randomBase62 } from '@/lib/platform/ids';
 import { getServerSecret } from '@/lib/platform/server-secret';
-import { inTransaction, type Denial } from '@/lib/platform/transactions';
+import { inTransaction, type Refusal } from '@/lib/platform/transactions';
 import { issueReplacementKey } from '@/lib/subscriptions';
 
 /**
@@ -102,7 +102,7 @@ async function purgeExpiredHandoffs(db: Executor, now = new Date()): Promise<num
   return rows.length;
 }
 
-export type ReplacementKeyResult = { ok: true; handoffId: string } | Denial;
+export type ReplacementKeyResult = { ok: true; handoffId: string } | Refusal;
 
 /**
  * A replacement key for the buyer's subscription (the old one keeps working until revoked), parked for its single

@@ -3,6 +3,7 @@ import { plans, subscriptions } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { log } from '@/lib/platform/log';
 import {
+  canChangePlan,
   cancelSubscription,
   planViewColumns,
   resumeSubscription,
@@ -241,7 +242,7 @@ export async function previewPlanChange(
     .where(and(eq(subscriptions.id, input.subscriptionId), eq(subscriptions.userId, input.userId)))
     .limit(1);
   if (!row) return { ok: false, code: 'not_found', message: 'No such subscription.' };
-  if (row.status !== 'active' || row.cancelAtPeriodEnd) return { ok: false, code: 'conflict', message: 'Only an active subscription that is not cancelled can change plan.' };
+  if (!canChangePlan(row)) return { ok: false, code: 'conflict', message: 'Only an active subscription that is not cancelled can change plan.' };
   const plan = await findPurchasablePlan(db, input.planId);
   if (!plan || plan.kbId !== row.kbId || plan.planId === row.planId) return { ok: false, code: 'invalid_plan', message: 'This plan is not available for this subscription.' };
   const view: PlanView = {

@@ -1,13 +1,12 @@
 /**
  * The public catalog: categories, listing parameters, the listing and detail queries, their HTTP headers, and how the
- * public endpoints serve them (per-client limit, turns, result cache, load gate, the Node face). Public surface.
+ * public endpoints serve them (per-client limit, turns, result cache, load gate). Public surface.
  */
-export * from './catalogue-page';
+export * from './catalog-page';
 export * from './categories';
 export * from './documents';
 export * from './http';
 export * from './listing';
-export * from './node';
 export * from './params';
 export * from './public-answers';
 export * from './public-endpoint';

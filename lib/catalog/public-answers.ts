@@ -12,13 +12,13 @@ import { CATALOG_CACHE_CONTROL, CATALOG_EXPOSED_HEADERS } from './http';
 import { getKnowledgeBaseDetail, listKnowledgeBases } from './listing';
 import { GateBusyError, createLoadGate, type LoadGate } from './load-gate';
 import { parseListingSearch, type ListingParams } from './params';
-import { catalogueBusyError, takePublicTurn } from './public-endpoint';
+import { catalogBusyError, takePublicTurn } from './public-endpoint';
 import { admitPublicRequest } from './public-limit';
 import { createResultCache, type ResultCache, type ResultCacheStats } from './result-cache';
 
 /**
  * The public listing and detail endpoints (docs/api.md §2.1, §2.7–§2.9) as one transport-neutral function:
- * `answerPublicCatalogue` takes the route, the query string and the headers, and returns status, headers and body.
+ * `answerPublicCatalog` takes the route, the query string and the headers, and returns status, headers and body.
  * Next's route handlers (app/api/marketplace/…) and the Node face in front of Next (node.ts, `npm start`) both send
  * what it returns, so the two faces cannot drift apart.
  *
@@ -108,7 +108,7 @@ async function load<T>(serving: CatalogServing, task: () => Promise<T>): Promise
   try {
     return await serving.gate.run(task);
   } catch (error) {
-    throw error instanceof GateBusyError ? catalogueBusyError() : error;
+    throw error instanceof GateBusyError ? catalogBusyError() : error;
   }
 }
 
@@ -144,15 +144,15 @@ export async function clearCatalogCache(): Promise<void> {
 
 // ── the two endpoints ───────────────────────────────────────────────────────────────────────────────
 
-export type PublicCatalogueRoute = { kind: 'listing' } | { kind: 'detail'; id: string };
+export type PublicCatalogRoute = { kind: 'listing' } | { kind: 'detail'; id: string };
 
-export interface PublicCatalogueRequest {
+export interface PublicCatalogRequest {
   /** The query string as sent, with its `?` (or empty). */
   search: string;
   headers: HeaderSource;
 }
 
-export interface PublicCatalogueReply {
+export interface PublicCatalogReply {
   status: number;
   headers: Record<string, string>;
   body: JsonBody;
@@ -170,7 +170,7 @@ function replyHeaders(status: number, requestId: string, extra: Record<string, s
   };
 }
 
-async function answerRoute(route: PublicCatalogueRoute, request: PublicCatalogueRequest): Promise<JsonBody> {
+async function answerRoute(route: PublicCatalogRoute, request: PublicCatalogRequest): Promise<JsonBody> {
   if (route.kind === 'listing') {
     const parsed = parseListingSearch(request.search);
     if (!parsed.ok) throw new ApiError('invalid_parameter', parsed.message);
@@ -188,7 +188,7 @@ async function answerRoute(route: PublicCatalogueRoute, request: PublicCatalogue
  * The answer to a GET (or HEAD) of the listing or the detail. Never throws: expected refusals are their documented
  * error bodies, anything else a logged 500 `internal_error`.
  */
-export async function answerPublicCatalogue(route: PublicCatalogueRoute, request: PublicCatalogueRequest, requestId: string): Promise<PublicCatalogueReply> {
+export async function answerPublicCatalog(route: PublicCatalogRoute, request: PublicCatalogRequest, requestId: string): Promise<PublicCatalogReply> {
   let limitHeaders: Record<string, string> = {};
   try {
     await takePublicTurn();
@@ -206,7 +206,7 @@ export async function answerPublicCatalogue(route: PublicCatalogueRoute, request
 }
 
 /** Next's face: the answer as a Web Response (app/api/marketplace/…; Next compresses it for clients that accept gzip). */
-export async function respondPublicCatalogue(route: PublicCatalogueRoute, request: Request): Promise<Response> {
-  const reply = await answerPublicCatalogue(route, { search: new URL(request.url).search, headers: request.headers }, newRequestId());
+export async function respondPublicCatalog(route: PublicCatalogRoute, request: Request): Promise<Response> {
+  const reply = await answerPublicCatalog(route, { search: new URL(request.url).search, headers: request.headers }, newRequestId());
   return new Response(new Uint8Array(reply.body.bytes), { status: reply.status, headers: reply.headers });
 }

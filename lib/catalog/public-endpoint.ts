@@ -12,7 +12,7 @@ const PUBLIC_TURNS_MAX_WAITING = 1_000;
 const turns = processSingleton('public-turns', () => createTurnQueue({ maxWaiting: PUBLIC_TURNS_MAX_WAITING, yieldNow: () => priorityWorkInFlight() > 0 }));
 
 /** 503 `service_unavailable` with `Retry-After: 1`: more public work is waiting than the server keeps in line. */
-export function catalogueBusyError(): ApiError {
+export function catalogBusyError(): ApiError {
   return new ApiError('service_unavailable', 'The catalogue is busy; retry in a moment.', { headers: { 'Retry-After': '1' } });
 }
 
@@ -21,14 +21,14 @@ export async function takePublicTurn(): Promise<void> {
   try {
     await turns.take();
   } catch (error) {
-    throw error instanceof GateBusyError ? catalogueBusyError() : error;
+    throw error instanceof GateBusyError ? catalogBusyError() : error;
   }
 }
 
 /**
  * Wraps the handler of a public endpoint that Next serves alone (the OpenAPI document), inside `withApiRoute` which
  * answers its errors: it takes its turn, is counted against its client's limit (429 over it), and its answer carries
- * the limit's headers. The listing and the detail do the same in `answerPublicCatalogue`.
+ * the limit's headers. The listing and the detail do the same in `answerPublicCatalog`.
  */
 export function withPublicEndpoint<C>(handler: (request: Request, context: C) => Promise<Response>) {
   return async (request: Request, context: C): Promise<Response> => {

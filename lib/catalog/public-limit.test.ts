@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMemoryRateLimiter, type RateLimiter } from '@/lib/limits';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { type ApiError } from '@/lib/platform/errors';
-import { PEER_HEADER } from '@/lib/platform/front-server.mjs';
+import { PEER_HEADER } from '@/lib/platform/peer-header.mjs';
 import { replaceProcessSingleton } from '@/lib/platform/singleton';
 import { admitPublicRequest, forgetPublicRefusals } from './public-limit';
 

@@ -10,7 +10,7 @@ import { loadKnowledgeBaseRoute, type PreparedRoute } from '@/lib/routing';
 import { ensureCurrentPeriod, isPeriodOver, resolveCurrentPeriod } from '@/lib/subscriptions';
 import { caches } from './caches';
 import { findKeyByAccessToken, findKeyByHash, type GatewayKeyRecord } from './key-lookup';
-import { CHALLENGE, deny, INVALID_TOKEN_CHALLENGE, type GatewayDenial } from './outcome';
+import { CHALLENGE, deny, INVALID_TOKEN_CHALLENGE, type GatewayRefusal } from './outcome';
 import { readPeriodUsage, usageHeaders, type PeriodKey } from './quota';
 import { getUsageRecorder } from './usage-recorder';
 
@@ -44,7 +44,7 @@ export function isBearerHeader(authorization: string | null): boolean {
 }
 
 /** Rows 1 and 2: the key's shape and checksum first, so garbage never reaches the database. */
-export async function authenticate(authorization: string | null): Promise<{ ok: true; db: Database; record: GatewayKeyRecord; keyHash: string } | GatewayDenial> {
+export async function authenticate(authorization: string | null): Promise<{ ok: true; db: Database; record: GatewayKeyRecord; keyHash: string } | GatewayRefusal> {
   const header = authorization?.trim() ?? '';
   if (header === '') return deny('missing_api_key', 'Send your API key in the Authorization header: "Authorization: Bearer alm_sk_…".', CHALLENGE);
   const match = BEARER.exec(header);
@@ -63,7 +63,7 @@ export async function authenticate(authorization: string | null): Promise<{ ok: 
 }
 
 /** Rows 1–6 for a keyed request. */
-export function admit(request: KeyedRequest): Promise<{ ok: true; admitted: Admitted } | GatewayDenial> {
+export function admit(request: KeyedRequest): Promise<{ ok: true; admitted: Admitted } | GatewayRefusal> {
   return observeStage(
     'auth',
     async () => {
@@ -88,7 +88,7 @@ export async function admitKnownKey(
   keyHash: string,
   kbId: string,
   kbIdSource = 'The knowledge-base id in the path',
-): Promise<{ ok: true; admitted: Admitted } | GatewayDenial> {
+): Promise<{ ok: true; admitted: Admitted } | GatewayRefusal> {
   let record = initial;
   const now = new Date();
   // Row 3
@@ -134,7 +134,7 @@ export function rateRule(record: GatewayKeyRecord): RateLimitRule {
 export async function consumeRateLimit(
   admitted: Admitted,
   options: { rule?: RateLimitRule; limiterId?: string } = {},
-): Promise<{ ok: true; rate: RateLimitState; headers: Record<string, string> } | GatewayDenial> {
+): Promise<{ ok: true; rate: RateLimitState; headers: Record<string, string> } | GatewayRefusal> {
   const rule = options.rule ?? rateRule(admitted.record);
   const rate = await observeStage('limits', () => getRateLimiter().consume(options.limiterId ?? admitted.record.keyId, rule));
   const headers: Record<string, string> = rateLimitHeaders(rate);

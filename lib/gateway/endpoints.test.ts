@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KEYED_ENDPOINTS, servedMethods, type KeyedEndpointName } from './endpoints';
-import { matchKeyedPath } from './node';
+import { matchKeyedPath } from '@/lib/server/keyed-lane';
 
 const names = Object.keys(KEYED_ENDPOINTS) as KeyedEndpointName[];
-const routeFile = (endpointPath: string) => path.join(import.meta.dirname, '../../app', endpointPath.replace('{kb_id}', '[kb_id]'), 'route.ts');
+const routeFile = (endpointPath: string) => path.join(import.meta.dirname, '../../app', endpointPath.replace('{kb_id}', '[kbId]'), 'route.ts');
 
 describe('the keyed endpoint table', () => {
   it.each(names)('%s: its route file is built from the table', (name) => {

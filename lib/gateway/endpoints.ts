@@ -12,7 +12,7 @@ import { gatewayReply, serveKeyed, serveQueryRequest, type GatewayReply } from '
 
 /**
  * The keyed endpoints (docs/api.md §3, §10), once for both HTTP stacks: each route file under app/kb and app/dify is
- * `keyedRoute(name)`, and `npm start`'s fast lane (lib/gateway/node.ts) matches and dispatches by the same table
+ * `keyedRoute(name)`, and `npm start`'s fast lane (lib/server/keyed-lane.ts) matches and dispatches by the same table
  * (endpoints.test.ts holds the route files to it).
  */
 export type KeyedEndpointDefinition = {
@@ -64,7 +64,7 @@ export function servedMethods(name: KeyedEndpointName): HttpMethod[] {
 export function keyedRoute(name: KeyedEndpointName): Record<HttpMethod, RouteHandler> {
   const endpoint: KeyedEndpointDefinition = KEYED_ENDPOINTS[name];
   const handler = withApiRoute(async (request, { requestId, params }) => {
-    const kbId = typeof params.kb_id === 'string' ? params.kb_id : '';
+    const kbId = typeof params.kbId === 'string' ? params.kbId : '';
     if (endpoint.answer && !endpoint.web) return serveKeyed(request, kbId, requestId, endpoint.answer, endpoint.reply);
     return endpoint.web!(request, kbId, requestId);
   });

@@ -1,13 +1,22 @@
 /**
- * The keyed query gateway: the pipeline (check order, quota, metering) and its faces — the Web face for Next's route
- * handler, the Node face for npm start's fast lane. Public surface.
+ * The keyed query gateway: the pipeline (check order, quota, metering), its faces and the endpoint table, which
+ * Next's route handlers and npm start's keyed lane (lib/server/keyed-lane.ts) both serve. Public surface.
  */
-export { runSubscriberQuery } from './pipeline';
+export { clearGatewayCaches, handleGatewayRequest, runSubscriberQuery, type GatewayOutcome, type SubscriberQueryResult } from './pipeline';
+export { type BodyReadResult } from './request-body';
+export { MAX_BODY_BYTES, MAX_QUERY_CHARS } from './schemas';
+export type { GatewayRequest } from './keyed';
+export { gatewayErrorReply, gatewayReply, serveKeyed, serveQueryRequest, type GatewayReply } from './web';
+export { sseFrame, streamGatewayQuery, wantsEventStream, type EventStreamWriter } from './stream';
+export { handleSearchRequest } from './search';
+export { handleUsageRequest } from './usage';
+export { difyReply, handleDifyRetrieval } from './dify';
+export { answerMcpPost, serveMcpRequest } from './mcp';
+export { KEYED_ENDPOINTS, keyedRoute, servedMethods, type KeyedEndpointName } from './endpoints';
 export {
   difyRecordsSchema,
   difyRetrievalRequestSchema,
   idempotencyKeySchema,
-  MAX_BODY_BYTES,
   queryRequestSchema,
   searchRequestSchema,
   searchResultSchema,
@@ -15,8 +24,6 @@ export {
   usageReportSchema,
 } from './schemas';
 export { USAGE_REQUESTS_PER_MINUTE } from './usage';
-export { keyedRoute } from './endpoints';
-export { registerNodeGateway } from './node';
 export { getUsageRecorder } from './usage-recorder';
 export { startIdempotencyPurge } from './idempotency';
 export { previewAllowance, previewsOffered, runPreviewQuery } from './preview';

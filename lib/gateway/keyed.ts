@@ -3,7 +3,7 @@ import { JsonText, serializeJson } from '@/lib/platform/http';
 import { rateLimitHeaders, type RateLimitRule, type RateLimitState } from '@/lib/limits';
 import { admit, consumeRateLimit, usageHeadersNow, type Admitted, type KeyedRequest } from './admission';
 import { claimIdempotencyKey, isValidIdempotencyKey, releaseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, storeIdempotentAnswer } from './idempotency';
-import { deny, type GatewayDenial, type GatewayOutcome } from './outcome';
+import { deny, type GatewayRefusal, type GatewayOutcome } from './outcome';
 import { readJsonObject, type BodyReadResult, type JsonBody, type Parsed } from './request-body';
 
 /**
@@ -18,7 +18,7 @@ import { readJsonObject, type BodyReadResult, type JsonBody, type Parsed } from 
  */
 
 /** Rows 1–6 passed, or the first of them that failed. */
-type Admission = { ok: true; admitted: Admitted } | GatewayDenial;
+export type Admission = { ok: true; admitted: Admitted } | GatewayRefusal;
 
 /** A keyed request as runKeyed reads it, whatever face it came through. */
 export interface KeyedCall {

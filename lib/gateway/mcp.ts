@@ -20,7 +20,7 @@ import { queryAnswerSchema, type QueryAnswer } from '@/lib/query-answer';
 import { admit, type Admitted, type KeyedRequest } from './admission';
 import { findKnowledgeBaseIntro } from './key-lookup';
 import { runKeyed, type KeyedCall } from './keyed';
-import type { GatewayDenial, GatewayOutcome } from './outcome';
+import type { GatewayRefusal, GatewayOutcome } from './outcome';
 import { meterAnswer } from './pipeline';
 import { validateQuery } from './request-body';
 import { MAX_BODY_BYTES, MAX_QUERY_CHARS, queryTextSchema, searchResultsSchema, topKSchema } from './schemas';
@@ -38,7 +38,7 @@ import { gatewayReply, type GatewayReply } from './web';
  * API's code, message and `retry_after` or `resets_at`. `ask` is metered like /query and `search` like /search.
  */
 
-function toolError(denial: GatewayDenial, requestId: string): CallToolResult {
+function toolError(denial: GatewayRefusal, requestId: string): CallToolResult {
   const body = errorBody(denial.code, denial.message, requestId, denial.extras);
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 }
@@ -242,7 +242,7 @@ function mcpErrorReply(reply: GatewayReply, body: string, kbId: string, tokenSen
 }
 
 /**
- * The fast lane's entry (lib/gateway/node.ts): rows 1–6 and a direct tool call without building a Web Request.
+ * The fast lane's entry (lib/server/keyed-lane.ts): rows 1–6 and a direct tool call without building a Web Request.
  * Answers a reply, or null when the message needs the SDK (then the lane hands a Web Request to serveMcpRequest).
  */
 export async function answerMcpPost(request: KeyedRequest & McpPost & { signal: AbortSignal }): Promise<GatewayReply | null> {

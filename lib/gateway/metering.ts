@@ -7,6 +7,7 @@ import type { KeyedRun } from './keyed';
 import { deny, type GatewayOutcome } from './outcome';
 import { releaseQueryUnit, reserveQueryUnit, usageHeaders } from './quota';
 import { getUsageRecorder } from './usage-recorder';
+import { accountPaths } from '@/lib/site/paths';
 
 /**
  * Rows 9–11 for every metered call (an answer, a search, an MCP tool, a Dify retrieval): fair metering
@@ -44,7 +45,7 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
     return deny('query_cap_exceeded', `This subscription has used all ${cap} queries of the current billing period.`, headers, {
       usage: { used: reservation.used, cap },
       resets_at: period.periodEnd.toISOString(),
-      upgrade_url: siteUrl(`/account/subscriptions/${record.subscription.id}`),
+      upgrade_url: siteUrl(accountPaths.subscription(record.subscription.id)),
     });
   }
   metered.onReserved?.();

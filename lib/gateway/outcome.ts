@@ -3,7 +3,7 @@ import { countRefusal } from '@/lib/platform/metrics';
 import type { QueryAnswer } from '@/lib/query-answer';
 
 /** What every keyed endpoint answers, as a value its face (Web, Node, MCP, Dify, SSE) turns into a response. */
-export interface GatewayDenial {
+export interface GatewayRefusal {
   ok: false;
   status: number;
   code: ErrorCode;
@@ -14,12 +14,12 @@ export interface GatewayDenial {
 
 export type GatewayOutcome<T = QueryAnswer> =
   | { ok: true; status: 200; answer: T; usage: { used: number; cap: number }; headers: Record<string, string> }
-  | GatewayDenial
+  | GatewayRefusal
   /** A retry answered from its Idempotency-Key's stored answer (docs/api.md §3.8): sent as stored, never counted. */
   | { ok: 'replayed'; status: number; body: unknown; headers: Record<string, string> };
 
 /** Each denial is one line: the code decides the status (lib/platform/errors.ts); /metrics counts it by code. */
-export function deny(code: ErrorCode, message: string, headers: Record<string, string> = {}, extras: Record<string, unknown> = {}): GatewayDenial {
+export function deny(code: ErrorCode, message: string, headers: Record<string, string> = {}, extras: Record<string, unknown> = {}): GatewayRefusal {
   countRefusal(code);
   return { ok: false, status: ERROR_STATUS[code], code, message, extras, headers };
 }

@@ -9,8 +9,8 @@ import type { BodyReadResult } from './request-body';
 import { MAX_BODY_BYTES } from './schemas';
 
 /**
- * The Web (fetch API) face of the gateway, used by the Next route handler `app/kb/[kb_id]/query/route.ts` (`next dev`,
- * or `next start` run directly). `npm start` serves the same path from Node's http server instead (lib/gateway/node.ts);
+ * The Web (fetch API) face of the gateway, used by the Next route handler `app/kb/[kbId]/query/route.ts` (`next dev`,
+ * or `next start` run directly). `npm start` serves the same path from Node's http server instead (lib/server/keyed-lane.ts);
  * both shape their answer with `gatewayReply`, so the two faces cannot drift apart. No CORS headers: keys are for
  * servers, not browsers.
  */

@@ -4,7 +4,7 @@ import type { Executor } from '@/lib/platform/db';
 import { recordAudit, type AuditActorKind } from '@/lib/platform/audit';
 import { newId } from '@/lib/platform/ids';
 import { ID_MAX_LENGTH, isCleanId } from '@/lib/platform/text-input';
-import { Denied, deniable, type Denial } from '@/lib/platform/transactions';
+import { Denied, deniable, type Refusal } from '@/lib/platform/transactions';
 import { generateApiKey, toKeyView, type KeyMode, type KeyView } from './format';
 
 /**
@@ -49,7 +49,7 @@ export async function issueKey(
   return { id, plaintext: generated.key, displayPrefix: generated.displayPrefix, last4: generated.last4, mode: subscription.mode };
 }
 
-export type RevokeKeyResult = { ok: true; key: KeyView } | Denial;
+export type RevokeKeyResult = { ok: true; key: KeyView } | Refusal;
 
 async function revokeKeyAs(db: Executor, keyId: string, actor: { userId?: string; actorKind: AuditActorKind }, now: Date): Promise<RevokeKeyResult> {
   return deniable(db, async (tx) => {
@@ -147,7 +147,7 @@ export async function getKeyForUser(db: Executor, userId: string, keyId: string)
   return row ? toKeyView(row) : null;
 }
 
-export type RenameKeyResult = { ok: true; key: KeyView } | Denial;
+export type RenameKeyResult = { ok: true; key: KeyView } | Refusal;
 
 /**
  * Names (or, with null, unnames) one of the buyer's active keys; a revoked one is `conflict` (it keeps its name).

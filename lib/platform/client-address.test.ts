@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addressMatcher, clientAddress, normalizeAddress, resolveClientAddress, UNKNOWN_ADDRESS } from './client-address';
 import { resetEnvForTesting } from './env';
-import { PEER_HEADER } from './front-server.mjs';
+import { PEER_HEADER } from './peer-header.mjs';
 
 const none = addressMatcher([]);
 const proxies = addressMatcher(['10.0.0.0/8', '192.0.2.7', 'fd00::/8', '::1']);

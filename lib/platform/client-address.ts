@@ -1,13 +1,13 @@
 import { BlockList, isIP } from 'node:net';
 import { getEnv } from './env';
-import { PEER_HEADER } from './front-server.mjs';
+import { PEER_HEADER } from './peer-header.mjs';
 
 /**
  * The one way to know a client's address (per-address sign-in and sign-up limits, the public listing's limit).
  *
  * Only the TCP peer is known for certain, and only the server that accepted the socket knows it: `npm start`
  * (scripts/serve.mjs) removes any `x-almanac-peer` header a client sent and sets it to the socket's address before Next
- * sees the request (lib/platform/front-server.mjs). The app believes that header only when serve.mjs says it runs in
+ * sees the request (lib/server/front-server.mjs). The app believes that header only when serve.mjs says it runs in
  * front (ALMANAC_LISTEN_URL); under a bare `next start` or `next dev` anyone could send it, so the address is
  * UNKNOWN_ADDRESS and the callers fall back to limits that do not depend on it (README, "Security").
  *

@@ -95,7 +95,7 @@ export const envSchema = z.object({
   /**
    * Internal, set by scripts/serve.mjs before Next starts, never by operators: the URL it listens on. Its presence
    * also says that every request passed through serve.mjs, which replaces any client-sent peer header with the socket's
-   * address (lib/platform/front-server.mjs).
+   * address (lib/server/front-server.mjs).
    */
   ALMANAC_LISTEN_URL: originUrl,
   /** Proxies (IPs and CIDR ranges) whose X-Forwarded-For is believed. Default none: the client is the socket's peer. */

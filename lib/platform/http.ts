@@ -57,7 +57,7 @@ type RouteContext<P> = { params: Promise<P> };
  * Wraps a route handler: assigns the request id, maps ApiError to its documented body, turns anything
  * unexpected into a logged 500 `internal_error` without leaking internals, and stamps X-Request-Id.
  * The default params type accepts any dynamic segment, so a parameterless handler (e.g. methodNotAllowed) can be
- * exported from a dynamic route such as /kb/[kb_id]/query and still satisfy Next's route type check.
+ * exported from a dynamic route such as /kb/[kbId]/query and still satisfy Next's route type check.
  */
 export function withApiRoute<P = Record<string, string | string[]>>(
   handler: (request: Request, context: ApiContext<P>) => Promise<Response>,

@@ -1,5 +1,5 @@
 // The security headers of every answer: pages and route handlers (next.config.mjs `headers()`, and scripts/serve.mjs
-// at run time) and the gateway's fast lane (lib/gateway/node.ts). One list, so the faces cannot drift apart. Plain
+// at run time) and the gateway's fast lane (lib/server/keyed-lane.ts). One list, so the faces cannot drift apart. Plain
 // JavaScript, because next.config.mjs and serve.mjs import it without a build step; typed by security-headers.d.mts.
 
 /**

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeStage } from './metrics';
-import { registerRequestTracer, traceRequest } from './request-metrics-slot.mjs';
+import { registerRequestTracer, traceRequest } from '../server/request-metrics-slot.mjs';
 import { startTracing, type Tracing } from './trace-export';
 import { inSpan } from './tracing';
 

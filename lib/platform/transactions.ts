@@ -1,17 +1,20 @@
 import type { Database, Executor, Transaction } from '@/db/client';
 
-/** The expected refusals of a domain write, as values (house rule 3): the caller maps them to a page or an error body. */
-export type DenialCode = 'not_found' | 'conflict' | 'invalid_plan';
-export interface Denial {
+/**
+ * An expected refusal, as a value (house rule 3): the caller maps it to a page or an error body. The one shape of
+ * every domain's refusals; `code` is the closed set that domain answers (a domain write's, by default).
+ */
+export interface Refusal<Code extends string = RefusalCode> {
   ok: false;
-  code: DenialCode;
+  code: Code;
   message: string;
 }
+export type RefusalCode = 'not_found' | 'conflict' | 'invalid_plan';
 
-/** Thrown inside `deniable` to roll the transaction back and come out as a `Denial` value. */
+/** Thrown inside `deniable` to roll the transaction back and come out as a `Refusal` value. */
 export class Denied extends Error {
   constructor(
-    readonly code: DenialCode,
+    readonly code: RefusalCode,
     message: string,
   ) {
     super(message);
@@ -27,7 +30,7 @@ export function inTransaction<T>(db: Executor, fn: (tx: Transaction) => Promise<
 }
 
 /** Like inTransaction, but a `Denied` thrown inside rolls back and comes out as a `{ ok: false }` value. */
-export async function deniable<T>(db: Executor, fn: (tx: Transaction) => Promise<T>): Promise<T | Denial> {
+export async function deniable<T>(db: Executor, fn: (tx: Transaction) => Promise<T>): Promise<T | Refusal> {
   try {
     return await inTransaction(db, fn);
   } catch (error) {

@@ -4,7 +4,8 @@ import { eq } from 'drizzle-orm';
 import type { AuditActorKind } from '@/lib/platform/audit';
 import type { Executor } from '@/lib/platform/db';
 import { isCleanId } from '@/lib/platform/text-input';
-import { requireOwnedKnowledgeBase, type OwnershipDenial } from './ownership';
+import { requireOwnedKnowledgeBase } from './ownership';
+import type { Refusal } from '@/lib/platform/transactions';
 
 /**
  * Who is making a console change. A publisher (the signed-in account, web) may touch only what it owns; the operator
@@ -22,7 +23,7 @@ export async function knowledgeBaseFor(
   actor: Actor,
   kbId: unknown,
   lock = false,
-): Promise<{ ok: true; kb: KnowledgeBase; publisher: Publisher } | OwnershipDenial> {
+): Promise<{ ok: true; kb: KnowledgeBase; publisher: Publisher } | Refusal<'not_found'>> {
   if (actor.kind === 'publisher') return requireOwnedKnowledgeBase(db, actor.userId, kbId, { lock });
   if (typeof kbId !== 'string' || !isCleanId(kbId) || kbId.length > 64) return { ok: false, code: 'not_found', message: 'Not found.' };
   const query = db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kbId));

@@ -1,7 +1,8 @@
 import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { earnings, kbStatsDaily, knowledgeBases, plans, subscriptions } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
-import { requireOwnedKnowledgeBase, requirePublisherForUser, type OwnershipDenial } from './ownership';
+import { requireOwnedKnowledgeBase, requirePublisherForUser } from './ownership';
+import type { Refusal } from '@/lib/platform/transactions';
 
 /**
  * Publishers' analytics (docs/api.md §9.4), read only from daily aggregates: kb_stats_daily (written by the gateway's
@@ -248,7 +249,7 @@ export async function getKnowledgeBaseAnalytics(
   userId: string,
   kbId: unknown,
   options: PeriodOptions = {},
-): Promise<{ ok: true; kb: { id: string; title: string }; analytics: AnalyticsView } | OwnershipDenial> {
+): Promise<{ ok: true; kb: { id: string; title: string }; analytics: AnalyticsView } | Refusal<'not_found'>> {
   const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
   if (!owned.ok) return owned;
   const analytics = await buildAnalytics(db, [owned.kb.id], periodOf(options), options.now ?? new Date());
@@ -260,7 +261,7 @@ export async function getPublisherAnalytics(
   db: Executor,
   userId: string,
   options: PeriodOptions = {},
-): Promise<{ ok: true; analytics: AnalyticsView; perKnowledgeBase: ListingOutcomes[] } | OwnershipDenial> {
+): Promise<{ ok: true; analytics: AnalyticsView; perKnowledgeBase: ListingOutcomes[] } | Refusal<'not_found'>> {
   const pub = await requirePublisherForUser(db, userId);
   if (!pub.ok) return pub;
   const kbs = await db.select({ id: knowledgeBases.id, title: knowledgeBases.title }).from(knowledgeBases).where(eq(knowledgeBases.publisherId, pub.publisher.id)).orderBy(knowledgeBases.title);

@@ -5,7 +5,7 @@ import { recordAudit } from '@/lib/platform/audit';
 import type { Executor } from '@/lib/platform/db';
 import { newId } from '@/lib/platform/ids';
 import { log } from '@/lib/platform/log';
-import { inTransaction } from '@/lib/platform/transactions';
+import { inTransaction, type Refusal } from '@/lib/platform/transactions';
 import { LIVE_STATUSES, noticeListingWithdrawn } from '@/lib/subscriptions';
 import { auditActor, knowledgeBaseFor, type Actor } from './actor';
 import { slugify } from './knowledge-bases';
@@ -19,10 +19,11 @@ import { fieldErrors, listingSchema, newListingSchema, publisherTransition, type
  */
 
 /** `reason` names a refusal a page explains in its own words. */
-export type Refusal = { ok: false; code: 'not_found' | 'conflict'; message: string; reason?: 'needs_plan' | 'needs_backend' | 'stripe_unavailable' | 'last_plan' | 'has_subscribers' };
-export type ListingResult = { ok: true; kb: KnowledgeBase } | FormRefusal | Refusal;
+/** A listing or plan change refused; `reason` names a refusal the console explains in its own words. */
+export type ListingRefusal = Refusal<'not_found' | 'conflict'> & { reason?: 'needs_plan' | 'needs_backend' | 'stripe_unavailable' | 'last_plan' | 'has_subscribers' };
+export type ListingResult = { ok: true; kb: KnowledgeBase } | FormRefusal | ListingRefusal;
 
-const NOT_FOUND: Refusal = { ok: false, code: 'not_found', message: 'Not found.' };
+const NOT_FOUND: ListingRefusal = { ok: false, code: 'not_found', message: 'Not found.' };
 
 export interface ConsoleListing {
   id: string;
@@ -200,7 +201,7 @@ export async function unpublishListing(db: Executor, actor: Actor, kbId: string,
  * cascades). Only a draft: it was never for sale, so no subscription, key, earning or buyer-facing page refers to it.
  * A listing that was ever published is unpublished instead, never deleted.
  */
-export async function deleteDraftListing(db: Executor, actor: Actor, kbId: string): Promise<{ ok: true; title: string } | Refusal> {
+export async function deleteDraftListing(db: Executor, actor: Actor, kbId: string): Promise<{ ok: true; title: string } | ListingRefusal> {
   return inTransaction(db, async (tx) => {
     const owned = await knowledgeBaseFor(tx, actor, kbId, true);
     if (!owned.ok) return NOT_FOUND;

@@ -4,7 +4,7 @@ import { recordAudit } from '@/lib/platform/audit';
 import type { Executor } from '@/lib/platform/db';
 import { inTransaction } from '@/lib/platform/transactions';
 import { auditActor, type Actor } from './actor';
-import type { Refusal } from './listings';
+import type { ListingRefusal } from './listings';
 import type { ListingStatus } from './rules';
 
 /**
@@ -15,7 +15,7 @@ import type { ListingStatus } from './rules';
  */
 
 export type OperatorActor = Extract<Actor, { kind: 'operator' }>;
-export type ModerationResult = { ok: true; changed: number } | Refusal;
+export type ModerationResult = { ok: true; changed: number } | ListingRefusal;
 
 const REASON_MAX = 500;
 const cleanReason = (reason: string) => reason.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, REASON_MAX);

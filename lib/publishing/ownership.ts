@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { knowledgeBases, plans, publishers, type KnowledgeBase, type Plan, type Publisher } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { isCleanId } from '@/lib/platform/text-input';
+import type { Refusal } from '@/lib/platform/transactions';
 
 /**
  * The console's one ownership rule (docs/api.md §9): every publisher page and action starts here with the
@@ -9,10 +10,9 @@ import { isCleanId } from '@/lib/platform/text-input';
  * not exist, so a stranger learns nothing about other publishers' listings, plans or documents.
  */
 
-export type OwnershipDenial = { ok: false; code: 'not_found'; message: string };
 
-const NOT_FOUND: OwnershipDenial = { ok: false, code: 'not_found', message: 'Not found.' };
-const NO_PUBLISHER: OwnershipDenial = { ok: false, code: 'not_found', message: 'This account has no publisher profile yet.' };
+const NOT_FOUND: Refusal<'not_found'> = { ok: false, code: 'not_found', message: 'Not found.' };
+const NO_PUBLISHER: Refusal<'not_found'> = { ok: false, code: 'not_found', message: 'This account has no publisher profile yet.' };
 
 /** Ids from a URL or form are checked before they reach the database (docs/api.md §7.2). */
 const usableId = (id: unknown): id is string => typeof id === 'string' && id.length > 0 && id.length <= 64 && isCleanId(id);
@@ -25,7 +25,7 @@ export async function findPublisherForUser(db: Executor, userId: string): Promis
 }
 
 /** The account's publisher profile, or a `not_found` denial when it has none. */
-export async function requirePublisherForUser(db: Executor, userId: string): Promise<{ ok: true; publisher: Publisher } | OwnershipDenial> {
+export async function requirePublisherForUser(db: Executor, userId: string): Promise<{ ok: true; publisher: Publisher } | Refusal<'not_found'>> {
   const publisher = await findPublisherForUser(db, userId);
   return publisher ? { ok: true, publisher } : NO_PUBLISHER;
 }
@@ -42,7 +42,7 @@ export async function requireOwnedKnowledgeBase(
   userId: string,
   kbId: unknown,
   options: { lock?: boolean } = {},
-): Promise<OwnedKnowledgeBase | OwnershipDenial> {
+): Promise<OwnedKnowledgeBase | Refusal<'not_found'>> {
   if (!usableId(kbId)) return NOT_FOUND;
   const publisher = await findPublisherForUser(db, userId);
   if (!publisher) return NOT_FOUND;
@@ -56,7 +56,7 @@ export async function requireOwnedPlan(
   db: Executor,
   userId: string,
   planId: unknown,
-): Promise<(OwnedKnowledgeBase & { plan: Plan }) | OwnershipDenial> {
+): Promise<(OwnedKnowledgeBase & { plan: Plan }) | Refusal<'not_found'>> {
   if (!usableId(planId)) return NOT_FOUND;
   const [plan] = await db.select().from(plans).where(eq(plans.id, planId));
   if (!plan) return NOT_FOUND;

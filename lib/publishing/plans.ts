@@ -12,7 +12,7 @@ import { auditActor, knowledgeBaseFor, type Actor } from './actor';
 import { requireOwnedPlan } from './ownership';
 import type { FormRefusal } from './profiles';
 import { changesTerms, fieldErrors, planSchema, type PlanFields } from './rules';
-import type { Refusal } from './listings';
+import type { ListingRefusal } from './listings';
 
 /**
  * Plans in the publisher console (docs/api.md §9.2). A change of price, cap or rate limit never reaches a subscriber
@@ -25,7 +25,7 @@ import type { Refusal } from './listings';
  * configured, a paid plan gets a real Stripe Price created through the API.
  */
 
-export type PlanResult = { ok: true; plan: Plan; replaced?: { oldPlanId: string; movingSubscriptions: number } } | FormRefusal | Refusal;
+export type PlanResult = { ok: true; plan: Plan; replaced?: { oldPlanId: string; movingSubscriptions: number } } | FormRefusal | ListingRefusal;
 
 export interface ConsolePlan {
   id: string;
@@ -112,7 +112,7 @@ async function liveSubscribers(tx: Executor, planId: string): Promise<{ n: numbe
  * one that Stripe bills at 0 would be charged at once, with a new billing date, if moved to a paid price), so moving
  * them onto a paid plan would give them its terms unpaid. (Test-mode subscriptions move: nothing is charged there.)
  */
-function unbillableChange(before: Plan, after: PlanFields, live: { billedByStripe: number; live: number }): Refusal | null {
+function unbillableChange(before: Plan, after: PlanFields, live: { billedByStripe: number; live: number }): ListingRefusal | null {
   if (live.billedByStripe > 0 && after.currency !== before.currency) return STRIPE_CURRENCY_REFUSAL;
   if (live.live > 0 && before.priceCents === 0 && after.priceCents > 0) return FREE_TO_PAID_REFUSAL;
   return null;
@@ -143,7 +143,7 @@ export async function createPlan(db: Executor, actor: Actor, kbId: string, input
 }
 
 /** The plan (any state) the actor may change, with its knowledge base, or not_found. */
-export async function planFor(db: Executor, actor: Actor, planId: string): Promise<{ ok: true; plan: Plan; kb: KnowledgeBase } | Refusal> {
+export async function planFor(db: Executor, actor: Actor, planId: string): Promise<{ ok: true; plan: Plan; kb: KnowledgeBase } | ListingRefusal> {
   if (actor.kind === 'publisher') {
     const owned = await requireOwnedPlan(db, actor.userId, planId);
     return owned.ok ? { ok: true, plan: owned.plan, kb: owned.kb } : { ok: false, code: 'not_found', message: 'Not found.' };
@@ -154,12 +154,12 @@ export async function planFor(db: Executor, actor: Actor, planId: string): Promi
   return owned.ok ? { ok: true, plan, kb: owned.kb } : { ok: false, code: 'not_found', message: 'Not found.' };
 }
 
-const STRIPE_CURRENCY_REFUSAL: Refusal = {
+const STRIPE_CURRENCY_REFUSAL: ListingRefusal = {
   ok: false,
   code: 'conflict',
   message: 'Subscribers pay for this plan through Stripe, which cannot change the currency of a subscription: create a plan in the new currency and retire this one instead.',
 };
-const FREE_TO_PAID_REFUSAL: Refusal = {
+const FREE_TO_PAID_REFUSAL: ListingRefusal = {
   ok: false,
   code: 'conflict',
   message: 'This free plan has subscribers who gave no card, so nobody could charge them a price: create a paid plan and retire this one instead (its subscribers keep it).',
@@ -257,7 +257,7 @@ export async function retirePlan(db: Executor, actor: Actor, planId: string): Pr
 }
 
 /** Deletes a plan nobody ever subscribed to; one with subscriptions (even ended ones) can only be retired. */
-export async function deletePlan(db: Executor, actor: Actor, planId: string): Promise<{ ok: true } | Refusal> {
+export async function deletePlan(db: Executor, actor: Actor, planId: string): Promise<{ ok: true } | ListingRefusal> {
   const found = await planFor(db, actor, planId);
   if (!found.ok) return found;
   return inTransaction(db, async (tx) => {

@@ -5,8 +5,8 @@ import { decryptSecret } from '@/lib/platform/crypto';
 import { getEnv } from '@/lib/platform/env';
 import { getRateLimiter } from '@/lib/limits';
 import { newRequestId } from '@/lib/platform/http';
-import { inTransaction } from '@/lib/platform/transactions';
-import { requireOwnedKnowledgeBase, type OwnershipDenial } from '@/lib/publishing';
+import { inTransaction, type Refusal } from '@/lib/platform/transactions';
+import { requireOwnedKnowledgeBase } from '@/lib/publishing';
 import type { QueryAnswer } from '@/lib/query-answer';
 import { configureHttpBackend, guardPolicy, prepareRoute, routeQuery, type ConfigureResult } from './backends';
 
@@ -26,7 +26,7 @@ export interface BackendSettingsView {
   hasSigningSecret: boolean;
 }
 
-export async function getBackendSettings(db: Executor, userId: string, kbId: unknown): Promise<{ ok: true; settings: BackendSettingsView } | OwnershipDenial> {
+export async function getBackendSettings(db: Executor, userId: string, kbId: unknown): Promise<{ ok: true; settings: BackendSettingsView } | Refusal<'not_found'>> {
   const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
   if (!owned.ok) return owned;
   const { kb } = owned;
@@ -52,7 +52,7 @@ export interface HttpBackendForm {
 }
 
 /** Saves the http backend of an owned knowledge base (the SSRF guard judges the endpoint as production will). */
-export async function saveHttpBackend(db: Executor, userId: string, form: HttpBackendForm): Promise<ConfigureResult | OwnershipDenial> {
+export async function saveHttpBackend(db: Executor, userId: string, form: HttpBackendForm): Promise<ConfigureResult | Refusal<'not_found'>> {
   const owned = await requireOwnedKnowledgeBase(db, userId, form.kbId);
   if (!owned.ok) return owned;
   const keep = (given: string | undefined, stored: string | null) => (given && given.length > 0 ? given : stored ? decryptSecret(stored) : '');
@@ -72,7 +72,7 @@ export async function saveHttpBackend(db: Executor, userId: string, form: HttpBa
  * endpoint and both encrypted secrets are forgotten, not kept aside: a secret that no longer serves is one less to
  * leak. Documents uploaded before the listing moved to its endpoint answer again. Switching twice changes nothing.
  */
-export async function switchToHostedBackend(db: Executor, userId: string, kbId: unknown): Promise<{ ok: true } | OwnershipDenial> {
+export async function switchToHostedBackend(db: Executor, userId: string, kbId: unknown): Promise<{ ok: true } | Refusal<'not_found'>> {
   const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
   if (!owned.ok) return owned;
   await inTransaction(db, async (tx) => {
@@ -101,7 +101,7 @@ export interface TryLimited {
 const CONSOLE_WINDOW_MS = 60_000;
 
 /** Answers `query` as a buyer's query would be answered, for the owner, without a key, a cap or a usage record. */
-export async function tryKnowledgeBase(db: Executor, userId: string, kbId: unknown, query: string): Promise<TryOutcome | TryLimited | OwnershipDenial> {
+export async function tryKnowledgeBase(db: Executor, userId: string, kbId: unknown, query: string): Promise<TryOutcome | TryLimited | Refusal<'not_found'>> {
   const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
   if (!owned.ok) return owned;
   const limit = getEnv().CONSOLE_QUERIES_PER_MINUTE;

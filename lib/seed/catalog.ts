@@ -159,11 +159,11 @@ export async function seedCatalog(db: Database, options: { now?: Date } = {}): P
     if ((present.rows[0] as { present: boolean }).present) {
       return { skipped: true, publishers: 0, knowledgeBases: 0, subscriptions: 0, usageDailyRows: 0 };
     }
-    return writeCatalogue(tx, now);
+    return writeCatalog(tx, now);
   });
 }
 
-async function writeCatalogue(tx: Transaction, now: Date): Promise<CatalogSeedSummary> {
+async function writeCatalog(tx: Transaction, now: Date): Promise<CatalogSeedSummary> {
   const prng = createPrng(CATALOG_PRNG_SEED);
 
   // Publishers (the trigger on knowledge_bases reads their names, so they go first).

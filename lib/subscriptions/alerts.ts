@@ -8,6 +8,7 @@ import { log } from '@/lib/platform/log';
 import { sendMail } from '@/lib/platform/mail';
 import { processSingleton } from '@/lib/platform/singleton';
 import { inTransaction } from '@/lib/platform/transactions';
+import { accountPaths } from '@/lib/site/paths';
 
 /**
  * Usage alerts (docs/api.md §11.4): when a subscription's count for the period reaches 80% and 100% of the plan's cap,
@@ -116,7 +117,7 @@ function alertSubject(threshold: AlertThreshold, kbTitle: string): string {
 }
 
 function alertText(input: UsagePoint & { threshold: AlertThreshold; kbTitle: string; planName: string }): string {
-  const page = siteUrl(`/account/subscriptions/${input.subscriptionId}`);
+  const page = siteUrl(accountPaths.subscription(input.subscriptionId));
   const resets = input.periodEnd.toISOString().replace('T', ' ').slice(0, 16);
   return [
     `Your subscription to ${input.kbTitle} (${input.planName} plan) has used ${input.used} of its ${input.cap} queries this period (${Math.floor((input.used / input.cap) * 100)}%).`,

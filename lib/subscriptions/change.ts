@@ -2,10 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import { knowledgeBases, subscriptions, type Subscription } from '@/db/schema';
 import type { Executor, Transaction } from '@/lib/platform/db';
 import { recordAudit, type AuditEntry } from '@/lib/platform/audit';
-import { Denied, deniable, type Denial } from '@/lib/platform/transactions';
+import { Denied, deniable, type Refusal } from '@/lib/platform/transactions';
 import { isCounted, type SubscriptionStatus } from './status';
 
-export type SubscriptionResult = { ok: true; subscription: Subscription } | Denial;
+export type SubscriptionResult = { ok: true; subscription: Subscription } | Refusal;
 
 export async function adjustSubscribers(tx: Executor, kbId: string, before: SubscriptionStatus | null, after: SubscriptionStatus): Promise<void> {
   const delta = (isCounted(after) ? 1 : 0) - (before && isCounted(before) ? 1 : 0);

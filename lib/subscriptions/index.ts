@@ -35,9 +35,9 @@ export {
 } from './period';
 export { noticeListingWithdrawn, noticePlanTermsChanged } from './notices';
 export { planViewColumns, toPlanView, type PlanView } from './plan-view';
-export { purchaseSubscription } from './purchase';
-export { getSubscriberStanding, offerFor, type PlanOffer, type SubscriberStanding } from './standing';
-export { HOLDING_STATUSES, isLive, LIVE_STATUSES, type SubscriptionStatus } from './status';
+export { purchaseSubscription, type PurchaseInput, type PurchaseResult } from './purchase';
+export { getSubscriberStanding, offerFor, toSubscriberStanding, type PlanOffer, type SubscriberStanding } from './standing';
+export { canChangePlan, HOLDING_STATUSES, isLive, LIVE_STATUSES, type SubscriptionStatus } from './status';
 export { SubscriptionSweeper, startSubscriptionSweeper } from './sweeper';
 export {
   findBuyerSubscription,

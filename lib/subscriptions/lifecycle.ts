@@ -2,10 +2,10 @@ import { eq, inArray } from 'drizzle-orm';
 import { knowledgeBases, plans, usagePeriods, type Subscription } from '@/db/schema';
 import type { Executor, Transaction } from '@/lib/platform/db';
 import { recordAudit, type AuditActorKind } from '@/lib/platform/audit';
-import { Denied, deniable, type Denial } from '@/lib/platform/transactions';
+import { Denied, deniable, type Refusal } from '@/lib/platform/transactions';
 import { issueKey, type IssuedKey } from '@/lib/keys';
 import { changeSubscription, lockSubscription, type SubscriptionChanges, type SubscriptionResult } from './change';
-import { ENDED_STATUSES, LIVE_STATUSES, type SubscriptionStatus } from './status';
+import { canChangePlan, ENDED_STATUSES, LIVE_STATUSES, type SubscriptionStatus } from './status';
 
 /**
  * Changes to a subscription after its purchase (lib/subscriptions/purchase.ts): the ones Stripe drives through its
@@ -137,8 +137,9 @@ export function scheduleDowngrade(db: Executor, input: BuyerInput & { planId: st
     input,
     'subscription.schedule_downgrade',
     async (row, tx) => {
-      requireStatus(row, ['active'], 'change plan');
-      if (row.cancelAtPeriodEnd) throw new Denied('conflict', 'A cancelled subscription cannot change plan; resume it first.');
+      if (!canChangePlan(row)) {
+        throw new Denied('conflict', row.status === 'active' ? 'A cancelled subscription cannot change plan; resume it first.' : `A ${row.status} subscription cannot change plan.`);
+      }
       if (input.planId === row.planId) return row.pendingPlanId === null ? 'unchanged' : { pendingPlanId: null };
       const found = await tx.select().from(plans).where(inArray(plans.id, [input.planId, row.planId]));
       const plan = found.find((p) => p.id === input.planId);
@@ -178,7 +179,7 @@ export function resumeSubscription(db: Executor, input: BuyerInput): Promise<Sub
   });
 }
 
-export type IssueKeyResult = { ok: true; key: IssuedKey } | Denial;
+export type IssueKeyResult = { ok: true; key: IssuedKey } | Refusal;
 
 /** A new key for the subscription, optionally named (normalised by the caller); the old one stays valid until revoked. */
 export function issueReplacementKey(

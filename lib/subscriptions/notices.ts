@@ -4,6 +4,7 @@ import { siteUrl } from '@/lib/platform/base-url';
 import type { Executor } from '@/lib/platform/db';
 import { formatDate, formatPrice, plural } from '@/lib/platform/format';
 import { sendMail } from '@/lib/platform/mail';
+import { accountPaths } from '@/lib/site/paths';
 
 /**
  * Emails to subscribers about changes a publisher made that reach their subscription: the listing withdrawn (no
@@ -31,7 +32,7 @@ async function recipients(tx: Executor, subscriptionIds: string[]): Promise<Reci
     .where(and(inArray(subscriptions.id, subscriptionIds), isNull(users.deletedAt)));
 }
 
-const page = (subscriptionId: string) => siteUrl(`/account/subscriptions/${subscriptionId}`);
+const page = (subscriptionId: string) => siteUrl(accountPaths.subscription(subscriptionId));
 
 /** The listing was unpublished: each subscription it stopped from renewing. */
 export async function noticeListingWithdrawn(tx: Executor, subscriptionIds: string[]): Promise<number> {

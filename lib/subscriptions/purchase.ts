@@ -3,7 +3,7 @@ import { knowledgeBases, plans, subscriptions, usagePeriods, users, type Subscri
 import type { Executor } from '@/lib/platform/db';
 import { recordAudit, type AuditActorKind } from '@/lib/platform/audit';
 import { newId } from '@/lib/platform/ids';
-import { Denied, deniable, type Denial } from '@/lib/platform/transactions';
+import { Denied, deniable, type Refusal } from '@/lib/platform/transactions';
 import type { KeyMode } from '@/lib/keys';
 import { issueKey, type IssuedKey } from '@/lib/keys';
 import { periodBounds } from './billing-period';
@@ -21,7 +21,7 @@ export interface PurchaseInput {
   stripe?: { subscriptionId: string; customerId: string; checkoutSessionId: string; periodStart: Date; periodEnd: Date };
 }
 
-export type PurchaseResult = { ok: true; subscription: Subscription; key: IssuedKey } | Denial;
+export type PurchaseResult = { ok: true; subscription: Subscription; key: IssuedKey } | Refusal;
 
 /**
  * Subscription + first key + usage row for the first period + subscribers_count + audit, all in one transaction.

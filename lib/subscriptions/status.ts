@@ -21,6 +21,14 @@ export function isCounted(status: SubscriptionStatus): boolean {
   return COUNTED_SUBSCRIPTION_STATUSES.includes(status);
 }
 
+/**
+ * Whether the buyer may change plan (an upgrade now, a downgrade at renewal): only an active subscription that is not
+ * cancelling. A cancelled one offers "Resume" alone; a suspended one must be paid first.
+ */
+export function canChangePlan(subscription: { status: SubscriptionStatus; cancelAtPeriodEnd: boolean }): boolean {
+  return subscription.status === 'active' && !subscription.cancelAtPeriodEnd;
+}
+
 /** Still granting access, or suspended until paid: what the dashboard lists as current rather than past. */
 export function isLive(status: SubscriptionStatus): boolean {
   return LIVE_STATUSES.includes(status);

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, lte } from 'drizzle-orm';
 import { knowledgeBases, plans, subscriptions, usageDaily, usagePeriods, type Subscription } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
-import type { Denial } from '@/lib/platform/transactions';
+import type { Refusal } from '@/lib/platform/transactions';
 import { isCleanId } from '@/lib/platform/text-input';
 import type { KeyMode } from '@/lib/keys';
 import { isLapsed, resolveCurrentPeriod } from './period';
@@ -116,7 +116,7 @@ export async function listSubscriptionsForUser(db: Executor, userId: string, now
   return toSubscriptionViews(db, rows, now);
 }
 
-export type SubscriptionViewResult = { ok: true; subscription: SubscriptionView } | Denial;
+export type SubscriptionViewResult = { ok: true; subscription: SubscriptionView } | Refusal;
 
 /** One subscription of the user; someone else's is `not_found`. Pass no userId only from operator tools. */
 export async function getSubscriptionForUser(
@@ -171,7 +171,7 @@ export async function getDailyUsage(
   subscriptionId: string,
   days: number,
   now: Date = new Date(),
-): Promise<{ ok: true; days: DailyUsage[] } | Denial> {
+): Promise<{ ok: true; days: DailyUsage[] } | Refusal> {
   const count = Math.max(1, Math.min(366, Math.floor(days)));
   const [owner] = await db
     .select({ userId: subscriptions.userId })

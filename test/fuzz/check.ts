@@ -8,8 +8,8 @@ import type { WireResult } from './wire';
  * the X-Request-Id header (405s with `Allow`). Returns what is wrong, or null.
  */
 
-/** The path Next routes, as lib/platform/front-door.ts classifies it: dot segments resolved, slashes collapsed. */
-function routedPath(path: string): string | null {
+/** The path Next routes, as lib/server/front-door.ts classifies it: dot segments resolved, slashes collapsed. */
+export function routedPath(path: string): string | null {
   if (!path.startsWith('/')) return null;
   try {
     return new URL(`http://fuzz.test${path.split(/[?#]/, 1)[0]}`).pathname.replace(/\/{2,}/g, '/');

@@ -10,8 +10,8 @@ import { send, type WireRequest, type WireResponse } from './wire';
  * server-action ids Next embeds in them.
  */
 
-interface RouteTemplate {
-  /** `/knowledge-bases/[id]`, `/api/[[...path]]`. */
+export interface RouteTemplate {
+  /** `/knowledge-bases/[kbId]`, `/api/[[...path]]`. */
   template: string;
   kind: 'page' | 'route';
 }

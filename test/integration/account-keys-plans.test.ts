@@ -9,7 +9,7 @@ import { getKeyForUser, getKeyUsageForUser, listKeysForUser, normalizeKeyName, r
 import { applyStripePeriod, ensureCurrentPeriod, getSubscriptionForUser, issueReplacementKey, purchaseSubscription } from '@/lib/subscriptions';
 import { createTestDatabase } from '../support/db';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe';
-import { createCatalogueFixture, createUser, useQueries } from './subscriptions-fixtures';
+import { createCatalogFixture, createUser, useQueries } from './subscriptions-fixtures';
 
 /** Issue 17 item 5: key names, per-key usage, the upgrade preview, downgrades at renewal and resume. */
 
@@ -32,7 +32,7 @@ async function buy(userId: string, planId: string, now = at('2026-01-31T10:00:00
 
 describe('key names', () => {
   it('a replacement key is named at creation, renamed by its owner only, unnamed with an empty name; each rename audited', async () => {
-    const { plans } = await createCatalogueFixture(db);
+    const { plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const stranger = await createUser(db);
     const { subscription, key: first } = await buy(userId, plans.starter);
@@ -63,7 +63,7 @@ describe('key names', () => {
 
 describe('a revoked key and a key’s last use (issue 32)', () => {
   it('a revoked key keeps its name: renaming it is refused', async () => {
-    const { plans } = await createCatalogueFixture(db);
+    const { plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const { key } = await buy(userId, plans.starter);
     await renameKey(db, { userId, keyId: key.id, name: 'old laptop' });
@@ -73,7 +73,7 @@ describe('a revoked key and a key’s last use (issue 32)', () => {
   });
 
   it('last used is read to the second from the request log, not only the once-a-minute column', async () => {
-    const { plans } = await createCatalogueFixture(db);
+    const { plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const { subscription, key } = await buy(userId, plans.starter);
     const other = await issueReplacementKey(db, { userId, subscriptionId: subscription.id });
@@ -95,7 +95,7 @@ describe('a revoked key and a key’s last use (issue 32)', () => {
 
 describe('one key by id (the rename page)', () => {
   it('finds the owner’s key, revoked ones too, and answers a stranger’s, an unknown and a malformed id alike: null', async () => {
-    const { plans } = await createCatalogueFixture(db);
+    const { plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const stranger = await createUser(db);
     const { subscription, key } = await buy(userId, plans.starter);
@@ -116,7 +116,7 @@ describe('one key by id (the rename page)', () => {
 
 describe('usage per key (last 30 days, from query_log)', () => {
   it('counts answered queries and all requests of each of the buyer’s keys, nothing older than 30 days, nobody else’s', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const stranger = await createUser(db);
     const mine = await buy(userId, plans.starter);
@@ -154,7 +154,7 @@ describe('usage per key (last 30 days, from query_log)', () => {
 
 describe('plan changes', () => {
   it('a downgrade waits for the renewal: the cap stays, the smaller plan applies when the period rolls over (audited)', async () => {
-    const { plans } = await createCatalogueFixture(db);
+    const { plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const stranger = await createUser(db);
     const { subscription } = await buy(userId, plans.pro);
@@ -185,7 +185,7 @@ describe('plan changes', () => {
   });
 
   it('an upgrade supersedes a scheduled downgrade; nothing changes plan on a cancelled subscription, which can be resumed before its end', async () => {
-    const { plans } = await createCatalogueFixture(db);
+    const { plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const { subscription } = await buy(userId, plans.pro, new Date());
     const input = { userId, subscriptionId: subscription.id };
@@ -202,7 +202,7 @@ describe('plan changes', () => {
   });
 
   it('with Stripe: the upgrade preview is Stripe’s proration; a downgrade moves Stripe’s price without proration and applies with the next paid period', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const userId = await createUser(db);
     const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
     const started = await startCheckout(db, { userId, email: `${userId}@example.com`, planId: fx.plans.starter }, stripe);

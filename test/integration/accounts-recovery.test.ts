@@ -27,7 +27,7 @@ import { listOutbox } from '@/lib/platform/mail';
 import { replaceProcessSingleton } from '@/lib/platform/singleton';
 import { createTestDatabase } from '../support/db';
 import { buildSubscription, startFakeStripe } from '../support/fake-stripe';
-import { createCatalogueFixture } from './subscriptions-fixtures';
+import { createCatalogFixture } from './subscriptions-fixtures';
 
 /**
  * Accounts that recover (docs/api.md §11.3), on real databases: verification and reset links are single use and expire,
@@ -123,7 +123,7 @@ describe('sign-up and email verification', () => {
   });
 
   it('an unconfirmed account cannot buy (the gate) and a confirmed one can', async () => {
-    const fixture = await createCatalogueFixture(db);
+    const fixture = await createCatalogFixture(db);
     const { userId, token } = await signUp();
     expect((await requireVerifiedEmail(db, userId)).ok).toBe(false);
     await confirmEmail(db, token);
@@ -209,7 +209,7 @@ describe('password change and account deletion', () => {
   });
 
   it('deletion revokes keys, ends subscriptions, removes personal data and keeps the rows that refer to the user', async () => {
-    const fixture = await createCatalogueFixture(db);
+    const fixture = await createCatalogFixture(db);
     const { email, userId, token } = await signUp();
     await confirmEmail(db, token);
     const bought = await completeTestPurchase(db, { userId, planId: fixture.plans.starter }, { stripeConfigured: false });
@@ -237,7 +237,7 @@ describe('password change and account deletion', () => {
   });
 
   it('deleting an account that publishes closes its publisher: listings unpublished, buyers keep their period, page gone, contact email gone, ledger kept', async () => {
-    const fixture = await createCatalogueFixture(db);
+    const fixture = await createCatalogFixture(db);
     const { email, userId, token } = await signUp();
     await confirmEmail(db, token);
     await db.update(publishers).set({ ownerUserId: userId, contactEmail: email }).where(eq(publishers.id, fixture.publisherId));
@@ -295,7 +295,7 @@ describe('password change and account deletion', () => {
     afterAll(() => fake.close());
 
     it('a Stripe-billed subscriber of the closing publisher stops renewing at Stripe before anything is written; a Stripe refusal deletes nothing', async () => {
-      const fixture = await createCatalogueFixture(db);
+      const fixture = await createCatalogFixture(db);
       const { email, userId, token } = await signUp();
       await confirmEmail(db, token);
       await db.update(publishers).set({ ownerUserId: userId }).where(eq(publishers.id, fixture.publisherId));

@@ -12,7 +12,7 @@ import { ALERT_WEBHOOK_QUEUE, noteUsage, reachedThresholds, recordUsageAlerts, t
 import { defineJobHandler } from '@/lib/platform/jobs';
 import { createTestDatabase } from '../support/db';
 import { listenOnLoopback } from '../support/listen';
-import { createCatalogueFixture, createUser } from './subscriptions-fixtures';
+import { createCatalogFixture, createUser } from './subscriptions-fixtures';
 
 /**
  * Usage alerts (docs/api.md §11.4): at 80% and 100% of the cap, once per threshold and period however many requests
@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 async function buyer(): Promise<{ userId: string; email: string; subscriptionId: string; point: (used: number) => UsagePoint }> {
-  const fixture = await createCatalogueFixture(db);
+  const fixture = await createCatalogFixture(db);
   const userId = await createUser(db);
   const bought = await completeTestPurchase(db, { userId, planId: fixture.plans.starter }, { stripeConfigured: false });
   if (!bought.ok) throw new Error(bought.code);

@@ -28,7 +28,7 @@ describe('route handlers answer every method (docs/api.md §7.1)', () => {
     const allow = new Set<string>();
     const served: string[] = [];
     for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
-      const response = await route[method]!(new Request(urlOf(file), { method }), { params: Promise.resolve({ nextauth: ['session'], id: 'x', kb_id: 'x' }) });
+      const response = await route[method]!(new Request(urlOf(file), { method }), { params: Promise.resolve({ nextauth: ['session'], id: 'x', kbId: 'x' }) });
       if (response.status !== 405) {
         served.push(method);
         continue;
@@ -50,7 +50,7 @@ describe('paths no route serves under /api and /kb', () => {
     // OAuth and MCP clients probe these for metadata and registration.
     ['app/.well-known/[[...path]]/route.ts', 'http://localhost/.well-known/oauth-authorization-server', { path: ['oauth-authorization-server'] }],
     ['app/register/[[...path]]/route.ts', 'http://localhost/register', {}],
-    ['app/kb/[kb_id]/[[...rest]]/route.ts', 'http://localhost/kb/kb_x/search', { kb_id: 'kb_x', rest: ['search'] }],
+    ['app/kb/[kbId]/[[...rest]]/route.ts', 'http://localhost/kb/kb_x/search', { kb_id: 'kb_x', rest: ['search'] }],
   ])('%s answers %s with a JSON 404 not_found on every method', async (file, url, params) => {
     const route = (await import(path.resolve(APP, '..', file))) as Record<string, Handler>;
     for (const method of HTTP_METHODS) {

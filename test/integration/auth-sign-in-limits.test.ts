@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { attemptPasswordSignIn, getAuthOptions, registerUser, signUpWithVerification } from '@/lib/accounts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '@/lib/limits';
 import { resetEnvForTesting } from '@/lib/platform/env';
-import { PEER_HEADER } from '@/lib/platform/front-server.mjs';
+import { PEER_HEADER } from '@/lib/platform/peer-header.mjs';
 import { randomBase62 } from '@/lib/platform/ids';
 import { replaceProcessSingleton } from '@/lib/platform/singleton';
 import { createTestDatabase, testDbKind } from '../support/db';

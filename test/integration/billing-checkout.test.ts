@@ -8,7 +8,7 @@ import { hashApiKey, parseApiKey } from '@/lib/keys';
 import { createStripeClient, type Stripe } from '@/lib/billing/stripe';
 import { createTestDatabase } from '../support/db';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe';
-import { createCatalogueFixture, createUser, subscribersCount } from './subscriptions-fixtures';
+import { createCatalogFixture, createUser, subscribersCount } from './subscriptions-fixtures';
 
 let db: Database;
 let fake: FakeStripe;
@@ -26,7 +26,7 @@ afterAll(async () => {
 
 describe('Stripe Checkout (real stripe library against a local fake)', () => {
   it('creates a subscription-mode session with user/plan metadata, a monthly price and the success URL template', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const userId = await createUser(db);
     const result = await startCheckout(db, { userId, email: 'buyer@example.com', planId: fx.plans.starter }, stripe);
     expect(result).toMatchObject({ ok: true, kind: 'stripe' });
@@ -54,8 +54,8 @@ describe('Stripe Checkout (real stripe library against a local fake)', () => {
   });
 
   it('reuses one Stripe customer per user across purchases', async () => {
-    const a = await createCatalogueFixture(db);
-    const b = await createCatalogueFixture(db);
+    const a = await createCatalogFixture(db);
+    const b = await createCatalogFixture(db);
     const userId = await createUser(db);
     const before = fake.requests.filter((r) => r.path === '/v1/customers').length;
     await startCheckout(db, { userId, email: 'same@example.com', planId: a.plans.starter }, stripe);
@@ -68,7 +68,7 @@ describe('Stripe Checkout (real stripe library against a local fake)', () => {
   });
 
   it('uses the plan’s Stripe price when it has one', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     await db.update(plans).set({ stripePriceId: 'price_fixture_pro' }).where(eq(plans.id, fx.plans.pro));
     const userId = await createUser(db);
     await startCheckout(db, { userId, email: 'p@example.com', planId: fx.plans.pro }, stripe);
@@ -78,7 +78,7 @@ describe('Stripe Checkout (real stripe library against a local fake)', () => {
   });
 
   it('refuses inactive plans, second subscriptions, and reports Stripe failures as a value', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const userId = await createUser(db);
     expect(await startCheckout(db, { userId, email: 'x@example.com', planId: fx.plans.retired }, stripe)).toEqual({ ok: false, code: 'invalid_plan' });
 
@@ -96,7 +96,7 @@ describe('Stripe Checkout (real stripe library against a local fake)', () => {
   });
 
   it('creates Customer Portal sessions only for buyers with a Stripe customer', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const userId = await createUser(db);
     expect(await createBillingPortalUrl(db, userId, stripe)).toEqual({ ok: false, code: 'no_customer' });
     expect(await createBillingPortalUrl(db, userId, null)).toEqual({ ok: false, code: 'stripe_not_configured' });
@@ -108,7 +108,7 @@ describe('Stripe Checkout (real stripe library against a local fake)', () => {
   });
 
   it('without Stripe, test mode goes to the built-in test checkout', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const userId = await createUser(db);
     expect(await startCheckout(db, { userId, email: 't@example.com', planId: fx.plans.starter }, null)).toEqual({
       ok: true,
@@ -120,7 +120,7 @@ describe('Stripe Checkout (real stripe library against a local fake)', () => {
 
 describe('test purchase and the one-time key reveal', () => {
   it('issues an alm_sk_test_ key that is revealed exactly once, to its owner only, and never stored in clear', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const buyer = await createUser(db);
     const stranger = await createUser(db);
     await db.update(knowledgeBases).set({ sampleQuestions: ['  ', 'Which amendment abolished slavery?'] }).where(eq(knowledgeBases.id, fx.kbId));
@@ -147,7 +147,7 @@ describe('test purchase and the one-time key reveal', () => {
   });
 
   it('two concurrent reveals of one handoff show the key once', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const buyer = await createUser(db);
     const result = await completeTestPurchase(db, { userId: buyer, planId: fx.plans.pro }, { stripeConfigured: false });
     if (!result.ok) throw new Error('purchase failed');
@@ -156,7 +156,7 @@ describe('test purchase and the one-time key reveal', () => {
   });
 
   it('expired handoffs reveal nothing', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const buyer = await createUser(db);
     const result = await completeTestPurchase(db, { userId: buyer, planId: fx.plans.starter }, { stripeConfigured: false });
     if (!result.ok) throw new Error('purchase failed');
@@ -170,7 +170,7 @@ describe('test purchase and the one-time key reveal', () => {
   });
 
   it('is refused when Stripe is configured, and a second purchase of the same KB is refused', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const buyer = await createUser(db);
     expect(await completeTestPurchase(db, { userId: buyer, planId: fx.plans.starter }, { stripeConfigured: true })).toEqual({
       ok: false,
@@ -199,7 +199,7 @@ describe('POST /checkout/start (route handler)', () => {
   };
 
   it('refuses cross-site and origin-less posts with 403 forbidden', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const crossSite: Record<string, string>[] = [{ origin: 'https://evil.example' }, { referer: 'https://evil.example/page' }, {}];
     for (const headers of crossSite) {
       const res = await post({ planId: fx.plans.starter }, headers);
@@ -209,7 +209,7 @@ describe('POST /checkout/start (route handler)', () => {
   });
 
   it('sends a signed-out buyer to sign in, coming back to the knowledge base', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const res = await post({ planId: fx.plans.starter }, { origin: 'http://localhost:3000' });
     expect(res.status).toBe(303);
     // A path on this site goes out relative, so the browser stays on the host it used.
@@ -246,7 +246,7 @@ describe('POST /checkout/start (route handler)', () => {
 
 describe('changing plan from the dashboard', () => {
   it('moves only to a plan with more queries, only for the owner; a smaller plan is refused and nothing changes', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const buyer = await createUser(db);
     const stranger = await createUser(db);
     const bought = await completeTestPurchase(db, { userId: buyer, planId: fx.plans.starter }, { stripeConfigured: false });
@@ -268,7 +268,7 @@ describe('changing plan from the dashboard', () => {
 
 describe('buying again after a cancelled subscription ends', () => {
   it('works at once, even when nothing has expired the old subscription yet', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const buyer = await createUser(db);
     const first = await completeTestPurchase(db, { userId: buyer, planId: fx.plans.starter }, { stripeConfigured: false });
     if (!first.ok) throw new Error(`purchase failed: ${first.code}`);

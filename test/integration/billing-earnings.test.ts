@@ -10,7 +10,7 @@ import { newId } from '@/lib/platform/ids';
 import { earningsBalance, ensureCurrentPeriod, purchaseSubscription, splitGross } from '@/lib/subscriptions';
 import { createTestDatabase } from '../support/db';
 import { buildEvent, buildInvoice, signPayload, startFakeStripe, type FakeStripe } from '../support/fake-stripe';
-import { createCatalogueFixture, createUser } from './subscriptions-fixtures';
+import { createCatalogFixture, createUser } from './subscriptions-fixtures';
 
 /**
  * The publishers' earnings ledger (docs/api.md §9.3): one row per paid period, written in the transaction of the event
@@ -49,7 +49,7 @@ describe('earnings ledger', () => {
   });
 
   it('test mode: the purchase and each renewal are one row each, never twice; a free plan earns nothing', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const buyer = await createUser(db);
     const bought = new Date('2026-01-31T10:00:00Z');
     const purchase = await purchaseSubscription(db, { userId: buyer, planId: fx.plans.starter, mode: 'test', now: bought });
@@ -98,7 +98,7 @@ describe('earnings ledger', () => {
 
     it('Connect: an Express account and onboarding link from the console, then Checkout is a destination charge with the fee', async () => {
       const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
-      const fx = await createCatalogueFixture(db);
+      const fx = await createCatalogFixture(db);
       const owner = await createUser(db);
       expect(await startConnectOnboarding(db, { userId: owner, email: 'p@example.com' }, stripe)).toMatchObject({ ok: false, code: 'not_found' });
       await db.execute(sql`update publishers set owner_user_id = ${owner} where id = ${fx.publisherId}`);
@@ -128,7 +128,7 @@ describe('earnings ledger', () => {
     });
 
     it('invoice.paid before and after checkout.session.completed, duplicates and a renewal: one row per paid period', async () => {
-      const fx = await createCatalogueFixture(db);
+      const fx = await createCatalogFixture(db);
       const userId = await createUser(db);
       const started = await startCheckout(db, { userId, email: `${userId}@example.com`, planId: fx.plans.pro }, createStripeClient(fake.secretKey, fake.baseUrl));
       if (!started.ok || started.kind !== 'stripe') throw new Error('checkout did not start');

@@ -24,7 +24,7 @@ import { editPlan, type Actor } from '@/lib/publishing';
 import { createStripeClient } from '@/lib/billing/stripe';
 import { createTestDatabase } from '../support/db';
 import { buildEvent, buildInvoice, buildSubscription, signPayload, startFakeStripe, type FakeStripe } from '../support/fake-stripe';
-import { countActive, createCatalogueFixture, createUser, subscribersCount, useQueries } from './subscriptions-fixtures';
+import { countActive, createCatalogFixture, createUser, subscribersCount, useQueries } from './subscriptions-fixtures';
 
 const WEBHOOK_SECRET = 'whsec_test_fake_almanac_secret';
 /** The Connect endpoint's own signing secret (events of connected accounts): STRIPE_WEBHOOK_SECRET lists both. */
@@ -66,7 +66,7 @@ const subscriptionByStripeId = async (id: string) => (await db.select().from(sub
 
 /** A buyer who went through Stripe Checkout and whose checkout.session.completed has been delivered. */
 async function purchasedThroughStripe(period?: { start: number; end: number }) {
-  const fx = await createCatalogueFixture(db);
+  const fx = await createCatalogFixture(db);
   const userId = await createUser(db);
   const started = await startCheckout(db, { userId, email: `${userId}@example.com`, planId: fx.plans.starter }, createStripeClient(fake.secretKey, fake.baseUrl));
   if (!started.ok || started.kind !== 'stripe') throw new Error('checkout did not start');
@@ -99,7 +99,7 @@ describe('POST /api/stripe/webhook', () => {
   });
 
   it('before the webhook the success page is pending (the browser coming back grants nothing)', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const userId = await createUser(db);
     const started = await startCheckout(db, { userId, email: `${userId}@example.com`, planId: fx.plans.pro }, createStripeClient(fake.secretKey, fake.baseUrl));
     if (!started.ok) throw new Error('checkout did not start');
@@ -110,7 +110,7 @@ describe('POST /api/stripe/webhook', () => {
   });
 
   it('rejects a bad signature, a signature for other bytes, and a missing header with 400, changing nothing', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const payload = buildEvent('customer.subscription.deleted', buildSubscription({ customer: 'cus_x', priceId: 'price_x', start: 1, end: 2 }));
     const eventId = JSON.parse(payload).id as string;
     const cases = [
@@ -240,7 +240,7 @@ describe('POST /api/stripe/webhook', () => {
   });
 
   it('an invoice.paid that arrives before checkout.session.completed is recorded and the checkout still grants access', async () => {
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const userId = await createUser(db);
     const started = await startCheckout(db, { userId, email: `${userId}@example.com`, planId: fx.plans.starter }, createStripeClient(fake.secretKey, fake.baseUrl));
     if (!started.ok) throw new Error('checkout did not start');
@@ -411,7 +411,7 @@ describe('a replaced plan at Stripe (docs/api.md §9.2)', () => {
 
   it('refuses to make a free plan paid while subscribers who gave no card hold it; a new cap for it is a replacement', async () => {
     const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const free = newId('plan');
     await db.insert(plans).values({ id: free, kbId: fx.kbId, name: 'Free', priceCents: 0, queriesPerPeriod: 20 });
     const buyer = await createUser(db);
@@ -428,7 +428,7 @@ describe('a replaced plan at Stripe (docs/api.md §9.2)', () => {
 describe('account.updated (Stripe Connect)', () => {
   async function connectedPublisher() {
     const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
-    const fx = await createCatalogueFixture(db);
+    const fx = await createCatalogFixture(db);
     const account = await stripe.accounts.create({ type: 'express' });
     await db.update(publishers).set({ stripeAccountId: account.id }).where(eq(publishers.id, fx.publisherId));
     return { fx, accountId: account.id, stripe };

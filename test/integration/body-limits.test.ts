@@ -29,7 +29,7 @@ function endlessPost(url: string, method: string, headers: Record<string, string
 }
 
 type Handler = (request: Request, context?: { params: Promise<Record<string, unknown>> }) => Promise<Response>;
-const PARAMS = { nextauth: ['callback', 'credentials'], id: 'x', kb_id: 'x', kbId: 'x', docId: 'x', path: ['x'], rest: ['x'] };
+const PARAMS = { nextauth: ['callback', 'credentials'], id: 'x', kbId: 'x', docId: 'x', path: ['x'], rest: ['x'] };
 const SAME_ORIGIN = { origin: 'http://localhost:3000', 'content-type': 'application/x-www-form-urlencoded' };
 
 describe('every route bounds a chunked body before reading it (docs/api.md §7.1)', () => {

@@ -2,11 +2,12 @@ import { createServer } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GET as detailGET } from '@/app/api/marketplace/knowledge-bases/[id]/route';
+import { GET as detailGET } from '@/app/api/marketplace/knowledge-bases/[kbId]/route';
 import { GET as listingGET } from '@/app/api/marketplace/knowledge-bases/route';
 import type { Database, DatabaseHandle } from '@/db/client';
 import { knowledgeBases } from '@/db/schema';
-import { CATALOG_GATE_MAX_QUEUE, catalogCacheStats, catalogLoadBounds, catalogServing, clearCatalogCache, serveCatalogueOverNode } from '@/lib/catalog';
+import { CATALOG_GATE_MAX_QUEUE, catalogCacheStats, catalogLoadBounds, catalogServing, clearCatalogCache } from '@/lib/catalog';
+import { serveCatalogOverNode } from '@/lib/server/catalog-lane';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { seedCatalog } from '@/lib/seed/catalog';
 import { createTestDatabase } from '../support/db';
@@ -41,7 +42,7 @@ async function list(qs = '') {
 }
 
 async function detail(id: string) {
-  const response = await detailGET(new Request(`${BASE}/${encodeURIComponent(id)}`), { params: Promise.resolve({ id }) });
+  const response = await detailGET(new Request(`${BASE}/${encodeURIComponent(id)}`), { params: Promise.resolve({ kbId: id }) });
   return { status: response.status, headers: response.headers, body: (await response.json()) as any };
 }
 
@@ -165,7 +166,7 @@ describe('the Node face sends what Next’s face sends', () => {
   let url: string;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    ({ url, close } = await listenOnLoopback(createServer((req, res) => void (serveCatalogueOverNode(req, res) || res.writeHead(418).end()))));
+    ({ url, close } = await listenOnLoopback(createServer((req, res) => void (serveCatalogOverNode(req, res) || res.writeHead(418).end()))));
   });
   afterAll(() => close());
 
@@ -173,7 +174,7 @@ describe('the Node face sends what Next’s face sends', () => {
   const viaNext = async (path: string) => {
     const id = path.split('?')[0].split('/')[4];
     const request = new Request(`http://almanac.test${path}`);
-    const response = id === undefined ? await listingGET(request) : await detailGET(request, { params: Promise.resolve({ id: decodeURIComponent(id) }) });
+    const response = id === undefined ? await listingGET(request) : await detailGET(request, { params: Promise.resolve({ kbId: decodeURIComponent(id) }) });
     return { status: response.status, headers: response.headers, text: await response.text() };
   };
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GET, OPTIONS, PUT } from '@/app/api/marketplace/knowledge-bases/[id]/route';
+import { GET, OPTIONS, PUT } from '@/app/api/marketplace/knowledge-bases/[kbId]/route';
 import type { Database } from '@/db/client';
 import { seedCatalog } from '@/lib/seed/catalog';
 import { categoryCounts, getPublisher, listKnowledgeBaseCards, listPublisherKnowledgeBases, listTagVocabulary } from '@/lib/catalog/listing';
@@ -11,7 +11,7 @@ import { createTestDatabase } from '../support/db';
 const BASE = 'http://almanac.test/api/marketplace/knowledge-bases';
 
 async function detail(id: string) {
-  const response = await GET(new Request(`${BASE}/${encodeURIComponent(id)}`), { params: Promise.resolve({ id }) });
+  const response = await GET(new Request(`${BASE}/${encodeURIComponent(id)}`), { params: Promise.resolve({ kbId: id }) });
   return { status: response.status, headers: response.headers, body: (await response.json()) as any };
 }
 

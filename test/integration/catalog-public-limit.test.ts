@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GET as detailGET, OPTIONS as detailOPTIONS } from '@/app/api/marketplace/knowledge-bases/[id]/route';
+import { GET as detailGET, OPTIONS as detailOPTIONS } from '@/app/api/marketplace/knowledge-bases/[kbId]/route';
 import { GET as listingGET, HEAD as listingHEAD } from '@/app/api/marketplace/knowledge-bases/route';
 import { GET as openApiGET } from '@/app/api/openapi.json/route';
 import { sql } from 'drizzle-orm';
 import { createRedisRateLimiter, getRateLimiter, type RateLimiter } from '@/lib/limits';
-import { serveCatalogueOverNode } from '@/lib/catalog';
+import { serveCatalogOverNode } from '@/lib/server/catalog-lane';
 import { resetEnvForTesting } from '@/lib/platform/env';
-import { PEER_HEADER, createFrontServer } from '@/lib/platform/front-server.mjs';
+import { PEER_HEADER, createFrontServer } from '@/lib/server/front-server.mjs';
 import { randomBase62 } from '@/lib/platform/ids';
 import { replaceProcessSingleton } from '@/lib/platform/singleton';
 import { seedCatalog } from '@/lib/seed/catalog';
@@ -17,7 +17,7 @@ import { OpenApiChecker } from '../support/openapi-check';
 /**
  * The per-client limit of the public endpoints (docs/api.md §2.8), on both faces: Next's route handlers (called
  * directly, with the peer header `npm start`'s front server would stamp) and the Node face in front of Next
- * (lib/catalog/node.ts behind the real front server, over HTTP). Every test uses addresses of its own.
+ * (lib/server/catalog-lane.ts behind the real front server, over HTTP). Every test uses addresses of its own.
  */
 const LIMIT = 5;
 const FRONT = 'http://127.0.0.1:3000';
@@ -58,7 +58,7 @@ async function read(response: Response) {
 }
 
 const listing = (peer: string, qs = '', extra: Record<string, string> = {}) => listingGET(new Request(`${BASE}${qs}`, fromPeer(peer, extra))).then(read);
-const detail = (peer: string, id = kbId) => detailGET(new Request(`${BASE}/${encodeURIComponent(id)}`, fromPeer(peer)), { params: Promise.resolve({ id }) }).then(read);
+const detail = (peer: string, id = kbId) => detailGET(new Request(`${BASE}/${encodeURIComponent(id)}`, fromPeer(peer)), { params: Promise.resolve({ kbId: id }) }).then(read);
 const openApi = (peer: string) => openApiGET(new Request('http://almanac.test/api/openapi.json', fromPeer(peer))).then(read);
 
 describe('the public limit on Next’s route handlers', () => {
@@ -174,7 +174,7 @@ describe('the public limit on the Node face (npm start’s front server)', () =>
   let close: () => Promise<void>;
   beforeAll(async () => {
     const server = createFrontServer((req, res) => {
-      if (!serveCatalogueOverNode(req, res)) res.writeHead(418).end();
+      if (!serveCatalogOverNode(req, res)) res.writeHead(418).end();
     });
     ({ url, close } = await listenOnLoopback(server));
   });

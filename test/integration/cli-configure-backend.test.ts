@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import type { Database } from '@/lib/platform/db';
 import { createTestDatabase } from '@/test/support/db';
-import { createCatalogueFixture } from './subscriptions-fixtures';
+import { createCatalogFixture } from './subscriptions-fixtures';
 
 /**
  * `configure-backend` runs under tsx in development mode, but configures an endpoint that the production server
@@ -29,7 +29,7 @@ afterEach(() => {
 async function configureBackend(endpoint: string, env: Record<string, string>) {
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   resetEnvForTesting();
-  const { kbId } = await createCatalogueFixture(db);
+  const { kbId } = await createCatalogFixture(db);
   const err: string[] = [];
   vi.spyOn(console, 'log').mockImplementation(() => undefined);
   vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));

@@ -12,7 +12,7 @@ import { findKeyByHash } from '@/lib/gateway/key-lookup';
 import { getSubscriptionForUser } from '@/lib/subscriptions';
 import { createTestDatabase, testDbKind } from '../support/db';
 import { childLogFile } from '../support/log-scan';
-import { createCatalogueFixture } from './subscriptions-fixtures';
+import { createCatalogFixture } from './subscriptions-fixtures';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -45,7 +45,7 @@ describe.runIf(testDbKind() === 'postgres')('operator CLI on PostgreSQL', () => 
   // Each spawn starts tsx and loads the app's modules: seconds apiece on a shared machine.
   it('creates a buyer and subscription, prints the key once, lists, reports usage, revokes, and rejects bad input', { timeout: 240_000 }, async () => {
     const handle = await createTestDatabase({ install: false });
-    const { kbId, plans } = await createCatalogueFixture(handle.db, { slug: 'cli-fixture' });
+    const { kbId, plans } = await createCatalogFixture(handle.db, { slug: 'cli-fixture' });
     const env = { DATABASE_URL: handle.url };
 
     const created = await runCli(['create-subscription', '--email', 'Ana@Example.com', '--kb', 'cli-fixture', '--plan', 'professional'], env);
@@ -110,7 +110,7 @@ describe.runIf(testDbKind() === 'pglite')('operator CLI on embedded PGlite', () 
     // This test process plays the server: it holds the data directory and shares it over the socket.
     server = await openEmbeddedDatabase(dataDir, { role: 'server', prepare: (h) => prepareDatabase(h) });
     const db = server.db;
-    const { kbId } = await createCatalogueFixture(db, { slug: 'embedded-fixture' });
+    const { kbId } = await createCatalogFixture(db, { slug: 'embedded-fixture' });
     const info = JSON.parse(readFileSync(path.join(dataDir, 'server.json'), 'utf8')) as { pid: number; socketDir: string };
     expect(info.pid).toBe(process.pid);
 

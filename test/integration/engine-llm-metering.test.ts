@@ -7,7 +7,7 @@ import { usagePeriods } from '@/db/schema';
 import type { DatabaseHandle } from '@/db/client';
 import { ingestDocument } from '@/lib/engine/ingest';
 import { clearGatewayCaches } from '@/lib/gateway/pipeline';
-import { POST } from '@/app/kb/[kb_id]/query/route';
+import { POST } from '@/app/kb/[kbId]/query/route';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { createTestDatabase } from '../support/db';
 import { callGateway, jsonQuery } from '../support/gateway-client';
@@ -151,7 +151,7 @@ describe('streamed LLM answers', () => {
     const started = performance.now();
     const response = await POST(
       new Request(`http://localhost/kb/${kb}/query`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', Authorization: `Bearer ${key.key}` }, body: JSON.stringify({ query }) }),
-      { params: Promise.resolve({ kb_id: kb }) },
+      { params: Promise.resolve({ kbId: kb }) },
     );
     expect(response.status).toBe(200);
     return readTimedEvents(response, started);

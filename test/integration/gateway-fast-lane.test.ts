@@ -14,7 +14,7 @@ import { expectLogsFreeOfSecrets, rememberSecret } from '../support/log-scan';
 import { OpenApiChecker } from '../support/openapi-check';
 
 /**
- * What only the fast lane (lib/gateway/node.ts, served by `npm start`) does on the wire: HEAD, gzip, a buyer who
+ * What only the fast lane (lib/server/keyed-lane.ts, served by `npm start`) does on the wire: HEAD, gzip, a buyer who
  * hangs up, repeated headers. The check order (docs/api.md §3.2) runs on both faces in gateway-security.test.ts.
  */
 const openapi = new OpenApiChecker();

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usagePeriods } from '@/db/schema';
 import type { DatabaseHandle } from '@/db/client';
-import * as mcpRoute from '@/app/kb/[kb_id]/mcp/route';
+import * as mcpRoute from '@/app/kb/[kbId]/mcp/route';
 import { ingestDocument } from '@/lib/engine';
 import { revokeKeyAsOperator } from '@/lib/keys';
 import { createTestDatabase } from '../support/db';
@@ -27,7 +27,7 @@ let server: { url: string; close(): Promise<void> };
 let hostedKb: string;
 let httpKb: string;
 
-const handlers = mcpRoute as unknown as Record<string, (request: Request, context: { params: Promise<{ kb_id: string }> }) => Promise<Response>>;
+const handlers = mcpRoute as unknown as Record<string, (request: Request, context: { params: Promise<{ kbId: string }> }) => Promise<Response>>;
 
 beforeAll(async () => {
   handle = await createTestDatabase();
@@ -45,7 +45,7 @@ beforeAll(async () => {
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
       const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body, duplex: 'half' } as RequestInit);
-      const response = await handlers[req.method ?? 'GET']!(request, { params: Promise.resolve({ kb_id: kbId }) });
+      const response = await handlers[req.method ?? 'GET']!(request, { params: Promise.resolve({ kbId: kbId }) });
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     }),

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as getOpenApi } from '@/app/api/openapi.json/route';
 import { GET as getHealth, POST as postHealth } from '@/app/api/health/route';
 import { GET as listKbs } from '@/app/api/marketplace/knowledge-bases/route';
-import { GET as getKb } from '@/app/api/marketplace/knowledge-bases/[id]/route';
+import { GET as getKb } from '@/app/api/marketplace/knowledge-bases/[kbId]/route';
 import { ERROR_STATUS } from '@/lib/platform/errors';
 import { createTestDatabase } from '../support/db';
 import { buyKey, createKnowledgeBase, createPublisher } from '../support/gateway-fixtures';
@@ -79,11 +79,11 @@ describe('catalogue responses conform to the document', () => {
   });
 
   it('detail 200 and 404', async () => {
-    const ok = await read(await getKb(new Request(`http://localhost/api/marketplace/knowledge-bases/${kbId}`), { params: Promise.resolve({ id: kbId }) }));
+    const ok = await read(await getKb(new Request(`http://localhost/api/marketplace/knowledge-bases/${kbId}`), { params: Promise.resolve({ kbId: kbId }) }));
     expect(ok.status).toBe(200);
     expect(ok.body.plans.length).toBe(1);
     checker.expectConforms('/api/marketplace/knowledge-bases/{id}', 'GET', ok);
-    const missing = await read(await getKb(new Request('http://localhost/api/marketplace/knowledge-bases/kb_nope'), { params: Promise.resolve({ id: 'kb_nope' }) }));
+    const missing = await read(await getKb(new Request('http://localhost/api/marketplace/knowledge-bases/kb_nope'), { params: Promise.resolve({ kbId: 'kb_nope' }) }));
     expect(missing.status).toBe(404);
     checker.expectConforms('/api/marketplace/knowledge-bases/{id}', 'GET', missing);
   });

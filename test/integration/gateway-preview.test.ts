@@ -9,7 +9,7 @@ import { previewAllowance, previewsOffered, runPreviewQuery } from '@/lib/gatewa
 import { getUsageRecorder } from '@/lib/gateway/usage-recorder';
 import { updateListing } from '@/lib/publishing';
 import { resetEnvForTesting } from '@/lib/platform/env';
-import { PEER_HEADER } from '@/lib/platform/front-server.mjs';
+import { PEER_HEADER } from '@/lib/platform/peer-header.mjs';
 import { createTestDatabase } from '../support/db';
 import { buyKey, createKnowledgeBase, createPublisher } from '../support/gateway-fixtures';
 

@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgeBases, publishers, usagePeriods } from '@/db/schema';
 import type { DatabaseHandle } from '@/db/client';
-import { POST as searchRoute } from '@/app/kb/[kb_id]/search/route';
-import { GET as usageRoute, POST as usagePost } from '@/app/kb/[kb_id]/usage/route';
+import { POST as searchRoute } from '@/app/kb/[kbId]/search/route';
+import { GET as usageRoute, POST as usagePost } from '@/app/kb/[kbId]/usage/route';
 import { POST as difyRoute } from '@/app/dify/retrieval/route';
 import { ingestDocument } from '@/lib/engine';
 import { getUsageRecorder } from '@/lib/gateway';
@@ -62,7 +62,7 @@ async function search(kbId: string, key: string | null, body: unknown, contentTy
   const headers = new Headers({ 'Content-Type': contentType });
   if (key) headers.set('Authorization', `Bearer ${key}`);
   const response = await searchRoute(new Request(`http://localhost/kb/${kbId}/search`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }), {
-    params: Promise.resolve({ kb_id: kbId }),
+    params: Promise.resolve({ kbId: kbId }),
   });
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
@@ -70,7 +70,7 @@ async function search(kbId: string, key: string | null, body: unknown, contentTy
 async function usage(kbId: string, key: string | null) {
   const headers = new Headers();
   if (key) headers.set('Authorization', `Bearer ${key}`);
-  const response = await usageRoute(new Request(`http://localhost/kb/${kbId}/usage`, { headers }), { params: Promise.resolve({ kb_id: kbId }) });
+  const response = await usageRoute(new Request(`http://localhost/kb/${kbId}/usage`, { headers }), { params: Promise.resolve({ kbId: kbId }) });
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
@@ -183,7 +183,7 @@ describe('GET /kb/{kb_id}/usage', () => {
     await revokeKeyAsOperator(handle.db, k.keyId);
     await new Promise((r) => setTimeout(r, 600));
     expect((await usage(httpKb, k.key)).body.error).toBe('key_revoked');
-    const wrongMethod = await usagePost(new Request(`http://localhost/kb/${httpKb}/usage`, { method: 'POST' }), { params: Promise.resolve({ kb_id: httpKb }) });
+    const wrongMethod = await usagePost(new Request(`http://localhost/kb/${httpKb}/usage`, { method: 'POST' }), { params: Promise.resolve({ kbId: httpKb }) });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('Allow')).toBe('GET, HEAD');
   });

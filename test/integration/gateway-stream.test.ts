@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usagePeriods } from '@/db/schema';
 import type { DatabaseHandle } from '@/db/client';
-import { POST } from '@/app/kb/[kb_id]/query/route';
+import { POST } from '@/app/kb/[kbId]/query/route';
 import { streamGatewayQuery, type EventStreamWriter } from '@/lib/gateway/stream';
 import { createTestDatabase } from '../support/db';
 import { buyKey, createHttpKnowledgeBase, createPublisher, startExamplePublisher, startMisbehavingPublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
@@ -49,7 +49,7 @@ const used = async (subscriptionId: string) =>
 function request(kbId: string, key: string | null, query: string, signal?: AbortSignal) {
   const headers = new Headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream' });
   if (key) headers.set('Authorization', `Bearer ${key}`);
-  return POST(new Request(`http://localhost/kb/${kbId}/query`, { method: 'POST', headers, body: JSON.stringify({ query }), signal }), { params: Promise.resolve({ kb_id: kbId }) });
+  return POST(new Request(`http://localhost/kb/${kbId}/query`, { method: 'POST', headers, body: JSON.stringify({ query }), signal }), { params: Promise.resolve({ kbId: kbId }) });
 }
 
 function parseEvents(text: string): { event: string; data: any }[] {
@@ -100,7 +100,7 @@ describe('Accept: text/event-stream', () => {
     // The same publisher without a stream asked of it: JSON after the whole 2 s, as before.
     const json = await POST(
       new Request(`http://localhost/kb/${streamingKb}/query`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${k.key}` }, body: JSON.stringify({ query: 'tide' }) }),
-      { params: Promise.resolve({ kb_id: streamingKb }) },
+      { params: Promise.resolve({ kbId: streamingKb }) },
     );
     expect(await json.json()).toMatchObject({ answer: 'The tide turns twice a day.' });
   });

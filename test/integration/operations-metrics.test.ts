@@ -1,7 +1,7 @@
 import '../support/gateway-env';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/db/client';
-import { POST as query } from '@/app/kb/[kb_id]/query/route';
+import { POST as query } from '@/app/kb/[kbId]/query/route';
 import { GET as getMetrics } from '@/app/metrics/route';
 import { GET as getLive } from '@/app/api/health/live/route';
 import { GET as getReady } from '@/app/api/health/ready/route';
@@ -51,7 +51,7 @@ afterAll(async () => {
 
 const ask = (kbId: string, key: string) =>
   query(new Request(`http://localhost/kb/${kbId}/query`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` }, body: JSON.stringify({ query: 'What is a tide?' }) }), {
-    params: Promise.resolve({ kb_id: kbId }),
+    params: Promise.resolve({ kbId: kbId }),
   });
 
 const scrape = (authorization?: string) => getMetrics(new Request('http://localhost/metrics', { headers: authorization ? { Authorization: authorization } : {} }));

@@ -7,7 +7,7 @@ import { newId } from '@/lib/platform/ids';
 import { analyticsCsv, getKnowledgeBaseAnalytics, getPublisherAnalytics, percentileOf } from '@/lib/publishing';
 import { purchaseSubscription } from '@/lib/subscriptions';
 import { createTestDatabase } from '../support/db';
-import { createCatalogueFixture, createUser } from './subscriptions-fixtures';
+import { createCatalogFixture, createUser } from './subscriptions-fixtures';
 
 /**
  * Publishers' analytics from daily aggregates (docs/api.md §9.4): the usage recorder adds outcomes and latencies into
@@ -19,7 +19,7 @@ let db: Database;
 let owner: string;
 let stranger: string;
 let subscriptionId: string;
-let fx: Awaited<ReturnType<typeof createCatalogueFixture>>;
+let fx: Awaited<ReturnType<typeof createCatalogFixture>>;
 
 const NOW = new Date('2026-05-20T12:00:00Z');
 const at = (day: string) => new Date(`${day}T10:00:00Z`);
@@ -32,7 +32,7 @@ beforeAll(async () => {
   db = (await createTestDatabase()).db;
   owner = await createUser(db);
   stranger = await createUser(db);
-  fx = await createCatalogueFixture(db);
+  fx = await createCatalogFixture(db);
   await db.execute(sql`update publishers set owner_user_id = ${owner} where id = ${fx.publisherId}`);
   await db.insert(publishers).values({ id: newId('pub'), slug: `s-${stranger.slice(-6).toLowerCase()}`, name: 'Stranger', ownerUserId: stranger });
 });

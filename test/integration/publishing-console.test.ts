@@ -146,8 +146,8 @@ describe('listings', () => {
     const starter = await okPlan(actor, kb.id);
     expect(await publishListing(db, actor, kb.id)).toMatchObject({ ok: true, kb: { status: 'published' } });
     expect(await publishListing(db, actor, kb.id)).toMatchObject({ ok: false, code: 'conflict' });
-    const inCatalogue = async () => (await db.select().from(catalogSearch).where(eq(catalogSearch.kbId, kb.id))).length === 1;
-    expect(await inCatalogue()).toBe(true);
+    const inCatalog = async () => (await db.select().from(catalogSearch).where(eq(catalogSearch.kbId, kb.id))).length === 1;
+    expect(await inCatalog()).toBe(true);
     expect(await findPurchasablePlan(db, starter.id)).not.toBeNull();
 
     const buyer = await createUser(db);
@@ -155,7 +155,7 @@ describe('listings', () => {
     expect(bought.ok).toBe(true);
     const unpublished = await unpublishListing(db, actor, kb.id);
     expect(unpublished).toMatchObject({ ok: true, kb: { status: 'unpublished' }, endingSubscriptions: 1 });
-    expect(await inCatalogue()).toBe(false);
+    expect(await inCatalog()).toBe(false);
     expect(await findPurchasablePlan(db, starter.id)).toBeNull();
     // The subscriber keeps access to the end of the period, then it ends (no renewal of an unpublished listing).
     const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.userId, buyer));

@@ -4,7 +4,7 @@ import type { Database } from '@/db/client';
 import { getSubscriberStanding, offerFor } from '@/lib/subscriptions';
 import { cancelSubscription, endSubscription, markPastDue, purchaseSubscription, upgradeSubscription } from '@/lib/subscriptions';
 import { createTestDatabase } from '../support/db';
-import { createCatalogueFixture, createUser, useQueries } from './subscriptions-fixtures';
+import { createCatalogFixture, createUser, useQueries } from './subscriptions-fixtures';
 
 /** What the knowledge-base page learns about a signed-in buyer, from real rows (PGlite and Postgres). */
 let db: Database;
@@ -35,8 +35,8 @@ function countingStatements(inner: Database): { db: Database; count: () => numbe
 
 describe('getSubscriberStanding', () => {
   it('is null for a buyer without a live subscription to this knowledge base, whoever else subscribes', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
-    const other = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
+    const other = await createCatalogFixture(db);
     const buyer = await createUser(db);
     const stranger = await createUser(db);
     const now = at('2026-03-01T00:00:00.000Z');
@@ -48,7 +48,7 @@ describe('getSubscriberStanding', () => {
   });
 
   it('names the plan and this period’s usage, in one statement', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const buyer = await createUser(db);
     const subscription = await buy(buyer, plans.starter, at('2026-01-31T10:00:00.000Z'));
     await useQueries(db, subscription.id, subscription.currentPeriodStart, 7);
@@ -67,7 +67,7 @@ describe('getSubscriberStanding', () => {
   });
 
   it('counts the period the gateway is in, not the stored one, once a period has rolled over', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const buyer = await createUser(db);
     const subscription = await buy(buyer, plans.starter, at('2026-01-31T10:00:00.000Z'));
     await useQueries(db, subscription.id, subscription.currentPeriodStart, 42);
@@ -92,7 +92,7 @@ describe('getSubscriberStanding', () => {
   });
 
   it('follows the subscription through upgrade, cancellation, suspension and its end', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const buyer = await createUser(db);
     const subscription = await buy(buyer, plans.starter, at('2026-04-01T00:00:00.000Z'));
     const later = at('2026-04-10T00:00:00.000Z');

@@ -5,7 +5,7 @@ import type { Database } from '@/db/client';
 import { SubscriptionSweeper } from '@/lib/subscriptions';
 import { cancelSubscription, purchaseSubscription } from '@/lib/subscriptions';
 import { createTestDatabase } from '../support/db';
-import { countActive, createCatalogueFixture, createUser, subscribersCount } from './subscriptions-fixtures';
+import { countActive, createCatalogFixture, createUser, subscribersCount } from './subscriptions-fixtures';
 
 let db: Database;
 beforeAll(async () => {
@@ -42,7 +42,7 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 5_000): Prom
 
 describe('SubscriptionSweeper', () => {
   it('expires lapsed cancellations on start and then on every interval, and the marketplace count follows', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const lapsed = await subscriptionBought(plans.starter, 40, true);
     const cancelledButRunning = await subscriptionBought(plans.starter, 5, true);
     const renewing = await subscriptionBought(plans.starter, 40, false);
@@ -66,7 +66,7 @@ describe('SubscriptionSweeper', () => {
   });
 
   it('survives a failing database and sweeps again at the next interval', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const lapsed = await subscriptionBought(plans.starter, 40, true);
     let calls = 0;
     const flaky = async () => {

@@ -4,7 +4,7 @@ import type { Executor } from '@/db/client';
 import { newId } from '@/lib/platform/ids';
 
 /** A publisher with one knowledge base and Starter/Professional plans, plus buyers; real rows, no mocks. */
-export async function createCatalogueFixture(db: Executor, options: { kbStatus?: 'published' | 'draft' | 'suspended'; slug?: string } = {}) {
+export async function createCatalogFixture(db: Executor, options: { kbStatus?: 'published' | 'draft' | 'suspended'; slug?: string } = {}) {
   const publisherId = newId('pub');
   await db.insert(publishers).values({ id: publisherId, slug: `pub-${publisherId.slice(-8).toLowerCase()}`, name: 'Fixture Press' });
   const kbId = newId('kb');

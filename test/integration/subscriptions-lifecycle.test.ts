@@ -8,7 +8,7 @@ import { findKeyByHash } from '@/lib/gateway/key-lookup';
 import { inTransaction } from '@/lib/platform/transactions';
 import { listKeysForUser, revokeKey } from '@/lib/keys';
 import { createTestDatabase } from '../support/db';
-import { countActive, createCatalogueFixture, createUser, subscribersCount, useQueries } from './subscriptions-fixtures';
+import { countActive, createCatalogFixture, createUser, subscribersCount, useQueries } from './subscriptions-fixtures';
 
 let db: Database;
 beforeAll(async () => {
@@ -25,7 +25,7 @@ async function buy(userId: string, planId: string, now = at('2026-01-31T10:00:00
 
 describe('purchaseSubscription', () => {
   it('creates the subscription, its first key, the usage row, the counter and an audit row together', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const now = at('2026-01-31T10:00:00.000Z');
     const result = await buy(userId, plans.starter, now);
@@ -61,8 +61,8 @@ describe('purchaseSubscription', () => {
   });
 
   it('refuses inactive plans, unpublished knowledge bases and unknown users', async () => {
-    const { plans } = await createCatalogueFixture(db);
-    const draft = await createCatalogueFixture(db, { kbStatus: 'draft' });
+    const { plans } = await createCatalogFixture(db);
+    const draft = await createCatalogFixture(db, { kbStatus: 'draft' });
     const userId = await createUser(db);
     expect(await purchaseSubscription(db, { userId, planId: plans.retired, mode: 'live' })).toMatchObject({ ok: false, code: 'invalid_plan' });
     expect(await purchaseSubscription(db, { userId, planId: 'plan_missing', mode: 'live' })).toMatchObject({ ok: false, code: 'invalid_plan' });
@@ -71,7 +71,7 @@ describe('purchaseSubscription', () => {
   });
 
   it('is atomic: a failure midway (the audit insert) leaves nothing behind', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     await db.execute(sql`create or replace function fail_purchase_audit() returns trigger language plpgsql as $$
       begin
@@ -98,7 +98,7 @@ describe('purchaseSubscription', () => {
   });
 
   it("joins the caller's transaction: rolled back with it", async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     await expect(
       inTransaction(db, async (tx) => {
@@ -115,8 +115,8 @@ describe('purchaseSubscription', () => {
   });
 
   it('allows one live subscription per buyer and knowledge base', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
-    const other = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
+    const other = await createCatalogFixture(db);
     const userId = await createUser(db);
     await buy(userId, plans.starter);
     expect(await purchaseSubscription(db, { userId, planId: plans.pro, mode: 'live' })).toMatchObject({ ok: false, code: 'conflict' });
@@ -127,7 +127,7 @@ describe('purchaseSubscription', () => {
   });
 
   it('lets exactly one of several concurrent purchases of the same knowledge base by one buyer win', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) => purchaseSubscription(db, { userId, planId: i % 2 ? plans.pro : plans.starter, mode: 'live' })),
@@ -142,7 +142,7 @@ describe('purchaseSubscription', () => {
 
 describe('billing periods', () => {
   it('rolls forward from the anchor across month ends, resetting usage each period', async () => {
-    const { plans } = await createCatalogueFixture(db);
+    const { plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const { subscription } = await buy(userId, plans.starter, at('2026-01-31T10:00:00.000Z'));
     await useQueries(db, subscription.id, subscription.currentPeriodStart, 42);
@@ -182,7 +182,7 @@ describe('billing periods', () => {
   });
 
   it('keeps Stripe periods until invoice.paid advances them, which resets the cap', async () => {
-    const { plans } = await createCatalogueFixture(db);
+    const { plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const start = at('2026-03-10T00:00:00.000Z');
     const end = at('2026-04-10T00:00:00.000Z');
@@ -212,8 +212,8 @@ describe('billing periods', () => {
 
 describe('changes', () => {
   it('upgrades at once and carries the period usage over', async () => {
-    const { plans } = await createCatalogueFixture(db);
-    const other = await createCatalogueFixture(db);
+    const { plans } = await createCatalogFixture(db);
+    const other = await createCatalogFixture(db);
     const userId = await createUser(db);
     const { subscription, key } = await buy(userId, plans.starter, at('2026-02-01T00:00:00.000Z'));
     await useQueries(db, subscription.id, subscription.currentPeriodStart, 80);
@@ -231,7 +231,7 @@ describe('changes', () => {
   });
 
   it('cancels at period end: access continues, then the subscription expires and stops counting', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const { subscription } = await buy(userId, plans.starter, at('2026-01-15T12:00:00.000Z'));
     const cancelled = await cancelSubscription(db, { userId, subscriptionId: subscription.id, now: at('2026-01-20T00:00:00.000Z') });
@@ -266,7 +266,7 @@ describe('changes', () => {
   });
 
   it('sweeps every subscription whose cancellation has come due', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const userId = await createUser(db);
@@ -283,7 +283,7 @@ describe('changes', () => {
   });
 
   it('suspends a past-due subscription until a payment arrives, and ends it when Stripe deletes it', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const { subscription, key } = await buy(userId, plans.starter);
     expect(await markPastDue(db, subscription.id)).toMatchObject({ ok: true, subscription: { status: 'past_due' } });
@@ -306,7 +306,7 @@ describe('changes', () => {
   });
 
   it('keeps subscribers_count equal to a COUNT after a long sequence of operations', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const buyers = await Promise.all(Array.from({ length: 6 }, () => createUser(db)));
     const subs: string[] = [];
     for (const userId of buyers) subs.push((await buy(userId, plans.starter, at('2026-01-10T00:00:00.000Z'))).subscription.id);
@@ -329,7 +329,7 @@ describe('changes', () => {
 
 describe('keys', () => {
   it('issues a replacement key that works alongside the old one until it is revoked', async () => {
-    const { kbId, plans } = await createCatalogueFixture(db);
+    const { kbId, plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const stranger = await createUser(db);
     const { subscription, key: first } = await buy(userId, plans.starter);
@@ -362,7 +362,7 @@ describe('keys', () => {
   });
 
   it("answers not_found for another user's rows everywhere", async () => {
-    const { plans } = await createCatalogueFixture(db);
+    const { plans } = await createCatalogFixture(db);
     const owner = await createUser(db);
     const stranger = await createUser(db);
     const { subscription } = await buy(owner, plans.starter);
@@ -383,7 +383,7 @@ describe('keys', () => {
 
 describe('dashboard reads', () => {
   it('lists subscriptions with usage and zero-fills daily usage', async () => {
-    const { plans } = await createCatalogueFixture(db);
+    const { plans } = await createCatalogFixture(db);
     const userId = await createUser(db);
     const { subscription } = await buy(userId, plans.starter, at('2026-03-01T00:00:00.000Z'));
     await useQueries(db, subscription.id, subscription.currentPeriodStart, 7);

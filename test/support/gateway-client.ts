@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
-import { POST, GET, PUT, PATCH, DELETE, OPTIONS } from '@/app/kb/[kb_id]/query/route';
+import { POST, GET, PUT, PATCH, DELETE, OPTIONS } from '@/app/kb/[kbId]/query/route';
 
 /**
  * Calls POST /kb/{kb_id}/query through one of its two faces and returns status, headers and parsed body:
@@ -52,7 +52,7 @@ export async function callGateway(call: GatewayCall): Promise<GatewayReply> {
     body,
     ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
   } as RequestInit);
-  const response = await handlers[method](request, { params: Promise.resolve({ kb_id: call.kbId }) });
+  const response = await handlers[method](request, { params: Promise.resolve({ kbId: call.kbId }) });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: parse(text), text };
 }

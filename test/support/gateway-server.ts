@@ -1,11 +1,11 @@
 import http from 'node:http';
-import { matchKeyedPath, serveKeyedOverNode } from '@/lib/gateway/node';
-import { screenNodeRequest } from '@/lib/platform/front-door';
+import { matchKeyedPath, serveKeyedOverNode } from '@/lib/server/keyed-lane';
+import { screenNodeRequest } from '@/lib/server/front-door';
 import { listenOnLoopback } from './listen';
 
 /**
  * The gateway's fast lane over HTTP, without Next: the same dispatch as scripts/serve.mjs (`npm start`) for the keyed
- * endpoints (/kb/{kb_id}/query, search, usage, mcp and /dify/retrieval) and the front door's refusals (lib/platform/front-door.ts), and 404 for every other path. Used in-process (the security suite's HTTP face, raw-socket tests)
+ * endpoints (/kb/{kb_id}/query, search, usage, mcp and /dify/retrieval) and the front door's refusals (lib/server/front-door.ts), and 404 for every other path. Used in-process (the security suite's HTTP face, raw-socket tests)
  * and as a separate process (two app instances sharing Postgres and Redis): `tsx test/support/gateway-server.ts`
  * prints "gateway listening on <url>".
  */

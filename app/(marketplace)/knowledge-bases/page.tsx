@@ -11,7 +11,7 @@ import { Pagination } from '@/components/marketplace/pagination';
 import { friendlyListingError, pagePosition } from '@/components/marketplace/listing-error';
 import { Alert } from '@/components/ui/alert';
 import { ButtonLink } from '@/components/ui/button';
-import { CATEGORIES, parseListingParams, searchCatalogue, type ListingParams, type SearchParamsRecord } from '@/lib/catalog';
+import { CATEGORIES, parseListingParams, searchCatalog, type ListingParams, type SearchParamsRecord } from '@/lib/catalog';
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -54,7 +54,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
   const params = parsed.ok ? pageParams(parsed.params, raw) : null;
   const state = params ? toState(params) : lenientState(raw);
   // One search: the page's cards, the total and the facet counts of the same search and filters (lib/catalog).
-  const listing = params ? await searchCatalogue(params) : null;
+  const listing = params ? await searchCatalog(params) : null;
   // Refused filters: no search ran, so the tabs are shown without counts rather than with zeros.
   const counts = listing?.facets.categories ?? CATEGORIES.map((category) => ({ category, count: null }));
 

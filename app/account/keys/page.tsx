@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { parseFlash } from '@/components/account/flash';
-import { FlashMessage } from '@/components/account/flash-message';
+import { accountFlash } from '@/components/account/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
@@ -24,7 +24,7 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
         queries each answered in the last 30 days. Create a replacement key from a subscription&apos;s page.
       </p>
       <div className="mt-6">
-        <FlashMessage code={parseFlash(params.flash)} />
+        <FlashMessage message={accountFlash.read(params.flash)} />
         <KeysTable keys={keys} usage={usage} caption="All your API keys" />
       </div>
     </div>

@@ -13,10 +13,9 @@ import {
 } from '@/lib/accounts';
 import { deleteAccount } from '@/lib/billing';
 import { clientAddressFromHeaders } from '@/lib/platform/client-address';
-import { getDb, type Executor } from '@/lib/platform/db';
-import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
 import { formDataOf } from '@/lib/platform/text-input';
-import type { SettingsDone, SettingsError } from './messages';
+import { runOncePerForm } from '@/lib/site/form-action';
+import { settingsDone, settingsError, type SettingsDone, type SettingsError } from './messages';
 
 /**
  * The settings page's actions. Each form carries a token made when the page was rendered, and runs once per token
@@ -25,8 +24,8 @@ import type { SettingsDone, SettingsError } from './messages';
  * answering "that is not your password" about a password that was just changed.
  */
 const PAGE = '/account/settings';
-const done = (code: SettingsDone) => `${PAGE}?done=${code}`;
-const failed = (code: SettingsError, anchor = '') => `${PAGE}?error=${code}${anchor}`;
+const done = (code: SettingsDone) => settingsDone.withFlash(PAGE, code);
+const failed = (code: SettingsError, anchor = '') => settingsError.withFlash(PAGE, code) + anchor;
 const SIGNED_OUT_EVERYWHERE = '/signin?signedOut=everywhere';
 const DELETED = '/signin?deleted=1';
 
@@ -34,25 +33,6 @@ const field = (form: FormData, key: string): string => {
   const v = formDataOf(form).get(key);
   return typeof v === 'string' ? v : '';
 };
-
-/**
- * Runs `work` once for this rendering of the form; a repeat is redirected where the first submission went, after
- * `onRepeat` (what the first one did to this browser, such as removing its cookie).
- */
-async function oncePerForm<R extends { ok: boolean }>(
-  userId: string,
-  form: FormData,
-  work: (tx: Executor) => Promise<R>,
-  destination: (result: R) => string | null,
-  onRepeat?: () => Promise<void>,
-): Promise<R> {
-  const outcome = await onceForForm(await getDb(), { userId, token: field(form, FORM_TOKEN_FIELD) }, work, destination);
-  if (outcome.repeated) {
-    await onRepeat?.();
-    redirect(outcome.destination);
-  }
-  return outcome.result;
-}
 
 async function removeSessionCookie(): Promise<void> {
   const { name, options } = sessionCookie();
@@ -62,9 +42,9 @@ async function removeSessionCookie(): Promise<void> {
 export async function resendVerificationAction(form: FormData): Promise<void> {
   const user = await requireSessionUser(PAGE);
   const address = clientAddressFromHeaders(await headers());
-  const result = await oncePerForm(
-    user.id,
+  const result = await runOncePerForm(
     form,
+    user.id,
     (tx) => resendVerification(tx, user, address),
     (r) => (r.ok ? done(r.alreadyVerified ? 'already_verified' : 'verification_sent') : null),
   );
@@ -79,9 +59,9 @@ export async function resendVerificationAction(form: FormData): Promise<void> {
 export async function changePasswordAction(form: FormData): Promise<void> {
   const user = await requireSessionUser(PAGE);
   const address = clientAddressFromHeaders(await headers());
-  const result = await oncePerForm(
-    user.id,
+  const result = await runOncePerForm(
     form,
+    user.id,
     (tx) => changePassword(tx, { userId: user.id, currentPassword: field(form, 'currentPassword'), password: field(form, 'password') }, address),
     (r) => (r.ok ? done('password_changed') : null),
   );
@@ -99,15 +79,15 @@ export async function changePasswordAction(form: FormData): Promise<void> {
 /** Signs out every session of the account, this one included (lib/accounts/session-version.ts). */
 export async function signOutEverywhereAction(form: FormData): Promise<void> {
   const user = await requireSessionUser(PAGE);
-  await oncePerForm(
-    user.id,
+  await runOncePerForm(
     form,
+    user.id,
     async (tx) => {
       await endAllSessions(user.id, tx);
       return { ok: true as const };
     },
     () => SIGNED_OUT_EVERYWHERE,
-    removeSessionCookie,
+    { onRepeat: removeSessionCookie },
   );
   forgetSessionVersion(user.id);
   await removeSessionCookie();
@@ -116,12 +96,12 @@ export async function signOutEverywhereAction(form: FormData): Promise<void> {
 
 export async function deleteAccountAction(form: FormData): Promise<void> {
   const user = await requireSessionUser(PAGE);
-  const result = await oncePerForm(
-    user.id,
+  const result = await runOncePerForm(
     form,
+    user.id,
     (tx) => deleteAccount(tx, { userId: user.id, confirmEmail: field(form, 'confirmEmail'), password: field(form, 'password') }),
     (r) => (r.ok ? DELETED : null),
-    removeSessionCookie,
+    { onRepeat: removeSessionCookie },
   );
   if (!result.ok) redirect(failed(result.code === 'wrong_password' ? 'delete_password' : 'delete_confirmation', '#delete-heading'));
   forgetSessionVersion(user.id);

@@ -1,3 +1,5 @@
+import { flashMessages, type FlashText } from '@/lib/site/flash';
+
 /**
  * What the settings page says after each of its actions (`?done=` / `?error=`): a closed set, so a crafted link cannot
  * put arbitrary text on the page.
@@ -40,14 +42,18 @@ const DONE_SECTIONS: Record<SettingsDone, SettingsSection> = {
   password_changed: 'password',
 };
 
-export function parseSettingsMessage(done: unknown, error: unknown): { tone: 'success' | 'error'; text: string; section: SettingsSection; code: string } | null {
-  if (typeof error === 'string' && Object.hasOwn(SETTINGS_ERRORS, error)) {
-    const code = error as SettingsError;
-    return { tone: 'error', text: SETTINGS_ERRORS[code], section: ERROR_SECTIONS[code], code };
-  }
-  if (typeof done === 'string' && Object.hasOwn(SETTINGS_DONE, done)) {
-    const code = done as SettingsDone;
-    return { tone: 'success', text: SETTINGS_DONE[code], section: DONE_SECTIONS[code], code };
-  }
+/** The settings page's two flashes: `?done=` after a change, `?error=` after a refusal. */
+export const settingsDone = flashMessages(withTone(SETTINGS_DONE, 'success'), 'done');
+export const settingsError = flashMessages(withTone(SETTINGS_ERRORS, 'error'), 'error');
+
+function withTone<K extends string>(texts: Record<K, string>, tone: FlashText['tone']): Record<K, FlashText> {
+  return Object.fromEntries(Object.entries<string>(texts).map(([code, text]) => [code, { tone, text }])) as Record<K, FlashText>;
+}
+
+export function parseSettingsMessage(done: unknown, error: unknown): (FlashText & { section: SettingsSection; code: string }) | null {
+  const failed = settingsError.parse(error);
+  if (failed) return { ...settingsError.messages[failed], section: ERROR_SECTIONS[failed], code: failed };
+  const succeeded = settingsDone.parse(done);
+  if (succeeded) return { ...settingsDone.messages[succeeded], section: DONE_SECTIONS[succeeded], code: succeeded };
   return null;
 }

@@ -6,7 +6,8 @@ import { withPublishFlash } from '@/components/publish/flash';
 import { requireAdmin } from '@/lib/accounts';
 import { restoreListing, restorePublisher, suspendListing, suspendPublisher, type OperatorActor } from '@/lib/publishing';
 import { getDb } from '@/lib/platform/db';
-import { formDataOf, idSchema, textSchema } from '@/lib/platform/text-input';
+import { readForm } from '@/lib/site/form-action';
+import { idSchema, textSchema } from '@/lib/platform/text-input';
 
 /**
  * The operator's suspend and restore (ADMIN_EMAILS only: requireAdmin answers anyone else with the 404 page). Each
@@ -22,7 +23,7 @@ const PATH = '/admin/listings';
 
 async function moderate(formData: FormData, verb: 'suspend' | 'restore'): Promise<never> {
   const operator = await requireAdmin();
-  const parsed = form.safeParse(Object.fromEntries(formDataOf(formData)));
+  const parsed = readForm(formData, form);
   if (!parsed.success) redirect(withPublishFlash(PATH, 'not_found'));
   const { target, id, reason } = parsed.data;
   const actor: OperatorActor = { kind: 'operator', userId: operator.id, via: 'web' };

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { parsePublishFlash } from '@/components/publish/flash';
-import { PublishFlashMessage } from '@/components/publish/flash-message';
+import { publishFlash } from '@/components/publish/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { plural } from '@/lib/platform/format';
@@ -10,6 +10,7 @@ import { requireAdmin } from '@/lib/accounts';
 import { listPublishersForModeration } from '@/lib/publishing';
 import { getDb } from '@/lib/platform/db';
 import { restoreAction, suspendAction } from './actions';
+import { marketplacePaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Listings and publishers' };
 export const dynamic = 'force-dynamic';
@@ -27,7 +28,7 @@ export default async function AdminListingsPage({ searchParams }: { searchParams
         returns each to the state it had. Every change is audited with its reason.
       </p>
       <div className="mt-6">
-        <PublishFlashMessage code={parsePublishFlash((await searchParams).flash)} />
+        <FlashMessage message={publishFlash.read((await searchParams).flash)} />
       </div>
       <ul className="grid gap-6" aria-label="Publishers">
         {publishers.map((p) => (
@@ -35,7 +36,7 @@ export default async function AdminListingsPage({ searchParams }: { searchParams
             <div className="flex flex-wrap items-start justify-between gap-3">
               <div className="min-w-0">
                 <h2 className="text-lg font-semibold text-slate-900">
-                  <Link href={`/publishers/${encodeURIComponent(p.slug)}`} className="underline-offset-2 hover:underline">
+                  <Link href={marketplacePaths.publisher(p.slug)} className="underline-offset-2 hover:underline">
                     {p.name}
                   </Link>{' '}
                   {p.suspended ? <ListingStatusBadge status="suspended" /> : null}

@@ -5,6 +5,8 @@ import { errorResponse, isSameOriginPost, withApiRoute } from '@/lib/platform/ht
 import { routeMethods } from '@/lib/platform/route-methods';
 import { idSchema } from '@/lib/platform/text-input';
 import { getSessionUser, requireVerifiedEmail, VERIFY_FIRST_PATH } from '@/lib/accounts';
+import { accountPaths, marketplacePaths } from '@/lib/site/paths';
+import { withFlash } from '@/components/account/flash';
 
 export const dynamic = 'force-dynamic';
 
@@ -27,7 +29,7 @@ const start = withApiRoute(async (request, { requestId }) => {
   const user = await getSessionUser();
   if (!user) {
     const plan = await findPurchasablePlan(db, parsed.data.planId);
-    const back = plan ? `/knowledge-bases/${encodeURIComponent(plan.kbId)}` : '/';
+    const back = plan ? marketplacePaths.knowledgeBase(plan.kbId) : '/';
     // The plan goes along so that sign-in can say what it is for ("Sign in to buy Starter of …").
     return seeOther(`/signin?callbackUrl=${encodeURIComponent(back)}${plan ? `&plan=${encodeURIComponent(plan.planId)}` : ''}`);
   }
@@ -37,9 +39,9 @@ const start = withApiRoute(async (request, { requestId }) => {
   if (result.ok) return seeOther(result.url);
   switch (result.code) {
     case 'already_subscribed':
-      return seeOther(`/account/subscriptions/${encodeURIComponent(result.subscriptionId)}?flash=already_subscribed`);
+      return seeOther(withFlash(accountPaths.subscription(result.subscriptionId), 'already_subscribed'));
     case 'stripe_unavailable':
-      return seeOther(`/knowledge-bases/${encodeURIComponent(result.kbId)}?checkout=unavailable`);
+      return seeOther(`${marketplacePaths.knowledgeBase(result.kbId)}?checkout=unavailable`);
     default:
       return errorResponse('not_found', 'That plan is not available for purchase.', requestId);
   }

@@ -6,6 +6,7 @@ import { getCheckoutOutcome } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { baseUrl } from '@/lib/platform/base-url';
 import { requireSessionUser } from '@/lib/accounts';
+import { accountPaths, marketplacePaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Purchase complete', robots: { index: false } };
 export const dynamic = 'force-dynamic';
@@ -45,8 +46,8 @@ export default async function CheckoutSuccessPage({ searchParams }: { searchPara
           <KeyReveal apiKey={outcome.plaintext} kbId={outcome.kbId} baseUrl={baseUrl()} sampleQuestion={outcome.sampleQuestion} usage={outcome.usage} />
         </div>
         <div className="mt-6 flex flex-wrap gap-3">
-          <ButtonLink href={`/account/subscriptions/${outcome.subscriptionId}`}>Go to your subscription</ButtonLink>
-          <ButtonLink href={`/knowledge-bases/${outcome.kbId}#try-it-heading`} variant="secondary">
+          <ButtonLink href={accountPaths.subscription(outcome.subscriptionId)}>Go to your subscription</ButtonLink>
+          <ButtonLink href={`${marketplacePaths.knowledgeBase(outcome.kbId)}#try-it-heading`} variant="secondary">
             Try it on the knowledge base page
           </ButtonLink>
         </div>
@@ -62,7 +63,7 @@ export default async function CheckoutSuccessPage({ searchParams }: { searchPara
           Your subscription to {outcome.kbTitle} is active. Its key was shown once and is no longer displayed; if you did not
           copy it, create a replacement key from your subscription.
         </p>
-        <ButtonLink href={`/account/subscriptions/${outcome.subscriptionId}`} className="mt-6">
+        <ButtonLink href={accountPaths.subscription(outcome.subscriptionId)} className="mt-6">
           Manage the subscription
         </ButtonLink>
       </div>

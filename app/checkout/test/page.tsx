@@ -10,6 +10,7 @@ import { requireSessionUser, requireVerifiedEmail, VERIFY_FIRST_PATH } from '@/l
 import { isStripeConfigured } from '@/lib/billing';
 import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions';
 import { completeTestPurchaseAction } from './actions';
+import { marketplacePaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Test checkout' };
 export const dynamic = 'force-dynamic';
@@ -61,7 +62,7 @@ export default async function TestCheckoutPage({ searchParams }: { searchParams:
         <input type="hidden" name="planId" value={plan.planId} />
         <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />
         <SubmitButton pendingLabel="Completing purchase…">Complete test purchase</SubmitButton>
-        <Link href={`/knowledge-bases/${plan.kbId}`} className="text-sm font-medium text-brand-700 underline">
+        <Link href={marketplacePaths.knowledgeBase(plan.kbId)} className="text-sm font-medium text-brand-700 underline">
           Cancel
         </Link>
       </form>

@@ -8,6 +8,7 @@ import { consentChoices, isLoopbackRedirect, parseAuthorizationRequest } from '@
 import { clientAddressFromHeaders } from '@/lib/platform/client-address';
 import { getDb } from '@/lib/platform/db';
 import { authorizeAction } from './actions';
+import { marketplacePaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Connect an application' };
 export const dynamic = 'force-dynamic';
@@ -61,7 +62,7 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
       {choices.length === 0 ? (
         <p className="mt-6 text-slate-700">
           You have no active subscription to {request.kbTitle}.{' '}
-          <Link href={`/knowledge-bases/${encodeURIComponent(request.kbId)}`} className="font-medium text-brand-700 underline">
+          <Link href={marketplacePaths.knowledgeBase(request.kbId)} className="font-medium text-brand-700 underline">
             See its plans
           </Link>{' '}
           (free ones first), then come back to this page.

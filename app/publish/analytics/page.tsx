@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { AnalyticsPanel } from '@/components/publish/analytics-view';
-import { publishPaths } from '@/components/publish/listing-nav';
+import { publishPaths } from '@/lib/site/paths';
 import { DataTable, type DataColumn } from '@/components/ui/data-table';
 import { formatInteger } from '@/lib/platform/format';
 import { Section } from '@/components/ui/section';

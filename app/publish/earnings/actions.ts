@@ -2,7 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import { withPublishFlash } from '@/components/publish/flash';
-import { publishPaths } from '@/components/publish/listing-nav';
+import { publishPaths } from '@/lib/site/paths';
 import { requireSessionUser } from '@/lib/accounts';
 import { startConnectOnboarding } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';

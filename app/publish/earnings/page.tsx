@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { Fragment } from 'react';
-import { parsePublishFlash } from '@/components/publish/flash';
-import { PublishFlashMessage } from '@/components/publish/flash-message';
-import { publishPaths } from '@/components/publish/listing-nav';
+import { publishFlash } from '@/components/publish/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
+import { publishPaths } from '@/lib/site/paths';
 import { DataTable, type DataColumn } from '@/components/ui/data-table';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { formatAmount, formatDate, plural } from '@/lib/platform/format';
@@ -55,7 +55,7 @@ export default async function EarningsPage({ searchParams }: { searchParams: Pro
       </p>
 
       <div className="mt-6">
-        <PublishFlashMessage code={parsePublishFlash(params.flash)} />
+        <FlashMessage message={publishFlash.read(params.flash)} />
       </div>
 
       {connect.configured ? (

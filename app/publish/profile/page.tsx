@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { parsePublishFlash } from '@/components/publish/flash';
-import { PublishFlashMessage } from '@/components/publish/flash-message';
-import { publishPaths } from '@/components/publish/listing-nav';
+import { publishFlash } from '@/components/publish/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
+import { publishPaths } from '@/lib/site/paths';
 import { ProfileForm } from '@/components/publish/profile-form';
 import { requireSessionUser } from '@/lib/accounts';
 import { findPublisherForUser, PROFILE_LIMITS, toProfileView } from '@/lib/publishing';
@@ -21,7 +21,7 @@ export default async function PublisherProfilePage({ searchParams }: { searchPar
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Publisher profile</h1>
       <p className="mt-1 text-sm text-slate-700">What buyers see on your public page, and how the operator reaches you.</p>
       <div className="mt-6">
-        <PublishFlashMessage code={parsePublishFlash((await searchParams).flash)} />
+        <FlashMessage message={publishFlash.read((await searchParams).flash)} />
         <ProfileForm action={updateProfileAction} initial={{ name: view.name, slug: view.slug, websiteUrl: view.websiteUrl ?? '', bio: view.bio, contactEmail: view.contactEmail }} submitLabel="Save profile" limits={PROFILE_LIMITS} />
       </div>
     </div>

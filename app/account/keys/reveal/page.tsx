@@ -7,6 +7,7 @@ import { revealHandoff } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { baseUrl } from '@/lib/platform/base-url';
 import { requireSessionUser } from '@/lib/accounts';
+import { accountPaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'New API key', robots: { index: false } };
 export const dynamic = 'force-dynamic';
@@ -25,7 +26,7 @@ export default async function RevealKeyPage({ searchParams }: { searchParams: Pr
       <div className="mt-6">
         <KeyReveal apiKey={shown.plaintext} kbId={shown.kbId} baseUrl={baseUrl()} sampleQuestion={shown.sampleQuestion} usage={shown.usage} />
       </div>
-      <ButtonLink href={`/account/subscriptions/${shown.subscriptionId}`} className="mt-6">
+      <ButtonLink href={accountPaths.subscription(shown.subscriptionId)} className="mt-6">
         Back to the subscription
       </ButtonLink>
     </div>

@@ -5,17 +5,19 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { requireSessionUser } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';
-import { formDataOf, idSchema } from '@/lib/platform/text-input';
+import { idSchema } from '@/lib/platform/text-input';
 import type { AlertWebhookFormState } from '@/components/account/alert-webhook-form';
 import { removeAlertWebhook, saveAlertWebhook, sendTestAlertWebhook } from '@/lib/routing';
+import { readForm } from '@/lib/site/form-action';
+import { accountPaths } from '@/lib/site/paths';
 
 /** The usage-alert webhook of one subscription (docs/api.md §11.4): set or replace, remove, send a test event. */
 const form = z.object({ subscriptionId: idSchema(), url: z.string().max(2_000).optional().default('') });
 
 async function parse(formData: FormData) {
-  const parsed = form.safeParse(Object.fromEntries(formDataOf(formData)));
+  const parsed = readForm(formData, form);
   if (!parsed.success) redirect('/account');
-  const user = await requireSessionUser(`/account/subscriptions/${encodeURIComponent(parsed.data.subscriptionId)}`);
+  const user = await requireSessionUser(accountPaths.subscription(parsed.data.subscriptionId));
   return { user, ...parsed.data };
 }
 
@@ -24,7 +26,7 @@ export async function saveAlertWebhookAction(_previous: AlertWebhookFormState, f
   const result = await saveAlertWebhook(await getDb(), { userId: user.id, subscriptionId, url });
   if (!result.ok) return { error: result.message, url };
   // The page shows the webhook now in place ("Sending to …", test and remove); the secret shows while it is that one.
-  revalidatePath(`/account/subscriptions/${encodeURIComponent(subscriptionId)}`);
+  revalidatePath(accountPaths.subscription(subscriptionId));
   return { secret: result.secret, savedUrl: result.url };
 }
 
@@ -39,5 +41,5 @@ export async function sendTestAlertAction(_previous: AlertWebhookFormState, form
 export async function removeAlertWebhookAction(formData: FormData): Promise<void> {
   const { user, subscriptionId } = await parse(formData);
   await removeAlertWebhook(await getDb(), { userId: user.id, subscriptionId });
-  redirect(`/account/subscriptions/${encodeURIComponent(subscriptionId)}?alerts=removed#alerts-heading`);
+  redirect(`${accountPaths.subscription(subscriptionId)}?alerts=removed#alerts-heading`);
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { parseFlash } from '@/components/account/flash';
-import { FlashMessage } from '@/components/account/flash-message';
+import { accountFlash } from '@/components/account/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
 import { KeysTable } from '@/components/account/keys-table';
 import { SubscriptionBadges } from '@/components/account/status-badge';
 import { UsageChart } from '@/components/account/usage-chart';
@@ -10,18 +10,17 @@ import { SubmitButton } from '@/components/ui/submit-button';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { describePlan, formatDate, formatMonthlyPrice, plural } from '@/lib/platform/format';
-import { listPlanChoices } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { requireSessionUser } from '@/lib/accounts';
-import { getDailyUsage, getSubscriptionForUser, isLive, listUsageAlerts } from '@/lib/subscriptions';
-import { getKeyUsageForUser, KEY_NAME_MAX_LENGTH, listKeysForUser } from '@/lib/keys';
+import { loadSubscriptionPage } from '@/lib/dashboard';
+import { KEY_NAME_MAX_LENGTH } from '@/lib/keys';
 import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions';
 import { cancelSubscriptionAction, createReplacementKeyAction, downgradePlanAction, resumeSubscriptionAction } from '../../actions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { Section } from '@/components/ui/section';
 import { UsageAlertsSection } from '@/components/account/usage-alerts-section';
-import { getAlertWebhook } from '@/lib/routing';
 import { removeAlertWebhookAction, saveAlertWebhookAction, sendTestAlertAction } from './alert-actions';
+import { accountPaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Subscription' };
 export const dynamic = 'force-dynamic';
@@ -36,25 +35,11 @@ export default async function SubscriptionPage({
 }) {
   const { id } = await params;
   const query = await searchParams;
-  const user = await requireSessionUser(`/account/subscriptions/${id}`);
-  const db = await getDb();
-  const found = await getSubscriptionForUser(db, user.id, id);
-  if (!found.ok) notFound();
-  const sub = found.subscription;
-  const live = isLive(sub.status);
-  // Plan changes only on an active subscription that is not cancelling: a cancelled one offers "Resume" alone.
-  const canChangePlan = sub.status === 'active' && !sub.cancelAtPeriodEnd;
-  const [daily, keys, usage, choices, webhook, alertsSent] = await Promise.all([
-    getDailyUsage(db, user.id, sub.id, 30),
-    listKeysForUser(db, user.id),
-    getKeyUsageForUser(db, user.id),
-    canChangePlan ? listPlanChoices(db, sub.kbId, sub.plan) : Promise.resolve([]),
-    getAlertWebhook(db, { userId: user.id, subscriptionId: sub.id }),
-    listUsageAlerts(db, sub.id, new Date(sub.currentPeriodStart)),
-  ]);
-  const subKeys = keys.filter((k) => k.subscriptionId === sub.id);
-  const pendingPlan = sub.pendingPlanId ? choices.find((p) => p.id === sub.pendingPlanId) : undefined;
-  const changePath = `/account/subscriptions/${encodeURIComponent(sub.id)}/change`;
+  const user = await requireSessionUser(accountPaths.subscription(id));
+  const loaded = await loadSubscriptionPage(await getDb(), user.id, id);
+  if (!loaded.ok) notFound();
+  const { subscription: sub, live, canChangePlan, planChoices: choices, pendingPlan, dailyUsage, keys: subKeys, keyUsage: usage, alertWebhook: webhook, alertsSent } = loaded.page;
+  const changePath = accountPaths.changePlan(sub.id);
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
@@ -70,7 +55,7 @@ export default async function SubscriptionPage({
       </div>
 
       <div className="mt-6">
-        <FlashMessage code={parseFlash(query.flash)} />
+        <FlashMessage message={accountFlash.read(query.flash)} />
       </div>
 
       {sub.status === 'past_due' ? (
@@ -90,7 +75,7 @@ export default async function SubscriptionPage({
           <UsageMeter {...sub.usage} label={`Queries used for ${sub.kbTitle}`} />
         </div>
         <h3 className="mt-6 text-sm font-semibold text-slate-900">Queries per day</h3>
-        <div className="mt-2">{daily.ok ? <UsageChart days={daily.days} title={`Queries per day, ${sub.kbTitle}`} /> : null}</div>
+        <div className="mt-2">{dailyUsage ? <UsageChart days={dailyUsage} title={`Queries per day, ${sub.kbTitle}`} /> : null}</div>
       </Section>
 
       {live ? (

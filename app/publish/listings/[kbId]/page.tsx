@@ -3,9 +3,10 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { categoryLabel } from '@/components/marketplace/format';
-import { parsePublishFlash } from '@/components/publish/flash';
-import { PublishFlashMessage } from '@/components/publish/flash-message';
-import { ListingNav, publishPaths } from '@/components/publish/listing-nav';
+import { publishFlash } from '@/components/publish/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
+import { ListingNav } from '@/components/publish/listing-nav';
+import { marketplacePaths, publishPaths } from '@/lib/site/paths';
 import { ListingForm } from '@/components/publish/listing-form';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { Alert } from '@/components/ui/alert';
@@ -53,7 +54,7 @@ export default async function ListingEditorPage({ params, searchParams }: { para
       </div>
       <ListingNav kbId={kb.id} current="listing" />
       <div className="mt-6">
-        <PublishFlashMessage code={parsePublishFlash((await searchParams).flash)} />
+        <FlashMessage message={publishFlash.read((await searchParams).flash)} />
       </div>
 
       <section aria-labelledby="state-heading" className="mb-8 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
@@ -68,7 +69,7 @@ export default async function ListingEditorPage({ params, searchParams }: { para
           <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
             <p className="text-sm text-slate-700">
               In the catalogue and for sale.{' '}
-              <Link href={`/knowledge-bases/${encodeURIComponent(kb.id)}`} className="font-medium text-brand-700 underline underline-offset-2">
+              <Link href={marketplacePaths.knowledgeBase(kb.id)} className="font-medium text-brand-700 underline underline-offset-2">
                 View its public page
               </Link>
             </p>

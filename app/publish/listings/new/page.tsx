@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { categoryLabel } from '@/components/marketplace/format';
-import { publishPaths } from '@/components/publish/listing-nav';
+import { publishPaths } from '@/lib/site/paths';
 import { ListingForm } from '@/components/publish/listing-form';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { requireSessionUser } from '@/lib/accounts';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { parseFlash } from '@/components/account/flash';
-import { FlashMessage } from '@/components/account/flash-message';
+import { accountFlash } from '@/components/account/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { ButtonLink } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -11,6 +11,7 @@ import { requireSessionUser } from '@/lib/accounts';
 import { getKeyForUser, KEY_NAME_MAX_LENGTH } from '@/lib/keys';
 import { getDb } from '@/lib/platform/db';
 import { renameKeyAction } from '../../../actions';
+import { accountPaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Rename key' };
 export const dynamic = 'force-dynamic';
@@ -25,11 +26,11 @@ export default async function RenameKeyPage({
 }) {
   const { id } = await params;
   const query = await searchParams;
-  const user = await requireSessionUser(`/account/keys/${id}/rename`);
+  const user = await requireSessionUser(accountPaths.renameKey(id));
   const key = await getKeyForUser(await getDb(), user.id, id);
   if (!key) notFound();
   const fromSubscription = query.from === 'subscription';
-  const back = fromSubscription ? `/account/subscriptions/${key.subscriptionId}` : '/account/keys';
+  const back = fromSubscription ? accountPaths.subscription(key.subscriptionId) : '/account/keys';
   return (
     <div className="mx-auto max-w-xl px-4 py-10 sm:px-6">
       <Breadcrumb items={[{ label: 'Account', href: '/account' }, { label: 'API keys', href: '/account/keys' }, { label: 'Rename' }]} />
@@ -38,7 +39,7 @@ export default async function RenameKeyPage({
         <span className="break-all font-mono text-xs">{key.masked}</span> · {key.kbTitle} · created {formatDateTime(key.createdAt)}
       </p>
       <div className="mt-6">
-        <FlashMessage code={parseFlash(query.flash)} />
+        <FlashMessage message={accountFlash.read(query.flash)} />
       </div>
       {key.status !== 'active' ? (
         // A revoked key or an expired access is history (lib/keys renameKey refuses both): say so rather than offer a

@@ -9,6 +9,7 @@ import { previewPlanChange, type ChargePreview } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { getSubscriptionForUser } from '@/lib/subscriptions';
 import { changePlanAction, downgradePlanAction } from '../../../actions';
+import { accountPaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Confirm plan change' };
 export const dynamic = 'force-dynamic';
@@ -45,12 +46,12 @@ export default async function ConfirmPlanChangePage({
   const { id } = await params;
   const query = await searchParams;
   const planId = typeof query.plan === 'string' ? query.plan : '';
-  const user = await requireSessionUser(`/account/subscriptions/${id}/change?plan=${encodeURIComponent(planId)}`);
+  const user = await requireSessionUser(accountPaths.changePlan(id, planId));
   const db = await getDb();
   const found = await getSubscriptionForUser(db, user.id, id);
   if (!found.ok) notFound();
   const sub = found.subscription;
-  const back = `/account/subscriptions/${encodeURIComponent(sub.id)}`;
+  const back = accountPaths.subscription(sub.id);
   const result = await previewPlanChange(db, { userId: user.id, subscriptionId: sub.id, planId });
   return (
     <div className="mx-auto max-w-xl px-4 py-10 sm:px-6">

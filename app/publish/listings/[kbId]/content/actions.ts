@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { withPublishFlash } from '@/components/publish/flash';
 import type { FormState } from '@/components/publish/form-state';
-import { publishPaths } from '@/components/publish/listing-nav';
+import { publishPaths } from '@/lib/site/paths';
 import { requireSessionUser } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';

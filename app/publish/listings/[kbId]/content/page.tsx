@@ -3,9 +3,10 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { BackendForm } from '@/components/publish/backend-form';
 import { ContentManager } from '@/components/publish/content-manager';
-import { parsePublishFlash } from '@/components/publish/flash';
-import { PublishFlashMessage } from '@/components/publish/flash-message';
-import { ListingNav, publishPaths } from '@/components/publish/listing-nav';
+import { publishFlash } from '@/components/publish/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
+import { ListingNav } from '@/components/publish/listing-nav';
+import { publishPaths } from '@/lib/site/paths';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { TryIt } from '@/components/publish/try-it';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
@@ -75,7 +76,7 @@ export default async function ContentPage({ params, searchParams }: { params: Pa
       </div>
       <ListingNav kbId={kb.id} current="content" />
       <div className="mt-6">
-        <PublishFlashMessage code={parsePublishFlash((await searchParams).flash)} />
+        <FlashMessage message={publishFlash.read((await searchParams).flash)} />
       </div>
 
       {settings.kind === 'hosted' ? (

@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
-import { parsePublishFlash } from '@/components/publish/flash';
-import { PublishFlashMessage } from '@/components/publish/flash-message';
-import { ListingNav, publishPaths } from '@/components/publish/listing-nav';
+import { publishFlash } from '@/components/publish/flash';
+import { FlashMessage } from '@/components/ui/flash-message';
+import { ListingNav } from '@/components/publish/listing-nav';
+import { publishPaths } from '@/lib/site/paths';
 import { PlanForm } from '@/components/publish/plan-form';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
@@ -50,7 +51,7 @@ export default async function PlansPage({ params, searchParams }: { params: Para
       </div>
       <ListingNav kbId={kb.id} current="plans" />
       <div className="mt-6">
-        <PublishFlashMessage code={parsePublishFlash((await searchParams).flash)} />
+        <FlashMessage message={publishFlash.read((await searchParams).flash)} />
       </div>
       <p className="max-w-3xl text-sm text-slate-700">
         A new price, cap or rate limit applies to new purchases at once, and to current subscribers at their next renewal, never in the middle of a

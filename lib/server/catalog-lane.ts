@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GZIP_MIN_BYTES, acceptsGzip } from '@/lib/platform/content-encoding';
-import { decodePathSegment } from '@/lib/platform/front-door';
+import { answerPublicCatalog, gzipOf, type PublicCatalogReply, type PublicCatalogRoute } from '@/lib/catalog';
 import { newRequestId } from '@/lib/platform/http';
 import { log } from '@/lib/platform/log';
-import { answerPublicCatalogue, gzipOf, type PublicCatalogueReply, type PublicCatalogueRoute } from './public-answers';
+import { GZIP_MIN_BYTES, acceptsGzip } from './content-encoding';
+import { decodePathSegment } from './front-door';
 
 /**
  * The public catalogue's Node face: `GET`/`HEAD /api/marketplace/knowledge-bases[/{id}]` answered by `npm start`'s
- * server (scripts/serve.mjs) in front of Next, with the same function as the route handlers (`answerPublicCatalogue`).
+ * server (scripts/serve.mjs) in front of Next, with the same function as the route handlers (`answerPublicCatalog`).
  *
  * Why (bench/listing/README.md): a cached listing costs our code ~40 µs, and Next's request machinery ~0.5 ms around
  * it, as much as its no-op route. Through Next the listing served ~0.5–0.8× the no-op route's requests per second;
@@ -18,7 +18,7 @@ import { answerPublicCatalogue, gzipOf, type PublicCatalogueReply, type PublicCa
 const LISTING_PATH = '/api/marketplace/knowledge-bases';
 
 /** The catalogue route of a request the Node face answers, or null (any other method, path, or an undecodable id). */
-export function matchCatalogueRequest(method: string | undefined, url: string | undefined): PublicCatalogueRoute | null {
+export function matchCatalogRequest(method: string | undefined, url: string | undefined): PublicCatalogRoute | null {
   if ((method !== 'GET' && method !== 'HEAD') || !url?.startsWith(LISTING_PATH)) return null;
   const query = url.indexOf('?');
   const path = query < 0 ? url : url.slice(0, query);
@@ -32,7 +32,7 @@ export function matchCatalogueRequest(method: string | undefined, url: string | 
   return { kind: 'detail', id };
 }
 
-function send(req: IncomingMessage, res: ServerResponse, reply: PublicCatalogueReply): void {
+function send(req: IncomingMessage, res: ServerResponse, reply: PublicCatalogReply): void {
   if (res.headersSent || res.destroyed) return;
   const headers: Record<string, string> = { ...reply.headers, Vary: 'Accept-Encoding' };
   let payload = reply.body.bytes;
@@ -47,14 +47,14 @@ function send(req: IncomingMessage, res: ServerResponse, reply: PublicCatalogueR
 
 /**
  * Answers the request and returns true when it is a catalogue GET or HEAD; returns false without touching it
- * otherwise. Offered to scripts/serve.mjs with the gateway's fast lane (lib/gateway/node.ts).
+ * otherwise. Offered to scripts/serve.mjs with the keyed lane (lane.ts).
  */
-export function serveCatalogueOverNode(req: IncomingMessage, res: ServerResponse): boolean {
-  const route = matchCatalogueRequest(req.method, req.url);
+export function serveCatalogOverNode(req: IncomingMessage, res: ServerResponse): boolean {
+  const route = matchCatalogRequest(req.method, req.url);
   if (!route) return false;
   const query = req.url!.indexOf('?');
   const requestId = newRequestId();
-  answerPublicCatalogue(route, { search: query < 0 ? '' : req.url!.slice(query), headers: req.headers }, requestId).then(
+  answerPublicCatalog(route, { search: query < 0 ? '' : req.url!.slice(query), headers: req.headers }, requestId).then(
     (reply) => send(req, res, reply),
     (error: unknown) => {
       log.error({ err: error, request_id: requestId, path: LISTING_PATH }, 'unhandled error');

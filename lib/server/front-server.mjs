@@ -2,9 +2,9 @@
 // socket's peer address. Plain JavaScript, because serve.mjs imports it without a build step; typed by
 // front-server.d.mts. lib/platform/client-address.ts reads the peer header this module sets.
 import http from 'node:http';
+import { PEER_HEADER } from '../platform/peer-header.mjs';
 
-/** Set by the front server to the socket's address; a client-sent value is removed first. */
-export const PEER_HEADER = 'x-almanac-peer';
+export { PEER_HEADER };
 
 /**
  * Slow clients must not hold connections for minutes (Node's defaults: 60 s for headers, 300 s for a request).

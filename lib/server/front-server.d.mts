@@ -1,6 +1,6 @@
 import type http from 'node:http';
 
-export const PEER_HEADER: 'x-almanac-peer';
+export { PEER_HEADER } from '../platform/peer-header.mjs';
 export const FRONT_SERVER_TIMEOUTS: Readonly<{ headersTimeoutMs: number; requestTimeoutMs: number; checkIntervalMs: number; keepAliveTimeoutMs: number }>;
 export function stampPeer(req: http.IncomingMessage): void;
 export function createFrontServer(

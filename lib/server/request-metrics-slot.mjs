@@ -1,7 +1,7 @@
 // How the plain Node server in front of Next (scripts/serve.mjs) reports each answered request to /metrics and runs
 // the keyed endpoints inside a trace span (lib/platform/metrics.ts and tracing.ts, compiled by Next and registered
 // from instrumentation.ts). Plain JavaScript, because serve.mjs imports it without a build step; the two meet on
-// registered symbols of globalThis, as the fast lane does (lib/gateway/fast-lane-slot.mjs).
+// registered symbols of globalThis, as the fast lane does (fast-lane-slot.mjs).
 const OBSERVER = Symbol.for('almanac.metrics.observe-request');
 const TRACER = Symbol.for('almanac.tracing.request-span');
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { matchCatalogueRequest } from './node';
+import { matchCatalogRequest } from './catalog-lane';
 
-describe('matchCatalogueRequest: what the Node face answers before Next', () => {
-  it.each<[string, string, ReturnType<typeof matchCatalogueRequest>]>([
+describe('matchCatalogRequest: what the Node face answers before Next', () => {
+  it.each<[string, string, ReturnType<typeof matchCatalogRequest>]>([
     ['GET', '/api/marketplace/knowledge-bases', { kind: 'listing' }],
     ['HEAD', '/api/marketplace/knowledge-bases?query=law&x=1', { kind: 'listing' }],
     ['GET', '/api/marketplace/knowledge-bases?', { kind: 'listing' }],
@@ -26,6 +26,6 @@ describe('matchCatalogueRequest: what the Node face answers before Next', () => 
     ['GET', '/api/openapi.json', null],
     ['GET', '/', null],
   ])('%s %s', (method, url, expected) => {
-    expect(matchCatalogueRequest(method, url)).toEqual(expected);
+    expect(matchCatalogRequest(method, url)).toEqual(expected);
   });
 });

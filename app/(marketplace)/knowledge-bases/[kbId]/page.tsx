@@ -9,7 +9,6 @@ import { CodeSnippets } from '@/components/marketplace/code-snippets';
 import { catalogHref, EMPTY_CATALOG_STATE, withChange } from '@/components/marketplace/catalog-url';
 import { categoryLabel, languageName } from '@/components/marketplace/format';
 import { formatDate, formatInteger } from '@/lib/platform/format';
-import { publisherHref } from '@/components/marketplace/knowledge-base-card';
 import { PlanCards } from '@/components/marketplace/plan-cards';
 import { buildSnippets } from '@/components/marketplace/snippets';
 import { SubscriptionStanding } from '@/components/marketplace/subscription-standing';
@@ -24,14 +23,15 @@ import { getSessionUser } from '@/lib/accounts';
 import { getSubscriberStanding, offerFor } from '@/lib/subscriptions';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { Section } from '@/components/ui/section';
+import { marketplacePaths } from '@/lib/site/paths';
 
-type Params = Promise<{ id: string }>;
+type Params = Promise<{ kbId: string }>;
 
 // generateMetadata and the page ask for the same row; one query per request.
 const loadKnowledgeBase = cache((id: string) => getKnowledgeBaseView(id));
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const kb = await loadKnowledgeBase(decodeURIComponent((await params).id));
+  const kb = await loadKnowledgeBase(decodeURIComponent((await params).kbId));
   if (!kb) return { title: 'Knowledge base not found' };
   return { title: kb.title, description: kb.summary };
 }
@@ -56,7 +56,7 @@ const DOCUMENT_COLUMNS: DataColumn<PublicDocumentView>[] = [
 ];
 
 export default async function KnowledgeBasePage({ params }: { params: Params }) {
-  const id = decodeURIComponent((await params).id);
+  const id = decodeURIComponent((await params).kbId);
   // Side by side: the viewer's standing, the preview allowance and the documents need only the id.
   const [kb, viewer, preview, documents] = await Promise.all([loadKnowledgeBase(id), loadViewer(id), loadPreview(id), listPublicDocuments(id)]);
   if (!kb) notFound();
@@ -80,7 +80,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
           <h1 className="text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">{kb.title}</h1>
           <p className="mt-2 text-slate-700">
             by{' '}
-            <Link prefetch={false} href={publisherHref(kb.publisherRef.slug)} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+            <Link prefetch={false} href={marketplacePaths.publisher(kb.publisherRef.slug)} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
               {kb.publisherRef.name}
             </Link>
           </p>
@@ -176,7 +176,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
           </div>
           <p className="mt-4 text-sm text-slate-700">
             Errors, headers, limits and every endpoint:{' '}
-            <Link prefetch={false} href={`/docs?kb=${encodeURIComponent(kb.id)}`} className="font-medium text-brand-700 underline">
+            <Link prefetch={false} href={marketplacePaths.docsFor(kb.id)} className="font-medium text-brand-700 underline">
               the API reference
             </Link>
             .

@@ -12,8 +12,8 @@ export const size = { width: 1200, height: 630 };
 export const contentType = 'image/png';
 export const alt = 'Almanac knowledge base';
 
-export default async function OpenGraphImage({ params }: { params: Promise<{ id: string }> }) {
-  const kb = await getKnowledgeBaseView(decodeURIComponent((await params).id));
+export default async function OpenGraphImage({ params }: { params: Promise<{ kbId: string }> }) {
+  const kb = await getKnowledgeBaseView(decodeURIComponent((await params).kbId));
   const paid = kb?.plans.filter((p) => p.priceCents > 0).sort((a, b) => a.priceCents - b.priceCents)[0];
   const free = kb?.plans.some((p) => p.priceCents === 0);
   const price = [free ? 'Free plan' : null, paid ? `from ${formatPrice(paid.priceCents, paid.currency)}/month` : null].filter(Boolean).join(' · ');

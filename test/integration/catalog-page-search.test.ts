@@ -2,13 +2,13 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/marketplace/knowledge-bases/route';
 import { documents, knowledgeBases, plans, publishers } from '@/db/schema';
-import { searchCatalogue, type ListingParams } from '@/lib/catalog';
+import { searchCatalog, type ListingParams } from '@/lib/catalog';
 import { createTestDatabase } from '../support/db';
 
 /**
  * Search that finds what buyers type (issue 17, item 1) on a small fixture catalogue, on both databases: titles,
  * dotted and capitalised abbreviations, possessives, the typo fallback with its suggestion, the relevance order,
- * and facet counts that follow the search and filters. The catalogue page's function (`searchCatalogue`) and the
+ * and facet counts that follow the search and filters. The catalogue page's function (`searchCatalog`) and the
  * public API (which never corrects a search: docs/api.md §14) are both checked.
  */
 
@@ -82,7 +82,7 @@ describe('titles, publishers and abbreviations as people type them', () => {
     ['WHO guidelines', ['who']],
     ['Civic Texts Press', ['state-constitutions', 'us-constitution']],
   ])('%j finds %j (page and API)', async (query, expected) => {
-    const page = await searchCatalogue(params(query));
+    const page = await searchCatalog(params(query));
     expect(slugs(page.items)).toEqual(expected);
     expect(page.suggestion).toBeNull();
     expect(slugs((await api(`query=${encodeURIComponent(query)}&sort=relevance`)).items)).toEqual(expected);
@@ -91,7 +91,7 @@ describe('titles, publishers and abbreviations as people type them', () => {
 
 describe('typo tolerance (pg_trgm) and "Did you mean"', () => {
   it('a search that finds nothing shows the nearest words’ results and says so; the API answers what was asked', async () => {
-    const page = await searchCatalogue(params('constituton'));
+    const page = await searchCatalog(params('constituton'));
     expect(page.suggestion).toBe('constitution');
     expect(page.showingSuggestion).toBe(true);
     expect(slugs(page.items)).toEqual(['state-constitutions', 'us-constitution', 'civics']);
@@ -106,14 +106,14 @@ describe('typo tolerance (pg_trgm) and "Did you mean"', () => {
     ['constitutions', null], // same stem as the nearest word: it finds the same
     ['zzzzqqqq', null], // nothing near
   ])('%j suggests %j', async (query, suggestion) => {
-    expect((await searchCatalogue(params(query))).suggestion).toBe(suggestion);
+    expect((await searchCatalog(params(query))).suggestion).toBe(suggestion);
   });
 });
 
 describe('when nothing matches every word (issue 32)', () => {
   it('shows the knowledge bases matching most of the words, counting document titles, and says so', async () => {
     // "dosing" is in a title, "insulin" only in a document title, "fines" in a description; "zebra" nowhere.
-    const page = await searchCatalogue(params('insulin dosing fines zebra'));
+    const page = await searchCatalog(params('insulin dosing fines zebra'));
     expect(page.showingSomeWords).toBe(true);
     expect(page.someWords).toEqual(['insulin', 'dosing', 'fines']);
     expect(page.suggestion).toBeNull();
@@ -125,23 +125,23 @@ describe('when nothing matches every word (issue 32)', () => {
       { language: 'de', documentsCount: 0, lowestPrice: null, freePlan: false },
     ]);
     // Filters still apply; a one-word search that finds nothing stays empty; the API answers what was asked.
-    expect(slugs((await searchCatalogue(params('insulin dosing fines', { category: 'legal' }))).items)).toEqual(['gdpr']);
-    expect(await searchCatalogue(params('zebra'))).toMatchObject({ total: 0, showingSomeWords: false });
+    expect(slugs((await searchCatalog(params('insulin dosing fines', { category: 'legal' }))).items)).toEqual(['gdpr']);
+    expect(await searchCatalog(params('zebra'))).toMatchObject({ total: 0, showingSomeWords: false });
     // One word of several matches: that word's own results, facets included.
-    const one = await searchCatalogue(params('handbook zebra'));
+    const one = await searchCatalog(params('handbook zebra'));
     expect(one).toMatchObject({ total: 1, showingSomeWords: true, someWords: ['handbook'] });
     expect(slugs(one.items)).toEqual(['dosing']);
     expect(one.facets.total).toBe(1);
     expect((await api('query=insulin+dosing+fines')).total).toBe(0);
     // A search that matches every word is answered as before.
-    expect(await searchCatalogue(params('dosing handbook'))).toMatchObject({ total: 1, showingSomeWords: false });
+    expect(await searchCatalog(params('dosing handbook'))).toMatchObject({ total: 1, showingSomeWords: false });
   });
 });
 
 describe('sort=relevance', () => {
   it('ranks title matches first, then popular order; popular puts the most subscribed first', async () => {
     const relevance = ['state-constitutions', 'us-constitution', 'civics'];
-    expect(slugs((await searchCatalogue(params('constitution'))).items)).toEqual(relevance);
+    expect(slugs((await searchCatalog(params('constitution'))).items)).toEqual(relevance);
     expect(slugs((await api('query=constitution&sort=relevance')).items)).toEqual(relevance);
     expect(slugs((await api('query=constitution')).items)).toEqual(['civics', 'state-constitutions', 'us-constitution']);
   });
@@ -156,16 +156,16 @@ describe('sort=relevance', () => {
   });
 
   it('paging never repeats or skips', async () => {
-    const all = slugs((await searchCatalogue(params('constitution'))).items);
+    const all = slugs((await searchCatalog(params('constitution'))).items);
     const walked = [];
-    for (let page = 1; page <= 3; page++) walked.push(...slugs((await searchCatalogue(params('constitution', { page, pageSize: 1 }))).items));
+    for (let page = 1; page <= 3; page++) walked.push(...slugs((await searchCatalog(params('constitution', { page, pageSize: 1 }))).items));
     expect(walked).toEqual(all);
   });
 });
 
 describe('facet counts follow the search and the filters', () => {
-  const categoryCounts = (page: Awaited<ReturnType<typeof searchCatalogue>>) => Object.fromEntries(page.facets.categories.map((c) => [c.category, c.count]));
-  const tagCounts = (page: Awaited<ReturnType<typeof searchCatalogue>>) => Object.fromEntries(page.facets.tags.map((t) => [t.tag, t.count]));
+  const categoryCounts = (page: Awaited<ReturnType<typeof searchCatalog>>) => Object.fromEntries(page.facets.categories.map((c) => [c.category, c.count]));
+  const tagCounts = (page: Awaited<ReturnType<typeof searchCatalog>>) => Object.fromEntries(page.facets.tags.map((t) => [t.tag, t.count]));
 
   it.each<[string, Partial<ListingParams> & { query?: string }, Record<string, number>, Record<string, number>, number]>([
     ['no search', {}, { education: 1, policy: 0, health: 2, research: 0, legal: 3 },
@@ -180,7 +180,7 @@ describe('facet counts follow the search and the filters', () => {
       { guidelines: 2, clinical: 1, nutrition: 1 }, 2],
     ['nothing found', { query: 'zzzzqqqq' }, { education: 0, policy: 0, health: 0, research: 0, legal: 0 }, {}, 0],
   ])('%s', async (_name, change, categories, tags, total) => {
-    const page = await searchCatalogue(params(change.query, change));
+    const page = await searchCatalog(params(change.query, change));
     expect(categoryCounts(page)).toEqual(categories);
     expect(tagCounts(page)).toEqual(tags);
     expect(page.total).toBe(total);
@@ -189,14 +189,14 @@ describe('facet counts follow the search and the filters', () => {
 });
 
 describe('the language filter (issue 32)', () => {
-  const languageCounts = (page: Awaited<ReturnType<typeof searchCatalogue>>) => Object.fromEntries(page.facets.languages.map((l) => [l.language, l.count]));
+  const languageCounts = (page: Awaited<ReturnType<typeof searchCatalog>>) => Object.fromEntries(page.facets.languages.map((l) => [l.language, l.count]));
 
   it('filters by the primary language, and counts each language with the other filters applied', async () => {
-    const all = await searchCatalogue(params(undefined));
+    const all = await searchCatalog(params(undefined));
     expect(languageCounts(all)).toEqual({ en: 4, de: 1, fr: 1 });
     expect(all.facets.languages.map((l) => l.language)).toEqual(['en', 'de', 'fr']); // most results first
 
-    const french = await searchCatalogue(params(undefined, { language: 'fr' }));
+    const french = await searchCatalog(params(undefined, { language: 'fr' }));
     expect(slugs(french.items)).toEqual(['who']);
     expect(french.total).toBe(1);
     // The category tabs and tags follow the language; the language counts leave their own filter out.
@@ -205,11 +205,11 @@ describe('the language filter (issue 32)', () => {
     expect(french.facets.tags.map((t) => t.tag).sort()).toEqual(['guidelines', 'nutrition']);
     expect(languageCounts(french)).toEqual({ en: 4, de: 1, fr: 1 });
 
-    const germanHealth = await searchCatalogue(params(undefined, { language: 'de', category: 'health' }));
+    const germanHealth = await searchCatalog(params(undefined, { language: 'de', category: 'health' }));
     expect(germanHealth.total).toBe(0);
     expect(languageCounts(germanHealth)).toEqual({ en: 1, fr: 1 });
 
-    const searched = await searchCatalogue(params('guidelines', { language: 'en' }));
+    const searched = await searchCatalog(params('guidelines', { language: 'en' }));
     expect(slugs(searched.items)).toEqual(['dosing']);
   });
 
@@ -225,7 +225,7 @@ describe('the language filter (issue 32)', () => {
   it('follows a change of a listing’s language at once (the projection’s trigger)', async () => {
     const gdpr = [...SLUG_OF].find(([, slug]) => slug === 'gdpr')![0];
     await db.update(knowledgeBases).set({ language: 'es' }).where(eq(knowledgeBases.id, gdpr));
-    expect(slugs((await searchCatalogue(params(undefined, { language: 'es' }))).items)).toEqual(['gdpr']);
+    expect(slugs((await searchCatalog(params(undefined, { language: 'es' }))).items)).toEqual(['gdpr']);
     expect(slugs((await api('language=es&sort=new')).items)).toEqual(['gdpr']);
   });
 });

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { securityHeaders } from '@/lib/platform/security-headers.mjs';
 import { listenOnLoopback } from '@/test/support/listen';
-import { acceptsGzip, matchKeyedPath, matchQueryPath, serveQueryOverNode } from './node';
+import { acceptsGzip } from './content-encoding';
+import { matchKeyedPath, matchQueryPath, serveQueryOverNode } from './keyed-lane';
 
 describe('matchQueryPath', () => {
   it.each([

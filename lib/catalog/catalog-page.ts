@@ -21,7 +21,7 @@ import { suggestSearch } from './suggest';
  */
 const THIN_RESULTS = 3;
 
-export interface CatalogueSearch extends Listing<KnowledgeBaseCard> {
+export interface CatalogSearch extends Listing<KnowledgeBaseCard> {
   facets: CatalogFacets;
   /** The corrected search ("constitution" for "constituton"), or null. */
   suggestion: string | null;
@@ -42,7 +42,7 @@ type FacetLoader = (params: ListingParams, load: () => Promise<CatalogFacets>) =
 const facetsCacheKey = (params: ListingParams) =>
   JSON.stringify(['facets', params.query ?? null, params.category ?? null, params.language ?? null, [...params.tags].sort()]);
 
-async function loadCataloguePage(executor: Executor, params: ListingParams, facetsFor: FacetLoader) {
+async function loadCatalogPage(executor: Executor, params: ListingParams, facetsFor: FacetLoader) {
   const search = await resolveListingSearch(executor, params.query);
   const [rows, facets] = await Promise.all([
     queryPage(executor, params, search),
@@ -52,7 +52,7 @@ async function loadCataloguePage(executor: Executor, params: ListingParams, face
   return { search, listing: envelope(await withCardFacts(executor, complete.map(toCard)), facets.total, params), facets };
 }
 
-export async function searchCatalogue(params: ListingParams, db?: Executor): Promise<CatalogueSearch> {
+export async function searchCatalog(params: ListingParams, db?: Executor): Promise<CatalogSearch> {
   let executor = db;
   let facetsFor: FacetLoader = (_params, load) => load();
   if (!executor) {
@@ -64,8 +64,8 @@ export async function searchCatalogue(params: ListingParams, db?: Executor): Pro
       return JSON.parse(body!.bytes.toString('utf8')) as CatalogFacets;
     };
   }
-  const asTyped = await loadCataloguePage(executor, params, facetsFor);
-  const answer = (page: typeof asTyped, suggestion: string | null, showingSuggestion = false): CatalogueSearch => ({
+  const asTyped = await loadCatalogPage(executor, params, facetsFor);
+  const answer = (page: typeof asTyped, suggestion: string | null, showingSuggestion = false): CatalogSearch => ({
     ...page.listing,
     facets: page.facets,
     suggestion,
@@ -73,12 +73,12 @@ export async function searchCatalogue(params: ListingParams, db?: Executor): Pro
     showingSomeWords: false,
     someWords: [],
   });
-  const someWords = async (): Promise<CatalogueSearch> => {
+  const someWords = async (): Promise<CatalogSearch> => {
     const matching = await wordsWithMatches(executor, terms!);
     if (matching.length === 0) return answer(asTyped, null);
     if (matching.length === 1) {
       // One word matches: its own search, on the listing's fast path, facets and all.
-      const alone = await loadCataloguePage(executor, { ...params, query: matching[0] }, facetsFor);
+      const alone = await loadCatalogPage(executor, { ...params, query: matching[0] }, facetsFor);
       if (alone.facets.total > 0) return { ...answer(alone, null), showingSomeWords: true, someWords: matching };
     }
     const found = await searchSomeWords(executor, params, terms!);
@@ -91,6 +91,6 @@ export async function searchCatalogue(params: ListingParams, db?: Executor): Pro
   const suggestion = await suggestSearch(executor, terms);
   if (asTyped.facets.total > 0) return answer(asTyped, suggestion);
   if (!suggestion) return someWords();
-  const corrected = await loadCataloguePage(executor, { ...params, query: suggestion }, facetsFor);
+  const corrected = await loadCatalogPage(executor, { ...params, query: suggestion }, facetsFor);
   return corrected.facets.total > 0 ? answer(corrected, suggestion, true) : someWords();
 }

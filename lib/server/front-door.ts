@@ -1,17 +1,16 @@
 import { IncomingMessage, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-// Next's own reading of the router state an RSC request carries: what it throws on, it answers with a 500.
-import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state.js';
-import { ERROR_STATUS, errorBody, type ErrorCode } from './errors';
-import { REQUEST_ID_HEADER, newRequestId } from './http';
-import { log } from './log';
-import { HTTP_METHODS } from './route-methods';
-import { decodeUtf8 } from './text-input';
+import { ERROR_STATUS, errorBody, type ErrorCode } from '@/lib/platform/errors';
+import { REQUEST_ID_HEADER, newRequestId } from '@/lib/platform/http';
+import { log } from '@/lib/platform/log';
+import { HTTP_METHODS } from '@/lib/platform/route-methods';
+import { decodeUtf8 } from '@/lib/platform/text-input';
+import { isReadableRouterState } from './next-router-state';
 
 /**
  * The front door of `npm start` (scripts/serve.mjs asks it first, through the fast-lane slot): the requests that Next
  * would answer with a plain-text 500, an empty answer or an HTML page where docs/api.md §7.1 promises a JSON error,
- * answered before Next sees them. Each rule is one `Refusal`; `screenRequest` is pure, so the rules are tested without
- * a server (front-door.test.ts), and the fuzz (test/fuzz/) checks them through the real one.
+ * answered before Next sees them. Each rule is one `FrontDoorRefusal`; `screenRequest` is pure, so the rules are tested
+ * without a server (front-door.test.ts), and the fuzz (test/fuzz/) checks them through the real one.
  *
  * 1. A request target that is not a path (`*`, `http://host/…`): 400 `invalid_path`.
  * 2. A path whose percent-encoding cannot be decoded (`%ZZ`, a lone `%`, `%C3%28`, which is not UTF-8): 400
@@ -79,7 +78,7 @@ export function isFormHandlerPath(routed: string): boolean {
   return FORM_HANDLER_PATTERNS.some((pattern) => pattern.test(routed));
 }
 
-export interface Refusal {
+export interface FrontDoorRefusal {
   code: ErrorCode;
   message: string;
   /** JSON error body (under /api and /kb) or an HTML page. */
@@ -158,17 +157,8 @@ function isCrossSiteAction(request: ScreenedRequest): boolean {
   return !host || originHost !== host;
 }
 
-function isReadableRouterState(header: string | string[]): boolean {
-  try {
-    parseAndValidateFlightRouterState(header);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The refusal a request gets before routing, or null to pass it on. */
-export function screenRequest(request: ScreenedRequest): Refusal | null {
+export function screenRequest(request: ScreenedRequest): FrontDoorRefusal | null {
   const { method, target } = request;
   if (!target.startsWith('/')) {
     let json = true;
@@ -380,7 +370,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
  * the front server's request timeout): closing at once would make the client's TCP stack reset the connection while it
  * is still sending, and the answer could be lost with it.
  */
-function answer(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
+function answer(req: IncomingMessage, res: ServerResponse, refusal: FrontDoorRefusal): void {
   const requestId = newRequestId();
   const status = ERROR_STATUS[refusal.code];
   log.info({ request_id: requestId, method: req.method?.slice(0, 20), path: (req.url ?? '').slice(0, 200), code: refusal.code }, 'refused before routing');

@@ -1,26 +1,33 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, gzip } from 'node:zlib';
-import { KEYED_ENDPOINTS, servedMethods, type KeyedEndpointName } from './endpoints';
-import { answerMcpPost, serveMcpRequest } from './mcp';
-import type { BodyReadResult } from './request-body';
-import { MAX_BODY_BYTES } from './schemas';
-import { streamGatewayQuery, sseFrame, wantsEventStream, type EventStreamWriter } from './stream';
-import { gatewayErrorReply, gatewayReply, type GatewayReply } from './web';
+import {
+  KEYED_ENDPOINTS,
+  MAX_BODY_BYTES,
+  answerMcpPost,
+  gatewayErrorReply,
+  gatewayReply,
+  servedMethods,
+  serveMcpRequest,
+  sseFrame,
+  streamGatewayQuery,
+  wantsEventStream,
+  type BodyReadResult,
+  type EventStreamWriter,
+  type GatewayReply,
+  type KeyedEndpointName,
+} from '@/lib/gateway';
 import { INTERNAL_ERROR_MESSAGE, methodNotAllowedMessage, newRequestId, REQUEST_ID_HEADER, serializeJson } from '@/lib/platform/http';
 import { HTTP_METHODS } from '@/lib/platform/route-methods';
 import { isHttpsSite } from '@/lib/platform/base-url';
 import { log } from '@/lib/platform/log';
 import { securityHeaders } from '@/lib/platform/security-headers.mjs';
-import { decodePathSegment, screenNodeRequest } from '@/lib/platform/front-door';
 import { decodeUtf8 } from '@/lib/platform/text-input';
-import { GZIP_MIN_BYTES, acceptsGzip } from '@/lib/platform/content-encoding';
-import { beginPriorityWork } from '@/lib/platform/priority-work';
-import { serveCatalogueOverNode } from '@/lib/catalog';
-import { registerFastLane } from './fast-lane-slot.mjs';
+import { GZIP_MIN_BYTES, acceptsGzip } from './content-encoding';
+import { decodePathSegment } from './front-door';
 
 /**
- * The gateway's fast lane: the keyed endpoints (lib/gateway/endpoints.ts) answered straight from Node's http server, in
+ * The keyed lane: the keyed endpoints (lib/gateway/endpoints.ts) answered straight from Node's http server, in
  * front of Next.
  *
  * Why: on the keyed API, Next's request machinery (routing, the Web Request/Response/Headers objects, the body stream,
@@ -48,7 +55,7 @@ const DIFY_PATH = /^\/dify\/+retrieval\/?(?:\?|$)/;
 
 /**
  * The keyed endpoint and knowledge-base id of a URL the fast lane answers, or null for any other URL. A path that
- * cannot be decoded is not matched: the front door answers it (400 `invalid_path`, lib/platform/front-door.ts), with
+ * cannot be decoded is not matched: the front door answers it (400 `invalid_path`, front-door.ts), with
  * the one decoding of paths.
  */
 export function matchKeyedPath(url: string | undefined): LaneTarget | null {
@@ -107,7 +114,6 @@ function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Bod
   });
 }
 
-export { acceptsGzip };
 const gzipAsync = promisify(gzip);
 
 /** The security headers every answer carries (lib/platform/security-headers.mjs; Next's answers get the same list). */
@@ -251,13 +257,4 @@ function nodeEventStream(res: ServerResponse, requestId: string): EventStreamWri
       return opened;
     },
   };
-}
-
-/** Offers the fast lane to scripts/serve.mjs (called from instrumentation.ts once the database is ready). */
-export function registerNodeGateway(): void {
-  // Before Next: the front door's refusals, then the public catalogue's GETs (lib/catalog/node.ts), which Next's
-  // request machinery would cost more than the whole answer.
-  // Paid work is marked while in flight, so the public catalogue's turns yield to it (lib/platform/priority-work.ts).
-  const serve = (req: IncomingMessage, res: ServerResponse, target: LaneTarget) => serveKeyedOverNode(req, res, target).finally(beginPriorityWork());
-  registerFastLane({ match: matchKeyedPath, serve, screen: (req, res) => screenNodeRequest(req, res) || serveCatalogueOverNode(req, res) });
 }

@@ -10,8 +10,8 @@ export interface LaneTarget {
 export interface FastLane {
   /**
    * Answers a request Next would answer badly (an undecodable path, `/kb//query`, an unknown method, a cross-site
-   * server action; lib/platform/front-door.ts), or a public catalogue GET that it answers without Next's machinery
-   * (lib/catalog/node.ts), and returns true, or returns false without touching it. For a server
+   * server action; front-door.ts), or a public catalogue GET that it answers without Next's machinery
+   * (catalog-lane.ts), and returns true, or returns false without touching it. For a server
    * action's POST it returns a promise: of the request to hand Next (a copy whose body it read and checked), or of
    * null when it answered.
    */

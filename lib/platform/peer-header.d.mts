@@ -1,0 +1,1 @@
+export const PEER_HEADER: 'x-almanac-peer';

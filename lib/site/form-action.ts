@@ -1,0 +1,43 @@
+import { redirect } from 'next/navigation';
+import type { z } from 'zod';
+import { getDb, type Executor } from '@/lib/platform/db';
+import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
+import { formDataOf } from '@/lib/platform/text-input';
+
+/**
+ * What every server action of the site does with its form: read it through a schema (text inputs checked for
+ * control characters and bad UTF-8 first, docs/api.md §7.2), and run a state-changing form once per rendering
+ * (docs/api.md §7.4).
+ */
+
+/** The form's fields through `schema`; a failed parse is the caller's to answer (usually a redirect with a flash). */
+export function readForm<T>(formData: FormData, schema: z.ZodType<T>): z.ZodSafeParseResult<T> {
+  return schema.safeParse(Object.fromEntries(formDataOf(formData)));
+}
+
+/** The token the form was rendered with (FORM_TOKEN_FIELD), or null. */
+function formToken(formData: FormData): string | null {
+  const token = formDataOf(formData).get(FORM_TOKEN_FIELD);
+  return typeof token === 'string' ? token : null;
+}
+
+/**
+ * Runs `work` once for this rendering of the form and returns its result. A repeat (a double click, a browser retry)
+ * is redirected where the first submission went, after `onRepeat` (what the first one did to this browser, such as
+ * removing its cookie). `destination` says where a result leads; a refusal (null) is not recorded, so the form can be
+ * sent again. `db` is the caller's handle when the work joins a transaction it already holds.
+ */
+export async function runOncePerForm<R extends { ok: boolean }>(
+  formData: FormData,
+  userId: string,
+  work: (db: Executor) => Promise<R>,
+  destination: (result: R) => string | null,
+  options: { db?: Executor; onRepeat?: () => Promise<void> } = {},
+): Promise<R> {
+  const outcome = await onceForForm(options.db ?? (await getDb()), { userId, token: formToken(formData) }, work, destination);
+  if (outcome.repeated) {
+    await options.onRepeat?.();
+    redirect(outcome.destination);
+  }
+  return outcome.result;
+}
