@@ -18,6 +18,7 @@ export { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, ty
 export { detectFormat, MIME_TYPES, ParseError, type SourceFormat } from './parsers';
 export { parsePdfSource, renderPdfFromSource, type PdfSource } from './pdf-render';
 export * from './uploads';
+export { calibrateGate } from './gate-calibration';
 export { uploadStagingDirectory } from './source-store';
 
 /** The configured chat model, or null for extractive answers. */

@@ -36,9 +36,9 @@ import { rememberSecret } from '../support/log-scan';
  */
 type Handler = (request: Request, context: { params: Promise<Record<string, unknown>> }) => Promise<Response>;
 const ROUTES: Array<[RegExp, Record<string, Handler>, (m: RegExpExecArray) => Record<string, unknown>]> = [
-  [/^\/kb\/([^/]+)\/mcp$/, mcpRoute as never, (m) => ({ kb_id: decodeURIComponent(m[1]!) })],
-  [/^\/kb\/([^/]+)\/query$/, queryRoute as never, (m) => ({ kb_id: decodeURIComponent(m[1]!) })],
-  [/^\/kb\/([^/]+)\/usage$/, usageRoute as never, (m) => ({ kb_id: decodeURIComponent(m[1]!) })],
+  [/^\/kb\/([^/]+)\/mcp$/, mcpRoute as never, (m) => ({ kbId: decodeURIComponent(m[1]!) })],
+  [/^\/kb\/([^/]+)\/query$/, queryRoute as never, (m) => ({ kbId: decodeURIComponent(m[1]!) })],
+  [/^\/kb\/([^/]+)\/usage$/, usageRoute as never, (m) => ({ kbId: decodeURIComponent(m[1]!) })],
   [/^\/\.well-known\/oauth-authorization-server$/, asMetadataRoute as never, () => ({})],
   [/^\/\.well-known\/oauth-protected-resource\/(.+)$/, prMetadataRoute as never, (m) => ({ resource: m[1]!.split('/').map(decodeURIComponent) })],
   [/^\/oauth\/register$/, registerRoute as never, () => ({})],
