@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { OFF_TOPIC_QUESTIONS, type OffTopicQuestion } from '@/lib/engine/off-topic-questions';
 
 /** The labelled evaluation questions (hosted-kbs.md), shared by run.ts and the citation-verification test. */
 export interface EvalQuestion {
@@ -12,18 +13,10 @@ export interface EvalQuestion {
 }
 
 export const QUESTIONS_DIR = path.join(process.cwd(), 'bench', 'engine-quality', 'questions');
-export const OFF_TOPIC_FILE = path.join(process.cwd(), 'lib', 'engine', 'off-topic-questions.json');
 
-/** A question none of the seeded knowledge bases can answer. */
-export interface OffTopicQuestion {
-  id: string;
-  domain: string;
-  language: string;
-  question: string;
-}
-
-export function loadOffTopicSet(file = OFF_TOPIC_FILE): OffTopicQuestion[] {
-  return JSON.parse(readFileSync(file, 'utf8')) as OffTopicQuestion[];
+/** The hand-written off-topic list (lib/engine/off-topic-questions.ts): questions no seeded knowledge base answers. */
+export function loadOffTopicSet(): OffTopicQuestion[] {
+  return [...OFF_TOPIC_QUESTIONS];
 }
 
 /**

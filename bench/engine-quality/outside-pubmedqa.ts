@@ -4,7 +4,7 @@
  * another abstract cited too) and where each answer's FIRST statement comes from in its abstract: the conclusion or
  * the results (an answer), the methods, or the background and aim (issue 14's "restates the study's aim"). The
  * questions are often the article's title put as a question, so a background sentence shares many of their words.
- * Then the 75 off-topic questions of lib/engine/off-topic-questions.json are asked of the same knowledge base: a thousand abstracts share
+ * Then the 75 off-topic questions of lib/engine/off-topic-questions.ts are asked of the same knowledge base: a thousand abstracts share
  * words with them by chance (a place name, "proof", "replaced"), and each should still be refused.
  *
  *   npx tsx bench/engine-quality/outside-pubmedqa.ts path/to/ori_pqal.json [--verbose N] [--limit N]

@@ -2,7 +2,7 @@
  * The engine on factoid questions nobody here wrote: SQuAD's questions (squad.ts) asked, extractively, of one
  * knowledge base holding all their Wikipedia articles. Prints whether the asked article is cited first, whether the
  * answer's FIRST statement holds a marked answer (the figure issue 14 sets at 90% for our own set), whether any of its
- * statements does, and how often a second article is cited too. Then the 75 off-topic questions of lib/engine/off-topic-questions.json
+ * statements does, and how often a second article is cited too. Then the 75 off-topic questions of lib/engine/off-topic-questions.ts
  * are asked of the same knowledge base, and each should be refused.
  *
  *   npx tsx bench/engine-quality/outside-squad.ts path/to/dev-v1.1.json [--verbose N] [--limit N]

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { READER_MODEL, readQuestion, type ReaderModel } from './answerable';
 import { BACK_MATTER_SPARE, withoutBackMatter } from './back-matter';
-import offTopicQuestions from './off-topic-questions.json';
+import { OFF_TOPIC_QUESTIONS, type OffTopicQuestion } from './off-topic-questions';
 import { relevanceScore } from './relevance-gate';
 import { searchChunks } from './retrieval';
 import { PASSAGES_READ, rankSentences } from './sentence-ranker';
@@ -12,7 +12,7 @@ import { PASSAGES_READ, rankSentences } from './sentence-ranker';
  * fitted across domains; a broad one (whole Wikipedia pages, hundreds of articles) shares words with almost any
  * question and lets more of them through than a narrow rulebook does. So after its index changes, a knowledge base is
  * asked a fixed list of questions about other things (cooking, sport, vehicles, astronomy, entertainment, in four
- * languages: off-topic-questions.json), and its threshold rises until CALIBRATION_SHARE of them are refused, never
+ * languages: off-topic-questions.ts), and its threshold rises until CALIBRATION_SHARE of them are refused, never
  * above CALIBRATION_CAP, never below the shipped one. Measured in bench/engine-quality (lodo.ts --kb-calibration):
  * held out, other domains' questions refused on long Wikipedia pages 86.9% → 95.6% and on encyclopaedic sets 87.8% →
  * 90.1%, for 1.0 and 1.2 points more of their answerable questions refused; the narrow domains do not move.
@@ -22,14 +22,7 @@ export const CALIBRATION_SHARE = 0.95;
 /** Log-odds: past this a threshold refuses more of a broad knowledge base's own questions than it saves. */
 export const CALIBRATION_CAP = 0.6;
 
-interface OffTopicQuestion {
-  id: string;
-  domain: string;
-  language: string;
-  question: string;
-}
-
-export const CALIBRATION_QUESTIONS: readonly OffTopicQuestion[] = offTopicQuestions;
+export const CALIBRATION_QUESTIONS: readonly OffTopicQuestion[] = OFF_TOPIC_QUESTIONS;
 
 /**
  * The threshold the gate should use for this knowledge base, from the scores of the calibration questions, or null when
