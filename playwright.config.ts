@@ -19,7 +19,14 @@ function freePort(): string {
 /** Whether the command line's --project filters (none, or one matching the name) let the project run. */
 function projectSelected(name: string): boolean {
   const args = process.argv.slice(2);
-  const filters = args.flatMap((arg, i) => (arg === '--project' ? [args[i + 1] ?? ''] : arg.startsWith('--project=') ? [arg.slice('--project='.length)] : []));
+  // As Playwright reads it: `--project=a`, or `--project a b …` up to the next option.
+  const filters = args.flatMap((arg, i) => {
+    if (arg.startsWith('--project=')) return [arg.slice('--project='.length)];
+    if (arg !== '--project') return [];
+    const rest = args.slice(i + 1);
+    const end = rest.findIndex((next) => next.startsWith('-'));
+    return end === -1 ? rest : rest.slice(0, end);
+  });
   const pattern = (filter: string) => new RegExp(`^${filter.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i');
   return filters.length === 0 || filters.some((filter) => pattern(filter).test(name));
 }
@@ -92,8 +99,12 @@ export default defineConfig({
   projects: [
     { name: 'chromium', testIgnore: [...ALONE, ...SCALE_OUT_ONLY], use: browserUse },
     { name: 'alone', testMatch: ALONE, dependencies: ['chromium'], workers: 1, use: browserUse },
-    // Axe scans and screenshots off (e2e/support/a11y.ts, checksPages): the chromium project checks the same build's pages.
-    ...(external ? [] : [{ name: 'scale-out', testMatch: SCALE_OUT, metadata: { pageChecks: false }, use: { ...browserUse, baseURL: scaleOutURL } }]),
+    // After chromium, beside alone: alone runs one spec at a time, which leaves the second worker to this project, whose
+    // servers are its own. Axe scans and screenshots off (e2e/support/a11y.ts, checksPages): chromium checks the same
+    // build's pages. On its own: `npx playwright test --project scale-out --no-deps`.
+    ...(external
+      ? []
+      : [{ name: 'scale-out', testMatch: SCALE_OUT, dependencies: ['chromium'], metadata: { pageChecks: false }, use: { ...browserUse, baseURL: scaleOutURL } }]),
   ],
   // Started one after the other: the instances of scale-out serve the build that the first server made or found.
   webServer: external
