@@ -8,7 +8,8 @@ ARG NODE_VERSION=24.21.0
 # ── build: every dependency, the build, then the production dependencies only ──────────────────────────────
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
-ENV NEXT_TELEMETRY_DISABLED=1
+# Built once: Turbopack's build cache would be written only to be deleted below.
+ENV NEXT_TELEMETRY_DISABLED=1 NEXT_BUILD_CACHE=0
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .

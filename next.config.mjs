@@ -24,6 +24,10 @@ const nextConfig = (phase) => ({
   // Test and benchmark builds (Playwright, Lighthouse) set NEXT_SKIP_TYPECHECK=1: `npm run typecheck` is the type
   // gate, and a half-edited test file elsewhere in the tree must not stop a browser test of the app from building.
   typescript: { ignoreBuildErrors: process.env.NEXT_SKIP_TYPECHECK === '1' },
+  // Turbopack's build cache (.next/cache, about 200 MB) speeds up the next build of the same tree; a build made once
+  // (CI's, the container image's, whose build stage deletes the cache) only pays for writing it: about 30% more CPU
+  // (116 s against 81 s on two cores). Off where CI is set or NEXT_BUILD_CACHE=0 (the Dockerfile).
+  experimental: { turbopackFileSystemCacheForBuild: !process.env.CI && process.env.NEXT_BUILD_CACHE !== '0' },
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,

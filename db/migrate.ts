@@ -4,7 +4,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { DatabaseHandle } from './client';
 
-const MIGRATIONS_FOLDER = path.join(process.cwd(), 'db', 'migrations');
+export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'db', 'migrations');
 
 /** Arbitrary constant: several instances starting together take turns to migrate and seed. */
 const STARTUP_LOCK_ID = 7_391_452;

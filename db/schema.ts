@@ -670,38 +670,6 @@ export const kbStatsDaily = pgTable(
   (t) => [primaryKey({ columns: [t.kbId, t.day, t.outcome] })],
 );
 
-/**
- * The table of the hand-written job queue that pg-boss replaced (lib/platform/jobs.ts now keeps jobs in the `pgboss`
- * schema). Kept for one release: on start, jobs still waiting here move to pg-boss (lib/platform/job-queues.ts), and
- * bench/jobs runs the former queue on it as its baseline. A later migration drops it.
- */
-export const jobs = pgTable(
-  'jobs',
-  {
-    id: text('id').primaryKey(),
-    queue: text('queue').notNull(),
-    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
-    /** At most one job per key, ever: enqueueing a present key creates nothing. */
-    dedupeKey: text('dedupe_key'),
-    /** queued | running | done | failed */
-    status: text('status').notNull().default('queued'),
-    runAt: ts('run_at').notNull().defaultNow(),
-    attempts: integer('attempts').notNull().default(0),
-    maxAttempts: integer('max_attempts').notNull().default(5),
-    lockedBy: text('locked_by'),
-    lockedUntil: ts('locked_until'),
-    lastError: text('last_error'),
-    finishedAt: ts('finished_at'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    uniqueIndex('jobs_dedupe_key').on(t.dedupeKey),
-    index('jobs_due_idx').on(t.status, t.runAt),
-    index('jobs_finished_idx').on(t.finishedAt),
-  ],
-);
-
 // ── Ledgers ────────────────────────────────────────────────────────────────────────────────────────
 
 /** Every Stripe event applied, recorded in the same transaction as its effect: a duplicate changes nothing. */

@@ -1,20 +1,30 @@
 #!/usr/bin/env node
 // The container image's build, without Docker: clones this repository's committed HEAD into a temporary folder, runs
-// the Dockerfile's build-stage RUN commands there in order (its COPY lines are the clone itself), then does what the
-// runtime stage does: `npm start` on the built tree with production dependencies only, on a fresh embedded database.
-// It fails unless the server gets ready (a restart within 10 s), serves /metrics to loopback, and stops on SIGTERM.
-// Run by .ci/run; by hand: `node deploy/check-build-stage.mjs` (about four minutes on two cores).
+// the Dockerfile's build-stage RUN commands there in order (its COPY lines are the clone itself, its ENV lines their
+// environment), then does what the runtime stage does: `npm start` on the built tree with production dependencies
+// only, on a fresh embedded database. It fails unless the server gets ready (a restart within 10 s), serves /metrics
+// to loopback, and stops on SIGTERM. By hand: `node deploy/check-build-stage.mjs` (about four minutes on two cores).
+//
+// `--reuse-build` (.ci/run): the tree this runs from is itself a clean clone in which the build stage's first commands,
+// `npm ci` and `npm run build`, have just run, and its build is reused rather than made a second time: Next's output
+// (without its cache) and dist/ are copied into the clone, which must then find that build current (dist/build.json
+// holds a SHA-256 of every source file, so it is the build of exactly the clone's sources); the remaining RUN commands
+// run in the clone as usual. It saves the run a second `npm ci` and a second Next build.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { buildState } from '../scripts/build-stamp.mjs';
 import { parseDockerfile } from './dockerfile.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const READY_WITHIN_MS = 10_000;
 const work = mkdtempSync(path.join(os.tmpdir(), 'almanac-build-stage-'));
 const tree = path.join(work, 'app');
+const reuseBuild = process.argv.includes('--reuse-build');
+/** The build stage's commands whose outcome --reuse-build takes from this tree, in the order the stage must begin with. */
+const REUSABLE = ['npm ci', 'npm run build'];
 const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
 
 function freePort() {
@@ -76,14 +86,43 @@ async function startAndStop(label, limitMs) {
   return readyAfter;
 }
 
+/** `ENV A=1 B=2` lines of a stage, as an environment (plain key=value pairs, as this Dockerfile writes them). */
+function stageEnv(stage) {
+  const env = {};
+  for (const { keyword, args } of stage.instructions) {
+    if (keyword !== 'ENV') continue;
+    for (const pair of args.split(/\s+/)) {
+      const at = pair.indexOf('=');
+      if (at > 0) env[pair.slice(0, at)] = pair.slice(at + 1);
+    }
+  }
+  return env;
+}
+
 try {
   execFileSync('git', ['clone', '--quiet', '--no-local', root, tree], { stdio: 'inherit' });
   const build = parseDockerfile(readFileSync(path.join(tree, 'Dockerfile'), 'utf8')).find((stage) => stage.name === 'build');
   if (!build) throw new Error('the Dockerfile has no stage named build');
-  for (const command of build.run) {
+  const env = { ...process.env, ...stageEnv(build) };
+  let commands = build.run;
+  if (reuseBuild) {
+    if (REUSABLE.some((command, i) => build.run[i] !== command)) {
+      throw new Error(`--reuse-build: the build stage no longer begins with ${REUSABLE.map((c) => `RUN ${c}`).join(', ')}; run without it`);
+    }
+    const started = Date.now();
+    // Next's output as `npm run build` left it, less the build cache (which the stage deletes anyway).
+    // Its links into node_modules stay relative (verbatimSymlinks), so they resolve to the clone's production packages.
+    cpSync(path.join(root, '.next'), path.join(tree, '.next'), { recursive: true, verbatimSymlinks: true, filter: (from) => from !== path.join(root, '.next', 'cache') });
+    cpSync(path.join(root, 'dist'), path.join(tree, 'dist'), { recursive: true });
+    const state = buildState(tree);
+    if (state !== 'current') throw new Error(`--reuse-build: the build of ${root} is ${state} for the committed sources; run \`npm run build\` on a clean tree first`);
+    console.log(`\n$ ${REUSABLE.join(' && ')}\n(run by .ci/run in its own clean clone of this commit; its build copied here, current for these sources, ${seconds(started)} s)`);
+    commands = build.run.slice(REUSABLE.length);
+  }
+  for (const command of commands) {
     const started = Date.now();
     console.log(`\n$ ${command}`);
-    execFileSync('bash', ['-c', command], { cwd: tree, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    execFileSync('bash', ['-c', command], { cwd: tree, stdio: 'inherit', env });
     console.log(`(${seconds(started)} s)`);
   }
 

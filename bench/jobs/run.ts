@@ -1,9 +1,11 @@
 /**
- * The background-job queue: the hand-written table queue it replaced (table-queue.ts) next to pg-boss (lib/platform/jobs.ts), in one run, on
- * embedded PGlite and on PostgreSQL. For each: the cost of enqueueing inside a transaction, the pickup latency of an
- * idle worker (commit → handler starts, one job at a time), and the throughput of draining a backlog (enqueued
- * before the worker starts) with a no-op handler. Both are configured as the app runs them: the table queue polled every JOB_POLL_MS (1 s by default) and
- * drained in batches of 5; pg-boss polls every second too, is woken by LISTEN/NOTIFY, and takes one job at a time.
+ * The background-job queue (lib/platform/jobs.ts, pg-boss) on embedded PGlite and on PostgreSQL, each on a fresh
+ * database: the cost of enqueueing inside a transaction, the pickup latency of an idle worker (commit → handler
+ * starts, one job at a time), and the throughput of draining a backlog (enqueued before the worker starts) with a
+ * no-op handler. Configured as the app runs it: polled every second (JOB_POLL_MS), woken by LISTEN/NOTIFY, batches of
+ * 5. The hand-written table queue that pg-boss replaced was measured beside it by this script until its table was
+ * dropped (migration 0026); its figures stay in README.md as the baseline, and its code at commit 818752d
+ * (bench/jobs/table-queue.ts).
  *
  * Run: `node_modules/.bin/node --import tsx bench/jobs/run.ts [--jobs 300] [--pickups 15]` (Node 24: pg-boss needs ≥ 22.12).
  */
@@ -13,7 +15,6 @@ import { createJobQueues } from '@/lib/platform/job-queues';
 import { defineJobHandler, enqueueJob, startJobQueue, startJobWorker, stopJobQueue, type JobWorker } from '@/lib/platform/jobs';
 import { inTransaction } from '@/lib/platform/transactions';
 import { createScratchDatabase } from '@/test/support/scratch-database';
-import * as table from './table-queue';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -85,18 +86,6 @@ async function measure(handle: DatabaseHandle, queue: QueueUnderTest): Promise<F
   };
 }
 
-function tableQueue(): QueueUnderTest {
-  let worker: { stop(): Promise<void> } | undefined;
-  return {
-    async start(onJob) {
-      table.defineJobHandler('bench.noop', async (payload: { i: number }) => onJob(payload));
-      worker = table.startJobWorker({ pollMs: 1_000 });
-    },
-    enqueue: (handle, i) => inTransaction(handle.db, async (tx) => void (await table.enqueueJob(tx, { queue: 'bench.noop', payload: { i } }))),
-    stop: async () => worker?.stop(),
-  };
-}
-
 /** lib/platform/jobs.ts as the server runs it: the worker mode's pg-boss, JOB_POLL_MS 1 s, one job at a time per queue. */
 function pgBossQueue(): QueueUnderTest {
   let worker: JobWorker | undefined;
@@ -127,19 +116,21 @@ async function withDatabase<T>(kind: 'pglite' | 'postgres', work: (handle: Datab
   }
 }
 
+/** The hand-written table queue's figures in the last run that measured both (README.md, 2026-11-28, 300 jobs, 15 pickups). */
+const TABLE_QUEUE_BASELINE: Record<'pglite' | 'postgres', Figures> = {
+  pglite: { enqueueMsPerJob: 2.8, pickupP50Ms: 539.9, pickupMaxMs: 798.9, drainJobsPerSecond: 302 },
+  postgres: { enqueueMsPerJob: 8.3, pickupP50Ms: 512.2, pickupMaxMs: 819.2, drainJobsPerSecond: 123 },
+};
+
 const rows: Record<string, Figures> = {};
-for (const kind of ['pglite', 'postgres'] as const) {
-  // A fresh database for each queue, so neither drains the other's leftovers or shares its bloat.
-  rows[`${kind} table queue`] = await withDatabase(kind, (handle) => measure(handle, tableQueue()));
-  rows[`${kind} pg-boss`] = await withDatabase(kind, (handle) => measure(handle, pgBossQueue()));
-}
+for (const kind of ['pglite', 'postgres'] as const) rows[`${kind} pg-boss`] = await withDatabase(kind, (handle) => measure(handle, pgBossQueue()));
 const round = (n: number) => Math.round(n * 10) / 10;
 console.table(Object.fromEntries(Object.entries(rows).map(([name, f]) => [name, Object.fromEntries(Object.entries(f).map(([k, v]) => [k, round(v)]))])));
-for (const kind of ['pglite', 'postgres']) {
-  const a = rows[`${kind} table queue`]!;
+for (const kind of ['pglite', 'postgres'] as const) {
+  const a = TABLE_QUEUE_BASELINE[kind];
   const b = rows[`${kind} pg-boss`]!;
   console.log(
-    `${kind}: pg-boss / table queue — enqueue ${round(b.enqueueMsPerJob / a.enqueueMsPerJob)}×, pickup p50 ${Math.round((b.pickupP50Ms / a.pickupP50Ms) * 1000) / 1000}×, drain throughput ${round(b.drainJobsPerSecond / a.drainJobsPerSecond)}×`,
+    `${kind}: pg-boss / the table queue's recorded figures — enqueue ${round(b.enqueueMsPerJob / a.enqueueMsPerJob)}×, pickup p50 ${Math.round((b.pickupP50Ms / a.pickupP50Ms) * 1000) / 1000}×, drain throughput ${round(b.drainJobsPerSecond / a.drainJobsPerSecond)}×`,
   );
 }
 process.exit(0);

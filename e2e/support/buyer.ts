@@ -8,11 +8,13 @@ import { newAccount, signUp } from './auth';
  * test subscription made through the operator CLI (no checkout to click through).
  */
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const CLI = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
-/** Runs the operator CLI against the server's embedded database (it shares it over a local socket). */
-function almanac(args: string[]): string {
-  return execFileSync(CLI, ['scripts/almanac.ts', ...args], {
+/**
+ * Runs the operator CLI as `npm run almanac` does (the compiled CLI of a current build, else the source through tsx)
+ * against the server's embedded database (it shares it over a local socket).
+ */
+export function almanac(args: string[]): string {
+  return execFileSync(process.execPath, ['scripts/run.mjs', 'almanac', ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '', LOG_LEVEL: 'error', LOG_FILE: '' },

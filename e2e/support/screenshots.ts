@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { checksPages } from './a11y';
 
 const SCREENSHOTS = path.resolve('e2e/artifacts/screenshots');
 
@@ -8,6 +9,7 @@ const SCREENSHOTS = path.resolve('e2e/artifacts/screenshots');
  * e2e/artifacts/screenshots/), failing when the phone layout scrolls sideways; leaves the viewport at 1366 px.
  */
 export async function snapAtBothWidths(page: Page, name: string): Promise<void> {
+  if (!checksPages()) return;
   await page.setViewportSize({ width: 1366, height: 900 });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-1366.png`), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });

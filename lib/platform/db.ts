@@ -18,13 +18,14 @@ const SLOT = 'database';
 export type Seeder = (db: Database) => Promise<void>;
 
 /**
- * Migrates (our tables, then pg-boss's schema and the job queues), then runs `seed` on an empty database when one is
- * given. Safe to run on every start.
+ * Migrates (pg-boss's schema and the job queues, then our tables), then runs `seed` on an empty database when one is
+ * given. Safe to run on every start. pg-boss comes first so that a database upgraded from a version with the former
+ * `jobs` table has its waiting jobs moved to pg-boss before migration 0027 drops that table.
  */
 export async function prepareDatabase(handle: DatabaseHandle, options: { seed?: Seeder } = {}): Promise<void> {
   await withStartupLock(handle, async () => {
-    await migrateDatabase(handle);
     await installJobQueue(handle);
+    await migrateDatabase(handle);
     if (options.seed && (await isEmptyCatalog(handle))) {
       const started = Date.now();
       await options.seed(handle.db);

@@ -48,9 +48,11 @@ interface TableJob {
 }
 
 /**
- * Jobs still waiting in the `jobs` table of the queue pg-boss replaced (an instance upgraded with uploads or emails
- * queued) are sent to pg-boss once, with the attempts they had left, and leave the table in the same transaction.
- * Only the queues listed above: their lookups are cached, so the sends write through the transaction alone.
+ * Jobs still waiting in the `jobs` table of the queue pg-boss replaced (a database upgraded from a version before
+ * pg-boss, with uploads or emails queued) are sent to pg-boss once, with the attempts they had left, and leave the
+ * table in the same transaction. Only the queues listed above: their lookups are cached, so the sends write through
+ * the transaction alone. It runs before the migrations (prepareDatabase), so before 0027 drops the table; on a database
+ * without the table it does nothing.
  */
 async function carryOverTableJobs(handle: DatabaseHandle, boss: PgBoss): Promise<void> {
   const present = (await handle.db.execute(sql`select to_regclass('public.jobs') is not null as present`)).rows[0] as { present: boolean };

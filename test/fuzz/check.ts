@@ -86,6 +86,15 @@ export function checkAnswer(c: FuzzCase, result: WireResult): string | null {
     if (status === 405 && !headers.allow) return '405 without Allow';
   }
   if (status >= 500) {
+    // A path the checker does not take for a JSON surface (a dot segment, `/api/.%2e/…`) may still be one to the
+    // server, which then answers a JSON error body: its code is read all the same.
+    if (parsed === undefined && type.startsWith('application/json')) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Judged below as undocumented.
+      }
+    }
     const code = (parsed as { error?: unknown } | undefined)?.error;
     const frontDoorPage = status === 501 && type.startsWith('text/html') && typeof requestId === 'string';
     if (!frontDoorPage && !(typeof code === 'string' && DOCUMENTED_5XX.has(code))) return `undocumented ${status}: ${type} ${text.slice(0, 160)}`;

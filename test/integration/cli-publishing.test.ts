@@ -9,11 +9,10 @@ import { childLogFile } from '../support/log-scan';
 import { createUser } from './subscriptions-fixtures';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 function runCli(args: string[], env: Record<string, string | undefined>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(TSX, ['scripts/almanac.ts', ...args], { cwd: ROOT, env: { ...process.env, LOG_FILE: childLogFile('cli'), SEED_ON_START: 'false', APP_URL: 'http://almanac.test:3999', ...env }, timeout: 90_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['scripts/run.mjs', 'almanac', ...args], { cwd: ROOT, env: { ...process.env, LOG_FILE: childLogFile('cli'), SEED_ON_START: 'false', APP_URL: 'http://almanac.test:3999', ...env }, timeout: 90_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: String(stdout), stderr: String(stderr) });
     });
   });

@@ -15,7 +15,6 @@ import { childLogFile } from '../support/log-scan';
 import { createCatalogFixture } from './subscriptions-fixtures';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const APP_URL = 'http://almanac.test:3999';
 
 interface CliRun {
@@ -24,12 +23,15 @@ interface CliRun {
   stderr: string;
 }
 
-/** The real CLI in a child process, as an operator runs it. */
+/**
+ * The real CLI in a child process, as an operator runs it (`npm run almanac`): the compiled dist/almanac.mjs when the
+ * build is current (CI builds first), else the TypeScript source through tsx.
+ */
 function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
-      TSX,
-      ['scripts/almanac.ts', ...args],
+      process.execPath,
+      ['scripts/run.mjs', 'almanac', ...args],
       { cwd: ROOT, env: { ...process.env, LOG_FILE: childLogFile('cli'), SEED_ON_START: 'false', APP_URL, ...env }, timeout: 90_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -42,7 +44,7 @@ function runCli(args: string[], env: Record<string, string | undefined>): Promis
 const KEY_PATTERN = /alm_sk_(?:live|test)_[0-9A-Za-z]{38}/g;
 
 describe.runIf(testDbKind() === 'postgres')('operator CLI on PostgreSQL', () => {
-  // Each spawn starts tsx and loads the app's modules: seconds apiece on a shared machine.
+  // Each spawn loads the app's modules (through tsx when there is no current build): seconds apiece on a shared machine.
   it('creates a buyer and subscription, prints the key once, lists, reports usage, revokes, and rejects bad input', { timeout: 240_000 }, async () => {
     const handle = await createTestDatabase({ install: false });
     const { kbId, plans } = await createCatalogFixture(handle.db, { slug: 'cli-fixture' });

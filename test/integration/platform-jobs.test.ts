@@ -1,7 +1,13 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgres, type Database, type DatabaseHandle } from '@/db/client';
+import { MIGRATIONS_FOLDER } from '@/db/migrate';
+import { prepareDatabase } from '@/lib/platform/db';
 import { CALIBRATE_QUEUE, INGEST_QUEUE, REINDEX_QUEUE } from '@/lib/engine';
 import { ALERT_WEBHOOK_QUEUE } from '@/lib/subscriptions';
 import { STRIPE_PLAN_MOVE_QUEUE } from '@/lib/billing';
@@ -12,7 +18,8 @@ import { createJobQueues, DEAD_LETTER_QUEUE, dedupeJobId, installJobQueue, JOB_Q
 import { defineJobHandler, enqueueJob, runDueJobs, startJobQueue, startJobWorker, stopJobQueue } from '@/lib/platform/jobs';
 import { PeriodicTask } from '@/lib/platform/periodic-task';
 import { inTransaction } from '@/lib/platform/transactions';
-import { createTestDatabase, testDbKind } from '../support/db';
+import { createTestDatabase, newTestDatabaseName, testDbKind } from '../support/db';
+import { createScratchDatabase } from '../support/scratch-database';
 
 /**
  * The durable job queue (lib/platform/jobs.ts, pg-boss) on both databases: sent in a transaction, dedupe, claim,
@@ -22,6 +29,12 @@ import { createTestDatabase, testDbKind } from '../support/db';
 let handle: DatabaseHandle & { url?: string };
 let db: Database;
 let boss: PgBoss;
+
+/** The table of the hand-written queue as migration 0014 created it (0027 drops it): its CREATE statements. */
+const FORMER_JOBS_TABLE = readFileSync(path.join(MIGRATIONS_FOLDER, '0014_publisher_content_jobs_earnings.sql'), 'utf8')
+  .split('--> statement-breakpoint')
+  .map((statement) => statement.trim())
+  .filter((statement) => /^CREATE TABLE "jobs"|^CREATE (UNIQUE )?INDEX "jobs_/.test(statement));
 
 const TEST_QUEUES = ['test.noop', 'test.record', 'test.nobody', 'test.flaky', 'test.lease', 'test.batch', 'test.count', 'test.wake'];
 
@@ -253,19 +266,55 @@ describe('jobs', () => {
   });
 
   it("the jobs waiting in the former queue's table move to pg-boss once, with the attempts they had left", async () => {
-    await db.execute(sql`delete from pgboss.job where name = 'mail'`);
-    await db.execute(sql`
-      insert into jobs (id, queue, payload, dedupe_key, status, attempts, max_attempts, run_at) values
-        ('job_waiting', 'mail', '{"messageId":"msg_1"}', 'mail:msg_1', 'queued', 2, 8, now()),
-        ('job_done', 'mail', '{"messageId":"msg_2"}', 'mail:msg_2', 'done', 1, 8, now()),
-        ('job_unknown', 'test.gone', '{}', null, 'queued', 0, 5, now())`);
-    await installJobQueue(handle);
-    await installJobQueue(handle);
-    const moved = (await db.execute(sql`select id, data, retry_limit, state from pgboss.job where name = 'mail'`)).rows;
-    expect(moved).toEqual([{ id: dedupeJobId('mail', 'mail:msg_1'), data: { messageId: 'msg_1' }, retry_limit: 5, state: 'created' }]);
-    // A finished job stays for the record; a queue this version no longer has is left where it was.
-    expect((await db.execute(sql`select id from jobs order by id`)).rows).toEqual([{ id: 'job_done' }, { id: 'job_unknown' }]);
-    await db.execute(sql`delete from jobs`);
-    await db.execute(sql`delete from pgboss.job where name = 'mail'`);
+    // Migration 0027 dropped the table; a database of an earlier version still has it, as migration 0014 made it.
+    expect((await db.execute(sql`select to_regclass('public.jobs') as t`)).rows[0]).toEqual({ t: null });
+    for (const statement of FORMER_JOBS_TABLE) await db.execute(sql.raw(statement));
+    try {
+      await db.execute(sql`delete from pgboss.job where name = 'mail'`);
+      await db.execute(sql`
+        insert into jobs (id, queue, payload, dedupe_key, status, attempts, max_attempts, run_at) values
+          ('job_waiting', 'mail', '{"messageId":"msg_1"}', 'mail:msg_1', 'queued', 2, 8, now()),
+          ('job_done', 'mail', '{"messageId":"msg_2"}', 'mail:msg_2', 'done', 1, 8, now()),
+          ('job_unknown', 'test.gone', '{}', null, 'queued', 0, 5, now())`);
+      await installJobQueue(handle);
+      await installJobQueue(handle);
+      const moved = (await db.execute(sql`select id, data, retry_limit, state from pgboss.job where name = 'mail'`)).rows;
+      expect(moved).toEqual([{ id: dedupeJobId('mail', 'mail:msg_1'), data: { messageId: 'msg_1' }, retry_limit: 5, state: 'created' }]);
+      // A finished job stays for the record; a queue this version no longer has is left where it was.
+      expect((await db.execute(sql`select id from jobs order by id`)).rows).toEqual([{ id: 'job_done' }, { id: 'job_unknown' }]);
+    } finally {
+      await db.execute(sql`drop table if exists jobs`);
+      await db.execute(sql`delete from pgboss.job where name = 'mail'`);
+    }
   });
+
+  it.runIf(testDbKind() === 'postgres')(
+    'a database upgraded from a version with the former table keeps its waiting jobs: moved to pg-boss, then the table is dropped',
+    async () => {
+      const scratch = await createScratchDatabase(newTestDatabaseName());
+      const old = await openPostgres(scratch.url, 2);
+      const folder = mkdtempSync(path.join(os.tmpdir(), 'almanac-migrations-before-0027-'));
+      try {
+        // The earlier version: every migration before 0027, and a mail job waiting in its table.
+        const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+        const before = journal.entries.slice(0, journal.entries.findIndex((entry) => entry.tag.startsWith('0027_')));
+        expect(before.at(-1)?.tag).toBe('0026_kb_gate_threshold');
+        mkdirSync(path.join(folder, 'meta'));
+        writeFileSync(path.join(folder, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: before }));
+        for (const { tag } of before) cpSync(path.join(MIGRATIONS_FOLDER, `${tag}.sql`), path.join(folder, `${tag}.sql`));
+        await migratePostgres(old.db, { migrationsFolder: folder });
+        await old.db.execute(sql`insert into jobs (id, queue, payload, dedupe_key, status, attempts, max_attempts) values ('job_upgrade', 'mail', '{"messageId":"msg_9"}', 'mail:msg_9', 'queued', 1, 5)`);
+
+        // This version's start (or `npm run db:migrate`): pg-boss and the carry-over first, then the migrations.
+        await prepareDatabase(old);
+        expect((await old.db.execute(sql`select to_regclass('public.jobs') as t`)).rows[0]).toEqual({ t: null });
+        const moved = (await old.db.execute(sql`select id, data, retry_limit, state from pgboss.job where name = 'mail'`)).rows;
+        expect(moved).toEqual([{ id: dedupeJobId('mail', 'mail:msg_9'), data: { messageId: 'msg_9' }, retry_limit: 3, state: 'created' }]);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+        await old.close();
+        await scratch.drop();
+      }
+    },
+  );
 });
