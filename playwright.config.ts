@@ -104,7 +104,15 @@ export default defineConfig({
     // build's pages. On its own: `npx playwright test --project scale-out --no-deps`.
     ...(external
       ? []
-      : [{ name: 'scale-out', testMatch: SCALE_OUT, dependencies: ['chromium'], metadata: { pageChecks: false }, use: { ...browserUse, baseURL: scaleOutURL } }]),
+      : [
+          {
+            name: 'scale-out',
+            testMatch: SCALE_OUT,
+            dependencies: ['chromium'],
+            metadata: { pageChecks: false },
+            use: { ...browserUse, baseURL: scaleOutURL },
+          },
+        ]),
   ],
   // Started one after the other: the instances of scale-out serve the build that the first server made or found.
   webServer: external

@@ -9,13 +9,43 @@ const integration = ['test/integration/**/*.test.ts'];
  * the PostgreSQL server; running the rest twice cost about a minute of each run and tested the same SQL twice.
  */
 const onBothEngines = [
-  'database', 'startup-seed', 'catalog-seed', 'sample-marketplace',
-  'catalog-listing', 'catalog-search', 'catalog-page-search', 'catalog-search-sync', 'catalog-cache', 'catalog-detail',
-  'engine-retrieval', 'engine-ingest', 'engine-hybrid', 'engine-languages', 'engine-citations', 'engine-sample-questions',
-  'gateway-metering', 'gateway-idempotency', 'gateway-fast-lane', 'gateway-security', 'form-submissions',
-  'subscriptions-lifecycle', 'subscription-sweeper', 'billing-webhook', 'platform-jobs', 'publishing-content', 'cli-embedded-bridge',
+  'database',
+  'startup-seed',
+  'catalog-seed',
+  'sample-marketplace',
+  'catalog-listing',
+  'catalog-search',
+  'catalog-page-search',
+  'catalog-search-sync',
+  'catalog-cache',
+  'catalog-detail',
+  'engine-retrieval',
+  'engine-ingest',
+  'engine-hybrid',
+  'engine-languages',
+  'engine-citations',
+  'engine-sample-questions',
+  'gateway-metering',
+  'gateway-idempotency',
+  'gateway-fast-lane',
+  'gateway-security',
+  'form-submissions',
+  'subscriptions-lifecycle',
+  'subscription-sweeper',
+  'billing-webhook',
+  'platform-jobs',
+  'publishing-content',
+  'cli-embedded-bridge',
 ].map((name) => `test/integration/${name}.test.ts`);
-const UNIT = ['lib/**/*.test.ts', 'db/**/*.test.ts', 'components/**/*.test.ts', 'examples/**/*.test.ts', 'deploy/**/*.test.ts', 'scripts/**/*.test.ts', 'test/support/**/*.test.ts'];
+const UNIT = [
+  'lib/**/*.test.ts',
+  'db/**/*.test.ts',
+  'components/**/*.test.ts',
+  'examples/**/*.test.ts',
+  'deploy/**/*.test.ts',
+  'scripts/**/*.test.ts',
+  'test/support/**/*.test.ts',
+];
 /**
  * Unit files that need a process of their own: those that measure the event loop's lag or time a worker (a heap grown
  * by the files before them makes a garbage-collection pause part of what they measure); the metrics registry's, whose

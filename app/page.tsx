@@ -82,8 +82,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
               Answers your product can cite, from sources you can trust.
             </h1>
             <p className="mt-4 max-w-2xl text-lg text-slate-700">
-              Buy a plan for one of {plural(total, 'curated knowledge base')} in education, policy, health, research and law, and ask it
-              questions with one HTTP call. Publishers sell what they know, and keep {publisherShare}% of every sale.
+              Buy a plan for one of {plural(total, 'curated knowledge base')} in education, policy, health, research and law, and ask it questions with one HTTP
+              call. Publishers sell what they know, and keep {publisherShare}% of every sale.
             </p>
             <div className="mt-7 max-w-2xl">
               <SearchForm state={EMPTY_CATALOG_STATE} size="lg" />

@@ -122,7 +122,7 @@ function serveConnection(pglite: PGlite, socket: net.Socket, idleInTransactionMs
             socket.end();
             return;
           }
-          cycleEnds = type === 0x53 /* S: Sync */ || type === 0x51 /* Q: simple Query */;
+          cycleEnds = type === 0x53 /* S: Sync */ || type === 0x51; /* Q: simple Query */
         }
         if (idleTimer) clearTimeout(idleTimer);
         release ??= await acquireExclusive(pglite);
@@ -162,10 +162,7 @@ function serveConnection(pglite: PGlite, socket: net.Socket, idleInTransactionMs
 }
 
 /** Listens on `<socketDir>/.s.PGSQL.5432`; the directory is created with mode 0700. */
-export async function startPgliteBridge(
-  pglite: PGlite,
-  options: { socketDir: string; idleInTransactionMs?: number },
-): Promise<PgliteBridge> {
+export async function startPgliteBridge(pglite: PGlite, options: { socketDir: string; idleInTransactionMs?: number }): Promise<PgliteBridge> {
   const socketDir = path.resolve(options.socketDir);
   mkdirSync(socketDir, { recursive: true, mode: 0o700 });
   chmodSync(socketDir, 0o700);

@@ -189,11 +189,17 @@ export const knowledgeBases = pgTable(
     description: text('description').notNull().default(''),
     category: categoryEnum('category').notNull(),
     /** Lower-case tags from the shared vocabulary. */
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** BCP 47 language tag of the content, e.g. `en`. */
     language: text('language').notNull().default('en'),
     licence: text('licence').notNull().default('Proprietary'),
-    sampleQuestions: jsonb('sample_questions').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    sampleQuestions: jsonb('sample_questions')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     status: kbStatusEnum('status').notNull().default('draft'),
     /** While suspended: the state a restore returns to. */
     statusBeforeSuspension: kbStatusEnum('status_before_suspension'),
@@ -250,7 +256,9 @@ export const catalogSearch = pgTable(
     /** Stemmed lexemes of title, publisher name, tags, summary and description, stripped (never ranked). */
     searchVector: tsvector('search_vector').notNull(),
     /** The title's lexemes alone (same text rules): the `relevance` sort ranks title matches first (lib/catalog/listing.ts). */
-    titleVector: tsvector('title_vector').notNull().default(sql`''::tsvector`),
+    titleVector: tsvector('title_vector')
+      .notNull()
+      .default(sql`''::tsvector`),
     /** The primary subtag of the knowledge base's language, lower-case (`pt` for `pt-BR`): the catalogue's language filter. */
     language: text('language').notNull().default('en'),
   },
@@ -378,11 +386,7 @@ export const chunks = pgTable(
     lexemeCount: integer('lexeme_count').notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [
-    index('chunks_document_idx').on(t.documentId, t.ordinal),
-    index('chunks_kb_idx').on(t.kbId),
-    index('chunks_search_idx').using('gin', t.searchVector),
-  ],
+  (t) => [index('chunks_document_idx').on(t.documentId, t.ordinal), index('chunks_kb_idx').on(t.kbId), index('chunks_search_idx').using('gin', t.searchVector)],
 );
 
 /**
@@ -516,11 +520,7 @@ export const apiKeys = pgTable(
     lastUsedAt: ts('last_used_at'),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex('api_keys_hash_key').on(t.keyHash),
-    index('api_keys_user_idx').on(t.userId),
-    index('api_keys_subscription_idx').on(t.subscriptionId),
-  ],
+  (t) => [uniqueIndex('api_keys_hash_key').on(t.keyHash), index('api_keys_user_idx').on(t.userId), index('api_keys_subscription_idx').on(t.subscriptionId)],
 );
 
 /**
@@ -665,7 +665,10 @@ export const kbStatsDaily = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     outcome: text('outcome').notNull(),
     count: integer('count').notNull().default(0),
-    latencyBuckets: integer('latency_buckets').array().notNull().default(sql`'{}'::int[]`),
+    latencyBuckets: integer('latency_buckets')
+      .array()
+      .notNull()
+      .default(sql`'{}'::int[]`),
   },
   (t) => [primaryKey({ columns: [t.kbId, t.day, t.outcome] })],
 );
@@ -673,17 +676,21 @@ export const kbStatsDaily = pgTable(
 // ── Ledgers ────────────────────────────────────────────────────────────────────────────────────────
 
 /** Every Stripe event applied, recorded in the same transaction as its effect: a duplicate changes nothing. */
-export const stripeEvents = pgTable('stripe_events', {
-  id: text('id').primaryKey(),
-  type: text('type').notNull(),
-  /** Stripe's `created` of the event, used to ignore out-of-order deliveries. */
-  eventCreatedAt: ts('event_created_at').notNull(),
-  /** The Stripe subscription the event is about (when it is about one): "newest applied event for it" is a lookup. */
-  stripeSubscriptionId: text('stripe_subscription_id'),
-  /** What the event did: `applied`, or `ignored:<reason>` (stale, unknown subscription…), for operators. */
-  outcome: text('outcome').notNull().default('applied'),
-  processedAt: ts('processed_at').notNull().defaultNow(),
-}, (t) => [index('stripe_events_subscription_idx').on(t.stripeSubscriptionId, t.eventCreatedAt)]);
+export const stripeEvents = pgTable(
+  'stripe_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    /** Stripe's `created` of the event, used to ignore out-of-order deliveries. */
+    eventCreatedAt: ts('event_created_at').notNull(),
+    /** The Stripe subscription the event is about (when it is about one): "newest applied event for it" is a lookup. */
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    /** What the event did: `applied`, or `ignored:<reason>` (stale, unknown subscription…), for operators. */
+    outcome: text('outcome').notNull().default('applied'),
+    processedAt: ts('processed_at').notNull().defaultNow(),
+  },
+  (t) => [index('stripe_events_subscription_idx').on(t.stripeSubscriptionId, t.eventCreatedAt)],
+);
 
 /**
  * What each publisher earned, one row per paid subscription period (docs/api.md §11): written in the same
@@ -733,7 +740,10 @@ export const auditLog = pgTable(
     action: text('action').notNull(),
     targetType: text('target_type').notNull(),
     targetId: text('target_id').notNull(),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    metadata: jsonb('metadata')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     createdAt: createdAt(),
   },
   (t) => [index('audit_log_target_idx').on(t.targetType, t.targetId), index('audit_log_actor_idx').on(t.actorUserId, t.createdAt)],
@@ -813,21 +823,21 @@ export const oauthClients = pgTable('oauth_clients', {
 export const oauthCodes = pgTable(
   'oauth_codes',
   {
-  codeHash: text('code_hash').primaryKey(),
-  clientId: text('client_id')
-    .notNull()
-    .references(() => oauthClients.id, { onDelete: 'cascade' }),
-  subscriptionId: text('subscription_id')
-    .notNull()
-    .references(() => subscriptions.id, { onDelete: 'cascade' }),
-  /** The grant's key once the code was exchanged: a second use of the code revokes it. */
-  keyId: text('key_id').references(() => apiKeys.id, { onDelete: 'cascade' }),
-  redirectUri: text('redirect_uri').notNull(),
-  codeChallenge: text('code_challenge').notNull(),
-  resource: text('resource').notNull(),
-  expiresAt: ts('expires_at').notNull(),
-  usedAt: ts('used_at'),
-  createdAt: createdAt(),
+    codeHash: text('code_hash').primaryKey(),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: 'cascade' }),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    /** The grant's key once the code was exchanged: a second use of the code revokes it. */
+    keyId: text('key_id').references(() => apiKeys.id, { onDelete: 'cascade' }),
+    redirectUri: text('redirect_uri').notNull(),
+    codeChallenge: text('code_challenge').notNull(),
+    resource: text('resource').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
   },
   (t) => [index('oauth_codes_expires_idx').on(t.expiresAt)],
 );

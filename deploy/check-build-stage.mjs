@@ -69,12 +69,15 @@ async function startAndStop(label, limitMs) {
     // read it: the scrape is repeated for a few seconds before the count is taken as missing.
     const counted = 'almanac_http_requests_total{route="/api/health/ready",method="GET",status="200"}';
     let metrics = '';
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline && !metrics.includes(counted); ) {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline && !metrics.includes(counted);) {
       metrics = await (await waitFor(`http://127.0.0.1:${port}/metrics`, Date.now() + 5_000)).text();
       if (!metrics.includes(counted)) await new Promise((resolve) => setTimeout(resolve, 500));
     }
     if (!metrics.includes(counted)) {
-      const lines = metrics.split('\n').filter((l) => l.startsWith('almanac_http_requests_total')).slice(0, 5);
+      const lines = metrics
+        .split('\n')
+        .filter((l) => l.startsWith('almanac_http_requests_total'))
+        .slice(0, 5);
       throw new Error(`/metrics does not count the requests it was sent (${lines.join('; ') || 'no request counted'})`);
     }
   } finally {
@@ -112,11 +115,18 @@ try {
     const started = Date.now();
     // Next's output as `npm run build` left it, less the build cache (which the stage deletes anyway).
     // Its links into node_modules stay relative (verbatimSymlinks), so they resolve to the clone's production packages.
-    cpSync(path.join(root, '.next'), path.join(tree, '.next'), { recursive: true, verbatimSymlinks: true, filter: (from) => from !== path.join(root, '.next', 'cache') });
+    cpSync(path.join(root, '.next'), path.join(tree, '.next'), {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (from) => from !== path.join(root, '.next', 'cache'),
+    });
     cpSync(path.join(root, 'dist'), path.join(tree, 'dist'), { recursive: true });
     const state = buildState(tree);
-    if (state !== 'current') throw new Error(`--reuse-build: the build of ${root} is ${state} for the committed sources; run \`npm run build\` on a clean tree first`);
-    console.log(`\n$ ${REUSABLE.join(' && ')}\n(run by .ci/run in its own clean clone of this commit; its build copied here, current for these sources, ${seconds(started)} s)`);
+    if (state !== 'current')
+      throw new Error(`--reuse-build: the build of ${root} is ${state} for the committed sources; run \`npm run build\` on a clean tree first`);
+    console.log(
+      `\n$ ${REUSABLE.join(' && ')}\n(run by .ci/run in its own clean clone of this commit; its build copied here, current for these sources, ${seconds(started)} s)`,
+    );
     commands = build.run.slice(REUSABLE.length);
   }
   for (const command of commands) {

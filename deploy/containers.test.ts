@@ -14,10 +14,28 @@ import { parseDockerfile } from './dockerfile.mjs';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 
-type Service = { image?: string; build?: unknown; command?: string[]; environment?: Record<string, string>; depends_on?: Record<string, { condition: string }> | string[]; volumes?: string[]; networks?: Record<string, { ipv4_address?: string }>; healthcheck?: { test?: string[]; disable?: boolean } };
-const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, Service>; volumes: Record<string, unknown>; networks: { default: { ipam: { config: { subnet: string }[] } } } };
+type Service = {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }> | string[];
+  volumes?: string[];
+  networks?: Record<string, { ipv4_address?: string }>;
+  healthcheck?: { test?: string[]; disable?: boolean };
+};
+const compose = parse(read('compose.yaml'), { merge: true }) as {
+  services: Record<string, Service>;
+  volumes: Record<string, unknown>;
+  networks: { default: { ipam: { config: { subnet: string }[] } } };
+};
 const { services } = compose;
-const envExampleKeys = new Set(read('.env.example').split('\n').map((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1]).filter(Boolean));
+const envExampleKeys = new Set(
+  read('.env.example')
+    .split('\n')
+    .map((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1])
+    .filter(Boolean),
+);
 const appRoute = (urlPath: string) => existsSync(path.join(ROOT, 'app', ...urlPath.split('/').filter(Boolean), 'route.ts'));
 
 /**
@@ -79,7 +97,9 @@ describe('compose.yaml', () => {
   });
 
   it('declares every named volume it mounts', () => {
-    const named = Object.values(services).flatMap((s) => (s.volumes ?? []).map((v) => v.split(':')[0]!)).filter((source) => !source.startsWith('.'));
+    const named = Object.values(services)
+      .flatMap((s) => (s.volumes ?? []).map((v) => v.split(':')[0]!))
+      .filter((source) => !source.startsWith('.'));
     expect(named.sort()).toEqual(Object.keys(compose.volumes).sort());
   });
 

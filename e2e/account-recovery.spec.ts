@@ -11,7 +11,6 @@ import { snapAtBothWidths } from './support/screenshots';
  * is scanned with axe and photographed at 1366 and 390 px (e2e/artifacts/screenshots/recovery-*.png).
  */
 
-
 test('sign up, confirm by email, buy, 80% alert arrives, reset the password, sign in', async ({ page }) => {
   test.setTimeout(300_000);
   const account = newAccount();
@@ -64,7 +63,10 @@ test('sign up, confirm by email, buy, 80% alert arrives, reset the password, sig
   const search = (key: string) =>
     page.request.post(`/kb/${kbId}/search`, { headers: { Authorization: `Bearer ${key}` }, data: { query: 'What does the First Amendment protect?' } });
   const statuses: number[] = [];
-  for (const [key, count] of [[firstKey, 50], [secondKey, 30]] as const) {
+  for (const [key, count] of [
+    [firstKey, 50],
+    [secondKey, 30],
+  ] as const) {
     for (let sent = 0; sent < count; sent += 10) {
       const batch = await Promise.all(Array.from({ length: 10 }, () => search(key)));
       for (const res of batch) {

@@ -97,7 +97,10 @@ test('upgrade at once, cancel at period end and resume, replacement key shown on
   await expect(rows.filter({ hasText: 'Active' })).toHaveCount(2);
   await expect(rows.first().getByTestId('key-name')).toHaveText('staging server');
   // The first key gets a name later; Created shows the time too.
-  await rows.nth(1).getByRole('link', { name: /^Rename key/ }).click();
+  await rows
+    .nth(1)
+    .getByRole('link', { name: /^Rename key/ })
+    .click();
   await page.getByLabel('Name', { exact: true }).fill('  production   server ');
   await page.getByRole('button', { name: 'Save name' }).click();
   await expect(page).toHaveURL(/\/account\/subscriptions\/sub_.*flash=key_renamed/);

@@ -22,11 +22,18 @@ test('the operator suspends and restores a listing on /admin/listings', async ({
     .getByRole('banner')
     .getByText(operator.email)
     .waitFor({ timeout: 5_000 })
-    .then(() => true, () => false);
+    .then(
+      () => true,
+      () => false,
+    );
   if (!signedIn) await signUp(page, operator, '/admin/listings');
   await page.goto('/admin/listings');
   await expect(page.getByRole('heading', { level: 1, name: 'Listings and publishers' })).toBeVisible();
-  const firstListing = page.getByRole('list', { name: /^Listings of / }).first().getByRole('listitem').first();
+  const firstListing = page
+    .getByRole('list', { name: /^Listings of / })
+    .first()
+    .getByRole('listitem')
+    .first();
   await firstListing.getByLabel(/Reason/).fill('Reported as misleading');
   await firstListing.getByRole('button', { name: 'Suspend listing' }).click();
   await expect(page.getByTestId('flash')).toContainText('Suspended');

@@ -22,7 +22,10 @@ const QUESTION = 'How many senators does each state have?';
 async function buyStarter(page: Page, kbId: string): Promise<string> {
   const kbPath = `/knowledge-bases/${kbId}`;
   await signUp(page, undefined, kbPath);
-  await page.getByRole('region', { name: 'Plans' }).getByRole('button', { name: /^Buy Starter/ }).click();
+  await page
+    .getByRole('region', { name: 'Plans' })
+    .getByRole('button', { name: /^Buy Starter/ })
+    .click();
   await page.getByRole('button', { name: 'Complete test purchase' }).click();
   await expect(page).toHaveURL(/\/checkout\/success\?handoff=/);
   return (await page.getByTestId('api-key').textContent())!.trim();
@@ -101,7 +104,12 @@ test('a client generated from the OpenAPI document calls every endpoint on the r
   expect(answer.response.headers.get('X-Usage-Used')).toBe('1');
 
   // The same operation streamed (Server-Sent Events), read as text.
-  const streamed = await streaming.POST('/kb/{kb_id}/query', { params: { path: kb }, body: { query: QUESTION }, headers: { Accept: 'text/event-stream' }, parseAs: 'text' });
+  const streamed = await streaming.POST('/kb/{kb_id}/query', {
+    params: { path: kb },
+    body: { query: QUESTION },
+    headers: { Accept: 'text/event-stream' },
+    parseAs: 'text',
+  });
   expect(streamed.response.status).toBe(200);
   expect(streamed.response.headers.get('Content-Type')).toMatch(/^text\/event-stream/);
   expect(streamed.data).toMatch(/^event: citations$/m);
@@ -125,13 +133,18 @@ test('a client generated from the OpenAPI document calls every endpoint on the r
   const initialize = await keyed.POST('/kb/{kb_id}/mcp', {
     params: { path: kb },
     headers: mcpHeaders,
-    body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'almanac-e2e', version: '1.0.0' } } },
+    body: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'almanac-e2e', version: '1.0.0' } },
+    },
   });
   expect(initialize.response.status).toBe(200);
   expect(initialize.data).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: expect.any(String) } } });
   const tools = await keyed.POST('/kb/{kb_id}/mcp', { params: { path: kb }, headers: mcpHeaders, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
   expect(tools.response.status).toBe(200);
-  const toolNames = ((tools.data as { result: { tools: { name: string }[] } }).result.tools).map((tool) => tool.name);
+  const toolNames = (tools.data as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name);
   expect(toolNames.sort()).toEqual(['ask', 'search']);
 
   const usage = await keyed.GET('/kb/{kb_id}/usage', { params: { path: kb } });
@@ -143,5 +156,8 @@ test('a client generated from the OpenAPI document calls every endpoint on the r
   // Every operation of the document as served (the reference's own list) went through the client.
   const operations = listedOperations(referenceDocument(documentReply.data as Record<string, unknown>));
   expect(operations.length).toBeGreaterThanOrEqual(9);
-  expect(operations.filter((operation) => !called.has(operation)), 'operations of /api/openapi.json this test does not call').toEqual([]);
+  expect(
+    operations.filter((operation) => !called.has(operation)),
+    'operations of /api/openapi.json this test does not call',
+  ).toEqual([]);
 });

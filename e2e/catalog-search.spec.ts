@@ -135,7 +135,11 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Apply', exact: true }).click();
     await expect(page).toHaveURL(/sort=new/);
     await expect(page).toHaveURL(/query=constitution/);
-    await page.getByRole('navigation', { name: /Filter by tags/ }).getByRole('link').first().click();
+    await page
+      .getByRole('navigation', { name: /Filter by tags/ })
+      .getByRole('link')
+      .first()
+      .click();
     await expect(page).toHaveURL(/tags=/);
     await expect(page).toHaveURL(/sort=new/);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'catalogue-search-390.png'), fullPage: true });

@@ -99,7 +99,11 @@ test('desktop: getting started copies, the reference renders from the OpenAPI do
   expect(fromElsewhere, 'responses from other origins').toEqual([]);
 });
 
-test('390 px phone: from a knowledge base’s agent snippets to /docs filled in for it, nothing overflows, the reference renders', async ({ page, request, baseURL }) => {
+test('390 px phone: from a knowledge base’s agent snippets to /docs filled in for it, nothing overflows, the reference renders', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
   const origin = new URL(baseURL!).origin;
   const fromElsewhere = watchOtherOrigins(page, origin);

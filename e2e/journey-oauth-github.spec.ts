@@ -19,10 +19,9 @@ const uniqueEmail = (label: string) => `${label}-${Date.now()}-${Math.floor(Math
 
 async function accountRows(app: OAuthApp, email: string, gitHubId: number) {
   const users = await app.query<{ id: string; password_hash: string | null }>('select id, password_hash from users where email = $1', [email]);
-  const links = await app.query<{ user_id: string }>(
-    "select user_id from oauth_accounts where provider = 'github' and provider_account_id = $1",
-    [String(gitHubId)],
-  );
+  const links = await app.query<{ user_id: string }>("select user_id from oauth_accounts where provider = 'github' and provider_account_id = $1", [
+    String(gitHubId),
+  ]);
   return { users, links };
 }
 

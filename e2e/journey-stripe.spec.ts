@@ -118,8 +118,12 @@ test('Stripe Checkout: pay, wait for the webhook, see the key once, query, open 
   const stripeSubscriptionId = stripe.sessions.get(sessionId)!.subscription as string;
   expect(stripe.subscriptions.has(stripeSubscriptionId)).toBe(true);
   expect(
-    await server.query('select status, mode, kb_id, plan_id, stripe_subscription_id, stripe_checkout_session_id from subscriptions where user_id = $1', [user!.id]),
-  ).toEqual([{ status: 'active', mode: 'live', kb_id: kbId, plan_id: plan!.id, stripe_subscription_id: stripeSubscriptionId, stripe_checkout_session_id: sessionId }]);
+    await server.query('select status, mode, kb_id, plan_id, stripe_subscription_id, stripe_checkout_session_id from subscriptions where user_id = $1', [
+      user!.id,
+    ]),
+  ).toEqual([
+    { status: 'active', mode: 'live', kb_id: kbId, plan_id: plan!.id, stripe_subscription_id: stripeSubscriptionId, stripe_checkout_session_id: sessionId },
+  ]);
   expect(await server.query('select id, type, outcome from stripe_events')).toEqual([
     { id: stripe.deliveries[0]!.eventId, type: 'checkout.session.completed', outcome: 'applied' },
   ]);

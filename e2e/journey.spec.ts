@@ -122,7 +122,10 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   await page.goto('/account/keys');
   await expectNoSeriousA11yViolations(page, 'keys');
   await snap(page, 'account-keys');
-  await page.getByRole('link', { name: /Revoke key/ }).first().click();
+  await page
+    .getByRole('link', { name: /Revoke key/ })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { name: 'Revoke this key?' })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'revoke confirmation');
   await snap(page, 'account-revoke-confirm');

@@ -165,7 +165,8 @@ test('open a knowledge base: facts, plans with Buy buttons, snippets for this id
   // The code and agent set-up is folded below the plans and Try-it.
   await page.locator('details', { hasText: 'Use it from your code or an AI agent' }).locator('summary').click();
   const endpoint = `${baseURL}/kb/${first!.id}/query`;
-  for (const label of ['curl example', 'TypeScript example', 'Python example', 'Python, streamed example']) await expect(page.getByLabel(label, { exact: true })).toContainText(endpoint);
+  for (const label of ['curl example', 'TypeScript example', 'Python example', 'Python, streamed example'])
+    await expect(page.getByLabel(label, { exact: true })).toContainText(endpoint);
   await page.getByRole('button', { name: 'Copy curl' }).click();
   await expect(page.getByText('Copied')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(endpoint);
@@ -212,7 +213,13 @@ test('keyboard: skip link, search with Enter, then Tab reaches tabs, chips and c
       await page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
         if (!el) return '';
-        const zone = el.closest('nav[aria-label="Categories"]') ? 'tab' : el.closest('nav[aria-labelledby="tag-filter-heading"]') ? 'chip' : el.closest('article') ? 'card' : 'other';
+        const zone = el.closest('nav[aria-label="Categories"]')
+          ? 'tab'
+          : el.closest('nav[aria-labelledby="tag-filter-heading"]')
+            ? 'chip'
+            : el.closest('article')
+              ? 'card'
+              : 'other';
         return `${zone}:${(el.textContent ?? '').trim()}`;
       }),
     );
@@ -228,7 +235,10 @@ test('keyboard: skip link, search with Enter, then Tab reaches tabs, chips and c
   expect(visited.slice(firstTab, firstChip).filter((v) => v.startsWith('tab:'))).toHaveLength(tabLinks);
 
   // Enter on a focused tab applies it and keeps the search.
-  await page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: /^Policy/ }).focus();
+  await page
+    .getByRole('navigation', { name: 'Categories' })
+    .getByRole('link', { name: /^Policy/ })
+    .focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/query=health&category=policy|category=policy.*query=health/);
   // Enter on a focused card title opens it.

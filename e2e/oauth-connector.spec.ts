@@ -13,14 +13,22 @@ const REDIRECT = 'http://127.0.0.1:9/callback';
 
 async function buyStarter(page: Page, kbId: string): Promise<void> {
   await signUp(page, undefined, `/knowledge-bases/${kbId}`);
-  await page.getByRole('region', { name: 'Plans' }).getByRole('button', { name: /^Buy Starter/ }).click();
+  await page
+    .getByRole('region', { name: 'Plans' })
+    .getByRole('button', { name: /^Buy Starter/ })
+    .click();
   await page.getByRole('button', { name: 'Complete test purchase' }).click();
   await expect(page).toHaveURL(/\/checkout\/success\?handoff=/);
 }
 
 const mcpCall = (request: APIRequestContext, url: string, token?: string) =>
   request.post(url, {
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
     data: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { query: 'How many senators does each state have?' } } },
   });
 
@@ -53,7 +61,8 @@ test('a connector connects with OAuth, queries, refreshes, and is cut off when t
     resource: mcpUrl,
     scope: 'kb:query',
     state: 'e2e-state',
-  })) authorize.searchParams.set(name, value);
+  }))
+    authorize.searchParams.set(name, value);
   let callback: URL | undefined;
   await page.route(`${REDIRECT}**`, async (route) => {
     callback = new URL(route.request().url());
@@ -70,13 +79,27 @@ test('a connector connects with OAuth, queries, refreshes, and is cut off when t
   expect(callback!.searchParams.get('iss')).toBe(issuer.issuer);
 
   // The code with the verifier, then a tool call with the token.
-  const tokenForm = { grant_type: 'authorization_code', code: callback!.searchParams.get('code')!, client_id: registered.client_id, redirect_uri: REDIRECT, code_verifier: verifier, resource: mcpUrl };
+  const tokenForm = {
+    grant_type: 'authorization_code',
+    code: callback!.searchParams.get('code')!,
+    client_id: registered.client_id,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    resource: mcpUrl,
+  };
   const tokens = await (await request.post(issuer.token_endpoint, { form: tokenForm })).json();
-  expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600, access_token: expect.stringMatching(/^alm_at_/), refresh_token: expect.stringMatching(/^alm_rt_/) });
+  expect(tokens).toMatchObject({
+    token_type: 'Bearer',
+    expires_in: 3600,
+    access_token: expect.stringMatching(/^alm_at_/),
+    refresh_token: expect.stringMatching(/^alm_rt_/),
+  });
   const called = await mcpCall(request, mcpUrl, tokens.access_token);
   expect(called.status()).toBe(200);
   expect((await called.json()).result.structuredContent.citations.length).toBeGreaterThan(0);
-  const refreshed = await (await request.post(issuer.token_endpoint, { form: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: registered.client_id } })).json();
+  const refreshed = await (
+    await request.post(issuer.token_endpoint, { form: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: registered.client_id } })
+  ).json();
   expect(refreshed.access_token).not.toBe(tokens.access_token);
 
   // The grant is on the account page beside the keys; revoking it there cuts the connector off.

@@ -23,7 +23,10 @@ function discoverPageRoutes(dir = 'app'): string[] {
     const rel = path.posix.join(dir, name);
     if (statSync(path.join(ROOT, rel)).isDirectory()) routes.push(...discoverPageRoutes(rel));
     else if (name === 'page.tsx') {
-      const segments = dir.split('/').slice(1).filter((s) => !/^\(.*\)$/.test(s) && !s.startsWith('@'));
+      const segments = dir
+        .split('/')
+        .slice(1)
+        .filter((s) => !/^\(.*\)$/.test(s) && !s.startsWith('@'));
       routes.push(`/${segments.join('/')}`);
     }
   }
@@ -152,7 +155,8 @@ test('every page fits a 390 px phone without sideways scrolling; the new pages p
   for (const p of paths) {
     await page.goto(p, { waitUntil: 'load' });
     const m = await measure(page);
-    if (m.scrollWidth > m.innerWidth) tooWide.push(`${p} → ${page.url().replace(/^https?:\/\/[^/]+/, '')}: ${m.scrollWidth} px > ${m.innerWidth} px; ${m.offenders.join(', ')}`);
+    if (m.scrollWidth > m.innerWidth)
+      tooWide.push(`${p} → ${page.url().replace(/^https?:\/\/[^/]+/, '')}: ${m.scrollWidth} px > ${m.innerWidth} px; ${m.offenders.join(', ')}`);
     const shot = shots.find(([, s]) => s === p);
     if (shot) {
       await screenshot(page, shot[0], PHONE.width);

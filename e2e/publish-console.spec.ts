@@ -31,13 +31,20 @@ async function typeInto(page: Page, target: Locator, text: string): Promise<void
 async function fieldGuidePdf(): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (const text of ['Bearded tits feed on reed seed through the winter and move in small flocks.', 'Cranes returned to the fens in 2001 and now breed on the washes each spring.']) {
+  for (const text of [
+    'Bearded tits feed on reed seed through the winter and move in small flocks.',
+    'Cranes returned to the fens in 2001 and now breed on the washes each spring.',
+  ]) {
     pdf.addPage([595, 842]).drawText(text, { x: 50, y: 780, size: 11, font });
   }
   return Buffer.from(await pdf.save());
 }
 
-test('a new account becomes a publisher, lists, fills, prices and publishes a knowledge base, sells it and sees the sale (keyboard only up to the draft)', async ({ page, browser, request }) => {
+test('a new account becomes a publisher, lists, fills, prices and publishes a knowledge base, sells it and sees the sale (keyboard only up to the draft)', async ({
+  page,
+  browser,
+  request,
+}) => {
   // Long on a loaded two-core machine: every step is a server round trip, and several scans and screenshots.
   test.setTimeout(420_000);
   const account = await signUp(page, newAccount(), '/');
@@ -76,7 +83,11 @@ test('a new account becomes a publisher, lists, fills, prices and publishes a kn
   const title = `Fen birds ${suffix}`;
   await typeInto(page, page.getByLabel('Title'), title);
   await typeInto(page, page.getByLabel('Summary'), 'Which birds breed in the fens, when, and where to hear them.');
-  await typeInto(page, page.getByLabel('Description'), '## Seasons\n\nBitterns **boom** in spring. <img src=x onerror=alert(1)>\n\n- Marsh harrier\n- Bearded tit');
+  await typeInto(
+    page,
+    page.getByLabel('Description'),
+    '## Seasons\n\nBitterns **boom** in spring. <img src=x onerror=alert(1)>\n\n- Marsh harrier\n- Bearded tit',
+  );
   await tabTo(page, page.locator('#field-category'));
   await page.keyboard.press('ArrowDown'); // education
   await page.keyboard.press('ArrowDown'); // policy
@@ -103,14 +114,23 @@ test('a new account becomes a publisher, lists, fills, prices and publishes a kn
   await expectNoSeriousA11yViolations(page, 'listing editor');
   await snapAtBothWidths(page, 'publish-listing-editor');
 
-
   // Three documents, one of them a PDF, sent together; each becomes ready in the background.
   await page.getByRole('navigation', { name: 'This listing' }).getByRole('link', { name: 'Content' }).click();
   await expect(page).toHaveURL(new RegExp(`/publish/listings/${kbId}/content$`));
   await page.waitForLoadState('networkidle');
   await page.locator('#content-files').setInputFiles([
-    { name: 'bitterns.md', mimeType: 'text/markdown', buffer: Buffer.from('# Bitterns\n\nBitterns boom from March to May, mostly at dawn, from deep reed beds.\n\n## Nests\n\nThe nest is a platform of reeds above the water.') },
-    { name: 'harriers.txt', mimeType: 'text/plain', buffer: Buffer.from('Marsh harriers nest on the ground in tall reeds. The male passes food to the female in the air.') },
+    {
+      name: 'bitterns.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from(
+        '# Bitterns\n\nBitterns boom from March to May, mostly at dawn, from deep reed beds.\n\n## Nests\n\nThe nest is a platform of reeds above the water.',
+      ),
+    },
+    {
+      name: 'harriers.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Marsh harriers nest on the ground in tall reeds. The male passes food to the female in the air.'),
+    },
     { name: 'field-guide.pdf', mimeType: 'application/pdf', buffer: await fieldGuidePdf() },
   ]);
   await expect(page.getByTestId('document-row')).toHaveCount(3);
@@ -189,7 +209,10 @@ test('a new account becomes a publisher, lists, fills, prices and publishes a kn
   await expect(buyer).toHaveURL(/\/checkout\/success\?handoff=/);
   const apiKey = (await buyer.getByTestId('api-key').textContent())!.trim();
   await buyerContext.close();
-  const answered = await request.post(`/kb/${kbId}/query`, { headers: { Authorization: `Bearer ${apiKey}` }, data: { query: 'Where do marsh harriers nest?' } });
+  const answered = await request.post(`/kb/${kbId}/query`, {
+    headers: { Authorization: `Bearer ${apiKey}` },
+    data: { query: 'Where do marsh harriers nest?' },
+  });
   expect(answered.status()).toBe(200);
   expect(await answered.json()).toMatchObject({ answer: expect.stringContaining('on the ground in tall reeds'), citations: [{ title: 'Harriers' }] });
 

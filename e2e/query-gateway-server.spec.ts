@@ -195,7 +195,7 @@ test('a keyed query is answered on the fast lane: 200 with the answer, the rate-
   expect(withSearch.headers['x-usage-used']).toBe('2');
 });
 
-test("the documented error bodies over the real server: 401, 405 for every other method, 413", async () => {
+test('the documented error bodies over the real server: 401, 405 for every other method, 413', async () => {
   const missing = await call('POST', `/kb/${kb}/query`, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'tides' }) });
   expectErrorBody(missing, 401, 'missing_api_key');
   expect(fromFastLane(missing)).toBe(true);
@@ -320,7 +320,9 @@ test(`a deploy loses nothing: ${DEPLOY_QUERIES} answers, SIGTERM at once, every 
 
   const [volume] = await app.query<{ n: number }>('select query_volume::int as n from knowledge_bases where id = $1', [deployKb]);
   expect(volume.n).toBe(DEPLOY_QUERIES);
-  const [period] = await app.query<{ used: number; period_end: Date }>('select used, period_end from usage_periods where subscription_id = $1', [k.subscriptionId]);
+  const [period] = await app.query<{ used: number; period_end: Date }>('select used, period_end from usage_periods where subscription_id = $1', [
+    k.subscriptionId,
+  ]);
   expect(period.used).toBe(DEPLOY_QUERIES);
   const [daily] = await app.query<{ n: number }>('select coalesce(sum(queries), 0)::int as n from usage_daily where subscription_id = $1', [k.subscriptionId]);
   expect(daily.n).toBe(DEPLOY_QUERIES);

@@ -72,10 +72,12 @@ function libUnit(target: string): string | null {
 }
 
 const product = ['lib', 'app', 'components', 'scripts'].flatMap(sourceFiles).filter((f) => !/\.test\.tsx?$/.test(f));
-const edges = product.flatMap((file) => importsOf(file).flatMap((spec) => {
-  const target = resolve(file, spec);
-  return target ? [{ file, spec, target }] : [];
-}));
+const edges = product.flatMap((file) =>
+  importsOf(file).flatMap((spec) => {
+    const target = resolve(file, spec);
+    return target ? [{ file, spec, target }] : [];
+  }),
+);
 
 describe('architecture', () => {
   it('knows every unit of lib/', () => {

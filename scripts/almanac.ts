@@ -18,7 +18,7 @@ function printHelp(): void {
   console.log('Usage: npm run almanac -- <command> [options]\n\nCommands:');
   const width = Math.max(...commands.map((c) => c.name.length));
   for (const command of commands) console.log(`  ${command.name.padEnd(width)}  ${command.summary}`);
-  console.log('\nRun `npm run almanac -- <command> --help` for a command\'s options.');
+  console.log("\nRun `npm run almanac -- <command> --help` for a command's options.");
 }
 
 async function main(): Promise<number> {

@@ -21,11 +21,16 @@ const url = `${baseUrl.replace(/\/+$/, '')}/kb/${encodeURIComponent(kbId)}/mcp`;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'almanac-inspect-'));
 const config = path.join(dir, 'mcp.json');
-writeFileSync(config, JSON.stringify({ mcpServers: { almanac: { type: 'streamable-http', url, headers: { Authorization: `Bearer ${key}` } } } }), { mode: 0o600 });
+writeFileSync(config, JSON.stringify({ mcpServers: { almanac: { type: 'streamable-http', url, headers: { Authorization: `Bearer ${key}` } } } }), {
+  mode: 0o600,
+});
 
 /** One Inspector CLI call; its JSON answer. */
 function inspect(...args) {
-  const run = spawnSync('npx', ['-y', INSPECTOR, '--cli', '--stored-auth-only', '--config', config, '--server', 'almanac', ...args], { encoding: 'utf8', env: { ...process.env, ALMANAC_API_KEY: '' } });
+  const run = spawnSync('npx', ['-y', INSPECTOR, '--cli', '--stored-auth-only', '--config', config, '--server', 'almanac', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ALMANAC_API_KEY: '' },
+  });
   if (run.status !== 0) {
     console.error(run.stderr || run.stdout || `the Inspector exited with ${run.status}`);
     return null;

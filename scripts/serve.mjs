@@ -79,7 +79,10 @@ const server = createFrontServer(
     const gateway = findFastLane();
     const target = gateway ? gateway.match(req.url) : null;
     let handling;
-    if (target !== null) handling = traceRequest(`${req.method} ${target.endpoint === 'dify' ? '/dify/retrieval' : `/kb/{kb_id}/${target.endpoint}`}`, () => gateway.serve(req, res, target));
+    if (target !== null)
+      handling = traceRequest(`${req.method} ${target.endpoint === 'dify' ? '/dify/retrieval' : `/kb/{kb_id}/${target.endpoint}`}`, () =>
+        gateway.serve(req, res, target),
+      );
     else {
       for (const { key, value } of pageHeaders) res.setHeader(key, value);
       // What Next would answer with a plain-text 500, a redirect or HTML where JSON is due (lib/server/front-door.ts);

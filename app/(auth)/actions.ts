@@ -76,7 +76,8 @@ export async function forgotPasswordAction(_previous: AuthFormState, form: FormD
   if (!email) return { fieldErrors: { email: 'Enter your email address.' } };
   const result = await requestPasswordReset(await getDb(), email, clientAddressFromHeaders(await headers()));
   if (!result.ok) {
-    if (result.code === 'too_many_attempts') return { formError: `Too many reset requests. Try again in ${describeWait(result.retryAfterSeconds)}.`, values: { email } };
+    if (result.code === 'too_many_attempts')
+      return { formError: `Too many reset requests. Try again in ${describeWait(result.retryAfterSeconds)}.`, values: { email } };
     return { fieldErrors: { email: result.message }, values: { email } };
   }
   return { sentTo: email.toLowerCase() };

@@ -76,7 +76,13 @@ export async function createReplacementKeyAction(formData: FormData): Promise<vo
     if (!name?.ok) return { ok: false as const, code: 'key_name_invalid' as const };
     // docs/api.md §11.3: an unconfirmed address cannot create keys.
     if (!(await requireVerifiedEmail(db, input.userId)).ok) redirect(VERIFY_FIRST_PATH);
-    const issued = await runOncePerForm(formData, input.userId, (tx) => issueReplacementKeyForReveal(tx, { ...input, name: name.name }), (r) => (r.ok ? reveal(r.handoffId) : null), { db });
+    const issued = await runOncePerForm(
+      formData,
+      input.userId,
+      (tx) => issueReplacementKeyForReveal(tx, { ...input, name: name.name }),
+      (r) => (r.ok ? reveal(r.handoffId) : null),
+      { db },
+    );
     return issued.ok ? { ok: true as const, to: reveal(issued.handoffId) } : issued;
   });
   redirect(done.to);

@@ -32,7 +32,8 @@ async function chosenKnowledgeBase(searchParams: SearchParams) {
 
 /** The reference's examples: the chosen knowledge base, else the catalogue's most popular; its real answers. */
 async function referenceExamples(kb: KnowledgeBaseView | null) {
-  const example = kb ?? (await listKnowledgeBases({ ...DEFAULT_LISTING_PARAMS, pageSize: 1 }).then(({ items }) => (items[0] ? getKnowledgeBaseView(items[0].id) : null)));
+  const example =
+    kb ?? (await listKnowledgeBases({ ...DEFAULT_LISTING_PARAMS, pageSize: 1 }).then(({ items }) => (items[0] ? getKnowledgeBaseView(items[0].id) : null)));
   if (!example) return { values: {}, responses: {} };
   const question = example.sampleQuestions[0] ?? `What does ${example.title} cover?`;
   const [answer, documents] = await Promise.all([documentationAnswer(example.id, question), listPublicDocuments(example.id)]);
@@ -64,8 +65,7 @@ export default async function DocsPage({ searchParams }: { searchParams: SearchP
       <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
         <h1 className="text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">API reference</h1>
         <p className="mt-3 max-w-3xl text-lg leading-relaxed text-slate-800">
-          A public catalogue of knowledge bases, and for each one a keyed, metered API that answers questions with
-          citations you can check.
+          A public catalogue of knowledge bases, and for each one a keyed, metered API that answers questions with citations you can check.
         </p>
         <div className="mt-4 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm text-slate-700">
           <span>Base URL</span>
@@ -88,8 +88,7 @@ export default async function DocsPage({ searchParams }: { searchParams: SearchP
             </>
           ) : (
             <>
-              The examples say <code className={code}>{KB_ID_PLACEHOLDER}</code> where a knowledge base’s id goes: open this
-              page from a{' '}
+              The examples say <code className={code}>{KB_ID_PLACEHOLDER}</code> where a knowledge base’s id goes: open this page from a{' '}
               <Link href="/knowledge-bases" className="font-medium text-brand-700 underline underline-offset-2">
                 knowledge base’s page
               </Link>{' '}
@@ -121,9 +120,9 @@ export default async function DocsPage({ searchParams }: { searchParams: SearchP
         <Section id="getting-started-heading" title="Getting started" className="mt-10">
           <ol className="mt-4 max-w-3xl list-decimal space-y-3 pl-5 leading-relaxed text-slate-800 marker:font-semibold marker:text-slate-500">
             <li>
-              <strong>Get a key.</strong> Buy a plan on a knowledge base’s page. Its API key (<code className={code}>alm_sk_live_…</code>, or <code className={code}>alm_sk_test_…</code> from the test
-              checkout) is shown once and works for that knowledge base only. Keep it on your server; the keyed API sends no
-              CORS headers. The examples read it from <code className={code}>ALMANAC_API_KEY</code>.
+              <strong>Get a key.</strong> Buy a plan on a knowledge base’s page. Its API key (<code className={code}>alm_sk_live_…</code>, or{' '}
+              <code className={code}>alm_sk_test_…</code> from the test checkout) is shown once and works for that knowledge base only. Keep it on your server;
+              the keyed API sends no CORS headers. The examples read it from <code className={code}>ALMANAC_API_KEY</code>.
             </li>
             <li>
               <strong>Ask a question</strong> with <code className={code}>POST /kb/{'{kb_id}'}/query</code>:
@@ -134,16 +133,16 @@ export default async function DocsPage({ searchParams }: { searchParams: SearchP
           </div>
           <ol start={3} className="mt-5 max-w-3xl list-decimal space-y-3 pl-5 leading-relaxed text-slate-800 marker:font-semibold marker:text-slate-500">
             <li>
-              <strong>Read the answer:</strong> <code className={code}>answer</code>, <code className={code}>citations</code>{' '}
-              (document, title, verbatim excerpt, page) and <code className={code}>tokens_used</code>. Only answers with at
-              least one citation count against your plan; <code className={code}>X-Usage-Remaining</code> says how many are
-              left this period and <code className={code}>X-RateLimit-Remaining</code> how many requests this minute.
+              <strong>Read the answer:</strong> <code className={code}>answer</code>, <code className={code}>citations</code> (document, title, verbatim
+              excerpt, page) and <code className={code}>tokens_used</code>. Only answers with at least one citation count against your plan;{' '}
+              <code className={code}>X-Usage-Remaining</code> says how many are left this period and <code className={code}>X-RateLimit-Remaining</code> how
+              many requests this minute.
             </li>
             <li>
               <strong>Handle errors</strong> by status and <code className={code}>error</code> code: every error body is{' '}
               <code className={code}>{'{error, message, request_id}'}</code>. A <code className={code}>429</code> comes with{' '}
-              <code className={code}>Retry-After</code>; send an <code className={code}>Idempotency-Key</code> header to
-              retry a query without being counted twice.
+              <code className={code}>Retry-After</code>; send an <code className={code}>Idempotency-Key</code> header to retry a query without being counted
+              twice.
             </li>
           </ol>
         </Section>
@@ -162,8 +161,7 @@ export default async function DocsPage({ searchParams }: { searchParams: SearchP
           </h2>
           <p className="mt-1 max-w-3xl text-sm text-slate-700">
             Every request, response and error code, from the OpenAPI document, with examples from the catalogue. A method a path does not list answers{' '}
-            <code className={code}>405 method_not_allowed</code> with an <code className={code}>Allow</code> header, and the
-            catalogue answers CORS preflights.
+            <code className={code}>405 method_not_allowed</code> with an <code className={code}>Allow</code> header, and the catalogue answers CORS preflights.
           </p>
         </div>
         <ReferenceList operations={operations} />

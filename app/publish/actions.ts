@@ -60,7 +60,12 @@ function refusalFlash(refusal: ListingRefusal): PublishFlashCode {
 export async function createProfileAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const actor = await publisherActor(publishPaths.overview);
   const input = fields(formData);
-  const result = await runOncePerForm(formData, actor.userId, (db) => createPublisherProfile(db, actor.userId, input), (r) => (r.ok ? withPublishFlash(publishPaths.overview, 'profile_created') : null));
+  const result = await runOncePerForm(
+    formData,
+    actor.userId,
+    (db) => createPublisherProfile(db, actor.userId, input),
+    (r) => (r.ok ? withPublishFlash(publishPaths.overview, 'profile_created') : null),
+  );
   if (result.ok) redirect(withPublishFlash(publishPaths.overview, 'profile_created'));
   if (result.code === 'invalid_input') return refused(formData, result.fieldErrors);
   redirect(publishPaths.overview);
@@ -121,7 +126,11 @@ async function onListing<R extends { ok: true } | ListingRefusal | { ok: false; 
 }
 
 export async function publishListingAction(formData: FormData): Promise<void> {
-  await onListing(formData, (db, actor, kbId) => publishListing(db, actor, kbId), (r) => (r.resumedSubscriptions ? 'republished_renewing' : 'published'));
+  await onListing(
+    formData,
+    (db, actor, kbId) => publishListing(db, actor, kbId),
+    (r) => (r.resumedSubscriptions ? 'republished_renewing' : 'published'),
+  );
 }
 
 export async function unpublishListingAction(formData: FormData): Promise<void> {
@@ -148,7 +157,12 @@ export async function createPlanAction(_prev: FormState, formData: FormData): Pr
   if (!kbId.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));
   const path = publishPaths.plans(kbId.data);
   const actor = await publisherActor(path);
-  const result = await runOncePerForm(formData, actor.userId, (db) => createPlan(db, actor, kbId.data, input), (r) => (r.ok ? withPublishFlash(path, 'plan_created') : null));
+  const result = await runOncePerForm(
+    formData,
+    actor.userId,
+    (db) => createPlan(db, actor, kbId.data, input),
+    (r) => (r.ok ? withPublishFlash(path, 'plan_created') : null),
+  );
   if (result.ok) redirect(withPublishFlash(path, 'plan_created'));
   if (result.code === 'invalid_input') return refused(formData, result.fieldErrors);
   if (result.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
@@ -168,7 +182,11 @@ export async function editPlanAction(_prev: FormState, formData: FormData): Prom
   return refused(formData, {}, result.message);
 }
 
-async function onPlan(formData: FormData, change: (db: Executor, actor: Actor, planId: string) => Promise<{ ok: true } | ListingRefusal | { ok: false; code: 'invalid_input' }>, success: PublishFlashCode): Promise<never> {
+async function onPlan(
+  formData: FormData,
+  change: (db: Executor, actor: Actor, planId: string) => Promise<{ ok: true } | ListingRefusal | { ok: false; code: 'invalid_input' }>,
+  success: PublishFlashCode,
+): Promise<never> {
   const parsed = z.object({ kbId: id, planId: id }).safeParse(fields(formData));
   if (!parsed.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));
   const path = publishPaths.plans(parsed.data.kbId);

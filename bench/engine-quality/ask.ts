@@ -16,7 +16,11 @@ const handle = await openPglite();
 try {
   await prepareDatabase(handle, { seed: seedMarketplace });
   const db = handle.db;
-  const kbs = (await db.execute(sql`select id, slug, sample_questions from knowledge_bases order by slug`)).rows as Array<{ id: string; slug: string; sample_questions: string[] }>;
+  const kbs = (await db.execute(sql`select id, slug, sample_questions from knowledge_bases order by slug`)).rows as Array<{
+    id: string;
+    slug: string;
+    sample_questions: string[];
+  }>;
   const asks: Array<{ slug: string; question: string }> = [];
   if (args[0] === '--samples') {
     const only = new Set(args.slice(1));

@@ -19,7 +19,15 @@ import { seedMarketplace } from '@/lib/seed';
 import { searchChunks } from '@/lib/engine';
 import { lexemesOf } from '@/lib/engine/retrieval';
 import { analyseQuestion, mapLexicon } from '@/lib/engine/question';
-import { absentShare, passageEvidence, ABSENT_SHARE, MIN_COVERAGE, MIN_SCATTERED_SENTENCE_COVERAGE, MIN_SENTENCE_COVERAGE, type PassageEvidence } from '@/lib/engine/relevance-gate';
+import {
+  absentShare,
+  passageEvidence,
+  ABSENT_SHARE,
+  MIN_COVERAGE,
+  MIN_SCATTERED_SENTENCE_COVERAGE,
+  MIN_SENTENCE_COVERAGE,
+  type PassageEvidence,
+} from '@/lib/engine/relevance-gate';
 import { tokenize } from '@/lib/engine/text';
 import { isAddedQuestion, isHeldOut, loadEvaluationSet, loadOffTopicSet } from './evaluation-set';
 import { ingestPubMedQa, isPubMedQaTuning, loadPubMedQa } from './pubmedqa';
@@ -28,7 +36,10 @@ import { ingestSquad, isSquadTuning, loadSquad } from './squad';
 const handle = await openPglite();
 await prepareDatabase(handle, { seed: seedMarketplace });
 const db = handle.db;
-const kbs = (await db.execute(sql`select distinct k.id, k.slug from knowledge_bases k join chunks c on c.kb_id = k.id`)).rows as Array<{ id: string; slug: string }>;
+const kbs = (await db.execute(sql`select distinct k.id, k.slug from knowledge_bases k join chunks c on c.kb_id = k.id`)).rows as Array<{
+  id: string;
+  slug: string;
+}>;
 const kbId = new Map(kbs.map((k) => [k.slug, k.id]));
 
 /** The best of the top three passages' evidence, and the share of the question's weight absent from the knowledge base. */
@@ -36,7 +47,11 @@ type Evidence = PassageEvidence & { n: number; absent: number };
 
 async function evidence(kb: string, question: string): Promise<Evidence> {
   const r = await searchChunks(db, kb, question, { limit: 5 });
-  const map = await lexemesOf(db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)));
+  const map = await lexemesOf(
+    db,
+    r.config,
+    r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)),
+  );
   const q = analyseQuestion(question, r.terms, mapLexicon(map, r.terms));
   let best: PassageEvidence = { coverage: 0, words: 0, topical: 0, sentenceCoverage: 0, phrase: false, generalSentenceCoverage: 0, sentenceWords: 0 };
   for (const p of r.chunks.slice(0, 3)) {
@@ -46,7 +61,8 @@ async function evidence(kb: string, question: string): Promise<Evidence> {
   return { ...best, n: q.weights.size, absent: absentShare(q) };
 }
 
-const fmt = (e: Evidence) => `cov ${e.coverage.toFixed(2)} sent ${e.sentenceCoverage.toFixed(2)} words ${e.words}/${e.n} absent ${e.absent.toFixed(2)}${e.phrase ? ' phrase' : ''}`;
+const fmt = (e: Evidence) =>
+  `cov ${e.coverage.toFixed(2)} sent ${e.sentenceCoverage.toFixed(2)} words ${e.words}/${e.n} absent ${e.absent.toFixed(2)}${e.phrase ? ' phrase' : ''}`;
 const on: Array<{ id: string; e: Evidence; q: string }> = [];
 for (const q of loadEvaluationSet().filter((x) => !isHeldOut(x.id) && !isAddedQuestion(x.id))) {
   const kb = kbId.get(q.kb);
@@ -64,7 +80,8 @@ if (outsideFile) {
   const items = loadPubMedQa(outsideFile);
   for (const form of ['sections', 'plain'] as const) {
     const { kbId: outsideKb } = await ingestPubMedQa(db, items, form);
-    for (const item of items.filter(isPubMedQaTuning)) on.push({ id: `pubmedqa-${form}-${item.pmid}`, e: await evidence(outsideKb, item.QUESTION), q: item.QUESTION });
+    for (const item of items.filter(isPubMedQaTuning))
+      on.push({ id: `pubmedqa-${form}-${item.pmid}`, e: await evidence(outsideKb, item.QUESTION), q: item.QUESTION });
     for (const q of loadOffTopicSet().filter((x) => !isHeldOut(x.id))) {
       const e = await evidence(outsideKb, q.question);
       if (e.words > 0) off.push({ id: `${q.id}@pubmedqa-${form}`, e, q: q.question });
@@ -81,11 +98,14 @@ if (squadFile) {
     if (e.words > 0) off.push({ id: `${q.id}@squad`, e, q: q.question });
   }
 }
-const passes = (e: Evidence, c: number, s: number) => e.topical >= 1 && e.words >= (e.n >= 3 ? 2 : 1) && e.coverage >= c && (e.sentenceCoverage >= s || e.phrase);
+const passes = (e: Evidence, c: number, s: number) =>
+  e.topical >= 1 && e.words >= (e.n >= 3 ? 2 : 1) && e.coverage >= c && (e.sentenceCoverage >= s || e.phrase);
 console.log(`on-topic (tuning) ${on.length}, off-topic pairs sharing a word (tuning) ${off.length}`);
 console.log('coverage\\sentence: on-topic passed / off-topic passed');
 for (const c of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) {
-  const cells = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5].map((s) => `${on.filter((x) => passes(x.e, c, s)).length}/${off.filter((x) => passes(x.e, c, s)).length}`);
+  const cells = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5].map(
+    (s) => `${on.filter((x) => passes(x.e, c, s)).length}/${off.filter((x) => passes(x.e, c, s)).length}`,
+  );
   console.log(`${c.toFixed(2)}: ${cells.join('  ')}`);
 }
 // The rule for questions mostly unknown to the knowledge base: from an absent share of a, the sentence must hold s.
@@ -98,7 +118,8 @@ for (const a of [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7]) {
 console.log(`\non-topic with an absent share of ${ABSENT_SHARE} or more (held to the stricter rule):`);
 for (const x of on.filter((x) => x.e.absent >= ABSENT_SHARE).sort((a, b) => b.e.absent - a.e.absent)) console.log(`  ${x.id} ${fmt(x.e)}  ${x.q}`);
 console.log(`\ncurrent (${MIN_COVERAGE}, ${MIN_SENTENCE_COVERAGE}) on-topic refused:`);
-for (const x of on.filter((x) => !passes(x.e, MIN_COVERAGE, MIN_SENTENCE_COVERAGE)).sort((a, b) => a.e.coverage - b.e.coverage)) console.log(`  ${x.id} ${fmt(x.e)}  ${x.q}`);
+for (const x of on.filter((x) => !passes(x.e, MIN_COVERAGE, MIN_SENTENCE_COVERAGE)).sort((a, b) => a.e.coverage - b.e.coverage))
+  console.log(`  ${x.id} ${fmt(x.e)}  ${x.q}`);
 console.log('off-topic passed:');
 for (const x of off.filter((x) => passes(x.e, MIN_COVERAGE, MIN_SENTENCE_COVERAGE))) console.log(`  ${x.id} ${fmt(x.e)}  ${x.q}`);
 console.log('highest off-topic:');

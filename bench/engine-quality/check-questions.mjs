@@ -18,24 +18,35 @@ function splitPdfPages(text) {
 
 const only = process.argv.slice(2);
 let failures = 0;
-const fail = (msg) => { failures += 1; console.error(`FAIL ${msg}`); };
+const fail = (msg) => {
+  failures += 1;
+  console.error(`FAIL ${msg}`);
+};
 
 const kbs = existsSync(hostedDir)
-  ? readdirSync(hostedDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)
+  ? readdirSync(hostedDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
   : [];
 const selected = only.length ? only : kbs;
 
 for (const kb of selected) {
   const dir = join(hostedDir, kb);
-  if (!existsSync(dir)) { fail(`${kb}: no folder ${dir}`); continue; }
+  if (!existsSync(dir)) {
+    fail(`${kb}: no folder ${dir}`);
+    continue;
+  }
   const files = readdirSync(dir).filter((f) => f !== 'sample-questions.json');
-  let chars = 0; let pages = 0; let pdfPages = 0;
+  let chars = 0;
+  let pages = 0;
+  let pdfPages = 0;
   for (const f of files) {
     const text = readFileSync(join(dir, f), 'utf8');
     chars += text.length;
     if (f.endsWith('.pdf.txt')) {
       const p = splitPdfPages(text);
-      pdfPages += p.length; pages += p.length;
+      pdfPages += p.length;
+      pages += p.length;
       if (!text.startsWith('# ')) fail(`${kb}/${f}: PDF source must start with "# Title"`);
       // Standard PDF fonts only draw WinAnsi; keep PDF sources to printable ASCII.
       const bad = text.match(/[^\x09\x0a\x0d\x20-\x7e]/g);
@@ -52,7 +63,9 @@ for (const kb of selected) {
     try {
       const s = JSON.parse(readFileSync(sq, 'utf8'));
       if (!Array.isArray(s) || s.length < 3 || s.length > 4 || s.some((q) => typeof q !== 'string')) fail(`${kb}: sample-questions.json must be 3-4 strings`);
-    } catch (e) { fail(`${kb}: sample-questions.json does not parse: ${e.message}`); }
+    } catch (e) {
+      fail(`${kb}: sample-questions.json does not parse: ${e.message}`);
+    }
   }
   // Without sample-questions.json the page lists the catalogue entry's own questions (db/seed/catalog).
 
@@ -60,14 +73,19 @@ for (const kb of selected) {
   let qs = [];
   if (!existsSync(qf)) fail(`${kb}: ${qf} missing`);
   else {
-    try { qs = JSON.parse(readFileSync(qf, 'utf8')); } catch (e) { fail(`${kb}: questions do not parse: ${e.message}`); }
+    try {
+      qs = JSON.parse(readFileSync(qf, 'utf8'));
+    } catch (e) {
+      fail(`${kb}: questions do not parse: ${e.message}`);
+    }
   }
   const ids = new Set();
   for (const q of qs) {
     const where = `${kb} ${q.id}`;
     const keys = ['id', 'kb', 'question', 'gold_document', 'gold_page', 'gold_fact'];
     for (const k of keys) if (!(k in q)) fail(`${where}: missing ${k}`);
-    if (ids.has(q.id)) fail(`${where}: duplicate id`); ids.add(q.id);
+    if (ids.has(q.id)) fail(`${where}: duplicate id`);
+    ids.add(q.id);
     if (!new RegExp(`^${kb}-\\d{2,}$`).test(q.id)) fail(`${where}: id must be ${kb}-NN`);
     if (q.kb !== kb) fail(`${where}: kb is ${q.kb}`);
     const words = String(q.gold_fact).trim().split(/\s+/).length;
@@ -75,11 +93,17 @@ for (const kb of selected) {
     // An answer will not reproduce markup, so a fact must be plain text.
     if (/\*\*|`|<\/?[a-z]/i.test(String(q.gold_fact))) fail(`${where}: gold_fact contains markup`);
     const docPath = join(dir, q.gold_document);
-    if (!existsSync(docPath)) { fail(`${where}: gold_document ${q.gold_document} missing`); continue; }
+    if (!existsSync(docPath)) {
+      fail(`${where}: gold_document ${q.gold_document} missing`);
+      continue;
+    }
     const text = readFileSync(docPath, 'utf8');
     if (q.gold_document.endsWith('.pdf.txt')) {
       const p = splitPdfPages(text);
-      if (!Number.isInteger(q.gold_page) || q.gold_page < 1 || q.gold_page > p.length) { fail(`${where}: gold_page ${q.gold_page} out of 1..${p.length}`); continue; }
+      if (!Number.isInteger(q.gold_page) || q.gold_page < 1 || q.gold_page > p.length) {
+        fail(`${where}: gold_page ${q.gold_page} out of 1..${p.length}`);
+        continue;
+      }
       if (!p[q.gold_page - 1].includes(q.gold_fact)) fail(`${where}: fact "${q.gold_fact}" not on page ${q.gold_page}`);
     } else {
       if (q.gold_page !== null) fail(`${where}: gold_page must be null for ${q.gold_document}`);
@@ -88,5 +112,8 @@ for (const kb of selected) {
   }
   console.log(`${kb}: ${files.length} documents, ${chars} characters, ~${pages.toFixed(1)} pages (${pdfPages} PDF pages), ${qs.length} questions`);
 }
-if (failures) { console.error(`${failures} problem(s)`); process.exit(1); }
+if (failures) {
+  console.error(`${failures} problem(s)`);
+  process.exit(1);
+}
 console.log('all checks passed');

@@ -23,14 +23,27 @@ for (const question of loadEvaluationSet()) {
   const first = answer.answer.split(/\s*\[\d+(?:,\s*\d+)*\]/)[0] ?? '';
   if (!only.size && containsFact(first, question.gold_fact)) continue;
   const r = await searchChunks(db, kb, question.question, { limit: PASSAGES_READ });
-  const map = await lexemesOf(db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)));
+  const map = await lexemesOf(
+    db,
+    r.config,
+    r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)),
+  );
   const q = analyseQuestion(question.question, r.terms, mapLexicon(map, r.terms));
   const ranked = rankSentences(q, r.chunks);
   const goldRank = ranked.findIndex((c) => containsFact(c.text, question.gold_fact) || containsFact(`${c.context ?? ''} ${c.text}`, question.gold_fact));
-  console.log(`\n${question.id} [type ${q.type}] gold "${question.gold_fact}" at rank ${goldRank}${goldRank < 0 ? (r.chunks.some((c) => containsFact(c.content, question.gold_fact)) ? ' (in passages, not a candidate)' : ' (not in passages)') : ''}`);
+  console.log(
+    `\n${question.id} [type ${q.type}] gold "${question.gold_fact}" at rank ${goldRank}${goldRank < 0 ? (r.chunks.some((c) => containsFact(c.content, question.gold_fact)) ? ' (in passages, not a candidate)' : ' (not in passages)') : ''}`,
+  );
   console.log(`  Q: ${question.question}`);
   console.log(`  weights: ${[...q.weights].map(([w, x]) => `${w}=${x.toFixed(2)}`).join(' ')}`);
-  ranked.slice(0, 4).forEach((c, i) => console.log(`  ${i}. ${c.score.toFixed(3)} p${c.passage} ${c.context ? `<${c.context}> ` : ''}${c.text.replace(/\n+/g, ' / ').slice(0, 170)}`));
-  if (goldRank >= 4) console.log(`  ${goldRank}. ${ranked[goldRank].score.toFixed(3)} p${ranked[goldRank].passage} ${ranked[goldRank].text.replace(/\n+/g, ' / ').slice(0, 170)}`);
+  ranked
+    .slice(0, 4)
+    .forEach((c, i) =>
+      console.log(`  ${i}. ${c.score.toFixed(3)} p${c.passage} ${c.context ? `<${c.context}> ` : ''}${c.text.replace(/\n+/g, ' / ').slice(0, 170)}`),
+    );
+  if (goldRank >= 4)
+    console.log(
+      `  ${goldRank}. ${ranked[goldRank].score.toFixed(3)} p${ranked[goldRank].passage} ${ranked[goldRank].text.replace(/\n+/g, ' / ').slice(0, 170)}`,
+    );
 }
 await handle.close();

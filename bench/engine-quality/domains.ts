@@ -112,7 +112,9 @@ async function ingestKnowledgeBase(db: Executor, slug: string, documents: Prepar
   const publisherId = newId('pub');
   await db.insert(publishers).values({ id: publisherId, slug: `outside-${slug}`, name: `Outside set ${slug}` });
   const kbId = newId('kb');
-  await db.insert(knowledgeBases).values({ id: kbId, publisherId, slug, title: slug, summary: 'Outside set', category: 'research', tags: [], status: 'published' });
+  await db
+    .insert(knowledgeBases)
+    .values({ id: kbId, publisherId, slug, title: slug, summary: 'Outside set', category: 'research', tags: [], status: 'published' });
   const docIds = new Map<string, string>();
   for (const doc of documents) {
     const result = await ingestDocument(db, kbId, { sourceName: doc.fileName, bytes: new TextEncoder().encode(doc.text) }, { embeddings: null });
@@ -155,9 +157,21 @@ async function main() {
   const lend = new Map<string, Borrowed[]>();
   // Distinct wordings only: one set asks the same question of each of its contracts.
   const distinct = <T extends { question: string }>(qs: T[]) => qs.filter((q, i) => qs.findIndex((o) => o.question === q.question) === i);
-  for (const set of sets) lend.set(set.name, distinct(hashOrder(set.questions.filter((q) => q.answerable))).slice(0, CROSS_PER_SET).map((q) => ({ id: q.id, from: set.domain, query: q.question })));
+  for (const set of sets)
+    lend.set(
+      set.name,
+      distinct(hashOrder(set.questions.filter((q) => q.answerable)))
+        .slice(0, CROSS_PER_SET)
+        .map((q) => ({ id: q.id, from: set.domain, query: q.question })),
+    );
   const withOwn = !only || only.has(OWN_DOMAIN);
-  if (withOwn) lend.set(OWN_DOMAIN, hashOrder(evaluation).slice(0, CROSS_PER_SET).map((q) => ({ id: q.id, from: OWN_DOMAIN, query: q.question })));
+  if (withOwn)
+    lend.set(
+      OWN_DOMAIN,
+      hashOrder(evaluation)
+        .slice(0, CROSS_PER_SET)
+        .map((q) => ({ id: q.id, from: OWN_DOMAIN, query: q.question })),
+    );
   const borrowed = (domain: string) => [...lend.values()].flat().filter((b) => b.from !== domain);
 
   const snapshot: DomainSnapshot = { domains: [...new Set([...sets.map((s) => s.domain), ...(withOwn ? [OWN_DOMAIN] : [])])], lexemes: {}, asks: [] };
@@ -165,7 +179,13 @@ async function main() {
     const started = performance.now();
     const found = await searchChunks(db, kbId, base.query, { limit: PASSAGES_READ + BACK_MATTER_SPARE });
     const r = { ...found, chunks: withoutBackMatter(found.chunks, PASSAGES_READ) };
-    const map = r.chunks.length ? await lexemesOf(db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`))) : new Map<string, string[]>();
+    const map = r.chunks.length
+      ? await lexemesOf(
+          db,
+          r.config,
+          r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)),
+        )
+      : new Map<string, string[]>();
     const retrievalMs = performance.now() - started;
     const words = (snapshot.lexemes[r.config] ??= {});
     for (const [w, l] of map) words[w] = l;
@@ -184,12 +204,43 @@ async function main() {
         const goldDocument = q.documentId ? (docIds.get(q.documentId) ?? null) : null;
         if (q.answerable && q.documentId && !goldDocument) continue;
         const kb = (q.documentId && kbOf.get(q.documentId)) || kbIds[0];
-        await take(handle.db, kb, { ...base, id: q.id, kind: q.answerable ? 'answerable' : 'unanswerable', from: set.domain, query: q.question, answers: q.answers, evidence: q.evidence, goldDocument });
+        await take(handle.db, kb, {
+          ...base,
+          id: q.id,
+          kind: q.answerable ? 'answerable' : 'unanswerable',
+          from: set.domain,
+          query: q.question,
+          answers: q.answers,
+          evidence: q.evidence,
+          goldDocument,
+        });
       }
       let turn = 0;
-      for (const b of borrowed(set.domain)) await take(handle.db, kbIds[turn++ % kbIds.length], { ...base, id: `${b.id}@${set.name}`, kind: 'cross', from: b.from, query: b.query, answers: [], evidence: [], goldDocument: null });
-      for (const q of offTopic) await take(handle.db, kbIds[turn++ % kbIds.length], { ...base, id: `${q.id}@${set.name}`, kind: 'off-topic', from: 'off-topic', query: q.question, answers: [], evidence: [], goldDocument: null });
-      console.log(`${set.name} (${set.domain}): ${set.documents.length} documents in ${(ingested / 1000).toFixed(0)} s, ${snapshot.asks.filter((a) => a.set === set.name).length} asks in ${((performance.now() - started - ingested) / 1000).toFixed(0)} s`);
+      for (const b of borrowed(set.domain))
+        await take(handle.db, kbIds[turn++ % kbIds.length], {
+          ...base,
+          id: `${b.id}@${set.name}`,
+          kind: 'cross',
+          from: b.from,
+          query: b.query,
+          answers: [],
+          evidence: [],
+          goldDocument: null,
+        });
+      for (const q of offTopic)
+        await take(handle.db, kbIds[turn++ % kbIds.length], {
+          ...base,
+          id: `${q.id}@${set.name}`,
+          kind: 'off-topic',
+          from: 'off-topic',
+          query: q.question,
+          answers: [],
+          evidence: [],
+          goldDocument: null,
+        });
+      console.log(
+        `${set.name} (${set.domain}): ${set.documents.length} documents in ${(ingested / 1000).toFixed(0)} s, ${snapshot.asks.filter((a) => a.set === set.name).length} asks in ${((performance.now() - started - ingested) / 1000).toFixed(0)} s`,
+      );
     } finally {
       await handle.close();
     }
@@ -201,19 +252,56 @@ async function main() {
     try {
       const docRows = (await db.execute(sql`select id, kb_id, source_name from documents`)).rows as Array<{ id: string; kb_id: string; source_name: string }>;
       const docId = new Map(docRows.map((r) => [`${r.kb_id}/${r.source_name}`, r.id]));
-      const withChunks = [...new Set(((await db.execute(sql`select distinct kb_id from chunks order by kb_id`)).rows as Array<{ kb_id: string }>).map((r) => r.kb_id))];
+      const withChunks = [
+        ...new Set(((await db.execute(sql`select distinct kb_id from chunks order by kb_id`)).rows as Array<{ kb_id: string }>).map((r) => r.kb_id)),
+      ];
       for (const q of evaluation) {
         const kb = kbId.get(q.kb);
         const gold = kb && docId.get(`${kb}/${goldSourceName(q.gold_document)}`);
         if (!kb || !gold) continue;
-        await take(db, kb, { domain: OWN_DOMAIN, set: OWN_DOMAIN, id: q.id, kind: 'answerable', from: OWN_DOMAIN, query: q.question, answers: [q.gold_fact], evidence: [], goldDocument: gold });
+        await take(db, kb, {
+          domain: OWN_DOMAIN,
+          set: OWN_DOMAIN,
+          id: q.id,
+          kind: 'answerable',
+          from: OWN_DOMAIN,
+          query: q.question,
+          answers: [q.gold_fact],
+          evidence: [],
+          goldDocument: gold,
+        });
       }
       // Each borrowed or off-topic question goes to one of the marketplace's knowledge bases in turn.
       let turn = 0;
       const next = () => withChunks[turn++ % withChunks.length];
-      for (const b of borrowed(OWN_DOMAIN)) await take(db, next(), { domain: OWN_DOMAIN, set: OWN_DOMAIN, id: `${b.id}@${OWN_DOMAIN}`, kind: 'cross', from: b.from, query: b.query, answers: [], evidence: [], goldDocument: null });
-      for (const q of offTopic) for (let k = 0; k < 3; k++) await take(db, next(), { domain: OWN_DOMAIN, set: OWN_DOMAIN, id: `${q.id}@${OWN_DOMAIN}#${k}`, kind: 'off-topic', from: 'off-topic', query: q.question, answers: [], evidence: [], goldDocument: null });
-      console.log(`${OWN_DOMAIN}: ${snapshot.asks.filter((a) => a.domain === OWN_DOMAIN).length} asks in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      for (const b of borrowed(OWN_DOMAIN))
+        await take(db, next(), {
+          domain: OWN_DOMAIN,
+          set: OWN_DOMAIN,
+          id: `${b.id}@${OWN_DOMAIN}`,
+          kind: 'cross',
+          from: b.from,
+          query: b.query,
+          answers: [],
+          evidence: [],
+          goldDocument: null,
+        });
+      for (const q of offTopic)
+        for (let k = 0; k < 3; k++)
+          await take(db, next(), {
+            domain: OWN_DOMAIN,
+            set: OWN_DOMAIN,
+            id: `${q.id}@${OWN_DOMAIN}#${k}`,
+            kind: 'off-topic',
+            from: 'off-topic',
+            query: q.question,
+            answers: [],
+            evidence: [],
+            goldDocument: null,
+          });
+      console.log(
+        `${OWN_DOMAIN}: ${snapshot.asks.filter((a) => a.domain === OWN_DOMAIN).length} asks in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      );
     } finally {
       await handle.close();
     }

@@ -38,7 +38,9 @@ export const BLIND_QUESTIONS_DIR = path.join(process.cwd(), 'bench', 'engine-qua
 
 function loadDirectory(dir: string): EvalQuestion[] {
   if (!existsSync(dir)) return [];
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   return files.flatMap((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as EvalQuestion[]);
 }
 
@@ -58,13 +60,7 @@ export function goldSourceName(goldDocument: string): string {
 
 /** Case, whitespace and Markdown emphasis do not matter when looking for the gold fact in an answer. */
 export function normaliseForFact(text: string): string {
-  return text
-    .replace(/[*_`]/g, '')
-    .replace(/[‘’]/g, "'")
-    .replace(/[“”]/g, '"')
-    .replace(/\s+/g, ' ')
-    .toLowerCase()
-    .trim();
+  return text.replace(/[*_`]/g, '').replace(/[‘’]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, ' ').toLowerCase().trim();
 }
 
 export function containsFact(text: string, fact: string): boolean {
@@ -73,9 +69,18 @@ export function containsFact(text: string, fact: string): boolean {
 
 /** The twelve knowledge bases of the original evaluation set; questions of any other were added for issue 14. */
 const ORIGINAL_KBS = new Set([
-  'algebra-foundations', 'childhood-immunization-handbook', 'climate-policy-briefings', 'employment-law-basics', 'gdpr-practitioner-guide',
-  'hypertension-care-guidelines', 'nutrition-science-digest', 'research-data-management', 'research-methods-primer', 'urban-housing-policy',
-  'us-constitution-companion', 'world-history-essentials',
+  'algebra-foundations',
+  'childhood-immunization-handbook',
+  'climate-policy-briefings',
+  'employment-law-basics',
+  'gdpr-practitioner-guide',
+  'hypertension-care-guidelines',
+  'nutrition-science-digest',
+  'research-data-management',
+  'research-methods-primer',
+  'urban-housing-policy',
+  'us-constitution-companion',
+  'world-history-essentials',
 ]);
 
 /**
@@ -106,10 +111,25 @@ export interface AnswerMetrics {
   citations: number;
   fillerCitations: number;
 }
-export const emptyAnswerMetrics = (): AnswerMetrics => ({ n: 0, answered: 0, factFirst: 0, factAnywhere: 0, wrong: 0, withFiller: 0, citations: 0, fillerCitations: 0 });
+export const emptyAnswerMetrics = (): AnswerMetrics => ({
+  n: 0,
+  answered: 0,
+  factFirst: 0,
+  factAnywhere: 0,
+  wrong: 0,
+  withFiller: 0,
+  citations: 0,
+  fillerCitations: 0,
+});
 
 export type AnswerParts = Record<'all' | EvaluationPart, AnswerMetrics>;
-export const emptyAnswerParts = (): AnswerParts => ({ all: emptyAnswerMetrics(), tune: emptyAnswerMetrics(), holdout: emptyAnswerMetrics(), added: emptyAnswerMetrics(), blind: emptyAnswerMetrics() });
+export const emptyAnswerParts = (): AnswerParts => ({
+  all: emptyAnswerMetrics(),
+  tune: emptyAnswerMetrics(),
+  holdout: emptyAnswerMetrics(),
+  added: emptyAnswerMetrics(),
+  blind: emptyAnswerMetrics(),
+});
 
 const percent = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
 
@@ -146,7 +166,11 @@ export interface AnswerOutcome {
   fillers: string[];
 }
 
-export function answerOutcome(answer: { answer: string; citations: Array<{ document_id: string; title: string; excerpt: string }> }, fact: string, goldDocument: string | null): AnswerOutcome {
+export function answerOutcome(
+  answer: { answer: string; citations: Array<{ document_id: string; title: string; excerpt: string }> },
+  fact: string,
+  goldDocument: string | null,
+): AnswerOutcome {
   const units = answerUnits(answer.answer);
   const answered = answer.citations.length > 0;
   return {

@@ -30,28 +30,47 @@ try {
     if (!kb) continue;
     const r = await searchChunks(db, kb, question.question, { limit: DEPTH });
     const rank = r.chunks.findIndex((c) => containsFact(c.content, question.gold_fact));
-    bump(rank < 0 ? `>${DEPTH} or absent` : rank < PASSAGES_READ ? `0-${PASSAGES_READ - 1}` : rank < 8 ? `${PASSAGES_READ}-7` : rank < 15 ? '8-14' : `15-${DEPTH - 1}`);
+    bump(
+      rank < 0
+        ? `>${DEPTH} or absent`
+        : rank < PASSAGES_READ
+          ? `0-${PASSAGES_READ - 1}`
+          : rank < 8
+            ? `${PASSAGES_READ}-7`
+            : rank < 15
+              ? '8-14'
+              : `15-${DEPTH - 1}`,
+    );
     if (!only.size && !all && rank >= 0 && rank < PASSAGES_READ) continue;
     // Every chunk of the knowledge base holding the fact, with its neighbours' relation to the passages read.
-    const holders = (await db.execute(sql`
+    const holders = (
+      await db.execute(sql`
       select c.id, c.document_id, c.ordinal, c.heading, c.content, c.lexeme_count,
              array(select unnest(tsvector_to_array(c.search_vector))) as lexemes
-      from chunks c where c.kb_id = ${kb}`)).rows as Array<{ id: number; document_id: string; ordinal: number; heading: string | null; content: string; lexeme_count: number; lexemes: string[] }>;
+      from chunks c where c.kb_id = ${kb}`)
+    ).rows as Array<{ id: number; document_id: string; ordinal: number; heading: string | null; content: string; lexeme_count: number; lexemes: string[] }>;
     const read = r.chunks.slice(0, PASSAGES_READ);
     const ordinals = new Map(holders.map((h) => [Number(h.id), h]));
     console.log(`\n${question.id}: gold "${question.gold_fact}" first at retrieval rank ${rank}`);
     console.log(`  Q: ${question.question}`);
     console.log(`  terms: ${r.terms.map((t) => `${t.word}→${t.lexeme}(df ${t.docFreq}, idf ${t.idf.toFixed(2)})`).join(' ')}`);
-    console.log(`  read: ${read.map((c) => `#${c.chunkId}[${ordinals.get(c.chunkId)?.ordinal}] ${c.score.toFixed(2)} ${(c.heading ?? '').slice(0, 40)}`).join(' | ')}`);
+    console.log(
+      `  read: ${read.map((c) => `#${c.chunkId}[${ordinals.get(c.chunkId)?.ordinal}] ${c.score.toFixed(2)} ${(c.heading ?? '').slice(0, 40)}`).join(' | ')}`,
+    );
     for (const h of holders.filter((x) => containsFact(x.content, question.gold_fact))) {
       const lex = new Set(h.lexemes);
       const matched = r.terms.filter((t) => lex.has(t.lexeme)).map((t) => t.lexeme);
       const at = r.chunks.findIndex((c) => c.chunkId === Number(h.id));
-      const neighbourOf = read.map((c, i) => ({ c, i })).filter(({ c }) => {
-        const o = ordinals.get(c.chunkId);
-        return o && o.document_id === h.document_id && Math.abs(o.ordinal - h.ordinal) === 1;
-      }).map(({ i }) => `p${i}`);
-      console.log(`  holder #${h.id}[${h.ordinal}] rank ${at} len ${h.lexeme_count} matches {${matched.join(', ')}}${neighbourOf.length ? ` NEIGHBOUR of ${neighbourOf.join(',')}` : ''} heading "${h.heading ?? ''}"`);
+      const neighbourOf = read
+        .map((c, i) => ({ c, i }))
+        .filter(({ c }) => {
+          const o = ordinals.get(c.chunkId);
+          return o && o.document_id === h.document_id && Math.abs(o.ordinal - h.ordinal) === 1;
+        })
+        .map(({ i }) => `p${i}`);
+      console.log(
+        `  holder #${h.id}[${h.ordinal}] rank ${at} len ${h.lexeme_count} matches {${matched.join(', ')}}${neighbourOf.length ? ` NEIGHBOUR of ${neighbourOf.join(',')}` : ''} heading "${h.heading ?? ''}"`,
+      );
       const i = h.content.toLowerCase().indexOf(question.gold_fact.toLowerCase());
       console.log(`    …${h.content.slice(Math.max(0, i - 220), i + 120).replace(/\s+/g, ' ')}…`);
     }

@@ -34,7 +34,12 @@ export interface EmbeddingsSource {
 export async function embedEveryKnowledgeBase(db: Database): Promise<{ source: EmbeddingsSource; ms: number; chunks: number }> {
   const configured = embeddingsConfig();
   let source: EmbeddingsSource;
-  if (configured) source = { config: { ...configured, timeoutMs: Math.max(configured.timeoutMs ?? 0, 120_000) }, label: `the model ${configured.model} at ${configured.baseUrl}`, close: async () => {} };
+  if (configured)
+    source = {
+      config: { ...configured, timeoutMs: Math.max(configured.timeoutMs ?? 0, 120_000) },
+      label: `the model ${configured.model} at ${configured.baseUrl}`,
+      close: async () => {},
+    };
   else {
     const fake: FakeEmbeddingsServer = await startFakeEmbeddingsServer({ dim: HYBRID_DIM });
     source = { config: fake.config, label: `vectors of ${HYBRID_DIM} dimensions from the local hashed-word endpoint`, close: () => fake.close() };
@@ -96,8 +101,18 @@ export async function reportHybrid(db: Database, questions: EvalQuestion[], sour
     const fused = await searchChunks(db, kb, q.question, { limit: 20, vector });
     const part = byPart.get(partOf(q.id)) ?? { lexical: emptyRanks(), hybrid: emptyRanks() };
     byPart.set(partOf(q.id), part);
-    for (const m of [lexical, part.lexical]) scoreRank(m, plain.chunks.map((c) => c.documentId), gold);
-    for (const m of [hybrid, part.hybrid]) scoreRank(m, fused.chunks.map((c) => c.documentId), gold);
+    for (const m of [lexical, part.lexical])
+      scoreRank(
+        m,
+        plain.chunks.map((c) => c.documentId),
+        gold,
+      );
+    for (const m of [hybrid, part.hybrid])
+      scoreRank(
+        m,
+        fused.chunks.map((c) => c.documentId),
+        gold,
+      );
     if (plain.chunks[0]?.chunkId !== fused.chunks[0]?.chunkId) changedTop++;
     // Other fusions of the same lists: the lexical list fetched as deep as the engine fetches it when fusing (four
     // times the limit).
@@ -108,8 +123,19 @@ export async function reportHybrid(db: Database, questions: EvalQuestion[], sour
     if (close) fusedQuestions++;
     const engineOrder = close ? fuseRanks(deep, nearest, VECTOR_WEIGHT) : deep;
     if (engineOrder.slice(0, 20).join() !== fused.chunks.map((c) => c.chunkId).join()) fusionMismatches++;
-    scoreRank(vectorOnly, nearest.map((id) => documentOf.get(id) ?? ''), gold);
-    for (const [w, m] of weighted) scoreRank(m, fuseRanks(deep, nearest, w).slice(0, 20).map((id) => documentOf.get(id) ?? ''), gold);
+    scoreRank(
+      vectorOnly,
+      nearest.map((id) => documentOf.get(id) ?? ''),
+      gold,
+    );
+    for (const [w, m] of weighted)
+      scoreRank(
+        m,
+        fuseRanks(deep, nearest, w)
+          .slice(0, 20)
+          .map((id) => documentOf.get(id) ?? ''),
+        gold,
+      );
     const lists: string[] = [];
     for (const m of modes) {
       const started = performance.now();
@@ -134,7 +160,7 @@ export async function reportHybrid(db: Database, questions: EvalQuestion[], sour
     `| questions whose top chunk changes | | ${changedTop} of ${hybrid.n} |`,
     `| for scale: the 20 nearest chunks alone, recall@1 / @5 / MRR | | ${triple(vectorOnly)} |`,
     '',
-    'the same lists fused for every question (not what the engine does), by the vector list\'s weight:',
+    "the same lists fused for every question (not what the engine does), by the vector list's weight:",
     '',
     `| vector weight | ${WEIGHTS.map((w) => (w === 1 ? '1 (plain RRF)' : String(w))).join(' | ')} |`,
     `|---|${WEIGHTS.map(() => '---|').join('')}`,

@@ -39,7 +39,10 @@ const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) 
 const fitReaderToo = argv.includes('--fit-reader');
 
 /** The hand-set weights the reader's fit starts from and is pulled towards (train-ranker.ts's PRIOR). */
-const READER_PRIOR = [3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3, -0.5, -0.3, 0.3, 0.3, 0.5, 0.3, 1, 1, 0.5, 0.5, 1];
+const READER_PRIOR = [
+  3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3, -0.5, -0.3,
+  0.3, 0.3, 0.5, 0.3, 1, 1, 0.5, 0.5, 1,
+];
 /**
  * How much our own evaluation set weighs in a fit against each public domain (1: as one domain among the others). It
  * holds the kind of questions the marketplace's buyers ask, so the shipped weights lean towards it; the held-out
@@ -119,7 +122,14 @@ function prepare(snapshot: DomainSnapshot): Prepared[] {
 
 /** The gate's features of an ask under the given reader weights (its best statement's score last, as gateFeatures has it). */
 function gateRow(p: Prepared, readerWeights: readonly number[]): number[] {
-  const best = p.x.reduce((m, x) => Math.max(m, x.reduce((a, v, k) => a + v * (readerWeights[k] ?? 0), 0)), -Infinity);
+  const best = p.x.reduce(
+    (m, x) =>
+      Math.max(
+        m,
+        x.reduce((a, v, k) => a + v * (readerWeights[k] ?? 0), 0),
+      ),
+    -Infinity,
+  );
   return [...p.gate, Math.max(-1, Math.min(2, best / 10))];
 }
 
@@ -151,7 +161,8 @@ function adam(dim: number, start: number[], steps: number, gradient: (w: number[
  */
 function fitReader(train: Prepared[], prior: readonly number[] = READER_PRIOR): number[] {
   const byDomain = new Map<string, Prepared[]>();
-  for (const p of train) if (p.ask.kind === 'answerable' && p.reachable && p.y.some((v) => !v)) byDomain.set(p.ask.domain, [...(byDomain.get(p.ask.domain) ?? []), p]);
+  for (const p of train)
+    if (p.ask.kind === 'answerable' && p.reachable && p.y.some((v) => !v)) byDomain.set(p.ask.domain, [...(byDomain.get(p.ask.domain) ?? []), p]);
   const total = [...byDomain.keys()].reduce((a, d) => a + domainWeight(d), 0);
   const groups: Group[] = [...byDomain].flatMap(([d, ps]) => ps.map((p) => ({ x: p.x, y: p.y, weight: domainWeight(d) / (ps.length * total) })));
   const dim = SENTENCE_FEATURES.length;
@@ -237,7 +248,29 @@ interface Tally {
   misses: string[];
 }
 
-const emptyTally = (): Tally => ({ answerable: 0, first: 0, anywhere: 0, answered: 0, withGoldDocument: 0, rightDocumentFirst: 0, otherDocument: 0, refusedAnswerable: 0, cross: 0, crossRefused: 0, crossAnswerableHere: 0, own: 0, ownRefused: 0, offTopic: 0, offTopicRefused: 0, bm25DocumentFirst: 0, naiveFirst: 0, reachable: 0, composeMs: [], totalMs: [], misses: [] });
+const emptyTally = (): Tally => ({
+  answerable: 0,
+  first: 0,
+  anywhere: 0,
+  answered: 0,
+  withGoldDocument: 0,
+  rightDocumentFirst: 0,
+  otherDocument: 0,
+  refusedAnswerable: 0,
+  cross: 0,
+  crossRefused: 0,
+  crossAnswerableHere: 0,
+  own: 0,
+  ownRefused: 0,
+  offTopic: 0,
+  offTopicRefused: 0,
+  bm25DocumentFirst: 0,
+  naiveFirst: 0,
+  reachable: 0,
+  composeMs: [],
+  totalMs: [],
+  misses: [],
+});
 
 /** The naive reader of the issue: the top passage's sentence that shares most question words. */
 function naiveSentence(p: Prepared): string {
@@ -297,7 +330,10 @@ function judge(p: Prepared, model: ReaderModel, t: Tally) {
   const first = units.length > 0 && answers(units[0], ask);
   if (first) t.first++;
   if (units.some((u) => answers(u, ask))) t.anywhere++;
-  else if (!first) t.misses.push(`${p.reachable ? 'MISSED' : 'unreachable'} ${ask.query}\n    gold: ${(ask.answers[0] ?? ask.evidence[0] ?? '').slice(0, 120)}\n    A: ${answer.answer.slice(0, 240)}`);
+  else if (!first)
+    t.misses.push(
+      `${p.reachable ? 'MISSED' : 'unreachable'} ${ask.query}\n    gold: ${(ask.answers[0] ?? ask.evidence[0] ?? '').slice(0, 120)}\n    A: ${answer.answer.slice(0, 240)}`,
+    );
   if (ask.goldDocument) {
     t.withGoldDocument++;
     if (answer.citations[0]?.document_id === ask.goldDocument) t.rightDocumentFirst++;
@@ -320,15 +356,15 @@ function table(title: string, tallies: Map<string, Tally>): string[] {
     row('answerable questions', (t) => String(t.answerable)),
     row('**gold answer in the first statement**', (t) => `**${pct(t.first, t.answerable)}**`),
     row('naive reader: top passage, sentence sharing most words', (t) => pct(t.naiveFirst, t.answerable)),
-    row('a statement of the passages read answers (the reader\'s ceiling)', (t) => pct(t.reachable, t.answerable)),
+    row("a statement of the passages read answers (the reader's ceiling)", (t) => pct(t.reachable, t.answerable)),
     row('gold answer anywhere in the answer', (t) => pct(t.anywhere, t.answerable)),
     row('right document cited first (of answered)', (t) => pct(t.rightDocumentFirst, t.withGoldDocument)),
     row('plain BM25: top chunk in the right document (of all)', (t) => pct(t.bm25DocumentFirst, t.answerable)),
     row('answers also citing a document that does not answer', (t) => pct(t.otherDocument, t.withGoldDocument)),
     row('answerable questions refused', (t) => pct(t.refusedAnswerable, t.answerable)),
-    row('**other domains\' questions refused**', (t) => `**${pct(t.crossRefused, t.cross)}** of ${t.cross}`),
-    row('other domains\' questions a statement read answers with their own gold (not counted above)', (t) => String(t.crossAnswerableHere)),
-    row('the set\'s own unanswerables refused', (t) => (t.own ? `${pct(t.ownRefused, t.own)} of ${t.own}` : 'n/a')),
+    row("**other domains' questions refused**", (t) => `**${pct(t.crossRefused, t.cross)}** of ${t.cross}`),
+    row("other domains' questions a statement read answers with their own gold (not counted above)", (t) => String(t.crossAnswerableHere)),
+    row("the set's own unanswerables refused", (t) => (t.own ? `${pct(t.ownRefused, t.own)} of ${t.own}` : 'n/a')),
     row('hand-written off-topic list refused', (t) => `${pct(t.offTopicRefused, t.offTopic)} of ${t.offTopic}`),
     row('retrieval + answer, p50 / p95 (ms)', (t) => `${quantile(t.totalMs, 0.5).toFixed(1)} / ${quantile(t.totalMs, 0.95).toFixed(1)}`),
   ];
@@ -337,14 +373,22 @@ function table(title: string, tallies: Map<string, Tally>): string[] {
 /** --trade-off: the held-out domain's answerable questions refused at the thresholds that refuse 90% and 95% of the others'. */
 function tradeOff(held: Prepared[], model: ReaderModel, domain: string) {
   const score = (p: Prepared) => gateRow(p, model.sentenceWeights).reduce((a, v, k) => a + v * model.gate.weights[k], model.gate.bias);
-  const pos = held.filter((p) => p.ask.kind === 'answerable' && p.gate.length).map(score).sort((a, b) => a - b);
-  const neg = held.filter((p) => p.ask.kind === 'cross' && !p.answerableHere && p.gate.length).map(score).sort((a, b) => a - b);
+  const pos = held
+    .filter((p) => p.ask.kind === 'answerable' && p.gate.length)
+    .map(score)
+    .sort((a, b) => a - b);
+  const neg = held
+    .filter((p) => p.ask.kind === 'cross' && !p.answerableHere && p.gate.length)
+    .map(score)
+    .sort((a, b) => a - b);
   const all = held.filter((p) => p.ask.kind === 'cross' && !p.answerableHere).length;
   for (const share of [0.9, 0.95]) {
     // Refusing below t: the cross questions with no passage are refused anyway.
     const needed = Math.ceil(share * all) - (all - neg.length);
     const t = needed <= 0 ? -Infinity : neg[Math.min(neg.length - 1, needed - 1)] + 1e-9;
-    console.error(`${domain}: refusing ${share * 100}% of other domains' questions refuses ${pct(pos.filter((v) => v < t).length, held.filter((p) => p.ask.kind === 'answerable').length)} of its answerable ones (threshold ${t.toFixed(2)}, fitted ${model.gate.threshold})`);
+    console.error(
+      `${domain}: refusing ${share * 100}% of other domains' questions refuses ${pct(pos.filter((v) => v < t).length, held.filter((p) => p.ask.kind === 'answerable').length)} of its answerable ones (threshold ${t.toFixed(2)}, fitted ${model.gate.threshold})`,
+    );
   }
 }
 
@@ -363,15 +407,19 @@ function main() {
   const everywhere: ReaderModel | null = argv.includes('--in-sample') ? fitAll() : null;
   for (const d of domains) {
     const started = performance.now();
-    const model: ReaderModel = shipped ? READER_MODEL : everywhere ?? (() => {
-      const train = prepared.filter((p) => p.ask.domain !== d);
-      const sentenceWeights = fitReaderToo ? fitReader(train) : SENTENCE_WEIGHTS;
-      return { sentenceWeights, gate: fitGate(train, sentenceWeights) };
-    })();
+    const model: ReaderModel = shipped
+      ? READER_MODEL
+      : (everywhere ??
+        (() => {
+          const train = prepared.filter((p) => p.ask.domain !== d);
+          const sentenceWeights = fitReaderToo ? fitReader(train) : SENTENCE_WEIGHTS;
+          return { sentenceWeights, gate: fitGate(train, sentenceWeights) };
+        })());
     const t = emptyTally();
     if (argv.includes('--kb-calibration')) {
       // Each knowledge base's own threshold, as gate-calibration.ts sets it live: from the off-topic list asked of it.
-      const score = (p: Prepared) => (p.gate.length ? gateRow(p, model.sentenceWeights).reduce((a, v, k) => a + v * model.gate.weights[k], model.gate.bias) : -Infinity);
+      const score = (p: Prepared) =>
+        p.gate.length ? gateRow(p, model.sentenceWeights).reduce((a, v, k) => a + v * model.gate.weights[k], model.gate.bias) : -Infinity;
       const topic = new Map(loadOffTopicSet().map((q) => [q.id, q.domain]));
       for (const set of new Set(prepared.filter((x) => x.ask.domain === d).map((x) => x.ask.set))) {
         const own = prepared.filter((x) => x.ask.set === set && x.ask.domain === d);
@@ -381,20 +429,28 @@ function main() {
         for (const p of own) judge(p, { ...model, gate: { ...model.gate, threshold } }, t);
       }
     } else for (const p of prepared.filter((x) => x.ask.domain === d)) judge(p, model, t);
-    if (argv.includes('--trade-off')) tradeOff(prepared.filter((x) => x.ask.domain === d), model, d);
+    if (argv.includes('--trade-off'))
+      tradeOff(
+        prepared.filter((x) => x.ask.domain === d),
+        model,
+        d,
+      );
     tallies.set(d, t);
     console.error(`${d}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
-    if (verbose === d) for (const m of t.misses.slice(0, Number(option("--misses") ?? 60))) console.log(m);
+    if (verbose === d) for (const m of t.misses.slice(0, Number(option('--misses') ?? 60))) console.log(m);
   }
-  console.log(table(shipped ? 'shipped weights' : everywhere ? 'fitted on every domain (in sample)' : 'held-out domain (fitted on the others)', tallies).join('\n'));
+  console.log(
+    table(shipped ? 'shipped weights' : everywhere ? 'fitted on every domain (in sample)' : 'held-out domain (fitted on the others)', tallies).join('\n'),
+  );
   if (argv.includes('--write')) {
     const { sentenceWeights, gate } = everywhere ?? fitAll();
     const source = `${prepared.filter((p) => p.ask.kind === 'answerable').length} answerable questions and ${prepared.filter((p) => p.ask.kind === 'cross').length} cross-domain ones over ${domains.length} domains (${domains.join(', ')})`;
     const readerFile = path.join(process.cwd(), 'lib', 'engine', 'answer-weights.ts');
-    if (fitReaderToo) writeFileSync(
-      readerFile,
-      `/**\n * Weights of SENTENCE_FEATURES (sentence-ranker.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${SENTENCE_FEATURES.map((f, k) => `  ${Number(sentenceWeights[k].toFixed(3))}, // ${f}`).join('\n')}\n];\n`,
-    );
+    if (fitReaderToo)
+      writeFileSync(
+        readerFile,
+        `/**\n * Weights of SENTENCE_FEATURES (sentence-ranker.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${SENTENCE_FEATURES.map((f, k) => `  ${Number(sentenceWeights[k].toFixed(3))}, // ${f}`).join('\n')}\n];\n`,
+      );
     const gateFile = path.join(process.cwd(), 'lib', 'engine', 'gate-weights.ts');
     writeFileSync(
       gateFile,

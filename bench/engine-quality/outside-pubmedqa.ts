@@ -84,10 +84,16 @@ async function main() {
         ['gold abstract cited first', (t) => pct(t.goldFirst, t.n)],
         ['answers citing another abstract too (of answered)', (t) => pct(t.otherCited, t.answered)],
         ['**first statement answers** (from the results or the conclusion; of answered)', (t) => `**${pct(t.answering, t.answered)}**`],
-        ...PARTS.map((part): [string, (t: Tally) => string] => [`first statement from ${part === 'elsewhere' ? 'another abstract, or not found' : `the ${part}`}`, (t) => pct(t.parts.get(part) ?? 0, t.answered)]),
+        ...PARTS.map((part): [string, (t: Tally) => string] => [
+          `first statement from ${part === 'elsewhere' ? 'another abstract, or not found' : `the ${part}`}`,
+          (t) => pct(t.parts.get(part) ?? 0, t.answered),
+        ]),
       ]),
     );
-    rows.push('', `off-topic questions refused (${offTopic.length}, 5 domains, 4 languages): sections ${pct(refused.get('sections') ?? 0, offTopic.length)}, plain ${pct(refused.get('plain') ?? 0, offTopic.length)}`);
+    rows.push(
+      '',
+      `off-topic questions refused (${offTopic.length}, 5 domains, 4 languages): sections ${pct(refused.get('sections') ?? 0, offTopic.length)}, plain ${pct(refused.get('plain') ?? 0, offTopic.length)}`,
+    );
     if (shown.length) console.log(`${shown.join('\n')}\n`);
     console.log(rows.join('\n'));
   } finally {

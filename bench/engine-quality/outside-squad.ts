@@ -26,7 +26,14 @@ const option = (name: string) => (args.includes(name) ? Number(args[args.indexOf
 const verboseCount = option('--verbose');
 const limit = option('--limit');
 
-interface Tally { n: number; answered: number; articleFirst: number; otherCited: number; first: number; anywhere: number }
+interface Tally {
+  n: number;
+  answered: number;
+  articleFirst: number;
+  otherCited: number;
+  first: number;
+  anywhere: number;
+}
 const emptyTally = (): Tally => ({ n: 0, answered: 0, articleFirst: 0, otherCited: 0, first: 0, anywhere: 0 });
 
 async function main() {
@@ -38,7 +45,10 @@ async function main() {
     const { kbId, articleOf } = await ingestSquad(handle.db, set);
     const ask = (query: string) => answerHostedQuery({ kbId, query, requestId: 'outside' }, handle.db, { llm: null, embeddings: null });
     const shown: string[] = [];
-    const tallies = new Map([['tune', emptyTally()], ['held out', emptyTally()]]);
+    const tallies = new Map([
+      ['tune', emptyTally()],
+      ['held out', emptyTally()],
+    ]);
     for (const item of items) {
       const answer = await ask(item.question);
       const t = tallies.get(isSquadTuning(item) ? 'tune' : 'held out')!;

@@ -53,7 +53,9 @@ const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** Where a statement (or its first 60 characters, a label prefix dropped) stands in the abstract. */
 export function partOfAbstract(statement: string, item: PubMedQaItem): AbstractPart {
-  const probe = squash(statement).replace(/^[^:]{0,40}:\s*/, '').slice(0, 60);
+  const probe = squash(statement)
+    .replace(/^[^:]{0,40}:\s*/, '')
+    .slice(0, 60);
   if (!probe) return 'elsewhere';
   if (squash(item.LONG_ANSWER).includes(probe)) return 'conclusion';
   for (let i = 0; i < item.CONTEXTS.length; i++) if (squash(item.CONTEXTS[i]).includes(probe)) return partOfLabel(item.LABELS[i] ?? '');
@@ -77,7 +79,16 @@ export async function ingestPubMedQa(db: Executor, items: PubMedQaItem[], form: 
   const publisherId = newId('pub');
   await db.insert(publishers).values({ id: publisherId, slug: `outside-${form}`, name: 'Outside set' });
   const kbId = newId('kb');
-  await db.insert(knowledgeBases).values({ id: kbId, publisherId, slug: `pubmedqa-${form}`, title: 'PubMedQA abstracts', summary: 'Outside set', category: 'research', tags: [], status: 'published' });
+  await db.insert(knowledgeBases).values({
+    id: kbId,
+    publisherId,
+    slug: `pubmedqa-${form}`,
+    title: 'PubMedQA abstracts',
+    summary: 'Outside set',
+    category: 'research',
+    tags: [],
+    status: 'published',
+  });
   for (const item of items) {
     const doc = toDocument(item, form);
     const result = await ingestDocument(db, kbId, { sourceName: doc.sourceName, bytes: new TextEncoder().encode(doc.text) });

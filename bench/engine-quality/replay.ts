@@ -12,7 +12,18 @@
 import { composeExtractiveAnswer } from '@/lib/engine/answer';
 import { analyseQuestion } from '@/lib/engine/question';
 import { rankSentences } from '@/lib/engine/sentence-ranker';
-import { answerOutcome, containsFact, countOutcome, emptyAnswerMetrics, emptyAnswerParts, isHeldOut, loadOffTopicSet, partOf, printAnswerTable, type AnswerMetrics } from './evaluation-set';
+import {
+  answerOutcome,
+  containsFact,
+  countOutcome,
+  emptyAnswerMetrics,
+  emptyAnswerParts,
+  isHeldOut,
+  loadOffTopicSet,
+  partOf,
+  printAnswerTable,
+  type AnswerMetrics,
+} from './evaluation-set';
 import { DEFAULT_SNAPSHOT, loadSnapshot, snapshotLexicon, type SnapshotAsk } from './snapshot';
 
 const argv = process.argv.slice(2);
@@ -74,30 +85,38 @@ for (const ask of snapshot.asks) {
   if (ask.kind === 'sample') {
     samples++;
     if (thresholds && answered) scored.push({ score: bestScore(ask), kind: 'sample' });
-    if (!answered || !containsFact(answer.answer, ask.fact!)) sampleFailures.push(`${ask.id} "${ask.query}" expected "${ask.fact}": ${answer.answer.slice(0, 200)}${diagnose ? `\n${diagnosis(ask)}` : ''}`);
+    if (!answered || !containsFact(answer.answer, ask.fact!))
+      sampleFailures.push(`${ask.id} "${ask.query}" expected "${ask.fact}": ${answer.answer.slice(0, 200)}${diagnose ? `\n${diagnosis(ask)}` : ''}`);
     continue;
   }
   const fact = ask.fact!;
   const outcome = answerOutcome(answer, fact, ask.goldDocument);
   const { factFirst, factAnywhere, fillers } = outcome;
   const where = partOf(ask.id);
-  if (thresholds && answered && (where === 'tune' || where === 'added')) scored.push({ score: bestScore(ask), kind: where === 'added' ? 'added' : factFirst ? 'first' : factAnywhere ? 'later' : 'wrong' });
+  if (thresholds && answered && (where === 'tune' || where === 'added'))
+    scored.push({ score: bestScore(ask), kind: where === 'added' ? 'added' : factFirst ? 'first' : factAnywhere ? 'later' : 'wrong' });
   for (const m of [parts.all, parts[where]]) countOutcome(m, outcome);
   const listed = only.size ? only.has(ask.id) : verbose && where === split && (!factFirst || fillers.length > 0);
   if (listed) {
     const kind = !answered ? 'ABSTAINED' : factFirst ? 'fact first' : factAnywhere ? 'fact not first' : 'WRONG (fact absent)';
     const filler = fillers.length ? ` FILLER: ${fillers.join('; ')}` : '';
-    misses.push(`${ask.id} ${kind}${filler}: "${fact}"\n    Q: ${ask.query}\n    A: ${answer.answer.slice(0, 400).replace(/\n+/g, ' / ')}${diagnose || only.size ? `\n${diagnosis(ask)}` : ''}`);
+    misses.push(
+      `${ask.id} ${kind}${filler}: "${fact}"\n    Q: ${ask.query}\n    A: ${answer.answer.slice(0, 400).replace(/\n+/g, ' / ')}${diagnose || only.size ? `\n${diagnosis(ask)}` : ''}`,
+    );
   }
 }
 
 printAnswerTable(parts);
 const original = { ...part() };
 for (const k of Object.keys(original) as Array<keyof Part>) original[k] = parts.tune[k] + parts.holdout[k];
-console.log(`original 221: first ${pct(original.factFirst, original.n)}, anywhere ${pct(original.factAnywhere, original.n)}, wrong ${pct(original.wrong, original.answered)}, citing a filler ${pct(original.withFiller, original.answered)}, answered ${original.answered}/${original.n}`);
+console.log(
+  `original 221: first ${pct(original.factFirst, original.n)}, anywhere ${pct(original.factAnywhere, original.n)}, wrong ${pct(original.wrong, original.answered)}, citing a filler ${pct(original.withFiller, original.answered)}, answered ${original.answered}/${original.n}`,
+);
 const offTopicSet = loadOffTopicSet();
 const pairsHeld = (snapshot.offTopicPairs / offTopicSet.length) * offTopicSet.filter((q) => isHeldOut(q.id)).length;
-console.log(`off-topic refused: all ${pct(snapshot.offTopicPairs - offTopic.answered.size, snapshot.offTopicPairs)} (${offTopic.answered.size} answered), tuning ${pct(snapshot.offTopicPairs - pairsHeld - offTopic.tune, snapshot.offTopicPairs - pairsHeld)}, held out ${pct(pairsHeld - offTopic.holdout, pairsHeld)}`);
+console.log(
+  `off-topic refused: all ${pct(snapshot.offTopicPairs - offTopic.answered.size, snapshot.offTopicPairs)} (${offTopic.answered.size} answered), tuning ${pct(snapshot.offTopicPairs - pairsHeld - offTopic.tune, snapshot.offTopicPairs - pairsHeld)}, held out ${pct(pairsHeld - offTopic.holdout, pairsHeld)}`,
+);
 console.log(`sample questions answered with the expected fact: ${samples - sampleFailures.length}/${samples}`);
 for (const f of sampleFailures) console.log(`  SAMPLE FAIL ${f}`);
 for (const m of misses) console.log(m);

@@ -88,7 +88,6 @@ function score(m: Metrics, q: EvalQuestion, docs: string[], goldId: string) {
 
 const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
 
-
 async function main() {
   const questions = loadEvaluationSet();
   const { handle, drop } = await openDatabase();
@@ -106,11 +105,19 @@ async function main() {
     const docRows = (await db.execute(sql`select id, kb_id, source_name from documents`)).rows as Array<{ id: string; kb_id: string; source_name: string }>;
     const docId = new Map(docRows.map((r) => [`${r.kb_id}/${r.source_name}`, r.id]));
     const chunkRows = (await db.execute(sql`select id, kb_id, document_id, page, heading, content from chunks order by id`)).rows as Array<{
-      id: number; kb_id: string; document_id: string; page: number | null; heading: string | null; content: string;
+      id: number;
+      kb_id: string;
+      document_id: string;
+      page: number | null;
+      heading: string | null;
+      content: string;
     }>;
 
     // Baseline: one wink BM25 index per knowledge base over the same chunks (heading path + content, as ours).
-    const baselines = new Map<string, { engine: { search(q: string, limit?: number): Array<[string, number]> }; byId: Map<string, (typeof chunkRows)[number]> }>();
+    const baselines = new Map<
+      string,
+      { engine: { search(q: string, limit?: number): Array<[string, number]> }; byId: Map<string, (typeof chunkRows)[number]> }
+    >();
     for (const [slug, id] of kbId) {
       const rowsOfKb = chunkRows.filter((c) => c.kb_id === id);
       if (rowsOfKb.length < 3 || !questions.some((q) => q.kb === slug)) continue;
@@ -156,7 +163,8 @@ async function main() {
       }
       if (fillers.length > 0 && listMiss(q.id)) misses.push(`${q.id} FILLER citation(s): ${fillers.join('; ')}\n    Q: ${q.question}`);
       if (search.chunks[0] && containsFact(search.chunks[0].content, q.gold_fact)) ours.factInTopChunk++;
-      for (const k of [3, 5, 10, 20]) if (search.chunks.slice(0, k).some((c) => containsFact(c.content, q.gold_fact))) factInTopK.set(k, (factInTopK.get(k) ?? 0) + 1);
+      for (const k of [3, 5, 10, 20])
+        if (search.chunks.slice(0, k).some((c) => containsFact(c.content, q.gold_fact))) factInTopK.set(k, (factInTopK.get(k) ?? 0) + 1);
       if (q.gold_page !== null) {
         ours.pagedN++;
         const top = search.chunks[0];
@@ -180,7 +188,9 @@ async function main() {
     // Off-topic questions (5 domains, 4 languages): every knowledge base with documents should say it has nothing
     // relevant. Each question is asked to each of them.
     const offTopicSet = loadOffTopicSet();
-    const offTopicKbs = (await db.execute(sql`select distinct k.slug from knowledge_bases k join chunks c on c.kb_id = k.id order by k.slug`)).rows as Array<{ slug: string }>;
+    const offTopicKbs = (await db.execute(sql`select distinct k.slug from knowledge_bases k join chunks c on c.kb_id = k.id order by k.slug`)).rows as Array<{
+      slug: string;
+    }>;
     const offTopic = { all: { n: 0, refused: 0 }, tune: { n: 0, refused: 0 }, holdout: { n: 0, refused: 0 }, overlapping: { n: 0, refused: 0 } };
     const offTopicByLanguage = new Map<string, { n: number; refused: number }>();
     const offTopicQuestionsMissed = new Set<string>();
@@ -208,14 +218,18 @@ async function main() {
     latencies.sort((a, b) => a - b);
     const p = (x: number) => latencies[Math.min(latencies.length - 1, Math.floor(x * latencies.length))]?.toFixed(1);
     const chunkCount = chunkRows.length;
-    console.log(`engine-quality: ${ours.n} questions over ${new Set(questions.map((q) => q.kb)).size} knowledge bases, ${chunkCount} chunks, ${usePostgres ? 'PostgreSQL' : 'PGlite'}; seed ${seedMs} ms`);
+    console.log(
+      `engine-quality: ${ours.n} questions over ${new Set(questions.map((q) => q.kb)).size} knowledge bases, ${chunkCount} chunks, ${usePostgres ? 'PostgreSQL' : 'PGlite'}; seed ${seedMs} ms`,
+    );
     console.log('');
     console.log('| metric | Almanac engine | plain BM25 baseline (wink) |');
     console.log('|---|---|---|');
     console.log(`| recall@1 (gold document) | ${pct(ours.hit1, ours.n)} | ${pct(base.hit1, base.n)} |`);
     console.log(`| recall@5 (gold document) | ${pct(ours.hit5, ours.n)} | ${pct(base.hit5, base.n)} |`);
     console.log(`| MRR (gold document) | ${(ours.rr / ours.n).toFixed(3)} | ${(base.rr / Math.max(1, base.n)).toFixed(3)} |`);
-    console.log(`| page accuracy: top chunk on the gold page (${ours.pagedN} PDF questions) | ${pct(ours.pageHits, ours.pagedN)} | ${pct(base.pageHits, base.pagedN)} |`);
+    console.log(
+      `| page accuracy: top chunk on the gold page (${ours.pagedN} PDF questions) | ${pct(ours.pageHits, ours.pagedN)} | ${pct(base.pageHits, base.pagedN)} |`,
+    );
     console.log(`| page accuracy: first citation on the gold page | ${pct(citationPageHits, ours.pagedN)} | n/a |`);
     console.log(`| gold fact in the answer | ${pct(ours.factInAnswer, ours.n)} | n/a (no answer composer) |`);
     console.log(`| gold fact in the top chunk | ${pct(ours.factInTopChunk, ours.n)} | ${pct(base.factInTopChunk, base.n)} |`);
@@ -230,9 +244,15 @@ async function main() {
     const langs = [...offTopicByLanguage.entries()].map(([l, m]) => `${l} ${pct(m.refused, m.n)}`).join(', ');
     console.log('| off-topic | all | tuning part | held out |');
     console.log('|---|---|---|---|');
-    console.log(`| refused ("nothing relevant", no citation) | ${pct(offTopic.all.refused, offTopic.all.n)} of ${offTopic.all.n} | ${pct(offTopic.tune.refused, offTopic.tune.n)} | ${pct(offTopic.holdout.refused, offTopic.holdout.n)} |`);
-    console.log(`| refused where the knowledge base shares a word with the question | ${pct(offTopic.overlapping.refused, offTopic.overlapping.n)} of ${offTopic.overlapping.n} | | |`);
-    console.log(`off-topic: ${offTopicSet.length} questions (${new Set(offTopicSet.map((q) => q.domain)).size} domains; ${langs}) × ${offTopicKbs.length} knowledge bases; questions answered somewhere: ${offTopicQuestionsMissed.size}`);
+    console.log(
+      `| refused ("nothing relevant", no citation) | ${pct(offTopic.all.refused, offTopic.all.n)} of ${offTopic.all.n} | ${pct(offTopic.tune.refused, offTopic.tune.n)} | ${pct(offTopic.holdout.refused, offTopic.holdout.n)} |`,
+    );
+    console.log(
+      `| refused where the knowledge base shares a word with the question | ${pct(offTopic.overlapping.refused, offTopic.overlapping.n)} of ${offTopic.overlapping.n} | | |`,
+    );
+    console.log(
+      `off-topic: ${offTopicSet.length} questions (${new Set(offTopicSet.map((q) => q.domain)).size} domains; ${langs}) × ${offTopicKbs.length} knowledge bases; questions answered somewhere: ${offTopicQuestionsMissed.size}`,
+    );
     console.log('');
     console.log(`full answer latency (extractive, in process): p50 ${p(0.5)} ms, p95 ${p(0.95)} ms`);
     if (embedded) {

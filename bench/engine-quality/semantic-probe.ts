@@ -58,7 +58,13 @@ function alignment(q: Question, c: RankedCandidate): number {
 
 const dot = (a: number[], b: number[]) => a.reduce((s, v, i) => s + v * b[i], 0);
 
-interface Group { part: string; score: number[]; similarity: number[]; alignment: number[]; holds: boolean[] }
+interface Group {
+  part: string;
+  score: number[];
+  similarity: number[];
+  alignment: number[];
+  holds: boolean[];
+}
 const groups: Group[] = [];
 for (const ask of snapshot.asks) {
   if (ask.kind !== 'eval') continue;

@@ -63,7 +63,11 @@ export function snapshotLexicon(snapshot: Snapshot, ask: SnapshotAsk): Lexicon {
 export async function openSeededMarketplace() {
   const handle = await openPglite();
   await prepareDatabase(handle, { seed: seedMarketplace });
-  const kbRows = (await handle.db.execute(sql`select id, slug, sample_questions from knowledge_bases`)).rows as Array<{ id: string; slug: string; sample_questions: string[] | null }>;
+  const kbRows = (await handle.db.execute(sql`select id, slug, sample_questions from knowledge_bases`)).rows as Array<{
+    id: string;
+    slug: string;
+    sample_questions: string[] | null;
+  }>;
   return { handle, db: handle.db, kbRows, kbId: new Map(kbRows.map((r) => [r.slug, r.id])) };
 }
 
@@ -80,7 +84,11 @@ async function main() {
       const kb = kbId.get(base.kb)!;
       const r = await searchChunks(db, kb, base.query, { limit: PASSAGES_READ });
       if (r.chunks.length === 0 && !keepEmpty) return;
-      const map = await lexemesOf(db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)));
+      const map = await lexemesOf(
+        db,
+        r.config,
+        r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)),
+      );
       const words = (snapshot.lexemes[r.config] ??= {});
       for (const [w, l] of map) words[w] = l;
       snapshot.asks.push({ ...base, config: r.config, terms: r.terms, chunks: r.chunks });
@@ -101,7 +109,8 @@ async function main() {
     }
     for (const kb of kbRows) {
       if (!withChunks.has(kb.id)) continue;
-      for (const q of loadOffTopicSet()) await take({ id: `${q.id}@${kb.slug}`, kind: 'off-topic', kb: kb.slug, query: q.question, fact: null, goldDocument: null }, false);
+      for (const q of loadOffTopicSet())
+        await take({ id: `${q.id}@${kb.slug}`, kind: 'off-topic', kb: kb.slug, query: q.question, fact: null, goldDocument: null }, false);
     }
     writeFileSync(file, JSON.stringify(snapshot));
     console.log(`wrote ${file}: ${snapshot.asks.length} asks (${snapshot.offTopicPairs} off-topic pairs in all)`);

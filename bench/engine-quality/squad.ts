@@ -69,7 +69,9 @@ export async function ingestSquad(db: Executor, set: SquadSet): Promise<{ kbId: 
   const publisherId = newId('pub');
   await db.insert(publishers).values({ id: publisherId, slug: 'outside-squad', name: 'Outside set' });
   const kbId = newId('kb');
-  await db.insert(knowledgeBases).values({ id: kbId, publisherId, slug: 'squad', title: 'SQuAD articles', summary: 'Outside set', category: 'research', tags: [], status: 'published' });
+  await db
+    .insert(knowledgeBases)
+    .values({ id: kbId, publisherId, slug: 'squad', title: 'SQuAD articles', summary: 'Outside set', category: 'research', tags: [], status: 'published' });
   for (const article of set.articles) {
     const text = `# ${article.title}\n\n${article.paragraphs.join('\n\n')}\n`;
     const result = await ingestDocument(db, kbId, { sourceName: `${article.title}.md`, bytes: new TextEncoder().encode(text) });

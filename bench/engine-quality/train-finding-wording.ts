@@ -29,7 +29,10 @@ const EPOCHS = 60;
 const RATE = 0.1;
 const L2 = 0.01;
 
-interface Example { features: string[]; finding: boolean }
+interface Example {
+  features: string[];
+  finding: boolean;
+}
 
 function examples(item: PubMedQaItem): Example[] {
   const out: Example[] = [];
@@ -65,10 +68,22 @@ for (let epoch = 0; epoch < EPOCHS; epoch++) {
 const accuracy = (set: Example[]) => set.filter((e) => logit(e) > 0 === e.finding).length / set.length;
 const share = (set: Example[]) => set.filter((e) => e.finding).length / set.length;
 console.log(`${weights.size} features; training sentences ${train.length}, right ${(100 * accuracy(train)).toFixed(1)}%`);
-console.log(`held-out sentences ${heldOut.length}: right ${(100 * accuracy(heldOut)).toFixed(1)}% (findings are ${(100 * share(heldOut)).toFixed(1)}% of them)`);
+console.log(
+  `held-out sentences ${heldOut.length}: right ${(100 * accuracy(heldOut)).toFixed(1)}% (findings are ${(100 * share(heldOut)).toFixed(1)}% of them)`,
+);
 const ranked = [...weights].sort((a, b) => b[1] - a[1]);
-console.log(`most finding-like: ${ranked.slice(0, 15).map(([f, w]) => `${f} ${w.toFixed(2)}`).join(', ')}`);
-console.log(`least: ${ranked.slice(-15).map(([f, w]) => `${f} ${w.toFixed(2)}`).join(', ')}`);
+console.log(
+  `most finding-like: ${ranked
+    .slice(0, 15)
+    .map(([f, w]) => `${f} ${w.toFixed(2)}`)
+    .join(', ')}`,
+);
+console.log(
+  `least: ${ranked
+    .slice(-15)
+    .map(([f, w]) => `${f} ${w.toFixed(2)}`)
+    .join(', ')}`,
+);
 
 if (process.argv.includes('--write')) {
   const target = path.join(process.cwd(), 'lib', 'engine', 'finding-wording-weights.ts');

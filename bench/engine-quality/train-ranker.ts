@@ -31,10 +31,19 @@ const write = process.argv.includes('--write');
  */
 const LAMBDA = process.argv.includes('--lambda') ? Number(process.argv[process.argv.indexOf('--lambda') + 1]) : 0.001;
 /** The hand-set weights the fit starts from and is pulled towards, in SENTENCE_FEATURES order. */
-const PRIOR = [3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3, -0.5, -0.3, 0.3, 0.3, 0.5, 0.3, 1];
+const PRIOR = [
+  3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3, -0.5, -0.3,
+  0.3, 0.3, 0.5, 0.3, 1,
+];
 const snapshotFile = process.argv.includes('--snapshot') ? process.argv[process.argv.indexOf('--snapshot') + 1] : null;
 
-interface Group { x: number[][]; y: boolean[]; weight: number; outside?: boolean; squad?: boolean }
+interface Group {
+  x: number[][];
+  y: boolean[];
+  weight: number;
+  outside?: boolean;
+  squad?: boolean;
+}
 const groups: Group[] = [];
 let questions = 0;
 /** One tuning question's candidates, labelled by whether they answer it (hold the gold fact, by default). */
@@ -57,7 +66,11 @@ if (snapshotFile) {
     const kb = kbId.get(question.kb);
     if (!tuning(question.id) || !kb) continue;
     const r = await searchChunks(db, kb, question.question, { limit: PASSAGES_READ });
-    const map = await lexemesOf(db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)));
+    const map = await lexemesOf(
+      db,
+      r.config,
+      r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)),
+    );
     addGroup(analyseQuestion(question.question, r.terms, mapLexicon(map, r.terms)), r.chunks, question.gold_fact);
   }
   await handle.close();
@@ -79,7 +92,11 @@ if (outsideFile) {
     const { kbId } = await ingestPubMedQa(handle.db, items, form);
     for (const item of items.filter(isPubMedQaTuning)) {
       const r = await searchChunks(handle.db, kbId, item.QUESTION, { limit: PASSAGES_READ });
-      const map = await lexemesOf(handle.db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)));
+      const map = await lexemesOf(
+        handle.db,
+        r.config,
+        r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)),
+      );
       // Only statements of the asked abstract can answer; one of another abstract never does.
       addGroup(analyseQuestion(item.QUESTION, r.terms, mapLexicon(map, r.terms)), r.chunks, (text) => answersQuestion(partOfAbstract(text, item)));
     }
@@ -106,7 +123,11 @@ if (squadFile) {
   const { kbId } = await ingestSquad(handle.db, set);
   for (const item of set.items.filter(isSquadTuning)) {
     const r = await searchChunks(handle.db, kbId, item.question, { limit: PASSAGES_READ });
-    const map = await lexemesOf(handle.db, r.config, r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)));
+    const map = await lexemesOf(
+      handle.db,
+      r.config,
+      r.chunks.flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`)),
+    );
     addGroup(analyseQuestion(item.question, r.terms, mapLexicon(map, r.terms)), r.chunks, (text) => answersSquad(text, item));
   }
   await handle.close();
@@ -187,12 +208,21 @@ function report(w: readonly number[], of: Group[]): string {
 if (process.argv.includes('--cv')) {
   for (const lambda of [0.001, 0.003, 0.01, 0.03, 0.1, 0.3]) {
     const left: Array<{ w: number[]; out: Group[] }> = [];
-    for (let fold = 0; fold < 5; fold++) left.push({ w: fit(groups.filter((_, i) => i % 5 !== fold), lambda), out: groups.filter((_, i) => i % 5 === fold) });
+    for (let fold = 0; fold < 5; fold++)
+      left.push({
+        w: fit(
+          groups.filter((_, i) => i % 5 !== fold),
+          lambda,
+        ),
+        out: groups.filter((_, i) => i % 5 === fold),
+      });
     const right = (which: (g: Group) => boolean) => left.reduce((a, f) => a + top1(f.w, f.out.filter(which)), 0);
     const among = (which: (g: Group) => boolean) => `${right(which)}/${groups.filter(which).length}`;
     const outside = (g: Group) => Boolean(g.outside) && !g.squad;
     const squad = (g: Group) => Boolean(g.squad);
-    console.log(`lambda ${lambda}: top-1 holds the fact in ${among((g) => !g.outside)} questions left out of the fit${outsideFile ? ` (outside set: ${among(outside)})` : ''}${squadFile ? ` (SQuAD: ${among(squad)})` : ''}`);
+    console.log(
+      `lambda ${lambda}: top-1 holds the fact in ${among((g) => !g.outside)} questions left out of the fit${outsideFile ? ` (outside set: ${among(outside)})` : ''}${squadFile ? ` (SQuAD: ${among(squad)})` : ''}`,
+    );
   }
 }
 

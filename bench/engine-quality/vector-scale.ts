@@ -74,10 +74,14 @@ try {
   console.log(`| portable SQL (unnest) | ${median(timings.portable).toFixed(1)} ms |`);
   console.log(`| pgvector, exact | ${median(timings.pgvector).toFixed(1)} ms |`);
   console.log(`| ratio portable / pgvector | ${(median(timings.portable) / median(timings.pgvector)).toFixed(1)}× |`);
-  console.log(`lists differing between the two: ${differing} of ${QUERIES}; loading ${KBS * PER_KB} vectors ${(loadMs / 1000).toFixed(1)} s, 200 more ${extraMs.toFixed(0)} ms`);
+  console.log(
+    `lists differing between the two: ${differing} of ${QUERIES}; loading ${KBS * PER_KB} vectors ${(loadMs / 1000).toFixed(1)} s, 200 more ${extraMs.toFixed(0)} ms`,
+  );
   if (argv.includes('--hnsw')) {
     const started = performance.now();
-    await db.execute(sql.raw(`create index chunk_embeddings_hnsw_bench on chunk_embeddings using hnsw ((embedding::vector(${DIM})) vector_ip_ops) where model = '${MODEL}'`));
+    await db.execute(
+      sql.raw(`create index chunk_embeddings_hnsw_bench on chunk_embeddings using hnsw ((embedding::vector(${DIM})) vector_ip_ops) where model = '${MODEL}'`),
+    );
     const buildMs = performance.now() - started;
     const indexedMs = await insert(200, () => 'kb_0');
     // The index orders every knowledge base's vectors; pgvector 0.8's iterative scan goes on until 20 pass the filter.
@@ -87,17 +91,25 @@ try {
     for (const q of queries) {
       const exact = await nearestChunkIds(db, 'kb_1', q, 20, 'pgvector');
       const t = performance.now();
-      const r = await db.execute(sql.raw(`
+      const r = await db.execute(
+        sql.raw(`
         select chunk_id from chunk_embeddings where kb_id = 'kb_1' and model = '${MODEL}'
-        order by embedding::vector(${DIM}) <#> '${realArrayLiteral(q.values)}'::real[]::vector(${DIM}) limit 20`));
+        order by embedding::vector(${DIM}) <#> '${realArrayLiteral(q.values)}'::real[]::vector(${DIM}) limit 20`),
+      );
       annMs.push(performance.now() - t);
       const ids = new Set(r.rows.map((x) => Number((x as { chunk_id: number }).chunk_id)));
       found += exact.filter((id) => ids.has(id)).length;
     }
-    const plan = await db.execute(sql.raw(`explain select chunk_id from chunk_embeddings where kb_id = 'kb_1' and model = '${MODEL}' order by embedding::vector(${DIM}) <#> '${realArrayLiteral(queries[0].values)}'::real[]::vector(${DIM}) limit 20`));
+    const plan = await db.execute(
+      sql.raw(
+        `explain select chunk_id from chunk_embeddings where kb_id = 'kb_1' and model = '${MODEL}' order by embedding::vector(${DIM}) <#> '${realArrayLiteral(queries[0].values)}'::real[]::vector(${DIM}) limit 20`,
+      ),
+    );
     const usesIndex = plan.rows.some((x) => String(Object.values(x as object)[0]).includes('chunk_embeddings_hnsw_bench'));
     console.log('');
-    console.log(`HNSW (partial on the model, vector_ip_ops): build ${(buildMs / 1000).toFixed(1)} s; 200 more vectors ${indexedMs.toFixed(0)} ms (${(indexedMs / extraMs).toFixed(1)}× without it); query ${median(annMs).toFixed(1)} ms median${usesIndex ? '' : ' (planner did not use the index)'}; recall of the exact 20: ${((100 * found) / (20 * QUERIES)).toFixed(1)}%`);
+    console.log(
+      `HNSW (partial on the model, vector_ip_ops): build ${(buildMs / 1000).toFixed(1)} s; 200 more vectors ${indexedMs.toFixed(0)} ms (${(indexedMs / extraMs).toFixed(1)}× without it); query ${median(annMs).toFixed(1)} ms median${usesIndex ? '' : ' (planner did not use the index)'}; recall of the exact 20: ${((100 * found) / (20 * QUERIES)).toFixed(1)}%`,
+    );
   }
 } finally {
   await handle.close();

@@ -25,7 +25,9 @@ import { randomBase62 } from '@/lib/platform/ids';
 import { HOSTED_SOURCE_DIR, loadSeedSources } from '@/lib/seed/hosted';
 import { loadEvaluationSet } from '../engine-quality/evaluation-set';
 
-const { values } = parseArgs({ options: { chunks: { type: 'string', default: '100000' }, queries: { type: 'string', default: '300' }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { chunks: { type: 'string', default: '100000' }, queries: { type: 'string', default: '300' }, keep: { type: 'boolean', default: false } },
+});
 const TARGET_CHUNKS = Number(values.chunks);
 const QUERIES = Number(values.queries);
 
@@ -58,10 +60,19 @@ async function main() {
 
     // 1. Ingestion throughput.
     const ingestKb = await mk('Ingestion bench');
-    const sources = (await Promise.all(readdirSync(HOSTED_SOURCE_DIR).sort().map((slug) => loadSeedSources(path.join(HOSTED_SOURCE_DIR, slug))))).flat();
+    const sources = (
+      await Promise.all(
+        readdirSync(HOSTED_SOURCE_DIR)
+          .sort()
+          .map((slug) => loadSeedSources(path.join(HOSTED_SOURCE_DIR, slug))),
+      )
+    ).flat();
     // pdf.js loads once per process (module and in-process worker); time it apart from the per-page cost.
     const warmStart = performance.now();
-    const warm = await ingestDocument(db, ingestKb, { sourceName: 'warm-up.pdf', bytes: await renderPdfFromSource(parsePdfSource('# Warm up\nOne page of text to load pdf.js.')) });
+    const warm = await ingestDocument(db, ingestKb, {
+      sourceName: 'warm-up.pdf',
+      bytes: await renderPdfFromSource(parsePdfSource('# Warm up\nOne page of text to load pdf.js.')),
+    });
     if (!warm.ok) throw new Error(warm.message);
     const pdfStartupMs = performance.now() - warmStart;
     let pdfPages = 0;
@@ -94,7 +105,9 @@ async function main() {
 
     console.log('## Ingestion (PostgreSQL)');
     console.log(`- pdf.js start-up (first PDF of the process): ${pdfStartupMs.toFixed(0)} ms`);
-    console.log(`- seeded PDFs: ${pdfPages} pages in ${(pdfMs / 1000).toFixed(2)} s → ${(pdfPages / (pdfMs / 1000)).toFixed(1)} pages/s (parse with pdf.js + chunk + write + statistics)`);
+    console.log(
+      `- seeded PDFs: ${pdfPages} pages in ${(pdfMs / 1000).toFixed(2)} s → ${(pdfPages / (pdfMs / 1000)).toFixed(1)} pages/s (parse with pdf.js + chunk + write + statistics)`,
+    );
     console.log(`- 61-page PDF: ${(61 / (longMs / 1000)).toFixed(1)} pages/s (${longResult.chunkCount} chunks, ${longMs.toFixed(0)} ms)`);
     console.log(`- text/Markdown/HTML: ${otherDocs} documents in ${(otherMs / 1000).toFixed(2)} s → ${(otherDocs / (otherMs / 1000)).toFixed(1)} documents/s`);
     console.log(`- all: ${(bytes / 1024).toFixed(0)} KiB, ${chunksWritten} chunks`);
@@ -136,7 +149,10 @@ async function main() {
     await db.execute(sql`analyze chunks`);
     await db.execute(sql`analyze kb_terms`);
     const loadMs = performance.now() - loadStart;
-    const stats = (await db.execute(sql`select chunk_count, total_length from kb_index_stats where kb_id = ${bigKb}`)).rows[0] as { chunk_count: number; total_length: number };
+    const stats = (await db.execute(sql`select chunk_count, total_length from kb_index_stats where kb_id = ${bigKb}`)).rows[0] as {
+      chunk_count: number;
+      total_length: number;
+    };
     const terms = (await db.execute(sql`select count(*)::int as n from kb_terms where kb_id = ${bigKb}`)).rows[0] as { n: number };
 
     const questions = loadEvaluationSet().map((q) => q.question);
@@ -158,11 +174,17 @@ async function main() {
     retrieval.sort((a, b) => a - b);
     answers.sort((a, b) => a - b);
     console.log('');
-    console.log(`## Latency with ${stats.chunk_count} chunks in one knowledge base (PostgreSQL, ${terms.n} distinct lexemes, avg ${(stats.total_length / stats.chunk_count).toFixed(0)} lexemes/chunk; built in ${(loadMs / 1000).toFixed(0)} s)`);
+    console.log(
+      `## Latency with ${stats.chunk_count} chunks in one knowledge base (PostgreSQL, ${terms.n} distinct lexemes, avg ${(stats.total_length / stats.chunk_count).toFixed(0)} lexemes/chunk; built in ${(loadMs / 1000).toFixed(0)} s)`,
+    );
     console.log(`| ${QUERIES} questions, one at a time | p50 | p95 | max |`);
     console.log('|---|---|---|---|');
-    console.log(`| retrieval (BM25 top 5) | ${percentile(retrieval, 0.5).toFixed(1)} ms | ${percentile(retrieval, 0.95).toFixed(1)} ms | ${retrieval[retrieval.length - 1].toFixed(1)} ms |`);
-    console.log(`| full extractive answer | ${percentile(answers, 0.5).toFixed(1)} ms | ${percentile(answers, 0.95).toFixed(1)} ms | ${answers[answers.length - 1].toFixed(1)} ms |`);
+    console.log(
+      `| retrieval (BM25 top 5) | ${percentile(retrieval, 0.5).toFixed(1)} ms | ${percentile(retrieval, 0.95).toFixed(1)} ms | ${retrieval[retrieval.length - 1].toFixed(1)} ms |`,
+    );
+    console.log(
+      `| full extractive answer | ${percentile(answers, 0.5).toFixed(1)} ms | ${percentile(answers, 0.95).toFixed(1)} ms | ${answers[answers.length - 1].toFixed(1)} ms |`,
+    );
     console.log(`answers with citations: ${cited}/${QUERIES}`);
     if (values.keep) console.log(`knowledge base ${bigKb}`);
   } finally {

@@ -138,10 +138,17 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<string[]> {
   const child = await startServer(env, port);
   try {
     for (let i = 0; i < 100; i++) {
-      if (await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false)) break;
+      if (
+        await fetch(`${base}/api/health`)
+          .then((r) => r.ok)
+          .catch(() => false)
+      )
+        break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    const questions = loadEvaluationSet().filter((q) => q.kb === KB_SLUG).map((q) => q.question);
+    const questions = loadEvaluationSet()
+      .filter((q) => q.kb === KB_SLUG)
+      .map((q) => q.question);
     const headers = { authorization: `Bearer ${prepared.key}`, 'content-type': 'application/json' };
     // Every question is answered with a citation through the server before the load starts.
     let cited = 0;
@@ -179,11 +186,14 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<string[]> {
 }
 
 async function main() {
-  if (!existsSync(path.join(root, DIST, 'BUILD_ID'))) throw new Error(`no build in ${DIST}: run NEXT_SKIP_TYPECHECK=1 NEXT_DIST_DIR=${DIST} npx next build first`);
+  if (!existsSync(path.join(root, DIST, 'BUILD_ID')))
+    throw new Error(`no build in ${DIST}: run NEXT_SKIP_TYPECHECK=1 NEXT_DIST_DIR=${DIST} npx next build first`);
   const kinds = (values.only ? [values.only] : ['pglite', 'postgres']) as Array<'pglite' | 'postgres'>;
   const lines: string[] = [];
   for (const kind of kinds) lines.push(...(await measure(kind)));
-  console.log(`engine-speed/serve: ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per row, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`);
+  console.log(
+    `engine-speed/serve: ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per row, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`,
+  );
   console.log('');
   console.log('| row | requests/s | p50 ms | p97.5 ms | p99 ms | non-2xx or errors | throughput vs no-op |');
   console.log('|---|---|---|---|---|---|---|');

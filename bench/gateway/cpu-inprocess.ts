@@ -26,16 +26,24 @@ try {
   const ask = async () => {
     const requestId = `req_cpu_${answered + refused}`;
     const call = () =>
-      handleGatewayRequest({ kbId: kb, requestId, authorization: `Bearer ${key.key}`, contentType: 'application/json', readBody: async () => ({ ok: true, text: '{"query":"When do spring tides occur?"}' }) });
+      handleGatewayRequest({
+        kbId: kb,
+        requestId,
+        authorization: `Bearer ${key.key}`,
+        contentType: 'application/json',
+        readBody: async () => ({ ok: true, text: '{"query":"When do spring tides occur?"}' }),
+      });
     const outcome = WITH_ALS ? await context.run({ requestId }, call) : await call();
     if (outcome.ok) answered++;
     else refused++;
   };
   const runFor = async (ms: number) => {
     const end = Date.now() + ms;
-    await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-      while (Date.now() < end) await ask();
-    }));
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (Date.now() < end) await ask();
+      }),
+    );
   };
 
   await runFor(2_000); // warm-up: JIT, pools, caches

@@ -21,7 +21,13 @@ const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0
 
 export async function openGatewayFixture(name: string): Promise<GatewayFixture> {
   const scratch = await createScratchDatabase(`almanac_${name}_${Math.random().toString(36).slice(2, 8)}`, ADMIN_URL);
-  Object.assign(process.env, { ALMANAC_SECRET: `fake-${name}-secret-0123456789abcdef`, ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true', LOG_LEVEL: 'warn', SEED_ON_START: 'false', DATABASE_URL: scratch.url });
+  Object.assign(process.env, {
+    ALMANAC_SECRET: `fake-${name}-secret-0123456789abcdef`,
+    ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true',
+    LOG_LEVEL: 'warn',
+    SEED_ON_START: 'false',
+    DATABASE_URL: scratch.url,
+  });
   try {
     const { openPostgres } = await import('@/db/client');
     const { prepareDatabase, useDatabase } = await import('@/lib/platform/db');
@@ -30,7 +36,11 @@ export async function openGatewayFixture(name: string): Promise<GatewayFixture> 
     await prepareDatabase(handle);
     useDatabase(handle);
     const publisher = await f.startExamplePublisher();
-    const kbId = await f.createHttpKnowledgeBase(handle.db, await f.createPublisher(handle.db), { endpointUrl: publisher.url, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret });
+    const kbId = await f.createHttpKnowledgeBase(handle.db, await f.createPublisher(handle.db), {
+      endpointUrl: publisher.url,
+      infraKey: publisher.infraKey,
+      signingSecret: publisher.signingSecret,
+    });
     const key = await f.buyKey(handle.db, kbId, { cap: 100_000_000, perMinute: 100_000_000 });
     return {
       handle,

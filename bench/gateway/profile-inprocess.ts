@@ -10,7 +10,14 @@ const fixture = await openGatewayFixture('prof');
 try {
   const { listenGatewayServer } = await import('../../test/support/gateway-server');
   const server = await listenGatewayServer();
-  const r = await autocannon({ url: `${server.url}/kb/${fixture.kbId}/query`, method: 'POST', connections: 10, duration: 5, headers: { authorization: `Bearer ${fixture.key.key}`, 'content-type': 'application/json' }, body: '{"query":"spring tides"}' });
+  const r = await autocannon({
+    url: `${server.url}/kb/${fixture.kbId}/query`,
+    method: 'POST',
+    connections: 10,
+    duration: 5,
+    headers: { authorization: `Bearer ${fixture.key.key}`, 'content-type': 'application/json' },
+    body: '{"query":"spring tides"}',
+  });
   console.log('in-process gateway', { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx });
   await server.close();
 } finally {

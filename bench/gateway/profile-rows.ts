@@ -61,7 +61,9 @@ function sectionsOf(url: string): Sections | null {
     const file = `${decodeURIComponent(url.replace(/^file:\/\//, ''))}.map`;
     let sections: Sections | null = null;
     if (existsSync(file)) {
-      const raw = JSON.parse(readFileSync(file, 'utf8')) as SourceMapPayload & { sections?: { offset: { line: number; column: number }; map: SourceMapPayload }[] };
+      const raw = JSON.parse(readFileSync(file, 'utf8')) as SourceMapPayload & {
+        sections?: { offset: { line: number; column: number }; map: SourceMapPayload }[];
+      };
       sections = raw.sections
         ? raw.sections.map((s) => ({ line: s.offset.line, column: s.offset.column, map: new SourceMap(s.map) }))
         : [{ line: 0, column: 0, map: new SourceMap(raw) }];
@@ -86,7 +88,11 @@ function label(frame: CallFrame): { fn: string; file: string } {
       }
     }
   }
-  const file = frame.url.startsWith('node:') ? frame.url : !frame.url ? `(${frame.functionName})` : frame.url.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1');
+  const file = frame.url.startsWith('node:')
+    ? frame.url
+    : !frame.url
+      ? `(${frame.functionName})`
+      : frame.url.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1');
   return { fn: `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/(node_modules|\.next[^/]*)\//, '$1/')}:${frame.lineNumber + 1}`, file };
 }
 
@@ -114,7 +120,9 @@ const a = pick(rowA);
 const b = pick(rowB);
 const sa = selfPerRequest(a);
 const sb = selfPerRequest(b);
-console.log(`main thread per request: ${a.name} ${sa.total.toFixed(0)} µs, ${b.name} ${sb.total.toFixed(0)} µs, difference ${(sa.total - sb.total).toFixed(0)} µs`);
+console.log(
+  `main thread per request: ${a.name} ${sa.total.toFixed(0)} µs, ${b.name} ${sb.total.toFixed(0)} µs, difference ${(sa.total - sb.total).toFixed(0)} µs`,
+);
 console.log('   diff       A       B  (µs per request, self time)');
 const keys = new Set([...sa.byKey.keys(), ...sb.byKey.keys()]);
 const rows = [...keys].map((k) => ({ k, x: sa.byKey.get(k) ?? 0, y: sb.byKey.get(k) ?? 0 })).sort((p, q) => q.x - q.y - (p.x - p.y));

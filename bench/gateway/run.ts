@@ -268,7 +268,9 @@ async function main() {
       const base = `http://127.0.0.1:${port}`;
       // The first request waits for instrumentation (database open; on serve.mjs, the fast lane registered).
       for (let i = 0; i < 50; i++) {
-        const ok = await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false);
+        const ok = await fetch(`${base}/api/health`)
+          .then((r) => r.ok)
+          .catch(() => false);
         if (ok) break;
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -306,14 +308,24 @@ async function main() {
     const laneFloor = measurement(ROWS.laneFloor, { ...gatewayOpts(app.base), headers: { 'content-type': 'application/json' } }, on(app.child));
     const direct = measurement(ROWS.direct, directOpts, on(app.child));
     // The agent faces on the same backend: one MCP tool call (stateless, so no session set-up) and one Dify retrieval.
-    const mcpCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { query: 'When do spring tides occur?' } } });
+    const mcpCall = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'ask', arguments: { query: 'When do spring tides occur?' } },
+    });
     const mcp = measurement(
       ROWS.mcp,
       {
         url: `${app.base}/kb/${fastKb}/mcp`,
         method: 'POST' as const,
         connections: CONNECTIONS,
-        headers: { authorization: `Bearer ${fastKey.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        headers: {
+          authorization: `Bearer ${fastKey.key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
         body: mcpCall,
       },
       on(app.child),
@@ -359,7 +371,14 @@ async function main() {
     const result = {
       at: new Date().toISOString(),
       machine: `${process.platform} ${process.arch}, node ${process.version}`,
-      settings: { method: METHOD, sliceSeconds: METHOD === 'interleaved' ? SLICE : DURATION, durationSeconds: DURATION, connections: CONNECTIONS, rateLimiter: 'memory', database: 'postgres' },
+      settings: {
+        method: METHOD,
+        sliceSeconds: METHOD === 'interleaved' ? SLICE : DURATION,
+        durationSeconds: DURATION,
+        connections: CONNECTIONS,
+        rateLimiter: 'memory',
+        database: 'postgres',
+      },
       rows,
       ratios: {
         gatewayVsNoop: ratio(rowGateway, rowNoop),
@@ -368,7 +387,15 @@ async function main() {
         mcpVsGateway: ratio(rowMcp, rowGateway),
         difyVsGateway: ratio(rowDify, rowGateway),
       },
-      burst: { requests: BURST, answered200: burst['2xx'], non2xx: burst.non2xx, errors: burst.errors, timeouts: burst.timeouts, seconds: burstSeconds, peakRssMiB: peak },
+      burst: {
+        requests: BURST,
+        answered200: burst['2xx'],
+        non2xx: burst.non2xx,
+        errors: burst.errors,
+        timeouts: burst.timeouts,
+        seconds: burstSeconds,
+        peakRssMiB: peak,
+      },
     };
     console.table(rows.map(({ cpuMsPerRequest, ...row }) => row));
     console.log('CPU ms per request (measured seconds only):');
@@ -379,7 +406,9 @@ async function main() {
     console.log(`(a) gateway / (b2) the fast lane's own floor: ${show(result.ratios.gatewayVsLaneFloor)}`);
     console.log(`(d) MCP ask / (a) /query on the same backend: ${show(result.ratios.mcpVsGateway)} (target: p50 ≤ 1.5×)`);
     console.log(`(e) Dify retrieval / (a) /query on the same backend: ${show(result.ratios.difyVsGateway)} (target: p50 ≤ 1.5×)`);
-    console.log(`burst: ${burst['2xx']}/${BURST} answered 200 in ${burstSeconds.toFixed(1)} s; non-2xx ${burst.non2xx}, errors ${burst.errors}; peak RSS ${peak} MiB`);
+    console.log(
+      `burst: ${burst['2xx']}/${BURST} answered 200 in ${burstSeconds.toFixed(1)} s; non-2xx ${burst.non2xx}, errors ${burst.errors}; peak RSS ${peak} MiB`,
+    );
     writeFileSync(path.join(import.meta.dirname, 'last-results.json'), JSON.stringify(result, null, 2) + '\n');
     if (CPU_PROF_DIR) writeFileSync(path.join(CPU_PROF_DIR, 'windows.json'), JSON.stringify(windows, null, 2) + '\n');
   } finally {

@@ -27,10 +27,20 @@ try {
   await time('select 1', () => handle.db.execute(sql`select 1`));
   await time('reserve', () => reserveQueryUnit(handle.db, period, 1e9));
   await time('publisher', () =>
-    callHttpBackend({ endpointUrl: p.url, infraKey: p.infraKey, signingSecret: p.signingSecret, timeoutMs: 5_000 }, { kbId: kb, query: 'spring tides', requestId: 'req_x' }, { development: false, allowPrivate: true }),
+    callHttpBackend(
+      { endpointUrl: p.url, infraKey: p.infraKey, signingSecret: p.signingSecret, timeoutMs: 5_000 },
+      { kbId: kb, query: 'spring tides', requestId: 'req_x' },
+      { development: false, allowPrivate: true },
+    ),
   );
   await time('gateway', () =>
-    handleGatewayRequest({ kbId: kb, requestId: 'req_y', authorization: `Bearer ${k.key}`, contentType: 'application/json', readBody: async () => ({ ok: true, text: '{"query":"spring tides"}' }) }),
+    handleGatewayRequest({
+      kbId: kb,
+      requestId: 'req_y',
+      authorization: `Bearer ${k.key}`,
+      contentType: 'application/json',
+      readBody: async () => ({ ok: true, text: '{"query":"spring tides"}' }),
+    }),
   );
 } finally {
   await fixture.close();

@@ -15,7 +15,15 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { openPostgres, type DatabaseHandle } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import { buildListingQueries, facetsStatement, parseListingParams, resolveListingSearch, searchCatalog, SEARCH_PLANNER_SETTING, type ListingParams } from '@/lib/catalog';
+import {
+  buildListingQueries,
+  facetsStatement,
+  parseListingParams,
+  resolveListingSearch,
+  searchCatalog,
+  SEARCH_PLANNER_SETTING,
+  type ListingParams,
+} from '@/lib/catalog';
 import { useDatabase } from '@/lib/platform/db';
 import { randomBase62 } from '@/lib/platform/ids';
 import { createScratchDatabase, type ScratchDatabase } from '../../test/support/scratch-database';
@@ -87,7 +95,9 @@ async function main() {
       }
     };
     useDatabase(handle);
-    console.log(`| request | results | suggestion | uncached p50 (ms) | uncached p95 (ms) | page SQL p95 | facets SQL p95 | served p50 (ms) | served p95 (ms) | served p95 < 25 ms |`);
+    console.log(
+      `| request | results | suggestion | uncached p50 (ms) | uncached p95 (ms) | page SQL p95 | facets SQL p95 | served p50 (ms) | served p95 (ms) | served p95 < 25 ms |`,
+    );
     console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|:---:|');
     for (const [label, qs] of CATALOGUE_PAGE_MATRIX) {
       const parsed = parseListingParams(new URLSearchParams(qs));

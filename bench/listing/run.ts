@@ -138,7 +138,9 @@ async function main() {
         ]);
       });
       rows.push({ name: label, qs, total, http: httpTimes, sql: sqlTimes });
-      console.log(`${label.padEnd(30)} total ${String(total).padStart(6)}  endpoint p50 ${httpTimes.p50.toFixed(2)} p95 ${httpTimes.p95.toFixed(2)} ms  sql p50 ${sqlTimes.p50.toFixed(2)} p95 ${sqlTimes.p95.toFixed(2)} ms`);
+      console.log(
+        `${label.padEnd(30)} total ${String(total).padStart(6)}  endpoint p50 ${httpTimes.p50.toFixed(2)} p95 ${httpTimes.p95.toFixed(2)} ms  sql p50 ${sqlTimes.p50.toFixed(2)} p95 ${sqlTimes.p95.toFixed(2)} ms`,
+      );
     }
     agent.destroy();
 

@@ -94,7 +94,11 @@ const autocannonRaw = autocannonModule as (options: LoadOptions & { skipAggregat
 const children: ChildProcess[] = [];
 
 function startProcess(args: string[], env: Record<string, string>, ready: RegExp, cwd = root): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH, ...env } as Record<string, string | undefined> as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { PATH: process.env.PATH, ...env } as Record<string, string | undefined> as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -187,8 +191,25 @@ async function isolationRow(base: string, paid: LoadOptions, flood: string | nul
   const floodOut = floodResult ? await floodResult : null;
   return {
     flood: flood ?? 'none (idle)',
-    paid: { rps: Math.round(paidResult.requests.average), p50: paidResult.latency.p50, p90: paidResult.latency.p90, p99: paidResult.latency.p99, max: paidResult.latency.max, total: paidResult.requests.total, non2xx: paidResult.non2xx, errors: paidResult.errors, timeouts: paidResult.timeouts },
-    health: { p50: healthResult.latency.p50, p99: healthResult.latency.p99, max: healthResult.latency.max, total: healthResult.requests.total, non2xx: healthResult.non2xx, errors: healthResult.errors },
+    paid: {
+      rps: Math.round(paidResult.requests.average),
+      p50: paidResult.latency.p50,
+      p90: paidResult.latency.p90,
+      p99: paidResult.latency.p99,
+      max: paidResult.latency.max,
+      total: paidResult.requests.total,
+      non2xx: paidResult.non2xx,
+      errors: paidResult.errors,
+      timeouts: paidResult.timeouts,
+    },
+    health: {
+      p50: healthResult.latency.p50,
+      p99: healthResult.latency.p99,
+      max: healthResult.latency.max,
+      total: healthResult.requests.total,
+      non2xx: healthResult.non2xx,
+      errors: healthResult.errors,
+    },
     floodClient: floodOut,
   };
 }
@@ -220,16 +241,22 @@ async function prepareDatabase(publisherUrl: string, infraKey: string, signingSe
   const pub = await fixtures.createPublisher(handle.db);
   const kbId = await fixtures.createHttpKnowledgeBase(handle.db, pub, { endpointUrl: publisherUrl, infraKey, signingSecret, timeoutMs: 30_000 });
   const key = await fixtures.buyKey(handle.db, kbId, { cap: 100_000_000, perMinute: 100_000_000 });
-  const published = Number(((await handle.db.execute((await import('drizzle-orm')).sql`select count(*)::int as n from catalog_search`)).rows[0] as { n: number }).n);
+  const published = Number(
+    ((await handle.db.execute((await import('drizzle-orm')).sql`select count(*)::int as n from catalog_search`)).rows[0] as { n: number }).n,
+  );
   await handle.close();
   console.log(`database ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${DB}, ${published} published knowledge bases`);
   return { scratch, dataDir, kbId, key: key.key, published };
 }
 
-const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadAtStart = os
+  .loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
 
 async function main() {
-  if (!existsSync(path.join(appRoot, DIST, 'BUILD_ID'))) throw new Error(`no build in ${DIST}: run NEXT_SKIP_TYPECHECK=1 NEXT_DIST_DIR=${DIST} npx next build first`);
+  if (!existsSync(path.join(appRoot, DIST, 'BUILD_ID')))
+    throw new Error(`no build in ${DIST}: run NEXT_SKIP_TYPECHECK=1 NEXT_DIST_DIR=${DIST} npx next build first`);
   const infraKey = 'bench_infra_key_0123456789abcdef';
   const signingSecret = 'bench_signing_secret_0123456789abcdef0123';
   const publisher = await startProcess(
@@ -243,7 +270,14 @@ async function main() {
     const base = `http://127.0.0.1:${port}`;
     const { child: server } = await startProcess(
       // BENCH_SERVER_NODE_ARGS: diagnostics only, e.g. --trace-gc (with BENCH_SERVER_LOG).
-      [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), path.join(appRoot, 'scripts/serve.mjs'), '-p', String(port), '-H', '127.0.0.1'],
+      [
+        ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+        path.join(appRoot, 'scripts/serve.mjs'),
+        '-p',
+        String(port),
+        '-H',
+        '127.0.0.1',
+      ],
       {
         NODE_ENV: 'production',
         NEXT_DIST_DIR: DIST,
@@ -263,7 +297,12 @@ async function main() {
       appRoot,
     );
     for (let i = 0; i < 100; i++) {
-      if (await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false)) break;
+      if (
+        await fetch(`${base}/api/health`)
+          .then((r) => r.ok)
+          .catch(() => false)
+      )
+        break;
       await new Promise((r) => setTimeout(r, 200));
     }
     const groups: CpuGroups = { server: server.pid!, publisher: [publisher.child.pid!] };
@@ -271,8 +310,20 @@ async function main() {
     const throughput: ReturnType<typeof toRow>[] = [];
     if (ONLY !== 'isolation') {
       for (const connections of [10, 50]) {
-        const listing: Measurement = { name: `listing (13 requests cycled), ${connections} connections`, opts: { url: base, connections, requests: manyClients(listingPaths) }, slices: [], seconds: 0, serverCpuMs: 0 };
-        const noop: Measurement = { name: `no-op Next route, ${connections} connections`, opts: { url: base, connections, requests: manyClients(['/api/health?probe=live']) }, slices: [], seconds: 0, serverCpuMs: 0 };
+        const listing: Measurement = {
+          name: `listing (13 requests cycled), ${connections} connections`,
+          opts: { url: base, connections, requests: manyClients(listingPaths) },
+          slices: [],
+          seconds: 0,
+          serverCpuMs: 0,
+        };
+        const noop: Measurement = {
+          name: `no-op Next route, ${connections} connections`,
+          opts: { url: base, connections, requests: manyClients(['/api/health?probe=live']) },
+          slices: [],
+          seconds: 0,
+          serverCpuMs: 0,
+        };
         await measureInterleaved([listing, noop], groups);
         throughput.push(toRow(listing), toRow(noop));
       }
@@ -315,7 +366,9 @@ async function main() {
         const idle = row.floodClient ? isolation[i - 1] : null;
         const ratio = idle ? ` (${(row.paid.p99 / Math.max(idle.paid.p99, 1)).toFixed(2)} × the idle p99 before it; target ≤ 2)` : '';
         if (row.paid.total === 0) {
-          console.log(`paid /query, flood ${row.flood}: NO answer completed in ${ISOLATION_SECONDS} s (${row.paid.timeouts} timed out); health answered ${row.health.total}; flood client ${JSON.stringify(row.floodClient)}`);
+          console.log(
+            `paid /query, flood ${row.flood}: NO answer completed in ${ISOLATION_SECONDS} s (${row.paid.timeouts} timed out); health answered ${row.health.total}; flood client ${JSON.stringify(row.floodClient)}`,
+          );
           continue;
         }
         console.log(
@@ -327,10 +380,22 @@ async function main() {
 
     const out = {
       at: new Date().toISOString(),
-      machine: `${os.cpus().length} cores, load average ${loadAtStart} at the start and ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end, node ${process.version}`,
+      machine: `${os.cpus().length} cores, load average ${loadAtStart} at the start and ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} at the end, node ${process.version}`,
       app: appRoot === root ? 'this checkout' : appRoot,
-      database: DB === 'embedded' ? `PGlite, sample marketplace (${db.published} published)` : `PostgreSQL, ${ROWS} knowledge bases (${db.published} published)`,
-      settings: { afterThroughputMs: AFTER_THROUGHPUT_MS, duration: DURATION, slice: SLICE, isolationSeconds: ISOLATION_SECONDS, paidRate: PAID_RATE, floodConnections: FLOOD_CONNECTIONS, floodNice: FLOOD_NICE },
+      database:
+        DB === 'embedded' ? `PGlite, sample marketplace (${db.published} published)` : `PostgreSQL, ${ROWS} knowledge bases (${db.published} published)`,
+      settings: {
+        afterThroughputMs: AFTER_THROUGHPUT_MS,
+        duration: DURATION,
+        slice: SLICE,
+        isolationSeconds: ISOLATION_SECONDS,
+        paidRate: PAID_RATE,
+        floodConnections: FLOOD_CONNECTIONS,
+        floodNice: FLOOD_NICE,
+      },
       throughput,
       isolation,
     };

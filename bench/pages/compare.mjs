@@ -29,7 +29,13 @@ async function measure(url) {
     const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
     const ms = (id) => Math.round(lhr.audits[id].numericValue);
-    return { perf: Math.round(lhr.categories.performance.score * 100), tbt: ms('total-blocking-time'), lcp: ms('largest-contentful-paint'), fcp: ms('first-contentful-paint'), load: os.loadavg()[0].toFixed(1) };
+    return {
+      perf: Math.round(lhr.categories.performance.score * 100),
+      tbt: ms('total-blocking-time'),
+      lcp: ms('largest-contentful-paint'),
+      fcp: ms('first-contentful-paint'),
+      load: os.loadavg()[0].toFixed(1),
+    };
   } finally {
     await chrome.kill();
   }
@@ -50,5 +56,7 @@ for (let i = 0; i < RUNS; i++) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`\nmedians of ${RUNS} interleaved runs`);
 for (const [key, list] of runs) {
-  console.log(`${key}: performance ${median(list.map((r) => r.perf))}, TBT ${median(list.map((r) => r.tbt))} ms, LCP ${median(list.map((r) => r.lcp))} ms, FCP ${median(list.map((r) => r.fcp))} ms`);
+  console.log(
+    `${key}: performance ${median(list.map((r) => r.perf))}, TBT ${median(list.map((r) => r.tbt))} ms, LCP ${median(list.map((r) => r.lcp))} ms, FCP ${median(list.map((r) => r.fcp))} ms`,
+  );
 }

@@ -85,7 +85,17 @@ async function startServer() {
   const server = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), '-p', String(port), '-H', '127.0.0.1'], {
     cwd: root,
     stdio: 'ignore',
-    env: { ...env, APP_URL: baseUrl, DATA_DIR: dataDir, DATABASE_URL: '', STRIPE_SECRET_KEY: '', REDIS_URL: '', SMTP_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    env: {
+      ...env,
+      APP_URL: baseUrl,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      STRIPE_SECRET_KEY: '',
+      REDIS_URL: '',
+      SMTP_URL: '',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    },
   });
   await waitFor(`${baseUrl}/knowledge-bases`, 180_000);
   return {
@@ -209,9 +219,24 @@ try {
     for (let i = 0; i < RUNS; i++) runs.push(await measure(p.url, p.cookie, `${p.name}-${PRESET}-${i + 1}`));
     const m = median(runs);
     if (p.cookie && new URL(m.finalUrl).pathname !== '/account') throw new Error(`dashboard run ended at ${m.finalUrl}: the session cookie was not accepted`);
-    results.push({ page: p.name, path: new URL(p.url).pathname, runs: runs.map((r) => r.performance), tbtRuns: runs.map((r) => r.tbtMs), loadAverage1m: [loadBefore, os.loadavg()[0]].map((l) => l.toFixed(1)), ...m });
+    results.push({
+      page: p.name,
+      path: new URL(p.url).pathname,
+      runs: runs.map((r) => r.performance),
+      tbtRuns: runs.map((r) => r.tbtMs),
+      loadAverage1m: [loadBefore, os.loadavg()[0]].map((l) => l.toFixed(1)),
+      ...m,
+    });
   }
-  const report = { measuredAt: new Date().toISOString(), preset: PRESET, runsPerPage: RUNS, lighthouse: '12.8', cpus: os.cpus().length, loadAverage: os.loadavg().map((l) => l.toFixed(1)), results };
+  const report = {
+    measuredAt: new Date().toISOString(),
+    preset: PRESET,
+    runsPerPage: RUNS,
+    lighthouse: '12.8',
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg().map((l) => l.toFixed(1)),
+    results,
+  };
   mkdirSync(path.join(root, 'bench/pages/results'), { recursive: true });
   writeFileSync(path.join(root, `bench/pages/results/latest-${PRESET}.json`), JSON.stringify(report, null, 2) + '\n');
   console.log(`\nLighthouse ${PRESET}, median of ${RUNS} runs per page (load average ${report.loadAverage.join(' ')} on ${report.cpus} CPUs)\n`);
@@ -224,7 +249,11 @@ try {
     if (r.failedA11yAudits.length) console.log(`  failed accessibility audits: ${r.failedA11yAudits.join(', ')}`);
   }
   const missed = results.filter((r) => r.performance < TARGETS.performance || r.accessibility < TARGETS.accessibility);
-  console.log(missed.length ? `\nBelow target (perf ≥ ${TARGETS.performance}, a11y ≥ ${TARGETS.accessibility}): ${missed.map((r) => r.page).join(', ')}` : '\nAll pages meet the targets.');
+  console.log(
+    missed.length
+      ? `\nBelow target (perf ≥ ${TARGETS.performance}, a11y ≥ ${TARGETS.accessibility}): ${missed.map((r) => r.page).join(', ')}`
+      : '\nAll pages meet the targets.',
+  );
   process.exitCode = missed.length ? 1 : 0;
 } finally {
   await server.stop();

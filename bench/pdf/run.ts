@@ -97,14 +97,17 @@ if (process.argv.includes('--child')) {
   const names = Object.keys(own[0]!.parsed);
   const differing = names.filter((name) => !isDeepStrictEqual(own[0]!.parsed[name], theirs[0]!.parsed[name]));
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  const total = (results: ChildResult[], key: 'msPerPdf' | 'cpuMsPerPdf' = 'msPerPdf') => median(results.map((r) => Object.values(r[key]).reduce((a, b) => a + b, 0)));
+  const total = (results: ChildResult[], key: 'msPerPdf' | 'cpuMsPerPdf' = 'msPerPdf') =>
+    median(results.map((r) => Object.values(r[key]).reduce((a, b) => a + b, 0)));
   const ownMs = total(own);
   const otherMs = total(theirs);
   const ownCpu = total(own, 'cpuMsPerPdf');
   const otherCpu = total(theirs, 'cpuMsPerPdf');
   console.log(`PDFs: ${names.length}; read identically: ${names.length - differing.length}${differing.length ? ` (differ: ${differing.join(', ')})` : ''}`);
   console.log(`pdf.js ${own[0]!.version} (project): ${ownMs.toFixed(1)} ms wall, ${ownCpu.toFixed(1)} ms CPU for all, median of ${rounds} runs`);
-  console.log(`pdf.js ${theirs[0]!.version} (${other}): ${otherMs.toFixed(1)} ms wall, ${otherCpu.toFixed(1)} ms CPU; ratio ${(otherMs / ownMs).toFixed(2)}× wall, ${(otherCpu / ownCpu).toFixed(2)}× CPU`);
+  console.log(
+    `pdf.js ${theirs[0]!.version} (${other}): ${otherMs.toFixed(1)} ms wall, ${otherCpu.toFixed(1)} ms CPU; ratio ${(otherMs / ownMs).toFixed(2)}× wall, ${(otherCpu / ownCpu).toFixed(2)}× CPU`,
+  );
   for (const name of ['many-pages', 'long-page']) {
     console.log(`  ${name}: ${median(own.map((r) => r.msPerPdf[name]!)).toFixed(1)} ms vs ${median(theirs.map((r) => r.msPerPdf[name]!)).toFixed(1)} ms`);
   }

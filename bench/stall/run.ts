@@ -181,9 +181,13 @@ async function runOn(kind: string): Promise<Row[]> {
   const userId = newId('usr');
   await db.execute(sql`insert into users (id, email, email_verified_at) values (${userId}, ${`${userId}@example.com`}, now())`);
   const publisherId = newId('pub');
-  await db.execute(sql`insert into publishers (id, slug, name, owner_user_id) values (${publisherId}, ${`p-${userId.slice(-8).toLowerCase()}`}, 'Stall Press', ${userId})`);
+  await db.execute(
+    sql`insert into publishers (id, slug, name, owner_user_id) values (${publisherId}, ${`p-${userId.slice(-8).toLowerCase()}`}, 'Stall Press', ${userId})`,
+  );
   const kbId = newId('kb');
-  await db.execute(sql`insert into knowledge_bases (id, publisher_id, slug, title, summary, category) values (${kbId}, ${publisherId}, ${`kb-${kbId.slice(-8).toLowerCase()}`}, 'Stall', 's', 'education')`);
+  await db.execute(
+    sql`insert into knowledge_bases (id, publisher_id, slug, title, summary, category) values (${kbId}, ${publisherId}, ${`kb-${kbId.slice(-8).toLowerCase()}`}, 'Stall', 's', 'education')`,
+  );
 
   const bomb = await inflateBomb(40 * MB);
   const html = nestedHtml(20_000);
@@ -197,13 +201,15 @@ async function runOn(kind: string): Promise<Row[]> {
       const id = newId('doc');
       await tx.execute(sql`insert into documents (id, kb_id, source_name, title, mime_type, content_hash, byte_size, status)
         values (${id}, ${kbId}, ${`row-${i}.txt`}, 'row', 'text/plain', 'hash', ${uploadBytes.length}, 'queued')`);
-      await tx.execute(sql`insert into document_sources (document_id, kb_id, bytes, mime_type) values (${id}, ${kbId}, ${Buffer.from(uploadBytes)}, 'text/plain')`);
+      await tx.execute(
+        sql`insert into document_sources (document_id, kb_id, bytes, mime_type) values (${id}, ${kbId}, ${Buffer.from(uploadBytes)}, 'text/plain')`,
+      );
     });
   /** Uploads one file and waits until its ingestion job has settled it (ready or failed), on whichever instance. */
   const uploadAndIngest = async (name: string, bytes: Uint8Array) => {
     const stored = await uploadDocument(db, userId, kbId, { name, bytes });
     if (!stored.ok) throw new Error(stored.message);
-    for (const deadline = Date.now() + 180_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 180_000; Date.now() < deadline;) {
       const [doc] = await db.select({ status: documents.status, error: documents.errorMessage }).from(documents).where(eq(documents.id, stored.document.id));
       if (doc?.status === 'ready' || doc?.status === 'failed') return { settled: `${doc.status}${doc.error ? `: ${doc.error}` : ''}` };
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -212,7 +218,12 @@ async function runOn(kind: string): Promise<Row[]> {
   };
   const { POST: signInPost } = await import('@/app/api/auth/[...nextauth]/route');
   const posted = (body: ReadableStream<Uint8Array>) =>
-    new Request('http://localhost:3000/api/auth/callback/credentials', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, duplex: 'half' } as RequestInit);
+    new Request('http://localhost:3000/api/auth/callback/credentials', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
 
   const cases: [string, 'before' | 'after', () => Promise<unknown>][] = [
     ['idle', 'after', async () => new Promise((resolve) => setTimeout(resolve, 2_000))],
@@ -223,26 +234,38 @@ async function runOn(kind: string): Promise<Row[]> {
     // main stored the bytes in their row, in the upload's transaction.
     ['20 uploads × 2 MB', 'before', () => Promise.all(Array.from({ length: 20 }, (_, i) => storeInRow(i)))],
     // As the upload route does: admitted first (two at a time per account), the rest refused before their body is read.
-    ['20 uploads × 2 MB', 'after', () =>
-      Promise.all(
-        Array.from({ length: 20 }, async (_, i) => {
-          const admitted = await admitUpload(userId);
-          if (!admitted.ok) return;
-          try {
-            await uploadDocument(db, userId, kbId, { name: `part-${i}.pdf`, bytes: uploadBytes });
-          } finally {
-            admitted.release();
-          }
-        }),
-      )],
+    [
+      '20 uploads × 2 MB',
+      'after',
+      () =>
+        Promise.all(
+          Array.from({ length: 20 }, async (_, i) => {
+            const admitted = await admitUpload(userId);
+            if (!admitted.ok) return;
+            try {
+              await uploadDocument(db, userId, kbId, { name: `part-${i}.pdf`, bytes: uploadBytes });
+            } finally {
+              admitted.release();
+            }
+          }),
+        ),
+    ],
     // Through the queue, as an upload is ingested: on PostgreSQL either instance may take the job.
     ['PDF inflating to 40 MB, uploaded and ingested by a job', 'after', () => uploadAndIngest('bomb.pdf', bomb)],
     ['HTML nested 20,000 deep, uploaded and ingested by a job', 'after', () => uploadAndIngest('deep.html', html)],
     ['100 MB body to the sign-in callback', 'before', () => posted(endlessBody(100 * MB)).text()],
-    ['100 MB body to the sign-in callback', 'after', () => signInPost(posted(endlessBody(100 * MB)), { params: Promise.resolve({ nextauth: ['callback', 'credentials'] }) })],
-    ['publisher answer: 800 KB nested JSON ×10', 'before', async () => {
-      for (let i = 0; i < 10; i++) decodePublisherAnswer(json);
-    }],
+    [
+      '100 MB body to the sign-in callback',
+      'after',
+      () => signInPost(posted(endlessBody(100 * MB)), { params: Promise.resolve({ nextauth: ['callback', 'credentials'] }) }),
+    ],
+    [
+      'publisher answer: 800 KB nested JSON ×10',
+      'before',
+      async () => {
+        for (let i = 0; i < 10; i++) decodePublisherAnswer(json);
+      },
+    ],
     ['publisher answer: 800 KB nested JSON ×10', 'after', () => Promise.all(Array.from({ length: 10 }, () => decodeAnswer(json)))],
   ];
   const rows: Row[] = [];
@@ -265,7 +288,12 @@ async function runOn(kind: string): Promise<Row[]> {
 
 const all: Row[] = [];
 for (const kind of kinds) all.push(...(await runOn(kind)));
-console.log('\n| input | database | code | health p50 ms | p99 ms | max ms | peer p99 ms | peer max ms | RSS growth MB | work s |\n|---|---|---|---|---|---|---|---|---|---|');
+console.log(
+  '\n| input | database | code | health p50 ms | p99 ms | max ms | peer p99 ms | peer max ms | RSS growth MB | work s |\n|---|---|---|---|---|---|---|---|---|---|',
+);
 const orDash = (n: number | null) => (n === null ? '–' : n);
-for (const r of all) console.log(`| ${r.input} | ${r.kind} | ${r.version} | ${r.p50} | ${r.p99} | ${r.max} | ${orDash(r.peerP99)} | ${orDash(r.peerMax)} | ${r.rssGrowthMb} | ${r.seconds} |`);
+for (const r of all)
+  console.log(
+    `| ${r.input} | ${r.kind} | ${r.version} | ${r.p50} | ${r.p99} | ${r.max} | ${orDash(r.peerP99)} | ${orDash(r.peerMax)} | ${r.rssGrowthMb} | ${r.seconds} |`,
+  );
 process.exit(0);

@@ -146,12 +146,19 @@ for (let round = 1; round <= rounds; round++) {
 }
 
 console.log(`\n${FILES} parallel uploads × ${megabytes} MB, ${kind}\n`);
-console.log('| code | round | answers | all stored in s | health p50 ms | p99 ms | max ms | idle p99 ms | RSS at start MB | peak RSS MB |\n|---|---|---|---|---|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.variant} | ${r.round} | ${r.statuses} | ${r.seconds} | ${r.healthP50} | ${r.healthP99} | ${r.healthMax} | ${r.idleP99} | ${r.startRssMb} | ${r.peakRssMb} |`);
+console.log(
+  '| code | round | answers | all stored in s | health p50 ms | p99 ms | max ms | idle p99 ms | RSS at start MB | peak RSS MB |\n|---|---|---|---|---|---|---|---|---|---|',
+);
+for (const r of rows)
+  console.log(
+    `| ${r.variant} | ${r.round} | ${r.statuses} | ${r.seconds} | ${r.healthP50} | ${r.healthP99} | ${r.healthMax} | ${r.idleP99} | ${r.startRssMb} | ${r.peakRssMb} |`,
+  );
 const mean = (variant: string, pick: (r: Row) => number) => {
   const of = rows.filter((r) => r.variant === variant).map(pick);
   return of.reduce((a, b) => a + b, 0) / of.length;
 };
 const ratio = (pick: (r: Row) => number) => (mean('after', pick) / mean('before', pick)).toFixed(2);
-console.log(`\nafter / before: health p99 ${ratio((r) => r.healthP99)}×, max ${ratio((r) => r.healthMax)}×, peak RSS growth ${ratio((r) => r.peakRssMb - r.startRssMb)}×, time to store all ${ratio((r) => r.seconds)}×`);
+console.log(
+  `\nafter / before: health p99 ${ratio((r) => r.healthP99)}×, max ${ratio((r) => r.healthMax)}×, peak RSS growth ${ratio((r) => r.peakRssMb - r.startRssMb)}×, time to store all ${ratio((r) => r.seconds)}×`,
+);
 process.exit(0);

@@ -57,7 +57,9 @@ for (let i = 0; i < ACCOUNTS; i++) {
   const tail = userId.slice(-8).toLowerCase();
   await db.execute(sql`insert into users (id, email, email_verified_at) values (${userId}, ${`${userId}@example.com`}, now())`);
   await db.execute(sql`insert into publishers (id, slug, name, owner_user_id) values (${publisherId}, ${`p-${tail}`}, ${`Press ${i}`}, ${userId})`);
-  await db.execute(sql`insert into knowledge_bases (id, publisher_id, slug, title, summary, category) values (${kbId}, ${publisherId}, ${`kb-${tail}`}, 'Uploads', 's', 'education')`);
+  await db.execute(
+    sql`insert into knowledge_bases (id, publisher_id, slug, title, summary, category) values (${kbId}, ${publisherId}, ${`kb-${tail}`}, 'Uploads', 's', 'education')`,
+  );
   owners.push({ userId, kbId });
 }
 
@@ -75,7 +77,12 @@ async function storeBefore(request: Request, owner: { userId: string; kbId: stri
 
 /** The route's body now (app/publish/listings/[kbId]/content/documents/route.ts). */
 async function storeAfter(request: Request, owner: { userId: string; kbId: string }): Promise<number> {
-  const file = await receiveUploadedFile(request, { field: 'file', maxBytes: getEnv().MAX_UPLOAD_BYTES, directory: await uploadStagingDirectory(), nameOf: sourceNameOf });
+  const file = await receiveUploadedFile(request, {
+    field: 'file',
+    maxBytes: getEnv().MAX_UPLOAD_BYTES,
+    directory: await uploadStagingDirectory(),
+    nameOf: sourceNameOf,
+  });
   try {
     const result = await uploadDocument(db, owner.userId, owner.kbId, { name: file.name, type: file.type, staged: file });
     return result.ok ? 202 : 400;
@@ -118,5 +125,8 @@ console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
 
 process.on('SIGTERM', () => {
   server.close();
-  void handle.close().then(drop).finally(() => process.exit(0));
+  void handle
+    .close()
+    .then(drop)
+    .finally(() => process.exit(0));
 });

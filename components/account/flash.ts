@@ -7,7 +7,10 @@ import { flashMessages, type FlashText } from '@/lib/site/flash';
  */
 export const FLASH_MESSAGES = {
   plan_changed: { tone: 'success', text: 'Plan changed. The new query cap applies now; queries already used this period carry over.' },
-  downgrade_scheduled: { tone: 'success', text: 'Downgrade scheduled. Your current plan and its cap stay until the next renewal; the smaller plan starts then.' },
+  downgrade_scheduled: {
+    tone: 'success',
+    text: 'Downgrade scheduled. Your current plan and its cap stay until the next renewal; the smaller plan starts then.',
+  },
   downgrade_withdrawn: { tone: 'success', text: 'The scheduled downgrade was withdrawn: your plan stays as it is.' },
   key_renamed: { tone: 'success', text: 'The key’s name was saved.' },
   cancelled: { tone: 'success', text: 'Your subscription will end at the end of the current period. You keep access until then.' },

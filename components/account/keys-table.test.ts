@@ -37,13 +37,15 @@ describe('KeysTable', () => {
 
   it("shows an OAuth grant as an app's access, not as a key", () => {
     const html = renderToStaticMarkup(createElement(KeysTable, { caption: 'Keys', keys: [key({ kind: 'oauth_grant', name: 'OAuth: Claude' })] }));
-    expect(html).toContain("App access (OAuth)");
+    expect(html).toContain('App access (OAuth)');
     expect(html).toContain('aria-label="Revoke access of OAuth: Claude"');
     expect(html).not.toContain('alm_sk_test_AbCdEfGh…wxyz');
   });
 
   it('offers neither Rename nor Revoke on an expired access, and says the app must connect again', () => {
-    const html = renderToStaticMarkup(createElement(KeysTable, { caption: 'Keys', keys: [key({ kind: 'oauth_grant', name: 'OAuth: Claude', status: 'expired' })] }));
+    const html = renderToStaticMarkup(
+      createElement(KeysTable, { caption: 'Keys', keys: [key({ kind: 'oauth_grant', name: 'OAuth: Claude', status: 'expired' })] }),
+    );
     expect(html).not.toContain('/account/keys/key_1/rename');
     expect(html).not.toContain('/account/keys/key_1/revoke');
     expect(html).toContain('Expired: the app must connect again');

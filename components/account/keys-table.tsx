@@ -52,20 +52,43 @@ export function KeysTable({
         <caption className="sr-only">{caption}</caption>
         <thead role="rowgroup" className="hidden bg-slate-50 text-slate-700 @4xl:table-header-group">
           <tr role="row">
-            <th scope="col" className="px-4 py-2 font-medium">Key</th>
-            <th scope="col" className="px-4 py-2 font-medium">Knowledge base</th>
-            <th scope="col" className="px-4 py-2 font-medium">Created</th>
-            <th scope="col" className="px-4 py-2 font-medium">Last used</th>
-            {usage ? <th scope="col" className="px-4 py-2 text-right font-medium">Queries, 30 days</th> : null}
-            <th scope="col" className="px-4 py-2 font-medium">Status</th>
-            <th scope="col" className="px-4 py-2 font-medium"><span className="sr-only">Actions</span></th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Key
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Knowledge base
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Created
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Last used
+            </th>
+            {usage ? (
+              <th scope="col" className="px-4 py-2 text-right font-medium">
+                Queries, 30 days
+              </th>
+            ) : null}
+            <th scope="col" className="px-4 py-2 font-medium">
+              Status
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody role="rowgroup" className="block @4xl:table-row-group">
           {keys.map((key) => (
-            <tr role="row" key={key.id} className="block border-t border-slate-100 py-2 first:border-t-0 @4xl:table-row @4xl:py-0 @4xl:first:border-t" data-testid={`key-row-${key.id}`}>
+            <tr
+              role="row"
+              key={key.id}
+              className="block border-t border-slate-100 py-2 first:border-t-0 @4xl:table-row @4xl:py-0 @4xl:first:border-t"
+              data-testid={`key-row-${key.id}`}
+            >
               <td role="cell" className={`${cell} block @4xl:table-cell`}>
-                <span className="block font-medium text-slate-900 [overflow-wrap:anywhere]" data-testid="key-name">{key.name ?? <span className="font-normal italic text-slate-600">Unnamed</span>}</span>
+                <span className="block font-medium text-slate-900 [overflow-wrap:anywhere]" data-testid="key-name">
+                  {key.name ?? <span className="font-normal italic text-slate-600">Unnamed</span>}
+                </span>
                 {key.kind === 'oauth_grant' ? (
                   // A grant's key is never seen by anyone: the app holds tokens, the buyer holds nothing to copy.
                   <span className="block text-xs text-slate-700">App access (OAuth)</span>
@@ -120,7 +143,9 @@ export function KeysTable({
                   // Its tokens have lapsed: the app has to connect again, which makes a new access.
                   <span className="text-slate-600">Expired: the app must connect again</span>
                 ) : (
-                  <span className="text-slate-600">Revoked <Timestamp value={key.revokedAt} /></span>
+                  <span className="text-slate-600">
+                    Revoked <Timestamp value={key.revokedAt} />
+                  </span>
                 )}
               </td>
             </tr>

@@ -33,7 +33,13 @@ export function UsageChart({ days, title }: { days: UsageDay[]; title: string })
           <span>{niceMax % 2 === 0 ? niceMax / 2 : ''}</span>
           <span>0</span>
         </div>
-        <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img" aria-labelledby={`${id}-title ${id}-desc`} className="h-40 min-w-0 flex-1">
+        <svg
+          viewBox={`0 0 ${width} ${height}`}
+          preserveAspectRatio="none"
+          role="img"
+          aria-labelledby={`${id}-title ${id}-desc`}
+          className="h-40 min-w-0 flex-1"
+        >
           <title id={`${id}-title`}>{title}</title>
           <desc id={`${id}-desc`}>{summary}</desc>
           {[0, 0.5, 1].map((f) => (

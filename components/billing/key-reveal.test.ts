@@ -12,7 +12,10 @@ describe('the first requests of a new key (issue 32)', () => {
     expect(c.query).toContain('https://almanac.test/kb/kb_1/query');
     expect(c.query).toContain(`-d '{"query":"What’s the veto override vote?"}'`); // the shell quote stays closed
     expect(c.usage).toBe(`curl https://almanac.test/kb/kb_1/usage \\\n  -H "Authorization: Bearer ${key}"`);
-    expect(firstRequestCommands({ apiKey: key, kbId: 'kb_1', baseUrl: 'https://almanac.test', sampleQuestion: null })).toMatchObject({ sample: false, query: expect.stringContaining('Your question here') });
+    expect(firstRequestCommands({ apiKey: key, kbId: 'kb_1', baseUrl: 'https://almanac.test', sampleQuestion: null })).toMatchObject({
+      sample: false,
+      query: expect.stringContaining('Your question here'),
+    });
   });
 
   it('says what a question costs, in the buyer’s numbers', () => {
@@ -23,7 +26,15 @@ describe('the first requests of a new key (issue 32)', () => {
   });
 
   it('renders both commands with the key', () => {
-    const html = renderToStaticMarkup(createElement(KeyReveal, { apiKey: key, kbId: 'kb_1', baseUrl: 'https://almanac.test', sampleQuestion: 'Who signs treaties?', usage: { remaining: 20, cap: 20 } }));
+    const html = renderToStaticMarkup(
+      createElement(KeyReveal, {
+        apiKey: key,
+        kbId: 'kb_1',
+        baseUrl: 'https://almanac.test',
+        sampleQuestion: 'Who signs treaties?',
+        usage: { remaining: 20, cap: 20 },
+      }),
+    );
     expect(html).toContain('data-testid="usage-command"');
     expect(html).toContain('Who signs treaties?');
     expect(html).toContain('You have 20 queries of 20 left this period.');

@@ -14,7 +14,17 @@ import { marketplacePaths } from '@/lib/site/paths';
  * (the seeded ones are all checked: test/integration/engine-sample-questions.test.ts), so it is billed like any
  * answer, and the page says so; a listing without sample questions gets a placeholder to replace.
  */
-export function firstRequestCommands({ apiKey, kbId, baseUrl, sampleQuestion }: { apiKey: string; kbId: string; baseUrl: string; sampleQuestion: string | null }) {
+export function firstRequestCommands({
+  apiKey,
+  kbId,
+  baseUrl,
+  sampleQuestion,
+}: {
+  apiKey: string;
+  kbId: string;
+  baseUrl: string;
+  sampleQuestion: string | null;
+}) {
   const root = `${baseUrl.replace(/\/$/, '')}/kb/${kbId}`;
   const question = (sampleQuestion ?? 'Your question here').replace(/'/g, '’');
   return {
@@ -33,7 +43,8 @@ export function firstRequestCommands({ apiKey, kbId, baseUrl, sampleQuestion }: 
 export function queryCostText(usage: Pick<UsageView, 'remaining' | 'cap'> | null): string {
   const rule = 'An answer with citations counts as one query against your plan; an answer that finds nothing relevant is free.';
   if (!usage) return rule;
-  if (usage.remaining <= 0) return `${rule} Your ${formatInteger(usage.cap)} queries for this period are used up, so it will be refused with query_cap_exceeded until the cap resets.`;
+  if (usage.remaining <= 0)
+    return `${rule} Your ${formatInteger(usage.cap)} queries for this period are used up, so it will be refused with query_cap_exceeded until the cap resets.`;
   return `${rule} You have ${plural(usage.remaining, 'query', 'queries')} of ${formatInteger(usage.cap)} left this period.`;
 }
 

@@ -17,7 +17,10 @@ describe('referenceDocument', () => {
     for (const operation of all.filter((o) => !kept.includes(o))) {
       const [method, route] = operation.split(' ');
       const responses = Object.keys(((served.paths as any)[route!][method!.toLowerCase()] as any).responses);
-      expect(responses.every((status) => status === '405' || (method === 'OPTIONS' && status === '204')), operation).toBe(true);
+      expect(
+        responses.every((status) => status === '405' || (method === 'OPTIONS' && status === '204')),
+        operation,
+      ).toBe(true);
     }
     const post = (shown.paths as any)['/kb/{kb_id}/query'];
     const { tags, ...servedPost } = (served.paths as any)['/kb/{kb_id}/query'].post;

@@ -16,7 +16,9 @@ describe('cleanText', () => {
     expect(cleanText('Answers come from memory for 30 s (CATALOG_CACHE_TTL_MS). See docs/api.md §7.2 for ids.')).toBe('Answers come from memory for 30 s.');
     expect(cleanText('An id no knowledge base can have is a 400 (docs/api.md §7.2).')).toBe('An id no knowledge base can have is a 400.');
     expect(cleanText('At most 300 a minute, set by PUBLIC_RATE_LIMIT_PER_MINUTE.')).toBe('At most 300 a minute, set by a server setting.');
-    expect(cleanText('This address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (300) in a minute')).toBe('This address made more than 300 requests in a minute');
+    expect(cleanText('This address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (300) in a minute')).toBe(
+      'This address made more than 300 requests in a minute',
+    );
   });
 });
 

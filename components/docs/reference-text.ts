@@ -13,7 +13,12 @@ export function splitSummary(summary: string): { heading: string; note: string |
   const colon = summary.indexOf(': ');
   const cut = [paren, colon].filter((i) => i > 0).sort((a, b) => a - b)[0];
   if (cut === undefined) return { heading: summary, note: null };
-  const rest = summary.slice(cut).replace(/^:\s*/, '').replace(/^\s*\(/, '').replace(/\)\s*$/, '').trim();
+  const rest = summary
+    .slice(cut)
+    .replace(/^:\s*/, '')
+    .replace(/^\s*\(/, '')
+    .replace(/\)\s*$/, '')
+    .trim();
   return { heading: summary.slice(0, cut).trim(), note: rest ? cleanText(rest.charAt(0).toUpperCase() + rest.slice(1)) : null };
 }
 
@@ -130,7 +135,12 @@ export function referenceOperations(document: Json, values: ExampleValues, respo
         heading,
         note,
         description: cleanText(String(operation.description ?? '')),
-        parameters: parameters.map((p) => ({ name: String(p.name), in: String(p.in), required: Boolean(p.required), description: cleanText(String(p.description ?? '')) })),
+        parameters: parameters.map((p) => ({
+          name: String(p.name),
+          in: String(p.in),
+          required: Boolean(p.required),
+          description: cleanText(String(p.description ?? '')),
+        })),
         requestExample: bodySchema?.schema ? exampleOf(document, bodySchema.schema, values) : null,
         responses: Object.entries((operation.responses as Json | undefined) ?? {}).map(([status, response]) => {
           const resolved = resolve<Json>(document, response);

@@ -7,17 +7,7 @@ import { buildMcpSnippets, connectorSetup, difyRegistration } from './snippets';
  * key itself where the page has it (the key reveal) and a placeholder elsewhere. `headingLevel` keeps the outline
  * right wherever it is placed.
  */
-export function AgentSnippets({
-  baseUrl,
-  kbId,
-  apiKey,
-  headingLevel = 3,
-}: {
-  baseUrl: string;
-  kbId: string;
-  apiKey?: string;
-  headingLevel?: 3 | 4;
-}) {
+export function AgentSnippets({ baseUrl, kbId, apiKey, headingLevel = 3 }: { baseUrl: string; kbId: string; apiKey?: string; headingLevel?: 3 | 4 }) {
   const Heading = headingLevel === 3 ? 'h3' : 'h4';
   const mcp = buildMcpSnippets(baseUrl, kbId, apiKey);
   const dify = difyRegistration(baseUrl, kbId, apiKey);
@@ -26,9 +16,7 @@ export function AgentSnippets({
     <div className="space-y-8">
       <div>
         <Heading className="text-base font-semibold text-slate-900">Claude and ChatGPT connectors</Heading>
-        <p className="mt-1 max-w-3xl text-sm text-slate-700">
-          Agent platforms that sign in with OAuth need no key: give them the server’s URL.
-        </p>
+        <p className="mt-1 max-w-3xl text-sm text-slate-700">Agent platforms that sign in with OAuth need no key: give them the server’s URL.</p>
         <dl className="mt-3 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white text-sm shadow-sm" data-testid="connector-setup">
           <Field label="Remote MCP server URL" value={connector.url} />
         </dl>
@@ -42,10 +30,9 @@ export function AgentSnippets({
         <Heading className="text-base font-semibold text-slate-900">MCP clients</Heading>
         <p className="mt-1 max-w-3xl text-sm text-slate-700">
           Each knowledge base is a remote MCP server (Streamable HTTP) with two tools, <code className="text-[13px]">ask</code> and{' '}
-          <code className="text-[13px]">search</code>, each counted like one query. The first configuration is for clients
-          that connect over HTTP themselves (Claude Code’s <code className="text-[13px]">.mcp.json</code>, Cursor, Windsurf);
-          Claude Desktop reaches remote servers through <code className="text-[13px]">mcp-remote</code>.
-          {apiKey ? ' Your key is already in both.' : ' Put your key in place of the placeholder.'}
+          <code className="text-[13px]">search</code>, each counted like one query. The first configuration is for clients that connect over HTTP themselves
+          (Claude Code’s <code className="text-[13px]">.mcp.json</code>, Cursor, Windsurf); Claude Desktop reaches remote servers through{' '}
+          <code className="text-[13px]">mcp-remote</code>.{apiKey ? ' Your key is already in both.' : ' Put your key in place of the placeholder.'}
         </p>
         <div className="mt-3">
           <CodeSnippets snippets={mcp} layout="columns" />
@@ -54,9 +41,9 @@ export function AgentSnippets({
       <div>
         <Heading className="text-base font-semibold text-slate-900">Dify</Heading>
         <p className="mt-1 max-w-3xl text-sm text-slate-700">
-          In Dify, open <strong>Knowledge → External Knowledge API → Add an External Knowledge API</strong> and enter the
-          endpoint and key below; then <strong>Connect to an External Knowledge Base</strong> with the knowledge id. Dify
-          calls <code className="text-[13px]">POST {dify.endpoint}/retrieval</code>.
+          In Dify, open <strong>Knowledge → External Knowledge API → Add an External Knowledge API</strong> and enter the endpoint and key below; then{' '}
+          <strong>Connect to an External Knowledge Base</strong> with the knowledge id. Dify calls{' '}
+          <code className="text-[13px]">POST {dify.endpoint}/retrieval</code>.
         </p>
         <dl className="mt-3 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white text-sm shadow-sm" data-testid="dify-registration">
           <Field label="API Endpoint" value={dify.endpoint} />
@@ -73,11 +60,7 @@ function Field({ label, value, hint, copyable = true }: { label: string; value: 
     <div className="flex flex-col gap-1 px-4 py-3 sm:flex-row sm:items-center sm:gap-4">
       <dt className="shrink-0 font-medium text-slate-700 sm:w-44">{label}</dt>
       <dd className="flex min-w-0 flex-1 flex-wrap items-center justify-between gap-2">
-        {hint ? (
-          <span className="text-slate-600">{hint}</span>
-        ) : (
-          <code className="min-w-0 break-all font-mono text-[13px] text-slate-900">{value}</code>
-        )}
+        {hint ? <span className="text-slate-600">{hint}</span> : <code className="min-w-0 break-all font-mono text-[13px] text-slate-900">{value}</code>}
         {copyable && !hint ? <CopyButton value={value} label={`Copy ${label}`} /> : null}
       </dd>
     </div>

@@ -72,7 +72,9 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
             <>
               {tab.label}
               {tab.count === null ? null : (
-                <span className={cx('rounded-full px-1.5 text-xs', active ? 'bg-brand-50 text-brand-700' : 'bg-slate-100 text-slate-600')}>{formatInteger(tab.count)}</span>
+                <span className={cx('rounded-full px-1.5 text-xs', active ? 'bg-brand-50 text-brand-700' : 'bg-slate-100 text-slate-600')}>
+                  {formatInteger(tab.count)}
+                </span>
               )}
             </>
           );
@@ -90,7 +92,10 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
                   prefetch={false}
                   href={catalogHref(withChange(state, { category: tab.value }))}
                   aria-current={active ? 'page' : undefined}
-                  className={cx(tabClass, active ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900')}
+                  className={cx(
+                    tabClass,
+                    active ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900',
+                  )}
                 >
                   {body}
                 </Link>
@@ -176,7 +181,9 @@ function TagChip({ state, tag, count }: { state: CatalogState; tag: string; coun
       className={cx(
         chip,
         'transition-colors',
-        selected ? 'border-brand-600 bg-brand-600 text-white hover:bg-brand-700' : 'border-slate-300 bg-white text-slate-700 hover:border-slate-400 hover:bg-slate-50',
+        selected
+          ? 'border-brand-600 bg-brand-600 text-white hover:bg-brand-700'
+          : 'border-slate-300 bg-white text-slate-700 hover:border-slate-400 hover:bg-slate-50',
       )}
     >
       {selected ? <span aria-hidden="true">✓</span> : null}

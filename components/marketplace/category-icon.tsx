@@ -10,7 +10,10 @@ const PATHS: Record<Category, string[]> = {
   // A public building with columns.
   policy: ['M3 10l9-6 9 6', 'M5 10v8', 'M9.5 10v8', 'M14.5 10v8', 'M19 10v8', 'M3 21h18', 'M4 18h16'],
   // A heart with a pulse line.
-  health: ['M12 20s-7-4.4-9-9.1C1.6 7.6 3.7 4 7.2 4c2 0 3.4 1.1 4.8 2.8C13.4 5.1 14.8 4 16.8 4c3.5 0 5.6 3.6 4.2 6.9-2 4.7-9 9.1-9 9.1z', 'M6 12h3l1.5-3 3 6 1.5-3h3'],
+  health: [
+    'M12 20s-7-4.4-9-9.1C1.6 7.6 3.7 4 7.2 4c2 0 3.4 1.1 4.8 2.8C13.4 5.1 14.8 4 16.8 4c3.5 0 5.6 3.6 4.2 6.9-2 4.7-9 9.1-9 9.1z',
+    'M6 12h3l1.5-3 3 6 1.5-3h3',
+  ],
   // A flask.
   research: ['M9 3h6', 'M10 3v6L4.5 18.5A1.7 1.7 0 0 0 6 21h12a1.7 1.7 0 0 0 1.5-2.5L14 9V3', 'M7 15h10'],
   // Scales.
@@ -19,7 +22,17 @@ const PATHS: Record<Category, string[]> = {
 
 export function CategoryIcon({ category, className = 'h-6 w-6' }: { category: Category; className?: string }) {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className={className}>
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.75}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      className={className}
+    >
       {PATHS[category].map((d) => (
         <path key={d} d={d} />
       ))}

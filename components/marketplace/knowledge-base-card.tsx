@@ -11,7 +11,13 @@ import { marketplacePaths } from '@/lib/site/paths';
  * One catalogue result. Only the title and publisher are links, so keyboard users get two stops per card. A null
  * category comes only from the listing editor's preview, before the publisher has chosen one.
  */
-export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<KnowledgeBaseCardView, 'category'> & { category: KnowledgeBaseCardView['category'] | null }; headingLevel?: 'h2' | 'h3' }) {
+export function KnowledgeBaseCard({
+  kb,
+  headingLevel = 'h3',
+}: {
+  kb: Omit<KnowledgeBaseCardView, 'category'> & { category: KnowledgeBaseCardView['category'] | null };
+  headingLevel?: 'h2' | 'h3';
+}) {
   const Heading = headingLevel;
   return (
     <article className="relative flex h-full min-w-0 flex-col rounded-xl border [overflow-wrap:anywhere] border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-500 hover:shadow-md">
@@ -39,7 +45,11 @@ export function KnowledgeBaseCard({ kb, headingLevel = 'h3' }: { kb: Omit<Knowle
         <PublisherMark name={kb.publisher.name} slug={kb.publisher.slug} />
         <span className="sr-only">by</span>
         {kb.publisher.slug ? (
-          <Link prefetch={false} href={marketplacePaths.publisher(kb.publisher.slug)} className="relative z-10 font-medium text-slate-800 underline-offset-2 hover:underline">
+          <Link
+            prefetch={false}
+            href={marketplacePaths.publisher(kb.publisher.slug)}
+            className="relative z-10 font-medium text-slate-800 underline-offset-2 hover:underline"
+          >
             {kb.publisher.name}
           </Link>
         ) : (

@@ -24,14 +24,18 @@ describe('planPriceSuffix', () => {
 
 describe('PlanCards', () => {
   it('says "1 query" and "1 request" in the singular', () => {
-    const html = text(renderToStaticMarkup(createElement(PlanCards, { items: [{ plan: plan({ queriesPerPeriod: 1, requestsPerMinute: 1 }), offer: { kind: 'buy' } }] })));
+    const html = text(
+      renderToStaticMarkup(createElement(PlanCards, { items: [{ plan: plan({ queriesPerPeriod: 1, requestsPerMinute: 1 }), offer: { kind: 'buy' } }] })),
+    );
     expect(html).toContain('1 query a month');
     expect(html).toContain('Up to 1 request a minute');
     expect(html).not.toMatch(/1 queries|1 requests/);
   });
 
   it('formats larger numbers with separators, in the plural', () => {
-    const html = text(renderToStaticMarkup(createElement(PlanCards, { items: [{ plan: plan({ queriesPerPeriod: 2_000, requestsPerMinute: 300 }), offer: { kind: 'buy' } }] })));
+    const html = text(
+      renderToStaticMarkup(createElement(PlanCards, { items: [{ plan: plan({ queriesPerPeriod: 2_000, requestsPerMinute: 300 }), offer: { kind: 'buy' } }] })),
+    );
     expect(html).toContain('2,000 queries a month');
     expect(html).toContain('Up to 300 requests a minute');
   });
@@ -53,7 +57,11 @@ describe('PlanCards', () => {
   });
 
   it('names a downgrade to a free plan without "for Free a month"', () => {
-    const html = text(renderToStaticMarkup(createElement(PlanCards, { items: [{ plan: plan({ name: 'Free taster', priceCents: 0 }), offer: { kind: 'downgrade', subscriptionId: 'sub_1' } }] })));
+    const html = text(
+      renderToStaticMarkup(
+        createElement(PlanCards, { items: [{ plan: plan({ name: 'Free taster', priceCents: 0 }), offer: { kind: 'downgrade', subscriptionId: 'sub_1' } }] }),
+      ),
+    );
     expect(html).toContain('Downgrade to Free taster plan, free');
   });
 });

@@ -48,7 +48,9 @@ export function PlanCards({
             <h3 className="text-base font-semibold text-slate-900">{plan.name}</h3>
             <p className="mt-2">
               {/* A plan named "Free" would read "Free / Free": its price is then written as the amount. */}
-              <span className="text-3xl font-bold tracking-tight text-slate-900">{isNamedFree(plan) ? formatAmount(0, plan.currency).replace(/\.00$/, '') : formatPrice(plan.priceCents, plan.currency)}</span>
+              <span className="text-3xl font-bold tracking-tight text-slate-900">
+                {isNamedFree(plan) ? formatAmount(0, plan.currency).replace(/\.00$/, '') : formatPrice(plan.priceCents, plan.currency)}
+              </span>
               {plan.priceCents > 0 ? <span className="text-sm text-slate-600"> / month</span> : null}
             </p>
             <ul className="mt-4 space-y-2 text-sm text-slate-700">
@@ -110,11 +112,7 @@ function PlanAction({ plan, offer, featured }: { plan: PlanView; offer: PlanOffe
     case 'current':
       return <FooterNote tone="current">You are on this plan</FooterNote>;
     case 'unavailable':
-      return (
-        <FooterNote tone="muted">
-          {offer.reason === 'cancelling' ? 'Resume your subscription to change plan' : 'Not available until paid'}
-        </FooterNote>
-      );
+      return <FooterNote tone="muted">{offer.reason === 'cancelling' ? 'Resume your subscription to change plan' : 'Not available until paid'}</FooterNote>;
   }
 }
 
@@ -122,10 +120,7 @@ function PlanAction({ plan, offer, featured }: { plan: PlanView; offer: PlanOffe
 function FooterNote({ tone, children }: { tone: 'current' | 'muted'; children: ReactNode }) {
   return (
     <p
-      className={cx(
-        'rounded-lg px-4 py-2 text-center text-sm',
-        tone === 'current' ? 'bg-brand-50 font-semibold text-brand-700' : 'bg-slate-50 text-slate-600',
-      )}
+      className={cx('rounded-lg px-4 py-2 text-center text-sm', tone === 'current' ? 'bg-brand-50 font-semibold text-brand-700' : 'bg-slate-50 text-slate-600')}
     >
       {children}
     </p>

@@ -1,9 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { API_KEY_PLACEHOLDER, buildMcpSnippets, buildSnippets, connectorSetup, difyRegistration, KB_ID_PLACEHOLDER, mcpEndpoint, queryEndpoint, searchEndpoint } from './snippets';
+import {
+  API_KEY_PLACEHOLDER,
+  buildMcpSnippets,
+  buildSnippets,
+  connectorSetup,
+  difyRegistration,
+  KB_ID_PLACEHOLDER,
+  mcpEndpoint,
+  queryEndpoint,
+  searchEndpoint,
+} from './snippets';
 
 describe('buildSnippets', () => {
-  const snippets = buildSnippets('https://almanac.example.test/', 'kb_AbC123', "What's in Article \"I\"?");
+  const snippets = buildSnippets('https://almanac.example.test/', 'kb_AbC123', 'What\'s in Article "I"?');
 
   it('targets the real endpoint of the knowledge base in every language', () => {
     expect(queryEndpoint('https://almanac.example.test/', 'kb_AbC123')).toBe('https://almanac.example.test/kb/kb_AbC123/query');
@@ -19,7 +29,7 @@ describe('buildSnippets', () => {
     const dataArg = curl.split('-d ')[1]!;
     // Let a real shell parse the quoted argument and print it back.
     const parsed = execFileSync('sh', ['-c', `printf %s ${dataArg}`], { encoding: 'utf8' });
-    expect(JSON.parse(parsed)).toEqual({ query: "What's in Article \"I\"?" });
+    expect(JSON.parse(parsed)).toEqual({ query: 'What\'s in Article "I"?' });
   });
 
   it('embeds the question as a valid string literal in TypeScript and Python', () => {

@@ -33,9 +33,7 @@ export function SubscriptionStanding({ standing, canUpgrade }: { standing: Subsc
   return (
     <div className="rounded-xl border border-brand-100 bg-brand-50 p-5" data-testid="subscription-standing">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-        <h3 className="text-base font-semibold text-slate-900">
-          You are subscribed to the {standing.planName} plan
-        </h3>
+        <h3 className="text-base font-semibold text-slate-900">You are subscribed to the {standing.planName} plan</h3>
         <Link prefetch={false} href={manageHref} className={linkClass}>
           Manage your subscription
         </Link>

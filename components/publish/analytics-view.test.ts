@@ -5,7 +5,15 @@ import type { DailyOutcomes } from '@/lib/publishing';
 import { changeText, comparisonText, OutcomesChart } from './analytics-view';
 
 const day = (d: string, over: Partial<DailyOutcomes> = {}): DailyOutcomes => ({
-  day: d, answered: 0, abstained: 0, previews: 0, refused: 0, errors: 0, errorsByCode: {}, refusedByCode: {}, ...over,
+  day: d,
+  answered: 0,
+  abstained: 0,
+  previews: 0,
+  refused: 0,
+  errors: 0,
+  errorsByCode: {},
+  refusedByCode: {},
+  ...over,
 });
 
 describe('changeText', () => {

@@ -84,13 +84,22 @@ export function OutcomesChart({
         ))}
         <div aria-hidden="true" className="absolute inset-0 flex items-end gap-px">
           {days.map((d) => (
-            <div key={d.day} className="flex h-full flex-1 flex-col-reverse" title={`${formatDate(d.day)}: ${SERIES.map((s) => `${d[s.key]} ${s.label.toLowerCase()}`).join(', ')}`}>
+            <div
+              key={d.day}
+              className="flex h-full flex-1 flex-col-reverse"
+              title={`${formatDate(d.day)}: ${SERIES.map((s) => `${d[s.key]} ${s.label.toLowerCase()}`).join(', ')}`}
+            >
               {SERIES.map((s) => (d[s.key] > 0 ? <div key={s.key} style={{ height: pct(d[s.key]), background: s.color }} /> : null))}
             </div>
           ))}
         </div>
         {previousAverage > 0 ? (
-          <div aria-hidden="true" className="absolute inset-x-0 border-t-2 border-dashed border-slate-900/60" style={{ bottom: pct(previousAverage) }} data-testid="previous-average">
+          <div
+            aria-hidden="true"
+            className="absolute inset-x-0 border-t-2 border-dashed border-slate-900/60"
+            style={{ bottom: pct(previousAverage) }}
+            data-testid="previous-average"
+          >
             <span className="absolute right-0 -translate-y-full rounded bg-white/90 px-1 text-xs text-slate-800">
               {comparison.replace(/^the /, '')}: {formatInteger(Math.round(previousAverage * 10) / 10)} a day
             </span>
@@ -103,7 +112,11 @@ export function OutcomesChart({
             i === 0 || i === days.length - 1 || (i % tickEvery === 0 && days.length - 1 - i >= tickEvery / 2) ? (
               <span
                 key={d.day}
-                className={cx('absolute whitespace-nowrap', i === 0 ? 'left-0' : i === days.length - 1 ? 'right-0' : '-translate-x-1/2', i !== 0 && i !== days.length - 1 && 'hidden sm:inline')}
+                className={cx(
+                  'absolute whitespace-nowrap',
+                  i === 0 ? 'left-0' : i === days.length - 1 ? 'right-0' : '-translate-x-1/2',
+                  i !== 0 && i !== days.length - 1 && 'hidden sm:inline',
+                )}
                 style={i === 0 || i === days.length - 1 ? undefined : { left: `${((i + 0.5) / days.length) * 100}%` }}
               >
                 {formatDayMonth(d.day)}
@@ -159,7 +172,8 @@ const shiftMonth = (month: string, by: number) => {
  * month before and after as links). Everything is in the URL, so each view can be bookmarked and exported.
  */
 function PeriodControls({ view, basePath, months }: { view: Analytics; basePath: string; months: string[] }) {
-  const pill = (active: boolean) => cx('rounded-md px-3 py-1.5 font-medium', active ? 'bg-brand-700 text-white' : 'bg-white text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50');
+  const pill = (active: boolean) =>
+    cx('rounded-md px-3 py-1.5 font-medium', active ? 'bg-brand-700 text-white' : 'bg-white text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50');
   const month = view.period.kind === 'month' ? view.period.month : null;
   const before = month ? shiftMonth(month, -1) : null;
   const after = month ? shiftMonth(month, 1) : null;
@@ -167,7 +181,12 @@ function PeriodControls({ view, basePath, months }: { view: Analytics; basePath:
     <div className="flex flex-wrap items-center gap-3 text-sm">
       <nav aria-label="Period" className="flex gap-1">
         {ANALYTICS_DAYS.map((n) => (
-          <Link key={n} href={`${basePath}?days=${n}`} aria-current={view.period.kind === 'days' && view.days === n ? 'page' : undefined} className={pill(view.period.kind === 'days' && view.days === n)}>
+          <Link
+            key={n}
+            href={`${basePath}?days=${n}`}
+            aria-current={view.period.kind === 'days' && view.days === n ? 'page' : undefined}
+            className={pill(view.period.kind === 'days' && view.days === n)}
+          >
             {n} days
           </Link>
         ))}
@@ -270,7 +289,14 @@ export function AnalyticsPanel({ view, title, basePath, months }: { view: Analyt
           {view.refusedByCode.length === 0 ? (
             <p className="mt-2 text-sm text-slate-700">No refusals in this period.</p>
           ) : (
-            <DataTable caption="Refused by code" columns={CODE_COLUMNS} rows={view.refusedByCode} rowKey={(e) => e.code} testId="refused-by-code" className="mt-2" />
+            <DataTable
+              caption="Refused by code"
+              columns={CODE_COLUMNS}
+              rows={view.refusedByCode}
+              rowKey={(e) => e.code}
+              testId="refused-by-code"
+              className="mt-2"
+            />
           )}
         </Section>
         <Section id="errors-heading" title="Errors by code" size="base">
@@ -285,14 +311,26 @@ export function AnalyticsPanel({ view, title, basePath, months }: { view: Analyt
             <p className="mt-2 text-sm text-slate-700">No plans yet.</p>
           ) : (
             // Two plans may share a name (one retired): the position keeps their keys apart.
-            <DataTable caption="Active subscribers by plan" columns={SUBSCRIBER_COLUMNS} rows={view.subscribersByPlan} rowKey={(p, i) => `${p.plan}-${i}`} className="mt-2" />
+            <DataTable
+              caption="Active subscribers by plan"
+              columns={SUBSCRIBER_COLUMNS}
+              rows={view.subscribersByPlan}
+              rowKey={(p, i) => `${p.plan}-${i}`}
+              className="mt-2"
+            />
           )}
         </Section>
         <Section id="revenue-heading" title="Revenue by month" size="base">
           {view.revenueByMonth.length === 0 ? (
             <p className="mt-2 text-sm text-slate-700">No paid periods yet.</p>
           ) : (
-            <DataTable caption="Revenue by month" columns={REVENUE_COLUMNS} rows={view.revenueByMonth} rowKey={(r) => `${r.month}-${r.currency}`} className="mt-2" />
+            <DataTable
+              caption="Revenue by month"
+              columns={REVENUE_COLUMNS}
+              rows={view.revenueByMonth}
+              rowKey={(r) => `${r.month}-${r.currency}`}
+              className="mt-2"
+            />
           )}
         </Section>
       </div>

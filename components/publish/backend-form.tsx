@@ -55,7 +55,16 @@ export function BackendForm({
           {state.message}
         </p>
       ) : null}
-      <Field label="Endpoint URL" name="endpointUrl" type="url" defaultValue={state.values?.endpointUrl ?? endpointUrl} error={e.endpointUrl} required placeholder="https://api.example.com/almanac" hint="HTTPS. Almanac POSTs each question here." />
+      <Field
+        label="Endpoint URL"
+        name="endpointUrl"
+        type="url"
+        defaultValue={state.values?.endpointUrl ?? endpointUrl}
+        error={e.endpointUrl}
+        required
+        placeholder="https://api.example.com/almanac"
+        hint="HTTPS. Almanac POSTs each question here."
+      />
       <Field
         label="Infrastructure key"
         name="infraKey"
@@ -92,7 +101,17 @@ export function BackendForm({
           {hasInfraKey || hasSigningSecret ? 'Generate new secrets (replaces the stored ones on save)' : 'Generate new secrets'}
         </Button>
       </div>
-      <Field label="Timeout (ms)" name="timeoutMs" type="number" inputMode="numeric" min={100} max={120000} defaultValue={state.values?.timeoutMs ?? String(timeoutMs)} error={e.timeoutMs} hint="No answer within this time is publisher_timeout." />
+      <Field
+        label="Timeout (ms)"
+        name="timeoutMs"
+        type="number"
+        inputMode="numeric"
+        min={100}
+        max={120000}
+        defaultValue={state.values?.timeoutMs ?? String(timeoutMs)}
+        error={e.timeoutMs}
+        hint="No answer within this time is publisher_timeout."
+      />
       <div>
         <SubmitButton pendingLabel="Saving…">Save backend</SubmitButton>
       </div>

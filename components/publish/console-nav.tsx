@@ -25,7 +25,10 @@ export function ConsoleNav() {
               <Link
                 href={l.href}
                 aria-current={current ? 'page' : undefined}
-                className={cx('inline-block rounded-md px-3 py-1.5', current ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900')}
+                className={cx(
+                  'inline-block rounded-md px-3 py-1.5',
+                  current ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+                )}
               >
                 {l.label}
               </Link>

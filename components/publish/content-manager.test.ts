@@ -10,7 +10,12 @@ describe('upload refusals in words', () => {
   });
 
   it('a 413 from the documents route names the file, its size and the limit the server applies', () => {
-    const body = JSON.stringify({ error: 'payload_too_large', message: 'The upload is 30.3 MB; the limit is 10 MB per file.', limit_bytes: 10 * MB, request_id: 'req_1' });
+    const body = JSON.stringify({
+      error: 'payload_too_large',
+      message: 'The upload is 30.3 MB; the limit is 10 MB per file.',
+      limit_bytes: 10 * MB,
+      request_id: 'req_1',
+    });
     expect(uploadRefusal(413, body, file, 20 * MB)).toBe('“x.pdf” is 30.2 MB; the limit is 10 MB per file.');
   });
 

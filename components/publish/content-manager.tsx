@@ -206,7 +206,9 @@ export function ContentManager({
 
   const reindex = async () => {
     const response = await fetch(`${basePath}/reindex`, { method: 'POST' });
-    setAnnouncement(response.ok ? 'Reindex queued: passages are rebuilt from your documents in the background.' : `Reindex refused: ${await errorMessage(response)}`);
+    setAnnouncement(
+      response.ok ? 'Reindex queued: passages are rebuilt from your documents in the background.' : `Reindex refused: ${await errorMessage(response)}`,
+    );
   };
 
   const startReplace = (doc: ConsoleDocument) => {
@@ -227,7 +229,10 @@ export function ContentManager({
         data-testid="dropzone"
       >
         <p className="text-sm text-slate-800">Drop files here, or</p>
-        <label htmlFor="content-files" className="mt-2 inline-block cursor-pointer rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white focus-within:outline focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand-700 hover:bg-brand-800">
+        <label
+          htmlFor="content-files"
+          className="mt-2 inline-block cursor-pointer rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white focus-within:outline focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand-700 hover:bg-brand-800"
+        >
           Choose files
           <input
             ref={inputRef}
@@ -275,9 +280,7 @@ export function ContentManager({
                   {u.state === 'sending' ? `Uploading ${u.progress}%` : u.state === 'sent' ? 'Uploaded' : u.message}
                 </span>
               </div>
-              {u.state !== 'refused' ? (
-                <progress className="mt-1 h-2 w-full" max={100} value={u.progress} aria-label={`Upload of ${u.name}`} />
-              ) : null}
+              {u.state !== 'refused' ? <progress className="mt-1 h-2 w-full" max={100} value={u.progress} aria-label={`Upload of ${u.name}`} /> : null}
             </li>
           ))}
         </ul>

@@ -8,7 +8,17 @@ const categories = [
   { value: 'education', label: 'Education' },
   { value: 'research', label: 'Research' },
 ];
-const initial: ListingValues = { title: '', summary: '', description: '', category: '', tags: '', language: 'en', licence: 'CC BY 4.0', sampleQuestions: '', backendKind: 'hosted' };
+const initial: ListingValues = {
+  title: '',
+  summary: '',
+  description: '',
+  category: '',
+  tags: '',
+  language: 'en',
+  licence: 'CC BY 4.0',
+  sampleQuestions: '',
+  backendKind: 'hosted',
+};
 const render = (values: Partial<ListingValues>) =>
   renderToStaticMarkup(
     createElement(ListingForm, {

@@ -46,7 +46,14 @@ const LANGUAGES = [
 const LICENCES = ['CC BY 4.0', 'CC BY-SA 4.0', 'CC BY-NC 4.0', 'CC0 1.0', 'Proprietary'];
 
 /** The preview's view of the tags; the server normalises the same way (lib/publishing/rules.ts normaliseTags) and has the last word. */
-const previewTags = (text: string) => [...new Set(text.split(',').map((t) => t.trim().toLowerCase().replace(/\s+/g, '-')).filter(Boolean))];
+const previewTags = (text: string) => [
+  ...new Set(
+    text
+      .split(',')
+      .map((t) => t.trim().toLowerCase().replace(/\s+/g, '-'))
+      .filter(Boolean),
+  ),
+];
 
 const selectClass = 'mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm';
 
@@ -97,7 +104,10 @@ export function ListingForm({
   const e = Object.fromEntries(Object.entries(state.fieldErrors).filter(([key]) => !editedKeys.includes(key)));
   const tags = previewTags(v.tags);
   const suggestions = knownTags.filter((t) => !tags.includes(t)).slice(0, 12);
-  const questions = v.sampleQuestions.split('\n').map((q) => q.trim()).filter(Boolean);
+  const questions = v.sampleQuestions
+    .split('\n')
+    .map((q) => q.trim())
+    .filter(Boolean);
   const suggestionList = useRef<HTMLUListElement>(null);
   const [tagNews, setTagNews] = useState('');
 
@@ -136,8 +146,27 @@ export function ListingForm({
             Nothing was saved: please correct the {Object.keys(e).length === 1 ? 'field' : `${Object.keys(e).length} fields`} marked below.
           </p>
         ) : null}
-        <Field label="Title" name="title" value={v.title} onChange={set('title')} error={e.title} required minLength={limits.title.min} maxLength={limits.title.max} />
-        <Field label="Summary" name="summary" value={v.summary} onChange={set('summary')} error={e.summary} required minLength={limits.summary.min} maxLength={limits.summary.max} hint={`One or two sentences for the catalogue card (${limits.summary.min}–${limits.summary.max} characters).`} />
+        <Field
+          label="Title"
+          name="title"
+          value={v.title}
+          onChange={set('title')}
+          error={e.title}
+          required
+          minLength={limits.title.min}
+          maxLength={limits.title.max}
+        />
+        <Field
+          label="Summary"
+          name="summary"
+          value={v.summary}
+          onChange={set('summary')}
+          error={e.summary}
+          required
+          minLength={limits.summary.min}
+          maxLength={limits.summary.max}
+          hint={`One or two sentences for the catalogue card (${limits.summary.min}–${limits.summary.max} characters).`}
+        />
         <TextArea
           label="Description"
           name="description"
@@ -153,7 +182,16 @@ export function ListingForm({
             <label htmlFor="field-category" className="block text-sm font-medium text-slate-800">
               Category
             </label>
-            <select id="field-category" name="category" value={v.category} onChange={set('category')} required className={selectClass} aria-invalid={e.category ? true : undefined} aria-describedby={e.category ? 'field-category-error' : undefined}>
+            <select
+              id="field-category"
+              name="category"
+              value={v.category}
+              onChange={set('category')}
+              required
+              className={selectClass}
+              aria-invalid={e.category ? true : undefined}
+              aria-describedby={e.category ? 'field-category-error' : undefined}
+            >
               <option value="">Choose a category</option>
               {categories.map((c) => (
                 <option key={c.value} value={c.value}>
@@ -218,7 +256,18 @@ export function ListingForm({
           </p>
         </div>
         <div>
-          <Field label="Licence" name="licence" value={v.licence} onChange={set('licence')} error={e.licence} required minLength={limits.licence.min} maxLength={limits.licence.max} list="licence-options" hint="Under what terms buyers may use the answers, e.g. CC BY 4.0." />
+          <Field
+            label="Licence"
+            name="licence"
+            value={v.licence}
+            onChange={set('licence')}
+            error={e.licence}
+            required
+            minLength={limits.licence.min}
+            maxLength={limits.licence.max}
+            list="licence-options"
+            hint="Under what terms buyers may use the answers, e.g. CC BY 4.0."
+          />
           <datalist id="licence-options">
             {LICENCES.map((l) => (
               <option key={l} value={l} />
@@ -250,8 +299,8 @@ export function ListingForm({
             <span>
               <span className="block font-medium">Free preview questions</span>
               <span id="previews-hint" className="block text-slate-600">
-                Anyone on the listing&apos;s page may ask a few questions a day before buying. They count against no plan and show in
-                your analytics as previews.
+                Anyone on the listing&apos;s page may ask a few questions a day before buying. They count against no plan and show in your analytics as
+                previews.
               </span>
             </span>
           </label>
@@ -259,7 +308,8 @@ export function ListingForm({
         </div>
         {kbId ? (
           <p className="text-sm text-slate-700">
-            Answers come from <span className="font-medium">{v.backendKind === 'hosted' ? 'documents hosted on Almanac' : 'your own HTTP endpoint'}</span> (chosen at creation).
+            Answers come from <span className="font-medium">{v.backendKind === 'hosted' ? 'documents hosted on Almanac' : 'your own HTTP endpoint'}</span>{' '}
+            (chosen at creation).
           </p>
         ) : (
           <fieldset>
@@ -271,7 +321,10 @@ export function ListingForm({
                   ['http', 'Your own endpoint', 'Almanac calls your HTTPS endpoint with a signed request.'],
                 ] as const
               ).map(([value, label, hint]) => (
-                <label key={value} className="flex cursor-pointer gap-3 rounded-lg border border-slate-300 bg-white p-3 has-[:checked]:border-brand-600 has-[:checked]:ring-1 has-[:checked]:ring-brand-600">
+                <label
+                  key={value}
+                  className="flex cursor-pointer gap-3 rounded-lg border border-slate-300 bg-white p-3 has-[:checked]:border-brand-600 has-[:checked]:ring-1 has-[:checked]:ring-brand-600"
+                >
                   <input type="radio" name="backendKind" value={value} checked={v.backendKind === value} onChange={set('backendKind')} className="mt-1" />
                   <span>
                     <span className="block text-sm font-medium text-slate-900">{label}</span>
@@ -318,7 +371,11 @@ export function ListingForm({
           <p className="mt-2 text-xs text-slate-600">
             {LANGUAGES.find(([code]) => code === v.language)?.[1] ?? v.language} · {v.licence || 'No licence yet'}
           </p>
-          {v.description.trim() ? <MarkdownText text={v.description} className="mt-3 text-sm text-slate-800 [&>*:first-child]:mt-0" /> : <p className="mt-3 text-sm text-slate-600">The description appears here.</p>}
+          {v.description.trim() ? (
+            <MarkdownText text={v.description} className="mt-3 text-sm text-slate-800 [&>*:first-child]:mt-0" />
+          ) : (
+            <p className="mt-3 text-sm text-slate-600">The description appears here.</p>
+          )}
           {questions.length > 0 ? (
             <>
               <p className="mt-4 text-sm font-semibold text-slate-900">Try asking</p>

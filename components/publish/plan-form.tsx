@@ -61,7 +61,16 @@ export function PlanForm({
       ) : null}
       {note ? <p className="text-sm text-slate-700">{note}</p> : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id={id('name')} label="Plan name" name="name" defaultValue={state.values?.name ?? initial.name} error={e.name} required maxLength={limits.name.max} placeholder="Starter" />
+        <Field
+          id={id('name')}
+          label="Plan name"
+          name="name"
+          defaultValue={state.values?.name ?? initial.name}
+          error={e.name}
+          required
+          maxLength={limits.name.max}
+          placeholder="Starter"
+        />
         <div className="grid grid-cols-[minmax(0,1fr)_6rem] gap-2">
           <Field
             id={id('price')}
@@ -95,7 +104,15 @@ export function PlanForm({
           required
           hint={free ? `A free plan allows at most ${freeMax}.` : 'Answered queries with a citation count; abstentions are free.'}
         />
-        <Field id={id('rpm')} label="Requests per minute" name="requestsPerMinute" inputMode="numeric" defaultValue={state.values?.requestsPerMinute ?? initial.requestsPerMinute} error={e.requestsPerMinute} required />
+        <Field
+          id={id('rpm')}
+          label="Requests per minute"
+          name="requestsPerMinute"
+          inputMode="numeric"
+          defaultValue={state.values?.requestsPerMinute ?? initial.requestsPerMinute}
+          error={e.requestsPerMinute}
+          required
+        />
       </div>
       <div>
         <SubmitButton pendingLabel="Saving…">{submitLabel}</SubmitButton>

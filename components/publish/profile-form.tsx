@@ -34,8 +34,21 @@ export function ProfileForm({
   return (
     <form action={formAction} className="grid max-w-2xl gap-5" noValidate>
       {formToken ? <input type="hidden" name="formToken" value={formToken} /> : null}
-      {state.message ? <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">{state.message}</p> : null}
-      <Field label="Publisher name" name="name" defaultValue={state.values?.name ?? initial.name} error={e.name} required maxLength={limits.name.max} autoComplete="organization" hint="Shown on your public page and on every listing." />
+      {state.message ? (
+        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
+          {state.message}
+        </p>
+      ) : null}
+      <Field
+        label="Publisher name"
+        name="name"
+        defaultValue={state.values?.name ?? initial.name}
+        error={e.name}
+        required
+        maxLength={limits.name.max}
+        autoComplete="organization"
+        hint="Shown on your public page and on every listing."
+      />
       <Field
         label="Public address"
         name="slug"
@@ -47,8 +60,24 @@ export function ProfileForm({
         autoCapitalize="none"
         spellCheck={false}
       />
-      <Field label="Website (optional)" name="websiteUrl" type="url" defaultValue={state.values?.websiteUrl ?? initial.websiteUrl} error={e.websiteUrl} maxLength={limits.websiteUrl.max} placeholder="https://example.org" />
-      <TextArea label="Short bio (optional)" name="bio" defaultValue={state.values?.bio ?? initial.bio} error={e.bio} maxLength={limits.bio.max} rows={4} hint={`Up to ${limits.bio.max} characters, shown on your public page.`} />
+      <Field
+        label="Website (optional)"
+        name="websiteUrl"
+        type="url"
+        defaultValue={state.values?.websiteUrl ?? initial.websiteUrl}
+        error={e.websiteUrl}
+        maxLength={limits.websiteUrl.max}
+        placeholder="https://example.org"
+      />
+      <TextArea
+        label="Short bio (optional)"
+        name="bio"
+        defaultValue={state.values?.bio ?? initial.bio}
+        error={e.bio}
+        maxLength={limits.bio.max}
+        rows={4}
+        hint={`Up to ${limits.bio.max} characters, shown on your public page.`}
+      />
       <Field
         label="Contact email for the operator"
         name="contactEmail"

@@ -11,5 +11,7 @@ const STYLES: Record<string, { label: string; className: string }> = {
 /** A listing's state in words (never colour alone). */
 export function ListingStatusBadge({ status }: { status: string }) {
   const style = STYLES[status] ?? STYLES.draft!;
-  return <span className={cx('inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset', style.className)}>{style.label}</span>;
+  return (
+    <span className={cx('inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset', style.className)}>{style.label}</span>
+  );
 }

@@ -6,14 +6,31 @@ import { Button } from '@/components/ui/button';
 import { plural } from '@/lib/platform/format';
 
 type TryResult =
-  | { ok: true; requestId: string; latencyMs: number; answer: { answer: string; citations: { document_id: string; title: string; excerpt: string; page: number | null }[]; tokens_used: number } }
+  | {
+      ok: true;
+      requestId: string;
+      latencyMs: number;
+      answer: { answer: string; citations: { document_id: string; title: string; excerpt: string; page: number | null }[]; tokens_used: number };
+    }
   | { ok: false; requestId: string; latencyMs: number; code: string; reason: string };
 
 /**
  * One question through the listing's own route (lib/routing/console.ts), as a buyer's query would go, counted
  * nowhere. `mode="test"` is the http backend's "Send a test query" (a fixed question, no box).
  */
-export function TryIt({ endpoint, label, submitLabel, defaultQuestion = '', fixedQuestion }: { endpoint: string; label: string; submitLabel: string; defaultQuestion?: string; fixedQuestion?: string }) {
+export function TryIt({
+  endpoint,
+  label,
+  submitLabel,
+  defaultQuestion = '',
+  fixedQuestion,
+}: {
+  endpoint: string;
+  label: string;
+  submitLabel: string;
+  defaultQuestion?: string;
+  fixedQuestion?: string;
+}) {
   const id = useId();
   const [question, setQuestion] = useState(defaultQuestion);
   const [pending, setPending] = useState(false);
@@ -26,7 +43,11 @@ export function TryIt({ endpoint, label, submitLabel, defaultQuestion = '', fixe
     setFailure(null);
     setResult(null);
     try {
-      const response = await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: fixedQuestion ?? question }) });
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query: fixedQuestion ?? question }),
+      });
       const body = (await response.json().catch(() => null)) as (TryResult & { message?: string }) | null;
       if (response.ok && body) setResult(body);
       else setFailure(body?.message ?? `The server answered ${response.status}.`);
@@ -64,7 +85,10 @@ export function TryIt({ endpoint, label, submitLabel, defaultQuestion = '', fixe
         {result?.ok ? (
           <div className="rounded-lg border border-emerald-200 bg-white p-4 text-sm">
             <p className="font-semibold text-emerald-900">
-              Answered in {result.latencyMs} ms · {result.answer.citations.length === 0 ? 'no citations (an abstention: buyers are not charged)' : plural(result.answer.citations.length, 'citation')}
+              Answered in {result.latencyMs} ms ·{' '}
+              {result.answer.citations.length === 0
+                ? 'no citations (an abstention: buyers are not charged)'
+                : plural(result.answer.citations.length, 'citation')}
             </p>
             <p className="mt-2 whitespace-pre-wrap text-slate-900" data-testid="try-answer">
               {result.answer.answer}

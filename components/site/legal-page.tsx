@@ -14,7 +14,14 @@ const components: Components = {
   p: ({ children }) => <p className="mt-3 leading-relaxed">{children}</p>,
   ul: ({ children }) => <ul className="mt-3 list-disc space-y-1 pl-6">{children}</ul>,
   ol: ({ children }) => <ol className="mt-3 list-decimal space-y-1 pl-6">{children}</ol>,
-  a: ({ href, children }) => (href ? <a href={href} className="font-medium text-brand-700 underline">{children}</a> : <>{children}</>),
+  a: ({ href, children }) =>
+    href ? (
+      <a href={href} className="font-medium text-brand-700 underline">
+        {children}
+      </a>
+    ) : (
+      <>{children}</>
+    ),
   img: ({ alt }) => (alt ? <span className="italic">[{alt}]</span> : null),
   code: ({ children }) => <code className="rounded bg-slate-100 px-1 font-mono text-[0.9em] break-words">{children}</code>,
   blockquote: ({ children }) => (

@@ -8,7 +8,12 @@ import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions'
  */
 export function VerifyEmailBanner({ email, resendVerificationAction }: { email: string; resendVerificationAction: (form: FormData) => Promise<void> }) {
   return (
-    <div role="note" aria-label="Confirm your email address" className="border-b border-sky-200 bg-sky-50 px-4 py-2 text-sm text-slate-900" data-testid="verify-email-banner">
+    <div
+      role="note"
+      aria-label="Confirm your email address"
+      className="border-b border-sky-200 bg-sky-50 px-4 py-2 text-sm text-slate-900"
+      data-testid="verify-email-banner"
+    >
       <form action={resendVerificationAction} className="mx-auto flex max-w-6xl flex-wrap items-center justify-center gap-x-3 gap-y-1">
         <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />
         <p>

@@ -44,7 +44,13 @@ export function TryItSection({
     body = <TryItForm kbId={kbId} action={actions.subscriber} costNote={subscriberCostNote(standing.usage)} sampleQuestions={sampleQuestions} />;
   } else if (preview) {
     body = (
-      <TryItForm kbId={kbId} action={actions.preview} costNote={previewCostNote(preview)} sampleQuestions={sampleQuestions} disabled={preview.remaining === 0} />
+      <TryItForm
+        kbId={kbId}
+        action={actions.preview}
+        costNote={previewCostNote(preview)}
+        sampleQuestions={sampleQuestions}
+        disabled={preview.remaining === 0}
+      />
     );
   } else if (!signedIn) {
     body = (

@@ -14,8 +14,7 @@ export interface ButtonStyle {
   size?: ButtonSize;
 }
 
-const base =
-  'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60';
+const base = 'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60';
 const variants: Record<ButtonVariant, string> = {
   primary: 'bg-brand-600 text-white shadow-sm hover:bg-brand-700',
   secondary: 'border border-slate-300 bg-white text-slate-900 shadow-sm hover:bg-slate-50',

@@ -11,10 +11,21 @@ interface FieldLabels {
 }
 
 const controlClass = (error?: string) =>
-  cx('mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500', error ? 'border-red-600' : 'border-slate-300');
+  cx(
+    'mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500',
+    error ? 'border-red-600' : 'border-slate-300',
+  );
 
 /** The label, hint and error around one control, tied to it via aria-describedby so screen readers read both. */
-function FieldShell({ label, name, error, hint, className, id: givenId, control }: FieldLabels & { control: (aria: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
+function FieldShell({
+  label,
+  name,
+  error,
+  hint,
+  className,
+  id: givenId,
+  control,
+}: FieldLabels & { control: (aria: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
   const id = givenId ?? `field-${name}`;
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -40,10 +51,30 @@ function FieldShell({ label, name, error, hint, className, id: givenId, control 
 
 /** A labelled input with its hint and error. */
 export function Field({ label, name, error, hint, className, ...input }: InputHTMLAttributes<HTMLInputElement> & FieldLabels) {
-  return <FieldShell label={label} name={name} error={error} hint={hint} className={className} id={input.id} control={(aria) => <input name={name} className={controlClass(error)} {...aria} {...input} id={aria.id} />} />;
+  return (
+    <FieldShell
+      label={label}
+      name={name}
+      error={error}
+      hint={hint}
+      className={className}
+      id={input.id}
+      control={(aria) => <input name={name} className={controlClass(error)} {...aria} {...input} id={aria.id} />}
+    />
+  );
 }
 
 /** A labelled textarea with its hint and error. */
 export function TextAreaField({ label, name, error, hint, className, ...input }: TextareaHTMLAttributes<HTMLTextAreaElement> & FieldLabels) {
-  return <FieldShell label={label} name={name} error={error} hint={hint} className={className} id={input.id} control={(aria) => <textarea name={name} className={controlClass(error)} {...aria} {...input} id={aria.id} />} />;
+  return (
+    <FieldShell
+      label={label}
+      name={name}
+      error={error}
+      hint={hint}
+      className={className}
+      id={input.id}
+      control={(aria) => <textarea name={name} className={controlClass(error)} {...aria} {...input} id={aria.id} />}
+    />
+  );
 }

@@ -29,7 +29,14 @@ export function Section({
   );
   return (
     <section aria-labelledby={id} className={className}>
-      {action ? <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-2">{heading}{action}</div> : heading}
+      {action ? (
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-2">
+          {heading}
+          {action}
+        </div>
+      ) : (
+        heading
+      )}
       {children}
     </section>
   );

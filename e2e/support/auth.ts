@@ -39,7 +39,8 @@ export async function confirmSignUpByEmail(page: Page, email: string): Promise<v
   await page.getByRole('button', { name: 'Confirm my email address' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/verify-email'));
   // An account page says what just happened; other pages (a knowledge base's, to buy) carry on.
-  if (['/account', '/account/settings', '/account/keys'].includes(new URL(page.url()).pathname)) await expect(page.getByText('Your email address is confirmed')).toBeVisible();
+  if (['/account', '/account/settings', '/account/keys'].includes(new URL(page.url()).pathname))
+    await expect(page.getByText('Your email address is confirmed')).toBeVisible();
 }
 
 export async function signIn(page: Page, account: { email: string; password: string }, callbackUrl = '/'): Promise<void> {

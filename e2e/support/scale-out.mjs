@@ -90,7 +90,8 @@ async function stop(code) {
     proxy?.closeAllConnections();
     await Promise.all(
       instances.map(({ child }) =>
-        child.exitCode !== null || child.signalCode !== null ? null : new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))),
+        child.exitCode !== null || child.signalCode !== null ? null : new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))),
+      ),
     );
     await admin(`drop database if exists ${databaseName} with (force)`).catch((error) => say(`could not drop ${databaseName}: ${error.message}`));
     for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
@@ -101,9 +102,15 @@ async function stop(code) {
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => void stop(0));
 
 async function waitReady(url, child, name) {
-  for (const deadline = Date.now() + 240_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 240_000; Date.now() < deadline;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready`);
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`${name} was not ready at ${url} within 240 s`);

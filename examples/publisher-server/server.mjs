@@ -38,7 +38,9 @@ export const DOCUMENTS = [
   },
 ];
 
-const STOPWORDS = new Set('a an and are as at be by can do does for from how i in is it of on or the to what when where which who why with you your'.split(' '));
+const STOPWORDS = new Set(
+  'a an and are as at be by can do does for from how i in is it of on or the to what when where which who why with you your'.split(' '),
+);
 
 function words(text) {
   return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !STOPWORDS.has(w));

@@ -69,6 +69,10 @@ export async function consumeAccountToken(db: Executor, token: string, purpose: 
 /** Whether the token would still work (the reset page shows its form only then); uses nothing. */
 export async function peekAccountToken(db: Executor, token: string, purpose: AccountTokenPurpose, now = new Date()): Promise<boolean> {
   if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) return false;
-  const [row] = await db.select({ one: sql<number>`1` }).from(accountTokens).where(usable(token, purpose, now)).limit(1);
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(accountTokens)
+    .where(usable(token, purpose, now))
+    .limit(1);
   return Boolean(row);
 }

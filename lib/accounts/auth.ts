@@ -65,9 +65,7 @@ export async function encodeSessionToken(user: UserView): Promise<string> {
 }
 
 export type PasswordSignInResult =
-  | { ok: true; user: UserView }
-  | { ok: false; code: 'invalid_credentials' }
-  | { ok: false; code: 'too_many_attempts'; retryAfterSeconds: number };
+  { ok: true; user: UserView } | { ok: false; code: 'invalid_credentials' } | { ok: false; code: 'too_many_attempts'; retryAfterSeconds: number };
 
 /**
  * Email + password behind the brute-force gate (lib/accounts/sign-in-limiter.ts): the attempt is counted for the account
@@ -113,7 +111,10 @@ export type SignInErrorCode = (typeof SIGN_IN_ERROR_CODES)[number];
 export type SignInError = { code: 'TooManyAttempts'; retryAfterSeconds: number } | { code: Exclude<SignInErrorCode, 'TooManyAttempts'> };
 
 /** Why an OAuth sign-in ended back on the sign-in page. */
-export type OAuthFailure = Extract<SignInErrorCode, 'OAuthDenied' | 'OAuthProviderError' | 'OAuthEmailMissing' | 'OAuthEmailNotVerified' | 'OAuthAccountUnverified'>;
+export type OAuthFailure = Extract<
+  SignInErrorCode,
+  'OAuthDenied' | 'OAuthProviderError' | 'OAuthEmailMissing' | 'OAuthEmailNotVerified' | 'OAuthAccountUnverified'
+>;
 
 /** The longest wait the sign-in page will state; a larger number did not come from the limiter. */
 const MAX_RETRY_AFTER_SECONDS = 24 * 60 * 60;
@@ -181,88 +182,88 @@ function buildAuthOptions(): NextAuthOptions {
   // Derive it once from the base URL so operators configure a single variable; this is the one write to process.env.
   process.env.NEXTAUTH_URL ??= baseUrl();
   return {
-  secret: getServerSecret(),
-  session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
-  pages: { signIn: '/signin', error: '/signin' },
-  providers: [
-    CredentialsProvider({
-      id: 'credentials',
-      name: 'Email and password',
-      credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
-      async authorize(credentials, req) {
-        const result = await attemptPasswordSignIn(credentials?.email ?? '', credentials?.password ?? '', clientAddressFromHeaders(req.headers ?? {}));
-        if (result.ok) return { id: result.user.id, email: result.user.email, name: result.user.name };
-        // null makes next-auth report ?error=CredentialsSignin; a thrown message is passed to the page as ?error=…
-        // as it is, so the gate's wait travels encoded (parseSignInError on the page reads it back).
-        const error = passwordSignInError(result);
-        if (error.code === 'CredentialsSignin') return null;
-        throw new Error(encodeSignInError(error));
+    secret: getServerSecret(),
+    session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: '/signin', error: '/signin' },
+    providers: [
+      CredentialsProvider({
+        id: 'credentials',
+        name: 'Email and password',
+        credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+        async authorize(credentials, req) {
+          const result = await attemptPasswordSignIn(credentials?.email ?? '', credentials?.password ?? '', clientAddressFromHeaders(req.headers ?? {}));
+          if (result.ok) return { id: result.user.id, email: result.user.email, name: result.user.name };
+          // null makes next-auth report ?error=CredentialsSignin; a thrown message is passed to the page as ?error=…
+          // as it is, so the gate's wait travels encoded (parseSignInError on the page reads it back).
+          const error = passwordSignInError(result);
+          if (error.code === 'CredentialsSignin') return null;
+          throw new Error(encodeSignInError(error));
+        },
+      }),
+      ...configuredOAuthProviders(getEnv()),
+    ],
+    // next-auth's own logger writes to the console, outside pino's redaction. Only errors and warnings are passed on:
+    // its debug events carry the provider's tokens, so they are never logged.
+    logger: {
+      error: (code, metadata) =>
+        code === 'JWT_SESSION_ERROR' && (metadata as { name?: string } | undefined)?.name === 'SessionEndedError'
+          ? log.info('session refused: its user signed out since it was issued')
+          : log.error({ code, detail: metadata }, 'next-auth error'),
+      warn: (code) => log.warn({ code }, 'next-auth warning'),
+      debug: () => undefined,
+    },
+    // next-auth's own sign-out endpoint ends every session too, like the sign-out button (session.ts, endSession).
+    events: {
+      async signOut({ token }) {
+        if (token?.sub) await endAllSessions(token.sub);
       },
-    }),
-    ...configuredOAuthProviders(getEnv()),
-  ],
-  // next-auth's own logger writes to the console, outside pino's redaction. Only errors and warnings are passed on:
-  // its debug events carry the provider's tokens, so they are never logged.
-  logger: {
-    error: (code, metadata) =>
-      code === 'JWT_SESSION_ERROR' && (metadata as { name?: string } | undefined)?.name === 'SessionEndedError'
-        ? log.info('session refused: its user signed out since it was issued')
-        : log.error({ code, detail: metadata }, 'next-auth error'),
-    warn: (code) => log.warn({ code }, 'next-auth warning'),
-    debug: () => undefined,
-  },
-  // next-auth's own sign-out endpoint ends every session too, like the sign-out button (session.ts, endSession).
-  events: {
-    async signOut({ token }) {
-      if (token?.sub) await endAllSessions(token.sub);
     },
-  },
-  callbacks: {
-    async signIn({ user, account, profile }) {
-      if (!account || account.type !== 'oauth') return true;
-      let result: OAuthSignInResult;
-      try {
-        result = await signInWithOAuth(await getDb(), {
-          provider: account.provider,
-          providerAccountId: account.providerAccountId,
-          email: user.email,
-          emailVerified: isProviderEmailVerified(profile),
-          name: user.name,
-          image: user.image,
-        });
-      } catch (error) {
-        // next-auth would put a thrown message into the redirect URL; internals stay in the log instead.
-        log.error({ err: error, provider: account.provider }, 'OAuth sign-in failed');
-        return signInErrorPath({ code: 'Callback' });
-      }
-      if (!result.ok) {
-        log.info({ provider: account.provider, reason: result.code }, 'OAuth sign-in refused');
-        return signInErrorPath({ code: SIGN_IN_REFUSALS[result.code] }, account.provider);
-      }
-      log.info({ provider: account.provider, userId: result.user.id, outcome: result.outcome }, 'OAuth sign-in');
-      // The jwt callback below runs next with this same object: carry our id, not the provider's.
-      user.id = result.user.id;
-      user.email = result.user.email;
-      user.name = result.user.name;
-      return true;
-    },
-    // Runs when a token is issued (with `user`) and every time a session is read (without): a token of an older
-    // session generation is refused here, which makes next-auth answer "no session" and clear the cookie.
-    async jwt({ token, user }) {
-      if (user) {
-        token.sub = user.id;
-        token.email = user.email;
-        token.name = user.name;
-        token.sv = (await issueSessionVersion(user.id)) ?? 0;
+    callbacks: {
+      async signIn({ user, account, profile }) {
+        if (!account || account.type !== 'oauth') return true;
+        let result: OAuthSignInResult;
+        try {
+          result = await signInWithOAuth(await getDb(), {
+            provider: account.provider,
+            providerAccountId: account.providerAccountId,
+            email: user.email,
+            emailVerified: isProviderEmailVerified(profile),
+            name: user.name,
+            image: user.image,
+          });
+        } catch (error) {
+          // next-auth would put a thrown message into the redirect URL; internals stay in the log instead.
+          log.error({ err: error, provider: account.provider }, 'OAuth sign-in failed');
+          return signInErrorPath({ code: 'Callback' });
+        }
+        if (!result.ok) {
+          log.info({ provider: account.provider, reason: result.code }, 'OAuth sign-in refused');
+          return signInErrorPath({ code: SIGN_IN_REFUSALS[result.code] }, account.provider);
+        }
+        log.info({ provider: account.provider, userId: result.user.id, outcome: result.outcome }, 'OAuth sign-in');
+        // The jwt callback below runs next with this same object: carry our id, not the provider's.
+        user.id = result.user.id;
+        user.email = result.user.email;
+        user.name = result.user.name;
+        return true;
+      },
+      // Runs when a token is issued (with `user`) and every time a session is read (without): a token of an older
+      // session generation is refused here, which makes next-auth answer "no session" and clear the cookie.
+      async jwt({ token, user }) {
+        if (user) {
+          token.sub = user.id;
+          token.email = user.email;
+          token.name = user.name;
+          token.sv = (await issueSessionVersion(user.id)) ?? 0;
+          return token;
+        }
+        if (!token.sub || !(await isSessionCurrent(token.sub, token.sv))) throw new SessionEndedError();
         return token;
-      }
-      if (!token.sub || !(await isSessionCurrent(token.sub, token.sv))) throw new SessionEndedError();
-      return token;
+      },
+      async session({ session, token }) {
+        session.user = { id: token.sub ?? '', email: token.email ?? '', name: token.name ?? null };
+        return session;
+      },
     },
-    async session({ session, token }) {
-      session.user = { id: token.sub ?? '', email: token.email ?? '', name: token.name ?? null };
-      return session;
-    },
-  },
-};
+  };
 }

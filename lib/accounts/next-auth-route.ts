@@ -68,13 +68,24 @@ async function malformedAuthRequest(request: Request): Promise<string | null> {
   const query = Object.fromEntries(url.searchParams);
   // next-auth copies `error` into a redirect's Location unescaped: anything but a code would break the header.
   if (query.error !== undefined && !/^[\w-]{0,100}$/.test(query.error)) return 'error must be an error code.';
-  for (const value of [query.callbackUrl, body.callbackUrl, cookieValue(request, 'next-auth.callback-url'), cookieValue(request, '__Secure-next-auth.callback-url')]) {
+  for (const value of [
+    query.callbackUrl,
+    body.callbackUrl,
+    cookieValue(request, 'next-auth.callback-url'),
+    cookieValue(request, '__Secure-next-auth.callback-url'),
+  ]) {
     if (!isCallbackUrl(value)) return 'callbackUrl must be a path on this site or an http(s) URL.';
   }
   return null;
 }
 
-const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = { 400: 'invalid_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed' };
+const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+};
 
 /** next-auth's error answer as ours: the same status where our map has a code for it, else 400 or 500. */
 async function asErrorBody(response: Response, requestId: string, request: Request): Promise<Response> {
@@ -86,7 +97,10 @@ async function asErrorBody(response: Response, requestId: string, request: Reque
   headers.delete('content-type');
   headers.delete('content-length');
   if (code === 'method_not_allowed') headers.set('Allow', 'GET, HEAD, POST');
-  const message = code === 'internal_error' ? 'Sign-in failed on our side. Quote the request id if you contact support.' : 'This sign-in request is not one this server accepts.';
+  const message =
+    code === 'internal_error'
+      ? 'Sign-in failed on our side. Quote the request id if you contact support.'
+      : 'This sign-in request is not one this server accepts.';
   return errorResponse(code, message, requestId, { headers });
 }
 
@@ -102,7 +116,9 @@ export async function serveNextAuth(request: Request, { requestId, params }: Api
   if (!ACTIONS[method].includes(action)) {
     const other = method === 'GET' ? 'POST' : 'GET';
     if (ACTIONS[other].includes(action)) {
-      return errorResponse('method_not_allowed', `${request.method} is not allowed here; use ${other}.`, requestId, { headers: { Allow: other === 'GET' ? 'GET, HEAD' : 'POST' } });
+      return errorResponse('method_not_allowed', `${request.method} is not allowed here; use ${other}.`, requestId, {
+        headers: { Allow: other === 'GET' ? 'GET, HEAD' : 'POST' },
+      });
     }
     return errorResponse('not_found', `No endpoint has the path ${new URL(request.url).pathname.slice(0, 200)}.`, requestId);
   }

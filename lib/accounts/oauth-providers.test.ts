@@ -82,7 +82,9 @@ describe('the GitHub profile request (against the fake GitHub)', () => {
 
   const fetchProfile = (accessToken: string) => {
     const env = envWith({ GITHUB_CLIENT_ID: fake.clientId, GITHUB_CLIENT_SECRET: fake.clientSecret, GITHUB_URL: fake.url, GITHUB_API_URL: fake.apiUrl });
-    const options = (configuredOAuthProviders(env)[0] as OAuthConfig<unknown>).options as unknown as { userinfo: { request: (context: unknown) => Promise<unknown> } };
+    const options = (configuredOAuthProviders(env)[0] as OAuthConfig<unknown>).options as unknown as {
+      userinfo: { request: (context: unknown) => Promise<unknown> };
+    };
     return options.userinfo.request({ tokens: { access_token: accessToken } });
   };
 

@@ -18,8 +18,14 @@ import type { Env } from '@/lib/platform/env';
 const gitHubUserSchema = z.object({
   id: z.number().int(),
   login: z.string(),
-  name: z.string().nullish().transform((v) => v ?? undefined),
-  avatar_url: z.string().nullish().transform((v) => v ?? undefined),
+  name: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? undefined),
+  avatar_url: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? undefined),
 });
 
 const gitHubEmailsSchema = z.array(z.looseObject({ email: z.string(), primary: z.boolean(), verified: z.boolean() }));

@@ -23,9 +23,7 @@ import { emailSchema, hashPassword, registerUser, toUserView, type RegisterUserI
 type Limited = Extract<SignInGate, { ok: false }>;
 
 export type SignUpOutcome =
-  | { ok: true; email: string }
-  | Limited
-  | { ok: false; code: 'invalid_input'; fieldErrors: Partial<Record<'email' | 'password' | 'name', string>> };
+  { ok: true; email: string } | Limited | { ok: false; code: 'invalid_input'; fieldErrors: Partial<Record<'email' | 'password' | 'name', string>> };
 
 function verificationText(link: string): string {
   return [
@@ -43,7 +41,12 @@ function verificationText(link: string): string {
 export async function sendVerificationEmail(db: Executor, user: { id: string; email: string }, returnTo?: string): Promise<void> {
   const token = await issueAccountToken(db, { userId: user.id, purpose: 'verify_email', email: user.email });
   const next = returnTo && returnTo !== '/' ? `&next=${encodeURIComponent(returnTo)}` : '';
-  await sendMail(db, { to: user.email, subject: 'Confirm your email address — Almanac', text: verificationText(siteUrl(`/verify-email?token=${token}${next}`)), kind: 'verify_email' });
+  await sendMail(db, {
+    to: user.email,
+    subject: 'Confirm your email address — Almanac',
+    text: verificationText(siteUrl(`/verify-email?token=${token}${next}`)),
+    kind: 'verify_email',
+  });
 }
 
 /**
@@ -64,7 +67,11 @@ export async function signUpWithVerification(db: Executor, input: RegisterUserIn
   }
   if (registered.code === 'invalid_input') return registered;
   const email = emailSchema.parse(input.email);
-  const [owner] = await db.select({ id: users.id, verifiedAt: users.emailVerifiedAt }).from(users).where(and(eq(users.email, email), isNull(users.deletedAt))).limit(1);
+  const [owner] = await db
+    .select({ id: users.id, verifiedAt: users.emailVerifiedAt })
+    .from(users)
+    .where(and(eq(users.email, email), isNull(users.deletedAt)))
+    .limit(1);
   if (owner && !owner.verifiedAt) await sendVerificationEmail(db, { id: owner.id, email }, returnTo);
   else if (owner) {
     await sendMail(db, {
@@ -138,7 +145,11 @@ export async function requestPasswordReset(db: Executor, rawEmail: string, addre
   const gate = await getSignInLimiter().admitEmailLink('reset', email, address);
   if (!gate.ok) return gate;
   await inTransaction(db, async (tx) => {
-    const [user] = await tx.select({ id: users.id }).from(users).where(and(eq(users.email, email), isNull(users.deletedAt))).limit(1);
+    const [user] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, email), isNull(users.deletedAt)))
+      .limit(1);
     if (!user) return;
     const token = await issueAccountToken(tx, { userId: user.id, purpose: 'reset_password', email });
     await sendMail(tx, {
@@ -182,7 +193,9 @@ async function replacePassword(tx: Executor, userId: string, password: string, p
     .set({
       passwordHash,
       sessionVersion: sql`${users.sessionVersion} + 1`,
-      emailVerifiedAt: proveEmail ? sql`case when ${users.email} = ${proveEmail} then coalesce(${users.emailVerifiedAt}, now()) else ${users.emailVerifiedAt} end` : users.emailVerifiedAt,
+      emailVerifiedAt: proveEmail
+        ? sql`case when ${users.email} = ${proveEmail} then coalesce(${users.emailVerifiedAt}, now()) else ${users.emailVerifiedAt} end`
+        : users.emailVerifiedAt,
       updatedAt: new Date(),
     })
     .where(and(eq(users.id, userId), isNull(users.deletedAt)))
@@ -226,12 +239,17 @@ export async function changePassword(
   input: { userId: string; currentPassword: string; password: string },
   address: string,
 ): Promise<NewPasswordResult> {
-  const [row] = await db.select({ email: users.email, passwordHash: users.passwordHash }).from(users).where(and(eq(users.id, input.userId), isNull(users.deletedAt))).limit(1);
+  const [row] = await db
+    .select({ email: users.email, passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(eq(users.id, input.userId), isNull(users.deletedAt)))
+    .limit(1);
   if (!row) return { ok: false, code: 'invalid_link' };
   if (row.passwordHash) {
     const gate = await getSignInLimiter().admitSignIn(row.email, address);
     if (!gate.ok) return gate;
-    const valid = input.currentPassword.length > 0 && input.currentPassword.length <= 200 && (await verify(row.passwordHash, input.currentPassword).catch(() => false));
+    const valid =
+      input.currentPassword.length > 0 && input.currentPassword.length <= 200 && (await verify(row.passwordHash, input.currentPassword).catch(() => false));
     if (!valid) return { ok: false, code: 'invalid_input', fieldErrors: { currentPassword: 'That is not your current password.' } };
   }
   const invalid = checkNewPassword(input.password);
@@ -253,7 +271,10 @@ export async function changePassword(
 }
 
 /** What the settings page shows about the account. */
-export async function getAccountSettings(db: Executor, userId: string): Promise<{ email: string; name: string | null; verified: boolean; hasPassword: boolean } | null> {
+export async function getAccountSettings(
+  db: Executor,
+  userId: string,
+): Promise<{ email: string; name: string | null; verified: boolean; hasPassword: boolean } | null> {
   const [row] = await db
     .select({ email: users.email, name: users.name, verifiedAt: users.emailVerifiedAt, passwordHash: users.passwordHash })
     .from(users)

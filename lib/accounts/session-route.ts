@@ -7,9 +7,7 @@ import { errorResponse, isSameOriginPost, withApiRoute, type ApiContext } from '
  * signed-in account from the session cookie, state-changing methods only from this site's own pages, errors in the
  * one body shape. Handlers then check that the account owns what it touches (lib/publishing/ownership.ts).
  */
-export function withSessionRoute<P = Record<string, string>>(
-  handler: (request: Request, context: ApiContext<P> & { userId: string }) => Promise<Response>,
-) {
+export function withSessionRoute<P = Record<string, string>>(handler: (request: Request, context: ApiContext<P> & { userId: string }) => Promise<Response>) {
   return withApiRoute<P>(async (request, context) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && !isSameOriginPost(request)) {
       throw new ApiError('forbidden', 'This request must come from the publisher console.');

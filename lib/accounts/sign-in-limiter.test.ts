@@ -7,7 +7,11 @@ const MINUTE = 60_000;
 
 function limiter(signUpsPerHour = 3) {
   let now = 1_000_000;
-  const l = new SignInLimiter(createMemoryRateLimiter(() => now), DEFAULT_SIGN_IN_LIMITS, signUpsPerHour);
+  const l = new SignInLimiter(
+    createMemoryRateLimiter(() => now),
+    DEFAULT_SIGN_IN_LIMITS,
+    signUpsPerHour,
+  );
   return { l, advance: (ms: number) => (now += ms) };
 }
 
@@ -38,7 +42,7 @@ describe('SignInLimiter: sign-in', () => {
     const guess = () => l.admitSignIn('a@example.test', '203.0.113.1');
     const waits: number[] = [];
     // Guess as fast as the gate lets through; note each wait and sit it out.
-    for (let admitted = 0; admitted < 40; ) {
+    for (let admitted = 0; admitted < 40;) {
       const gate = await guess();
       if (gate.ok) admitted++;
       else {

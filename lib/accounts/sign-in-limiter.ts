@@ -60,7 +60,8 @@ export class SignInLimiter {
   admitSignIn(email: string, address: string): Promise<SignInGate> {
     const account = email.trim().toLowerCase();
     const rules: [string, RateLimitRule][] = this.limits.perAccountAndAddress.map((rule, tier) => [`signin:acct:${tier}:${address}:${account}`, rule]);
-    if (address !== UNKNOWN_ADDRESS) rules.push(...this.limits.perAddress.map((rule, tier): [string, RateLimitRule] => [`signin:addr:${tier}:${address}`, rule]));
+    if (address !== UNKNOWN_ADDRESS)
+      rules.push(...this.limits.perAddress.map((rule, tier): [string, RateLimitRule] => [`signin:addr:${tier}:${address}`, rule]));
     return this.consumeAll(rules);
   }
 

@@ -1,6 +1,17 @@
 import { verify } from '@node-rs/argon2';
 import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
-import { accountTokens, alertWebhooks, apiKeys, formSubmissions, keyHandoffs, knowledgeBases, oauthAccounts, publishers, subscriptions, users } from '@/db/schema';
+import {
+  accountTokens,
+  alertWebhooks,
+  apiKeys,
+  formSubmissions,
+  keyHandoffs,
+  knowledgeBases,
+  oauthAccounts,
+  publishers,
+  subscriptions,
+  users,
+} from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { recordAudit } from '@/lib/platform/audit';
 import { log } from '@/lib/platform/log';
@@ -20,9 +31,7 @@ import { getStripe, type Stripe } from './stripe';
  * An account that publishes closes its publisher with it (closePublisher below): its buyers paid for their period, so
  * they keep it, and the money records stay.
  */
-export type DeleteAccountResult =
-  | { ok: true }
-  | { ok: false; code: 'confirmation_mismatch' | 'wrong_password' | 'not_found'; message: string };
+export type DeleteAccountResult = { ok: true } | { ok: false; code: 'confirmation_mismatch' | 'wrong_password' | 'not_found'; message: string };
 
 const DELETED_EMAIL_DOMAIN = 'deleted.invalid';
 
@@ -69,7 +78,10 @@ export async function deleteAccount(
 
     const now = new Date();
     for (const sub of held) await endSubscription(tx, { subscriptionId: sub.id, at: now, actorKind: 'web' });
-    const keys = await tx.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.userId, user.id), isNull(apiKeys.revokedAt)));
+    const keys = await tx
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, user.id), isNull(apiKeys.revokedAt)));
     for (const key of keys) await revokeKey(tx, { userId: user.id, keyId: key.id, now });
     const owned = tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, user.id));
     await tx.delete(alertWebhooks).where(inArray(alertWebhooks.subscriptionId, owned));

@@ -146,11 +146,19 @@ async function ensureStripeCustomer(db: Executor, stripe: Stripe, userId: string
 }
 
 /** Subscribes to a free plan without payment (Stripe or not): subscription + live key + parked reveal, in one transaction. */
-async function activateFreePlan(db: Executor, input: { userId: string; planId: string }): Promise<{ ok: true; handoffId: string } | { ok: false; code: string }> {
+async function activateFreePlan(
+  db: Executor,
+  input: { userId: string; planId: string },
+): Promise<{ ok: true; handoffId: string } | { ok: false; code: string }> {
   return db.transaction(async (tx) => {
     const purchase = await purchaseSubscription(tx, { userId: input.userId, planId: input.planId, mode: 'live' });
     if (!purchase.ok) return { ok: false, code: purchase.code === 'conflict' ? 'already_subscribed' : purchase.code };
-    const handoffId = await parkIssuedKey(tx, { userId: input.userId, subscriptionId: purchase.subscription.id, keyId: purchase.key.id, plaintext: purchase.key.plaintext });
+    const handoffId = await parkIssuedKey(tx, {
+      userId: input.userId,
+      subscriptionId: purchase.subscription.id,
+      keyId: purchase.key.id,
+      plaintext: purchase.key.plaintext,
+    });
     return { ok: true, handoffId };
   });
 }
@@ -241,7 +249,16 @@ export async function getCheckoutOutcome(
     const sub = await describeSubscription(db, input.userId, { id: reveal.subscriptionId });
     if (sub) {
       const first = await firstRequest(db, input.userId, sub);
-      return { status: 'revealed', plaintext: reveal.plaintext, subscriptionId: sub.id, kbId: sub.kbId, kbTitle: sub.kbTitle, planName: sub.planName, mode: sub.mode, ...first };
+      return {
+        status: 'revealed',
+        plaintext: reveal.plaintext,
+        subscriptionId: sub.id,
+        kbId: sub.kbId,
+        kbTitle: sub.kbTitle,
+        planName: sub.planName,
+        mode: sub.mode,
+        ...first,
+      };
     }
   }
   if ('checkoutSessionId' in input) {
@@ -258,7 +275,14 @@ export async function revealHandoff(db: Executor, userId: string, handoffId: str
   if (reveal.status !== 'revealed') return null;
   const sub = await describeSubscription(db, userId, { id: reveal.subscriptionId });
   if (!sub) return null;
-  return { plaintext: reveal.plaintext, keyId: reveal.keyId, subscriptionId: sub.id, kbId: sub.kbId, kbTitle: sub.kbTitle, ...(await firstRequest(db, userId, sub)) };
+  return {
+    plaintext: reveal.plaintext,
+    keyId: reveal.keyId,
+    subscriptionId: sub.id,
+    kbId: sub.kbId,
+    kbTitle: sub.kbTitle,
+    ...(await firstRequest(db, userId, sub)),
+  };
 }
 
 /** A Stripe Customer Portal session (payment method, invoices) for a buyer who has a Stripe customer. */

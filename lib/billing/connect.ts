@@ -23,7 +23,6 @@ export interface ConnectStatus {
   onboarded: boolean;
 }
 
-
 async function publisherOf(db: Executor, userId: string) {
   if (!isCleanId(userId)) return null;
   const [row] = await db.select().from(publishers).where(eq(publishers.ownerUserId, userId)).limit(1);
@@ -80,7 +79,8 @@ export async function refreshConnectStatus(db: Executor, userId: string, stripe:
   try {
     const account = await stripe.accounts.retrieve(pub.stripeAccountId);
     const onboarded = Boolean(account.details_submitted && account.charges_enabled);
-    if (onboarded !== pub.stripeOnboarded) await db.update(publishers).set({ stripeOnboarded: onboarded, updatedAt: new Date() }).where(eq(publishers.id, pub.id));
+    if (onboarded !== pub.stripeOnboarded)
+      await db.update(publishers).set({ stripeOnboarded: onboarded, updatedAt: new Date() }).where(eq(publishers.id, pub.id));
     return { configured: true, accountId: pub.stripeAccountId, onboarded };
   } catch (err) {
     log.warn({ err, publisherId: pub.id }, 'Stripe Connect account could not be read');

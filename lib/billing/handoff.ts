@@ -83,8 +83,7 @@ export async function revealParkedKey(
   lookup: { userId: string } & ({ handoffId: string } | { checkoutSessionId: string }),
   now = new Date(),
 ): Promise<RevealResult> {
-  const match =
-    'handoffId' in lookup ? eq(keyHandoffs.id, lookup.handoffId) : eq(keyHandoffs.checkoutSessionId, lookup.checkoutSessionId);
+  const match = 'handoffId' in lookup ? eq(keyHandoffs.id, lookup.handoffId) : eq(keyHandoffs.checkoutSessionId, lookup.checkoutSessionId);
   const rows = await db
     .delete(keyHandoffs)
     .where(and(match, eq(keyHandoffs.userId, lookup.userId), gt(keyHandoffs.expiresAt, now)))
@@ -108,11 +107,19 @@ export type ReplacementKeyResult = { ok: true; handoffId: string } | Refusal;
  * A replacement key for the buyer's subscription (the old one keeps working until revoked), parked for its single
  * reveal in the same transaction that issues it: a key is never issued without a way to show it once.
  */
-export function issueReplacementKeyForReveal(db: Executor, input: { userId: string; subscriptionId: string; name?: string | null }): Promise<ReplacementKeyResult> {
+export function issueReplacementKeyForReveal(
+  db: Executor,
+  input: { userId: string; subscriptionId: string; name?: string | null },
+): Promise<ReplacementKeyResult> {
   return inTransaction(db, async (tx) => {
     const issued = await issueReplacementKey(tx, input);
     if (!issued.ok) return issued;
-    const handoffId = await parkIssuedKey(tx, { userId: input.userId, subscriptionId: input.subscriptionId, keyId: issued.key.id, plaintext: issued.key.plaintext });
+    const handoffId = await parkIssuedKey(tx, {
+      userId: input.userId,
+      subscriptionId: input.subscriptionId,
+      keyId: issued.key.id,
+      plaintext: issued.key.plaintext,
+    });
     return { ok: true as const, handoffId };
   });
 }

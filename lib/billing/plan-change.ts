@@ -171,7 +171,13 @@ export async function changePlan(db: Executor, input: Owned & { planId: string }
   if (plan.planId !== current.planId && plan.queriesPerPeriod <= current.queriesPerPeriod) {
     return { ok: false, code: 'invalid_plan', message: 'Only a plan with more queries per period can be chosen.' };
   }
-  return withStripeChange(db, input, stripe, (client, stripeId) => moveStripePlan(client, stripeId, plan, true), () => upgradeSubscription(db, input));
+  return withStripeChange(
+    db,
+    input,
+    stripe,
+    (client, stripeId) => moveStripePlan(client, stripeId, plan, true),
+    () => upgradeSubscription(db, input),
+  );
 }
 
 /**
@@ -200,11 +206,7 @@ export async function downgradeAtRenewal(db: Executor, input: Owned & { planId: 
 }
 
 /** What the confirmation step shows before a plan change: the plan, when it applies and what it costs now. */
-export type ChargePreview =
-  | { kind: 'test_mode' }
-  | { kind: 'none' }
-  | { kind: 'stripe'; amountCents: number; currency: string }
-  | { kind: 'unavailable' };
+export type ChargePreview = { kind: 'test_mode' } | { kind: 'none' } | { kind: 'stripe'; amountCents: number; currency: string } | { kind: 'unavailable' };
 
 interface PlanChangePreview {
   plan: PlanView;
@@ -214,7 +216,8 @@ interface PlanChangePreview {
   charge: ChargePreview;
 }
 
-export type PlanChangePreviewResult = { ok: true; preview: PlanChangePreview } | { ok: false; code: 'not_found' | 'invalid_plan' | 'conflict'; message: string };
+export type PlanChangePreviewResult =
+  { ok: true; preview: PlanChangePreview } | { ok: false; code: 'not_found' | 'invalid_plan' | 'conflict'; message: string };
 
 /**
  * The summary a buyer confirms before changing plan. For an upgrade of a Stripe-managed subscription, the proration
@@ -244,7 +247,8 @@ export async function previewPlanChange(
   if (!row) return { ok: false, code: 'not_found', message: 'No such subscription.' };
   if (!canChangePlan(row)) return { ok: false, code: 'conflict', message: 'Only an active subscription that is not cancelled can change plan.' };
   const plan = await findPurchasablePlan(db, input.planId);
-  if (!plan || plan.kbId !== row.kbId || plan.planId === row.planId) return { ok: false, code: 'invalid_plan', message: 'This plan is not available for this subscription.' };
+  if (!plan || plan.kbId !== row.kbId || plan.planId === row.planId)
+    return { ok: false, code: 'invalid_plan', message: 'This plan is not available for this subscription.' };
   const view: PlanView = {
     id: plan.planId,
     name: plan.planName,

@@ -37,7 +37,10 @@ const moveKey = (subscriptionId: string, planId: string) => `stripe-plan-move:${
  * In the transaction that replaces a plan: one job per subscription that Stripe bills, moving it to `planId`. A
  * subscription without a Stripe subscription (test mode, a free plan) has nothing at Stripe to move.
  */
-export async function enqueueStripePlanMoves(tx: Executor, input: { planId: string; subscriptions: { id: string; stripeSubscriptionId: string | null }[] }): Promise<number> {
+export async function enqueueStripePlanMoves(
+  tx: Executor,
+  input: { planId: string; subscriptions: { id: string; stripeSubscriptionId: string | null }[] },
+): Promise<number> {
   let queued = 0;
   for (const sub of input.subscriptions) {
     if (!sub.stripeSubscriptionId) continue;
@@ -71,9 +74,19 @@ function replacedInto(kbPlans: KbPlan[], fromId: string, toId: string): boolean 
  * before the Stripe call and writes nothing here: the local plan changes at the renewal, by the webhook. Throws to
  * have the queue retry (Stripe unreachable or not configured).
  */
-export async function moveStripeSubscriptionToPlan(db: Executor, payload: StripePlanMovePayload, stripe: Stripe | null = getStripe()): Promise<StripePlanMoveOutcome> {
+export async function moveStripeSubscriptionToPlan(
+  db: Executor,
+  payload: StripePlanMovePayload,
+  stripe: Stripe | null = getStripe(),
+): Promise<StripePlanMoveOutcome> {
   const [sub] = await db
-    .select({ kbId: subscriptions.kbId, status: subscriptions.status, planId: subscriptions.planId, pendingPlanId: subscriptions.pendingPlanId, stripeId: subscriptions.stripeSubscriptionId })
+    .select({
+      kbId: subscriptions.kbId,
+      status: subscriptions.status,
+      planId: subscriptions.planId,
+      pendingPlanId: subscriptions.pendingPlanId,
+      stripeId: subscriptions.stripeSubscriptionId,
+    })
     .from(subscriptions)
     .where(eq(subscriptions.id, payload.subscriptionId));
   if (!sub?.stripeId || !isLive(sub.status)) return 'skipped:ended';
@@ -83,7 +96,13 @@ export async function moveStripeSubscriptionToPlan(db: Executor, payload: Stripe
   if (!bound) return 'skipped:superseded';
   if (!stripe) throw new Error('Stripe is not configured: a Stripe subscription cannot be moved to its replacement plan');
   const kbPlans: KbPlan[] = await db
-    .select({ id: plans.id, stripePriceId: plans.stripePriceId, priceCents: plans.priceCents, currency: plans.currency, replacedByPlanId: plans.replacedByPlanId })
+    .select({
+      id: plans.id,
+      stripePriceId: plans.stripePriceId,
+      priceCents: plans.priceCents,
+      currency: plans.currency,
+      replacedByPlanId: plans.replacedByPlanId,
+    })
     .from(plans)
     .where(eq(plans.kbId, sub.kbId));
   const target = kbPlans.find((p) => p.id === payload.planId);

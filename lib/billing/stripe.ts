@@ -41,7 +41,10 @@ export function getStripe(): Stripe | null {
  */
 export function verifyStripeEvent(rawBody: string, signatureHeader: string | null, webhookSecrets: string): Stripe.Event | null {
   if (!signatureHeader) return null;
-  for (const secret of webhookSecrets.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const secret of webhookSecrets
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     try {
       return Stripe.webhooks.constructEvent(rawBody, signatureHeader, secret);
     } catch {

@@ -4,7 +4,16 @@ import { parkIssuedKey } from './handoff';
 import type { Executor, Transaction } from '@/lib/platform/db';
 import { log } from '@/lib/platform/log';
 import type { Stripe } from './stripe';
-import { applyStripePeriod, cancelSubscription, endSubscription, markPastDue, purchaseSubscription, recordEarning, resumeSubscription, upgradeSubscription } from '@/lib/subscriptions';
+import {
+  applyStripePeriod,
+  cancelSubscription,
+  endSubscription,
+  markPastDue,
+  purchaseSubscription,
+  recordEarning,
+  resumeSubscription,
+  upgradeSubscription,
+} from '@/lib/subscriptions';
 
 /**
  * Applying Stripe webhook events. Rules that keep money and access right:

@@ -55,7 +55,11 @@ export function facetsStatement(params: Pick<ListingParams, 'category' | 'tags' 
 type FacetRow = { categories: [Category, number][] | string; languages: [string, number][] | string; tags: [string, number][] | string };
 const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
-export async function queryFacets(executor: Executor, params: Pick<ListingParams, 'category' | 'tags' | 'language'>, search: ListingSearch | null): Promise<CatalogFacets> {
+export async function queryFacets(
+  executor: Executor,
+  params: Pick<ListingParams, 'category' | 'tags' | 'language'>,
+  search: ListingSearch | null,
+): Promise<CatalogFacets> {
   const result = await executor.execute(facetsStatement(params, search));
   const row = result.rows[0] as FacetRow | undefined;
   const byCategory = new Map(parsed(row?.categories ?? []).map(([category, n]) => [category, Number(n)]));

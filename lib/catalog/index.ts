@@ -14,4 +14,11 @@ export * from './public-limit';
 export * from './facets';
 export * from './suggest';
 export * from './search-query';
-export { categorySchema, knowledgeBaseDetailSchema, knowledgeBaseListSchema, knowledgeBaseListItemSchema, listingParametersSchema, planSchema } from './schemas';
+export {
+  categorySchema,
+  knowledgeBaseDetailSchema,
+  knowledgeBaseListSchema,
+  knowledgeBaseListItemSchema,
+  listingParametersSchema,
+  planSchema,
+} from './schemas';

@@ -41,7 +41,6 @@ export interface Listing<T> {
   totalPages: number;
 }
 
-
 /** The detail plus what a page needs beyond the API (publisher link, creation date, the most chosen plan). */
 export interface KnowledgeBaseView extends KnowledgeBaseDetail {
   publisherRef: PublisherRef;
@@ -193,7 +192,11 @@ function relevanceTiers(search: ListingSearch): { rank: 2 | 1 | 0; condition: SQ
   const title = catalogSearch.titleVector;
   const whole = sql`${title} @@ ${searchTsquery(search.terms!, search.prefixStems)}`;
   // One word: a title holds all of it or none of it, so there is no middle tier to read.
-  if (isOneWordSearch(search.terms!)) return [{ rank: 2, condition: whole }, { rank: 0, condition: sql`not ${whole}` }];
+  if (isOneWordSearch(search.terms!))
+    return [
+      { rank: 2, condition: whole },
+      { rank: 0, condition: sql`not ${whole}` },
+    ];
   const some = sql`${title} @@ ${anyWordTsquery(search.terms!, search.prefixStems)}`;
   return [
     { rank: 2, condition: whole },
@@ -318,7 +321,10 @@ export function buildListingQueries(db: Executor, params: ListingParams, search:
     .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
     // The trigger copies the sort keys in the same transaction, so both tables give the page the same order.
     .orderBy(...(ranked ? [sql`page_ids.rank desc`] : []), ...listingOrder(sort));
-  const count = db.select({ total: sql<number>`count(*)::int` }).from(catalogSearch).where(where);
+  const count = db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(catalogSearch)
+    .where(where);
   return { page, count };
 }
 
@@ -355,7 +361,13 @@ export function queryPage(executor: Executor, params: ListingParams, search: Lis
  * (the walk keeps the first matches of popular's order, so what it found is right, only possibly too little); a
  * short one is read again the sorted way. Called with the total the page's concurrent count or facets found.
  */
-export async function completeRelevancePage(executor: Executor, params: ListingParams, search: ListingSearch | null, rows: ListRow[], total: number): Promise<ListRow[]> {
+export async function completeRelevancePage(
+  executor: Executor,
+  params: ListingParams,
+  search: ListingSearch | null,
+  rows: ListRow[],
+  total: number,
+): Promise<ListRow[]> {
   const expected = Math.max(0, Math.min(params.pageSize, total - (params.page - 1) * params.pageSize));
   const walked = effectiveSort(params.sort, search) === 'relevance' && firstStrategy(params) === 'walk';
   return walked && rows.length < expected ? queryPage(executor, params, search, 'sorted') : rows;
@@ -421,7 +433,10 @@ export async function getKnowledgeBaseView(id: string, db?: Executor): Promise<K
       group by plan_id order by n desc, plan_id limit 2`)
   ).rows as Array<{ plan_id: string; n: number }>;
   const mostChosenPlanId =
-    chosen.length > 0 && Number(chosen[0].n) > 0 && (chosen.length === 1 || Number(chosen[0].n) > Number(chosen[1].n)) && planRows.some((p) => p.id === chosen[0].plan_id)
+    chosen.length > 0 &&
+    Number(chosen[0].n) > 0 &&
+    (chosen.length === 1 || Number(chosen[0].n) > Number(chosen[1].n)) &&
+    planRows.some((p) => p.id === chosen[0].plan_id)
       ? chosen[0].plan_id
       : null;
   return {
@@ -570,7 +585,14 @@ export async function withCardFacts(executor: Executor, cards: KnowledgeBaseCard
       ids.map((id) => sql`${id}`),
       sql`, `,
     )})`);
-  const rows = result.rows as Array<{ id: string; language: string; documents_count: number; price_cents: number | null; currency: string | null; free_plan: boolean }>;
+  const rows = result.rows as Array<{
+    id: string;
+    language: string;
+    documents_count: number;
+    price_cents: number | null;
+    currency: string | null;
+    free_plan: boolean;
+  }>;
   const byId = new Map(rows.map((r) => [r.id, r]));
   return cards.map((card) => {
     const r = byId.get(card.id);

@@ -108,7 +108,11 @@ describe('parseListingParams: the text rule (docs/api.md §7.2)', () => {
     ['pageSize=1%09', 'pageSize'],
   ])('%s is refused as a control character or invalid Unicode', (qs, parameter) => {
     const result = parseListingSearch(`?${qs}`);
-    expect(result).toEqual({ ok: false, parameter, message: expect.stringMatching(new RegExp(`^Invalid "${parameter.replace(/[[\]]/g, '\\$&')}": it (contains a control character|is not valid)`)) });
+    expect(result).toEqual({
+      ok: false,
+      parameter,
+      message: expect.stringMatching(new RegExp(`^Invalid "${parameter.replace(/[[\]]/g, '\\$&')}": it (contains a control character|is not valid)`)),
+    });
   });
 
   it('refuses a lone surrogate in the record shape pages get', () => {

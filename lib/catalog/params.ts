@@ -149,7 +149,10 @@ export function parseListingParams(input: URLSearchParams | SearchParamsRecord):
   if (pageSize !== undefined) {
     const n = DIGITS.test(pageSize) ? Number(pageSize) : NaN;
     if (Number.isNaN(n) || n < 1) {
-      return fail('pageSize', `Invalid "pageSize": expected an integer of at least 1 (default ${DEFAULT_PAGE_SIZE}; values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}).`);
+      return fail(
+        'pageSize',
+        `Invalid "pageSize": expected an integer of at least 1 (default ${DEFAULT_PAGE_SIZE}; values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}).`,
+      );
     }
     params.pageSize = Math.min(n, MAX_PAGE_SIZE);
   }

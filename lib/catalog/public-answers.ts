@@ -99,7 +99,16 @@ export function catalogServing(handle: DatabaseHandle): CatalogServing {
 
 /** One string per distinct answer: every field of the parsed parameters, tags in a fixed order (they are ANDed). */
 function listingCacheKey(params: ListingParams): string {
-  return JSON.stringify(['list', params.query ?? null, params.category ?? null, params.language ?? null, [...params.tags].sort(), params.sort, params.page, params.pageSize]);
+  return JSON.stringify([
+    'list',
+    params.query ?? null,
+    params.category ?? null,
+    params.language ?? null,
+    [...params.tags].sort(),
+    params.sort,
+    params.page,
+    params.pageSize,
+  ]);
 }
 
 const detailCacheKey = (id: string) => JSON.stringify(['detail', id]);
@@ -200,7 +209,10 @@ export async function answerPublicCatalog(route: PublicCatalogRoute, request: Pu
       const headers = replyHeaders(error.status, requestId, { ...limitHeaders, ...error.headers });
       return { status: error.status, headers, body: jsonBody(errorBody(error.code, error.message, requestId, error.extras)) };
     }
-    log.error({ err: error, request_id: requestId, path: route.kind === 'listing' ? '/api/marketplace/knowledge-bases' : '/api/marketplace/knowledge-bases/{id}' }, 'unhandled error');
+    log.error(
+      { err: error, request_id: requestId, path: route.kind === 'listing' ? '/api/marketplace/knowledge-bases' : '/api/marketplace/knowledge-bases/{id}' },
+      'unhandled error',
+    );
     return { status: 500, headers: replyHeaders(500, requestId, limitHeaders), body: jsonBody(errorBody('internal_error', INTERNAL_ERROR_MESSAGE, requestId)) };
   }
 }

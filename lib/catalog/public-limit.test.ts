@@ -29,7 +29,11 @@ describe('admitPublicRequest: remembered refusals', () => {
   });
 
   const from = (address: string) => new Headers({ [PEER_HEADER]: address });
-  const refusal = (address: string) => admitPublicRequest(from(address)).then(() => null, (error: unknown) => error as ApiError);
+  const refusal = (address: string) =>
+    admitPublicRequest(from(address)).then(
+      () => null,
+      (error: unknown) => error as ApiError,
+    );
 
   it('answers a refused address without the limiter until its slot frees', async () => {
     await admitPublicRequest(from('192.0.2.10'));

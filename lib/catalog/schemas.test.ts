@@ -29,14 +29,20 @@ const cases: [string, Record<string, string | string[]>, Record<string, unknown>
     { tags: 'x'.repeat(n) },
     { tags: ['x'.repeat(n)] },
   ]),
-  ...[bound.page!.minimum - 1, bound.page!.minimum, bound.page!.maximum, bound.page!.maximum + 1].map((n): [string, Record<string, string>, Record<string, unknown>] => [
-    `page ${n}`,
-    { page: String(n) },
-    { page: n },
+  ...[bound.page!.minimum - 1, bound.page!.minimum, bound.page!.maximum, bound.page!.maximum + 1].map(
+    (n): [string, Record<string, string>, Record<string, unknown>] => [`page ${n}`, { page: String(n) }, { page: n }],
+  ),
+  ...[bound.pageSize!.minimum - 1, bound.pageSize!.minimum].map((n): [string, Record<string, string>, Record<string, unknown>] => [
+    `pageSize ${n}`,
+    { pageSize: String(n) },
+    { pageSize: n },
   ]),
-  ...[bound.pageSize!.minimum - 1, bound.pageSize!.minimum].map((n): [string, Record<string, string>, Record<string, unknown>] => [`pageSize ${n}`, { pageSize: String(n) }, { pageSize: n }]),
   ...[...bound.sort!.enum, 'cheapest'].map((s): [string, Record<string, string>, Record<string, unknown>] => [`sort ${s}`, { sort: s }, { sort: s }]),
-  ...[...bound.category!.enum, 'sports'].map((c): [string, Record<string, string>, Record<string, unknown>] => [`category ${c}`, { category: c }, { category: c }]),
+  ...[...bound.category!.enum, 'sports'].map((c): [string, Record<string, string>, Record<string, unknown>] => [
+    `category ${c}`,
+    { category: c },
+    { category: c },
+  ]),
   ...['es', 'pt-BR', 'english'].map((l): [string, Record<string, string>, Record<string, unknown>] => [`language ${l}`, { language: l }, { language: l }]),
 ];
 

@@ -85,7 +85,10 @@ export function parseSearchTerms(text: string | null | undefined): SearchTerms |
   const lastQuoted = quoted[quoted.length - 1];
   // Words typed in capitals, found the way extractSearchWords finds words but before folding the case away.
   const typedInCapitals = new Set(
-    [...normalised.normalize('NFKD').replace(COMBINING_MARK, '').matchAll(WORD)].map((m) => m[0]).filter((w) => CAPITALS.test(w)).map((w) => w.toLowerCase()),
+    [...normalised.normalize('NFKD').replace(COMBINING_MARK, '').matchAll(WORD)]
+      .map((m) => m[0])
+      .filter((w) => CAPITALS.test(w))
+      .map((w) => w.toLowerCase()),
   );
   const capitals = [...new Set(words.slice(0, -1).filter((w) => typedInCapitals.has(w)))].map(quote);
   const plainLeading = quoted.slice(0, -1).filter((q) => !capitals.includes(q));

@@ -26,7 +26,13 @@ function wordQueries(terms: SearchTerms): { words: string[]; values: SQL } {
     const stemmed = sql`to_tsquery('almanac', ${`'${word}'`})`;
     return i === words.length - 1 ? sql`(${stemmed} || to_tsquery('almanac_simple', ${`'${word}':*`}))` : stemmed;
   });
-  return { words, values: sql.join(queries.map((q, i) => sql`(${i}, ${q})`), sql`, `) };
+  return {
+    words,
+    values: sql.join(
+      queries.map((q, i) => sql`(${i}, ${q})`),
+      sql`, `,
+    ),
+  };
 }
 
 const titleMatch = (q: SQL) => sql`to_tsvector('almanac', d.title) @@ ${q}`;
@@ -64,6 +70,13 @@ export async function searchSomeWords(executor: Executor, params: ListingParams,
     limit ${params.pageSize} offset ${(params.page - 1) * params.pageSize}`);
   const ranked = result.rows as Array<{ kb_id: string; total: number }>;
   if (ranked.length === 0) return { rows: [], total: 0 };
-  const byId = new Map((await rowsByIds(executor, ranked.map((r) => r.kb_id))).map((row) => [row.id, row]));
+  const byId = new Map(
+    (
+      await rowsByIds(
+        executor,
+        ranked.map((r) => r.kb_id),
+      )
+    ).map((row) => [row.id, row]),
+  );
   return { rows: ranked.map((r) => byId.get(r.kb_id)).filter((row): row is ListRow => row !== undefined), total: Number(ranked[0]!.total) };
 }

@@ -23,7 +23,10 @@ export async function suggestSearch(executor: Executor, terms: SearchTerms): Pro
     select s.i, s.nearest from (
       select q.i::int as i, q.w,
         (select t.word from catalog_terms t where t.word % q.w order by similarity(t.word, q.w) desc, t.word limit 1) as nearest
-      from (values ${sql.join(candidates.map(({ word, i }) => sql`(${i}::int, ${word}::text)`), sql`, `)}) as q(i, w)
+      from (values ${sql.join(
+        candidates.map(({ word, i }) => sql`(${i}::int, ${word}::text)`),
+        sql`, `,
+      )}) as q(i, w)
       where to_tsvector('almanac', q.w) <> ''::tsvector
         and not exists (select 1 from catalog_terms t where t.word = q.w)
         and not (q.i = ${last} and exists (select 1 from catalog_terms t where t.word like q.w || '%'))

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { asksVerdict, carriesAnswerType, drawsConclusion, givesAskedBound, isAimOrBackground, questionAnswerType, reportsResult, sectionRole } from './answer-type';
+import {
+  asksVerdict,
+  carriesAnswerType,
+  drawsConclusion,
+  givesAskedBound,
+  isAimOrBackground,
+  questionAnswerType,
+  reportsResult,
+  sectionRole,
+} from './answer-type';
 
 describe('the kind of answer a question asks for', () => {
   it.each([
@@ -65,7 +74,7 @@ describe('whether a sentence carries that kind of answer', () => {
 
   it('a lead time is a duration said to come before something', () => {
     expect(carriesAnswerType('lead time', 'Budgets should be set at least twelve years in advance.')).toBe(true);
-    expect(carriesAnswerType('lead time', 'New York requires 90 days\' notice.')).toBe(true);
+    expect(carriesAnswerType('lead time', "New York requires 90 days' notice.")).toBe(true);
     expect(carriesAnswerType('lead time', 'Each budget covers a five-year period.')).toBe(false);
     // "How long has…" is answered by "since" a year.
     expect(carriesAnswerType('duration', 'The number has stood at nine since 1869.')).toBe(true);

@@ -24,7 +24,20 @@ export type AnswerType =
   | 'reason';
 
 /** Strong types are near-certain to be answered by a sentence of that shape; weak ones only lean towards it. */
-export const STRONG_TYPES: ReadonlySet<AnswerType> = new Set(['case', 'provision', 'day', 'date', 'lead time', 'duration', 'frequency', 'money', 'percent', 'age', 'temperature', 'number']);
+export const STRONG_TYPES: ReadonlySet<AnswerType> = new Set([
+  'case',
+  'provision',
+  'day',
+  'date',
+  'lead time',
+  'duration',
+  'frequency',
+  'money',
+  'percent',
+  'age',
+  'temperature',
+  'number',
+]);
 
 /** Words of money in a question ("what minimum salary", "how much does … cost"). */
 const MONEY_WORDS =
@@ -66,12 +79,18 @@ const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
   ],
   ['frequency', /\bhow (often|frequently)\b|\bcada cu[áa]nto\b|\bcon qu[ée] frecuencia\b|\bwie oft\b|\b[àa] quelle fr[ée]quence\b|\btous les combien\b/i],
   // "How well does it protect?", "How effective is it?": effectiveness is stated as a share.
-  ['percent', /\b(what|which) (percentage|proportion|share|fraction|percent)\b|\bhow (well|effective|effectively)\b|\bhow (large|big) a (share|proportion|fraction)\b|\bqu[ée] (porcentaje|proporci[óo]n|parte)\b|\bwelche[rn]? anteil\b|\bwie viel prozent\b|\bquel(le)? (pourcentage|proportion|part)\b/i],
+  [
+    'percent',
+    /\b(what|which) (percentage|proportion|share|fraction|percent)\b|\bhow (well|effective|effectively)\b|\bhow (large|big) a (share|proportion|fraction)\b|\bqu[ée] (porcentaje|proporci[óo]n|parte)\b|\bwelche[rn]? anteil\b|\bwie viel prozent\b|\bquel(le)? (pourcentage|proportion|part)\b/i,
+  ],
   [
     'age',
     /\bhow old\b|\b(what|which|at what) (\w+ ){0,3}ages?\b(?! (group|groups|band|bands|range|structure|distribution)\b)|\bqu[ée] edad\b|\bwie alt\b|\b(welche[sm]?|ab welchem) alter\b|\bquel [âa]ge\b|\b[àa] partir de quel [âa]ge\b/i,
   ],
-  ['temperature', /\b(what|which|at what) (\w+ ){0,3}temperatures?\b|\bhow (hot|cold|warm)\b|\bqu[ée] temperatura\b|\bwelche temperatur\b|\bquelle temp[ée]rature\b/i],
+  [
+    'temperature',
+    /\b(what|which|at what) (\w+ ){0,3}temperatures?\b|\bhow (hot|cold|warm)\b|\bqu[ée] temperatura\b|\bwelche temperatur\b|\bquelle temp[ée]rature\b/i,
+  ],
   [
     'money',
     // The money word close after the question word: "What minimum salary…", "What is the least an employer may pay…".
@@ -107,10 +126,13 @@ const NUMBER_WORDS =
   'un|une|deux|trois|quatre|cinq|sept|huit|neuf|dix|douze|quinze|vingt|trente|cent|mille|moiti[ée]';
 /** "un", "une", "ein", "eine", "uno", "una" are articles far more often than numbers: alone they are no quantity. */
 const ARTICLES = new Set(['un', 'une', 'ein', 'eine', 'uno', 'una']);
-const NUMBER_WORDS_ALONE = NUMBER_WORDS.split('|').filter((w) => !ARTICLES.has(w)).join('|');
+const NUMBER_WORDS_ALONE = NUMBER_WORDS.split('|')
+  .filter((w) => !ARTICLES.has(w))
+  .join('|');
 /** A number that is not a year (a year answers "when", not "how many"). */
 const NUMBER = new RegExp(`(?<![\\d.,])(?!(1[0-9]{3}|20[0-9]{2})(?![\\d.,%]))\\d|\\b(${NUMBER_WORDS_ALONE})\\b`, 'i');
-const PROVISION = /\b(article|art\.|section|§|recital|clause|art[íi]culo|artikel|paragraf)\s*\d+|\b(\p{Lu}[\p{L}-]+\s+){1,6}(Act|Directive|Regulation|Convention|Treaty|Amendment|Code|Law|Ley|Gesetz|Loi)\b|\b(First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth|Eleventh|Twelfth|Thirteenth|Fourteenth|Fifteenth|Sixteenth|Seventeenth|Eighteenth|Nineteenth|Twentieth|Twenty-\w+)\s+Amendment\b/u;
+const PROVISION =
+  /\b(article|art\.|section|§|recital|clause|art[íi]culo|artikel|paragraf)\s*\d+|\b(\p{Lu}[\p{L}-]+\s+){1,6}(Act|Directive|Regulation|Convention|Treaty|Amendment|Code|Law|Ley|Gesetz|Loi)\b|\b(First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth|Eleventh|Twelfth|Thirteenth|Fourteenth|Fifteenth|Sixteenth|Seventeenth|Eighteenth|Nineteenth|Twentieth|Twenty-\w+)\s+Amendment\b/u;
 const TIME_UNIT =
   'years?|months?|weeks?|days?|hours?|minutes?|seconds?|decades?|centur(y|ies)|a[ñn]os?|mes(es)?|semanas?|d[íi]as?|horas?|minutos?|jahre?n?|monate?n?|wochen?|tage?n?|stunden?|minuten?|ans?|ann[ée]es?|mois|semaines?|jours?|heures?|minutes?';
 const DURATION = new RegExp(
@@ -124,10 +146,14 @@ const YEAR_OR_DATE =
 /** A day and month ("August 18, 1920", "18 August", "25 May 2018", "18 de agosto", "18. August", "2018-05-25"), or a weekday. */
 const DAY =
   /\b\d{1,2}(st|nd|rd|th)?\.?\s+(of\s+|de\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|enero|febrero|marzo|abril|mayo|junio|julio|agosto|se?ptiembre|octubre|noviembre|diciembre|januar|februar|m[äa]rz|mai|juni|juli|oktober|dezember|janvier|f[ée]vrier|mars|avril|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre)|\b(january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b/i;
-const CONDITION = /\b(if|when|whenever|unless|before|after|within|until|once|only|as soon as|si|cuando|antes|despu[ée]s|wenn|sobald|bevor|nachdem|innerhalb|lorsque|quand|avant|apr[èe]s|dans un d[ée]lai)\b/i;
-const DEFINITION = /\b(is|are|means|refers to|describes|is defined as|is called|es|son|significa|se define|ist|sind|bedeutet|bezeichnet|est|sont|d[ée]signe|signifie)\b|^[^:]{2,60}:\s/i;
-const PERSON = /\b\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+|\b(the|el|la|der|die|le|la)\s+(president|court|congress|senate|house|employer|employee|controller|processor|authority|minister|commission|council|board|governor|judge|parliament|king|queen|emperor|presidente|tribunal|gobierno|cortes|rey|pr[äa]sident|gericht|regierung|bundestag|pr[ée]sident|conseil|gouvernement)\b/iu;
-const REASON = /\b(because|since|so that|in order to|due to|as a result|reason|therefore|thus|porque|ya que|debido a|weil|da|denn|damit|deshalb|parce que|car|afin de|puisque)\b/i;
+const CONDITION =
+  /\b(if|when|whenever|unless|before|after|within|until|once|only|as soon as|si|cuando|antes|despu[ée]s|wenn|sobald|bevor|nachdem|innerhalb|lorsque|quand|avant|apr[èe]s|dans un d[ée]lai)\b/i;
+const DEFINITION =
+  /\b(is|are|means|refers to|describes|is defined as|is called|es|son|significa|se define|ist|sind|bedeutet|bezeichnet|est|sont|d[ée]signe|signifie)\b|^[^:]{2,60}:\s/i;
+const PERSON =
+  /\b\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+|\b(the|el|la|der|die|le|la)\s+(president|court|congress|senate|house|employer|employee|controller|processor|authority|minister|commission|council|board|governor|judge|parliament|king|queen|emperor|presidente|tribunal|gobierno|cortes|rey|pr[äa]sident|gericht|regierung|bundestag|pr[ée]sident|conseil|gouvernement)\b/iu;
+const REASON =
+  /\b(because|since|so that|in order to|due to|as a result|reason|therefore|thus|porque|ya que|debido a|weil|da|denn|damit|deshalb|parce que|car|afin de|puisque)\b/i;
 
 /** A duration said to come before something: "at least 60 calendar days before", "twelve years in advance", "90 days' notice". */
 const LEAD_TIME = new RegExp(
@@ -147,9 +173,11 @@ const MONEY = new RegExp(
 );
 const PERCENT =
   /\d\s?(%|per ?cent\b|percent\b|prozent\b|por ciento\b|pour ?cent\b)|\b(half|halves|third|thirds|quarter|quarters|fifth|fifths|tenth|tenths|majority|minority|one in \w+|\w+ out of (every )?\w+|mitad|tercio|tercios|cuarto|h[äa]lfte|drittel|viertel|moiti[ée]|tiers|quart)\b/i;
-const FREQUENCY = /\b(every|each|daily|weekly|monthly|quarterly|annual(ly)?|yearly|per (year|month|week|day|hour)|a (year|month|week|day)|times|cada|al (a[ñn]o|mes|d[íi]a)|j[äa]hrlich|monatlich|w[öo]chentlich|t[äa]glich|alle|chaque|tous les|par (an|mois|semaine|jour))\b/i;
+const FREQUENCY =
+  /\b(every|each|daily|weekly|monthly|quarterly|annual(ly)?|yearly|per (year|month|week|day|hour)|a (year|month|week|day)|times|cada|al (a[ñn]o|mes|d[íi]a)|j[äa]hrlich|monatlich|w[öo]chentlich|t[äa]glich|alle|chaque|tous les|par (an|mois|semaine|jour))\b/i;
 /** A sentence that names something: "… is called …", "… known as …", an acronym in brackets. */
-const NAMES_A_TERM = /\b(called|known as|termed|referred to as|named|so-called|dubbed|llamad[oa]s?|denominad[oa]s?|conocid[oa]s? como|genannt|bezeichnet|hei[ßs]t|appel[ée]e?s?|d[ée]nomm[ée]e?s?|nomm[ée]e?s?)\b|\((\p{Lu}[\p{Lu}\p{N}-]{1,9})\)/u;
+const NAMES_A_TERM =
+  /\b(called|known as|termed|referred to as|named|so-called|dubbed|llamad[oa]s?|denominad[oa]s?|conocid[oa]s? como|genannt|bezeichnet|hei[ßs]t|appel[ée]e?s?|d[ée]nomm[ée]e?s?|nomm[ée]e?s?)\b|\((\p{Lu}[\p{Lu}\p{N}-]{1,9})\)/u;
 
 /** The patterns whose match carries an answer of the type (any one of them). */
 function carriers(type: AnswerType): RegExp[] {
@@ -268,9 +296,18 @@ export type SectionRole = 'aim' | 'method' | 'finding';
 
 /** In order: "Main outcome measures" names a method before "outcome" could name a finding. */
 const SECTION_ROLES: Array<[SectionRole, RegExp]> = [
-  ['method', /^(methods?|methodology|materials|patients|participants|subjects|setting|design|study design|interventions?|measurements?|procedures?|data sources?|(main |primary )?outcome measures?|m[ée]todos?|methoden|m[ée]thodes?)$/i],
-  ['finding', /^(main |key |principal )?(results?|findings?|conclusions?|interpretation|discussion|outcomes?|implications?|bottom line|resultados|conclusi[óo]n(es)?|ergebnisse?|schlussfolgerungen?|fazit|r[ée]sultats?)$/i],
-  ['aim', /^(background|introduction|objectives?|purposes?|aims?|goals?|context|rationale|importance|hypothes[ie]s|motivation|study objectives?|antecedentes|objetivos?|introducci[óo]n|hintergrund|einleitung|ziele?|contexte|objectifs?)$/i],
+  [
+    'method',
+    /^(methods?|methodology|materials|patients|participants|subjects|setting|design|study design|interventions?|measurements?|procedures?|data sources?|(main |primary )?outcome measures?|m[ée]todos?|methoden|m[ée]thodes?)$/i,
+  ],
+  [
+    'finding',
+    /^(main |key |principal )?(results?|findings?|conclusions?|interpretation|discussion|outcomes?|implications?|bottom line|resultados|conclusi[óo]n(es)?|ergebnisse?|schlussfolgerungen?|fazit|r[ée]sultats?)$/i,
+  ],
+  [
+    'aim',
+    /^(background|introduction|objectives?|purposes?|aims?|goals?|context|rationale|importance|hypothes[ie]s|motivation|study objectives?|antecedentes|objetivos?|introducci[óo]n|hintergrund|einleitung|ziele?|contexte|objectifs?)$/i,
+  ],
 ];
 
 /** A heading that is only such names ("Background and purpose", "Design, setting, and participants"): the first decides. */
@@ -296,11 +333,14 @@ export function describesMethod(text: string): boolean {
 }
 
 /** A question asking for an upper or a lower limit ("the top fine", "the minimum age", "at most how many"). */
-const ASKS_UPPER = /\b(top|maximum|max|highest|most|largest|biggest|upper|ceiling|cap|at most|longest|oldest)\b|\bm[áa]xim[oa]\b|\bh[öo]chst\w*\b|\bmaximal\w*\b/i;
+const ASKS_UPPER =
+  /\b(top|maximum|max|highest|most|largest|biggest|upper|ceiling|cap|at most|longest|oldest)\b|\bm[áa]xim[oa]\b|\bh[öo]chst\w*\b|\bmaximal\w*\b/i;
 const ASKS_LOWER = /\b(minimum|min|lowest|least|smallest|youngest|earliest|shortest|floor|at least)\b|\bm[íi]nim[oa]\b|\bmindest\w*\b|\bminimal\w*\b/i;
 /** A statement giving such a limit ("up to EUR 20 million", "not below 13 years", "at least 30 years old"). */
-const GIVES_UPPER = /\b(up to|at most|no more than|not more than|maximum|max\.?|cap(ped)? (at|of)|ceiling|not exceed|may not exceed|hasta|como m[áa]ximo|bis zu|h[öo]chstens|jusqu['’][àa]|au plus|au maximum)\b/i;
-const GIVES_LOWER = /\b(at least|no less than|not less than|not below|minimum|min\.?|or (older|more|over|above)|from the age of|al menos|como m[íi]nimo|mindestens|au moins|au minimum)\b/i;
+const GIVES_UPPER =
+  /\b(up to|at most|no more than|not more than|maximum|max\.?|cap(ped)? (at|of)|ceiling|not exceed|may not exceed|hasta|como m[áa]ximo|bis zu|h[öo]chstens|jusqu['’][àa]|au plus|au maximum)\b/i;
+const GIVES_LOWER =
+  /\b(at least|no less than|not less than|not below|minimum|min\.?|or (older|more|over|above)|from the age of|al menos|como m[íi]nimo|mindestens|au moins|au minimum)\b/i;
 
 /** Does the statement give a limit of the direction the question asks for (0 when it asks for none)? */
 export function givesAskedBound(question: string, text: string): boolean {

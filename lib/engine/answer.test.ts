@@ -14,7 +14,15 @@ const relevant = (terms: QueryTerm[], passages: RetrievedChunk[], query = '') =>
 
 const term = (word: string, lexeme: string, idf: number, docFreq = 1): QueryTerm => ({ word, lexeme, idf, docFreq });
 const chunk = (id: number, content: string, score: number, extra: Partial<RetrievedChunk> = {}): RetrievedChunk => ({
-  chunkId: id, documentId: `doc_${id}`, documentTitle: `Doc ${id}`, page: null, heading: null, content, tokenCount: 10, score, ...extra,
+  chunkId: id,
+  documentId: `doc_${id}`,
+  documentTitle: `Doc ${id}`,
+  page: null,
+  heading: null,
+  content,
+  tokenCount: 10,
+  score,
+  ...extra,
 });
 
 describe('extractive answers', () => {
@@ -29,22 +37,43 @@ describe('extractive answers', () => {
     expect(answer.answer.startsWith('Glaciers retreat at a rate of 30 metres a year. [1]')).toBe(true);
     expect(answer.citations[0]).toEqual({ document_id: 'doc_1', title: 'Doc 1', excerpt: 'Glaciers retreat at a rate of 30 metres a year.', page: null });
     // The second document covers the whole question on its own, so it may be cited too, with its page.
-    for (const c of answer.citations.slice(1)) expect(c).toEqual({ document_id: 'doc_2', title: 'Doc 2', excerpt: 'The retreat rate of the glacier doubled after 1990.', page: 3 });
+    for (const c of answer.citations.slice(1))
+      expect(c).toEqual({ document_id: 'doc_2', title: 'Doc 2', excerpt: 'The retreat rate of the glacier doubled after 1990.', page: 3 });
   });
 
   it('a list ends where the next list begins, so the second list is a statement of its own', () => {
-    const t = [term('quadratic', 'quadrat', 2.5), term('discriminant', 'discrimin', 3), term('negative', 'negat', 2), term('real', 'real', 1.5), term('solutions', 'solut', 1)];
+    const t = [
+      term('quadratic', 'quadrat', 2.5),
+      term('discriminant', 'discrimin', 3),
+      term('negative', 'negat', 2),
+      term('real', 'real', 1.5),
+      term('solutions', 'solut', 1),
+    ];
     const passages = [
-      chunk(1, 'Every quadratic equation can be solved with the quadratic formula, which gives its real solutions:\nx = (-b ± √(b^2 - 4ac)) / (2a)\nHere a, b and c are the coefficients of the equation.\nThe discriminant tells how many real solutions there are:\n- discriminant positive: two real solutions;\n- discriminant zero: one real solution;\n- discriminant negative: no real solutions.', 9),
+      chunk(
+        1,
+        'Every quadratic equation can be solved with the quadratic formula, which gives its real solutions:\nx = (-b ± √(b^2 - 4ac)) / (2a)\nHere a, b and c are the coefficients of the equation.\nThe discriminant tells how many real solutions there are:\n- discriminant positive: two real solutions;\n- discriminant zero: one real solution;\n- discriminant negative: no real solutions.',
+        9,
+      ),
     ];
     const answer = composeExtractiveAnswer('How many real solutions does a quadratic have when the discriminant is negative?', t, passages);
     expect(answer.answer).toContain('discriminant negative: no real solutions');
   });
 
   it('a short sentence closing a list item is read with its item, not with the next one', () => {
-    const t = [term('system', 'system', 1), term('called', 'call', 0.5), term('lines', 'line', 1), term('parallel', 'parallel', 3), term('solution', 'solut', 2)];
+    const t = [
+      term('system', 'system', 1),
+      term('called', 'call', 0.5),
+      term('lines', 'line', 1),
+      term('parallel', 'parallel', 3),
+      term('solution', 'solut', 2),
+    ];
     const passages = [
-      chunk(1, 'So a system of two linear equations has one solution, no solution or infinitely many solutions. - Different slopes: the lines intersect once. The system is called consistent. - Same slope, different intercepts: the lines are parallel and there is no solution. The system is called inconsistent. - Same slope and intercept: the same line, infinitely many solutions. The system is called dependent.', 9),
+      chunk(
+        1,
+        'So a system of two linear equations has one solution, no solution or infinitely many solutions. - Different slopes: the lines intersect once. The system is called consistent. - Same slope, different intercepts: the lines are parallel and there is no solution. The system is called inconsistent. - Same slope and intercept: the same line, infinitely many solutions. The system is called dependent.',
+        9,
+      ),
     ];
     const answer = composeExtractiveAnswer('What is a system called when its lines are parallel and it has no solution?', t, passages);
     expect(answer.answer.split(' [1]')[0]).toContain('The system is called inconsistent.');
@@ -62,7 +91,11 @@ describe('extractive answers', () => {
   it('a caption or a heading line states nothing and is never a statement of the answer', () => {
     const t = [term('columbian', 'columbian', 3), term('exchange', 'exchang', 2.5)];
     const passages = [
-      chunk(1, 'Examples of the Columbian Exchange\nMaize (corn), potatoes; Wheat, rice, sugar cane\nThe historian Alfred Crosby coined the term Columbian Exchange in 1972 for the transfer of plants, animals and diseases between the hemispheres.', 9),
+      chunk(
+        1,
+        'Examples of the Columbian Exchange\nMaize (corn), potatoes; Wheat, rice, sugar cane\nThe historian Alfred Crosby coined the term Columbian Exchange in 1972 for the transfer of plants, animals and diseases between the hemispheres.',
+        9,
+      ),
     ];
     const answer = composeExtractiveAnswer('What was the Columbian Exchange?', t, passages);
     expect(answer.answer.startsWith('The historian Alfred Crosby coined the term Columbian Exchange')).toBe(true);
@@ -81,13 +114,19 @@ describe('extractive answers', () => {
   it('the label of a paragraph supplies the entity asked for ("which case") and is shown as context', () => {
     const caseTerms = [term('case', 'case', 1), term('established', 'establish', 1.5), term('judicial', 'judici', 2.5), term('review', 'review', 2)];
     const passages = [
-      chunk(1, 'Marbury v. Madison (1803). Marbury had been appointed a justice of the peace. The case established judicial review.\n\nMcCulloch v. Maryland (1819). Maryland tried to tax the Second Bank.', 9),
+      chunk(
+        1,
+        'Marbury v. Madison (1803). Marbury had been appointed a justice of the peace. The case established judicial review.\n\nMcCulloch v. Maryland (1819). Maryland tried to tax the Second Bank.',
+        9,
+      ),
       chunk(2, 'Judicial review applies only to actual cases and controversies.', 8),
     ];
     const answer = composeExtractiveAnswer('Which Supreme Court case established judicial review?', caseTerms, passages);
     expect(answer.answer.startsWith('Marbury v. Madison (1803): The case established judicial review. [1]')).toBe(true);
     // The excerpt runs from the label to the sentence: verbatim, and it shows where the name comes from.
-    expect(answer.citations[0].excerpt).toBe('Marbury v. Madison (1803). Marbury had been appointed a justice of the peace. The case established judicial review.');
+    expect(answer.citations[0].excerpt).toBe(
+      'Marbury v. Madison (1803). Marbury had been appointed a justice of the peace. The case established judicial review.',
+    );
   });
 
   it('"how long" is answered by the duration under the label that names what was asked', () => {
@@ -108,7 +147,9 @@ describe('extractive answers', () => {
     const t = [term('long', 'long', 3.75), term('senator', 'senat', 1.91), term('term', 'term', 2.65), term('office', 'offic', 1.72)];
     const content =
       'The Constitution sets minimum qualifications for the elected federal offices.\n\nRepresentative: at least 25 years old, a citizen for at least 7 years, and an inhabitant of the state represented. Term of two years.\n\nSenator: at least 30 years old, a citizen for at least 9 years, and an inhabitant of the state represented. Term of six years, with one third of the Senate elected every two years.\n\nPresident: at least 35 years old, a natural born citizen. Term of four years.';
-    const answer = composeExtractiveAnswer("How long is a senator's term of office?", t, [chunk(1, content, 9, { heading: 'The Constitution at a Glance > Qualifications for federal office' })]);
+    const answer = composeExtractiveAnswer("How long is a senator's term of office?", t, [
+      chunk(1, content, 9, { heading: 'The Constitution at a Glance > Qualifications for federal office' }),
+    ]);
     expect(answer.answer.split(' [1]')[0]).toBe('Senator: Term of six years, with one third of the Senate elected every two years.');
     expect(answer.answer).not.toContain('Term of two years');
     expect(answer.answer).not.toContain('Term of four years');
@@ -117,38 +158,86 @@ describe('extractive answers', () => {
   it('a finding outranks the aim that restates the question', () => {
     const aimTerms = [term('exercise', 'exercis', 2), term('blood', 'blood', 1.5), term('pressure', 'pressur', 1.5), term('lower', 'lower', 1)];
     const passages = [
-      chunk(1, 'The aim of this study was to assess whether exercise lowers blood pressure. Twelve weeks of brisk walking lowered systolic blood pressure by 5 mm Hg compared with usual care.', 9),
+      chunk(
+        1,
+        'The aim of this study was to assess whether exercise lowers blood pressure. Twelve weeks of brisk walking lowered systolic blood pressure by 5 mm Hg compared with usual care.',
+        9,
+      ),
     ];
     const answer = composeExtractiveAnswer('Does exercise lower blood pressure?', aimTerms, passages);
     expect(answer.answer.startsWith('Twelve weeks of brisk walking lowered systolic blood pressure')).toBe(true);
   });
 
   it("a yes-or-no question about a study is answered by its conclusion, not by the background under the study's title words", () => {
-    const studyTerms = [term('statins', 'statin', 3), term('pretreatment', 'pretreat', 2.5), term('improve', 'improv', 1.2), term('outcome', 'outcom', 1.2), term('stroke', 'stroke', 2)];
+    const studyTerms = [
+      term('statins', 'statin', 3),
+      term('pretreatment', 'pretreat', 2.5),
+      term('improve', 'improv', 1.2),
+      term('outcome', 'outcom', 1.2),
+      term('stroke', 'stroke', 2),
+    ];
     const study = { documentId: 'doc_study' };
     const passages = [
-      chunk(1, 'Statins given before a stroke might improve clinical outcome after stroke through effects beyond lowering cholesterol. Whether pretreatment with statins improves outcome is not known.', 9, { ...study, heading: 'Abstract > Background' }),
-      chunk(2, 'Of 324 patients, 62 were on statins before the stroke. Pretreatment with statins was associated with a better functional outcome at 90 days (odds ratio 2.3, p = 0.01).', 7, { ...study, heading: 'Abstract > Results' }),
-      chunk(3, 'These findings suggest that statin pretreatment may improve outcome after ischaemic stroke.', 6, { ...study, heading: 'Abstract > Conclusions' }),
+      chunk(
+        1,
+        'Statins given before a stroke might improve clinical outcome after stroke through effects beyond lowering cholesterol. Whether pretreatment with statins improves outcome is not known.',
+        9,
+        { ...study, heading: 'Abstract > Background' },
+      ),
+      chunk(
+        2,
+        'Of 324 patients, 62 were on statins before the stroke. Pretreatment with statins was associated with a better functional outcome at 90 days (odds ratio 2.3, p = 0.01).',
+        7,
+        { ...study, heading: 'Abstract > Results' },
+      ),
+      chunk(3, 'These findings suggest that statin pretreatment may improve outcome after ischaemic stroke.', 6, {
+        ...study,
+        heading: 'Abstract > Conclusions',
+      }),
     ];
     const answer = composeExtractiveAnswer('Does pretreatment with statins improve clinical outcome after stroke?', studyTerms, passages);
     expect(answer.answer.split(' [1]')[0]).toMatch(/^(Pretreatment with statins was associated|These findings suggest)/);
   });
 
   it('in an abstract without headings, a yes-or-no question is answered by the sentence worded as a finding, not by the background', () => {
-    const aceTerms = [term('ace', 'ace', 2.5), term('inhibitors', 'inhibitor', 2.5), term('cause', 'caus', 1), term('cough', 'cough', 3), term('older', 'older', 1.5), term('patients', 'patient', 0.8)];
+    const aceTerms = [
+      term('ace', 'ace', 2.5),
+      term('inhibitors', 'inhibitor', 2.5),
+      term('cause', 'caus', 1),
+      term('cough', 'cough', 3),
+      term('older', 'older', 1.5),
+      term('patients', 'patient', 0.8),
+    ];
     const passages = [
-      chunk(1, 'ACE inhibitors are widely prescribed to older patients, and cough is a recognised side effect of ACE inhibitors. Of 412 older patients followed for a year, 38 (9%) developed a persistent dry cough, most of them within the first month.', 9),
+      chunk(
+        1,
+        'ACE inhibitors are widely prescribed to older patients, and cough is a recognised side effect of ACE inhibitors. Of 412 older patients followed for a year, 38 (9%) developed a persistent dry cough, most of them within the first month.',
+        9,
+      ),
     ];
     const answer = composeExtractiveAnswer('Do ACE inhibitors cause cough in older patients?', aceTerms, passages);
     expect(answer.answer.split(' [1]')[0]).toMatch(/^Of 412 older patients followed for a year, 38 \(9%\) developed/);
   });
 
   it("another study's conclusion does not answer a question about the study that matches it best", () => {
-    const studyTerms = [term('statins', 'statin', 3), term('pretreatment', 'pretreat', 2.5), term('improve', 'improv', 1.2), term('outcome', 'outcom', 1.2), term('stroke', 'stroke', 2)];
+    const studyTerms = [
+      term('statins', 'statin', 3),
+      term('pretreatment', 'pretreat', 2.5),
+      term('improve', 'improv', 1.2),
+      term('outcome', 'outcom', 1.2),
+      term('stroke', 'stroke', 2),
+    ];
     const passages = [
-      chunk(1, 'Statins lower cholesterol, and their use before a stroke has been linked to smaller infarcts in animal models. We studied 324 consecutive patients with acute stroke, 62 of them on statin pretreatment.', 9, { documentId: 'doc_statins', heading: 'Abstract 1 > Background' }),
-      chunk(2, 'Oestrogen pretreatment does not appear to improve IVF outcomes in poor responders.', 6, { documentId: 'doc_ivf', heading: 'Abstract 2 > Conclusions' }),
+      chunk(
+        1,
+        'Statins lower cholesterol, and their use before a stroke has been linked to smaller infarcts in animal models. We studied 324 consecutive patients with acute stroke, 62 of them on statin pretreatment.',
+        9,
+        { documentId: 'doc_statins', heading: 'Abstract 1 > Background' },
+      ),
+      chunk(2, 'Oestrogen pretreatment does not appear to improve IVF outcomes in poor responders.', 6, {
+        documentId: 'doc_ivf',
+        heading: 'Abstract 2 > Conclusions',
+      }),
     ];
     const answer = composeExtractiveAnswer('Does pretreatment with statins improve clinical outcome after stroke?', studyTerms, passages);
     expect(answer.citations[0].document_id).toBe('doc_statins');
@@ -164,7 +253,9 @@ describe('extractive answers', () => {
   });
 
   it('a sentence introducing a list brings the list items', () => {
-    const passages = [chunk(1, 'Glacier retreat is measured in three ways:\n\nRepeat photography.\n\nGPS stakes drilled into the ice.\n\nSatellite altimetry.', 5)];
+    const passages = [
+      chunk(1, 'Glacier retreat is measured in three ways:\n\nRepeat photography.\n\nGPS stakes drilled into the ice.\n\nSatellite altimetry.', 5),
+    ];
     const [first] = select(terms, passages);
     expect(first.text).toBe('Glacier retreat is measured in three ways:\n\nRepeat photography.\n\nGPS stakes drilled into the ice.\n\nSatellite altimetry.');
   });
@@ -185,7 +276,9 @@ describe('extractive answers', () => {
 
   it('prefers the statement that repeats the numbers the question gives (the same instance)', () => {
     const rideTerms = [term('ride', 'ride', 2), term('kilometres', 'kilometr', 1.5), term('cost', 'cost', 1.5)];
-    const passages = [chunk(1, 'Every taxi ride costs $3.50 to start plus $2.20 for each kilometre of the ride. The fare for 12 kilometres costs $29.90 in all.', 5)];
+    const passages = [
+      chunk(1, 'Every taxi ride costs $3.50 to start plus $2.20 for each kilometre of the ride. The fare for 12 kilometres costs $29.90 in all.', 5),
+    ];
     const [first] = select(rideTerms, passages, 'How much does a ride of 12 kilometres cost?');
     expect(first.text).toBe('The fare for 12 kilometres costs $29.90 in all.');
   });
@@ -201,9 +294,22 @@ describe('extractive answers', () => {
   });
 
   it('a negated question is answered by the statement that says what does not hold, not by its opposite', () => {
-    const t = [term('proportion', 'proport', 2), term('people', 'peopl', 1), term('high', 'high', 1), term('blood', 'blood', 1.5), term('pressure', 'pressur', 1.5), term('single', 'singl', 2), term('identifiable', 'identifi', 3), term('cause', 'caus', 2)];
+    const t = [
+      term('proportion', 'proport', 2),
+      term('people', 'peopl', 1),
+      term('high', 'high', 1),
+      term('blood', 'blood', 1.5),
+      term('pressure', 'pressur', 1.5),
+      term('single', 'singl', 2),
+      term('identifiable', 'identifi', 3),
+      term('cause', 'caus', 2),
+    ];
     const passages = [
-      chunk(1, 'About 90 to 95% of adults with hypertension have primary hypertension, which has no single identifiable cause and arises from an interaction of genetics, age and lifestyle factors. The remaining 5 to 10% have secondary hypertension caused by an identifiable, and sometimes curable, condition.', 9),
+      chunk(
+        1,
+        'About 90 to 95% of adults with hypertension have primary hypertension, which has no single identifiable cause and arises from an interaction of genetics, age and lifestyle factors. The remaining 5 to 10% have secondary hypertension caused by an identifiable, and sometimes curable, condition.',
+        9,
+      ),
     ];
     const answer = composeExtractiveAnswer('What proportion of people with high blood pressure have no single identifiable cause?', t, passages);
     expect(answer.answer.split(' [1]')[0]).toContain('About 90 to 95%');
@@ -227,7 +333,8 @@ describe('extractive answers', () => {
 
   it('a table row is shown with its columns named, its excerpt still the verbatim row', () => {
     const t = [term('reading', 'read', 1), term('stage', 'stage', 2), term('hypertension', 'hypertens', 1.5)];
-    const content = 'Category; Systolic (mm Hg); ; Diastolic (mm Hg)\nStage 1 hypertension; 130–139; or; 80–89\nStage 2 hypertension; 140 or higher; or; 90 or higher';
+    const content =
+      'Category; Systolic (mm Hg); ; Diastolic (mm Hg)\nStage 1 hypertension; 130–139; or; 80–89\nStage 2 hypertension; 140 or higher; or; 90 or higher';
     const answer = composeExtractiveAnswer('What reading counts as stage 2 hypertension?', t, [chunk(1, content, 9)]);
     expect(answer.answer.startsWith('Category: Stage 2 hypertension; Systolic (mm Hg): 140 or higher; or; Diastolic (mm Hg): 90 or higher [1]')).toBe(true);
     expect(answer.citations[0].excerpt).toBe('Stage 2 hypertension; 140 or higher; or; 90 or higher');
@@ -235,7 +342,13 @@ describe('extractive answers', () => {
 
   it('a statement that opens with its own label is not prefixed with it again', () => {
     const t = [term('states', 'state', 1), term('ratify', 'ratifi', 2), term('amendments', 'amend', 1.5), term('legislatures', 'legislatur', 2.5)];
-    const passages = [chunk(1, 'By state legislatures: ratification by the legislatures of three fourths of the states (38 of 50 today). Twenty-six amendments were ratified this way.', 9)];
+    const passages = [
+      chunk(
+        1,
+        'By state legislatures: ratification by the legislatures of three fourths of the states (38 of 50 today). Twenty-six amendments were ratified this way.',
+        9,
+      ),
+    ];
     const answer = composeExtractiveAnswer('How many state legislatures must ratify amendments?', t, passages);
     expect(answer.answer).toContain('38 of 50');
     expect(answer.answer).not.toContain('By state legislatures: By state legislatures');
@@ -273,10 +386,18 @@ describe('back matter', () => {
 describe('notices about the document', () => {
   it('a disclaimer is never an answer, however many words it shares with the question', async () => {
     const { isDisclaimer } = await import('./back-matter');
-    expect(['Sample content written for the demo marketplace by Civic Texts Press.', 'General information, not individual dietary or medical advice.', 'Eine kurze Illustration, keine Rechts- oder Fachberatung.'].every(isDisclaimer)).toBe(true);
+    expect(
+      [
+        'Sample content written for the demo marketplace by Civic Texts Press.',
+        'General information, not individual dietary or medical advice.',
+        'Eine kurze Illustration, keine Rechts- oder Fachberatung.',
+      ].every(isDisclaimer),
+    ).toBe(true);
     expect(['Employers need not follow the advice of the committee.', 'The tax is not an official measure of poverty.'].some(isDisclaimer)).toBe(false);
     const terms = [term('constitution', 'constitut', 3), term('written', 'written', 2)];
     const passage = chunk(1, 'Sample content written for the demo marketplace by Civic Texts Press. The Constitution was written in Philadelphia in 1787.', 5);
-    expect(select(terms, [passage], 'Where was the Constitution written?').map((s) => s.text)).toEqual(['The Constitution was written in Philadelphia in 1787.']);
+    expect(select(terms, [passage], 'Where was the Constitution written?').map((s) => s.text)).toEqual([
+      'The Constitution was written in Philadelphia in 1787.',
+    ]);
   });
 });

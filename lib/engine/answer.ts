@@ -47,7 +47,13 @@ function withContext(context: string | null, text: string): string {
   return text.startsWith(name) ? text : `${name}: ${text}`;
 }
 
-export function composeExtractiveAnswer(query: string, terms: QueryTerm[], passages: RetrievedChunk[], lexicon?: Lexicon, options: { language?: SearchLanguage; model?: ReaderModel; question?: Question; gateThreshold?: number | null } = {}): QueryAnswer {
+export function composeExtractiveAnswer(
+  query: string,
+  terms: QueryTerm[],
+  passages: RetrievedChunk[],
+  lexicon?: Lexicon,
+  options: { language?: SearchLanguage; model?: ReaderModel; question?: Question; gateThreshold?: number | null } = {},
+): QueryAnswer {
   const read = passages.slice(0, PASSAGES_READ);
   const q = options.question ?? analyseQuestion(query, terms, lexicon ?? fallbackLexicon(terms), options.language);
   const judgement = judgeAnswerable(q, read, options.model, options.gateThreshold);

@@ -28,7 +28,12 @@ export interface Judgement {
 }
 
 /** `gateThreshold`: the knowledge base's own threshold (SearchResult.gateThreshold), null for the model's. */
-export function judgeAnswerable(q: Question, passages: SearchResult['chunks'], model: ReaderModel = READER_MODEL, gateThreshold: number | null = null): Judgement {
+export function judgeAnswerable(
+  q: Question,
+  passages: SearchResult['chunks'],
+  model: ReaderModel = READER_MODEL,
+  gateThreshold: number | null = null,
+): Judgement {
   const read = passages.slice(0, PASSAGES_READ);
   const ranked = rankSentences(q, read, model.sentenceWeights);
   return { answerable: ranked.length > 0 && isRelevant(q, read, ranked[0].score, model.gate, gateThreshold), ranked };

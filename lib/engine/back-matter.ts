@@ -3,12 +3,20 @@
  * itself, so neither the reader nor the relevance gate reads it, though it stays searchable.
  */
 /** Headings of a document's back matter, in the four languages the engine stems. */
-const BACK_MATTER = /^(references|notes|notes and references|citations|sources|bibliography|further reading|see also|external links|footnotes|works cited|referencias|notas|bibliograf[ií]a|enlaces externos|v[ée]ase tambi[ée]n|einzelnachweise|literatur|weblinks|anmerkungen|quellen|siehe auch|r[ée]f[ée]rences|notes et r[ée]f[ée]rences|bibliographie|liens externes|voir aussi)\s*[:.]?$/i;
+const BACK_MATTER =
+  /^(references|notes|notes and references|citations|sources|bibliography|further reading|see also|external links|footnotes|works cited|referencias|notas|bibliograf[ií]a|enlaces externos|v[ée]ase tambi[ée]n|einzelnachweise|literatur|weblinks|anmerkungen|quellen|siehe auch|r[ée]f[ée]rences|notes et r[ée]f[ée]rences|bibliographie|liens externes|voir aussi)\s*[:.]?$/i;
 
 /** Whether a passage sits under back matter (any level of its heading path; "( edit )" and numbering ignored). */
 export function isBackMatter(heading: string | null): boolean {
   if (!heading) return false;
-  return heading.split(' > ').some((h) => BACK_MATTER.test(h.replace(/^[\d.\s]+/, '').replace(/\(\s*edit\s*\)/i, '').trim()));
+  return heading.split(' > ').some((h) =>
+    BACK_MATTER.test(
+      h
+        .replace(/^[\d.\s]+/, '')
+        .replace(/\(\s*edit\s*\)/i, '')
+        .trim(),
+    ),
+  );
 }
 
 /**

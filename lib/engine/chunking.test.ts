@@ -6,7 +6,7 @@ import { countWords } from './text';
 const sentence = (i: number, words = 12) => `Sentence ${i} ${'word '.repeat(words - 3).trim()} end.`;
 const para = (from: number, n: number, words = 12) => Array.from({ length: n }, (_, i) => sentence(from + i, words)).join(' ');
 
-function doc(pages: Array<{ page: number | null; blocks: Array<[ 'h' | 'p', string, number? ]> }>): ParsedDocument {
+function doc(pages: Array<{ page: number | null; blocks: Array<['h' | 'p', string, number?]> }>): ParsedDocument {
   return {
     title: 'Doc',
     format: 'markdown',
@@ -14,14 +14,29 @@ function doc(pages: Array<{ page: number | null; blocks: Array<[ 'h' | 'p', stri
     pageCount: pages[0].page === null ? null : pages.length,
     pages: pages.map((p) => ({
       page: p.page,
-      blocks: p.blocks.map(([k, text, level]) => ({ kind: k === 'h' ? ('heading' as const) : ('paragraph' as const), level: k === 'h' ? (level ?? 2) : 0, text })),
+      blocks: p.blocks.map(([k, text, level]) => ({
+        kind: k === 'h' ? ('heading' as const) : ('paragraph' as const),
+        level: k === 'h' ? (level ?? 2) : 0,
+        text,
+      })),
     })),
   };
 }
 
 describe('chunkDocument', () => {
   it('keeps every chunk a verbatim slice of its page text, within the size bounds', () => {
-    const d = doc([{ page: null, blocks: [['h', 'Doc', 1], ['p', para(0, 40)], ['p', para(100, 25)], ['h', 'Second'], ['p', para(200, 60)]] }]);
+    const d = doc([
+      {
+        page: null,
+        blocks: [
+          ['h', 'Doc', 1],
+          ['p', para(0, 40)],
+          ['p', para(100, 25)],
+          ['h', 'Second'],
+          ['p', para(200, 60)],
+        ],
+      },
+    ]);
     const chunks = chunkDocument(d);
     const text = pageText(d.pages[0]);
     expect(chunks.length).toBeGreaterThan(4);
@@ -36,7 +51,20 @@ describe('chunkDocument', () => {
   });
 
   it('never crosses a heading and keeps the heading path', () => {
-    const d = doc([{ page: null, blocks: [['h', 'Doc', 1], ['h', 'A'], ['p', para(0, 3)], ['h', 'A1', 3], ['p', para(10, 3)], ['h', 'B'], ['p', para(20, 3)]] }]);
+    const d = doc([
+      {
+        page: null,
+        blocks: [
+          ['h', 'Doc', 1],
+          ['h', 'A'],
+          ['p', para(0, 3)],
+          ['h', 'A1', 3],
+          ['p', para(10, 3)],
+          ['h', 'B'],
+          ['p', para(20, 3)],
+        ],
+      },
+    ]);
     const chunks = chunkDocument(d);
     expect(chunks.map((c) => c.heading)).toEqual(['Doc > A', 'Doc > A > A1', 'Doc > B']);
     expect(chunks.map((c) => c.content.slice(0, 11))).toEqual(['Sentence 0 ', 'Sentence 10', 'Sentence 20']);
@@ -44,11 +72,21 @@ describe('chunkDocument', () => {
 
   it('never crosses a page and keeps page numbers; the heading path carries over pages', () => {
     const d = doc([
-      { page: 1, blocks: [['h', 'Doc', 1], ['h', 'Part'], ['p', para(0, 5)]] },
+      {
+        page: 1,
+        blocks: [
+          ['h', 'Doc', 1],
+          ['h', 'Part'],
+          ['p', para(0, 5)],
+        ],
+      },
       { page: 2, blocks: [['p', para(50, 5)]] },
     ]);
     const chunks = chunkDocument(d);
-    expect(chunks.map((c) => [c.page, c.heading])).toEqual([[1, 'Doc > Part'], [2, 'Doc > Part']]);
+    expect(chunks.map((c) => [c.page, c.heading])).toEqual([
+      [1, 'Doc > Part'],
+      [2, 'Doc > Part'],
+    ]);
   });
 
   it('overlaps consecutive chunks by one short sentence', () => {
@@ -71,7 +109,16 @@ describe('chunkDocument', () => {
   });
 
   it('ordinals are consecutive from 0', () => {
-    const d = doc([{ page: null, blocks: [['p', para(0, 50)], ['h', 'X'], ['p', para(60, 50)]] }]);
+    const d = doc([
+      {
+        page: null,
+        blocks: [
+          ['p', para(0, 50)],
+          ['h', 'X'],
+          ['p', para(60, 50)],
+        ],
+      },
+    ]);
     expect(chunkDocument(d).map((c) => c.ordinal)).toEqual(chunkDocument(d).map((_, i) => i));
   });
 });

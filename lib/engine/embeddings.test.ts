@@ -62,7 +62,16 @@ describe('fuseRanks', () => {
 
 describe('lexicalLead', () => {
   const ranked = (...rows: Array<[string, number]>): RetrievedChunk[] =>
-    rows.map(([documentId, score], i) => ({ chunkId: i + 1, documentId, documentTitle: documentId, page: null, heading: null, content: '', tokenCount: 1, score }));
+    rows.map(([documentId, score], i) => ({
+      chunkId: i + 1,
+      documentId,
+      documentTitle: documentId,
+      page: null,
+      heading: null,
+      content: '',
+      tokenCount: 1,
+      score,
+    }));
 
   it("is the best document's lead over the next document, as a share of its score", () => {
     // The best document's second chunk does not count: the lead is over another document.

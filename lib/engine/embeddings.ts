@@ -68,7 +68,8 @@ export async function embedTexts(config: EmbeddingsConfig, texts: string[], sign
     let dimension = -1;
     for (const item of ordered) {
       const v = item.embedding;
-      if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) throw new EmbeddingsError('embeddings answer holds an invalid vector');
+      if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x)))
+        throw new EmbeddingsError('embeddings answer holds an invalid vector');
       if (dimension >= 0 && v.length !== dimension) throw new EmbeddingsError('embeddings answer mixes dimensions');
       dimension = v.length;
       out.push(normalise(v as number[]));
@@ -86,7 +87,11 @@ export function realArrayLiteral(vector: number[]): string {
  * A question's vector for hybrid retrieval; undefined when the endpoint fails, so that retrieval stays lexical and
  * the buyer still gets an answer. An aborted request (the client went away) is not a failure: it ends the work.
  */
-export async function questionVector(config: EmbeddingsConfig, question: string, context: { signal?: AbortSignal; requestId?: string } = {}): Promise<QueryVector | undefined> {
+export async function questionVector(
+  config: EmbeddingsConfig,
+  question: string,
+  context: { signal?: AbortSignal; requestId?: string } = {},
+): Promise<QueryVector | undefined> {
   try {
     const [values] = await embedTexts(config, [question], context.signal);
     return { model: config.model, values };

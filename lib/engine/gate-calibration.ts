@@ -66,7 +66,10 @@ export function thresholdFromScores(scores: readonly CalibrationScore[], shipped
     return own.filter((s) => s.score >= shipped).length * 2 <= own.length;
   });
   if (foreign.length < 2) return null;
-  const kept = scores.filter((s) => foreign.includes(s.domain)).map((s) => s.score).sort((a, b) => a - b);
+  const kept = scores
+    .filter((s) => foreign.includes(s.domain))
+    .map((s) => s.score)
+    .sort((a, b) => a - b);
   // Just above the score of the question at the share: that question and every one below it are refused.
   const at = kept[Math.min(kept.length - 1, Math.floor(CALIBRATION_SHARE * kept.length))] + 1e-6;
   // Rounded up, so that the question at the share stays below it.

@@ -21,7 +21,10 @@ function load(): Table {
   const counts = new Map<string, number>();
   let total = 0;
   for (const { word, count } of rows) {
-    const folded = word.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+    const folded = word
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase();
     counts.set(folded, (counts.get(folded) ?? 0) + count);
     total += count;
   }

@@ -63,4 +63,3 @@ export async function answerHostedQuery(
   }
   return composeExtractiveAnswer(request.query, result.terms, result.chunks, undefined, { question, gateThreshold: result.gateThreshold });
 }
-

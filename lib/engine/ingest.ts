@@ -16,14 +16,7 @@ import { tooLargeMessage } from '@/lib/platform/file-size';
  * rows written in one transaction. Every function takes the executor: the seed calls them before getDb() resolves.
  */
 export type IngestFailureCode =
-  | 'knowledge_base_not_found'
-  | 'empty_file'
-  | 'file_too_large'
-  | 'unsupported_type'
-  | 'corrupt_pdf'
-  | 'no_text'
-  | 'invalid_encoding'
-  | 'over_limit';
+  'knowledge_base_not_found' | 'empty_file' | 'file_too_large' | 'unsupported_type' | 'corrupt_pdf' | 'no_text' | 'invalid_encoding' | 'over_limit';
 
 export type IngestResult =
   | {
@@ -316,9 +309,13 @@ export async function reindexKnowledgeBase(db: Executor, kbId: string, options: 
   return db.transaction(async (tx) => {
     const config = await lockKnowledgeBase(tx, kbId, { adoptLanguage: true });
     if (!config) return { ok: false as const, code: 'knowledge_base_not_found' as const };
-    const docs = rows<{ id: string; title: string; mime_type: string; page_count: number | null; structure: { format: ParsedDocument['format']; pages: ParsedDocument['pages'] } | null }>(
-      await tx.execute(sql`select id, title, mime_type, page_count, structure from documents where kb_id = ${kbId} order by id`),
-    );
+    const docs = rows<{
+      id: string;
+      title: string;
+      mime_type: string;
+      page_count: number | null;
+      structure: { format: ParsedDocument['format']; pages: ParsedDocument['pages'] } | null;
+    }>(await tx.execute(sql`select id, title, mime_type, page_count, structure from documents where kb_id = ${kbId} order by id`));
     let total = 0;
     for (const d of docs) {
       if (!d.structure) continue;

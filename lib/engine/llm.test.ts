@@ -16,7 +16,16 @@ describe('parseCitationMarkers', () => {
 
 describe('buildMessages', () => {
   it('numbers the passages with title, page and heading', () => {
-    const p = (id: number, page: number | null): RetrievedChunk => ({ chunkId: id, documentId: `doc_${id}`, documentTitle: `Doc ${id}`, page, heading: 'H', content: `Content ${id}.`, tokenCount: 3, score: 1 });
+    const p = (id: number, page: number | null): RetrievedChunk => ({
+      chunkId: id,
+      documentId: `doc_${id}`,
+      documentTitle: `Doc ${id}`,
+      page,
+      heading: 'H',
+      content: `Content ${id}.`,
+      tokenCount: 3,
+      score: 1,
+    });
     const [system, user] = buildMessages('Why?', [p(1, 4), p(2, null)]);
     expect(system.role).toBe('system');
     expect(user.content).toBe('Passages:\n\n[1] Doc 1 (page 4) — H\nContent 1.\n\n[2] Doc 2 — H\nContent 2.\n\nQuestion: Why?');

@@ -149,7 +149,13 @@ function checkedAnswer(content: string, passages: RetrievedChunk[], tokensUsed: 
  */
 export class StreamBroken extends Error {}
 
-export async function streamLlmAnswer(config: LlmConfig, query: string, retrieved: RetrievedChunk[], progress: AnswerProgress, signal?: AbortSignal): Promise<QueryAnswer> {
+export async function streamLlmAnswer(
+  config: LlmConfig,
+  query: string,
+  retrieved: RetrievedChunk[],
+  progress: AnswerProgress,
+  signal?: AbortSignal,
+): Promise<QueryAnswer> {
   const passages = retrieved.slice(0, LLM_PASSAGES);
   const messages = buildMessages(query, passages);
   const response = await requestCompletion(config, messages, true, signal);
@@ -166,12 +172,21 @@ export async function streamLlmAnswer(config: LlmConfig, query: string, retrieve
   let usage: Usage;
   let broken: string | null = null;
   let citations: Citation[] = [];
-  const valid = (group: string) => group.split(/[,;]/).map((n) => Number(n.trim())).filter((n) => Number.isInteger(n) && n >= 1 && n <= passages.length);
+  const valid = (group: string) =>
+    group
+      .split(/[,;]/)
+      .map((n) => Number(n.trim()))
+      .filter((n) => Number.isInteger(n) && n >= 1 && n <= passages.length);
   // The text that can be sent: invalid markers dropped, an unclosed "[" at the end held back until it closes.
   const ready = (final: boolean) => {
     const open = raw.lastIndexOf('[');
     const upTo = !final && open >= 0 && !raw.includes(']', open) ? open : raw.length;
-    return raw.slice(0, upTo).replace(/(\s*)\[(\d+(?:\s*[,;]\s*\d+)*)\]/g, (whole, space: string, group: string) => (valid(group).length ? `${space}[${valid(group).join(', ')}]` : '')).replace(/^\s+/, '');
+    return raw
+      .slice(0, upTo)
+      .replace(/(\s*)\[(\d+(?:\s*[,;]\s*\d+)*)\]/g, (whole, space: string, group: string) =>
+        valid(group).length ? `${space}[${valid(group).join(', ')}]` : '',
+      )
+      .replace(/^\s+/, '');
   };
   const flush = (final: boolean) => {
     if (!started) {

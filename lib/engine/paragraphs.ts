@@ -36,7 +36,33 @@ function splitBullets(text: string, spans: Span[]): Span[] {
 
 const isTableRow = (text: string) => (text.match(/; /g)?.length ?? 0) >= 1 && !/[.!?]$/.test(text.trim()) && text.length < 400;
 
-const LABEL_CONNECTORS = new Set(['v', 'v.', 'vs', 'vs.', 'of', 'the', 'and', 'for', 'on', 'in', 'de', 'del', 'la', 'el', 'y', 'der', 'die', 'das', 'und', 'von', 'le', 'les', 'des', 'et', 'du']);
+const LABEL_CONNECTORS = new Set([
+  'v',
+  'v.',
+  'vs',
+  'vs.',
+  'of',
+  'the',
+  'and',
+  'for',
+  'on',
+  'in',
+  'de',
+  'del',
+  'la',
+  'el',
+  'y',
+  'der',
+  'die',
+  'das',
+  'und',
+  'von',
+  'le',
+  'les',
+  'des',
+  'et',
+  'du',
+]);
 
 /** "Senator: at least 30…" → "Senator"; "Marbury v. Madison (1803). William…" → "Marbury v. Madison (1803)". */
 function paragraphLabel(text: string, first: Span | undefined, sentenceCount: number): { text: string; end: number } | null {
@@ -44,7 +70,10 @@ function paragraphLabel(text: string, first: Span | undefined, sentenceCount: nu
   if (colon && countWords(colon[1]) <= 6) return { text: colon[1].trim(), end: colon[1].length + 1 };
   if (!first || sentenceCount < 2) return null;
   const sentence = text.slice(first.start, first.end);
-  const words = sentence.replace(/[.!?]+$/, '').split(/\s+/).filter(Boolean);
+  const words = sentence
+    .replace(/[.!?]+$/, '')
+    .split(/\s+/)
+    .filter(Boolean);
   if (words.length === 0 || words.length > 8) return null;
   const titled = words.filter((w) => /^[\p{Lu}\p{N}(§]/u.test(w) || LABEL_CONNECTORS.has(w.toLowerCase())).length;
   if (titled < words.length || !/^\p{Lu}/u.test(words[0])) return null;

@@ -18,7 +18,12 @@ const pool = () =>
 
 export function parseBudget(): ParseBudget {
   const env = getEnv();
-  return { maxPages: env.PARSE_MAX_PAGES, maxInflatedBytes: env.PARSE_MAX_INFLATED_BYTES, maxDepth: env.PARSE_MAX_DEPTH, maxCharacters: env.PARSE_MAX_CHARACTERS };
+  return {
+    maxPages: env.PARSE_MAX_PAGES,
+    maxInflatedBytes: env.PARSE_MAX_INFLATED_BYTES,
+    maxDepth: env.PARSE_MAX_DEPTH,
+    maxCharacters: env.PARSE_MAX_CHARACTERS,
+  };
 }
 
 export async function parseInWorker(format: SourceFormat, bytes: Uint8Array, sourceName: string, budget: ParseBudget = parseBudget()): Promise<ParsedDocument> {

@@ -109,7 +109,9 @@ export async function parseWithinBudget(format: SourceFormat, bytes: Uint8Array,
     const parsed = await parseSource(format, bytes, sourceName);
     const characters = characterCount(parsed);
     if (characters > budget.maxCharacters) {
-      throw overLimit(`The document holds ${count(characters)} characters of text; a document may hold at most ${count(budget.maxCharacters)}. Split it and upload the parts.`);
+      throw overLimit(
+        `The document holds ${count(characters)} characters of text; a document may hold at most ${count(budget.maxCharacters)}. Split it and upload the parts.`,
+      );
     }
     return { ok: true, parsed };
   } catch (error) {

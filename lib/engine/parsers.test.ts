@@ -1,11 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { decodeText, detectFormat, pageText, parseHtml, parseMarkdown, parsePdf, parsePlainText, ParseError, parseSource, stripInlineMarkdown } from './parsers';
+import {
+  decodeText,
+  detectFormat,
+  pageText,
+  parseHtml,
+  parseMarkdown,
+  parsePdf,
+  parsePlainText,
+  ParseError,
+  parseSource,
+  stripInlineMarkdown,
+} from './parsers';
 import { parsePdfSource, renderPdfFromSource } from './pdf-render';
 
 describe('detectFormat', () => {
   it.each([
-    ['a.md', 'markdown'], ['a.MARKDOWN', 'markdown'], ['a.txt', 'text'], ['a.html', 'html'], ['a.htm', 'html'], ['a.pdf', 'pdf'],
-    ['a.docx', null], ['a', null], ['a.pdf.txt', 'text'],
+    ['a.md', 'markdown'],
+    ['a.MARKDOWN', 'markdown'],
+    ['a.txt', 'text'],
+    ['a.html', 'html'],
+    ['a.htm', 'html'],
+    ['a.pdf', 'pdf'],
+    ['a.docx', null],
+    ['a', null],
+    ['a.pdf.txt', 'text'],
   ])('%s → %s', (name, format) => {
     expect(detectFormat(name)).toBe(format);
   });
@@ -13,7 +31,9 @@ describe('detectFormat', () => {
 
 describe('Markdown', () => {
   it('inline marks are removed, text kept', () => {
-    expect(stripInlineMarkdown('A **bold** and *em* `code` [link](http://x) ![img](y.png) snake_case_name')).toBe('A bold and em code link img snake_case_name');
+    expect(stripInlineMarkdown('A **bold** and *em* `code` [link](http://x) ![img](y.png) snake_case_name')).toBe(
+      'A bold and em code link img snake_case_name',
+    );
   });
   it('headings, lists, tables, code fences', () => {
     const d = parseMarkdown('# T\n\nPara one\ncontinues.\n\n## H\n\n1. first\n2. second\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode line\n```\n', 'x.md');
@@ -66,7 +86,10 @@ describe('plain text', () => {
   });
 
   it('a short line over its paragraph heads it; a line wrapped mid-sentence does not', () => {
-    const d = parsePlainText('Guide\n\nTreatment threshold\nTreat when the average reading stays at 140/90 or above on two visits.\n\nThe committee met in\nMarch to decide the thresholds for older adults.\n', 'guide.txt');
+    const d = parsePlainText(
+      'Guide\n\nTreatment threshold\nTreat when the average reading stays at 140/90 or above on two visits.\n\nThe committee met in\nMarch to decide the thresholds for older adults.\n',
+      'guide.txt',
+    );
     expect(d.pages[0].blocks.map((b) => [b.kind, b.text])).toEqual([
       ['heading', 'Guide'],
       ['heading', 'Treatment threshold'],
@@ -76,13 +99,18 @@ describe('plain text', () => {
   });
 
   it('a title from a file name is in title case', () => {
-    expect(parsePlainText('plain words here, no title line.\n', 'gdpr_breach-notification-of-the-regulator.txt').title).toBe('Gdpr Breach Notification of the Regulator');
+    expect(parsePlainText('plain words here, no title line.\n', 'gdpr_breach-notification-of-the-regulator.txt').title).toBe(
+      'Gdpr Breach Notification of the Regulator',
+    );
   });
 });
 
 describe('HTML', () => {
   it('entities decoded, inline markup flattened, nested lists kept in order', () => {
-    const d = parseHtml('<html><body><h1>T</h1><p>Fish &amp; chips <b>now</b>.</p><ul><li>Outer<ul><li>Inner one</li></ul></li></ul><footer>Footer text.</footer></body></html>', 'x.html');
+    const d = parseHtml(
+      '<html><body><h1>T</h1><p>Fish &amp; chips <b>now</b>.</p><ul><li>Outer<ul><li>Inner one</li></ul></li></ul><footer>Footer text.</footer></body></html>',
+      'x.html',
+    );
     expect(d.title).toBe('T');
     expect(d.pages[0].blocks.map((b) => b.text)).toEqual(['T', 'Fish & chips now.', 'Outer', 'Inner one', 'Footer text.']);
   });
@@ -90,7 +118,11 @@ describe('HTML', () => {
 
 describe('PDF', () => {
   it('round-trips the rendered seed format: pages, headings, paragraphs, title', async () => {
-    const bytes = await renderPdfFromSource(parsePdfSource('# Report Title\nFirst page text.\n\n## Section A\n\nAlpha paragraph one.\n\nAlpha paragraph two.\n---page---\n## Section B\n\nBeta text on page two.'));
+    const bytes = await renderPdfFromSource(
+      parsePdfSource(
+        '# Report Title\nFirst page text.\n\n## Section A\n\nAlpha paragraph one.\n\nAlpha paragraph two.\n---page---\n## Section B\n\nBeta text on page two.',
+      ),
+    );
     const d = await parsePdf(bytes, 'r.pdf');
     expect(d.title).toBe('Report Title');
     expect(d.pageCount).toBe(2);

@@ -67,8 +67,8 @@ export function detectFormat(sourceName: string, mimeType?: string): SourceForma
 
 /** Windows-1252's characters for bytes 0x80–0x9F (the WHATWG index); every other byte is its own code point. */
 const WINDOWS_1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d,
+  0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
 ];
 
 /**
@@ -148,7 +148,10 @@ const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'but', 'by', 'for', '
 
 /** A file name as a title: "gdpr_breach-notification.md" → "Gdpr Breach Notification" (small words lower-case). */
 export function fallbackTitle(sourceName: string): string {
-  const base = path.basename(sourceName).replace(/\.[^.]+$/, '').replace(/\.pdf$/i, '');
+  const base = path
+    .basename(sourceName)
+    .replace(/\.[^.]+$/, '')
+    .replace(/\.pdf$/i, '');
   const words = base.replace(/[-_]+/g, ' ').trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return 'Untitled document';
   return words.map((w, i) => (i > 0 && SMALL_WORDS.has(w.toLowerCase()) ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1))).join(' ');
@@ -207,7 +210,10 @@ export function parsePlainText(text: string, sourceName: string): ParsedDocument
   if (firstIndex >= 0) blocks.push({ kind: 'heading', level: 1, text: normalizeWhitespace(title) });
   const rest = firstIndex >= 0 ? lines.slice(firstIndex + 1).join('\n') : lines.join('\n');
   for (const para of rest.split(/\n\s*\n/)) {
-    const paraLines = para.split('\n').map((l) => l.trim()).filter(Boolean);
+    const paraLines = para
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     if (paraLines.length === 0) continue;
     if (paraLines.length === 1 && looksLikeHeading(paraLines[0])) {
       blocks.push({ kind: 'heading', level: 2, text: normalizeWhitespace(paraLines[0]) });
@@ -343,7 +349,10 @@ export function parseHtml(text: string, sourceName: string): ParsedDocument {
         const nested = el.children.some((c) => c.type === 'tag' && ['ul', 'ol', 'p', 'table', 'div'].includes((c as Element).name));
         if (nested) {
           const own = normalizeWhitespace(
-            el.children.filter((c) => !(c.type === 'tag' && ['ul', 'ol', 'p', 'table', 'div'].includes((c as Element).name))).map(inlineText).join(''),
+            el.children
+              .filter((c) => !(c.type === 'tag' && ['ul', 'ol', 'p', 'table', 'div'].includes((c as Element).name)))
+              .map(inlineText)
+              .join(''),
           );
           if (own) blocks.push({ kind: 'paragraph', level: 0, text: own });
           walk(el.children.filter((c) => c.type === 'tag' && ['ul', 'ol', 'p', 'table', 'div'].includes((c as Element).name)));
@@ -420,8 +429,7 @@ function linesToBlocks(lines: PdfLine[], bodySize: number): ParsedBlock[] {
   for (const line of lines) {
     const isHeading = line.size > bodySize * 1.12;
     const gap = previous ? previous.y - line.y : 0;
-    const newBlock =
-      !current || (isHeading ? current.kind !== 'heading' : current.kind !== 'paragraph') || gap > Math.max(previous!.size, line.size) * 1.6;
+    const newBlock = !current || (isHeading ? current.kind !== 'heading' : current.kind !== 'paragraph') || gap > Math.max(previous!.size, line.size) * 1.6;
     if (newBlock) {
       if (current) blocks.push({ kind: current.kind, level: current.level, text: normalizeWhitespace(current.lines.join(' ')) });
       current = { kind: isHeading ? 'heading' : 'paragraph', level: isHeading ? (line.size > bodySize * 1.45 ? 1 : 2) : 0, lines: [] };

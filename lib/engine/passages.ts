@@ -47,11 +47,19 @@ export function rankScores(ranking: number[]): number[] {
  * answer's, so a search abstains exactly when an answer would). Hybrid like the answer's retrieval when an embeddings
  * endpoint is configured (`embeddings` overrides the configuration; null forces lexical).
  */
-export async function findPassages(db: Executor, kbId: string, query: string, topK: number, signal?: AbortSignal, embeddings: EmbeddingsConfig | null = embeddingsConfig()): Promise<Passage[]> {
+export async function findPassages(
+  db: Executor,
+  kbId: string,
+  query: string,
+  topK: number,
+  signal?: AbortSignal,
+  embeddings: EmbeddingsConfig | null = embeddingsConfig(),
+): Promise<Passage[]> {
   const vector = embeddings ? () => questionVector(embeddings, query, { signal }) : undefined;
   const result = await searchChunks(db, kbId, query, { limit: topK, vector });
   signal?.throwIfAborted();
-  if (result.chunks.length === 0 || !judgeAnswerable(await readQuestion(db, query, result), result.chunks, undefined, result.gateThreshold).answerable) return [];
+  if (result.chunks.length === 0 || !judgeAnswerable(await readQuestion(db, query, result), result.chunks, undefined, result.gateThreshold).answerable)
+    return [];
   const top = result.chunks.slice(0, topK);
   const scores = rankScores(top.map((c) => c.score));
   return top.map((chunk, i) => ({

@@ -30,9 +30,29 @@ const TITLE_SIZE = 18;
 
 // Characters outside WinAnsi (the standard fonts' encoding) are replaced with close ASCII equivalents.
 const REPLACEMENTS: Record<string, string> = {
-  '≥': '>=', '≤': '<=', '≠': '!=', '√': 'sqrt', '→': '->', '←': '<-', '−': '-', '×': 'x', '≈': '~', '∞': 'infinity',
-  '\u2009': ' ', '\u202f': ' ', '\u00a0': ' ', 'π': 'pi', 'Δ': 'delta', 'μ': 'micro', '₂': '2', '₀': '0', '₁': '1',
-  '³': '3', '⁴': '4', '½': '1/2', '¼': '1/4',
+  '≥': '>=',
+  '≤': '<=',
+  '≠': '!=',
+  '√': 'sqrt',
+  '→': '->',
+  '←': '<-',
+  '−': '-',
+  '×': 'x',
+  '≈': '~',
+  '∞': 'infinity',
+  '\u2009': ' ',
+  '\u202f': ' ',
+  '\u00a0': ' ',
+  π: 'pi',
+  Δ: 'delta',
+  μ: 'micro',
+  '₂': '2',
+  '₀': '0',
+  '₁': '1',
+  '³': '3',
+  '⁴': '4',
+  '½': '1/2',
+  '¼': '1/4',
 };
 
 function makeSanitizer(font: PDFFont): (text: string) => string {

@@ -19,7 +19,11 @@ describe('compound numbers', () => {
   });
 
   it('keeps domains, addresses, URLs and versioned names whole, as the text-search parser does', () => {
-    expect(compoundTokens('Does kraftrecipes.com share my e-mail (jo.smith@example.org) with https://ads.example.net/track?')).toEqual(['kraftrecipes.com', 'jo.smith@example.org', 'ads.example.net/track']);
+    expect(compoundTokens('Does kraftrecipes.com share my e-mail (jo.smith@example.org) with https://ads.example.net/track?')).toEqual([
+      'kraftrecipes.com',
+      'jo.smith@example.org',
+      'ads.example.net/track',
+    ]);
     expect(compoundTokens('Is GPT-4o better than COVID-19 models or a light-year?')).toEqual(['GPT-4o', 'COVID-19']);
     expect(['kraftrecipes.com', 'gpt-4o', '-19', '140/90', 'jo@example.org'].every(isCompoundLexeme)).toBe(true);
     expect(['light', 'covid', '19'].some(isCompoundLexeme)).toBe(false);

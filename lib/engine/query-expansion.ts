@@ -58,7 +58,14 @@ const DEFINITION = /((?:[\p{L}][\p{L}\p{N}'’-]*\s+){0,3}[\p{L}][\p{L}\p{N}'’
  * word, the other holding two of the question's words (words of most chunks do not count); the single word then
  * stands for the question's heaviest word among them. Only lexemes the knowledge base holds and the question lacks.
  */
-export async function definedTerms(db: Executor, kbId: string, config: SearchConfig, terms: QueryTerm[], passages: RetrievedChunk[], idf: (docFreq: number) => number): Promise<QueryTerm[]> {
+export async function definedTerms(
+  db: Executor,
+  kbId: string,
+  config: SearchConfig,
+  terms: QueryTerm[],
+  passages: RetrievedChunk[],
+  idf: (docFreq: number) => number,
+): Promise<QueryTerm[]> {
   const pairs: Array<{ outer: string[]; inner: string[] }> = [];
   for (const p of passages) {
     for (const m of p.content.matchAll(DEFINITION)) {
@@ -77,7 +84,10 @@ export async function definedTerms(db: Executor, kbId: string, config: SearchCon
   const heavy = terms.filter((t) => t.docFreq > 0 && t.idf >= MIN_DEFINING_IDF);
   const mayMatch = (w: string) => heavy.some((t) => t.word === w || w.startsWith(t.lexeme) || lightStem(w) === lightStem(t.word));
   const plausible = pairs.filter(({ outer, inner }) =>
-    [[outer, inner], [inner, outer]].some(([d, n]) => n.length === 1 && new Set(d.filter(mayMatch)).size >= 2),
+    [
+      [outer, inner],
+      [inner, outer],
+    ].some(([d, n]) => n.length === 1 && new Set(d.filter(mayMatch)).size >= 2),
   );
   if (plausible.length === 0) return [];
   // One round trip: every word's lexemes under the index's configuration, with their document frequencies.
@@ -100,7 +110,12 @@ export async function definedTerms(db: Executor, kbId: string, config: SearchCon
   for (const { outer, inner } of plausible) {
     // A name is one word ("anaphylaxis", "HBPM"); two words each side ("The ABC test (several states)") are a
     // qualifier, not a definition.
-    for (const [from, to] of [[outer, inner], [inner, outer]].filter(([, name]) => name.length === 1).map(([d, n]) => [side(d), side(n)])) {
+    for (const [from, to] of [
+      [outer, inner],
+      [inner, outer],
+    ]
+      .filter(([, name]) => name.length === 1)
+      .map(([d, n]) => [side(d), side(n)])) {
       // Words found in most chunks ("blood pressure" in a hypertension guide) define nothing the question singles out.
       const hits = from.map((l) => byLexeme.get(l)).filter((t): t is QueryTerm => t !== undefined && t.docFreq > 0 && t.idf >= MIN_DEFINING_IDF);
       // Two of the question's words: one word in brackets after another ("Grey (engineered)") is too weak a sign.

@@ -16,7 +16,10 @@ describe('parseQuery', () => {
     expect(q.spelled[q.words.indexOf('fur')]).toBe('für');
   });
   it('quoted phrases (straight or curly) of two or more words', () => {
-    expect(parseQuery('"freedom of speech" and “due process” "single"').phrases).toEqual([['freedom', 'of', 'speech'], ['due', 'process']]);
+    expect(parseQuery('"freedom of speech" and “due process” "single"').phrases).toEqual([
+      ['freedom', 'of', 'speech'],
+      ['due', 'process'],
+    ]);
   });
   it('no prefix after a closing quote or for very short words', () => {
     expect(parseQuery('cases about "due process"').prefixWord).toBeNull();

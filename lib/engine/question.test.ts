@@ -6,7 +6,13 @@ const term = (word: string, idf: number): QueryTerm => ({ word, lexeme: word, id
 
 describe('the question as answer selection reads it', () => {
   it('an acronym of consecutive question words covers those words ("MMR" for "measles-mumps-rubella")', () => {
-    const q = analyseQuestion('How well does the measles-mumps-rubella vaccine protect?', [term('measles', 3), term('mumps', 3), term('rubella', 3), term('vaccine', 1), term('protect', 1)]);
+    const q = analyseQuestion('How well does the measles-mumps-rubella vaccine protect?', [
+      term('measles', 3),
+      term('mumps', 3),
+      term('rubella', 3),
+      term('vaccine', 1),
+      term('protect', 1),
+    ]);
     expect([...matchText(q, 'Two doses of MMR are about 97% effective.').keys()].sort()).toEqual(['measles', 'mumps', 'rubella']);
     // Two letters say too little ("BP" could be anything), and the words must follow each other in the question.
     expect(matchText(q, 'The MV schedule.').size).toBe(0);
@@ -14,7 +20,14 @@ describe('the question as answer selection reads it', () => {
   });
 
   it('an everyday paraphrase covers the question word for less than the word itself ("returned" for "came back")', () => {
-    const q = analyseQuestion('How many men came back from the voyage, and when was the last dose given?', [term('men', 2), term('came', 1), term('back', 1), term('voyage', 2), term('last', 1.5), term('dose', 2)]);
+    const q = analyseQuestion('How many men came back from the voyage, and when was the last dose given?', [
+      term('men', 2),
+      term('came', 1),
+      term('back', 1),
+      term('voyage', 2),
+      term('last', 1.5),
+      term('dose', 2),
+    ]);
     const returned = matchText(q, 'Only one ship returned, with 18 survivors.');
     expect([...returned.keys()].sort()).toEqual(['back', 'came']);
     expect(returned.get('came')).toBeCloseTo(0.8);

@@ -21,7 +21,9 @@ export function fallbackLexicon(terms: QueryTerm[]): Lexicon {
   return (word) => {
     if (STOP_WORDS.has(word)) return [];
     const stem = lightStem(word);
-    const out = terms.filter((t) => lightStem(t.word) === stem || word === t.lexeme || (t.lexeme.length >= 4 && word.startsWith(t.lexeme))).map((t) => t.lexeme);
+    const out = terms
+      .filter((t) => lightStem(t.word) === stem || word === t.lexeme || (t.lexeme.length >= 4 && word.startsWith(t.lexeme)))
+      .map((t) => t.lexeme);
     return out.length ? out : [stem];
   };
 }
@@ -106,7 +108,24 @@ export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexic
   const acronyms = questionAcronyms(text, weights);
   const paraphrases = paraphraseIndex(weights.keys());
   const generalTotal = [...general.values()].reduce((a, b) => a + b, 0);
-  return { text, language, type: questionAnswerType(text), weights, total, byLexeme, order: [...weights.keys()], present, lexicon, matched: new Map(), framing, general, generalTotal, affinity, acronyms, paraphrases };
+  return {
+    text,
+    language,
+    type: questionAnswerType(text),
+    weights,
+    total,
+    byLexeme,
+    order: [...weights.keys()],
+    present,
+    lexicon,
+    matched: new Map(),
+    framing,
+    general,
+    generalTotal,
+    affinity,
+    acronyms,
+    paraphrases,
+  };
 }
 
 /**
@@ -136,7 +155,8 @@ export function matchWords(q: Question, words: string[]): Map<string, number> {
   const found = new Map<string, number>();
   for (const w of words) {
     for (const word of q.acronyms.get(w) ?? []) found.set(word, Math.max(found.get(word) ?? 0, q.weights.get(word) ?? 0));
-    if (q.paraphrases.size > 0) for (const word of q.paraphrases.get(lightStem(w)) ?? []) found.set(word, Math.max(found.get(word) ?? 0, PARAPHRASE_WEIGHT * (q.weights.get(word) ?? 0)));
+    if (q.paraphrases.size > 0)
+      for (const word of q.paraphrases.get(lightStem(w)) ?? []) found.set(word, Math.max(found.get(word) ?? 0, PARAPHRASE_WEIGHT * (q.weights.get(word) ?? 0)));
     for (const lexeme of q.lexicon(w)) {
       const hit = q.byLexeme.get(lexeme);
       if (hit) found.set(hit.word, Math.max(found.get(hit.word) ?? 0, hit.idf));

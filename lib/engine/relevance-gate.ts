@@ -77,7 +77,15 @@ export function passageEvidence(q: Question, p: RetrievedChunk): PassageEvidence
     }
   }
   const topical = [...all.keys()].filter((w) => !q.framing.has(w)).length;
-  return { coverage: sum(all) / q.total, words: all.size, topical, sentenceCoverage: best, phrase, generalSentenceCoverage: bestGeneral, sentenceWords: mostWords };
+  return {
+    coverage: sum(all) / q.total,
+    words: all.size,
+    topical,
+    sentenceCoverage: best,
+    phrase,
+    generalSentenceCoverage: bestGeneral,
+    sentenceWords: mostWords,
+  };
 }
 
 /** Share of the question's general-English weight in these question words. */
@@ -131,7 +139,10 @@ export interface GateModel {
 
 /** What the top passages hold of the question, back matter left out (computed once per question). */
 export function gateEvidence(q: Question, passages: RetrievedChunk[]): PassageEvidence[] {
-  return passages.filter((p) => !isBackMatter(p.heading)).slice(0, GATE_PASSAGES).map((p) => passageEvidence(q, p));
+  return passages
+    .filter((p) => !isBackMatter(p.heading))
+    .slice(0, GATE_PASSAGES)
+    .map((p) => passageEvidence(q, p));
 }
 
 export function gateFeatures(q: Question, evidence: PassageEvidence[], readerScore: number): number[] {
@@ -196,7 +207,13 @@ export function relevanceScore(q: Question, passages: RetrievedChunk[], readerSc
  * Does the knowledge base answer? `threshold` is the knowledge base's own (gate-calibration.ts) when it has one, else
  * the model's.
  */
-export function isRelevant(q: Question, passages: RetrievedChunk[], readerScore: number, model: GateModel = GATE_MODEL, threshold: number | null = null): boolean {
+export function isRelevant(
+  q: Question,
+  passages: RetrievedChunk[],
+  readerScore: number,
+  model: GateModel = GATE_MODEL,
+  threshold: number | null = null,
+): boolean {
   const score = relevanceScore(q, passages, readerScore, model);
   if (score === null) return gateEvidence(q, passages).some((e) => passesGate(q, e));
   return score >= (threshold ?? model.threshold);

@@ -85,7 +85,18 @@ async function resolveTerms(
   const words = [...own, ...aliases, ...compounds];
   // Stemmed with the index's own configuration; a word that is a stop word as typed ("für", "qué") is dropped even
   // though its folded spelling ("fur", "que") would pass.
-  const result = rows<{ i: number | null; kind: string | null; word: string | null; lexeme: string | null; stop: boolean | null; df: number | null; chunk_count: number | null; total_length: number | null; search_config: string | null; gate_threshold: number | null }>(
+  const result = rows<{
+    i: number | null;
+    kind: string | null;
+    word: string | null;
+    lexeme: string | null;
+    stop: boolean | null;
+    df: number | null;
+    chunk_count: number | null;
+    total_length: number | null;
+    search_config: string | null;
+    gate_threshold: number | null;
+  }>(
     await db.execute(sql`
       with s as (
         select chunk_count, total_length, search_config, gate_threshold from kb_index_stats where kb_id = ${kbId}
@@ -202,7 +213,14 @@ export async function searchChunks(
   options: { limit: number; vector?: QueryVector | (() => Promise<QueryVector | undefined>) },
 ): Promise<SearchResult> {
   const parsed = parseQuery(query);
-  const empty = (terms: QueryTerm[] = [], chunkCount = 0, config: SearchConfig = 'almanac'): SearchResult => ({ query: parsed, config, terms, chunks: [], chunkCount, gateThreshold: null });
+  const empty = (terms: QueryTerm[] = [], chunkCount = 0, config: SearchConfig = 'almanac'): SearchResult => ({
+    query: parsed,
+    config,
+    terms,
+    chunks: [],
+    chunkCount,
+    gateThreshold: null,
+  });
   if (parsed.words.length === 0) return empty();
   const { terms, compound, chunkCount, avgLength, config, gateThreshold } = await resolveTerms(db, kbId, parsed, query);
   // Whole numbers ("140/90") score and select candidates with the question's words, but are no question word of
@@ -220,7 +238,8 @@ export async function searchChunks(
     lexical = await lexicalSearch(db, kbId, parsed, config, [...present, ...defined], avgLength, fetch);
   }
   // A decisive lexical ranking is not fused: the question is not embedded and the nearest chunks are not looked up.
-  const vector = options.vector && lexicalLead(lexical) < CLOSE_LEAD ? (typeof options.vector === 'function' ? await options.vector() : options.vector) : undefined;
+  const vector =
+    options.vector && lexicalLead(lexical) < CLOSE_LEAD ? (typeof options.vector === 'function' ? await options.vector() : options.vector) : undefined;
   return {
     query: parsed,
     config,
@@ -232,7 +251,15 @@ export async function searchChunks(
 }
 
 /** Candidates and BM25 ranking of one knowledge base's chunks for a set of terms (every one present). */
-async function lexicalSearch(db: Executor, kbId: string, parsed: ParsedQuery, config: SearchConfig, present: QueryTerm[], avgLength: number, limit: number): Promise<RetrievedChunk[]> {
+async function lexicalSearch(
+  db: Executor,
+  kbId: string,
+  parsed: ParsedQuery,
+  config: SearchConfig,
+  present: QueryTerm[],
+  avgLength: number,
+  limit: number,
+): Promise<RetrievedChunk[]> {
   // Candidate generation: rare terms first, until their postings would exceed the budget.
   const byRarity = [...present].sort((a, b) => a.docFreq - b.docFreq);
   const selective: QueryTerm[] = [];
@@ -302,7 +329,16 @@ async function lexicalSearch(db: Executor, kbId: string, parsed: ParsedQuery, co
   // knowledge base it picks a sequential scan that detoasts every chunk (seconds at 100,000 chunks). Candidate
   // generation must go through the GIN index: sequential scans are disabled for this one query (SET LOCAL, so
   // only inside this transaction), and JIT compilation, whose start-up dwarfs a 10 ms query, is switched off.
-  const result = rows<{ id: number; document_id: string; title: string; page: number | null; heading: string | null; content: string; token_count: number; score: number }>(
+  const result = rows<{
+    id: number;
+    document_id: string;
+    title: string;
+    page: number | null;
+    heading: string | null;
+    content: string;
+    token_count: number;
+    score: number;
+  }>(
     await db.transaction(async (tx) => {
       await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
       return tx.execute(statement);
@@ -311,7 +347,16 @@ async function lexicalSearch(db: Executor, kbId: string, parsed: ParsedQuery, co
   return result.map(toRetrievedChunk);
 }
 
-type ChunkRow = { id: number; document_id: string; title: string; page: number | null; heading: string | null; content: string; token_count: number; score?: number };
+type ChunkRow = {
+  id: number;
+  document_id: string;
+  title: string;
+  page: number | null;
+  heading: string | null;
+  content: string;
+  token_count: number;
+  score?: number;
+};
 
 function toRetrievedChunk(r: ChunkRow): RetrievedChunk {
   return {
@@ -347,7 +392,11 @@ export function fuseRanks(lexical: number[], nearest: number[], vectorWeight = 1
  */
 async function fuseWithVectors(db: Executor, kbId: string, lexical: RetrievedChunk[], vector: QueryVector, limit: number): Promise<RetrievedChunk[]> {
   const nearest = await nearestChunkIds(db, kbId, vector, VECTOR_CANDIDATES);
-  const order = fuseRanks(lexical.map((c) => c.chunkId), nearest, VECTOR_WEIGHT).slice(0, limit);
+  const order = fuseRanks(
+    lexical.map((c) => c.chunkId),
+    nearest,
+    VECTOR_WEIGHT,
+  ).slice(0, limit);
   const byId = new Map(lexical.map((c) => [c.chunkId, c]));
   const missing = order.filter((id) => !byId.has(id));
   if (missing.length > 0) {

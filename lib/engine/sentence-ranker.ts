@@ -1,4 +1,16 @@
-import { answerTypeOffsets, asksVerdict, carriesAnswerType, describesMethod, drawsConclusion, givesAskedBound, isAimOrBackground, reportsResult, sectionRole, statesFinding, STRONG_TYPES } from './answer-type';
+import {
+  answerTypeOffsets,
+  asksVerdict,
+  carriesAnswerType,
+  describesMethod,
+  drawsConclusion,
+  givesAskedBound,
+  isAimOrBackground,
+  reportsResult,
+  sectionRole,
+  statesFinding,
+  STRONG_TYPES,
+} from './answer-type';
 import { SENTENCE_WEIGHTS } from './answer-weights';
 import { findingLikelihood } from './finding-wording';
 import { questionNumbers, sharedNumbers } from './numbers';
@@ -59,7 +71,8 @@ function withoutQuestionNumbers(text: string, question: string): string {
 }
 
 /** A negation: a question about what does NOT hold is answered by a statement that says so, not by its opposite. */
-const NEGATION = /\b(no|not|non|none|never|without|cannot|can't|don't|doesn't|isn't|aren't|sin|nunca|ning[úu]n[oa]?|nicht|kein\w*|ohne|nie|pas|sans|jamais|aucun\w*)\b|n['’]t\b/i;
+const NEGATION =
+  /\b(no|not|non|none|never|without|cannot|can't|don't|doesn't|isn't|aren't|sin|nunca|ning[úu]n[oa]?|nicht|kein\w*|ohne|nie|pas|sans|jamais|aucun\w*)\b|n['’]t\b/i;
 
 /** A list item is a short line; its list runs back to the line that introduces it ("The following are not reasons…:"). */
 const ITEM_MAX_WORDS = 60;
@@ -102,7 +115,10 @@ function withColumnNames(header: string, row: string): string | undefined {
   const names = header.split('; ');
   const cells = row.split('; ');
   if (names.length !== cells.length || names.every((n) => !n.trim())) return undefined;
-  return cells.map((cell, k) => (names[k].trim() && cell.trim() && names[k].trim() !== cell.trim() ? `${names[k].trim()}: ${cell}` : cell)).filter((c) => c.trim()).join('; ');
+  return cells
+    .map((cell, k) => (names[k].trim() && cell.trim() && names[k].trim() !== cell.trim() ? `${names[k].trim()}: ${cell}` : cell))
+    .filter((c) => c.trim())
+    .join('; ');
 }
 
 /** How close (in characters) an answer of the asked type must be to a question word to count as about it. */
@@ -361,9 +377,24 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       const intro = introOf.get(para);
       const introNeeded = !needsContext && intro !== undefined && countWords(p.content.slice(intro.start, intro.end)) <= INTRO_MAX_WORDS;
       const context = needsContext ? label!.text : introNeeded ? p.content.slice(intro!.start, intro!.end) : sectionNeeded ? section : null;
-      const excerpt = needsContext && span.end - para.start <= MAX_EXCERPT_CHARS ? { start: para.start, end: span.end } : introNeeded && span.end - intro!.start <= MAX_EXCERPT_CHARS ? { start: intro!.start, end: span.end } : span;
+      const excerpt =
+        needsContext && span.end - para.start <= MAX_EXCERPT_CHARS
+          ? { start: para.start, end: span.end }
+          : introNeeded && span.end - intro!.start <= MAX_EXCERPT_CHARS
+            ? { start: intro!.start, end: span.end }
+            : span;
       const shown = para.row && para.header && span.start === para.start && span.end === para.end ? withColumnNames(para.header, text) : undefined;
-      candidates.push({ passage: index, text, span, context, excerpt, shown, score, features, terms: new Set(words.map(lightStem).filter((w) => !STOP_WORDS.has(w))) });
+      candidates.push({
+        passage: index,
+        text,
+        span,
+        context,
+        excerpt,
+        shown,
+        score,
+        features,
+        terms: new Set(words.map(lightStem).filter((w) => !STOP_WORDS.has(w))),
+      });
     });
   });
 

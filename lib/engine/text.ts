@@ -15,10 +15,69 @@ export interface Span {
 
 // Abbreviations after which a period does not end a sentence.
 const ABBREVIATIONS = new Set([
-  'mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'sr', 'jr', 'vs', 'v', 'etc', 'e.g', 'i.e', 'cf', 'no', 'nos', 'art', 'arts',
-  'sec', 'secs', 'fig', 'figs', 'approx', 'inc', 'ltd', 'co', 'corp', 'u.s', 'u.k', 'e.u', 'jan', 'feb', 'mar', 'apr',
-  'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'gen', 'gov', 'sen', 'rep', 'vol', 'pp', 'p', 'para', 'ch',
-  'al', 'ed', 'eds', 'min', 'max', 'mg', 'ml', 'kg', 'dl', 'mmhg', 'a.m', 'p.m',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'st',
+  'sr',
+  'jr',
+  'vs',
+  'v',
+  'etc',
+  'e.g',
+  'i.e',
+  'cf',
+  'no',
+  'nos',
+  'art',
+  'arts',
+  'sec',
+  'secs',
+  'fig',
+  'figs',
+  'approx',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'u.s',
+  'u.k',
+  'e.u',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
+  'gen',
+  'gov',
+  'sen',
+  'rep',
+  'vol',
+  'pp',
+  'p',
+  'para',
+  'ch',
+  'al',
+  'ed',
+  'eds',
+  'min',
+  'max',
+  'mg',
+  'ml',
+  'kg',
+  'dl',
+  'mmhg',
+  'a.m',
+  'p.m',
 ]);
 
 const GERMAN_MONTH = /^(Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)\b/u;
@@ -64,7 +123,11 @@ const NEGATED_COMPOUND = /\b(non)-(?=\p{L})/giu;
 
 /** Lower-case, accent-free words. */
 export function tokenize(text: string): string[] {
-  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(NEGATED_COMPOUND, '$1');
+  const folded = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(NEGATED_COMPOUND, '$1');
   return Array.from(folded.matchAll(WORD), (m) => m[0]);
 }
 
@@ -73,8 +136,19 @@ export function lightStem(word: string): string {
   let w = word;
   if (w.length <= 3) return w;
   const rules: Array<[RegExp, string]> = [
-    [/ational$/, 'ate'], [/ization$/, 'ize'], [/ations?$/, 'ate'], [/ments?$/, ''], [/nesses$|ness$/, ''],
-    [/ies$/, 'y'], [/ied$/, 'y'], [/ing$/, ''], [/edly$/, ''], [/ly$/, ''], [/ed$/, ''], [/es$/, ''], [/s$/, ''],
+    [/ational$/, 'ate'],
+    [/ization$/, 'ize'],
+    [/ations?$/, 'ate'],
+    [/ments?$/, ''],
+    [/nesses$|ness$/, ''],
+    [/ies$/, 'y'],
+    [/ied$/, 'y'],
+    [/ing$/, ''],
+    [/edly$/, ''],
+    [/ly$/, ''],
+    [/ed$/, ''],
+    [/es$/, ''],
+    [/s$/, ''],
   ];
   for (const [re, rep] of rules) {
     if (re.test(w) && w.replace(re, rep).length >= 3) {

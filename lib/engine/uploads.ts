@@ -82,7 +82,10 @@ export function sourceNameOf(fileName: string): string {
   if (chars.length <= MAX_NAME_LENGTH) return base;
   const dot = chars.lastIndexOf('.');
   const extension = dot > 0 && chars.length - dot <= MAX_EXTENSION_LENGTH ? chars.slice(dot) : [];
-  const stem = chars.slice(0, MAX_NAME_LENGTH - extension.length).join('').replace(/[\s.]+$/u, '');
+  const stem = chars
+    .slice(0, MAX_NAME_LENGTH - extension.length)
+    .join('')
+    .replace(/[\s.]+$/u, '');
   return stem + extension.join('');
 }
 
@@ -100,9 +103,7 @@ export async function listDocumentsForOwner(db: Executor, userId: string, kbId: 
   return { ok: true, documents: rows.map(toDocumentView) };
 }
 
-export type UploadAdmission =
-  | { ok: true; release: () => void }
-  | { ok: false; code: 'rate_limit_exceeded'; message: string; retryAfterSeconds: number };
+export type UploadAdmission = { ok: true; release: () => void } | { ok: false; code: 'rate_limit_exceeded'; message: string; retryAfterSeconds: number };
 
 const uploadsInFlight = processSingleton('uploads-in-flight', () => new Map<string, number>());
 
@@ -124,7 +125,12 @@ export async function admitUpload(userId: string): Promise<UploadAdmission> {
   };
   if (running >= env.UPLOADS_CONCURRENT_PER_ACCOUNT) {
     const files = env.UPLOADS_CONCURRENT_PER_ACCOUNT === 1 ? 'one file' : `${env.UPLOADS_CONCURRENT_PER_ACCOUNT} files`;
-    return { ok: false, code: 'rate_limit_exceeded', message: `An account may send ${files} at once; wait for an upload to finish, then try again.`, retryAfterSeconds: 1 };
+    return {
+      ok: false,
+      code: 'rate_limit_exceeded',
+      message: `An account may send ${files} at once; wait for an upload to finish, then try again.`,
+      retryAfterSeconds: 1,
+    };
   }
   // Counted before the limiter is asked, so that concurrent requests cannot all pass the check above.
   uploadsInFlight.set(userId, running + 1);
@@ -168,7 +174,11 @@ export async function uploadDocument(
   if (size > maxBytes) return deny('payload_too_large', tooLargeMessage(name, size, maxBytes));
   if (size === 0) return deny('invalid_request', `“${name}” is empty.`);
   const format = detectFormat(name, file.type || undefined);
-  if (!format) return deny('unsupported_media_type', `“${name}” is not a type of file Almanac reads: use ${ACCEPTED_EXTENSIONS.slice(0, -1).join(', ')} or ${ACCEPTED_EXTENSIONS.at(-1)} files.`);
+  if (!format)
+    return deny(
+      'unsupported_media_type',
+      `“${name}” is not a type of file Almanac reads: use ${ACCEPTED_EXTENSIONS.slice(0, -1).join(', ')} or ${ACCEPTED_EXTENSIONS.at(-1)} files.`,
+    );
   const hash = 'staged' in file ? file.staged.sha256 : sha256Hex(file.bytes);
   let stored: Uint8Array;
   if ((await sourceStorage()) === 'file') {
@@ -225,9 +235,18 @@ export async function requestReindex(db: Executor, userId: string, kbId: string)
 
 async function markDocument(db: Database, documentId: string, set: Partial<typeof documents.$inferInsert>, onlyWhile?: DocumentStatus[]): Promise<void> {
   const where = onlyWhile
-    ? and(eq(documents.id, documentId), sql`${documents.status} in (${sql.join(onlyWhile.map((s) => sql`${s}`), sql`, `)})`)
+    ? and(
+        eq(documents.id, documentId),
+        sql`${documents.status} in (${sql.join(
+          onlyWhile.map((s) => sql`${s}`),
+          sql`, `,
+        )})`,
+      )
     : eq(documents.id, documentId);
-  await db.update(documents).set({ ...set, updatedAt: new Date() }).where(where);
+  await db
+    .update(documents)
+    .set({ ...set, updatedAt: new Date() })
+    .where(where);
 }
 
 /**
@@ -266,7 +285,9 @@ export async function runIngestJob(
       await markDocument(db, doc.id, { status: 'failed', errorMessage: result.message }, ['ingesting']);
     } else if (result.status === 'duplicate' && result.documentId !== doc.id) {
       // Named as the console lists it, by its file name: the publisher has never seen a document id.
-      const message = result.duplicateOfName ? `The same content is already here as “${result.duplicateOfName}”.` : 'The same content is already here as another document.';
+      const message = result.duplicateOfName
+        ? `The same content is already here as “${result.duplicateOfName}”.`
+        : 'The same content is already here as another document.';
       await markDocument(db, doc.id, { status: 'failed', errorMessage: message }, ['ingesting']);
     }
   } catch (error) {

@@ -44,7 +44,9 @@ export function isBearerHeader(authorization: string | null): boolean {
 }
 
 /** Rows 1 and 2: the key's shape and checksum first, so garbage never reaches the database. */
-export async function authenticate(authorization: string | null): Promise<{ ok: true; db: Database; record: GatewayKeyRecord; keyHash: string } | GatewayRefusal> {
+export async function authenticate(
+  authorization: string | null,
+): Promise<{ ok: true; db: Database; record: GatewayKeyRecord; keyHash: string } | GatewayRefusal> {
   const header = authorization?.trim() ?? '';
   if (header === '') return deny('missing_api_key', 'Send your API key in the Authorization header: "Authorization: Bearer alm_sk_…".', CHALLENGE);
   const match = BEARER.exec(header);
@@ -52,13 +54,22 @@ export async function authenticate(authorization: string | null): Promise<{ ok: 
   // An OAuth access token acts as its grant's key (docs/api.md §10.7): the same rows from 3 on.
   const oauth = opaqueKindOf(token) === 'at';
   if (!match || (!oauth && !parseApiKey(token).ok)) {
-    return deny('invalid_api_key', 'The Authorization header does not carry a valid Almanac API key ("Bearer alm_sk_…") or access token.', INVALID_TOKEN_CHALLENGE);
+    return deny(
+      'invalid_api_key',
+      'The Authorization header does not carry a valid Almanac API key ("Bearer alm_sk_…") or access token.',
+      INVALID_TOKEN_CHALLENGE,
+    );
   }
   const db = await getDb();
   const keyHash = oauth ? hashOpaqueToken(token) : hashApiKey(token);
   const found = caches().keys.lookup(keyHash, () => (oauth ? findKeyByAccessToken(db, token) : findKeyByHash(db, keyHash)));
   const record = found instanceof Promise ? await found : found;
-  if (!record) return deny('invalid_api_key', oauth ? 'This access token is not known, has expired or was revoked.' : 'This API key is not known.', INVALID_TOKEN_CHALLENGE);
+  if (!record)
+    return deny(
+      'invalid_api_key',
+      oauth ? 'This access token is not known, has expired or was revoked.' : 'This API key is not known.',
+      INVALID_TOKEN_CHALLENGE,
+    );
   return { ok: true, db, record, keyHash };
 }
 

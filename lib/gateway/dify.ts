@@ -43,7 +43,12 @@ function retrievalOf(body: Record<string, unknown>): Parsed<SearchInput> {
 const toRecords = (outcome: GatewayOutcome<Passage[]>): GatewayOutcome<DifyRecords> =>
   outcome.ok !== true
     ? outcome
-    : { ...outcome, answer: { records: outcome.answer.map((p) => ({ content: p.excerpt, score: p.score, title: p.title, metadata: { document_id: p.documentId, page: p.page } })) } };
+    : {
+        ...outcome,
+        answer: {
+          records: outcome.answer.map((p) => ({ content: p.excerpt, score: p.score, title: p.title, metadata: { document_id: p.documentId, page: p.page } })),
+        },
+      };
 
 /** The answer to Dify's endpoint check: the key admitted on its own knowledge base, no records, nothing counted. */
 const ENDPOINT_CHECK: KeyedEndpoint<null, DifyRecords> = {

@@ -24,7 +24,11 @@ export function isValidIdempotencyKey(value: string): boolean {
 
 /** What makes two requests "the same": the media type and the exact body. */
 export function requestFingerprint(contentType: string | null, body: string): string {
-  return createHash('sha256').update(contentType ?? '').update('\n').update(body).digest('base64url');
+  return createHash('sha256')
+    .update(contentType ?? '')
+    .update('\n')
+    .update(body)
+    .digest('base64url');
 }
 
 export interface StoredAnswer {
@@ -34,11 +38,7 @@ export interface StoredAnswer {
   headers: Record<string, string>;
 }
 
-export type IdempotencyClaim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; answer: StoredAnswer }
-  | { kind: 'reused' }
-  | { kind: 'in_progress' };
+export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; answer: StoredAnswer } | { kind: 'reused' } | { kind: 'in_progress' };
 
 interface ClaimInput {
   keyId: string;
@@ -111,7 +111,6 @@ export async function purgeExpiredIdempotencyRecords(db: Executor, now: Date = n
   const rows = await db.delete(idempotencyRecords).where(lte(idempotencyRecords.expiresAt, now)).returning({ keyId: idempotencyRecords.keyId });
   return rows.length;
 }
-
 
 /** Purges expired records every ten minutes in every instance (a delete of expired rows is safe to race). */
 export function startIdempotencyPurge(): PeriodicTask {

@@ -93,6 +93,10 @@ export async function findSubscriberKeyHash(db: Executor, userId: string, kbId: 
 
 /** A knowledge base's title and summary: the name and instructions its MCP server introduces itself with. */
 export async function findKnowledgeBaseIntro(db: Executor, kbId: string): Promise<{ title: string; summary: string } | null> {
-  const [row] = await db.select({ title: knowledgeBases.title, summary: knowledgeBases.summary }).from(knowledgeBases).where(eq(knowledgeBases.id, kbId)).limit(1);
+  const [row] = await db
+    .select({ title: knowledgeBases.title, summary: knowledgeBases.summary })
+    .from(knowledgeBases)
+    .where(eq(knowledgeBases.id, kbId))
+    .limit(1);
   return row ?? null;
 }

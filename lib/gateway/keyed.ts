@@ -123,10 +123,19 @@ async function answerIdempotently<T>(
     case 'reused':
       return deny('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.', await withUsage());
     case 'in_progress':
-      return deny('idempotency_key_in_progress', 'A request with this Idempotency-Key is still being answered; retry in a moment.', await withUsage({ 'Retry-After': '1' }));
+      return deny(
+        'idempotency_key_in_progress',
+        'A request with this Idempotency-Key is still being answered; retry in a moment.',
+        await withUsage({ 'Retry-After': '1' }),
+      );
     case 'replay':
       // The stored answer with its own usage headers; the rate-limit headers are this request's.
-      return { ok: 'replayed', status: claim.answer.status, body: claim.answer.body, headers: { ...claim.answer.headers, ...rateLimitHeaders(limited.rate), [REPLAYED_HEADER]: 'true' } };
+      return {
+        ok: 'replayed',
+        status: claim.answer.status,
+        body: claim.answer.body,
+        headers: { ...claim.answer.headers, ...rateLimitHeaders(limited.rate), [REPLAYED_HEADER]: 'true' },
+      };
     case 'claimed':
       break;
   }

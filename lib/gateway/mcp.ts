@@ -43,11 +43,18 @@ function toolError(denial: GatewayRefusal, requestId: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 }
 
-function toolResult<T>(outcome: GatewayOutcome<T>, requestId: string, present: (value: T) => { text: string; structured: Record<string, unknown> }): CallToolResult {
+function toolResult<T>(
+  outcome: GatewayOutcome<T>,
+  requestId: string,
+  present: (value: T) => { text: string; structured: Record<string, unknown> },
+): CallToolResult {
   if (outcome.ok === 'replayed') throw new Error('MCP tool calls are never replayed.');
   if (!outcome.ok) return toolError(outcome, requestId);
   const { text, structured } = present(outcome.answer);
-  return { content: [{ type: 'text', text }], structuredContent: { ...structured, usage: { ...outcome.usage, remaining: Math.max(0, outcome.usage.cap - outcome.usage.used) } } };
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: { ...structured, usage: { ...outcome.usage, remaining: Math.max(0, outcome.usage.cap - outcome.usage.used) } },
+  };
 }
 
 /**
@@ -65,7 +72,10 @@ const ASK_ARGS = z.object({ query: z.string() }).strict();
 const SEARCH_ARGS = z.object({ query: z.string(), top_k: z.number().optional() }).strict();
 // The documented bounds are the API's own schemas (./schemas.ts), so a tool states what /query and /search enforce.
 const ASK_INPUT = documentedInput(ASK_ARGS, z.object({ query: queryTextSchema.describe(queryText('The question, in natural language')) }).strict());
-const SEARCH_INPUT = documentedInput(SEARCH_ARGS, z.object({ query: queryTextSchema.describe(queryText('What to look for')), top_k: topKSchema.optional() }).strict());
+const SEARCH_INPUT = documentedInput(
+  SEARCH_ARGS,
+  z.object({ query: queryTextSchema.describe(queryText('What to look for')), top_k: topKSchema.optional() }).strict(),
+);
 const USAGE = z.object({ used: z.number().int(), cap: z.number().int(), remaining: z.number().int() }).describe('The subscription’s period after this call.');
 const ASK_OUTPUT = queryAnswerSchema.extend({ usage: USAGE });
 const SEARCH_OUTPUT = searchResultsSchema.extend({ usage: USAGE });
@@ -86,7 +96,13 @@ const presentPassages = (passages: Passage[]) => {
 };
 
 /** Runs one tool call against the key admitted for the HTTP request: from row 7 on, per call. */
-async function callTool(admitted: Admitted, requestId: string, signal: AbortSignal, name: 'ask' | 'search', args: { query: string; top_k?: number }): Promise<CallToolResult> {
+async function callTool(
+  admitted: Admitted,
+  requestId: string,
+  signal: AbortSignal,
+  name: 'ask' | 'search',
+  args: { query: string; top_k?: number },
+): Promise<CallToolResult> {
   const call: KeyedCall = { requestId, signal, admit: async () => ({ ok: true, admitted }) };
   if (name === 'ask') {
     const outcome = await runKeyed(call, { parse: () => validateQuery(args.query), call: (query, run) => meterAnswer(run, query) });
@@ -233,11 +249,16 @@ function jsonRpcIdOf(body: string): string | number | null {
  */
 function mcpErrorReply(reply: GatewayReply, body: string, kbId: string, tokenSent: boolean): GatewayReply {
   const data = reply.body as { message?: string };
-  const headers = reply.status === 401 ? { ...reply.headers, 'WWW-Authenticate': bearerChallenge(`/kb/${encodeURIComponent(kbId)}/mcp`, tokenSent) } : reply.headers;
+  const headers =
+    reply.status === 401 ? { ...reply.headers, 'WWW-Authenticate': bearerChallenge(`/kb/${encodeURIComponent(kbId)}/mcp`, tokenSent) } : reply.headers;
   return {
     ...reply,
     headers,
-    body: { jsonrpc: '2.0', id: jsonRpcIdOf(body), error: { code: JSON_RPC_CODE_BY_STATUS[reply.status] ?? -32603, message: data.message ?? 'Refused.', data } },
+    body: {
+      jsonrpc: '2.0',
+      id: jsonRpcIdOf(body),
+      error: { code: JSON_RPC_CODE_BY_STATUS[reply.status] ?? -32603, message: data.message ?? 'Refused.', data },
+    },
   };
 }
 
@@ -266,12 +287,22 @@ export async function serveMcpRequest(request: Request, kbId: string, requestId:
     return jsonResponse(reply.body, { status: reply.status, headers: reply.headers });
   }
   const { admitted } = admission;
-  const post = { origin: null, accept: request.headers.get('accept'), contentType: request.headers.get('content-type'), protocolVersion: request.headers.get('mcp-protocol-version') };
+  const post = {
+    origin: null,
+    accept: request.headers.get('accept'),
+    contentType: request.headers.get('content-type'),
+    protocolVersion: request.headers.get('mcp-protocol-version'),
+  };
   const answered = await directToolCall({ ...post, body: await request.clone().text() }, admitted, requestId, request.signal);
   if (answered !== null) return jsonResponse(answered, { headers: { [REQUEST_ID_HEADER]: requestId } });
   const intro = (await findKnowledgeBaseIntro(admitted.db, admitted.kb.id)) ?? { title: admitted.kb.id, summary: '' };
   const exchange: McpExchange = { admitted, intro, requestId, signal: request.signal };
-  const authInfo: AuthInfo = { token: 'almanac-key', clientId: admitted.record.keyId, scopes: ['kb:query'], extra: exchange as unknown as Record<string, unknown> };
+  const authInfo: AuthInfo = {
+    token: 'almanac-key',
+    clientId: admitted.record.keyId,
+    scopes: ['kb:query'],
+    extra: exchange as unknown as Record<string, unknown>,
+  };
   const legacy = await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES });
   const response = legacy ? await serveLegacy(request, authInfo) : await modernHandler.fetch(request, { authInfo });
   const headers = new Headers(response.headers);

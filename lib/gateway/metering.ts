@@ -52,7 +52,10 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
   // Rows 10–11
   let result: BackendResult<T>;
   try {
-    result = await observeStage(kb.backend.kind === 'hosted' ? 'engine' : 'backend', () => metered.call(), { 'almanac.request_id': requestId, 'almanac.kb_id': kb.id });
+    result = await observeStage(kb.backend.kind === 'hosted' ? 'engine' : 'backend', () => metered.call(), {
+      'almanac.request_id': requestId,
+      'almanac.kb_id': kb.id,
+    });
   } catch (err) {
     log.error({ err, request_id: requestId, kb_id: kb.id }, 'routing failed');
     result = { ok: false, code: 'internal_error', reason: 'routing failed' };

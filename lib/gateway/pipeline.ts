@@ -53,14 +53,27 @@ export type SubscriberQueryResult =
  * The web's "Try it" panel: the same path from row 3 on, for the signed-in buyer's subscription to `kbId`, rate
  * limited under the subscription's newest active key and counted against its cap like any API call.
  */
-export async function runSubscriberQuery(input: { userId: string; kbId: string; query: string; requestId: string; signal?: AbortSignal }): Promise<SubscriberQueryResult> {
+export async function runSubscriberQuery(input: {
+  userId: string;
+  kbId: string;
+  query: string;
+  requestId: string;
+  signal?: AbortSignal;
+}): Promise<SubscriberQueryResult> {
   const started = Date.now();
-  if (!isCleanId(input.kbId)) return { ok: false, code: 'invalid_query', status: ERROR_STATUS.invalid_query, message: 'This is not a knowledge-base id.', extras: {} };
+  if (!isCleanId(input.kbId))
+    return { ok: false, code: 'invalid_query', status: ERROR_STATUS.invalid_query, message: 'This is not a knowledge-base id.', extras: {} };
   const db = await getDb();
   const keyHash = await findSubscriberKeyHash(db, input.userId, input.kbId);
   const record = keyHash ? await findKeyByHash(db, keyHash) : null;
   if (!keyHash || !record) {
-    return { ok: false, code: 'forbidden', status: 403, message: 'You need an active subscription with an active key to query this knowledge base.', extras: {} };
+    return {
+      ok: false,
+      code: 'forbidden',
+      status: 403,
+      message: 'You need an active subscription with an active key to query this knowledge base.',
+      extras: {},
+    };
   }
   const outcome = await runKeyed(
     { requestId: input.requestId, signal: input.signal, started, admit: () => admitKnownKey(db, record, keyHash, input.kbId) },

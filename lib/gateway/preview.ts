@@ -28,7 +28,13 @@ export interface PreviewAllowance {
 
 export type PreviewResult =
   | { ok: true; answer: QueryAnswer; allowance: PreviewAllowance }
-  | { ok: false; code: 'invalid_query' | 'previews_unavailable' | 'preview_limit_reached' | 'publisher_error'; message: string; allowance?: PreviewAllowance; retryAfterSeconds?: number };
+  | {
+      ok: false;
+      code: 'invalid_query' | 'previews_unavailable' | 'preview_limit_reached' | 'publisher_error';
+      message: string;
+      allowance?: PreviewAllowance;
+      retryAfterSeconds?: number;
+    };
 
 function previewRule(): RateLimitRule {
   return { limit: getEnv().PREVIEW_QUESTIONS_PER_DAY, windowMs: PREVIEW_WINDOW_MS };
@@ -40,7 +46,11 @@ const limiterId = (kbId: string, headers: HeaderSource) => `${PREVIEW_LIMIT_ID_P
 export async function previewsOffered(kbId: string): Promise<boolean> {
   if (getEnv().PREVIEW_QUESTIONS_PER_DAY === 0 || !isCleanId(kbId)) return false;
   const db = await getDb();
-  const [row] = await db.select({ status: knowledgeBases.status, previewsEnabled: knowledgeBases.previewsEnabled }).from(knowledgeBases).where(eq(knowledgeBases.id, kbId)).limit(1);
+  const [row] = await db
+    .select({ status: knowledgeBases.status, previewsEnabled: knowledgeBases.previewsEnabled })
+    .from(knowledgeBases)
+    .where(eq(knowledgeBases.id, kbId))
+    .limit(1);
   return row?.status === 'published' && row.previewsEnabled;
 }
 

@@ -72,9 +72,7 @@ async function drainLane(lanes: Map<string, Lane>, key: string, lane: Lane): Pro
       const batch = lane.queue.splice(0, MAX_BATCH);
       try {
         const { granted, usedAfter } = await reserveUnits(lane.db, lane.period, lane.cap, batch.length);
-        batch.forEach((waiter, i) =>
-          waiter.resolve(i < granted ? { ok: true, used: usedAfter - granted + i + 1 } : { ok: false, used: usedAfter }),
-        );
+        batch.forEach((waiter, i) => waiter.resolve(i < granted ? { ok: true, used: usedAfter - granted + i + 1 } : { ok: false, used: usedAfter }));
       } catch (error) {
         for (const waiter of batch) waiter.reject(error);
       }

@@ -13,7 +13,10 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; code: 'invalid_que
 export type JsonBody = () => Promise<Parsed<Record<string, unknown>>>;
 
 /** Row 8 for every JSON endpoint: the Content-Type, then the size and encoding, then a JSON object. */
-export async function readJsonObject(request: { contentType: string | null }, readBody: () => Promise<BodyReadResult>): Promise<Parsed<Record<string, unknown>>> {
+export async function readJsonObject(
+  request: { contentType: string | null },
+  readBody: () => Promise<BodyReadResult>,
+): Promise<Parsed<Record<string, unknown>>> {
   const type = (request.contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') return { ok: false, code: 'invalid_query', message: 'Send the query as JSON with "Content-Type: application/json".' };
   const body = await readBody();

@@ -100,4 +100,8 @@ export async function streamGatewayQuery(request: GatewayRequest, writer: EventS
   }
 }
 
-const NOT_REPLAYABLE: Parsed<never> = { ok: false, code: 'invalid_query', message: 'A streamed answer cannot be replayed: send Idempotency-Key without "Accept: text/event-stream".' };
+const NOT_REPLAYABLE: Parsed<never> = {
+  ok: false,
+  code: 'invalid_query',
+  message: 'A streamed answer cannot be replayed: send Idempotency-Key without "Accept: text/event-stream".',
+};

@@ -16,10 +16,16 @@ import type { UsageReport } from './schemas';
 export const USAGE_REQUESTS_PER_MINUTE = 30;
 
 const USAGE: KeyedEndpoint<null, UsageReport> = {
-  rateLimit: (admitted) => ({ rule: { limit: USAGE_REQUESTS_PER_MINUTE, windowMs: getEnv().RATE_LIMIT_WINDOW_MS }, limiterId: `usage:${admitted.record.keyId}` }),
+  rateLimit: (admitted) => ({
+    rule: { limit: USAGE_REQUESTS_PER_MINUTE, windowMs: getEnv().RATE_LIMIT_WINDOW_MS },
+    limiterId: `usage:${admitted.record.keyId}`,
+  }),
   parse: () => NO_INPUT,
   call: async (_, { admitted, headers }) => {
-    const [used, queries] = await Promise.all([readPeriodUsage(admitted.db, admitted.period), getRateLimiter().peek(admitted.record.keyId, rateRule(admitted.record))]);
+    const [used, queries] = await Promise.all([
+      readPeriodUsage(admitted.db, admitted.period),
+      getRateLimiter().peek(admitted.record.keyId, rateRule(admitted.record)),
+    ]);
     const usage = { used, cap: admitted.cap };
     return {
       ok: true,

@@ -131,7 +131,10 @@ describe('toKeyView', () => {
     });
     expect(JSON.stringify(view)).not.toContain(generated.keyHash);
     expect(JSON.stringify(view)).not.toContain(generated.key);
-    expect(toKeyView({ ...row, revokedAt: new Date('2026-02-01T00:00:00Z'), kbTitle: undefined })).toMatchObject({ status: 'revoked', revokedAt: '2026-02-01T00:00:00.000Z' });
+    expect(toKeyView({ ...row, revokedAt: new Date('2026-02-01T00:00:00Z'), kbTitle: undefined })).toMatchObject({
+      status: 'revoked',
+      revokedAt: '2026-02-01T00:00:00.000Z',
+    });
     expect(toKeyView({ ...row, oauthClientId: 'cli_1' })).toMatchObject({ kind: 'oauth_grant' });
     expect(hashApiKey('x')).toMatch(/^[0-9a-f]{64}$/);
   });

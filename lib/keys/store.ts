@@ -160,7 +160,10 @@ export function renameKey(db: Executor, input: { userId: string; keyId: string; 
     // A revoked key is history: it keeps the name it had when it was revoked, as its usage does.
     if (row.revokedAt) throw new Denied('conflict', 'A revoked key cannot be renamed.');
     if (row.oauthClientId) {
-      const [lapsed] = await tx.select({ lapsed: grantLapsed(row.id) }).from(apiKeys).where(eq(apiKeys.id, row.id));
+      const [lapsed] = await tx
+        .select({ lapsed: grantLapsed(row.id) })
+        .from(apiKeys)
+        .where(eq(apiKeys.id, row.id));
       if (lapsed?.lapsed) throw new Denied('conflict', 'An expired access cannot be renamed.');
     }
     if (row.name === input.name) return { ok: true as const, key: toKeyView(row) };

@@ -24,4 +24,3 @@ function createConfiguredRateLimiter(): RateLimiter {
 export function getRateLimiter(): RateLimiter {
   return processSingleton(SLOT, createConfiguredRateLimiter);
 }
-

@@ -55,7 +55,13 @@ export function createUpstashRateLimiter(options: { url: string; token: string; 
         const now = Date.now();
         const { remaining, reset } = await limiterFor(rule).getRemaining(id);
         const allowed = remaining > 0;
-        return { allowed, limit: rule.limit, remaining: Math.max(0, remaining), resetAtMs: reset, retryAfterSeconds: allowed ? 0 : retryAfterSeconds(reset, now) };
+        return {
+          allowed,
+          limit: rule.limit,
+          remaining: Math.max(0, remaining),
+          resetAtMs: reset,
+          retryAfterSeconds: allowed ? 0 : retryAfterSeconds(reset, now),
+        };
       } catch (err) {
         return failOpen(rule, err);
       }

@@ -59,7 +59,9 @@ export async function parseAuthorizationRequest(db: Executor, params: URLSearchP
   if (scope !== null && scope.split(' ').some((s) => s !== '' && s !== OAUTH_SCOPE)) return fail('invalid_scope', `The only scope is ${OAUTH_SCOPE}.`);
   const resource = params.get('resource') ?? '';
   const kbId = knowledgeBaseOfResource(resource);
-  const [kb] = kbId ? await db.select({ title: knowledgeBases.title, status: knowledgeBases.status }).from(knowledgeBases).where(eq(knowledgeBases.id, kbId)).limit(1) : [];
+  const [kb] = kbId
+    ? await db.select({ title: knowledgeBases.title, status: knowledgeBases.status }).from(knowledgeBases).where(eq(knowledgeBases.id, kbId)).limit(1)
+    : [];
   if (!kbId || !kb || kb.status === 'draft' || kb.status === 'archived') {
     return fail('invalid_target', 'resource must name one knowledge base on this site: <base>/kb/<kb_id>/mcp or <base>/kb/<kb_id>.');
   }
@@ -72,7 +74,13 @@ export async function consentChoices(db: Executor, userId: string, kbId: string)
 }
 
 /** Consent: a code for the chosen subscription and this client (its key is made at the exchange), and where to send the browser. */
-export async function approveAuthorization(db: Executor, userId: string, request: AuthorizationRequest, subscriptionId: string, now: Date = new Date()): Promise<{ ok: true; redirect: string } | { ok: false; description: string }> {
+export async function approveAuthorization(
+  db: Executor,
+  userId: string,
+  request: AuthorizationRequest,
+  subscriptionId: string,
+  now: Date = new Date(),
+): Promise<{ ok: true; redirect: string } | { ok: false; description: string }> {
   const subscription = (await consentChoices(db, userId, request.kbId)).find((s) => s.id === subscriptionId);
   if (!subscription) return { ok: false, description: 'Choose one of your active subscriptions to this knowledge base.' };
   const code = newOpaqueToken('ac');

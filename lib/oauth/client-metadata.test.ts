@@ -33,7 +33,11 @@ describe('client ID metadata documents', () => {
 
   const url = 'https://app.example/client.json';
   it('takes a public client whose document names itself; falls back to the host for a name', () => {
-    expect(validateClientMetadata(url, { client_id: url, client_name: 'App', redirect_uris: ['https://app.example/cb'] })).toEqual({ ok: true, name: 'App', redirectUris: ['https://app.example/cb'] });
+    expect(validateClientMetadata(url, { client_id: url, client_name: 'App', redirect_uris: ['https://app.example/cb'] })).toEqual({
+      ok: true,
+      name: 'App',
+      redirectUris: ['https://app.example/cb'],
+    });
     expect(validateClientMetadata(url, { client_id: url, redirect_uris: ['http://127.0.0.1:8080/cb'] })).toMatchObject({ ok: true, name: 'app.example' });
   });
 

@@ -66,7 +66,8 @@ export function checkClientIdUrl(clientId: string): { ok: true; url: URL } | { o
   const pathStart = afterScheme.search(/[/?]/);
   const rawPath = pathStart === -1 ? '' : afterScheme.slice(pathStart).split('?')[0]!;
   if (rawPath === '' || rawPath === '/') return { ok: false, reason: 'the client_id URL must have a path' };
-  if (rawPath.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) return { ok: false, reason: 'the client_id URL must not contain . or .. segments' };
+  if (rawPath.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment)))
+    return { ok: false, reason: 'the client_id URL must not contain . or .. segments' };
   return { ok: true, url };
 }
 
@@ -75,7 +76,10 @@ const SECRET_AUTH_METHODS = new Set(['client_secret_post', 'client_secret_basic'
 const DocumentSchema = z.object({
   client_id: z.string(),
   client_name: z.string().trim().min(1).max(100).refine(isCleanText).optional(),
-  redirect_uris: z.array(z.string().max(MAX_URL_LENGTH).refine(isAllowedRedirect, 'each must be https, or http on a loopback address, without a fragment')).min(1).max(20),
+  redirect_uris: z
+    .array(z.string().max(MAX_URL_LENGTH).refine(isAllowedRedirect, 'each must be https, or http on a loopback address, without a fragment'))
+    .min(1)
+    .max(20),
   grant_types: z.array(z.string()).optional(),
   response_types: z.array(z.string()).optional(),
   token_endpoint_auth_method: z.string().optional(),
@@ -84,7 +88,10 @@ const DocumentSchema = z.object({
 });
 
 /** Judges a fetched document against the URL it was fetched from. */
-export function validateClientMetadata(clientId: string, document: unknown): { ok: true; name: string; redirectUris: string[] } | { ok: false; reason: string } {
+export function validateClientMetadata(
+  clientId: string,
+  document: unknown,
+): { ok: true; name: string; redirectUris: string[] } | { ok: false; reason: string } {
   const parsed = DocumentSchema.safeParse(document);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -92,9 +99,12 @@ export function validateClientMetadata(clientId: string, document: unknown): { o
   }
   const doc = parsed.data;
   if (doc.client_id !== clientId) return { ok: false, reason: 'its client_id is not the URL it was fetched from' };
-  if (doc.client_secret !== undefined || doc.client_secret_expires_at !== undefined) return { ok: false, reason: 'a metadata document must not contain a client secret' };
+  if (doc.client_secret !== undefined || doc.client_secret_expires_at !== undefined)
+    return { ok: false, reason: 'a metadata document must not contain a client secret' };
   if (doc.token_endpoint_auth_method !== undefined && doc.token_endpoint_auth_method !== 'none') {
-    const why = SECRET_AUTH_METHODS.has(doc.token_endpoint_auth_method) ? 'a shared secret cannot be established by a metadata document' : 'only public clients (PKCE) are served';
+    const why = SECRET_AUTH_METHODS.has(doc.token_endpoint_auth_method)
+      ? 'a shared secret cannot be established by a metadata document'
+      : 'only public clients (PKCE) are served';
     return { ok: false, reason: `token_endpoint_auth_method must be "none": ${why}` };
   }
   if (doc.grant_types && !doc.grant_types.includes('authorization_code')) return { ok: false, reason: 'grant_types must include authorization_code' };
@@ -104,7 +114,10 @@ export function validateClientMetadata(clientId: string, document: unknown): { o
 
 /** The cache lifetime an answer's Cache-Control allows (no-store and no-cache: none; no max-age: the default). */
 export function cacheLifetime(cacheControl: string | undefined): number {
-  const directives = (cacheControl ?? '').toLowerCase().split(',').map((d) => d.trim());
+  const directives = (cacheControl ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((d) => d.trim());
   if (directives.some((d) => d === 'no-store' || d === 'no-cache')) return 0;
   const maxAge = directives.find((d) => d.startsWith('max-age='));
   if (!maxAge) return DEFAULT_CACHE_S;
@@ -118,7 +131,10 @@ function defaultPolicy(): GuardPolicy {
 }
 
 /** GET the document at the checked address: 200, JSON, at most CLIENT_METADATA_MAX_BYTES, within FETCH_TIMEOUT_MS. */
-async function download(url: URL, options: ClientMetadataOptions): Promise<{ ok: true; body: string; cacheControl: string | undefined } | { ok: false; reason: string }> {
+async function download(
+  url: URL,
+  options: ClientMetadataOptions,
+): Promise<{ ok: true; body: string; cacheControl: string | undefined } | { ok: false; reason: string }> {
   const guard = await resolveAndGuard(url, options.policy ?? defaultPolicy());
   if (!guard.ok) return { ok: false, reason: `its address is refused (${guard.reason})` };
   return new Promise((resolve) => {
@@ -142,7 +158,8 @@ async function download(url: URL, options: ClientMetadataOptions): Promise<{ ok:
     req.on('response', (res) => {
       if (res.statusCode !== 200) return settle({ ok: false, reason: `it answered HTTP ${res.statusCode} (redirects are not followed)` });
       if (!/\bjson\b/i.test(res.headers['content-type'] ?? '')) return settle({ ok: false, reason: 'it is not served as JSON' });
-      if (Number(res.headers['content-length'] ?? 0) > CLIENT_METADATA_MAX_BYTES) return settle({ ok: false, reason: `it is larger than ${CLIENT_METADATA_MAX_BYTES} bytes` });
+      if (Number(res.headers['content-length'] ?? 0) > CLIENT_METADATA_MAX_BYTES)
+        return settle({ ok: false, reason: `it is larger than ${CLIENT_METADATA_MAX_BYTES} bytes` });
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {

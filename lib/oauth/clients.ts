@@ -24,15 +24,17 @@ export interface OAuthClient {
 
 const RegistrationSchema = z.object({
   client_name: z.string().trim().min(1).max(100).refine(isCleanText).optional(),
-  redirect_uris: z.array(z.string().max(2000).refine(isAllowedRedirect, 'each redirect URI must be https, or http on a loopback address, without a fragment')).min(1).max(10),
+  redirect_uris: z
+    .array(z.string().max(2000).refine(isAllowedRedirect, 'each redirect URI must be https, or http on a loopback address, without a fragment'))
+    .min(1)
+    .max(10),
   grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).optional(),
   response_types: z.array(z.literal('code')).optional(),
   token_endpoint_auth_method: z.literal('none').optional(),
 });
 
 export type RegistrationResult =
-  | { ok: true; client: Record<string, unknown> }
-  | { ok: false; error: 'invalid_redirect_uri' | 'invalid_client_metadata'; description: string };
+  { ok: true; client: Record<string, unknown> } | { ok: false; error: 'invalid_redirect_uri' | 'invalid_client_metadata'; description: string };
 
 export async function registerClient(db: Executor, metadata: unknown, now: Date = new Date()): Promise<RegistrationResult> {
   const parsed = RegistrationSchema.safeParse(metadata);
@@ -99,7 +101,10 @@ export async function resolveClient(db: Executor, clientId: string, now: Date = 
   if (!fetched.ok) return { ok: false, description: `The application's client metadata document (${clientId}) cannot be used: ${fetched.reason}.` };
   const { name, redirectUris, maxAgeS } = fetched.metadata;
   const row = { name, redirectUris, metadataExpiresAt: new Date(now.getTime() + maxAgeS * 1000) };
-  await db.insert(oauthClients).values({ id: clientId, ...row, createdAt: now }).onConflictDoUpdate({ target: oauthClients.id, set: row });
+  await db
+    .insert(oauthClients)
+    .values({ id: clientId, ...row, createdAt: now })
+    .onConflictDoUpdate({ target: oauthClients.id, set: row });
   return { ok: true, client: { id: clientId, name, redirectUris, metadataHost } };
 }
 

@@ -37,7 +37,12 @@ export async function purgeExpiredOAuthState(db: Executor, now: Date = new Date(
         and(
           isNotNull(apiKeys.oauthClientId),
           isNull(apiKeys.revokedAt),
-          notExists(tx.select({ one: sql`1` }).from(oauthTokens).where(eq(oauthTokens.keyId, apiKeys.id))),
+          notExists(
+            tx
+              .select({ one: sql`1` })
+              .from(oauthTokens)
+              .where(eq(oauthTokens.keyId, apiKeys.id)),
+          ),
         ),
       )
       .returning({ id: apiKeys.id });
@@ -49,9 +54,24 @@ export async function purgeExpiredOAuthState(db: Executor, now: Date = new Date(
             and(isNull(oauthClients.metadataExpiresAt), lt(oauthClients.createdAt, new Date(now.getTime() - UNUSED_CLIENT_MS))),
             lt(oauthClients.metadataExpiresAt, now),
           ),
-          notExists(tx.select({ one: sql`1` }).from(apiKeys).where(eq(apiKeys.oauthClientId, oauthClients.id))),
-          notExists(tx.select({ one: sql`1` }).from(oauthCodes).where(eq(oauthCodes.clientId, oauthClients.id))),
-          notExists(tx.select({ one: sql`1` }).from(oauthTokens).where(eq(oauthTokens.clientId, oauthClients.id))),
+          notExists(
+            tx
+              .select({ one: sql`1` })
+              .from(apiKeys)
+              .where(eq(apiKeys.oauthClientId, oauthClients.id)),
+          ),
+          notExists(
+            tx
+              .select({ one: sql`1` })
+              .from(oauthCodes)
+              .where(eq(oauthCodes.clientId, oauthClients.id)),
+          ),
+          notExists(
+            tx
+              .select({ one: sql`1` })
+              .from(oauthTokens)
+              .where(eq(oauthTokens.clientId, oauthClients.id)),
+          ),
         ),
       )
       .returning({ id: oauthClients.id });
@@ -61,5 +81,7 @@ export async function purgeExpiredOAuthState(db: Executor, now: Date = new Date(
 
 /** Hourly in every instance, through the server's periodic-task mechanism. */
 export function startOAuthPurge(): PeriodicTask {
-  return processSingleton('oauth-purge', () => new PeriodicTask('oauth-purge', async (db, now) => void (await purgeExpiredOAuthState(db, now)), 3_600_000).start());
+  return processSingleton('oauth-purge', () =>
+    new PeriodicTask('oauth-purge', async (db, now) => void (await purgeExpiredOAuthState(db, now)), 3_600_000).start(),
+  );
 }

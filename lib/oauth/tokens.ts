@@ -65,7 +65,10 @@ const invalidGrant = (description: string): TokenResult => ({ ok: false, error: 
 
 /** Revokes a grant: its key (so every instance refuses its tokens within the key cache's half second) and its tokens. */
 async function revokeGrant(tx: Executor, keyId: string, now: Date): Promise<void> {
-  await tx.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)));
+  await tx
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)));
   await tx.delete(oauthTokens).where(eq(oauthTokens.keyId, keyId));
 }
 
@@ -77,7 +80,11 @@ export async function exchangeCode(
 ): Promise<TokenResult> {
   if (opaqueKindOf(input.code) !== 'ac') return invalidGrant('The authorization code is not valid.');
   return inTransaction(db, async (tx) => {
-    const [code] = await tx.select().from(oauthCodes).where(eq(oauthCodes.codeHash, hashOpaqueToken(input.code))).for('update');
+    const [code] = await tx
+      .select()
+      .from(oauthCodes)
+      .where(eq(oauthCodes.codeHash, hashOpaqueToken(input.code)))
+      .for('update');
     if (!code || code.clientId !== input.clientId) return invalidGrant('The authorization code is not valid.');
     if (code.usedAt) {
       // RFC 6749 §4.1.2: a code used twice revokes what it granted.
@@ -99,10 +106,18 @@ export async function exchangeCode(
 }
 
 /** grant_type=refresh_token: rotation; a refresh token used a second time revokes the whole grant (OAuth 2.1 §4.3.1). */
-export async function refreshTokens(db: Executor, input: { refreshToken: string; clientId: string; resource: string | null }, now: Date = new Date()): Promise<TokenResult> {
+export async function refreshTokens(
+  db: Executor,
+  input: { refreshToken: string; clientId: string; resource: string | null },
+  now: Date = new Date(),
+): Promise<TokenResult> {
   if (opaqueKindOf(input.refreshToken) !== 'rt') return invalidGrant('The refresh token is not valid.');
   return inTransaction(db, async (tx) => {
-    const [row] = await tx.select().from(oauthTokens).where(eq(oauthTokens.tokenHash, hashOpaqueToken(input.refreshToken))).for('update');
+    const [row] = await tx
+      .select()
+      .from(oauthTokens)
+      .where(eq(oauthTokens.tokenHash, hashOpaqueToken(input.refreshToken)))
+      .for('update');
     if (!row || row.kind !== 'refresh' || row.clientId !== input.clientId) return invalidGrant('The refresh token is not valid.');
     if (row.usedAt) {
       await revokeGrant(tx, row.keyId, now);

@@ -1,6 +1,22 @@
 import { z } from 'zod';
-import { CATALOG_CACHE_CONTROL, categorySchema, knowledgeBaseDetailSchema, knowledgeBaseListItemSchema, knowledgeBaseListSchema, listingParametersSchema, planSchema } from '@/lib/catalog';
-import { difyRecordsSchema, difyRetrievalRequestSchema, queryRequestSchema, searchRequestSchema, searchResultSchema, searchResultsSchema, usageReportSchema } from '@/lib/gateway';
+import {
+  CATALOG_CACHE_CONTROL,
+  categorySchema,
+  knowledgeBaseDetailSchema,
+  knowledgeBaseListItemSchema,
+  knowledgeBaseListSchema,
+  listingParametersSchema,
+  planSchema,
+} from '@/lib/catalog';
+import {
+  difyRecordsSchema,
+  difyRetrievalRequestSchema,
+  queryRequestSchema,
+  searchRequestSchema,
+  searchResultSchema,
+  searchResultsSchema,
+  usageReportSchema,
+} from '@/lib/gateway';
 import { citationSchema, queryAnswerSchema } from '@/lib/query-answer';
 import { errorSchema, intHeader, type Json } from './shared';
 
@@ -106,24 +122,54 @@ export function openApiComponents(): Json {
         schema: { type: 'string', enum: ['Bearer realm="almanac"', 'Bearer realm="almanac", error="invalid_token"'] },
       },
       McpWwwAuthenticate: {
-        description: 'The scheme, and where the resource’s OAuth metadata is (RFC 9728): agent platforms sign in from there; error="invalid_token" when the key or token sent is malformed, unknown, expired or revoked.',
+        description:
+          'The scheme, and where the resource’s OAuth metadata is (RFC 9728): agent platforms sign in from there; error="invalid_token" when the key or token sent is malformed, unknown, expired or revoked.',
         required: true,
-        schema: { type: 'string', pattern: '^Bearer realm="almanac", resource_metadata="[^"]+/\\.well-known/oauth-protected-resource/kb/[^"]+/mcp", scope="kb:query"(, error="invalid_token")?$' },
+        schema: {
+          type: 'string',
+          pattern:
+            '^Bearer realm="almanac", resource_metadata="[^"]+/\\.well-known/oauth-protected-resource/kb/[^"]+/mcp", scope="kb:query"(, error="invalid_token")?$',
+        },
       },
       XRateLimitLimit: intHeader('Requests allowed per minute: for this key (query), or for this client address (the public endpoints).'),
       XRateLimitRemaining: intHeader('Requests left in the current sliding window.'),
       XRateLimitReset: intHeader('Unix time (seconds) when the next request slot frees.'),
       // Not required: a streamed answer learns its count only at the end (it is in the `done` event, docs/api.md §10.4),
       // and a request refused while its body is read (400, 413) is answered before the usage is looked up.
-      XUsageUsed: { ...intHeader('Queries used in the current billing period, after counting this request. Absent on a streamed answer (see its done event) and on a body refused as it is read.'), required: false },
+      XUsageUsed: {
+        ...intHeader(
+          'Queries used in the current billing period, after counting this request. Absent on a streamed answer (see its done event) and on a body refused as it is read.',
+        ),
+        required: false,
+      },
       XUsageCap: { ...intHeader('Queries included in the current billing period (absent where X-Usage-Used is).'), required: false },
       XUsageRemaining: { ...intHeader('Queries left in the current billing period (absent where X-Usage-Used is).'), required: false },
-      IdempotentReplayed: { description: '"true" when this is the stored answer of an earlier request with the same Idempotency-Key.', required: false, schema: { type: 'string', const: 'true' } },
-      PublicRateLimitLimit: { description: 'Requests this client address may make to the public endpoints per minute (when the server knows the address).', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
-      PublicRateLimitRemaining: { description: 'Requests left to this client address in the current sliding window.', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
-      PublicRateLimitReset: { description: 'Unix time (seconds) when the next request slot of this client address frees.', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
+      IdempotentReplayed: {
+        description: '"true" when this is the stored answer of an earlier request with the same Idempotency-Key.',
+        required: false,
+        schema: { type: 'string', const: 'true' },
+      },
+      PublicRateLimitLimit: {
+        description: 'Requests this client address may make to the public endpoints per minute (when the server knows the address).',
+        required: false,
+        schema: { type: 'string', pattern: '^[0-9]+$' },
+      },
+      PublicRateLimitRemaining: {
+        description: 'Requests left to this client address in the current sliding window.',
+        required: false,
+        schema: { type: 'string', pattern: '^[0-9]+$' },
+      },
+      PublicRateLimitReset: {
+        description: 'Unix time (seconds) when the next request slot of this client address frees.',
+        required: false,
+        schema: { type: 'string', pattern: '^[0-9]+$' },
+      },
       RetryAfterRequired: { description: 'Whole seconds (≥ 1) to wait before retrying.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
-      RetryAfter: { description: 'Whole seconds (≥ 1) to wait: rate_limit_exceeded and idempotency_key_in_progress.', required: false, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
+      RetryAfter: {
+        description: 'Whole seconds (≥ 1) to wait: rate_limit_exceeded and idempotency_key_in_progress.',
+        required: false,
+        schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+      },
       AllowCatalogue: { description: 'Methods the catalogue serves.', required: true, schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
       CorsAny: { description: 'The catalogue is public.', required: true, schema: { type: 'string', const: '*' } },
       PublicCache: { description: CATALOG_CACHE_CONTROL, required: true, schema: { type: 'string', const: CATALOG_CACHE_CONTROL } },

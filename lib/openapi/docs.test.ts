@@ -87,7 +87,10 @@ function tableUnder(markdown: string, title: string): Row[] {
 function names(cell: string): string[] {
   const text = plain(cell);
   if (text === '' || text === '—' || text === '-') return [];
-  return text.split(',').map((name) => name.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
 }
 
 // ── OpenAPI ─────────────────────────────────────────────────────────────────────────────────────────
@@ -192,7 +195,8 @@ describe('docs/api.md agrees with the OpenAPI document', () => {
         continue;
       }
       if (docsStatus(endpoint!, code!, row) !== status) problems.push(`${code}: OpenAPI says ${status}, docs say ${plain(row.HTTP)}`);
-      if (!names(row['Built on']).includes(endpoint)) problems.push(`${code}: OpenAPI declares it on ${endpoint}, docs do not list ${endpoint} under "Built on"`);
+      if (!names(row['Built on']).includes(endpoint))
+        problems.push(`${code}: OpenAPI declares it on ${endpoint}, docs do not list ${endpoint} under "Built on"`);
     }
     expect(problems, problems.join('\n')).toEqual([]);
   });
@@ -222,7 +226,8 @@ describe('docs/api.md agrees with the OpenAPI document', () => {
       for (const [lower, header] of headers) {
         const row = byHeader.get(lower);
         if (!row) problems.push(`${header} (${endpoint}) is missing from the response header table`);
-        else if (!names(row['Built on']).includes(endpoint)) problems.push(`${header}: OpenAPI declares it on ${endpoint}, docs do not list ${endpoint} under "Built on"`);
+        else if (!names(row['Built on']).includes(endpoint))
+          problems.push(`${header}: OpenAPI declares it on ${endpoint}, docs do not list ${endpoint} under "Built on"`);
       }
     }
     expect(problems, problems.join('\n')).toEqual([]);
@@ -262,7 +267,14 @@ describe('docs/api.md states the limits the OpenAPI document (and so the zod sch
       ['sort', [`\`${String(parameter('sort').default)}\``, ...(parameter('sort').enum as string[]).map((s) => `\`${s}\``)]],
       ['category', (parameter('category').enum as string[]).map((c) => `\`${c}\``)],
       ['page', [`\`${String(page.default)}\``, `from ${written(page.minimum)} to ${written(page.maximum)}`]],
-      ['pageSize', [`\`${String(pageSize.default)}\``, `at least ${written(pageSize.minimum)}`, `above ${written(props('KnowledgeBaseList').pageSize!.maximum)} is **clamped to ${written(props('KnowledgeBaseList').pageSize!.maximum)}**`]],
+      [
+        'pageSize',
+        [
+          `\`${String(pageSize.default)}\``,
+          `at least ${written(pageSize.minimum)}`,
+          `above ${written(props('KnowledgeBaseList').pageSize!.maximum)} is **clamped to ${written(props('KnowledgeBaseList').pageSize!.maximum)}**`,
+        ],
+      ],
     ];
     for (const [name, phrases] of cases) {
       const row = rowOf(rows, 'Parameter', name);
@@ -275,7 +287,9 @@ describe('docs/api.md states the limits the OpenAPI document (and so the zod sch
     expect(rowOf(tableUnder(markdown, 'Check order'), 'Step', '8')).toContain(`over ${written(query.maxLength)} characters`);
     const topK = props('SearchRequest').top_k!;
     expect(props('SearchRequest').query).toEqual(query);
-    expect(paragraphWith('`POST /kb/{kb_id}/search` takes')).toContain(`\`top_k\` an integer from ${written(topK.minimum)} to ${written(topK.maximum)}, default ${written(topK.default)}`);
+    expect(paragraphWith('`POST /kb/{kb_id}/search` takes')).toContain(
+      `\`top_k\` an integer from ${written(topK.minimum)} to ${written(topK.maximum)}, default ${written(topK.default)}`,
+    );
     const dify = props('DifyRetrievalRequest').retrieval_setting!.properties as Record<string, Json>;
     expect(dify.top_k).toEqual(topK);
     const threshold = dify.score_threshold!;

@@ -27,7 +27,10 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
     servers: [{ url: appUrl.replace(/\/+$/, '') }],
     tags: [
       { name: 'catalogue', description: 'The public catalogue of published knowledge bases: no key, CORS *, cacheable.' },
-      { name: 'query', description: 'The keyed, metered API of one knowledge base, called with the key of a subscription to it ("Authorization: Bearer alm_sk_…").' },
+      {
+        name: 'query',
+        description: 'The keyed, metered API of one knowledge base, called with the key of a subscription to it ("Authorization: Bearer alm_sk_…").',
+      },
       { name: 'service', description: 'This document, and the health probe for operators and load balancers.' },
     ],
     paths: {
@@ -63,7 +66,11 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
           summary: 'One published knowledge base with its plans (public, cacheable for 30 s, CORS *, limited per client address)',
           security: [],
           responses: {
-            '200': { description: 'The knowledge base', headers: { ...CATALOGUE_HEADERS, 'Cache-Control': headerRef('PublicCache') }, content: json(ref('KnowledgeBaseDetail')) },
+            '200': {
+              description: 'The knowledge base',
+              headers: { ...CATALOGUE_HEADERS, 'Cache-Control': headerRef('PublicCache') },
+              content: json(ref('KnowledgeBaseDetail')),
+            },
             '400': {
               description: 'The id contains a control character or is not valid Unicode (docs/api.md §7.2)',
               headers: CATALOGUE_HEADERS,
@@ -101,7 +108,8 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
               name: 'Idempotency-Key',
               in: 'header',
               required: false,
-              description: 'Makes a retry safe: the first request with this key is answered and stored for 24 hours; the same request again gets the stored answer (Idempotent-Replayed: true) and is not counted.',
+              description:
+                'Makes a retry safe: the first request with this key is answered and stored for 24 hours; the same request again gets the stored answer (Idempotent-Replayed: true) and is not counted.',
               schema: jsonSchemaOf('input', idempotencyKeySchema),
             },
           ],
@@ -111,7 +119,15 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
               description:
                 'The answer (or, for a retry with an Idempotency-Key, the stored answer). With "Accept: text/event-stream" the answer streams as Server-Sent Events once the cap unit is reserved: citations, delta ({text}) pieces, then done ({tokens_used, usage}) or error (an error body); counted at done.',
               headers: { ...KEYED_HEADERS, 'Idempotent-Replayed': headerRef('IdempotentReplayed') },
-              content: { ...json(ref('QueryAnswer')), 'text/event-stream': { schema: { type: 'string', description: 'event: citations | delta | done | error, each with one line of JSON data; comment heartbeats every 15 s.' } } },
+              content: {
+                ...json(ref('QueryAnswer')),
+                'text/event-stream': {
+                  schema: {
+                    type: 'string',
+                    description: 'event: citations | delta | done | error, each with one line of JSON data; comment heartbeats every 15 s.',
+                  },
+                },
+              },
             },
             '400': {
               description:
@@ -135,16 +151,32 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
               headers: { ...KEYED_HEADERS, 'Retry-After': { ...headerRef('RetryAfter') } },
               content: json(ref('IdempotencyInProgressError')),
             },
-            '422': { description: 'This Idempotency-Key was used with a different request', headers: KEYED_HEADERS, content: json(ref('IdempotencyReusedError')) },
-            '413': { description: `Body over ${MAX_BODY_BYTES} bytes (counted on the stream)`, headers: KEYED_HEADERS, content: json(ref('PayloadTooLargeError')) },
+            '422': {
+              description: 'This Idempotency-Key was used with a different request',
+              headers: KEYED_HEADERS,
+              content: json(ref('IdempotencyReusedError')),
+            },
+            '413': {
+              description: `Body over ${MAX_BODY_BYTES} bytes (counted on the stream)`,
+              headers: KEYED_HEADERS,
+              content: json(ref('PayloadTooLargeError')),
+            },
             '429': {
               description: 'Per-key rate limit (with Retry-After) or the subscription’s cap for the period',
               headers: { ...KEYED_HEADERS, 'Retry-After': { ...headerRef('RetryAfter') } },
               content: json({ oneOf: [ref('RateLimitError'), ref('QueryCapError')] }),
             },
             '500': { description: 'A fault of our own (the query is not counted)', headers: ID_ONLY, content: json(ref('InternalError')) },
-            '502': { description: 'The publisher’s backend failed (connection, non-2xx, over 1 MiB or schema-breaking); not counted', headers: KEYED_HEADERS, content: json(ref('PublisherError')) },
-            '504': { description: 'The publisher did not answer within the knowledge base’s timeout; not counted', headers: KEYED_HEADERS, content: json(ref('PublisherTimeoutError')) },
+            '502': {
+              description: 'The publisher’s backend failed (connection, non-2xx, over 1 MiB or schema-breaking); not counted',
+              headers: KEYED_HEADERS,
+              content: json(ref('PublisherError')),
+            },
+            '504': {
+              description: 'The publisher did not answer within the knowledge base’s timeout; not counted',
+              headers: KEYED_HEADERS,
+              content: json(ref('PublisherTimeoutError')),
+            },
           },
         },
       },

@@ -71,7 +71,9 @@ function explanation(document: Json, problem: Problem): string | null {
       if (/^#\/paths\/~1api~1health(~1live|~1ready)?\/get\/responses$/.test(pointer)) return 'a health probe';
       return /\/options\/responses$/.test(pointer) && statuses.length === 1 && statuses[0] === '204' ? 'a CORS preflight' : null;
     case 'no-unused-components':
-      return pointer === '#/components/schemas/MethodNotAllowedError' && String((document.info as Json).description).includes('MethodNotAllowedError') ? 'the 405 body, stated once' : null;
+      return pointer === '#/components/schemas/MethodNotAllowedError' && String((document.info as Json).description).includes('MethodNotAllowedError')
+        ? 'the 405 body, stated once'
+        : null;
     case 'no-server-example.com':
       return pointer === '#/servers/0/url' && /^http:\/\/localhost[:/]/.test(String(at(document, pointer))) ? 'the local base URL' : null;
     default:

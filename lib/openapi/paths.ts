@@ -1,16 +1,45 @@
 import { MAX_BODY_BYTES, USAGE_REQUESTS_PER_MINUTE } from '@/lib/gateway';
-import { CATALOGUE_HEADERS, catalogueLoadResponses, errorSchema, headerRef, ID_ONLY, json, KEY_IF_KNOWN_HEADERS, KEYED_HEADERS, ref, type Json } from './shared';
+import {
+  CATALOGUE_HEADERS,
+  catalogueLoadResponses,
+  errorSchema,
+  headerRef,
+  ID_ONLY,
+  json,
+  KEY_IF_KNOWN_HEADERS,
+  KEYED_HEADERS,
+  ref,
+  type Json,
+} from './shared';
 
 /** The paths of the agent endpoints and of the service endpoints (this document, health). */
 /** The error answers every keyed endpoint shares (rows 1–11 of docs/api.md §3.2). */
 function keyedErrors(options: { metered: boolean }): Json {
   const limited = options.metered
-    ? { description: 'Per-key rate limit (with Retry-After) or the subscription’s cap for the period', headers: { ...KEYED_HEADERS, 'Retry-After': headerRef('RetryAfter') }, content: json({ oneOf: [ref('RateLimitError'), ref('QueryCapError')] }) }
-    : { description: 'This endpoint’s own per-key limit (with Retry-After)', headers: { ...KEYED_HEADERS, 'Retry-After': headerRef('RetryAfter') }, content: json(ref('RateLimitError')) };
+    ? {
+        description: 'Per-key rate limit (with Retry-After) or the subscription’s cap for the period',
+        headers: { ...KEYED_HEADERS, 'Retry-After': headerRef('RetryAfter') },
+        content: json({ oneOf: [ref('RateLimitError'), ref('QueryCapError')] }),
+      }
+    : {
+        description: 'This endpoint’s own per-key limit (with Retry-After)',
+        headers: { ...KEYED_HEADERS, 'Retry-After': headerRef('RetryAfter') },
+        content: json(ref('RateLimitError')),
+      };
   return {
-    ...(options.metered ? { '400': { description: 'A malformed request body (invalid_query)', headers: KEYED_HEADERS, content: json(ref('InvalidQueryError')) } } : {}),
-    '401': { description: 'No key, or a key that is malformed or unknown', headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('WwwAuthenticate') }, content: json(ref('AuthenticationError')) },
-    '403': { description: 'Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended', headers: KEYED_HEADERS, content: json(ref('ForbiddenError')) },
+    ...(options.metered
+      ? { '400': { description: 'A malformed request body (invalid_query)', headers: KEYED_HEADERS, content: json(ref('InvalidQueryError')) } }
+      : {}),
+    '401': {
+      description: 'No key, or a key that is malformed or unknown',
+      headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('WwwAuthenticate') },
+      content: json(ref('AuthenticationError')),
+    },
+    '403': {
+      description: 'Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended',
+      headers: KEYED_HEADERS,
+      content: json(ref('ForbiddenError')),
+    },
     '404': { description: 'No published knowledge base has this id', headers: KEYED_HEADERS, content: json(ref('KnowledgeBaseNotFoundError')) },
     '429': limited,
     '500': { description: 'A fault of our own (nothing is counted)', headers: ID_ONLY, content: json(ref('InternalError')) },
@@ -49,7 +78,11 @@ function jsonRpcError(almanac: Json): Json {
       error: {
         type: 'object',
         required: ['code', 'message', 'data'],
-        properties: { code: { type: 'integer', description: '-32001 for 401, -32003 for 403, -32004 for 404, -32600 for 400.' }, message: { type: 'string' }, data: almanac },
+        properties: {
+          code: { type: 'integer', description: '-32001 for 401, -32003 for 403, -32004 for 404, -32600 for 400.' },
+          message: { type: 'string' },
+          data: almanac,
+        },
       },
     },
   };
@@ -62,7 +95,11 @@ const TRANSPORT_JSON_RPC_ERROR: Json = {
   properties: {
     jsonrpc: { type: 'string', const: '2.0' },
     id: { type: ['string', 'integer', 'null'] },
-    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer', description: '-32000 for a refused Origin, -32601 for an unknown method.' }, message: { type: 'string' } } },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer', description: '-32000 for a refused Origin, -32601 for an unknown method.' }, message: { type: 'string' } },
+    },
   },
 };
 
@@ -73,7 +110,11 @@ function difyErrorSchema(codes: string[]): Json {
     ...almanac,
     required: ['error_code', 'error_msg', ...(almanac.required as string[])],
     properties: {
-      error_code: { type: 'integer', description: '1001 no or a malformed Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status.' },
+      error_code: {
+        type: 'integer',
+        description:
+          '1001 no or a malformed Authorization header, 1002 key refused, 2001 knowledge base not found or not in the key’s scope; otherwise the HTTP status.',
+      },
       error_msg: { type: 'string' },
       ...(almanac.properties as Json),
     },
@@ -94,7 +135,12 @@ export function servicePaths(): Json {
           '200': {
             description: 'The document; its servers[0].url is the base URL of this deployment',
             headers: { ...CATALOGUE_HEADERS, 'Cache-Control': headerRef('DocumentCache') },
-            content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string', const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } }, description: 'An OpenAPI 3.1 document.' }),
+            content: json({
+              type: 'object',
+              required: ['openapi', 'info', 'paths'],
+              properties: { openapi: { type: 'string', const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+              description: 'An OpenAPI 3.1 document.',
+            }),
           },
           ...catalogueLoadResponses(),
           '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
@@ -108,11 +154,26 @@ export function servicePaths(): Json {
         summary: 'Readiness (the database and the job queue answer) or, with probe=live, liveness (for operators and load balancers)',
         security: [],
         parameters: [
-          { name: 'probe', in: 'query', required: false, schema: { type: 'string', const: 'live' }, description: 'live: answer at once, with no I/O (liveness).' },
+          {
+            name: 'probe',
+            in: 'query',
+            required: false,
+            schema: { type: 'string', const: 'live' },
+            description: 'live: answer at once, with no I/O (liveness).',
+          },
         ],
         responses: {
-          '200': { description: 'Ready (or, with probe=live, alive)', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json({ oneOf: [ref('Health'), ref('Liveness')] }) },
-          '503': { description: 'The database or the job queue cannot be read (opening the database has a 2 s budget); the body is the health object, not an error body', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json(ref('Health')) },
+          '200': {
+            description: 'Ready (or, with probe=live, alive)',
+            headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') },
+            content: json({ oneOf: [ref('Health'), ref('Liveness')] }),
+          },
+          '503': {
+            description:
+              'The database or the job queue cannot be read (opening the database has a 2 s budget); the body is the health object, not an error body',
+            headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') },
+            content: json(ref('Health')),
+          },
           '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
         },
       },
@@ -137,7 +198,11 @@ export function servicePaths(): Json {
         security: [],
         responses: {
           '200': { description: 'Ready', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json(ref('Health')) },
-          '503': { description: 'The database or the job queue cannot be read; the body is the health object, not an error body', headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') }, content: json(ref('Health')) },
+          '503': {
+            description: 'The database or the job queue cannot be read; the body is the health object, not an error body',
+            headers: { ...ID_ONLY, 'Cache-Control': headerRef('NoStore') },
+            content: json(ref('Health')),
+          },
           '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
         },
       },
@@ -156,7 +221,10 @@ export function agentPaths(): Json {
         summary: 'The best passages for a query, without an answer (API key required; metered like a query, free when empty)',
         security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
         requestBody: { required: true, content: json(ref('SearchRequest')) },
-        responses: { '200': { description: 'The passages, best first', headers: KEYED_HEADERS, content: json(ref('SearchResults')) }, ...keyedErrors({ metered: true }) },
+        responses: {
+          '200': { description: 'The passages, best first', headers: KEYED_HEADERS, content: json(ref('SearchResults')) },
+          ...keyedErrors({ metered: true }),
+        },
       },
     },
     '/kb/{kb_id}/usage': {
@@ -167,8 +235,16 @@ export function agentPaths(): Json {
         summary: `Where this key’s subscription stands: usage of the period and the query limit (never counted; ${USAGE_REQUESTS_PER_MINUTE} per minute per key)`,
         security: [{ apiKey: [] }, { oauth: ['kb:query'] }],
         responses: {
-          '200': { description: 'The usage report; X-RateLimit-* describe this endpoint’s own limit', headers: KEYED_HEADERS, content: json(ref('UsageReport')) },
-          '400': { description: 'The kb_id contains a control character or is not valid Unicode (invalid_query)', headers: KEYED_HEADERS, content: json(ref('InvalidQueryError')) },
+          '200': {
+            description: 'The usage report; X-RateLimit-* describe this endpoint’s own limit',
+            headers: KEYED_HEADERS,
+            content: json(ref('UsageReport')),
+          },
+          '400': {
+            description: 'The kb_id contains a control character or is not valid Unicode (invalid_query)',
+            headers: KEYED_HEADERS,
+            content: json(ref('InvalidQueryError')),
+          },
           ...keyedErrors({ metered: false }),
         },
       },
@@ -194,7 +270,11 @@ export function agentPaths(): Json {
             headers: ID_ONLY,
             content: json({ type: 'object', description: 'A JSON-RPC 2.0 error.' }),
           },
-          '406': { description: 'Accept does not list both application/json and text/event-stream: a JSON-RPC error object', headers: ID_ONLY, content: json({ type: 'object', description: 'A JSON-RPC 2.0 error.' }) },
+          '406': {
+            description: 'Accept does not list both application/json and text/event-stream: a JSON-RPC error object',
+            headers: ID_ONLY,
+            content: json({ type: 'object', description: 'A JSON-RPC 2.0 error.' }),
+          },
           '413': { description: `Body over ${MAX_BODY_BYTES} bytes`, headers: ID_ONLY, content: json(ref('PayloadTooLargeError')) },
           ...Object.fromEntries(
             Object.entries(keyedErrors({ metered: false }))
@@ -206,15 +286,30 @@ export function agentPaths(): Json {
                 // The Origin check (§10.1) comes before the key is looked at.
                 const origin =
                   status === '403'
-                    ? { description: `${declared.description}; or an Origin header naming another site (checked before the key)`, headers: KEY_IF_KNOWN_HEADERS }
+                    ? {
+                        description: `${declared.description}; or an Origin header naming another site (checked before the key)`,
+                        headers: KEY_IF_KNOWN_HEADERS,
+                      }
                     : {};
                 const almanac = jsonRpcError(declared.content['application/json'].schema);
                 const unknownMethod =
                   status === '404'
-                    ? { description: `${declared.description}; or, on revision 2026-07-28, a method the server does not have (-32601, without X-RateLimit-*)`, headers: KEY_IF_KNOWN_HEADERS }
+                    ? {
+                        description: `${declared.description}; or, on revision 2026-07-28, a method the server does not have (-32601, without X-RateLimit-*)`,
+                        headers: KEY_IF_KNOWN_HEADERS,
+                      }
                     : {};
                 const transport = status === '403' || status === '404';
-                return [status, { ...declared, ...challenge, ...origin, ...unknownMethod, content: json(transport ? { anyOf: [almanac, TRANSPORT_JSON_RPC_ERROR] } : almanac) }];
+                return [
+                  status,
+                  {
+                    ...declared,
+                    ...challenge,
+                    ...origin,
+                    ...unknownMethod,
+                    content: json(transport ? { anyOf: [almanac, TRANSPORT_JSON_RPC_ERROR] } : almanac),
+                  },
+                ];
               }),
           ),
         },
@@ -224,7 +319,8 @@ export function agentPaths(): Json {
       post: {
         tags: ['query'],
         operationId: 'difyRetrieval',
-        summary: 'Dify External Knowledge API: register <base>/dify in Dify with the Almanac key, and the knowledge base id, slug or publisher/slug as knowledge id',
+        summary:
+          'Dify External Knowledge API: register <base>/dify in Dify with the Almanac key, and the knowledge base id, slug or publisher/slug as knowledge id',
         description:
           'The key is judged before the body: Dify’s endpoint check (a POST with no body) gets 200 {records: []} for a good key (not counted) and 403 error_code 1002 for a refused one. ' +
           'A trailing slash on the registered base (<base>/dify//retrieval) is tolerated.',
@@ -254,4 +350,3 @@ export function agentPaths(): Json {
     },
   };
 }
-

@@ -51,7 +51,13 @@ export const catalogueLoadResponses = () => ({
   '429': {
     // The limit this deployment applies, named so that the /docs page can say it without the variable's name.
     description: `This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (${getEnv().PUBLIC_RATE_LIMIT_PER_MINUTE}) to the public endpoints in the last minute`,
-    headers: { ...CATALOGUE_HEADERS, 'X-RateLimit-Limit': headerRef('XRateLimitLimit'), 'X-RateLimit-Remaining': headerRef('XRateLimitRemaining'), 'X-RateLimit-Reset': headerRef('XRateLimitReset'), 'Retry-After': headerRef('RetryAfterRequired') },
+    headers: {
+      ...CATALOGUE_HEADERS,
+      'X-RateLimit-Limit': headerRef('XRateLimitLimit'),
+      'X-RateLimit-Remaining': headerRef('XRateLimitRemaining'),
+      'X-RateLimit-Reset': headerRef('XRateLimitReset'),
+      'Retry-After': headerRef('RetryAfterRequired'),
+    },
     content: json(ref('RateLimitError')),
   },
   '503': {
@@ -79,7 +85,10 @@ export const intHeader = (description: string) => ({ description, required: true
 /** A refusal that may come before the key is looked at (a body read first, an Origin check): X-RateLimit-* only once it is. */
 export const KEY_IF_KNOWN_HEADERS = {
   ...ID_ONLY,
-  'X-RateLimit-Limit': { ...intHeader('Requests allowed per minute for this key; absent when the request was refused before the key was looked at.'), required: false },
+  'X-RateLimit-Limit': {
+    ...intHeader('Requests allowed per minute for this key; absent when the request was refused before the key was looked at.'),
+    required: false,
+  },
   'X-RateLimit-Remaining': { ...intHeader('Requests left in the current sliding window (where X-RateLimit-Limit is sent).'), required: false },
   'X-RateLimit-Reset': { ...intHeader('Unix time (seconds) when the next request slot frees (where X-RateLimit-Limit is sent).'), required: false },
   ...USAGE_HEADERS,

@@ -68,7 +68,9 @@ describe('form posts: same origin', () => {
     // Next builds request.url from the hostname it was given (localhost), not from the Host header.
     expect(isSameOriginPost(post('http://localhost:3999/checkout/start', { origin: 'http://127.0.0.1:3999', host: '127.0.0.1:3999' }))).toBe(true);
     expect(isSameOriginPost(post('http://localhost:3999/checkout/start', { origin: 'http://localhost:3999', host: 'localhost:3999' }))).toBe(true);
-    expect(isSameOriginPost(post('http://localhost:3999/checkout/start', { referer: 'http://127.0.0.1:3999/knowledge-bases/kb_1', host: '127.0.0.1:3999' }))).toBe(true);
+    expect(
+      isSameOriginPost(post('http://localhost:3999/checkout/start', { referer: 'http://127.0.0.1:3999/knowledge-bases/kb_1', host: '127.0.0.1:3999' })),
+    ).toBe(true);
     expect(isSameOriginPost(post('http://localhost:3999/checkout/start', { origin: 'https://evil.example', host: '127.0.0.1:3999' }))).toBe(false);
     expect(isSameOriginPost(post('http://localhost:3999/checkout/start', { origin: 'http://127.0.0.1:3000', host: '127.0.0.1:3999' }))).toBe(false);
     expect(isSameOriginPost(post('http://localhost:3999/checkout/start', {}))).toBe(false);

@@ -61,7 +61,10 @@ export function resolveClientAddress(input: { peer: string | null; forwardedFor:
   if (peer === null) return UNKNOWN_ADDRESS;
   if (!input.trustedProxies.has(peer)) return peer;
   let nearest = peer;
-  const hops = (input.forwardedFor ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);
+  const hops = (input.forwardedFor ?? '')
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = normalizeAddress(hops[i]!);
     // Not an address: our own proxy wrote something we cannot use, so stop at the last hop we know.

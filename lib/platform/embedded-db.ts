@@ -200,10 +200,16 @@ export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbedde
   }
 
   const preferred = path.join(root, 'run');
-  const socketDir =
-    path.join(preferred, `.s.PGSQL.${BRIDGE_PORT}`).length <= MAX_SOCKET_PATH ? preferred : mkdtempSync(path.join(os.tmpdir(), 'almanac-'));
+  const socketDir = path.join(preferred, `.s.PGSQL.${BRIDGE_PORT}`).length <= MAX_SOCKET_PATH ? preferred : mkdtempSync(path.join(os.tmpdir(), 'almanac-'));
   const bridge = await startPgliteBridge(handle.pglite!, { socketDir });
-  const info: ServerInfo = { pid: process.pid, start: processStartTime(process.pid), socketDir: bridge.socketDir, port: bridge.port, startedAt: new Date().toISOString(), listenUrl: options.listenUrl };
+  const info: ServerInfo = {
+    pid: process.pid,
+    start: processStartTime(process.pid),
+    socketDir: bridge.socketDir,
+    port: bridge.port,
+    startedAt: new Date().toISOString(),
+    listenUrl: options.listenUrl,
+  };
   writeFileSync(serverFile, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
   return {
     ...handle,
@@ -216,4 +222,3 @@ export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbedde
     },
   };
 }
-

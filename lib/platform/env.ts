@@ -71,7 +71,10 @@ const proxyList = z
   .string()
   .optional()
   .transform((v, ctx) => {
-    const entries = (v ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+    const entries = (v ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
     for (const entry of entries) {
       const [address = '', bits, ...rest] = entry.split('/');
       const family = isIP(address);
@@ -157,7 +160,14 @@ export const envSchema = z.object({
   ADMIN_EMAILS: z
     .string()
     .optional()
-    .transform((v) => [...new Set((v ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))]),
+    .transform((v) => [
+      ...new Set(
+        (v ?? '')
+          .split(',')
+          .map((e) => e.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ]),
   /**
    * Outgoing email (lib/platform/mail.ts): an SMTP server as a URL, `smtp://user:pass@host:587` (STARTTLS when offered)
    * or `smtps://…:465`. Unset: every message is kept in the database outbox (/admin/outbox, `npm run almanac -- outbox`).
@@ -241,7 +251,10 @@ export const envSchema = z.object({
   /** Bearer token that GET /metrics requires; unset, /metrics answers only loopback and private addresses. */
   METRICS_TOKEN: optionalString,
   /** OTLP/HTTP collector base URL (spans go to <url>/v1/traces); unset, no traces are made. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.refine((v) => v === undefined || (/^https?:\/\//i.test(v) && URL.canParse(v)), 'must be an http(s) URL such as http://localhost:4318'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.refine(
+    (v) => v === undefined || (/^https?:\/\//i.test(v) && URL.canParse(v)),
+    'must be an http(s) URL such as http://localhost:4318',
+  ),
   /** The service.name of this instance's spans. */
   OTEL_SERVICE_NAME: z.string().trim().min(1).default('almanac'),
 });

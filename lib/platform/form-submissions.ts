@@ -42,7 +42,11 @@ export async function onceForForm<R extends { ok: boolean }>(
       if (!to && (await findDestination(tx, submission.userId, token))) throw new RepeatedSubmission();
       if (to) {
         // Waits for a concurrent first submission's commit; then nothing is inserted, and this one rolls back.
-        const inserted = await tx.insert(formSubmissions).values({ userId: submission.userId, token, result: to }).onConflictDoNothing().returning({ token: formSubmissions.token });
+        const inserted = await tx
+          .insert(formSubmissions)
+          .values({ userId: submission.userId, token, result: to })
+          .onConflictDoNothing()
+          .returning({ token: formSubmissions.token });
         if (inserted.length === 0) throw new RepeatedSubmission();
       }
       return { result, repeated: false as const };
@@ -58,17 +62,25 @@ export async function onceForForm<R extends { ok: boolean }>(
 class RepeatedSubmission extends Error {}
 
 async function findDestination(db: Executor, userId: string, token: string): Promise<string | null> {
-  const [row] = await db.select({ result: formSubmissions.result }).from(formSubmissions).where(and(eq(formSubmissions.userId, userId), eq(formSubmissions.token, token)));
+  const [row] = await db
+    .select({ result: formSubmissions.result })
+    .from(formSubmissions)
+    .where(and(eq(formSubmissions.userId, userId), eq(formSubmissions.token, token)));
   return row?.result ?? null;
 }
 
 /** Tokens older than a day are of no use (a page that old submits as new). */
 export async function purgeOldFormSubmissions(db: Executor, now = new Date()): Promise<number> {
-  const rows = await db.delete(formSubmissions).where(lt(formSubmissions.createdAt, new Date(now.getTime() - 86_400_000))).returning({ token: formSubmissions.token });
+  const rows = await db
+    .delete(formSubmissions)
+    .where(lt(formSubmissions.createdAt, new Date(now.getTime() - 86_400_000)))
+    .returning({ token: formSubmissions.token });
   return rows.length;
 }
 
 /** Purges day-old tokens every hour in every instance (a delete of old rows is safe to race). */
 export function startFormSubmissionPurge(): PeriodicTask {
-  return processSingleton('form-submission-purge', () => new PeriodicTask('form-submission-purge', async (db, now) => void (await purgeOldFormSubmissions(db, now)), 3_600_000).start());
+  return processSingleton('form-submission-purge', () =>
+    new PeriodicTask('form-submission-purge', async (db, now) => void (await purgeOldFormSubmissions(db, now)), 3_600_000).start(),
+  );
 }

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { describePlan, formatAmount, formatCompact, formatDate, formatDateTime, formatDayMonth, formatInteger, formatMonth, formatMonthlyPrice, formatPrice, formatTime, plural } from './format';
+import {
+  describePlan,
+  formatAmount,
+  formatCompact,
+  formatDate,
+  formatDateTime,
+  formatDayMonth,
+  formatInteger,
+  formatMonth,
+  formatMonthlyPrice,
+  formatPrice,
+  formatTime,
+  plural,
+} from './format';
 
 describe('formatting', () => {
   it.each([

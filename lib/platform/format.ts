@@ -34,7 +34,9 @@ export function describePlan(plan: { name: string; priceCents: number; currency:
  * 0 → "$0.00" (a price list says "Free" and "$19": formatPrice).
  */
 export function formatAmount(cents: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(cents / 100);
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+    cents / 100,
+  );
 }
 
 /** 950 → "950", 1200 → "1.2K", 2000000 → "2M". */

@@ -28,12 +28,7 @@ export function jsonResponse(data: unknown, init: { status?: number; headers?: H
   return new Response(serializeJson(data), { status: init.status ?? 200, headers });
 }
 
-export function errorResponse(
-  code: ErrorCode,
-  message: string,
-  requestId: string,
-  options: { extras?: ErrorExtras; headers?: HeadersInit } = {},
-): Response {
+export function errorResponse(code: ErrorCode, message: string, requestId: string, options: { extras?: ErrorExtras; headers?: HeadersInit } = {}): Response {
   const error = new ApiError(code, message, { extras: options.extras });
   const headers = new Headers(options.headers);
   headers.set(REQUEST_ID_HEADER, requestId);
@@ -59,9 +54,7 @@ type RouteContext<P> = { params: Promise<P> };
  * The default params type accepts any dynamic segment, so a parameterless handler (e.g. methodNotAllowed) can be
  * exported from a dynamic route such as /kb/[kbId]/query and still satisfy Next's route type check.
  */
-export function withApiRoute<P = Record<string, string | string[]>>(
-  handler: (request: Request, context: ApiContext<P>) => Promise<Response>,
-) {
+export function withApiRoute<P = Record<string, string | string[]>>(handler: (request: Request, context: ApiContext<P>) => Promise<Response>) {
   return async (request: Request, routeContext?: RouteContext<P>): Promise<Response> => {
     const requestId = newRequestId();
     let response: Response;

@@ -60,7 +60,10 @@ async function carryOverTableJobs(handle: DatabaseHandle, boss: PgBoss): Promise
   const moved = await handle.db.transaction(async (tx) => {
     const rows = (
       await tx.execute(sql`
-        delete from jobs where status in ('queued', 'running') and queue in (${sql.join(JOB_QUEUES.map((q) => sql`${q}`), sql`, `)})
+        delete from jobs where status in ('queued', 'running') and queue in (${sql.join(
+          JOB_QUEUES.map((q) => sql`${q}`),
+          sql`, `,
+        )})
         returning queue, payload, dedupe_key, run_at, greatest(max_attempts - attempts, 1) as attempts_left`)
     ).rows as unknown as TableJob[];
     for (const job of rows) {

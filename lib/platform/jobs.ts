@@ -146,9 +146,12 @@ export async function runDueJobs(options: { queues?: string[]; limit?: number; b
     // Heartbeats for the whole batch until each is settled: the jobs waiting behind a long one would otherwise look
     // abandoned and be retried elsewhere while this worker still holds them.
     const unsettled = new Set(jobs);
-    const beat = setInterval(() => {
-      if (unsettled.size > 0) void boss.touch(queue, [...unsettled].map(attemptOf)).catch((err) => log.warn({ err }, 'job queue: heartbeat failed'));
-    }, (jobTimings().heartbeatSeconds * 1000) / 3);
+    const beat = setInterval(
+      () => {
+        if (unsettled.size > 0) void boss.touch(queue, [...unsettled].map(attemptOf)).catch((err) => log.warn({ err }, 'job queue: heartbeat failed'));
+      },
+      (jobTimings().heartbeatSeconds * 1000) / 3,
+    );
     beat.unref();
     try {
       // One after another: ingestion is CPU-bound and the machine is shared; instances give parallelism.

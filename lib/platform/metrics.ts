@@ -36,20 +36,66 @@ const metrics = (): Metrics =>
     const seconds = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
     const readGauge = (name: string, key: string) =>
       async function collect(this: Gauge<string>) {
-        const values = await gaugeReaders.get(name)?.().catch(() => undefined);
+        const values = await gaugeReaders
+          .get(name)?.()
+          .catch(() => undefined);
         this.reset();
         for (const [label, value] of Object.entries(values ?? {})) this.set(key ? { [key]: label } : {}, value);
       };
-    new Gauge({ name: 'almanac_jobs_queued', help: 'Background jobs waiting or running, by queue.', labelNames: ['queue'], registers: [registry], collect: readGauge('jobs', 'queue') });
-    new Gauge({ name: 'almanac_db_pool_connections', help: 'PostgreSQL pool connections by state (total, idle, waiting clients); absent on embedded PGlite.', labelNames: ['state'], registers: [registry], collect: readGauge('db-pool', 'state') });
+    new Gauge({
+      name: 'almanac_jobs_queued',
+      help: 'Background jobs waiting or running, by queue.',
+      labelNames: ['queue'],
+      registers: [registry],
+      collect: readGauge('jobs', 'queue'),
+    });
+    new Gauge({
+      name: 'almanac_db_pool_connections',
+      help: 'PostgreSQL pool connections by state (total, idle, waiting clients); absent on embedded PGlite.',
+      labelNames: ['state'],
+      registers: [registry],
+      collect: readGauge('db-pool', 'state'),
+    });
     return {
       registry,
-      requests: new Counter({ name: 'almanac_http_requests_total', help: 'HTTP requests answered, by route template, method and status.', labelNames: ['route', 'method', 'status'], registers: [registry] }),
-      requestSeconds: new Histogram({ name: 'almanac_http_request_duration_seconds', help: 'Time to answer an HTTP request, by route template.', labelNames: ['route'], buckets: seconds, registers: [registry] }),
-      stageSeconds: new Histogram({ name: 'almanac_gateway_stage_duration_seconds', help: 'Time spent in each stage of the keyed gateway.', labelNames: ['stage'], buckets: seconds, registers: [registry] }),
-      refusals: new Counter({ name: 'almanac_gateway_refusals_total', help: 'Keyed requests refused, by error code (query_cap_exceeded, rate_limit_exceeded, publisher_error, publisher_timeout…).', labelNames: ['code'], registers: [registry] }),
-      answers: new Counter({ name: 'almanac_gateway_answers_total', help: 'Metered calls answered, by result: answered (counted) or abstained (no citations, free).', labelNames: ['result'], registers: [registry] }),
-      jobFailures: new Counter({ name: 'almanac_job_failures_total', help: 'Background job runs that failed, by queue; final="true" when no attempt is left.', labelNames: ['queue', 'final'], registers: [registry] }),
+      requests: new Counter({
+        name: 'almanac_http_requests_total',
+        help: 'HTTP requests answered, by route template, method and status.',
+        labelNames: ['route', 'method', 'status'],
+        registers: [registry],
+      }),
+      requestSeconds: new Histogram({
+        name: 'almanac_http_request_duration_seconds',
+        help: 'Time to answer an HTTP request, by route template.',
+        labelNames: ['route'],
+        buckets: seconds,
+        registers: [registry],
+      }),
+      stageSeconds: new Histogram({
+        name: 'almanac_gateway_stage_duration_seconds',
+        help: 'Time spent in each stage of the keyed gateway.',
+        labelNames: ['stage'],
+        buckets: seconds,
+        registers: [registry],
+      }),
+      refusals: new Counter({
+        name: 'almanac_gateway_refusals_total',
+        help: 'Keyed requests refused, by error code (query_cap_exceeded, rate_limit_exceeded, publisher_error, publisher_timeout…).',
+        labelNames: ['code'],
+        registers: [registry],
+      }),
+      answers: new Counter({
+        name: 'almanac_gateway_answers_total',
+        help: 'Metered calls answered, by result: answered (counted) or abstained (no citations, free).',
+        labelNames: ['result'],
+        registers: [registry],
+      }),
+      jobFailures: new Counter({
+        name: 'almanac_job_failures_total',
+        help: 'Background job runs that failed, by queue; final="true" when no attempt is left.',
+        labelNames: ['queue', 'final'],
+        registers: [registry],
+      }),
       routes: new Set<string>(),
     };
   });
@@ -96,7 +142,11 @@ export function routeLabel(url: string, status: number): string {
   if (status === 404) return 'unmatched';
   const pathname = url.split('?')[0] ?? '/';
   if (pathname.startsWith('/_next/')) return '/_next';
-  const label = pathname.split('/').map((segment) => (ID_SEGMENT.test(segment) ? '{id}' : segment)).join('/') || '/';
+  const label =
+    pathname
+      .split('/')
+      .map((segment) => (ID_SEGMENT.test(segment) ? '{id}' : segment))
+      .join('/') || '/';
   const { routes } = metrics();
   if (routes.has(label)) return label;
   if (routes.size >= MAX_ROUTES) return 'other';
@@ -119,8 +169,20 @@ export async function renderMetrics(): Promise<{ contentType: string; body: stri
 
 const privateNetworks = (() => {
   const list = new BlockList();
-  for (const [network, prefix] of [['127.0.0.0', 8], ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['169.254.0.0', 16]] as const) list.addSubnet(network, prefix, 'ipv4');
-  for (const [network, prefix] of [['::1', 128], ['fc00::', 7], ['fe80::', 10]] as const) list.addSubnet(network, prefix, 'ipv6');
+  for (const [network, prefix] of [
+    ['127.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['172.16.0.0', 12],
+    ['192.168.0.0', 16],
+    ['169.254.0.0', 16],
+  ] as const)
+    list.addSubnet(network, prefix, 'ipv4');
+  for (const [network, prefix] of [
+    ['::1', 128],
+    ['fc00::', 7],
+    ['fe80::', 10],
+  ] as const)
+    list.addSubnet(network, prefix, 'ipv6');
   return list;
 })();
 

@@ -31,23 +31,26 @@ function streamed(head: Uint8Array, options: { tail?: number; endless?: boolean;
   const state = { pulled: 0 };
   let tailSent = 0;
   let headSent = false;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (options.failAfter !== undefined && state.pulled >= options.failAfter) return controller.error(new Error('client went away'));
-      if (!headSent) {
-        headSent = true;
-        state.pulled += head.length;
-        return controller.enqueue(head);
-      }
-      if (options.endless || tailSent < (options.tail ?? 0)) {
-        const piece = options.endless ? chunk : chunk.subarray(0, Math.min(chunk.length, options.tail! - tailSent));
-        tailSent += piece.length;
-        state.pulled += piece.length;
-        return controller.enqueue(piece);
-      }
-      controller.close();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (options.failAfter !== undefined && state.pulled >= options.failAfter) return controller.error(new Error('client went away'));
+        if (!headSent) {
+          headSent = true;
+          state.pulled += head.length;
+          return controller.enqueue(head);
+        }
+        if (options.endless || tailSent < (options.tail ?? 0)) {
+          const piece = options.endless ? chunk : chunk.subarray(0, Math.min(chunk.length, options.tail! - tailSent));
+          tailSent += piece.length;
+          state.pulled += piece.length;
+          return controller.enqueue(piece);
+        }
+        controller.close();
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return { body, state };
 }
 
@@ -74,7 +77,12 @@ describe('receiveUploadedFile', () => {
       ['file', new Blob(['a second file in the field']), 'second.txt'],
     ]);
     const file = await receiveUploadedFile(request(type, bytes), { field: 'file', maxBytes: 1024 * KB, directory });
-    expect(file).toMatchObject({ name: 'Résumé – été 東京.pdf', type: 'application/pdf', size: content.length, sha256: createHash('sha256').update(content).digest('hex') });
+    expect(file).toMatchObject({
+      name: 'Résumé – été 東京.pdf',
+      type: 'application/pdf',
+      size: content.length,
+      sha256: createHash('sha256').update(content).digest('hex'),
+    });
     // Compared as one buffer: an element-wise deep equality of 300 KB takes seconds.
     expect(Buffer.compare(await readFile(file.path), content)).toBe(0);
     expect(await readdir(directory)).toEqual([path.basename(file.path)]);
@@ -86,24 +94,37 @@ describe('receiveUploadedFile', () => {
     const directory = fresh();
     const { type, bytes } = await encoded([['file', new Blob([new Uint8Array(100 * KB + 1)]), 'big.pdf']]);
     const error = await refusal(receiveUploadedFile(request(type, bytes), { field: 'file', maxBytes: 100 * KB, directory }));
-    expect(error).toMatchObject({ code: 'payload_too_large', status: 413, message: '“big.pdf” is 100.1 KB; the limit is 100 KB per file.', extras: { limit_bytes: 100 * KB } });
+    expect(error).toMatchObject({
+      code: 'payload_too_large',
+      status: 413,
+      message: '“big.pdf” is 100.1 KB; the limit is 100 KB per file.',
+      extras: { limit_bytes: 100 * KB },
+    });
     expect(await readdir(directory)).toEqual([]);
   });
 
   it('a refusal names the file as the caller names it', async () => {
     const { type, bytes } = await encoded([['file', new Blob([new Uint8Array(2 * KB)]), 'a\u0007b.txt']]);
-    const error = await refusal(receiveUploadedFile(request(type, bytes), { field: 'file', maxBytes: KB, directory: fresh(), nameOf: (n) => n.replace(/[\u0000-\u001f]/g, '') }));
+    const error = await refusal(
+      receiveUploadedFile(request(type, bytes), { field: 'file', maxBytes: KB, directory: fresh(), nameOf: (n) => n.replace(/[\u0000-\u001f]/g, '') }),
+    );
     expect(error.message).toBe('“ab.txt” is 2 KB; the limit is 1 KB per file.');
   });
 
   it('an endless body without a length stops being read just past the limit: 413, nothing kept', async () => {
     const directory = fresh();
     const boundary = 'x-boundary';
-    const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="endless.txt"\r\nContent-Type: text/plain\r\n\r\n`);
+    const head = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="endless.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+    );
     const { body, state } = streamed(head, { endless: true });
     const maxBytes = 512 * KB;
     const error = await refusal(receiveUploadedFile(request(`multipart/form-data; boundary=${boundary}`, body), { field: 'file', maxBytes, directory }));
-    expect(error).toMatchObject({ code: 'payload_too_large', message: 'The upload is larger than the limit of 512 KB per file.', extras: { limit_bytes: maxBytes } });
+    expect(error).toMatchObject({
+      code: 'payload_too_large',
+      message: 'The upload is larger than the limit of 512 KB per file.',
+      extras: { limit_bytes: maxBytes },
+    });
     // The reader may have a chunk in hand and a few in the Node stream's buffers; never the whole (endless) body.
     expect(state.pulled).toBeGreaterThan(maxBytes);
     expect(state.pulled).toBeLessThan(maxBytes + MULTIPART_OVERHEAD + 4 * 64 * KB);
@@ -113,7 +134,11 @@ describe('receiveUploadedFile', () => {
   it('a declared length over the limit is refused before the body is read', async () => {
     const { body, state } = streamed(new Uint8Array(10), { endless: true });
     const error = await refusal(
-      receiveUploadedFile(request('multipart/form-data; boundary=b', body, { 'content-length': String(2 * 1024 * KB) }), { field: 'file', maxBytes: KB, directory: fresh() }),
+      receiveUploadedFile(request('multipart/form-data; boundary=b', body, { 'content-length': String(2 * 1024 * KB) }), {
+        field: 'file',
+        maxBytes: KB,
+        directory: fresh(),
+      }),
     );
     expect(error).toMatchObject({ code: 'payload_too_large', message: 'The upload is 2 MB; the limit is 1 KB per file.' });
     expect(state.pulled).toBe(0);
@@ -123,10 +148,16 @@ describe('receiveUploadedFile', () => {
     const directory = fresh();
     const options = { field: 'file', maxBytes: 1024 * KB, directory };
     const sentence = 'Send the document as the multipart field "file".';
-    expect(await refusal(receiveUploadedFile(request('application/json', '{"file":"x"}'), options))).toMatchObject({ code: 'invalid_request', message: sentence });
+    expect(await refusal(receiveUploadedFile(request('application/json', '{"file":"x"}'), options))).toMatchObject({
+      code: 'invalid_request',
+      message: sentence,
+    });
     expect(await refusal(receiveUploadedFile(request('multipart/form-data', 'x'), options))).toMatchObject({ code: 'invalid_request', message: sentence });
     const wrongField = await encoded([['document', new Blob(['text']), 'a.txt']]);
-    expect(await refusal(receiveUploadedFile(request(wrongField.type, wrongField.bytes), options))).toMatchObject({ code: 'invalid_request', message: sentence });
+    expect(await refusal(receiveUploadedFile(request(wrongField.type, wrongField.bytes), options))).toMatchObject({
+      code: 'invalid_request',
+      message: sentence,
+    });
     const whole = await encoded([['file', new Blob([new Uint8Array(200 * KB).fill(0x62)]), 'cut.txt']]);
     const cut = whole.bytes.subarray(0, 100 * KB);
     expect(await refusal(receiveUploadedFile(request(whole.type, cut), options))).toMatchObject({ code: 'invalid_request' });
@@ -148,6 +179,8 @@ describe('receiveUploadedFile', () => {
 
   it('a form of many parts is refused', async () => {
     const { type, bytes } = await encoded(Array.from({ length: 50 }, (_, i) => [`field${i}`, 'x'] as [string, string]));
-    expect(await refusal(receiveUploadedFile(request(type, bytes), { field: 'file', maxBytes: KB, directory: fresh() }))).toMatchObject({ code: 'invalid_request' });
+    expect(await refusal(receiveUploadedFile(request(type, bytes), { field: 'file', maxBytes: KB, directory: fresh() }))).toMatchObject({
+      code: 'invalid_request',
+    });
   });
 });

@@ -117,7 +117,9 @@ export async function receiveUploadedFile(
     parser.on('partsLimit', () => fail(noFile()));
     parser.on('error', () => fail(noFile()));
     parser.on('finish', () => (writer ? void writer.done.then(settle) : fail(noFile())));
-    counted.on('error', (error) => fail(error instanceof BodyTooLarge ? uploadTooLarge(`The upload is larger than the limit of ${formatFileSize(maxBytes)} per file.`, maxBytes) : noFile()));
+    counted.on('error', (error) =>
+      fail(error instanceof BodyTooLarge ? uploadTooLarge(`The upload is larger than the limit of ${formatFileSize(maxBytes)} per file.`, maxBytes) : noFile()),
+    );
     // A client that goes away mid-body: the promise still settles, and the partial file goes.
     source.on('error', () => fail(noFile()));
     source.pipe(counted).pipe(parser);

@@ -35,7 +35,9 @@ export interface RouteOptions {
 }
 
 const payloadTooLarge = (limit: number) =>
-  withApiRoute(async (_request, { requestId }) => errorResponse('payload_too_large', `The request body is larger than ${limit} bytes, the limit of this endpoint.`, requestId));
+  withApiRoute(async (_request, { requestId }) =>
+    errorResponse('payload_too_large', `The request body is larger than ${limit} bytes, the limit of this endpoint.`, requestId),
+  );
 
 /**
  * Reads the body within `limit` before the handler runs, whatever Content-Length says (a chunked body declares
@@ -73,7 +75,11 @@ export function routeMethods(served: Partial<Record<HttpMethod, RouteHandler>>, 
  */
 export function unknownPathMethods(): Record<HttpMethod, RouteHandler> {
   const notFound = withApiRoute(async (request, { requestId }) =>
-    errorResponse('not_found', `No endpoint has the path ${new URL(request.url).pathname.slice(0, 200)}. The API is described at /api/openapi.json.`, requestId),
+    errorResponse(
+      'not_found',
+      `No endpoint has the path ${new URL(request.url).pathname.slice(0, 200)}. The API is described at /api/openapi.json.`,
+      requestId,
+    ),
   );
   return Object.fromEntries(HTTP_METHODS.map((method) => [method, notFound])) as Record<HttpMethod, RouteHandler>;
 }

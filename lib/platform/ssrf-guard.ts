@@ -92,7 +92,12 @@ export function classifyAddress(address: string): AddressClass {
   // An IPv6 address that carries an IPv4 address is that IPv4 address in disguise (::ffff:a9fe:a9fe is 169.254.169.254).
   const carried = family === 6 ? embeddedIPv4(address) : null;
   if (carried) return classifyAddress(carried);
-  const lower = family === 6 ? ipv6Groups(address).map((x) => x.toString(16)).join(':') : address;
+  const lower =
+    family === 6
+      ? ipv6Groups(address)
+          .map((x) => x.toString(16))
+          .join(':')
+      : address;
   if (METADATA.has(address.toLowerCase()) || METADATA_V6.has(lower)) return 'metadata';
   const type = family === 4 ? 'ipv4' : 'ipv6';
   if (loopback.check(address, type)) return 'loopback';

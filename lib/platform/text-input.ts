@@ -44,20 +44,12 @@ export const ID_MAX_LENGTH = 64;
 
 /** A trimmed id of 1 to `max` characters that passes the id rule. */
 export function idSchema(max = ID_MAX_LENGTH) {
-  return z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    .refine(isCleanId, { message: 'Ids contain no control characters and are valid Unicode.' });
+  return z.string().trim().min(1).max(max).refine(isCleanId, { message: 'Ids contain no control characters and are valid Unicode.' });
 }
 
 /** Free text of at most `max` characters that passes the text rule (not trimmed: callers decide). */
 export function textSchema(max: number) {
-  return z
-    .string()
-    .max(max)
-    .refine(isCleanText, { message: 'Remove control characters: only tab and line breaks are allowed.' });
+  return z.string().max(max).refine(isCleanText, { message: 'Remove control characters: only tab and line breaks are allowed.' });
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });

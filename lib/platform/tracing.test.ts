@@ -40,7 +40,11 @@ afterAll(async () => {
 });
 
 const spans = (): ReceivedSpan[] =>
-  posts.flatMap((post) => (JSON.parse(post.body) as { resourceSpans: { scopeSpans: { spans: ReceivedSpan[] }[] }[] }).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
+  posts.flatMap((post) =>
+    (JSON.parse(post.body) as { resourceSpans: { scopeSpans: { spans: ReceivedSpan[] }[] }[] }).resourceSpans.flatMap((r) =>
+      r.scopeSpans.flatMap((s) => s.spans),
+    ),
+  );
 
 describe('traces', () => {
   it('sends nothing while OTEL_EXPORTER_OTLP_ENDPOINT is unset (no provider registered)', async () => {

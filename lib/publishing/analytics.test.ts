@@ -29,7 +29,10 @@ describe('parseAnalyticsPeriod', () => {
     [{ month: '2026-05' }, { kind: 'month', month: '2026-05' }],
     [{ month: ['2025-06', '2026-01'] }, { kind: 'month', month: '2025-06' }],
     // The future, beyond the twelve months offered, or malformed: the days view.
-    [{ month: '2026-06', days: '90' }, { kind: 'days', days: 90 }],
+    [
+      { month: '2026-06', days: '90' },
+      { kind: 'days', days: 90 },
+    ],
     [{ month: '2025-05' }, { kind: 'days', days: 30 }],
     [{ month: '2026-5' }, { kind: 'days', days: 30 }],
   ])('%j → %j', (search, period) => expect(parseAnalyticsPeriod(search, now)).toEqual(period));

@@ -214,7 +214,12 @@ async function buildAnalytics(db: Executor, kbIds: string[], period: AnalyticsPe
   const month = sql<string>`to_char(date_trunc('month', ${earnings.periodStart} at time zone 'UTC'), 'YYYY-MM')`;
   const revenue = kbIds.length
     ? await db
-        .select({ month, currency: earnings.currency, grossCents: sql<number>`sum(${earnings.grossCents})::int`, netCents: sql<number>`sum(${earnings.netCents})::int` })
+        .select({
+          month,
+          currency: earnings.currency,
+          grossCents: sql<number>`sum(${earnings.grossCents})::int`,
+          netCents: sql<number>`sum(${earnings.netCents})::int`,
+        })
         .from(earnings)
         .where(inArray(earnings.kbId, kbIds))
         .groupBy(month, earnings.currency)
@@ -264,13 +269,20 @@ export async function getPublisherAnalytics(
 ): Promise<{ ok: true; analytics: AnalyticsView; perKnowledgeBase: ListingOutcomes[] } | Refusal<'not_found'>> {
   const pub = await requirePublisherForUser(db, userId);
   if (!pub.ok) return pub;
-  const kbs = await db.select({ id: knowledgeBases.id, title: knowledgeBases.title }).from(knowledgeBases).where(eq(knowledgeBases.publisherId, pub.publisher.id)).orderBy(knowledgeBases.title);
+  const kbs = await db
+    .select({ id: knowledgeBases.id, title: knowledgeBases.title })
+    .from(knowledgeBases)
+    .where(eq(knowledgeBases.publisherId, pub.publisher.id))
+    .orderBy(knowledgeBases.title);
   const period = periodOf(options);
   const now = options.now ?? new Date();
-  const analytics = await buildAnalytics(db, kbs.map((k) => k.id), period, now);
-  const perKnowledgeBase = await Promise.all(
-    kbs.map(async (kb) => ({ ...kb, ...(await buildAnalytics(db, [kb.id], period, now)).totals })),
+  const analytics = await buildAnalytics(
+    db,
+    kbs.map((k) => k.id),
+    period,
+    now,
   );
+  const perKnowledgeBase = await Promise.all(kbs.map(async (kb) => ({ ...kb, ...(await buildAnalytics(db, [kb.id], period, now)).totals })));
   return { ok: true, analytics, perKnowledgeBase };
 }
 
@@ -288,10 +300,30 @@ export const csvCell = (v: string | number | null) => {
 export function analyticsCsv(view: AnalyticsView, title: string): string {
   const codes = view.errorsByCode.map((e) => e.code);
   const refused = view.refusedByCode.map((e) => e.code);
-  const header = ['knowledge_base', 'day', 'answered', 'abstained', 'previews', 'refused', 'errors', ...refused.map((c) => `refused_${c}`), ...codes.map((c) => `errors_${c}`)];
+  const header = [
+    'knowledge_base',
+    'day',
+    'answered',
+    'abstained',
+    'previews',
+    'refused',
+    'errors',
+    ...refused.map((c) => `refused_${c}`),
+    ...codes.map((c) => `errors_${c}`),
+  ];
   const lines = [header.map(csvCell).join(',')];
   for (const d of view.daily) {
-    const cells = [title, d.day, d.answered, d.abstained, d.previews, d.refused, d.errors, ...refused.map((c) => d.refusedByCode[c] ?? 0), ...codes.map((c) => d.errorsByCode[c] ?? 0)];
+    const cells = [
+      title,
+      d.day,
+      d.answered,
+      d.abstained,
+      d.previews,
+      d.refused,
+      d.errors,
+      ...refused.map((c) => d.refusedByCode[c] ?? 0),
+      ...codes.map((c) => d.errorsByCode[c] ?? 0),
+    ];
     lines.push(cells.map(csvCell).join(','));
   }
   return `${lines.join('\n')}\n`;

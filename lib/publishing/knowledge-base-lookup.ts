@@ -39,9 +39,7 @@ async function withPlans(db: Executor, rows: Omit<OperatorKnowledgeBase, 'plans'
     .orderBy(asc(plans.sortOrder), asc(plans.priceCents));
   return rows.map((r) => ({
     ...r,
-    plans: planRows
-      .filter((p) => p.kbId === r.id)
-      .map((p) => ({ ...toPlanView(p), active: p.active })),
+    plans: planRows.filter((p) => p.kbId === r.id).map((p) => ({ ...toPlanView(p), active: p.active })),
   }));
 }
 
@@ -78,9 +76,7 @@ export async function listKnowledgeBasesForOperator(db: Executor, search?: strin
 }
 
 export type ResolveKbResult =
-  | { ok: true; kb: OperatorKnowledgeBase }
-  | { ok: false; code: 'not_found' }
-  | { ok: false; code: 'ambiguous'; candidates: OperatorKnowledgeBase[] };
+  { ok: true; kb: OperatorKnowledgeBase } | { ok: false; code: 'not_found' } | { ok: false; code: 'ambiguous'; candidates: OperatorKnowledgeBase[] };
 
 /**
  * The one way every CLI command finds a knowledge base: `kb_…` id, `slug`, or `publisher-slug/slug` (slugs are

@@ -57,7 +57,9 @@ export async function createHostedKnowledgeBase(db: Executor, input: CreateKnowl
   const value = parsed.data;
   return db.transaction(async (tx) => {
     const found = (
-      await tx.execute(sql`select id from publishers where slug = ${value.publisher.toLowerCase()} or lower(name) = lower(${value.publisher}) order by (slug = ${value.publisher.toLowerCase()}) desc limit 1`)
+      await tx.execute(
+        sql`select id from publishers where slug = ${value.publisher.toLowerCase()} or lower(name) = lower(${value.publisher}) order by (slug = ${value.publisher.toLowerCase()}) desc limit 1`,
+      )
     ).rows as Array<{ id: string }>;
     let publisherId = found[0]?.id;
     const publisherCreated = !publisherId;

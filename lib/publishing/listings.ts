@@ -20,7 +20,9 @@ import { fieldErrors, listingSchema, newListingSchema, publisherTransition, type
 
 /** `reason` names a refusal a page explains in its own words. */
 /** A listing or plan change refused; `reason` names a refusal the console explains in its own words. */
-export type ListingRefusal = Refusal<'not_found' | 'conflict'> & { reason?: 'needs_plan' | 'needs_backend' | 'stripe_unavailable' | 'last_plan' | 'has_subscribers' };
+export type ListingRefusal = Refusal<'not_found' | 'conflict'> & {
+  reason?: 'needs_plan' | 'needs_backend' | 'stripe_unavailable' | 'last_plan' | 'has_subscribers';
+};
 export type ListingResult = { ok: true; kb: KnowledgeBase } | FormRefusal | ListingRefusal;
 
 const NOT_FOUND: ListingRefusal = { ok: false, code: 'not_found', message: 'Not found.' };
@@ -59,9 +61,12 @@ export async function listPublisherListings(db: Executor, publisherId: string): 
 
 async function freeKbSlug(tx: Executor, publisherId: string, base: string): Promise<string> {
   const taken = new Set(
-    (await tx.select({ slug: knowledgeBases.slug }).from(knowledgeBases).where(and(eq(knowledgeBases.publisherId, publisherId), sql`${knowledgeBases.slug} like ${`${base}%`}`))).map(
-      (r) => r.slug,
-    ),
+    (
+      await tx
+        .select({ slug: knowledgeBases.slug })
+        .from(knowledgeBases)
+        .where(and(eq(knowledgeBases.publisherId, publisherId), sql`${knowledgeBases.slug} like ${`${base}%`}`))
+    ).map((r) => r.slug),
   );
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? base : `${base}-${n}`;
@@ -107,7 +112,13 @@ export async function createListing(db: Executor, actor: Actor, input: Record<st
       })
       .returning();
     if (value.backendKind === 'hosted') await tx.execute(sql`insert into kb_index_stats (kb_id) values (${id}) on conflict do nothing`);
-    await recordAudit(tx, { ...auditActor(actor), action: 'kb.create', targetType: 'knowledge_base', targetId: id, metadata: { publisherId: publisher.id, backendKind: value.backendKind } });
+    await recordAudit(tx, {
+      ...auditActor(actor),
+      action: 'kb.create',
+      targetType: 'knowledge_base',
+      targetId: id,
+      metadata: { publisherId: publisher.id, backendKind: value.backendKind },
+    });
     return { ok: true, kb: kb! };
   });
 }
@@ -125,7 +136,13 @@ export async function updateListing(db: Executor, actor: Actor, kbId: string, in
       .set({ ...value, updatedAt: new Date() })
       .where(eq(knowledgeBases.id, owned.kb.id))
       .returning();
-    await recordAudit(tx, { ...auditActor(actor), action: 'kb.update', targetType: 'knowledge_base', targetId: owned.kb.id, metadata: { fields: Object.keys(value) } });
+    await recordAudit(tx, {
+      ...auditActor(actor),
+      action: 'kb.update',
+      targetType: 'knowledge_base',
+      targetId: owned.kb.id,
+      metadata: { fields: Object.keys(value) },
+    });
     return { ok: true, kb: kb! };
   });
 }
@@ -135,18 +152,37 @@ export async function updateListing(db: Executor, actor: Actor, kbId: string, in
  * publisher in good standing. Publishing an unpublished listing again resumes the renewals its unpublishing stopped
  * (`cancelledByUnpublish`), for subscriptions still in their period; a renewal the buyer cancelled stays cancelled.
  */
-export async function publishListing(db: Executor, actor: Actor, kbId: string, now: Date = new Date()): Promise<ListingResult & { resumedSubscriptions?: number }> {
+export async function publishListing(
+  db: Executor,
+  actor: Actor,
+  kbId: string,
+  now: Date = new Date(),
+): Promise<ListingResult & { resumedSubscriptions?: number }> {
   const result = await inTransaction(db, async (tx) => {
     const owned = await knowledgeBaseFor(tx, actor, kbId, true);
     if (!owned.ok) return NOT_FOUND;
     const step = publisherTransition(owned.kb.status, 'publish');
     if (!step.ok) return { ok: false as const, code: 'conflict' as const, message: step.message };
     if (owned.publisher.suspendedAt) return { ok: false as const, code: 'conflict' as const, message: 'This publisher is suspended by the operator.' };
-    const [{ value: activePlans }] = (await tx.select({ value: count() }).from(plans).where(and(eq(plans.kbId, owned.kb.id), eq(plans.active, true)))) as [{ value: number }];
-    if (activePlans === 0) return { ok: false as const, code: 'conflict' as const, reason: 'needs_plan' as const, message: 'Add at least one plan before publishing: buyers need something to buy.' };
+    const [{ value: activePlans }] = (await tx
+      .select({ value: count() })
+      .from(plans)
+      .where(and(eq(plans.kbId, owned.kb.id), eq(plans.active, true)))) as [{ value: number }];
+    if (activePlans === 0)
+      return {
+        ok: false as const,
+        code: 'conflict' as const,
+        reason: 'needs_plan' as const,
+        message: 'Add at least one plan before publishing: buyers need something to buy.',
+      };
     // Every query would be a 502: an own-endpoint listing is sold only once its endpoint and secrets are set.
     if (owned.kb.backendKind === 'http' && (!owned.kb.endpointUrl || !owned.kb.infraKeyEncrypted || !owned.kb.signingSecretEncrypted)) {
-      return { ok: false as const, code: 'conflict' as const, reason: 'needs_backend' as const, message: 'Connect your endpoint (Content tab) before publishing: without it every query would fail.' };
+      return {
+        ok: false as const,
+        code: 'conflict' as const,
+        reason: 'needs_backend' as const,
+        message: 'Connect your endpoint (Content tab) before publishing: without it every query would fail.',
+      };
     }
     const [kb] = await tx.update(knowledgeBases).set({ status: 'published', updatedAt: now }).where(eq(knowledgeBases.id, owned.kb.id)).returning();
     const resumed = await tx
@@ -162,7 +198,13 @@ export async function publishListing(db: Executor, actor: Actor, kbId: string, n
         ),
       )
       .returning({ id: subscriptions.id, stripeSubscriptionId: subscriptions.stripeSubscriptionId });
-    await recordAudit(tx, { ...auditActor(actor), action: 'kb.publish', targetType: 'knowledge_base', targetId: owned.kb.id, metadata: { from: owned.kb.status, resumedSubscriptions: resumed.length } });
+    await recordAudit(tx, {
+      ...auditActor(actor),
+      action: 'kb.publish',
+      targetType: 'knowledge_base',
+      targetId: owned.kb.id,
+      metadata: { from: owned.kb.status, resumedSubscriptions: resumed.length },
+    });
     return { ok: true as const, kb: kb!, resumed };
   });
   if (!result.ok) return result;
@@ -175,7 +217,12 @@ export async function publishListing(db: Executor, actor: Actor, kbId: string, n
  * wants `published`). Existing subscriptions keep answering (the gateway admits `unpublished`) until their period
  * ends, and are set to end then: cancel at period end here, and at Stripe for Stripe-billed ones.
  */
-export async function unpublishListing(db: Executor, actor: Actor, kbId: string, now: Date = new Date()): Promise<ListingResult & { endingSubscriptions?: number }> {
+export async function unpublishListing(
+  db: Executor,
+  actor: Actor,
+  kbId: string,
+  now: Date = new Date(),
+): Promise<ListingResult & { endingSubscriptions?: number }> {
   const result = await inTransaction(db, async (tx) => {
     const owned = await knowledgeBaseFor(tx, actor, kbId, true);
     if (!owned.ok) return NOT_FOUND;
@@ -184,11 +231,25 @@ export async function unpublishListing(db: Executor, actor: Actor, kbId: string,
     const [kb] = await tx.update(knowledgeBases).set({ status: 'unpublished', updatedAt: now }).where(eq(knowledgeBases.id, owned.kb.id)).returning();
     const ending = await tx
       .update(subscriptions)
-      .set({ cancelAtPeriodEnd: true, cancelledAt: sql`coalesce(${subscriptions.cancelledAt}, ${now.toISOString()}::timestamptz)`, cancelledByUnpublish: true, updatedAt: now })
+      .set({
+        cancelAtPeriodEnd: true,
+        cancelledAt: sql`coalesce(${subscriptions.cancelledAt}, ${now.toISOString()}::timestamptz)`,
+        cancelledByUnpublish: true,
+        updatedAt: now,
+      })
       .where(and(eq(subscriptions.kbId, owned.kb.id), inArray(subscriptions.status, [...LIVE_STATUSES]), eq(subscriptions.cancelAtPeriodEnd, false)))
       .returning({ id: subscriptions.id, stripeSubscriptionId: subscriptions.stripeSubscriptionId });
-    await noticeListingWithdrawn(tx, ending.map((s) => s.id));
-    await recordAudit(tx, { ...auditActor(actor), action: 'kb.unpublish', targetType: 'knowledge_base', targetId: owned.kb.id, metadata: { endingSubscriptions: ending.length } });
+    await noticeListingWithdrawn(
+      tx,
+      ending.map((s) => s.id),
+    );
+    await recordAudit(tx, {
+      ...auditActor(actor),
+      action: 'kb.unpublish',
+      targetType: 'knowledge_base',
+      targetId: owned.kb.id,
+      metadata: { endingSubscriptions: ending.length },
+    });
     return { ok: true as const, kb: kb!, ending };
   });
   if (!result.ok) return result;
@@ -205,11 +266,18 @@ export async function deleteDraftListing(db: Executor, actor: Actor, kbId: strin
   return inTransaction(db, async (tx) => {
     const owned = await knowledgeBaseFor(tx, actor, kbId, true);
     if (!owned.ok) return NOT_FOUND;
-    if (owned.kb.status !== 'draft') return { ok: false as const, code: 'conflict' as const, message: 'Only a draft can be deleted; unpublish a listing that was for sale.' };
+    if (owned.kb.status !== 'draft')
+      return { ok: false as const, code: 'conflict' as const, message: 'Only a draft can be deleted; unpublish a listing that was for sale.' };
     // Rows keyed by the knowledge base without a foreign key (the console's "Try it" statistics) go with it.
     await tx.execute(sql`delete from kb_stats_daily where kb_id = ${owned.kb.id}`);
     await tx.delete(knowledgeBases).where(eq(knowledgeBases.id, owned.kb.id));
-    await recordAudit(tx, { ...auditActor(actor), action: 'kb.delete', targetType: 'knowledge_base', targetId: owned.kb.id, metadata: { title: owned.kb.title } });
+    await recordAudit(tx, {
+      ...auditActor(actor),
+      action: 'kb.delete',
+      targetType: 'knowledge_base',
+      targetId: owned.kb.id,
+      metadata: { title: owned.kb.title },
+    });
     return { ok: true as const, title: owned.kb.title };
   });
 }
@@ -225,7 +293,11 @@ async function setRenewalAtStripe(changed: { id: string; stripeSubscriptionId: s
   for (const { id, stripeSubscriptionId } of changed) {
     if (!stripeSubscriptionId) continue;
     try {
-      await stripe.subscriptions.update(stripeSubscriptionId, { cancel_at_period_end: !renew }, { idempotencyKey: `almanac-${renew ? 'republish' : 'unpublish'}-${id}-${at.getTime()}` });
+      await stripe.subscriptions.update(
+        stripeSubscriptionId,
+        { cancel_at_period_end: !renew },
+        { idempotencyKey: `almanac-${renew ? 'republish' : 'unpublish'}-${id}-${at.getTime()}` },
+      );
     } catch (error) {
       log.error({ err: error, stripeSubscriptionId }, `could not set cancel_at_period_end at Stripe for ${renew ? 'a republished' : 'an unpublished'} listing`);
     }

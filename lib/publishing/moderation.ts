@@ -18,7 +18,11 @@ export type OperatorActor = Extract<Actor, { kind: 'operator' }>;
 export type ModerationResult = { ok: true; changed: number } | ListingRefusal;
 
 const REASON_MAX = 500;
-const cleanReason = (reason: string) => reason.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, REASON_MAX);
+const cleanReason = (reason: string) =>
+  reason
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, REASON_MAX);
 
 export async function suspendListing(db: Executor, actor: OperatorActor, kbId: string, reason: string): Promise<ModerationResult> {
   return inTransaction(db, async (tx) => {
@@ -30,7 +34,13 @@ export async function suspendListing(db: Executor, actor: OperatorActor, kbId: s
       .update(knowledgeBases)
       .set({ status: 'suspended', statusBeforeSuspension: kb.status, suspendedWithPublisher: false, suspensionReason: why || null, updatedAt: new Date() })
       .where(eq(knowledgeBases.id, kb.id));
-    await recordAudit(tx, { ...auditActor(actor), action: 'kb.suspend', targetType: 'knowledge_base', targetId: kb.id, metadata: { from: kb.status, reason: why } });
+    await recordAudit(tx, {
+      ...auditActor(actor),
+      action: 'kb.suspend',
+      targetType: 'knowledge_base',
+      targetId: kb.id,
+      metadata: { from: kb.status, reason: why },
+    });
     return { ok: true as const, changed: 1 };
   });
 }
@@ -47,7 +57,13 @@ export async function restoreListing(db: Executor, actor: OperatorActor, kbId: s
       .update(knowledgeBases)
       .set({ status: to, statusBeforeSuspension: null, suspendedWithPublisher: false, suspensionReason: null, updatedAt: new Date() })
       .where(eq(knowledgeBases.id, kb.id));
-    await recordAudit(tx, { ...auditActor(actor), action: 'kb.restore', targetType: 'knowledge_base', targetId: kb.id, metadata: { to, reason: cleanReason(reason) } });
+    await recordAudit(tx, {
+      ...auditActor(actor),
+      action: 'kb.restore',
+      targetType: 'knowledge_base',
+      targetId: kb.id,
+      metadata: { to, reason: cleanReason(reason) },
+    });
     return { ok: true as const, changed: 1 };
   });
 }
@@ -59,13 +75,28 @@ export async function suspendPublisher(db: Executor, actor: OperatorActor, publi
     if (publisher.suspendedAt) return { ok: true as const, changed: 0 };
     const why = cleanReason(reason);
     const now = new Date();
-    await tx.update(publishers).set({ suspendedAt: now, suspensionReason: why || null, updatedAt: now }).where(eq(publishers.id, publisher.id));
+    await tx
+      .update(publishers)
+      .set({ suspendedAt: now, suspensionReason: why || null, updatedAt: now })
+      .where(eq(publishers.id, publisher.id));
     const listings = await tx
       .update(knowledgeBases)
-      .set({ status: 'suspended', statusBeforeSuspension: sql`${knowledgeBases.status}`, suspendedWithPublisher: true, suspensionReason: why || null, updatedAt: now })
+      .set({
+        status: 'suspended',
+        statusBeforeSuspension: sql`${knowledgeBases.status}`,
+        suspendedWithPublisher: true,
+        suspensionReason: why || null,
+        updatedAt: now,
+      })
       .where(and(eq(knowledgeBases.publisherId, publisher.id), ne(knowledgeBases.status, 'suspended')))
       .returning({ id: knowledgeBases.id });
-    await recordAudit(tx, { ...auditActor(actor), action: 'publisher.suspend', targetType: 'publisher', targetId: publisher.id, metadata: { reason: why, listings: listings.map((l) => l.id) } });
+    await recordAudit(tx, {
+      ...auditActor(actor),
+      action: 'publisher.suspend',
+      targetType: 'publisher',
+      targetId: publisher.id,
+      metadata: { reason: why, listings: listings.map((l) => l.id) },
+    });
     return { ok: true as const, changed: 1 + listings.length };
   });
 }
@@ -78,7 +109,8 @@ export async function restorePublisher(db: Executor, actor: OperatorActor, publi
     // A publisher closed with its owner's account (docs/api.md §11.3) is held suspended; nobody could run it again.
     // (A publisher without an owner, as the seed and the operator CLI make them, is the operator's own.)
     const [owner] = publisher.ownerUserId ? await tx.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, publisher.ownerUserId)) : [];
-    if (owner?.deletedAt) return { ok: false as const, code: 'conflict' as const, message: 'Its owner deleted their account: the publisher is closed and cannot be restored.' };
+    if (owner?.deletedAt)
+      return { ok: false as const, code: 'conflict' as const, message: 'Its owner deleted their account: the publisher is closed and cannot be restored.' };
     const now = new Date();
     await tx.update(publishers).set({ suspendedAt: null, suspensionReason: null, updatedAt: now }).where(eq(publishers.id, publisher.id));
     const listings = await tx
@@ -92,7 +124,13 @@ export async function restorePublisher(db: Executor, actor: OperatorActor, publi
       })
       .where(and(eq(knowledgeBases.publisherId, publisher.id), eq(knowledgeBases.status, 'suspended'), eq(knowledgeBases.suspendedWithPublisher, true)))
       .returning({ id: knowledgeBases.id });
-    await recordAudit(tx, { ...auditActor(actor), action: 'publisher.restore', targetType: 'publisher', targetId: publisher.id, metadata: { reason: cleanReason(reason), listings: listings.map((l) => l.id) } });
+    await recordAudit(tx, {
+      ...auditActor(actor),
+      action: 'publisher.restore',
+      targetType: 'publisher',
+      targetId: publisher.id,
+      metadata: { reason: cleanReason(reason), listings: listings.map((l) => l.id) },
+    });
     return { ok: true as const, changed: 1 + listings.length };
   });
 }

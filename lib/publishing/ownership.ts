@@ -10,7 +10,6 @@ import type { Refusal } from '@/lib/platform/transactions';
  * not exist, so a stranger learns nothing about other publishers' listings, plans or documents.
  */
 
-
 const NOT_FOUND: Refusal<'not_found'> = { ok: false, code: 'not_found', message: 'Not found.' };
 const NO_PUBLISHER: Refusal<'not_found'> = { ok: false, code: 'not_found', message: 'This account has no publisher profile yet.' };
 
@@ -46,17 +45,16 @@ export async function requireOwnedKnowledgeBase(
   if (!usableId(kbId)) return NOT_FOUND;
   const publisher = await findPublisherForUser(db, userId);
   if (!publisher) return NOT_FOUND;
-  const query = db.select().from(knowledgeBases).where(and(eq(knowledgeBases.id, kbId), eq(knowledgeBases.publisherId, publisher.id)));
+  const query = db
+    .select()
+    .from(knowledgeBases)
+    .where(and(eq(knowledgeBases.id, kbId), eq(knowledgeBases.publisherId, publisher.id)));
   const [kb] = options.lock ? await query.for('update') : await query;
   return kb ? { ok: true, publisher, kb } : NOT_FOUND;
 }
 
 /** A plan of one of the account's knowledge bases (with that knowledge base), or `not_found`. */
-export async function requireOwnedPlan(
-  db: Executor,
-  userId: string,
-  planId: unknown,
-): Promise<(OwnedKnowledgeBase & { plan: Plan }) | Refusal<'not_found'>> {
+export async function requireOwnedPlan(db: Executor, userId: string, planId: unknown): Promise<(OwnedKnowledgeBase & { plan: Plan }) | Refusal<'not_found'>> {
   if (!usableId(planId)) return NOT_FOUND;
   const [plan] = await db.select().from(plans).where(eq(plans.id, planId));
   if (!plan) return NOT_FOUND;

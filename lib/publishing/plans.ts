@@ -45,7 +45,11 @@ export interface ConsolePlan {
 
 /** Every plan of the knowledge base (active first), with how many live subscriptions are on it or moving to it. */
 export async function listPlansForConsole(db: Executor, kbId: string): Promise<ConsolePlan[]> {
-  const rows = await db.select().from(plans).where(eq(plans.kbId, kbId)).orderBy(sql`${plans.active} desc`, asc(plans.sortOrder), asc(plans.priceCents), asc(plans.createdAt));
+  const rows = await db
+    .select()
+    .from(plans)
+    .where(eq(plans.kbId, kbId))
+    .orderBy(sql`${plans.active} desc`, asc(plans.sortOrder), asc(plans.priceCents), asc(plans.createdAt));
   const live = await db
     .select({ planId: subscriptions.planId, pendingPlanId: subscriptions.pendingPlanId })
     .from(subscriptions)
@@ -90,7 +94,10 @@ async function createStripePrice(stripe: Stripe | null, kb: KnowledgeBase, planI
 }
 
 async function nextSortOrder(tx: Executor, kbId: string): Promise<number> {
-  const [row] = await tx.select({ max: sql<number>`coalesce(max(${plans.sortOrder}), -1)::int` }).from(plans).where(eq(plans.kbId, kbId));
+  const [row] = await tx
+    .select({ max: sql<number>`coalesce(max(${plans.sortOrder}), -1)::int` })
+    .from(plans)
+    .where(eq(plans.kbId, kbId));
   return Number(row?.max ?? -1) + 1;
 }
 
@@ -100,7 +107,11 @@ async function nextSortOrder(tx: Executor, kbId: string): Promise<number> {
  */
 async function liveSubscribers(tx: Executor, planId: string): Promise<{ n: number; billedByStripe: number; live: number }> {
   const [row] = await tx
-    .select({ n: count(), billedByStripe: count(subscriptions.stripeSubscriptionId), live: sql<number>`count(*) filter (where ${subscriptions.mode} = 'live')` })
+    .select({
+      n: count(),
+      billedByStripe: count(subscriptions.stripeSubscriptionId),
+      live: sql<number>`count(*) filter (where ${subscriptions.mode} = 'live')`,
+    })
     .from(subscriptions)
     .where(and(sql`(${subscriptions.planId} = ${planId} or ${subscriptions.pendingPlanId} = ${planId})`, inArray(subscriptions.status, [...LIVE_STATUSES])));
   return { n: Number(row?.n ?? 0), billedByStripe: Number(row?.billedByStripe ?? 0), live: Number(row?.live ?? 0) };
@@ -118,7 +129,13 @@ function unbillableChange(before: Plan, after: PlanFields, live: { billedByStrip
   return null;
 }
 
-export async function createPlan(db: Executor, actor: Actor, kbId: string, input: Record<string, unknown>, stripe: Stripe | null = getStripe()): Promise<PlanResult> {
+export async function createPlan(
+  db: Executor,
+  actor: Actor,
+  kbId: string,
+  input: Record<string, unknown>,
+  stripe: Stripe | null = getStripe(),
+): Promise<PlanResult> {
   const parsed = parsePlan(input);
   if (!parsed.ok) return parsed;
   const value = parsed.value;
@@ -130,14 +147,25 @@ export async function createPlan(db: Executor, actor: Actor, kbId: string, input
     stripePriceId = await createStripePrice(stripe, owned.kb, id, value);
   } catch (error) {
     log.error({ err: error, kbId: owned.kb.id }, 'could not create a Stripe price for a new plan');
-    return { ok: false, code: 'conflict', reason: 'stripe_unavailable', message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.' };
+    return {
+      ok: false,
+      code: 'conflict',
+      reason: 'stripe_unavailable',
+      message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.',
+    };
   }
   return inTransaction(db, async (tx) => {
     const [plan] = await tx
       .insert(plans)
       .values({ id, kbId: owned.kb.id, ...value, stripePriceId, sortOrder: await nextSortOrder(tx, owned.kb.id) })
       .returning();
-    await recordAudit(tx, { ...auditActor(actor), action: 'plan.create', targetType: 'plan', targetId: id, metadata: { kbId: owned.kb.id, priceCents: value.priceCents, currency: value.currency, queriesPerPeriod: value.queriesPerPeriod } });
+    await recordAudit(tx, {
+      ...auditActor(actor),
+      action: 'plan.create',
+      targetType: 'plan',
+      targetId: id,
+      metadata: { kbId: owned.kb.id, priceCents: value.priceCents, currency: value.currency, queriesPerPeriod: value.queriesPerPeriod },
+    });
     return { ok: true, plan: plan! };
   });
 }
@@ -157,19 +185,27 @@ export async function planFor(db: Executor, actor: Actor, planId: string): Promi
 const STRIPE_CURRENCY_REFUSAL: ListingRefusal = {
   ok: false,
   code: 'conflict',
-  message: 'Subscribers pay for this plan through Stripe, which cannot change the currency of a subscription: create a plan in the new currency and retire this one instead.',
+  message:
+    'Subscribers pay for this plan through Stripe, which cannot change the currency of a subscription: create a plan in the new currency and retire this one instead.',
 };
 const FREE_TO_PAID_REFUSAL: ListingRefusal = {
   ok: false,
   code: 'conflict',
-  message: 'This free plan has subscribers who gave no card, so nobody could charge them a price: create a paid plan and retire this one instead (its subscribers keep it).',
+  message:
+    'This free plan has subscribers who gave no card, so nobody could charge them a price: create a paid plan and retire this one instead (its subscribers keep it).',
 };
 
 /**
  * Edits a plan. Without live subscribers (or for a rename only) the row changes in place; with subscribers and new
  * terms, a replacement row is created and the old one retired, and the subscribers move at their next renewal.
  */
-export async function editPlan(db: Executor, actor: Actor, planId: string, input: Record<string, unknown>, stripe: Stripe | null = getStripe()): Promise<PlanResult> {
+export async function editPlan(
+  db: Executor,
+  actor: Actor,
+  planId: string,
+  input: Record<string, unknown>,
+  stripe: Stripe | null = getStripe(),
+): Promise<PlanResult> {
   const parsed = parsePlan(input);
   if (!parsed.ok) return parsed;
   const value = parsed.value;
@@ -182,14 +218,20 @@ export async function editPlan(db: Executor, actor: Actor, planId: string, input
   if (refusal) return refusal;
   const replacementId = newId('plan');
   // A new price is needed when the amount or currency changes (Stripe prices are immutable).
-  const needsPrice = value.priceCents > 0 && (found.plan.stripePriceId === null || found.plan.priceCents !== value.priceCents || found.plan.currency !== value.currency);
+  const needsPrice =
+    value.priceCents > 0 && (found.plan.stripePriceId === null || found.plan.priceCents !== value.priceCents || found.plan.currency !== value.currency);
   let stripePriceId = value.priceCents === 0 ? null : found.plan.stripePriceId;
   if (needsPrice) {
     try {
       stripePriceId = (await createStripePrice(stripe, found.kb, replacementId, value)) ?? null;
     } catch (error) {
       log.error({ err: error, planId: found.plan.id }, 'could not create a Stripe price for an edited plan');
-      return { ok: false, code: 'conflict', reason: 'stripe_unavailable', message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.' };
+      return {
+        ok: false,
+        code: 'conflict',
+        reason: 'stripe_unavailable',
+        message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.',
+      };
     }
   }
   return inTransaction(db, async (tx) => {
@@ -200,8 +242,18 @@ export async function editPlan(db: Executor, actor: Actor, planId: string, input
     const lockedRefusal = unbillableChange(locked, value, live);
     if (lockedRefusal) return lockedRefusal;
     if (live.n === 0) {
-      const [plan] = await tx.update(plans).set({ ...value, stripePriceId, updatedAt: now }).where(eq(plans.id, locked.id)).returning();
-      await recordAudit(tx, { ...auditActor(actor), action: 'plan.update', targetType: 'plan', targetId: locked.id, metadata: { kbId: locked.kbId, ...value } });
+      const [plan] = await tx
+        .update(plans)
+        .set({ ...value, stripePriceId, updatedAt: now })
+        .where(eq(plans.id, locked.id))
+        .returning();
+      await recordAudit(tx, {
+        ...auditActor(actor),
+        action: 'plan.update',
+        targetType: 'plan',
+        targetId: locked.id,
+        metadata: { kbId: locked.kbId, ...value },
+      });
       return { ok: true as const, plan: plan! };
     }
     const [plan] = await tx
@@ -222,7 +274,11 @@ export async function editPlan(db: Executor, actor: Actor, planId: string, input
       .returning({ id: subscriptions.id, stripeSubscriptionId: subscriptions.stripeSubscriptionId });
     // Stripe bills each of them the replacement's price from the next invoice (a durable job, after this commits).
     await enqueueStripePlanMoves(tx, { planId: replacementId, subscriptions: moving });
-    await noticePlanTermsChanged(tx, moving.map((s) => s.id), { before: locked, after: plan! });
+    await noticePlanTermsChanged(
+      tx,
+      moving.map((s) => s.id),
+      { before: locked, after: plan! },
+    );
     await recordAudit(tx, {
       ...auditActor(actor),
       action: 'plan.replace',
@@ -246,8 +302,17 @@ export async function retirePlan(db: Executor, actor: Actor, planId: string): Pr
     if (!locked) return { ok: false as const, code: 'not_found' as const, message: 'Not found.' };
     if (!locked.active) return { ok: true as const, plan: locked };
     if (found.kb.status === 'published') {
-      const [others] = await tx.select({ n: count() }).from(plans).where(and(eq(plans.kbId, locked.kbId), eq(plans.active, true), ne(plans.id, locked.id)));
-      if (Number(others?.n ?? 0) === 0) return { ok: false as const, code: 'conflict' as const, reason: 'last_plan' as const, message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.' };
+      const [others] = await tx
+        .select({ n: count() })
+        .from(plans)
+        .where(and(eq(plans.kbId, locked.kbId), eq(plans.active, true), ne(plans.id, locked.id)));
+      if (Number(others?.n ?? 0) === 0)
+        return {
+          ok: false as const,
+          code: 'conflict' as const,
+          reason: 'last_plan' as const,
+          message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.',
+        };
     }
     const now = new Date();
     const [plan] = await tx.update(plans).set({ active: false, retiredAt: now, updatedAt: now }).where(eq(plans.id, locked.id)).returning();
@@ -261,15 +326,39 @@ export async function deletePlan(db: Executor, actor: Actor, planId: string): Pr
   const found = await planFor(db, actor, planId);
   if (!found.ok) return found;
   return inTransaction(db, async (tx) => {
-    const [used] = await tx.select({ n: count() }).from(subscriptions).where(sql`${subscriptions.planId} = ${found.plan.id} or ${subscriptions.pendingPlanId} = ${found.plan.id}`);
-    if (Number(used?.n ?? 0) > 0) return { ok: false as const, code: 'conflict' as const, reason: 'has_subscribers' as const, message: 'This plan has subscribers: retire it instead (no new purchases; its subscribers keep it).' };
+    const [used] = await tx
+      .select({ n: count() })
+      .from(subscriptions)
+      .where(sql`${subscriptions.planId} = ${found.plan.id} or ${subscriptions.pendingPlanId} = ${found.plan.id}`);
+    if (Number(used?.n ?? 0) > 0)
+      return {
+        ok: false as const,
+        code: 'conflict' as const,
+        reason: 'has_subscribers' as const,
+        message: 'This plan has subscribers: retire it instead (no new purchases; its subscribers keep it).',
+      };
     if (found.kb.status === 'published' && found.plan.active) {
-      const [others] = await tx.select({ n: count() }).from(plans).where(and(eq(plans.kbId, found.plan.kbId), eq(plans.active, true), ne(plans.id, found.plan.id)));
-      if (Number(others?.n ?? 0) === 0) return { ok: false as const, code: 'conflict' as const, reason: 'last_plan' as const, message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.' };
+      const [others] = await tx
+        .select({ n: count() })
+        .from(plans)
+        .where(and(eq(plans.kbId, found.plan.kbId), eq(plans.active, true), ne(plans.id, found.plan.id)));
+      if (Number(others?.n ?? 0) === 0)
+        return {
+          ok: false as const,
+          code: 'conflict' as const,
+          reason: 'last_plan' as const,
+          message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.',
+        };
     }
     await tx.update(plans).set({ replacedByPlanId: null }).where(eq(plans.replacedByPlanId, found.plan.id));
     await tx.delete(plans).where(eq(plans.id, found.plan.id));
-    await recordAudit(tx, { ...auditActor(actor), action: 'plan.delete', targetType: 'plan', targetId: found.plan.id, metadata: { kbId: found.plan.kbId, name: found.plan.name } });
+    await recordAudit(tx, {
+      ...auditActor(actor),
+      action: 'plan.delete',
+      targetType: 'plan',
+      targetId: found.plan.id,
+      metadata: { kbId: found.plan.kbId, name: found.plan.name },
+    });
     return { ok: true as const };
   });
 }

@@ -54,11 +54,27 @@ export async function createPublisherProfile(db: Executor, userId: string, input
     // The two unique indexes (slug; owner) settle a race between two first submissions: the loser inserts nothing.
     const [row] = await tx
       .insert(publishers)
-      .values({ id, ownerUserId: userId, name: value.name, slug: value.slug, websiteUrl: value.websiteUrl, description: value.bio, contactEmail: value.contactEmail })
+      .values({
+        id,
+        ownerUserId: userId,
+        name: value.name,
+        slug: value.slug,
+        websiteUrl: value.websiteUrl,
+        description: value.bio,
+        contactEmail: value.contactEmail,
+      })
       .onConflictDoNothing()
       .returning();
-    if (!row) return (await findPublisherForUser(tx, userId)) ? { ok: false, code: 'conflict', message: 'This account already has a publisher profile.' } : SLUG_TAKEN;
-    await recordAudit(tx, { actorUserId: userId, actorKind: 'web', action: 'publisher.create', targetType: 'publisher', targetId: id, metadata: { slug: value.slug } });
+    if (!row)
+      return (await findPublisherForUser(tx, userId)) ? { ok: false, code: 'conflict', message: 'This account already has a publisher profile.' } : SLUG_TAKEN;
+    await recordAudit(tx, {
+      actorUserId: userId,
+      actorKind: 'web',
+      action: 'publisher.create',
+      targetType: 'publisher',
+      targetId: id,
+      metadata: { slug: value.slug },
+    });
     return { ok: true, publisher: row };
   });
 }
@@ -71,14 +87,31 @@ export async function updatePublisherProfile(db: Executor, userId: string, input
   return inTransaction(db, async (tx) => {
     const current = await findPublisherForUser(tx, userId);
     if (!current) return { ok: false, code: 'not_found', message: 'This account has no publisher profile yet.' };
-    const [taken] = await tx.select({ id: publishers.id }).from(publishers).where(and(eq(publishers.slug, value.slug), ne(publishers.id, current.id)));
+    const [taken] = await tx
+      .select({ id: publishers.id })
+      .from(publishers)
+      .where(and(eq(publishers.slug, value.slug), ne(publishers.id, current.id)));
     if (taken) return SLUG_TAKEN;
     const [updated] = await tx
       .update(publishers)
-      .set({ name: value.name, slug: value.slug, websiteUrl: value.websiteUrl, description: value.bio, contactEmail: value.contactEmail, updatedAt: new Date() })
+      .set({
+        name: value.name,
+        slug: value.slug,
+        websiteUrl: value.websiteUrl,
+        description: value.bio,
+        contactEmail: value.contactEmail,
+        updatedAt: new Date(),
+      })
       .where(eq(publishers.id, current.id))
       .returning();
-    await recordAudit(tx, { actorUserId: userId, actorKind: 'web', action: 'publisher.update', targetType: 'publisher', targetId: current.id, metadata: { slug: value.slug } });
+    await recordAudit(tx, {
+      actorUserId: userId,
+      actorKind: 'web',
+      action: 'publisher.update',
+      targetType: 'publisher',
+      targetId: current.id,
+      metadata: { slug: value.slug },
+    });
     return { ok: true, publisher: updated! };
   });
 }
@@ -87,6 +120,10 @@ export async function updatePublisherProfile(db: Executor, userId: string, input
 export async function findPublisherByRef(db: Executor, ref: string): Promise<Publisher | null> {
   const value = ref.trim();
   if (!value || value.length > 64 || /[\u0000-\u001f\u007f]/.test(value)) return null;
-  const [row] = await db.select().from(publishers).where(or(eq(publishers.id, value), eq(publishers.slug, value.toLowerCase()))).limit(1);
+  const [row] = await db
+    .select()
+    .from(publishers)
+    .where(or(eq(publishers.id, value), eq(publishers.slug, value.toLowerCase())))
+    .limit(1);
   return row ?? null;
 }

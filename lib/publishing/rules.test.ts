@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { createKnowledgeBaseSchema } from './knowledge-bases';
-import { changesTerms, listingSchema, normaliseLineBreaks, normaliseTags, parsePriceToCents, planSchema, publisherProfileSchema, publisherTransition } from './rules';
+import {
+  changesTerms,
+  listingSchema,
+  normaliseLineBreaks,
+  normaliseTags,
+  parsePriceToCents,
+  planSchema,
+  publisherProfileSchema,
+  publisherTransition,
+} from './rules';
 
 describe('normaliseTags', () => {
   it.each([
     ['Ecology, ecology ,  FIELD methods', ['ecology', 'field-methods']],
-    [['  a ', 'A', '', 'b'], ['a', 'b']],
+    [
+      ['  a ', 'A', '', 'b'],
+      ['a', 'b'],
+    ],
     [',,', []],
     ['Café, cafe\u0301', ['café']],
   ] as const)('%o → %o', (input, expected) => {
@@ -30,14 +42,30 @@ describe('line breaks in free text', () => {
   });
 
   it('splits sample questions on CRLF, CR or LF', () => {
-    const parsed = listingSchema.parse({ ...listing, description: '', sampleQuestions: 'When do bitterns boom?\r\nWhere do cranes roost?\rWhat eats eels?\r\n\r\n' });
+    const parsed = listingSchema.parse({
+      ...listing,
+      description: '',
+      sampleQuestions: 'When do bitterns boom?\r\nWhere do cranes roost?\rWhat eats eels?\r\n\r\n',
+    });
     expect(parsed.sampleQuestions).toEqual(['When do bitterns boom?', 'Where do cranes roost?', 'What eats eels?']);
   });
 
   it('stores the bio and an operator-created description with LF', () => {
-    const bio = publisherProfileSchema.parse({ name: 'Fen Society', slug: 'fen-society', websiteUrl: '', bio: 'One.\r\nTwo.', contactEmail: 'a@example.org' }).bio;
+    const bio = publisherProfileSchema.parse({
+      name: 'Fen Society',
+      slug: 'fen-society',
+      websiteUrl: '',
+      bio: 'One.\r\nTwo.',
+      contactEmail: 'a@example.org',
+    }).bio;
     expect(bio).toBe('One.\nTwo.');
-    const kb = createKnowledgeBaseSchema.parse({ title: 'Fens', publisher: 'Fen Society', category: 'research', summary: 'Field notes on the fens.', description: 'One.\r\n\r\nTwo.\r' });
+    const kb = createKnowledgeBaseSchema.parse({
+      title: 'Fens',
+      publisher: 'Fen Society',
+      category: 'research',
+      summary: 'Field notes on the fens.',
+      description: 'One.\r\n\r\nTwo.\r',
+    });
     expect(kb.description).toBe('One.\n\nTwo.');
   });
 });

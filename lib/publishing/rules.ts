@@ -129,7 +129,8 @@ const sampleQuestionsSchema = z
   .union([z.string(), z.array(z.string())])
   .transform((v) => [...new Set((typeof v === 'string' ? normaliseLineBreaks(v).split('\n') : v).map((q) => q.trim()).filter(Boolean))])
   .superRefine((questions, ctx) => {
-    if (questions.length > MAX_SAMPLE_QUESTIONS) ctx.addIssue({ code: 'custom', message: `At most ${MAX_SAMPLE_QUESTIONS} sample questions (you have ${questions.length}).` });
+    if (questions.length > MAX_SAMPLE_QUESTIONS)
+      ctx.addIssue({ code: 'custom', message: `At most ${MAX_SAMPLE_QUESTIONS} sample questions (you have ${questions.length}).` });
     for (const q of questions) {
       if (q.length > 200) ctx.addIssue({ code: 'custom', message: `A sample question has at most 200 characters: “${q.slice(0, 40)}…”.` });
       if (!isCleanText(q) || /[\t]/.test(q)) ctx.addIssue({ code: 'custom', message: 'Remove control characters from the sample questions.' });
@@ -207,17 +208,18 @@ export function planSchema(freePlanMaxQueries: number) {
   return z
     .object({
       name: line('The plan name', PLAN_LIMITS.name.min, PLAN_LIMITS.name.max),
-      price: z
-        .union([z.string(), z.number()])
-        .transform((v, ctx) => {
-          const cents = typeof v === 'number' ? (Number.isInteger(v) && v >= 0 ? v : null) : parsePriceToCents(v);
-          if (cents === null) {
-            const tooLarge = typeof v === 'string' && /^\d{7,}(?:\.\d{1,2})?$/.test(v.trim().replace(/^[$€£]/, ''));
-            ctx.addIssue({ code: 'custom', message: tooLarge ? `A monthly price is at most ${MAX_PRICE}.` : 'Enter a monthly price such as 19 or 19.50 (0 for a free plan).' });
-            return z.NEVER;
-          }
-          return cents;
-        }),
+      price: z.union([z.string(), z.number()]).transform((v, ctx) => {
+        const cents = typeof v === 'number' ? (Number.isInteger(v) && v >= 0 ? v : null) : parsePriceToCents(v);
+        if (cents === null) {
+          const tooLarge = typeof v === 'string' && /^\d{7,}(?:\.\d{1,2})?$/.test(v.trim().replace(/^[$€£]/, ''));
+          ctx.addIssue({
+            code: 'custom',
+            message: tooLarge ? `A monthly price is at most ${MAX_PRICE}.` : 'Enter a monthly price such as 19 or 19.50 (0 for a free plan).',
+          });
+          return z.NEVER;
+        }
+        return cents;
+      }),
       currency: z.enum(CURRENCIES, { error: 'Choose a currency.' }),
       queriesPerPeriod: wholeNumber('Queries per month', 1, 10_000_000),
       requestsPerMinute: wholeNumber('Requests per minute', 1, 10_000),
@@ -226,7 +228,8 @@ export function planSchema(freePlanMaxQueries: number) {
       if (plan.price === 0 && plan.queriesPerPeriod > freePlanMaxQueries) {
         ctx.addIssue({ code: 'custom', path: ['queriesPerPeriod'], message: `A free plan allows at most ${freePlanMaxQueries} queries a month.` });
       }
-      if (plan.price > 0 && plan.price < 50) ctx.addIssue({ code: 'custom', path: ['price'], message: 'A paid plan costs at least 0.50 (card payments below that are refused).' });
+      if (plan.price > 0 && plan.price < 50)
+        ctx.addIssue({ code: 'custom', path: ['price'], message: 'A paid plan costs at least 0.50 (card payments below that are refused).' });
     })
     .transform(({ price, ...rest }) => ({ ...rest, priceCents: price }));
 }
@@ -253,7 +256,8 @@ export type ListingStatus = 'draft' | 'published' | 'unpublished' | 'suspended' 
  * belong to the operator; the publisher can still edit the text of a suspended listing but not publish it.
  */
 export function publisherTransition(from: ListingStatus, action: 'publish' | 'unpublish'): { ok: true; to: ListingStatus } | { ok: false; message: string } {
-  if (from === 'suspended') return { ok: false, message: 'This listing is suspended by the operator; it cannot be published or unpublished until it is restored.' };
+  if (from === 'suspended')
+    return { ok: false, message: 'This listing is suspended by the operator; it cannot be published or unpublished until it is restored.' };
   if (from === 'archived') return { ok: false, message: 'This listing is archived.' };
   if (action === 'publish') return from === 'published' ? { ok: false, message: 'This listing is already published.' } : { ok: true, to: 'published' };
   return from === 'published' ? { ok: true, to: 'unpublished' } : { ok: false, message: 'Only a published listing can be unpublished.' };

@@ -62,7 +62,10 @@ export async function removeAlertWebhook(db: Executor, input: { userId: string; 
 /** What the subscription page shows: the URL, never the secret. */
 export async function getAlertWebhook(db: Executor, input: { userId: string; subscriptionId: string }): Promise<{ url: string; updatedAt: Date } | null> {
   if (!(await findOwnedSubscription(db, input.userId, input.subscriptionId))) return null;
-  const [row] = await db.select({ url: alertWebhooks.url, updatedAt: alertWebhooks.updatedAt }).from(alertWebhooks).where(eq(alertWebhooks.subscriptionId, input.subscriptionId));
+  const [row] = await db
+    .select({ url: alertWebhooks.url, updatedAt: alertWebhooks.updatedAt })
+    .from(alertWebhooks)
+    .where(eq(alertWebhooks.subscriptionId, input.subscriptionId));
   return row ?? null;
 }
 
@@ -172,7 +175,17 @@ export async function sendTestAlertWebhook(
   const [hook] = await db.select().from(alertWebhooks).where(eq(alertWebhooks.subscriptionId, input.subscriptionId));
   if (!hook) return { ok: false, reason: 'no_webhook' };
   const now = new Date();
-  const event: AlertEvent = { eventId: `evt_test_${randomBase62(20)}`, threshold: 80, used: 80, cap: 100, createdAt: now, subscriptionId: owned.id, kbId: owned.kbId, periodStart: now, periodEnd: null };
+  const event: AlertEvent = {
+    eventId: `evt_test_${randomBase62(20)}`,
+    threshold: 80,
+    used: 80,
+    cap: 100,
+    createdAt: now,
+    subscriptionId: owned.id,
+    kbId: owned.kbId,
+    periodStart: now,
+    periodEnd: null,
+  };
   return postSignedWebhook(hook.url, decryptSecret(hook.secretCiphertext), alertWebhookBody(event, true), policy);
 }
 

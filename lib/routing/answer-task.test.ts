@@ -3,7 +3,11 @@ import { decodePublisherAnswer } from './answer-task';
 import { withEventLoopLag } from '@/test/support/event-loop-lag';
 import { decodeAnswer, INLINE_ANSWER_BYTES } from './http-connector';
 
-const answer = { answer: 'Spring tides follow the new and full moon. [1]', citations: [{ document_id: 'tides', title: 'Tides', excerpt: 'Spring tides follow the new and full moon.', page: null }], tokens_used: 12 };
+const answer = {
+  answer: 'Spring tides follow the new and full moon. [1]',
+  citations: [{ document_id: 'tides', title: 'Tides', excerpt: 'Spring tides follow the new and full moon.', page: null }],
+  tokens_used: 12,
+};
 
 /** About 1 MiB of answer, most of it a deeply nested extra field: the probe's hostile publisher. */
 function nestedAnswer(depth: number): Buffer {
@@ -14,7 +18,10 @@ describe('decodeAnswer', { timeout: 60_000 }, () => {
   it('decodes a small answer inline and a large one in a worker, to the same answer', async () => {
     const small = Buffer.from(JSON.stringify(answer));
     expect(small.length).toBeLessThanOrEqual(INLINE_ANSWER_BYTES);
-    expect(await decodeAnswer(small)).toEqual({ ok: true, answer: decodePublisherAnswer(small).ok ? (decodePublisherAnswer(small) as { answer: unknown }).answer : null });
+    expect(await decodeAnswer(small)).toEqual({
+      ok: true,
+      answer: decodePublisherAnswer(small).ok ? (decodePublisherAnswer(small) as { answer: unknown }).answer : null,
+    });
     const large = Buffer.from(JSON.stringify({ ...answer, answer: `${answer.answer} ${'More words. '.repeat(2_000)}` }));
     expect(large.length).toBeGreaterThan(INLINE_ANSWER_BYTES);
     expect(await decodeAnswer(large)).toEqual(decodePublisherAnswer(large));

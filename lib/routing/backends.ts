@@ -209,7 +209,8 @@ export async function configureHttpBackend(db: Executor, input: HttpBackendInput
   }
   const value = parsed.data;
   const endpoint = parseEndpointUrl(value.endpointUrl);
-  if (!endpoint.ok) return { ok: false, code: 'invalid_request', message: `endpointUrl: ${endpoint.reason}`, fieldErrors: { endpointUrl: sentence(endpoint.reason) } };
+  if (!endpoint.ok)
+    return { ok: false, code: 'invalid_request', message: `endpointUrl: ${endpoint.reason}`, fieldErrors: { endpointUrl: sentence(endpoint.reason) } };
   const guard = await resolveAndGuard(endpoint.url, policy);
   if (!guard.ok) return { ok: false, code: 'invalid_request', message: `endpointUrl: ${guard.reason}`, fieldErrors: { endpointUrl: sentence(guard.reason) } };
   const timeoutMs = value.timeoutMs ?? getEnv().PUBLISHER_TIMEOUT_MS;

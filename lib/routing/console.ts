@@ -26,7 +26,11 @@ export interface BackendSettingsView {
   hasSigningSecret: boolean;
 }
 
-export async function getBackendSettings(db: Executor, userId: string, kbId: unknown): Promise<{ ok: true; settings: BackendSettingsView } | Refusal<'not_found'>> {
+export async function getBackendSettings(
+  db: Executor,
+  userId: string,
+  kbId: unknown,
+): Promise<{ ok: true; settings: BackendSettingsView } | Refusal<'not_found'>> {
   const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
   if (!owned.ok) return owned;
   const { kb } = owned;
@@ -87,8 +91,7 @@ export async function switchToHostedBackend(db: Executor, userId: string, kbId: 
 }
 
 export type TryOutcome =
-  | { ok: true; requestId: string; latencyMs: number; answer: QueryAnswer }
-  | { ok: false; requestId: string; latencyMs: number; code: string; reason: string };
+  { ok: true; requestId: string; latencyMs: number; answer: QueryAnswer } | { ok: false; requestId: string; latencyMs: number; code: string; reason: string };
 
 /** The console's own limit was reached: the page shows the message, the answer carries Retry-After. */
 export interface TryLimited {
@@ -119,5 +122,7 @@ export async function tryKnowledgeBase(db: Executor, userId: string, kbId: unkno
   const started = performance.now();
   const outcome = await routeQuery(route, { kbId: owned.kb.id, query, requestId });
   const latencyMs = Math.round(performance.now() - started);
-  return outcome.ok ? { ok: true, requestId, latencyMs, answer: outcome.answer } : { ok: false, requestId, latencyMs, code: outcome.code, reason: outcome.reason };
+  return outcome.ok
+    ? { ok: true, requestId, latencyMs, answer: outcome.answer }
+    : { ok: false, requestId, latencyMs, code: outcome.code, reason: outcome.reason };
 }

@@ -26,9 +26,7 @@ export interface HttpBackendTarget {
   timeoutMs: number;
 }
 
-export type PublisherOutcome =
-  | { ok: true; answer: QueryAnswer }
-  | { ok: false; code: 'publisher_error' | 'publisher_timeout'; reason: string };
+export type PublisherOutcome = { ok: true; answer: QueryAnswer } | { ok: false; code: 'publisher_error' | 'publisher_timeout'; reason: string };
 
 interface Pools {
   http: http.Agent;
@@ -281,7 +279,9 @@ function readAnswerStream(res: http.IncomingMessage, progress: AnswerProgress, f
   res.on('end', () => {
     if (tokensUsed === null) return finish({ ok: false, code: 'publisher_error', reason: 'stream ended without done' });
     const parsed = queryAnswerSchema.safeParse({ answer, citations, tokens_used: tokensUsed });
-    finish(parsed.success ? { ok: true, answer: parsed.data } : { ok: false, code: 'publisher_error', reason: 'streamed answer breaks the query-answer schema' });
+    finish(
+      parsed.success ? { ok: true, answer: parsed.data } : { ok: false, code: 'publisher_error', reason: 'streamed answer breaks the query-answer schema' },
+    );
   });
 }
 

@@ -46,7 +46,10 @@ export async function rotateStoredSecrets(db: Executor, previousSecret: string, 
       .where(or(isNotNull(knowledgeBases.infraKeyEncrypted), isNotNull(knowledgeBases.signingSecretEncrypted)))
       .for('update');
     for (const kb of backends) {
-      const values = { infraKeyEncrypted: move(kb.infraKey, `The backend secrets of ${kb.id}`), signingSecretEncrypted: move(kb.signingSecret, `The backend secrets of ${kb.id}`) };
+      const values = {
+        infraKeyEncrypted: move(kb.infraKey, `The backend secrets of ${kb.id}`),
+        signingSecretEncrypted: move(kb.signingSecret, `The backend secrets of ${kb.id}`),
+      };
       await tx.update(knowledgeBases).set(values).where(eq(knowledgeBases.id, kb.id));
     }
     const hooks = await tx.select({ subscriptionId: alertWebhooks.subscriptionId, secret: alertWebhooks.secretCiphertext }).from(alertWebhooks).for('update');

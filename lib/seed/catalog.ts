@@ -27,9 +27,18 @@ const NEW_WITHOUT_SUBSCRIBERS = new Set(['eu-ai-act-briefing', 'online-course-de
 const HOSTED_DIR = path.join(process.cwd(), 'db', 'seed', 'hosted');
 /** The twelve hosted knowledge bases of hosted-kbs.md: older and well used. */
 const HOSTED_SLUGS = new Set([
-  'us-constitution-companion', 'gdpr-practitioner-guide', 'employment-law-basics', 'hypertension-care-guidelines',
-  'childhood-immunization-handbook', 'nutrition-science-digest', 'algebra-foundations', 'world-history-essentials',
-  'climate-policy-briefings', 'urban-housing-policy', 'research-methods-primer', 'research-data-management',
+  'us-constitution-companion',
+  'gdpr-practitioner-guide',
+  'employment-law-basics',
+  'hypertension-care-guidelines',
+  'childhood-immunization-handbook',
+  'nutrition-science-digest',
+  'algebra-foundations',
+  'world-history-essentials',
+  'climate-policy-briefings',
+  'urban-housing-policy',
+  'research-methods-primer',
+  'research-data-management',
 ]);
 
 const PLAN_TIERS = [
@@ -88,8 +97,10 @@ const ORGANISATION = [
 ];
 
 const AUDIENCE: Record<KnowledgeBaseSeed['category'], (audience: string) => string> = {
-  legal: (a) => `Written for ${a}, it explains what the rules require and where the common misunderstandings lie. It is a reference, not legal advice: for a decision about a specific situation, consult a qualified lawyer.`,
-  health: (a) => `It summarises the essentials for ${a} in plain language. It supports, and never replaces, the judgement of a professional who knows the patient.`,
+  legal: (a) =>
+    `Written for ${a}, it explains what the rules require and where the common misunderstandings lie. It is a reference, not legal advice: for a decision about a specific situation, consult a qualified lawyer.`,
+  health: (a) =>
+    `It summarises the essentials for ${a} in plain language. It supports, and never replaces, the judgement of a professional who knows the patient.`,
   education: (a) => `It is written for ${a}, in short sections that can be read before a lesson or shared with a class.`,
   policy: (a) => `It gives ${a} a short, neutral account of how each instrument works and what the evidence says, without advocating a single answer.`,
   research: (a) => `It is written for ${a} and favours practical guidance over theory.`,
@@ -131,8 +142,46 @@ function readSampleQuestions(slug: string, fallback: string[]): string[] {
 
 // ── buyers ───────────────────────────────────────────────────────────────────────────────────────────
 
-const FIRST_NAMES = ['Ada', 'Bruno', 'Chiara', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Imani', 'Jonas', 'Kavya', 'Luis', 'Maya', 'Nils', 'Olga', 'Priya', 'Quentin', 'Rosa', 'Samir', 'Tess'];
-const LAST_NAMES = ['Abbott', 'Berg', 'Castillo', 'Dubois', 'Eze', 'Fischer', 'Garcia', 'Haddad', 'Ito', 'Jensen', 'Kowalski', 'Lindqvist', 'Moreau', 'Nakamura', 'Okafor', 'Patel'];
+const FIRST_NAMES = [
+  'Ada',
+  'Bruno',
+  'Chiara',
+  'Dmitri',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Imani',
+  'Jonas',
+  'Kavya',
+  'Luis',
+  'Maya',
+  'Nils',
+  'Olga',
+  'Priya',
+  'Quentin',
+  'Rosa',
+  'Samir',
+  'Tess',
+];
+const LAST_NAMES = [
+  'Abbott',
+  'Berg',
+  'Castillo',
+  'Dubois',
+  'Eze',
+  'Fischer',
+  'Garcia',
+  'Haddad',
+  'Ito',
+  'Jensen',
+  'Kowalski',
+  'Lindqvist',
+  'Moreau',
+  'Nakamura',
+  'Okafor',
+  'Patel',
+];
 
 // ── the seed ─────────────────────────────────────────────────────────────────────────────────────────
 
@@ -204,7 +253,18 @@ async function writeCatalog(tx: Transaction, now: Date): Promise<CatalogSeedSumm
     const starter = prng.pick([900, 1200, 1500, 1900, 2400, 2900, 3900]);
     const prices = [starter, Math.round((starter * prng.pick([3, 3.5, 4])) / 100) * 100, Math.round((starter * prng.pick([9, 10, 12])) / 100) * 100];
     PLAN_TIERS.forEach((tier, i) => {
-      planRows.push({ id: prng.id('plan'), kbId: id, name: tier.name, priceCents: prices[i] - 1, currency: 'usd', queriesPerPeriod: tier.queriesPerPeriod, requestsPerMinute: tier.requestsPerMinute, sortOrder: i, createdAt, updatedAt: createdAt });
+      planRows.push({
+        id: prng.id('plan'),
+        kbId: id,
+        name: tier.name,
+        priceCents: prices[i] - 1,
+        currency: 'usd',
+        queriesPerPeriod: tier.queriesPerPeriod,
+        requestsPerMinute: tier.requestsPerMinute,
+        sortOrder: i,
+        createdAt,
+        updatedAt: createdAt,
+      });
     });
   }
   await tx.insert(knowledgeBases).values(kbRows);
@@ -224,7 +284,15 @@ async function writeCatalog(tx: Transaction, now: Date): Promise<CatalogSeedSumm
     const first = FIRST_NAMES[i % FIRST_NAMES.length];
     const last = LAST_NAMES[(i * 7) % LAST_NAMES.length];
     const createdAt = daysAgo(now, prng.int(730, 790));
-    return { id: prng.id('usr'), email: `${first}.${last}.${i + 1}@example.com`.toLowerCase(), name: `${first} ${last}`, passwordHash: null, emailVerifiedAt: createdAt, createdAt, updatedAt: createdAt };
+    return {
+      id: prng.id('usr'),
+      email: `${first}.${last}.${i + 1}@example.com`.toLowerCase(),
+      name: `${first} ${last}`,
+      passwordHash: null,
+      emailVerifiedAt: createdAt,
+      createdAt,
+      updatedAt: createdAt,
+    };
   });
   await tx.insert(users).values(buyerRows);
 

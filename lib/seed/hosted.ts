@@ -84,7 +84,12 @@ export async function seedHostedDocuments(db: Database | Executor): Promise<Host
     let sources = await loadSeedSources(path.join(HOSTED_SOURCE_DIR, kb.slug), kb.publisher);
     if (sources.length === 0) sources = [aboutDocument(kb)];
     for (const source of sources) {
-      const result: IngestResult = await ingestDocument(db, kb.id, { sourceName: source.sourceName, bytes: source.bytes }, { maxBytes: Number.MAX_SAFE_INTEGER });
+      const result: IngestResult = await ingestDocument(
+        db,
+        kb.id,
+        { sourceName: source.sourceName, bytes: source.bytes },
+        { maxBytes: Number.MAX_SAFE_INTEGER },
+      );
       if (result.ok) {
         report.documents++;
         report.chunks += result.chunkCount;

@@ -37,7 +37,9 @@ export async function sampleDataNoticeShown(): Promise<boolean> {
   if (sampleCheck && Date.now() - sampleCheck.at < SAMPLE_CHECK_TTL_MS) return sampleCheck.shown;
   try {
     const db = await getDb();
-    const rows = (await db.execute(sql`select exists(select 1 from publishers where slug = ${PUBLISHER_SEEDS[0].slug}) as present`)).rows as Array<{ present: boolean }>;
+    const rows = (await db.execute(sql`select exists(select 1 from publishers where slug = ${PUBLISHER_SEEDS[0].slug}) as present`)).rows as Array<{
+      present: boolean;
+    }>;
     sampleCheck = { at: Date.now(), shown: Boolean(rows[0]?.present) };
   } catch {
     // A page must render even when the database is away; the notice is then left out until the next check.

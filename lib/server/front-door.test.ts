@@ -37,7 +37,16 @@ describe('the front door (docs/api.md §7.1)', () => {
   );
 
   it('passes well-formed requests on, query strings untouched (the routes judge them)', () => {
-    for (const target of ['/', '/api/health', '/kb/kb_abc/query', '/api/marketplace/knowledge-bases?query=%ZZ', '/knowledge-bases/', '/api/./health', '/kb/%00/query', '/signin?callbackUrl=%2F']) {
+    for (const target of [
+      '/',
+      '/api/health',
+      '/kb/kb_abc/query',
+      '/api/marketplace/knowledge-bases?query=%ZZ',
+      '/knowledge-bases/',
+      '/api/./health',
+      '/kb/%00/query',
+      '/signin?callbackUrl=%2F',
+    ]) {
       expect(code(get(target)), target).toBeNull();
     }
   });
@@ -58,7 +67,16 @@ describe('the front door (docs/api.md §7.1)', () => {
 
   it('answers empty segments, a final dot segment, backslashes and trailing slashes under /api and /kb with 404 instead of a redirect', () => {
     const dots = ['/kb/x/query/.', '/kb/x/query/%2e', '/kb/x/%2E%2e', '/api/health/.', '/api/marketplace/knowledge-bases/..', '/api/openapi.json/.'];
-    for (const target of ['/kb//query', '/kb/x/query/', '/api/health/', '/api//health', '//api/health', '/api\\health', '/api/marketplace/knowledge-bases/?page=2', ...dots]) {
+    for (const target of [
+      '/kb//query',
+      '/kb/x/query/',
+      '/api/health/',
+      '/api//health',
+      '//api/health',
+      '/api\\health',
+      '/api/marketplace/knowledge-bases/?page=2',
+      ...dots,
+    ]) {
       expect(screenRequest(get(target, { method: 'POST' })), target).toMatchObject({ code: 'not_found', json: true });
     }
     for (const target of ['/knowledge-bases/', '/account//keys', '/', '/kb/x/query.json', '/api/.well', '/knowledge-bases/./x']) {
@@ -67,7 +85,8 @@ describe('the front door (docs/api.md §7.1)', () => {
   });
 
   it('refuses an RSC request whose router state Next cannot read (it would answer a 500)', () => {
-    const rsc = (tree: string, extra: http.IncomingHttpHeaders = {}) => get('/nope', { headers: { host: 'almanac.test', rsc: '1', 'next-router-state-tree': tree, ...extra } });
+    const rsc = (tree: string, extra: http.IncomingHttpHeaders = {}) =>
+      get('/nope', { headers: { host: 'almanac.test', rsc: '1', 'next-router-state-tree': tree, ...extra } });
     for (const tree of ['[', 'garbage', '%ZZ', encodeURIComponent('{"a":1}'), 'x'.repeat(50_000)]) {
       expect(screenRequest(rsc(tree)), tree.slice(0, 20)).toMatchObject({ code: 'invalid_request', json: false });
     }
@@ -76,7 +95,11 @@ describe('the front door (docs/api.md §7.1)', () => {
   });
 
   describe('cross-site posts Next would take for server actions', () => {
-    const post = (headers: http.IncomingHttpHeaders, target = '/signup'): ScreenedRequest => ({ method: 'POST', target, headers: { host: 'almanac.test', ...headers } });
+    const post = (headers: http.IncomingHttpHeaders, target = '/signup'): ScreenedRequest => ({
+      method: 'POST',
+      target,
+      headers: { host: 'almanac.test', ...headers },
+    });
     const form = { 'content-type': 'multipart/form-data; boundary=x' };
 
     it.each<[string, http.IncomingHttpHeaders]>([
@@ -107,7 +130,14 @@ describe('the front door (docs/api.md §7.1)', () => {
   });
 
   it('matches form handlers by their folder patterns, catch-all segments included', () => {
-    for (const path of ['/oauth/token', '/.well-known/oauth-protected-resource/kb/kb_1/mcp', '/.well-known/anything', '/register', '/register/a/b', '/publish/listings/kb_1/content/try']) {
+    for (const path of [
+      '/oauth/token',
+      '/.well-known/oauth-protected-resource/kb/kb_1/mcp',
+      '/.well-known/anything',
+      '/register',
+      '/register/a/b',
+      '/publish/listings/kb_1/content/try',
+    ]) {
       expect(isFormHandlerPath(path), path).toBe(true);
     }
     for (const path of ['/publish/listings/a/b/content/try', '/oauth/authorize', '/checkout']) expect(isFormHandlerPath(path), path).toBe(false);
@@ -126,7 +156,13 @@ describe('the front door (docs/api.md §7.1)', () => {
     walk(app);
     const outside = routes
       .filter((route) => !/^(api|kb|dify)(\/|$)/.test(route))
-      .map((route) => `/${route.split(path.sep).filter((segment) => !/^\(.*\)$/.test(segment)).join('/')}`);
+      .map(
+        (route) =>
+          `/${route
+            .split(path.sep)
+            .filter((segment) => !/^\(.*\)$/.test(segment))
+            .join('/')}`,
+      );
     expect(outside.sort()).toEqual([...FORM_HANDLERS].sort());
   });
 
@@ -154,12 +190,49 @@ describe('server-action bodies Next could not decode (it answers them with a 500
   it.each<[string, http.IncomingHttpHeaders, Buffer]>([
     ['a multipart body cut short', formType, multipart([['a', 'b']], `--${BOUNDARY}`)],
     ['a multipart body with another boundary', formType, Buffer.from('--other\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--other--\r\n')],
-    ['a descriptor that is not JSON', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', '{"id":"' + ID + '",'], ['$ACTION_1:1', '[]']])],
-    ['an action id of the wrong length', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', '{"id":"1e309","bound":null}']])],
+    [
+      'a descriptor that is not JSON',
+      formType,
+      multipart([
+        ['$ACTION_REF_1', ''],
+        ['$ACTION_1:0', '{"id":"' + ID + '",'],
+        ['$ACTION_1:1', '[]'],
+      ]),
+    ],
+    [
+      'an action id of the wrong length',
+      formType,
+      multipart([
+        ['$ACTION_REF_1', ''],
+        ['$ACTION_1:0', '{"id":"1e309","bound":null}'],
+      ]),
+    ],
     ['a direct action id of the wrong length', formType, multipart([['$ACTION_ID_abc', '']])],
-    ['bound arguments that are not a list', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', `{"id":"${ID}","bound":"$@1"}`], ['$ACTION_1:1', 'null']])],
-    ['inline bound arguments that are not a list', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', `{"id":"${ID}","bound":42}`]])],
-    ['bound arguments that are missing', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', `{"id":"${ID}","bound":"$@1"}`]])],
+    [
+      'bound arguments that are not a list',
+      formType,
+      multipart([
+        ['$ACTION_REF_1', ''],
+        ['$ACTION_1:0', `{"id":"${ID}","bound":"$@1"}`],
+        ['$ACTION_1:1', 'null'],
+      ]),
+    ],
+    [
+      'inline bound arguments that are not a list',
+      formType,
+      multipart([
+        ['$ACTION_REF_1', ''],
+        ['$ACTION_1:0', `{"id":"${ID}","bound":42}`],
+      ]),
+    ],
+    [
+      'bound arguments that are missing',
+      formType,
+      multipart([
+        ['$ACTION_REF_1', ''],
+        ['$ACTION_1:0', `{"id":"${ID}","bound":"$@1"}`],
+      ]),
+    ],
     [
       'a reference sent as a file, with a descriptor that is not JSON',
       formType,
@@ -171,7 +244,9 @@ describe('server-action bodies Next could not decode (it answers them with a 500
     [
       'a descriptor sent as a file',
       formType,
-      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="$ACTION_REF_1"\r\n\r\n\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="$ACTION_1:0"; filename="d"\r\n\r\n{}\r\n--${BOUNDARY}--\r\n`),
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="$ACTION_REF_1"\r\n\r\n\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="$ACTION_1:0"; filename="d"\r\n\r\n{}\r\n--${BOUNDARY}--\r\n`,
+      ),
     ],
     ['a fetch reply without its root part', fetchForm, multipart([['1_name', 'x']])],
     ['a fetch reply whose root is not JSON', fetchForm, multipart([['0', '[']])],
@@ -186,10 +261,41 @@ describe('server-action bodies Next could not decode (it answers them with a 500
   });
 
   it.each<[string, http.IncomingHttpHeaders, Buffer]>([
-    ['a form posted without JavaScript', formType, multipart([['$ACTION_REF_1', ''], ['$ACTION_1:0', `{"id":"${ID}","bound":"$@1"}`], ['$ACTION_1:1', '[{}]'], ['$ACTION_KEY', 'k1'], ['email', 'a@b.c']])],
-    ['a direct action id', formType, multipart([[`$ACTION_ID_${ID}`, ''], ['planId', 'plan_x']])],
-    ['a fetch reply with its form data', fetchForm, multipart([['1_subscriptionId', 'sub_x'], ['0', '["$K1"]']])],
-    ['a fetch reply with a state and a form', fetchForm, multipart([['1_query', 'tides'], ['0', '[{"status":"idle","note":"$$5"},"$K1"]']])],
+    [
+      'a form posted without JavaScript',
+      formType,
+      multipart([
+        ['$ACTION_REF_1', ''],
+        ['$ACTION_1:0', `{"id":"${ID}","bound":"$@1"}`],
+        ['$ACTION_1:1', '[{}]'],
+        ['$ACTION_KEY', 'k1'],
+        ['email', 'a@b.c'],
+      ]),
+    ],
+    [
+      'a direct action id',
+      formType,
+      multipart([
+        [`$ACTION_ID_${ID}`, ''],
+        ['planId', 'plan_x'],
+      ]),
+    ],
+    [
+      'a fetch reply with its form data',
+      fetchForm,
+      multipart([
+        ['1_subscriptionId', 'sub_x'],
+        ['0', '["$K1"]'],
+      ]),
+    ],
+    [
+      'a fetch reply with a state and a form',
+      fetchForm,
+      multipart([
+        ['1_query', 'tides'],
+        ['0', '[{"status":"idle","note":"$$5"},"$K1"]'],
+      ]),
+    ],
     ['a text reply of plain values', fetchText, Buffer.from('[{"a":1},"$undefined","$D2026-01-01"]')],
   ])('passes %s on', async (_name, headers, body) => {
     expect(await actionBodyProblem(headers, body)).toBeNull();
@@ -253,7 +359,10 @@ describe('screenNodeRequest over HTTP', () => {
   });
 
   it('reads a server action body once, refuses it when Next could not decode it, else hands over the same bytes', async () => {
-    const good = multipart([[`$ACTION_ID_${ID}`, ''], ['planId', 'plan_x']]);
+    const good = multipart([
+      [`$ACTION_ID_${ID}`, ''],
+      ['planId', 'plan_x'],
+    ]);
     const passed = await send('POST', '/checkout/test?planId=plan_x', { Origin: base, 'Content-Type': formType['content-type'] }, good);
     expect([passed.status, passed.body]).toEqual([200, good.toString()]);
     const broken = await send('POST', '/signup', { Origin: base, 'Content-Type': formType['content-type'] }, multipart([['a', 'b']], `--${BOUNDARY}`));
@@ -263,7 +372,12 @@ describe('screenNodeRequest over HTTP', () => {
     const notAction = await send('POST', '/signup', { Origin: base, 'Content-Type': 'application/x-www-form-urlencoded' }, Buffer.from('a=b'));
     expect(notAction.status).toBe(204);
     // A route handler reads its own body under its own limit: a document upload (up to MAX_UPLOAD_BYTES) is no action.
-    const upload = await send('POST', '/publish/listings/kb_abc123/content/documents', { Origin: base, 'Content-Type': formType['content-type'] }, Buffer.alloc(ACTION_BODY_LIMIT + 1, 0x61));
+    const upload = await send(
+      'POST',
+      '/publish/listings/kb_abc123/content/documents',
+      { Origin: base, 'Content-Type': formType['content-type'] },
+      Buffer.alloc(ACTION_BODY_LIMIT + 1, 0x61),
+    );
     expect(upload.status).toBe(204);
   });
 });

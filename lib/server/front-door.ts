@@ -180,7 +180,11 @@ export function screenRequest(request: ScreenedRequest): FrontDoorRefusal | null
     return { code: 'not_found', message: 'No endpoint has this path: ".." segments may not lead out of /api, /kb or /dify.', json };
   }
   if (json && (path.includes('//') || path.includes('\\') || resolvesToTrailingSlash(routed))) {
-    return { code: 'not_found', message: 'No endpoint has this path: paths under /api and /kb have no empty segments, no trailing slash and no "." or ".." at the end.', json };
+    return {
+      code: 'not_found',
+      message: 'No endpoint has this path: paths under /api and /kb have no empty segments, no trailing slash and no "." or ".." at the end.',
+      json,
+    };
   }
   const stateTree = request.headers['next-router-state-tree'];
   if (!json && request.headers.rsc === '1' && stateTree !== undefined && !isReadableRouterState(stateTree)) {

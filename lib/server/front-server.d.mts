@@ -5,5 +5,11 @@ export const FRONT_SERVER_TIMEOUTS: Readonly<{ headersTimeoutMs: number; request
 export function stampPeer(req: http.IncomingMessage): void;
 export function createFrontServer(
   handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
-  options?: { headersTimeoutMs?: number; requestTimeoutMs?: number; checkIntervalMs?: number; keepAliveTimeoutMs?: number; ServerResponse?: typeof http.ServerResponse },
+  options?: {
+    headersTimeoutMs?: number;
+    requestTimeoutMs?: number;
+    checkIntervalMs?: number;
+    keepAliveTimeoutMs?: number;
+    ServerResponse?: typeof http.ServerResponse;
+  },
 ): http.Server;

@@ -146,7 +146,11 @@ export async function serveKeyedOverNode(req: IncomingMessage, res: ServerRespon
     const served = servedMethods(target.endpoint);
     // A method outside the seven is not implemented anywhere (docs/api.md §7.1), as the front door answers elsewhere.
     if (!(HTTP_METHODS as readonly string[]).includes(req.method ?? '')) {
-      await send(req, res, gatewayErrorReply('not_implemented', `${(req.method ?? 'This method').slice(0, 20)} is not a method this server implements.`, requestId));
+      await send(
+        req,
+        res,
+        gatewayErrorReply('not_implemented', `${(req.method ?? 'This method').slice(0, 20)} is not a method this server implements.`, requestId),
+      );
       return;
     }
     if (!(served as readonly string[]).includes(req.method ?? '')) {
@@ -159,7 +163,15 @@ export async function serveKeyedOverNode(req: IncomingMessage, res: ServerRespon
       const body = await readNodeBody(req);
       if (!body.ok) {
         const tooLarge = body.reason === 'too_large';
-        return await send(req, res, gatewayErrorReply(tooLarge ? 'payload_too_large' : 'invalid_query', tooLarge ? `The request body is larger than ${MAX_BODY_BYTES} bytes.` : 'The request body is not valid UTF-8.', requestId));
+        return await send(
+          req,
+          res,
+          gatewayErrorReply(
+            tooLarge ? 'payload_too_large' : 'invalid_query',
+            tooLarge ? `The request body is larger than ${MAX_BODY_BYTES} bytes.` : 'The request body is not valid UTF-8.',
+            requestId,
+          ),
+        );
       }
       const hungUp = new AbortController();
       res.once('close', () => !res.writableFinished && hungUp.abort());

@@ -105,7 +105,12 @@ export function recordUsageAlerts(db: Executor, point: UsagePoint): Promise<Reco
         kind: 'usage_alert',
       });
       if (details.webhook) {
-        await enqueueJob(tx, { queue: ALERT_WEBHOOK_QUEUE, payload: { eventId: alert.eventId }, dedupeKey: `alert-webhook:${alert.eventId}`, maxAttempts: WEBHOOK_MAX_ATTEMPTS });
+        await enqueueJob(tx, {
+          queue: ALERT_WEBHOOK_QUEUE,
+          payload: { eventId: alert.eventId },
+          dedupeKey: `alert-webhook:${alert.eventId}`,
+          maxAttempts: WEBHOOK_MAX_ATTEMPTS,
+        });
       }
     }
     return created;
@@ -154,7 +159,10 @@ export async function findAlertEvent(db: Executor, eventId: string): Promise<Ale
       subscriptionId: usageAlerts.subscriptionId,
       kbId: subscriptions.kbId,
       periodStart: usageAlerts.periodStart,
-      periodEnd: sql<Date | null>`(select period_end from usage_periods p where p.subscription_id = ${usageAlerts.subscriptionId} and p.period_start = ${usageAlerts.periodStart})`.mapWith((v: unknown) => (v ? new Date(v as string) : null)),
+      periodEnd:
+        sql<Date | null>`(select period_end from usage_periods p where p.subscription_id = ${usageAlerts.subscriptionId} and p.period_start = ${usageAlerts.periodStart})`.mapWith(
+          (v: unknown) => (v ? new Date(v as string) : null),
+        ),
     })
     .from(usageAlerts)
     .innerJoin(subscriptions, eq(subscriptions.id, usageAlerts.subscriptionId))

@@ -25,7 +25,12 @@ export async function lockSubscription(tx: Transaction, subscriptionId: string, 
 }
 
 /** Columns a lifecycle change may set (`updatedAt` is set for it). */
-export type SubscriptionChanges = Partial<Pick<Subscription, 'status' | 'planId' | 'pendingPlanId' | 'cancelAtPeriodEnd' | 'cancelledAt' | 'cancelledByUnpublish' | 'endedAt' | 'currentPeriodStart' | 'currentPeriodEnd'>>;
+export type SubscriptionChanges = Partial<
+  Pick<
+    Subscription,
+    'status' | 'planId' | 'pendingPlanId' | 'cancelAtPeriodEnd' | 'cancelledAt' | 'cancelledByUnpublish' | 'endedAt' | 'currentPeriodStart' | 'currentPeriodEnd'
+  >
+>;
 
 export interface LifecycleChange {
   subscriptionId: string;

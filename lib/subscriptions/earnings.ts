@@ -27,7 +27,13 @@ export async function recordEarning(
   input: { subscriptionId: string; periodStart: Date; periodEnd: Date; source: EarningSource; sourceEvent: string; grossCents?: number; currency?: string },
 ): Promise<boolean> {
   const [row] = await tx
-    .select({ planId: subscriptions.planId, kbId: subscriptions.kbId, publisherId: knowledgeBases.publisherId, priceCents: plans.priceCents, currency: plans.currency })
+    .select({
+      planId: subscriptions.planId,
+      kbId: subscriptions.kbId,
+      publisherId: knowledgeBases.publisherId,
+      priceCents: plans.priceCents,
+      currency: plans.currency,
+    })
     .from(subscriptions)
     .innerJoin(knowledgeBases, eq(knowledgeBases.id, subscriptions.kbId))
     .innerJoin(plans, eq(plans.id, subscriptions.planId))
@@ -98,7 +104,10 @@ export async function listEarnings(db: Executor, publisherId: string, limit = 20
 }
 
 /** Totals per currency (gross, fee, net): the balance the console shows. */
-export async function earningsBalance(db: Executor, publisherId: string): Promise<{ currency: string; grossCents: number; feeCents: number; netCents: number; periods: number }[]> {
+export async function earningsBalance(
+  db: Executor,
+  publisherId: string,
+): Promise<{ currency: string; grossCents: number; feeCents: number; netCents: number; periods: number }[]> {
   const rows = await db
     .select({
       currency: earnings.currency,

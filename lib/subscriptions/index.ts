@@ -26,13 +26,7 @@ export {
   scheduleDowngrade,
   upgradeSubscription,
 } from './lifecycle';
-export {
-  ensureCurrentPeriod,
-  expireEndedSubscriptions,
-  isPeriodOver,
-  resolveCurrentPeriod,
-  type SubscriptionPeriodState,
-} from './period';
+export { ensureCurrentPeriod, expireEndedSubscriptions, isPeriodOver, resolveCurrentPeriod, type SubscriptionPeriodState } from './period';
 export { noticeListingWithdrawn, noticePlanTermsChanged } from './notices';
 export { planViewColumns, toPlanView, type PlanView } from './plan-view';
 export { purchaseSubscription, type PurchaseInput, type PurchaseResult } from './purchase';

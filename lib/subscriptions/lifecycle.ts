@@ -22,7 +22,10 @@ type BuyerInput = { userId: string; subscriptionId: string; now?: Date; actorKin
  * invoice.paid: the period Stripe billed becomes current (a new usage row, so the cap resets) and a past_due
  * subscription becomes active again. An older period than the stored one never moves it back.
  */
-export function applyStripePeriod(db: Executor, input: { subscriptionId: string; periodStart: Date; periodEnd: Date; now?: Date }): Promise<SubscriptionResult> {
+export function applyStripePeriod(
+  db: Executor,
+  input: { subscriptionId: string; periodStart: Date; periodEnd: Date; now?: Date },
+): Promise<SubscriptionResult> {
   return changeSubscription(db, {
     subscriptionId: input.subscriptionId,
     at: input.now ?? new Date(),
@@ -138,14 +141,21 @@ export function scheduleDowngrade(db: Executor, input: BuyerInput & { planId: st
     'subscription.schedule_downgrade',
     async (row, tx) => {
       if (!canChangePlan(row)) {
-        throw new Denied('conflict', row.status === 'active' ? 'A cancelled subscription cannot change plan; resume it first.' : `A ${row.status} subscription cannot change plan.`);
+        throw new Denied(
+          'conflict',
+          row.status === 'active' ? 'A cancelled subscription cannot change plan; resume it first.' : `A ${row.status} subscription cannot change plan.`,
+        );
       }
       if (input.planId === row.planId) return row.pendingPlanId === null ? 'unchanged' : { pendingPlanId: null };
-      const found = await tx.select().from(plans).where(inArray(plans.id, [input.planId, row.planId]));
+      const found = await tx
+        .select()
+        .from(plans)
+        .where(inArray(plans.id, [input.planId, row.planId]));
       const plan = found.find((p) => p.id === input.planId);
       const current = found.find((p) => p.id === row.planId);
       if (!plan || !current || !plan.active || plan.kbId !== row.kbId) throw new Denied('invalid_plan', 'This plan is not offered for this knowledge base.');
-      if (plan.queriesPerPeriod > current.queriesPerPeriod) throw new Denied('invalid_plan', 'A plan with more queries per period is an upgrade, which applies now.');
+      if (plan.queriesPerPeriod > current.queriesPerPeriod)
+        throw new Denied('invalid_plan', 'A plan with more queries per period is an upgrade, which applies now.');
       return row.pendingPlanId === plan.id ? 'unchanged' : { pendingPlanId: plan.id };
     },
     (row) => ({ fromPlanId: row.planId, toPlanId: input.planId, effectiveAt: row.currentPeriodEnd.toISOString() }),

@@ -24,7 +24,13 @@ interface Recipient {
 async function recipients(tx: Executor, subscriptionIds: string[]): Promise<Recipient[]> {
   if (subscriptionIds.length === 0) return [];
   return tx
-    .select({ subscriptionId: subscriptions.id, email: users.email, kbTitle: knowledgeBases.title, planName: plans.name, periodEnd: subscriptions.currentPeriodEnd })
+    .select({
+      subscriptionId: subscriptions.id,
+      email: users.email,
+      kbTitle: knowledgeBases.title,
+      planName: plans.name,
+      periodEnd: subscriptions.currentPeriodEnd,
+    })
     .from(subscriptions)
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .innerJoin(knowledgeBases, eq(knowledgeBases.id, subscriptions.kbId))

@@ -39,11 +39,7 @@ export function isPeriodOver(subscription: Pick<SubscriptionPeriodState, 'curren
 
 /** Cancelled at period end, period over, not yet marked expired: no access, and no longer holding the one live slot. */
 export function lapsedCondition(now: Date): SQL {
-  return and(
-    eq(subscriptions.cancelAtPeriodEnd, true),
-    inArray(subscriptions.status, [...LIVE_STATUSES]),
-    lte(subscriptions.currentPeriodEnd, now),
-  )!;
+  return and(eq(subscriptions.cancelAtPeriodEnd, true), inArray(subscriptions.status, [...LIVE_STATUSES]), lte(subscriptions.currentPeriodEnd, now))!;
 }
 
 /** The same test as `lapsedCondition`, on a row in memory. */
@@ -140,4 +136,3 @@ export async function expireEndedSubscriptions(db: Executor, now: Date = new Dat
   }
   return count;
 }
-

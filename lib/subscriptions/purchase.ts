@@ -86,7 +86,13 @@ export async function purchaseSubscription(db: Executor, input: PurchaseInput): 
     await adjustSubscribers(tx, plan.kbId, null, 'active');
     // Test mode: the purchase is the payment of the first period (with Stripe, the webhook records what was paid).
     if (!input.stripe) {
-      await recordEarning(tx, { subscriptionId: subscription.id, periodStart: period.start, periodEnd: period.end, source: 'test_purchase', sourceEvent: subscription.id });
+      await recordEarning(tx, {
+        subscriptionId: subscription.id,
+        periodStart: period.start,
+        periodEnd: period.end,
+        source: 'test_purchase',
+        sourceEvent: subscription.id,
+      });
     }
     await recordAudit(tx, {
       actorUserId: input.userId,

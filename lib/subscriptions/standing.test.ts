@@ -24,7 +24,12 @@ describe('offerFor', () => {
     ['a plan with more queries is an upgrade', enterprise, onPro('active'), { kind: 'upgrade', subscriptionId: 'sub_1' }],
     ['a plan with fewer queries is a downgrade', starter, onPro('active'), { kind: 'downgrade', subscriptionId: 'sub_1' }],
     ['a different plan with the same cap is a change at renewal', team, onPro('active'), { kind: 'downgrade', subscriptionId: 'sub_1' }],
-    ['a cancelling subscription changes no plan', enterprise, { ...onPro('active'), endsAt: '2026-05-01T00:00:00.000Z' }, { kind: 'unavailable', reason: 'cancelling' }],
+    [
+      'a cancelling subscription changes no plan',
+      enterprise,
+      { ...onPro('active'), endsAt: '2026-05-01T00:00:00.000Z' },
+      { kind: 'unavailable', reason: 'cancelling' },
+    ],
     ['a suspended subscription cannot upgrade', enterprise, onPro('suspended'), { kind: 'unavailable', reason: 'inactive' }],
     ['a pending subscription cannot upgrade', enterprise, onPro('pending'), { kind: 'unavailable', reason: 'inactive' }],
     ['a suspended subscription still owns its plan', pro, onPro('suspended'), { kind: 'current' }],

@@ -173,10 +173,7 @@ export async function getDailyUsage(
   now: Date = new Date(),
 ): Promise<{ ok: true; days: DailyUsage[] } | Refusal> {
   const count = Math.max(1, Math.min(366, Math.floor(days)));
-  const [owner] = await db
-    .select({ userId: subscriptions.userId })
-    .from(subscriptions)
-    .where(eq(subscriptions.id, subscriptionId));
+  const [owner] = await db.select({ userId: subscriptions.userId }).from(subscriptions).where(eq(subscriptions.id, subscriptionId));
   if (!owner || (userId !== null && owner.userId !== userId)) return { ok: false, code: 'not_found', message: 'No such subscription.' };
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const dayList = Array.from({ length: count }, (_, i) => new Date(today - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
@@ -198,7 +195,12 @@ export async function getDailyUsage(
  */
 export async function findBuyerSubscription(db: Executor, userId: string, kbId: string, now: Date = new Date()): Promise<{ id: string; live: boolean } | null> {
   const rows = await db
-    .select({ id: subscriptions.id, status: subscriptions.status, cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd, currentPeriodEnd: subscriptions.currentPeriodEnd })
+    .select({
+      id: subscriptions.id,
+      status: subscriptions.status,
+      cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd,
+      currentPeriodEnd: subscriptions.currentPeriodEnd,
+    })
     .from(subscriptions)
     .where(and(eq(subscriptions.userId, userId), eq(subscriptions.kbId, kbId)))
     .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id));

@@ -80,12 +80,21 @@ const createKb = command({
       title: required(values.title, '--title'),
       publisher: required(values.publisher, '--publisher'),
       category: required(values.category, '--category').toLowerCase() as 'legal',
-      tags: (values.tags ?? '').split(',').map((t) => t.trim()).filter(Boolean),
+      tags: (values.tags ?? '')
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
       summary: required(values.summary, '--summary'),
       description: values.description ?? '',
     });
     if (!result.ok) throw new UsageError(result.message);
-    await recordAudit(db, { actorKind: 'cli', action: 'knowledge_base.create', targetType: 'knowledge_base', targetId: result.id, metadata: { slug: result.slug } });
+    await recordAudit(db, {
+      actorKind: 'cli',
+      action: 'knowledge_base.create',
+      targetType: 'knowledge_base',
+      targetId: result.id,
+      metadata: { slug: result.slug },
+    });
     console.log(`Created knowledge base ${result.id} (slug ${result.slug})${result.publisherCreated ? ` and publisher ${result.publisherId}` : ''}.`);
     console.log(`Plans: ${result.planIds.join(', ')}`);
     console.log(`Next: npm run almanac -- ingest --kb ${result.id} <files or folders>`);
@@ -122,7 +131,9 @@ const ingest = command({
     const seconds = (Date.now() - started) / 1000;
     const count = (status: string) => results.filter((r) => r.ok && r.status === status).length;
     const failed = results.filter((r): r is Extract<IngestResult, { ok: false }> => !r.ok);
-    console.log(`${kb.title} (${kb.id}): ${count('added')} added, ${count('replaced')} replaced, ${count('duplicate')} duplicate, ${failed.length} failed — ${pages} pages in ${seconds.toFixed(1)} s`);
+    console.log(
+      `${kb.title} (${kb.id}): ${count('added')} added, ${count('replaced')} replaced, ${count('duplicate')} duplicate, ${failed.length} failed — ${pages} pages in ${seconds.toFixed(1)} s`,
+    );
     for (const r of results) {
       if (r.ok) console.log(`  ${r.status.padEnd(9)} ${r.sourceName} → ${r.documentId} (${r.chunkCount} chunks${r.pageCount ? `, ${r.pageCount} pages` : ''})`);
       else console.log(`  failed    ${r.sourceName}: ${r.code} — ${r.message}`);
@@ -144,7 +155,11 @@ const ingest = command({
 /** The relevance gate measured again for the changed index (lib/engine/gate-calibration.ts), as the upload jobs do. */
 async function reportCalibration(db: Awaited<ReturnType<typeof getDb>>, kbId: string): Promise<void> {
   const threshold = await calibrateGate(db, kbId);
-  console.log(threshold === null ? 'Relevance gate: the shipped threshold.' : `Relevance gate: this knowledge base's threshold is ${threshold} (it shares words with many unrelated questions).`);
+  console.log(
+    threshold === null
+      ? 'Relevance gate: the shipped threshold.'
+      : `Relevance gate: this knowledge base's threshold is ${threshold} (it shares words with many unrelated questions).`,
+  );
 }
 
 const reindex = command({

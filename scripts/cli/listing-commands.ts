@@ -37,7 +37,13 @@ function report(name: string, result: Refused): number {
   return FAILED;
 }
 
-const FLAGS: Record<string, string> = { sampleQuestions: 'questions', backendKind: 'backend', queriesPerPeriod: 'queries', requestsPerMinute: 'rpm', priceCents: 'price' };
+const FLAGS: Record<string, string> = {
+  sampleQuestions: 'questions',
+  backendKind: 'backend',
+  queriesPerPeriod: 'queries',
+  requestsPerMinute: 'rpm',
+  priceCents: 'price',
+};
 const flagOf = (field: string) => FLAGS[field] ?? field;
 
 async function kbIdOf(ref: string): Promise<string | null> {
@@ -58,7 +64,13 @@ const listingFlags = {
   questions: { type: 'string' },
 } as const;
 
-const planFlags = { name: { type: 'string' }, price: { type: 'string' }, currency: { type: 'string' }, queries: { type: 'string' }, rpm: { type: 'string' } } as const;
+const planFlags = {
+  name: { type: 'string' },
+  price: { type: 'string' },
+  currency: { type: 'string' },
+  queries: { type: 'string' },
+  rpm: { type: 'string' },
+} as const;
 
 const LISTING_USAGE = `  --title <text> --summary <text> --category <education|policy|health|research|legal>
   [--description <markdown>] [--tags a,b,c] [--language en] [--licence "CC BY 4.0"] [--questions "one|two|three"]`;
@@ -92,7 +104,7 @@ export const listingCommands: CliCommand[] = [
   }),
   command({
     name: 'edit-listing',
-    summary: 'Change a listing\'s text; flags not given keep their value',
+    summary: "Change a listing's text; flags not given keep their value",
     usage: `Usage: npm run almanac -- edit-listing --kb <kb id | slug | publisher/slug> [any of:]\n${LISTING_USAGE}`,
     async body(args) {
       const { values } = parse(args, { ...listingFlags, kb: { type: 'string' } });
@@ -120,7 +132,10 @@ export const listingCommands: CliCommand[] = [
   ...(['publish', 'unpublish'] as const).map((verb) =>
     command({
       name: verb,
-      summary: verb === 'publish' ? 'Publish a listing (needs an active plan): into the catalogue, for sale' : 'Unpublish a listing: out of the catalogue; subscribers keep access to their period end',
+      summary:
+        verb === 'publish'
+          ? 'Publish a listing (needs an active plan): into the catalogue, for sale'
+          : 'Unpublish a listing: out of the catalogue; subscribers keep access to their period end',
       usage: `Usage: npm run almanac -- ${verb} --kb <kb id | slug | publisher/slug>`,
       async body(args) {
         const { values } = parse(args, { kb: { type: 'string' } });
@@ -144,7 +159,9 @@ export const listingCommands: CliCommand[] = [
       if (!kbId) return FAILED;
       for (const p of await listPlansForConsole(await getDb(), kbId)) {
         const price = p.priceCents === 0 ? 'free' : `${(p.priceCents / 100).toFixed(2)} ${p.currency}`;
-        console.log(`${p.id}  ${p.active ? 'active ' : 'retired'}  ${p.name}  ${price}/month  ${p.queriesPerPeriod} queries  ${p.requestsPerMinute}/min  ${p.subscribers} subscribers${p.replacedByPlanId ? `  → ${p.replacedByPlanId}` : ''}`);
+        console.log(
+          `${p.id}  ${p.active ? 'active ' : 'retired'}  ${p.name}  ${price}/month  ${p.queriesPerPeriod} queries  ${p.requestsPerMinute}/min  ${p.subscribers} subscribers${p.replacedByPlanId ? `  → ${p.replacedByPlanId}` : ''}`,
+        );
       }
       return 0;
     },
@@ -157,7 +174,13 @@ export const listingCommands: CliCommand[] = [
       const { values } = parse(args, { ...planFlags, kb: { type: 'string' } });
       const kbId = await kbIdOf(required(values.kb, '--kb'));
       if (!kbId) return FAILED;
-      const result = await createPlan(await getDb(), OPERATOR, kbId, { name: values.name ?? '', price: values.price ?? '', currency: values.currency ?? 'usd', queriesPerPeriod: values.queries ?? '', requestsPerMinute: values.rpm ?? '60' });
+      const result = await createPlan(await getDb(), OPERATOR, kbId, {
+        name: values.name ?? '',
+        price: values.price ?? '',
+        currency: values.currency ?? 'usd',
+        queriesPerPeriod: values.queries ?? '',
+        requestsPerMinute: values.rpm ?? '60',
+      });
       if (!result.ok) return report('create-plan', result);
       console.log(`${result.plan.id}  ${result.plan.name} added to ${kbId}.`);
       return 0;
@@ -182,7 +205,11 @@ export const listingCommands: CliCommand[] = [
         requestsPerMinute: values.rpm ?? current.requestsPerMinute,
       });
       if (!result.ok) return report('edit-plan', result);
-      console.log(result.replaced ? `${planId} retired; replaced by ${result.plan.id} (${result.replaced.movingSubscriptions} subscriptions move at renewal).` : `${planId} saved.`);
+      console.log(
+        result.replaced
+          ? `${planId} retired; replaced by ${result.plan.id} (${result.replaced.movingSubscriptions} subscriptions move at renewal).`
+          : `${planId} saved.`,
+      );
       return 0;
     },
   }),
@@ -205,7 +232,10 @@ export const listingCommands: CliCommand[] = [
   ...(['suspend', 'restore'] as const).map((verb) =>
     command({
       name: verb,
-      summary: verb === 'suspend' ? 'Suspend a listing or a whole publisher (403 to its keys, out of the catalogue)' : 'Restore a suspended listing or publisher to the state it had',
+      summary:
+        verb === 'suspend'
+          ? 'Suspend a listing or a whole publisher (403 to its keys, out of the catalogue)'
+          : 'Restore a suspended listing or publisher to the state it had',
       usage: `Usage: npm run almanac -- ${verb} (--kb <ref> | --publisher <id | slug>) ${verb === 'suspend' ? '--reason <text>' : '[--reason <text>]'}`,
       async body(args) {
         const { values } = parse(args, { kb: { type: 'string' }, publisher: { type: 'string' }, reason: { type: 'string' } });
@@ -223,7 +253,11 @@ export const listingCommands: CliCommand[] = [
           result = verb === 'suspend' ? await suspendPublisher(db, OPERATOR, publisher.id, reason) : await restorePublisher(db, OPERATOR, publisher.id, reason);
         }
         if (!result.ok) return report(verb, result);
-        console.log(result.changed === 0 ? `Nothing to do: already ${verb === 'suspend' ? 'suspended' : 'not suspended'}.` : `${verb === 'suspend' ? 'Suspended' : 'Restored'} (${result.changed} record${result.changed === 1 ? '' : 's'}).`);
+        console.log(
+          result.changed === 0
+            ? `Nothing to do: already ${verb === 'suspend' ? 'suspended' : 'not suspended'}.`
+            : `${verb === 'suspend' ? 'Suspended' : 'Restored'} (${result.changed} record${result.changed === 1 ? '' : 's'}).`,
+        );
         return 0;
       },
     }),

@@ -32,7 +32,9 @@ export const publisherCommands: CliCommand[] = [
         return 2;
       }
       const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
-      const [infraKey = '', signingSecret = ''] = readFileSync(0, 'utf8').split(/\r?\n/).map((l) => l.trim());
+      const [infraKey = '', signingSecret = ''] = readFileSync(0, 'utf8')
+        .split(/\r?\n/)
+        .map((l) => l.trim());
       const db = await getDb();
       const resolved = await resolveKnowledgeBase(db, values.kb);
       if (!resolved.ok) {

@@ -7,4 +7,11 @@ import { secretCommands } from './secret-commands';
 import type { CliCommand } from './types';
 
 /** Every CLI command, in the order `help` lists them. Domains add their modules here. */
-export const commands: CliCommand[] = [...subscriptionCommands, ...engineCommands, ...publisherCommands, ...mailCommands, ...listingCommands, ...secretCommands];
+export const commands: CliCommand[] = [
+  ...subscriptionCommands,
+  ...engineCommands,
+  ...publisherCommands,
+  ...mailCommands,
+  ...listingCommands,
+  ...secretCommands,
+];

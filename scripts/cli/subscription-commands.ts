@@ -2,7 +2,14 @@ import { getDb } from '@/lib/platform/db';
 import { baseUrl } from '@/lib/platform/base-url';
 import { getDailyUsage, getSubscriptionForUser, purchaseSubscription, type SubscriptionView } from '@/lib/subscriptions';
 import { listKeysForUser, revokeKeyAsOperator } from '@/lib/keys';
-import { choosePlan, listKnowledgeBasesForOperator, describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBase, type OperatorPlan } from '@/lib/publishing';
+import {
+  choosePlan,
+  listKnowledgeBasesForOperator,
+  describeResolveFailure,
+  resolveKnowledgeBase,
+  type OperatorKnowledgeBase,
+  type OperatorPlan,
+} from '@/lib/publishing';
 import { findOrCreateBuyer, findUserByEmail } from '@/lib/accounts';
 import { findBuyerSubscription } from '@/lib/subscriptions';
 import { command, FAILED, parse, required, UsageError } from './args';
@@ -18,7 +25,11 @@ function describePlan(plan: OperatorPlan): string {
 
 function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
@@ -63,7 +74,7 @@ const createSubscription = command({
     if (!buyer.ok) throw new UsageError(`--email: ${buyer.message}`);
     const result = await purchaseSubscription(db, { userId: buyer.user.id, planId: plan.id, mode: values.test ? 'test' : 'live', actorKind: 'cli' });
     if (!result.ok) {
-      const existing = result.code === 'conflict' ? (await findBuyerSubscription(db, buyer.user.id, kb.id))?.id ?? null : null;
+      const existing = result.code === 'conflict' ? ((await findBuyerSubscription(db, buyer.user.id, kb.id))?.id ?? null) : null;
       console.error(
         result.code === 'conflict'
           ? `${buyer.user.email} already has an active subscription to "${kb.title}" (${existing}). ` +
@@ -105,7 +116,9 @@ const listKbs = command({
       console.log(`${kb.id}  ${kb.publisherSlug}/${kb.slug}  ${kb.title}${kb.status === 'published' ? '' : `  [${kb.status}]`}`);
       for (const plan of kb.plans) console.log(`    ${describePlan(plan)}`);
     }
-    console.log(`\n${kbs.length} knowledge base${kbs.length === 1 ? '' : 's'}. Subscribe with: npm run almanac -- create-subscription --email you@example.com --kb <id>`);
+    console.log(
+      `\n${kbs.length} knowledge base${kbs.length === 1 ? '' : 's'}. Subscribe with: npm run almanac -- create-subscription --email you@example.com --kb <id>`,
+    );
     return 0;
   },
 });

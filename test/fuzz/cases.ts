@@ -50,8 +50,46 @@ export interface FuzzCase {
 
 const CONTROL = ['\u0000', '\u0001', '\u0007', '\u0008', '\t', '\n', '\u000b', '\u000c', '\r', '\u001b', '\u001f', '\u007f'];
 const UNICODE = ['é', 'ß', 'Ω', '中文', '😀', '𝔘', '\u200b', '\u202e', '\u2028', '\ufeff', '\ufffd', 'e\u0301', '\u0085', '\u00a0', 'ﷺ', '\u{10ffff}'];
-const NASTY = ["' OR 1=1 --", '"; DROP TABLE users; --', '<script>alert(1)</script>', '${7*7}', '{{7*7}}', '../../etc/passwd', '..\\..\\', '%s%s%n', 'null', 'undefined', '[object Object]', 'NaN', '-1', '0', '1e309', '__proto__', 'constructor', 'true'];
-const BAD_ESCAPES = ['%', '%Z', '%ZZ', '%C3%28', '%E2%82', '%F0%9F', '%ED%A0%80', '%FF', '%C0%AF', '%00', '%0A', '%1B', '%7F', '%2F', '%5C', '%252F', '%2e%2e', '%u0041'];
+const NASTY = [
+  "' OR 1=1 --",
+  '"; DROP TABLE users; --',
+  '<script>alert(1)</script>',
+  '${7*7}',
+  '{{7*7}}',
+  '../../etc/passwd',
+  '..\\..\\',
+  '%s%s%n',
+  'null',
+  'undefined',
+  '[object Object]',
+  'NaN',
+  '-1',
+  '0',
+  '1e309',
+  '__proto__',
+  'constructor',
+  'true',
+];
+const BAD_ESCAPES = [
+  '%',
+  '%Z',
+  '%ZZ',
+  '%C3%28',
+  '%E2%82',
+  '%F0%9F',
+  '%ED%A0%80',
+  '%FF',
+  '%C0%AF',
+  '%00',
+  '%0A',
+  '%1B',
+  '%7F',
+  '%2F',
+  '%5C',
+  '%252F',
+  '%2e%2e',
+  '%u0041',
+];
 
 /** A value with something wrong with it, or an ordinary one. */
 function fuzzText(r: Random, base = 'tides'): string {
@@ -118,7 +156,22 @@ function segmentValue(r: Random, t: FuzzTargets, name: string, previous: string)
     if (name === 'slug') return t.slugs.length ? r.pick(t.slugs) : 'none';
     if (name === 'id' && previous === 'subscriptions') return t.subscriptionIds.length ? r.pick(t.subscriptionIds) : 'sub_x';
     if (name === 'id' && previous === 'keys') return t.keyIds.length ? r.pick(t.keyIds) : 'key_x';
-    if (name === '...nextauth') return r.pick(['session', 'csrf', 'providers', 'signin', 'signout', 'callback', 'error', '_log', 'verify-request', 'signin/github', 'callback/credentials', 'callback/google', 'nope']);
+    if (name === '...nextauth')
+      return r.pick([
+        'session',
+        'csrf',
+        'providers',
+        'signin',
+        'signout',
+        'callback',
+        'error',
+        '_log',
+        'verify-request',
+        'signin/github',
+        'callback/credentials',
+        'callback/google',
+        'nope',
+      ]);
     return r.pick(['x', 'search', 'usage', 'mcp', 'a/b/c', 'openapi.json']);
   })();
   return r.chance(0.65) ? encodeComponent(r, real) : encodeComponent(r, fuzzText(r, real));
@@ -165,20 +218,51 @@ function mutatePath(r: Random, path: string): string {
     case 9:
       return rawUtf8(`${path}/${r.pick(UNICODE)}`);
     case 10:
-      return r.pick(['*', 'http://evil.example/api/health', `//evil.example${path}`, `/${'%2F'.repeat(20)}`, '/%2e%2e/%2e%2e/etc/passwd', '/_next/static/../../api/health', '/_next/%ZZ', '/_next/image?url=%2F&w=1&q=1']);
+      return r.pick([
+        '*',
+        'http://evil.example/api/health',
+        `//evil.example${path}`,
+        `/${'%2F'.repeat(20)}`,
+        '/%2e%2e/%2e%2e/etc/passwd',
+        '/_next/static/../../api/health',
+        '/_next/%ZZ',
+        '/_next/image?url=%2F&w=1&q=1',
+      ]);
     default:
       return path;
   }
 }
 
 const LISTING_NAMES = ['query', 'category', 'tags', 'tags[]', 'sort', 'page', 'pageSize'];
-const PAGE_PARAM_NAMES = [...LISTING_NAMES, 'callbackUrl', 'error', 'provider', 'flash', 'handoff', 'planId', 'session_id', 'signedOut', 'checkout', 'probe', '_rsc'];
+const PAGE_PARAM_NAMES = [
+  ...LISTING_NAMES,
+  'callbackUrl',
+  'error',
+  'provider',
+  'flash',
+  'handoff',
+  'planId',
+  'session_id',
+  'signedOut',
+  'checkout',
+  'probe',
+  '_rsc',
+];
 
 function fuzzQueryString(r: Random, names: readonly string[], count = r.int(0, 4)): string {
   const parts: string[] = [];
   for (let i = 0; i < count; i++) {
     const name = r.chance(0.85) ? r.pick(names) : fuzzText(r, 'x').slice(0, 40);
-    const base = name === 'page' || name === 'pageSize' ? String(r.pick([1, 2, 50, 51, 0, -1, 1e9, 1.5])) : name === 'category' ? r.pick(['health', 'legal', 'LEGAL', 'science']) : name === 'sort' ? r.pick(['popular', 'new', 'updated', 'relevance']) : name === 'callbackUrl' ? r.pick(['/account', '//evil.example', '/\t/evil.example', 'https://evil.example', 'javascript:alert(1)']) : 'tides';
+    const base =
+      name === 'page' || name === 'pageSize'
+        ? String(r.pick([1, 2, 50, 51, 0, -1, 1e9, 1.5]))
+        : name === 'category'
+          ? r.pick(['health', 'legal', 'LEGAL', 'science'])
+          : name === 'sort'
+            ? r.pick(['popular', 'new', 'updated', 'relevance'])
+            : name === 'callbackUrl'
+              ? r.pick(['/account', '//evil.example', '/\t/evil.example', 'https://evil.example', 'javascript:alert(1)'])
+              : 'tides';
     const value = r.chance(0.6) ? fuzzText(r, base) : base;
     parts.push(r.chance(0.1) ? encodeComponent(r, name) : `${encodeComponent(r, name)}=${encodeComponent(r, value)}`);
   }
@@ -222,7 +306,10 @@ function extraHeaders(r: Random, base: URL, c: FuzzCase): [string, string][] {
         headers.push(['RSC', '1']);
         break;
       case 3:
-        headers.push(['Next-Router-State-Tree', r.pick(['garbage', '%5B%22%22%5D', encodeURIComponent('["",{"children":["__PAGE__",{}]}]'), '%ZZ', '[', encodeURIComponent('{"a":'.repeat(50))])]);
+        headers.push([
+          'Next-Router-State-Tree',
+          r.pick(['garbage', '%5B%22%22%5D', encodeURIComponent('["",{"children":["__PAGE__",{}]}]'), '%ZZ', '[', encodeURIComponent('{"a":'.repeat(50))]),
+        ]);
         break;
       case 4:
         headers.push(['Next-Router-Prefetch', r.pick(['1', '2', 'x'])]);
@@ -246,7 +333,10 @@ function extraHeaders(r: Random, base: URL, c: FuzzCase): [string, string][] {
         headers.push(['Origin', r.pick([base.origin, 'https://evil.example', 'null', 'not a url', ''])]);
         break;
       case 11:
-        headers.push(['Cookie', r.pick(['next-auth.session-token=garbage', 'next-auth.session-token=' + 'x'.repeat(3000), 'a=b; c', '=;=;', 'next-auth.csrf-token=x%ZZ'])]);
+        headers.push([
+          'Cookie',
+          r.pick(['next-auth.session-token=garbage', 'next-auth.session-token=' + 'x'.repeat(3000), 'a=b; c', '=;=;', 'next-auth.csrf-token=x%ZZ']),
+        ]);
         break;
       case 12:
         headers.push(['Range', r.pick(['bytes=0-1', 'bytes=x', 'bytes=100-0'])]);
@@ -259,7 +349,14 @@ function extraHeaders(r: Random, base: URL, c: FuzzCase): [string, string][] {
         c.parserMayRefuse = true;
         break;
       default:
-        headers.push([`X-${fuzzText(r, 'Fuzz').replace(/[^A-Za-z0-9-]/g, '').slice(0, 40) || 'Fuzz'}`, headerSafe(fuzzText(r))]);
+        headers.push([
+          `X-${
+            fuzzText(r, 'Fuzz')
+              .replace(/[^A-Za-z0-9-]/g, '')
+              .slice(0, 40) || 'Fuzz'
+          }`,
+          headerSafe(fuzzText(r)),
+        ]);
     }
   }
   return headers;
@@ -276,7 +373,9 @@ function jsonBody(r: Random): Buffer {
     case 3:
       return Buffer.concat([Buffer.from('{"query":"tides '), r.bytes(r.int(1, 8)), Buffer.from('"}')]);
     case 4:
-      return Buffer.from(r.pick(['', '{', '[]', 'null', '"x"', '42', '{"query":}', '{"query":"x"', "{'query':'x'}", '{"query":"x"}garbage', '\ufeff{"query":"x"}']));
+      return Buffer.from(
+        r.pick(['', '{', '[]', 'null', '"x"', '42', '{"query":}', '{"query":"x"', "{'query':'x'}", '{"query":"x"}garbage', '\ufeff{"query":"x"}']),
+      );
     case 5:
       // eslint-disable-next-line no-loss-of-precision -- 1e309 is Infinity on purpose: JSON.stringify sends it as null
       return Buffer.from(JSON.stringify({ query: r.pick([42, null, true, [], {}, ['x'], { $ne: 1 }, 1e309]) }));
@@ -336,7 +435,10 @@ function authorization(r: Random, t: FuzzTargets): [string, string][] {
     case 5:
       return [['Authorization', `Bearer ${headerSafe(fuzzText(r, t.apiKey.slice(0, 20)))}`]];
     case 6:
-      return [['Authorization', `Bearer ${t.apiKey}`], ['Authorization', `Bearer ${t.apiKey}`]];
+      return [
+        ['Authorization', `Bearer ${t.apiKey}`],
+        ['Authorization', `Bearer ${t.apiKey}`],
+      ];
     case 7:
       return [['Authorization', `bearer\t${t.apiKey}\t`]];
     case 8:
@@ -367,7 +469,11 @@ function mutateFields(r: Random, form: FormTarget): [string, string][] {
         fields[at] = [fuzzText(r, name), value];
         break;
       case 3:
-        if (name.startsWith('$ACTION')) fields[at] = [name, r.pick(['', '{', '{"id":"00","bound":null}', '{"id":"\\u0000"}', JSON.stringify({ id: value.slice(0, 5), bound: '$@1' }), '[]', 'x'.repeat(5_000)])];
+        if (name.startsWith('$ACTION'))
+          fields[at] = [
+            name,
+            r.pick(['', '{', '{"id":"00","bound":null}', '{"id":"\\u0000"}', JSON.stringify({ id: value.slice(0, 5), bound: '$@1' }), '[]', 'x'.repeat(5_000)]),
+          ];
         else fields[at] = [name, fuzzText(r, value || 'sub_x')];
         break;
       case 4:
@@ -411,9 +517,20 @@ function formRequest(r: Random, base: URL, t: FuzzTargets, c: FuzzCase): WireReq
   if (encoding === 'fetch' && form.actionId) {
     headers.push(['Next-Action', r.chance(0.8) ? form.actionId : headerSafe(fuzzText(r, form.actionId))]);
     headers.push(['Content-Type', r.pick(['text/plain;charset=UTF-8', `multipart/form-data; boundary=${boundary}`, 'application/json'])]);
-    body = r.chance(0.5) ? Buffer.from(JSON.stringify([Object.fromEntries(fields.filter(([n]) => !n.startsWith('$ACTION')))]).slice(0, r.chance(0.2) ? 5 : undefined)) : multipartBody(r, fields.filter(([n]) => !n.startsWith('$ACTION')), boundary);
+    body = r.chance(0.5)
+      ? Buffer.from(JSON.stringify([Object.fromEntries(fields.filter(([n]) => !n.startsWith('$ACTION')))]).slice(0, r.chance(0.2) ? 5 : undefined))
+      : multipartBody(
+          r,
+          fields.filter(([n]) => !n.startsWith('$ACTION')),
+          boundary,
+        );
   } else if ((encoding === 'asFound' && form.enctype === 'multipart/form-data') || encoding === 'multipart') {
-    headers.push(['Content-Type', r.chance(0.9) ? `multipart/form-data; boundary=${boundary}` : r.pick(['multipart/form-data', 'multipart/form-data; boundary=other', 'multipart/mixed; boundary=' + boundary])]);
+    headers.push([
+      'Content-Type',
+      r.chance(0.9)
+        ? `multipart/form-data; boundary=${boundary}`
+        : r.pick(['multipart/form-data', 'multipart/form-data; boundary=other', 'multipart/mixed; boundary=' + boundary]),
+    ]);
     body = multipartBody(r, fields, boundary);
   } else if (encoding === 'junk') {
     const junk = anyBody(r);
@@ -423,8 +540,16 @@ function formRequest(r: Random, base: URL, t: FuzzTargets, c: FuzzCase): WireReq
     headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
     body = Buffer.from(fields.map(([n, v]) => `${encodeComponent(r, n)}=${encodeComponent(r, v)}`).join('&'));
   }
-  const target = form.method === 'GET' ? `${form.action.split('?')[0]}?${fields.map(([n, v]) => `${encodeComponent(r, n)}=${encodeComponent(r, v)}`).join('&')}` : form.action;
-  return { method: form.method === 'GET' && r.chance(0.8) ? 'GET' : 'POST', path: r.chance(0.1) ? mutatePath(r, target) : target, headers, body: form.method === 'GET' ? undefined : body };
+  const target =
+    form.method === 'GET'
+      ? `${form.action.split('?')[0]}?${fields.map(([n, v]) => `${encodeComponent(r, n)}=${encodeComponent(r, v)}`).join('&')}`
+      : form.action;
+  return {
+    method: form.method === 'GET' && r.chance(0.8) ? 'GET' : 'POST',
+    path: r.chance(0.1) ? mutatePath(r, target) : target,
+    headers,
+    body: form.method === 'GET' ? undefined : body,
+  };
 }
 
 // ── the cases ────────────────────────────────────────────────────────────────────────────────────────
@@ -460,7 +585,12 @@ export function generateCase(t: FuzzTargets, baseUrl: string, seed: number, inde
       const body = r.chance(0.4) ? anyBody(r) : {};
       const headers: [string, string][] = body.contentType !== undefined ? [['Content-Type', body.contentType]] : [];
       if (r.chance(0.3)) headers.push(...authorization(r, t));
-      return with_({ method: method(r, r.pick(['GET', 'POST'])), path: path + (r.chance(0.3) ? fuzzQueryString(r, PAGE_PARAM_NAMES) : ''), headers, body: body.body });
+      return with_({
+        method: method(r, r.pick(['GET', 'POST'])),
+        path: path + (r.chance(0.3) ? fuzzQueryString(r, PAGE_PARAM_NAMES) : ''),
+        headers,
+        body: body.body,
+      });
     }
     case 'listing': {
       const path = r.chance(0.9) ? '/api/marketplace/knowledge-bases' : mutatePath(r, '/api/marketplace/knowledge-bases');
@@ -468,7 +598,11 @@ export function generateCase(t: FuzzTargets, baseUrl: string, seed: number, inde
     }
     case 'detail': {
       const id = r.chance(0.4) ? r.pick(t.kbIds) : fuzzText(r, r.pick(t.kbIds));
-      return with_({ method: r.chance(0.8) ? 'GET' : method(r), path: `/api/marketplace/knowledge-bases/${encodeComponent(r, id)}${r.chance(0.2) ? fuzzQueryString(r, PAGE_PARAM_NAMES) : ''}`, headers: [] });
+      return with_({
+        method: r.chance(0.8) ? 'GET' : method(r),
+        path: `/api/marketplace/knowledge-bases/${encodeComponent(r, id)}${r.chance(0.2) ? fuzzQueryString(r, PAGE_PARAM_NAMES) : ''}`,
+        headers: [],
+      });
     }
     case 'query': {
       const kb = r.chance(0.7) ? r.pick(t.kbIds) : fuzzText(r, r.pick(t.kbIds));
@@ -501,23 +635,56 @@ export function generateCase(t: FuzzTargets, baseUrl: string, seed: number, inde
     case 'action-id': {
       c.signedIn = r.chance(0.5);
       const page = r.pick(t.pages);
-      const id = r.chance(0.5) ? r.pick(t.actionIds) : headerSafe(r.pick(['', '0', 'x'.repeat(200), '%00', fuzzText(r, r.pick(t.actionIds)), '../../', '$ACTION']));
+      const id = r.chance(0.5)
+        ? r.pick(t.actionIds)
+        : headerSafe(r.pick(['', '0', 'x'.repeat(200), '%00', fuzzText(r, r.pick(t.actionIds)), '../../', '$ACTION']));
       const body = r.chance(0.5) ? Buffer.from(r.pick(['[]', '[{}]', '["$K1"]', '[', '{}', '["$@1"]', JSON.stringify([fuzzText(r)])])) : anyBody(r).body;
       return with_({
         method: r.chance(0.9) ? 'POST' : method(r),
         path: page,
-        headers: [['Next-Action', id], ['Content-Type', r.pick(['text/plain;charset=UTF-8', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/json'])], ['Origin', r.chance(0.8) ? base.origin : 'https://evil.example']],
+        headers: [
+          ['Next-Action', id],
+          ['Content-Type', r.pick(['text/plain;charset=UTF-8', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/json'])],
+          ['Origin', r.chance(0.8) ? base.origin : 'https://evil.example'],
+        ],
         body,
       });
     }
     case 'auth': {
-      const action = r.pick(['session', 'csrf', 'providers', 'signin', 'signout', 'callback', 'error', '_log', 'verify-request', 'signin/credentials', 'callback/credentials', 'callback/github', 'signin/google', 'nope', '']);
+      const action = r.pick([
+        'session',
+        'csrf',
+        'providers',
+        'signin',
+        'signout',
+        'callback',
+        'error',
+        '_log',
+        'verify-request',
+        'signin/credentials',
+        'callback/credentials',
+        'callback/github',
+        'signin/google',
+        'nope',
+        '',
+      ]);
       let path = `/api/auth/${action}${r.chance(0.5) ? fuzzQueryString(r, ['callbackUrl', 'error', 'csrfToken', 'code', 'state', 'json']) : ''}`;
       if (r.chance(0.2)) path = mutatePath(r, path);
-      const fields = [['csrfToken', fuzzText(r, 'x')], ['callbackUrl', r.pick(['/account', '//evil.example', fuzzText(r, '/')])], ['json', 'true'], ['email', fuzzText(r, 'a@b.c')], ['password', fuzzText(r, 'pw')]];
+      const fields = [
+        ['csrfToken', fuzzText(r, 'x')],
+        ['callbackUrl', r.pick(['/account', '//evil.example', fuzzText(r, '/')])],
+        ['json', 'true'],
+        ['email', fuzzText(r, 'a@b.c')],
+        ['password', fuzzText(r, 'pw')],
+      ];
       const body = Buffer.from(fields.map(([n, v]) => `${n}=${encodeComponent(r, v!)}`).join('&'));
       c.signedIn = r.chance(0.3);
-      return with_({ method: r.chance(0.8) ? r.pick(['GET', 'POST']) : method(r), path, headers: [['Content-Type', r.chance(0.8) ? 'application/x-www-form-urlencoded' : r.pick(CONTENT_TYPES)]], body: r.chance(0.6) ? body : undefined });
+      return with_({
+        method: r.chance(0.8) ? r.pick(['GET', 'POST']) : method(r),
+        path,
+        headers: [['Content-Type', r.chance(0.8) ? 'application/x-www-form-urlencoded' : r.pick(CONTENT_TYPES)]],
+        body: r.chance(0.6) ? body : undefined,
+      });
     }
     case 'checkout': {
       c.signedIn = r.chance(0.6);
@@ -525,13 +692,29 @@ export function generateCase(t: FuzzTargets, baseUrl: string, seed: number, inde
       const headers: [string, string][] = [['Content-Type', r.chance(0.8) ? 'application/x-www-form-urlencoded' : r.pick(CONTENT_TYPES)]];
       if (r.chance(0.8)) headers.push(['Origin', r.chance(0.85) ? base.origin : r.pick(['https://evil.example', 'null', 'garbage'])]);
       else if (r.chance(0.5)) headers.push(['Referer', r.pick([`${base.origin}/x`, 'https://evil.example/', '%ZZ'])]);
-      return with_({ method: r.chance(0.85) ? 'POST' : method(r), path: '/checkout/start', headers, body: Buffer.from(`planId=${encodeComponent(r, planId)}${r.chance(0.2) ? '&planId=x' : ''}`) });
+      return with_({
+        method: r.chance(0.85) ? 'POST' : method(r),
+        path: '/checkout/start',
+        headers,
+        body: Buffer.from(`planId=${encodeComponent(r, planId)}${r.chance(0.2) ? '&planId=x' : ''}`),
+      });
     }
     case 'webhook': {
-      const body = r.chance(0.5) ? Buffer.from(JSON.stringify({ id: fuzzText(r, 'evt_1'), type: r.pick(['checkout.session.completed', 'invoice.paid', 'x']), data: { object: {} } })) : anyBody(r).body;
+      const body = r.chance(0.5)
+        ? Buffer.from(JSON.stringify({ id: fuzzText(r, 'evt_1'), type: r.pick(['checkout.session.completed', 'invoice.paid', 'x']), data: { object: {} } }))
+        : anyBody(r).body;
       const headers: [string, string][] = [['Content-Type', 'application/json']];
-      if (r.chance(0.7)) headers.push(['Stripe-Signature', headerSafe(r.pick(['t=1,v1=abc', '', 'garbage', `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`, fuzzText(r, 't=1')]))]);
-      return with_({ method: r.chance(0.8) ? 'POST' : method(r), path: r.chance(0.9) ? '/api/stripe/webhook' : mutatePath(r, '/api/stripe/webhook'), headers, body });
+      if (r.chance(0.7))
+        headers.push([
+          'Stripe-Signature',
+          headerSafe(r.pick(['t=1,v1=abc', '', 'garbage', `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`, fuzzText(r, 't=1')])),
+        ]);
+      return with_({
+        method: r.chance(0.8) ? 'POST' : method(r),
+        path: r.chance(0.9) ? '/api/stripe/webhook' : mutatePath(r, '/api/stripe/webhook'),
+        headers,
+        body,
+      });
     }
     case 'raw': {
       const target = r.pick(['/api/health', `/kb/${r.pick(t.kbIds)}/query`, '/', '/signin']);

@@ -56,7 +56,10 @@ function appRoutes(dir = APP): RouteTemplate[] {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) out.push(...appRoutes(full));
     else if (/^(page|route)\.tsx?$/.test(name)) {
-      const segments = path.relative(APP, dir).split(path.sep).filter((s) => s && !/^\(.*\)$/.test(s));
+      const segments = path
+        .relative(APP, dir)
+        .split(path.sep)
+        .filter((s) => s && !/^\(.*\)$/.test(s));
       out.push({ template: `/${segments.join('/')}`, kind: name.startsWith('page') ? 'page' : 'route' });
     }
   }
@@ -199,7 +202,8 @@ export async function discoverTargets(baseUrl: string, options: DiscoverOptions 
     forms.push(...parseForms(fetched.text, page, signedIn));
     return fetched;
   };
-  for (const page of ['/', '/knowledge-bases', `/knowledge-bases/${kbIds[1] ?? kbIds[0]}`, `/publishers/${slugs[0] ?? 'none'}`, '/signin']) await collect(page, false);
+  for (const page of ['/', '/knowledge-bases', `/knowledge-bases/${kbIds[1] ?? kbIds[0]}`, `/publishers/${slugs[0] ?? 'none'}`, '/signin'])
+    await collect(page, false);
 
   // A buyer of our own: sign up through the form, as a browser without JavaScript does.
   const signUpPage = await collect('/signup', false);
@@ -207,7 +211,13 @@ export async function discoverTargets(baseUrl: string, options: DiscoverOptions 
   if (!signUpForm) throw new Error('no sign-up form on /signup');
   const email = `fuzz-${Date.now().toString(36)}@example.test`;
   const signUp = encodeForm(signUpForm, { email, password: 'fuzz password 1234', name: 'Fuzz' });
-  await browser.fetch('POST', '/signup', { headers: [['Origin', origin], ['Content-Type', signUp.contentType]], body: signUp.body });
+  await browser.fetch('POST', '/signup', {
+    headers: [
+      ['Origin', origin],
+      ['Content-Type', signUp.contentType],
+    ],
+    body: signUp.body,
+  });
   if (!browser.cookie && options.confirmationLink) {
     // The emailed link's page holds one form ("Confirm my email address"); submitting it signs the account in.
     const link = new URL(await options.confirmationLink(email));
@@ -215,13 +225,22 @@ export async function discoverTargets(baseUrl: string, options: DiscoverOptions 
     const confirmForm = parseForms((await browser.fetch('GET', linkPath)).text, linkPath, false)[0];
     if (!confirmForm) throw new Error(`no confirmation form on ${link.pathname}`);
     const confirm = encodeForm(confirmForm);
-    await browser.fetch('POST', confirmForm.action, { headers: [['Origin', origin], ['Content-Type', confirm.contentType]], body: confirm.body });
+    await browser.fetch('POST', confirmForm.action, {
+      headers: [
+        ['Origin', origin],
+        ['Content-Type', confirm.contentType],
+      ],
+      body: confirm.body,
+    });
   }
   if (!browser.cookie) throw new Error('signing up gave no session cookie');
 
   // A test purchase: the Buy form's target, then the test checkout's form.
   const start = await browser.fetch('POST', '/checkout/start', {
-    headers: [['Origin', origin], ['Content-Type', 'application/x-www-form-urlencoded']],
+    headers: [
+      ['Origin', origin],
+      ['Content-Type', 'application/x-www-form-urlencoded'],
+    ],
     body: Buffer.from(new URLSearchParams({ planId: planIds[0]! }).toString()),
   });
   const testCheckout = String(start.headers.location ?? '');
@@ -230,7 +249,13 @@ export async function discoverTargets(baseUrl: string, options: DiscoverOptions 
   const purchaseForm = parseForms(checkoutPage.text, testCheckout, true).find((form) => form.actionId && form.fields.some(([name]) => name === 'planId'));
   if (!purchaseForm) throw new Error('no purchase form on the test checkout');
   const purchase = encodeForm(purchaseForm);
-  const bought = await browser.fetch('POST', testCheckout, { headers: [['Origin', origin], ['Content-Type', purchase.contentType]], body: purchase.body });
+  const bought = await browser.fetch('POST', testCheckout, {
+    headers: [
+      ['Origin', origin],
+      ['Content-Type', purchase.contentType],
+    ],
+    body: purchase.body,
+  });
   const success = String(bought.headers.location ?? '');
   const successPage = await collect(success || '/checkout/success', true);
   const apiKey = /alm_sk_test_[0-9A-Za-z]{38}/.exec(successPage.text)?.[0];

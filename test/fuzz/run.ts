@@ -91,12 +91,17 @@ export function describeReport(report: FuzzReport, replay: (only: number[]) => s
     .join(' ');
   const lines = [
     `fuzz seed ${report.seed}: ${report.cases} cases in ${(report.ms / 1000).toFixed(1)} s, ${report.failures.length} failed, server ${report.alive ? 'alive' : 'DEAD'}`,
-    `  by kind: ${Object.entries(report.byKind).map(([kind, n]) => `${kind} ${n}`).join(', ')}`,
+    `  by kind: ${Object.entries(report.byKind)
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(', ')}`,
     `  answers: ${statuses}`,
   ];
   const classes = new Map<string, number>();
   for (const failure of report.failures) {
-    const key = `${failure.kind}: ${failure.problem.replace(/req_[0-9A-Za-z]+/g, 'req_…').replace(/\d{6,}/g, '…').slice(0, 90)}`;
+    const key = `${failure.kind}: ${failure.problem
+      .replace(/req_[0-9A-Za-z]+/g, 'req_…')
+      .replace(/\d{6,}/g, '…')
+      .slice(0, 90)}`;
     classes.set(key, (classes.get(key) ?? 0) + 1);
   }
   if (classes.size) lines.push('  failures by class:', ...[...classes].sort((a, b) => b[1] - a[1]).map(([key, n]) => `    ${n}× ${key.replace(/\s+/g, ' ')}`));

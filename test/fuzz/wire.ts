@@ -53,9 +53,18 @@ function attempt(base: URL, request: WireRequest, timeoutMs: number): Promise<Wi
       const flat = request.headers.flat();
       // With a raw header list Node adds no Host of its own.
       if (!request.headers.some(([name]) => name.toLowerCase() === 'host')) flat.unshift('Host', base.host);
-      if (request.body && !request.headers.some(([name]) => /^(content-length|transfer-encoding)$/i.test(name))) flat.push('Content-Length', String(request.body.length));
+      if (request.body && !request.headers.some(([name]) => /^(content-length|transfer-encoding)$/i.test(name)))
+        flat.push('Content-Length', String(request.body.length));
       if (request.ownConnection) flat.push('Connection', 'close');
-      req = http.request({ host: base.hostname, port: base.port, method: request.method, path: request.path, headers: flat, agent: request.ownConnection ? false : agent, maxHeaderSize: 1 << 20 });
+      req = http.request({
+        host: base.hostname,
+        port: base.port,
+        method: request.method,
+        path: request.path,
+        headers: flat,
+        agent: request.ownConnection ? false : agent,
+        maxHeaderSize: 1 << 20,
+      });
     } catch (error) {
       finish({ ok: false, error: `client refused to send: ${(error as Error).message}`, ms: 0 });
       return;
@@ -67,13 +76,24 @@ function attempt(base: URL, request: WireRequest, timeoutMs: number): Promise<Wi
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => finish({ ok: true, response: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), ms: Date.now() - started } }));
+      res.on('end', () =>
+        finish({ ok: true, response: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), ms: Date.now() - started } }),
+      );
       res.on('error', (error) => finish({ ok: false, error: `response broke off: ${error.message}`, ms: Date.now() - started }));
     });
     // A server may answer before it has read a large body and close the connection: the answer still counts.
     req.on('error', (error: NodeJS.ErrnoException) => {
       const stale = req.reusedSocket && (error.code === 'ECONNRESET' || error.message === 'socket hang up') && Date.now() - started < 1_000;
-      setTimeout(() => finish({ ok: false, error: `connection: ${error.message}${req.reusedSocket ? ' (kept-alive socket)' : ''} after ${Date.now() - started} ms`, ms: Date.now() - started, staleSocket: stale }), 50);
+      setTimeout(
+        () =>
+          finish({
+            ok: false,
+            error: `connection: ${error.message}${req.reusedSocket ? ' (kept-alive socket)' : ''} after ${Date.now() - started} ms`,
+            ms: Date.now() - started,
+            staleSocket: stale,
+          }),
+        50,
+      );
     });
     req.end(request.body);
   });

@@ -80,8 +80,18 @@ describe('a revoked key and a key’s last use (issue 32)', () => {
     if (!other.ok) throw new Error(other.code);
     expect((await getKeyForUser(db, userId, key.id))?.lastUsedAt).toBeNull();
     // The recorder wrote 12:00:00 and skipped the writes of the next minute; the log has each request.
-    await db.update(apiKeys).set({ lastUsedAt: at('2026-02-01T12:00:00.000Z') }).where(eq(apiKeys.id, key.id));
-    const logRow = (keyId: string, iso: string) => ({ requestId: `req_${iso}${keyId}`, kbId: subscription.kbId, subscriptionId: subscription.id, keyId, status: 200, createdAt: at(iso) });
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: at('2026-02-01T12:00:00.000Z') })
+      .where(eq(apiKeys.id, key.id));
+    const logRow = (keyId: string, iso: string) => ({
+      requestId: `req_${iso}${keyId}`,
+      kbId: subscription.kbId,
+      subscriptionId: subscription.id,
+      keyId,
+      status: 200,
+      createdAt: at(iso),
+    });
     await db.insert(queryLog).values([
       logRow(key.id, '2026-02-01T11:59:00.000Z'),
       logRow(key.id, '2026-02-01T12:00:00.000Z'),
@@ -164,9 +174,15 @@ describe('plan changes', () => {
     expect(await downgradeAtRenewal(db, { ...input, userId: stranger, planId: plans.starter }, null)).toMatchObject({ ok: false, code: 'not_found' });
     expect(await downgradeAtRenewal(db, { ...input, planId: plans.retired }, null)).toMatchObject({ ok: false, code: 'invalid_plan' });
     const preview = await previewPlanChange(db, { ...input, planId: plans.starter }, null, at('2026-02-01T00:00:00.000Z'));
-    expect(preview).toMatchObject({ ok: true, preview: { direction: 'downgrade', effectiveAt: '2026-02-28T10:00:00.000Z', charge: { kind: 'none' }, plan: { name: 'Starter', queriesPerPeriod: 100 } } });
+    expect(preview).toMatchObject({
+      ok: true,
+      preview: { direction: 'downgrade', effectiveAt: '2026-02-28T10:00:00.000Z', charge: { kind: 'none' }, plan: { name: 'Starter', queriesPerPeriod: 100 } },
+    });
 
-    expect(await downgradeAtRenewal(db, { ...input, planId: plans.starter }, null)).toMatchObject({ ok: true, subscription: { planId: plans.pro, pendingPlanId: plans.starter } });
+    expect(await downgradeAtRenewal(db, { ...input, planId: plans.starter }, null)).toMatchObject({
+      ok: true,
+      subscription: { planId: plans.pro, pendingPlanId: plans.starter },
+    });
     const view = await getSubscriptionForUser(db, userId, subscription.id, at('2026-02-10T00:00:00.000Z'));
     expect(view).toMatchObject({ ok: true, subscription: { pendingPlanId: plans.starter, usage: { used: 150, cap: 500 } } });
 
@@ -224,7 +240,11 @@ describe('plan changes', () => {
     const preview = await previewPlanChange(db, { ...input, planId: fx.plans.pro }, stripe, now);
     expect(preview).toMatchObject({ ok: true, preview: { direction: 'upgrade', charge: { kind: 'stripe', amountCents: 1000, currency: 'usd' } } });
     const asked = fake.requests.filter((r) => r.path === '/v1/invoices/create_preview').at(-1)!;
-    expect(asked.params).toMatchObject({ subscription: stripeSub.id, 'subscription_details[proration_behavior]': 'always_invoice', 'subscription_details[items][0][price_data][unit_amount]': '2900' });
+    expect(asked.params).toMatchObject({
+      subscription: stripeSub.id,
+      'subscription_details[proration_behavior]': 'always_invoice',
+      'subscription_details[items][0][price_data][unit_amount]': '2900',
+    });
     expect((await row(bought.subscription.id)).planId).toBe(fx.plans.starter); // a preview changes nothing
 
     expect((await changePlan(db, { ...input, planId: fx.plans.pro }, stripe)).ok).toBe(true);

@@ -95,7 +95,10 @@ describe('sign-up and email verification', () => {
 
   it('an expired link (24 h) and a superseded one (a newer link was sent) do not work', async () => {
     const { email, userId, token } = await signUp();
-    await db.update(accountTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(accountTokens.userId, userId));
+    await db
+      .update(accountTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(accountTokens.userId, userId));
     expect(await confirmEmail(db, token)).toEqual({ ok: false, code: 'invalid_link' });
     expect(await resendVerification(db, { id: userId, email }, ADDRESS)).toEqual({ ok: true, alreadyVerified: false });
     const first = (await lastMail(email)).token!;
@@ -103,7 +106,12 @@ describe('sign-up and email verification', () => {
     const second = (await lastMail(email)).token!;
     expect(await confirmEmail(db, first)).toEqual({ ok: false, code: 'invalid_link' });
     expect((await confirmEmail(db, second)).ok).toBe(true);
-    const [row] = await db.select({ expires: accountTokens.expiresAt, created: accountTokens.createdAt }).from(accountTokens).where(eq(accountTokens.userId, userId)).orderBy(sql`created_at desc`).limit(1);
+    const [row] = await db
+      .select({ expires: accountTokens.expiresAt, created: accountTokens.createdAt })
+      .from(accountTokens)
+      .where(eq(accountTokens.userId, userId))
+      .orderBy(sql`created_at desc`)
+      .limit(1);
     expect(row!.expires.getTime() - row!.created.getTime()).toBeCloseTo(24 * 3600_000, -4);
   });
 
@@ -166,7 +174,10 @@ describe('password reset', () => {
     expect(await requestPasswordReset(db, email.toUpperCase(), ADDRESS)).toEqual({ ok: true });
     const mail = await lastMail(email);
     expect(mail.subject).toBe('Reset your Almanac password');
-    const [row] = await db.select({ expires: accountTokens.expiresAt, created: accountTokens.createdAt }).from(accountTokens).where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, 'reset_password')));
+    const [row] = await db
+      .select({ expires: accountTokens.expiresAt, created: accountTokens.createdAt })
+      .from(accountTokens)
+      .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, 'reset_password')));
     expect(row!.expires.getTime() - row!.created.getTime()).toBeCloseTo(3600_000, -4);
 
     expect(await resetPassword(db, mail.token!, 'password123')).toMatchObject({ ok: false, code: 'invalid_input' });
@@ -183,7 +194,10 @@ describe('password reset', () => {
     const { email, userId } = await signUp();
     await requestPasswordReset(db, email, ADDRESS);
     const { token } = await lastMail(email);
-    await db.update(accountTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(accountTokens.userId, userId));
+    await db
+      .update(accountTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(accountTokens.userId, userId));
     expect(await resetPassword(db, token!, 'a brand new passphrase')).toEqual({ ok: false, code: 'invalid_link' });
   });
 
@@ -215,7 +229,10 @@ describe('password change and account deletion', () => {
     const bought = await completeTestPurchase(db, { userId, planId: fixture.plans.starter }, { stripeConfigured: false });
     expect(bought.ok).toBe(true);
 
-    expect(await deleteAccount(db, { userId, confirmEmail: 'someone@else.test', password: PASSWORD }, null)).toMatchObject({ ok: false, code: 'confirmation_mismatch' });
+    expect(await deleteAccount(db, { userId, confirmEmail: 'someone@else.test', password: PASSWORD }, null)).toMatchObject({
+      ok: false,
+      code: 'confirmation_mismatch',
+    });
     expect(await deleteAccount(db, { userId, confirmEmail: email, password: 'not the password' }, null)).toMatchObject({ ok: false, code: 'wrong_password' });
     expect(await deleteAccount(db, { userId, confirmEmail: email, password: PASSWORD }, null)).toEqual({ ok: true });
 
@@ -241,7 +258,15 @@ describe('password change and account deletion', () => {
     const { email, userId, token } = await signUp();
     await confirmEmail(db, token);
     await db.update(publishers).set({ ownerUserId: userId, contactEmail: email }).where(eq(publishers.id, fixture.publisherId));
-    const listing = (status: 'draft' | 'suspended') => ({ id: newId('kb'), publisherId: fixture.publisherId, slug: `kb-${randomBase62(8).toLowerCase()}`, title: `A ${status} listing`, summary: 'Another listing of the publisher.', category: 'research' as const, status });
+    const listing = (status: 'draft' | 'suspended') => ({
+      id: newId('kb'),
+      publisherId: fixture.publisherId,
+      slug: `kb-${randomBase62(8).toLowerCase()}`,
+      title: `A ${status} listing`,
+      summary: 'Another listing of the publisher.',
+      category: 'research' as const,
+      status,
+    });
     const draft = listing('draft');
     const suspended = { ...listing('suspended'), statusBeforeSuspension: 'published' as const };
     await db.insert(knowledgeBases).values([draft, suspended]);
@@ -255,7 +280,10 @@ describe('password change and account deletion', () => {
 
     expect(await deleteAccount(db, { userId, confirmEmail: email, password: PASSWORD }, null)).toEqual({ ok: true });
 
-    const statuses = await db.select({ id: knowledgeBases.id, status: knowledgeBases.status, before: knowledgeBases.statusBeforeSuspension }).from(knowledgeBases).where(eq(knowledgeBases.publisherId, fixture.publisherId));
+    const statuses = await db
+      .select({ id: knowledgeBases.id, status: knowledgeBases.status, before: knowledgeBases.statusBeforeSuspension })
+      .from(knowledgeBases)
+      .where(eq(knowledgeBases.publisherId, fixture.publisherId));
     expect(Object.fromEntries(statuses.map((k) => [k.id, [k.status, k.before]]))).toEqual({
       [fixture.kbId]: ['unpublished', null],
       [draft.id]: ['draft', null],
@@ -265,9 +293,14 @@ describe('password change and account deletion', () => {
     // The buyer keeps the period they paid for, which then ends; nobody can buy any more.
     const [after] = await db.select().from(subscriptions).where(eq(subscriptions.id, bought.subscriptionId));
     expect(after).toMatchObject({ status: 'active', cancelAtPeriodEnd: true, currentPeriodEnd: before!.currentPeriodEnd });
-    expect(await db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.subscriptionId, bought.subscriptionId))).toEqual([{ revokedAt: null }]);
+    expect(await db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.subscriptionId, bought.subscriptionId))).toEqual([
+      { revokedAt: null },
+    ]);
     const third = await signUp();
-    expect(await completeTestPurchase(db, { userId: third.userId, planId: fixture.plans.pro }, { stripeConfigured: false })).toMatchObject({ ok: false, code: 'invalid_plan' });
+    expect(await completeTestPurchase(db, { userId: third.userId, planId: fixture.plans.pro }, { stripeConfigured: false })).toMatchObject({
+      ok: false,
+      code: 'invalid_plan',
+    });
     // The profile: hidden (its public page is gone), its contact email removed, the reason on the operator's page.
     const [profile] = await db.select().from(publishers).where(eq(publishers.id, fixture.publisherId));
     expect(profile).toMatchObject({ contactEmail: null, suspensionReason: CLOSED_PUBLISHER_REASON, ownerUserId: userId });
@@ -275,7 +308,10 @@ describe('password change and account deletion', () => {
     expect(await getPublisher(slug, db)).toBeNull();
     // Money records stay.
     expect(await db.select({ gross: earnings.grossCents }).from(earnings).where(eq(earnings.publisherId, fixture.publisherId))).toEqual([{ gross: 900 }]);
-    const [closed] = await db.select({ metadata: auditLog.metadata }).from(auditLog).where(and(eq(auditLog.action, 'publisher.close'), eq(auditLog.targetId, fixture.publisherId)));
+    const [closed] = await db
+      .select({ metadata: auditLog.metadata })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'publisher.close'), eq(auditLog.targetId, fixture.publisherId)));
     expect(closed!.metadata).toMatchObject({ listingsUnpublished: [fixture.kbId], subscriptionsEnding: 1 });
     const [user] = await db.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
     expect(user!.deletedAt).toBeInstanceOf(Date);
@@ -284,7 +320,9 @@ describe('password change and account deletion', () => {
     // The operator cannot bring a closed publisher back: nobody could run it.
     const operator = { kind: 'operator' as const, userId: third.userId, via: 'web' as const };
     expect(await restorePublisher(db, operator, fixture.publisherId, 'by mistake')).toMatchObject({ ok: false, code: 'conflict' });
-    expect((await db.select({ suspendedAt: publishers.suspendedAt }).from(publishers).where(eq(publishers.id, fixture.publisherId)))[0]!.suspendedAt).toBeInstanceOf(Date);
+    expect(
+      (await db.select({ suspendedAt: publishers.suspendedAt }).from(publishers).where(eq(publishers.id, fixture.publisherId)))[0]!.suspendedAt,
+    ).toBeInstanceOf(Date);
   });
 
   describe('with Stripe', () => {
@@ -319,7 +357,10 @@ describe('password change and account deletion', () => {
       expect(await deleteAccount(db, { userId, confirmEmail: email, password: PASSWORD }, stripe)).toEqual({ ok: true });
       expect(fake.subscriptions.get(atStripe.id)!.cancel_at_period_end).toBe(true);
       expect(fake.requests.filter((r) => r.method === 'POST' && r.path === path).map((r) => r.params.cancel_at_period_end)).toEqual(['true', 'true']);
-      const [sub] = await db.select({ status: subscriptions.status, cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd }).from(subscriptions).where(eq(subscriptions.id, bought.subscriptionId));
+      const [sub] = await db
+        .select({ status: subscriptions.status, cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd })
+        .from(subscriptions)
+        .where(eq(subscriptions.id, bought.subscriptionId));
       expect(sub).toEqual({ status: 'active', cancelAtPeriodEnd: true });
     });
   });

@@ -64,7 +64,10 @@ async function buyer(): Promise<{ userId: string; email: string; subscriptionId:
   const bought = await completeTestPurchase(db, { userId, planId: fixture.plans.starter }, { stripeConfigured: false });
   if (!bought.ok) throw new Error(bought.code);
   const [period] = await db.select().from(usagePeriods).where(eq(usagePeriods.subscriptionId, bought.subscriptionId));
-  const [sub] = await db.select({ email: sql<string>`(select email from users where id = ${userId})` }).from(subscriptions).where(eq(subscriptions.id, bought.subscriptionId));
+  const [sub] = await db
+    .select({ email: sql<string>`(select email from users where id = ${userId})` })
+    .from(subscriptions)
+    .where(eq(subscriptions.id, bought.subscriptionId));
   return {
     userId,
     email: sub!.email,
@@ -107,7 +110,9 @@ describe('usage alerts', () => {
     const rows = await db.select({ threshold: usageAlerts.threshold }).from(usageAlerts).where(eq(usageAlerts.subscriptionId, b.subscriptionId));
     expect(rows.map((r) => r.threshold).sort((x, y) => x - y)).toEqual([80, 100]);
     const mails = await listOutbox(db, { to: b.email });
-    expect(mails.map((m) => m.subject).sort()).toEqual([expect.stringMatching(/^You have used 80% of your /), expect.stringMatching(/^You have used all queries of /)].sort());
+    expect(mails.map((m) => m.subject).sort()).toEqual(
+      [expect.stringMatching(/^You have used 80% of your /), expect.stringMatching(/^You have used all queries of /)].sort(),
+    );
     expect(mails.every((m) => m.kind === 'usage_alert')).toBe(true);
   });
 
@@ -118,7 +123,10 @@ describe('usage alerts', () => {
     expect((await db.select().from(usageAlerts).where(eq(usageAlerts.subscriptionId, b.subscriptionId))).length).toBe(2);
     const next = { ...b.point(85), periodStart: new Date(b.point(0).periodEnd) };
     await recordUsageAlerts(db, next);
-    const rows = await db.select().from(usageAlerts).where(and(eq(usageAlerts.subscriptionId, b.subscriptionId), eq(usageAlerts.periodStart, next.periodStart)));
+    const rows = await db
+      .select()
+      .from(usageAlerts)
+      .where(and(eq(usageAlerts.subscriptionId, b.subscriptionId), eq(usageAlerts.periodStart, next.periodStart)));
     expect(rows.map((r) => r.threshold)).toEqual([80]);
     expect((await listOutbox(db, { to: b.email })).length).toBe(3);
   });
@@ -201,7 +209,10 @@ describe('alert webhook', () => {
   it("someone else's subscription is not found, and removing the webhook stops deliveries", async () => {
     const b = await buyer();
     const other = await createUser(db);
-    expect(await saveAlertWebhook(db, { userId: other, subscriptionId: b.subscriptionId, url: receiver.url }, LOOPBACK)).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await saveAlertWebhook(db, { userId: other, subscriptionId: b.subscriptionId, url: receiver.url }, LOOPBACK)).toMatchObject({
+      ok: false,
+      code: 'not_found',
+    });
     const saved = await saveAlertWebhook(db, { userId: b.userId, subscriptionId: b.subscriptionId, url: receiver.url }, LOOPBACK);
     expect(saved.ok).toBe(true);
     expect(await removeAlertWebhook(db, { userId: b.userId, subscriptionId: b.subscriptionId })).toBe(true);

@@ -64,7 +64,10 @@ describe('ending sessions', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     expect((await readSession(token)).user?.id).toBe(user.id);
     // Another instance signs the user out: the row changes, this process's cache does not hear of it.
-    await db.update(users).set({ sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, user.id));
+    await db
+      .update(users)
+      .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+      .where(eq(users.id, user.id));
     vi.setSystemTime(Date.now() + VERSION_CACHE_MS - 1_000);
     expect((await readSession(token)).user?.id).toBe(user.id);
     vi.setSystemTime(Date.now() + 1_001);

@@ -113,7 +113,8 @@ describe('sign-up limit per address', () => {
     replaceProcessSingleton('rate-limiter', createMemoryRateLimiter());
     vi.stubEnv('SIGN_UPS_PER_ADDRESS_PER_HOUR', '3');
     resetEnvForTesting();
-    const signUp = (address: string) => signUpWithVerification(db, { email: `new-${randomBase62(10).toLowerCase()}@example.test`, password: PASSWORD }, address);
+    const signUp = (address: string) =>
+      signUpWithVerification(db, { email: `new-${randomBase62(10).toLowerCase()}@example.test`, password: PASSWORD }, address);
     const burst = await Promise.all(Array.from({ length: 10 }, () => signUp('203.0.113.50')));
     expect(burst.filter((r) => r.ok)).toHaveLength(3);
     expect(burst.filter((r) => !r.ok && r.code === 'too_many_attempts')).toHaveLength(7);

@@ -123,7 +123,10 @@ describe('test purchase and the one-time key reveal', () => {
     const fx = await createCatalogFixture(db);
     const buyer = await createUser(db);
     const stranger = await createUser(db);
-    await db.update(knowledgeBases).set({ sampleQuestions: ['  ', 'Which amendment abolished slavery?'] }).where(eq(knowledgeBases.id, fx.kbId));
+    await db
+      .update(knowledgeBases)
+      .set({ sampleQuestions: ['  ', 'Which amendment abolished slavery?'] })
+      .where(eq(knowledgeBases.id, fx.kbId));
     const result = await completeTestPurchase(db, { userId: buyer, planId: fx.plans.starter }, { stripeConfigured: false });
     if (!result.ok) throw new Error(`purchase failed: ${result.code}`);
 
@@ -282,7 +285,10 @@ describe('buying again after a cancelled subscription ends', () => {
     });
 
     // The period ends; no API call and no sweep has marked it expired.
-    await db.update(subscriptions).set({ currentPeriodEnd: new Date(Date.now() - 60_000) }).where(eq(subscriptions.id, first.subscriptionId));
+    await db
+      .update(subscriptions)
+      .set({ currentPeriodEnd: new Date(Date.now() - 60_000) })
+      .where(eq(subscriptions.id, first.subscriptionId));
     expect(await startCheckout(db, { userId: buyer, email: 'b@example.com', planId: fx.plans.pro }, null)).toMatchObject({ ok: true, kind: 'test' });
     const second = await completeTestPurchase(db, { userId: buyer, planId: fx.plans.pro }, { stripeConfigured: false });
     expect(second).toMatchObject({ ok: true });

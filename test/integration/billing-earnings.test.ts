@@ -34,8 +34,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-const rowsFor = (subscriptionId: string) =>
-  db.select().from(earnings).where(eq(earnings.subscriptionId, subscriptionId)).orderBy(asc(earnings.periodStart));
+const rowsFor = (subscriptionId: string) => db.select().from(earnings).where(eq(earnings.subscriptionId, subscriptionId)).orderBy(asc(earnings.periodStart));
 
 describe('earnings ledger', () => {
   it('splits the gross by PLATFORM_FEE_PERCENT, rounding the fee half up', () => {
@@ -55,7 +54,16 @@ describe('earnings ledger', () => {
     const purchase = await purchaseSubscription(db, { userId: buyer, planId: fx.plans.starter, mode: 'test', now: bought });
     if (!purchase.ok) throw new Error(purchase.message);
     expect(await rowsFor(purchase.subscription.id)).toMatchObject([
-      { publisherId: fx.publisherId, kbId: fx.kbId, planId: fx.plans.starter, grossCents: 900, feeCents: 180, netCents: 720, currency: 'usd', source: 'test_purchase' },
+      {
+        publisherId: fx.publisherId,
+        kbId: fx.kbId,
+        planId: fx.plans.starter,
+        grossCents: 900,
+        feeCents: 180,
+        netCents: 720,
+        currency: 'usd',
+        source: 'test_purchase',
+      },
     ]);
     const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, purchase.subscription.id));
     const later = new Date('2026-03-01T12:00:00Z');
@@ -108,7 +116,11 @@ describe('earnings ledger', () => {
       expect(status).toMatchObject({ configured: true, onboarded: false, accountId: expect.stringMatching(/^acct_/) });
       expect(started.url).toBe(`${fake.baseUrl}/connect/${status.accountId}`);
       const link = fake.requests.filter((r) => r.path === '/v1/account_links').at(-1)!;
-      expect(link.params).toMatchObject({ account: status.accountId, type: 'account_onboarding', return_url: expect.stringContaining('/publish/earnings?connect=return') });
+      expect(link.params).toMatchObject({
+        account: status.accountId,
+        type: 'account_onboarding',
+        return_url: expect.stringContaining('/publish/earnings?connect=return'),
+      });
       // Again: a new link for the same account.
       const accountsBefore = fake.accounts.size;
       expect(await startConnectOnboarding(db, { userId: owner, email: 'p@example.com' }, stripe)).toMatchObject({ ok: true });
@@ -130,7 +142,11 @@ describe('earnings ledger', () => {
     it('invoice.paid before and after checkout.session.completed, duplicates and a renewal: one row per paid period', async () => {
       const fx = await createCatalogFixture(db);
       const userId = await createUser(db);
-      const started = await startCheckout(db, { userId, email: `${userId}@example.com`, planId: fx.plans.pro }, createStripeClient(fake.secretKey, fake.baseUrl));
+      const started = await startCheckout(
+        db,
+        { userId, email: `${userId}@example.com`, planId: fx.plans.pro },
+        createStripeClient(fake.secretKey, fake.baseUrl),
+      );
       if (!started.ok || started.kind !== 'stripe') throw new Error('checkout did not start');
       const start = Math.floor(Date.now() / 1000) - DAY;
       const { session, subscription } = fake.completeCheckout(started.url.split('/').at(-1)!, { start, end: start + 30 * DAY });
@@ -147,7 +163,18 @@ describe('earnings ledger', () => {
       const [ours] = await db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, subscription.id));
       expect((await rowsFor(ours!.id)).map((r) => [r.source, r.grossCents, r.feeCents, r.netCents])).toEqual([['stripe_invoice', 2900, 725, 2175]]);
 
-      const renewal = buildEvent('invoice.paid', buildInvoice({ subscriptionId: subscription.id, customer, start: start + 30 * DAY, end: start + 60 * DAY, paid: true, amountPaid: 3100, currency: 'usd' }));
+      const renewal = buildEvent(
+        'invoice.paid',
+        buildInvoice({
+          subscriptionId: subscription.id,
+          customer,
+          start: start + 30 * DAY,
+          end: start + 60 * DAY,
+          paid: true,
+          amountPaid: 3100,
+          currency: 'usd',
+        }),
+      );
       expect((await deliver(renewal)).outcome).toBe('applied');
       expect(await deliver(renewal)).toMatchObject({ duplicate: true });
       const rows = await rowsFor(ours!.id);

@@ -68,7 +68,11 @@ const subscriptionByStripeId = async (id: string) => (await db.select().from(sub
 async function purchasedThroughStripe(period?: { start: number; end: number }) {
   const fx = await createCatalogFixture(db);
   const userId = await createUser(db);
-  const started = await startCheckout(db, { userId, email: `${userId}@example.com`, planId: fx.plans.starter }, createStripeClient(fake.secretKey, fake.baseUrl));
+  const started = await startCheckout(
+    db,
+    { userId, email: `${userId}@example.com`, planId: fx.plans.starter },
+    createStripeClient(fake.secretKey, fake.baseUrl),
+  );
   if (!started.ok || started.kind !== 'stripe') throw new Error('checkout did not start');
   const sessionId = started.url.split('/').at(-1)!;
   const { session, subscription } = fake.completeCheckout(sessionId, period);
@@ -139,7 +143,13 @@ describe('POST /api/stripe/webhook', () => {
     expect(await db.select().from(keyHandoffs).where(eq(keyHandoffs.subscriptionId, sub.id))).toHaveLength(1);
 
     // Concurrent duplicates of a new event: exactly one applies.
-    const invoice = buildInvoice({ subscriptionId: subscription.id, customer: 'c', start: sub.currentPeriodEnd.getTime() / 1000, end: sub.currentPeriodEnd.getTime() / 1000 + 30 * DAY, paid: true });
+    const invoice = buildInvoice({
+      subscriptionId: subscription.id,
+      customer: 'c',
+      start: sub.currentPeriodEnd.getTime() / 1000,
+      end: sub.currentPeriodEnd.getTime() / 1000 + 30 * DAY,
+      paid: true,
+    });
     const paid = buildEvent('invoice.paid', invoice);
     const results = await Promise.all([deliver(paid), deliver(paid), deliver(paid)]);
     expect(results.every((r) => r.status === 200)).toBe(true);
@@ -165,7 +175,9 @@ describe('POST /api/stripe/webhook', () => {
       .where(and(eq(usagePeriods.subscriptionId, sub.id), eq(usagePeriods.periodStart, renewed.currentPeriodStart)));
     expect(fresh!.used).toBe(0);
 
-    const older = buildEvent('invoice.paid', buildInvoice({ subscriptionId: subscription.id, customer, start, end: start + 30 * DAY, paid: true }), { created: start });
+    const older = buildEvent('invoice.paid', buildInvoice({ subscriptionId: subscription.id, customer, start, end: start + 30 * DAY, paid: true }), {
+      created: start,
+    });
     expect((await deliver(older)).body).toMatchObject({ duplicate: false, outcome: 'ignored:stale' });
     const after = await subscriptionByStripeId(subscription.id);
     expect(after.currentPeriodStart.getTime()).toBe(next.start * 1000);
@@ -178,7 +190,9 @@ describe('POST /api/stripe/webhook', () => {
     const next = { start: start + 30 * DAY, end: start + 60 * DAY };
     const t = Math.floor(Date.now() / 1000);
 
-    const failed = buildEvent('invoice.payment_failed', buildInvoice({ subscriptionId: subscription.id, customer, ...next, paid: false }), { created: t - 100 });
+    const failed = buildEvent('invoice.payment_failed', buildInvoice({ subscriptionId: subscription.id, customer, ...next, paid: false }), {
+      created: t - 100,
+    });
     expect((await deliver(failed)).body).toMatchObject({ outcome: 'applied' });
     expect((await subscriptionByStripeId(subscription.id)).status).toBe('past_due');
     expect(await subscribersCount(db, fx.kbId)).toBe(0);
@@ -190,7 +204,9 @@ describe('POST /api/stripe/webhook', () => {
     expect(active.currentPeriodStart.getTime()).toBe(next.start * 1000);
 
     // An earlier retry failure of the same invoice, delivered after the payment: must not suspend a paid subscription.
-    const lateFailure = buildEvent('invoice.payment_failed', buildInvoice({ subscriptionId: subscription.id, customer, ...next, paid: false }), { created: t - 75 });
+    const lateFailure = buildEvent('invoice.payment_failed', buildInvoice({ subscriptionId: subscription.id, customer, ...next, paid: false }), {
+      created: t - 75,
+    });
     expect((await deliver(lateFailure)).body).toMatchObject({ outcome: 'ignored:stale' });
     expect((await subscriptionByStripeId(subscription.id)).status).toBe('active');
     expect(await subscribersCount(db, fx.kbId)).toBe(1);
@@ -209,7 +225,14 @@ describe('POST /api/stripe/webhook', () => {
     expect(sub.planId).toBe(fx.plans.pro);
     expect(sub.status).toBe('active');
 
-    const older = buildSubscription({ id: subscription.id, customer, priceId: 'price_old', metadata: { planId: fx.plans.starter }, ...period, cancelAtPeriodEnd: false });
+    const older = buildSubscription({
+      id: subscription.id,
+      customer,
+      priceId: 'price_old',
+      metadata: { planId: fx.plans.starter },
+      ...period,
+      cancelAtPeriodEnd: false,
+    });
     expect((await deliver(buildEvent('customer.subscription.updated', older, { created: t - 30 }))).body).toMatchObject({ outcome: 'ignored:stale' });
     sub = await subscriptionByStripeId(subscription.id);
     expect(sub.cancelAtPeriodEnd).toBe(true);
@@ -234,7 +257,10 @@ describe('POST /api/stripe/webhook', () => {
 
     const lateUpdate = buildSubscription({ id: subscription.id, customer, priceId: 'p', ...period });
     expect((await deliver(buildEvent('customer.subscription.updated', lateUpdate, { created: t - 10 }))).body).toMatchObject({ outcome: 'ignored:ended' });
-    const latePaid = buildEvent('invoice.paid', buildInvoice({ subscriptionId: subscription.id, customer, start: period.end, end: period.end + 30 * DAY, paid: true }));
+    const latePaid = buildEvent(
+      'invoice.paid',
+      buildInvoice({ subscriptionId: subscription.id, customer, start: period.end, end: period.end + 30 * DAY, paid: true }),
+    );
     expect((await deliver(latePaid)).body).toMatchObject({ outcome: 'ignored:ended' });
     expect((await subscriptionByStripeId(subscription.id)).status).toBe('cancelled');
   });
@@ -242,7 +268,11 @@ describe('POST /api/stripe/webhook', () => {
   it('an invoice.paid that arrives before checkout.session.completed is recorded and the checkout still grants access', async () => {
     const fx = await createCatalogFixture(db);
     const userId = await createUser(db);
-    const started = await startCheckout(db, { userId, email: `${userId}@example.com`, planId: fx.plans.starter }, createStripeClient(fake.secretKey, fake.baseUrl));
+    const started = await startCheckout(
+      db,
+      { userId, email: `${userId}@example.com`, planId: fx.plans.starter },
+      createStripeClient(fake.secretKey, fake.baseUrl),
+    );
     if (!started.ok) throw new Error('checkout did not start');
     const { session, subscription } = fake.completeCheckout(started.url.split('/').at(-1)!);
     const period = { start: subscription.items.data[0]!.current_period_start, end: subscription.items.data[0]!.current_period_end };
@@ -260,8 +290,14 @@ describe('POST /api/stripe/webhook', () => {
     const customer = (await db.query.users.findFirst({ where: (u, { eq: equals }) => equals(u.id, userId) }))!.stripeCustomerId!;
     const sessionId = `cs_test_second_${userId}`;
     fake.sessions.set(sessionId, {
-      id: sessionId, object: 'checkout.session', mode: 'subscription', customer, client_reference_id: userId,
-      metadata: { userId, planId: fx.plans.pro }, subscription_metadata: { userId, planId: fx.plans.pro }, line_item: { price: null },
+      id: sessionId,
+      object: 'checkout.session',
+      mode: 'subscription',
+      customer,
+      client_reference_id: userId,
+      metadata: { userId, planId: fx.plans.pro },
+      subscription_metadata: { userId, planId: fx.plans.pro },
+      line_item: { price: null },
     });
     const { session } = fake.completeCheckout(sessionId);
     const res = await deliver(buildEvent('checkout.session.completed', session));
@@ -278,7 +314,11 @@ describe('POST /api/stripe/webhook', () => {
 
     expect((await changePlan(db, { userId, subscriptionId: sub.id, planId: fx.plans.pro }, stripe)).ok).toBe(true);
     const update = fake.requests.filter((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${subscription.id}`).at(-1)!;
-    expect(update.params).toMatchObject({ 'metadata[planId]': fx.plans.pro, 'items[0][price_data][unit_amount]': '2900', proration_behavior: 'always_invoice' });
+    expect(update.params).toMatchObject({
+      'metadata[planId]': fx.plans.pro,
+      'items[0][price_data][unit_amount]': '2900',
+      proration_behavior: 'always_invoice',
+    });
     expect((await subscriptionByStripeId(subscription.id)).planId).toBe(fx.plans.pro);
     // Stripe's echo of that change (ad-hoc price id, plan in metadata) keeps the new plan.
     const echoed = fake.subscriptions.get(subscription.id)!;
@@ -307,10 +347,21 @@ describe('POST /api/stripe/webhook', () => {
 
 describe('a replaced plan at Stripe (docs/api.md §9.2)', () => {
   const operator: Actor = { kind: 'operator', userId: null, via: 'cli' };
-  const terms = (overrides: Record<string, unknown>) => ({ name: 'Starter', price: '9', currency: 'usd', queriesPerPeriod: '100', requestsPerMinute: '60', ...overrides });
+  const terms = (overrides: Record<string, unknown>) => ({
+    name: 'Starter',
+    price: '9',
+    currency: 'usd',
+    queriesPerPeriod: '100',
+    requestsPerMinute: '60',
+    ...overrides,
+  });
   const subscriptionUpdates = (stripeId: string) => fake.requests.filter((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${stripeId}`);
   const moveJob = async (subscriptionId: string) =>
-    (await db.execute(sql`select id, state, retry_count, output from pgboss.job where name = ${STRIPE_PLAN_MOVE_QUEUE} and data->>'subscriptionId' = ${subscriptionId}`)).rows[0];
+    (
+      await db.execute(
+        sql`select id, state, retry_count, output from pgboss.job where name = ${STRIPE_PLAN_MOVE_QUEUE} and data->>'subscriptionId' = ${subscriptionId}`,
+      )
+    ).rows[0];
   const moveJobById = async (id: string) => (await db.execute(sql`select state, retry_count, output from pgboss.job where id = ${id}::uuid`)).rows;
 
   it('Stripe bills the replacement’s price from the next invoice, without proration; the plan itself changes at that renewal', async () => {
@@ -327,7 +378,10 @@ describe('a replaced plan at Stripe (docs/api.md §9.2)', () => {
     const replacement = edited.plan;
     expect(fake.prices.get(replacement.stripePriceId!)).toMatchObject({ unit_amount: 1200, currency: 'usd' });
     // The move is a durable job, committed with the replacement; Stripe is untouched until it runs.
-    expect(await moveJob(ours.id)).toMatchObject({ state: 'created', id: dedupeJobId(STRIPE_PLAN_MOVE_QUEUE, `stripe-plan-move:${ours.id}:${replacement.id}`) });
+    expect(await moveJob(ours.id)).toMatchObject({
+      state: 'created',
+      id: dedupeJobId(STRIPE_PLAN_MOVE_QUEUE, `stripe-plan-move:${ours.id}:${replacement.id}`),
+    });
     expect(subscriptionUpdates(subscription.id)).toHaveLength(0);
 
     await runDueJobs({ queues: [STRIPE_PLAN_MOVE_QUEUE] });
@@ -356,7 +410,10 @@ describe('a replaced plan at Stripe (docs/api.md §9.2)', () => {
     const renewed = await subscriptionByStripeId(subscription.id);
     expect(renewed).toMatchObject({ planId: replacement.id, pendingPlanId: null });
     expect(renewed.currentPeriodStart.getTime()).toBe((start + 30 * DAY) * 1000);
-    const [paid] = await db.select().from(earnings).where(and(eq(earnings.subscriptionId, ours.id), eq(earnings.periodStart, renewed.currentPeriodStart)));
+    const [paid] = await db
+      .select()
+      .from(earnings)
+      .where(and(eq(earnings.subscriptionId, ours.id), eq(earnings.periodStart, renewed.currentPeriodStart)));
     expect(paid).toMatchObject({ planId: replacement.id, grossCents: 1200 });
   });
 
@@ -403,7 +460,11 @@ describe('a replaced plan at Stripe (docs/api.md §9.2)', () => {
     const stripe = createStripeClient(fake.secretKey, fake.baseUrl);
     const { fx } = await purchasedThroughStripe();
     const pricesBefore = fake.prices.size;
-    expect(await editPlan(db, operator, fx.plans.starter, terms({ currency: 'eur' }), stripe)).toMatchObject({ ok: false, code: 'conflict', message: expect.stringContaining('currency') });
+    expect(await editPlan(db, operator, fx.plans.starter, terms({ currency: 'eur' }), stripe)).toMatchObject({
+      ok: false,
+      code: 'conflict',
+      message: expect.stringContaining('currency'),
+    });
     expect(fake.prices.size).toBe(pricesBefore);
     const [starter] = await db.select().from(plans).where(eq(plans.id, fx.plans.starter));
     expect(starter).toMatchObject({ active: true, currency: 'usd', replacedByPlanId: null });
@@ -418,7 +479,11 @@ describe('a replaced plan at Stripe (docs/api.md §9.2)', () => {
     // With Stripe configured a free plan is taken without Checkout: a live subscription that nothing bills.
     expect(await startCheckout(db, { userId: buyer, email: `${buyer}@example.com`, planId: free }, stripe)).toMatchObject({ ok: true, kind: 'free' });
     const pricesBefore = fake.prices.size;
-    expect(await editPlan(db, operator, free, terms({ name: 'Free', price: '5', queriesPerPeriod: '20' }), stripe)).toMatchObject({ ok: false, code: 'conflict', message: expect.stringContaining('no card') });
+    expect(await editPlan(db, operator, free, terms({ name: 'Free', price: '5', queriesPerPeriod: '20' }), stripe)).toMatchObject({
+      ok: false,
+      code: 'conflict',
+      message: expect.stringContaining('no card'),
+    });
     expect(fake.prices.size).toBe(pricesBefore);
     const smaller = await editPlan(db, operator, free, terms({ name: 'Free', price: '0', queriesPerPeriod: '10' }), stripe);
     expect(smaller).toMatchObject({ ok: true, replaced: { oldPlanId: free, movingSubscriptions: 1 }, plan: { priceCents: 0, stripePriceId: null } });
@@ -434,9 +499,11 @@ describe('account.updated (Stripe Connect)', () => {
     return { fx, accountId: account.id, stripe };
   }
   /** A Connect event as the Connect endpoint receives it: the account as it was then, signed with that endpoint's secret. */
-  const accountEvent = (accountId: string, created: number) => buildEvent('account.updated', { ...fake.accounts.get(accountId) }, { account: accountId, created });
+  const accountEvent = (accountId: string, created: number) =>
+    buildEvent('account.updated', { ...fake.accounts.get(accountId) }, { account: accountId, created });
   const deliverConnect = (payload: string) => deliver(payload, signPayload(payload, CONNECT_WEBHOOK_SECRET));
-  const onboarded = async (publisherId: string) => (await db.select({ on: publishers.stripeOnboarded }).from(publishers).where(eq(publishers.id, publisherId)))[0]!.on;
+  const onboarded = async (publisherId: string) =>
+    (await db.select({ on: publishers.stripeOnboarded }).from(publishers).where(eq(publishers.id, publisherId)))[0]!.on;
 
   it('onboards the publisher when Stripe says the account can be paid; duplicates and older events change nothing', async () => {
     const { fx, accountId, stripe } = await connectedPublisher();
@@ -456,7 +523,10 @@ describe('account.updated (Stripe Connect)', () => {
     const buyer = await createUser(db);
     const checkout = await startCheckout(db, { userId: buyer, email: `${buyer}@example.com`, planId: fx.plans.starter }, stripe);
     if (!checkout.ok || checkout.kind !== 'stripe') throw new Error('checkout did not start');
-    expect(fake.sessions.get(checkout.url.split('/').at(-1)!)).toMatchObject({ application_fee_percent: getEnv().PLATFORM_FEE_PERCENT, transfer_destination: accountId });
+    expect(fake.sessions.get(checkout.url.split('/').at(-1)!)).toMatchObject({
+      application_fee_percent: getEnv().PLATFORM_FEE_PERCENT,
+      transfer_destination: accountId,
+    });
 
     expect(await deliverConnect(done)).toEqual({ status: 200, body: { received: true, duplicate: true } });
     // Stripe retries the first event (not onboarded) after the newer one: stale, the publisher stays payable.
@@ -471,7 +541,11 @@ describe('account.updated (Stripe Connect)', () => {
 
   it('an account no publisher has, and other events of connected accounts, are recorded and ignored', async () => {
     const { fx } = await connectedPublisher();
-    const unknown = buildEvent('account.updated', { id: 'acct_nobody_here', object: 'account', details_submitted: true, charges_enabled: true }, { account: 'acct_nobody_here' });
+    const unknown = buildEvent(
+      'account.updated',
+      { id: 'acct_nobody_here', object: 'account', details_submitted: true, charges_enabled: true },
+      { account: 'acct_nobody_here' },
+    );
     expect((await deliverConnect(unknown)).body).toMatchObject({ duplicate: false, outcome: 'ignored:unknown_account' });
     expect(await ledger(JSON.parse(unknown).id)).toHaveLength(1);
     const [publisher] = await db.select().from(publishers).where(eq(publishers.id, fx.publisherId));
@@ -479,7 +553,9 @@ describe('account.updated (Stripe Connect)', () => {
 
     // A connected account's own invoice is not one of ours, whatever its subscription id says.
     const { subscription } = await purchasedThroughStripe();
-    const theirs = buildEvent('invoice.paid', buildInvoice({ subscriptionId: subscription.id, customer: 'cus_theirs', start: 1, end: 2 * DAY, paid: true }), { account: 'acct_someone' });
+    const theirs = buildEvent('invoice.paid', buildInvoice({ subscriptionId: subscription.id, customer: 'cus_theirs', start: 1, end: 2 * DAY, paid: true }), {
+      account: 'acct_someone',
+    });
     expect((await deliverConnect(theirs)).body).toMatchObject({ outcome: 'ignored:connected_account' });
   });
 });

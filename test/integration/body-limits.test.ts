@@ -73,7 +73,12 @@ describe('every route bounds a chunked body before reading it (docs/api.md §7.1
         controller.close();
       },
     });
-    const request = new Request('http://localhost:3000/api/auth/signin/credentials', { method: 'POST', headers: SAME_ORIGIN, body, duplex: 'half' } as RequestInit);
+    const request = new Request('http://localhost:3000/api/auth/signin/credentials', {
+      method: 'POST',
+      headers: SAME_ORIGIN,
+      body,
+      duplex: 'half',
+    } as RequestInit);
     // The body was read by the limit and given on: next-auth's guard sees its callbackUrl and refuses it.
     const response = await route.POST!(request, { params: Promise.resolve({ nextauth: ['signin', 'credentials'] }) });
     expect([response.status, (await response.json()).message]).toEqual([400, 'callbackUrl must be a path on this site or an http(s) URL.']);

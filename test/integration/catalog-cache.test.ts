@@ -29,7 +29,9 @@ beforeAll(async () => {
   handle = await createTestDatabase();
   db = handle.db;
   await seedCatalog(db);
-  kbId = ((await db.execute(sql`select id from knowledge_bases where status = 'published' order by subscribers_count desc, id limit 1`)).rows[0] as { id: string }).id;
+  kbId = (
+    (await db.execute(sql`select id from knowledge_bases where status = 'published' order by subscribers_count desc, id limit 1`)).rows[0] as { id: string }
+  ).id;
 });
 
 beforeEach(async () => {
@@ -82,7 +84,10 @@ describe('staleness and the time to live', () => {
     try {
       const before = await list();
       const top = before.body.items[0];
-      await db.update(knowledgeBases).set({ subscribersCount: top.subscribersCount + 1000 }).where(eq(knowledgeBases.id, top.id));
+      await db
+        .update(knowledgeBases)
+        .set({ subscribersCount: top.subscribersCount + 1000 })
+        .where(eq(knowledgeBases.id, top.id));
       // A purchase changed subscribersCount: still the cached answer (docs/api.md §2.7, staleness).
       expect((await list('?x=1')).body.items[0].subscribersCount).toBe(top.subscribersCount);
       await new Promise((r) => setTimeout(r, 450));

@@ -31,14 +31,41 @@ describe('GET /api/marketplace/knowledge-bases/{id}', () => {
     expect(headers.get('access-control-allow-origin')).toBe('*');
     expect(headers.get('cache-control')).toBe('public, max-age=30, stale-while-revalidate=300');
     expect(Object.keys(body).sort()).toEqual(
-      ['category', 'description', 'documentsCount', 'id', 'language', 'licence', 'plans', 'publisher', 'queryVolume', 'sampleQuestions', 'subscribersCount', 'summary', 'tags', 'title', 'updatedAt'].sort(),
+      [
+        'category',
+        'description',
+        'documentsCount',
+        'id',
+        'language',
+        'licence',
+        'plans',
+        'publisher',
+        'queryVolume',
+        'sampleQuestions',
+        'subscribersCount',
+        'summary',
+        'tags',
+        'title',
+        'updatedAt',
+      ].sort(),
     );
-    const raw = (await db.execute(sql`
-      select kb.*, p.name as publisher_name from knowledge_bases kb join publishers p on p.id = kb.publisher_id where kb.id = ${id}`)).rows[0] as any;
+    const raw = (
+      await db.execute(sql`
+      select kb.*, p.name as publisher_name from knowledge_bases kb join publishers p on p.id = kb.publisher_id where kb.id = ${id}`)
+    ).rows[0] as any;
     expect(body).toMatchObject({
-      id, title: 'U.S. Constitution Companion', publisher: 'Civic Texts Press', category: 'legal', language: 'en',
-      summary: raw.summary, description: raw.description, licence: raw.licence, tags: raw.tags,
-      subscribersCount: Number(raw.subscribers_count), queryVolume: Number(raw.query_volume), documentsCount: Number(raw.documents_count),
+      id,
+      title: 'U.S. Constitution Companion',
+      publisher: 'Civic Texts Press',
+      category: 'legal',
+      language: 'en',
+      summary: raw.summary,
+      description: raw.description,
+      licence: raw.licence,
+      tags: raw.tags,
+      subscribersCount: Number(raw.subscribers_count),
+      queryVolume: Number(raw.query_volume),
+      documentsCount: Number(raw.documents_count),
       updatedAt: new Date(raw.updated_at).toISOString(),
     });
     expect(body.description.split('\n\n').length).toBeGreaterThanOrEqual(2);
@@ -83,7 +110,8 @@ describe('reads for the marketplace pages', () => {
   it('categoryCounts gives every category with its published count', async () => {
     const counts = await categoryCounts();
     expect(counts.map((c) => c.category)).toEqual(['education', 'policy', 'health', 'research', 'legal']);
-    const raw = (await db.execute(sql`select category::text as category, count(*)::int as n from knowledge_bases where status = 'published' group by 1`)).rows as any[];
+    const raw = (await db.execute(sql`select category::text as category, count(*)::int as n from knowledge_bases where status = 'published' group by 1`))
+      .rows as any[];
     for (const c of counts) {
       expect(c.count).toBe(raw.find((r) => r.category === c.category).n);
       expect(c.count).toBeGreaterThanOrEqual(10);
@@ -115,7 +143,9 @@ describe('reads for the marketplace pages', () => {
 
   it('draft knowledge bases are not counted for their publisher', async () => {
     const publisher = await getPublisher('atlas-legal-review');
-    const all = (await db.execute(sql`select count(*)::int as n from knowledge_bases kb join publishers p on p.id = kb.publisher_id where p.slug = 'atlas-legal-review'`)).rows[0] as { n: number };
+    const all = (
+      await db.execute(sql`select count(*)::int as n from knowledge_bases kb join publishers p on p.id = kb.publisher_id where p.slug = 'atlas-legal-review'`)
+    ).rows[0] as { n: number };
     expect(publisher!.knowledgeBasesCount).toBe(all.n - 1);
   });
 });

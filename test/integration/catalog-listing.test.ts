@@ -45,20 +45,37 @@ beforeAll(async () => {
   const at = new Date('2025-06-01T08:30:00.123Z');
   await db.insert(knowledgeBases).values(
     ['kb_tieZ', 'kb_tieA', 'kb_tieM'].map((id) => ({
-      id, publisherId: pub.id, slug: `tie-${id}`, title: `Tie fixture ${id}`, summary: 'A fixture that ties with its siblings.',
-      category: 'research' as const, tags: ['statistics', 'open-data'], status: 'published' as const,
-      subscribersCount: 5, queryVolume: 777, createdAt: at, updatedAt: at,
+      id,
+      publisherId: pub.id,
+      slug: `tie-${id}`,
+      title: `Tie fixture ${id}`,
+      summary: 'A fixture that ties with its siblings.',
+      category: 'research' as const,
+      tags: ['statistics', 'open-data'],
+      status: 'published' as const,
+      subscribersCount: 5,
+      queryVolume: 777,
+      createdAt: at,
+      updatedAt: at,
     })),
   );
-  const rows = (await db.execute(sql`
+  const rows = (
+    await db.execute(sql`
     select kb.id, kb.title, p.name as publisher, kb.category::text as category, kb.tags, kb.status::text as status,
            kb.subscribers_count as subscribers, kb.query_volume as volume, kb.created_at as created, kb.updated_at as updated
-    from knowledge_bases kb join publishers p on p.id = kb.publisher_id`)).rows as any[];
+    from knowledge_bases kb join publishers p on p.id = kb.publisher_id`)
+  ).rows as any[];
   // The database's own collation decides "id asc"; rank ids with it so the check holds under any collation.
   const ids = (await db.execute(sql`select id from knowledge_bases order by id asc`)).rows as { id: string }[];
   idRank = new Map(ids.map((r, i) => [r.id, i]));
   published = rows
-    .map((r) => ({ ...r, subscribers: Number(r.subscribers), volume: Number(r.volume), created: new Date(r.created).getTime(), updated: new Date(r.updated).getTime() }))
+    .map((r) => ({
+      ...r,
+      subscribers: Number(r.subscribers),
+      volume: Number(r.volume),
+      created: new Date(r.created).getTime(),
+      updated: new Date(r.updated).getTime(),
+    }))
     .filter((r) => r.status === 'published');
 });
 
@@ -88,8 +105,15 @@ describe('GET /api/marketplace/knowledge-bases: defaults and envelope', () => {
       expect(Object.keys(item).sort()).toEqual(ITEM_KEYS);
       const raw = published.find((r) => r.id === item.id)!;
       expect(item).toEqual({
-        id: raw.id, title: raw.title, publisher: raw.publisher, summary: expect.any(String), category: raw.category, tags: raw.tags,
-        subscribersCount: raw.subscribers, queryVolume: raw.volume, updatedAt: new Date(raw.updated).toISOString(),
+        id: raw.id,
+        title: raw.title,
+        publisher: raw.publisher,
+        summary: expect.any(String),
+        category: raw.category,
+        tags: raw.tags,
+        subscribersCount: raw.subscribers,
+        queryVolume: raw.volume,
+        updatedAt: new Date(raw.updated).toISOString(),
       });
       expect(item.updatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     }
@@ -104,13 +128,18 @@ describe('GET /api/marketplace/knowledge-bases: defaults and envelope', () => {
   });
 
   it('answers a CORS preflight', async () => {
-    const response = await OPTIONS(new Request(BASE, { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' } }));
+    const response = await OPTIONS(
+      new Request(BASE, { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' } }),
+    );
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-methods')).toContain('GET');
   });
 
-  it.each([['POST', POST], ['DELETE', DELETE]] as const)('%s is 405 method_not_allowed with Allow', async (method, handler) => {
+  it.each([
+    ['POST', POST],
+    ['DELETE', DELETE],
+  ] as const)('%s is 405 method_not_allowed with Allow', async (method, handler) => {
     const response = await handler(new Request(BASE, { method }), undefined);
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
@@ -237,7 +266,12 @@ describe('category and tags', () => {
     const expected = published.filter((r) => r.category === category.toLowerCase());
     expect(expected.length).toBeGreaterThanOrEqual(10);
     expect(body.total).toBe(expected.length);
-    expect(body.items.map((i: any) => i.id)).toEqual([...expected].sort(EXPECTED_ORDER.popular).map((r) => r.id).slice(0, 50));
+    expect(body.items.map((i: any) => i.id)).toEqual(
+      [...expected]
+        .sort(EXPECTED_ORDER.popular)
+        .map((r) => r.id)
+        .slice(0, 50),
+    );
   });
 
   const carriesAll = (tags: string[]) => published.filter((r) => tags.every((t) => r.tags.includes(t)));

@@ -14,25 +14,80 @@ import { createTestDatabase } from '../support/db';
 
 const BASE = 'http://almanac.test/api/marketplace/knowledge-bases';
 const FIXTURES = [
-  { slug: 'us-constitution', publisher: 'civic', title: 'U.S. Constitution Companion', category: 'legal', tags: ['constitutional', 'united-states'], subscribers: 5,
-    summary: 'The text of the U.S. Constitution and its amendments, with plain-language commentary.', description: 'Every article and the landmark cases.' },
-  { slug: 'state-constitutions', publisher: 'civic', title: 'State Constitutions Digest', category: 'legal', tags: ['constitutional'], subscribers: 20,
-    summary: 'Fifty state constitutions compared clause by clause.', description: 'Amendment procedures and bills of rights.' },
-  { slug: 'civics', publisher: 'harbor', title: 'Civics Primer for Schools', category: 'education', tags: ['curriculum', 'united-states'], subscribers: 50,
-    summary: 'How government works, for teachers.', description: 'Covers the constitution, elections and courts.' },
-  { slug: 'gdpr', publisher: 'lexica', title: "GDPR Practitioner's Guide", category: 'legal', tags: ['privacy', 'europe'], subscribers: 9,
-    summary: 'Compliance with the General Data Protection Regulation.', description: 'Lawful bases, data subject rights and fines.' },
-  { slug: 'who', publisher: 'harbor', title: 'WHO Guidelines on Nutrition', category: 'health', tags: ['nutrition', 'guidelines'], subscribers: 3,
-    summary: 'Recommendations on diet from the World Health Organization.', description: 'Sugars, salt and fats.' },
-  { slug: 'dosing', publisher: 'harbor', title: 'Clinical Dosing Handbook', category: 'health', tags: ['clinical', 'guidelines'], subscribers: 1,
-    summary: 'Doses for adults and children.', description: 'Renal and hepatic adjustment.' },
+  {
+    slug: 'us-constitution',
+    publisher: 'civic',
+    title: 'U.S. Constitution Companion',
+    category: 'legal',
+    tags: ['constitutional', 'united-states'],
+    subscribers: 5,
+    summary: 'The text of the U.S. Constitution and its amendments, with plain-language commentary.',
+    description: 'Every article and the landmark cases.',
+  },
+  {
+    slug: 'state-constitutions',
+    publisher: 'civic',
+    title: 'State Constitutions Digest',
+    category: 'legal',
+    tags: ['constitutional'],
+    subscribers: 20,
+    summary: 'Fifty state constitutions compared clause by clause.',
+    description: 'Amendment procedures and bills of rights.',
+  },
+  {
+    slug: 'civics',
+    publisher: 'harbor',
+    title: 'Civics Primer for Schools',
+    category: 'education',
+    tags: ['curriculum', 'united-states'],
+    subscribers: 50,
+    summary: 'How government works, for teachers.',
+    description: 'Covers the constitution, elections and courts.',
+  },
+  {
+    slug: 'gdpr',
+    publisher: 'lexica',
+    title: "GDPR Practitioner's Guide",
+    category: 'legal',
+    tags: ['privacy', 'europe'],
+    subscribers: 9,
+    summary: 'Compliance with the General Data Protection Regulation.',
+    description: 'Lawful bases, data subject rights and fines.',
+  },
+  {
+    slug: 'who',
+    publisher: 'harbor',
+    title: 'WHO Guidelines on Nutrition',
+    category: 'health',
+    tags: ['nutrition', 'guidelines'],
+    subscribers: 3,
+    summary: 'Recommendations on diet from the World Health Organization.',
+    description: 'Sugars, salt and fats.',
+  },
+  {
+    slug: 'dosing',
+    publisher: 'harbor',
+    title: 'Clinical Dosing Handbook',
+    category: 'health',
+    tags: ['clinical', 'guidelines'],
+    subscribers: 1,
+    summary: 'Doses for adults and children.',
+    description: 'Renal and hepatic adjustment.',
+  },
 ] as const;
 
 /** The rest are English; a region tag is filtered by its primary language. */
 const LANGUAGE_OF: Record<string, string> = { gdpr: 'de', who: 'fr-CA' };
 const SLUG_OF = new Map<string, string>();
 const slugs = (items: { id: string }[]) => items.map((i) => SLUG_OF.get(i.id));
-const params = (query: string | undefined, extra: Partial<ListingParams> = {}): ListingParams => ({ query, tags: [], sort: 'relevance', page: 1, pageSize: 12, ...extra });
+const params = (query: string | undefined, extra: Partial<ListingParams> = {}): ListingParams => ({
+  query,
+  tags: [],
+  sort: 'relevance',
+  page: 1,
+  pageSize: 12,
+  ...extra,
+});
 
 async function api(qs: string) {
   const response = await GET(new Request(`${BASE}?${qs}`));
@@ -51,8 +106,16 @@ beforeAll(async () => {
   ]);
   await db.insert(knowledgeBases).values(
     FIXTURES.map((f, i) => ({
-      id: `kb_find${i}`, publisherId: `pub_${f.publisher}`, slug: f.slug, title: f.title, summary: f.summary, description: f.description,
-      category: f.category, tags: [...f.tags], status: 'published' as const, subscribersCount: f.subscribers,
+      id: `kb_find${i}`,
+      publisherId: `pub_${f.publisher}`,
+      slug: f.slug,
+      title: f.title,
+      summary: f.summary,
+      description: f.description,
+      category: f.category,
+      tags: [...f.tags],
+      status: 'published' as const,
+      subscribersCount: f.subscribers,
       language: LANGUAGE_OF[f.slug] ?? 'en',
     })),
   );
@@ -65,7 +128,15 @@ beforeAll(async () => {
     { id: 'plan_dose_starter', kbId: `kb_find${dosing}`, name: 'Starter', priceCents: 900, queriesPerPeriod: 100 },
     { id: 'plan_dose_retired', kbId: `kb_find${dosing}`, name: 'Old', priceCents: 100, queriesPerPeriod: 10, active: false },
   ]);
-  await db.insert(documents).values({ id: 'doc_insulin', kbId: `kb_find${dosing}`, sourceName: 'insulin.md', title: 'Insulin titration', mimeType: 'text/markdown', contentHash: 'x', byteSize: 1 });
+  await db.insert(documents).values({
+    id: 'doc_insulin',
+    kbId: `kb_find${dosing}`,
+    sourceName: 'insulin.md',
+    title: 'Insulin titration',
+    mimeType: 'text/markdown',
+    contentHash: 'x',
+    byteSize: 1,
+  });
 });
 
 describe('titles, publishers and abbreviations as people type them', () => {
@@ -168,16 +239,35 @@ describe('facet counts follow the search and the filters', () => {
   const tagCounts = (page: Awaited<ReturnType<typeof searchCatalog>>) => Object.fromEntries(page.facets.tags.map((t) => [t.tag, t.count]));
 
   it.each<[string, Partial<ListingParams> & { query?: string }, Record<string, number>, Record<string, number>, number]>([
-    ['no search', {}, { education: 1, policy: 0, health: 2, research: 0, legal: 3 },
-      { guidelines: 2, 'united-states': 2, constitutional: 2, clinical: 1, curriculum: 1, europe: 1, nutrition: 1, privacy: 1 }, 6],
-    ['a search', { query: 'constitution' }, { education: 1, policy: 0, health: 0, research: 0, legal: 2 },
-      { constitutional: 2, 'united-states': 2, curriculum: 1 }, 3],
-    ['a search in a category', { query: 'constitution', category: 'legal' }, { education: 1, policy: 0, health: 0, research: 0, legal: 2 },
-      { constitutional: 2, 'united-states': 1 }, 2],
-    ['a search and a tag', { query: 'constitution', tags: ['united-states'] }, { education: 1, policy: 0, health: 0, research: 0, legal: 1 },
-      { 'united-states': 2, constitutional: 1, curriculum: 1 }, 2],
-    ['a tag only', { tags: ['guidelines'] }, { education: 0, policy: 0, health: 2, research: 0, legal: 0 },
-      { guidelines: 2, clinical: 1, nutrition: 1 }, 2],
+    [
+      'no search',
+      {},
+      { education: 1, policy: 0, health: 2, research: 0, legal: 3 },
+      { guidelines: 2, 'united-states': 2, constitutional: 2, clinical: 1, curriculum: 1, europe: 1, nutrition: 1, privacy: 1 },
+      6,
+    ],
+    [
+      'a search',
+      { query: 'constitution' },
+      { education: 1, policy: 0, health: 0, research: 0, legal: 2 },
+      { constitutional: 2, 'united-states': 2, curriculum: 1 },
+      3,
+    ],
+    [
+      'a search in a category',
+      { query: 'constitution', category: 'legal' },
+      { education: 1, policy: 0, health: 0, research: 0, legal: 2 },
+      { constitutional: 2, 'united-states': 1 },
+      2,
+    ],
+    [
+      'a search and a tag',
+      { query: 'constitution', tags: ['united-states'] },
+      { education: 1, policy: 0, health: 0, research: 0, legal: 1 },
+      { 'united-states': 2, constitutional: 1, curriculum: 1 },
+      2,
+    ],
+    ['a tag only', { tags: ['guidelines'] }, { education: 0, policy: 0, health: 2, research: 0, legal: 0 }, { guidelines: 2, clinical: 1, nutrition: 1 }, 2],
     ['nothing found', { query: 'zzzzqqqq' }, { education: 0, policy: 0, health: 0, research: 0, legal: 0 }, {}, 0],
   ])('%s', async (_name, change, categories, tags, total) => {
     const page = await searchCatalog(params(change.query, change));

@@ -58,7 +58,8 @@ async function read(response: Response) {
 }
 
 const listing = (peer: string, qs = '', extra: Record<string, string> = {}) => listingGET(new Request(`${BASE}${qs}`, fromPeer(peer, extra))).then(read);
-const detail = (peer: string, id = kbId) => detailGET(new Request(`${BASE}/${encodeURIComponent(id)}`, fromPeer(peer)), { params: Promise.resolve({ kbId: id }) }).then(read);
+const detail = (peer: string, id = kbId) =>
+  detailGET(new Request(`${BASE}/${encodeURIComponent(id)}`, fromPeer(peer)), { params: Promise.resolve({ kbId: id }) }).then(read);
 const openApi = (peer: string) => openApiGET(new Request('http://almanac.test/api/openapi.json', fromPeer(peer))).then(read);
 
 describe('the public limit on Next’s route handlers', () => {
@@ -196,7 +197,11 @@ describe('the public limit on the Node face (npm start’s front server)', () =>
     const over = await get(`/api/marketplace/knowledge-bases/${kbId}`, client);
     const body = await over.json();
     expect(over.status).toBe(429);
-    expect(body).toMatchObject({ error: 'rate_limit_exceeded', request_id: over.headers.get('x-request-id'), retry_after: Number(over.headers.get('retry-after')) });
+    expect(body).toMatchObject({
+      error: 'rate_limit_exceeded',
+      request_id: over.headers.get('x-request-id'),
+      retry_after: Number(over.headers.get('retry-after')),
+    });
     expect(over.headers.get('access-control-allow-origin')).toBe('*');
     expect(over.headers.get('cache-control')).toBe('no-store');
     checker.expectConforms('/api/marketplace/knowledge-bases/{id}', 'GET', { status: over.status, headers: over.headers, body });

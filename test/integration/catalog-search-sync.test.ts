@@ -34,18 +34,41 @@ beforeAll(async () => {
   ]);
   await db.insert(knowledgeBases).values([
     {
-      id: 'kb_sync_a', publisherId: 'pub_north', slug: 'tariffs', title: 'Tariff Schedules Explained', summary: 'Customs duties by product.',
-      description: 'Harmonised codes and preferential rates.', category: 'policy', tags: ['economics'], status: 'published',
-      subscribersCount: 10, queryVolume: 100,
+      id: 'kb_sync_a',
+      publisherId: 'pub_north',
+      slug: 'tariffs',
+      title: 'Tariff Schedules Explained',
+      summary: 'Customs duties by product.',
+      description: 'Harmonised codes and preferential rates.',
+      category: 'policy',
+      tags: ['economics'],
+      status: 'published',
+      subscribersCount: 10,
+      queryVolume: 100,
     },
     {
-      id: 'kb_sync_b', publisherId: 'pub_north', slug: 'pensions', title: 'Pension Reform Digest', summary: 'Retirement systems compared.',
-      description: 'Contribution rates, indexation and longevity.', category: 'policy', tags: ['economics', 'europe'], status: 'published',
-      subscribersCount: 20, queryVolume: 50,
+      id: 'kb_sync_b',
+      publisherId: 'pub_north',
+      slug: 'pensions',
+      title: 'Pension Reform Digest',
+      summary: 'Retirement systems compared.',
+      description: 'Contribution rates, indexation and longevity.',
+      category: 'policy',
+      tags: ['economics', 'europe'],
+      status: 'published',
+      subscribersCount: 20,
+      queryVolume: 50,
     },
     {
-      id: 'kb_sync_c', publisherId: 'pub_south', slug: 'wetlands', title: 'Wetland Ecology Notes', summary: 'Marshes and peat bogs.',
-      description: 'Hydrology of floodplains.', category: 'research', tags: ['climate'], status: 'draft',
+      id: 'kb_sync_c',
+      publisherId: 'pub_south',
+      slug: 'wetlands',
+      title: 'Wetland Ecology Notes',
+      summary: 'Marshes and peat bogs.',
+      description: 'Hydrology of floodplains.',
+      category: 'research',
+      tags: ['climate'],
+      status: 'draft',
     },
   ]);
 });
@@ -81,14 +104,23 @@ describe('the listing follows every change to a knowledge base at once', () => {
     await db.update(knowledgeBases).set({ subscribersCount: 30, queryVolume: 500 }).where(eq(knowledgeBases.id, 'kb_sync_b'));
     expect((await list('category=policy')).ids).toEqual(['kb_sync_b', 'kb_sync_a']);
     // The same statement the usage recorder runs: an increment.
-    await db.update(knowledgeBases).set({ queryVolume: sql`${knowledgeBases.queryVolume} + 1000` }).where(eq(knowledgeBases.id, 'kb_sync_a'));
+    await db
+      .update(knowledgeBases)
+      .set({ queryVolume: sql`${knowledgeBases.queryVolume} + 1000` })
+      .where(eq(knowledgeBases.id, 'kb_sync_a'));
     expect((await list('category=policy')).ids).toEqual(['kb_sync_a', 'kb_sync_b']);
   });
 
   it('new and updated orders follow the dates', async () => {
-    await db.update(knowledgeBases).set({ updatedAt: new Date('2030-01-01T00:00:00Z') }).where(eq(knowledgeBases.id, 'kb_sync_b'));
+    await db
+      .update(knowledgeBases)
+      .set({ updatedAt: new Date('2030-01-01T00:00:00Z') })
+      .where(eq(knowledgeBases.id, 'kb_sync_b'));
     expect((await list('sort=updated')).ids[0]).toBe('kb_sync_b');
-    await db.update(knowledgeBases).set({ createdAt: new Date('2030-01-01T00:00:00Z') }).where(eq(knowledgeBases.id, 'kb_sync_c'));
+    await db
+      .update(knowledgeBases)
+      .set({ createdAt: new Date('2030-01-01T00:00:00Z') })
+      .where(eq(knowledgeBases.id, 'kb_sync_c'));
     expect((await list('sort=new')).ids[0]).toBe('kb_sync_c');
   });
 

@@ -21,24 +21,45 @@ const SLUG_OF = new Map<string, string>();
 
 const FIXTURES = [
   {
-    slug: 'constitution', publisher: 'harbor', title: 'Constitution Handbook', summary: 'Plain text of founding charters.',
-    description: 'Covers amendments and ratification debates.', language: 'en',
+    slug: 'constitution',
+    publisher: 'harbor',
+    title: 'Constitution Handbook',
+    summary: 'Plain text of founding charters.',
+    description: 'Covers amendments and ratification debates.',
+    language: 'en',
   },
   {
-    slug: 'societe', publisher: 'lumiere', title: 'Guide de la Société civile', summary: 'Les règles de la SOCIÉTÉ civile immobilière.',
-    description: 'Statuts, gérance et assemblées.', language: 'fr',
+    slug: 'societe',
+    publisher: 'lumiere',
+    title: 'Guide de la Société civile',
+    summary: 'Les règles de la SOCIÉTÉ civile immobilière.',
+    description: 'Statuts, gérance et assemblées.',
+    language: 'fr',
   },
   {
-    slug: 'tides', publisher: 'harbor', title: 'Ocean Tides Atlas', summary: 'Maps of tidal ranges along every coast.',
-    description: 'Includes a chapter on lunar cycles and the history of zymurgy aboard ships.', language: 'en',
+    slug: 'tides',
+    publisher: 'harbor',
+    title: 'Ocean Tides Atlas',
+    summary: 'Maps of tidal ranges along every coast.',
+    description: 'Includes a chapter on lunar cycles and the history of zymurgy aboard ships.',
+    language: 'en',
   },
   {
-    slug: 'herbal', publisher: 'quill', title: 'Herbal Remedies Review', summary: 'A review of phytotherapy evidence.',
-    description: 'Systematic appraisal of plant-based treatments.', language: 'en',
+    slug: 'herbal',
+    publisher: 'quill',
+    title: 'Herbal Remedies Review',
+    summary: 'A review of phytotherapy evidence.',
+    description: 'Systematic appraisal of plant-based treatments.',
+    language: 'en',
   },
   {
-    slug: 'draft', publisher: 'harbor', title: 'Constitution Drafts Secret', summary: 'Unpublished constitutional notes.',
-    description: 'Never listed.', language: 'en', status: 'draft' as const,
+    slug: 'draft',
+    publisher: 'harbor',
+    title: 'Constitution Drafts Secret',
+    summary: 'Unpublished constitutional notes.',
+    description: 'Never listed.',
+    language: 'en',
+    status: 'draft' as const,
   },
 ];
 
@@ -51,8 +72,16 @@ beforeAll(async () => {
   ]);
   await db.insert(knowledgeBases).values(
     FIXTURES.map((f, i) => ({
-      id: `kb_fixture${i}`, publisherId: `pub_${f.publisher}`, slug: f.slug, title: f.title, summary: f.summary, description: f.description,
-      category: 'legal' as const, tags: ['reference'], language: f.language, status: f.status ?? ('published' as const),
+      id: `kb_fixture${i}`,
+      publisherId: `pub_${f.publisher}`,
+      slug: f.slug,
+      title: f.title,
+      summary: f.summary,
+      description: f.description,
+      category: 'legal' as const,
+      tags: ['reference'],
+      language: f.language,
+      status: f.status ?? ('published' as const),
     })),
   );
   FIXTURES.forEach((f, i) => SLUG_OF.set(`kb_fixture${i}`, f.slug));

@@ -38,7 +38,10 @@ beforeAll(async () => {
 
 describe('the sample catalogue', () => {
   it('has ≥ 60 published knowledge bases, ≥ 10 per category, 2–3 drafts, ≥ 15 publishers', async () => {
-    const perCategory = await rows<{ category: string; n: number }>(db, sql`select category::text as category, count(*)::int as n from knowledge_bases where status = 'published' group by 1`);
+    const perCategory = await rows<{ category: string; n: number }>(
+      db,
+      sql`select category::text as category, count(*)::int as n from knowledge_bases where status = 'published' group by 1`,
+    );
     expect(perCategory.map((r) => r.category).sort()).toEqual(['education', 'health', 'legal', 'policy', 'research']);
     for (const r of perCategory) expect(r.n).toBeGreaterThanOrEqual(10);
     expect(perCategory.reduce((a, r) => a + r.n, 0)).toBeGreaterThanOrEqual(60);
@@ -50,9 +53,12 @@ describe('the sample catalogue', () => {
   });
 
   it('contains the twelve hosted knowledge bases exactly as agreed', async () => {
-    const found = await rows<{ slug: string; title: string; category: string; pslug: string; pname: string; status: string; backend: string }>(db, sql`
+    const found = await rows<{ slug: string; title: string; category: string; pslug: string; pname: string; status: string; backend: string }>(
+      db,
+      sql`
       select kb.slug, kb.title, kb.category::text as category, p.slug as pslug, p.name as pname, kb.status::text as status, kb.backend_kind::text as backend
-      from knowledge_bases kb join publishers p on p.id = kb.publisher_id`);
+      from knowledge_bases kb join publishers p on p.id = kb.publisher_id`,
+    );
     for (const [slug, title, category, pslug, pname] of HOSTED) {
       expect(found.find((r) => r.slug === slug)).toEqual({ slug, title, category, pslug, pname, status: 'published', backend: 'hosted' });
     }
@@ -61,7 +67,15 @@ describe('the sample catalogue', () => {
   it('every knowledge base: 2–5 tags from a shared vocabulary of 25–35, 3–4 sample questions, 2–4 paragraphs, a free taster and three paid plans', async () => {
     expect(TAG_VOCABULARY.length).toBeGreaterThanOrEqual(25);
     expect(TAG_VOCABULARY.length).toBeLessThanOrEqual(35);
-    const kbs = await rows<{ id: string; tags: string[]; sample_questions: string[]; description: string; summary: string; created_at: Date; updated_at: Date }>(db, sql`select * from knowledge_bases`);
+    const kbs = await rows<{
+      id: string;
+      tags: string[];
+      sample_questions: string[];
+      description: string;
+      summary: string;
+      created_at: Date;
+      updated_at: Date;
+    }>(db, sql`select * from knowledge_bases`);
     const tagUse = new Map<string, number>();
     for (const kb of kbs) {
       expect(kb.tags.length).toBeGreaterThanOrEqual(2);
@@ -81,10 +95,13 @@ describe('the sample catalogue', () => {
     }
     // Several tags are shared by many knowledge bases, so filters combine.
     expect([...tagUse.values()].filter((n) => n >= 6).length).toBeGreaterThanOrEqual(5);
-    const plans = await rows<{ kb_id: string; names: string[]; caps: number[]; rpm: number[]; prices: number[] }>(db, sql`
+    const plans = await rows<{ kb_id: string; names: string[]; caps: number[]; rpm: number[]; prices: number[] }>(
+      db,
+      sql`
       select kb_id, array_agg(name order by sort_order) as names, array_agg(queries_per_period order by sort_order) as caps,
              array_agg(requests_per_minute order by sort_order) as rpm, array_agg(price_cents order by sort_order) as prices
-      from plans group by kb_id`);
+      from plans group by kb_id`,
+    );
     expect(plans).toHaveLength(kbs.length);
     for (const p of plans) {
       // The free taster first (lib/seed/catalog.ts TASTER_PLAN), then the three paid tiers.
@@ -103,13 +120,22 @@ describe('the sample catalogue', () => {
   });
 
   it('derives the counters from subscriptions and usage rows', async () => {
-    const before = await rows<{ id: string; s: number; q: number }>(db, sql`select id, subscribers_count as s, query_volume as q from knowledge_bases order by id`);
+    const before = await rows<{ id: string; s: number; q: number }>(
+      db,
+      sql`select id, subscribers_count as s, query_volume as q from knowledge_bases order by id`,
+    );
     await db.execute(sql`update knowledge_bases set subscribers_count = 0, query_volume = 0`);
     await recomputeCatalogCounters(db);
-    const after = await rows<{ id: string; s: number; q: number }>(db, sql`select id, subscribers_count as s, query_volume as q from knowledge_bases order by id`);
+    const after = await rows<{ id: string; s: number; q: number }>(
+      db,
+      sql`select id, subscribers_count as s, query_volume as q from knowledge_bases order by id`,
+    );
     expect(after).toEqual(before);
-    const [check] = await rows<{ s: number; q: number }>(db, sql`
-      select (select count(*)::int from subscriptions where status = 'active') as s, (select coalesce(sum(queries), 0)::int from usage_daily) as q`);
+    const [check] = await rows<{ s: number; q: number }>(
+      db,
+      sql`
+      select (select count(*)::int from subscriptions where status = 'active') as s, (select coalesce(sum(queries), 0)::int from usage_daily) as q`,
+    );
     expect(before.reduce((a, r) => a + Number(r.s), 0)).toBe(check.s);
     expect(before.reduce((a, r) => a + Number(r.q), 0)).toBe(check.q);
     expect(check.s).toBeGreaterThan(100);
@@ -118,13 +144,19 @@ describe('the sample catalogue', () => {
   it('has subscriptions in varied states, never over a plan cap, buyers who cannot sign in', async () => {
     const states = await rows<{ status: string }>(db, sql`select distinct status::text as status from subscriptions`);
     expect(states.map((s) => s.status).sort()).toEqual(['active', 'expired', 'past_due']);
-    const [over] = await rows<{ n: number }>(db, sql`
+    const [over] = await rows<{ n: number }>(
+      db,
+      sql`
       select count(*)::int as n from usage_periods u join subscriptions s on s.id = u.subscription_id join plans p on p.id = s.plan_id
-      where u.used > p.queries_per_period`);
+      where u.used > p.queries_per_period`,
+    );
     expect(over.n).toBe(0);
-    const [current] = await rows<{ n: number }>(db, sql`
+    const [current] = await rows<{ n: number }>(
+      db,
+      sql`
       select count(*)::int as n from subscriptions s where s.status = 'active'
-      and not exists (select 1 from usage_periods u where u.subscription_id = s.id and u.period_start = s.current_period_start)`);
+      and not exists (select 1 from usage_periods u where u.subscription_id = s.id and u.period_start = s.current_period_start)`,
+    );
     expect(current.n).toBe(0);
     const [withPassword] = await rows<{ n: number }>(db, sql`select count(*)::int as n from users where password_hash is not null`);
     expect(withPassword.n).toBe(0);
@@ -134,13 +166,17 @@ describe('the sample catalogue', () => {
 
   it('is deterministic: ids, texts and subscriber counts do not depend on the seeding date', async () => {
     const read = (database: Database) =>
-      rows<{ id: string; slug: string; title: string; description: string; s: number }>(database, sql`
-        select id, slug, title, description, subscribers_count as s from knowledge_bases order by slug`);
+      rows<{ id: string; slug: string; title: string; description: string; s: number }>(
+        database,
+        sql`
+        select id, slug, title, description, subscribers_count as s from knowledge_bases order by slug`,
+      );
     expect(await read(other)).toEqual(await read(db));
   });
 
   it('is idempotent: a second run changes nothing', async () => {
-    const count = async () => (await rows<{ n: number }>(db, sql`select (select count(*) from knowledge_bases) + (select count(*) from subscriptions) as n`))[0].n;
+    const count = async () =>
+      (await rows<{ n: number }>(db, sql`select (select count(*) from knowledge_bases) + (select count(*) from subscriptions) as n`))[0].n;
     const before = await count();
     expect((await seedCatalog(db)).skipped).toBe(true);
     expect(await count()).toBe(before);

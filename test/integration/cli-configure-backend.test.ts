@@ -13,7 +13,10 @@ const SECRETS = `${'i'.repeat(24)}\n${'s'.repeat(40)}\n`;
 vi.mock('node:fs', async (original) => {
   const fs = await original<typeof import('node:fs')>();
   // The command reads its two secrets from standard input (fd 0).
-  return { ...fs, readFileSync: (file: unknown, ...rest: unknown[]) => (file === 0 ? SECRETS : (fs.readFileSync as (...a: unknown[]) => unknown)(file, ...rest)) };
+  return {
+    ...fs,
+    readFileSync: (file: unknown, ...rest: unknown[]) => (file === 0 ? SECRETS : (fs.readFileSync as (...a: unknown[]) => unknown)(file, ...rest)),
+  };
 });
 
 let db: Database;

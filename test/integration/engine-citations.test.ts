@@ -25,9 +25,14 @@ const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 beforeAll(async () => {
   db = (await createTestDatabase({ seed: true })).db;
-  const docs = (await db.execute(sql`
+  const docs = (
+    await db.execute(sql`
     select d.id, d.source_name, k.slug from documents d join knowledge_bases k on k.id = d.kb_id
-    where k.slug in (${sql.join([...new Set(questions.map((q) => q.kb))].map((s) => sql`${s}`), sql`, `)})`)).rows as Array<{ id: string; source_name: string; slug: string }>;
+    where k.slug in (${sql.join(
+      [...new Set(questions.map((q) => q.kb))].map((s) => sql`${s}`),
+      sql`, `,
+    )})`)
+  ).rows as Array<{ id: string; source_name: string; slug: string }>;
   const bySlug = new Map<string, typeof docs>();
   for (const d of docs) bySlug.set(d.slug, [...(bySlug.get(d.slug) ?? []), d]);
   for (const [slug, list] of bySlug) {
@@ -50,7 +55,9 @@ describe('citation verification over the evaluation set', () => {
   });
 
   it('every excerpt occurs verbatim in the cited document, on the cited page', async () => {
-    const kbIds = new Map(((await db.execute(sql`select id, slug from knowledge_bases`)).rows as Array<{ id: string; slug: string }>).map((r) => [r.slug, r.id]));
+    const kbIds = new Map(
+      ((await db.execute(sql`select id, slug from knowledge_bases`)).rows as Array<{ id: string; slug: string }>).map((r) => [r.slug, r.id]),
+    );
     let citations = 0;
     let pdfCitations = 0;
     const failures: string[] = [];

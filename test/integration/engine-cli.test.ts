@@ -31,7 +31,10 @@ beforeAll(async () => {
   db = (await createTestDatabase()).db;
   folder = mkdtempSync(path.join(os.tmpdir(), 'almanac-engine-cli-'));
   writeFileSync(path.join(folder, 'beekeeping.md'), '# Beekeeping\n\nA healthy hive holds one queen and up to sixty thousand workers in summer.\n');
-  writeFileSync(path.join(folder, 'swarms.pdf.txt'), '# Swarms\nSwarming usually happens in late spring.\n---page---\n## Catching a swarm\n\nA swarm box should be placed at least three metres above the ground.');
+  writeFileSync(
+    path.join(folder, 'swarms.pdf.txt'),
+    '# Swarms\nSwarming usually happens in late spring.\n---page---\n## Catching a swarm\n\nA swarm box should be placed at least three metres above the ground.',
+  );
   writeFileSync(path.join(folder, 'notes.docx'), 'not a document format we read');
   writeFileSync(path.join(folder, 'sample-questions.json'), '["ignored"]');
 });
@@ -41,7 +44,18 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('engine CLI', () => {
   it('create-kb, ingest a folder (with a failure), ask, delete-document, reindex', async () => {
-    const created = await run('create-kb', ['--title', 'Apiary Handbook', '--publisher', 'Hive Press', '--category', 'education', '--tags', 'bees,farming', '--summary', 'Practical notes about keeping bees.']);
+    const created = await run('create-kb', [
+      '--title',
+      'Apiary Handbook',
+      '--publisher',
+      'Hive Press',
+      '--category',
+      'education',
+      '--tags',
+      'bees,farming',
+      '--summary',
+      'Practical notes about keeping bees.',
+    ]);
     expect(created.code).toBe(0);
     const kbId = /Created knowledge base (kb_\w+)/.exec(created.out)![1];
     const kb = (await db.execute(sql`select slug, status, backend_kind, tags from knowledge_bases where id = ${kbId}`)).rows[0];

@@ -13,12 +13,24 @@ import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 const shipped = GATE_MODEL.threshold;
 /** Fifteen questions per topic, as the calibration list has them, each scoring `score(topic, k)`. */
 const scores = (score: (topic: string, k: number) => number): CalibrationScore[] =>
-  ['cooking', 'sport', 'vehicles', 'astronomy', 'entertainment'].flatMap((domain) => Array.from({ length: 15 }, (_, k) => ({ domain, score: score(domain, k) })));
+  ['cooking', 'sport', 'vehicles', 'astronomy', 'entertainment'].flatMap((domain) =>
+    Array.from({ length: 15 }, (_, k) => ({ domain, score: score(domain, k) })),
+  );
 
 describe('a knowledge base’s own gate threshold, from the calibration questions', () => {
   it('is the shipped one when the calibration questions are refused anyway', () => {
-    expect(thresholdFromScores(scores(() => shipped - 2), shipped)).toBeNull();
-    expect(thresholdFromScores(scores(() => -Infinity), shipped)).toBeNull();
+    expect(
+      thresholdFromScores(
+        scores(() => shipped - 2),
+        shipped,
+      ),
+    ).toBeNull();
+    expect(
+      thresholdFromScores(
+        scores(() => -Infinity),
+        shipped,
+      ),
+    ).toBeNull();
   });
 
   it('rises just above the question at the 95th percentile, so that 95% of them are refused', () => {
@@ -33,7 +45,12 @@ describe('a knowledge base’s own gate threshold, from the calibration question
   });
 
   it('never rises above the cap, however broad the knowledge base', () => {
-    expect(thresholdFromScores(scores((topic, k) => (k < 7 ? shipped + 5 : shipped - 1)), shipped)).toBe(CALIBRATION_CAP);
+    expect(
+      thresholdFromScores(
+        scores((topic, k) => (k < 7 ? shipped + 5 : shipped - 1)),
+        shipped,
+      ),
+    ).toBe(CALIBRATION_CAP);
   });
 
   it('leaves out the topic the knowledge base is about: a cookbook is not made stricter by recipe questions', () => {
@@ -58,12 +75,20 @@ describe('the stored threshold on the answer path', () => {
 
   beforeAll(async () => {
     db = (await createTestDatabase()).db;
-    const kb = await createHostedKnowledgeBase(db, { title: 'Stroke Care', publisher: 'Calibration Test Press', category: 'health', tags: [], summary: 'Acute stroke care.' });
+    const kb = await createHostedKnowledgeBase(db, {
+      title: 'Stroke Care',
+      publisher: 'Calibration Test Press',
+      category: 'health',
+      tags: [],
+      summary: 'Acute stroke care.',
+    });
     if (!kb.ok) throw new Error(kb.message);
     kbId = kb.id;
     const result = await ingestDocument(db, kbId, {
       sourceName: 'stroke.md',
-      bytes: new TextEncoder().encode('# Acute Stroke\n\nThrombolysis dissolves the clot. Thrombolysis must start within 4.5 hours of symptom onset. Thrombolysis is contraindicated after recent surgery.\n'),
+      bytes: new TextEncoder().encode(
+        '# Acute Stroke\n\nThrombolysis dissolves the clot. Thrombolysis must start within 4.5 hours of symptom onset. Thrombolysis is contraindicated after recent surgery.\n',
+      ),
     });
     if (!result.ok) throw new Error(result.message);
   });

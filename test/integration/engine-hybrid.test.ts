@@ -25,7 +25,13 @@ let embeddings: EmbeddingsConfig;
 let kb: string;
 
 async function newKnowledgeBase(title: string): Promise<string> {
-  const created = await createHostedKnowledgeBase(db, { title, publisher: 'Hybrid Test Press', category: 'health', tags: [], summary: 'Hybrid retrieval tests.' });
+  const created = await createHostedKnowledgeBase(db, {
+    title,
+    publisher: 'Hybrid Test Press',
+    category: 'health',
+    tags: [],
+    summary: 'Hybrid retrieval tests.',
+  });
   if (!created.ok) throw new Error(created.message);
   return created.id;
 }
@@ -55,9 +61,11 @@ afterAll(async () => {
 
 describe('hybrid retrieval', () => {
   it('stores one unit-length vector per chunk, tagged with the model', async () => {
-    const rows = (await db.execute(sql`
+    const rows = (
+      await db.execute(sql`
       select e.model, array_length(e.embedding, 1) as dim, (select sum(x * x) from unnest(e.embedding) x) as norm
-      from chunk_embeddings e where e.kb_id = ${kb}`)).rows as Array<{ model: string; dim: number; norm: number }>;
+      from chunk_embeddings e where e.kb_id = ${kb}`)
+    ).rows as Array<{ model: string; dim: number; norm: number }>;
     const chunks = (await db.execute(sql`select count(*)::int as n from chunks where kb_id = ${kb}`)).rows as Array<{ n: number }>;
     expect(rows.length).toBe(chunks[0].n);
     for (const r of rows) {
@@ -124,8 +132,10 @@ describe('hybrid retrieval', () => {
 
   it('reindex re-embeds every chunk', async () => {
     expect((await reindexKnowledgeBase(db, kb, { embeddings })).ok).toBe(true);
-    const missing = (await db.execute(sql`
-      select count(*)::int as n from chunks c left join chunk_embeddings e on e.chunk_id = c.id where c.kb_id = ${kb} and e.chunk_id is null`)).rows as Array<{ n: number }>;
+    const missing = (
+      await db.execute(sql`
+      select count(*)::int as n from chunks c left join chunk_embeddings e on e.chunk_id = c.id where c.kb_id = ${kb} and e.chunk_id is null`)
+    ).rows as Array<{ n: number }>;
     expect(missing[0].n).toBe(0);
   });
 });
@@ -177,7 +187,11 @@ describe('nearest chunks: pgvector on PGlite, the portable fallback on a server 
     const unit = (v: number[]) => v.map((x) => x / (Math.hypot(...v) || 1));
     const q = unit(question);
     return (r.rows as Array<{ id: number; heading: string | null; content: string; source_name: string }>)
-      .map((c) => ({ id: Number(c.id), source: c.source_name, sim: unit(fakeEmbedding(`${c.heading ?? ''}\n${c.content}`, DIM)).reduce((a, x, i) => a + x * q[i], 0) }))
+      .map((c) => ({
+        id: Number(c.id),
+        source: c.source_name,
+        sim: unit(fakeEmbedding(`${c.heading ?? ''}\n${c.content}`, DIM)).reduce((a, x, i) => a + x * q[i], 0),
+      }))
       .sort((a, b) => b.sim - a.sim || a.id - b.id)
       .map((c) => c.source);
   }

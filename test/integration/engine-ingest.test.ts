@@ -11,7 +11,13 @@ const enc = (s: string) => new TextEncoder().encode(s);
 let db: Database;
 
 async function newKb(title = 'Ingest Test Base'): Promise<string> {
-  const created = await createHostedKnowledgeBase(db, { title, publisher: 'Engine Test Press', category: 'research', tags: ['test'], summary: 'A knowledge base used by the engine tests.' });
+  const created = await createHostedKnowledgeBase(db, {
+    title,
+    publisher: 'Engine Test Press',
+    category: 'research',
+    tags: ['test'],
+    summary: 'A knowledge base used by the engine tests.',
+  });
   if (!created.ok) throw new Error(created.message);
   return created.id;
 }
@@ -29,8 +35,13 @@ async function snapshot(kbId: string) {
 }
 
 async function chunkRows(documentId: string) {
-  return (await db.execute(sql`select ordinal, page, heading, content, lexeme_count from chunks where document_id = ${documentId} order by ordinal`)).rows as Array<{
-    ordinal: number; page: number | null; heading: string | null; content: string; lexeme_count: number;
+  return (await db.execute(sql`select ordinal, page, heading, content, lexeme_count from chunks where document_id = ${documentId} order by ordinal`))
+    .rows as Array<{
+    ordinal: number;
+    page: number | null;
+    heading: string | null;
+    content: string;
+    lexeme_count: number;
   }>;
 }
 
@@ -157,7 +168,10 @@ describe('replacement, duplicates and counts', () => {
     await db.execute(sql`update knowledge_bases set updated_at = '2020-01-01T00:00:00Z' where id = ${kb}`);
     const a = await ingestDocument(db, kb, { sourceName: 'a.txt', bytes: enc('Alpha\n\nAlpha paragraph about bees and pollination.') });
     await ingestDocument(db, kb, { sourceName: 'b.txt', bytes: enc('Beta\n\nBeta paragraph about wasps and nests.') });
-    let row = (await db.execute(sql`select documents_count, updated_at from knowledge_bases where id = ${kb}`)).rows[0] as { documents_count: number; updated_at: Date | string };
+    let row = (await db.execute(sql`select documents_count, updated_at from knowledge_bases where id = ${kb}`)).rows[0] as {
+      documents_count: number;
+      updated_at: Date | string;
+    };
     expect(row.documents_count).toBe(2);
     expect(new Date(row.updated_at).getTime()).toBeGreaterThan(Date.parse('2021-01-01'));
     if (!a.ok) throw new Error('ingest failed');
@@ -196,12 +210,32 @@ describe('bad files leave the knowledge base unchanged', () => {
     { name: 'whitespace only', sourceName: 'blank.txt', bytes: () => enc('   \n\n  \n'), code: 'no_text' },
     { name: 'unsupported type', sourceName: 'report.docx', bytes: () => enc('PK fake office file'), code: 'unsupported_type' },
     { name: 'over the size limit', sourceName: 'big.txt', bytes: () => enc('Big\n\n' + 'word '.repeat(500)), code: 'file_too_large', maxBytes: 1_000 },
-    { name: 'corrupt PDF', sourceName: 'broken.pdf', bytes: () => enc('%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage without xref or pages'), code: 'corrupt_pdf' },
+    {
+      name: 'corrupt PDF',
+      sourceName: 'broken.pdf',
+      bytes: () => enc('%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage without xref or pages'),
+      code: 'corrupt_pdf',
+    },
     { name: 'not a PDF at all', sourceName: 'fake.pdf', bytes: () => enc('just some text pretending'), code: 'corrupt_pdf' },
-    { name: 'truncated PDF', sourceName: 'truncated.pdf', bytes: async () => (await renderPdfFromSource(parsePdfSource('# T\nSome words here.'))).slice(0, 200), code: 'corrupt_pdf' },
+    {
+      name: 'truncated PDF',
+      sourceName: 'truncated.pdf',
+      bytes: async () => (await renderPdfFromSource(parsePdfSource('# T\nSome words here.'))).slice(0, 200),
+      code: 'corrupt_pdf',
+    },
     // Text that is not UTF-8 is read as Windows-1252 (lib/engine/parsers.ts decodeText); binary data is refused.
-    { name: 'binary data named .txt', sourceName: 'photo.txt', bytes: () => new Uint8Array([0x54, 0x69, 0x74, 0x6c, 0x65, 0x0a, 0x00, 0xff, 0xfe, 0xfd]), code: 'invalid_encoding' },
-    { name: 'HTML without text', sourceName: 'empty.html', bytes: () => enc('<html><head><title>Nothing</title><script>x()</script></head><body><nav>menu</nav></body></html>'), code: 'no_text' },
+    {
+      name: 'binary data named .txt',
+      sourceName: 'photo.txt',
+      bytes: () => new Uint8Array([0x54, 0x69, 0x74, 0x6c, 0x65, 0x0a, 0x00, 0xff, 0xfe, 0xfd]),
+      code: 'invalid_encoding',
+    },
+    {
+      name: 'HTML without text',
+      sourceName: 'empty.html',
+      bytes: () => enc('<html><head><title>Nothing</title><script>x()</script></head><body><nav>menu</nav></body></html>'),
+      code: 'no_text',
+    },
   ];
 
   it.each(cases)('$name → $code', async ({ sourceName, bytes, code, maxBytes }) => {

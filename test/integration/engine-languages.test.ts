@@ -28,14 +28,23 @@ async function make(language: string, title: string, files: Array<[string, strin
 beforeAll(async () => {
   db = (await createTestDatabase()).db;
   await make('es', 'Derecho de prueba', [
-    ['amparo.md', '# El recurso de amparo\n\nEl recurso de amparo protege los derechos fundamentales reconocidos en los artículos 14 a 29 de la Constitución, así como la objeción de conciencia. Se interpone ante el Tribunal Constitucional una vez agotada la vía judicial ordinaria.\n\n## Plazos\n\nEl plazo para recurrir es de treinta días hábiles desde la notificación de la resolución judicial.'],
+    [
+      'amparo.md',
+      '# El recurso de amparo\n\nEl recurso de amparo protege los derechos fundamentales reconocidos en los artículos 14 a 29 de la Constitución, así como la objeción de conciencia. Se interpone ante el Tribunal Constitucional una vez agotada la vía judicial ordinaria.\n\n## Plazos\n\nEl plazo para recurrir es de treinta días hábiles desde la notificación de la resolución judicial.',
+    ],
     ['reforma.md', '# La reforma constitucional\n\nLa reforma ordinaria exige una mayoría de tres quintos de cada una de las Cámaras.'],
   ]);
   await make('de', 'Forschungsdaten im Test', [
-    ['aufbewahrung.md', '# Aufbewahrung\n\nForschungsdaten, die einer Veröffentlichung zugrunde liegen, müssen mindestens zehn Jahre aufbewahrt werden. Für Daten aus Drittmittelprojekten gelten oft längere Fristen.'],
+    [
+      'aufbewahrung.md',
+      '# Aufbewahrung\n\nForschungsdaten, die einer Veröffentlichung zugrunde liegen, müssen mindestens zehn Jahre aufbewahrt werden. Für Daten aus Drittmittelprojekten gelten oft längere Fristen.',
+    ],
   ]);
   await make('fr', 'Sociétés de test', [
-    ['president.md', '# Le président de la SAS\n\nLe président représente la société à l’égard des tiers. Il est investi des pouvoirs les plus étendus pour agir en toute circonstance au nom de la société.'],
+    [
+      'president.md',
+      '# Le président de la SAS\n\nLe président représente la société à l’égard des tiers. Il est investi des pouvoirs les plus étendus pour agir en toute circonstance au nom de la société.',
+    ],
   ]);
 });
 
@@ -52,7 +61,9 @@ describe('per-language stemming', () => {
     const search = await searchChunks(db, kb.get('es')!, '¿Qué derechos protege el recurso de amparo?', { limit: 5 });
     expect(search.config).toBe('almanac_es');
     expect(search.terms.map((t) => t.lexeme).sort()).toEqual(['ampar', 'derech', 'proteg', 'recurs']);
-    const answer = await answerHostedQuery({ kbId: kb.get('es')!, query: '¿Qué derechos protege el recurso de amparo?', requestId: 'req_es' }, db, { llm: null });
+    const answer = await answerHostedQuery({ kbId: kb.get('es')!, query: '¿Qué derechos protege el recurso de amparo?', requestId: 'req_es' }, db, {
+      llm: null,
+    });
     expect(answer.citations.length).toBeGreaterThan(0);
     expect(answer.answer).toContain('derechos fundamentales');
     // Typed without accents, it finds the same passage.
@@ -61,7 +72,9 @@ describe('per-language stemming', () => {
   });
 
   it('German and French questions find their answers through inflected forms', async () => {
-    const de = await answerHostedQuery({ kbId: kb.get('de')!, query: 'Wie lange muss man Forschungsdaten aufbewahren?', requestId: 'req_de' }, db, { llm: null });
+    const de = await answerHostedQuery({ kbId: kb.get('de')!, query: 'Wie lange muss man Forschungsdaten aufbewahren?', requestId: 'req_de' }, db, {
+      llm: null,
+    });
     expect(de.answer).toContain('zehn Jahre');
     const deTerms = (await searchChunks(db, kb.get('de')!, 'Gilt das für Forschungsdaten?', { limit: 1 })).terms.map((t) => t.word);
     expect(deTerms).not.toContain('fur'); // "für" is a German stop word as typed

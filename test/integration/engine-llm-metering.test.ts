@@ -21,14 +21,20 @@ import { rememberSecret } from '../support/log-scan';
  * content, an answer citing only passages it was not given, an answer citing nothing, a reply after the timeout).
  * Each time the buyer still gets the extractive answer with its citation, and each query counts exactly once.
  */
-type Behaviour = 'good' | 'error' | 'not-json' | 'no-content' | 'invented-citation' | 'no-citation' | 'slow' | 'stream' | 'stream-no-citation' | 'stream-broken';
+type Behaviour =
+  'good' | 'error' | 'not-json' | 'no-content' | 'invented-citation' | 'no-citation' | 'slow' | 'stream' | 'stream-no-citation' | 'stream-broken';
 let behaviour: Behaviour = 'good';
 let handle: DatabaseHandle;
 let server: Server;
 let kb: string;
 let key: BoughtKey;
 const prompts: string[] = [];
-const saved = { LLM_BASE_URL: process.env.LLM_BASE_URL, LLM_API_KEY: process.env.LLM_API_KEY, LLM_MODEL: process.env.LLM_MODEL, LLM_TIMEOUT_MS: process.env.LLM_TIMEOUT_MS };
+const saved = {
+  LLM_BASE_URL: process.env.LLM_BASE_URL,
+  LLM_API_KEY: process.env.LLM_API_KEY,
+  LLM_MODEL: process.env.LLM_MODEL,
+  LLM_TIMEOUT_MS: process.env.LLM_TIMEOUT_MS,
+};
 
 const readBody = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {
@@ -150,14 +156,18 @@ describe('streamed LLM answers', () => {
   async function streamed(query: string) {
     const started = performance.now();
     const response = await POST(
-      new Request(`http://localhost/kb/${kb}/query`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', Authorization: `Bearer ${key.key}` }, body: JSON.stringify({ query }) }),
+      new Request(`http://localhost/kb/${kb}/query`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', Authorization: `Bearer ${key.key}` },
+        body: JSON.stringify({ query }),
+      }),
       { params: Promise.resolve({ kbId: kb }) },
     );
     expect(response.status).toBe(200);
     return readTimedEvents(response, started);
   }
 
-  it('sends the model\'s answer piece by piece as it is written, invented markers dropped, counted once at done (measured)', async () => {
+  it("sends the model's answer piece by piece as it is written, invented markers dropped, counted once at done (measured)", async () => {
     behaviour = 'stream';
     const before = await used();
     const events = await streamed('How often should stored water be replaced?');
@@ -167,14 +177,19 @@ describe('streamed LLM answers', () => {
     expect(names.slice(1, -1).every((n) => n === 'delta')).toBe(true);
     // The citations list every passage the model was given, in its numbering; the markers refer to them.
     expect(events[0]!.data.map((c: { title: string }) => c.title).sort()).toEqual(['Water Safety', 'Water Storage']);
-    const text = events.filter((e) => e.event === 'delta').map((e) => e.data.text).join('');
+    const text = events
+      .filter((e) => e.event === 'delta')
+      .map((e) => e.data.text)
+      .join('');
     expect(text).toMatch(/^Replace stored water every six months \[\d\]\. Keep it in clean, covered containers \[\d\]\. Boil it first if in doubt\.$/);
     const cited = Number(/\[(\d)\]/.exec(text)![1]);
     expect(events[0]!.data[cited - 1].title).toBe('Water Storage');
     const first = (name: string) => events.find((e) => e.event === name)!.ms;
     // The model takes 600 ms: the first piece comes with the citations, long before the rest.
     expect(first('delta')).toBeLessThan(first('done') - 400);
-    console.log(`streamed chat-model answer: citations at ${first('citations').toFixed(0)} ms, first delta at ${first('delta').toFixed(0)} ms, done at ${first('done').toFixed(0)} ms`);
+    console.log(
+      `streamed chat-model answer: citations at ${first('citations').toFixed(0)} ms, first delta at ${first('delta').toFixed(0)} ms, done at ${first('done').toFixed(0)} ms`,
+    );
     expect(events.at(-1)!.data).toMatchObject({ tokens_used: 99, usage: { used: before + 1 } });
     expect(await used()).toBe(before + 1);
   });
@@ -185,7 +200,12 @@ describe('streamed LLM answers', () => {
     const events = await streamed('How often should stored water be replaced?');
     expect(events.map((e) => e.event)[0]).toBe('citations');
     expect(events[0]!.data[0].title).toBe('Water Storage');
-    expect(events.filter((e) => e.event === 'delta').map((e) => e.data.text).join('')).toContain('every six months');
+    expect(
+      events
+        .filter((e) => e.event === 'delta')
+        .map((e) => e.data.text)
+        .join(''),
+    ).toContain('every six months');
     expect(events.at(-1)!.event).toBe('done');
     expect(await used()).toBe(before + 1);
   });

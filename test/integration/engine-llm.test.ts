@@ -19,7 +19,11 @@ let kb: string;
 let server: Server;
 let llm: LlmConfig;
 let reply: (body: { model: string; messages: Array<{ role: string; content: string }> }) => { status?: number; json?: unknown; delayMs?: number };
-const received: Array<{ auth: string | undefined; path: string; body: { model: string; messages: Array<{ role: string; content: string }>; temperature?: number } }> = [];
+const received: Array<{
+  auth: string | undefined;
+  path: string;
+  body: { model: string; messages: Array<{ role: string; content: string }>; temperature?: number };
+}> = [];
 
 const readBody = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {
@@ -37,13 +41,22 @@ function passageNumber(prompt: string, needle: string): number {
 
 beforeAll(async () => {
   db = (await createTestDatabase()).db;
-  const created = await createHostedKnowledgeBase(db, { title: 'LLM Test Base', publisher: 'LLM Test Press', category: 'health', tags: [], summary: 'Knowledge base for LLM mode tests.' });
+  const created = await createHostedKnowledgeBase(db, {
+    title: 'LLM Test Base',
+    publisher: 'LLM Test Press',
+    category: 'health',
+    tags: [],
+    summary: 'Knowledge base for LLM mode tests.',
+  });
   if (!created.ok) throw new Error(created.message);
   kb = created.id;
   for (const [name, text] of [
     ['boil.md', '# Water Safety\n\nBoil drinking water for one full minute to make it safe. At altitudes above 2,000 metres, boil water for three minutes.'],
     ['storage.md', '# Water Storage\n\nStore treated water in clean, covered containers. Replace stored water every six months.'],
-    ['filters.md', '# Filters\n\nCeramic filters remove bacteria but not viruses. Combine filtering with chemical disinfection for full protection of drinking water.'],
+    [
+      'filters.md',
+      '# Filters\n\nCeramic filters remove bacteria but not viruses. Combine filtering with chemical disinfection for full protection of drinking water.',
+    ],
   ]) {
     const r = await ingestDocument(db, kb, { sourceName: name, bytes: enc(text) });
     if (!r.ok) throw new Error(r.message);
@@ -95,9 +108,16 @@ describe('LLM mode', () => {
       const prompt = body.messages[1].content;
       const a = passageNumber(prompt, 'Ceramic filters');
       const b = passageNumber(prompt, 'one full minute');
-      return { json: { choices: [{ message: { content: `Filter and disinfect [${a}]; boiling also works [${b}, 99]. See also [42].` } }], usage: { total_tokens: 50 } } };
+      return {
+        json: {
+          choices: [{ message: { content: `Filter and disinfect [${a}]; boiling also works [${b}, 99]. See also [42].` } }],
+          usage: { total_tokens: 50 },
+        },
+      };
     };
-    const answer = await answerHostedQuery({ kbId: kb, query: 'How do I make drinking water safe with filters or boiling?', requestId: 'req_llm' }, db, { llm });
+    const answer = await answerHostedQuery({ kbId: kb, query: 'How do I make drinking water safe with filters or boiling?', requestId: 'req_llm' }, db, {
+      llm,
+    });
     expect(answer.citations.map((c) => c.title)).toEqual(['Filters', 'Water Safety']);
     expect(answer.answer).toBe('Filter and disinfect [1]; boiling also works [2]. See also.');
   });

@@ -59,10 +59,16 @@ afterAll(() => {
   if (report) writeFileSync(report, [...summary, '', ...failures, ''].join('\n'));
 });
 
-describe('the seeded marketplace answers and refuses questions asked in a buyer\'s words', () => {
+describe("the seeded marketplace answers and refuses questions asked in a buyer's words", () => {
   it('every hosted demo knowledge base has at least five answerable questions and two it must refuse', () => {
-    expect(SLUGS.filter((slug) => !kbIds.has(slug)), 'questions for a knowledge base that is not published').toEqual([]);
-    expect([...kbIds.keys()].filter((slug) => !SLUGS.includes(slug)), 'published knowledge bases without natural questions').toEqual([]);
+    expect(
+      SLUGS.filter((slug) => !kbIds.has(slug)),
+      'questions for a knowledge base that is not published',
+    ).toEqual([]);
+    expect(
+      [...kbIds.keys()].filter((slug) => !SLUGS.includes(slug)),
+      'published knowledge bases without natural questions',
+    ).toEqual([]);
     for (const slug of SLUGS) {
       const mine = QUESTIONS.filter((q) => q.kb === slug);
       expect(mine.filter((q) => q.expect).length, slug).toBeGreaterThanOrEqual(5);

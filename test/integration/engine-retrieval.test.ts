@@ -19,7 +19,10 @@ let kbB: string;
 const sources = new Map<string, { name: string; bytes: Uint8Array }>();
 
 const filler = (topic: string, n: number) =>
-  Array.from({ length: n }, (_, i) => `Paragraph ${i + 1} of the ${topic} survey records ordinary observations about weather, soil, staffing and budgets.`).join(' ');
+  Array.from(
+    { length: n },
+    (_, i) => `Paragraph ${i + 1} of the ${topic} survey records ordinary observations about weather, soil, staffing and budgets.`,
+  ).join(' ');
 
 async function ingest(kb: string, name: string, bytes: Uint8Array) {
   const result = await ingestDocument(db, kb, { sourceName: name, bytes });
@@ -31,19 +34,51 @@ async function ingest(kb: string, name: string, bytes: Uint8Array) {
 beforeAll(async () => {
   db = (await createTestDatabase()).db;
   const mk = async (title: string) => {
-    const r = await createHostedKnowledgeBase(db, { title, publisher: 'Retrieval Test Press', category: 'health', tags: [], summary: 'Retrieval test knowledge base.' });
+    const r = await createHostedKnowledgeBase(db, {
+      title,
+      publisher: 'Retrieval Test Press',
+      category: 'health',
+      tags: [],
+      summary: 'Retrieval test knowledge base.',
+    });
     if (!r.ok) throw new Error(r.message);
     return r.id;
   };
   kbA = await mk('Retrieval Base A');
   kbB = await mk('Retrieval Base B');
   // Dense in the rare term "thrombolysis": short and about it.
-  await ingest(kbA, 'stroke.md', enc(`# Acute Stroke\n\nThrombolysis dissolves the clot. Thrombolysis must start within 4.5 hours of symptom onset. Thrombolysis is contraindicated after recent surgery.\n`));
+  await ingest(
+    kbA,
+    'stroke.md',
+    enc(
+      `# Acute Stroke\n\nThrombolysis dissolves the clot. Thrombolysis must start within 4.5 hours of symptom onset. Thrombolysis is contraindicated after recent surgery.\n`,
+    ),
+  );
   // Long, mentions the rare term once in passing.
-  await ingest(kbA, 'annual-report.md', enc(`# Annual Report\n\n${filler('hospital', 40)} One ward mentioned thrombolysis in a staff newsletter. ${filler('clinic', 30)}\n`));
-  await ingest(kbA, 'nutrition.md', enc(`# Salt and Blood Pressure\n\nReducing dietary sodium lowers blood pressure in most adults. The freedom of speech of dietitians is not discussed here.\n\n## Potassium\n\nPotassium-rich foods such as beans and bananas help counter sodium.\n`));
-  await ingest(kbA, 'rights.txt', enc(`Patient Rights\n\nEvery patient has the right to refuse treatment. Speech therapy and freedom from pain are separate goals of care.\n\nCONSENT\n\nInformed consent requires that the patient understands the risks.\n`));
-  const pdf = await renderPdfFromSource(parsePdfSource(`# Vaccination Schedule\nOverview of routine vaccination for children in the sample programme.\n---page---\n## Measles\n\nThe first measles dose is given at twelve months of age. A second measles dose is given before school entry.\n---page---\n## Tetanus\n\nTetanus boosters are recommended every ten years for adults.`));
+  await ingest(
+    kbA,
+    'annual-report.md',
+    enc(`# Annual Report\n\n${filler('hospital', 40)} One ward mentioned thrombolysis in a staff newsletter. ${filler('clinic', 30)}\n`),
+  );
+  await ingest(
+    kbA,
+    'nutrition.md',
+    enc(
+      `# Salt and Blood Pressure\n\nReducing dietary sodium lowers blood pressure in most adults. The freedom of speech of dietitians is not discussed here.\n\n## Potassium\n\nPotassium-rich foods such as beans and bananas help counter sodium.\n`,
+    ),
+  );
+  await ingest(
+    kbA,
+    'rights.txt',
+    enc(
+      `Patient Rights\n\nEvery patient has the right to refuse treatment. Speech therapy and freedom from pain are separate goals of care.\n\nCONSENT\n\nInformed consent requires that the patient understands the risks.\n`,
+    ),
+  );
+  const pdf = await renderPdfFromSource(
+    parsePdfSource(
+      `# Vaccination Schedule\nOverview of routine vaccination for children in the sample programme.\n---page---\n## Measles\n\nThe first measles dose is given at twelve months of age. A second measles dose is given before school entry.\n---page---\n## Tetanus\n\nTetanus boosters are recommended every ten years for adults.`,
+    ),
+  );
   await ingest(kbA, 'schedule.pdf', pdf);
   // Another knowledge base that also talks about thrombolysis and measles: must never leak into kbA's answers.
   await ingest(kbB, 'other.md', enc(`# Other Base\n\nThrombolysis protocols in base B differ. Measles outbreaks in base B are tracked weekly.\n`));
@@ -88,7 +123,13 @@ describe('retrieval', () => {
   });
 
   it('when every query term is common (above the candidate budget), chunks holding several of them are still found', async () => {
-    const created = await createHostedKnowledgeBase(db, { title: 'Common Terms Base', publisher: 'Retrieval Test Press', category: 'research', tags: [], summary: 'Many chunks sharing common words.' });
+    const created = await createHostedKnowledgeBase(db, {
+      title: 'Common Terms Base',
+      publisher: 'Retrieval Test Press',
+      category: 'research',
+      tags: [],
+      summary: 'Many chunks sharing common words.',
+    });
     if (!created.ok) throw new Error(created.message);
     // "marmot" in sections 0–219, "quokka" in 215–434: both far above the budget, together in only five sections.
     const sections = Array.from({ length: 435 }, (_, i) => {
@@ -111,7 +152,9 @@ describe('retrieval', () => {
 
 describe('answers', () => {
   it('extractive: relevant sentences, each cited, excerpts verbatim in the page text of the cited document', async () => {
-    const answer = await answerHostedQuery({ kbId: kbA, query: 'How soon after symptom onset must thrombolysis start?', requestId: 'req_test' }, db, { llm: null });
+    const answer = await answerHostedQuery({ kbId: kbA, query: 'How soon after symptom onset must thrombolysis start?', requestId: 'req_test' }, db, {
+      llm: null,
+    });
     expect(queryAnswerSchema.parse(answer)).toEqual(answer);
     expect(answer.answer).toContain('within 4.5 hours');
     expect(answer.citations.length).toBeGreaterThan(0);
@@ -157,11 +200,29 @@ describe('tokens as people write them', () => {
   let kb: string;
   let named: string;
   beforeAll(async () => {
-    const r = await createHostedKnowledgeBase(db, { title: 'Privacy Notices', publisher: 'Retrieval Test Press', category: 'legal', tags: [], summary: 'Privacy notices of several sites.' });
+    const r = await createHostedKnowledgeBase(db, {
+      title: 'Privacy Notices',
+      publisher: 'Retrieval Test Press',
+      category: 'legal',
+      tags: [],
+      summary: 'Privacy notices of several sites.',
+    });
     if (!r.ok) throw new Error(r.message);
     kb = r.id;
-    named = await ingest(kb, 'kraft.md', enc('# Kraft Recipes Privacy Notice\n\nVisitors of kraftrecipes.com may write to privacy@kraftrecipes.com to delete their account. Cookies expire after 13 months.\n'));
-    await ingest(kb, 'other-site.md', enc('# Recipe Hub Privacy Notice\n\nRecipe sites keep cookies for one year. Kraft cheese recipes are shared with partners of the recipe hub. To delete an account, write to the recipe hub.\n'));
+    named = await ingest(
+      kb,
+      'kraft.md',
+      enc(
+        '# Kraft Recipes Privacy Notice\n\nVisitors of kraftrecipes.com may write to privacy@kraftrecipes.com to delete their account. Cookies expire after 13 months.\n',
+      ),
+    );
+    await ingest(
+      kb,
+      'other-site.md',
+      enc(
+        '# Recipe Hub Privacy Notice\n\nRecipe sites keep cookies for one year. Kraft cheese recipes are shared with partners of the recipe hub. To delete an account, write to the recipe hub.\n',
+      ),
+    );
     await ingest(kb, 'versions.md', enc('# Model Notes\n\nGPT-4o answers in about 300 ms. The COVID-19 guidance was revised in 2022.\n'));
   });
 

@@ -48,7 +48,12 @@ describe('one effect per form submission', () => {
     const token = newFormToken();
     const reveal = (id: string) => `/account/keys/reveal?handoff=${id}`;
     const submit = () =>
-      onceForForm(handle.db, { userId: bought.userId, token }, (tx) => issueReplacementKeyForReveal(tx, { userId: bought.userId, subscriptionId: bought.subscriptionId }), (r) => (r.ok ? reveal(r.handoffId) : null));
+      onceForForm(
+        handle.db,
+        { userId: bought.userId, token },
+        (tx) => issueReplacementKeyForReveal(tx, { userId: bought.userId, subscriptionId: bought.subscriptionId }),
+        (r) => (r.ok ? reveal(r.handoffId) : null),
+      );
     const [first, second] = await Promise.all([submit(), submit()]);
     const destinations = [first, second].map((o) => (o.repeated ? o.destination : o.result.ok ? reveal(o.result.handoffId) : 'refused'));
     expect(destinations[0]).toBe(destinations[1]);
@@ -59,7 +64,12 @@ describe('one effect per form submission', () => {
     // A later submission of the same rendered form is sent to the same place; a fresh form makes another key.
     const again = await submit();
     expect(again).toEqual({ repeated: true, destination: destinations[0] });
-    const fresh = await onceForForm(handle.db, { userId: bought.userId, token: newFormToken() }, (tx) => issueReplacementKeyForReveal(tx, { userId: bought.userId, subscriptionId: bought.subscriptionId }), () => 'x');
+    const fresh = await onceForForm(
+      handle.db,
+      { userId: bought.userId, token: newFormToken() },
+      (tx) => issueReplacementKeyForReveal(tx, { userId: bought.userId, subscriptionId: bought.subscriptionId }),
+      () => 'x',
+    );
     expect(fresh.repeated).toBe(false);
     expect(await handle.db.select().from(apiKeys).where(eq(apiKeys.subscriptionId, bought.subscriptionId))).toHaveLength(3);
   });
@@ -69,12 +79,21 @@ describe('one effect per form submission', () => {
     rememberSecret(buyer.key);
     const otherKb = await createKnowledgeBase(handle.db, await createPublisher(handle.db));
     const planId = `plan_${otherKb}`;
-    await handle.db.insert(plans).values({ id: planId, kbId: otherKb, name: 'Starter', priceCents: 0, currency: 'usd', queriesPerPeriod: 10, requestsPerMinute: 60 });
+    await handle.db
+      .insert(plans)
+      .values({ id: planId, kbId: otherKb, name: 'Starter', priceCents: 0, currency: 'usd', queriesPerPeriod: 10, requestsPerMinute: 60 });
     const token = newFormToken();
     const submit = () =>
-      onceForForm(handle.db, { userId: buyer.userId, token }, (tx) => completeTestPurchase(tx, { userId: buyer.userId, planId }, { stripeConfigured: false }), (r) => (r.ok ? `/checkout/success?handoff=${r.handoffId}` : null));
+      onceForForm(
+        handle.db,
+        { userId: buyer.userId, token },
+        (tx) => completeTestPurchase(tx, { userId: buyer.userId, planId }, { stripeConfigured: false }),
+        (r) => (r.ok ? `/checkout/success?handoff=${r.handoffId}` : null),
+      );
     const [first, second] = await Promise.all([submit(), submit()]);
-    const destinations = [first, second].map((o) => (o.repeated ? o.destination : o.result.ok ? `/checkout/success?handoff=${o.result.handoffId}` : o.result.code));
+    const destinations = [first, second].map((o) =>
+      o.repeated ? o.destination : o.result.ok ? `/checkout/success?handoff=${o.result.handoffId}` : o.result.code,
+    );
     expect(destinations[0]).toMatch(/^\/checkout\/success\?handoff=/);
     expect(destinations[1]).toBe(destinations[0]);
     const subs = await handle.db.select().from(subscriptions).where(eq(subscriptions.kbId, otherKb));
@@ -121,7 +140,13 @@ describe('the account settings forms: one effect per rendered form', () => {
     return { id: row!.id, email };
   }
   const sessionVersion = async (userId: string) => (await handle.db.select({ v: users.sessionVersion }).from(users).where(eq(users.id, userId)))[0]!.v;
-  const audits = async (userId: string, action: string) => (await handle.db.select().from(auditLog).where(and(eq(auditLog.targetId, userId), eq(auditLog.action, action)))).length;
+  const audits = async (userId: string, action: string) =>
+    (
+      await handle.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.targetId, userId), eq(auditLog.action, action)))
+    ).length;
 
   beforeEach(() => {
     replaceProcessSingleton('rate-limiter', createMemoryRateLimiter());

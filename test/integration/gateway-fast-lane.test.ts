@@ -9,7 +9,15 @@ import { createTestDatabase } from '../support/db';
 import { LOG_FILE } from '../support/gateway-env';
 import { callGatewayOverHttp, jsonQuery } from '../support/gateway-client';
 import { listenGatewayServer } from '../support/gateway-server';
-import { buyKey, createHttpKnowledgeBase, createPublisher, startExamplePublisher, startMisbehavingPublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
+import {
+  buyKey,
+  createHttpKnowledgeBase,
+  createPublisher,
+  startExamplePublisher,
+  startMisbehavingPublisher,
+  type BoughtKey,
+  type RunningPublisher,
+} from '../support/gateway-fixtures';
 import { expectLogsFreeOfSecrets, rememberSecret } from '../support/log-scan';
 import { OpenApiChecker } from '../support/openapi-check';
 
@@ -40,7 +48,12 @@ afterAll(async () => {
 });
 
 async function knowledgeBaseAt(path: string, timeoutMs = 10_000): Promise<string> {
-  return createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${bad.base}${path}`, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret, timeoutMs });
+  return createHttpKnowledgeBase(handle.db, pub, {
+    endpointUrl: `${bad.base}${path}`,
+    infraKey: publisher.infraKey,
+    signingSecret: publisher.signingSecret,
+    timeoutMs,
+  });
 }
 
 async function buy(kbId: string, cap = 100): Promise<BoughtKey> {
@@ -53,13 +66,21 @@ const ask = (k: BoughtKey, headers: Record<string, string> = {}) =>
   callGatewayOverHttp(server.url, { kbId: k.kbId, authorization: `Bearer ${k.key}`, body: jsonQuery('When does the tide turn?'), headers });
 
 /** A POST with these headers (an array value goes out as repeated header lines), answered with status, headers and body text. */
-function rawPost(path: string, headers: Record<string, string | string[]>, body: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+function rawPost(
+  path: string,
+  headers: Record<string, string | string[]>,
+  body: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(`${server.url}${path}`, { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (c: Buffer) => chunks.push(c));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const request = http.request(
+      `${server.url}${path}`,
+      { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (c: Buffer) => chunks.push(c));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -135,7 +156,8 @@ describe('the fast lane on the wire', () => {
     const hangUp = new AbortController();
     const call = callGatewayOverHttp(server.url, { kbId: k.kbId, authorization: `Bearer ${k.key}`, body: jsonQuery('tides') }, { signal: hangUp.signal });
     // Wait until the unit is reserved (the publisher is holding the call), then hang up.
-    const used = async () => (await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, k.subscriptionId)))[0]?.used ?? 0;
+    const used = async () =>
+      (await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, k.subscriptionId)))[0]?.used ?? 0;
     const deadline = Date.now() + 3_000;
     while ((await used()) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(await used()).toBe(1);
@@ -155,14 +177,22 @@ describe('the fast lane on the wire', () => {
     const k = await buy(await knowledgeBaseAt('/ok'));
     const once = await rawPost(`/kb/${k.kbId}/query`, { Authorization: `Bearer ${k.key}`, 'Content-Type': 'application/json' }, jsonQuery('tides'));
     expect(once.status).toBe(200);
-    const twice = await rawPost(`/kb/${k.kbId}/query`, { Authorization: [`Bearer ${k.key}`, `Bearer ${k.key}`], 'Content-Type': 'application/json' }, jsonQuery('tides'));
+    const twice = await rawPost(
+      `/kb/${k.kbId}/query`,
+      { Authorization: [`Bearer ${k.key}`, `Bearer ${k.key}`], 'Content-Type': 'application/json' },
+      jsonQuery('tides'),
+    );
     expect(twice.status).toBe(401);
     expect(JSON.parse(twice.text).error).toBe('invalid_api_key');
   });
 
   it('serves the path with a query string, and leaves every other path alone', async () => {
     const k = await buy(await knowledgeBaseAt('/ok'));
-    const withQuery = await rawPost(`/kb/${k.kbId}/query?trace=1`, { Authorization: `Bearer ${k.key}`, 'Content-Type': 'application/json' }, jsonQuery('tides'));
+    const withQuery = await rawPost(
+      `/kb/${k.kbId}/query?trace=1`,
+      { Authorization: `Bearer ${k.key}`, 'Content-Type': 'application/json' },
+      jsonQuery('tides'),
+    );
     expect(withQuery.status).toBe(200);
     // Not the gateway's: the test server answers a bare 404 (under npm start, Next answers these paths).
     for (const path of [`/kb/${k.kbId}/query/`, `/kb/${k.kbId}/queries`, `/kb/${k.kbId}/query/extra`, '/kb//query']) {
@@ -179,11 +209,18 @@ describe('streaming on the fast lane (docs/api.md §10.4)', () => {
   it('streams citations, deltas and done over HTTP, and counts once', async () => {
     const kbId = await knowledgeBaseAt('/ok');
     const k = await buy(kbId, 5);
-    const reply = await rawPost(`/kb/${kbId}/query`, { Authorization: `Bearer ${k.key}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' }, jsonQuery('When does the tide turn?'));
+    const reply = await rawPost(
+      `/kb/${kbId}/query`,
+      { Authorization: `Bearer ${k.key}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+      jsonQuery('When does the tide turn?'),
+    );
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(reply.headers['x-request-id']).toMatch(/^req_/);
-    const events = reply.text.split('\n\n').filter((f) => f.startsWith('event:')).map((f) => f.split('\n')[0]!.slice(7));
+    const events = reply.text
+      .split('\n\n')
+      .filter((f) => f.startsWith('event:'))
+      .map((f) => f.split('\n')[0]!.slice(7));
     expect(events[0]).toBe('citations');
     expect(events.at(-1)).toBe('done');
     expect(events.slice(1, -1).every((e) => e === 'delta')).toBe(true);
@@ -214,16 +251,33 @@ describe('the agent endpoints on the fast lane (docs/api.md §10)', () => {
     const dify = await rawPost('/dify/retrieval', auth, JSON.stringify({ knowledge_id: kbId, query: 'tides', retrieval_setting: { top_k: 1 } }));
     expect(dify.status).toBe(200);
     expect(JSON.parse(dify.text).records).toHaveLength(1);
-    const mcp = await rawPost(`/kb/${kbId}/mcp`, { ...auth, Accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { query: 'tides' } } }));
+    const mcp = await rawPost(
+      `/kb/${kbId}/mcp`,
+      { ...auth, Accept: 'application/json, text/event-stream' },
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { query: 'tides' } } }),
+    );
     expect(mcp.status).toBe(200);
     expect(mcp.headers['x-request-id']).toMatch(/^req_/);
     expect(JSON.parse(mcp.text).result.structuredContent.usage.used).toBe(3);
     // Anything but a tool call goes to the SDK through the Request bridge, with the body already read.
-    const init = await rawPost(`/kb/${kbId}/mcp`, { ...auth, Accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } }));
+    const init = await rawPost(
+      `/kb/${kbId}/mcp`,
+      { ...auth, Accept: 'application/json, text/event-stream' },
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+      }),
+    );
     expect(init.status).toBe(200);
     expect(JSON.parse(init.text).result.protocolVersion).toBe('2025-06-18');
     // A refused key is a JSON-RPC error carrying the error body, with its status and challenge, on this lane too.
-    const refused = await rawPost(`/kb/${kbId}/mcp`, { ...auth, Authorization: 'Bearer alm_sk_live_nope', Accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }));
+    const refused = await rawPost(
+      `/kb/${kbId}/mcp`,
+      { ...auth, Authorization: 'Bearer alm_sk_live_nope', Accept: 'application/json, text/event-stream' },
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+    );
     expect(refused.status).toBe(401);
     expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
     expect(JSON.parse(refused.text)).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32001, data: { error: 'invalid_api_key' } } });

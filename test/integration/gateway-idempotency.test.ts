@@ -7,7 +7,15 @@ import { claimIdempotencyKey, purgeExpiredIdempotencyRecords, requestFingerprint
 import { getUsageRecorder } from '@/lib/gateway/usage-recorder';
 import { createTestDatabase } from '../support/db';
 import { callGateway, jsonQuery } from '../support/gateway-client';
-import { buyKey, createHttpKnowledgeBase, createPublisher, startExamplePublisher, startMisbehavingPublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
+import {
+  buyKey,
+  createHttpKnowledgeBase,
+  createPublisher,
+  startExamplePublisher,
+  startMisbehavingPublisher,
+  type BoughtKey,
+  type RunningPublisher,
+} from '../support/gateway-fixtures';
 import { rememberSecret } from '../support/log-scan';
 import { OpenApiChecker } from '../support/openapi-check';
 
@@ -26,7 +34,12 @@ beforeAll(async () => {
   rememberSecret(publisher.infraKey, publisher.signingSecret);
   const pub = await createPublisher(handle.db);
   kb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: publisher.url, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret });
-  slowKb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${slow.base}/slow`, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret, timeoutMs: 5_000 });
+  slowKb = await createHttpKnowledgeBase(handle.db, pub, {
+    endpointUrl: `${slow.base}/slow`,
+    infraKey: publisher.infraKey,
+    signingSecret: publisher.signingSecret,
+    timeoutMs: 5_000,
+  });
 });
 
 afterAll(async () => {
@@ -41,7 +54,12 @@ async function buy(kbId: string, options: { cap?: number; perMinute?: number } =
 }
 
 const ask = (k: BoughtKey, idempotencyKey: string | null, query = 'When do spring tides occur?', kbId = k.kbId) =>
-  callGateway({ kbId, authorization: `Bearer ${k.key}`, body: jsonQuery(query), headers: idempotencyKey === null ? {} : { 'Idempotency-Key': idempotencyKey } });
+  callGateway({
+    kbId,
+    authorization: `Bearer ${k.key}`,
+    body: jsonQuery(query),
+    headers: idempotencyKey === null ? {} : { 'Idempotency-Key': idempotencyKey },
+  });
 
 async function used(subscriptionId: string): Promise<number> {
   const rows = await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, subscriptionId));
@@ -130,7 +148,10 @@ describe('Idempotency-Key', () => {
 
     const wrongKb = await callGateway({ kbId: 'kb_nope', authorization: `Bearer ${k.key}`, body: jsonQuery('x'), headers: { 'Idempotency-Key': 'early' } });
     expect(wrongKb.status).toBe(404);
-    const rows = await handle.db.select().from(idempotencyRecords).where(and(eq(idempotencyRecords.keyId, k.keyId), eq(idempotencyRecords.idempotencyKey, 'early')));
+    const rows = await handle.db
+      .select()
+      .from(idempotencyRecords)
+      .where(and(eq(idempotencyRecords.keyId, k.keyId), eq(idempotencyRecords.idempotencyKey, 'early')));
     expect(rows).toHaveLength(0);
   });
 
@@ -149,7 +170,9 @@ describe('Idempotency-Key', () => {
     const fingerprint = requestFingerprint('application/json', jsonQuery('When do spring tides occur?'));
     const past = new Date(Date.now() - 60_000);
     // A claim made a minute ago with a 1 s lease and no answer: its instance is gone.
-    expect(await claimIdempotencyKey(handle.db, { keyId: k.keyId, idempotencyKey: 'orphan', fingerprint, leaseMs: 1_000, now: past })).toEqual({ kind: 'claimed' });
+    expect(await claimIdempotencyKey(handle.db, { keyId: k.keyId, idempotencyKey: 'orphan', fingerprint, leaseMs: 1_000, now: past })).toEqual({
+      kind: 'claimed',
+    });
     const taken = await ask(k, 'orphan');
     expect(taken.status).toBe(200);
     expect(taken.headers.get('Idempotent-Replayed')).toBeNull();

@@ -98,8 +98,16 @@ describe.runIf(testDbKind() === 'postgres')('two app instances sharing Postgres 
     // Both instances served answers (the split is real).
     const [used] = await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, k.subscriptionId));
     expect(used.used).toBe(50);
-    openapi.expectConforms('/kb/{kb_id}/query', 'POST', replies.find((r) => r.status === 200)!);
-    openapi.expectConforms('/kb/{kb_id}/query', 'POST', replies.find((r) => r.status === 429)!);
+    openapi.expectConforms(
+      '/kb/{kb_id}/query',
+      'POST',
+      replies.find((r) => r.status === 200)!,
+    );
+    openapi.expectConforms(
+      '/kb/{kb_id}/query',
+      'POST',
+      replies.find((r) => r.status === 429)!,
+    );
     // Each instance's recorder flushes within about a second; the increments add up.
     const deadline = Date.now() + 5_000;
     while ((await volume()) < before + 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));

@@ -10,7 +10,15 @@ import * as mcpRoute from '@/app/kb/[kbId]/mcp/route';
 import { ingestDocument } from '@/lib/engine';
 import { revokeKeyAsOperator } from '@/lib/keys';
 import { createTestDatabase } from '../support/db';
-import { buyKey, createHttpKnowledgeBase, createKnowledgeBase, createPublisher, startExamplePublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
+import {
+  buyKey,
+  createHttpKnowledgeBase,
+  createKnowledgeBase,
+  createPublisher,
+  startExamplePublisher,
+  type BoughtKey,
+  type RunningPublisher,
+} from '../support/gateway-fixtures';
 import { listenOnLoopback } from '../support/listen';
 import { rememberSecret } from '../support/log-scan';
 import { OpenApiChecker } from '../support/openapi-check';
@@ -35,8 +43,11 @@ beforeAll(async () => {
   rememberSecret(publisher.infraKey, publisher.signingSecret);
   const pub = await createPublisher(handle.db);
   hostedKb = await createKnowledgeBase(handle.db, pub, { title: 'Lighthouse Handbook' });
-  const text = 'Lighthouse Handbook\n\nThe Fresnel lens concentrates the beam of a lighthouse so that it can be seen far out at sea.\n\nA foghorn sounds at fixed intervals when fog hides the light.';
-  expect((await ingestDocument(handle.db, hostedKb, { sourceName: 'lighthouses.txt', bytes: new TextEncoder().encode(text), mimeType: 'text/plain' })).ok).toBe(true);
+  const text =
+    'Lighthouse Handbook\n\nThe Fresnel lens concentrates the beam of a lighthouse so that it can be seen far out at sea.\n\nA foghorn sounds at fixed intervals when fog hides the light.';
+  expect((await ingestDocument(handle.db, hostedKb, { sourceName: 'lighthouses.txt', bytes: new TextEncoder().encode(text), mimeType: 'text/plain' })).ok).toBe(
+    true,
+  );
   httpKb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: publisher.url, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret });
   server = await listenOnLoopback(
     http.createServer(async (req, res) => {
@@ -75,13 +86,18 @@ function pinnedClient(revision: (typeof REVISIONS)[number] = '2026-07-28'): Clie
 
 async function connect(kbId: string, key: string, revision: (typeof REVISIONS)[number] = '2026-07-28'): Promise<Client> {
   const client = pinnedClient(revision);
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/kb/${kbId}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/kb/${kbId}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${key}` } },
+  });
   await client.connect(transport);
   return client;
 }
 
 const used = async (k: BoughtKey) =>
-  (await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, k.subscriptionId))).reduce((s, r) => s + r.used, 0);
+  (await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, k.subscriptionId))).reduce(
+    (s, r) => s + r.used,
+    0,
+  );
 
 describe('MCP over Streamable HTTP', () => {
   it('introduces the knowledge base and lists the ask and search tools', async () => {
@@ -169,7 +185,11 @@ describe('MCP over Streamable HTTP', () => {
     const post = (kbId: string, authorization?: string) =>
       fetch(`${server.url}/kb/${kbId}/mcp`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(authorization ? { Authorization: authorization } : {}) },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...(authorization ? { Authorization: authorization } : {}),
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
     // Each refusal is a JSON-RPC error (what MCP clients show) with the HTTP status and challenge kept, and Almanac's
@@ -177,12 +197,18 @@ describe('MCP over Streamable HTTP', () => {
     const rpcError = async (reply: Response, status: number, code: number, error: string) => {
       expect(reply.status).toBe(status);
       const body = await reply.json();
-      expect(body).toEqual({ jsonrpc: '2.0', id: 1, error: { code, message: body.error.data.message, data: { error, message: expect.any(String), request_id: reply.headers.get('X-Request-Id') } } });
+      expect(body).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code, message: body.error.data.message, data: { error, message: expect.any(String), request_id: reply.headers.get('X-Request-Id') } },
+      });
       openapi.expectConforms('/kb/{kb_id}/mcp', 'POST', { status: reply.status, headers: reply.headers, body });
     };
     const missing = await post(hostedKb);
     // The challenge names the resource's OAuth metadata, where agent platforms find how to sign in (§10.7).
-    expect(missing.headers.get('WWW-Authenticate')).toBe(`Bearer realm="almanac", resource_metadata="http://almanac.test/.well-known/oauth-protected-resource/kb/${hostedKb}/mcp", scope="kb:query"`);
+    expect(missing.headers.get('WWW-Authenticate')).toBe(
+      `Bearer realm="almanac", resource_metadata="http://almanac.test/.well-known/oauth-protected-resource/kb/${hostedKb}/mcp", scope="kb:query"`,
+    );
     await rpcError(missing, 401, -32001, 'missing_api_key');
     const unknown = await post(hostedKb, 'Bearer alm_sk_live_notakeyatall');
     expect(unknown.headers.get('WWW-Authenticate')).toContain('error="invalid_token"');
@@ -213,7 +239,12 @@ describe('MCP over Streamable HTTP', () => {
       return reply;
     };
     const client = pinnedClient('2025-11-25');
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/kb/${hostedKb}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${k.key}` } }, fetch: counting }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/kb/${hostedKb}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${k.key}` } },
+        fetch: counting,
+      }),
+    );
     expect((await client.listTools()).tools).toHaveLength(2);
     await new Promise((r) => setTimeout(r, 2_500));
     expect(requests.filter((r) => r.startsWith('GET'))).toEqual(['GET 405']);
@@ -226,7 +257,10 @@ describe('MCP over Streamable HTTP', () => {
     expect(client.getNegotiatedProtocolVersion()).toBe(revision);
     const { tools } = await client.listTools();
     const search = tools.find((t) => t.name === 'search')!;
-    expect(search.inputSchema.properties).toMatchObject({ query: { type: 'string', minLength: 1, maxLength: 2000 }, top_k: { type: 'integer', minimum: 1, maximum: 20 } });
+    expect(search.inputSchema.properties).toMatchObject({
+      query: { type: 'string', minLength: 1, maxLength: 2000 },
+      top_k: { type: 'integer', minimum: 1, maximum: 20 },
+    });
     expect(search.outputSchema?.required).toEqual(['results', 'usage']);
     expect(tools.find((t) => t.name === 'ask')!.outputSchema?.required).toEqual(['answer', 'citations', 'tokens_used', 'usage']);
     const asked = await client.callTool({ name: 'ask', arguments: { query: 'What does the Fresnel lens do?' } });
@@ -240,17 +274,33 @@ describe('MCP over Streamable HTTP', () => {
 
   it('answers what the 2026-07-28 revision requires of a server: discover, version errors, header checks, 404s, Origin', async () => {
     const k = await buy(hostedKb);
-    const meta = (version: string) => ({ 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' } });
+    const meta = (version: string) => ({
+      'io.modelcontextprotocol/protocolVersion': version,
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+    });
     const rpc = (method: string, version: string, headers: Record<string, string> = {}, params: Record<string, unknown> = {}) =>
       fetch(`${server.url}/kb/${hostedKb}/mcp`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${k.key}`, 'MCP-Protocol-Version': version, 'Mcp-Method': method, ...headers },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          Authorization: `Bearer ${k.key}`,
+          'MCP-Protocol-Version': version,
+          'Mcp-Method': method,
+          ...headers,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: meta(version) } }),
       });
     const discover = await rpc('server/discover', '2026-07-28');
     expect(discover.status, await discover.clone().text()).toBe(200);
     const discovered = await discover.json();
-    expect(discovered.result).toMatchObject({ supportedVersions: expect.arrayContaining(['2026-07-28']), resultType: 'complete', ttlMs: 3_600_000, cacheScope: 'private' });
+    expect(discovered.result).toMatchObject({
+      supportedVersions: expect.arrayContaining(['2026-07-28']),
+      resultType: 'complete',
+      ttlMs: 3_600_000,
+      cacheScope: 'private',
+    });
     expect(JSON.stringify(discovered.result)).toContain('Lighthouse Handbook'); // the server's info, under _meta on this revision
     expect(discovered.result.capabilities.tools?.listChanged).toBeFalsy();
     const unsupported = await rpc('tools/list', '2099-01-01');
@@ -274,7 +324,12 @@ describe('MCP over Streamable HTTP', () => {
       const reply = await fetch(`${server.url}/kb/${hostedKb}/mcp`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${k.key}` },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'old', version: '0' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'old', version: '0' } },
+        }),
       });
       expect(reply.status).toBe(200);
       const body = await reply.json();

@@ -82,7 +82,11 @@ describe('fair metering', () => {
     const usedHeaders = replies.filter((r) => r.status === 200).map((r) => Number(r.headers.get('X-Usage-Used')));
     expect(new Set(usedHeaders).size).toBe(50);
     expect(Math.max(...usedHeaders)).toBe(50);
-    openapi.expectConforms('/kb/{kb_id}/query', 'POST', replies.find((r) => r.status === 429)!);
+    openapi.expectConforms(
+      '/kb/{kb_id}/query',
+      'POST',
+      replies.find((r) => r.status === 429)!,
+    );
 
     expect(await usedInDb(k.subscriptionId)).toBe(50);
     await getUsageRecorder().flush();
@@ -121,8 +125,12 @@ describe('fair metering', () => {
     expect((await ask(k)).body.error).toBe('query_cap_exceeded');
     // Move the subscription back one month and a day: its stored period is over, the gateway rolls it forward.
     const shift = sql`interval '1 month 1 day'`;
-    await handle.db.execute(sql`update subscriptions set period_anchor_at = period_anchor_at - ${shift}, current_period_start = current_period_start - ${shift}, current_period_end = current_period_end - ${shift} where id = ${k.subscriptionId}`);
-    await handle.db.execute(sql`update usage_periods set period_start = period_start - ${shift}, period_end = period_end - ${shift} where subscription_id = ${k.subscriptionId}`);
+    await handle.db.execute(
+      sql`update subscriptions set period_anchor_at = period_anchor_at - ${shift}, current_period_start = current_period_start - ${shift}, current_period_end = current_period_end - ${shift} where id = ${k.subscriptionId}`,
+    );
+    await handle.db.execute(
+      sql`update usage_periods set period_start = period_start - ${shift}, period_end = period_end - ${shift} where subscription_id = ${k.subscriptionId}`,
+    );
     clearGatewayCaches();
     const next = await ask(k);
     expect(next.status).toBe(200);
@@ -141,8 +149,12 @@ describe('fair metering', () => {
     const before = await ask(k);
     expect(before.headers.get('X-Usage-Cap')).toBe('5'); // still this period's plan
     const shift = sql`interval '1 month 1 day'`;
-    await handle.db.execute(sql`update subscriptions set period_anchor_at = period_anchor_at - ${shift}, current_period_start = current_period_start - ${shift}, current_period_end = current_period_end - ${shift} where id = ${k.subscriptionId}`);
-    await handle.db.execute(sql`update usage_periods set period_start = period_start - ${shift}, period_end = period_end - ${shift} where subscription_id = ${k.subscriptionId}`);
+    await handle.db.execute(
+      sql`update subscriptions set period_anchor_at = period_anchor_at - ${shift}, current_period_start = current_period_start - ${shift}, current_period_end = current_period_end - ${shift} where id = ${k.subscriptionId}`,
+    );
+    await handle.db.execute(
+      sql`update usage_periods set period_start = period_start - ${shift}, period_end = period_end - ${shift} where subscription_id = ${k.subscriptionId}`,
+    );
     clearGatewayCaches();
     const next = await ask(k);
     expect(next.status).toBe(200);
@@ -170,7 +182,10 @@ describe('cap reservation batches', () => {
     const [sub] = await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId));
     const period = { subscriptionId: k.subscriptionId, periodStart: sub.currentPeriodStart, periodEnd: sub.currentPeriodEnd };
     const results = await Promise.all(Array.from({ length: 40 }, () => reserveQueryUnit(handle.db, period, 30)));
-    const granted = results.filter((r) => r.ok).map((r) => r.used).sort((a, b) => a - b);
+    const granted = results
+      .filter((r) => r.ok)
+      .map((r) => r.used)
+      .sort((a, b) => a - b);
     expect(granted).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     expect(results.filter((r) => !r.ok).every((r) => r.used === 30)).toBe(true);
   });
@@ -204,8 +219,20 @@ describe('rate limit at the boundary', () => {
 });
 
 describe('publisher failures give the cap unit back', () => {
-  const modes: { name: string; endpoint: () => Promise<string> | string; status: number; error: string; timeoutMs?: number; secrets?: 'wrong-signing' | 'wrong-infra' }[] = [
-    { name: 'publisher down (connection refused)', endpoint: async () => `http://127.0.0.1:${await closedPort()}/query`, status: 502, error: 'publisher_error' },
+  const modes: {
+    name: string;
+    endpoint: () => Promise<string> | string;
+    status: number;
+    error: string;
+    timeoutMs?: number;
+    secrets?: 'wrong-signing' | 'wrong-infra';
+  }[] = [
+    {
+      name: 'publisher down (connection refused)',
+      endpoint: async () => `http://127.0.0.1:${await closedPort()}/query`,
+      status: 502,
+      error: 'publisher_error',
+    },
     { name: 'slow publisher (timeout)', endpoint: () => `${bad.base}/slow`, status: 504, error: 'publisher_timeout', timeoutMs: 300 },
     { name: 'HTTP 500', endpoint: () => `${bad.base}/status-500`, status: 502, error: 'publisher_error' },
     { name: 'invalid JSON', endpoint: () => `${bad.base}/invalid-json`, status: 502, error: 'publisher_error' },
@@ -213,15 +240,32 @@ describe('publisher failures give the cap unit back', () => {
     { name: 'oversized answer (chunked, counted on the stream)', endpoint: () => `${bad.base}/oversized-chunked`, status: 502, error: 'publisher_error' },
     { name: 'schema-breaking answer', endpoint: () => `${bad.base}/schema`, status: 502, error: 'publisher_error' },
     { name: 'connection reset', endpoint: () => `${bad.base}/reset`, status: 502, error: 'publisher_error' },
-    { name: 'wrong signing secret (the example publisher verifies it)', endpoint: () => publisher.url, status: 502, error: 'publisher_error', secrets: 'wrong-signing' },
-    { name: 'wrong infrastructure key (the example publisher verifies it)', endpoint: () => publisher.url, status: 502, error: 'publisher_error', secrets: 'wrong-infra' },
+    {
+      name: 'wrong signing secret (the example publisher verifies it)',
+      endpoint: () => publisher.url,
+      status: 502,
+      error: 'publisher_error',
+      secrets: 'wrong-signing',
+    },
+    {
+      name: 'wrong infrastructure key (the example publisher verifies it)',
+      endpoint: () => publisher.url,
+      status: 502,
+      error: 'publisher_error',
+      secrets: 'wrong-infra',
+    },
   ];
 
   it.each(modes)('$name → $status $error, usage unchanged', async (mode) => {
     const signingSecret = mode.secrets === 'wrong-signing' ? `wrong_sign_${'z'.repeat(32)}` : publisher.signingSecret;
     const infraKey = mode.secrets === 'wrong-infra' ? `wrong_infra_${'z'.repeat(16)}` : publisher.infraKey;
     rememberSecret(signingSecret, infraKey);
-    const kbId = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: await mode.endpoint(), infraKey, signingSecret, timeoutMs: mode.timeoutMs ?? 5_000 });
+    const kbId = await createHttpKnowledgeBase(handle.db, pub, {
+      endpointUrl: await mode.endpoint(),
+      infraKey,
+      signingSecret,
+      timeoutMs: mode.timeoutMs ?? 5_000,
+    });
     const k = await buy(kbId, { cap: 10 });
     const started = Date.now();
     const reply = await ask(k);
@@ -238,11 +282,18 @@ describe('publisher failures give the cap unit back', () => {
   });
 
   it('the same knowledge base answers again once its publisher behaves (the unit was really returned)', async () => {
-    const kbId = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${bad.base}/status-500`, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret });
+    const kbId = await createHttpKnowledgeBase(handle.db, pub, {
+      endpointUrl: `${bad.base}/status-500`,
+      infraKey: publisher.infraKey,
+      signingSecret: publisher.signingSecret,
+    });
     const k = await buy(kbId, { cap: 1 });
     expect((await ask(k)).status).toBe(502);
     expect((await ask(k)).status).toBe(502);
-    await handle.db.update(knowledgeBases).set({ endpointUrl: `${bad.base}/ok` }).where(eq(knowledgeBases.id, kbId));
+    await handle.db
+      .update(knowledgeBases)
+      .set({ endpointUrl: `${bad.base}/ok` })
+      .where(eq(knowledgeBases.id, kbId));
     clearGatewayCaches();
     const ok = await ask(k);
     expect(ok.status).toBe(200);
@@ -262,7 +313,8 @@ describe('publisher failures give the cap unit back', () => {
 describe('hosted backend', () => {
   it('answers through the built-in engine from uploaded documents', async () => {
     const kbId = await createKnowledgeBase(handle.db, pub, { title: 'Lighthouse Handbook' });
-    const text = 'Lighthouse keepers trimmed the wick every four hours.\n\nThe Fresnel lens concentrates the beam of a lighthouse so it can be seen far out at sea.';
+    const text =
+      'Lighthouse keepers trimmed the wick every four hours.\n\nThe Fresnel lens concentrates the beam of a lighthouse so it can be seen far out at sea.';
     const ingested = await ingestDocument(handle.db, kbId, { sourceName: 'lighthouses.txt', bytes: new TextEncoder().encode(text), mimeType: 'text/plain' });
     expect(ingested.ok).toBe(true);
     const k = await buy(kbId);
@@ -276,7 +328,11 @@ describe('hosted backend', () => {
 
 describe('abstentions are free (docs/api.md §3.7)', () => {
   it('an http backend answering with no citations: 200, not counted, no queryVolume; a cited answer counts', async () => {
-    const kbId = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${bad.base}/abstain`, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret });
+    const kbId = await createHttpKnowledgeBase(handle.db, pub, {
+      endpointUrl: `${bad.base}/abstain`,
+      infraKey: publisher.infraKey,
+      signingSecret: publisher.signingSecret,
+    });
     const k = await buy(kbId, { cap: 1 });
     const volumeBefore = await queryVolume(kbId);
     for (let i = 0; i < 3; i++) {
@@ -290,11 +346,18 @@ describe('abstentions are free (docs/api.md §3.7)', () => {
     await getUsageRecorder().flush();
     expect(await queryVolume(kbId)).toBe(volumeBefore);
     const logged = await handle.db.select().from(queryLog).where(eq(queryLog.subscriptionId, k.subscriptionId));
-    expect(logged.map((l) => [l.status, l.abstained])).toEqual([[200, true], [200, true], [200, true]]);
+    expect(logged.map((l) => [l.status, l.abstained])).toEqual([
+      [200, true],
+      [200, true],
+      [200, true],
+    ]);
     const daily = await handle.db.select().from(usageDaily).where(eq(usageDaily.subscriptionId, k.subscriptionId));
     expect(daily.reduce((sum, d) => sum + d.queries, 0)).toBe(0);
     // The cap of one is still whole: the publisher now answers with a citation, and that one counts.
-    await handle.db.update(knowledgeBases).set({ endpointUrl: `${bad.base}/ok` }).where(eq(knowledgeBases.id, kbId));
+    await handle.db
+      .update(knowledgeBases)
+      .set({ endpointUrl: `${bad.base}/ok` })
+      .where(eq(knowledgeBases.id, kbId));
     clearGatewayCaches();
     expect((await ask(k)).headers.get('X-Usage-Used')).toBe('1');
     expect((await ask(k)).body.error).toBe('query_cap_exceeded');
@@ -354,7 +417,17 @@ describe('usage recorder', () => {
       return handle.db;
     });
     const at = new Date();
-    const entry = (i: number) => ({ requestId: `req_rec${i}`, kbId, subscriptionId: k.subscriptionId, keyId: k.keyId, status: 200, errorCode: null, tokensUsed: 2, latencyMs: 1, at });
+    const entry = (i: number) => ({
+      requestId: `req_rec${i}`,
+      kbId,
+      subscriptionId: k.subscriptionId,
+      keyId: k.keyId,
+      status: 200,
+      errorCode: null,
+      tokensUsed: 2,
+      latencyMs: 1,
+      at,
+    });
     for (let i = 0; i < 30; i++) recorder.record(entry(i));
     await recorder.flush();
     expect(recorder.pending()).toBeGreaterThan(0);
@@ -362,7 +435,10 @@ describe('usage recorder', () => {
     await recorder.flush();
     expect(recorder.pending()).toBe(0);
     expect(await queryVolume(kbId)).toBe(50);
-    const [daily] = await handle.db.select().from(usageDaily).where(and(eq(usageDaily.subscriptionId, k.subscriptionId)));
+    const [daily] = await handle.db
+      .select()
+      .from(usageDaily)
+      .where(and(eq(usageDaily.subscriptionId, k.subscriptionId)));
     expect(daily).toMatchObject({ queries: 50, tokens: 100 });
     expect(await handle.db.$count(queryLog, eq(queryLog.subscriptionId, k.subscriptionId))).toBe(50);
   });
@@ -372,7 +448,18 @@ describe('usage recorder', () => {
     const k = await buy(kbId);
     const recorder = new UsageRecorder(async () => handle.db);
     const t0 = new Date('2030-01-01T00:00:00Z');
-    const entry = (at: Date, keyLastUsedAt: Date | null) => ({ requestId: 'req_x', kbId, subscriptionId: k.subscriptionId, keyId: k.keyId, status: 200, errorCode: null, tokensUsed: 0, latencyMs: 0, at, keyLastUsedAt });
+    const entry = (at: Date, keyLastUsedAt: Date | null) => ({
+      requestId: 'req_x',
+      kbId,
+      subscriptionId: k.subscriptionId,
+      keyId: k.keyId,
+      status: 200,
+      errorCode: null,
+      tokensUsed: 0,
+      latencyMs: 0,
+      at,
+      keyLastUsedAt,
+    });
     recorder.record(entry(t0, null));
     recorder.record(entry(new Date(t0.getTime() + 30_000), null));
     await recorder.flush();

@@ -32,7 +32,19 @@ describe('GET /api/openapi.json', () => {
     expect(served.openapi).toBe('3.1.0');
     expect(served.servers).toEqual([{ url: 'http://almanac.test' }]);
     expect(served.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(Object.keys(served.paths).sort()).toEqual(['/api/health', '/api/health/live', '/api/health/ready', '/api/marketplace/knowledge-bases', '/api/marketplace/knowledge-bases/{id}', '/api/openapi.json', '/dify/retrieval', '/kb/{kb_id}/mcp', '/kb/{kb_id}/query', '/kb/{kb_id}/search', '/kb/{kb_id}/usage']);
+    expect(Object.keys(served.paths).sort()).toEqual([
+      '/api/health',
+      '/api/health/live',
+      '/api/health/ready',
+      '/api/marketplace/knowledge-bases',
+      '/api/marketplace/knowledge-bases/{id}',
+      '/api/openapi.json',
+      '/dify/retrieval',
+      '/kb/{kb_id}/mcp',
+      '/kb/{kb_id}/query',
+      '/kb/{kb_id}/search',
+      '/kb/{kb_id}/usage',
+    ]);
   });
 
   it('documents every status and error code of the query endpoint with its status', () => {
@@ -51,7 +63,21 @@ describe('GET /api/openapi.json', () => {
     for (const [status, response] of Object.entries<any>(post.responses)) {
       if (response.content) collect(status, response.content['application/json'].schema);
     }
-    const expected = ['missing_api_key', 'invalid_api_key', 'key_revoked', 'knowledge_base_not_found', 'key_scope_mismatch', 'forbidden', 'rate_limit_exceeded', 'invalid_query', 'query_cap_exceeded', 'publisher_error', 'publisher_timeout', 'internal_error', 'payload_too_large'];
+    const expected = [
+      'missing_api_key',
+      'invalid_api_key',
+      'key_revoked',
+      'knowledge_base_not_found',
+      'key_scope_mismatch',
+      'forbidden',
+      'rate_limit_exceeded',
+      'invalid_query',
+      'query_cap_exceeded',
+      'publisher_error',
+      'publisher_timeout',
+      'internal_error',
+      'payload_too_large',
+    ];
     for (const code of expected) {
       const status = String(ERROR_STATUS[code as keyof typeof ERROR_STATUS]);
       expect(codes[status] ?? [], `${code} under ${status}`).toContain(code);
@@ -60,7 +86,10 @@ describe('GET /api/openapi.json', () => {
     for (const [route, item] of Object.entries<any>(served.paths)) {
       for (const [method, operation] of Object.entries<any>(item)) {
         if (method === 'parameters') continue;
-        expect(Object.keys(operation.responses).some((status) => /^2/.test(status)), `${method} ${route} has no success`).toBe(true);
+        expect(
+          Object.keys(operation.responses).some((status) => /^2/.test(status)),
+          `${method} ${route} has no success`,
+        ).toBe(true);
       }
     }
     expect(served.info.description).toContain('405 method_not_allowed');
@@ -73,7 +102,9 @@ describe('catalogue responses conform to the document', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.items.length).toBeGreaterThan(0);
     checker.expectConforms('/api/marketplace/knowledge-bases', 'GET', ok);
-    const bad = await read(await listKbs(new Request('http://localhost/api/marketplace/knowledge-bases?sort=sideways'), { params: Promise.resolve({}) } as never));
+    const bad = await read(
+      await listKbs(new Request('http://localhost/api/marketplace/knowledge-bases?sort=sideways'), { params: Promise.resolve({}) } as never),
+    );
     expect(bad.status).toBe(400);
     checker.expectConforms('/api/marketplace/knowledge-bases', 'GET', bad);
   });
@@ -83,7 +114,9 @@ describe('catalogue responses conform to the document', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.plans.length).toBe(1);
     checker.expectConforms('/api/marketplace/knowledge-bases/{id}', 'GET', ok);
-    const missing = await read(await getKb(new Request('http://localhost/api/marketplace/knowledge-bases/kb_nope'), { params: Promise.resolve({ kbId: 'kb_nope' }) }));
+    const missing = await read(
+      await getKb(new Request('http://localhost/api/marketplace/knowledge-bases/kb_nope'), { params: Promise.resolve({ kbId: 'kb_nope' }) }),
+    );
     expect(missing.status).toBe(404);
     checker.expectConforms('/api/marketplace/knowledge-bases/{id}', 'GET', missing);
   });

@@ -40,7 +40,8 @@ afterAll(() => {
 });
 
 const from = (address: string) => new Headers({ [PEER_HEADER]: address });
-const ask = (address: string, query = 'Which knot makes a fixed loop?', kbId = kb) => runPreviewQuery({ kbId, query, headers: from(address), requestId: `req_${Math.random()}` });
+const ask = (address: string, query = 'Which knot makes a fixed loop?', kbId = kb) =>
+  runPreviewQuery({ kbId, query, headers: from(address), requestId: `req_${Math.random()}` });
 
 describe('runPreviewQuery', () => {
   it('answers anyone with citations, a few times a day per address and knowledge base, counted nowhere but in previews', async () => {
@@ -64,7 +65,10 @@ describe('runPreviewQuery', () => {
     expect((await ask('192.0.2.2')).ok).toBe(true);
 
     await getUsageRecorder().flush();
-    const [stats] = await handle.db.select({ count: kbStatsDaily.count }).from(kbStatsDaily).where(and(eq(kbStatsDaily.kbId, kb), eq(kbStatsDaily.outcome, 'preview')));
+    const [stats] = await handle.db
+      .select({ count: kbStatsDaily.count })
+      .from(kbStatsDaily)
+      .where(and(eq(kbStatsDaily.kbId, kb), eq(kbStatsDaily.outcome, 'preview')));
     expect(stats?.count).toBe(3);
     const [row] = await handle.db.select({ volume: knowledgeBases.queryVolume }).from(knowledgeBases).where(eq(knowledgeBases.id, kb));
     expect(row?.volume).toBe(0);
@@ -89,7 +93,16 @@ describe('runPreviewQuery', () => {
   it('is a listing setting: the console form turns it off and on, and an edit that does not name it keeps it', async () => {
     const operator = { kind: 'operator', userId: null, via: 'cli' } as const;
     const [row] = await handle.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kb));
-    const listing = { title: row!.title, summary: row!.summary, description: 'About knots.', category: row!.category, tags: 'sailing', language: 'en', licence: 'CC BY 4.0', sampleQuestions: '' };
+    const listing = {
+      title: row!.title,
+      summary: row!.summary,
+      description: 'About knots.',
+      category: row!.category,
+      tags: 'sailing',
+      language: 'en',
+      licence: 'CC BY 4.0',
+      sampleQuestions: '',
+    };
     expect(await updateListing(handle.db, operator, kb, { ...listing, previewsEnabled: 'false' })).toMatchObject({ ok: true, kb: { previewsEnabled: false } });
     expect(await previewsOffered(kb)).toBe(false);
     expect(await updateListing(handle.db, operator, kb, listing)).toMatchObject({ ok: true, kb: { previewsEnabled: false } });

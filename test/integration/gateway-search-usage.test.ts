@@ -11,7 +11,16 @@ import { getUsageRecorder } from '@/lib/gateway';
 import { revokeKeyAsOperator } from '@/lib/keys';
 import { createTestDatabase } from '../support/db';
 import { callGateway, jsonQuery } from '../support/gateway-client';
-import { buyKey, createHttpKnowledgeBase, createKnowledgeBase, createPublisher, startExamplePublisher, startMisbehavingPublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
+import {
+  buyKey,
+  createHttpKnowledgeBase,
+  createKnowledgeBase,
+  createPublisher,
+  startExamplePublisher,
+  startMisbehavingPublisher,
+  type BoughtKey,
+  type RunningPublisher,
+} from '../support/gateway-fixtures';
 import { rememberSecret } from '../support/log-scan';
 import { OpenApiChecker } from '../support/openapi-check';
 
@@ -42,7 +51,11 @@ beforeAll(async () => {
   rememberSecret(publisher.infraKey, publisher.signingSecret);
   pub = await createPublisher(handle.db);
   hostedKb = await createKnowledgeBase(handle.db, pub, { title: 'Lighthouse Handbook' });
-  const ingested = await ingestDocument(handle.db, hostedKb, { sourceName: 'lighthouses.txt', bytes: new TextEncoder().encode(HANDBOOK), mimeType: 'text/plain' });
+  const ingested = await ingestDocument(handle.db, hostedKb, {
+    sourceName: 'lighthouses.txt',
+    bytes: new TextEncoder().encode(HANDBOOK),
+    mimeType: 'text/plain',
+  });
   expect(ingested.ok).toBe(true);
   httpKb = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: publisher.url, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret });
 });
@@ -61,9 +74,12 @@ async function buy(kbId: string, options: { cap?: number; perMinute?: number } =
 async function search(kbId: string, key: string | null, body: unknown, contentType = 'application/json') {
   const headers = new Headers({ 'Content-Type': contentType });
   if (key) headers.set('Authorization', `Bearer ${key}`);
-  const response = await searchRoute(new Request(`http://localhost/kb/${kbId}/search`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }), {
-    params: Promise.resolve({ kbId: kbId }),
-  });
+  const response = await searchRoute(
+    new Request(`http://localhost/kb/${kbId}/search`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    {
+      params: Promise.resolve({ kbId: kbId }),
+    },
+  );
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
@@ -75,7 +91,10 @@ async function usage(kbId: string, key: string | null) {
 }
 
 const usedInDb = async (subscriptionId: string) =>
-  (await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, subscriptionId))).reduce((s, r) => s + r.used, 0);
+  (await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, subscriptionId))).reduce(
+    (s, r) => s + r.used,
+    0,
+  );
 
 describe('POST /kb/{kb_id}/search', () => {
   it('returns scored passages from a hosted knowledge base and counts like a query', async () => {
@@ -114,7 +133,14 @@ describe('POST /kb/{kb_id}/search', () => {
 
   it('refuses top_k outside 1–20 and bad bodies with 400 invalid_query, uncounted', async () => {
     const k = await buy(hostedKb, { cap: 10 });
-    for (const body of [{ query: 'lens', top_k: 0 }, { query: 'lens', top_k: 21 }, { query: 'lens', top_k: 2.5 }, { query: 'lens', top_k: '3' }, { query: '  ' }, { top_k: 3 }]) {
+    for (const body of [
+      { query: 'lens', top_k: 0 },
+      { query: 'lens', top_k: 21 },
+      { query: 'lens', top_k: 2.5 },
+      { query: 'lens', top_k: '3' },
+      { query: '  ' },
+      { top_k: 3 },
+    ]) {
       const reply = await search(hostedKb, k.key, body);
       expect(reply.status, JSON.stringify(body)).toBe(400);
       expect(reply.body.error).toBe('invalid_query');
@@ -134,7 +160,11 @@ describe('POST /kb/{kb_id}/search', () => {
     expect(capped.status).toBe(429);
     expect(capped.body).toMatchObject({ error: 'query_cap_exceeded', usage: { used: 1, cap: 1 } });
     openapi.expectConforms('/kb/{kb_id}/search', 'POST', capped);
-    const failing = await createHttpKnowledgeBase(handle.db, pub, { endpointUrl: `${bad.base}/status-500`, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret });
+    const failing = await createHttpKnowledgeBase(handle.db, pub, {
+      endpointUrl: `${bad.base}/status-500`,
+      infraKey: publisher.infraKey,
+      signingSecret: publisher.signingSecret,
+    });
     const f = await buy(failing, { cap: 5 });
     const failed = await search(failing, f.key, { query: 'tides' });
     expect(failed).toMatchObject({ status: 502, body: { error: 'publisher_error' } });
@@ -153,7 +183,9 @@ describe('POST /kb/{kb_id}/search', () => {
 describe('GET /kb/{kb_id}/usage', () => {
   it('reports the period and the query limit, and is never counted', async () => {
     const k = await buy(httpKb, { cap: 7, perMinute: 40 });
-    expect((await callGateway({ kbId: httpKb, authorization: `Bearer ${k.key}`, body: jsonQuery('Which light does a vessel at anchor show?') })).status).toBe(200);
+    expect((await callGateway({ kbId: httpKb, authorization: `Bearer ${k.key}`, body: jsonQuery('Which light does a vessel at anchor show?') })).status).toBe(
+      200,
+    );
     const first = await usage(httpKb, k.key);
     const second = await usage(httpKb, k.key);
     expect(first.status).toBe(200);
@@ -194,14 +226,20 @@ async function dify(key: string | null, body: unknown, authorization?: string) {
   const headers = new Headers(body === undefined ? {} : { 'Content-Type': 'application/json' });
   if (authorization !== undefined) headers.set('Authorization', authorization);
   else if (key) headers.set('Authorization', `Bearer ${key}`);
-  const response = await difyRoute(new Request('http://localhost/dify/retrieval', { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  const response = await difyRoute(
+    new Request('http://localhost/dify/retrieval', { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+  );
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
 describe('POST /dify/retrieval (Dify External Knowledge API)', () => {
   it('answers records {content, score, title, metadata} for knowledge_id, honouring top_k and score_threshold', async () => {
     const k = await buy(hostedKb, { cap: 10 });
-    const reply = await dify(k.key, { knowledge_id: hostedKb, query: 'Fresnel lens beam of the lighthouse', retrieval_setting: { top_k: 3, score_threshold: 0 } });
+    const reply = await dify(k.key, {
+      knowledge_id: hostedKb,
+      query: 'Fresnel lens beam of the lighthouse',
+      retrieval_setting: { top_k: 3, score_threshold: 0 },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.records.length).toBeGreaterThan(0);
     expect(reply.body.records.length).toBeLessThanOrEqual(3);
@@ -211,7 +249,11 @@ describe('POST /dify/retrieval (Dify External Knowledge API)', () => {
     expect(first.content).toContain('Fresnel');
     expect(first.score).toBe(1);
     openapi.expectConforms('/dify/retrieval', 'POST', reply);
-    const strict = await dify(k.key, { knowledge_id: hostedKb, query: 'Fresnel lens beam of the lighthouse', retrieval_setting: { top_k: 3, score_threshold: 1 } });
+    const strict = await dify(k.key, {
+      knowledge_id: hostedKb,
+      query: 'Fresnel lens beam of the lighthouse',
+      retrieval_setting: { top_k: 3, score_threshold: 1 },
+    });
     expect(strict.body.records.every((r: { score: number }) => r.score >= 1)).toBe(true);
     const one = await dify(k.key, { knowledge_id: hostedKb, query: 'lighthouse', retrieval_setting: { top_k: 1 } });
     expect(one.body.records.length).toBeLessThanOrEqual(1);
@@ -220,7 +262,12 @@ describe('POST /dify/retrieval (Dify External Knowledge API)', () => {
 
   it('no relevant record: 200 with records [] and free; metadata_condition is accepted', async () => {
     const k = await buy(hostedKb, { cap: 10 });
-    const reply = await dify(k.key, { knowledge_id: hostedKb, query: 'boiling point of mercury', retrieval_setting: { top_k: 5, score_threshold: 0.5 }, metadata_condition: { logical_operator: 'and', conditions: [] } });
+    const reply = await dify(k.key, {
+      knowledge_id: hostedKb,
+      query: 'boiling point of mercury',
+      retrieval_setting: { top_k: 5, score_threshold: 0.5 },
+      metadata_condition: { logical_operator: 'and', conditions: [] },
+    });
     expect(reply).toMatchObject({ status: 200, body: { records: [] } });
     expect(await usedInDb(k.subscriptionId)).toBe(0);
   });
@@ -233,7 +280,10 @@ describe('POST /dify/retrieval (Dify External Knowledge API)', () => {
     expect(await dify(null, body, 'Token abc')).toMatchObject({ status: 403, body: { error_code: 1001, error: 'invalid_api_key' } });
     expect(await dify(null, body, 'Bearer alm_sk_live_nonsense')).toMatchObject({ status: 403, body: { error_code: 1002, error: 'invalid_api_key' } });
     expect(await dify(k.key, { ...body, knowledge_id: httpKb })).toMatchObject({ status: 403, body: { error_code: 2001, error: 'key_scope_mismatch' } });
-    expect(await dify(k.key, { ...body, knowledge_id: 'kb_missing' })).toMatchObject({ status: 404, body: { error_code: 2001, error: 'knowledge_base_not_found' } });
+    expect(await dify(k.key, { ...body, knowledge_id: 'kb_missing' })).toMatchObject({
+      status: 404,
+      body: { error_code: 2001, error: 'knowledge_base_not_found' },
+    });
     // A malformed id is named where the caller wrote it: in the body's "knowledge_id", not in a path.
     const controlId = await dify(k.key, { ...body, knowledge_id: 'kb_\u0007bell' });
     expect(controlId).toMatchObject({ status: 400, body: { error: 'invalid_query', error_msg: expect.stringMatching(/^"knowledge_id" is refused: /) } });
@@ -259,7 +309,11 @@ describe('POST /dify/retrieval (Dify External Knowledge API)', () => {
 
   it('accepts the slug and publisher/slug as knowledge_id', async () => {
     const k = await buy(hostedKb, { cap: 10 });
-    const [row] = await handle.db.select({ slug: knowledgeBases.slug, publisherSlug: publishers.slug }).from(knowledgeBases).innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId)).where(eq(knowledgeBases.id, hostedKb));
+    const [row] = await handle.db
+      .select({ slug: knowledgeBases.slug, publisherSlug: publishers.slug })
+      .from(knowledgeBases)
+      .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
+      .where(eq(knowledgeBases.id, hostedKb));
     const query = { query: 'Fresnel lens beam of the lighthouse', retrieval_setting: { top_k: 2 } };
     for (const knowledgeId of [row!.slug, `${row!.publisherSlug}/${row!.slug}`]) {
       const reply = await dify(k.key, { ...query, knowledge_id: knowledgeId });

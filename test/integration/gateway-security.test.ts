@@ -12,7 +12,15 @@ import { createTestDatabase } from '../support/db';
 import { LOG_FILE } from '../support/gateway-env';
 import { callGateway, callGatewayOverHttp, jsonQuery, type GatewayCall, type GatewayReply } from '../support/gateway-client';
 import { listenGatewayServer } from '../support/gateway-server';
-import { buyKey, createHttpKnowledgeBase, createKnowledgeBase, createPublisher, startExamplePublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
+import {
+  buyKey,
+  createHttpKnowledgeBase,
+  createKnowledgeBase,
+  createPublisher,
+  startExamplePublisher,
+  type BoughtKey,
+  type RunningPublisher,
+} from '../support/gateway-fixtures';
 import { expectLogsFreeOfSecrets, rememberSecret } from '../support/log-scan';
 import { OpenApiChecker } from '../support/openapi-check';
 
@@ -79,7 +87,12 @@ const FACES: Face[] = [
 ];
 
 const bearer = (k: BoughtKey | string) => `Bearer ${typeof k === 'string' ? k : k.key}`;
-const good = (extra: Partial<GatewayCall> = {}): GatewayCall => ({ kbId: kb, authorization: bearer(keys.good), body: jsonQuery('How do spring tides work?'), ...extra });
+const good = (extra: Partial<GatewayCall> = {}): GatewayCall => ({
+  kbId: kb,
+  authorization: bearer(keys.good),
+  body: jsonQuery('How do spring tides work?'),
+  ...extra,
+});
 
 /** A well-formed key with a valid checksum that was never issued. */
 const unknownKey = generateApiKey('live').key;
@@ -116,7 +129,10 @@ interface Case {
   check?: (reply: GatewayReply) => void;
 }
 
-const bad = (body: string | null, contentType: string | null = 'application/json') => (): GatewayCall => good({ body, contentType });
+const bad =
+  (body: string | null, contentType: string | null = 'application/json') =>
+  (): GatewayCall =>
+    good({ body, contentType });
 /** Raw bytes as the body (a stream, so neither face sees a string first). */
 function bytes(data: Buffer): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
@@ -132,37 +148,121 @@ const CASES: Case[] = [
   { name: 'no Authorization header', call: () => good({ authorization: null }), status: 401, error: 'missing_api_key', headers: 'none' },
   { name: 'empty Authorization header', call: () => good({ authorization: '' }), status: 401, error: 'missing_api_key', headers: 'none' },
   { name: 'blank Authorization header', call: () => good({ authorization: '   ' }), status: 401, error: 'missing_api_key', headers: 'none' },
-  { name: 'missing key on an unknown knowledge base (row 1 first)', call: () => good({ authorization: null, kbId: 'kb_nope' }), status: 401, error: 'missing_api_key', headers: 'none' },
+  {
+    name: 'missing key on an unknown knowledge base (row 1 first)',
+    call: () => good({ authorization: null, kbId: 'kb_nope' }),
+    status: 401,
+    error: 'missing_api_key',
+    headers: 'none',
+  },
   // Row 2
   { name: 'Basic scheme', call: () => good({ authorization: `Basic ${keys.good.key}` }), status: 401, error: 'invalid_api_key', headers: 'none' },
   { name: 'Bearer without a token', call: () => good({ authorization: 'Bearer' }), status: 401, error: 'invalid_api_key', headers: 'none' },
   { name: 'key without the scheme', call: () => good({ authorization: keys.good.key }), status: 401, error: 'invalid_api_key', headers: 'none' },
-  { name: 'wrong prefix', call: () => good({ authorization: bearer(keys.good.key.replace('alm_sk_live_', 'alm_pk_live_')) }), status: 401, error: 'invalid_api_key', headers: 'none' },
+  {
+    name: 'wrong prefix',
+    call: () => good({ authorization: bearer(keys.good.key.replace('alm_sk_live_', 'alm_pk_live_')) }),
+    status: 401,
+    error: 'invalid_api_key',
+    headers: 'none',
+  },
   { name: 'too short', call: () => good({ authorization: bearer(keys.good.key.slice(0, -1)) }), status: 401, error: 'invalid_api_key', headers: 'none' },
-  { name: 'bad alphabet', call: () => good({ authorization: bearer(keys.good.key.slice(0, -8) + '-' + keys.good.key.slice(-7)) }), status: 401, error: 'invalid_api_key', headers: 'none' },
+  {
+    name: 'bad alphabet',
+    call: () => good({ authorization: bearer(keys.good.key.slice(0, -8) + '-' + keys.good.key.slice(-7)) }),
+    status: 401,
+    error: 'invalid_api_key',
+    headers: 'none',
+  },
   { name: 'checksum wrong', call: () => good({ authorization: bearer(corrupt(keys.good.key)) }), status: 401, error: 'invalid_api_key', headers: 'none' },
   { name: 'well-formed but unknown key', call: () => good({ authorization: bearer(unknownKey) }), status: 401, error: 'invalid_api_key', headers: 'none' },
   { name: 'two tokens', call: () => good({ authorization: `Bearer ${keys.good.key} extra` }), status: 401, error: 'invalid_api_key', headers: 'none' },
-  { name: 'invalid key on an unknown knowledge base (row 2 first)', call: () => good({ authorization: bearer(unknownKey), kbId: 'kb_nope' }), status: 401, error: 'invalid_api_key', headers: 'none' },
+  {
+    name: 'invalid key on an unknown knowledge base (row 2 first)',
+    call: () => good({ authorization: bearer(unknownKey), kbId: 'kb_nope' }),
+    status: 401,
+    error: 'invalid_api_key',
+    headers: 'none',
+  },
   // Row 3
   { name: 'revoked key', call: () => good({ authorization: bearer(keys.revoked) }), status: 403, error: 'key_revoked', headers: 'keyed' },
-  { name: 'revoked key for another knowledge base (row 3 before 5)', call: () => good({ authorization: bearer(keys.revoked), kbId: otherKb }), status: 403, error: 'key_revoked', headers: 'keyed' },
-  { name: 'revoked key on an unknown knowledge base (row 3 before 4)', call: () => good({ authorization: bearer(keys.revoked), kbId: 'kb_nope' }), status: 403, error: 'key_revoked', headers: 'keyed' },
+  {
+    name: 'revoked key for another knowledge base (row 3 before 5)',
+    call: () => good({ authorization: bearer(keys.revoked), kbId: otherKb }),
+    status: 403,
+    error: 'key_revoked',
+    headers: 'keyed',
+  },
+  {
+    name: 'revoked key on an unknown knowledge base (row 3 before 4)',
+    call: () => good({ authorization: bearer(keys.revoked), kbId: 'kb_nope' }),
+    status: 403,
+    error: 'key_revoked',
+    headers: 'keyed',
+  },
   // Row 4
   { name: 'unknown knowledge base', call: () => good({ kbId: 'kb_doesnotexist' }), status: 404, error: 'knowledge_base_not_found', headers: 'keyed' },
-  { name: 'unknown knowledge base with a key of another one (row 4 before 5)', call: () => good({ authorization: bearer(keys.other), kbId: 'kb_doesnotexist' }), status: 404, error: 'knowledge_base_not_found', headers: 'keyed' },
-  { name: 'draft knowledge base, even with its own key', call: () => good({ authorization: bearer(keys.draft), kbId: draftKb }), status: 404, error: 'knowledge_base_not_found', headers: 'keyed' },
-  { name: 'a NUL byte in the knowledge-base id (never reaches the database)', call: () => good({ kbId: `${kb}\u0000` }), status: 400, error: 'invalid_query', headers: 'keyed' },
+  {
+    name: 'unknown knowledge base with a key of another one (row 4 before 5)',
+    call: () => good({ authorization: bearer(keys.other), kbId: 'kb_doesnotexist' }),
+    status: 404,
+    error: 'knowledge_base_not_found',
+    headers: 'keyed',
+  },
+  {
+    name: 'draft knowledge base, even with its own key',
+    call: () => good({ authorization: bearer(keys.draft), kbId: draftKb }),
+    status: 404,
+    error: 'knowledge_base_not_found',
+    headers: 'keyed',
+  },
+  {
+    name: 'a NUL byte in the knowledge-base id (never reaches the database)',
+    call: () => good({ kbId: `${kb}\u0000` }),
+    status: 400,
+    error: 'invalid_query',
+    headers: 'keyed',
+  },
   { name: 'a control character in the knowledge-base id', call: () => good({ kbId: 'kb_\u001b[31m' }), status: 400, error: 'invalid_query', headers: 'keyed' },
-  { name: 'a NUL byte in the id with a revoked key (row 3 first)', call: () => good({ authorization: bearer(keys.revoked), kbId: 'kb_\u0000' }), status: 403, error: 'key_revoked', headers: 'keyed' },
+  {
+    name: 'a NUL byte in the id with a revoked key (row 3 first)',
+    call: () => good({ authorization: bearer(keys.revoked), kbId: 'kb_\u0000' }),
+    status: 403,
+    error: 'key_revoked',
+    headers: 'keyed',
+  },
   // Row 5
-  { name: 'key of another knowledge base', call: () => good({ authorization: bearer(keys.other) }), status: 403, error: 'key_scope_mismatch', headers: 'keyed' },
-  { name: 'cancelled key on another knowledge base (row 5 before 6)', call: () => good({ authorization: bearer(keys.cancelled), kbId: otherKb }), status: 403, error: 'key_scope_mismatch', headers: 'keyed' },
+  {
+    name: 'key of another knowledge base',
+    call: () => good({ authorization: bearer(keys.other) }),
+    status: 403,
+    error: 'key_scope_mismatch',
+    headers: 'keyed',
+  },
+  {
+    name: 'cancelled key on another knowledge base (row 5 before 6)',
+    call: () => good({ authorization: bearer(keys.cancelled), kbId: otherKb }),
+    status: 403,
+    error: 'key_scope_mismatch',
+    headers: 'keyed',
+  },
   // Row 6
   { name: 'cancelled subscription', call: () => good({ authorization: bearer(keys.cancelled) }), status: 403, error: 'forbidden', headers: 'keyed' },
   { name: 'unpaid (past_due) subscription', call: () => good({ authorization: bearer(keys.pastDue) }), status: 403, error: 'forbidden', headers: 'keyed' },
-  { name: 'suspended knowledge base', call: () => good({ authorization: bearer(keys.suspended), kbId: suspendedKb }), status: 403, error: 'forbidden', headers: 'keyed' },
-  { name: 'cancelled subscription with a bad body (row 6 before 8)', call: () => good({ authorization: bearer(keys.cancelled), body: '[]' }), status: 403, error: 'forbidden', headers: 'keyed' },
+  {
+    name: 'suspended knowledge base',
+    call: () => good({ authorization: bearer(keys.suspended), kbId: suspendedKb }),
+    status: 403,
+    error: 'forbidden',
+    headers: 'keyed',
+  },
+  {
+    name: 'cancelled subscription with a bad body (row 6 before 8)',
+    call: () => good({ authorization: bearer(keys.cancelled), body: '[]' }),
+    status: 403,
+    error: 'forbidden',
+    headers: 'keyed',
+  },
   // Row 7
   {
     name: 'rate limit exceeded',
@@ -179,8 +279,22 @@ const CASES: Case[] = [
       expect(r.headers.get('X-RateLimit-Remaining')).toBe('0');
     },
   },
-  { name: 'rate limited with a bad body (row 7 before 8)', call: async () => good({ authorization: bearer(await keyRateLimited()), body: '{"nope":1}' }), status: 429, error: 'rate_limit_exceeded', headers: 'keyed', extras: ['retry_after'] },
-  { name: 'rate limited with the cap used up (row 7 before 9)', call: async () => good({ authorization: bearer(await keyRateLimited({ cap: 1 })) }), status: 429, error: 'rate_limit_exceeded', headers: 'keyed', extras: ['retry_after'] },
+  {
+    name: 'rate limited with a bad body (row 7 before 8)',
+    call: async () => good({ authorization: bearer(await keyRateLimited()), body: '{"nope":1}' }),
+    status: 429,
+    error: 'rate_limit_exceeded',
+    headers: 'keyed',
+    extras: ['retry_after'],
+  },
+  {
+    name: 'rate limited with the cap used up (row 7 before 9)',
+    call: async () => good({ authorization: bearer(await keyRateLimited({ cap: 1 })) }),
+    status: 429,
+    error: 'rate_limit_exceeded',
+    headers: 'keyed',
+    extras: ['retry_after'],
+  },
   // Row 8
   { name: 'no Content-Type', call: bad(jsonQuery('tides'), null), status: 400, error: 'invalid_query', headers: 'keyed' },
   { name: 'text/plain', call: bad(jsonQuery('tides'), 'text/plain'), status: 400, error: 'invalid_query', headers: 'keyed' },
@@ -198,9 +312,27 @@ const CASES: Case[] = [
   { name: 'a NUL character in the query', call: bad(jsonQuery('spring\u0000tides')), status: 400, error: 'invalid_query', headers: 'keyed' },
   { name: 'an escape character in the query', call: bad(jsonQuery('spring \u001b tides')), status: 400, error: 'invalid_query', headers: 'keyed' },
   { name: 'a lone surrogate in the query (escaped in JSON)', call: bad('{"query":"tides \\ud800"}'), status: 400, error: 'invalid_query', headers: 'keyed' },
-  { name: 'a body that is not UTF-8', call: () => good({ body: bytes(Buffer.concat([Buffer.from('{"query":"tides '), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])) }), status: 400, error: 'invalid_query', headers: 'keyed' },
-  { name: 'a body with a lone surrogate encoded as bytes', call: () => good({ body: bytes(Buffer.concat([Buffer.from('{"query":"tides '), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')])) }), status: 400, error: 'invalid_query', headers: 'keyed' },
-  { name: 'bad body with the cap used up (row 8 before 9)', call: async () => good({ authorization: bearer(await keyExhausted()), body: '{}' }), status: 400, error: 'invalid_query', headers: 'keyed' },
+  {
+    name: 'a body that is not UTF-8',
+    call: () => good({ body: bytes(Buffer.concat([Buffer.from('{"query":"tides '), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])) }),
+    status: 400,
+    error: 'invalid_query',
+    headers: 'keyed',
+  },
+  {
+    name: 'a body with a lone surrogate encoded as bytes',
+    call: () => good({ body: bytes(Buffer.concat([Buffer.from('{"query":"tides '), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')])) }),
+    status: 400,
+    error: 'invalid_query',
+    headers: 'keyed',
+  },
+  {
+    name: 'bad body with the cap used up (row 8 before 9)',
+    call: async () => good({ authorization: bearer(await keyExhausted()), body: '{}' }),
+    status: 400,
+    error: 'invalid_query',
+    headers: 'keyed',
+  },
   // Row 9
   {
     name: 'cap used up',
@@ -239,21 +371,86 @@ const CASES: Case[] = [
     error: 'payload_too_large',
     headers: 'keyed',
   },
-  { name: 'GET', call: () => good({ method: 'GET', body: null }), status: 405, error: 'method_not_allowed', headers: 'none', check: (r) => expect(r.headers.get('Allow')).toBe('POST') },
-  { name: 'PUT', call: () => good({ method: 'PUT' }), status: 405, error: 'method_not_allowed', headers: 'none', check: (r) => expect(r.headers.get('Allow')).toBe('POST') },
-  { name: 'PATCH', call: () => good({ method: 'PATCH' }), status: 405, error: 'method_not_allowed', headers: 'none', check: (r) => expect(r.headers.get('Allow')).toBe('POST') },
-  { name: 'DELETE', call: () => good({ method: 'DELETE', body: null }), status: 405, error: 'method_not_allowed', headers: 'none', check: (r) => expect(r.headers.get('Allow')).toBe('POST') },
-  { name: 'OPTIONS (no CORS preflight)', call: () => good({ method: 'OPTIONS', body: null }), status: 405, error: 'method_not_allowed', headers: 'none', check: (r) => expect(r.headers.get('Allow')).toBe('POST') },
+  {
+    name: 'GET',
+    call: () => good({ method: 'GET', body: null }),
+    status: 405,
+    error: 'method_not_allowed',
+    headers: 'none',
+    check: (r) => expect(r.headers.get('Allow')).toBe('POST'),
+  },
+  {
+    name: 'PUT',
+    call: () => good({ method: 'PUT' }),
+    status: 405,
+    error: 'method_not_allowed',
+    headers: 'none',
+    check: (r) => expect(r.headers.get('Allow')).toBe('POST'),
+  },
+  {
+    name: 'PATCH',
+    call: () => good({ method: 'PATCH' }),
+    status: 405,
+    error: 'method_not_allowed',
+    headers: 'none',
+    check: (r) => expect(r.headers.get('Allow')).toBe('POST'),
+  },
+  {
+    name: 'DELETE',
+    call: () => good({ method: 'DELETE', body: null }),
+    status: 405,
+    error: 'method_not_allowed',
+    headers: 'none',
+    check: (r) => expect(r.headers.get('Allow')).toBe('POST'),
+  },
+  {
+    name: 'OPTIONS (no CORS preflight)',
+    call: () => good({ method: 'OPTIONS', body: null }),
+    status: 405,
+    error: 'method_not_allowed',
+    headers: 'none',
+    check: (r) => expect(r.headers.get('Allow')).toBe('POST'),
+  },
   // Success variants
   { name: 'success', call: () => good(), status: 200, error: null, headers: 'keyed' },
   // docs/api.md §9.1: an unpublished listing still answers the subscriptions bought before, until their period ends.
-  { name: 'unpublished knowledge base, existing subscriber', call: () => good({ authorization: bearer(keys.unpublished), kbId: unpublishedKb }), status: 200, error: null, headers: 'keyed' },
+  {
+    name: 'unpublished knowledge base, existing subscriber',
+    call: () => good({ authorization: bearer(keys.unpublished), kbId: unpublishedKb }),
+    status: 200,
+    error: null,
+    headers: 'keyed',
+  },
   { name: 'bearer scheme in lower case', call: () => good({ authorization: `bearer ${keys.good.key}` }), status: 200, error: null, headers: 'keyed' },
-  { name: 'bearer scheme in upper case with extra spaces', call: () => good({ authorization: `BEARER   ${keys.good.key}  ` }), status: 200, error: null, headers: 'keyed' },
+  {
+    name: 'bearer scheme in upper case with extra spaces',
+    call: () => good({ authorization: `BEARER   ${keys.good.key}  ` }),
+    status: 200,
+    error: null,
+    headers: 'keyed',
+  },
   { name: 'Content-Type with charset', call: () => good({ contentType: 'application/json; charset=utf-8' }), status: 200, error: null, headers: 'keyed' },
-  { name: 'tabs and line breaks inside the query', call: () => good({ body: jsonQuery('spring\ttides\r\nneap tides') }), status: 200, error: null, headers: 'keyed' },
-  { name: 'a UTF-8 body with a byte order mark', call: () => good({ body: bytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(jsonQuery('spring tides'))])) }), status: 200, error: null, headers: 'keyed' },
-  { name: 'query exactly 2,000 characters after trimming', call: () => good({ body: jsonQuery(`  ${'tide '.repeat(400).slice(0, 1_999)}s  `) }), status: 200, error: null, headers: 'keyed' },
+  {
+    name: 'tabs and line breaks inside the query',
+    call: () => good({ body: jsonQuery('spring\ttides\r\nneap tides') }),
+    status: 200,
+    error: null,
+    headers: 'keyed',
+  },
+  {
+    name: 'a UTF-8 body with a byte order mark',
+    call: () => good({ body: bytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(jsonQuery('spring tides'))])) }),
+    status: 200,
+    error: null,
+    headers: 'keyed',
+  },
+  {
+    name: 'query exactly 2,000 characters after trimming',
+    call: () => good({ body: jsonQuery(`  ${'tide '.repeat(400).slice(0, 1_999)}s  `) }),
+    status: 200,
+    error: null,
+    headers: 'keyed',
+  },
 ];
 
 describe.each(FACES)('POST /kb/{kb_id}/query through $name — check order (security suite)', ({ call }) => {
@@ -310,7 +507,14 @@ describe.each(FACES)('POST /kb/{kb_id}/query through $name — check order (secu
 
   it('rejects a malformed key without touching the database', async () => {
     // Swap in a database whose every use throws: a malformed key must still get its 401, not a 500.
-    const poisoned = new Proxy({}, { get: () => { throw new Error('the database was touched'); } });
+    const poisoned = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('the database was touched');
+        },
+      },
+    );
     useDatabase({ db: poisoned as never, kind: handle.kind, close: async () => {} });
     try {
       for (const token of [corrupt(keys.good.key), keys.good.key.slice(1), 'alm_sk_live_short', `x${keys.good.key.slice(1)}`]) {
@@ -356,15 +560,19 @@ describe('POST /kb/{kb_id}/query paths as npm start serves them (the front door 
   /** A raw request: the path goes on the wire exactly as written. */
   function raw(path: string): Promise<{ status: number; headers: Headers; body: any }> {
     return new Promise((resolve, reject) => {
-      const request = http.request(`${server.url}/`, { method: 'POST', path, headers: { Authorization: bearer(keys.good), 'Content-Type': 'application/json' } }, (response) => {
-        let text = '';
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => {
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
-          resolve({ status: response.statusCode!, headers, body: JSON.parse(text) });
-        });
-      });
+      const request = http.request(
+        `${server.url}/`,
+        { method: 'POST', path, headers: { Authorization: bearer(keys.good), 'Content-Type': 'application/json' } },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () => {
+            const headers = new Headers();
+            for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
+            resolve({ status: response.statusCode!, headers, body: JSON.parse(text) });
+          });
+        },
+      );
       request.on('error', reject);
       request.end(jsonQuery('tides'));
     });

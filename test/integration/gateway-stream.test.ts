@@ -6,7 +6,15 @@ import type { DatabaseHandle } from '@/db/client';
 import { POST } from '@/app/kb/[kbId]/query/route';
 import { streamGatewayQuery, type EventStreamWriter } from '@/lib/gateway/stream';
 import { createTestDatabase } from '../support/db';
-import { buyKey, createHttpKnowledgeBase, createPublisher, startExamplePublisher, startMisbehavingPublisher, type BoughtKey, type RunningPublisher } from '../support/gateway-fixtures';
+import {
+  buyKey,
+  createHttpKnowledgeBase,
+  createPublisher,
+  startExamplePublisher,
+  startMisbehavingPublisher,
+  type BoughtKey,
+  type RunningPublisher,
+} from '../support/gateway-fixtures';
 import { readTimedEvents } from '../support/event-stream';
 import { rememberSecret } from '../support/log-scan';
 
@@ -44,12 +52,17 @@ async function buy(kbId: string, cap = 10): Promise<BoughtKey> {
 }
 
 const used = async (subscriptionId: string) =>
-  (await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, subscriptionId))).reduce((s, r) => s + r.used, 0);
+  (await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, subscriptionId))).reduce(
+    (s, r) => s + r.used,
+    0,
+  );
 
 function request(kbId: string, key: string | null, query: string, signal?: AbortSignal) {
   const headers = new Headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream' });
   if (key) headers.set('Authorization', `Bearer ${key}`);
-  return POST(new Request(`http://localhost/kb/${kbId}/query`, { method: 'POST', headers, body: JSON.stringify({ query }), signal }), { params: Promise.resolve({ kbId: kbId }) });
+  return POST(new Request(`http://localhost/kb/${kbId}/query`, { method: 'POST', headers, body: JSON.stringify({ query }), signal }), {
+    params: Promise.resolve({ kbId: kbId }),
+  });
 }
 
 function parseEvents(text: string): { event: string; data: any }[] {
@@ -88,18 +101,29 @@ describe('Accept: text/event-stream', () => {
     expect(response.status).toBe(200);
     const arrivals = await readTimedEvents(response, started);
     expect(arrivals.map((a) => a.event)).toEqual(['citations', 'delta', 'delta', 'delta', 'delta', 'done']);
-    expect(arrivals.filter((a) => a.event === 'delta').map((a) => a.data.text).join('')).toBe('The tide turns twice a day.');
+    expect(
+      arrivals
+        .filter((a) => a.event === 'delta')
+        .map((a) => a.data.text)
+        .join(''),
+    ).toBe('The tide turns twice a day.');
     const first = (event: string) => arrivals.find((a) => a.event === event)!.ms;
     const whole = first('done');
     // The publisher takes 2 s in all: citations come at once and the first piece after 0.4 s, not with the rest.
     expect(first('citations')).toBeLessThan(whole - 1_500);
     expect(first('delta')).toBeLessThan(whole - 1_000);
-    console.log(`streamed answer over 2 s: first citations at ${first('citations').toFixed(0)} ms, first delta at ${first('delta').toFixed(0)} ms, done at ${whole.toFixed(0)} ms`);
+    console.log(
+      `streamed answer over 2 s: first citations at ${first('citations').toFixed(0)} ms, first delta at ${first('delta').toFixed(0)} ms, done at ${whole.toFixed(0)} ms`,
+    );
     expect(arrivals.at(-1)!.data).toEqual({ tokens_used: 7, usage: { used: 1, cap: 10, remaining: 9 } });
     expect(await used(k.subscriptionId)).toBe(1);
     // The same publisher without a stream asked of it: JSON after the whole 2 s, as before.
     const json = await POST(
-      new Request(`http://localhost/kb/${streamingKb}/query`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${k.key}` }, body: JSON.stringify({ query: 'tide' }) }),
+      new Request(`http://localhost/kb/${streamingKb}/query`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${k.key}` },
+        body: JSON.stringify({ query: 'tide' }),
+      }),
       { params: Promise.resolve({ kbId: streamingKb }) },
     );
     expect(await json.json()).toMatchObject({ answer: 'The tide turns twice a day.' });
@@ -122,7 +146,9 @@ describe('Accept: text/event-stream', () => {
     const response = await request(failingKb, k.key, 'tides');
     expect(response.status).toBe(200);
     const events = parseEvents(await response.text());
-    expect(events).toEqual([{ event: 'error', data: { error: 'publisher_error', message: expect.any(String), request_id: response.headers.get('X-Request-Id') } }]);
+    expect(events).toEqual([
+      { event: 'error', data: { error: 'publisher_error', message: expect.any(String), request_id: response.headers.get('X-Request-Id') } },
+    ]);
     expect(await used(k.subscriptionId)).toBe(0);
   });
 

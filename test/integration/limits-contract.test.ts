@@ -125,9 +125,7 @@ describe.each(factories)('rate limiter contract: $name', (factory) => {
     created.push(second);
     const key = id();
     const rule = { limit: 10, windowMs: 10_000 };
-    const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? first : second).consume(key, rule)),
-    );
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? first : second).consume(key, rule)));
     expect(results.filter((r) => r.allowed)).toHaveLength(10);
     expect((await second.peek(key, rule)).remaining).toBe(0);
   });

@@ -32,7 +32,14 @@ async function newClient(): Promise<string> {
 }
 
 async function code(k: BoughtKey, clientId: string): Promise<string> {
-  const params = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: CHALLENGE, code_challenge_method: 'S256', resource: `${APP}/kb/${kb}/mcp` });
+  const params = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    code_challenge: CHALLENGE,
+    code_challenge_method: 'S256',
+    resource: `${APP}/kb/${kb}/mcp`,
+  });
   const parsed = await parseAuthorizationRequest(db, params);
   if (!parsed.ok) throw new Error(parsed.description);
   const approved = await approveAuthorization(db, k.userId, parsed.request, k.subscriptionId);
@@ -47,7 +54,8 @@ async function grant(k: BoughtKey, clientId: string) {
   return key!;
 }
 
-const tokensOf = async (keyId: string) => (await db.select({ kind: oauthTokens.kind }).from(oauthTokens).where(eq(oauthTokens.keyId, keyId))).map((t) => t.kind).sort();
+const tokensOf = async (keyId: string) =>
+  (await db.select({ kind: oauthTokens.kind }).from(oauthTokens).where(eq(oauthTokens.keyId, keyId))).map((t) => t.kind).sort();
 
 describe('OAuth housekeeping', () => {
   it('purges expired codes and tokens, ends a grant left without tokens, keeps what can still act', async () => {
@@ -83,7 +91,10 @@ describe('OAuth housekeeping', () => {
     const view = async () => (await listKeysForUser(db, k.userId)).find((v) => v.id === key.id)!;
     expect((await view()).status).toBe('active');
     // The access token lapsed: the unused refresh token still lets the app act.
-    await db.update(oauthTokens).set({ expiresAt: sql`now() - interval '1 minute'` }).where(and(eq(oauthTokens.kind, 'access'), eq(oauthTokens.keyId, key.id)));
+    await db
+      .update(oauthTokens)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(and(eq(oauthTokens.kind, 'access'), eq(oauthTokens.keyId, key.id)));
     expect((await view()).status).toBe('active');
     expect(await renameKey(db, { userId: k.userId, keyId: key.id, name: 'Desk agent' })).toMatchObject({ ok: true });
     // A used (rotated) refresh token cannot act: with it the only one left, the access has expired.
@@ -104,7 +115,10 @@ describe('OAuth housekeeping', () => {
     expect(await tokensOf(key.id)).toEqual([]);
     expect(await db.select({ id: oauthClients.id }).from(oauthClients).where(eq(oauthClients.id, unused))).toHaveLength(1);
     await purgeExpiredOAuthState(db, new Date(Date.now() + 31 * 24 * HOUR));
-    const left = await db.select({ id: oauthClients.id }).from(oauthClients).where(inArray(oauthClients.id, [unused, key.oauthClientId!]));
+    const left = await db
+      .select({ id: oauthClients.id })
+      .from(oauthClients)
+      .where(inArray(oauthClients.id, [unused, key.oauthClientId!]));
     expect(left.map((c) => c.id)).toEqual([key.oauthClientId]);
   });
 });

@@ -92,7 +92,13 @@ class TestProvider implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata() {
-    return { client_name: 'Test Agent', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'Test Agent',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.info;
@@ -135,7 +141,11 @@ async function consent(k: BoughtKey, authorizationUrl: URL, options: ClientMetad
 }
 
 /** A connected client after the whole flow, and what it was given. */
-async function connectWithOAuth(k: BoughtKey, provider = new TestProvider(), options: ClientMetadataOptions = {}): Promise<{ client: Client; provider: TestProvider }> {
+async function connectWithOAuth(
+  k: BoughtKey,
+  provider = new TestProvider(),
+  options: ClientMetadataOptions = {},
+): Promise<{ client: Client; provider: TestProvider }> {
   const first = new StreamableHTTPClientTransport(mcpUrl(k.kbId), { authProvider: provider });
   await expect(new Client({ name: 'agent', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }).connect(first)).rejects.toThrow();
   expect(provider.authorizationUrl, 'the client was sent to the authorization endpoint').toBeDefined();
@@ -154,13 +164,21 @@ async function buy(kbId: string): Promise<BoughtKey> {
 }
 
 const usedBy = async (k: BoughtKey) =>
-  (await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, k.subscriptionId))).reduce((s, r) => s + r.used, 0);
+  (await handle.db.select({ used: usagePeriods.used }).from(usagePeriods).where(eq(usagePeriods.subscriptionId, k.subscriptionId))).reduce(
+    (s, r) => s + r.used,
+    0,
+  );
 
 const mcpPost = (kbId: string, authorization?: string) =>
   fetch(mcpUrl(kbId), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(authorization ? { Authorization: authorization } : {}) },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    }),
   });
 
 const tokenRequest = (form: Record<string, string>) =>
@@ -186,18 +204,31 @@ describe('OAuth 2.1 for agents', () => {
   });
 
   it('registration takes exact https or loopback redirect URIs only', async () => {
-    const register = (metadata: unknown) => fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(metadata) });
+    const register = (metadata: unknown) =>
+      fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(metadata) });
     const ok = await register({ client_name: 'Claude', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'] });
     expect(ok.status).toBe(201);
-    expect(await ok.json()).toMatchObject({ client_id: expect.stringMatching(/^cli_/), token_endpoint_auth_method: 'none', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'] });
+    expect(await ok.json()).toMatchObject({
+      client_id: expect.stringMatching(/^cli_/),
+      token_endpoint_auth_method: 'none',
+      redirect_uris: ['https://claude.ai/api/mcp/auth_callback'],
+    });
     expect(await (await register({ redirect_uris: ['http://evil.example/cb'] })).json()).toMatchObject({ error: 'invalid_redirect_uri' });
-    expect(await (await register({ redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'client_secret_basic' })).json()).toMatchObject({ error: 'invalid_client_metadata' });
+    expect(await (await register({ redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'client_secret_basic' })).json()).toMatchObject({
+      error: 'invalid_client_metadata',
+    });
   });
 
   it('a connector connects in one flow: discovery, registration, consent, PKCE exchange, tools/call metered on the subscription', async () => {
     const k = await buy(kb);
     const { client, provider } = await connectWithOAuth(k);
-    expect(provider.saved).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'kb:query', access_token: expect.stringMatching(/^alm_at_/), refresh_token: expect.stringMatching(/^alm_rt_/) });
+    expect(provider.saved).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'kb:query',
+      access_token: expect.stringMatching(/^alm_at_/),
+      refresh_token: expect.stringMatching(/^alm_rt_/),
+    });
     const asked = await client.callTool({ name: 'ask', arguments: { query: 'What does the Fresnel lens do?' } });
     expect(asked.isError).toBeFalsy();
     expect(await usedBy(k)).toBe(1);
@@ -208,7 +239,11 @@ describe('OAuth 2.1 for agents', () => {
     const bearer = { Authorization: `Bearer ${provider.saved!.access_token}` };
     const usage = await fetch(`${server.url}/kb/${kb}/usage`, { headers: bearer });
     expect(await usage.json()).toMatchObject({ used: 1, cap: 10 });
-    const query = await fetch(`${server.url}/kb/${kb}/query`, { method: 'POST', headers: { ...bearer, 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'Fresnel lens' }) });
+    const query = await fetch(`${server.url}/kb/${kb}/query`, {
+      method: 'POST',
+      headers: { ...bearer, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: 'Fresnel lens' }),
+    });
     expect(query.status).toBe(200);
     expect(await usedBy(k)).toBe(2);
     await client.close();
@@ -248,7 +283,9 @@ describe('OAuth 2.1 for agents', () => {
     const code = (await consent(k, again.authorizationUrl!)).get('code')!;
     const base = { grant_type: 'authorization_code', code, client_id: again.info!.client_id, redirect_uri: REDIRECT };
     expect(await (await tokenRequest({ ...base, code_verifier: 'x'.repeat(43) })).json()).toMatchObject({ error: 'invalid_grant' });
-    expect(await (await tokenRequest({ ...base, code_verifier: again.verifier, resource: mcpUrl(otherKb).href })).json()).toMatchObject({ error: 'invalid_grant' });
+    expect(await (await tokenRequest({ ...base, code_verifier: again.verifier, resource: mcpUrl(otherKb).href })).json()).toMatchObject({
+      error: 'invalid_grant',
+    });
     // A consent given twice (a double click) makes two codes but no key until one is exchanged; a code used twice
     // revokes what it granted.
     await consent(k, again.authorizationUrl!);
@@ -262,7 +299,10 @@ describe('OAuth 2.1 for agents', () => {
     await new Promise((r) => setTimeout(r, 600));
     expect((await mcpPost(kb, `Bearer ${exchanged.access_token}`)).status).toBe(401);
     // Expired: an hour later the access token is unknown (401 invalid_token), on MCP and REST alike.
-    await handle.db.update(oauthTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oauthTokens.kind, 'access'));
+    await handle.db
+      .update(oauthTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(oauthTokens.kind, 'access'));
     await new Promise((r) => setTimeout(r, 600));
     const expired = await mcpPost(kb, `Bearer ${token}`);
     expect([expired.status, (await expired.json()).error.data.error]).toEqual([401, 'invalid_api_key']);
@@ -273,21 +313,59 @@ describe('OAuth 2.1 for agents', () => {
     expect((await revokeKey(handle.db, { userId: k.userId, keyId: grant!.id })).ok).toBe(true);
     await new Promise((r) => setTimeout(r, 600));
     expect((await mcpPost(kb, `Bearer ${fresh.provider.saved!.access_token}`)).status).toBe(401);
-    const refreshed = await tokenRequest({ grant_type: 'refresh_token', refresh_token: fresh.provider.saved!.refresh_token!, client_id: fresh.provider.info!.client_id });
+    const refreshed = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: fresh.provider.saved!.refresh_token!,
+      client_id: fresh.provider.info!.client_id,
+    });
     expect(await refreshed.json()).toMatchObject({ error: 'invalid_grant' });
   });
 });
 
 describe('client ID metadata documents', () => {
   /** The client's own https site, on loopback with a certificate made for the test; what it serves can be changed. */
-  let site: { url: string; ca: string; fetches: number; serve: (path: string) => { status?: number; headers?: Record<string, string>; body: string }; close(): void };
+  let site: {
+    url: string;
+    ca: string;
+    fetches: number;
+    serve: (path: string) => { status?: number; headers?: Record<string, string>; body: string };
+    close(): void;
+  };
   const allowLoopback = (): ClientMetadataOptions => ({ policy: { development: false, allowPrivate: true }, ca: site.ca });
   const documentOf = (url: string, extra: Record<string, unknown> = {}) =>
-    JSON.stringify({ client_id: url, client_name: 'Test Agent', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...extra });
+    JSON.stringify({
+      client_id: url,
+      client_name: 'Test Agent',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      ...extra,
+    });
 
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'almanac-cimd-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
     const server = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) => {
       site.fetches += 1;
@@ -328,7 +406,14 @@ describe('client ID metadata documents', () => {
     const parse = (clientId: string, redirectUri = REDIRECT, options = allowLoopback()) =>
       parseAuthorizationRequest(
         handle.db,
-        new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', resource: mcpUrl(k.kbId).href }),
+        new URLSearchParams({
+          client_id: clientId,
+          redirect_uri: redirectUri,
+          response_type: 'code',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+          resource: mcpUrl(k.kbId).href,
+        }),
         options,
       );
     const cases: Array<[string, (path: string) => { status?: number; headers?: Record<string, string>; body: string }, RegExp]> = [
@@ -365,7 +450,10 @@ describe('client ID metadata documents', () => {
     await parse(`${site.url}/nostore.json`);
     await parse(`${site.url}/nostore.json`);
     expect(site.fetches).toBe(2);
-    const [row] = await handle.db.select().from(oauthClients).where(eq(oauthClients.id, `${site.url}/nostore.json`));
+    const [row] = await handle.db
+      .select()
+      .from(oauthClients)
+      .where(eq(oauthClients.id, `${site.url}/nostore.json`));
     expect(row).toMatchObject({ name: 'Test Agent', redirectUris: [REDIRECT] });
   });
 
@@ -375,7 +463,14 @@ describe('client ID metadata documents', () => {
     const parse = (clientId: string, requesterAddress: string) =>
       parseAuthorizationRequest(
         handle.db,
-        new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', resource: mcpUrl(k.kbId).href }),
+        new URLSearchParams({
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          response_type: 'code',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+          resource: mcpUrl(k.kbId).href,
+        }),
         { ...allowLoopback(), requesterAddress },
       );
     site.serve = (p) => ({ body: documentOf(`${site.url}${p}`) });
@@ -386,7 +481,11 @@ describe('client ID metadata documents', () => {
     for (let i = 0; i < 9; i++) expect((await parse(`${site.url}/missing-${i}.json`, address)).ok).toBe(false);
     expect(site.fetches).toBe(9);
     const refused = await parse(`${site.url}/one-more.json`, address);
-    expect(refused).toMatchObject({ ok: false, redirect: null, description: expect.stringMatching(/^Too many applications were looked up from your address \(at most 10 a minute\); try again in \d+ seconds?\.$/) });
+    expect(refused).toMatchObject({
+      ok: false,
+      redirect: null,
+      description: expect.stringMatching(/^Too many applications were looked up from your address \(at most 10 a minute\); try again in \d+ seconds?\.$/),
+    });
     expect(site.fetches, 'nothing fetched once refused').toBe(9);
     // The document fetched first is cached: it still resolves for that address.
     expect((await parse(`${site.url}/cached.json`, address)).ok).toBe(true);

@@ -33,7 +33,10 @@ afterAll(async () => {
 });
 
 /** A raw request, so the body can be sent chunked (no Content-Length) or declared. */
-function send(path: string, options: { method?: string; headers?: Record<string, string>; body?: string; chunked?: boolean }): Promise<{ status: number; headers: Headers; body: unknown }> {
+function send(
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; chunked?: boolean },
+): Promise<{ status: number; headers: Headers; body: unknown }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${server.url}${path}`, { method: options.method ?? 'POST', headers: options.headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -84,10 +87,21 @@ describe('statuses the OpenAPI document states', () => {
   });
 
   it('/kb/{kb_id}/mcp: another site’s Origin (403), an unknown method (404) and the 2026-07-28 refusals (400) are documented', async () => {
-    const meta = (version: string) => ({ 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' } });
+    const meta = (version: string) => ({
+      'io.modelcontextprotocol/protocolVersion': version,
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+    });
     const rpc = (method: string, version: string, headers: Record<string, string> = {}, envelope = meta(version)) =>
       send(`/kb/${k.kbId}/mcp`, {
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${k.key}`, 'MCP-Protocol-Version': version, 'Mcp-Method': method, ...headers },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          Authorization: `Bearer ${k.key}`,
+          'MCP-Protocol-Version': version,
+          'Mcp-Method': method,
+          ...headers,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { _meta: envelope } }),
       });
     const cases: Array<[number, Promise<{ status: number; headers: Headers; body: unknown }>]> = [

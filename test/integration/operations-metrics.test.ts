@@ -13,7 +13,14 @@ import { provideGauge } from '@/lib/platform/metrics';
 import { databasePoolState } from '@/lib/platform/db';
 import { queueDepth } from '@/lib/platform/jobs';
 import { createTestDatabase } from '../support/db';
-import { buyKey, createHttpKnowledgeBase, createPublisher, startExamplePublisher, startMisbehavingPublisher, type RunningPublisher } from '../support/gateway-fixtures';
+import {
+  buyKey,
+  createHttpKnowledgeBase,
+  createPublisher,
+  startExamplePublisher,
+  startMisbehavingPublisher,
+  type RunningPublisher,
+} from '../support/gateway-fixtures';
 import { rememberSecret } from '../support/log-scan';
 import { OpenApiChecker } from '../support/openapi-check';
 
@@ -50,11 +57,19 @@ afterAll(async () => {
 });
 
 const ask = (kbId: string, key: string) =>
-  query(new Request(`http://localhost/kb/${kbId}/query`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` }, body: JSON.stringify({ query: 'What is a tide?' }) }), {
-    params: Promise.resolve({ kbId: kbId }),
-  });
+  query(
+    new Request(`http://localhost/kb/${kbId}/query`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query: 'What is a tide?' }),
+    }),
+    {
+      params: Promise.resolve({ kbId: kbId }),
+    },
+  );
 
-const scrape = (authorization?: string) => getMetrics(new Request('http://localhost/metrics', { headers: authorization ? { Authorization: authorization } : {} }));
+const scrape = (authorization?: string) =>
+  getMetrics(new Request('http://localhost/metrics', { headers: authorization ? { Authorization: authorization } : {} }));
 
 /** The value of one sample line (`name{labels} value`), or undefined when the series is absent. */
 function sample(text: string, series: string): number | undefined {
@@ -110,6 +125,12 @@ describe('GET /api/health/live and /api/health/ready', () => {
     expect(ready.status).toBe(200);
     expect(ready.headers.get('cache-control')).toBe('no-store');
     checker.expectConforms('/api/health/ready', 'GET', ready);
-    expect(ready.body).toMatchObject({ status: 'ok', database: { ok: true }, rateLimiter: 'memory', rateLimiterReachable: true, queue: { ok: true, depth: expect.any(Number) } });
+    expect(ready.body).toMatchObject({
+      status: 'ok',
+      database: { ok: true },
+      rateLimiter: 'memory',
+      rateLimiterReachable: true,
+      queue: { ok: true, depth: expect.any(Number) },
+    });
   });
 });

@@ -50,7 +50,8 @@ async function jobRow(id: string): Promise<JobRow> {
   return result.rows[0] as unknown as JobRow;
 }
 
-const count = async (where: ReturnType<typeof sql>) => Number(((await db.execute(sql`select count(*)::int as n from pgboss.job where ${where}`)).rows[0] as { n: number }).n);
+const count = async (where: ReturnType<typeof sql>) =>
+  Number(((await db.execute(sql`select count(*)::int as n from pgboss.job where ${where}`)).rows[0] as { n: number }).n);
 
 beforeAll(async () => {
   process.env.JOB_LEASE_MS = '10000';
@@ -71,7 +72,7 @@ beforeEach(async () => {
 });
 
 describe('jobs', () => {
-  it("every queue the application sends to is created with the schema (a send in a transaction must not look one up)", () => {
+  it('every queue the application sends to is created with the schema (a send in a transaction must not look one up)', () => {
     expect([...JOB_QUEUES].sort()).toEqual([INGEST_QUEUE, REINDEX_QUEUE, CALIBRATE_QUEUE, MAIL_QUEUE, ALERT_WEBHOOK_QUEUE, STRIPE_PLAN_MOVE_QUEUE].sort());
   });
 
@@ -297,13 +298,18 @@ describe('jobs', () => {
       try {
         // The earlier version: every migration before 0027, and a mail job waiting in its table.
         const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
-        const before = journal.entries.slice(0, journal.entries.findIndex((entry) => entry.tag.startsWith('0027_')));
+        const before = journal.entries.slice(
+          0,
+          journal.entries.findIndex((entry) => entry.tag.startsWith('0027_')),
+        );
         expect(before.at(-1)?.tag).toBe('0026_kb_gate_threshold');
         mkdirSync(path.join(folder, 'meta'));
         writeFileSync(path.join(folder, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: before }));
         for (const { tag } of before) cpSync(path.join(MIGRATIONS_FOLDER, `${tag}.sql`), path.join(folder, `${tag}.sql`));
         await migratePostgres(old.db, { migrationsFolder: folder });
-        await old.db.execute(sql`insert into jobs (id, queue, payload, dedupe_key, status, attempts, max_attempts) values ('job_upgrade', 'mail', '{"messageId":"msg_9"}', 'mail:msg_9', 'queued', 1, 5)`);
+        await old.db.execute(
+          sql`insert into jobs (id, queue, payload, dedupe_key, status, attempts, max_attempts) values ('job_upgrade', 'mail', '{"messageId":"msg_9"}', 'mail:msg_9', 'queued', 1, 5)`,
+        );
 
         // This version's start (or `npm run db:migrate`): pg-boss and the carry-over first, then the migrations.
         await prepareDatabase(old);

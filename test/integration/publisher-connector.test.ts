@@ -22,11 +22,15 @@ afterAll(async () => {
   await bad?.stop();
 });
 
-const ask = (connector: HttpConnector, query: string, signal?: AbortSignal) => connector.call({ kbId: 'kb_connector', query, requestId: `req_${query.length}`, signal });
+const ask = (connector: HttpConnector, query: string, signal?: AbortSignal) =>
+  connector.call({ kbId: 'kb_connector', query, requestId: `req_${query.length}`, signal });
 
 describe('HttpConnector', () => {
   it('answers many calls, concurrent and one after another, each signed afresh (the example publisher verifies every one)', async () => {
-    const connector = new HttpConnector({ endpointUrl: publisher.url, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret, timeoutMs: 5_000 }, loopbackAllowed);
+    const connector = new HttpConnector(
+      { endpointUrl: publisher.url, infraKey: publisher.infraKey, signingSecret: publisher.signingSecret, timeoutMs: 5_000 },
+      loopbackAllowed,
+    );
     const concurrent = await Promise.all(Array.from({ length: 20 }, () => ask(connector, 'When do spring tides occur?')));
     const sequential = [await ask(connector, 'Which knot makes a fixed loop?'), await ask(connector, 'Which light shows to port?')];
     for (const outcome of [...concurrent, ...sequential]) expect(outcome.ok).toBe(true);
@@ -34,12 +38,18 @@ describe('HttpConnector', () => {
   });
 
   it('keeps its wrong secrets wrong: a refused call stays a publisher_error on every later call', async () => {
-    const connector = new HttpConnector({ endpointUrl: publisher.url, infraKey: publisher.infraKey, signingSecret: `wrong_sign_${'z'.repeat(32)}`, timeoutMs: 5_000 }, loopbackAllowed);
+    const connector = new HttpConnector(
+      { endpointUrl: publisher.url, infraKey: publisher.infraKey, signingSecret: `wrong_sign_${'z'.repeat(32)}`, timeoutMs: 5_000 },
+      loopbackAllowed,
+    );
     for (let i = 0; i < 3; i++) expect(await ask(connector, 'tides')).toEqual({ ok: false, code: 'publisher_error', reason: 'publisher answered HTTP 401' });
   });
 
   it('checks the endpoint address before the first call and, when it is refused, never connects', async () => {
-    const strict = new HttpConnector({ endpointUrl: `${bad.base}/ok`, infraKey: 'infra_key_0123456789', signingSecret: 's'.repeat(32), timeoutMs: 5_000 }, { development: false, allowPrivate: false });
+    const strict = new HttpConnector(
+      { endpointUrl: `${bad.base}/ok`, infraKey: 'infra_key_0123456789', signingSecret: 's'.repeat(32), timeoutMs: 5_000 },
+      { development: false, allowPrivate: false },
+    );
     const before = bad.hits();
     for (let i = 0; i < 3; i++) {
       const outcome = await ask(strict, 'tides');
@@ -50,7 +60,10 @@ describe('HttpConnector', () => {
   });
 
   it("ends the call when the caller goes away, as a publisher_error, long before the publisher's timeout", async () => {
-    const connector = new HttpConnector({ endpointUrl: `${bad.base}/slow`, infraKey: 'infra_key_0123456789', signingSecret: 's'.repeat(32), timeoutMs: 5_000 }, loopbackAllowed);
+    const connector = new HttpConnector(
+      { endpointUrl: `${bad.base}/slow`, infraKey: 'infra_key_0123456789', signingSecret: 's'.repeat(32), timeoutMs: 5_000 },
+      loopbackAllowed,
+    );
     const caller = new AbortController();
     const started = Date.now();
     setTimeout(() => caller.abort(), 100);
@@ -59,7 +72,10 @@ describe('HttpConnector', () => {
   });
 
   it('times out each call on its own clock', async () => {
-    const connector = new HttpConnector({ endpointUrl: `${bad.base}/slow`, infraKey: 'infra_key_0123456789', signingSecret: 's'.repeat(32), timeoutMs: 200 }, loopbackAllowed);
+    const connector = new HttpConnector(
+      { endpointUrl: `${bad.base}/slow`, infraKey: 'infra_key_0123456789', signingSecret: 's'.repeat(32), timeoutMs: 200 },
+      loopbackAllowed,
+    );
     const outcomes = await Promise.all([ask(connector, 'a'), new Promise((r) => setTimeout(r, 100)).then(() => ask(connector, 'b'))]);
     for (const outcome of outcomes) expect(outcome).toEqual({ ok: false, code: 'publisher_timeout', reason: 'no answer within 200 ms' });
   });

@@ -70,7 +70,6 @@ describe('analytics', () => {
     await Promise.all([a.flush(), b.flush()]);
     expect([a.pending(), b.pending()]).toEqual([0, 0]);
 
-
     const result = await getKnowledgeBaseAnalytics(db, owner, fx.kbId, { days: 7, now: NOW });
     if (!result.ok) throw new Error(result.message);
     const v = result.analytics;
@@ -78,7 +77,16 @@ describe('analytics', () => {
     expect(v.previousTotals).toEqual({ answered: 1, abstained: 0, previews: 1, refused: 0, errors: 0 });
     expect(v.daily.slice(-2)).toEqual([
       { day: '2026-05-19', answered: 3, abstained: 1, previews: 1, refused: 1, errors: 0, errorsByCode: {}, refusedByCode: { rate_limit_exceeded: 1 } },
-      { day: '2026-05-20', answered: 1, abstained: 0, previews: 0, refused: 2, errors: 2, errorsByCode: { publisher_error: 1, publisher_timeout: 1 }, refusedByCode: { query_cap_exceeded: 2 } },
+      {
+        day: '2026-05-20',
+        answered: 1,
+        abstained: 0,
+        previews: 0,
+        refused: 2,
+        errors: 2,
+        errorsByCode: { publisher_error: 1, publisher_timeout: 1 },
+        refusedByCode: { query_cap_exceeded: 2 },
+      },
     ]);
     expect(v.refusedByCode).toEqual([
       { code: 'query_cap_exceeded', count: 2 },

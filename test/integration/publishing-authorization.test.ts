@@ -59,7 +59,11 @@ export const CONSOLE_ACTIONS: { name: string; run: (db: Database, strangerId: st
   { name: 'delete a document', run: (db, s, v) => deleteDocumentForOwner(db, s, v.kbId, 'doc_0000000000000000') },
   { name: 'reindex', run: (db, s, v) => requestReindex(db, s, v.kbId) },
   { name: 'page: backend settings', run: (db, s, v) => getBackendSettings(db, s, v.draftKbId) },
-  { name: 'save the http backend', run: (db, s, v) => saveHttpBackend(db, s, { kbId: v.draftKbId, endpointUrl: 'https://example.com/q', infraKey: 'k'.repeat(20), signingSecret: 's'.repeat(40) }) },
+  {
+    name: 'save the http backend',
+    run: (db, s, v) =>
+      saveHttpBackend(db, s, { kbId: v.draftKbId, endpointUrl: 'https://example.com/q', infraKey: 'k'.repeat(20), signingSecret: 's'.repeat(40) }),
+  },
   { name: 'switch back to uploaded documents', run: (db, s, v) => switchToHostedBackend(db, s, v.draftKbId) },
   { name: 'try it / send a test query', run: (db, s, v) => tryKnowledgeBase(db, s, v.kbId, 'What is inside?') },
   { name: 'page and CSV: listing analytics', run: (db, s, v) => getKnowledgeBaseAnalytics(db, s, v.kbId) },
@@ -96,7 +100,13 @@ async function snapshot() {
 beforeAll(async () => {
   db = (await createTestDatabase()).db;
   const userId = await createUser(db);
-  const profile = await createPublisherProfile(db, userId, { name: 'Victim Press', slug: `victim-${userId.slice(-6).toLowerCase()}`, websiteUrl: '', bio: '', contactEmail: 'v@victim.example' });
+  const profile = await createPublisherProfile(db, userId, {
+    name: 'Victim Press',
+    slug: `victim-${userId.slice(-6).toLowerCase()}`,
+    websiteUrl: '',
+    bio: '',
+    contactEmail: 'v@victim.example',
+  });
   if (!profile.ok) throw new Error('profile');
   const owner: Actor = { kind: 'publisher', userId };
   const kb = await createListing(db, owner, { ...LISTING, title: 'Victim listing', backendKind: 'hosted' });
@@ -110,7 +120,13 @@ beforeAll(async () => {
 
   strangers.push({ label: 'an account without a publisher profile', id: await createUser(db) });
   const other = await createUser(db);
-  await createPublisherProfile(db, other, { name: 'Other Press', slug: `other-${other.slice(-6).toLowerCase()}`, websiteUrl: '', bio: '', contactEmail: 'o@other.example' });
+  await createPublisherProfile(db, other, {
+    name: 'Other Press',
+    slug: `other-${other.slice(-6).toLowerCase()}`,
+    websiteUrl: '',
+    bio: '',
+    contactEmail: 'o@other.example',
+  });
   strangers.push({ label: 'another publisher', id: other });
 });
 
@@ -133,8 +149,13 @@ describe('the owner', () => {
 
   it('cannot create a listing under, or edit the profile of, a publisher that is not theirs: both act on the session account only', async () => {
     const strangerId = strangers[0]!.id;
-    expect(await createListing(db, stranger(strangerId), { ...LISTING, backendKind: 'hosted', publisherId: victim.publisherId })).toMatchObject({ ok: false, code: 'not_found' });
-    expect(await updatePublisherProfile(db, strangerId, { name: 'Hijack', slug: 'hijack', websiteUrl: '', bio: '', contactEmail: 'h@h.example' })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await createListing(db, stranger(strangerId), { ...LISTING, backendKind: 'hosted', publisherId: victim.publisherId })).toMatchObject({
+      ok: false,
+      code: 'not_found',
+    });
+    expect(
+      await updatePublisherProfile(db, strangerId, { name: 'Hijack', slug: 'hijack', websiteUrl: '', bio: '', contactEmail: 'h@h.example' }),
+    ).toMatchObject({ ok: false, code: 'not_found' });
     expect((await db.select().from(publishers).where(eq(publishers.id, victim.publisherId)))[0]!.name).toBe('Victim Press');
   });
 });

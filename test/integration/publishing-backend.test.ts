@@ -26,7 +26,9 @@ let example: RunningPublisher;
 
 async function newKb(): Promise<string> {
   const kbId = newId('kb');
-  await db.insert(knowledgeBases).values({ id: kbId, publisherId, slug: `kb-${kbId.slice(-8).toLowerCase()}`, title: 'Backend test', summary: 's', category: 'education', status: 'draft' });
+  await db
+    .insert(knowledgeBases)
+    .values({ id: kbId, publisherId, slug: `kb-${kbId.slice(-8).toLowerCase()}`, title: 'Backend test', summary: 's', category: 'education', status: 'draft' });
   return kbId;
 }
 
@@ -47,7 +49,13 @@ afterAll(async () => {
 describe('console backend', () => {
   it('saves write-only secrets, keeps them when left blank, and a test query is a real signed call', async () => {
     const kbId = await newKb();
-    const saved = await saveHttpBackend(db, owner, { kbId, endpointUrl: example.url, infraKey: example.infraKey, signingSecret: example.signingSecret, timeoutMs: 5_000 });
+    const saved = await saveHttpBackend(db, owner, {
+      kbId,
+      endpointUrl: example.url,
+      infraKey: example.infraKey,
+      signingSecret: example.signingSecret,
+      timeoutMs: 5_000,
+    });
     expect(saved).toMatchObject({ ok: true, kbId, timeoutMs: 5_000 });
     const [row] = await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kbId));
     expect(row!.backendKind).toBe('http');
@@ -58,7 +66,10 @@ describe('console backend', () => {
     expect(JSON.stringify(settings)).not.toContain(example.signingSecret);
 
     // Blank secrets keep the stored ones; the signed call still verifies at the publisher.
-    expect(await saveHttpBackend(db, owner, { kbId, endpointUrl: example.url, infraKey: '', signingSecret: '', timeoutMs: 4_000 })).toMatchObject({ ok: true, timeoutMs: 4_000 });
+    expect(await saveHttpBackend(db, owner, { kbId, endpointUrl: example.url, infraKey: '', signingSecret: '', timeoutMs: 4_000 })).toMatchObject({
+      ok: true,
+      timeoutMs: 4_000,
+    });
     const answered = await tryKnowledgeBase(db, owner, kbId, 'What is the warranty period?');
     expect(answered).toMatchObject({ ok: true, answer: { answer: expect.any(String) } });
 
@@ -70,7 +81,12 @@ describe('console backend', () => {
 
   it('refuses a metadata endpoint and a stranger', async () => {
     const kbId = await newKb();
-    const ssrf = await saveHttpBackend(db, owner, { kbId, endpointUrl: 'https://169.254.169.254/latest', infraKey: 'k'.repeat(20), signingSecret: 's'.repeat(40) });
+    const ssrf = await saveHttpBackend(db, owner, {
+      kbId,
+      endpointUrl: 'https://169.254.169.254/latest',
+      infraKey: 'k'.repeat(20),
+      signingSecret: 's'.repeat(40),
+    });
     expect(ssrf).toMatchObject({ ok: false, code: 'invalid_request', fieldErrors: { endpointUrl: expect.stringMatching(/^[A-Z].*\.$/) } });
     // Each field's own message, in a sentence, for the console's form (the combined message stays for the CLI).
     const short = await saveHttpBackend(db, owner, { kbId, endpointUrl: example.url, infraKey: 'short', signingSecret: 'short' });
@@ -79,25 +95,36 @@ describe('console backend', () => {
       infraKey: expect.stringMatching(/^The infrastructure key must be at least 16 characters\.?$/),
       signingSecret: expect.stringMatching(/^The signing secret must be at least 32 characters\.?$/),
     });
-    expect(await saveHttpBackend(db, stranger, { kbId, endpointUrl: example.url, infraKey: 'k'.repeat(20), signingSecret: 's'.repeat(40) })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await saveHttpBackend(db, stranger, { kbId, endpointUrl: example.url, infraKey: 'k'.repeat(20), signingSecret: 's'.repeat(40) })).toMatchObject({
+      ok: false,
+      code: 'not_found',
+    });
     expect(await tryKnowledgeBase(db, stranger, kbId, 'hello')).toMatchObject({ ok: false, code: 'not_found' });
     expect(await getBackendSettings(db, stranger, kbId)).toMatchObject({ ok: false, code: 'not_found' });
   });
 
   it('try it on a hosted draft answers through the engine and counts nowhere', async () => {
     const kbId = await newKb();
-    const ingested = await ingestDocument(db, kbId, { sourceName: 'lights.md', bytes: new TextEncoder().encode('# Lights\n\nA red light marks the port side of the channel when entering harbour.') });
+    const ingested = await ingestDocument(db, kbId, {
+      sourceName: 'lights.md',
+      bytes: new TextEncoder().encode('# Lights\n\nA red light marks the port side of the channel when entering harbour.'),
+    });
     expect(ingested.ok).toBe(true);
     const result = await tryKnowledgeBase(db, owner, kbId, 'Which light marks the port side?');
     expect(result).toMatchObject({ ok: true, answer: { citations: [expect.objectContaining({ title: 'Lights' })] } });
     await new Promise((resolve) => setTimeout(resolve, 1_200));
-    const counted = await db.execute(sql`select (select count(*)::int from query_log where kb_id = ${kbId}) + (select count(*)::int from kb_stats_daily where kb_id = ${kbId}) as n`);
+    const counted = await db.execute(
+      sql`select (select count(*)::int from query_log where kb_id = ${kbId}) + (select count(*)::int from kb_stats_daily where kb_id = ${kbId}) as n`,
+    );
     expect(counted.rows[0]).toEqual({ n: 0 });
   });
 
   it('switches back to the uploaded documents: the endpoint and secrets are forgotten, the documents answer again, strangers get not_found', async () => {
     const kbId = await newKb();
-    await ingestDocument(db, kbId, { sourceName: 'buoys.md', bytes: new TextEncoder().encode('# Buoys\n\nA yellow buoy marks a special area such as a mooring field or a cable.') });
+    await ingestDocument(db, kbId, {
+      sourceName: 'buoys.md',
+      bytes: new TextEncoder().encode('# Buoys\n\nA yellow buoy marks a special area such as a mooring field or a cable.'),
+    });
     await saveHttpBackend(db, owner, { kbId, endpointUrl: example.url, infraKey: example.infraKey, signingSecret: example.signingSecret });
     expect(await switchToHostedBackend(db, stranger, kbId)).toMatchObject({ ok: false, code: 'not_found' });
     expect(await getBackendSettings(db, owner, kbId)).toMatchObject({ ok: true, settings: { kind: 'http' } });
@@ -120,7 +147,15 @@ describe('console backend', () => {
         await db.insert(publishers).values({ id: pub, slug: `m-${user.slice(-6).toLowerCase()}`, name: 'Metered Press', ownerUserId: user });
         const ids = Array.from({ length: count }, () => newId('kb'));
         for (const kbId of ids) {
-          await db.insert(knowledgeBases).values({ id: kbId, publisherId: pub, slug: `kb-${kbId.slice(-8).toLowerCase()}`, title: 'Metered', summary: 's', category: 'education', status: 'draft' });
+          await db.insert(knowledgeBases).values({
+            id: kbId,
+            publisherId: pub,
+            slug: `kb-${kbId.slice(-8).toLowerCase()}`,
+            title: 'Metered',
+            summary: 's',
+            category: 'education',
+            status: 'draft',
+          });
         }
         return { user, kbIds: ids };
       };

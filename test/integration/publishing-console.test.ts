@@ -48,13 +48,26 @@ const listing = {
   sampleQuestions: 'How long is a transect?\n\nHow long is a transect?\nWhen do counts start?',
   backendKind: 'hosted',
 };
-const plan = (overrides: Record<string, unknown> = {}) => ({ name: 'Starter', price: '19', currency: 'usd', queriesPerPeriod: '100', requestsPerMinute: '60', ...overrides });
+const plan = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Starter',
+  price: '19',
+  currency: 'usd',
+  queriesPerPeriod: '100',
+  requestsPerMinute: '60',
+  ...overrides,
+});
 const operator: Actor = { kind: 'operator', userId: null, via: 'cli' };
 
 let n = 0;
 async function newPublisher(): Promise<{ userId: string; actor: Actor & { kind: 'publisher' }; publisherId: string }> {
   const userId = await createUser(db);
-  const result = await createPublisherProfile(db, userId, { name: 'Marsh Press', slug: `marsh-press-${++n}-${userId.slice(-5).toLowerCase()}`, websiteUrl: '', bio: 'Wetland people.', contactEmail: 'Ops@Marsh.example' });
+  const result = await createPublisherProfile(db, userId, {
+    name: 'Marsh Press',
+    slug: `marsh-press-${++n}-${userId.slice(-5).toLowerCase()}`,
+    websiteUrl: '',
+    bio: 'Wetland people.',
+    contactEmail: 'Ops@Marsh.example',
+  });
   if (!result.ok) throw new Error(JSON.stringify(result));
   return { userId, actor: { kind: 'publisher', userId }, publisherId: result.publisher.id };
 }
@@ -74,7 +87,10 @@ async function okPlan(actor: Actor, kbId: string, overrides: Record<string, unkn
 /** The subscription notices (lib/subscriptions/notices.ts) in the outbox for a user's address. */
 async function noticesTo(userId: string) {
   const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
-  return db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, user!.email), eq(mailOutbox.kind, 'subscription_notice')));
+  return db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.toAddress, user!.email), eq(mailOutbox.kind, 'subscription_notice')));
 }
 
 describe('publisher profile', () => {
@@ -83,7 +99,9 @@ describe('publisher profile', () => {
     const again = await createPublisherProfile(db, userId, { name: 'Second', slug: 'second-profile', websiteUrl: '', bio: '', contactEmail: 'a@b.example' });
     expect(again).toMatchObject({ ok: false, code: 'conflict' });
     const other = await createUser(db);
-    const [mine] = await db.execute(sql`select slug, contact_email from publishers where id = ${publisherId}`).then((r) => r.rows as Array<{ slug: string; contact_email: string }>);
+    const [mine] = await db
+      .execute(sql`select slug, contact_email from publishers where id = ${publisherId}`)
+      .then((r) => r.rows as Array<{ slug: string; contact_email: string }>);
     expect(mine!.contact_email).toBe('ops@marsh.example');
     expect(await createPublisherProfile(db, other, { name: 'Copycat', slug: mine!.slug, websiteUrl: '', bio: '', contactEmail: 'c@d.example' })).toMatchObject({
       ok: false,
@@ -107,9 +125,17 @@ describe('publisher profile', () => {
 
   it('edits the profile; an account without one gets not_found', async () => {
     const { userId } = await newPublisher();
-    const edited = await updatePublisherProfile(db, userId, { name: 'Marsh Press Ltd', slug: `marsh-ltd-${userId.slice(-6).toLowerCase()}`, websiteUrl: 'https://marsh.example', bio: 'New bio', contactEmail: 'x@marsh.example' });
+    const edited = await updatePublisherProfile(db, userId, {
+      name: 'Marsh Press Ltd',
+      slug: `marsh-ltd-${userId.slice(-6).toLowerCase()}`,
+      websiteUrl: 'https://marsh.example',
+      bio: 'New bio',
+      contactEmail: 'x@marsh.example',
+    });
     expect(edited).toMatchObject({ ok: true, publisher: { name: 'Marsh Press Ltd', websiteUrl: 'https://marsh.example', description: 'New bio' } });
-    expect(await updatePublisherProfile(db, await createUser(db), { name: 'X Y', slug: 'x-y', websiteUrl: '', bio: '', contactEmail: 'a@b.example' })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(
+      await updatePublisherProfile(db, await createUser(db), { name: 'X Y', slug: 'x-y', websiteUrl: '', bio: '', contactEmail: 'a@b.example' }),
+    ).toMatchObject({ ok: false, code: 'not_found' });
   });
 });
 
@@ -117,7 +143,12 @@ describe('listings', () => {
   it('a draft normalises tags and sample questions, keeps Markdown as written, and is not in the catalogue', async () => {
     const { actor } = await newPublisher();
     const kb = await draft(actor);
-    expect(kb).toMatchObject({ status: 'draft', backendKind: 'hosted', tags: ['ecology', 'field-methods'], sampleQuestions: ['How long is a transect?', 'When do counts start?'] });
+    expect(kb).toMatchObject({
+      status: 'draft',
+      backendKind: 'hosted',
+      tags: ['ecology', 'field-methods'],
+      sampleQuestions: ['How long is a transect?', 'When do counts start?'],
+    });
     expect(kb.description).toContain('<script>'); // stored as written; rendered without raw HTML (components/publish/markdown.tsx)
     expect(await findPurchasablePlan(db, (await okPlan(actor, kb.id)).id)).toBeNull();
   });
@@ -160,13 +191,19 @@ describe('listings', () => {
     // The subscriber keeps access to the end of the period, then it ends (no renewal of an unpublished listing).
     const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.userId, buyer));
     expect(sub).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
-    expect(await resumeSubscription(db, { userId: buyer, subscriptionId: sub!.id, now: new Date('2026-03-05T00:00:00Z') })).toMatchObject({ ok: false, code: 'conflict' });
+    expect(await resumeSubscription(db, { userId: buyer, subscriptionId: sub!.id, now: new Date('2026-03-05T00:00:00Z') })).toMatchObject({
+      ok: false,
+      code: 'conflict',
+    });
     const after = await ensureCurrentPeriod(db, sub!, new Date('2026-04-02T00:00:00Z'));
     expect(after.status).toBe('expired');
 
     // Published again after the period: the expired subscription stays expired.
     expect(await publishListing(db, actor, kb.id)).toMatchObject({ ok: true, kb: { status: 'published' }, resumedSubscriptions: 0 });
-    expect(await updateListing(db, actor, kb.id, { ...listing, title: 'Wetland field guide, 2nd edition' })).toMatchObject({ ok: true, kb: { title: 'Wetland field guide, 2nd edition' } });
+    expect(await updateListing(db, actor, kb.id, { ...listing, title: 'Wetland field guide, 2nd edition' })).toMatchObject({
+      ok: true,
+      kb: { title: 'Wetland field guide, 2nd edition' },
+    });
   });
 
   it('an own-endpoint listing is published only once its endpoint is connected', async () => {
@@ -232,9 +269,18 @@ describe('plans', () => {
       ok: false,
       fieldErrors: { queriesPerPeriod: 'A free plan allows at most 100 queries a month.' },
     });
-    expect(await createPlan(db, actor, kb.id, plan({ name: 'Free', price: '0', queriesPerPeriod: '100' }), null)).toMatchObject({ ok: true, plan: { priceCents: 0, queriesPerPeriod: 100 } });
-    expect(await createPlan(db, actor, kb.id, plan({ price: '0.10' }), null)).toMatchObject({ ok: false, fieldErrors: { price: expect.stringContaining('at least 0.50') } });
-    expect(await createPlan(db, actor, kb.id, plan({ price: '12.345' }), null)).toMatchObject({ ok: false, fieldErrors: { price: expect.stringContaining('19.50') } });
+    expect(await createPlan(db, actor, kb.id, plan({ name: 'Free', price: '0', queriesPerPeriod: '100' }), null)).toMatchObject({
+      ok: true,
+      plan: { priceCents: 0, queriesPerPeriod: 100 },
+    });
+    expect(await createPlan(db, actor, kb.id, plan({ price: '0.10' }), null)).toMatchObject({
+      ok: false,
+      fieldErrors: { price: expect.stringContaining('at least 0.50') },
+    });
+    expect(await createPlan(db, actor, kb.id, plan({ price: '12.345' }), null)).toMatchObject({
+      ok: false,
+      fieldErrors: { price: expect.stringContaining('19.50') },
+    });
     expect(await createPlan(db, actor, kb.id, plan({ price: '19.5' }), null)).toMatchObject({ ok: true, plan: { priceCents: 1950 } });
   });
 
@@ -245,30 +291,65 @@ describe('plans', () => {
     await publishListing(db, actor, kb.id);
     const buyer = await createUser(db);
     // Any Stripe call would throw: a free plan must not reach Stripe at all.
-    const stripe = new Proxy({}, { get: () => { throw new Error('Stripe must not be called for a free plan'); } }) as Stripe;
+    const stripe = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('Stripe must not be called for a free plan');
+        },
+      },
+    ) as Stripe;
     const started = await startCheckout(db, { userId: buyer, email: 'free@example.com', planId: free.id }, stripe);
     expect(started).toMatchObject({ ok: true, kind: 'free', url: expect.stringMatching(/^\/checkout\/success\?handoff=/) });
     const handoffId = new URL((started as { url: string }).url, 'http://x').searchParams.get('handoff')!;
     const first = await getCheckoutOutcome(db, { userId: buyer, handoffId });
     expect(first).toMatchObject({ status: 'revealed', mode: 'live', plaintext: expect.stringMatching(/^alm_sk_live_/) });
     expect(await getCheckoutOutcome(db, { userId: buyer, handoffId })).toMatchObject({ status: 'pending' });
-    expect(await startCheckout(db, { userId: buyer, email: 'free@example.com', planId: free.id }, stripe)).toMatchObject({ ok: false, code: 'already_subscribed' });
+    expect(await startCheckout(db, { userId: buyer, email: 'free@example.com', planId: free.id }, stripe)).toMatchObject({
+      ok: false,
+      code: 'already_subscribed',
+    });
   });
 
   it('with Stripe configured, a paid plan gets a monthly Stripe Price through the API (a new one when its amount changes); a free plan none', async () => {
     const { actor } = await newPublisher();
     const kb = await draft(actor);
     const calls: Array<{ params: Record<string, unknown>; idempotencyKey?: string }> = [];
-    const stripe = { prices: { create: async (params: Record<string, unknown>, options: { idempotencyKey?: string }) => (calls.push({ params, idempotencyKey: options.idempotencyKey }), { id: `price_${calls.length}` }) } } as unknown as Stripe;
+    const stripe = {
+      prices: {
+        create: async (params: Record<string, unknown>, options: { idempotencyKey?: string }) => (
+          calls.push({ params, idempotencyKey: options.idempotencyKey }),
+          { id: `price_${calls.length}` }
+        ),
+      },
+    } as unknown as Stripe;
     const paid = await createPlan(db, actor, kb.id, plan({ price: '19.50', currency: 'eur' }), stripe);
     expect(paid).toMatchObject({ ok: true, plan: { stripePriceId: 'price_1', priceCents: 1950, currency: 'eur' } });
-    expect(calls[0]).toMatchObject({ params: { currency: 'eur', unit_amount: 1950, recurring: { interval: 'month' }, metadata: { kbId: kb.id } }, idempotencyKey: `almanac-price-${(paid as { plan: { id: string } }).plan.id}` });
-    expect(await createPlan(db, actor, kb.id, plan({ name: 'Free', price: '0', queriesPerPeriod: '10' }), stripe)).toMatchObject({ ok: true, plan: { stripePriceId: null } });
+    expect(calls[0]).toMatchObject({
+      params: { currency: 'eur', unit_amount: 1950, recurring: { interval: 'month' }, metadata: { kbId: kb.id } },
+      idempotencyKey: `almanac-price-${(paid as { plan: { id: string } }).plan.id}`,
+    });
+    expect(await createPlan(db, actor, kb.id, plan({ name: 'Free', price: '0', queriesPerPeriod: '10' }), stripe)).toMatchObject({
+      ok: true,
+      plan: { stripePriceId: null },
+    });
     expect(calls).toHaveLength(1);
     const planId = (paid as { plan: { id: string } }).plan.id;
-    expect(await editPlan(db, actor, planId, plan({ name: 'Renamed', price: '19.50', currency: 'eur' }), stripe)).toMatchObject({ ok: true, plan: { stripePriceId: 'price_1' } });
-    expect(await editPlan(db, actor, planId, plan({ price: '25', currency: 'eur' }), stripe)).toMatchObject({ ok: true, plan: { stripePriceId: 'price_2', priceCents: 2500 } });
-    const failing = { prices: { create: async () => { throw new Error('down'); } } } as unknown as Stripe;
+    expect(await editPlan(db, actor, planId, plan({ name: 'Renamed', price: '19.50', currency: 'eur' }), stripe)).toMatchObject({
+      ok: true,
+      plan: { stripePriceId: 'price_1' },
+    });
+    expect(await editPlan(db, actor, planId, plan({ price: '25', currency: 'eur' }), stripe)).toMatchObject({
+      ok: true,
+      plan: { stripePriceId: 'price_2', priceCents: 2500 },
+    });
+    const failing = {
+      prices: {
+        create: async () => {
+          throw new Error('down');
+        },
+      },
+    } as unknown as Stripe;
     expect(await createPlan(db, actor, kb.id, plan(), failing)).toMatchObject({ ok: false, reason: 'stripe_unavailable' });
   });
 
@@ -276,7 +357,10 @@ describe('plans', () => {
     const { actor } = await newPublisher();
     const kb = await draft(actor);
     const p = await okPlan(actor, kb.id);
-    expect(await editPlan(db, actor, p.id, plan({ price: '29', queriesPerPeriod: '300' }), null)).toMatchObject({ ok: true, plan: { id: p.id, priceCents: 2900, queriesPerPeriod: 300 } });
+    expect(await editPlan(db, actor, p.id, plan({ price: '29', queriesPerPeriod: '300' }), null)).toMatchObject({
+      ok: true,
+      plan: { id: p.id, priceCents: 2900, queriesPerPeriod: 300 },
+    });
     expect(await deletePlan(db, actor, p.id)).toEqual({ ok: true });
   });
 
@@ -291,9 +375,16 @@ describe('plans', () => {
     if (!bought.ok) throw new Error(bought.code);
 
     // A rename alone is not a change of terms: in place.
-    expect(await editPlan(db, actor, old.id, plan({ name: 'Starter (renamed)', queriesPerPeriod: '100' }), null)).toMatchObject({ ok: true, plan: { id: old.id } });
+    expect(await editPlan(db, actor, old.id, plan({ name: 'Starter (renamed)', queriesPerPeriod: '100' }), null)).toMatchObject({
+      ok: true,
+      plan: { id: old.id },
+    });
     const edited = await editPlan(db, actor, old.id, plan({ name: 'Starter', price: '25', queriesPerPeriod: '250' }), null);
-    expect(edited).toMatchObject({ ok: true, replaced: { oldPlanId: old.id, movingSubscriptions: 1 }, plan: { priceCents: 2500, queriesPerPeriod: 250, active: true } });
+    expect(edited).toMatchObject({
+      ok: true,
+      replaced: { oldPlanId: old.id, movingSubscriptions: 1 },
+      plan: { priceCents: 2500, queriesPerPeriod: 250, active: true },
+    });
     const replacement = (edited as { plan: { id: string } }).plan.id;
     const [oldRow] = await db.select().from(plans).where(eq(plans.id, old.id));
     expect(oldRow).toMatchObject({ active: false, replacedByPlanId: replacement });
@@ -345,7 +436,10 @@ describe('operator suspension', () => {
     expect(await findPurchasablePlan(db, p.id)).toBeNull();
     expect(await publishListing(db, actor, kb.id)).toMatchObject({ ok: false, code: 'conflict' });
     expect(await restoreListing(db, operator, kb.id)).toEqual({ ok: true, changed: 1 });
-    expect((await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kb.id)))[0]).toMatchObject({ status: 'published', statusBeforeSuspension: null });
+    expect((await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kb.id)))[0]).toMatchObject({
+      status: 'published',
+      statusBeforeSuspension: null,
+    });
   });
 
   it('suspending a publisher suspends its listings; restoring it restores exactly those to their own states', async () => {

@@ -54,7 +54,9 @@ const text = (topic: string) => enc(`# ${topic}\n\n${`The ${topic} guide explain
 async function newHostedKb(): Promise<string> {
   const [pub] = await db.select().from(publishers).where(eq(publishers.ownerUserId, owner));
   const kbId = newId('kb');
-  await db.insert(knowledgeBases).values({ id: kbId, publisherId: pub!.id, slug: `kb-${kbId.slice(-8).toLowerCase()}`, title: 'Content test', summary: 's', category: 'education' });
+  await db
+    .insert(knowledgeBases)
+    .values({ id: kbId, publisherId: pub!.id, slug: `kb-${kbId.slice(-8).toLowerCase()}`, title: 'Content test', summary: 's', category: 'education' });
   return kbId;
 }
 
@@ -73,7 +75,9 @@ beforeAll(async () => {
 describe('console content', () => {
   it('an upload is queued at once and becomes ready (a PDF with its page count) after the job runs', async () => {
     const kbId = await newHostedKb();
-    const pdf = await renderPdfFromSource(parsePdfSource('# Tide Tables\nHow tides rise.\n---page---\n## Springs\nSpring tides are large.\n---page---\n## Neaps\nNeap tides are small.'));
+    const pdf = await renderPdfFromSource(
+      parsePdfSource('# Tide Tables\nHow tides rise.\n---page---\n## Springs\nSpring tides are large.\n---page---\n## Neaps\nNeap tides are small.'),
+    );
     const uploaded = await Promise.all([
       uploadDocument(db, owner, kbId, { name: 'tides.pdf', bytes: pdf, type: 'application/pdf' }),
       uploadDocument(db, owner, kbId, { name: 'knots.md', bytes: text('knots') }),
@@ -120,12 +124,16 @@ describe('console content', () => {
 
   it('a replacement that cannot be read fails with the reason, and the last good version keeps its passages', async () => {
     const kbId = await newHostedKb();
-    const first = await uploadDocument(db, owner, kbId, { name: 'tides.html', bytes: enc('<h1>Tides</h1><p>Spring tides follow the new and the full moon by about two days.</p>') });
+    const first = await uploadDocument(db, owner, kbId, {
+      name: 'tides.html',
+      bytes: enc('<h1>Tides</h1><p>Spring tides follow the new and the full moon by about two days.</p>'),
+    });
     await runDueJobs({ queues: [INGEST_QUEUE] });
     const good = await docStatus(first.ok ? first.document.id : '');
     expect(good).toMatchObject({ status: 'ready' });
     expect(good!.chunkCount).toBeGreaterThan(0);
-    const chunksOf = async (id: string) => ((await db.execute(sql`select count(*)::int as n from chunks where document_id = ${id}`)).rows[0] as { n: number }).n;
+    const chunksOf = async (id: string) =>
+      ((await db.execute(sql`select count(*)::int as n from chunks where document_id = ${id}`)).rows[0] as { n: number }).n;
     // The same name again, with a page that holds no text once its markup is gone: its ingestion fails.
     const second = await uploadDocument(db, owner, kbId, { name: 'tides.html', bytes: enc('<html><body><script>nothing to read</script></body></html>') });
     expect(second.ok).toBe(true);
@@ -159,7 +167,10 @@ describe('console content', () => {
 
     // Each ingestion that changed the index asked for the relevance gate to be measured again (gate-calibration.ts).
     const calibrations = async () =>
-      ((await db.execute(sql`select count(*)::int as n from pgboss.job where name = ${CALIBRATE_QUEUE} and data->>'kbId' = ${kbId} and state = 'created'`)).rows[0] as { n: number }).n;
+      (
+        (await db.execute(sql`select count(*)::int as n from pgboss.job where name = ${CALIBRATE_QUEUE} and data->>'kbId' = ${kbId} and state = 'created'`))
+          .rows[0] as { n: number }
+      ).n;
     expect(await calibrations()).toBe(2);
     await runDueJobs({ queues: [CALIBRATE_QUEUE], limit: 100 });
     expect(await calibrations()).toBe(0);
@@ -198,7 +209,10 @@ describe('upload defects from QA', () => {
     const kbId = await newHostedKb();
     const latin1 = new Uint8Array(Buffer.from('Cafés of Lisbon\n\nThe café on the corner serves a bica for one euro, with a pastel de nata.\n', 'latin1'));
     const up = await uploadDocument(db, owner, kbId, { name: 'cafes.txt', bytes: latin1 });
-    const binary = await uploadDocument(db, owner, kbId, { name: 'photo.txt', bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]) });
+    const binary = await uploadDocument(db, owner, kbId, {
+      name: 'photo.txt',
+      bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]),
+    });
     if (!up.ok || !binary.ok) throw new Error('upload refused');
     await runDueJobs({ queues: [INGEST_QUEUE] });
     expect(await docStatus(up.document.id)).toMatchObject({ status: 'ready', title: 'Cafés of Lisbon', errorMessage: null });
@@ -220,7 +234,11 @@ describe('upload defects from QA', () => {
       const url = `http://localhost:3000/publish/listings/${kbId}/content/documents`;
       const encoded = new Request(url, { method: 'POST', body });
       const type = encoded.headers.get('content-type')!;
-      return new Request(url, { method: 'POST', headers: { origin: 'http://localhost:3000', 'content-type': type, ...headers }, body: await encoded.arrayBuffer() });
+      return new Request(url, {
+        method: 'POST',
+        headers: { origin: 'http://localhost:3000', 'content-type': type, ...headers },
+        body: await encoded.arrayBuffer(),
+      });
     };
     const post = async (kbId: string, body: FormData, headers: Record<string, string> = {}) => {
       const { POST } = await import('@/app/publish/listings/[kbId]/content/documents/route');
@@ -253,7 +271,11 @@ describe('upload defects from QA', () => {
       // A Request built from FormData declares no length, as a chunked upload does not.
       const answer = await post(kbId, form('huge.pdf', new Uint8Array(Math.round(30.2 * MB))));
       expect(answer.status).toBe(413);
-      expect(answer.body).toMatchObject({ error: 'payload_too_large', message: 'The upload is larger than the limit of 20 MB per file.', limit_bytes: 20 * MB });
+      expect(answer.body).toMatchObject({
+        error: 'payload_too_large',
+        message: 'The upload is larger than the limit of 20 MB per file.',
+        limit_bytes: 20 * MB,
+      });
     });
 
     it('a body announced as too large is refused before it is read, with the limit', async () => {
@@ -282,11 +304,18 @@ describe('upload defects from QA', () => {
         await runDueJobs({ queues: [INGEST_QUEUE], limit: 20 });
       }
       const statuses = responses.map((r) => r.status);
-      expect(statuses.every((s) => s === 202 || s === 429), statuses.join(' ')).toBe(true);
+      expect(
+        statuses.every((s) => s === 202 || s === 429),
+        statuses.join(' '),
+      ).toBe(true);
       expect(statuses.filter((s) => s === 202).length).toBeGreaterThanOrEqual(2);
       const refused = responses.find((r) => r.status === 429)!;
       expect(refused.headers.get('retry-after')).toBe('1');
-      expect(await refused.json()).toMatchObject({ error: 'rate_limit_exceeded', message: 'An account may send 2 files at once; wait for an upload to finish, then try again.', retry_after: 1 });
+      expect(await refused.json()).toMatchObject({
+        error: 'rate_limit_exceeded',
+        message: 'An account may send 2 files at once; wait for an upload to finish, then try again.',
+        retry_after: 1,
+      });
       // Before the bytes went to a file, PGlite held the event loop about 0.7 s per MB written (3 s for this upload).
       // The bound is loose because this machine's scheduling delays count too; bench/stall measures health latency.
       expect(worstMs).toBeLessThan(1_500);
@@ -319,7 +348,9 @@ describe('upload defects from QA', () => {
       const kbId = await newHostedKb();
       const up = await uploadDocument(db, owner, kbId, { name: 'kept.md', bytes: text('kept') });
       if (!up.ok) throw new Error(up.message);
-      const stored = (await db.execute(sql`select length(bytes)::int as n from document_sources where document_id = ${up.document.id}`)).rows[0] as { n: number };
+      const stored = (await db.execute(sql`select length(bytes)::int as n from document_sources where document_id = ${up.document.id}`)).rows[0] as {
+        n: number;
+      };
       const file = path.join(path.resolve(getEnv().DATA_DIR), 'sources', `${up.document.id}.bin`);
       if (testDbKind() === 'pglite') {
         expect([stored.n, existsSync(file)]).toEqual([0, true]);
@@ -336,7 +367,8 @@ describe('upload defects from QA', () => {
       const kbId = await newHostedKb();
       const up = await uploadDocument(db, owner, kbId, { name: 'settled.md', bytes: text('settled') });
       if (!up.ok) throw new Error(up.message);
-      const [job] = (await db.execute(sql`select data as payload from pgboss.job where name = ${INGEST_QUEUE} and data->>'documentId' = ${up.document.id}`)).rows as { payload: { documentId: string; kbId: string; hash: string } }[];
+      const [job] = (await db.execute(sql`select data as payload from pgboss.job where name = ${INGEST_QUEUE} and data->>'documentId' = ${up.document.id}`))
+        .rows as { payload: { documentId: string; kbId: string; hash: string } }[];
       await runDueJobs({ queues: [INGEST_QUEUE] });
       const ready = await docStatus(up.document.id);
       expect(ready).toMatchObject({ status: 'ready' });
@@ -356,7 +388,12 @@ describe('upload defects from QA', () => {
           expect(admitted.ok).toBe(true);
           if (admitted.ok) admitted.release();
         }
-        expect(await admitUpload(hurried)).toEqual({ ok: false, code: 'rate_limit_exceeded', message: expect.stringMatching(/^An account may upload 2 files an hour; try again in (a minute|\d+ minutes)\.$/), retryAfterSeconds: expect.any(Number) });
+        expect(await admitUpload(hurried)).toEqual({
+          ok: false,
+          code: 'rate_limit_exceeded',
+          message: expect.stringMatching(/^An account may upload 2 files an hour; try again in (a minute|\d+ minutes)\.$/),
+          retryAfterSeconds: expect.any(Number),
+        });
         expect((await admitUpload(stranger)).ok).toBe(true);
       } finally {
         delete process.env.UPLOADS_PER_HOUR;
@@ -415,33 +452,38 @@ async function startWorker(env: Record<string, string> = {}): Promise<Worker> {
 }
 
 describe.runIf(testDbKind() === 'postgres')('ingestion across processes', () => {
-  it('a worker killed with SIGKILL during an ingestion: the job resumes in another after its heartbeat lapses and the document is ready once', { timeout: 90_000 }, async () => {
-    const kbId = await newHostedKb();
-    // The job's heartbeat is set where it is sent: 10 s, as the workers' JOB_LEASE_MS.
-    process.env.JOB_LEASE_MS = '10000';
-    resetEnvForTesting();
-    const up = await uploadDocument(db, owner, kbId, { name: 'storm.md', bytes: text('storm warnings') }).finally(() => {
-      delete process.env.JOB_LEASE_MS;
+  it(
+    'a worker killed with SIGKILL during an ingestion: the job resumes in another after its heartbeat lapses and the document is ready once',
+    { timeout: 90_000 },
+    async () => {
+      const kbId = await newHostedKb();
+      // The job's heartbeat is set where it is sent: 10 s, as the workers' JOB_LEASE_MS.
+      process.env.JOB_LEASE_MS = '10000';
       resetEnvForTesting();
-    });
-    if (!up.ok) throw new Error(up.message);
-    const paused = await startWorker({ PAUSE_AFTER_PARSE: '1' });
-    await expect.poll(async () => (await docStatus(up.document.id))!.status, { timeout: 20_000 }).toBe('ingesting');
-    await paused.kill('SIGKILL');
-    const next = await startWorker();
-    try {
-      // One heartbeat (JOB_LEASE_MS, 10 s) plus a monitor pass (5 s) plus the retry's backoff.
-      await expect.poll(async () => (await docStatus(up.document.id))!.status, { timeout: 45_000 }).toBe('ready');
-    } finally {
-      await next.kill('SIGTERM');
-    }
-    const job = (await db.execute(sql`select state, retry_count from pgboss.job where name = ${INGEST_QUEUE} and data->>'documentId' = ${up.document.id}`)).rows;
-    // The second attempt: the first one's heartbeats stopped with its worker.
-    expect(job).toEqual([{ state: 'completed', retry_count: 1 }]);
-    const doc = await docStatus(up.document.id);
-    const chunks = await db.execute(sql`select count(*)::int as n from chunks where document_id = ${up.document.id}`);
-    expect((chunks.rows[0] as { n: number }).n).toBe(doc!.chunkCount);
-  });
+      const up = await uploadDocument(db, owner, kbId, { name: 'storm.md', bytes: text('storm warnings') }).finally(() => {
+        delete process.env.JOB_LEASE_MS;
+        resetEnvForTesting();
+      });
+      if (!up.ok) throw new Error(up.message);
+      const paused = await startWorker({ PAUSE_AFTER_PARSE: '1' });
+      await expect.poll(async () => (await docStatus(up.document.id))!.status, { timeout: 20_000 }).toBe('ingesting');
+      await paused.kill('SIGKILL');
+      const next = await startWorker();
+      try {
+        // One heartbeat (JOB_LEASE_MS, 10 s) plus a monitor pass (5 s) plus the retry's backoff.
+        await expect.poll(async () => (await docStatus(up.document.id))!.status, { timeout: 45_000 }).toBe('ready');
+      } finally {
+        await next.kill('SIGTERM');
+      }
+      const job = (await db.execute(sql`select state, retry_count from pgboss.job where name = ${INGEST_QUEUE} and data->>'documentId' = ${up.document.id}`))
+        .rows;
+      // The second attempt: the first one's heartbeats stopped with its worker.
+      expect(job).toEqual([{ state: 'completed', retry_count: 1 }]);
+      const doc = await docStatus(up.document.id);
+      const chunks = await db.execute(sql`select count(*)::int as n from chunks where document_id = ${up.document.id}`);
+      expect((chunks.rows[0] as { n: number }).n).toBe(doc!.chunkCount);
+    },
+  );
 
   it('two instances draining one queue never ingest the same job twice', async () => {
     const kbId = await newHostedKb();
@@ -453,7 +495,11 @@ describe.runIf(testDbKind() === 'postgres')('ingestion across processes', () => 
     const workers = await Promise.all([startWorker(), startWorker()]);
     try {
       await expect
-        .poll(async () => Number(((await db.execute(sql`select count(*)::int as n from documents where kb_id = ${kbId} and status = 'ready'`)).rows[0] as { n: number }).n), { timeout: 30_000 })
+        .poll(
+          async () =>
+            Number(((await db.execute(sql`select count(*)::int as n from documents where kb_id = ${kbId} and status = 'ready'`)).rows[0] as { n: number }).n),
+          { timeout: 30_000 },
+        )
         .toBe(12);
     } finally {
       await Promise.all(workers.map((w) => w.kill('SIGTERM')));

@@ -34,10 +34,12 @@ describe('sample marketplace', () => {
   });
 
   it('"Most chosen" is the plan with strictly the most active subscribers, and absent without subscribers', async () => {
-    const rows = (await db.execute(sql`
+    const rows = (
+      await db.execute(sql`
       select k.id, k.subscribers_count,
         (select s.plan_id from subscriptions s where s.kb_id = k.id and s.status = 'active' group by s.plan_id order by count(*) desc, s.plan_id limit 1) as top
-      from knowledge_bases k where k.status = 'published' order by k.subscribers_count desc`)).rows as Array<{ id: string; subscribers_count: number; top: string | null }>;
+      from knowledge_bases k where k.status = 'published' order by k.subscribers_count desc`)
+    ).rows as Array<{ id: string; subscribers_count: number; top: string | null }>;
     const busiest = rows[0];
     const unsubscribed = rows.find((r) => Number(r.subscribers_count) === 0)!;
     expect((await getKnowledgeBaseView(busiest.id, db))?.mostChosenPlanId).toBe(busiest.top);

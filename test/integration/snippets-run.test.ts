@@ -54,7 +54,10 @@ beforeAll(async () => {
   mkdirSync(lc, { recursive: true });
   writeFileSync(join(lc, '__init__.py'), '');
   writeFileSync(join(lc, 'callbacks.py'), 'class CallbackManagerForRetrieverRun:\n    pass\n');
-  writeFileSync(join(lc, 'documents.py'), 'class Document:\n    def __init__(self, page_content, metadata=None):\n        self.page_content = page_content\n        self.metadata = metadata or {}\n');
+  writeFileSync(
+    join(lc, 'documents.py'),
+    'class Document:\n    def __init__(self, page_content, metadata=None):\n        self.page_content = page_content\n        self.metadata = metadata or {}\n',
+  );
   writeFileSync(
     join(lc, 'retrievers.py'),
     'from .callbacks import CallbackManagerForRetrieverRun\n\nclass BaseRetriever:\n    def invoke(self, input):\n        return self._get_relevant_documents(input, run_manager=CallbackManagerForRetrieverRun())\n',
@@ -71,7 +74,10 @@ const env = (key = k.key) => ({ ...process.env, ALMANAC_API_KEY: key, PYTHONPATH
 describe('snippets run as pasted', () => {
   it('curl', async () => {
     const { stdout } = await run('sh', ['-c', snippet('curl')], { env: env() });
-    expect(JSON.parse(stdout)).toMatchObject({ answer: expect.stringContaining('Fresnel'), citations: [expect.objectContaining({ title: expect.any(String) })] });
+    expect(JSON.parse(stdout)).toMatchObject({
+      answer: expect.stringContaining('Fresnel'),
+      citations: [expect.objectContaining({ title: expect.any(String) })],
+    });
   });
 
   it('TypeScript, and its error branch with a refused key', async () => {

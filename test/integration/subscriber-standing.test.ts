@@ -100,10 +100,7 @@ describe('getSubscriberStanding', () => {
     const pro = { id: plans.pro, queriesPerPeriod: 500 };
 
     let standing = await getSubscriberStanding(db, buyer, kbId, later);
-    expect([offerFor(starter, standing), offerFor(pro, standing)]).toEqual([
-      { kind: 'current' },
-      { kind: 'upgrade', subscriptionId: subscription.id },
-    ]);
+    expect([offerFor(starter, standing), offerFor(pro, standing)]).toEqual([{ kind: 'current' }, { kind: 'upgrade', subscriptionId: subscription.id }]);
 
     expect(await upgradeSubscription(db, { userId: buyer, subscriptionId: subscription.id, planId: plans.pro, now: later })).toMatchObject({ ok: true });
     standing = await getSubscriberStanding(db, buyer, kbId, later);

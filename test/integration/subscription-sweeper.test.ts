@@ -56,7 +56,10 @@ describe('SubscriptionSweeper', () => {
       expect(await statusOf(renewing)).toBe('active');
 
       // A cancellation whose period ends while the sweeper runs: the next interval expires it.
-      await db.update(subscriptions).set({ currentPeriodEnd: new Date(Date.now() - 1) }).where(eq(subscriptions.id, cancelledButRunning));
+      await db
+        .update(subscriptions)
+        .set({ currentPeriodEnd: new Date(Date.now() - 1) })
+        .where(eq(subscriptions.id, cancelledButRunning));
       await until(async () => (await statusOf(cancelledButRunning)) === 'expired');
       expect(await subscribersCount(db, kbId)).toBe(1);
       expect(await countActive(db, kbId)).toBe(1);

@@ -3,7 +3,22 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, auditLog, subscriptions, usageDaily, usagePeriods } from '@/db/schema';
 import type { Database } from '@/db/client';
 import { hashApiKey, parseApiKey } from '@/lib/keys';
-import { applyStripePeriod, cancelSubscription, endSubscription, ensureCurrentPeriod, expireEndedSubscriptions, getDailyUsage, getSubscriptionForUser, issueReplacementKey, listSubscriptionsForUser, markPastDue, purchaseSubscription, resolveCurrentPeriod, resumeSubscription, upgradeSubscription } from '@/lib/subscriptions';
+import {
+  applyStripePeriod,
+  cancelSubscription,
+  endSubscription,
+  ensureCurrentPeriod,
+  expireEndedSubscriptions,
+  getDailyUsage,
+  getSubscriptionForUser,
+  issueReplacementKey,
+  listSubscriptionsForUser,
+  markPastDue,
+  purchaseSubscription,
+  resolveCurrentPeriod,
+  resumeSubscription,
+  upgradeSubscription,
+} from '@/lib/subscriptions';
 import { findKeyByHash } from '@/lib/gateway/key-lookup';
 import { inTransaction } from '@/lib/platform/transactions';
 import { listKeysForUser, revokeKey } from '@/lib/keys';
@@ -202,7 +217,10 @@ describe('billing periods', () => {
     const renewed = await applyStripePeriod(db, { subscriptionId: result.subscription.id, periodStart: end, periodEnd: at('2026-05-10T00:00:00.000Z') });
     expect(renewed).toMatchObject({ ok: true, subscription: { status: 'active', currentPeriodStart: end } });
     const view = await getSubscriptionForUser(db, userId, result.subscription.id, at('2026-04-11T00:00:00.000Z'));
-    expect(view.ok && view.subscription).toMatchObject({ stripeManaged: true, usage: { used: 0, cap: 100, remaining: 100, resetsAt: '2026-05-10T00:00:00.000Z' } });
+    expect(view.ok && view.subscription).toMatchObject({
+      stripeManaged: true,
+      usage: { used: 0, cap: 100, remaining: 100, resetsAt: '2026-05-10T00:00:00.000Z' },
+    });
     // A replayed older period changes nothing.
     await applyStripePeriod(db, { subscriptionId: result.subscription.id, periodStart: start, periodEnd: end });
     const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, result.subscription.id));
@@ -219,10 +237,19 @@ describe('changes', () => {
     await useQueries(db, subscription.id, subscription.currentPeriodStart, 80);
     const now = at('2026-02-10T00:00:00.000Z');
 
-    expect(await upgradeSubscription(db, { userId, subscriptionId: subscription.id, planId: other.plans.pro })).toMatchObject({ ok: false, code: 'invalid_plan' });
-    expect(await upgradeSubscription(db, { userId, subscriptionId: subscription.id, planId: plans.retired })).toMatchObject({ ok: false, code: 'invalid_plan' });
+    expect(await upgradeSubscription(db, { userId, subscriptionId: subscription.id, planId: other.plans.pro })).toMatchObject({
+      ok: false,
+      code: 'invalid_plan',
+    });
+    expect(await upgradeSubscription(db, { userId, subscriptionId: subscription.id, planId: plans.retired })).toMatchObject({
+      ok: false,
+      code: 'invalid_plan',
+    });
     expect(await upgradeSubscription(db, { userId, subscriptionId: subscription.id, planId: plans.starter })).toMatchObject({ ok: false, code: 'conflict' });
-    expect(await upgradeSubscription(db, { userId, subscriptionId: subscription.id, planId: plans.pro })).toMatchObject({ ok: true, subscription: { planId: plans.pro } });
+    expect(await upgradeSubscription(db, { userId, subscriptionId: subscription.id, planId: plans.pro })).toMatchObject({
+      ok: true,
+      subscription: { planId: plans.pro },
+    });
 
     const view = await getSubscriptionForUser(db, userId, subscription.id, now);
     expect(view.ok && view.subscription.usage).toEqual({ used: 80, cap: 500, remaining: 420, resetsAt: '2026-03-01T00:00:00.000Z' });
@@ -297,11 +324,20 @@ describe('changes', () => {
     expect(await subscribersCount(db, kbId)).toBe(1);
 
     const at1 = at('2026-03-05T00:00:00.000Z');
-    expect(await endSubscription(db, { subscriptionId: subscription.id, at: at1 })).toMatchObject({ ok: true, subscription: { status: 'cancelled', endedAt: at1 } });
-    expect(await endSubscription(db, { subscriptionId: subscription.id, at: at('2026-03-06T00:00:00.000Z') })).toMatchObject({ ok: true, subscription: { endedAt: at1 } });
+    expect(await endSubscription(db, { subscriptionId: subscription.id, at: at1 })).toMatchObject({
+      ok: true,
+      subscription: { status: 'cancelled', endedAt: at1 },
+    });
+    expect(await endSubscription(db, { subscriptionId: subscription.id, at: at('2026-03-06T00:00:00.000Z') })).toMatchObject({
+      ok: true,
+      subscription: { endedAt: at1 },
+    });
     expect(await subscribersCount(db, kbId)).toBe(0);
     expect(await markPastDue(db, subscription.id)).toMatchObject({ ok: false, code: 'conflict' });
-    expect(await applyStripePeriod(db, { subscriptionId: subscription.id, periodStart: at1, periodEnd: at('2026-04-05T00:00:00.000Z') })).toMatchObject({ ok: false, code: 'conflict' });
+    expect(await applyStripePeriod(db, { subscriptionId: subscription.id, periodStart: at1, periodEnd: at('2026-04-05T00:00:00.000Z') })).toMatchObject({
+      ok: false,
+      code: 'conflict',
+    });
     expect(await markPastDue(db, 'sub_missing')).toMatchObject({ ok: false, code: 'not_found' });
   });
 
@@ -346,15 +382,24 @@ describe('keys', () => {
 
     expect(await revokeKey(db, { userId: stranger, keyId: first.id })).toMatchObject({ ok: false, code: 'not_found' });
     const revokedAt = at('2026-02-02T00:00:00.000Z');
-    expect(await revokeKey(db, { userId, keyId: first.id, now: revokedAt })).toMatchObject({ ok: true, key: { status: 'revoked', revokedAt: revokedAt.toISOString() } });
+    expect(await revokeKey(db, { userId, keyId: first.id, now: revokedAt })).toMatchObject({
+      ok: true,
+      key: { status: 'revoked', revokedAt: revokedAt.toISOString() },
+    });
     expect(await revokeKey(db, { userId, keyId: first.id })).toMatchObject({ ok: true, key: { revokedAt: revokedAt.toISOString() } });
     expect((await findKeyByHash(db, hashApiKey(first.plaintext)))?.keyRevokedAt).toEqual(revokedAt);
     expect((await findKeyByHash(db, hashApiKey(replacement.key.plaintext)))?.keyRevokedAt).toBeNull();
-    const audits = await db.select().from(auditLog).where(and(eq(auditLog.targetId, first.id), eq(auditLog.action, 'key.revoke')));
+    const audits = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, first.id), eq(auditLog.action, 'key.revoke')));
     expect(audits).toHaveLength(1);
 
     // Newest first.
-    await db.update(apiKeys).set({ createdAt: at('2020-01-01T00:00:00.000Z') }).where(eq(apiKeys.id, first.id));
+    await db
+      .update(apiKeys)
+      .set({ createdAt: at('2020-01-01T00:00:00.000Z') })
+      .where(eq(apiKeys.id, first.id));
     expect((await listKeysForUser(db, userId)).map((k) => k.id)).toEqual([replacement.key.id, first.id]);
 
     await endSubscription(db, { subscriptionId: subscription.id, at: new Date() });

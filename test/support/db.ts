@@ -14,7 +14,6 @@ export function testDbKind(): TestDbKind {
   return process.env.ALMANAC_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 }
 
-
 /** A new database name carrying this run's id, so the run's global teardown drops it whatever happens. */
 export function newTestDatabaseName(): string {
   return `almanac_t_${process.env.ALMANAC_TEST_RUN ?? 'adhoc'}_${randomBase62(10).toLowerCase()}`;

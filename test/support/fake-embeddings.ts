@@ -61,11 +61,22 @@ export async function startFakeEmbeddingsServer(options: { dim?: number; model?:
       return res.end('{"error":"unavailable"}');
     }
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ object: 'list', model: body.model, data: body.input.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(t, dim) })) }));
+    res.end(
+      JSON.stringify({
+        object: 'list',
+        model: body.model,
+        data: body.input.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(t, dim) })),
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    config: { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, apiKey: API_KEY, model: options.model ?? `fake-hash-${dim}`, timeoutMs: 2_000 },
+    config: {
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      apiKey: API_KEY,
+      model: options.model ?? `fake-hash-${dim}`,
+      timeoutMs: 2_000,
+    },
     calls: () => calls,
     setFailing: (value) => {
       failing = value;

@@ -71,7 +71,8 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
       const q = url.searchParams;
       const redirectUri = q.get('redirect_uri');
       if (q.get('client_id') !== clientId || !redirectUri) return sendJson(res, 400, { error: 'invalid_client' });
-      if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge')) return sendJson(res, 400, { error: 'invalid_request', error_description: 'PKCE S256 required' });
+      if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge'))
+        return sendJson(res, 400, { error: 'invalid_request', error_description: 'PKCE S256 required' });
       const decision = consent.decide();
       if (!decision.approved) return redirectTo(res, redirectUri, { error: 'access_denied', state: q.get('state') ?? '' });
       const code = randomToken('4/0A', 24);

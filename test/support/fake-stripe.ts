@@ -134,7 +134,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         const payload = buildEvent('checkout.session.completed', completed);
         const delivery: WebhookDelivery = { eventId: (JSON.parse(payload) as { id: string }).id, type: 'checkout.session.completed', url: hookUrl };
         setTimeout(() => {
-          void fetch(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(payload, secret) }, body: payload }).then(
+          void fetch(hookUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(payload, secret) },
+            body: payload,
+          }).then(
             async (response) => {
               await response.text().catch(() => '');
               deliveries.push({ ...delivery, status: response.status });
@@ -164,7 +168,15 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     };
 
     if (req.method === 'POST' && url.pathname === '/v1/accounts') {
-      const account = { id: rid('acct'), object: 'account', type: params.type, email: params.email ?? null, metadata: pickMetadata(params, 'metadata'), details_submitted: false, charges_enabled: false };
+      const account = {
+        id: rid('acct'),
+        object: 'account',
+        type: params.type,
+        email: params.email ?? null,
+        metadata: pickMetadata(params, 'metadata'),
+        details_submitted: false,
+        charges_enabled: false,
+      };
       accounts.set(account.id, account);
       return remember(account);
     }
@@ -174,8 +186,15 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       return account ? send(200, account) : send(404, { error: { type: 'invalid_request_error', message: 'No such account' } });
     }
     if (req.method === 'POST' && url.pathname === '/v1/account_links') {
-      if (!params.account || !accounts.has(params.account)) return send(400, { error: { type: 'invalid_request_error', message: `No such account: '${params.account}'` } });
-      return remember({ object: 'account_link', url: `${baseUrl}/connect/${params.account}`, return_url: params.return_url, refresh_url: params.refresh_url, expires_at: nowSeconds() + 300 });
+      if (!params.account || !accounts.has(params.account))
+        return send(400, { error: { type: 'invalid_request_error', message: `No such account: '${params.account}'` } });
+      return remember({
+        object: 'account_link',
+        url: `${baseUrl}/connect/${params.account}`,
+        return_url: params.return_url,
+        refresh_url: params.refresh_url,
+        expires_at: nowSeconds() + 300,
+      });
     }
     if (req.method === 'POST' && url.pathname === '/v1/prices') {
       const price = {
@@ -249,7 +268,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const newPrice = params['items[0][price]'];
       if (newPrice) item.price = prices.get(newPrice) ?? { ...item.price, id: newPrice };
       else if (params['items[0][price_data][unit_amount]']) {
-        item.price = { ...item.price, id: rid('price'), unit_amount: Number(params['items[0][price_data][unit_amount]']), currency: params['items[0][price_data][currency]'] ?? item.price.currency };
+        item.price = {
+          ...item.price,
+          id: rid('price'),
+          unit_amount: Number(params['items[0][price_data][unit_amount]']),
+          currency: params['items[0][price_data][currency]'] ?? item.price.currency,
+        };
       }
       return remember(sub);
     }
@@ -264,13 +288,26 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const at = Number(params['subscription_details[proration_date]'] ?? nowSeconds());
       const share = Math.max(0, item.current_period_end - at) / (item.current_period_end - item.current_period_start);
       const amount = Math.max(0, Math.round((newAmount - oldAmount) * share));
-      return send(200, { id: `upcoming_${rid('in')}`, object: 'invoice', subscription: sub.id, currency: item.price.currency ?? 'usd', amount_due: amount, total: amount });
+      return send(200, {
+        id: `upcoming_${rid('in')}`,
+        object: 'invoice',
+        subscription: sub.id,
+        currency: item.price.currency ?? 'usd',
+        amount_due: amount,
+        total: amount,
+      });
     }
     if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
       if (!params.customer || !customers.has(params.customer)) {
         return send(400, { error: { type: 'invalid_request_error', message: `No such customer: '${params.customer}'` } });
       }
-      return remember({ id: rid('bps'), object: 'billing_portal.session', customer: params.customer, return_url: params.return_url, url: `${baseUrl}/portal/${rid('p')}` });
+      return remember({
+        id: rid('bps'),
+        object: 'billing_portal.session',
+        customer: params.customer,
+        return_url: params.return_url,
+        url: `${baseUrl}/portal/${rid('p')}`,
+      });
     }
     return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname})` } });
   });
@@ -311,7 +348,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const lineItem = session.line_item as { price: string | null; unit_amount: string | null; currency: string | null };
       const known = lineItem.price ? prices.get(lineItem.price) : undefined;
       if (known) subscription.items.data[0]!.price = known;
-      else if (lineItem.unit_amount) Object.assign(subscription.items.data[0]!.price, { unit_amount: Number(lineItem.unit_amount), currency: lineItem.currency });
+      else if (lineItem.unit_amount)
+        Object.assign(subscription.items.data[0]!.price, { unit_amount: Number(lineItem.unit_amount), currency: lineItem.currency });
       subscriptions.set(subscription.id, subscription);
       Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id });
       return { session: session as unknown as Stripe.Checkout.Session, subscription };
@@ -390,7 +428,15 @@ export function buildSubscription(input: {
 }
 
 /** An invoice for a subscription's service period (invoice.paid / invoice.payment_failed payloads). */
-export function buildInvoice(input: { subscriptionId: string; customer: string; start: number; end: number; paid: boolean; amountPaid?: number; currency?: string }): Stripe.Invoice {
+export function buildInvoice(input: {
+  subscriptionId: string;
+  customer: string;
+  start: number;
+  end: number;
+  paid: boolean;
+  amountPaid?: number;
+  currency?: string;
+}): Stripe.Invoice {
   return {
     id: rid('in'),
     object: 'invoice',

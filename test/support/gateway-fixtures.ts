@@ -102,7 +102,13 @@ export async function startExamplePublisher(options: { delayMs?: number } = {}):
   const infraKey = `pub_infra_${randomBase62(24)}`;
   const signingSecret = `pub_sign_${randomBase62(40)}`;
   const child: ChildProcess = spawn(process.execPath, [path.join(root, 'examples/publisher-server/server.mjs')], {
-    env: { PATH: process.env.PATH, PORT: '0', PUBLISHER_INFRA_KEY: infraKey, PUBLISHER_SIGNING_SECRET: signingSecret, PUBLISHER_DELAY_MS: String(options.delayMs ?? 0) } as Record<string, string | undefined> as NodeJS.ProcessEnv,
+    env: {
+      PATH: process.env.PATH,
+      PORT: '0',
+      PUBLISHER_INFRA_KEY: infraKey,
+      PUBLISHER_SIGNING_SECRET: signingSecret,
+      PUBLISHER_DELAY_MS: String(options.delayMs ?? 0),
+    } as Record<string, string | undefined> as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // Never outlive the test process, even when a hook times out before stop() runs.

@@ -17,7 +17,13 @@ export interface Instance {
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
-export async function startInstance(options: { databaseUrl: string; redisUrl: string; rateLimitPrefix: string; name: string; env?: Record<string, string> }): Promise<Instance> {
+export async function startInstance(options: {
+  databaseUrl: string;
+  redisUrl: string;
+  rateLimitPrefix: string;
+  name: string;
+  env?: Record<string, string>;
+}): Promise<Instance> {
   const logFile = childLogFile(`instance-${options.name}`);
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/support/gateway-server.ts')], {
     cwd: root,

@@ -78,7 +78,8 @@ export class OpenApiChecker {
     if (Array.isArray(node)) return node.map((n) => this.rewriteRefs(n));
     if (node && typeof node === 'object') {
       const out: Json = {};
-      for (const [k, v] of Object.entries(node)) out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi.json${v}` : this.rewriteRefs(v);
+      for (const [k, v] of Object.entries(node))
+        out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi.json${v}` : this.rewriteRefs(v);
       return out;
     }
     return node;

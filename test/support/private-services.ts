@@ -60,7 +60,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const port = await freePort();
   const asRoot = process.getuid?.() === 0;
   const run = (bin: string, args: string[]) =>
-    asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', postgresBin(bin), ...args], { stdio: 'pipe' }) : execFileSync(postgresBin(bin), args, { stdio: 'pipe' });
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', postgresBin(bin), ...args], { stdio: 'pipe' })
+      : execFileSync(postgresBin(bin), args, { stdio: 'pipe' });
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`;
   const pgCtl = (args: string[]) => run('pg_ctl', ['-D', dataDir, '-w', '-t', '30', ...args]);

@@ -11,8 +11,7 @@ export function ForgotPasswordForm() {
   if (state.sentTo) {
     return (
       <Alert tone="success" title="Check your inbox">
-        If an account uses <strong>{state.sentTo}</strong>, we sent it a link to choose a new password. The link works once and expires in 1
-        hour.
+        If an account uses <strong>{state.sentTo}</strong>, we sent it a link to choose a new password. The link works once and expires in 1 hour.
       </Alert>
     );
   }

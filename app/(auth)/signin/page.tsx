@@ -24,7 +24,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <AuthCard
       title={intent ? `Sign in to ${intent}` : 'Sign in'}
-      intro={intent ? 'Sign in, or create an account, and you come back to the plan to finish.' : 'Welcome back. Sign in to manage your subscriptions and API keys.'}
+      intro={
+        intent ? 'Sign in, or create an account, and you come back to the plan to finish.' : 'Welcome back. Sign in to manage your subscriptions and API keys.'
+      }
       footer={
         <>
           New to Almanac?{' '}

@@ -12,8 +12,8 @@ export function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
   if (state.sentTo) {
     return (
       <Alert tone="success" title="Check your inbox">
-        We sent a message to <strong>{state.sentTo}</strong>. Open the link in it to confirm your address and sign in; it works once
-        and expires in 24 hours. If the address already has an account, the message says how to sign in instead.
+        We sent a message to <strong>{state.sentTo}</strong>. Open the link in it to confirm your address and sign in; it works once and expires in 24 hours. If
+        the address already has an account, the message says how to sign in instead.
       </Alert>
     );
   }

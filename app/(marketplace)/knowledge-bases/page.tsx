@@ -19,7 +19,12 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
   const parsed = parseListingParams(await searchParams);
   if (!parsed.ok) return { title: 'Knowledge bases' };
   const { query, category, language, page } = parsed.params;
-  const parts = [query ? `“${query}”` : null, category ? categoryLabel(category) : null, language ? `in ${languageName(language)}` : null, page > 1 ? `page ${page}` : null].filter(Boolean);
+  const parts = [
+    query ? `“${query}”` : null,
+    category ? categoryLabel(category) : null,
+    language ? `in ${languageName(language)}` : null,
+    page > 1 ? `page ${page}` : null,
+  ].filter(Boolean);
   return { title: parts.length ? `Knowledge bases: ${parts.join(', ')}` : 'Browse knowledge bases' };
 }
 
@@ -30,7 +35,14 @@ function pageParams(params: ListingParams, raw: SearchParamsRecord): ListingPara
 }
 
 function toState(params: ListingParams): CatalogState {
-  return { query: params.query ?? '', category: params.category ?? null, language: params.language ?? null, tags: params.tags, sort: params.sort, page: params.page };
+  return {
+    query: params.query ?? '',
+    category: params.category ?? null,
+    language: params.language ?? null,
+    tags: params.tags,
+    sort: params.sort,
+    page: params.page,
+  };
 }
 
 /** A readable state from raw search params even when they fail validation, so the controls keep what was typed. */
@@ -61,10 +73,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
       {/* The page's first focusable element: past the search, category tabs and tag chips straight to the results. */}
-      <a
-        href="#results"
-        className="sr-only rounded-md bg-white px-4 py-2 font-semibold text-brand-700 shadow focus:not-sr-only focus:mb-4 focus:inline-block"
-      >
+      <a href="#results" className="sr-only rounded-md bg-white px-4 py-2 font-semibold text-brand-700 shadow focus:not-sr-only focus:mb-4 focus:inline-block">
         Skip to results
       </a>
       <div className="flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
@@ -95,12 +104,18 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
         <>
           <div className="mt-8 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4">
             <p role="status" className="text-sm text-slate-700">
-              <span className="font-semibold text-slate-900">{describeResults(listing.total, listing.showingSuggestion && listing.suggestion ? { ...state, query: listing.suggestion } : state)}</span>
+              <span className="font-semibold text-slate-900">
+                {describeResults(listing.total, listing.showingSuggestion && listing.suggestion ? { ...state, query: listing.suggestion } : state)}
+              </span>
               {pagePosition(listing.page, listing.totalPages) ? ` · ${pagePosition(listing.page, listing.totalPages)}` : null}
             </p>
             <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
               {isFiltered(state) ? (
-                <Link prefetch={false} href={catalogHref({ ...EMPTY_CATALOG_STATE, sort: state.sort === 'relevance' ? EMPTY_CATALOG_STATE.sort : state.sort })} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
+                <Link
+                  prefetch={false}
+                  href={catalogHref({ ...EMPTY_CATALOG_STATE, sort: state.sort === 'relevance' ? EMPTY_CATALOG_STATE.sort : state.sort })}
+                  className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline"
+                >
                   Clear filters
                 </Link>
               ) : null}
@@ -111,45 +126,45 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
 
           {/* The target of "Skip to results": the next Tab reaches the suggestion, else the first result. */}
           <section id="results" tabIndex={-1} aria-label="Results" className="focus:outline-none">
-          {listing.suggestion ? <DidYouMean state={state} suggestion={listing.suggestion} showing={listing.showingSuggestion} /> : null}
-          {listing.showingSomeWords ? (
-            <p className="mt-5 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-slate-800" data-testid="some-words">
-              No knowledge base matches every word of “{state.query}”. Showing results for {listing.someWords.map((w) => `“${w}”`).join(', ')}
-              {listing.someWords.length > 1 ? ', those matching most of them first' : ''}.
-            </p>
-          ) : null}
-          {listing.items.length > 0 ? (
-            <div className="mt-5">
-              <h2 className="sr-only">Results</h2>
-              <KnowledgeBaseGrid items={listing.items} />
-              <Pagination state={state} totalPages={listing.totalPages} />
-            </div>
-          ) : listing.total > 0 ? (
-            <EmptyState title={`There is no page ${listing.page}`} body={`These results end at page ${listing.totalPages}.`}>
-              <ButtonLink href={catalogHref({ ...state, page: listing.totalPages })}>Go to the last page</ButtonLink>
-            </EmptyState>
-          ) : !isFiltered(state) ? (
-            <EmptyState title="Nothing is published yet" body="Knowledge bases appear here as soon as publishers release them.">
-              <ButtonLink href="/" variant="secondary">
-                Back to the home page
-              </ButtonLink>
-            </EmptyState>
-          ) : (
-            <EmptyState title="No knowledge bases match" body="Try fewer tags, another category or language, or different words.">
-              {state.language ? (
-                <ButtonLink href={catalogHref({ ...state, language: null, page: 1 })} variant="secondary">
-                  Show every language
+            {listing.suggestion ? <DidYouMean state={state} suggestion={listing.suggestion} showing={listing.showingSuggestion} /> : null}
+            {listing.showingSomeWords ? (
+              <p className="mt-5 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-slate-800" data-testid="some-words">
+                No knowledge base matches every word of “{state.query}”. Showing results for {listing.someWords.map((w) => `“${w}”`).join(', ')}
+                {listing.someWords.length > 1 ? ', those matching most of them first' : ''}.
+              </p>
+            ) : null}
+            {listing.items.length > 0 ? (
+              <div className="mt-5">
+                <h2 className="sr-only">Results</h2>
+                <KnowledgeBaseGrid items={listing.items} />
+                <Pagination state={state} totalPages={listing.totalPages} />
+              </div>
+            ) : listing.total > 0 ? (
+              <EmptyState title={`There is no page ${listing.page}`} body={`These results end at page ${listing.totalPages}.`}>
+                <ButtonLink href={catalogHref({ ...state, page: listing.totalPages })}>Go to the last page</ButtonLink>
+              </EmptyState>
+            ) : !isFiltered(state) ? (
+              <EmptyState title="Nothing is published yet" body="Knowledge bases appear here as soon as publishers release them.">
+                <ButtonLink href="/" variant="secondary">
+                  Back to the home page
                 </ButtonLink>
-              ) : null}
-              {state.tags.length > 1 ? (
-                <ButtonLink href={catalogHref({ ...state, tags: state.tags.slice(0, -1), page: 1 })} variant="secondary">
-                  Remove the tag “{state.tags[state.tags.length - 1]}”
-                </ButtonLink>
-              ) : null}
-              <ButtonLink href="/knowledge-bases">Clear all filters</ButtonLink>
-              {state.query ? <BrowseCategories /> : null}
-            </EmptyState>
-          )}
+              </EmptyState>
+            ) : (
+              <EmptyState title="No knowledge bases match" body="Try fewer tags, another category or language, or different words.">
+                {state.language ? (
+                  <ButtonLink href={catalogHref({ ...state, language: null, page: 1 })} variant="secondary">
+                    Show every language
+                  </ButtonLink>
+                ) : null}
+                {state.tags.length > 1 ? (
+                  <ButtonLink href={catalogHref({ ...state, tags: state.tags.slice(0, -1), page: 1 })} variant="secondary">
+                    Remove the tag “{state.tags[state.tags.length - 1]}”
+                  </ButtonLink>
+                ) : null}
+                <ButtonLink href="/knowledge-bases">Clear all filters</ButtonLink>
+                {state.query ? <BrowseCategories /> : null}
+              </EmptyState>
+            )}
           </section>
         </>
       )}

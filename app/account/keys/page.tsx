@@ -20,8 +20,8 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
       <Breadcrumb items={[{ label: 'Account', href: '/account' }, { label: 'API keys' }]} />
       <h1 className="mt-3 text-2xl font-semibold tracking-tight text-slate-900">API keys</h1>
       <p className="mt-1 text-sm text-slate-700">
-        Keys are shown in full only once, when they are created. Here you see their names, first characters and last four, and the
-        queries each answered in the last 30 days. Create a replacement key from a subscription&apos;s page.
+        Keys are shown in full only once, when they are created. Here you see their names, first characters and last four, and the queries each answered in the
+        last 30 days. Create a replacement key from a subscription&apos;s page.
       </p>
       <div className="mt-6">
         <FlashMessage message={accountFlash.read(params.flash)} />

@@ -2,15 +2,7 @@
 
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import {
-  changePassword,
-  endAllSessions,
-  forgetSessionVersion,
-  requireSessionUser,
-  resendVerification,
-  sessionCookie,
-  startSession,
-} from '@/lib/accounts';
+import { changePassword, endAllSessions, forgetSessionVersion, requireSessionUser, resendVerification, sessionCookie, startSession } from '@/lib/accounts';
 import { deleteAccount } from '@/lib/billing';
 import { clientAddressFromHeaders } from '@/lib/platform/client-address';
 import { formDataOf } from '@/lib/platform/text-input';

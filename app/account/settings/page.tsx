@@ -54,8 +54,7 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
           {settings.verified ? null : (
             <>
               <p className="mt-2 text-sm text-slate-700">
-                Until you confirm your address you can browse, but not buy plans or create API keys. The link we sent works once and expires in
-                24 hours.
+                Until you confirm your address you can browse, but not buy plans or create API keys. The link we sent works once and expires in 24 hours.
               </p>
               <form action={resendVerificationAction} className="mt-3">
                 {once()}
@@ -99,14 +98,14 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
           {messageFor('delete')}
           {once()}
           <p className="text-sm text-slate-700">
-            Deleting your account revokes every API key at once, ends every subscription now (without a refund of the current period), and removes
-            your email address, name and sign-in methods. Invoices are kept by our payment provider, as the law requires. This cannot be undone.
+            Deleting your account revokes every API key at once, ends every subscription now (without a refund of the current period), and removes your email
+            address, name and sign-in methods. Invoices are kept by our payment provider, as the law requires. This cannot be undone.
           </p>
           {publisher ? (
             <p className="text-sm text-slate-700" data-testid="delete-closes-publisher">
-              Your publisher profile <span className="font-medium text-slate-900">{publisher.name}</span> closes with it: its public page goes, its
-              listings leave the catalogue and can no longer be bought, and the buyers who subscribed keep access until the end of the period they
-              paid for. Your earnings records are kept, as the law requires.
+              Your publisher profile <span className="font-medium text-slate-900">{publisher.name}</span> closes with it: its public page goes, its listings
+              leave the catalogue and can no longer be bought, and the buyers who subscribed keep access until the end of the period they paid for. Your
+              earnings records are kept, as the law requires.
             </p>
           ) : null}
           {/* After a wrong password the address was right: it stays filled in, only the password is asked again. */}
@@ -119,7 +118,9 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
             defaultValue={message?.code === 'delete_password' ? settings.email : undefined}
           />
           {/* Its own id: the password change above has a field named "password" too, and a label must name one control. */}
-          {settings.hasPassword ? <Field label="Password" name="password" id="delete-password" type="password" autoComplete="current-password" required /> : null}
+          {settings.hasPassword ? (
+            <Field label="Password" name="password" id="delete-password" type="password" autoComplete="current-password" required />
+          ) : null}
           <SubmitButton variant="danger" pendingLabel="Deleting…">
             Delete my account
           </SubmitButton>

@@ -24,8 +24,8 @@ export default async function AdminListingsPage({ searchParams }: { searchParams
       <Breadcrumb items={[{ label: 'Operator tools', href: '/admin' }, { label: 'Listings and publishers' }]} />
       <h1 className="mt-3 text-2xl font-semibold tracking-tight text-slate-900">Listings and publishers</h1>
       <p className="mt-1 max-w-3xl text-sm text-slate-700">
-        A suspended listing leaves the catalogue and its keys answer 403 forbidden. Suspending a publisher suspends all its listings. Restoring
-        returns each to the state it had. Every change is audited with its reason.
+        A suspended listing leaves the catalogue and its keys answer 403 forbidden. Suspending a publisher suspends all its listings. Restoring returns each to
+        the state it had. Every change is audited with its reason.
       </p>
       <div className="mt-6">
         <FlashMessage message={publishFlash.read((await searchParams).flash)} />

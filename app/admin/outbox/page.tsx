@@ -45,7 +45,10 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
             className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm sm:w-72"
           />
         </div>
-        <button type="submit" className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-900 shadow-sm hover:bg-slate-50">
+        <button
+          type="submit"
+          className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
+        >
           Filter
         </button>
       </form>

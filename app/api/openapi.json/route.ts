@@ -18,9 +18,6 @@ function documentBody(): string {
   return serialised.body;
 }
 
-const document = withCatalogHeaders(
-  withApiRoute(withPublicEndpoint(async () => catalogJson(documentBody()))),
-  { cacheControl: 'public, max-age=300' },
-);
+const document = withCatalogHeaders(withApiRoute(withPublicEndpoint(async () => catalogJson(documentBody()))), { cacheControl: 'public, max-age=300' });
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: document });

@@ -60,8 +60,8 @@ export default async function CheckoutSuccessPage({ searchParams }: { searchPara
       <div className="mx-auto max-w-2xl px-4 py-10 sm:px-6">
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Purchase complete</h1>
         <p className="mt-3 text-slate-700">
-          Your subscription to {outcome.kbTitle} is active. Its key was shown once and is no longer displayed; if you did not
-          copy it, create a replacement key from your subscription.
+          Your subscription to {outcome.kbTitle} is active. Its key was shown once and is no longer displayed; if you did not copy it, create a replacement key
+          from your subscription.
         </p>
         <ButtonLink href={accountPaths.subscription(outcome.subscriptionId)} className="mt-6">
           Manage the subscription
@@ -88,14 +88,18 @@ export default async function CheckoutSuccessPage({ searchParams }: { searchPara
       <meta httpEquiv="refresh" content="2" />
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Confirming your payment…</h1>
       <p role="status" aria-live="polite" className="mt-3 text-slate-700">
-        Stripe has accepted your checkout; we are waiting for its confirmation to activate the subscription. This page refreshes
-        itself every two seconds and will show your API key as soon as it is ready — usually within a few seconds.
+        Stripe has accepted your checkout; we are waiting for its confirmation to activate the subscription. This page refreshes itself every two seconds and
+        will show your API key as soon as it is ready — usually within a few seconds.
       </p>
       <div className="mt-6 h-2 w-full overflow-hidden rounded bg-slate-200" aria-hidden="true">
         <div className="h-2 w-1/3 animate-pulse rounded bg-brand-600" />
       </div>
       <p className="mt-6 text-sm text-slate-600">
-        Taking long? Your purchase is safe: once confirmed it appears in <Link href="/account" className="text-brand-700 underline">your account</Link>.
+        Taking long? Your purchase is safe: once confirmed it appears in{' '}
+        <Link href="/account" className="text-brand-700 underline">
+          your account
+        </Link>
+        .
       </p>
     </div>
   );

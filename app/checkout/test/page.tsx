@@ -37,8 +37,7 @@ export default async function TestCheckoutPage({ searchParams }: { searchParams:
   return (
     <div className="mx-auto max-w-2xl px-4 py-10 sm:px-6">
       <div role="note" className="rounded-md border-2 border-amber-500 bg-amber-100 px-4 py-3 font-semibold text-amber-950">
-        TEST MODE — no payment is taken and no card is needed. This server has no Stripe keys configured; the key you get
-        starts with <code>alm_sk_test_</code>.
+        TEST MODE — no payment is taken and no card is needed. This server has no Stripe keys configured; the key you get starts with <code>alm_sk_test_</code>.
       </div>
       <h1 className="mt-6 text-2xl font-semibold tracking-tight text-slate-900">Test checkout</h1>
       {error ? (
@@ -54,7 +53,9 @@ export default async function TestCheckoutPage({ searchParams }: { searchParams:
         <dt className="font-medium text-slate-600">Price</dt>
         <dd className="text-slate-900">{formatPrice(plan.priceCents, plan.currency)} / month (not charged in test mode)</dd>
         <dt className="font-medium text-slate-600">Queries</dt>
-        <dd className="text-slate-900">{plan.queriesPerPeriod.toLocaleString('en-US')} per month, {plan.requestsPerMinute} per minute</dd>
+        <dd className="text-slate-900">
+          {plan.queriesPerPeriod.toLocaleString('en-US')} per month, {plan.requestsPerMinute} per minute
+        </dd>
         <dt className="font-medium text-slate-600">Buyer</dt>
         <dd className="text-slate-900">{user.email}</dd>
       </dl>

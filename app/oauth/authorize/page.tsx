@@ -51,8 +51,8 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
             (answers go to <strong>{domain}</strong>)
           </>
         )}{' '}
-        asks to query <strong>{request.kbTitle}</strong> for you. Its queries count against the subscription you choose, like your API key; you can
-        revoke its access at any time on your account page.
+        asks to query <strong>{request.kbTitle}</strong> for you. Its queries count against the subscription you choose, like your API key; you can revoke its
+        access at any time on your account page.
       </p>
       {request.client.metadataHost && isLoopbackRedirect(request.redirectUri) ? (
         <p className="mt-3 rounded-md bg-amber-50 p-3 text-sm text-amber-900">

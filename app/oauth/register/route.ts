@@ -13,7 +13,10 @@ const register = withApiRoute(async (request) => {
   try {
     metadata = await request.json();
   } catch {
-    return jsonResponse({ error: 'invalid_client_metadata', error_description: 'The body must be a JSON object of client metadata.' }, { status: 400, headers: NO_STORE });
+    return jsonResponse(
+      { error: 'invalid_client_metadata', error_description: 'The body must be a JSON object of client metadata.' },
+      { status: 400, headers: NO_STORE },
+    );
   }
   const result = await registerClient(await getDb(), metadata);
   if (!result.ok) return jsonResponse({ error: result.error, error_description: result.description }, { status: 400, headers: NO_STORE });

@@ -23,7 +23,13 @@ const token = withApiRoute(async (request) => {
   let result;
   switch (form.get('grant_type')) {
     case 'authorization_code':
-      result = await exchangeCode(db, { code: form.get('code') ?? '', clientId, redirectUri: form.get('redirect_uri') ?? '', codeVerifier: form.get('code_verifier') ?? '', resource });
+      result = await exchangeCode(db, {
+        code: form.get('code') ?? '',
+        clientId,
+        redirectUri: form.get('redirect_uri') ?? '',
+        codeVerifier: form.get('code_verifier') ?? '',
+        resource,
+      });
       break;
     case 'refresh_token':
       result = await refreshTokens(db, { refreshToken: form.get('refresh_token') ?? '', clientId, resource });

@@ -106,7 +106,14 @@ export default async function EarningsPage({ searchParams }: { searchParams: Pro
         {history.length === 0 ? (
           <p className="mt-2 text-sm text-slate-700">Nothing yet.</p>
         ) : (
-          <DataTable caption="Paid periods, newest first" columns={HISTORY_COLUMNS} rows={history} rowKey={(e) => e.id} testId="earnings-history" className="mt-3" />
+          <DataTable
+            caption="Paid periods, newest first"
+            columns={HISTORY_COLUMNS}
+            rows={history}
+            rowKey={(e) => e.id}
+            testId="earnings-history"
+            className="mt-3"
+          />
         )}
       </Section>
     </div>

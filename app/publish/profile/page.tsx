@@ -22,7 +22,12 @@ export default async function PublisherProfilePage({ searchParams }: { searchPar
       <p className="mt-1 text-sm text-slate-700">What buyers see on your public page, and how the operator reaches you.</p>
       <div className="mt-6">
         <FlashMessage message={publishFlash.read((await searchParams).flash)} />
-        <ProfileForm action={updateProfileAction} initial={{ name: view.name, slug: view.slug, websiteUrl: view.websiteUrl ?? '', bio: view.bio, contactEmail: view.contactEmail }} submitLabel="Save profile" limits={PROFILE_LIMITS} />
+        <ProfileForm
+          action={updateProfileAction}
+          initial={{ name: view.name, slug: view.slug, websiteUrl: view.websiteUrl ?? '', bio: view.bio, contactEmail: view.contactEmail }}
+          submitLabel="Save profile"
+          limits={PROFILE_LIMITS}
+        />
       </div>
     </div>
   );

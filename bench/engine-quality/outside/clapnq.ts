@@ -28,8 +28,7 @@ interface Row {
 }
 
 /** The annotation of the latest round that selected sentences (a second round revises the first); none if none did. */
-const bestAnnotation = (row: Row) =>
-  row.output.filter((o) => o.selected_sentences.length > 0).sort((a, b) => (b.meta?.round ?? 0) - (a.meta?.round ?? 0))[0];
+const bestAnnotation = (row: Row) => row.output.filter((o) => o.selected_sentences.length > 0).sort((a, b) => (b.meta?.round ?? 0) - (a.meta?.round ?? 0))[0];
 
 const loader: Omit<SetLoader, 'load'> = {
   name: 'clapnq',
@@ -42,7 +41,8 @@ const loader: Omit<SetLoader, 'load'> = {
       { path: UNANSWERABLE, sha256: 'a04f4fd625a68a521663d4c0e2b54c74c8067459adcb973a6111602fa54faaac' },
     ],
     licence: 'Apache-2.0 (LICENSE in the repository); the passages are Wikipedia text via Natural Questions (CC BY-SA 3.0)',
-    citation: 'Rosenthal, Sil, Florian, Roukos. CLAPNQ: Cohesive Long-form Answers from Passages in Natural Questions for RAG systems. TACL 2025 (arXiv:2404.02103).',
+    citation:
+      'Rosenthal, Sil, Florian, Roukos. CLAPNQ: Cohesive Long-form Answers from Passages in Natural Questions for RAG systems. TACL 2025 (arXiv:2404.02103).',
   },
 };
 
@@ -83,7 +83,16 @@ export const clapnq: SetLoader = {
         answerable: false,
       })),
     ];
-    const documents: OutsideDocument[] = [...passagesOf].map(([id, d]) => ({ id, fileName: fileNameOf(d.title, 'md'), text: `# ${d.title}\n\n${d.texts.join('\n\n')}\n` }));
-    return assemble(loader, documents, questions, `all ${answerable.length} answerable and ${unanswerable.length} of the unanswerable development questions (by the SHA-256 of their id); one document per article title, holding those questions' passages`);
+    const documents: OutsideDocument[] = [...passagesOf].map(([id, d]) => ({
+      id,
+      fileName: fileNameOf(d.title, 'md'),
+      text: `# ${d.title}\n\n${d.texts.join('\n\n')}\n`,
+    }));
+    return assemble(
+      loader,
+      documents,
+      questions,
+      `all ${answerable.length} answerable and ${unanswerable.length} of the unanswerable development questions (by the SHA-256 of their id); one document per article title, holding those questions' passages`,
+    );
   },
 };

@@ -26,7 +26,8 @@ const loader: Omit<SetLoader, 'load'> = {
     ...LEVAL,
     files: [{ path: FILE, sha256: 'ed78010152c83effc5191592f92e2c0821f05329789cb546898d5d6290208dd8' }],
     licence: 'repository GPL-3.0 (LICENSE); the data is CUAD v1 (The Atticus Project, CC BY 4.0)',
-    citation: 'Hendrycks, Burns, Chen, Ball. CUAD: An Expert-Annotated NLP Dataset for Legal Contract Review. NeurIPS 2021 Datasets and Benchmarks; An et al. L-Eval. ACL 2024.',
+    citation:
+      'Hendrycks, Burns, Chen, Ball. CUAD: An Expert-Annotated NLP Dataset for Legal Contract Review. NeurIPS 2021 Datasets and Benchmarks; An et al. L-Eval. ACL 2024.',
   },
 };
 
@@ -50,9 +51,22 @@ export const cuadContracts: SetLoader = {
           notQuestions++;
           return;
         }
-        questions.push({ id: `${id}-${i + 1}`, question, answers: [], evidence: distinct([row.outputs[i] ?? '']), documentId: id, answerable: true, meta: { category: match[1] } });
+        questions.push({
+          id: `${id}-${i + 1}`,
+          question,
+          answers: [],
+          evidence: distinct([row.outputs[i] ?? '']),
+          documentId: id,
+          answerable: true,
+          meta: { category: match[1] },
+        });
       });
     });
-    return assemble(loader, documents, questions, `every question-worded item of the file's ${rows.length} contracts; ${notQuestions} items whose category CUAD describes without a question left out`);
+    return assemble(
+      loader,
+      documents,
+      questions,
+      `every question-worded item of the file's ${rows.length} contracts; ${notQuestions} items whose category CUAD describes without a question left out`,
+    );
   },
 };

@@ -21,10 +21,20 @@ import type { OutsideDocument, OutsideQuestion } from './types';
 
 const SAMPLE = 500;
 
-interface Manual { key: 's10' | 'tv'; title: string; corpus: string; csv: string }
+interface Manual {
+  key: 's10' | 'tv';
+  title: string;
+  corpus: string;
+  csv: string;
+}
 const MANUALS: Manual[] = [
   { key: 's10', title: 'Samsung Galaxy S10 E-Manual', corpus: 'data/s10_manual_corpus.json', csv: 'data/s10_50_questions.csv' },
-  { key: 'tv', title: 'Samsung Smart TV and Smart Remote E-Manual', corpus: 'data/smart_tv_remote_manual_corpus.json', csv: 'data/smart_tv_remote_50_questions.csv' },
+  {
+    key: 'tv',
+    title: 'Samsung Smart TV and Smart Remote E-Manual',
+    corpus: 'data/smart_tv_remote_manual_corpus.json',
+    csv: 'data/smart_tv_remote_50_questions.csv',
+  },
 ];
 const ZIP = 'data/smart_remote_QA.zip';
 
@@ -41,8 +51,9 @@ const loader: Omit<SetLoader, 'load'> = {
       { path: 'data/smart_tv_remote_50_questions.csv', sha256: '0eb6df5f9a9f8d827979a895ac838f88ae2d50a9a6a2af069ea9146f75f732a4' },
       { path: ZIP, sha256: 'f11ab25533dbf293de927c1bd26c7e3f3d682082020877c091c600d0ba7b1502' },
     ],
-    licence: 'Apache-2.0 (LICENSE in the repository; the manual text itself is Samsung\'s)',
-    citation: 'Nandy, Sharma, Maddhashiya, Sachdeva, Goyal, Ganguly. Question Answering over Electronic Devices: A New Benchmark Dataset and a Multi-Task Learning based QA Framework. Findings of EMNLP 2021.',
+    licence: "Apache-2.0 (LICENSE in the repository; the manual text itself is Samsung's)",
+    citation:
+      'Nandy, Sharma, Maddhashiya, Sachdeva, Goyal, Ganguly. Question Answering over Electronic Devices: A New Benchmark Dataset and a Multi-Task Learning based QA Framework. Findings of EMNLP 2021.',
   },
 };
 
@@ -57,7 +68,10 @@ export function joinFragments(fragments: readonly string[]): string {
   return text;
 }
 
-interface Section { title: string; body: string }
+interface Section {
+  title: string;
+  body: string;
+}
 
 function readSections(raw: Record<string, { title: string; text: string[] }>): Section[] {
   return Object.values(raw).map((s) => {
@@ -67,15 +81,28 @@ function readSections(raw: Record<string, { title: string; text: string[] }>): S
   });
 }
 
-interface RawQuestion { id: string; question: string; path: string; answer?: string; kind: string }
+interface RawQuestion {
+  id: string;
+  question: string;
+  path: string;
+  answer?: string;
+  kind: string;
+}
 
 /** The zip's question files: `Section Hierarchy` and `Question` (and `Answer` when it parses) of each entry, by pattern. */
 function zipQuestions(archive: Buffer): RawQuestion[] {
   const out: RawQuestion[] = [];
   for (const [name, bytes] of [...unzip(archive)].sort(([a], [b]) => a.localeCompare(b))) {
     if (!name.endsWith('.json')) continue;
-    const kind = name.split('/')[0].replace(/ Q&A$/, '').toLowerCase().replace(/[^a-z]+/g, '-');
-    const stem = name.replace(/\.json$/, '').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+    const kind = name
+      .split('/')[0]
+      .replace(/ Q&A$/, '')
+      .toLowerCase()
+      .replace(/[^a-z]+/g, '-');
+    const stem = name
+      .replace(/\.json$/, '')
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .toLowerCase();
     const entries = bytes.toString('utf8').matchAll(/"Section Hierarchy":\s*"([^"]*)"[\s\S]*?"Question":\s*"([^"]*)"/g);
     let i = 0;
     for (const m of entries) out.push({ id: `tv-${stem}-${i++}`, path: m[1], question: m[2], kind });

@@ -24,13 +24,35 @@ function zipOf(entries: Array<{ name: string; data: string; store?: boolean }>):
     const raw = Buffer.from(e.data);
     const body = e.store ? raw : deflateRawSync(raw);
     const method = e.store ? 0 : 8;
-    const local = record(30, [[0, 4, 0x04034b50], [8, 2, method], [18, 4, body.length], [22, 4, raw.length], [26, 2, name.length]]);
-    centrals.push(record(46, [[0, 4, 0x02014b50], [10, 2, method], [20, 4, body.length], [24, 4, raw.length], [28, 2, name.length], [42, 4, offset]]), name);
+    const local = record(30, [
+      [0, 4, 0x04034b50],
+      [8, 2, method],
+      [18, 4, body.length],
+      [22, 4, raw.length],
+      [26, 2, name.length],
+    ]);
+    centrals.push(
+      record(46, [
+        [0, 4, 0x02014b50],
+        [10, 2, method],
+        [20, 4, body.length],
+        [24, 4, raw.length],
+        [28, 2, name.length],
+        [42, 4, offset],
+      ]),
+      name,
+    );
     parts.push(local, name, body);
     offset += local.length + name.length + body.length;
   }
   const directory = Buffer.concat(centrals);
-  const end = record(22, [[0, 4, 0x06054b50], [8, 2, entries.length], [10, 2, entries.length], [12, 4, directory.length], [16, 4, offset]]);
+  const end = record(22, [
+    [0, 4, 0x06054b50],
+    [8, 2, entries.length],
+    [10, 2, entries.length],
+    [12, 4, directory.length],
+    [16, 4, offset],
+  ]);
   return Buffer.concat([...parts, directory, end]);
 }
 
@@ -46,7 +68,13 @@ describe('parseCsv', () => {
 
 describe('unzip', () => {
   it('returns the deflated and stored files, not the directories', () => {
-    const files = unzip(zipOf([{ name: 'dir/', data: '', store: true }, { name: 'dir/a.json', data: '{"a":1}' }, { name: 'b.txt', data: 'bee', store: true }]));
+    const files = unzip(
+      zipOf([
+        { name: 'dir/', data: '', store: true },
+        { name: 'dir/a.json', data: '{"a":1}' },
+        { name: 'b.txt', data: 'bee', store: true },
+      ]),
+    );
     expect([...files.keys()]).toEqual(['dir/a.json', 'b.txt']);
     expect(files.get('dir/a.json')!.toString()).toBe('{"a":1}');
     expect(files.get('b.txt')!.toString()).toBe('bee');

@@ -7,7 +7,14 @@ import { parseDocumentTitles } from './obliqa';
 import { readVerified, sha256 } from './source';
 import type { OutsideDocument, OutsideQuestion } from './types';
 
-const question = (id: string, documentId: string | null, answers: string[], evidence: string[]): OutsideQuestion => ({ id, question: `${id}?`, answers, evidence, documentId, answerable: true });
+const question = (id: string, documentId: string | null, answers: string[], evidence: string[]): OutsideQuestion => ({
+  id,
+  question: `${id}?`,
+  answers,
+  evidence,
+  documentId,
+  answerable: true,
+});
 
 describe('sampleByHash', () => {
   const items = Array.from({ length: 200 }, (_, i) => ({ id: `q${i}` }));
@@ -15,7 +22,11 @@ describe('sampleByHash', () => {
   it('is deterministic, independent of input order, and grows by adding', () => {
     const a = sampleByHash(items, (x) => x.id, 50).map((x) => x.id);
     expect(sampleByHash([...items].reverse(), (x) => x.id, 50).map((x) => x.id)).toEqual(a);
-    expect(sampleByHash(items, (x) => x.id, 80).map((x) => x.id).slice(0, 50)).toEqual(a);
+    expect(
+      sampleByHash(items, (x) => x.id, 80)
+        .map((x) => x.id)
+        .slice(0, 50),
+    ).toEqual(a);
     expect(new Set(a).size).toBe(50);
   });
 
@@ -63,14 +74,22 @@ describe('gold in the document', () => {
 describe('readVerified', () => {
   const dir = mkdtempSync(join(tmpdir(), 'outside-'));
   writeFileSync(join(dir, 'a.json'), '{"x":1}');
-  const source = (hash: string) => ({ repository: 'https://github.com/o/r', commit: '0'.repeat(40), files: [{ path: 'a.json', sha256: hash }], licence: 'MIT', citation: '' });
+  const source = (hash: string) => ({
+    repository: 'https://github.com/o/r',
+    commit: '0'.repeat(40),
+    files: [{ path: 'a.json', sha256: hash }],
+    licence: 'MIT',
+    citation: '',
+  });
 
   it('reads a file of a checkout whose checksum matches', () => {
     expect(readVerified(dir, source(sha256(Buffer.from('{"x":1}'))), 'a.json').toString()).toBe('{"x":1}');
   });
 
   it('refuses a file whose checksum differs, in one sentence', () => {
-    expect(() => readVerified(dir, source('f'.repeat(64)), 'a.json')).toThrow(/^a\.json has sha256 [0-9a-f]{64}, not the f{64} recorded .*: this is not the file the loader was written for\.$/);
+    expect(() => readVerified(dir, source('f'.repeat(64)), 'a.json')).toThrow(
+      /^a\.json has sha256 [0-9a-f]{64}, not the f{64} recorded .*: this is not the file the loader was written for\.$/,
+    );
   });
 
   it('refuses a file the loader does not record', () => {

@@ -14,5 +14,8 @@ export function loadPreparedSet(name: string, dir = DEFAULT_DIR): OutsideSet {
 /** The names of the sets prepared in `dir`, sorted. */
 export function listPreparedSets(dir = DEFAULT_DIR): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)).sort();
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .sort();
 }

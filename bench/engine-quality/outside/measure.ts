@@ -33,7 +33,9 @@ async function main() {
     const publisherId = newId('pub');
     await handle.db.insert(publishers).values({ id: publisherId, slug: `outside-${set.name}`, name: 'Outside set' });
     const kbId = newId('kb');
-    await handle.db.insert(knowledgeBases).values({ id: kbId, publisherId, slug: set.name, title: set.name, summary: 'Outside set', category: 'research', tags: [], status: 'published' });
+    await handle.db
+      .insert(knowledgeBases)
+      .values({ id: kbId, publisherId, slug: set.name, title: set.name, summary: 'Outside set', category: 'research', tags: [], status: 'published' });
     const started = performance.now();
     for (const doc of set.documents) {
       const result = await ingestDocument(handle.db, kbId, { sourceName: doc.fileName, bytes: new TextEncoder().encode(doc.text) }, { embeddings: null });

@@ -24,7 +24,8 @@ const loader: Omit<SetLoader, 'load'> = {
     ...LEVAL,
     files: [{ path: FILE, sha256: '0daf58b082041c3e384d8ef990981c9e9cb5de7c49e9219ab9f8c1edb2dea568' }],
     licence: 'repository GPL-3.0 (LICENSE); the data is Natural Questions (Google, CC BY-SA 3.0), Wikipedia text (CC BY-SA)',
-    citation: 'An et al. L-Eval: Instituting Standardized Evaluation for Long Context Language Models. ACL 2024; Kwiatkowski et al. Natural Questions: a Benchmark for Question Answering Research. TACL 2019.',
+    citation:
+      'An et al. L-Eval: Instituting Standardized Evaluation for Long Context Language Models. ACL 2024; Kwiatkowski et al. Natural Questions: a Benchmark for Question Answering Research. TACL 2019.',
   },
 };
 
@@ -33,7 +34,11 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 export function splitNqPage(input: string): { title: string; body: string } {
   const at = input.indexOf('<H1>');
   const head = at >= 0 ? input.slice(0, at) : '';
-  const title = head.replace(/\s+-\s+wikipedia\s*$/i, '').replace(/\s+/g, ' ').trim() || 'Untitled';
+  const title =
+    head
+      .replace(/\s+-\s+wikipedia\s*$/i, '')
+      .replace(/\s+/g, ' ')
+      .trim() || 'Untitled';
   const body = (at >= 0 ? input.slice(at) : input).replace(/<(\w+)_(\w+=)/g, '<$1 $2').trim();
   return { title, body };
 }
@@ -54,9 +59,21 @@ export const nqLong: SetLoader = {
       row.instructions.forEach((question, i) => {
         const seen = questions.some((q) => q.documentId === id && q.question === question.trim());
         if (seen) return;
-        questions.push({ id: `${id}-${questions.filter((q) => q.documentId === id).length + 1}`, question: question.trim(), answers: distinct([row.outputs[i] ?? '']), evidence: [], documentId: id, answerable: true });
+        questions.push({
+          id: `${id}-${questions.filter((q) => q.documentId === id).length + 1}`,
+          question: question.trim(),
+          answers: distinct([row.outputs[i] ?? '']),
+          evidence: [],
+          documentId: id,
+          answerable: true,
+        });
       });
     }
-    return assemble(loader, [...documents.values()], questions, `every question of the file (${rows.length} rows, ${documents.size} distinct pages); a page given twice is one document and its repeated questions are asked once`);
+    return assemble(
+      loader,
+      [...documents.values()],
+      questions,
+      `every question of the file (${rows.length} rows, ${documents.size} distinct pages); a page given twice is one document and its repeated questions are asked once`,
+    );
   },
 };

@@ -65,8 +65,17 @@ const documentSha256: Record<number, string> = {
   40: '2cd0ee9c2b30815c09b8ad9929eb4b5676e6bf144c485d57f78214cf1b7a192f',
 };
 
-interface Passage { DocumentID: number; PassageID: string; Passage: string }
-interface Question { QuestionID: string; Question: string; Passages: Passage[]; Group: number }
+interface Passage {
+  DocumentID: number;
+  PassageID: string;
+  Passage: string;
+}
+interface Question {
+  QuestionID: string;
+  Question: string;
+  Passages: Passage[];
+  Group: number;
+}
 
 const loader: Omit<SetLoader, 'load'> = {
   name: 'obliqa',
@@ -79,7 +88,8 @@ const loader: Omit<SetLoader, 'load'> = {
       { path: TITLES, sha256: 'e0ded4b23b65af6e7252c6c8cfbd627f90ae0bbd561a75b0442f39cb3532427c' },
       ...Object.entries(documentSha256).map(([n, sha256]) => ({ path: documentPath(Number(n)), sha256 })),
     ],
-    licence: 'none stated: the repository has no LICENSE file and its README names no licence (published for the RIRAG shared task; the texts are ADGM regulations, public on its website)',
+    licence:
+      'none stated: the repository has no LICENSE file and its README names no licence (published for the RIRAG shared task; the texts are ADGM regulations, public on its website)',
     citation: 'Gokhan, Wang, Gurevych, Briscoe. RIRAG: Regulatory Information Retrieval and Answer Generation. arXiv:2409.05677, 2024.',
   },
 };
@@ -91,7 +101,11 @@ export function parseDocumentTitles(rtf: string): Map<number, string> {
   const titles = new Map<number, string>();
   for (const match of text.matchAll(/(\d+):\s*\[\\?\s*([^\]]*)\]/g)) {
     const names = [...match[2].matchAll(/"([^"]*)"/g)].map((m) => m[1].trim()).slice(1);
-    if (names.length) titles.set(Number(match[1]), names.reduce((a, b) => (b.length > a.length ? b : a)));
+    if (names.length)
+      titles.set(
+        Number(match[1]),
+        names.reduce((a, b) => (b.length > a.length ? b : a)),
+      );
   }
   return titles;
 }
@@ -138,6 +152,11 @@ export const obliqa: SetLoader = {
       });
     }
     const chosen = sampleByHash(candidates, (q) => q.id, SAMPLE);
-    return assemble(loader, documents, chosen, `the ${documents.length} documents of at most ${MAX_WORDS} words; ${SAMPLE} of the ${candidates.length} test-split questions citing only them, chosen by the SHA-256 of their id`);
+    return assemble(
+      loader,
+      documents,
+      chosen,
+      `the ${documents.length} documents of at most ${MAX_WORDS} words; ${SAMPLE} of the ${candidates.length} test-split questions citing only them, chosen by the SHA-256 of their id`,
+    );
   },
 };

@@ -35,7 +35,7 @@ if (args.includes('--all')) {
 } else {
   const name = option('--set') ?? fail(`usage: prepare.ts --set NAME --from PATH [--out DIR] | --all --mirror DIR [--out DIR]; sets: ${names}`);
   const loader = setNamed(name) ?? fail(`no outside set is named ${name}; sets: ${names}`);
-  jobs = [{ loader, from: option('--from') ?? fail('--set needs --from PATH (a git directory or checkout of the set\'s repository)') }];
+  jobs = [{ loader, from: option('--from') ?? fail("--set needs --from PATH (a git directory or checkout of the set's repository)") }];
 }
 
 mkdirSync(out, { recursive: true });

@@ -14,7 +14,13 @@ import type { OutsideDocument, OutsideQuestion } from './types';
 const FILE = 'data/ori_pqal.json';
 const SAMPLE = 400;
 
-interface Item { QUESTION: string; CONTEXTS: string[]; LABELS: string[]; LONG_ANSWER: string; final_decision: string }
+interface Item {
+  QUESTION: string;
+  CONTEXTS: string[];
+  LABELS: string[];
+  LONG_ANSWER: string;
+  final_decision: string;
+}
 
 const loader: Omit<SetLoader, 'load'> = {
   name: 'pubmedqa',
@@ -54,6 +60,11 @@ export const pubmedqa: SetLoader = {
       answerable: true,
       meta: { decision: item.final_decision },
     }));
-    return assemble(loader, documents, questions, `${SAMPLE} of the ${Object.keys(data).length} abstracts, chosen by the SHA-256 of their PMID; every question asked of its own abstract`);
+    return assemble(
+      loader,
+      documents,
+      questions,
+      `${SAMPLE} of the ${Object.keys(data).length} abstracts, chosen by the SHA-256 of their PMID; every question asked of its own abstract`,
+    );
   },
 };

@@ -35,14 +35,19 @@ export function readVerified(from: string, source: OutsideSource, path: string):
   const bytes = readRaw(from, source.commit, path);
   const actual = sha256(bytes);
   if (actual !== recorded.sha256) {
-    throw new Error(`${path} has sha256 ${actual}, not the ${recorded.sha256} recorded for ${source.repository} at ${source.commit}: this is not the file the loader was written for.`);
+    throw new Error(
+      `${path} has sha256 ${actual}, not the ${recorded.sha256} recorded for ${source.repository} at ${source.commit}: this is not the file the loader was written for.`,
+    );
   }
   return bytes;
 }
 
-export const readVerifiedJson = <T>(from: string, source: OutsideSource, path: string): T =>
-  JSON.parse(readVerified(from, source, path).toString('utf8')) as T;
+export const readVerifiedJson = <T>(from: string, source: OutsideSource, path: string): T => JSON.parse(readVerified(from, source, path).toString('utf8')) as T;
 
 /** A JSON Lines file of the set, one record a non-empty line. */
 export const readVerifiedJsonl = <T>(from: string, source: OutsideSource, path: string): T[] =>
-  readVerified(from, source, path).toString('utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as T);
+  readVerified(from, source, path)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as T);

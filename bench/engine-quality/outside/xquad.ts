@@ -15,7 +15,9 @@ import type { OutsideDocument, OutsideQuestion } from './types';
 const FILE = 'xquad.en.json';
 const SAMPLE = 500;
 
-interface Squad { data: Array<{ title: string; paragraphs: Array<{ context: string; qas: Array<{ id: string; question: string; answers: Array<{ text: string }> }> }> }> }
+interface Squad {
+  data: Array<{ title: string; paragraphs: Array<{ context: string; qas: Array<{ id: string; question: string; answers: Array<{ text: string }> }> }> }>;
+}
 
 const loader: Omit<SetLoader, 'load'> = {
   name: 'xquad-en',
@@ -25,7 +27,8 @@ const loader: Omit<SetLoader, 'load'> = {
     commit: '7d30520c717524000f0d9d2f9c10a069acd9d285',
     files: [{ path: FILE, sha256: 'e4c57d1c9143aaa1c5d265ba5987a65f4e69528d2a98f29d6e75019b10344f29' }],
     licence: 'CC BY-SA 4.0 (README and CC-BY-SA4.0.txt in the repository)',
-    citation: 'Artetxe, Ruder, Yogatama. On the Cross-lingual Transferability of Monolingual Representations. ACL 2020; Rajpurkar, Zhang, Lopyrev, Liang. SQuAD: 100,000+ Questions for Machine Comprehension of Text. EMNLP 2016.',
+    citation:
+      'Artetxe, Ruder, Yogatama. On the Cross-lingual Transferability of Monolingual Representations. ACL 2020; Rajpurkar, Zhang, Lopyrev, Liang. SQuAD: 100,000+ Questions for Machine Comprehension of Text. EMNLP 2016.',
   },
 };
 
@@ -41,7 +44,14 @@ export const xquad: SetLoader = {
       documents.push({ id, fileName: fileNameOf(title, 'md'), text: `# ${title}\n\n${article.paragraphs.map((p) => p.context.trim()).join('\n\n')}\n` });
       for (const paragraph of article.paragraphs) {
         for (const qa of paragraph.qas) {
-          all.push({ id: `xquad-${qa.id}`, question: qa.question.trim(), answers: distinct(qa.answers.map((a) => a.text)), evidence: [paragraph.context.trim()], documentId: id, answerable: true });
+          all.push({
+            id: `xquad-${qa.id}`,
+            question: qa.question.trim(),
+            answers: distinct(qa.answers.map((a) => a.text)),
+            evidence: [paragraph.context.trim()],
+            documentId: id,
+            answerable: true,
+          });
         }
       }
     }

@@ -51,7 +51,14 @@ export async function previewAction(_previous: TryItState, formData: FormData): 
   if (result.ok) {
     const { answer, citations } = result.answer;
     const note = previewCostNote(result.allowance);
-    return { status: 'answered', query, answer, citations, costNote: note, answeredNote: `Free preview: ${result.allowance.remaining} of ${result.allowance.limit} questions left today.` };
+    return {
+      status: 'answered',
+      query,
+      answer,
+      citations,
+      costNote: note,
+      answeredNote: `Free preview: ${result.allowance.remaining} of ${result.allowance.limit} questions left today.`,
+    };
   }
   return { status: 'error', query, code: result.code, message: result.message, costNote: result.allowance ? previewCostNote(result.allowance) : undefined };
 }

@@ -19,15 +19,13 @@ export default async function OpenGraphImage({ params }: { params: Promise<{ kbI
   const price = [free ? 'Free plan' : null, paid ? `from ${formatPrice(paid.priceCents, paid.currency)}/month` : null].filter(Boolean).join(' · ');
   const facts = kb ? [price, languageName(kb.language), plural(kb.documentsCount, 'document'), 'answers with citations'].filter(Boolean).join(' · ') : '';
   return new ImageResponse(
-    (
-      <SocialImageFrame facts={facts}>
-        <div style={{ display: 'flex', flexDirection: 'column', gap: 18 }}>
-          <div style={{ display: 'flex', fontSize: 28, color: '#1f57c9' }}>{kb ? categoryLabel(kb.category) : 'Knowledge base'}</div>
-          <div style={{ display: 'flex', fontSize: 64, fontWeight: 700, lineHeight: 1.1 }}>{kb?.title ?? 'Knowledge base not found'}</div>
-          {kb ? <div style={{ display: 'flex', fontSize: 32, color: '#334155' }}>by {kb.publisherRef.name}</div> : null}
-        </div>
-      </SocialImageFrame>
-    ),
+    <SocialImageFrame facts={facts}>
+      <div style={{ display: 'flex', flexDirection: 'column', gap: 18 }}>
+        <div style={{ display: 'flex', fontSize: 28, color: '#1f57c9' }}>{kb ? categoryLabel(kb.category) : 'Knowledge base'}</div>
+        <div style={{ display: 'flex', fontSize: 64, fontWeight: 700, lineHeight: 1.1 }}>{kb?.title ?? 'Knowledge base not found'}</div>
+        {kb ? <div style={{ display: 'flex', fontSize: 32, color: '#334155' }}>by {kb.publisherRef.name}</div> : null}
+      </div>
+    </SocialImageFrame>,
     size,
   );
 }

@@ -80,7 +80,11 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
           <h1 className="text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">{kb.title}</h1>
           <p className="mt-2 text-slate-700">
             by{' '}
-            <Link prefetch={false} href={marketplacePaths.publisher(kb.publisherRef.slug)} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+            <Link
+              prefetch={false}
+              href={marketplacePaths.publisher(kb.publisherRef.slug)}
+              className="font-semibold text-brand-700 underline-offset-2 hover:underline"
+            >
               {kb.publisherRef.name}
             </Link>
           </p>
@@ -149,7 +153,13 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
       {documents.length > 0 ? (
         <Section id="documents-heading" title={`Documents (${formatInteger(documents.length)})`} className="mt-12">
           <p className="mt-1 text-sm text-slate-700">What the answers are drawn from; every answer cites its document and page.</p>
-          <DataTable caption="Documents of this knowledge base" columns={DOCUMENT_COLUMNS} rows={documents} rowKey={(d, i) => `${d.title}-${i}`} className="mt-4" />
+          <DataTable
+            caption="Documents of this knowledge base"
+            columns={DOCUMENT_COLUMNS}
+            rows={documents}
+            rowKey={(d, i) => `${d.title}-${i}`}
+            className="mt-4"
+          />
         </Section>
       ) : null}
 

@@ -21,27 +21,39 @@ function tagline(description: string): string {
 
 export default async function OpenGraphImage({ params }: { params: Promise<{ slug: string }> }) {
   const publisher = await getPublisher(decodeURIComponent((await params).slug));
-  const facts = publisher ? [plural(publisher.knowledgeBasesCount, 'published knowledge base'), tagline(publisher.description)].filter(Boolean).join(' · ') : '';
+  const facts = publisher
+    ? [plural(publisher.knowledgeBasesCount, 'published knowledge base'), tagline(publisher.description)].filter(Boolean).join(' · ')
+    : '';
   return new ImageResponse(
-    (
-      <SocialImageFrame facts={facts}>
-        {publisher ? (
-          <div style={{ display: 'flex', alignItems: 'center', gap: 40 }}>
-            <div
-              style={{ display: 'flex', flexShrink: 0, width: 160, height: 160, borderRadius: 80, background: publisherColourHex(publisher.slug), color: 'white', alignItems: 'center', justifyContent: 'center', fontSize: 64, fontWeight: 700 }}
-            >
-              {publisherInitials(publisher.name)}
-            </div>
-            <div style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>
-              <div style={{ display: 'flex', fontSize: 28, color: '#1f57c9' }}>Publisher</div>
-              <div style={{ display: 'flex', fontSize: 60, fontWeight: 700, lineHeight: 1.1 }}>{publisher.name}</div>
-            </div>
+    <SocialImageFrame facts={facts}>
+      {publisher ? (
+        <div style={{ display: 'flex', alignItems: 'center', gap: 40 }}>
+          <div
+            style={{
+              display: 'flex',
+              flexShrink: 0,
+              width: 160,
+              height: 160,
+              borderRadius: 80,
+              background: publisherColourHex(publisher.slug),
+              color: 'white',
+              alignItems: 'center',
+              justifyContent: 'center',
+              fontSize: 64,
+              fontWeight: 700,
+            }}
+          >
+            {publisherInitials(publisher.name)}
           </div>
-        ) : (
-          <div style={{ display: 'flex', fontSize: 60, fontWeight: 700 }}>Publisher not found</div>
-        )}
-      </SocialImageFrame>
-    ),
+          <div style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>
+            <div style={{ display: 'flex', fontSize: 28, color: '#1f57c9' }}>Publisher</div>
+            <div style={{ display: 'flex', fontSize: 60, fontWeight: 700, lineHeight: 1.1 }}>{publisher.name}</div>
+          </div>
+        </div>
+      ) : (
+        <div style={{ display: 'flex', fontSize: 60, fontWeight: 700 }}>Publisher not found</div>
+      )}
+    </SocialImageFrame>,
     size,
   );
 }

@@ -11,7 +11,9 @@ export const dynamic = 'force-dynamic';
 const metadata = withApiRoute<{ resource: string[] }>(async (_request, { requestId, params }) => {
   const path = `/${params.resource.map(encodeURIComponent).join('/')}`;
   if (knowledgeBaseOfResourcePath(path) === null) {
-    return errorResponse('not_found', 'Protected resources are /kb/<kb_id>/mcp and /kb/<kb_id>.', requestId, { headers: { 'Access-Control-Allow-Origin': '*' } });
+    return errorResponse('not_found', 'Protected resources are /kb/<kb_id>/mcp and /kb/<kb_id>.', requestId, {
+      headers: { 'Access-Control-Allow-Origin': '*' },
+    });
   }
   return jsonResponse(protectedResourceMetadata(path), { headers: { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' } });
 });

@@ -38,7 +38,18 @@ export default async function SubscriptionPage({
   const user = await requireSessionUser(accountPaths.subscription(id));
   const loaded = await loadSubscriptionPage(await getDb(), user.id, id);
   if (!loaded.ok) notFound();
-  const { subscription: sub, live, canChangePlan, planChoices: choices, pendingPlan, dailyUsage, keys: subKeys, keyUsage: usage, alertWebhook: webhook, alertsSent } = loaded.page;
+  const {
+    subscription: sub,
+    live,
+    canChangePlan,
+    planChoices: choices,
+    pendingPlan,
+    dailyUsage,
+    keys: subKeys,
+    keyUsage: usage,
+    alertWebhook: webhook,
+    alertsSent,
+  } = loaded.page;
   const changePath = accountPaths.changePlan(sub.id);
 
   return (
@@ -60,8 +71,8 @@ export default async function SubscriptionPage({
 
       {sub.status === 'past_due' ? (
         <p role="alert" className="mb-6 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
-          The last renewal payment failed, so API access is suspended (requests answer 403 forbidden). Update your payment method in
-          Billing and invoices on your account page; access returns as soon as the payment succeeds.
+          The last renewal payment failed, so API access is suspended (requests answer 403 forbidden). Update your payment method in Billing and invoices on
+          your account page; access returns as soon as the payment succeeds.
         </p>
       ) : null}
 
@@ -82,8 +93,8 @@ export default async function SubscriptionPage({
         <Section id="plan-heading" title="Plan" size="base" className="mt-6 rounded-lg border border-slate-200 bg-white p-5">
           {sub.cancelAtPeriodEnd && !sub.listingOnSale ? (
             <p className="mt-3 text-sm text-slate-700" data-testid="listing-withdrawn">
-              This knowledge base is no longer offered, so the subscription does not renew: it ends on {formatDate(sub.currentPeriodEnd)}.
-              If the publisher offers it again before then, a renewal their withdrawal stopped carries on as before.
+              This knowledge base is no longer offered, so the subscription does not renew: it ends on {formatDate(sub.currentPeriodEnd)}. If the publisher
+              offers it again before then, a renewal their withdrawal stopped carries on as before.
             </p>
           ) : sub.cancelAtPeriodEnd ? (
             <form action={resumeSubscriptionAction} className="mt-3 flex flex-wrap items-center gap-3">
@@ -101,8 +112,8 @@ export default async function SubscriptionPage({
                   <p className="text-sm text-amber-950">
                     The publisher changed the terms of the {sub.plan.name} plan. From {formatDate(sub.currentPeriodEnd)} your plan becomes{' '}
                     <strong>{pendingPlan.name}</strong> ({formatMonthlyPrice(pendingPlan.priceCents, pendingPlan.currency)},{' '}
-                    {plural(pendingPlan.queriesPerPeriod, 'query', 'queries')}). Until then your current terms and cap stay. To avoid the change,
-                    choose another plan below or cancel before that date.
+                    {plural(pendingPlan.queriesPerPeriod, 'query', 'queries')}). Until then your current terms and cap stay. To avoid the change, choose another
+                    plan below or cancel before that date.
                   </p>
                 </div>
               ) : pendingPlan ? (
@@ -111,8 +122,8 @@ export default async function SubscriptionPage({
                   <input type="hidden" name="planId" value={sub.plan.id} />
                   <p className="text-sm text-amber-950">
                     From {formatDate(sub.currentPeriodEnd)} your plan becomes <strong>{pendingPlan.name}</strong> (
-                    {formatMonthlyPrice(pendingPlan.priceCents, pendingPlan.currency)}, {plural(pendingPlan.queriesPerPeriod, 'query', 'queries')}).
-                    Until then the {sub.plan.name} plan and its cap stay.
+                    {formatMonthlyPrice(pendingPlan.priceCents, pendingPlan.currency)}, {plural(pendingPlan.queriesPerPeriod, 'query', 'queries')}). Until then
+                    the {sub.plan.name} plan and its cap stay.
                   </p>
                   <SubmitButton variant="secondary" className="mt-3" pendingLabel="Withdrawing…">
                     {`Keep the ${sub.plan.name} plan`}
@@ -128,12 +139,17 @@ export default async function SubscriptionPage({
                     </legend>
                     <div className="mt-3 grid gap-2 sm:grid-cols-2">
                       {choices.map((plan, i) => (
-                        <label key={plan.id} className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 has-[:checked]:border-brand-600">
+                        <label
+                          key={plan.id}
+                          className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 has-[:checked]:border-brand-600"
+                        >
                           <input type="radio" name="plan" value={plan.id} defaultChecked={i === 0} className="mt-1" />
                           <span className="text-sm">
                             <span className="font-medium text-slate-900">{plan.name}</span> — {formatMonthlyPrice(plan.priceCents, plan.currency)},{' '}
                             {plural(plan.queriesPerPeriod, 'query', 'queries')}
-                            <span className="block text-slate-600">{plan.direction === 'upgrade' ? 'Upgrade: now' : `Downgrade: from ${formatDate(sub.currentPeriodEnd)}`}</span>
+                            <span className="block text-slate-600">
+                              {plan.direction === 'upgrade' ? 'Upgrade: now' : `Downgrade: from ${formatDate(sub.currentPeriodEnd)}`}
+                            </span>
                           </span>
                         </label>
                       ))}
@@ -164,18 +180,20 @@ export default async function SubscriptionPage({
         </Section>
       ) : null}
 
-      <Section
-        id="sub-keys-heading"
-        title="Keys for this subscription"
-        size="base"
-        className="mt-6"
-      >
+      <Section id="sub-keys-heading" title="Keys for this subscription" size="base" className="mt-6">
         <p className="mt-1 text-sm text-slate-700">A replacement key is shown once; the old key keeps working until you revoke it.</p>
         {live ? (
           <form action={createReplacementKeyAction} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
             <input type="hidden" name="subscriptionId" value={sub.id} />
             <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />
-            <Field label="New key's name (optional)" name="name" maxLength={KEY_NAME_MAX_LENGTH} autoComplete="off" placeholder="e.g. production server" className="sm:w-72" />
+            <Field
+              label="New key's name (optional)"
+              name="name"
+              maxLength={KEY_NAME_MAX_LENGTH}
+              autoComplete="off"
+              placeholder="e.g. production server"
+              className="sm:w-72"
+            />
             <SubmitButton variant="secondary" pendingLabel="Creating key…" className="self-start sm:self-auto">
               Create replacement key
             </SubmitButton>

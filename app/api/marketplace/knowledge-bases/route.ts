@@ -11,4 +11,7 @@ export const dynamic = 'force-dynamic';
 
 const listing = (request: Request) => respondPublicCatalog({ kind: 'listing' }, request);
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listing, OPTIONS: withApiRoute(catalogPreflight()) }, { refuse: catalogMethodNotAllowed });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods(
+  { GET: listing, OPTIONS: withApiRoute(catalogPreflight()) },
+  { refuse: catalogMethodNotAllowed },
+);

@@ -30,7 +30,13 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: owned.ok ? `Edit ${owned.kb.title}` : 'Listing not found' };
 }
 
-export default async function ListingEditorPage({ params, searchParams }: { params: Params; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ListingEditorPage({
+  params,
+  searchParams,
+}: {
+  params: Params;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const kbId = decodeURIComponent((await params).kbId);
   const owned = await load(kbId);
   if (!owned.ok) notFound();

@@ -32,7 +32,17 @@ export default async function NewListingPage() {
           categories={CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c) }))}
           knownTags={vocabulary.map((t) => t.tag)}
           limits={LISTING_LIMITS}
-          initial={{ title: '', summary: '', description: '', category: '', tags: '', language: 'en', licence: 'CC BY 4.0', sampleQuestions: '', backendKind: 'hosted' }}
+          initial={{
+            title: '',
+            summary: '',
+            description: '',
+            category: '',
+            tags: '',
+            language: 'en',
+            licence: 'CC BY 4.0',
+            sampleQuestions: '',
+            backendKind: 'hosted',
+          }}
           submitLabel="Create draft"
           updatedAt={new Date().toISOString()}
         />

@@ -34,7 +34,9 @@ export default async function RenameKeyPage({
   return (
     <div className="mx-auto max-w-xl px-4 py-10 sm:px-6">
       <Breadcrumb items={[{ label: 'Account', href: '/account' }, { label: 'API keys', href: '/account/keys' }, { label: 'Rename' }]} />
-      <h1 className="mt-3 text-2xl font-semibold tracking-tight text-slate-900">{key.status === 'revoked' ? 'This key is revoked' : key.status === 'expired' ? 'This access has expired' : 'Rename key'}</h1>
+      <h1 className="mt-3 text-2xl font-semibold tracking-tight text-slate-900">
+        {key.status === 'revoked' ? 'This key is revoked' : key.status === 'expired' ? 'This access has expired' : 'Rename key'}
+      </h1>
       <p className="mt-1 text-sm text-slate-700 [overflow-wrap:anywhere]">
         <span className="break-all font-mono text-xs">{key.masked}</span> · {key.kbTitle} · created {formatDateTime(key.createdAt)}
       </p>
@@ -46,7 +48,11 @@ export default async function RenameKeyPage({
         // form that cannot work.
         <div className="mt-2">
           <p className="text-sm text-slate-800" role="status">
-            {key.status === 'revoked' ? <>It was revoked on {formatDateTime(key.revokedAt)}</> : <>The app has not renewed its access in time, so it can no longer act; connecting the app again makes a new one</>}
+            {key.status === 'revoked' ? (
+              <>It was revoked on {formatDateTime(key.revokedAt)}</>
+            ) : (
+              <>The app has not renewed its access in time, so it can no longer act; connecting the app again makes a new one</>
+            )}
             , so it cannot be renamed: it stays in your list as it was
             {key.name ? <>, named “{key.name}”</> : null}, for your records.
           </p>

@@ -44,13 +44,13 @@ export default async function RevokeKeyPage({ params }: { params: Promise<{ id: 
         <>
           {grant ? (
             <p className="mt-4 text-sm text-slate-800">
-              The app loses access to this knowledge base within a second: its requests are refused with <code>401 invalid_token</code> and it
-              cannot renew its tokens. Your subscription and your keys are not affected; to use the app again, connect it again from the app.
+              The app loses access to this knowledge base within a second: its requests are refused with <code>401 invalid_token</code> and it cannot renew its
+              tokens. Your subscription and your keys are not affected; to use the app again, connect it again from the app.
             </p>
           ) : (
             <p className="mt-4 text-sm text-slate-800">
-              Every request with this key will be refused with <code>403 key_revoked</code> within a second. This cannot be undone; your
-              subscription is not affected, and you can create a replacement key.
+              Every request with this key will be refused with <code>403 key_revoked</code> within a second. This cannot be undone; your subscription is not
+              affected, and you can create a replacement key.
             </p>
           )}
           <form action={revokeKeyAction} className="mt-6 flex flex-wrap gap-3">

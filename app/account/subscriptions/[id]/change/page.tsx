@@ -23,8 +23,8 @@ function ChargeLine({ charge }: { charge: ChargePreview }) {
     case 'stripe':
       return (
         <>
-          <strong>{charge.amountCents === 0 ? 'Nothing' : formatPrice(charge.amountCents, charge.currency)}</strong> now: the prorated difference for the rest of
-          this period, invoiced by Stripe when you confirm.
+          <strong>{charge.amountCents === 0 ? 'Nothing' : formatPrice(charge.amountCents, charge.currency)}</strong> now: the prorated difference for the rest
+          of this period, invoiced by Stripe when you confirm.
         </>
       );
     case 'unavailable':
@@ -73,7 +73,10 @@ export default async function ConfirmPlanChangePage({
           <h1 className="mt-3 text-2xl font-semibold tracking-tight text-slate-900">
             {result.preview.direction === 'upgrade' ? 'Upgrade' : 'Downgrade'} to {result.preview.plan.name}?
           </h1>
-          <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="plan-change-summary">
+          <dl
+            className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+            data-testid="plan-change-summary"
+          >
             <dt className="font-medium text-slate-600">Now</dt>
             <dd className="text-slate-900">
               {sub.plan.name}: {formatMonthlyPrice(sub.plan.priceCents, sub.plan.currency)}, {plural(sub.plan.queriesPerPeriod, 'query', 'queries')}

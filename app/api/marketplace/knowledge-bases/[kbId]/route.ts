@@ -8,6 +8,10 @@ import { routeMethods } from '@/lib/platform/route-methods';
  */
 export const dynamic = 'force-dynamic';
 
-const detail = async (request: Request, { params }: { params: Promise<{ kbId: string }> }) => respondPublicCatalog({ kind: 'detail', id: (await params).kbId }, request);
+const detail = async (request: Request, { params }: { params: Promise<{ kbId: string }> }) =>
+  respondPublicCatalog({ kind: 'detail', id: (await params).kbId }, request);
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: detail, OPTIONS: withApiRoute(catalogPreflight()) }, { refuse: catalogMethodNotAllowed });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods(
+  { GET: detail, OPTIONS: withApiRoute(catalogPreflight()) },
+  { refuse: catalogMethodNotAllowed },
+);

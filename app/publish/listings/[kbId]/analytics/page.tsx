@@ -31,7 +31,13 @@ export default async function ListingAnalyticsPage({ params, searchParams }: { p
   const path = publishPaths.listingAnalytics(result.kb.id);
   return (
     <div>
-      <Breadcrumb items={[{ label: 'Your listings', href: publishPaths.overview }, { label: result.kb.title, href: publishPaths.listing(result.kb.id) }, { label: 'Analytics' }]} />
+      <Breadcrumb
+        items={[
+          { label: 'Your listings', href: publishPaths.overview },
+          { label: result.kb.title, href: publishPaths.listing(result.kb.id) },
+          { label: 'Analytics' },
+        ]}
+      />
       <h1 className="mt-3 text-2xl font-semibold tracking-tight text-slate-900">Analytics · {result.kb.title}</h1>
       <ListingNav kbId={result.kb.id} current="analytics" />
       <div className="mt-6">

@@ -69,7 +69,9 @@ export default async function ContentPage({ params, searchParams }: { params: Pa
 
   return (
     <div>
-      <Breadcrumb items={[{ label: 'Your listings', href: publishPaths.overview }, { label: kb.title, href: publishPaths.listing(kb.id) }, { label: 'Content' }]} />
+      <Breadcrumb
+        items={[{ label: 'Your listings', href: publishPaths.overview }, { label: kb.title, href: publishPaths.listing(kb.id) }, { label: 'Content' }]}
+      />
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Content · {kb.title}</h1>
         <ListingStatusBadge status={kb.status} />
@@ -82,23 +84,31 @@ export default async function ContentPage({ params, searchParams }: { params: Pa
       {settings.kind === 'hosted' ? (
         <Section id="hosted-heading" title="Documents" className="mt-2">
           <p className="mt-1 max-w-3xl text-sm text-slate-700">
-            Almanac answers from these documents with its built-in engine. Uploads are ingested in the background: you can leave this page, and a
-            restart does not lose them.
+            Almanac answers from these documents with its built-in engine. Uploads are ingested in the background: you can leave this page, and a restart does
+            not lose them.
           </p>
           <div className="mt-4">
-            <ContentManager kbId={kb.id} basePath={basePath} maxBytes={getEnv().MAX_UPLOAD_BYTES} accept={ACCEPTED_EXTENSIONS} initialDocuments={docs.documents} />
+            <ContentManager
+              kbId={kb.id}
+              basePath={basePath}
+              maxBytes={getEnv().MAX_UPLOAD_BYTES}
+              accept={ACCEPTED_EXTENSIONS}
+              initialDocuments={docs.documents}
+            />
           </div>
           <details className="mt-8 rounded-lg border border-slate-200 bg-white p-4">
             <summary className="cursor-pointer text-sm font-semibold text-slate-900">Answer from your own endpoint instead</summary>
-            <p className="mt-2 text-sm text-slate-700">Saving a backend switches this listing to your endpoint; its documents stay stored but stop answering.</p>
+            <p className="mt-2 text-sm text-slate-700">
+              Saving a backend switches this listing to your endpoint; its documents stay stored but stop answering.
+            </p>
             <div className="mt-4">{backendForm}</div>
           </details>
         </Section>
       ) : (
         <Section id="backend-heading" title="Your backend" className="mt-2">
           <p className="mt-1 max-w-3xl text-sm text-slate-700">
-            Almanac sends each buyer question to your endpoint, signed, and passes your validated answer to the buyer. The key and the secret are
-            stored encrypted and never shown again.
+            Almanac sends each buyer question to your endpoint, signed, and passes your validated answer to the buyer. The key and the secret are stored
+            encrypted and never shown again.
           </p>
           <div className="mt-4">{backendForm}</div>
           <div className="mt-6 max-w-2xl rounded-lg border border-slate-200 bg-white p-4">
@@ -122,8 +132,9 @@ export default async function ContentPage({ params, searchParams }: { params: Pa
           <div className="mt-6 max-w-3xl">
             <h3 className="text-base font-semibold text-slate-900">Verify that calls come from Almanac</h3>
             <p className="mt-1 text-sm text-slate-700">
-              Every call is <code>POST</code> with body <code>{'{query, kb_id, request_id}'}</code>, <code>Authorization: Bearer &lt;infrastructure key&gt;</code>{' '}
-              and <code>Almanac-Signature: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under the signing secret&gt;</code>. Reject a{' '}
+              Every call is <code>POST</code> with body <code>{'{query, kb_id, request_id}'}</code>,{' '}
+              <code>Authorization: Bearer &lt;infrastructure key&gt;</code> and{' '}
+              <code>Almanac-Signature: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under the signing secret&gt;</code>. Reject a{' '}
               <code>t</code> more than five minutes from your clock.
             </p>
             <div className="relative mt-3">

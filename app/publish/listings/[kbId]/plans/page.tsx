@@ -44,7 +44,9 @@ export default async function PlansPage({ params, searchParams }: { params: Para
 
   return (
     <div>
-      <Breadcrumb items={[{ label: 'Your listings', href: publishPaths.overview }, { label: kb.title, href: publishPaths.listing(kb.id) }, { label: 'Plans' }]} />
+      <Breadcrumb
+        items={[{ label: 'Your listings', href: publishPaths.overview }, { label: kb.title, href: publishPaths.listing(kb.id) }, { label: 'Plans' }]}
+      />
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Plans · {kb.title}</h1>
         <ListingStatusBadge status={kb.status} />
@@ -54,8 +56,9 @@ export default async function PlansPage({ params, searchParams }: { params: Para
         <FlashMessage message={publishFlash.read((await searchParams).flash)} />
       </div>
       <p className="max-w-3xl text-sm text-slate-700">
-        A new price, cap or rate limit applies to new purchases at once, and to current subscribers at their next renewal, never in the middle of a
-        period. A plan with subscribers is retired rather than deleted. {isStripeConfigured() ? 'Paid plans are created as Stripe prices.' : 'This server takes no payments (test mode).'}
+        A new price, cap or rate limit applies to new purchases at once, and to current subscribers at their next renewal, never in the middle of a period. A
+        plan with subscribers is retired rather than deleted.{' '}
+        {isStripeConfigured() ? 'Paid plans are created as Stripe prices.' : 'This server takes no payments (test mode).'}
       </p>
 
       <section aria-labelledby="active-plans" className="mt-6">
@@ -77,8 +80,18 @@ export default async function PlansPage({ params, searchParams }: { params: Para
                     idPrefix={`edit-${plan.id}`}
                     freeMax={freeMax}
                     limits={PLAN_LIMITS}
-                    note={plan.subscribers > 0 ? `${plan.subscribers} subscriber${plan.subscribers === 1 ? '' : 's'}: new terms become a new plan; they move to it at their next renewal.` : undefined}
-                    initial={{ name: plan.name, price: priceText(plan.priceCents), currency: plan.currency, queriesPerPeriod: String(plan.queriesPerPeriod), requestsPerMinute: String(plan.requestsPerMinute) }}
+                    note={
+                      plan.subscribers > 0
+                        ? `${plan.subscribers} subscriber${plan.subscribers === 1 ? '' : 's'}: new terms become a new plan; they move to it at their next renewal.`
+                        : undefined
+                    }
+                    initial={{
+                      name: plan.name,
+                      price: priceText(plan.priceCents),
+                      currency: plan.currency,
+                      queriesPerPeriod: String(plan.queriesPerPeriod),
+                      requestsPerMinute: String(plan.requestsPerMinute),
+                    }}
                     submitLabel="Save plan"
                   />
                 </div>
@@ -150,7 +163,8 @@ function PlanSummary({ plan, replacedBy }: { plan: ConsolePlan; replacedBy?: str
         <h3 className="text-base font-semibold text-slate-900">{plan.name}</h3>
         <p className="text-sm text-slate-700">
           {formatPrice(plan.priceCents, plan.currency)}
-          {plan.priceCents > 0 ? ' a month' : ' · no card'} · {plural(plan.queriesPerPeriod, 'query', 'queries')} a month · {plural(plan.requestsPerMinute, 'request')} a minute
+          {plan.priceCents > 0 ? ' a month' : ' · no card'} · {plural(plan.queriesPerPeriod, 'query', 'queries')} a month ·{' '}
+          {plural(plan.requestsPerMinute, 'request')} a minute
         </p>
         {replacedBy ? <p className="text-sm text-slate-700">Replaced by {replacedBy}: subscribers move at their next renewal.</p> : null}
       </div>
