@@ -94,6 +94,7 @@ export async function questionVector(
 ): Promise<QueryVector | undefined> {
   try {
     const [values] = await embedTexts(config, [question], context.signal);
+    if (!values) throw new Error('the embeddings service returned no vector');
     return { model: config.model, values };
   } catch (error) {
     if (context.signal?.aborted) throw error;

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
+import { itemAt } from '@/lib/platform/arrays';
 import { embeddingsConfig, embedTexts, realArrayLiteral, type EmbeddingsConfig } from './embeddings';
 import { chunkDocument, type DraftChunk } from './chunking';
 import { checkedSearchConfig, searchConfigFor, type SearchConfig } from './language';
@@ -46,7 +47,7 @@ export function documentIdFor(kbId: string, sourceName: string): string {
   const digest = createHash('sha256').update(`${kbId}\u0000${sourceName}`).digest();
   const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
   let id = '';
-  for (let i = 0; i < 16; i++) id += alphabet[digest[i] % 62];
+  for (const byte of digest.subarray(0, 16)) id += alphabet.charAt(byte % 62);
   return `doc_${id}`;
 }
 
@@ -105,7 +106,7 @@ async function embedDrafts(config: EmbeddingsConfig | null, drafts: DraftChunk[]
 async function insertEmbeddings(tx: Executor, kbId: string, documentId: string, model: string, drafts: DraftChunk[], vectors: number[][]): Promise<void> {
   const BATCH = 200;
   for (let i = 0; i < drafts.length; i += BATCH) {
-    const batch = drafts.slice(i, i + BATCH).map((d, k) => ({ ordinal: d.ordinal, embedding: realArrayLiteral(vectors[i + k]) }));
+    const batch = drafts.slice(i, i + BATCH).map((d, k) => ({ ordinal: d.ordinal, embedding: realArrayLiteral(itemAt(vectors, i + k)) }));
     await tx.execute(sql`
       insert into chunk_embeddings (chunk_id, kb_id, model, embedding)
       select c.id, ${kbId}, ${model}, x.embedding::real[]
@@ -151,7 +152,7 @@ async function applyDocumentStats(tx: Executor, kbId: string, documentId: string
  */
 async function lockKnowledgeBase(tx: Executor, kbId: string, options: { adoptLanguage?: boolean } = {}): Promise<SearchConfig | null> {
   const kb = rows<{ language: string }>(await tx.execute(sql`select language from knowledge_bases where id = ${kbId}`));
-  if (kb.length === 0) return null;
+  if (!kb[0]) return null;
   const current = searchConfigFor(kb[0].language);
   await tx.execute(sql`insert into kb_index_stats (kb_id, search_config) values (${kbId}, ${current}) on conflict (kb_id) do nothing`);
   const stats = rows<{ search_config: string; chunk_count: number }>(

@@ -27,7 +27,7 @@ describe('buildMessages', () => {
       score: 1,
     });
     const [system, user] = buildMessages('Why?', [p(1, 4), p(2, null)]);
-    expect(system.role).toBe('system');
-    expect(user.content).toBe('Passages:\n\n[1] Doc 1 (page 4) — H\nContent 1.\n\n[2] Doc 2 — H\nContent 2.\n\nQuestion: Why?');
+    expect(system?.role).toBe('system');
+    expect(user?.content).toBe('Passages:\n\n[1] Doc 1 (page 4) — H\nContent 1.\n\n[2] Doc 2 — H\nContent 2.\n\nQuestion: Why?');
   });
 });

@@ -52,7 +52,7 @@ export interface PassageEvidence {
 export function headingParts(p: RetrievedChunk): { section: string; upper: string } {
   const parts = (p.heading ?? '').split(' > ').filter(Boolean);
   if (parts.length <= 1) return { section: '', upper: parts.join(' ') };
-  return { section: parts[parts.length - 1], upper: parts.slice(0, -1).join(' ') };
+  return { section: parts.at(-1) ?? '', upper: parts.slice(0, -1).join(' ') };
 }
 
 export function passageEvidence(q: Question, p: RetrievedChunk): PassageEvidence {

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
+import { itemAt } from '@/lib/platform/arrays';
 import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
 import { parseQuery, type ParsedQuery } from './query-parse';
 import { compoundTokens, DEFINITION_PASSAGES, definedTerms, isCompoundLexeme, numberAliases } from './query-expansion';
@@ -161,7 +162,7 @@ async function resolveTerms(
       }
       // The half-typed word's own stem is no word of anything: once it expands, it weighs as what it expands to.
       if (expansions.length > 0) {
-        for (let k = terms.length - 1; k >= 0; k--) if (terms[k].word === prefix && terms[k].docFreq === 0) terms.splice(k, 1);
+        for (let k = terms.length - 1; k >= 0; k--) if (terms[k]!.word === prefix && terms[k]!.docFreq === 0) terms.splice(k, 1);
       }
     }
   }
@@ -279,7 +280,8 @@ async function lexicalSearch(
   // When even the rarest term is common, an OR would be cut at the budget arbitrarily. Candidates are then the
   // chunks holding at least two of the four rarest terms (one GIN query, far more selective and more relevant),
   // topped up with a few holding the rarest term alone.
-  const truncated = byRarity[0].docFreq > CANDIDATE_BUDGET;
+  // `present` is never empty: searchChunks returns before the lexical search when no term is present.
+  const truncated = itemAt(byRarity, 0).docFreq > CANDIDATE_BUDGET;
   const rarest = byRarity.slice(0, 4).map((t) => operand(t.lexeme));
   const pairs: string[] = [];
   for (let i = 0; i < rarest.length; i++) for (let j = i + 1; j < rarest.length; j++) pairs.push(`(${rarest[i]} & ${rarest[j]})`);
