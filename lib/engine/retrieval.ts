@@ -4,6 +4,7 @@ import { itemAt } from '@/lib/platform/arrays';
 import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
 import { parseQuery, type ParsedQuery } from './query-parse';
 import { compoundTokens, DEFINITION_PASSAGES, definedTerms, isCompoundLexeme, numberAliases } from './query-expansion';
+import { correctSpelling, mayBeMisspelt } from './spelling';
 import { nearestChunkIds } from './vector-search';
 
 /**
@@ -142,6 +143,17 @@ async function resolveTerms(
   }
   // The last word as a prefix, only while it is not a whole word here ("constit" → "constitut", "constitution"…).
   const prefix = parsed.prefixWord;
+  // A misspelt word stands for the knowledge base's nearest word (spelling.ts), in English, where general English
+  // tells a misspelling from a word the knowledge base lacks.
+  if (english && chunkCount > 0) {
+    const misspelt = terms.filter((t) => t.docFreq === 0 && t.word !== prefix && mayBeMisspelt(t.word, t.lexeme));
+    for (const c of await correctSpelling(db, kbId, misspelt)) {
+      const at = terms.findIndex((t) => t.word === c.word && t.docFreq === 0);
+      if (at < 0 || seen.has(c.lexeme)) continue;
+      seen.add(c.lexeme);
+      terms[at] = { word: c.word, lexeme: c.lexeme, docFreq: c.docFreq, idf: bm25Idf(chunkCount, c.docFreq) };
+    }
+  }
   // A stop word typed in full ("there", "qué") is a whole word of the language: it is not a prefix being typed.
   const stopped = new Set(result.filter((r) => r.stop === true && r.kind === 'word').map((r) => r.word));
   if (prefix && chunkCount > 0 && !stopped.has(prefix) && !questionWords.has(prefix)) {
