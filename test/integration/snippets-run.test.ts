@@ -136,7 +136,7 @@ describe('snippets run as pasted', () => {
 
   // Vitest reports a skipped test without its reason: the reason goes to the log, and the test's name says what ran.
   if (!pythonMcp) console.warn(`snippets-run: Python mcp snippet skipped: ${NO_MCP}`);
-  it.skipIf(!pythonMcp)(`Python MCP client (mcp ${pythonMcp?.version ?? '2.x, not importable'}): tools, an answer, a refused key`, async () => {
+  it.skipIf(!pythonMcp)(`Python MCP client (mcp ${pythonMcp?.version ?? '2.x, not importable'}): tools, an answer, a refused key, a refused call`, async () => {
     const file = join(dir, 'mcp_client.py');
     writeFileSync(file, pythonMcpSnippet(server.url, k.kbId, QUESTION).code);
     const mcpEnv = (key?: string) => ({ ...env(key), PYTHONPATH: mcpPath });
@@ -145,5 +145,9 @@ describe('snippets run as pasted', () => {
     await expect(run(pythonMcp!.python, [file], { env: mcpEnv('alm_sk_test_nope') })).rejects.toMatchObject({
       stderr: expect.stringMatching(/^invalid_api_key: The Authorization header/m),
     });
+    // A refused call (here a question over 2,000 characters) is a tool result with is_error and the API's body.
+    const tooLong = join(dir, 'mcp_client_too_long.py');
+    writeFileSync(tooLong, pythonMcpSnippet(server.url, k.kbId, 'x'.repeat(2_001)).code);
+    await expect(run(pythonMcp!.python, [tooLong], { env: mcpEnv() })).rejects.toMatchObject({ stderr: expect.stringMatching(/^invalid_query: /m) });
   });
 });
