@@ -43,6 +43,10 @@ export function BackendForm({
   const [state, formAction] = useActionState(action, { fieldErrors: {} });
   const [infraKey, setInfraKey] = useState(() => (hasInfraKey ? '' : generateSecret('infra_', 32)));
   const [signingSecret, setSigningSecret] = useState(() => (hasSigningSecret ? '' : generateSecret('whsec_', 40)));
+  // New secrets generated over stored ones must be shown too, or there is nothing to copy into the endpoint.
+  const [regenerated, setRegenerated] = useState(false);
+  const keyStored = hasInfraKey && !regenerated;
+  const secretStored = hasSigningSecret && !regenerated;
   const e = state.fieldErrors;
   const stored = 'A value is stored. Leave blank to keep it; it is never shown again.';
   const generated = 'Generated in your browser: copy it into your endpoint’s configuration before saving. Shown only until it is saved.';
@@ -68,26 +72,26 @@ export function BackendForm({
       <Field
         label="Infrastructure key"
         name="infraKey"
-        type={hasInfraKey ? 'password' : 'text'}
+        type={keyStored ? 'password' : 'text'}
         autoComplete="off"
         spellCheck={false}
         value={infraKey}
         onChange={(event) => setInfraKey(event.target.value)}
         error={e.infraKey}
-        hint={hasInfraKey ? stored : `Sent as Authorization: Bearer …; at least 16 characters. ${generated}`}
-        required={!hasInfraKey}
+        hint={keyStored ? stored : `Sent as Authorization: Bearer …; at least 16 characters. ${generated}`}
+        required={!keyStored}
       />
       <Field
         label="Signing secret"
         name="signingSecret"
-        type={hasSigningSecret ? 'password' : 'text'}
+        type={secretStored ? 'password' : 'text'}
         autoComplete="off"
         spellCheck={false}
         value={signingSecret}
         onChange={(event) => setSigningSecret(event.target.value)}
         error={e.signingSecret}
-        hint={hasSigningSecret ? stored : `Signs every call (Almanac-Signature); at least 32 characters. ${generated}`}
-        required={!hasSigningSecret}
+        hint={secretStored ? stored : `Signs every call (Almanac-Signature); at least 32 characters. ${generated}`}
+        required={!secretStored}
       />
       <div>
         <Button
@@ -96,6 +100,7 @@ export function BackendForm({
           onClick={() => {
             setInfraKey(generateSecret('infra_', 32));
             setSigningSecret(generateSecret('whsec_', 40));
+            setRegenerated(true);
           }}
         >
           {hasInfraKey || hasSigningSecret ? 'Generate new secrets (replaces the stored ones on save)' : 'Generate new secrets'}
