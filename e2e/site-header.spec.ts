@@ -116,3 +116,16 @@ test('signed in: the header is one row on the dashboard, the publisher console a
   await page.getByRole('banner').getByRole('button', { name: 'Menu' }).click();
   await expect(panel.getByRole('link', { name: 'Sign in' })).toBeVisible();
 });
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a phone shows the links and actions under the logo, since the menu button could open nothing', async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await page.goto('/knowledge-bases');
+    const banner = page.getByRole('banner');
+    await expect(banner.getByRole('button', { name: 'Menu' })).toBeHidden();
+    for (const name of ['Knowledge bases', 'API reference', 'Publish', 'Sign in', 'Sign up']) await expect(banner.getByRole('link', { name })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});

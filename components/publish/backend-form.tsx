@@ -1,7 +1,8 @@
 'use client';
 
-import { useActionState, useState } from 'react';
+import { useActionState, useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from './form-state';
@@ -41,8 +42,15 @@ export function BackendForm({
   hasSigningSecret: boolean;
 }) {
   const [state, formAction] = useActionState(action, { fieldErrors: {} });
-  const [infraKey, setInfraKey] = useState(() => (hasInfraKey ? '' : generateSecret('infra_', 32)));
-  const [signingSecret, setSigningSecret] = useState(() => (hasSigningSecret ? '' : generateSecret('whsec_', 40)));
+  const [infraKey, setInfraKey] = useState('');
+  const [signingSecret, setSigningSecret] = useState('');
+  // Generated after hydration, in the browser only: a value drawn during the server render would be sent in the page
+  // and then differ from the one the browser draws while hydrating.
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- once, after hydration: the browser's CSPRNG is there
+    if (!hasInfraKey) setInfraKey((now) => now || generateSecret('infra_', 32));
+    if (!hasSigningSecret) setSigningSecret((now) => now || generateSecret('whsec_', 40));
+  }, [hasInfraKey, hasSigningSecret]);
   // New secrets generated over stored ones must be shown too, or there is nothing to copy into the endpoint.
   const [regenerated, setRegenerated] = useState(false);
   const keyStored = hasInfraKey && !regenerated;
@@ -81,6 +89,7 @@ export function BackendForm({
         hint={keyStored ? stored : `Sent as Authorization: Bearer …; at least 16 characters. ${generated}`}
         required={!keyStored}
       />
+      {!keyStored && infraKey ? <CopyButton value={infraKey} label="Copy the infrastructure key" className="-mt-2" /> : null}
       <Field
         label="Signing secret"
         name="signingSecret"
@@ -93,6 +102,7 @@ export function BackendForm({
         hint={secretStored ? stored : `Signs every call (Almanac-Signature); at least 32 characters. ${generated}`}
         required={!secretStored}
       />
+      {!secretStored && signingSecret ? <CopyButton value={signingSecret} label="Copy the signing secret" className="-mt-2" /> : null}
       <div>
         <Button
           variant="secondary"

@@ -8,6 +8,17 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
  * both layouts (nothing is rendered twice for assistive technology). The panel closes when a link in it is followed or a form in it sent, on Escape (focus
  * returns to the button) and when focus or a click leaves the header.
  */
+/**
+ * Without JavaScript the button could open nothing: a phone then gets the links and actions as a wrapped row under
+ * the logo, as every width had them before.
+ */
+const WITHOUT_SCRIPTS = `@media (max-width: 767.98px) {
+  [data-header-menu] { flex-basis: 100%; }
+  [data-header-menu-button] { display: none !important; }
+  [data-header-panel] ul { flex-direction: row; }
+  [data-header-panel] { display: flex !important; position: static; flex-flow: row wrap; align-items: center; padding: 0; border: 0; box-shadow: none; }
+}`;
+
 export function HeaderMenu({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
@@ -34,10 +45,11 @@ export function HeaderMenu({ children }: { children: ReactNode }) {
   }, [open]);
 
   return (
-    <div ref={root} className="flex items-center md:flex-1">
+    <div ref={root} data-header-menu="" className="flex items-center md:flex-1">
       <button
         ref={button}
         type="button"
+        data-header-menu-button=""
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((was) => !was)}
@@ -60,6 +72,9 @@ export function HeaderMenu({ children }: { children: ReactNode }) {
       >
         {children}
       </div>
+      <noscript>
+        <style>{WITHOUT_SCRIPTS}</style>
+      </noscript>
     </div>
   );
 }

@@ -12,7 +12,7 @@ const navLink = 'block rounded-md px-3 py-2 text-slate-700 hover:bg-slate-100 ho
 export function SiteHeader({ user, signOutAction }: { user: SessionUser | null; signOutAction: () => Promise<void> }) {
   return (
     <header className="relative border-b border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 py-3 md:justify-start md:gap-6 sm:px-6">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3 md:justify-start md:gap-6 sm:px-6">
         <Link prefetch={false} href="/" className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900">
           <span aria-hidden="true" className="grid h-8 w-8 place-items-center rounded-lg bg-brand-600 text-sm font-bold text-white">
             A
