@@ -6,7 +6,7 @@ import { snapAtBothWidths } from './support/screenshots';
 /**
  * The own-endpoint backend form (issue 32, item 4): the browser generates both secrets, a refused save keeps them
  * (and the URL as typed) so nothing is invented or retyped twice, and the page says to save before a test. Keyboard
- * only once the form is open.
+ * only once the form is open. Then the draft is deleted through the one in-page confirmation.
  */
 
 async function newDraftListing(page: Page): Promise<string> {
@@ -28,7 +28,9 @@ async function newDraftListing(page: Page): Promise<string> {
   return /\/publish\/listings\/(kb_[0-9A-Za-z]+)/.exec(page.url())![1]!;
 }
 
-test('generated endpoint secrets survive a refused save, and a test asks for a save first', async ({ page }) => {
+test('generated endpoint secrets survive a refused save, a test asks for a save first, and the draft is deleted after an in-page confirmation', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const kbId = await newDraftListing(page);
   await page.goto(`/publish/listings/${kbId}/content`);
@@ -83,4 +85,21 @@ test('generated endpoint secrets survive a refused save, and a test asks for a s
   await page.getByText('Answer from your own endpoint instead').click();
   await expect(page.getByLabel('Signing secret')).toHaveValue(/^whsec_[0-9A-Za-z]{40}$/);
   await expect(page.getByLabel('Signing secret')).not.toHaveValue(generated.signingSecret);
+
+  // The draft goes the way every delete goes: asked in the page, Escape keeps it, the confirmation deletes it.
+  await page.goto(`/publish/listings/${kbId}`);
+  await page.waitForLoadState('networkidle');
+  const opener = page.getByRole('button', { name: 'Delete draft…' });
+  await opener.focus();
+  await page.keyboard.press('Enter');
+  const confirm = page.getByTestId('confirm-step');
+  await expect(confirm).toContainText('with its plans and documents? This cannot be undone.');
+  await expect(confirm.getByRole('button', { name: 'Delete draft', exact: true })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(confirm).toHaveCount(0);
+  await expect(opener).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('flash')).toContainText('The draft listing was deleted, with its plans and documents.');
+  expect((await page.goto(`/publish/listings/${kbId}`))?.status()).toBe(404);
 });
