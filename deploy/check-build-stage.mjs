@@ -5,10 +5,13 @@
 // only, on a fresh embedded database. It fails unless the server gets ready (a restart within 10 s), serves /metrics
 // to loopback, and stops on SIGTERM. By hand: `node deploy/check-build-stage.mjs` (about four minutes on two cores).
 //
-// The 10 s is wall time on a machine others share (CI runs side by side on two cores), so a start that took longer is
-// tried once more before the check fails: each attempt reports its wall time, the CPU time the server's processes
-// used until ready, and the load average then, so a miss shows whether the start or its neighbours were slow. The
-// bar is unchanged: one start of the built tree must answer within 10 s of wall time.
+// The 10 s is wall time, measured on machines others share (two CI runs side by side on two cores once made a restart
+// take 10.7 s; at a load average of 16 a restart took 13.1 s of wall time for 3.9 s of CPU). Each attempt therefore
+// reports its wall time, the CPU time the server's processes used until ready and the load average. A start whose own
+// CPU time is over 10 s fails at once: no quieter machine would bring it under. A start that took longer than 10 s of
+// wall time on less CPU is tried once more, at a quieter moment (the 1-minute load average below the number of cores,
+// waited for up to three minutes), and the check fails unless that start is ready within 10 s. The bar is unchanged:
+// one start of the built tree, with the machine to itself as far as can be had, ready within 10 s of wall time.
 //
 // `--reuse-build` (.ci/run): the tree this runs from is itself a clean clone in which the build stage's first commands,
 // `npm ci` and `npm run build`, have just run, and its build is reused rather than made a second time: Next's output
@@ -25,6 +28,8 @@ import { parseDockerfile } from './dockerfile.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const READY_WITHIN_MS = 10_000;
+/** How long a retry waits for the machine to quieten down (see above). */
+const QUIET_WAIT_MS = 180_000;
 const work = mkdtempSync(path.join(os.tmpdir(), 'almanac-build-stage-'));
 const tree = path.join(work, 'app');
 const reuseBuild = process.argv.includes('--reuse-build');
@@ -119,6 +124,15 @@ async function startAndStop(label, limitMs) {
   return timing;
 }
 
+/** Waits until the 1-minute load average is below the number of cores, or QUIET_WAIT_MS; says which. */
+async function waitForQuiet() {
+  const cores = os.cpus().length;
+  const started = Date.now();
+  while (os.loadavg()[0] >= cores && Date.now() - started < QUIET_WAIT_MS) await new Promise((resolve) => setTimeout(resolve, 5_000));
+  const load = os.loadavg()[0];
+  console.log(`Waited ${seconds(started)} s: load average ${load.toFixed(2)} on ${cores} cores${load >= cores ? ' (no quieter moment came)' : ''}.`);
+}
+
 function describe({ wallMs, cpuSeconds, load }) {
   const cpu = cpuSeconds === null ? '' : `, ${cpuSeconds.toFixed(1)} s of CPU`;
   return `ready ${(wallMs / 1000).toFixed(1)} s after \`npm start\`${cpu}, load average ${load.toFixed(2)} on ${os.cpus().length} cores`;
@@ -175,10 +189,13 @@ try {
   // every further instance of a deploy does, which must answer within READY_WITHIN_MS.
   const first = await startAndStop('first start (migrates and seeds a fresh embedded database)', Infinity);
   const restarts = [await startAndStop('restart on the same data', READY_WITHIN_MS)];
-  if (restarts[0].wallMs > READY_WITHIN_MS) restarts.push(await startAndStop('restart on the same data, second attempt', READY_WITHIN_MS));
-  const within = restarts.find((r) => r.wallMs <= READY_WITHIN_MS);
+  const slow = (r) => r.wallMs > READY_WITHIN_MS || (r.cpuSeconds ?? 0) * 1000 > READY_WITHIN_MS;
+  if (slow(restarts[0]) && (restarts[0].cpuSeconds ?? 0) * 1000 <= READY_WITHIN_MS) {
+    await waitForQuiet();
+    restarts.push(await startAndStop('restart on the same data, second attempt', READY_WITHIN_MS));
+  }
   const report = restarts.map((r) => `${r.label}: ${describe(r)}`).join('; ');
-  if (!within) throw new Error(`no restart was ready within ${READY_WITHIN_MS / 1000} s (${report})`);
+  if (restarts.every(slow)) throw new Error(`no restart was ready within ${READY_WITHIN_MS / 1000} s (${report})`);
   console.log(`\nFirst start: ${describe(first)}. ${report} (limit ${READY_WITHIN_MS / 1000} s of wall time).`);
   console.log('Stopped on SIGTERM. The build stage and the built tree check out.');
 } finally {
