@@ -4,17 +4,17 @@
  * `scale-out` starts them) and two round-robin proxies in processes of their own, one in front of app1 alone and one
  * alternating between app1 and app2. Every figure is measured through both proxies, so the proxy's own cost is the
  * same on both sides of each ratio:
- *   - throughput: POST /kb/{id}/query against a local instant publisher, BUYERS keys in turn, CONNECTIONS connections,
- *     the two set-ups alternating in slices of SLICE seconds until each has DURATION seconds: answered queries per
- *     second, latency p50/p99, CPU of the instances per answered query;
+ *   - throughput: POST /kb/{id}/query against a local instant publisher, BUYERS keys in turn, CONNECTIONS connections
+ *     (and one instance at half of them, see ThroughputRow), the rows alternating in slices of SLICE seconds until
+ *     each has DURATION seconds: answered queries per second, latency p50/p99, CPU of the instances per answered query;
  *   - exact caps: CONCURRENT simultaneous queries with a key whose plan allows CAP (< CONCURRENT): exactly CAP
  *     answered, the rest 429 `query_cap_exceeded`, and every instance's GET /kb/{id}/usage says CAP used;
  *   - revocation: a key in use on every instance is revoked (the store's revokeKey, as the revoke page does; instances
  *     exchange no message, so where the write comes from makes no difference), then the time until each instance
  *     refuses it (403 `key_revoked`), REVOCATIONS times per set-up.
  *
- *   npm run build                   # once: the build `npm start` serves (CI's build)
- *   npx tsx bench/scale-out/run.ts  # about two minutes; creates and drops its own database
+ *   npm run build                                              # once: the build `npm start` serves (CI's build)
+ *   node_modules/.bin/node --import tsx bench/scale-out/run.ts  # about 100 s on Node 24, which the instances inherit
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -72,37 +72,59 @@ async function startProxyProcess(port: number, upstreams: Instance[]): Promise<s
   return `http://127.0.0.1:${port}`;
 }
 
-/** Throughput of both set-ups, interleaved in slices so that both see the same (shared, drifting) machine. */
-async function measureThroughput(setups: Setup[], kbId: string, keys: BoughtKey[], publisher: RunningPublisher) {
-  const rows = setups.map((setup) => {
+/**
+ * A throughput row: a set-up at a number of connections. Besides one and two at CONNECTIONS, one instance at half of
+ * them: the load each instance of two gets, which tells what the split itself costs per instance from what two
+ * processes sharing the machine cost.
+ */
+interface ThroughputRow {
+  row: 'one' | 'one, half the connections' | 'two';
+  setup: Setup;
+  connections: number;
+}
+
+/** Throughput of the rows, interleaved in slices so that both see the same (shared, drifting) machine. */
+async function measureThroughput(loads: ThroughputRow[], fleet: Instance[], kbId: string, keys: BoughtKey[], publisher: RunningPublisher) {
+  const rows = loads.map(({ row: name, setup, connections }) => {
     let turn = 0;
     const nextKey = () => keys[turn++ % keys.length]?.key;
     const opts: LoadOptions = {
       url: `${setup.base}/kb/${kbId}/query`,
       method: 'POST',
-      connections: CONNECTIONS,
+      connections,
       headers: { 'content-type': 'application/json' },
       body: QUESTION,
       // Many buyers, as a fleet serves: each request takes the next key.
       requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${nextKey()}` } }) }],
     };
     const groups: CpuGroups = { server: setup.instances.map((i) => i.child.pid!), publisher: [publisher.pid] };
-    return { setup, opts, groups, slices: [] as RawLoadResult[], cpu: NO_CPU as CpuSnapshot, seconds: 0 };
+    // The instances this row sends nothing to: their CPU meanwhile is what an idle instance costs (timers, job polls).
+    const idle: CpuGroups = { server: fleet.filter((i) => !setup.instances.includes(i)).map((i) => i.child.pid!), publisher: [] };
+    return { name, opts, groups, idle, idleMs: 0, slices: [] as RawLoadResult[], cpu: NO_CPU as CpuSnapshot, seconds: 0 };
   });
   for (let i = 0; i < 2; i++) for (const row of rows) await autocannon({ ...row.opts, duration: 2 });
   while (rows.some((row) => row.seconds < DURATION)) {
     for (const row of rows) {
       const seconds = Math.min(SLICE, DURATION - row.seconds);
-      const before = snapshotCpu(row.groups);
+      const [before, idleBefore] = [snapshotCpu(row.groups), snapshotCpu(row.idle)];
       row.slices.push(await autocannonRaw({ ...row.opts, duration: seconds, skipAggregateResult: true }));
       row.cpu = addCpu(row.cpu, cpuDelta(before, snapshotCpu(row.groups)));
+      row.idleMs += cpuDelta(idleBefore, snapshotCpu(row.idle)).server;
       row.seconds += seconds;
     }
   }
   return rows.map((row) => {
     const merged = mergeSlices(row.slices, row.opts, row.seconds);
     const cpu = cpuPerRequest(row.cpu, merged.total);
-    return { setup: row.setup.name, ...merged, instanceCpuMsPerQuery: cpu.server, postgresCpuMsPerQuery: cpu.postgres };
+    return {
+      row: row.name,
+      connections: row.opts.connections,
+      ...merged,
+      // PostgreSQL's CPU is not reported: cpu-accounting reads every postgres process of the machine, which here are
+      // other sessions' too.
+      instanceCpuMsPerQuery: cpu.server,
+      idleInstanceCpuMsPerSecond: [row.idle.server].flat().length ? Math.round(row.idleMs / row.seconds) : null,
+    };
   });
 }
 
@@ -277,10 +299,20 @@ async function main() {
       const answer = await query(setup.base, kbId, loadKeys[0]?.key ?? '');
       if (answer.status !== 200 || !answer.citations?.length) throw new Error(`proxy ${setup.name}: a query answered ${answer.status} ${answer.error ?? ''}`);
     }
-    const throughput = await measureThroughput(setups, kbId, loadKeys, publisher);
+    const throughput = await measureThroughput(
+      [
+        { row: 'one', setup: one, connections: CONNECTIONS },
+        { row: 'one, half the connections', setup: one, connections: Math.max(1, CONNECTIONS >> 1) },
+        { row: 'two', setup: two, connections: CONNECTIONS },
+      ],
+      instances,
+      kbId,
+      loadKeys,
+      publisher,
+    );
     say('throughput measured');
     const failed = throughput.filter((row) => row.non2xx > 0 || row.errors > 0);
-    if (failed.length) throw new Error(`queries failed under load: ${failed.map((r) => `${r.setup}: ${r.non2xx} non-2xx, ${r.errors} errors`).join('; ')}`);
+    if (failed.length) throw new Error(`queries failed under load: ${failed.map((r) => `${r.row}: ${r.non2xx} non-2xx, ${r.errors} errors`).join('; ')}`);
     const caps = [await measureCap(one, kbId, capKeys.one), await measureCap(two, kbId, capKeys.two)];
     say('caps measured');
     const revocationOf = async (setup: Setup) => {
@@ -292,8 +324,8 @@ async function main() {
     say('revocation measured');
     await handle.close();
 
-    const byName = (name: Setup['name']) => throughput.find((row) => row.setup === name) ?? { rps: NaN, p50: NaN, p99: NaN, instanceCpuMsPerQuery: NaN };
-    const [oneRow, twoRow] = [byName('one'), byName('two')];
+    const byName = (name: ThroughputRow['row']) => throughput.find((row) => row.row === name) ?? { rps: NaN, p50: NaN, p99: NaN, instanceCpuMsPerQuery: NaN };
+    const [oneRow, halfRow, twoRow] = [byName('one'), byName('one, half the connections'), byName('two')];
     const result = {
       at: new Date().toISOString(),
       machine: `${process.platform} ${process.arch}, ${os.cpus().length} cores, node ${process.version}`,
@@ -307,6 +339,7 @@ async function main() {
         p50: ratio(twoRow.p50, oneRow.p50),
         p99: ratio(twoRow.p99, oneRow.p99),
         instanceCpuPerQuery: ratio(twoRow.instanceCpuMsPerQuery, oneRow.instanceCpuMsPerQuery),
+        instanceCpuPerQueryHalfVsOne: ratio(halfRow.instanceCpuMsPerQuery, oneRow.instanceCpuMsPerQuery),
         revocationMedian: ratio(revocation.two.medianMs, revocation.one.medianMs),
       },
     };
@@ -321,7 +354,7 @@ async function main() {
     console.table([revocation.one, revocation.two].map(({ trialsMs, ...row }) => ({ ...row, trialsMs: trialsMs.join(', ') })));
     const r = result.ratios;
     console.log(
-      `two / one: answered queries per second ${r.answeredPerSecond}×, p50 ${r.p50}×, p99 ${r.p99}×, instance CPU per query ${r.instanceCpuPerQuery}×`,
+      `two / one: answered queries per second ${r.answeredPerSecond}×, p50 ${r.p50}×, p99 ${r.p99}×, instance CPU per query ${r.instanceCpuPerQuery}× (one at half the connections / one: ${r.instanceCpuPerQueryHalfVsOne}×)`,
     );
     console.log(`two / one: revocation (median, until every instance refuses) ${r.revocationMedian}×; documented bound 1,000 ms (docs/api.md §4.3)`);
     console.log(`load average (1, 5, 15 min): ${loadAtStart.join(', ')} at the start, ${result.loadAverage.atEnd.join(', ')} at the end`);
