@@ -100,16 +100,18 @@ async function measureThroughput(loads: ThroughputRow[], fleet: Instance[], kbId
     const groups: CpuGroups = { server: setup.instances.map((i) => i.child.pid!), publisher: [publisher.pid] };
     // The instances this row sends nothing to: their CPU meanwhile is what an idle instance costs (timers, job polls).
     const idle: CpuGroups = { server: fleet.filter((i) => !setup.instances.includes(i)).map((i) => i.child.pid!), publisher: [] };
-    return { name, opts, groups, idle, idleMs: 0, slices: [] as RawLoadResult[], cpu: NO_CPU as CpuSnapshot, seconds: 0 };
+    const each = setup.instances.map((i) => ({ name: i.name, group: { server: i.child.pid!, publisher: [] } as CpuGroups, ms: 0 }));
+    return { name, opts, groups, idle, idleMs: 0, each, slices: [] as RawLoadResult[], cpu: NO_CPU as CpuSnapshot, seconds: 0 };
   });
   for (let i = 0; i < 2; i++) for (const row of rows) await autocannon({ ...row.opts, duration: 2 });
   while (rows.some((row) => row.seconds < DURATION)) {
     for (const row of rows) {
       const seconds = Math.min(SLICE, DURATION - row.seconds);
-      const [before, idleBefore] = [snapshotCpu(row.groups), snapshotCpu(row.idle)];
+      const [before, idleBefore, eachBefore] = [snapshotCpu(row.groups), snapshotCpu(row.idle), row.each.map((e) => snapshotCpu(e.group))];
       row.slices.push(await autocannonRaw({ ...row.opts, duration: seconds, skipAggregateResult: true }));
       row.cpu = addCpu(row.cpu, cpuDelta(before, snapshotCpu(row.groups)));
       row.idleMs += cpuDelta(idleBefore, snapshotCpu(row.idle)).server;
+      row.each.forEach((e, i) => (e.ms += snapshotCpu(e.group).server - (eachBefore[i]?.server ?? NaN)));
       row.seconds += seconds;
     }
   }
@@ -124,6 +126,8 @@ async function measureThroughput(loads: ThroughputRow[], fleet: Instance[], kbId
       // other sessions' too.
       instanceCpuMsPerQuery: cpu.server,
       idleInstanceCpuMsPerSecond: [row.idle.server].flat().length ? Math.round(row.idleMs / row.seconds) : null,
+      // The proxy alternates strictly, so each instance answered its share of the queries.
+      cpuMsPerQueryByInstance: Object.fromEntries(row.each.map((e) => [e.name, Number((e.ms / (merged.total / row.each.length)).toFixed(3))])),
     };
   });
 }
@@ -343,7 +347,7 @@ async function main() {
         revocationMedian: ratio(revocation.two.medianMs, revocation.one.medianMs),
       },
     };
-    console.table(throughput);
+    console.table(throughput.map(({ cpuMsPerQueryByInstance, ...row }) => ({ ...row, byInstance: JSON.stringify(cpuMsPerQueryByInstance) })));
     console.table(
       caps.map(({ requestsPerInstance, usedByInstance, ...row }) => ({
         ...row,
