@@ -18,7 +18,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -216,8 +216,11 @@ async function main() {
   const loadAtStart = loadAverage();
   const scratch = await createScratchDatabase(`almanac_bench_scale_${tag}`, ADMIN_URL);
   const instances: Instance[] = [];
+  // The instances' logs: removed after a run that succeeded, kept (and named) after one that failed.
+  const logDir = mkdtempSync(path.join(os.tmpdir(), 'almanac-bench-scale-out-'));
   let publisher: RunningPublisher | undefined;
   let stopping = false;
+  let succeeded = false;
   const cleanUp = async () => {
     stopping = true;
     for (const proxy of proxies) proxy.kill('SIGTERM');
@@ -232,6 +235,8 @@ async function main() {
     } finally {
       redis.disconnect();
     }
+    if (succeeded) rmSync(logDir, { recursive: true, force: true });
+    else console.error(`The instances' logs are in ${logDir}.`);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
   try {
@@ -255,14 +260,13 @@ async function main() {
       LOG_LEVEL: 'warn',
     };
     // compose.yaml's migration job, then the instances.
-    const logDir = os.tmpdir();
-    migrate(env, path.join(logDir, `bench-scale-out-${tag}-migrate.log`));
+    migrate(env, path.join(logDir, 'migrate.log'));
     const onExit = (name: string, how: unknown) => {
       if (stopping) return;
       console.error(`${name} exited (${String(how)}) during the run`);
       void cleanUp().finally(() => process.exit(1));
     };
-    const start = (name: string) => startInstance({ name, env, logDir, logName: `bench-scale-out-${tag}`, onExit });
+    const start = (name: string) => startInstance({ name, env, logDir, logName: 'scale-out', onExit });
     const app1 = await start('app1');
     instances.push(app1);
     const app2 = await start('app2');
@@ -364,6 +368,7 @@ async function main() {
     console.log(`load average (1, 5, 15 min): ${loadAtStart.join(', ')} at the start, ${result.loadAverage.atEnd.join(', ')} at the end`);
     writeFileSync(path.join(import.meta.dirname, 'last-results.json'), JSON.stringify(result, null, 2) + '\n');
     if (!caps.every((c) => c.exact)) throw new Error('a cap was not exact (see the table above)');
+    succeeded = true;
   } finally {
     await cleanUp();
   }
