@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
  * difference of two snapshots divided by the requests answered in between is that row's CPU budget per request.
  */
 export interface CpuGroups {
-  /** The server process under test and its children. */
-  server: number;
+  /** The server process under test (or the instances under test) and their children. */
+  server: number | number[];
   /** The publisher processes (examples/publisher-server). */
   publisher: number[];
 }
@@ -63,7 +63,7 @@ function machineTicks(): number {
 export function snapshotCpu(groups: CpuGroups): CpuSnapshot {
   const self = process.cpuUsage();
   return {
-    server: treeTicks(groups.server) * TICK_MS,
+    server: [groups.server].flat().reduce((sum, pid) => sum + treeTicks(pid), 0) * TICK_MS,
     postgres: postgresTicks() * TICK_MS,
     publisher: groups.publisher.reduce((sum, pid) => sum + ticksOf(pid), 0) * TICK_MS,
     // autocannon runs in this process

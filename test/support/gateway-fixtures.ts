@@ -90,6 +90,8 @@ export async function buyKey(db: Executor, kbId: string, options: { cap?: number
 
 export interface RunningPublisher {
   url: string;
+  /** Its process, whose CPU a benchmark may account for. */
+  pid: number;
   infraKey: string;
   signingSecret: string;
   stop(): Promise<void>;
@@ -125,6 +127,7 @@ export async function startExamplePublisher(options: { delayMs?: number } = {}):
   });
   return {
     url: `${url}/query`,
+    pid: child.pid!,
     infraKey,
     signingSecret,
     stop: () =>
