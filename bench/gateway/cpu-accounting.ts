@@ -55,8 +55,9 @@ function postgresTicks(): number {
 
 /** Busy time of the whole machine (all cores: /proc/stat minus idle and iowait). */
 function machineTicks(): number {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
-  const [user, nice, system, , , irq, softirq, steal] = fields;
+  // The first line: "cpu  user nice system idle iowait irq softirq steal …" (in clock ticks).
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
   return user + nice + system + irq + softirq + steal;
 }
 

@@ -20,6 +20,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { itemAt } from '@/lib/platform/arrays';
 import { createScratchDatabase } from '../../test/support/scratch-database';
 import { autocannon, autocannonRaw, mergeSlices, type LoadOptions, type RawLoadResult } from '../support/autocannon';
 import { addCpu, cpuDelta, cpuPerRequest, NO_CPU, snapshotCpu, type CpuGroups, type CpuPerRequest, type CpuSnapshot } from './cpu-accounting';
@@ -160,7 +161,7 @@ async function measureServerRows(rows: Measurement[]): Promise<void> {
     return;
   }
   for (let i = 0; i < 2; i++) for (const m of rows) await warmUp(m.opts);
-  while (rows[0].seconds < DURATION) {
+  while (itemAt(rows, 0).seconds < DURATION) {
     for (const m of rows) await measureSlice(m, Math.min(SLICE, DURATION - m.seconds));
   }
 }
@@ -302,7 +303,16 @@ async function main() {
     await measureServerRows([gateway, routeHandler, noop, laneFloor, mcp, dify]);
     await warmUp(direct.opts);
     await measureSlice(direct, DURATION);
-    const rows = [gateway, routeHandler, noop, laneFloor, direct, mcp, dify].map(toRow);
+    const [rowGateway, rowRouteHandler, rowNoop, rowLaneFloor, rowDirect, rowMcp, rowDify] = [
+      toRow(gateway),
+      toRow(routeHandler),
+      toRow(noop),
+      toRow(laneFloor),
+      toRow(direct),
+      toRow(mcp),
+      toRow(dify),
+    ];
+    const rows = [rowGateway, rowRouteHandler, rowNoop, rowLaneFloor, rowDirect, rowMcp, rowDify];
     nextOnly.child.kill('SIGTERM');
 
     // 2,000 concurrent in-flight queries against a 1 s publisher.
@@ -325,7 +335,6 @@ async function main() {
       mean: Number((a.mean / b.mean).toFixed(2)),
       serverCpu: Number((a.cpuMsPerRequest.server / b.cpuMsPerRequest.server).toFixed(2)),
     });
-    const [rowGateway, rowRouteHandler, rowNoop, rowLaneFloor, , rowMcp, rowDify] = rows;
     const result = {
       at: new Date().toISOString(),
       machine: `${process.platform} ${process.arch}, node ${process.version}`,

@@ -3,7 +3,7 @@ import { composeExtractiveAnswer, NO_ANSWER_TEXT } from './answer';
 import { judgeAnswerable } from './answerable';
 import { analyseQuestion } from './question';
 import { rankSentences, selectSentences } from './sentence-ranker';
-import type { QueryTerm, RetrievedChunk } from './retrieval';
+import type { QueryTerm, RetrievedChunk } from './types';
 
 /** The statements chosen for a question, as the composer chooses them once the gate has let it through. */
 function select(terms: QueryTerm[], passages: RetrievedChunk[], query = '') {

@@ -3,7 +3,7 @@ import { itemAt } from '@/lib/platform/arrays';
 import { fallbackLexicon, analyseQuestion, type Lexicon, type Question } from './question';
 import { judgeAnswerable, type ReaderModel } from './answerable';
 import type { SearchLanguage } from './language';
-import type { QueryTerm, RetrievedChunk } from './retrieval';
+import type { QueryTerm, RetrievedChunk } from './types';
 import { MAX_EXCERPT_CHARS, PASSAGES_READ, selectSentences } from './sentence-ranker';
 import { countTokens } from './tokens';
 

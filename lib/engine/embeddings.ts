@@ -1,6 +1,6 @@
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
-import type { QueryVector } from './retrieval';
+import type { QueryVector } from './types';
 
 /**
  * Optional hybrid retrieval (docs/api.md §8.1): an OpenAI-compatible `/embeddings` endpoint (plain fetch) turns chunk

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildMessages, parseCitationMarkers } from './llm';
-import type { RetrievedChunk } from './retrieval';
+import type { RetrievedChunk } from './types';
 
 describe('parseCitationMarkers', () => {
   it.each([

@@ -3,7 +3,7 @@ import type { AnswerProgress, Citation, QueryAnswer } from '@/lib/query-answer';
 import { capture, itemAt } from '@/lib/platform/arrays';
 import { NO_ANSWER_TEXT } from './answer';
 import { chunkSentences } from './paragraphs';
-import type { RetrievedChunk } from './retrieval';
+import type { RetrievedChunk } from './types';
 import { countTokens } from './tokens';
 
 /**

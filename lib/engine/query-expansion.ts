@@ -3,7 +3,7 @@ import type { Executor } from '@/lib/platform/db';
 import { capture } from '@/lib/platform/arrays';
 import { languageOfConfig, type SearchConfig } from './language';
 import { ENGLISH_NUMBER_WORDS } from './numbers';
-import type { QueryTerm, RetrievedChunk } from './retrieval';
+import type { QueryTerm, RetrievedChunk } from './types';
 import { lightStem, STOP_WORDS, tokenize } from './text';
 
 /**

@@ -1,5 +1,5 @@
 import { questionAnswerType, type AnswerType } from './answer-type';
-import type { QueryTerm } from './retrieval';
+import type { QueryTerm } from './types';
 import { PARAPHRASE_WEIGHT, paraphraseIndex } from './paraphrases';
 import { lightStem, STOP_WORDS, tokenize } from './text';
 import { affinity as kbAffinity, generalRarity } from './general-frequency';

@@ -1,7 +1,7 @@
 import { isBackMatter } from './back-matter';
 import { chunkParagraphs } from './paragraphs';
 import { hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
-import type { RetrievedChunk } from './retrieval';
+import type { RetrievedChunk } from './types';
 import { GATE_MODEL } from './gate-weights';
 import { tokenize } from './text';
 

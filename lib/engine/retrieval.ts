@@ -6,6 +6,7 @@ import { parseQuery, type ParsedQuery } from './query-parse';
 import { compoundTokens, DEFINITION_PASSAGES, definedTerms, isCompoundLexeme, numberAliases } from './query-expansion';
 import { correctSpelling, mayBeMisspelt } from './spelling';
 import { nearestChunkIds } from './vector-search';
+import type { QueryTerm, QueryVector, RetrievedChunk } from './types';
 
 /**
  * Retrieval inside one knowledge base, in SQL that runs the same on PGlite and PostgreSQL:
@@ -26,25 +27,6 @@ export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 /** Upper bound on chunks scored per query; keeps latency flat at 100,000 chunks. */
 export const CANDIDATE_BUDGET = 200;
-
-export interface RetrievedChunk {
-  chunkId: number;
-  documentId: string;
-  documentTitle: string;
-  page: number | null;
-  heading: string | null;
-  content: string;
-  tokenCount: number;
-  score: number;
-}
-
-export interface QueryTerm {
-  /** The query word (folded) this term came from; for a prefix expansion, the typed prefix. */
-  word: string;
-  lexeme: string;
-  docFreq: number;
-  idf: number;
-}
 
 export interface SearchResult {
   query: ParsedQuery;
@@ -180,12 +162,6 @@ async function resolveTerms(
   }
   const threshold = result[0]?.gate_threshold;
   return { terms, compound, chunkCount, avgLength, config, gateThreshold: threshold === null || threshold === undefined ? null : Number(threshold) };
-}
-
-/** The question's vector for hybrid retrieval, from the model the knowledge base's chunks were embedded with. */
-export interface QueryVector {
-  model: string;
-  values: number[];
 }
 
 /** Reciprocal rank fusion constant (the usual 60) and the vector candidates fused with the lexical ones. */

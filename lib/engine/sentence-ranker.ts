@@ -19,7 +19,7 @@ import { chunkParagraphs, type Paragraph } from './paragraphs';
 import { isBackMatter, isDisclaimer } from './back-matter';
 import { hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
 import { generalShare, headingParts, passageEvidence, passesGate, type PassageEvidence } from './relevance-gate';
-import type { RetrievedChunk } from './retrieval';
+import type { RetrievedChunk } from './types';
 import { countWords, lightStem, STOP_WORDS, tokenize, type Span } from './text';
 
 /**
