@@ -1,17 +1,8 @@
 import type { Executor } from '@/db/client';
 import { getDatabaseHandle } from '@/lib/platform/db';
 import { queryFacets, type CatalogFacets } from './facets';
-import {
-  completeRelevancePage,
-  envelope,
-  queryPage,
-  resolveListingSearch,
-  toCard,
-  withCardFacts,
-  withSearchPlanner,
-  type KnowledgeBaseCard,
-  type Listing,
-} from './listing';
+import { toCard, withCardFacts, type KnowledgeBaseCard } from './cards';
+import { completeRelevancePage, envelope, queryPage, resolveListingSearch, withSearchPlanner, type Listing } from './listing';
 import type { ListingParams } from './params';
 import { catalogServing } from './public-answers';
 import { searchSomeWords, wordsWithMatches } from './some-words';

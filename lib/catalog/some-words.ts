@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
 import { catalogSearch } from '@/db/schema';
-import { listingConditions, rowsByIds, type ListRow } from './listing';
+import { rowsByIds, type ListRow } from './cards';
+import { listingConditions } from './listing';
 import type { ListingParams } from './params';
 import type { SearchTerms } from './search-query';
 
