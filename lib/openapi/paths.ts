@@ -1,16 +1,5 @@
 import { MAX_BODY_BYTES, USAGE_REQUESTS_PER_MINUTE } from '@/lib/gateway';
-import {
-  CATALOGUE_HEADERS,
-  catalogueLoadResponses,
-  errorSchema,
-  headerRef,
-  ID_ONLY,
-  json,
-  KEY_IF_KNOWN_HEADERS,
-  KEYED_HEADERS,
-  ref,
-  type Json,
-} from './shared';
+import { CATALOG_HEADERS, catalogLoadResponses, errorSchema, headerRef, ID_ONLY, json, KEY_IF_KNOWN_HEADERS, KEYED_HEADERS, ref, type Json } from './shared';
 
 /** The paths of the agent endpoints and of the service endpoints (this document, health). */
 /** The error answers every keyed endpoint shares (rows 1–11 of docs/api.md §3.2). */
@@ -134,7 +123,7 @@ export function servicePaths(): Json {
         responses: {
           '200': {
             description: 'The document; its servers[0].url is the base URL of this deployment',
-            headers: { ...CATALOGUE_HEADERS, 'Cache-Control': headerRef('DocumentCache') },
+            headers: { ...CATALOG_HEADERS, 'Cache-Control': headerRef('DocumentCache') },
             content: json({
               type: 'object',
               required: ['openapi', 'info', 'paths'],
@@ -142,7 +131,7 @@ export function servicePaths(): Json {
               description: 'An OpenAPI 3.1 document.',
             }),
           },
-          ...catalogueLoadResponses(),
+          ...catalogLoadResponses(),
           '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
         },
       },
