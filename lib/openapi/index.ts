@@ -2,7 +2,7 @@ import { baseUrl } from '@/lib/platform/base-url';
 import { idempotencyKeySchema, MAX_BODY_BYTES } from '@/lib/gateway';
 import { jsonSchemaOf, listingParameters, openApiComponents } from './components';
 import { agentPaths, servicePaths } from './paths';
-import { catalogPreflight, catalogLoadResponses, CATALOG_HEADERS, headerRef, ID_ONLY, json, KEYED_HEADERS, ref, type Json } from './shared';
+import { catalogPreflight, catalogLoadResponses, CATALOG_HEADERS, headerRef, ID_ONLY, json, KEYED_HEADERS, keyAccessErrors, ref, type Json } from './shared';
 
 /**
  * The OpenAPI 3.1 description of the two public endpoints (docs/api.md §2, §3): the catalogue listing + detail and the
@@ -135,17 +135,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
               headers: KEYED_HEADERS,
               content: json({ oneOf: [ref('InvalidQueryError'), ref('InvalidRequestError')] }),
             },
-            '401': {
-              description: 'No key, or a key that is malformed or unknown',
-              headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('WwwAuthenticate') },
-              content: json(ref('AuthenticationError')),
-            },
-            '403': {
-              description: 'Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended',
-              headers: KEYED_HEADERS,
-              content: json(ref('ForbiddenError')),
-            },
-            '404': { description: 'No published knowledge base has this id', headers: KEYED_HEADERS, content: json(ref('KnowledgeBaseNotFoundError')) },
+            ...keyAccessErrors(),
             '409': {
               description: 'A request with this Idempotency-Key is still being answered (retry after a second)',
               headers: { ...KEYED_HEADERS, 'Retry-After': { ...headerRef('RetryAfter') } },

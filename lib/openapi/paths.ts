@@ -1,5 +1,17 @@
 import { MAX_BODY_BYTES, USAGE_REQUESTS_PER_MINUTE } from '@/lib/gateway';
-import { CATALOG_HEADERS, catalogLoadResponses, errorSchema, headerRef, ID_ONLY, json, KEY_IF_KNOWN_HEADERS, KEYED_HEADERS, ref, type Json } from './shared';
+import {
+  CATALOG_HEADERS,
+  catalogLoadResponses,
+  errorSchema,
+  headerRef,
+  ID_ONLY,
+  json,
+  KEY_IF_KNOWN_HEADERS,
+  KEYED_HEADERS,
+  keyAccessErrors,
+  ref,
+  type Json,
+} from './shared';
 
 /** The paths of the agent endpoints and of the service endpoints (this document, health). */
 /** The error answers every keyed endpoint shares (rows 1–11 of docs/api.md §3.2). */
@@ -19,17 +31,7 @@ function keyedErrors(options: { metered: boolean }): Json {
     ...(options.metered
       ? { '400': { description: 'A malformed request body (invalid_query)', headers: KEYED_HEADERS, content: json(ref('InvalidQueryError')) } }
       : {}),
-    '401': {
-      description: 'No key, or a key that is malformed or unknown',
-      headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('WwwAuthenticate') },
-      content: json(ref('AuthenticationError')),
-    },
-    '403': {
-      description: 'Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended',
-      headers: KEYED_HEADERS,
-      content: json(ref('ForbiddenError')),
-    },
-    '404': { description: 'No published knowledge base has this id', headers: KEYED_HEADERS, content: json(ref('KnowledgeBaseNotFoundError')) },
+    ...keyAccessErrors(),
     '429': limited,
     '500': { description: 'A fault of our own (nothing is counted)', headers: ID_ONLY, content: json(ref('InternalError')) },
     ...(options.metered

@@ -93,3 +93,18 @@ export const KEY_IF_KNOWN_HEADERS = {
   'X-RateLimit-Reset': { ...intHeader('Unix time (seconds) when the next request slot frees (where X-RateLimit-Limit is sent).'), required: false },
   ...USAGE_HEADERS,
 };
+
+/** Rows 1–3 of docs/api.md §3.2, answered alike by every keyed endpoint: no usable key, a key that may not ask, no such knowledge base. */
+export const keyAccessErrors = (): Json => ({
+  '401': {
+    description: 'No key, or a key that is malformed or unknown',
+    headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('WwwAuthenticate') },
+    content: json(ref('AuthenticationError')),
+  },
+  '403': {
+    description: 'Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended',
+    headers: KEYED_HEADERS,
+    content: json(ref('ForbiddenError')),
+  },
+  '404': { description: 'No published knowledge base has this id', headers: KEYED_HEADERS, content: json(ref('KnowledgeBaseNotFoundError')) },
+});
