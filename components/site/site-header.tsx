@@ -29,7 +29,7 @@ export function SiteHeader({ user, signOutAction }: { user: SessionUser | null; 
                 </Link>
               </li>
               <li>
-                {/* For everyone: signed out, /publish sends to sign-in and comes back (issue 15). */}
+                {/* For everyone: signed out, /publish sends to sign-in and comes back. */}
                 <Link prefetch={false} href="/publish" className="rounded-md px-2 py-2 text-slate-700 sm:px-3 hover:bg-slate-100 hover:text-slate-900">
                   Publish
                 </Link>

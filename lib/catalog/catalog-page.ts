@@ -9,7 +9,7 @@ import { searchSomeWords, wordsWithMatches } from './some-words';
 import { suggestSearch } from './suggest';
 
 /**
- * The catalogue page's search (issue 17; app/(marketplace)/knowledge-bases): the listing's cards with the facet
+ * The catalogue page's search (app/(marketplace)/knowledge-bases): the listing's cards with the facet
  * counts of the same search and filters (facets.ts: its one statement replaces the count, run concurrently with the
  * page), and typo tolerance: a search that finds fewer than THIN_RESULTS is offered the nearest catalogue words
  * (suggest.ts); when it finds nothing at all and the suggestion finds something, the suggestion's results are shown

@@ -5,7 +5,7 @@ import { CATEGORIES, type Category, type ListingParams } from './params';
 import { listingConditions, type ListingSearch } from './listing';
 
 /**
- * Facet counts of the catalogue page (issue 17): how many results each category tab and each tag chip gives,
+ * Facet counts of the catalogue page: how many results each category tab and each tag chip gives,
  * following the current search and filters, in ONE statement that also yields the total (it replaces the count).
  *
  * - A category's count: the search and the selected tags, in that category (the category filter itself left out, so

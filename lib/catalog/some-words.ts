@@ -7,7 +7,7 @@ import type { ListingParams } from './params';
 import type { SearchTerms } from './search-query';
 
 /**
- * The catalogue page's last resort (issue 32, item 3) when no knowledge base matches every word of a search and no
+ * The catalogue page's last resort when no knowledge base matches every word of a search and no
  * spelling correction helps: knowledge bases matching SOME of the words, those matching most first, then popular's
  * order. A word counts where it matches the listing's own text (its catalogue vector) or the title of one of its
  * ready documents (GIN index documents_title_search_idx), so "diabetes insulin" finds a listing whose summary says

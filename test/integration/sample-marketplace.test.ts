@@ -6,7 +6,7 @@ import { getKnowledgeBaseView } from '@/lib/catalog';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { sampleDataNoticeShown } from '@/lib/seed';
 
-/** Issue 14 part 6: pages say the seeded marketplace is sample data, and "Most chosen" is earned by subscribers. */
+/** Pages say the seeded marketplace is sample data, and "Most chosen" is earned by subscribers. */
 let db: Database;
 const saved = process.env.SAMPLE_DATA_NOTICE;
 
