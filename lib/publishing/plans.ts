@@ -7,7 +7,7 @@ import { getEnv } from '@/lib/platform/env';
 import { newId } from '@/lib/platform/ids';
 import { log } from '@/lib/platform/log';
 import { inTransaction } from '@/lib/platform/transactions';
-import { LIVE_STATUSES, noticePlanTermsChanged } from '@/lib/subscriptions';
+import { LIVE_STATUSES, noticePlanTermsChanged, type PlanView } from '@/lib/subscriptions';
 import { auditActor, knowledgeBaseFor, type Actor } from './actor';
 import { requireOwnedPlan } from './ownership';
 import type { FormRefusal } from './profiles';
@@ -27,13 +27,7 @@ import type { ListingRefusal } from './listings';
 
 export type PlanResult = { ok: true; plan: Plan; replaced?: { oldPlanId: string; movingSubscriptions: number } } | FormRefusal | ListingRefusal;
 
-export interface ConsolePlan {
-  id: string;
-  name: string;
-  priceCents: number;
-  currency: string;
-  queriesPerPeriod: number;
-  requestsPerMinute: number;
+export interface ConsolePlan extends PlanView {
   active: boolean;
   replacedByPlanId: string | null;
   /** Live subscriptions on this plan now. */

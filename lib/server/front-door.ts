@@ -7,36 +7,24 @@ import { ACTION_BODY_LIMIT, actionBodyProblem } from './action-body';
 import { isReadableRouterState } from './next-router-state';
 
 /**
- * The front door of `npm start` (scripts/serve.mjs asks it first, through the fast-lane slot): the requests that Next
- * would answer with a plain-text 500, an empty answer or an HTML page where docs/api.md §7.1 promises a JSON error,
- * answered before Next sees them. Each rule is one `FrontDoorRefusal`; `screenRequest` is pure, so the rules are tested
- * without a server (front-door.test.ts), and the fuzz (test/fuzz/) checks them through the real one.
+ * The front door of `npm start`: the requests Next would answer with a plain-text 500, an empty answer or an HTML
+ * page where docs/api.md §7.1 promises a JSON error, answered before Next sees them. `screenRequest` is pure, so each
+ * rule is tested without a server (front-door.test.ts) and through the real one by the fuzz (test/fuzz/).
  *
  * 1. A request target that is not a path (`*`, `http://host/…`): 400 `invalid_path`.
- * 2. A path whose percent-encoding cannot be decoded (`%ZZ`, a lone `%`, `%C3%28`, which is not UTF-8): 400
- *    `invalid_path`. Next would throw while decoding it and, with no Pages Router error page to render, answer a
- *    plain-text 500 it does not log.
- * 3. A method outside GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS: 501 `not_implemented`. Next's route handlers
- *    know no other method (TRACE answers a 500 there).
- * 4. A path under /api, /kb or /dify as sent whose ".." segments lead out of them (`/kb/../query`,
- *    `/kb/%2e%2e/query`): 404 `not_found` in JSON, where Next would route it to a page.
- *    Under /api and /kb, an empty segment (`/kb//query`), a last segment "." or "..", a backslash or a trailing
- *    slash: 404 `not_found`. Next would redirect (308) to a cleaned path, which for `/kb//query` is another endpoint's HTML 404. Pages keep Next's
- *    redirect, which is right for people.
- * 5. A cross-site POST that Next would take for a server action (docs/api.md §14): 403 with a short page. Next refuses
- *    it too, but with a 500 (`Invalid Server Actions request`); its rule is mirrored (the Origin's host against
- *    X-Forwarded-Host, else Host; an unreadable or `null` Origin is refused), and a post with no Origin is judged by
- *    its Referer and refused with neither, as the console's route handlers refuse it. Route handlers outside /api and /kb judge their own posts (`FORM_HANDLERS`).
+ * 2. A path whose percent-encoding cannot be decoded, or is not UTF-8: 400 `invalid_path` (Next throws, 500).
+ * 3. A method outside the seven Next's route handlers know: 501 `not_implemented` (TRACE is a 500 there).
+ * 4. Under /api, /kb or /dify as sent: ".." segments leading out (404 in JSON, where Next would route to a page); an
+ *    empty segment, a last "." or "..", a backslash or a trailing slash (404, where Next's 308 to a cleaned path
+ *    would send a POST and its key elsewhere). Pages keep Next's redirect, which is right for people.
+ * 5. A cross-site POST Next would take for a server action (docs/api.md §14): 403 with a short page. Next's rule,
+ *    mirrored, with one point stricter: a post with no Origin is judged by its Referer, and refused with neither.
+ *    Route handlers outside /api and /kb judge their own posts (`FORM_HANDLERS`).
+ * 6. An RSC request whose `Next-Router-State-Tree` Next cannot parse: 400 (Next throws, 500).
+ * 7. A server-action body Next cannot decode (action-body.ts): read first, at most Next's 1 MiB, refused with 400
+ *    (413 over the limit), else handed to Next as a copy of the same bytes.
  *
- * 6. An RSC request (`RSC: 1`) to a page whose `Next-Router-State-Tree` Next cannot parse: 400, where Next throws while
- *    reading it and answers a plain-text 500 (on a path with no page; on a page it first redirects to a fresh `_rsc`).
- * 7. The body of a POST Next will decode as a server action (multipart, or a `Next-Action` header): Next answers a 500
- *    when it cannot decode one (a broken multipart body, a `$ACTION_n:m` field or a reply that is not JSON, over
- *    1 MiB), before any action code runs. `screenNodeRequest` reads such a body first (at most Next's limit of 1 MiB),
- *    refuses one Next could not decode (400, or 413 over the limit) and hands Next a copy of the same bytes.
- *
- * Under /api and /kb (after dot segments are resolved, as Next resolves them) every refusal is a JSON error body with
- * X-Request-Id; elsewhere it is a short HTML page with the same header.
+ * Under /api and /kb (after dot segments are resolved) a refusal is a JSON error body; elsewhere a short HTML page.
  */
 
 /**
