@@ -123,13 +123,17 @@ function unbillableChange(before: Plan, after: PlanFields, live: { billedByStrip
   return null;
 }
 
-export async function createPlan(
-  db: Executor,
-  actor: Actor,
-  kbId: string,
-  input: Record<string, unknown>,
-  stripe: Stripe | null = getStripe(),
-): Promise<PlanResult> {
+const STRIPE_UNAVAILABLE: ListingRefusal = {
+  ok: false,
+  code: 'conflict',
+  reason: 'stripe_unavailable',
+  message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.',
+};
+
+/** A console write of one plan, by the listing's id (create) or the plan's (edit), from the form's fields. */
+type PlanWrite = (db: Executor, actor: Actor, id: string, input: Record<string, unknown>, stripe?: Stripe | null) => Promise<PlanResult>;
+
+export const createPlan: PlanWrite = async (db, actor, kbId, input, stripe = getStripe()) => {
   const parsed = parsePlan(input);
   if (!parsed.ok) return parsed;
   const value = parsed.value;
@@ -141,12 +145,7 @@ export async function createPlan(
     stripePriceId = await createStripePrice(stripe, owned.kb, id, value);
   } catch (error) {
     log.error({ err: error, kbId: owned.kb.id }, 'could not create a Stripe price for a new plan');
-    return {
-      ok: false,
-      code: 'conflict',
-      reason: 'stripe_unavailable',
-      message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.',
-    };
+    return STRIPE_UNAVAILABLE;
   }
   return inTransaction(db, async (tx) => {
     const [plan] = await tx
@@ -162,7 +161,7 @@ export async function createPlan(
     });
     return { ok: true, plan: plan! };
   });
-}
+};
 
 /** The plan (any state) the actor may change, with its knowledge base, or not_found. */
 export async function planFor(db: Executor, actor: Actor, planId: string): Promise<{ ok: true; plan: Plan; kb: KnowledgeBase } | ListingRefusal> {
@@ -193,13 +192,7 @@ const FREE_TO_PAID_REFUSAL: ListingRefusal = {
  * Edits a plan. Without live subscribers (or for a rename only) the row changes in place; with subscribers and new
  * terms, a replacement row is created and the old one retired, and the subscribers move at their next renewal.
  */
-export async function editPlan(
-  db: Executor,
-  actor: Actor,
-  planId: string,
-  input: Record<string, unknown>,
-  stripe: Stripe | null = getStripe(),
-): Promise<PlanResult> {
+export const editPlan: PlanWrite = async (db, actor, planId, input, stripe = getStripe()) => {
   const parsed = parsePlan(input);
   if (!parsed.ok) return parsed;
   const value = parsed.value;
@@ -220,12 +213,7 @@ export async function editPlan(
       stripePriceId = (await createStripePrice(stripe, found.kb, replacementId, value)) ?? null;
     } catch (error) {
       log.error({ err: error, planId: found.plan.id }, 'could not create a Stripe price for an edited plan');
-      return {
-        ok: false,
-        code: 'conflict',
-        reason: 'stripe_unavailable',
-        message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.',
-      };
+      return STRIPE_UNAVAILABLE;
     }
   }
   return inTransaction(db, async (tx) => {
@@ -282,7 +270,7 @@ export async function editPlan(
     });
     return { ok: true as const, plan: plan!, replaced: { oldPlanId: locked.id, movingSubscriptions: moving.length } };
   });
-}
+};
 
 /**
  * Retires a plan: no new purchases; its subscribers keep it. The last active plan of a published listing cannot be
