@@ -14,6 +14,7 @@ import {
 } from './shared';
 
 /** The paths of the agent endpoints and of the service endpoints (this document, health). */
+
 /** The error answers every keyed endpoint shares (rows 1–11 of docs/api.md §3.2). */
 function keyedErrors(options: { metered: boolean }): Json {
   const limited = options.metered
