@@ -272,6 +272,22 @@ export const editPlan: PlanWrite = async (db, actor, planId, input, stripe = get
   });
 };
 
+const LAST_PLAN_REFUSAL: ListingRefusal = {
+  ok: false,
+  code: 'conflict',
+  reason: 'last_plan',
+  message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.',
+};
+
+/** Whether no other plan of the plan's listing is active: a published listing must keep one to sell. */
+async function isLastActivePlan(tx: Executor, plan: Pick<Plan, 'id' | 'kbId'>): Promise<boolean> {
+  const [others] = await tx
+    .select({ n: count() })
+    .from(plans)
+    .where(and(eq(plans.kbId, plan.kbId), eq(plans.active, true), ne(plans.id, plan.id)));
+  return Number(others?.n ?? 0) === 0;
+}
+
 /**
  * Retires a plan: no new purchases; its subscribers keep it. The last active plan of a published listing cannot be
  * retired (the listing would be for sale with nothing to buy): unpublish first, or add another plan.
@@ -283,19 +299,7 @@ export async function retirePlan(db: Executor, actor: Actor, planId: string): Pr
     const [locked] = await tx.select().from(plans).where(eq(plans.id, found.plan.id)).for('update');
     if (!locked) return { ok: false as const, code: 'not_found' as const, message: 'Not found.' };
     if (!locked.active) return { ok: true as const, plan: locked };
-    if (found.kb.status === 'published') {
-      const [others] = await tx
-        .select({ n: count() })
-        .from(plans)
-        .where(and(eq(plans.kbId, locked.kbId), eq(plans.active, true), ne(plans.id, locked.id)));
-      if (Number(others?.n ?? 0) === 0)
-        return {
-          ok: false as const,
-          code: 'conflict' as const,
-          reason: 'last_plan' as const,
-          message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.',
-        };
-    }
+    if (found.kb.status === 'published' && (await isLastActivePlan(tx, locked))) return LAST_PLAN_REFUSAL;
     const now = new Date();
     const [plan] = await tx.update(plans).set({ active: false, retiredAt: now, updatedAt: now }).where(eq(plans.id, locked.id)).returning();
     await recordAudit(tx, { ...auditActor(actor), action: 'plan.retire', targetType: 'plan', targetId: locked.id, metadata: { kbId: locked.kbId } });
@@ -319,19 +323,7 @@ export async function deletePlan(db: Executor, actor: Actor, planId: string): Pr
         reason: 'has_subscribers' as const,
         message: 'This plan has subscribers: retire it instead (no new purchases; its subscribers keep it).',
       };
-    if (found.kb.status === 'published' && found.plan.active) {
-      const [others] = await tx
-        .select({ n: count() })
-        .from(plans)
-        .where(and(eq(plans.kbId, found.plan.kbId), eq(plans.active, true), ne(plans.id, found.plan.id)));
-      if (Number(others?.n ?? 0) === 0)
-        return {
-          ok: false as const,
-          code: 'conflict' as const,
-          reason: 'last_plan' as const,
-          message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.',
-        };
-    }
+    if (found.kb.status === 'published' && found.plan.active && (await isLastActivePlan(tx, found.plan))) return LAST_PLAN_REFUSAL;
     await tx.update(plans).set({ replacedByPlanId: null }).where(eq(plans.replacedByPlanId, found.plan.id));
     await tx.delete(plans).where(eq(plans.id, found.plan.id));
     await recordAudit(tx, {
