@@ -2,7 +2,8 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { LISTING_LIMITS } from '@/lib/publishing';
-import { descriptionCount, ListingForm, NEW_LISTING_VALUES, type ListingValues } from './listing-form';
+import { descriptionCount, ListingForm, type ListingValues } from './listing-form';
+import { NEW_LISTING_VALUES } from './new-listing';
 
 const categories = [
   { value: 'education', label: 'Education' },

@@ -34,19 +34,6 @@ export interface ListingValues {
   backendKind: 'hosted' | 'http';
 }
 
-/** A new listing's form: empty, in English, under CC BY 4.0, answered by the hosted engine. */
-export const NEW_LISTING_VALUES: ListingValues = {
-  title: '',
-  summary: '',
-  description: '',
-  category: '',
-  tags: '',
-  language: 'en',
-  licence: 'CC BY 4.0',
-  sampleQuestions: '',
-  backendKind: 'hosted',
-};
-
 const LANGUAGES = [
   ['en', 'English'],
   ['es', 'Spanish'],
