@@ -44,10 +44,10 @@ export async function register(): Promise<void> {
   // Each domain registers its job handlers, then the worker takes their queues' jobs.
   const { registerContentJobs } = await import('./lib/engine');
   registerContentJobs();
-  // Email delivery over SMTP (lib/platform/mail.ts) and usage-alert webhooks (lib/routing/alert-webhooks.ts).
+  // Email delivery over SMTP (lib/platform/mail.ts) and usage-alert webhooks (lib/alerts/webhooks.ts).
   const { registerMailJobs } = await import('./lib/platform/mail');
   registerMailJobs();
-  const { registerAlertJobs } = await import('./lib/routing');
+  const { registerAlertJobs } = await import('./lib/alerts');
   registerAlertJobs();
   // A replaced plan's Stripe subscriptions move to the new price from their next invoice (lib/billing/plan-replacement.ts).
   const { registerBillingJobs } = await import('./lib/billing');

@@ -5,7 +5,7 @@ import { waitForMail } from './support/mail';
 import { snapAtBothWidths } from './support/screenshots';
 
 /**
- * Accounts that recover and alerts before the cap (issue 17, docs/api.md §11.3 and §11.4), as a buyer lives them: sign up,
+ * Accounts that recover and alerts before the cap, as a buyer lives them: sign up,
  * find that an unconfirmed account cannot buy, confirm through the email that arrived at the run's SMTP server, buy in
  * test mode, get the 80% alert by email, forget the password and reset it, sign in with the new one. Every new page
  * is scanned with axe and photographed at 1366 and 390 px (e2e/artifacts/screenshots/recovery-*.png).

@@ -4,7 +4,7 @@ import { signUp } from './support/auth';
 import { snapAtBothWidths } from './support/screenshots';
 
 /**
- * The operator's page (issue 15): suspend a listing with a reason, see it recorded, restore it. It runs in the
+ * The operator's page: suspend a listing with a reason, see it recorded, restore it. It runs in the
  * "alone" project (playwright.config.ts): a suspended listing leaves the catalogue, which specs running beside it
  * would see.
  */

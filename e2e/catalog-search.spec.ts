@@ -4,7 +4,7 @@ import { expectNoSeriousA11yViolations } from './support/a11y';
 import { listViaApi } from './support/pages';
 
 /**
- * Catalogue search that finds (issue 17, item 1) on the seeded catalogue: a search typed with a typo offers "Did you
+ * Catalogue search that finds on the seeded catalogue: a search typed with a typo offers "Did you
  * mean", whose link gives the corrected search in relevance order; the category and tag counts follow the search;
  * "Skip to results" takes a keyboard user past the filters; all of it without JavaScript too. axe-clean (scanned with
  * JavaScript on: axe runs in the page); screenshots

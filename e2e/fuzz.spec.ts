@@ -8,7 +8,7 @@ import { closeWire } from '../test/fuzz/wire';
 import type { AppServer } from './support/app-server';
 
 /**
- * The fuzz in every `npm test` (issue 13): a few thousand seeded malformed requests over every route handler, page,
+ * The fuzz in every `npm test`: a few thousand seeded malformed requests over every route handler, page,
  * form and server action of a real `npm start` server (paths, encodings, methods, headers, bodies, raw bytes). It
  * fails on any 500, any undocumented 5xx, any error under /api, /kb or /dify that is not a JSON error body with its
  * X-Request-Id, or a server that stops answering. A new seed every run, printed with the line that replays a

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { newAccount, signUp } from './support/auth';
 
 /**
- * The listing editor's messages (issue 32, item 4): a refused save puts each message under its field; a message goes
+ * The listing editor's messages: a refused save puts each message under its field; a message goes
  * as soon as its field is fixed, stays (or comes back) while the field is still wrong, and the summary at the top
  * counts the fields left. Keyboard only once the form is open.
  */

@@ -89,7 +89,7 @@ test('an outside callback URL is ignored (no open redirect)', async ({ page, bas
   // The fallback destination is the account dashboard on this site.
   expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
   expect(new URL(page.url()).pathname).toBe('/account');
-  // Signed in, the sign-in page sends the visitor on at once: issue 13's payload (`/\t/evil.example`, which a browser
+  // Signed in, the sign-in page sends the visitor on at once: the open-redirect payload (`/\t/evil.example`, which a browser
   // reads as //evil.example) and its relatives stay on this site.
   for (const callbackUrl of ['%2F%09%2Fevil.example', '%2F%5Cevil.example', '%2F..%2F%2Fevil.example', '%2F%0A%2Fevil.example']) {
     await page.goto(`/signin?callbackUrl=${callbackUrl}`);

@@ -6,7 +6,7 @@ import { subscribeThroughCli, verifiedBuyer as signedInBuyer } from './support/b
 import { listViaApi, publisherPathOf } from './support/pages';
 
 /**
- * Every page fits a phone (issue 17 item 2): at 390 px no page scrolls sideways (`scrollWidth ≤ innerWidth`).
+ * Every page fits a phone: at 390 px no page scrolls sideways (`scrollWidth ≤ innerWidth`).
  * The pages are DISCOVERED from app/ (every page.tsx, route groups dropped), so a page added later is measured
  * without editing this file; a dynamic segment is filled from ROUTE_VALUES, and a route this file cannot fill fails
  * the test with the line to add. A signed-in buyer with a subscription and two keys visits them all.
@@ -110,7 +110,7 @@ async function measure(page: Page): Promise<{ scrollWidth: number; innerWidth: n
   });
 }
 
-/** Pages photographed at both widths and scanned with axe on the phone (the pages issue 17 added), by file name. */
+/** Pages photographed at both widths and scanned with axe on the phone, by file name. */
 const SHOTS = (f: Fixture): [string, string][] => [
   ['legal-terms', '/terms'],
   ['legal-privacy', '/privacy'],

@@ -5,7 +5,7 @@ import { newAccount, signUp } from './support/auth';
 import { snapAtBothWidths } from './support/screenshots';
 
 /**
- * The publisher's whole journey (issue 15), one account from start to payout: it follows "Publish" from the header,
+ * The publisher's whole journey, one account from start to payout: it follows "Publish" from the header,
  * becomes a publisher and creates a listing with the keyboard alone, uploads three documents (one PDF) and watches
  * them become ready, asks a question as a buyer would, adds a free and a paid plan and publishes; a second account
  * finds the listing in the catalogue, buys the paid plan in the test checkout and queries it with its key; the

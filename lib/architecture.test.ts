@@ -17,6 +17,7 @@ const LAYERS: Record<string, number> = {
   limits: 1,
   site: 1,
   subscriptions: 2,
+  alerts: 2,
   accounts: 2,
   catalog: 3,
   billing: 3,

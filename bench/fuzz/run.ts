@@ -1,5 +1,5 @@
 /**
- * The full fuzz (issue 13): at least 10,000 seeded malformed requests against a real `npm start` server (the
+ * The full fuzz: at least 10,000 seeded malformed requests against a real `npm start` server (the
  * production build, seeded, on a scratch PostgreSQL database: test/fuzz/server.ts), with the checks of the
  * Playwright spec e2e/fuzz.spec.ts, which runs a few thousand of the same cases in every `npm test`.
  *

@@ -1,5 +1,5 @@
 /**
- * Gateway benchmark (issue 3 §9). One run measures, on one build and one database:
+ * Gateway benchmark. One run measures, on one build and one database:
  *   (a)  POST /kb/{id}/query on `npm start`'s server (scripts/serve.mjs: the gateway's fast lane) against a local
  *        instant publisher (keys, limits, metering, routing),
  *   (a2) the same request through Next's route handler (a bare `next start` of the same build: the path before the

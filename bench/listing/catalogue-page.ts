@@ -1,5 +1,5 @@
 /**
- * The catalogue PAGE's search at 100,000 knowledge bases (issue 17): what `searchCatalog` (lib/catalog) runs for
+ * The catalogue PAGE's search at 100,000 knowledge bases: what `searchCatalog` (lib/catalog) runs for
  * app/(marketplace)/knowledge-bases, which the public API does not (facet counts, the typo fallback), timed through
  * the lib function itself on PostgreSQL: the prefix-stem lookup, then the page (relevance ranks every match) and the
  * facet statement concurrently, and for a search that finds nothing the trigram suggestion and the suggestion's page.

@@ -15,7 +15,7 @@ export const LISTING_MATRIX: [label: string, queryString: string][] = [
   ['deep page 2000 (popular)', 'page=2000'],
   ['deep page 2000 (sort=new)', 'sort=new&page=2000'],
   ['pageSize=50, page 100', 'pageSize=50&page=100'],
-  // sort=relevance (issue 17) ranks every match before paging: the broadest searches are its worst case.
+  // sort=relevance ranks every match before paging: the broadest searches are its worst case.
   ['relevance: one common word', 'query=climate&sort=relevance'],
   ['relevance: prefix of last word', 'query=constit&sort=relevance'],
   ['relevance + category + tag', 'query=climate&category=policy&tags=governance&sort=relevance'],

@@ -1,5 +1,5 @@
 /**
- * Listing benchmark (issue 2): a fresh database on the PostgreSQL server, 100,000 knowledge bases, the REAL route
+ * Listing benchmark: a fresh database on the PostgreSQL server, 100,000 knowledge bases, the REAL route
  * handler of GET /api/marketplace/knowledge-bases behind a minimal node:http server, and next to it the very same SQL
  * (built by lib/catalog's buildListingQueries) run directly through node-postgres in the same run.
  *

@@ -1,5 +1,5 @@
 /**
- * The public listing through the REAL `npm start` server (scripts/serve.mjs, one build), issue 13 item 5:
+ * The public listing through the REAL `npm start` server (scripts/serve.mjs, one build):
  *
  * Throughput rows, interleaved in 2-second slices after a shared warm-up (the method of bench/gateway):
  *   listing  GET /api/marketplace/knowledge-bases, cycling through the 13 requests of LISTING_MATRIX (searches,

@@ -6,6 +6,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from './form-state';
+import { FormError } from '@/components/ui/alert';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -62,11 +63,7 @@ export function BackendForm({
     // The secrets are controlled fields: React's reset after a refused save would otherwise empty them.
     <form action={formAction} onReset={(event) => event.preventDefault()} className="grid max-w-2xl gap-4" noValidate>
       <input type="hidden" name="kbId" value={kbId} />
-      {state.message ? (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
-          {state.message}
-        </p>
-      ) : null}
+      <FormError message={state.message} />
       <Field
         label="Endpoint URL"
         name="endpointUrl"

@@ -3,22 +3,13 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { LISTING_LIMITS } from '@/lib/publishing';
 import { descriptionCount, ListingForm, type ListingValues } from './listing-form';
+import { NEW_LISTING_VALUES } from './new-listing';
 
 const categories = [
   { value: 'education', label: 'Education' },
   { value: 'research', label: 'Research' },
 ];
-const initial: ListingValues = {
-  title: '',
-  summary: '',
-  description: '',
-  category: '',
-  tags: '',
-  language: 'en',
-  licence: 'CC BY 4.0',
-  sampleQuestions: '',
-  backendKind: 'hosted',
-};
+const initial = NEW_LISTING_VALUES;
 const render = (values: Partial<ListingValues>) =>
   renderToStaticMarkup(
     createElement(ListingForm, {

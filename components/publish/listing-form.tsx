@@ -9,6 +9,7 @@ import type { FormState } from './form-state';
 import { MarkdownText } from '@/components/marketplace/markdown';
 import type { Category } from '@/lib/catalog';
 import type { ListingLimits } from '@/lib/publishing';
+import { FormError } from '@/components/ui/alert';
 
 /**
  * How much of the description's room is used. The field stops at its limit, and a paste beyond it is cut without a
@@ -136,11 +137,7 @@ export function ListingForm({
       >
         {formToken ? <input type="hidden" name="formToken" value={formToken} /> : null}
         {kbId ? <input type="hidden" name="kbId" value={kbId} /> : null}
-        {state.message ? (
-          <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
-            {state.message}
-          </p>
-        ) : null}
+        <FormError message={state.message} />
         {Object.keys(e).length > 0 ? (
           <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
             Nothing was saved: please correct the {Object.keys(e).length === 1 ? 'field' : `${Object.keys(e).length} fields`} marked below.

@@ -5,6 +5,7 @@ import { Field } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from './form-state';
 import type { PlanLimits } from '@/lib/publishing';
+import { FormError } from '@/components/ui/alert';
 
 export interface PlanValues {
   name: string;
@@ -54,11 +55,7 @@ export function PlanForm({
       {formToken ? <input type="hidden" name="formToken" value={formToken} /> : null}
       <input type="hidden" name="kbId" value={kbId} />
       {planId ? <input type="hidden" name="planId" value={planId} /> : null}
-      {state.message ? (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
-          {state.message}
-        </p>
-      ) : null}
+      <FormError message={state.message} />
       {note ? <p className="text-sm text-slate-700">{note}</p> : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <Field

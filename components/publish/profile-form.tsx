@@ -5,6 +5,7 @@ import { Field, TextAreaField as TextArea } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from './form-state';
 import type { ProfileLimits } from '@/lib/publishing';
+import { FormError } from '@/components/ui/alert';
 
 export interface ProfileValues {
   name: string;
@@ -34,11 +35,7 @@ export function ProfileForm({
   return (
     <form action={formAction} className="grid max-w-2xl gap-5" noValidate>
       {formToken ? <input type="hidden" name="formToken" value={formToken} /> : null}
-      {state.message ? (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
-          {state.message}
-        </p>
-      ) : null}
+      <FormError message={state.message} />
       <Field
         label="Publisher name"
         name="name"

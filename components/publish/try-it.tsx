@@ -24,12 +24,15 @@ export function TryIt({
   submitLabel,
   defaultQuestion = '',
   fixedQuestion,
+  maxQueryChars,
 }: {
   endpoint: string;
   label: string;
   submitLabel: string;
   defaultQuestion?: string;
   fixedQuestion?: string;
+  /** The gateway's limit on a question (MAX_QUERY_CHARS), handed down by the server page. */
+  maxQueryChars: number;
 }) {
   const id = useId();
   const [question, setQuestion] = useState(defaultQuestion);
@@ -70,7 +73,7 @@ export function TryIt({
             value={question}
             onChange={(event) => setQuestion(event.target.value)}
             required
-            maxLength={2000}
+            maxLength={maxQueryChars}
             className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm"
           />
         </div>

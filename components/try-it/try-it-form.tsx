@@ -21,6 +21,7 @@ export function TryItForm({
   action,
   costNote,
   sampleQuestions,
+  maxQueryChars,
   disabled = false,
 }: {
   kbId: string;
@@ -28,6 +29,8 @@ export function TryItForm({
   /** What asking costs, as it stands when the page is drawn. */
   costNote: string;
   sampleQuestions: string[];
+  /** The gateway's limit on a question (MAX_QUERY_CHARS), handed down by the server component. */
+  maxQueryChars: number;
   /** The allowance is used up: the form stays visible, asking is off. */
   disabled?: boolean;
 }) {
@@ -73,7 +76,7 @@ export function TryItForm({
         <textarea
           id="try-it-query"
           name="query"
-          maxLength={2000}
+          maxLength={maxQueryChars}
           rows={3}
           // The first sample question is ready to send, so a visitor sees an answer with one click.
           defaultValue={state.status === 'idle' ? (sampleQuestion ?? '') : state.query}

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { MAX_QUERY_CHARS } from '@/lib/gateway';
 import type { SubscriberStanding } from '@/lib/subscriptions';
 import { previewCostNote, subscriberCostNote } from './notes';
 import { TryItForm, type TryItAction } from './try-it-form';
@@ -41,7 +42,15 @@ export function TryItSection({
       </p>
     );
   } else if (standing) {
-    body = <TryItForm kbId={kbId} action={actions.subscriber} costNote={subscriberCostNote(standing.usage)} sampleQuestions={sampleQuestions} />;
+    body = (
+      <TryItForm
+        kbId={kbId}
+        action={actions.subscriber}
+        costNote={subscriberCostNote(standing.usage)}
+        sampleQuestions={sampleQuestions}
+        maxQueryChars={MAX_QUERY_CHARS}
+      />
+    );
   } else if (preview) {
     body = (
       <TryItForm
@@ -49,6 +58,7 @@ export function TryItSection({
         action={actions.preview}
         costNote={previewCostNote(preview)}
         sampleQuestions={sampleQuestions}
+        maxQueryChars={MAX_QUERY_CHARS}
         disabled={preview.remaining === 0}
       />
     );

@@ -29,3 +29,13 @@ export function Alert({
     </div>
   );
 }
+
+/** A form's refusal above its fields, announced when it appears; nothing when there is none. */
+export function FormError({ message }: { message?: string }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
+      {message}
+    </p>
+  );
+}

@@ -53,11 +53,7 @@ function FieldShell({
 export function Field({ label, name, error, hint, className, ...input }: InputHTMLAttributes<HTMLInputElement> & FieldLabels) {
   return (
     <FieldShell
-      label={label}
-      name={name}
-      error={error}
-      hint={hint}
-      className={className}
+      {...{ label, name, error, hint, className }}
       id={input.id}
       control={(aria) => <input name={name} className={controlClass(error)} {...aria} {...input} id={aria.id} />}
     />
@@ -68,11 +64,7 @@ export function Field({ label, name, error, hint, className, ...input }: InputHT
 export function TextAreaField({ label, name, error, hint, className, ...input }: TextareaHTMLAttributes<HTMLTextAreaElement> & FieldLabels) {
   return (
     <FieldShell
-      label={label}
-      name={name}
-      error={error}
-      hint={hint}
-      className={className}
+      {...{ label, name, error, hint, className }}
       id={input.id}
       control={(aria) => <textarea name={name} className={controlClass(error)} {...aria} {...input} id={aria.id} />}
     />

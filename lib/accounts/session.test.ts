@@ -14,7 +14,7 @@ describe('safeReturnPath', () => {
     [42, '/account'],
   ])('%j → %s', (input, expected) => expect(safeReturnPath(input)).toBe(expected));
 
-  // The payloads of issue 13 and their relatives: each would leave the site once a browser reads the Location.
+  // Open-redirect payloads and their relatives: each would leave the site once a browser reads the Location.
   it.each([
     '/\t/evil.example',
     '/\t\t/evil.example',

@@ -3,23 +3,16 @@ import { UNKNOWN_ADDRESS } from '@/lib/platform/client-address';
 import { getEnv } from '@/lib/platform/env';
 
 /**
- * Brute-force and abuse limits for password sign-in and sign-up, on the shared rate-limiter interface (lib/limits), so
- * with REDIS_URL or Upstash set the counts hold across every instance; in-process otherwise.
+ * Brute-force and abuse limits for password sign-in and sign-up, on the shared rate-limiter interface (lib/limits),
+ * so with Redis or Upstash the counts hold across instances. Every attempt is COUNTED BEFORE its password is checked,
+ * with the limiter's atomic consume: N concurrent guesses get exactly the limit's worth of checks (counting failures
+ * afterwards let 200 concurrent guesses through a limit of 5 as 14).
  *
- * Every attempt is COUNTED BEFORE its password is checked, and the limiter's consume is atomic on all three backends:
- * N concurrent guesses get exactly the limit's worth of password checks, never more (checking first and counting
- * failures afterwards let 200 concurrent guesses through a limit of 5 as 14). Successful attempts count too; a person
- * signs in once, not five times a minute.
- *
- * Sign-in attempts are counted per account AND client address, in tiers whose windows grow, so the wait grows with the
- * guessing: 5 a minute, 10 per 15 minutes, 20 per 4 hours, 40 a day. Someone guessing from their own address cannot
- * lock the owner out at another address. One address also has a ceiling across all accounts (30 a minute, 200 an hour),
- * so it cannot spray a common password over many accounts. What this leaves open: guesses spread over many addresses
- * (a botnet) get their tiers each; argon2id and the 10-character minimum are the defence there.
- *
- * When the client's address is unknown (no `npm start` in front: lib/platform/client-address.ts) the per-address
- * ceilings are skipped, since one shared bucket would let anyone stop every sign-in, and the per-account tiers then
- * hold per account.
+ * Sign-in is counted per account AND address, in tiers whose windows grow with the guessing (5 a minute up to 40 a
+ * day), so a guesser cannot lock the owner out elsewhere; one address also has a ceiling across all accounts against
+ * spraying one password. Guesses spread over many addresses get their tiers each: argon2id and the 10-character
+ * minimum are the defence there. With no trustworthy client address the per-address ceilings are skipped, since one
+ * shared bucket would let anyone stop every sign-in.
  */
 export interface SignInLimits {
   /** Attempts at one account from one address: each rule must hold. */

@@ -145,22 +145,25 @@ async function ensureStripeCustomer(db: Executor, stripe: Stripe, userId: string
   return again?.customer ?? customer.id;
 }
 
-/** Subscribes to a free plan without payment (Stripe or not): subscription + live key + parked reveal, in one transaction. */
-async function activateFreePlan(
-  db: Executor,
-  input: { userId: string; planId: string },
-): Promise<{ ok: true; handoffId: string } | { ok: false; code: string }> {
-  return db.transaction(async (tx) => {
-    const purchase = await purchaseSubscription(tx, { userId: input.userId, planId: input.planId, mode: 'live' });
-    if (!purchase.ok) return { ok: false, code: purchase.code === 'conflict' ? 'already_subscribed' : purchase.code };
-    const handoffId = await parkIssuedKey(tx, {
-      userId: input.userId,
-      subscriptionId: purchase.subscription.id,
-      keyId: purchase.key.id,
-      plaintext: purchase.key.plaintext,
-    });
-    return { ok: true, handoffId };
+/** Subscription + key + parked reveal, in the caller's transaction; a live subscription already there is `already_subscribed`. */
+async function purchaseAndPark(
+  tx: Executor,
+  input: { userId: string; planId: string; mode: 'live' | 'test' },
+): Promise<{ ok: true; handoffId: string; subscriptionId: string } | { ok: false; code: string }> {
+  const purchase = await purchaseSubscription(tx, input);
+  if (!purchase.ok) return { ok: false, code: purchase.code === 'conflict' ? 'already_subscribed' : purchase.code };
+  const handoffId = await parkIssuedKey(tx, {
+    userId: input.userId,
+    subscriptionId: purchase.subscription.id,
+    keyId: purchase.key.id,
+    plaintext: purchase.key.plaintext,
   });
+  return { ok: true, handoffId, subscriptionId: purchase.subscription.id };
+}
+
+/** Subscribes to a free plan without payment (Stripe or not), in one transaction. */
+function activateFreePlan(db: Executor, input: { userId: string; planId: string }) {
+  return db.transaction((tx) => purchaseAndPark(tx, { ...input, mode: 'live' }));
 }
 
 export type TestPurchaseResult =
@@ -179,17 +182,7 @@ export async function completeTestPurchase(
   if (options.stripeConfigured ?? Boolean(getEnv().STRIPE_SECRET_KEY)) return { ok: false, code: 'stripe_configured' };
   const plan = await findPurchasablePlan(db, input.planId);
   if (!plan) return { ok: false, code: 'invalid_plan' };
-  return db.transaction(async (tx) => {
-    const purchase = await purchaseSubscription(tx, { userId: input.userId, planId: plan.planId, mode: 'test' });
-    if (!purchase.ok) return { ok: false, code: purchase.code === 'conflict' ? 'already_subscribed' : purchase.code };
-    const handoffId = await parkIssuedKey(tx, {
-      userId: input.userId,
-      subscriptionId: purchase.subscription.id,
-      keyId: purchase.key.id,
-      plaintext: purchase.key.plaintext,
-    });
-    return { ok: true, handoffId, subscriptionId: purchase.subscription.id };
-  });
+  return db.transaction((tx) => purchaseAndPark(tx, { userId: input.userId, planId: plan.planId, mode: 'test' }));
 }
 
 /**

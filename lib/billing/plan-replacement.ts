@@ -8,16 +8,13 @@ import { setStripeSubscriptionPlan } from './plan-change';
 import { getStripe, type Stripe } from './stripe';
 
 /**
- * A replaced plan's Stripe subscriptions (docs/api.md §9.2). When a publisher changes the terms of a plan that has
- * subscribers, lib/publishing/plans.ts creates the replacement row and gives each live subscription the replacement
- * as its scheduled plan (`pending_plan_id`, the mechanism of a downgrade at renewal, §5.4), which becomes its plan
- * with the next paid period (`applyStripePeriod` on invoice.paid). Stripe must bill that period at the new price, so
- * the same transaction enqueues one durable job per Stripe-managed subscription that moves its Stripe item to the
- * replacement's price with `proration_behavior: none`: nothing is charged now, the next invoice charges the new
- * price. The job is idempotent (a dedupe key per subscription and plan for the queue, the same for Stripe's
- * idempotency key, and a check of the item's current price before any change), and it never undoes a change the
- * buyer made since: it acts only while the subscription is still bound for this plan and Stripe still bills a plan
- * that the replacement chain leads from.
+ * A replaced plan's Stripe subscriptions (docs/api.md §9.2). When a publisher changes the terms of a plan with
+ * subscribers, lib/publishing/plans.ts gives each live subscription the replacement as its scheduled plan
+ * (`pending_plan_id`, as a downgrade at renewal), which becomes its plan with the next paid period. Stripe must bill
+ * that period at the new price, so the same transaction enqueues one job per Stripe-managed subscription that moves
+ * its item to the replacement's price with `proration_behavior: none` (nothing charged now). The job is idempotent
+ * (dedupe key, Stripe idempotency key, a check of the item's price first) and never undoes a change the buyer made
+ * since: it acts only while the subscription is still bound for this plan.
  */
 
 export const STRIPE_PLAN_MOVE_QUEUE = 'billing.stripe_plan_move';

@@ -1,33 +1,19 @@
 import type { Executor } from '@/db/client';
 import { getDatabaseHandle } from '@/lib/platform/db';
 import { queryFacets, type CatalogFacets } from './facets';
-import {
-  completeRelevancePage,
-  envelope,
-  queryPage,
-  resolveListingSearch,
-  toCard,
-  withCardFacts,
-  withSearchPlanner,
-  type KnowledgeBaseCard,
-  type Listing,
-} from './listing';
+import { toCard, withCardFacts, type KnowledgeBaseCard } from './cards';
+import { completeRelevancePage, envelope, queryPage, resolveListingSearch, withSearchPlanner, type Listing } from './listing';
 import type { ListingParams } from './params';
 import { catalogServing } from './public-answers';
 import { searchSomeWords, wordsWithMatches } from './some-words';
 import { suggestSearch } from './suggest';
 
 /**
- * The catalogue page's search (issue 17; app/(marketplace)/knowledge-bases): the listing's cards with the facet
- * counts of the same search and filters (facets.ts: its one statement replaces the count, run concurrently with the
- * page), and typo tolerance: a search that finds fewer than THIN_RESULTS is offered the nearest catalogue words
- * (suggest.ts); when it finds nothing at all and the suggestion finds something, the suggestion's results are shown
- * (`showingSuggestion`) and the page says so. The public API answers exactly what was asked (docs/api.md §14).
- *
- * Facets cost what counting every match costs, several times over (facets.ts); on the process database they are
- * kept in the catalogue's result cache (public-answers.ts: same time to live as the API's answers, same memory
- * budget, cleared by clearCatalogCache), so the landing page and popular searches count once per time to live. The
- * page's rows are read every time. With an explicit `db` (tests, benchmarks) nothing is cached.
+ * The catalog page's search (app/(marketplace)/knowledge-bases): the listing's cards, the facet counts of the same
+ * search (facets.ts, whose one statement replaces the count), a "Did you mean" for a search that finds little
+ * (suggest.ts), and the most-words results when nothing matches every word (some-words.ts). The public API answers
+ * exactly what was asked (docs/api.md §14). Facets are costly, so on the process database they share the catalog's
+ * result cache (public-answers.ts); the page's rows are read every time.
  */
 const THIN_RESULTS = 3;
 

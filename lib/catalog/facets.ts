@@ -5,22 +5,11 @@ import { CATEGORIES, type Category, type ListingParams } from './params';
 import { listingConditions, type ListingSearch } from './listing';
 
 /**
- * Facet counts of the catalogue page (issue 17): how many results each category tab and each tag chip gives,
- * following the current search and filters, in ONE statement that also yields the total (it replaces the count).
- *
- * - A category's count: the search and the selected tags, in that category (the category filter itself left out, so
- *   every tab says what choosing it gives; the selected tab's count is the total).
- * - A language's count: the same with the category and the tags, the language filter itself left out (the language
- *   select offers only languages that give something, each with what choosing it gives).
- * - Tags: the tags of the current results (search, selected tags, category), each with the number of results it
- *   leaves when added to the selected tags (AND): a selected tag counts the total. Tags no result carries are not
- *   listed: a chip is an action that always finds something.
- *
- * The matches of the search and the selected tags are read once (`m`, materialised: category and tags of each
- * match); both aggregates read it. Tags are unnested in the select list (a ProjectSet), about twice as fast as a
- * lateral unnest in FROM at 100,000 rows. The cost grows with the matches (a search's, or the whole catalogue's with no
- * search): bench/listing/README.md, "The catalogue page". The page serves facets through the catalogue's result
- * cache (catalogue-page.ts). Not part of the public listing response, whose envelope is fixed (docs/api.md §14).
+ * Facet counts of the catalog page, in ONE statement that also yields the total (it replaces the count). Each
+ * category and language count leaves its own filter out, so a tab or an option says what choosing it gives; a tag
+ * counts the results it leaves when added to the selected tags, and tags no result carries are not listed (a chip
+ * always finds something). The matches are read once (`m`, materialised) for both aggregates; the cost grows with
+ * the matches (bench/listing/README.md, "The catalogue page"). Not part of the public listing (docs/api.md §14).
  */
 export interface CatalogFacets {
   /** Every category in the enum's order, 0 when nothing matches there. */

@@ -1,38 +1,22 @@
-import { and, arrayContains, asc, eq, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Executor } from '@/db/client';
-import { catalogSearch, catalogWords, knowledgeBases, plans, publishers } from '@/db/schema';
-import { itemAt } from '@/lib/platform/arrays';
-import { CATEGORIES, type Category, type ListingParams } from './params';
+import { catalogSearch, catalogWords, knowledgeBases, publishers } from '@/db/schema';
+import type { ListingParams } from './params';
 import { getDb } from '@/lib/platform/db';
-import { isCleanId } from '@/lib/platform/text-input';
 import { anyWordTsquery, isOneWordSearch, matchSearchVector, parseSearchTerms, searchTsquery, startsWithPattern, type SearchTerms } from './search-query';
-import { toPlanView } from '@/lib/subscriptions';
-import type { KnowledgeBaseDetail, KnowledgeBaseListItem } from './schemas';
+import { listColumns, toCard, toListItem, withCardFacts, type KnowledgeBaseCard, type ListRow } from './cards';
+import type { KnowledgeBaseListItem } from './schemas';
+import { itemAt } from '@/lib/platform/arrays';
 
-export type { KnowledgeBaseDetail, KnowledgeBaseListItem };
+export type { KnowledgeBaseListItem };
 
 export { parseListingParams, type ListingParams } from './params';
 
 /**
- * The public catalogue (docs/api.md §2): the listing with its filters, total and stable orders; the detail of one
- * knowledge base; and small reads for the marketplace pages (publisher page, filter chips). Only `published`
- * knowledge bases are ever visible here. Every object leaving this module passes an explicit mapper.
+ * The public catalog listing (docs/api.md §2): filters, search, an exact total and stable orders, read from the
+ * catalog_search projection so a deep page or a broad search stays an index read.
  */
-
-// ── views ────────────────────────────────────────────────────────────────────────────────────────────
-
-interface PublisherRef {
-  name: string;
-  slug: string;
-}
-
-/** A listing item for the marketplace pages: the same fields, with the publisher's slug for its page link. */
-export interface KnowledgeBaseCard extends Omit<KnowledgeBaseListItem, 'publisher'> {
-  publisher: PublisherRef;
-  /** Price, language and size (withCardFacts); absent in the listing editor's preview. */
-  facts?: CardFacts;
-}
 
 export interface Listing<T> {
   items: T[];
@@ -42,76 +26,9 @@ export interface Listing<T> {
   totalPages: number;
 }
 
-/** The detail plus what a page needs beyond the API (publisher link, creation date, the most chosen plan). */
-export interface KnowledgeBaseView extends KnowledgeBaseDetail {
-  publisherRef: PublisherRef;
-  createdAt: string;
-  /** The plan with strictly the most active subscribers, or null (no subscriber yet, or a tie): "Most chosen" is earned. */
-  mostChosenPlanId: string | null;
-}
-
-export interface PublisherView {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  websiteUrl: string | null;
-  /** Published knowledge bases only. */
-  knowledgeBasesCount: number;
-}
-
-// ── mappers ──────────────────────────────────────────────────────────────────────────────────────────
-
-const listColumns = {
-  id: knowledgeBases.id,
-  title: knowledgeBases.title,
-  publisherName: publishers.name,
-  publisherSlug: publishers.slug,
-  summary: knowledgeBases.summary,
-  category: knowledgeBases.category,
-  tags: knowledgeBases.tags,
-  subscribersCount: knowledgeBases.subscribersCount,
-  queryVolume: knowledgeBases.queryVolume,
-  updatedAt: knowledgeBases.updatedAt,
-};
-
-export type ListRow = {
-  id: string;
-  title: string;
-  publisherName: string;
-  publisherSlug: string;
-  summary: string;
-  category: Category;
-  tags: string[];
-  subscribersCount: number;
-  queryVolume: number;
-  updatedAt: Date;
-};
-
-function toListItem(row: ListRow): KnowledgeBaseListItem {
-  return {
-    id: row.id,
-    title: row.title,
-    publisher: row.publisherName,
-    summary: row.summary,
-    category: row.category,
-    tags: [...row.tags],
-    subscribersCount: Number(row.subscribersCount),
-    queryVolume: Number(row.queryVolume),
-    updatedAt: new Date(row.updatedAt).toISOString(),
-  };
-}
-
-export function toCard(row: ListRow): KnowledgeBaseCard {
-  const { publisher: _name, ...rest } = toListItem(row);
-  return { ...rest, publisher: { name: row.publisherName, slug: row.publisherSlug } };
-}
-
-// ── the listing ──────────────────────────────────────────────────────────────────────────────────────
-
 /**
  * A parsed search: its words, plus the stems of catalogue words that begin with the last word but whose stem does
- * not ("constitutio" → "constitut"; see catalogWords in db/schema.ts). `null` terms: the text has no word at all.
+ * not ("constitutio" → "constitut"; see catalogWords in db/schema/catalog.ts). `null` terms: the text has no word at all.
  */
 export interface ListingSearch {
   terms: SearchTerms | null;
@@ -164,7 +81,7 @@ export function listingConditions(params: Pick<ListingParams, 'category' | 'tags
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-// `DESC NULLS LAST` exactly as the indexes in db/schema.ts are declared: a bare `DESC` means NULLS FIRST, and that
+// `DESC NULLS LAST` exactly as the indexes in db/schema/catalog.ts are declared: a bare `DESC` means NULLS FIRST, and that
 // mismatch alone stops PostgreSQL from reading the index in order (the columns are NOT NULL, so results are equal).
 const descNullsLast = (column: AnyColumn) => sql`${column} desc nulls last`;
 
@@ -295,7 +212,7 @@ function effectiveSort(sort: ListingParams['sort'], search: ListingSearch | null
 }
 
 /** The listing's order on knowledge_bases itself (publisher pages). */
-const listingOrder = (sort: ListingParams['sort']) => orderBy(sort, knowledgeBases, knowledgeBases.id);
+export const listingOrder = (sort: ListingParams['sort']) => orderBy(sort, knowledgeBases, knowledgeBases.id);
 
 /**
  * The two statements of one listing request (exported so bench/listing can run the very same SQL through pg).
@@ -401,201 +318,4 @@ export async function listKnowledgeBases(params: ListingParams, db?: Executor): 
 export async function listKnowledgeBaseCards(params: ListingParams, db?: Executor): Promise<Listing<KnowledgeBaseCard>> {
   const { rows, total } = await queryListing(params, db);
   return envelope(await withCardFacts(db ?? (await getDb()), rows.map(toCard)), total, params);
-}
-
-// ── one knowledge base ───────────────────────────────────────────────────────────────────────────────
-
-/** The published knowledge base with its active plans, or null (unknown, draft, suspended, archived). */
-export async function getKnowledgeBaseView(id: string, db?: Executor): Promise<KnowledgeBaseView | null> {
-  if (!isCleanId(id)) return null; // no knowledge base has it, and PostgreSQL would refuse a NUL (docs/api.md §7.2)
-  const executor = db ?? (await getDb());
-  const [row] = await executor
-    .select({
-      ...listColumns,
-      description: knowledgeBases.description,
-      documentsCount: knowledgeBases.documentsCount,
-      language: knowledgeBases.language,
-      licence: knowledgeBases.licence,
-      sampleQuestions: knowledgeBases.sampleQuestions,
-      createdAt: knowledgeBases.createdAt,
-    })
-    .from(knowledgeBases)
-    .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
-    .where(and(eq(knowledgeBases.id, id), eq(knowledgeBases.status, 'published')))
-    .limit(1);
-  if (!row) return null;
-  const planRows = await executor
-    .select()
-    .from(plans)
-    .where(and(eq(plans.kbId, id), eq(plans.active, true)))
-    .orderBy(asc(plans.sortOrder), asc(plans.queriesPerPeriod), asc(plans.id));
-  const chosen = (
-    await executor.execute(sql`
-      select plan_id, count(*)::int as n from subscriptions where kb_id = ${id} and status = 'active'
-      group by plan_id order by n desc, plan_id limit 2`)
-  ).rows as Array<{ plan_id: string; n: number }>;
-  const [top, runnerUp] = chosen;
-  const mostChosenPlanId =
-    top && Number(top.n) > 0 && (!runnerUp || Number(top.n) > Number(runnerUp.n)) && planRows.some((p) => p.id === top.plan_id) ? top.plan_id : null;
-  return {
-    ...toListItem(row as ListRow),
-    description: row.description,
-    plans: planRows.map(toPlanView),
-    documentsCount: row.documentsCount,
-    language: row.language,
-    licence: row.licence,
-    sampleQuestions: Array.isArray(row.sampleQuestions) ? row.sampleQuestions.filter((q) => typeof q === 'string') : [],
-    publisherRef: { name: row.publisherName, slug: row.publisherSlug },
-    createdAt: row.createdAt.toISOString(),
-    mostChosenPlanId,
-  };
-}
-
-/** The public detail (docs/api.md §2.9): the nine list fields plus description, plans, documentsCount, language, licence, sampleQuestions. */
-export async function getKnowledgeBaseDetail(id: string, db?: Executor): Promise<KnowledgeBaseDetail | null> {
-  const view = await getKnowledgeBaseView(id, db);
-  if (!view) return null;
-  return toDetail(view);
-}
-
-export function toDetail(view: KnowledgeBaseView): KnowledgeBaseDetail {
-  return {
-    id: view.id,
-    title: view.title,
-    publisher: view.publisher,
-    summary: view.summary,
-    category: view.category,
-    tags: view.tags,
-    subscribersCount: view.subscribersCount,
-    queryVolume: view.queryVolume,
-    updatedAt: view.updatedAt,
-    description: view.description,
-    plans: view.plans,
-    documentsCount: view.documentsCount,
-    language: view.language,
-    licence: view.licence,
-    sampleQuestions: view.sampleQuestions,
-  };
-}
-
-// ── publisher page and filter chips ──────────────────────────────────────────────────────────────────
-
-export async function getPublisher(slug: string, db?: Executor): Promise<PublisherView | null> {
-  if (!isCleanId(slug)) return null; // docs/api.md §7.2
-  const executor = db ?? (await getDb());
-  const [row] = await executor
-    .select({
-      id: publishers.id,
-      slug: publishers.slug,
-      name: publishers.name,
-      description: publishers.description,
-      websiteUrl: publishers.websiteUrl,
-      // Written out: Drizzle leaves single-table columns unqualified, which the subquery would resolve to kb.id.
-      knowledgeBasesCount: sql<number>`(select count(*)::int from knowledge_bases kb where kb.publisher_id = publishers.id and kb.status = 'published')`,
-    })
-    .from(publishers)
-    // A publisher the operator suspended has no public page (docs/api.md §9.1).
-    .where(and(eq(publishers.slug, slug), isNull(publishers.suspendedAt)))
-    .limit(1);
-  if (!row) return null;
-  return {
-    id: row.id,
-    slug: row.slug,
-    name: row.name,
-    description: row.description,
-    websiteUrl: row.websiteUrl,
-    knowledgeBasesCount: Number(row.knowledgeBasesCount),
-  };
-}
-
-/** A publisher's published knowledge bases, most popular first (the listing's popular order). */
-export async function listPublisherKnowledgeBases(publisherSlug: string, db?: Executor): Promise<KnowledgeBaseCard[]> {
-  if (!isCleanId(publisherSlug)) return []; // docs/api.md §7.2
-  const executor = db ?? (await getDb());
-  const rows = await executor
-    .select(listColumns)
-    .from(knowledgeBases)
-    .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
-    .where(and(eq(publishers.slug, publisherSlug), eq(knowledgeBases.status, 'published')))
-    .orderBy(...listingOrder('popular'));
-  return withCardFacts(executor, (rows as ListRow[]).map(toCard));
-}
-
-/** Tags in use by published knowledge bases (catalog_search) with how many carry each; most used first, then alphabetical. */
-export async function listTagVocabulary(db?: Executor): Promise<{ tag: string; count: number }[]> {
-  const executor = db ?? (await getDb());
-  const result = await executor.execute(sql`
-    select tag, count(*)::int as count
-    from catalog_search, unnest(tags) as tag
-    group by tag
-    order by count desc, tag asc`);
-  return (result.rows as { tag: string; count: number }[]).map((r) => ({ tag: r.tag, count: Number(r.count) }));
-}
-
-/** Published knowledge bases per category, every category present (0 when empty), in the enum's order. */
-export async function categoryCounts(db?: Executor): Promise<{ category: Category; count: number }[]> {
-  const executor = db ?? (await getDb());
-  const rows = await executor
-    .select({ category: catalogSearch.category, count: sql<number>`count(*)::int` })
-    .from(catalogSearch)
-    .groupBy(catalogSearch.category);
-  const counts = new Map(rows.map((r) => [r.category, Number(r.count)]));
-  return CATEGORIES.map((category) => ({ category, count: counts.get(category) ?? 0 }));
-}
-
-/** The page rows of the given published knowledge bases, in no particular order (the caller orders them). */
-export async function rowsByIds(executor: Executor, ids: string[]): Promise<ListRow[]> {
-  if (ids.length === 0) return [];
-  return (await executor
-    .select(listColumns)
-    .from(knowledgeBases)
-    .innerJoin(publishers, eq(publishers.id, knowledgeBases.publisherId))
-    .where(and(inArray(knowledgeBases.id, ids), eq(knowledgeBases.status, 'published')))) as ListRow[];
-}
-
-/** What a catalogue card shows beyond the listing's nine fields: what is sold and in which language. */
-export interface CardFacts {
-  language: string;
-  documentsCount: number;
-  /** The cheapest active paid plan, or null when none is on sale. */
-  lowestPrice: { cents: number; currency: string } | null;
-  /** An active free plan is on sale. */
-  freePlan: boolean;
-}
-
-/**
- * The cards with their facts, in one statement for the page's rows (at most a page: 50). The public API's items keep
- * exactly their nine fields (docs/api.md §2.3); only the pages' cards carry these.
- */
-export async function withCardFacts(executor: Executor, cards: KnowledgeBaseCard[]): Promise<KnowledgeBaseCard[]> {
-  if (cards.length === 0) return cards;
-  const ids = cards.map((c) => c.id);
-  const result = await executor.execute(sql`
-    select kb.id, kb.language, kb.documents_count,
-           cheapest.price_cents, cheapest.currency,
-           exists (select 1 from plans f where f.kb_id = kb.id and f.active and f.price_cents = 0) as free_plan
-    from knowledge_bases kb
-    left join lateral (
-      select p.price_cents, p.currency from plans p where p.kb_id = kb.id and p.active and p.price_cents > 0
-      order by p.price_cents, p.id limit 1
-    ) cheapest on true
-    where kb.id in (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )})`);
-  const rows = result.rows as Array<{
-    id: string;
-    language: string;
-    documents_count: number;
-    price_cents: number | null;
-    currency: string | null;
-    free_plan: boolean;
-  }>;
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return cards.map((card) => {
-    const r = byId.get(card.id);
-    if (!r) return card;
-    const lowestPrice = r.price_cents === null || r.currency === null ? null : { cents: Number(r.price_cents), currency: r.currency };
-    return { ...card, facts: { language: r.language, documentsCount: Number(r.documents_count), lowestPrice, freePlan: Boolean(r.free_plan) } };
-  });
 }

@@ -1,13 +1,8 @@
 /**
- * A bound on how much public catalogue work reaches the database at once (docs/api.md §2.7): at most `concurrency`
- * loads run, up to `maxQueue` more wait their turn in arrival order, and any beyond that are refused at once
- * (`GateBusyError`; the routes answer 503 `service_unavailable` with `Retry-After: 1`).
- *
- * Why: the database is shared with the paid API. Embedded PGlite runs every statement one at a time on the server's
- * own thread, and PostgreSQL's pool has a few connections per instance; without a bound, 200 concurrent listing
- * misses put 200 loads' statements in front of every paid query's key lookup and cap reservation (the issue measured
- * /query going from 10–15 ms to 1.2–2.6 s). With it, a paid statement waits behind at most `concurrency` listing
- * loads, and the listings queue among themselves.
+ * A bound on how much public catalog work reaches the database at once (docs/api.md §2.7): at most `concurrency`
+ * loads run, up to `maxQueue` more wait in arrival order, and any beyond that are refused at once (`GateBusyError`:
+ * 503 with `Retry-After: 1`). The database is shared with the paid API: with the bound, a paid statement waits behind
+ * at most `concurrency` listing loads instead of every concurrent miss (bench/listing/README.md).
  */
 export class GateBusyError extends Error {
   constructor() {

@@ -1,20 +1,8 @@
 /**
- * Parsing of the public listing's query parameters (docs/api.md §2.2), in one pure place shared by the API route and
- * the catalogue pages. Expected mistakes are values (`{ ok: false, parameter, message }`); the route turns them
- * into 400 `invalid_parameter`.
- *
- * Decisions of our own (also in docs/api.md §2.2):
- * - a parameter given with an empty value (`?category=&page=`, what an HTML form submits) counts as absent;
- * - a repeated scalar parameter (`?page=1&page=2`) uses its first value, like URLSearchParams.get;
- * - `sort` is case-insensitive like `category`;
- * - `page` and `pageSize` accept decimal digits only (no sign, exponent or fraction): `1.0`, `+2`, `1e3` are 400;
- * - a tag longer than 64 characters is 400 (no tag in the vocabulary comes close); unknown tags simply match nothing;
- * - duplicate tags count once toward the limit of 10;
- * - `query` is measured in Unicode code points after trimming.
- * - `language` (an extension) is a BCP 47 language tag, case-insensitive; its primary subtag is what is matched
- *   (`pt` and `pt-BR` both find every Portuguese knowledge base).
- * - every value follows the text rule of docs/api.md §7.2 (`query` as free text, the others as ids), and the API's
- *   query string must be well-formed percent-encoded UTF-8 (`parseListingSearch`): 400, never a database error.
+ * Parsing of the public listing's query parameters (docs/api.md §2.2, which lists the decisions taken where the
+ * contract was silent: empty values as absent, first of repeated values, digits-only pages, the tag limits), in one
+ * pure place shared by the API route and the catalog pages. Mistakes are values (`{ ok: false, parameter, message }`)
+ * that the route turns into 400 `invalid_parameter`, never a database error.
  */
 
 import { CATEGORIES, isCategory, type Category } from './categories';

@@ -9,7 +9,8 @@ import { log } from '@/lib/platform/log';
 import { processSingleton } from '@/lib/platform/singleton';
 import { describeTextProblem, idProblem } from '@/lib/platform/text-input';
 import { CATALOG_CACHE_CONTROL, CATALOG_EXPOSED_HEADERS } from './http';
-import { getKnowledgeBaseDetail, listKnowledgeBases } from './listing';
+import { getKnowledgeBaseDetail } from './knowledge-base';
+import { listKnowledgeBases } from './listing';
 import { GateBusyError, createLoadGate, type LoadGate } from './load-gate';
 import { parseListingSearch, type ListingParams } from './params';
 import { catalogBusyError, takePublicTurn } from './public-endpoint';
@@ -17,26 +18,15 @@ import { admitPublicRequest } from './public-limit';
 import { createResultCache, type ResultCache, type ResultCacheStats } from './result-cache';
 
 /**
- * The public listing and detail endpoints (docs/api.md §2.1, §2.7–§2.9) as one transport-neutral function:
- * `answerPublicCatalog` takes the route, the query string and the headers, and returns status, headers and body.
- * Next's route handlers (app/api/marketplace/…) and the Node face in front of Next (node.ts, `npm start`) both send
- * what it returns, so the two faces cannot drift apart.
+ * The public listing and detail endpoints (docs/api.md §2.1, §2.7–§2.9) as one transport-neutral function, so Next's
+ * route handlers and the Node face in front of Next send the same answers. In order: the request waits for its turn
+ * on the server's thread (turns.ts), is counted against its client's limit (public-limit.ts: 429), its parameters are
+ * read (400), and its answer comes from the result cache or from one load through the load gate (503 when too many
+ * wait), so public traffic cannot take the database away from the paid API.
  *
- * In order: the request waits for its turn on the server's thread (turns.ts); it is counted against its client's
- * limit (public-limit.ts: 429); its parameters are read (400); its answer comes from the result cache, or from one
- * load through the load gate (503 when too many wait).
- *
- * - The cache key is the canonical parameters (parsed and normalised ListingParams), so parameters the listing does
- *   not read (`?x=<random>`, tracking tags) and spelling variants (`sort=NEW`, `tags=b,a` vs `tags=a&tags=b`) share
- *   one entry, while a different `query`, filter or page is a different answer and misses. An entry lives
- *   CATALOG_CACHE_TTL_MS (30 s, as long as Cache-Control lets a browser keep it) from the start of its load: a
- *   purchase, a usage flush or an edit shows in the API within that time, on every instance.
- * - Entries are the serialised JSON (and its gzip, made once when a client first asks for it), so a hit costs no
- *   JSON.stringify and no compression.
- * - Concurrent misses for one key share one load; loads for different keys pass the gate (load-gate.ts), so public
- *   traffic cannot take the database away from the paid API.
- *
- * One cache and one gate per database handle (in production there is one; each test file brings its own).
+ * The cache key is the parsed, normalised parameters (unread parameters and spelling variants share one entry); an
+ * entry is the serialised JSON and its gzip, and lives CATALOG_CACHE_TTL_MS (as long as Cache-Control lets a browser
+ * keep it) from the start of its load. One cache and one gate per database handle.
  */
 
 /** A cached JSON body: its bytes, and their gzip once someone asked for it. */
@@ -150,8 +140,6 @@ export async function catalogCacheStats(): Promise<ResultCacheStats> {
 export async function clearCatalogCache(): Promise<void> {
   catalogServing(await getDatabaseHandle()).cache.clear();
 }
-
-// ── the two endpoints ───────────────────────────────────────────────────────────────────────────────
 
 export type PublicCatalogRoute = { kind: 'listing' } | { kind: 'detail'; id: string };
 

@@ -5,16 +5,10 @@ import { ApiError } from '@/lib/platform/errors';
 import { processSingleton } from '@/lib/platform/singleton';
 
 /**
- * The per-client limit of the public endpoints (docs/api.md §2.8): the listing, the detail and the OpenAPI document
- * share one budget per client address, PUBLIC_RATE_LIMIT_PER_MINUTE (300) in the sliding window the API keys use,
- * counted by the same limiter backend (in-process, Redis or Upstash) under its own ids (`public:<address>`), so it
- * is exact across instances wherever the key limits are.
- *
- * The address is lib/platform/client-address.ts's: the socket's peer as `npm start` saw it, or the first untrusted
- * hop of X-Forwarded-For when the peer is one of TRUSTED_PROXIES. When no trustworthy address exists (a bare
- * `next start` or `next dev`, where anyone could write the peer header) nothing is counted: one shared bucket would
- * let a single client shut the catalogue for everyone. The result cache, the turns and the load gate still bound
- * what such traffic costs.
+ * The per-client limit of the public endpoints (docs/api.md §2.8): one budget per client address,
+ * PUBLIC_RATE_LIMIT_PER_MINUTE in the keys' sliding window and limiter backend (`public:<address>`), so it is exact
+ * across instances. The address is lib/platform/client-address.ts's; when there is no trustworthy one (a bare
+ * `next start`) nothing is counted, since one shared bucket would let a single client shut the catalog for everyone.
  */
 const PUBLIC_LIMIT_ID_PREFIX = 'public:';
 

@@ -1,15 +1,9 @@
 /**
- * A small in-process result cache for the public catalogue (docs/api.md §2.7): entries live at most `ttlMs` from the
- * moment their load STARTED (so an answer is never older than the time to live, however long the load took),
- * memory is bounded by an entry count and a byte budget (least recently used first out), and concurrent misses for
- * one key share one load. A failed load is not kept: every caller waiting on it gets the error, the next caller
- * tries again.
- *
- * Why in-process and not Redis: the cost this cache removes is a database round trip plus our own CPU per request on
- * the server's one JavaScript thread; a Redis round trip per request would put a network hop and a parse back on
- * every hit. Each instance loads a given key at most once per time to live, so N instances cost the database at
- * most N loads per key per TTL, and every instance's answer is at most TTL old: the same promise the HTTP
- * `Cache-Control: max-age=30` already makes to browsers and CDNs.
+ * A small in-process result cache for the public catalog (docs/api.md §2.7): an entry lives at most `ttlMs` from the
+ * moment its load STARTED (never older than the time to live, however long the load took), memory is bounded by an
+ * entry count and a byte budget (least recently used out first), concurrent misses for one key share one load, and a
+ * failed load is not kept. In-process rather than Redis because what it saves is a round trip and our own CPU per
+ * request; N instances cost the database at most N loads per key per TTL, the promise Cache-Control already makes.
  */
 export interface ResultCacheOptions<V> {
   /** How long an entry is served, from the start of its load (read at every call). 0 turns the cache off (every call loads). */

@@ -18,7 +18,7 @@ import { itemAt } from '@/lib/platform/arrays';
  *   the prefix of its last word ("the" finds "the…" words such as "theory", not "the" itself); it never errors;
  * - text without any usable word (only punctuation, or only runs longer than MAX_SEARCH_WORD_LENGTH) yields `null`;
  *   the catalogue then matches nothing (a search was asked for and nothing can satisfy it);
- * - as people type them (issue 17): a dotted abbreviation is one word ("U.S." = "US" = "us", "U.S.A." = "usa"), the
+ * - as people type them: a dotted abbreviation is one word ("U.S." = "US" = "us", "U.S.A." = "usa"), the
  *   rule the catalogue's vector applies to its text (`almanac_search_text`, migration 0016); a possessive "'s" is
  *   dropped ("Practitioner's" = "practitioner"); a word typed in capitals that English drops as a stop word ("WHO",
  *   "IT") still counts, matched unstemmed against the capitalised words the vector keeps (`almanac_text_vector`).

@@ -1,22 +1,17 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
 import { catalogSearch } from '@/db/schema';
-import { listingConditions, rowsByIds, type ListRow } from './listing';
+import { rowsByIds, type ListRow } from './cards';
+import { listingConditions } from './listing';
 import type { ListingParams } from './params';
 import type { SearchTerms } from './search-query';
 
 /**
- * The catalogue page's last resort (issue 32, item 3) when no knowledge base matches every word of a search and no
- * spelling correction helps: knowledge bases matching SOME of the words, those matching most first, then popular's
- * order. A word counts where it matches the listing's own text (its catalogue vector) or the title of one of its
- * ready documents (GIN index documents_title_search_idx), so "diabetes insulin" finds a listing whose summary says
- * diabetes and whose document is titled "Insulin dosing". Only the page calls this (the API answers exactly what was
- * asked, docs/api.md §2.6), and only for searches of two words or more that found nothing.
- *
- * In two steps, because the usual case is one word that matches and others that match nothing (a stray or
- * misspelt word): `wordsWithMatches` finds which words match anything (one index probe each); with a single such
- * word the caller shows that word's own search (its fast, index-ordered path, with facets), and only with several
- * does `searchSomeWords` rank every listing by how many of them it holds.
+ * The catalog page's last resort when no knowledge base matches every word of a search of two words or more and no
+ * spelling correction helps: knowledge bases matching SOME of the words, most first, then popular's order. A word
+ * counts where it matches the listing's own text or one of its ready documents' titles. In two steps, because the
+ * usual case is one matching word among strays: `wordsWithMatches` finds the words that match anything, and only
+ * with several does `searchSomeWords` rank by how many each listing holds. Only the page calls this (docs/api.md §2.6).
  */
 
 /** One tsquery per word; the last word also as a prefix, as the listing matches it while typing. */

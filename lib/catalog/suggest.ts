@@ -3,7 +3,7 @@ import type { Executor } from '@/db/client';
 import type { SearchTerms } from './search-query';
 
 /**
- * "Did you mean" (issue 17): for a search that finds nothing or little, each word the catalogue does not contain is
+ * "Did you mean": for a search that finds nothing or little, each word the catalogue does not contain is
  * replaced by the catalogue word nearest to it by trigram similarity (pg_trgm, `%` at its default threshold 0.3,
  * over catalog_terms: every plain word of the published catalogue, migration 0016). One statement for all words.
  *

@@ -1,14 +1,8 @@
 /**
- * Public requests take turns with the rest of the server (docs/api.md §2.7): each one waits for a turn of the event
- * loop (`setImmediate`), and one turn serves one public request. Node handles every socket that has something to say
- * between two turns, so a paid query's next step (its key lookup returning, its cap reservation, its publisher's
- * answer) waits behind at most one public request, not behind every public request that happens to be ready.
- *
- * Why: the server runs all JavaScript on one thread. Measured (bench/listing/README.md), 200 connections asking for
- * cached listings kept ~200 requests ready at every turn of the loop; Node served them all, ~0.6 ms of Next's
- * machinery each, before the paid query's next I/O callback ran, so /query went from ~10 ms to seconds. Taking turns
- * costs an idle server one setImmediate per public request; a busy one serves public requests one per turn, in
- * arrival order, and refuses them (GateBusyError → 503) once `maxWaiting` are in line.
+ * Public requests take turns with the rest of the server (docs/api.md §2.7): each waits for a turn of the event loop
+ * (`setImmediate`), and one turn serves one public request, so a paid query's next step waits behind at most one
+ * public request instead of every one that is ready (bench/listing/README.md measured /query going from ~10 ms to
+ * seconds without it). Once `maxWaiting` are in line, further ones are refused (GateBusyError → 503).
  */
 import { GateBusyError } from './load-gate';
 

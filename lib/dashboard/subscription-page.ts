@@ -2,8 +2,8 @@ import { listPlanChoices, type PlanChoice } from '@/lib/billing';
 import { getKeyUsageForUser, listKeysForUser, type KeyUsage, type KeyView } from '@/lib/keys';
 import type { Executor } from '@/lib/platform/db';
 import type { Refusal } from '@/lib/platform/transactions';
-import { getAlertWebhook } from '@/lib/routing';
-import { canChangePlan, getDailyUsage, getSubscriptionForUser, isLive, listUsageAlerts, type DailyUsage, type SubscriptionView } from '@/lib/subscriptions';
+import { getAlertWebhook, listUsageAlerts } from '@/lib/alerts';
+import { canChangePlan, getDailyUsage, getSubscriptionForUser, isLive, type DailyUsage, type SubscriptionView } from '@/lib/subscriptions';
 
 /** Everything the buyer's page of one subscription shows, read at once; the page only renders it. */
 export interface SubscriptionPage {

@@ -4,7 +4,7 @@
  */
 export { runSubscriberQuery } from './pipeline';
 export { type BodyReadResult } from './request-body';
-export { MAX_BODY_BYTES } from './schemas';
+export { MAX_BODY_BYTES, MAX_QUERY_CHARS } from './schemas';
 export { gatewayErrorReply, gatewayReply, type GatewayReply } from './web';
 export { sseFrame, streamGatewayQuery, wantsEventStream, type EventStreamWriter } from './stream';
 export { answerMcpPost, serveMcpRequest } from './mcp';

@@ -2,7 +2,7 @@ import { siteUrl } from '@/lib/platform/base-url';
 import { ERROR_STATUS } from '@/lib/platform/errors';
 import { log } from '@/lib/platform/log';
 import { countAnswer, observeStage } from '@/lib/platform/metrics';
-import { noteUsage } from '@/lib/subscriptions';
+import { noteUsage } from '@/lib/alerts';
 import type { KeyedRun } from './keyed';
 import { deny, type GatewayOutcome } from './outcome';
 import { releaseQueryUnit, reserveQueryUnit, usageHeaders } from './quota';

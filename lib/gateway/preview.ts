@@ -11,12 +11,10 @@ import { validateQuery } from './request-body';
 import { getUsageRecorder } from './usage-recorder';
 
 /**
- * Free previews (docs/api.md §10.6): anyone on a knowledge-base page may ask a few questions before buying. A preview
- * takes the knowledge base's own route (engine or the publisher's signed endpoint), like a paid query, but no key, no
- * subscription and no cap are involved. What bounds it is the limiter the keys use (lib/limits), under its own ids:
- * PREVIEW_QUESTIONS_PER_DAY per client address and knowledge base in any 24 hours. Where no trustworthy client
- * address exists (a bare `next start`), every visitor shares the knowledge base's one allowance. The publisher sees
- * the count of previews in analytics and can turn them off per listing.
+ * Free previews (docs/api.md §10.6): anyone on a knowledge-base page may ask a few questions through the knowledge
+ * base's own route, with no key, subscription or cap. The keys' limiter bounds them under its own ids:
+ * PREVIEW_QUESTIONS_PER_DAY per client address and knowledge base (one shared allowance where no trustworthy address
+ * exists). Publishers see previews in analytics and can turn them off per listing.
  */
 const PREVIEW_WINDOW_MS = 86_400_000;
 const PREVIEW_LIMIT_ID_PREFIX = 'preview:';

@@ -39,13 +39,10 @@ interface Lane {
 }
 
 /**
- * Reserves one unit of the cap. Concurrent reservations for the same subscription and period IN THIS PROCESS are
- * coalesced: while one transaction is in flight, newcomers queue, and the next transaction reserves for all of
- * them at once. Requests for one subscription otherwise serialise on its row lock, each waiting for the previous
- * commit; coalescing lets a busy key pay one commit (and, with QUOTA_SYNCHRONOUS_COMMIT, one disk flush) per batch
- * instead of one per request. Exactness is unchanged: every batch reads the committed count under a row lock
- * (SELECT … FOR UPDATE), grants min(batch, cap − used) and writes it back in the same transaction, so instances
- * sharing the database can never hand out more than the cap between them.
+ * Reserves one unit of the cap. Concurrent reservations for one subscription and period in this process are
+ * coalesced: while one transaction is in flight newcomers queue, and the next transaction reserves for all of them,
+ * so a busy key pays one commit (and flush) per batch instead of one per request. Each batch still reads the committed
+ * count under a row lock and grants min(batch, cap − used), so instances together never exceed the cap.
  */
 export function reserveQueryUnit(db: Database, period: PeriodKey, cap: number): Promise<Reservation> {
   const lanes = processSingleton('quota-lanes', () => new Map<string, Lane>());

@@ -80,11 +80,8 @@ export function revokeKeyAsOperator(db: Executor, keyId: string, now: Date = new
 }
 
 /**
- * A key's last use to the second. api_keys.last_used_at is written at most once a minute per key (the usage
- * recorder skips writes within the minute: docs/api.md §4), so alone it showed a busy key up to a minute behind. The
- * request log has every request's instant (flushed each second), and the last use is never earlier than
- * last_used_at, so only the log rows since then are read: the newest rows of the subscription's index, a minute's
- * worth at most. A key never used has no last_used_at (its first use is written at once).
+ * A key's last use to the second. api_keys.last_used_at is written at most once a minute per key (docs/api.md §4),
+ * so the request log's rows since then (a minute's worth at most, on the subscription's index) give the instant.
  */
 function lastUsedToTheSecond() {
   return sql<Date | null>`(case when ${apiKeys.lastUsedAt} is null then null else greatest(${apiKeys.lastUsedAt}, (

@@ -4,14 +4,10 @@ import { retryAfterSeconds, type RateLimiter, type RateLimitRule, type RateLimit
  * Exact sliding log in this process: the request times of each key, oldest first. Right for a single instance (the
  * default); with several instances each would count only its own requests, which is what REDIS_URL is for.
  *
- * Expired times are skipped by moving a start index and cut off in bulk once they are the larger half: removing
- * them one by one from the front of an array moves the whole log on every request (a key allowed 10,000 a minute
- * carries a 10,000-entry log).
- *
- * Logs whose newest time has left their window are forgotten a few at a time, on every call: the public catalogue's
- * per-address limit (lib/catalog) makes a log for every address that calls it, and a pass over all of them every
- * 10,000 calls (the earlier sweep) kept an hour of addresses and stalled the server's thread for tens of
- * milliseconds at a few hundred thousand (bench/listing/README.md).
+ * Expired times are skipped by moving a start index and cut off in bulk once they are the larger half (shifting them
+ * one by one moves the whole log on every request). Logs whose newest time has left their window are forgotten a few
+ * at a time on every call: the public catalog's per-address limit makes a log per address, and a pass over all of
+ * them at once stalls the server's thread at a few hundred thousand (bench/listing/README.md).
  */
 interface Log {
   times: number[];

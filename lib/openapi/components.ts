@@ -170,7 +170,7 @@ export function openApiComponents(): Json {
         required: false,
         schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
       },
-      AllowCatalogue: { description: 'Methods the catalogue serves.', required: true, schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
+      AllowCatalog: { description: 'Methods the catalogue serves.', required: true, schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
       CorsAny: { description: 'The catalogue is public.', required: true, schema: { type: 'string', const: '*' } },
       PublicCache: { description: CATALOG_CACHE_CONTROL, required: true, schema: { type: 'string', const: CATALOG_CACHE_CONTROL } },
       DocumentCache: { description: 'public, max-age=300', required: true, schema: { type: 'string', const: 'public, max-age=300' } },

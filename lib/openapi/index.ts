@@ -2,7 +2,7 @@ import { baseUrl } from '@/lib/platform/base-url';
 import { idempotencyKeySchema, MAX_BODY_BYTES } from '@/lib/gateway';
 import { jsonSchemaOf, listingParameters, openApiComponents } from './components';
 import { agentPaths, servicePaths } from './paths';
-import { cataloguePreflight, catalogueLoadResponses, CATALOGUE_HEADERS, headerRef, ID_ONLY, json, KEYED_HEADERS, ref, type Json } from './shared';
+import { catalogPreflight, catalogLoadResponses, CATALOG_HEADERS, headerRef, ID_ONLY, json, KEYED_HEADERS, keyAccessErrors, ref, type Json } from './shared';
 
 /**
  * The OpenAPI 3.1 description of the two public endpoints (docs/api.md §2, §3): the catalogue listing + detail and the
@@ -44,19 +44,19 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
           responses: {
             '200': {
               description: 'One page of results (at most CATALOG_CACHE_TTL_MS old: answers are cached by their canonical parameters)',
-              headers: { ...CATALOGUE_HEADERS, 'Cache-Control': headerRef('PublicCache') },
+              headers: { ...CATALOG_HEADERS, 'Cache-Control': headerRef('PublicCache') },
               content: json(ref('KnowledgeBaseList')),
             },
             '400': {
               description: 'A parameter is invalid; the message names it and its allowed values',
-              headers: CATALOGUE_HEADERS,
+              headers: CATALOG_HEADERS,
               content: json(ref('InvalidParameterError')),
             },
-            ...catalogueLoadResponses(),
+            ...catalogLoadResponses(),
             '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
           },
         },
-        options: cataloguePreflight('listKnowledgeBases'),
+        options: catalogPreflight('listKnowledgeBases'),
       },
       '/api/marketplace/knowledge-bases/{id}': {
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The knowledge base id (kb_…).' }],
@@ -68,24 +68,24 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
           responses: {
             '200': {
               description: 'The knowledge base',
-              headers: { ...CATALOGUE_HEADERS, 'Cache-Control': headerRef('PublicCache') },
+              headers: { ...CATALOG_HEADERS, 'Cache-Control': headerRef('PublicCache') },
               content: json(ref('KnowledgeBaseDetail')),
             },
             '400': {
               description: 'The id contains a control character or is not valid Unicode (docs/api.md §7.2)',
-              headers: CATALOGUE_HEADERS,
+              headers: CATALOG_HEADERS,
               content: json(ref('InvalidParameterError')),
             },
             '404': {
               description: 'No published knowledge base has this id',
-              headers: CATALOGUE_HEADERS,
+              headers: CATALOG_HEADERS,
               content: json(ref('KnowledgeBaseNotFoundError')),
             },
-            ...catalogueLoadResponses(),
+            ...catalogLoadResponses(),
             '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
           },
         },
-        options: cataloguePreflight('getKnowledgeBase'),
+        options: catalogPreflight('getKnowledgeBase'),
       },
       '/kb/{kb_id}/query': {
         parameters: [{ name: 'kb_id', in: 'path', required: true, schema: { type: 'string' } }],
@@ -135,17 +135,7 @@ export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
               headers: KEYED_HEADERS,
               content: json({ oneOf: [ref('InvalidQueryError'), ref('InvalidRequestError')] }),
             },
-            '401': {
-              description: 'No key, or a key that is malformed or unknown',
-              headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('WwwAuthenticate') },
-              content: json(ref('AuthenticationError')),
-            },
-            '403': {
-              description: 'Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended',
-              headers: KEYED_HEADERS,
-              content: json(ref('ForbiddenError')),
-            },
-            '404': { description: 'No published knowledge base has this id', headers: KEYED_HEADERS, content: json(ref('KnowledgeBaseNotFoundError')) },
+            ...keyAccessErrors(),
             '409': {
               description: 'A request with this Idempotency-Key is still being answered (retry after a second)',
               headers: { ...KEYED_HEADERS, 'Retry-After': { ...headerRef('RetryAfter') } },

@@ -1,18 +1,20 @@
 import { MAX_BODY_BYTES, USAGE_REQUESTS_PER_MINUTE } from '@/lib/gateway';
 import {
-  CATALOGUE_HEADERS,
-  catalogueLoadResponses,
+  CATALOG_HEADERS,
+  catalogLoadResponses,
   errorSchema,
   headerRef,
   ID_ONLY,
   json,
   KEY_IF_KNOWN_HEADERS,
   KEYED_HEADERS,
+  keyAccessErrors,
   ref,
   type Json,
 } from './shared';
 
 /** The paths of the agent endpoints and of the service endpoints (this document, health). */
+
 /** The error answers every keyed endpoint shares (rows 1–11 of docs/api.md §3.2). */
 function keyedErrors(options: { metered: boolean }): Json {
   const limited = options.metered
@@ -30,17 +32,7 @@ function keyedErrors(options: { metered: boolean }): Json {
     ...(options.metered
       ? { '400': { description: 'A malformed request body (invalid_query)', headers: KEYED_HEADERS, content: json(ref('InvalidQueryError')) } }
       : {}),
-    '401': {
-      description: 'No key, or a key that is malformed or unknown',
-      headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('WwwAuthenticate') },
-      content: json(ref('AuthenticationError')),
-    },
-    '403': {
-      description: 'Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended',
-      headers: KEYED_HEADERS,
-      content: json(ref('ForbiddenError')),
-    },
-    '404': { description: 'No published knowledge base has this id', headers: KEYED_HEADERS, content: json(ref('KnowledgeBaseNotFoundError')) },
+    ...keyAccessErrors(),
     '429': limited,
     '500': { description: 'A fault of our own (nothing is counted)', headers: ID_ONLY, content: json(ref('InternalError')) },
     ...(options.metered
@@ -134,7 +126,7 @@ export function servicePaths(): Json {
         responses: {
           '200': {
             description: 'The document; its servers[0].url is the base URL of this deployment',
-            headers: { ...CATALOGUE_HEADERS, 'Cache-Control': headerRef('DocumentCache') },
+            headers: { ...CATALOG_HEADERS, 'Cache-Control': headerRef('DocumentCache') },
             content: json({
               type: 'object',
               required: ['openapi', 'info', 'paths'],
@@ -142,7 +134,7 @@ export function servicePaths(): Json {
               description: 'An OpenAPI 3.1 document.',
             }),
           },
-          ...catalogueLoadResponses(),
+          ...catalogLoadResponses(),
           '500': { description: 'A fault of our own', headers: ID_ONLY, content: json(ref('InternalError')) },
         },
       },

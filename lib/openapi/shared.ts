@@ -38,7 +38,7 @@ export const ID_ONLY = { 'X-Request-Id': headerRef('XRequestId') };
  * Every catalogue answer: CORS, and the per-client limit's state (docs/api.md §2.8), which is present only where the
  * server knows the client's address (`npm start`), hence not required.
  */
-export const CATALOGUE_HEADERS = {
+export const CATALOG_HEADERS = {
   ...ID_ONLY,
   'Access-Control-Allow-Origin': headerRef('CorsAny'),
   'X-RateLimit-Limit': headerRef('PublicRateLimitLimit'),
@@ -47,12 +47,12 @@ export const CATALOGUE_HEADERS = {
 };
 
 /** The catalogue's answers to load: the per-client limit (429) and a full load queue (503); neither is cached. */
-export const catalogueLoadResponses = () => ({
+export const catalogLoadResponses = () => ({
   '429': {
     // The limit this deployment applies, named so that the /docs page can say it without the variable's name.
     description: `This client address made more than PUBLIC_RATE_LIMIT_PER_MINUTE requests (${getEnv().PUBLIC_RATE_LIMIT_PER_MINUTE}) to the public endpoints in the last minute`,
     headers: {
-      ...CATALOGUE_HEADERS,
+      ...CATALOG_HEADERS,
       'X-RateLimit-Limit': headerRef('XRateLimitLimit'),
       'X-RateLimit-Remaining': headerRef('XRateLimitRemaining'),
       'X-RateLimit-Reset': headerRef('XRateLimitReset'),
@@ -62,20 +62,20 @@ export const catalogueLoadResponses = () => ({
   },
   '503': {
     description: 'Too many catalogue loads are waiting for the database; retry after a second',
-    headers: { ...CATALOGUE_HEADERS, 'Retry-After': headerRef('RetryAfterRequired') },
+    headers: { ...CATALOG_HEADERS, 'Retry-After': headerRef('RetryAfterRequired') },
     content: json(ref('ServiceUnavailableError')),
   },
 });
 
 /** The catalogue answers CORS preflights (204) so that browsers may GET it from any origin. */
-export function cataloguePreflight(operationId: string): Json {
+export function catalogPreflight(operationId: string): Json {
   return {
     tags: ['catalogue'],
     operationId: `${operationId}_preflight`,
     summary: 'CORS preflight',
     security: [],
     responses: {
-      '204': { description: 'Any origin may GET', headers: { 'Access-Control-Allow-Origin': headerRef('CorsAny'), Allow: headerRef('AllowCatalogue') } },
+      '204': { description: 'Any origin may GET', headers: { 'Access-Control-Allow-Origin': headerRef('CorsAny'), Allow: headerRef('AllowCatalog') } },
     },
   };
 }
@@ -93,3 +93,18 @@ export const KEY_IF_KNOWN_HEADERS = {
   'X-RateLimit-Reset': { ...intHeader('Unix time (seconds) when the next request slot frees (where X-RateLimit-Limit is sent).'), required: false },
   ...USAGE_HEADERS,
 };
+
+/** Rows 1–3 of docs/api.md §3.2, answered alike by every keyed endpoint: no usable key, a key that may not ask, no such knowledge base. */
+export const keyAccessErrors = (): Json => ({
+  '401': {
+    description: 'No key, or a key that is malformed or unknown',
+    headers: { ...ID_ONLY, 'WWW-Authenticate': headerRef('WwwAuthenticate') },
+    content: json(ref('AuthenticationError')),
+  },
+  '403': {
+    description: 'Key revoked, issued for another knowledge base, subscription not active or knowledge base suspended',
+    headers: KEYED_HEADERS,
+    content: json(ref('ForbiddenError')),
+  },
+  '404': { description: 'No published knowledge base has this id', headers: KEYED_HEADERS, content: json(ref('KnowledgeBaseNotFoundError')) },
+});

@@ -4,19 +4,11 @@ import { isHttpsUrl } from './security-headers.mjs';
 import { processSingleton, replaceProcessSingleton } from './singleton';
 
 /**
- * The one base URL of this site: every absolute link, snippet, redirect and callback is built from it (key reveal
- * and knowledge-base snippets, the CLI's hints, Stripe's return URLs, next-auth's NEXTAUTH_URL, OpenAPI `servers`,
- * `upgrade_url`).
- *
- * - APP_URL when it is set: the public address operators configured (behind a proxy, the only one that is right).
- * - Otherwise the address `npm start` listens on, which scripts/serve.mjs hands to the app (ALMANAC_LISTEN_URL) before
- *   Next starts: `npm start -- -p 3999` links to port 3999, not to 3000. The operator CLI adopts the running server's.
- * - Otherwise (`next dev`, a bare `next start`, tests): http://localhost:3000, Next's default.
- *
- * A real deployment must say where it lives: with DATABASE_URL set in production, an unset APP_URL is a configuration
- * error (thrown at start, see instrumentation.ts), because the listening address of an instance behind a load balancer
- * is never the address its users see. On a laptop (`npm start` on the embedded database) the listening address is
- * right, so APP_URL stays optional there.
+ * The one base URL of this site, from which every absolute link, snippet, redirect and callback is built: APP_URL
+ * when set (behind a proxy, the only right one); else the address `npm start` listens on (ALMANAC_LISTEN_URL, set by
+ * scripts/serve.mjs, or the running server's for the CLI); else Next's default http://localhost:3000. With
+ * DATABASE_URL in production an unset APP_URL stops the start (instrumentation.ts): the listening address of an
+ * instance behind a load balancer is never the one its users see.
  */
 const DEFAULT_BASE_URL = 'http://localhost:3000';
 

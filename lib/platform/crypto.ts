@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { getServerSecret } from './server-secret';
 import { processSingleton } from './singleton';
 
@@ -39,4 +39,10 @@ export function decryptSecret(encoded: string, key: Buffer = encryptionKey()): s
 /** For tests: the key derived from an explicit secret (proves the derivation depends on the secret). */
 export function deriveEncryptionKey(secret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.from('almanac', 'utf8'), Buffer.from(INFO, 'utf8'), 32));
+}
+
+/** The `Almanac-Signature` value of an outgoing call (publisher endpoints, usage-alert webhooks): `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
+export function signPayload(signingSecret: string, body: string, unixSeconds: number): string {
+  const mac = createHmac('sha256', signingSecret).update(`${unixSeconds}.${body}`, 'utf8').digest('hex');
+  return `t=${unixSeconds},v1=${mac}`;
 }

@@ -38,7 +38,7 @@ describe('classifyAddress', () => {
     expect(classifyAddress(address)).toBe(kind);
   });
 
-  // IPv6 forms that carry an IPv4 address are classified by the IPv4 address they carry (issue 13, item 9).
+  // IPv6 forms that carry an IPv4 address are classified by the IPv4 address they carry.
   it.each([
     // IPv4-compatible ::/96 (deprecated), dotted and hex.
     ['::127.0.0.1', 'loopback'],

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { getEnv } from './env';
 
 /**
  * The SSRF guard for every URL an outsider chooses and the server fetches: publisher endpoints and alert webhooks
@@ -110,6 +111,16 @@ export function classifyAddress(address: string): AddressClass {
 export interface GuardPolicy {
   development: boolean;
   allowPrivate: boolean;
+}
+
+/**
+ * The SSRF policy (docs/api.md §6.7): loopback is allowed only under `next dev`, private networks only with
+ * ALLOW_PRIVATE_PUBLISHER_ENDPOINTS. `production: true` judges as the production server does whatever mode this process
+ * runs in: the operator CLI runs in development mode but configures endpoints that `npm start` will call.
+ */
+export function guardPolicy(options: { production?: boolean } = {}): GuardPolicy {
+  const env = getEnv();
+  return { development: !options.production && env.NODE_ENV === 'development', allowPrivate: env.ALLOW_PRIVATE_PUBLISHER_ENDPOINTS };
 }
 
 export type GuardResult = { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: string };

@@ -8,7 +8,7 @@ import { normaliseLineBreaks } from './rules';
 
 /**
  * Operator-side creation of hosted knowledge bases (CLI `create-kb`); commands find them with resolveKnowledgeBase
- * in lib/subscriptions/operator.ts. A new knowledge base is published at once with the three default plans, so
+ * in knowledge-base-lookup.ts. A new knowledge base is published at once with the three default plans, so
  * `ingest` then `ask` is all an operator needs.
  */
 const DEFAULT_PLANS = [

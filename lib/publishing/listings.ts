@@ -18,7 +18,6 @@ import { fieldErrors, listingSchema, newListingSchema, publisherTransition, type
  * plan), unpublish (no new purchases; subscribers keep access to the end of their period, which then ends).
  */
 
-/** `reason` names a refusal a page explains in its own words. */
 /** A listing or plan change refused; `reason` names a refusal the console explains in its own words. */
 export type ListingRefusal = Refusal<'not_found' | 'conflict'> & {
   reason?: 'needs_plan' | 'needs_backend' | 'stripe_unavailable' | 'last_plan' | 'has_subscribers';

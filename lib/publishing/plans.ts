@@ -7,7 +7,7 @@ import { getEnv } from '@/lib/platform/env';
 import { newId } from '@/lib/platform/ids';
 import { log } from '@/lib/platform/log';
 import { inTransaction } from '@/lib/platform/transactions';
-import { LIVE_STATUSES, noticePlanTermsChanged } from '@/lib/subscriptions';
+import { LIVE_STATUSES, noticePlanTermsChanged, type PlanView } from '@/lib/subscriptions';
 import { auditActor, knowledgeBaseFor, type Actor } from './actor';
 import { requireOwnedPlan } from './ownership';
 import type { FormRefusal } from './profiles';
@@ -27,13 +27,7 @@ import type { ListingRefusal } from './listings';
 
 export type PlanResult = { ok: true; plan: Plan; replaced?: { oldPlanId: string; movingSubscriptions: number } } | FormRefusal | ListingRefusal;
 
-export interface ConsolePlan {
-  id: string;
-  name: string;
-  priceCents: number;
-  currency: string;
-  queriesPerPeriod: number;
-  requestsPerMinute: number;
+export interface ConsolePlan extends PlanView {
   active: boolean;
   replacedByPlanId: string | null;
   /** Live subscriptions on this plan now. */
@@ -129,13 +123,17 @@ function unbillableChange(before: Plan, after: PlanFields, live: { billedByStrip
   return null;
 }
 
-export async function createPlan(
-  db: Executor,
-  actor: Actor,
-  kbId: string,
-  input: Record<string, unknown>,
-  stripe: Stripe | null = getStripe(),
-): Promise<PlanResult> {
+const STRIPE_UNAVAILABLE: ListingRefusal = {
+  ok: false,
+  code: 'conflict',
+  reason: 'stripe_unavailable',
+  message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.',
+};
+
+/** A console write of one plan, by the listing's id (create) or the plan's (edit), from the form's fields. */
+type PlanWrite = (db: Executor, actor: Actor, id: string, input: Record<string, unknown>, stripe?: Stripe | null) => Promise<PlanResult>;
+
+export const createPlan: PlanWrite = async (db, actor, kbId, input, stripe = getStripe()) => {
   const parsed = parsePlan(input);
   if (!parsed.ok) return parsed;
   const value = parsed.value;
@@ -147,12 +145,7 @@ export async function createPlan(
     stripePriceId = await createStripePrice(stripe, owned.kb, id, value);
   } catch (error) {
     log.error({ err: error, kbId: owned.kb.id }, 'could not create a Stripe price for a new plan');
-    return {
-      ok: false,
-      code: 'conflict',
-      reason: 'stripe_unavailable',
-      message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.',
-    };
+    return STRIPE_UNAVAILABLE;
   }
   return inTransaction(db, async (tx) => {
     const [plan] = await tx
@@ -168,7 +161,7 @@ export async function createPlan(
     });
     return { ok: true, plan: plan! };
   });
-}
+};
 
 /** The plan (any state) the actor may change, with its knowledge base, or not_found. */
 export async function planFor(db: Executor, actor: Actor, planId: string): Promise<{ ok: true; plan: Plan; kb: KnowledgeBase } | ListingRefusal> {
@@ -199,13 +192,7 @@ const FREE_TO_PAID_REFUSAL: ListingRefusal = {
  * Edits a plan. Without live subscribers (or for a rename only) the row changes in place; with subscribers and new
  * terms, a replacement row is created and the old one retired, and the subscribers move at their next renewal.
  */
-export async function editPlan(
-  db: Executor,
-  actor: Actor,
-  planId: string,
-  input: Record<string, unknown>,
-  stripe: Stripe | null = getStripe(),
-): Promise<PlanResult> {
+export const editPlan: PlanWrite = async (db, actor, planId, input, stripe = getStripe()) => {
   const parsed = parsePlan(input);
   if (!parsed.ok) return parsed;
   const value = parsed.value;
@@ -226,12 +213,7 @@ export async function editPlan(
       stripePriceId = (await createStripePrice(stripe, found.kb, replacementId, value)) ?? null;
     } catch (error) {
       log.error({ err: error, planId: found.plan.id }, 'could not create a Stripe price for an edited plan');
-      return {
-        ok: false,
-        code: 'conflict',
-        reason: 'stripe_unavailable',
-        message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.',
-      };
+      return STRIPE_UNAVAILABLE;
     }
   }
   return inTransaction(db, async (tx) => {
@@ -288,6 +270,22 @@ export async function editPlan(
     });
     return { ok: true as const, plan: plan!, replaced: { oldPlanId: locked.id, movingSubscriptions: moving.length } };
   });
+};
+
+const LAST_PLAN_REFUSAL: ListingRefusal = {
+  ok: false,
+  code: 'conflict',
+  reason: 'last_plan',
+  message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.',
+};
+
+/** Whether no other plan of the plan's listing is active: a published listing must keep one to sell. */
+async function isLastActivePlan(tx: Executor, plan: Pick<Plan, 'id' | 'kbId'>): Promise<boolean> {
+  const [others] = await tx
+    .select({ n: count() })
+    .from(plans)
+    .where(and(eq(plans.kbId, plan.kbId), eq(plans.active, true), ne(plans.id, plan.id)));
+  return Number(others?.n ?? 0) === 0;
 }
 
 /**
@@ -301,19 +299,7 @@ export async function retirePlan(db: Executor, actor: Actor, planId: string): Pr
     const [locked] = await tx.select().from(plans).where(eq(plans.id, found.plan.id)).for('update');
     if (!locked) return { ok: false as const, code: 'not_found' as const, message: 'Not found.' };
     if (!locked.active) return { ok: true as const, plan: locked };
-    if (found.kb.status === 'published') {
-      const [others] = await tx
-        .select({ n: count() })
-        .from(plans)
-        .where(and(eq(plans.kbId, locked.kbId), eq(plans.active, true), ne(plans.id, locked.id)));
-      if (Number(others?.n ?? 0) === 0)
-        return {
-          ok: false as const,
-          code: 'conflict' as const,
-          reason: 'last_plan' as const,
-          message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.',
-        };
-    }
+    if (found.kb.status === 'published' && (await isLastActivePlan(tx, locked))) return LAST_PLAN_REFUSAL;
     const now = new Date();
     const [plan] = await tx.update(plans).set({ active: false, retiredAt: now, updatedAt: now }).where(eq(plans.id, locked.id)).returning();
     await recordAudit(tx, { ...auditActor(actor), action: 'plan.retire', targetType: 'plan', targetId: locked.id, metadata: { kbId: locked.kbId } });
@@ -337,19 +323,7 @@ export async function deletePlan(db: Executor, actor: Actor, planId: string): Pr
         reason: 'has_subscribers' as const,
         message: 'This plan has subscribers: retire it instead (no new purchases; its subscribers keep it).',
       };
-    if (found.kb.status === 'published' && found.plan.active) {
-      const [others] = await tx
-        .select({ n: count() })
-        .from(plans)
-        .where(and(eq(plans.kbId, found.plan.kbId), eq(plans.active, true), ne(plans.id, found.plan.id)));
-      if (Number(others?.n ?? 0) === 0)
-        return {
-          ok: false as const,
-          code: 'conflict' as const,
-          reason: 'last_plan' as const,
-          message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.',
-        };
-    }
+    if (found.kb.status === 'published' && found.plan.active && (await isLastActivePlan(tx, found.plan))) return LAST_PLAN_REFUSAL;
     await tx.update(plans).set({ replacedByPlanId: null }).where(eq(plans.replacedByPlanId, found.plan.id));
     await tx.delete(plans).where(eq(plans.id, found.plan.id));
     await recordAudit(tx, {

@@ -8,7 +8,7 @@ import { decryptSecret, encryptSecret } from '@/lib/platform/crypto';
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import { HttpConnector, type PublisherOutcome } from './http-connector';
-import { parseEndpointUrl, resolveAndGuard, type GuardPolicy } from '@/lib/platform/ssrf-guard';
+import { guardPolicy, parseEndpointUrl, resolveAndGuard, type GuardPolicy } from '@/lib/platform/ssrf-guard';
 import { queryAnswerSchema, type QueryRequest } from '@/lib/query-answer';
 
 /**
@@ -42,16 +42,6 @@ export async function findKnowledgeBaseRoute(db: Executor, kbId: string): Promis
     .where(eq(knowledgeBases.id, kbId))
     .limit(1);
   return row ?? null;
-}
-
-/**
- * The SSRF policy (docs/api.md §6.7): loopback is allowed only under `next dev`, private networks only with
- * ALLOW_PRIVATE_PUBLISHER_ENDPOINTS. `production: true` judges as the production server does whatever mode this process
- * runs in: the operator CLI runs in development mode but configures endpoints that `npm start` will call.
- */
-export function guardPolicy(options: { production?: boolean } = {}): GuardPolicy {
-  const env = getEnv();
-  return { development: !options.production && env.NODE_ENV === 'development', allowPrivate: env.ALLOW_PRIVATE_PUBLISHER_ENDPOINTS };
 }
 
 export type RouteOutcome = PublisherOutcome | { ok: false; code: 'internal_error'; reason: string };

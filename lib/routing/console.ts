@@ -3,12 +3,13 @@ import type { Executor } from '@/db/client';
 import { knowledgeBases } from '@/db/schema';
 import { decryptSecret } from '@/lib/platform/crypto';
 import { getEnv } from '@/lib/platform/env';
+import { guardPolicy } from '@/lib/platform/ssrf-guard';
 import { getRateLimiter } from '@/lib/limits';
 import { newRequestId } from '@/lib/platform/http';
 import { inTransaction, type Refusal } from '@/lib/platform/transactions';
 import { requireOwnedKnowledgeBase } from '@/lib/publishing';
 import type { QueryAnswer } from '@/lib/query-answer';
-import { configureHttpBackend, guardPolicy, prepareRoute, routeQuery, type ConfigureResult } from './backends';
+import { configureHttpBackend, prepareRoute, routeQuery, type ConfigureResult } from './backends';
 
 /**
  * The publisher console's side of routing (docs/api.md §9.5): the http backend's settings, where the infrastructure

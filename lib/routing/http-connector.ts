@@ -1,10 +1,10 @@
-import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { citationSchema, queryAnswerSchema, type AnswerProgress, type Citation, type QueryAnswer, type QueryRequest } from '@/lib/query-answer';
 import { pinnedLookup, resolveAndGuard, type GuardPolicy, type GuardResult } from '@/lib/platform/ssrf-guard';
+import { signPayload } from '@/lib/platform/crypto';
 import { processSingleton } from '@/lib/platform/singleton';
 import { WorkerPool } from '@/lib/platform/worker-pool';
 import { decodePublisherAnswer, type DecodedAnswer } from './answer-task';
@@ -39,11 +39,6 @@ function pools(): Pools {
     http: new http.Agent({ keepAlive: true, keepAliveMsecs: 10_000, maxSockets: Infinity, maxFreeSockets: 512, scheduling: 'lifo' }),
     https: new https.Agent({ keepAlive: true, keepAliveMsecs: 10_000, maxSockets: Infinity, maxFreeSockets: 512, scheduling: 'lifo' }),
   }));
-}
-
-export function signPayload(signingSecret: string, body: string, unixSeconds: number): string {
-  const mac = createHmac('sha256', signingSecret).update(`${unixSeconds}.${body}`, 'utf8').digest('hex');
-  return `t=${unixSeconds},v1=${mac}`;
 }
 
 type CheckedAddress = Extract<GuardResult, { ok: true }>;

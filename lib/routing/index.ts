@@ -1,6 +1,5 @@
 /** Routing: a query's way to a knowledge base's backend (the publisher's http endpoint or the built-in engine). Public surface. */
 export * from './backends';
-export * from './alert-webhooks';
 export * from './console';
 export { rotateStoredSecrets } from './secret-rotation';
 export { documentationAnswer } from './examples';

@@ -1,11 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { addMonthsClamped, periodContaining } from '@/lib/subscriptions';
 import type { Database, Transaction } from '@/db/client';
 import { knowledgeBases, plans, publishers, subscriptions, usageDaily, usagePeriods, users } from '@/db/schema';
-import { KNOWLEDGE_BASE_SEEDS, type KnowledgeBaseSeed } from '@/db/seed/catalog/knowledge-bases';
+import { KNOWLEDGE_BASE_SEEDS } from '@/db/seed/catalog/knowledge-bases';
 import { PUBLISHER_SEEDS } from '@/db/seed/catalog/publishers';
+import { FIRST_NAMES, LAST_NAMES, composeDescription, createPrng, hashText, readSampleQuestions } from './sample-data';
 import { itemAt } from '@/lib/platform/arrays';
 
 /**
@@ -24,8 +23,6 @@ const USAGE_WINDOW_DAYS = 90;
 const DAY_MS = 86_400_000;
 /** Brand-new knowledge bases with no subscriber yet: they tie on (0, 0) so the id tie-break is visible. */
 const NEW_WITHOUT_SUBSCRIBERS = new Set(['eu-ai-act-briefing', 'online-course-design', 'rural-broadband-policy', 'citizen-science-projects']);
-/** Source documents of the hosted knowledge bases (hosted-kbs.md). */
-const HOSTED_DIR = path.join(process.cwd(), 'db', 'seed', 'hosted');
 /** The twelve hosted knowledge bases of hosted-kbs.md: older and well used. */
 const HOSTED_SLUGS = new Set([
   'us-constitution-companion',
@@ -53,136 +50,6 @@ const PLAN_TIERS = [
  * without a card. Price 0 keeps it within FREE_PLAN_MAX_QUERIES (docs/api.md §9.2).
  */
 const TASTER_PLAN = { name: 'Taster', priceCents: 0, queriesPerPeriod: 20, requestsPerMinute: 10, sortOrder: -1 } as const;
-
-// ── deterministic randomness ─────────────────────────────────────────────────────────────────────────
-
-/** mulberry32: tiny, fast, good enough for sample data; the same seed gives the same catalogue. */
-function createPrng(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T>(items: readonly T[]): T => itemAt(items, Math.floor(next() * items.length));
-  const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-  const id = (prefix: string) => `${prefix}_${Array.from({ length: 16 }, () => ALPHABET[Math.floor(next() * 62)]).join('')}`;
-  const shuffle = <T>(items: readonly T[]): T[] => {
-    const out = [...items];
-    for (let i = out.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      [out[i], out[j]] = [itemAt(out, j), itemAt(out, i)];
-    }
-    return out;
-  };
-  return { next, int, pick, id, shuffle };
-}
-type Prng = ReturnType<typeof createPrng>;
-
-/** FNV-1a: a stable 32-bit seed from a slug. */
-function hashText(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-// ── descriptions ─────────────────────────────────────────────────────────────────────────────────────
-
-const ORGANISATION = [
-  'It is organised by topic, in short headed sections that each answer a practical question.',
-  'Entries are short and self-contained, so a question usually lands on a single passage that answers it.',
-  'Each section can be read on its own and gives the figures, names and conditions a reader needs.',
-];
-
-const AUDIENCE: Record<KnowledgeBaseSeed['category'], (audience: string) => string> = {
-  legal: (a) =>
-    `Written for ${a}, it explains what the rules require and where the common misunderstandings lie. It is a reference, not legal advice: for a decision about a specific situation, consult a qualified lawyer.`,
-  health: (a) =>
-    `It summarises the essentials for ${a} in plain language. It supports, and never replaces, the judgement of a professional who knows the patient.`,
-  education: (a) => `It is written for ${a}, in short sections that can be read before a lesson or shared with a class.`,
-  policy: (a) => `It gives ${a} a short, neutral account of how each instrument works and what the evidence says, without advocating a single answer.`,
-  research: (a) => `It is written for ${a} and favours practical guidance over theory.`,
-};
-
-const UPKEEP = [
-  'Answers from the query API quote the passages they draw on, so every claim can be checked against its source.',
-  'It is sample content written for the Almanac demo marketplace, not professional advice.',
-  'Questions beyond the topics named here fall outside what it can answer.',
-];
-
-function joinList(items: string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-
-/** 2–4 paragraphs: the hand-written ones for non-English entries, else assembled from the entry's own facts. */
-function composeDescription(kb: KnowledgeBaseSeed, prng: Prng): string {
-  if (kb.description) return kb.description.join('\n\n');
-  const paragraphs = [kb.about, `It covers ${joinList(kb.covers)}. ${prng.pick(ORGANISATION)}`, AUDIENCE[kb.category](kb.audience)];
-  if (prng.next() < 0.6) paragraphs.push(prng.pick(UPKEEP));
-  return paragraphs.join('\n\n');
-}
-
-/** Sample questions from db/seed/hosted/<slug>/sample-questions.json when the content helpers wrote one. */
-function readSampleQuestions(slug: string, fallback: string[]): string[] {
-  const file = path.join(HOSTED_DIR, slug, 'sample-questions.json');
-  if (!existsSync(file)) return fallback;
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    if (Array.isArray(parsed) && parsed.length > 0 && parsed.every((q) => typeof q === 'string' && q.trim() !== '')) {
-      return parsed.slice(0, 4) as string[];
-    }
-  } catch {
-    // A malformed file must not stop the start-up; the catalogue's own questions are used instead.
-  }
-  return fallback;
-}
-
-// ── buyers ───────────────────────────────────────────────────────────────────────────────────────────
-
-const FIRST_NAMES = [
-  'Ada',
-  'Bruno',
-  'Chiara',
-  'Dmitri',
-  'Elena',
-  'Farid',
-  'Grace',
-  'Hiro',
-  'Imani',
-  'Jonas',
-  'Kavya',
-  'Luis',
-  'Maya',
-  'Nils',
-  'Olga',
-  'Priya',
-  'Quentin',
-  'Rosa',
-  'Samir',
-  'Tess',
-];
-const LAST_NAMES = [
-  'Abbott',
-  'Berg',
-  'Castillo',
-  'Dubois',
-  'Eze',
-  'Fischer',
-  'Garcia',
-  'Haddad',
-  'Ito',
-  'Jensen',
-  'Kowalski',
-  'Lindqvist',
-  'Moreau',
-  'Nakamura',
-  'Okafor',
-  'Patel',
-];
 
 // ── the seed ─────────────────────────────────────────────────────────────────────────────────────────
 

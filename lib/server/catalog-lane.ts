@@ -6,14 +6,10 @@ import { GZIP_MIN_BYTES, acceptsGzip } from './content-encoding';
 import { decodePathSegment } from './front-door';
 
 /**
- * The public catalogue's Node face: `GET`/`HEAD /api/marketplace/knowledge-bases[/{id}]` answered by `npm start`'s
- * server (scripts/serve.mjs) in front of Next, with the same function as the route handlers (`answerPublicCatalog`).
- *
- * Why (bench/listing/README.md): a cached listing costs our code ~40 µs, and Next's request machinery ~0.5 ms around
- * it, as much as its no-op route. Through Next the listing served ~0.5–0.8× the no-op route's requests per second;
- * here it skips that machinery. It matters most under a flood: every public request a flooding client sends costs
- * the server's one thread what it costs here, not what Next costs. Other methods (405, the CORS preflight) and every
- * path this does not match go to Next as before.
+ * The public catalog's Node face: `GET`/`HEAD /api/marketplace/knowledge-bases[/{id}]` answered in front of Next by
+ * the route handlers' own function (`answerPublicCatalog`). A cached listing costs our code ~40 µs and Next's request
+ * machinery ~0.5 ms around it (bench/listing/README.md), which is what a flooding client would cost the server's one
+ * thread. Other methods and paths go to Next.
  */
 const LISTING_PATH = '/api/marketplace/knowledge-bases';
 

@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_BODY_LIMIT, FORM_HANDLERS, actionBodyProblem, isFormHandlerPath, screenNodeRequest, screenRequest, type ScreenedRequest } from './front-door';
+import { ACTION_BODY_LIMIT, actionBodyProblem } from './action-body';
+import { FORM_HANDLERS, isFormHandlerPath, screenNodeRequest, screenRequest, type ScreenedRequest } from './front-door';
 
 const get = (target: string, extra: Partial<ScreenedRequest> = {}): ScreenedRequest => ({ method: 'GET', target, headers: { host: 'almanac.test' }, ...extra });
 const code = (request: ScreenedRequest) => screenRequest(request)?.code ?? null;

@@ -3,40 +3,28 @@ import { ERROR_STATUS, errorBody, type ErrorCode } from '@/lib/platform/errors';
 import { REQUEST_ID_HEADER, newRequestId } from '@/lib/platform/http';
 import { log } from '@/lib/platform/log';
 import { HTTP_METHODS } from '@/lib/platform/route-methods';
-import { decodeUtf8 } from '@/lib/platform/text-input';
+import { ACTION_BODY_LIMIT, actionBodyProblem } from './action-body';
 import { isReadableRouterState } from './next-router-state';
 
 /**
- * The front door of `npm start` (scripts/serve.mjs asks it first, through the fast-lane slot): the requests that Next
- * would answer with a plain-text 500, an empty answer or an HTML page where docs/api.md §7.1 promises a JSON error,
- * answered before Next sees them. Each rule is one `FrontDoorRefusal`; `screenRequest` is pure, so the rules are tested
- * without a server (front-door.test.ts), and the fuzz (test/fuzz/) checks them through the real one.
+ * The front door of `npm start`: the requests Next would answer with a plain-text 500, an empty answer or an HTML
+ * page where docs/api.md §7.1 promises a JSON error, answered before Next sees them. `screenRequest` is pure, so each
+ * rule is tested without a server (front-door.test.ts) and through the real one by the fuzz (test/fuzz/).
  *
  * 1. A request target that is not a path (`*`, `http://host/…`): 400 `invalid_path`.
- * 2. A path whose percent-encoding cannot be decoded (`%ZZ`, a lone `%`, `%C3%28`, which is not UTF-8): 400
- *    `invalid_path`. Next would throw while decoding it and, with no Pages Router error page to render, answer a
- *    plain-text 500 it does not log.
- * 3. A method outside GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS: 501 `not_implemented`. Next's route handlers
- *    know no other method (TRACE answers a 500 there).
- * 4. A path under /api, /kb or /dify as sent whose ".." segments lead out of them (`/kb/../query`,
- *    `/kb/%2e%2e/query`): 404 `not_found` in JSON, where Next would route it to a page.
- *    Under /api and /kb, an empty segment (`/kb//query`), a last segment "." or "..", a backslash or a trailing
- *    slash: 404 `not_found`. Next would redirect (308) to a cleaned path, which for `/kb//query` is another endpoint's HTML 404. Pages keep Next's
- *    redirect, which is right for people.
- * 5. A cross-site POST that Next would take for a server action (docs/api.md §14): 403 with a short page. Next refuses
- *    it too, but with a 500 (`Invalid Server Actions request`); its rule is mirrored (the Origin's host against
- *    X-Forwarded-Host, else Host; an unreadable or `null` Origin is refused), and a post with no Origin is judged by
- *    its Referer and refused with neither, as the console's route handlers refuse it. Route handlers outside /api and /kb judge their own posts (`FORM_HANDLERS`).
+ * 2. A path whose percent-encoding cannot be decoded, or is not UTF-8: 400 `invalid_path` (Next throws, 500).
+ * 3. A method outside the seven Next's route handlers know: 501 `not_implemented` (TRACE is a 500 there).
+ * 4. Under /api, /kb or /dify as sent: ".." segments leading out (404 in JSON, where Next would route to a page); an
+ *    empty segment, a last "." or "..", a backslash or a trailing slash (404, where Next's 308 to a cleaned path
+ *    would send a POST and its key elsewhere). Pages keep Next's redirect, which is right for people.
+ * 5. A cross-site POST Next would take for a server action (docs/api.md §14): 403 with a short page. Next's rule,
+ *    mirrored, with one point stricter: a post with no Origin is judged by its Referer, and refused with neither.
+ *    Route handlers outside /api and /kb judge their own posts (`FORM_HANDLERS`).
+ * 6. An RSC request whose `Next-Router-State-Tree` Next cannot parse: 400 (Next throws, 500).
+ * 7. A server-action body Next cannot decode (action-body.ts): read first, at most Next's 1 MiB, refused with 400
+ *    (413 over the limit), else handed to Next as a copy of the same bytes.
  *
- * 6. An RSC request (`RSC: 1`) to a page whose `Next-Router-State-Tree` Next cannot parse: 400, where Next throws while
- *    reading it and answers a plain-text 500 (on a path with no page; on a page it first redirects to a fresh `_rsc`).
- * 7. The body of a POST Next will decode as a server action (multipart, or a `Next-Action` header): Next answers a 500
- *    when it cannot decode one (a broken multipart body, a `$ACTION_n:m` field or a reply that is not JSON, over
- *    1 MiB), before any action code runs. `screenNodeRequest` reads such a body first (at most Next's limit of 1 MiB),
- *    refuses one Next could not decode (400, or 413 over the limit) and hands Next a copy of the same bytes.
- *
- * Under /api and /kb (after dot segments are resolved, as Next resolves them) every refusal is a JSON error body with
- * X-Request-Id; elsewhere it is a short HTML page with the same header.
+ * Under /api and /kb (after dot segments are resolved) a refusal is a JSON error body; elsewhere a short HTML page.
  */
 
 /**
@@ -203,9 +191,6 @@ function refusalPage(status: number, message: string): string {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title} · Almanac</title></head><body><h1>${title}</h1><p>${escapeHtml(message)}</p><p><a href="/">Almanac home</a></p></body></html>`;
 }
 
-/** Next's limit on a server action's body (`serverActions.bodySizeLimit`, 1 MB by default). */
-export const ACTION_BODY_LIMIT = 1024 * 1024;
-
 /** Whether Next will decode this request's body as a server action: a page POST, multipart or with `Next-Action`. */
 function decodesActionBody(request: ScreenedRequest): boolean {
   if (request.method !== 'POST' || !request.target.startsWith('/')) return false;
@@ -213,119 +198,6 @@ function decodesActionBody(request: ScreenedRequest): boolean {
   if (isApiPath(routed) || isFormHandlerPath(routed)) return false;
   const type = first(request.headers['content-type']) ?? '';
   return request.headers['next-action'] !== undefined || type.startsWith('multipart/form-data');
-}
-
-/**
- * The `$`-references of a React reply (`"$K1"`, `"$@2"`, `"$Q3"`…): each names another part of the body by a hex id.
- * `$$…` escapes a string, and a few stand for values (`$undefined`, `$NaN`, `$D<date>`, `$n<bigint>`…), not parts.
- */
-const VALUE_REFERENCE = /^\$(\$|undefined$|NaN$|-?Infinity$|-0$|D|n)/;
-function partReferences(value: unknown, out: string[] = [], depth = 0): string[] {
-  // Deeper than any form's arguments: React's decoder recurses once per level and would overflow its stack.
-  if (depth > MAX_REPLY_DEPTH) throw new RangeError('nested too deeply');
-  if (typeof value === 'string' && value.startsWith('$') && !VALUE_REFERENCE.test(value)) out.push(value);
-  else if (Array.isArray(value)) for (const item of value) partReferences(item, out, depth + 1);
-  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) partReferences(item, out, depth + 1);
-  return out;
-}
-const MAX_REPLY_DEPTH = 64;
-
-/** Whether every part a reference names is in the body: a missing one makes React fail (or wait) while decoding. */
-function referencesResolve(root: unknown, parts: Map<string, string>): boolean {
-  const seen = new Set<string>();
-  const pending = partReferences(root);
-  while (pending.length) {
-    const reference = pending.pop()!;
-    const match = /^\$([A-Za-z@])([0-9a-f]+)$/.exec(reference);
-    if (!match) return false;
-    if (match[1] === 'K') continue; // a FormData: the fields named "<id>_…", none at all is an empty one
-    const id = String(parseInt(match[2]!, 16));
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const part = parts.get(id);
-    if (part === undefined) return false;
-    try {
-      partReferences(JSON.parse(part), pending);
-    } catch {
-      return false;
-    }
-  }
-  return true;
-}
-
-const ACTION_ID = /^[0-9a-f]{42}$/;
-const UNREADABLE = 'The form data could not be read.';
-
-/**
- * Why Next could not decode this server-action body, or null when it can: what Next's action handler and React's
- * decodeAction / decodeReply would throw on (and answer with a 500) before any action code runs.
- */
-export async function actionBodyProblem(headers: IncomingHttpHeaders, body: Buffer): Promise<string | null> {
-  const type = first(headers['content-type']) ?? '';
-  const fetchAction = headers['next-action'] !== undefined;
-  if (type.startsWith('multipart/form-data')) {
-    let form: FormData;
-    try {
-      form = await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData();
-    } catch {
-      return UNREADABLE;
-    }
-    // Parts React reads as JSON must be plain fields; a file sent under such a name is as unreadable as bad JSON.
-    const names = [...form.keys()];
-    const fields = new Map<string, string>();
-    for (const [name, value] of form) if (typeof value === 'string') fields.set(name, value);
-    if (fetchAction) {
-      // A fetch action's reply: part "0" is the root, a JSON array of the arguments.
-      const root = fields.get('0');
-      if (root === undefined) return UNREADABLE;
-      try {
-        const parsed: unknown = JSON.parse(root);
-        return Array.isArray(parsed) && referencesResolve(parsed, fields) ? null : UNREADABLE;
-      } catch {
-        return UNREADABLE;
-      }
-    }
-    // A form posted without JavaScript: `$ACTION_ID_<id>`, or `$ACTION_REF_<n>` with its descriptor `$ACTION_<n>:0`
-    // ({"id", "bound": "$@1"}) and bound arguments `$ACTION_<n>:<m>`, all JSON.
-    for (const name of names) {
-      const direct = /^\$ACTION_ID_(.*)$/.exec(name);
-      if (direct && !ACTION_ID.test(direct[1]!)) return UNREADABLE;
-      const ref = /^\$ACTION_REF_(\d+)$/.exec(name);
-      if (!ref) continue;
-      const prefix = `$ACTION_${ref[1]}:`;
-      const parts = new Map([...fields].filter(([key]) => key.startsWith(prefix)).map(([key, part]) => [key.slice(prefix.length), part]));
-      const descriptor = parts.get('0');
-      if (descriptor === undefined) {
-        if (form.get(`${prefix}0`) !== null) return UNREADABLE; // a file where the descriptor belongs
-        continue; // no descriptor at all: Next refuses it itself (400)
-      }
-      try {
-        const parsed = JSON.parse(descriptor) as { id?: unknown; bound?: unknown };
-        if (typeof parsed?.id !== 'string' || !ACTION_ID.test(parsed.id) || !referencesResolve(parsed, parts)) return UNREADABLE;
-        // The bound arguments are a list (React reads their length): inline, or in the part "$@<id>" names.
-        if (typeof parsed.bound === 'string') {
-          if (!Array.isArray(JSON.parse(parts.get(String(parseInt(parsed.bound.slice(2), 16)))!))) return UNREADABLE;
-        } else if (parsed.bound !== null && parsed.bound !== undefined && !Array.isArray(parsed.bound)) return UNREADABLE;
-      } catch {
-        return UNREADABLE;
-      }
-    }
-    return null;
-  }
-  // A fetch action's reply as text: the JSON array of the arguments, with nothing it would have to find elsewhere.
-  const text = decodeUtf8(body);
-  if (text === null) return 'The request body is not valid UTF-8.';
-  let reply: unknown;
-  try {
-    reply = JSON.parse(text);
-  } catch {
-    return 'The request body is not a server action reply.';
-  }
-  try {
-    return Array.isArray(reply) && partReferences(reply).length === 0 ? null : 'The request body is not a server action reply.';
-  } catch {
-    return 'The request body is not a server action reply.';
-  }
 }
 
 /** The same request with its body already read: what Next reads instead of the socket. */

@@ -27,14 +27,10 @@ import { GZIP_MIN_BYTES, acceptsGzip } from './content-encoding';
 import { decodePathSegment } from './front-door';
 
 /**
- * The keyed lane: the keyed endpoints (lib/gateway/endpoints.ts) answered straight from Node's http server, in
- * front of Next.
- *
- * Why: on the keyed API, Next's request machinery (routing, the Web Request/Response/Headers objects, the body stream,
- * its async contexts) cost more CPU per request than keys, limits, metering and the publisher call together
- * (bench/gateway/README.md). `npm start` (scripts/serve.mjs) hands matching requests to `serveKeyedOverNode` and
- * everything else to Next. Paths, methods, answers and replies come from the endpoint table the route handlers under
- * app/kb and app/dify are built from, which still serve them under `next dev` or a bare `next start`.
+ * The keyed lane: the keyed endpoints (lib/gateway/endpoints.ts) answered straight from Node's http server in front
+ * of Next, whose request machinery cost more CPU per request than keys, limits, metering and the publisher call
+ * together (bench/gateway/README.md). The same endpoint table builds the route handlers under app/kb and app/dify,
+ * which serve these paths under `next dev` or a bare `next start`.
  */
 export interface LaneTarget {
   endpoint: KeyedEndpointName;

@@ -2,17 +2,6 @@
  * Subscriptions: purchase, billing periods, lifecycle changes, the dashboard's views and where a buyer stands.
  * This file is the folder's public surface; other folders import from '@/lib/subscriptions' only.
  */
-export {
-  ALERT_WEBHOOK_QUEUE,
-  findAlertEvent,
-  findOwnedSubscription,
-  listUsageAlerts,
-  noteUsage,
-  reachedThresholds,
-  recordUsageAlerts,
-  type AlertEvent,
-  type UsagePoint,
-} from './alerts';
 export { addMonthsClamped, periodContaining } from './billing-period';
 export { type SubscriptionResult } from './change';
 export { earningsBalance, listEarnings, recordEarning, splitGross, type EarningSource, type EarningView } from './earnings';

@@ -24,7 +24,7 @@ import { command, FAILED, parse, required, UsageError } from './args';
 import type { CliCommand } from './types';
 
 /**
- * The publisher console's actions for the operator (CLI parity, issue 15): the same lib/publishing functions the
+ * The publisher console's actions for the operator (CLI parity): the same lib/publishing functions the
  * console calls, as the operator (who owns the installation), audited with actor `cli`.
  */
 const OPERATOR: OperatorActor = { kind: 'operator', userId: null, via: 'cli' };

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { getDb } from '@/lib/platform/db';
-import { configureHttpBackend, guardPolicy } from '@/lib/routing';
+import { guardPolicy } from '@/lib/platform/ssrf-guard';
+import { configureHttpBackend } from '@/lib/routing';
 import { describeResolveFailure, resolveKnowledgeBase } from '@/lib/publishing';
 import type { CliCommand } from './types';
 

@@ -11,7 +11,7 @@ import { createTestDatabase } from '../support/db';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe';
 import { createCatalogFixture, createUser, useQueries } from './subscriptions-fixtures';
 
-/** Issue 17 item 5: key names, per-key usage, the upgrade preview, downgrades at renewal and resume. */
+/** Key names, per-key usage, the upgrade preview, downgrades at renewal and resume. */
 
 let db: Database;
 let fake: FakeStripe;

@@ -7,8 +7,18 @@ import type { Database } from '@/db/client';
 import { completeTestPurchase } from '@/lib/billing';
 import { runDueJobs } from '@/lib/platform/jobs';
 import { listOutbox } from '@/lib/platform/mail';
-import { deliverAlertWebhook, saveAlertWebhook, sendTestAlertWebhook, removeAlertWebhook, getAlertWebhook } from '@/lib/routing';
-import { ALERT_WEBHOOK_QUEUE, noteUsage, reachedThresholds, recordUsageAlerts, type UsagePoint } from '@/lib/subscriptions';
+import {
+  ALERT_WEBHOOK_QUEUE,
+  deliverAlertWebhook,
+  getAlertWebhook,
+  noteUsage,
+  reachedThresholds,
+  recordUsageAlerts,
+  removeAlertWebhook,
+  saveAlertWebhook,
+  sendTestAlertWebhook,
+  type UsagePoint,
+} from '@/lib/alerts';
 import { defineJobHandler } from '@/lib/platform/jobs';
 import { createTestDatabase } from '../support/db';
 import { listenOnLoopback } from '../support/listen';

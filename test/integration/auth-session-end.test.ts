@@ -8,7 +8,7 @@ import { randomBase62 } from '@/lib/platform/ids';
 import { createTestDatabase } from '../support/db';
 
 /**
- * A session cookie stops working once its user signs out, including copies of it (issue 13, item 6). The session is
+ * A session cookie stops working once its user signs out, including copies of it. The session is
  * read the way every page reads it: next-auth's getServerSession, with the cookie.
  */
 let db: Awaited<ReturnType<typeof createTestDatabase>>['db'];

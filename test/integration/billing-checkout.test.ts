@@ -140,7 +140,7 @@ describe('test purchase and the one-time key reveal', () => {
     expect(first.plaintext.startsWith('alm_sk_test_')).toBe(true);
     expect(parseApiKey(first.plaintext)).toMatchObject({ ok: true, mode: 'test' });
     expect(first).toMatchObject({ subscriptionId: result.subscriptionId, kbId: fx.kbId, planName: 'Starter', mode: 'test' });
-    // The reveal's first request (issue 32): the listing's first real sample question, and the whole cap left.
+    // The reveal's first request: the listing's first real sample question, and the whole cap left.
     expect(first).toMatchObject({ sampleQuestion: 'Which amendment abolished slavery?', usage: { used: 0, cap: 100, remaining: 100 } });
     const [key] = await db.select().from(apiKeys).where(eq(apiKeys.subscriptionId, result.subscriptionId));
     expect(key!.keyHash).toBe(hashApiKey(first.plaintext));

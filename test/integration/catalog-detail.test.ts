@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GET, OPTIONS, PUT } from '@/app/api/marketplace/knowledge-bases/[kbId]/route';
 import type { Database } from '@/db/client';
 import { seedCatalog } from '@/lib/seed/catalog';
-import { categoryCounts, getPublisher, listKnowledgeBaseCards, listPublisherKnowledgeBases, listTagVocabulary } from '@/lib/catalog/listing';
+import { categoryCounts, getPublisher, listKnowledgeBaseCards, listPublisherKnowledgeBases, listTagVocabulary } from '@/lib/catalog';
 import { createTestDatabase } from '../support/db';
 
 /** The detail endpoint and the small reads the marketplace pages use, against the seeded catalogue. */

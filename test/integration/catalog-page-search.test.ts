@@ -6,7 +6,7 @@ import { searchCatalog, type ListingParams } from '@/lib/catalog';
 import { createTestDatabase } from '../support/db';
 
 /**
- * Search that finds what buyers type (issue 17, item 1) on a small fixture catalogue, on both databases: titles,
+ * Search that finds what buyers type on a small fixture catalogue, on both databases: titles,
  * dotted and capitalised abbreviations, possessives, the typo fallback with its suggestion, the relevance order,
  * and facet counts that follow the search and filters. The catalogue page's function (`searchCatalog`) and the
  * public API (which never corrects a search: docs/api.md §14) are both checked.

@@ -7,7 +7,7 @@ import { createCatalogFixture } from './subscriptions-fixtures';
 /**
  * `configure-backend` runs under tsx in development mode, but configures an endpoint that the production server
  * (`npm start`) will call: it must judge the endpoint by that server's SSRF policy, or it reports success for an
- * endpoint every query will then fail on (issue 13, item 9).
+ * endpoint every query will then fail on.
  */
 const SECRETS = `${'i'.repeat(24)}\n${'s'.repeat(40)}\n`;
 vi.mock('node:fs', async (original) => {

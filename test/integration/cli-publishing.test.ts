@@ -27,7 +27,7 @@ function runCli(args: string[], env: Record<string, string | undefined>): Promis
   });
 }
 
-/** CLI parity with the publisher console (issue 15): the same lib/publishing functions, as the operator. */
+/** CLI parity with the publisher console: the same lib/publishing functions, as the operator. */
 describe.runIf(testDbKind() === 'postgres')('operator CLI: listings and plans', () => {
   it(
     'creates a listing, prices it, publishes and suspends it (each spawn costs seconds: the rules themselves are in publishing-console.test.ts); refusals are explained',

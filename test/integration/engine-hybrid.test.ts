@@ -12,7 +12,7 @@ import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 import { itemAt } from '@/lib/platform/arrays';
 
 /**
- * Optional hybrid retrieval (issue 14 part 4) against a deterministic local embeddings server (test/support/
+ * Optional hybrid retrieval against a deterministic local embeddings server (test/support/
  * fake-embeddings.ts: each word hashed into one of 64 dimensions after a small synonym table, "physician" → "doctor",
  * so meaning the words do not share can still be near). Vectors are stored as real[] on both databases and searched
  * through pgvector on PGlite, exactly in SQL on the PostgreSQL server (which has no `vector` extension here); both

@@ -7,7 +7,7 @@ import { ingestDocument } from '@/lib/engine/ingest';
 import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 
 /**
- * Per-language stemming (issue 14 part 2): a knowledge base in Spanish, German or French is indexed and asked with
+ * Per-language stemming: a knowledge base in Spanish, German or French is indexed and asked with
  * its language's Snowball stemmer and stop words (migration 0010), on PGlite and on PostgreSQL alike.
  */
 const enc = (s: string) => new TextEncoder().encode(s);

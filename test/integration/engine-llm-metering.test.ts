@@ -17,7 +17,7 @@ import { readTimedEvents } from '../support/event-stream';
 import { rememberSecret } from '../support/log-scan';
 
 /**
- * The LLM path through the keyed endpoint (issue 14 part 5): with a chat model configured, a local fake
+ * The LLM path through the keyed endpoint: with a chat model configured, a local fake
  * OpenAI-compatible server misbehaves in every way it can (an error status, a body that is not JSON, no message
  * content, an answer citing only passages it was not given, an answer citing nothing, a reply after the timeout).
  * Each time the buyer still gets the extractive answer with its citation, and each query counts exactly once.

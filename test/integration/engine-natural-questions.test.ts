@@ -7,7 +7,7 @@ import type { Database } from '@/lib/platform/db';
 import { answerHostedQuery } from '@/lib/engine';
 
 /**
- * The seeded marketplace asked as its buyers ask (issue 27 item 6): db/seed/natural-questions.json holds, for every
+ * The seeded marketplace asked as its buyers ask: db/seed/natural-questions.json holds, for every
  * hosted demo knowledge base, questions written in a buyer's words rather than the documents' (each with a short
  * verbatim fact a correct answer must contain) and questions it must refuse (plausible for a buyer, off-topic for
  * that knowledge base). An answer is right when it holds the fact and cites; a refusal cites nothing, which makes it

@@ -7,7 +7,7 @@ import type { Database } from '@/lib/platform/db';
 import { answerHostedQuery } from '@/lib/engine';
 
 /**
- * An honest demo (issue 14 part 6): every published knowledge base of the seeded marketplace answers each sample
+ * An honest demo: every published knowledge base of the seeded marketplace answers each sample
  * question its page lists, with a citation, and the answer holds the expected fact (db/seed/sample-answers.json).
  * One seeded database for all 216 questions (about ten seconds); it runs on both databases because the stemming
  * and ranking SQL is the part that could differ between them.

@@ -9,7 +9,7 @@ import { openPostgres, type Database, type DatabaseHandle } from '@/db/client';
 import { MIGRATIONS_FOLDER } from '@/db/migrate';
 import { prepareDatabase } from '@/lib/platform/db';
 import { CALIBRATE_QUEUE, INGEST_QUEUE, REINDEX_QUEUE } from '@/lib/engine';
-import { ALERT_WEBHOOK_QUEUE } from '@/lib/subscriptions';
+import { ALERT_WEBHOOK_QUEUE } from '@/lib/alerts';
 import { STRIPE_PLAN_MOVE_QUEUE } from '@/lib/billing';
 import { MAIL_QUEUE } from '@/lib/platform/mail';
 import { resetEnvForTesting } from '@/lib/platform/env';

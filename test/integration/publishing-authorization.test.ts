@@ -24,7 +24,7 @@ import { createTestDatabase } from '../support/db';
 import { createUser } from './subscriptions-fixtures';
 
 /**
- * The console's authorization suite (issue 15): every console action and page loader, called as a signed-in account
+ * The console's authorization suite: every console action and page loader, called as a signed-in account
  * that does not own the publisher or the listing, is refused as `not_found` (never "forbidden": a stranger learns
  * nothing about what exists) and changes nothing. Each row is one action; add a row for every new console action
  * (content, analytics, earnings…). `run` gets the stranger's user id and the victim's ids.

@@ -7,7 +7,7 @@ import { resetEnvForTesting } from '@/lib/platform/env';
 import { sampleDataNoticeShown } from '@/lib/seed';
 import { itemAt } from '@/lib/platform/arrays';
 
-/** Issue 14 part 6: pages say the seeded marketplace is sample data, and "Most chosen" is earned by subscribers. */
+/** Pages say the seeded marketplace is sample data, and "Most chosen" is earned by subscribers. */
 let db: Database;
 const saved = process.env.SAMPLE_DATA_NOTICE;
 

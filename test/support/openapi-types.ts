@@ -530,7 +530,7 @@ export interface components {
         /** @description Whole seconds (≥ 1) to wait: rate_limit_exceeded and idempotency_key_in_progress. */
         RetryAfter: string;
         /** @description Methods the catalogue serves. */
-        AllowCatalogue: "GET, HEAD, OPTIONS";
+        AllowCatalog: "GET, HEAD, OPTIONS";
         /** @description The catalogue is public. */
         CorsAny: "*";
         /** @description public, max-age=30, stale-while-revalidate=300 */
@@ -651,7 +651,7 @@ export interface operations {
             204: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
-                    Allow: components["headers"]["AllowCatalogue"];
+                    Allow: components["headers"]["AllowCatalog"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -771,7 +771,7 @@ export interface operations {
             204: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["CorsAny"];
-                    Allow: components["headers"]["AllowCatalogue"];
+                    Allow: components["headers"]["AllowCatalog"];
                     [name: string]: unknown;
                 };
                 content?: never;

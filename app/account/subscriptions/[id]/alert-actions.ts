@@ -7,7 +7,7 @@ import { requireSessionUser } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';
 import { idSchema } from '@/lib/platform/text-input';
 import type { AlertWebhookFormState } from '@/components/account/alert-webhook-form';
-import { removeAlertWebhook, saveAlertWebhook, sendTestAlertWebhook } from '@/lib/routing';
+import { removeAlertWebhook, saveAlertWebhook, sendTestAlertWebhook } from '@/lib/alerts';
 import { readForm } from '@/lib/site/form-action';
 import { accountPaths } from '@/lib/site/paths';
 

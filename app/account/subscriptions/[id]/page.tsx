@@ -20,19 +20,14 @@ import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { Section } from '@/components/ui/section';
 import { UsageAlertsSection } from '@/components/account/usage-alerts-section';
 import { removeAlertWebhookAction, saveAlertWebhookAction, sendTestAlertAction } from './alert-actions';
+import type { IdPageProps } from '@/lib/site/page-props';
 import { accountPaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Subscription' };
 export const dynamic = 'force-dynamic';
 
 /** One subscription: usage, daily chart, plan changes (confirmed on ./change), cancel/resume, its keys with names and 30-day usage. The gateway's `upgrade_url` lands here. */
-export default async function SubscriptionPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function SubscriptionPage({ params, searchParams }: IdPageProps) {
   const { id } = await params;
   const query = await searchParams;
   const user = await requireSessionUser(accountPaths.subscription(id));

@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { categoryLabel } from '@/components/marketplace/format';
 import { publishPaths } from '@/lib/site/paths';
 import { ListingForm } from '@/components/publish/listing-form';
+import { NEW_LISTING_VALUES } from '@/components/publish/new-listing';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { requireSessionUser } from '@/lib/accounts';
 import { CATEGORIES, listTagVocabulary } from '@/lib/catalog';
@@ -32,17 +33,7 @@ export default async function NewListingPage() {
           categories={CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c) }))}
           knownTags={vocabulary.map((t) => t.tag)}
           limits={LISTING_LIMITS}
-          initial={{
-            title: '',
-            summary: '',
-            description: '',
-            category: '',
-            tags: '',
-            language: 'en',
-            licence: 'CC BY 4.0',
-            sampleQuestions: '',
-            backendKind: 'hosted',
-          }}
+          initial={NEW_LISTING_VALUES}
           submitLabel="Create draft"
           updatedAt={new Date().toISOString()}
         />

@@ -11,19 +11,14 @@ import { requireSessionUser } from '@/lib/accounts';
 import { getKeyForUser, KEY_NAME_MAX_LENGTH } from '@/lib/keys';
 import { getDb } from '@/lib/platform/db';
 import { renameKeyAction } from '../../../actions';
+import type { IdPageProps } from '@/lib/site/page-props';
 import { accountPaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Rename key' };
 export const dynamic = 'force-dynamic';
 
 /** Names a key, so two keys of one subscription can be told apart ("production", "staging"). A page: works without JavaScript. */
-export default async function RenameKeyPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function RenameKeyPage({ params, searchParams }: IdPageProps) {
   const { id } = await params;
   const query = await searchParams;
   const user = await requireSessionUser(accountPaths.renameKey(id));

@@ -9,6 +9,7 @@ import { previewPlanChange, type ChargePreview } from '@/lib/billing';
 import { getDb } from '@/lib/platform/db';
 import { getSubscriptionForUser } from '@/lib/subscriptions';
 import { changePlanAction, downgradePlanAction } from '../../../actions';
+import type { IdPageProps } from '@/lib/site/page-props';
 import { accountPaths } from '@/lib/site/paths';
 
 export const metadata: Metadata = { title: 'Confirm plan change' };
@@ -36,13 +37,7 @@ function ChargeLine({ charge }: { charge: ChargePreview }) {
  * The confirmation step of a plan change (the subscription page's "Review plan change" lands here, a GET form, so
  * it works without JavaScript): the new price and cap, when it applies, and what is charged now.
  */
-export default async function ConfirmPlanChangePage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function ConfirmPlanChangePage({ params, searchParams }: IdPageProps) {
   const { id } = await params;
   const query = await searchParams;
   const planId = typeof query.plan === 'string' ? query.plan : '';

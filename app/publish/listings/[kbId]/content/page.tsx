@@ -9,6 +9,7 @@ import { ListingNav } from '@/components/publish/listing-nav';
 import { publishPaths } from '@/lib/site/paths';
 import { ListingStatusBadge } from '@/components/publish/status-badge';
 import { TryIt } from '@/components/publish/try-it';
+import { MAX_QUERY_CHARS } from '@/lib/gateway';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Section } from '@/components/ui/section';
@@ -123,6 +124,7 @@ export default async function ContentPage({ params, searchParams }: { params: Pa
                   label="Makes a real signed call to your endpoint with the question below and shows the validated answer, or exactly why it failed."
                   submitLabel="Send a test query"
                   fixedQuestion={sample || 'What does this knowledge base cover?'}
+                  maxQueryChars={MAX_QUERY_CHARS}
                 />
               ) : (
                 // Without a saved endpoint and both secrets there is nothing to call: say so, rather than fail in 0 ms.
@@ -172,7 +174,7 @@ export default async function ContentPage({ params, searchParams }: { params: Pa
           counts against no one&apos;s cap and does not appear in analytics.
         </p>
         <div className="mt-4 max-w-2xl">
-          <TryIt endpoint={`${basePath}/try`} label="Question" submitLabel="Ask" defaultQuestion={sample} />
+          <TryIt endpoint={`${basePath}/try`} label="Question" submitLabel="Ask" defaultQuestion={sample} maxQueryChars={MAX_QUERY_CHARS} />
         </div>
       </Section>
     </div>

@@ -12,7 +12,7 @@ import { accountPaths } from '@/lib/site/paths';
 
 /**
  * Usage alerts (docs/api.md §11.4): when a subscription's count for the period reaches 80% and 100% of the plan's cap,
- * the buyer gets an email and, when they set one, a signed webhook (lib/routing/alert-webhooks.ts), each at most once
+ * the buyer gets an email and, when they set one, a signed webhook (lib/alerts/webhooks.ts), each at most once
  * per threshold and period.
  *
  * "Once" is the primary key of `usage_alerts` (subscription, period start, threshold): the one transaction whose
@@ -135,7 +135,7 @@ function alertText(input: UsagePoint & { threshold: AlertThreshold; kbTitle: str
   ].join('\n');
 }
 
-/** What the webhook's body says about an alert (lib/routing/alert-webhooks.ts signs and sends it). */
+/** What the webhook's body says about an alert (lib/alerts/webhooks.ts signs and sends it). */
 export interface AlertEvent {
   eventId: string;
   threshold: number;

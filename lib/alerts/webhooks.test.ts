@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { postSignedWebhook } from './alert-webhooks';
+import { postSignedWebhook } from './webhooks';
 
 const LOOPBACK = { development: true, allowPrivate: false };
 let server: http.Server | undefined;

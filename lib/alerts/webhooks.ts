@@ -4,13 +4,11 @@ import { eq } from 'drizzle-orm';
 import { alertWebhooks } from '@/db/schema';
 import type { Executor } from '@/lib/platform/db';
 import { getDb } from '@/lib/platform/db';
-import { decryptSecret, encryptSecret } from '@/lib/platform/crypto';
+import { decryptSecret, encryptSecret, signPayload } from '@/lib/platform/crypto';
 import { randomBase62 } from '@/lib/platform/ids';
 import { defineJobHandler } from '@/lib/platform/jobs';
-import { ALERT_WEBHOOK_QUEUE, findAlertEvent, findOwnedSubscription, type AlertEvent } from '@/lib/subscriptions';
-import { guardPolicy } from './backends';
-import { pinnedLookup, parseEndpointUrl, resolveAndGuard, type GuardPolicy } from '@/lib/platform/ssrf-guard';
-import { signPayload } from './http-connector';
+import { guardPolicy, pinnedLookup, parseEndpointUrl, resolveAndGuard, type GuardPolicy } from '@/lib/platform/ssrf-guard';
+import { ALERT_WEBHOOK_QUEUE, findAlertEvent, findOwnedSubscription, type AlertEvent } from './usage-alerts';
 
 /**
  * The buyer's usage-alert webhook (docs/api.md §11.4): a URL per subscription and a signing secret shown once. Each

@@ -1,0 +1,47 @@
+import type { KnowledgeBaseSeed } from './seed';
+
+/** Drafts of the sample catalog: never listed, they show the publisher console a listing before publication. */
+export const DRAFT_SEEDS: KnowledgeBaseSeed[] = [
+  {
+    slug: 'tax-treaty-navigator',
+    title: 'Tax Treaty Navigator',
+    category: 'legal',
+    publisher: 'atlas-legal-review',
+    status: 'draft',
+    tags: ['international', 'economics', 'reference'],
+    licence: 'Proprietary',
+    summary: 'Work in progress: double taxation treaties compared, with residence tie-breakers and withholding rates.',
+    about: 'A draft reference on double taxation treaties, not yet ready for publication.',
+    covers: ['residence tie-breaker rules', 'withholding tax rates'],
+    audience: 'tax advisers',
+    questions: ['How is tax residence decided under a treaty?', 'What withholding rate applies to dividends?', 'What is a permanent establishment?'],
+  },
+  {
+    slug: 'pediatric-dosing-reference',
+    title: 'Pediatric Dosing Reference',
+    category: 'health',
+    publisher: 'kestrel-clinical',
+    status: 'draft',
+    tags: ['pediatrics', 'clinical', 'reference'],
+    licence: 'Proprietary',
+    summary: 'Draft: weight-based dosing tables for common paediatric medicines, pending clinical review.',
+    about: 'A draft dosing reference awaiting clinical review before publication.',
+    covers: ['weight-based dosing', 'dose rounding'],
+    audience: 'paediatric pharmacists',
+    questions: ['How is a weight-based dose calculated?', 'When should doses be rounded?', 'What is the maximum daily dose?'],
+  },
+  {
+    slug: 'coastal-resilience-briefs',
+    title: 'Coastal Resilience Briefs',
+    category: 'policy',
+    publisher: 'tidewater-policy',
+    status: 'draft',
+    tags: ['climate', 'governance', 'housing'],
+    licence: 'CC BY 4.0',
+    summary: 'Draft briefings on managed retreat, sea walls and flood insurance for coastal communities.',
+    about: 'Draft briefings on coastal adaptation, still being edited.',
+    covers: ['managed retreat', 'flood insurance'],
+    audience: 'coastal planners',
+    questions: ['What is managed retreat?', 'How does flood insurance pricing work?', 'Do sea walls work?'],
+  },
+];
