@@ -34,6 +34,8 @@ describe('decodeAnswer', { timeout: 60_000 }, () => {
     await decodeAnswer(Buffer.from(JSON.stringify({ ...answer, answer: 'x'.repeat(10_000) }))); // a warm worker
     const { result: decoded, worstMs } = await withEventLoopLag(() => decodeAnswer(hostile));
     expect(decoded.ok).toBe(true);
-    expect(worstMs).toBeLessThan(100);
+    // Decoded on the main thread, this answer holds the loop for 300 ms to 1.4 s; a loaded machine adds up to about
+    // 200 ms of lag of its own.
+    expect(worstMs).toBeLessThan(250);
   });
 });
