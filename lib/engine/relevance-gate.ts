@@ -1,7 +1,7 @@
 import { isBackMatter } from './back-matter';
 import { chunkParagraphs } from './paragraphs';
 import { hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
-import type { RetrievedChunk } from './types';
+import type { GateModel, RetrievedChunk } from './types';
 import { GATE_MODEL } from './gate-weights';
 import { tokenize } from './text';
 
@@ -129,13 +129,6 @@ export const GATE_FEATURES = [
 ] as const;
 
 export const GATE_PASSAGES = 3;
-
-export interface GateModel {
-  bias: number;
-  weights: readonly number[];
-  /** Log-odds at and above which the question is answered. */
-  threshold: number;
-}
 
 /** What the top passages hold of the question, back matter left out (computed once per question). */
 export function gateEvidence(q: Question, passages: RetrievedChunk[]): PassageEvidence[] {

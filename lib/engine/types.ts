@@ -1,6 +1,7 @@
 /**
- * The types retrieval hands to the reader (question analysis, sentence ranking, the gate, the answer): in a module of
- * their own, so that the modules retrieval itself calls (query expansion, vector search) need not import it back.
+ * The types several engine modules share: what retrieval hands to the reader, and the gate's model. In a module of
+ * their own, so that the modules retrieval calls (query expansion, vector search) and the generated gate-weights.ts
+ * need not import their users back.
  */
 
 export interface RetrievedChunk {
@@ -26,4 +27,12 @@ export interface QueryTerm {
 export interface QueryVector {
   model: string;
   values: number[];
+}
+
+/** The learned relevance gate: weights of GATE_FEATURES (relevance-gate.ts), in its order. */
+export interface GateModel {
+  bias: number;
+  weights: readonly number[];
+  /** Log-odds at and above which the question is answered. */
+  threshold: number;
 }
