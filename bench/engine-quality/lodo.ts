@@ -23,7 +23,8 @@ import { languageOfConfig, checkedSearchConfig } from '@/lib/engine/language';
 import { analyseQuestion, mapLexicon, matchText, type Question } from '@/lib/engine/question';
 import { gateEvidence, gateFeatures, gateScore, GATE_FEATURES } from '@/lib/engine/relevance-gate';
 import type { GateModel } from '@/lib/engine/types';
-import { rankSentences, SENTENCE_FEATURES } from '@/lib/engine/sentence-ranker';
+import { SENTENCE_FEATURES } from '@/lib/engine/sentence-features';
+import { rankSentences } from '@/lib/engine/sentence-ranker';
 import { SENTENCE_WEIGHTS } from '@/lib/engine/answer-weights';
 import { itemAt } from '@/lib/platform/arrays';
 import { ISSUE_14_READER_WEIGHTS } from './reader-prior';
@@ -456,7 +457,7 @@ function main() {
     if (fitReaderToo)
       writeFileSync(
         readerFile,
-        `/**\n * Weights of SENTENCE_FEATURES (sentence-ranker.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${SENTENCE_FEATURES.map((f, k) => `  ${Number(itemAt(sentenceWeights, k).toFixed(3))}, // ${f}`).join('\n')}\n];\n`,
+        `/**\n * Weights of SENTENCE_FEATURES (sentence-features.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${SENTENCE_FEATURES.map((f, k) => `  ${Number(itemAt(sentenceWeights, k).toFixed(3))}, // ${f}`).join('\n')}\n];\n`,
       );
     const gateFile = path.join(process.cwd(), 'lib', 'engine', 'gate-weights.ts');
     writeFileSync(

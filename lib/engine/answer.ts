@@ -4,7 +4,8 @@ import { fallbackLexicon, analyseQuestion, type Lexicon, type Question } from '.
 import { judgeAnswerable, type ReaderModel } from './answerable';
 import type { SearchLanguage } from './language';
 import type { QueryTerm, RetrievedChunk } from './types';
-import { MAX_EXCERPT_CHARS, PASSAGES_READ, selectSentences } from './sentence-ranker';
+import { MAX_EXCERPT_CHARS, PASSAGES_READ } from './sentence-ranker';
+import { selectSentences } from './sentence-selection';
 import { countTokens } from './tokens';
 
 /**

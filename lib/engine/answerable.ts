@@ -5,7 +5,8 @@ import { languageOfConfig } from './language';
 import { analyseQuestion, mapLexicon, type Question } from './question';
 import { isRelevant } from './relevance-gate';
 import type { GateModel } from './types';
-import { lexemesOf, type SearchResult } from './retrieval';
+import { lexemesOf } from './lexemes';
+import type { SearchResult } from './retrieval';
 import { PASSAGES_READ, rankSentences, type RankedCandidate } from './sentence-ranker';
 import { tokenize } from './text';
 

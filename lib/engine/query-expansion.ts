@@ -3,6 +3,7 @@ import type { Executor } from '@/lib/platform/db';
 import { capture } from '@/lib/platform/arrays';
 import { languageOfConfig, type SearchConfig } from './language';
 import { ENGLISH_NUMBER_WORDS } from './numbers';
+import { rows } from './sql-rows';
 import type { QueryTerm, RetrievedChunk } from './types';
 import { lightStem, STOP_WORDS, tokenize } from './text';
 
@@ -11,8 +12,6 @@ import { lightStem, STOP_WORDS, tokenize } from './text';
  * digits, a number the text-search parser keeps whole, and a term the passages found define ("severe allergic
  * reaction (anaphylaxis)"). Used by searchChunks (retrieval.ts).
  */
-
-const rows = <T>(result: { rows: unknown[] }) => result.rows as T[];
 
 const NUMBER_WORDS: ReadonlyMap<string, string> = new Map(Object.entries(ENGLISH_NUMBER_WORDS).map(([w, n]) => [w, String(n)]));
 const NUMBER_DIGITS: ReadonlyMap<string, string> = new Map([...NUMBER_WORDS].map(([w, d]) => [d, w]));

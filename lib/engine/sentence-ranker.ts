@@ -1,6 +1,5 @@
 import { itemAt } from '@/lib/platform/arrays';
 import {
-  answerTypeOffsets,
   asksVerdict,
   carriesAnswerType,
   describesMethod,
@@ -18,26 +17,20 @@ import { questionNumbers, sharedNumbers } from './numbers';
 import { chunkParagraphs, type Paragraph } from './paragraphs';
 import { isBackMatter, isDisclaimer } from './back-matter';
 import { hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
-import { generalShare, headingParts, passageEvidence, passesGate, type PassageEvidence } from './relevance-gate';
+import { generalShare, headingParts } from './relevance-gate';
+import { matchDensity, NEGATION, typedNearTopic, withoutQuestionNumbers } from './sentence-features';
 import type { RetrievedChunk } from './types';
 import { countWords, lightStem, STOP_WORDS, tokenize, type Span } from './text';
 
 /**
- * Which statements of the top passages answer the question: every sentence (with its heading, paragraph label and
- * lead-in as context) scored by SENTENCE_FEATURES, then at most MAX_ANSWER_SENTENCES chosen, a second document only
- * when its own passage passes the relevance gate.
+ * Every statement of the top passages that may answer the question (a sentence with its heading, paragraph label and
+ * lead-in as context), scored by SENTENCE_FEATURES (sentence-features.ts), best first; sentence-selection.ts chooses
+ * the answer among them.
  */
 
 /** Passages whose sentences are considered (and whose tokens count as read). */
 export const PASSAGES_READ = 5;
-export const MAX_ANSWER_SENTENCES = 3;
 export const MAX_EXCERPT_CHARS = 600;
-
-function jaccard(a: Set<string>, b: Set<string>): number {
-  let inter = 0;
-  for (const x of a) if (b.has(x)) inter++;
-  return inter / Math.max(1, a.size + b.size - inter);
-}
 
 export interface SentenceCandidate {
   passage: number;
@@ -54,26 +47,11 @@ export interface SentenceCandidate {
   terms: Set<string>;
 }
 
-/** How far below the best statement (in log-odds) another may follow it, from its own document or from another. */
-const FOLLOW_MARGIN = 4.0;
-const OTHER_DOCUMENT_MARGIN = 0.3;
-
 /** A list item's marker ("- ", "– ", "• "): list items flattened into one paragraph start with it. */
 const BULLET = /^[-–•]\s/;
 const REFERS_BACK = /^(the|this|these|that|those|it|they|such|el|la|los|las|este|esta|dieser|diese|dieses|der|die|das|es|ce|cette|ces|il|elle)\b/i;
 /** A sentence that leans on the one before it ("It killed…", "They ate…", "Between 1347 and 1351 it killed…"). */
 const LEANS_BACK = /^(\S+\s+){0,4}(it|they|he|she|its|their|this|these|those|them|such|above|ello|ellos|ellas|er|sie|es|il|ils|elle|elles)\b/i;
-
-/** The text without the numbers the question itself gives ("1347", "12"): an answer is a number the question lacks. */
-function withoutQuestionNumbers(text: string, question: string): string {
-  const own = new Set(question.match(/\d[\d.,/]*/g) ?? []);
-  // Blanked to the same length, so that offsets into the result are offsets into the text.
-  return own.size ? text.replace(/\d[\d.,/]*/g, (n) => (own.has(n) ? ' '.repeat(n.length) : n)) : text;
-}
-
-/** A negation: a question about what does NOT hold is answered by a statement that says so, not by its opposite. */
-const NEGATION =
-  /\b(no|not|non|none|never|without|cannot|can't|don't|doesn't|isn't|aren't|sin|nunca|ning[úu]n[oa]?|nicht|kein\w*|ohne|nie|pas|sans|jamais|aucun\w*)\b|n['’]t\b/i;
 
 /** A list item is a short line; its list runs back to the line that introduces it ("The following are not reasons…:"). */
 const ITEM_MAX_WORDS = 60;
@@ -124,88 +102,6 @@ function withColumnNames(header: string, row: string): string | undefined {
     .filter((c) => c.trim())
     .join('; ');
 }
-
-/** How close (in characters) an answer of the asked type must be to a question word to count as about it. */
-const NEAR_CHARS = 40;
-
-/** Does an answer of the type stand near one of the question's words ("VITAL enrolled 25,871 adults")? */
-function typedNearTopic(q: Question, text: string): boolean {
-  if (!q.type) return false;
-  const offsets = answerTypeOffsets(q.type, text);
-  if (offsets.length === 0) return false;
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    if (matchWords(q, tokenize(m[0])).size === 0) continue;
-    const end = m.index + m[0].length;
-    if (offsets.some((o) => (o < m.index || o >= end) && Math.abs(o - m.index) <= NEAR_CHARS)) return true;
-  }
-  return false;
-}
-
-/** The statements to answer with, chosen from the passages' ranked candidates (answerable.ts ranks them). */
-export function selectSentences(q: Question, read: RetrievedChunk[], ranked: SentenceCandidate[]): SentenceCandidate[] {
-  if (q.total <= 0) return [];
-  const evidence = read.map((p) => passageEvidence(q, p));
-  const chosen = chooseSentences(q, read, evidence, ranked);
-  // "On what date…" answered without any date is no answer: the composer then says nothing relevant was found (and
-  // the query is free). Only for a day: for the other types, abstaining when no statement carries the type cost right
-  // answers on the tuning part of bench/engine-quality (the type patterns miss some phrasings).
-  if (q.type === 'day' && !chosen.some((c) => carriesAnswerType('day', `${c.context ?? ''} ${c.text}`))) return [];
-  return chosen;
-}
-
-/**
- * What answer selection knows about a candidate statement, each scaled to about 0..1. The score is their weighted
- * sum with SENTENCE_WEIGHTS (answer-weights.ts), fitted by bench/engine-quality/train-ranker.ts on the tuning part of
- * the evaluation set: the log-odds, among the statements of the passages read, that this one carries the answer.
- */
-export const SENTENCE_FEATURES = [
-  'own coverage', // share of the question's weight in the statement itself
-  'context coverage', // ... only in its paragraph label, table header, section heading or lead-in sentence
-  'window coverage', // ... only in the sentence before it
-  'upper heading coverage', // ... only in the document title or higher headings
-  'passage score', // retrieval score of its passage relative to the best
-  'passage rank', // 0 for the first passage, 1 for the fifth
-  'strong type carried', // a case name, provision, duration or number when one is asked for
-  'strong type missing',
-  'weak type carried', // a date or condition, definition, person, reason when one is asked for
-  'type in label', // the label supplies the answer type ("Marbury v. Madison (1803).")
-  'restates the question', // at most two words not in the question
-  'fresh words', // log of words not in the question
-  'aim or background',
-  'question mark',
-  'length', // log of its words
-  'first in paragraph',
-  'other label', // under a label that does not name what was asked while another label does
-  'table header',
-  'table row',
-  'question words share', // distinct question words in the statement / question words
-  'rarest word', // holds the question's heaviest word that occurs in the knowledge base
-  'adjacent pair', // two question words in a row
-  'new number', // a number the question does not give
-  'lead-in', // brings the sentence before it
-  'list', // a list introduction with its items
-  'finding', // states a result or a comparison
-  'method or example', // describes how a study or an example was set up
-  'topic as subject', // share of the question's weight in its first six words
-  'type near topic', // the strong type asked for within a few words of a question word
-  'type after set-up', // window coverage when the statement carries the strong type (set up by the sentence before)
-  'type with coverage', // own coverage when the statement carries the strong type
-  'question numbers', // share of the numbers the question gives ("a ride of 12 kilometres") found in the statement
-  'limit asked', // the question asks for an upper or lower limit and the statement gives one ("up to", "not below")
-  'negation shared', // the question is negated ("no single identifiable cause") and so is the statement
-  'aim section', // under a heading that names a background, an aim or an introduction ("Background", "Objective")
-  'method section', // ... that names how a study was done ("Methods", "Design, setting and participants")
-  'finding section', // ... that names what it found ("Results", "Conclusions", "Discussion"), in the best passage's document
-  'conclusion', // draws a conclusion ("These results suggest…", "We conclude…"), in the best passage's document
-  'verdict given', // a yes-or-no question ("Does X reduce Y?") and a statement there under a finding heading or concluding
-  'verdict result', // ... and a statement there reporting a result ("was significantly associated")
-  'finding wording', // ... and how likely its wording is a study's finding, not its background (finding-wording.ts)
-  'general coverage', // share of the question's general-English weight in the statement itself (question.ts)
-  'general context coverage', // ... only in its label, heading or lead-in
-  'match density', // question words found per word of the shortest stretch of the statement holding them all
-] as const;
-
-const OTHER_LABEL = SENTENCE_FEATURES.indexOf('other label');
 
 export interface RankedCandidate extends SentenceCandidate {
   features: number[];
@@ -410,52 +306,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
   return candidates.filter((c) => !seen.has(c.text) && seen.add(c.text));
 }
 
-/**
- * How tightly the question's words sit in the statement: the words of it that name a question word, over the length
- * of the shortest stretch from the first to the last of them (1 when they stand together, 0 when none is found).
- */
-function matchDensity(q: Question, words: string[]): number {
-  let first = -1;
-  let last = -1;
-  let hits = 0;
-  words.forEach((w, i) => {
-    if (matchWords(q, [w]).size === 0) return;
-    if (first < 0) first = i;
-    last = i;
-    hits++;
-  });
-  return hits === 0 ? 0 : hits / (last - first + 1);
-}
-
 /** Question words that occur in the knowledge base (the rest weigh most but cannot be found). */
 function presentWords(q: Question): Set<string> {
   return q.present;
-}
-
-export function chooseSentences(q: Question, read: RetrievedChunk[], evidence: PassageEvidence[], candidates: SentenceCandidate[]): SentenceCandidate[] {
-  const best = candidates[0];
-  if (!best) return [];
-  const leadDocument = itemAt(read, best.passage).documentId;
-  const leadEvidence = itemAt(evidence, best.passage);
-  const chosen: SentenceCandidate[] = [];
-  const perPassage = new Map<number, number>();
-  for (const c of candidates) {
-    if (chosen.length >= MAX_ANSWER_SENTENCES) break;
-    if (c.score < best.score - FOLLOW_MARGIN) break;
-    const p = itemAt(read, c.passage);
-    // Another document is cited only when its own passage independently answers the question.
-    if (p.documentId !== leadDocument) {
-      const e = itemAt(evidence, c.passage);
-      if (c.score < best.score - OTHER_DOCUMENT_MARGIN || !passesGate(q, e) || e.coverage < leadEvidence.coverage) continue;
-    }
-    if ((perPassage.get(c.passage) ?? 0) >= 3) continue;
-    // A follow-up under another label ("Representative: Term of two years." after "Senator: Term of six years.") is
-    // about something else than what was asked.
-    if (chosen.length > 0 && (c as RankedCandidate).features?.[OTHER_LABEL] === 1) continue;
-    if (chosen.some((x) => x.text === c.text || jaccard(x.terms, c.terms) >= 0.6)) continue;
-    if (chosen.some((x) => x.passage === c.passage && x.span.start < c.span.end && c.span.start < x.span.end)) continue;
-    chosen.push(c);
-    perPassage.set(c.passage, (perPassage.get(c.passage) ?? 0) + 1);
-  }
-  return chosen;
 }
