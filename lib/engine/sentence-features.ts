@@ -2,15 +2,11 @@ import { answerTypeOffsets } from './answer-type';
 import { matchWords, type Question } from './question';
 import { tokenize } from './text';
 
-/**
- * What the reader knows about a candidate statement (SENTENCE_FEATURES, computed by rankSentences in
- * sentence-ranker.ts) and the measurements behind the less obvious ones.
- */
+/** The features the reader scores a candidate statement by (computed by rankSentences in sentence-ranker.ts). */
 
-/** The text without the numbers the question itself gives ("1347", "12"): an answer is a number the question lacks. */
+/** An answer is a number the question lacks: the question's own numbers are blanked to the same length. */
 export function withoutQuestionNumbers(text: string, question: string): string {
   const own = new Set(question.match(/\d[\d.,/]*/g) ?? []);
-  // Blanked to the same length, so that offsets into the result are offsets into the text.
   return own.size ? text.replace(/\d[\d.,/]*/g, (n) => (own.has(n) ? ' '.repeat(n.length) : n)) : text;
 }
 
@@ -18,10 +14,8 @@ export function withoutQuestionNumbers(text: string, question: string): string {
 export const NEGATION =
   /\b(no|not|non|none|never|without|cannot|can't|don't|doesn't|isn't|aren't|sin|nunca|ning[úu]n[oa]?|nicht|kein\w*|ohne|nie|pas|sans|jamais|aucun\w*)\b|n['’]t\b/i;
 
-/** How close (in characters) an answer of the asked type must be to a question word to count as about it. */
 const NEAR_CHARS = 40;
 
-/** Does an answer of the type stand near one of the question's words ("VITAL enrolled 25,871 adults")? */
 export function typedNearTopic(q: Question, text: string): boolean {
   if (!q.type) return false;
   const offsets = answerTypeOffsets(q.type, text);
@@ -35,9 +29,8 @@ export function typedNearTopic(q: Question, text: string): boolean {
 }
 
 /**
- * What answer selection knows about a candidate statement, each scaled to about 0..1. The score is their weighted
- * sum with SENTENCE_WEIGHTS (answer-weights.ts), fitted by bench/engine-quality/train-ranker.ts on the tuning part of
- * the evaluation set: the log-odds, among the statements of the passages read, that this one carries the answer.
+ * Each about 0..1; the score is their weighted sum with SENTENCE_WEIGHTS (answer-weights.ts, fitted by
+ * bench/engine-quality/train-ranker.ts): the log-odds that this statement carries the answer.
  */
 export const SENTENCE_FEATURES = [
   'own coverage', // share of the question's weight in the statement itself
@@ -86,10 +79,7 @@ export const SENTENCE_FEATURES = [
   'match density', // question words found per word of the shortest stretch of the statement holding them all
 ] as const;
 
-/**
- * How tightly the question's words sit in the statement: the words of it that name a question word, over the length
- * of the shortest stretch from the first to the last of them (1 when they stand together, 0 when none is found).
- */
+/** Question words over the length of the shortest stretch holding them all (1 when together, 0 when none). */
 export function matchDensity(q: Question, words: string[]): number {
   let first = -1;
   let last = -1;

@@ -23,54 +23,39 @@ import type { RetrievedChunk } from './types';
 import { countWords, lightStem, STOP_WORDS, tokenize, type Span } from './text';
 
 /**
- * Every statement of the top passages that may answer the question (a sentence with its heading, paragraph label and
- * lead-in as context), scored by SENTENCE_FEATURES (sentence-features.ts), best first; sentence-selection.ts chooses
- * the answer among them.
+ * Every statement of the top passages that may answer the question, with its context (heading, label, lead-in), scored
+ * by SENTENCE_FEATURES (sentence-features.ts), best first; sentence-selection.ts chooses the answer among them.
  */
 
-/** Passages whose sentences are considered (and whose tokens count as read). */
 export const PASSAGES_READ = 5;
 export const MAX_EXCERPT_CHARS = 600;
 
 export interface SentenceCandidate {
   passage: number;
-  /** The verbatim text of the statement (one sentence, or a short one with its successor, or a list intro with items). */
   text: string;
   span: Span;
-  /** Context shown before the statement when it needs it ("Senator", "Marbury v. Madison (1803)"). */
   context: string | null;
-  /** The excerpt's span: the statement, or its paragraph from the label on when that is short enough. */
   excerpt: Span;
-  /** The statement as the answer shows it, when that differs from its text: a table row with its columns named. */
   shown?: string;
   score: number;
   terms: Set<string>;
 }
 
-/** A list item's marker ("- ", "– ", "• "): list items flattened into one paragraph start with it. */
 const BULLET = /^[-–•]\s/;
 const REFERS_BACK = /^(the|this|these|that|those|it|they|such|el|la|los|las|este|esta|dieser|diese|dieses|der|die|das|es|ce|cette|ces|il|elle)\b/i;
-/** A sentence that leans on the one before it ("It killed…", "They ate…", "Between 1347 and 1351 it killed…"). */
 const LEANS_BACK = /^(\S+\s+){0,4}(it|they|he|she|its|their|this|these|those|them|such|above|ello|ellos|ellas|er|sie|es|il|ils|elle|elles)\b/i;
 
-/** A list item is a short line; its list runs back to the line that introduces it ("The following are not reasons…:"). */
 const ITEM_MAX_WORDS = 60;
-/** A longer introduction is a paragraph of its own, not a frame to repeat before an item. */
 const INTRO_MAX_WORDS = 30;
 const LIST_MAX_ITEMS = 15;
 
-/**
- * Each list item's introducing sentence: list items lose their markers when a document is parsed, so a list is a run
- * of short lines after a line ending in ":". An item alone ("Mild acute illness, such as a cold.") does not say what
- * it is an example of; its introduction does.
- */
+/** Each list item's introduction: parsing drops list markers, so a list is a run of short lines after one ending in ":". */
 function listIntroductions(content: string, paragraphs: Paragraph[]): Map<Paragraph, Span> {
   const out = new Map<Paragraph, Span>();
   let intro: Span | null = null;
   let items = 0;
   for (const para of paragraphs) {
     const last = para.sentences[para.sentences.length - 1];
-    // A line introducing a list of its own ends the list before it.
     const introduces = last !== undefined && !para.row && /:\s*$/.test(content.slice(last.start, last.end));
     const itemLike = !introduces && !para.row && !para.label && countWords(content.slice(para.start, para.end)) <= ITEM_MAX_WORDS;
     if (intro && itemLike && items < LIST_MAX_ITEMS) {
@@ -85,11 +70,7 @@ function listIntroductions(content: string, paragraphs: Paragraph[]): Map<Paragr
   return out;
 }
 
-/**
- * A table row with each cell after its column's name ("Category: Stage 2 hypertension; Systolic (mm Hg): 140 or
- * higher; or; Diastolic (mm Hg): 90 or higher"): a row alone does not say what its numbers are. Undefined when the
- * row and its header do not line up.
- */
+/** A table row with each cell after its column's name (a row alone does not say what its numbers are), or undefined. */
 function withColumnNames(header: string, row: string): string | undefined {
   const names = header.split('; ');
   const cells = row.split('; ');
@@ -107,7 +88,6 @@ export interface RankedCandidate extends SentenceCandidate {
   features: number[];
 }
 
-/** Every candidate statement of the passages read, best first, with its features. */
 export function rankSentences(q: Question, passages: RetrievedChunk[], weights: readonly number[] = SENTENCE_WEIGHTS): RankedCandidate[] {
   if (q.total <= 0) return [];
   const read = passages.slice(0, PASSAGES_READ);
@@ -123,39 +103,31 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
 
   read.forEach((p, index) => {
     const { section, upper } = headingParts(p);
-    // A reference list, "See also" or "External links" names sources; it answers nothing itself.
     if (isBackMatter(p.heading)) return;
     const role = sectionRole(section || upper);
-    // What reads like an answer (a result, a conclusion) counts only in the document that matches the question best:
-    // another study's conclusion, found through a few shared words, answers another question.
+    // An answer-like statement counts only in the best-matching document: another study's conclusion answers another question.
     const leadDocument = p.documentId === itemAt(read, 0).documentId;
     const sectionWords = matchText(q, section);
     const upperWords = matchText(q, upper);
     const paragraphs = chunkParagraphs(p.content);
-    // Labelled paragraphs side by side ("Representative: …", "Senator: …"): when one label names what was asked,
-    // the others are about something else.
+    // Labelled paragraphs side by side ("Representative: …", "Senator: …"): when one label names what was asked, the others do not.
     const labelMatched = paragraphs.some((para) => para.label && matchText(q, para.label.text).size > 0);
     const introOf = listIntroductions(p.content, paragraphs);
     const allSpans = paragraphs.flatMap((para) => para.sentences.map((s) => ({ s, para })));
     const headers = new Set(paragraphs.map((para) => para.header).filter((h): h is string => h !== null));
-    // A notice about the document, and what leans on it ("Sample content… It summarises and explains; it does not
-    // reproduce the text."), answers nothing.
     const notices = new Set<number>();
     allSpans.forEach(({ s: sentence, para }, i) => {
       const own = p.content.slice(sentence.start, sentence.end);
       const previous = allSpans[i - 1];
-      // A table's header row names its columns ("Feature; Carbon tax; Emissions trading system"): it is the context of
-      // the rows below it, never an answer.
+      // A table's header row is the context of the rows below it, never an answer.
       if (para.row && !para.header && headers.has(p.content.slice(para.start, para.end))) return;
-      // A line that is no sentence (no closing punctuation, a few words: a table's caption, a heading kept in the
-      // text) names a topic; it states nothing ("Examples of the Columbian Exchange").
+      // A line with no closing punctuation and a few words (a caption, a heading kept in the text) states nothing.
       if (!para.row && para.sentences.length === 1 && countWords(own) <= 10 && !/[.!?:;)\]"”’]\s*$/.test(own)) return;
       if (isDisclaimer(own) || (notices.has(i - 1) && previous?.para === para && LEANS_BACK.test(own))) {
         notices.add(i);
         return;
       }
-      // A candidate holds a question word itself (its extension below is context), or carries the strong type asked
-      // for right after what names the topic: the sentence before it, its paragraph's label or its table's header
+      // A candidate holds a question word itself, or carries the strong type asked for right after what names the topic
       // ("The Senate is the upper chamber. Members serve six years.").
       if (matchText(q, own).size === 0) {
         const before = previous?.para === para ? p.content.slice(previous.s.start, previous.s.end) : '';
@@ -164,19 +136,16 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       }
       let span = sentence;
       let list = false;
-      // A short sentence closing a list item ("- Same slope, …: parallel, no solution. The system is called
-      // inconsistent.") belongs to that item: it is read with the item, never with the next one.
+      // A short sentence closing a list item belongs to that item, never to the next one.
       const previousText = previous?.para === para ? p.content.slice(previous.s.start, previous.s.end) : '';
       const closesItem = BULLET.test(previousText) && !BULLET.test(own) && countWords(own) < 10;
       const following = allSpans[i + 1];
       if (/:$/.test(own)) {
-        // "…are as follows:" introduces a list: bring the items along (a few, up to ~70 words).
         let j = i + 1;
         let added = 0;
         while (j < allSpans.length && j <= i + 5 && added < 70) {
           const next = allSpans[j]!.s;
           const item = p.content.slice(next.start, next.end);
-          // The next list's introduction starts a list of its own (and a candidate of its own).
           if (/:$/.test(item)) break;
           added += countWords(item);
           span = { start: sentence.start, end: next.end };
@@ -184,12 +153,10 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
           j++;
         }
       } else if (following?.para === para && countWords(own) < 10 && !closesItem && !(para.label && para.label.end >= sentence.end)) {
-        // A very short sentence says little alone: keep its successor in the same paragraph with it.
         span = { start: sentence.start, end: following.s.end };
       }
-      // A sentence that leans on its predecessor ("Between 1347 and 1351 it killed…") brings it along as its lead-in;
-      // any other takes the question words of the sentence before it in its paragraph as weaker context: a topic is
-      // often set up by one sentence and answered by the next.
+      // A sentence that leans on its predecessor ("Between 1347 and 1351 it killed…") brings it along; any other takes
+      // the previous sentence's question words as weaker context.
       let leadIn: Map<string, number> = new Map();
       const window = previous?.para === para ? matchText(q, p.content.slice(previous.s.start, previous.s.end)) : new Map<string, number>();
       if (previous?.para === para && (LEANS_BACK.test(own) || closesItem) && !(para.label && para.label.end >= previous.s.end)) {
@@ -203,7 +170,6 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       if (countWords(text) < 3) return;
       const words = tokenize(text);
       const ownWords = matchWords(q, words);
-      // The paragraph's label is context for the sentences after it (the label's own sentence already holds it).
       const label = para.label && para.label.end <= sentence.start ? para.label : null;
       const labelWords = label ? matchText(q, label.text) : para.header ? matchText(q, para.header) : new Map<string, number>();
       const contextOnly = new Map<string, number>();
@@ -213,7 +179,6 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       let windowOnly = 0;
       for (const [w, idf] of window) if (!ownWords.has(w) && !contextOnly.has(w) && !upperWords.has(w)) windowOnly += idf;
 
-      // The kind of answer asked for: in the sentence, or supplied by its label.
       let typeInLabel = false;
       let typed = false;
       const typedText = withoutQuestionNumbers(p.content.slice(sentence.start, span.end), q.text);
@@ -275,7 +240,6 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
 
       const needsContext = label && (typeInLabel || labelWords.size > 0 || REFERS_BACK.test(text));
       const sectionNeeded = !needsContext && section && [...sectionWords.keys()].some((w) => !ownWords.has(w)) && REFERS_BACK.test(text);
-      // A list item is shown with its introduction when the item does not name what it is an item of.
       const intro = introOf.get(para);
       const introNeeded = !needsContext && intro !== undefined && countWords(p.content.slice(intro.start, intro.end)) <= INTRO_MAX_WORDS;
       const context = needsContext ? label!.text : introNeeded ? p.content.slice(intro!.start, intro!.end) : sectionNeeded ? section : null;
@@ -301,12 +265,10 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
   });
 
   candidates.sort((a, b) => b.score - a.score || a.passage - b.passage || a.span.start - b.span.start);
-  // Overlapping chunks repeat a sentence: keep its best-scored copy.
   const seen = new Set<string>();
   return candidates.filter((c) => !seen.has(c.text) && seen.add(c.text));
 }
 
-/** Question words that occur in the knowledge base (the rest weigh most but cannot be found). */
 function presentWords(q: Question): Set<string> {
   return q.present;
 }
