@@ -117,7 +117,6 @@ const ARTICLES = new Set(['un', 'une', 'ein', 'eine', 'uno', 'una']);
 const NUMBER_WORDS_ALONE = NUMBER_WORDS.split('|')
   .filter((w) => !ARTICLES.has(w))
   .join('|');
-/** A number that is not a year (a year answers "when", not "how many"). */
 const NUMBER = new RegExp(`(?<![\\d.,])(?!(1[0-9]{3}|20[0-9]{2})(?![\\d.,%]))\\d|\\b(${NUMBER_WORDS_ALONE})\\b`, 'i');
 const PROVISION =
   /\b(article|art\.|section|§|recital|clause|art[íi]culo|artikel|paragraf)\s*\d+|\b(\p{Lu}[\p{L}-]+\s+){1,6}(Act|Directive|Regulation|Convention|Treaty|Amendment|Code|Law|Ley|Gesetz|Loi)\b|\b(First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth|Eleventh|Twelfth|Thirteenth|Fourteenth|Fifteenth|Sixteenth|Seventeenth|Eighteenth|Nineteenth|Twentieth|Twenty-\w+)\s+Amendment\b/u;
@@ -213,7 +212,6 @@ export function answerTypeOffsets(type: AnswerType, text: string): number[] {
   return out.sort((a, b) => a - b);
 }
 
-/** Sentences that state an aim or the background instead of a finding: kept only when nothing better answers. */
 const AIM_OR_BACKGROUND = [
   /\b(the|our|its|this)\s+(main\s+|primary\s+)?(aims?|purposes?|objectives?|goals?)\s+(of\s+(this|the|our)\s+([\w-]+\s+){1,3})?(was|were|is|are)\s+to\b|^\s*(aims?|objectives?|purposes?)\s*:/i,
   /^\s*(this|the present|our)\s+(study|review|trial|paper|article|guide|section|chapter|handbook|document|knowledge base|briefing|primer|report)\s+(aims?|aimed|seeks?|sought|explains?|describes?|covers?|sets out|introduces?|looks at|examines?|summari[sz]es?|walks|presents?|discusses?)\b/i,
@@ -231,7 +229,6 @@ export function isAimOrBackground(text: string): boolean {
   return AIM_OR_BACKGROUND.some((re) => re.test(text));
 }
 
-/** A conclusion drawn from what was found: what a yes-or-no question about a study asks for. */
 const CONCLUSION =
   /^\s*(in conclusion|to conclude|in summary|to summari[sz]e|overall|taken together|collectively|in short)\b|\b(we|the authors|they) (conclude|concluded|propose|recommend)\b|\b(these|our|the|this|present|such) (results?|findings?|data|study|analysis|analyses|observations?|trial|evidence|experience|review)\s+(suggests?|indicates?|shows?|demonstrates?|confirms?|supports?|impl(y|ies)|provides?|highlights?|reveals?|do(es)? not support)\b|\b(appears?|seems?) to\b|\b(there is|there was) no (evidence|significant|difference|association|benefit)\b/i;
 
@@ -239,7 +236,6 @@ export function drawsConclusion(text: string): boolean {
   return CONCLUSION.test(text);
 }
 
-/** A yes-or-no question, including a study's title put as one ("Necrotizing fasciitis: an indication for hyperbaric oxygenation therapy?"). */
 const VERDICT =
   /^\s*(is|are|was|were|does|do|did|can|could|should|shall|will|would|has|have|had|may|might|must)\b|^[^?]{3,}:\s[^?]+\?\s*$|^\s*(es|son|est|sont|ist|sind|hat|haben|kann|k[öo]nnen|puede|pueden|peut|peuvent|hay)\b|^\s*¿\s*(es|son|puede|pueden|hay|tiene|existe)\b/i;
 
@@ -273,7 +269,6 @@ const SECTION_ROLES: Array<[SectionRole, RegExp]> = [
   ],
 ];
 
-/** A heading that is only such names ("Background and purpose", "Design, setting, and participants"): the first decides. */
 export function sectionRole(heading: string): SectionRole | null {
   const first = heading.trim().split(/\s*(?:,|;|&|\/|\band\b)\s*/i)[0] ?? '';
   for (const [role, re] of SECTION_ROLES) if (re.test(first)) return role;

@@ -15,7 +15,6 @@ import { tokenize } from './text';
  * Dify): the learned relevance gate over the question, the passages read and the reader's best statement.
  */
 
-/** The learned parts of answer selection: the shipped ones unless a benchmark fits others (bench/engine-quality/lodo.ts). */
 export interface ReaderModel {
   sentenceWeights: readonly number[];
   gate: GateModel;
@@ -25,11 +24,9 @@ export const READER_MODEL: ReaderModel = { sentenceWeights: SENTENCE_WEIGHTS, ga
 
 export interface Judgement {
   answerable: boolean;
-  /** The passages' candidate statements, best first (the extractive composer chooses from them). */
   ranked: RankedCandidate[];
 }
 
-/** `gateThreshold`: the knowledge base's own threshold (SearchResult.gateThreshold), null for the model's. */
 export function judgeAnswerable(
   q: Question,
   passages: SearchResult['chunks'],
@@ -41,7 +38,7 @@ export function judgeAnswerable(
   return { answerable: ranked[0] !== undefined && isRelevant(q, read, ranked[0].score, model.gate, gateThreshold), ranked };
 }
 
-/** The question as the reader sees it, with the words of the passages read stemmed by the knowledge base (one round trip). */
+/** The words of the passages read are stemmed by the knowledge base in one round trip. */
 export async function readQuestion(db: Executor, query: string, result: SearchResult, limit = PASSAGES_READ): Promise<Question> {
   const words = result.chunks.slice(0, limit).flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`));
   const map = words.length ? await lexemesOf(db, result.config, words) : new Map<string, string[]>();

@@ -3,9 +3,8 @@ import { log } from '@/lib/platform/log';
 import type { QueryVector } from './types';
 
 /**
- * Optional hybrid retrieval (docs/api.md §8.1): an OpenAI-compatible `/embeddings` endpoint turns chunk texts and
- * questions into unit-length vectors. Every failure is an EmbeddingsError, on which ingestion stores no vectors and
- * retrieval stays lexical.
+ * Optional hybrid retrieval (docs/api.md §8.1): an OpenAI-compatible `/embeddings` endpoint turns texts into unit-length
+ * vectors. Every failure is an EmbeddingsError, on which ingestion stores no vectors and retrieval stays lexical.
  */
 export interface EmbeddingsConfig {
   baseUrl: string;

@@ -9,10 +9,8 @@ import { searchChunks } from './retrieval';
 import { PASSAGES_READ, rankSentences } from './sentence-ranker';
 
 /**
- * Each knowledge base's own relevance-gate threshold: a broad knowledge base shares words with almost any question and
- * lets more of them through than a narrow one. After its index changes, it is asked off-topic questions
- * (off-topic-questions.ts) and its threshold rises until CALIBRATION_SHARE of them are refused, never above
- * CALIBRATION_CAP, never below the shipped one (bench/engine-quality/README.md).
+ * Each knowledge base's own relevance-gate threshold: a broad one shares words with almost any question. Its threshold
+ * rises until CALIBRATION_SHARE of off-topic-questions.ts are refused, within bounds (bench/engine-quality/README.md).
  */
 
 export const CALIBRATION_SHARE = 0.95;
@@ -46,10 +44,7 @@ export interface CalibrationScore {
   score: number;
 }
 
-/**
- * A topic whose questions mostly pass the shipped threshold is the knowledge base's own (a cookbook asked about
- * recipes): it is left out, so that a knowledge base is never made stricter for answering what it is about.
- */
+/** A topic whose questions mostly pass is the knowledge base's own: left out, so answering it never makes the gate stricter. */
 export function thresholdFromScores(scores: readonly CalibrationScore[], shipped: number): number | null {
   const domains = [...new Set(scores.map((s) => s.domain))];
   const foreign = domains.filter((d) => {
@@ -61,9 +56,8 @@ export function thresholdFromScores(scores: readonly CalibrationScore[], shipped
     .filter((s) => foreign.includes(s.domain))
     .map((s) => s.score)
     .sort((a, b) => a - b);
-  // Just above the score of the question at the share: that question and every one below it are refused.
   const at = itemAt(kept, Math.min(kept.length - 1, Math.floor(CALIBRATION_SHARE * kept.length))) + 1e-6;
-  // Rounded up, so that the question at the share stays below it.
+  // Just above the score of the question at the share, rounded up: it and every one below it are refused.
   const threshold = Math.min(CALIBRATION_CAP, Math.max(shipped, Math.ceil(at * 1e4) / 1e4));
   return threshold > shipped ? threshold : null;
 }

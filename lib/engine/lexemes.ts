@@ -4,9 +4,8 @@ import type { SearchConfig } from './language';
 import { rows } from './sql-rows';
 
 /**
- * The lexemes of words (folded, as `tokenize` gives them) under a text-search configuration: how answer composition
- * knows which words of a passage are the question's terms, with the very stemmer that indexed them. One round trip
- * for a few hundred words.
+ * The lexemes of words under a text-search configuration: how answer composition knows which words of a passage are
+ * the question's terms, with the very stemmer that indexed them.
  */
 export async function lexemesOf(db: Executor, config: SearchConfig, words: string[]): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>();
@@ -25,7 +24,7 @@ export async function lexemesOf(db: Executor, config: SearchConfig, words: strin
       select w, tsvector_to_array(to_tsvector(${config}::regconfig, w)) as lx
       from jsonb_array_elements_text(${JSON.stringify(missing)}::jsonb) as t(w)`),
   );
-  // A word's lexemes never change for a configuration: remembered (bounded) so passages read again cost nothing.
+  // A word's lexemes never change for a configuration: remembered (bounded).
   if (known.size + result.length > LEXEME_CACHE_MAX) known.clear();
   for (const r of result) {
     const lexemes = parseTextArray(r.lx);
@@ -38,7 +37,6 @@ export async function lexemesOf(db: Executor, config: SearchConfig, words: strin
 const LEXEME_CACHE_MAX = 200_000;
 const LEXEME_CACHE = new Map<SearchConfig, Map<string, string[]>>();
 
-/** A text[] as the driver returns it: an array (node-postgres, PGlite) or its literal `{a,b}`. */
 function parseTextArray(value: string[] | string | null): string[] {
   if (value === null) return [];
   if (Array.isArray(value)) return value;

@@ -6,17 +6,13 @@ import type { ParsedQuery } from './query-parse';
 import { rows } from './sql-rows';
 import type { QueryTerm, RetrievedChunk } from './types';
 
-/** Candidate generation through the GIN index and BM25 scoring in SQL (retrieval.ts, steps 2 and 3). */
-
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
-/** Upper bound on chunks scored per query; keeps latency flat at 100,000 chunks. */
 export const CANDIDATE_BUDGET = 200;
 
-/** A lexeme as a tsquery operand. Lexemes come from to_tsvector over letters and digits; quoting is a second guard. */
+/** Lexemes come from to_tsvector over letters and digits; quoting is a second guard. */
 const operand = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
-/** Candidates and BM25 ranking of one knowledge base's chunks for a set of terms (every one present). */
 export async function lexicalSearch(
   db: Executor,
   kbId: string,
@@ -26,7 +22,6 @@ export async function lexicalSearch(
   avgLength: number,
   limit: number,
 ): Promise<RetrievedChunk[]> {
-  // Candidate generation: rare terms first, until their postings would exceed the budget.
   const byRarity = [...present].sort((a, b) => a.docFreq - b.docFreq);
   const selective: QueryTerm[] = [];
   let postings = 0;
@@ -42,10 +37,8 @@ export async function lexicalSearch(
       )
     : sql``;
   const selectiveQuery = selective.map((t) => operand(t.lexeme)).join(' | ');
-  // When even the rarest term is common, an OR would be cut at the budget arbitrarily. Candidates are then the
-  // chunks holding at least two of the four rarest terms (one GIN query, far more selective and more relevant),
-  // topped up with a few holding the rarest term alone.
-  // `present` is never empty: searchChunks returns before the lexical search when no term is present.
+  // When even the rarest term is common, an OR would be cut at the budget arbitrarily: candidates are then the chunks
+  // holding two of the four rarest terms, topped up with a few holding the rarest alone. `present` is never empty.
   const truncated = itemAt(byRarity, 0).docFreq > CANDIDATE_BUDGET;
   const rarest = byRarity.slice(0, 4).map((t) => operand(t.lexeme));
   const pairs: string[] = [];
@@ -61,9 +54,8 @@ export async function lexicalSearch(
           where c.kb_id = ${kbId} and c.search_vector @@ ${selectiveQuery}::tsquery ${phraseFilter} limit ${CANDIDATE_BUDGET}::int`;
   const termRows = JSON.stringify(present.map((t) => ({ lexeme: t.lexeme, idf: t.idf })));
 
-  // Scoring reads only the query's lexemes of each candidate vector: setweight marks them (weight C, unused by
-  // ingestion), ts_filter keeps them, so unnest yields a handful of rows per chunk instead of every lexeme.
-  // Heading-path occurrences (weight A) count half again (tuned on bench/engine-quality: 0 and 1 both did worse).
+  // setweight marks the query's lexemes (weight C, unused by ingestion) and ts_filter keeps them, so unnest yields a
+  // handful of rows per chunk. Heading-path occurrences (weight A) count half again.
   const statement = sql`
       with q as (
         select * from jsonb_to_recordset(${termRows}::jsonb) as q(lexeme text, idf float8)
@@ -92,10 +84,8 @@ export async function lexicalSearch(
       select c.id, c.document_id, d.title, c.page, c.heading, c.content, c.token_count, s.score
       from scored s join chunks c on c.id = s.id join documents d on d.id = c.document_id
       order by s.score desc, c.id`;
-  // The planner cannot see that testing a TOASTed tsvector costs far more than a GIN lookup, and on a mid-sized
-  // knowledge base it picks a sequential scan that detoasts every chunk (seconds at 100,000 chunks). Candidate
-  // generation must go through the GIN index: sequential scans are disabled for this one query (SET LOCAL, so
-  // only inside this transaction), and JIT compilation, whose start-up dwarfs a 10 ms query, is switched off.
+  // The planner cannot see that testing a TOASTed tsvector costs far more than a GIN lookup and may scan every chunk:
+  // sequential scans and JIT are off for this one query (SET LOCAL).
   const result = rows<ChunkRow & { score: number }>(
     await db.transaction(async (tx) => {
       await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);

@@ -7,9 +7,8 @@ import type { RetrievedChunk } from './types';
 import { countTokens } from './tokens';
 
 /**
- * LLM mode: an OpenAI-compatible `/chat/completions` call. Only the passages the model cites become citations, and
- * their excerpts are verbatim passage text, so the verbatim guarantee holds whatever the model writes. Every failure
- * is an LlmError, on which the caller answers extractively; only a stream broken after its first piece cannot.
+ * LLM mode: an OpenAI-compatible `/chat/completions` call. Only the passages the model cites become citations, with
+ * verbatim excerpts; every failure is an LlmError, on which the caller answers extractively.
  */
 export interface LlmConfig {
   baseUrl: string;
@@ -130,9 +129,8 @@ function checkedAnswer(content: string, passages: RetrievedChunk[], tokensUsed: 
 }
 
 /**
- * A chat model's answer streamed as it is written (docs/api.md §10.4). The whole-answer checks move to its start:
- * nothing is sent until the model cites a passage it was given; then `citations` lists every passage given, so
- * markers need no renumbering. A failure after the first piece is a StreamBroken error (no extractive fallback).
+ * Streamed as written (docs/api.md §10.4): nothing is sent until the model cites a passage it was given; then `citations`
+ * lists every passage given, so markers need no renumbering. A later failure is a StreamBroken error.
  */
 export class StreamBroken extends Error {}
 

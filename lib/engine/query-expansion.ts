@@ -23,10 +23,7 @@ export function numberAliases(words: string[], config: SearchConfig): Array<{ wo
   return out;
 }
 
-/**
- * Tokens the text-search parser keeps whole while the question's words split them ("140/90", "kraftrecipes.com",
- * "COVID-19"): looked up as typed too, for retrieval only (the composer reads words split the same way as the question's).
- */
+/** Tokens the parser keeps whole ("140/90", "COVID-19"): looked up as typed too, for retrieval only. */
 const COMPOUND = /[\p{L}\p{N}_-]+(?:[.@/:][\p{L}\p{N}_-]+)+|[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
 
 export function compoundTokens(query: string): string[] {
@@ -41,10 +38,7 @@ const MAX_DEFINED_TERMS = 4;
 const MIN_DEFINING_IDF = 1;
 const DEFINITION = /((?:[\p{L}][\p{L}\p{N}'’-]*\s+){0,3}[\p{L}][\p{L}\p{N}'’-]*)\s*\(([\p{L}][\p{L}\p{N}'’ -]{1,40})\)/gu;
 
-/**
- * Terms the passages found define for the question ("severe allergic reaction (anaphylaxis)"): the single word stands
- * for the question's heaviest word on the other side. Only lexemes the knowledge base holds and the question lacks.
- */
+/** Terms the passages define for the question ("severe allergic reaction (anaphylaxis)"), as the question word they stand for. */
 export async function definedTerms(
   db: Executor,
   kbId: string,

@@ -75,7 +75,6 @@ export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexic
     weights.set(t.word, Math.max(weights.get(t.word) ?? 0, idf));
     general.set(t.word, (language === 'en' ? generalRarity(t.word) : 1) * (framed ? FRAMING_WEIGHT : 1));
     if (language === 'en') {
-      // The chunk count, recovered from the term's BM25 IDF and document frequency (term-lookup.ts's bm25Idf).
       const chunks = Math.max(1, (Math.exp(t.idf) - 1) * (t.docFreq + 0.5) + t.docFreq - 0.5);
       affinity.set(t.word, Math.max(affinity.get(t.word) ?? -Infinity, kbAffinity(t.word, t.docFreq, chunks)));
     }

@@ -11,10 +11,7 @@ import { tokenize } from './text';
  */
 export const MIN_COVERAGE = 0.2;
 export const MIN_SENTENCE_COVERAGE = 0.2;
-/**
- * When most of the question's weight is in words the knowledge base never uses, what it does hold must stand together:
- * a thousand abstracts share "proof" or "France" with any question by chance.
- */
+/** When most of the question's weight is in words the knowledge base never uses, what it does hold must stand together. */
 export const ABSENT_SHARE = 0.55;
 export const MIN_SCATTERED_SENTENCE_COVERAGE = 0.3;
 
@@ -25,7 +22,6 @@ export function absentShare(q: Question): number {
   return absent / q.total;
 }
 
-/** What a passage holds of the question: the evidence the relevance gate weighs. */
 export interface PassageEvidence {
   coverage: number;
   words: number;
@@ -84,16 +80,13 @@ export function generalShare(q: Question, words: Iterable<string>): number {
 }
 
 export function passesGate(q: Question, e: PassageEvidence): boolean {
-  // Two of the question's words, unless it has only two ("Was gehört in einen Datenmanagementplan?"): then coverage decides.
+  // Two of the question's words, unless it has only two: then coverage decides.
   const needWords = q.weights.size >= 3 ? 2 : 1;
   const together = absentShare(q) >= ABSENT_SHARE ? MIN_SCATTERED_SENTENCE_COVERAGE : MIN_SENTENCE_COVERAGE;
   return e.topical >= 1 && e.words >= needWords && e.coverage >= MIN_COVERAGE && (e.sentenceCoverage >= together || e.phrase);
 }
 
-/**
- * What the learned gate weighs, each about 0..1; its log-odds is GATE_MODEL's weighted sum (gate-weights.ts), fitted by
- * bench/engine-quality/lodo.ts with each domain judged by a model fitted without it.
- */
+/** Each about 0..1; the log-odds is GATE_MODEL's weighted sum (gate-weights.ts, fitted by bench/engine-quality/lodo.ts). */
 export const GATE_FEATURES = [
   'sentence coverage', // the best sentence's share of the question's weight (IDF in this knowledge base)
   'passage coverage', // the best passage's share
@@ -173,7 +166,6 @@ export function relevanceScore(q: Question, passages: RetrievedChunk[], readerSc
   return gateScore(gateFeatures(q, evidence, readerScore), model);
 }
 
-/** `threshold`: the knowledge base's own (gate-calibration.ts) when it has one, else the model's. */
 export function isRelevant(
   q: Question,
   passages: RetrievedChunk[],

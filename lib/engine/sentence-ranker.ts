@@ -22,10 +22,7 @@ import { matchDensity, NEGATION, typedNearTopic, withoutQuestionNumbers } from '
 import type { RetrievedChunk } from './types';
 import { countWords, lightStem, STOP_WORDS, tokenize, type Span } from './text';
 
-/**
- * Every statement of the top passages that may answer the question, with its context (heading, label, lead-in), scored
- * by SENTENCE_FEATURES (sentence-features.ts), best first; sentence-selection.ts chooses the answer among them.
- */
+/** The candidate statements of the top passages with their context, scored by SENTENCE_FEATURES (sentence-features.ts). */
 
 export const PASSAGES_READ = 5;
 export const MAX_EXCERPT_CHARS = 600;
@@ -119,7 +116,6 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
     allSpans.forEach(({ s: sentence, para }, i) => {
       const own = p.content.slice(sentence.start, sentence.end);
       const previous = allSpans[i - 1];
-      // A table's header row is the context of the rows below it, never an answer.
       if (para.row && !para.header && headers.has(p.content.slice(para.start, para.end))) return;
       // A line with no closing punctuation and a few words (a caption, a heading kept in the text) states nothing.
       if (!para.row && para.sentences.length === 1 && countWords(own) <= 10 && !/[.!?:;)\]"”’]\s*$/.test(own)) return;
@@ -127,8 +123,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         notices.add(i);
         return;
       }
-      // A candidate holds a question word itself, or carries the strong type asked for right after what names the topic
-      // ("The Senate is the upper chamber. Members serve six years.").
+      // A candidate holds a question word, or carries the strong type asked for right after what names the topic.
       if (matchText(q, own).size === 0) {
         const before = previous?.para === para ? p.content.slice(previous.s.start, previous.s.end) : '';
         const topic = [before, para.label?.text ?? '', para.header ?? ''].some((t) => t && matchText(q, t).size > 0);

@@ -6,14 +6,11 @@ import { SENTENCE_FEATURES } from './sentence-features';
 import type { RankedCandidate, SentenceCandidate } from './sentence-ranker';
 import type { RetrievedChunk } from './types';
 
-/**
- * The statements an extractive answer is made of, chosen from the ranked candidates: at most MAX_ANSWER_SENTENCES,
- * close enough to the best, a second document only when its own passage passes the relevance gate.
- */
+/** The statements an extractive answer is made of, chosen from the ranked candidates. */
 
 export const MAX_ANSWER_SENTENCES = 3;
 
-/** How far below the best statement (in log-odds) another may follow it, from its own document or from another. */
+/** In log-odds below the best statement, from its own document or from another. */
 const FOLLOW_MARGIN = 4.0;
 const OTHER_DOCUMENT_MARGIN = 0.3;
 
@@ -23,14 +20,11 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return inter / Math.max(1, a.size + b.size - inter);
 }
 
-/** The statements to answer with, chosen from the passages' ranked candidates (answerable.ts ranks them). */
 export function selectSentences(q: Question, read: RetrievedChunk[], ranked: SentenceCandidate[]): SentenceCandidate[] {
   if (q.total <= 0) return [];
   const evidence = read.map((p) => passageEvidence(q, p));
   const chosen = chooseSentences(q, read, evidence, ranked);
-  // "On what date…" answered without any date is no answer: the composer then says nothing relevant was found (and
-  // the query is free). Only for a day: for the other types, abstaining when no statement carries the type cost right
-  // answers on the tuning part of bench/engine-quality (the type patterns miss some phrasings).
+  // "On what date…" answered without any date is no answer. Only for a day: the other types' patterns miss phrasings.
   if (q.type === 'day' && !chosen.some((c) => carriesAnswerType('day', `${c.context ?? ''} ${c.text}`))) return [];
   return chosen;
 }
@@ -48,14 +42,12 @@ export function chooseSentences(q: Question, read: RetrievedChunk[], evidence: P
     if (chosen.length >= MAX_ANSWER_SENTENCES) break;
     if (c.score < best.score - FOLLOW_MARGIN) break;
     const p = itemAt(read, c.passage);
-    // Another document is cited only when its own passage independently answers the question.
     if (p.documentId !== leadDocument) {
       const e = itemAt(evidence, c.passage);
       if (c.score < best.score - OTHER_DOCUMENT_MARGIN || !passesGate(q, e) || e.coverage < leadEvidence.coverage) continue;
     }
     if ((perPassage.get(c.passage) ?? 0) >= 3) continue;
-    // A follow-up under another label ("Representative: Term of two years." after "Senator: Term of six years.") is
-    // about something else than what was asked.
+    // A follow-up under another label ("Representative: …" after "Senator: …") is about something else.
     if (chosen.length > 0 && (c as RankedCandidate).features?.[OTHER_LABEL] === 1) continue;
     if (chosen.some((x) => x.text === c.text || jaccard(x.terms, c.terms) >= 0.6)) continue;
     if (chosen.some((x) => x.passage === c.passage && x.span.start < c.span.end && c.span.start < x.span.end)) continue;

@@ -21,7 +21,6 @@ export interface Correction {
   docFreq: number;
 }
 
-/** Whether a question word may be a misspelling worth looking up: English letters only, long enough, unknown. */
 export function mayBeMisspelt(word: string, lexeme: string): boolean {
   return word.length >= MIN_CORRECTED_LENGTH && lexeme.length >= MIN_CORRECTED_LENGTH - 1 && /^[a-z]+$/.test(word) && !isGeneralEnglish(word);
 }
@@ -79,7 +78,6 @@ export async function correctSpelling(db: Executor, kbId: string, words: readonl
       if (Number(row.k) !== k || row.lexeme === w.lexeme) continue;
       const distance = editDistance(w.lexeme, row.lexeme, limit);
       if (distance > limit) continue;
-      // Nearest first; among equals, the word the knowledge base uses most.
       if (!best || distance < best.distance || (distance === best.distance && Number(row.df) > best.df))
         best = { lexeme: row.lexeme, df: Number(row.df), distance };
     }

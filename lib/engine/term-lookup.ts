@@ -7,17 +7,12 @@ import { correctSpelling, mayBeMisspelt } from './spelling';
 import { rows } from './sql-rows';
 import type { QueryTerm } from './types';
 
-/**
- * A query's words as the knowledge base's terms (retrieval.ts, step 1): stemmed by its text-search configuration, stop
- * words dropped, number aliases and whole compound tokens added, misspellings corrected, the half-typed last word
- * expanded, each with its document frequency and BM25 IDF from kb_terms.
- */
+/** A query's words as the knowledge base's terms, each with its document frequency and BM25 IDF from kb_terms. */
 
 export function bm25Idf(chunkCount: number, docFreq: number): number {
   return Math.log(1 + (chunkCount - docFreq + 0.5) / (docFreq + 0.5));
 }
 
-/** The stock configuration whose stop words apply, per search configuration, as SQL over `s.search_config`. */
 const stopWordConfigSql = sql`(case s.search_config ${sql.join(
   Object.values(SEARCH_CONFIGS).map((c) => sql`when ${c.config} then ${c.stopWords}`),
   sql` `,
@@ -30,13 +25,11 @@ export async function resolveTerms(
   query = '',
 ): Promise<{ terms: QueryTerm[]; compound: QueryTerm[]; chunkCount: number; avgLength: number; config: SearchConfig; gateThreshold: number | null }> {
   const own = parsed.words.map((word, i) => ({ word, spelled: parsed.spelled[i] ?? word, i, kind: 'word' }));
-  // The configuration is not known before the first round trip: number aliases are English, and harmless to stem
-  // elsewhere (they are dropped below unless the index is English).
+  // The configuration is unknown before the first round trip: number aliases are dropped below unless it is English.
   const aliases = numberAliases(parsed.words, 'almanac').map((a, k) => ({ ...a, i: 1000 + k, kind: 'alias' }));
   const compounds = compoundTokens(query).map((n, k) => ({ word: n, spelled: n, i: 2000 + k, kind: 'compound' }));
   const words = [...own, ...aliases, ...compounds];
-  // Stemmed with the index's own configuration; a word that is a stop word as typed ("für", "qué") is dropped even
-  // though its folded spelling ("fur", "que") would pass.
+  // A word that is a stop word as typed ("für", "qué") is dropped even though its folded spelling would pass.
   const result = rows<{
     i: number | null;
     kind: string | null;
@@ -80,8 +73,7 @@ export async function resolveTerms(
     if (!r.lexeme || seen.has(r.lexeme) || questionWords.has(r.word ?? '')) continue;
     if (r.kind === 'alias' && (!english || Number(r.df) === 0)) continue;
     if (r.kind === 'compound') {
-      // Only a whole token the index holds as one lexeme ("140/90", "kraftrecipes.com"), never the parts the question
-      // already has.
+      // Only a whole token the index holds as one lexeme ("140/90"), never the parts the question already has.
       if (Number(r.df) > 0 && isCompoundLexeme(r.lexeme)) {
         seen.add(r.lexeme);
         compound.push({ word: r.word ?? r.lexeme, lexeme: r.lexeme, docFreq: Number(r.df), idf: bm25Idf(chunkCount, Number(r.df)) });
@@ -91,10 +83,8 @@ export async function resolveTerms(
     seen.add(r.lexeme);
     terms.push({ word: r.word ?? r.lexeme, lexeme: r.lexeme, docFreq: Number(r.df), idf: bm25Idf(chunkCount, Number(r.df)) });
   }
-  // The last word as a prefix, only while it is not a whole word here ("constit" → "constitut", "constitution"…).
   const prefix = parsed.prefixWord;
-  // A misspelt word stands for the knowledge base's nearest word (spelling.ts), in English, where general English
-  // tells a misspelling from a word the knowledge base lacks.
+  // Only in English, where general English tells a misspelling from a word the knowledge base lacks.
   if (english && chunkCount > 0) {
     const misspelt = terms.filter((t) => t.docFreq === 0 && t.word !== prefix && mayBeMisspelt(t.word, t.lexeme));
     for (const c of await correctSpelling(db, kbId, misspelt)) {
@@ -104,7 +94,6 @@ export async function resolveTerms(
       terms[at] = { word: c.word, lexeme: c.lexeme, docFreq: c.docFreq, idf: bm25Idf(chunkCount, c.docFreq) };
     }
   }
-  // A stop word typed in full ("there", "qué") is a whole word of the language: it is not a prefix being typed.
   const stopped = new Set(result.filter((r) => r.stop === true && r.kind === 'word').map((r) => r.word));
   if (prefix && chunkCount > 0 && !stopped.has(prefix) && !questionWords.has(prefix)) {
     const own = result.filter((r) => r.word === prefix && r.lexeme && r.kind === 'word');

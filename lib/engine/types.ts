@@ -1,7 +1,6 @@
 /**
- * The types several engine modules share: what retrieval hands to the reader, and the gate's model. In a module of
- * their own, so that the modules retrieval calls (query expansion, vector search) and the generated gate-weights.ts
- * need not import their users back.
+ * The types several engine modules share, in a module of their own so that the modules retrieval calls and the
+ * generated gate-weights.ts need not import their users back.
  */
 
 export interface RetrievedChunk {
@@ -23,7 +22,6 @@ export interface QueryTerm {
   idf: number;
 }
 
-/** The question's vector for hybrid retrieval, from the model the knowledge base's chunks were embedded with. */
 export interface QueryVector {
   model: string;
   values: number[];

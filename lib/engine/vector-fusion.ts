@@ -8,18 +8,11 @@ import { nearestChunkIds } from './vector-search';
 export const RRF_K = 60;
 export const VECTOR_CANDIDATES = 20;
 
-/**
- * Plain RRF let a vector model far weaker than BM25 at rank 1 reorder confident lexical rankings, so the vector list is
- * fused only where the best document leads the next by less than CLOSE_LEAD, with weight VECTOR_WEIGHT
- * (bench/engine-quality/README.md).
- */
+/** The vector list is fused only where the lexical ranking is close (bench/engine-quality/README.md). */
 export const CLOSE_LEAD = 0.2;
 export const VECTOR_WEIGHT = 0.25;
 
-/**
- * How far the best lexical document leads the next, as a share of its score; 1 when no other document matched (an
- * off-topic question sharing one word with one document must not bring in the chunks nearest its meaning).
- */
+/** 1 when no other document matched: an off-topic question sharing one word with one document must not bring in vectors. */
 export function lexicalLead(lexical: RetrievedChunk[]): number {
   const best = lexical[0];
   if (!best || best.score <= 0) return 0;

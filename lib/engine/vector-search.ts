@@ -3,13 +3,9 @@ import type { Executor } from '@/lib/platform/db';
 import { realArrayLiteral } from './embeddings';
 
 /**
- * The chunks of one knowledge base nearest a question's vector (docs/api.md §8.1), by pgvector's `<#>` where the
- * database has the extension, else by the same inner product summed in SQL; both accumulate in single precision in
- * array order and break ties by chunk id, so the same data ranks the same on both.
- *
- * Exact search, with no HNSW index, on purpose: an index made each insert many times slower, is approximate, and orders
- * every knowledge base's vectors together; one knowledge base's chunks are few enough to compare them all
- * (bench/engine-quality/vector-scale.ts).
+ * The chunks of one knowledge base nearest a question's vector (docs/api.md §8.1), by pgvector where the database has
+ * it, else by the same inner product in SQL, ranked the same on both. Exact search on purpose: one knowledge base's
+ * chunks are few enough to compare them all (bench/engine-quality/vector-scale.ts).
  */
 export type VectorSearchMode = 'pgvector' | 'portable';
 
