@@ -12,7 +12,7 @@ export interface Passage {
   excerpt: string;
   page: number | null;
   heading: string | null;
-  /** Never above the passage ranked before it: hybrid retrieval may rank a lower BM25 score higher. */
+  /** Relevance in (0, 1], never above the passage ranked before it (hybrid retrieval may rank a lower BM25 score higher). */
   score: number;
 }
 
@@ -27,7 +27,7 @@ function verbatimExcerpt(content: string): string {
   return (wordEnd > 0 ? window.slice(0, wordEnd) : window).trim();
 }
 
-/** A client reading the scores (or filtering on them, as Dify's score_threshold does) must see the order it was given. */
+/** Relative to the first, never 0, never above the score before: a client filtering on them (Dify's score_threshold) sees the order given. */
 export function rankScores(ranking: number[]): number[] {
   const first = ranking[0] ?? 0;
   let ceiling = 1;
