@@ -17,7 +17,7 @@ import { openPglite } from '@/db/client';
 import { prepareDatabase } from '@/lib/platform/db';
 import { seedMarketplace } from '@/lib/seed';
 import { searchChunks } from '@/lib/engine';
-import { lexemesOf } from '@/lib/engine/retrieval';
+import { lexemesOf } from '@/lib/engine/lexemes';
 import { analyseQuestion, mapLexicon } from '@/lib/engine/question';
 import {
   absentShare,

@@ -6,7 +6,7 @@
  *   npx tsx bench/engine-quality/diagnose.ts [question-id…]
  */
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
-import { lexemesOf } from '@/lib/engine/retrieval';
+import { lexemesOf } from '@/lib/engine/lexemes';
 import { analyseQuestion, mapLexicon } from '@/lib/engine/question';
 import { rankSentences, PASSAGES_READ } from '@/lib/engine/sentence-ranker';
 import { tokenize } from '@/lib/engine/text';

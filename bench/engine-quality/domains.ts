@@ -23,7 +23,7 @@ import { openPglite } from '@/db/client';
 import { knowledgeBases, publishers } from '@/db/schema';
 import { ingestDocument, searchChunks, type QueryTerm, type RetrievedChunk } from '@/lib/engine';
 import { BACK_MATTER_SPARE, withoutBackMatter } from '@/lib/engine/back-matter';
-import { lexemesOf } from '@/lib/engine/retrieval';
+import { lexemesOf } from '@/lib/engine/lexemes';
 import { PASSAGES_READ } from '@/lib/engine/sentence-ranker';
 import { tokenize } from '@/lib/engine/text';
 import { prepareDatabase } from '@/lib/platform/db';

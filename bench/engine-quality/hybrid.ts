@@ -1,14 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { embeddingsConfig, embedTexts, reindexKnowledgeBase, searchChunks, type EmbeddingsConfig } from '@/lib/engine';
-import { CLOSE_LEAD, fuseRanks, lexicalLead, VECTOR_CANDIDATES, VECTOR_WEIGHT } from '@/lib/engine/retrieval';
+import { CLOSE_LEAD, fuseRanks, lexicalLead, VECTOR_CANDIDATES, VECTOR_WEIGHT } from '@/lib/engine/vector-fusion';
 import { nearestChunkIds, vectorSearchMode, type VectorSearchMode } from '@/lib/engine/vector-search';
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../../test/support/fake-embeddings';
 import { goldSourceName, partOf, type EvalQuestion } from './evaluation-set';
 
 /**
  * `run.ts --embeddings`: hybrid retrieval as the engine does it (the nearest chunks fused by weighted reciprocal rank
- * where the lexical ranking is close; retrieval.ts) next to lexical retrieval alone, and next to other fusions of the
+ * where the lexical ranking is close; vector-fusion.ts) next to lexical retrieval alone, and next to other fusions of the
  * same lists (plain RRF for every question, other weights), over the same evaluation set in the same run and
  * database. Vectors come from the endpoint EMBEDDINGS_* name, else from the tests' deterministic hashed-word endpoint
  * (test/support/fake-embeddings.ts), which measures the fusion, the storage and the search path rather than a model.

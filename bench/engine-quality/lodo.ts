@@ -21,8 +21,10 @@ import { composeExtractiveAnswer } from '@/lib/engine/answer';
 import { READER_MODEL, type ReaderModel } from '@/lib/engine/answerable';
 import { languageOfConfig, checkedSearchConfig } from '@/lib/engine/language';
 import { analyseQuestion, mapLexicon, matchText, type Question } from '@/lib/engine/question';
-import { gateEvidence, gateFeatures, gateScore, GATE_FEATURES, type GateModel } from '@/lib/engine/relevance-gate';
-import { rankSentences, SENTENCE_FEATURES } from '@/lib/engine/sentence-ranker';
+import { gateEvidence, gateFeatures, gateScore, GATE_FEATURES } from '@/lib/engine/relevance-gate';
+import type { GateModel } from '@/lib/engine/types';
+import { SENTENCE_FEATURES } from '@/lib/engine/sentence-features';
+import { rankSentences } from '@/lib/engine/sentence-ranker';
 import { SENTENCE_WEIGHTS } from '@/lib/engine/answer-weights';
 import { itemAt } from '@/lib/platform/arrays';
 import { ISSUE_14_READER_WEIGHTS } from './reader-prior';
@@ -455,12 +457,12 @@ function main() {
     if (fitReaderToo)
       writeFileSync(
         readerFile,
-        `/**\n * Weights of SENTENCE_FEATURES (sentence-ranker.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${SENTENCE_FEATURES.map((f, k) => `  ${Number(itemAt(sentenceWeights, k).toFixed(3))}, // ${f}`).join('\n')}\n];\n`,
+        `/**\n * Weights of SENTENCE_FEATURES (sentence-features.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${SENTENCE_FEATURES.map((f, k) => `  ${Number(itemAt(sentenceWeights, k).toFixed(3))}, // ${f}`).join('\n')}\n];\n`,
       );
     const gateFile = path.join(process.cwd(), 'lib', 'engine', 'gate-weights.ts');
     writeFileSync(
       gateFile,
-      `import type { GateModel } from './relevance-gate';\n\n/**\n * Weights of GATE_FEATURES (relevance-gate.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const GATE_MODEL: GateModel = {\n  bias: ${Number(gate.bias.toFixed(3))},\n  weights: [\n${GATE_FEATURES.map((f, k) => `    ${Number(itemAt(gate.weights, k).toFixed(3))}, // ${f}`).join('\n')}\n  ],\n  threshold: ${gate.threshold},\n};\n`,
+      `import type { GateModel } from './types';\n\n/**\n * Weights of GATE_FEATURES (relevance-gate.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const GATE_MODEL: GateModel = {\n  bias: ${Number(gate.bias.toFixed(3))},\n  weights: [\n${GATE_FEATURES.map((f, k) => `    ${Number(itemAt(gate.weights, k).toFixed(3))}, // ${f}`).join('\n')}\n  ],\n  threshold: ${gate.threshold},\n};\n`,
     );
     console.log(`wrote ${fitReaderToo ? `${readerFile} and ` : ''}${gateFile}`);
   }

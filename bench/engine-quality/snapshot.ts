@@ -17,7 +17,7 @@ import { openPglite } from '@/db/client';
 import { prepareDatabase } from '@/lib/platform/db';
 import { seedMarketplace } from '@/lib/seed';
 import { searchChunks, type QueryTerm, type RetrievedChunk } from '@/lib/engine';
-import { lexemesOf } from '@/lib/engine/retrieval';
+import { lexemesOf } from '@/lib/engine/lexemes';
 import { mapLexicon, type Lexicon } from '@/lib/engine/question';
 import { PASSAGES_READ } from '@/lib/engine/sentence-ranker';
 import { tokenize } from '@/lib/engine/text';

@@ -14,9 +14,10 @@ import path from 'node:path';
 import { openPglite } from '@/db/client';
 import { prepareDatabase } from '@/lib/platform/db';
 import { searchChunks, type RetrievedChunk } from '@/lib/engine';
-import { lexemesOf } from '@/lib/engine/retrieval';
+import { lexemesOf } from '@/lib/engine/lexemes';
 import { analyseQuestion, mapLexicon, type Question } from '@/lib/engine/question';
-import { rankSentences, PASSAGES_READ, SENTENCE_FEATURES } from '@/lib/engine/sentence-ranker';
+import { SENTENCE_FEATURES } from '@/lib/engine/sentence-features';
+import { rankSentences, PASSAGES_READ } from '@/lib/engine/sentence-ranker';
 import { SENTENCE_WEIGHTS } from '@/lib/engine/answer-weights';
 import { tokenize } from '@/lib/engine/text';
 import { itemAt } from '@/lib/platform/arrays';
@@ -240,7 +241,7 @@ if (write) {
   const lines = SENTENCE_FEATURES.map((f, k) => `  ${Number(itemAt(w, k).toFixed(3))}, // ${f}`).join('\n');
   writeFileSync(
     file,
-    `/**\n * Weights of SENTENCE_FEATURES (sentence-ranker.ts), in its order. Written by bench/engine-quality/train-ranker.ts from the\n * tuning part of the evaluation set (${groups.filter((g) => !g.outside).length} questions with a choice to make)${outsideFile ? ` and of PubMedQA (${groups.filter((g) => g.outside).length}, --outside)` : ''}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${lines}\n];\n`,
+    `/**\n * Weights of SENTENCE_FEATURES (sentence-features.ts), in its order. Written by bench/engine-quality/train-ranker.ts from the\n * tuning part of the evaluation set (${groups.filter((g) => !g.outside).length} questions with a choice to make)${outsideFile ? ` and of PubMedQA (${groups.filter((g) => g.outside).length}, --outside)` : ''}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${lines}\n];\n`,
   );
   console.log(`wrote ${file}`);
 }

@@ -1,8 +1,6 @@
 /**
- * What kind of answer a question asks for, and whether a sentence carries one: "which case" wants a case name,
- * "how long" a duration, "how many" a number, "when" a date or a condition, "what is" a definition. Patterns cover
- * English, Spanish, German and French questions (the seeded languages). A sentence of the wanted kind is preferred
- * over one that only shares the question's words.
+ * What kind of answer a question asks for (a case name, a duration, a number, a date…) and whether a sentence carries
+ * one, in the seeded languages: a sentence of the wanted kind is preferred over one that only shares the question's words.
  */
 export type AnswerType =
   | 'case'
@@ -39,7 +37,6 @@ export const STRONG_TYPES: ReadonlySet<AnswerType> = new Set([
   'number',
 ]);
 
-/** Words of money in a question ("what minimum salary", "how much does … cost"). */
 const MONEY_WORDS =
   'cost|costs|pay|paid|pays|earn|earns|wage|wages|salary|salaries|price|prices|fee|fees|fine|fines|dollars?|euros?|pounds?|spend|spent|levy|subsidy|coste|costo|precio|salario|sueldo|multa|kosten|kostet|lohn|gehalt|preis|geb[üu]hr|geldbu[ßs]e|co[uû]te?|prix|salaire|amende|redevance';
 
@@ -54,7 +51,6 @@ const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
     /\b(which|what)\s+(\w+\s+){0,2}(provision|article|section|clause|amendment|recital|statute|act|directive|instrument|law|treaty|agreement|convention|charter|regulation)\b|\bqu[ée]\s+(art[íi]culo|ley|disposici[óo]n|tratado)\b|\bwelche[srmn]?\s+(artikel|vorschrift|gesetz|paragraf|vertrag)\b|\bquel(le)?s?\s+(article|loi|disposition|trait[ée])\b/i,
   ],
   [
-    // Asking for the name of a thing ("What do you call…", "What is the term for…").
     'term',
     /\bwhat (do|does|did|would) ([\w-]+ ){1,3}call\b|\bwhat (is|are) the (term|name|word|label) (for|given)\b|\bwhat (is|are|was|were) (an?|the|this|that|it|these|they|such) ([\w-]+ ){0,6}?(called|known as|termed|named)\b|\bwhat name\b|\bc[óo]mo se (llama|denomina)n?\b|\bwie (hei[ßs]t|nennt man)\b|\bcomment (appelle-t-on|s['’]appellen?t|nomme-t-on)\b/i,
   ],
@@ -64,12 +60,10 @@ const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
     /\b(what|which) ([\w-]+ ){0,3}(date|day)\b(?! (format|formats|field|fields|stamp|range|column|columns|label|labels|type|types)\b)|\bqu[ée] (fecha|d[íi]a)\b|\ban welchem (tag|datum)\b|\b[àa] quelle date\b|\bquel jour\b/i,
   ],
   [
-    // A calendar date or a year, asked for as such, or "when" about something past ("When did … start?").
     'date',
     /\b(what|which) ([\w-]+ ){0,3}(date|day|year)\b(?! (format|formats|field|fields|stamp|range|column|columns|label|labels|type|types)\b)|\bin what year\b|(^\s*|,\s*|\band\s+)(from |since |until )?when (did|was|were|had)\b|\bqu[ée] (fecha|d[íi]a)\b|\ben qu[ée] a[ñn]o\b|\ban welchem (tag|datum)\b|\bin welchem jahr\b|\b[àa] quelle date\b|\bquel jour\b|\ben quelle ann[ée]e\b/i,
   ],
   [
-    // How long before something ("How far ahead…", "How much notice…"): a duration said to come before it.
     'lead time',
     /\bhow (far|long|much time|many (years|months|weeks|days|hours)) (ahead|in advance|beforehand|before|prior)\b|\bhow far ahead\b|\bhow much (advance )?notice\b|\bcon cu[áa]nt[oa] (antelaci[óo]n|anticipaci[óo]n)\b|\bwie (lange|weit|fr[üu]h) (im )?voraus\b|\bcombien de temps [àa] l['’]avance\b/i,
   ],
@@ -78,7 +72,6 @@ const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
     /\b(how long|for how long|how soon|how quickly|how early|how late|how much time|how far (ahead|in advance)|how many (years|months|weeks|days|hours|minutes)|what is the (term|duration|length|period|time limit|deadline)|within what (time|period)|(during|for|over|within) (which|what|how many) (years|months|weeks|days|hours))\b|\b(what|which) ([\w-]+ ){0,2}(deadline|gap|interval|time limit|waiting period|notice period|duration)\b|\bcu[áa]nto tiempo\b|\bcu[áa]nt[oa]s (a[ñn]os|meses|semanas|d[íi]as|horas)\b|\bqu[ée] plazo\b|\bwie lange\b|\bwie viele (jahre|monate|wochen|tage|stunden)\b|\bwelche frist\b|\bcombien de (temps|jours|mois|ann[ée]es|semaines|heures)\b|\bquel(le)? (d[ée]lai|dur[ée]e)\b|\bpendant combien\b/i,
   ],
   ['frequency', /\bhow (often|frequently)\b|\bcada cu[áa]nto\b|\bcon qu[ée] frecuencia\b|\bwie oft\b|\b[àa] quelle fr[ée]quence\b|\btous les combien\b/i],
-  // "How well does it protect?", "How effective is it?": effectiveness is stated as a share.
   [
     'percent',
     /\b(what|which) (percentage|proportion|share|fraction|percent)\b|\bhow (well|effective|effectively)\b|\bhow (large|big) a (share|proportion|fraction)\b|\bqu[ée] (porcentaje|proporci[óo]n|parte)\b|\bwelche[rn]? anteil\b|\bwie viel prozent\b|\bquel(le)? (pourcentage|proportion|part)\b/i,
@@ -91,11 +84,7 @@ const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
     'temperature',
     /\b(what|which|at what) (\w+ ){0,3}temperatures?\b|\bhow (hot|cold|warm)\b|\bqu[ée] temperatura\b|\bwelche temperatur\b|\bquelle temp[ée]rature\b/i,
   ],
-  [
-    'money',
-    // The money word close after the question word: "What minimum salary…", "What is the least an employer may pay…".
-    new RegExp(`\\b(how much|what|which|cu[áa]nto|qu[ée]|wie viel|welche[rsn]?|combien|quel(le)?)(\\s+[\\p{L}-]+){0,6}?\\s+(${MONEY_WORDS})\\b`, 'iu'),
-  ],
+  ['money', new RegExp(`\\b(how much|what|which|cu[áa]nto|qu[ée]|wie viel|welche[rsn]?|combien|quel(le)?)(\\s+[\\p{L}-]+){0,6}?\\s+(${MONEY_WORDS})\\b`, 'iu')],
   [
     'number',
     /\b(how (many|much|old|far|high|low|large|big|well|fast|heavy|tall)|(what|which) (is |are |was |were )?(the |a |an )?([\w'’-]+ ){0,3}(percentage|proportion|share|amount|dose|doses|number|level|threshold|minimum|maximum|rate|age|size|fine|fee|ratio|temperature|score|length|range|average|margin|target|cap|chance|probability|odds|volume|headcount|multiple|value|reading|limit|figure|count|total|weight|height|distance|speed|concentration|budget|allowance|intake|requirement)|at what (age|temperature|rate|level|dose)|(above|below|over|under|beyond|up to) what|by how much|what (is|are|was|were) the (\w+ ){0,3}(minimum|maximum|limit|threshold|rate|fine|cap|wage|age|fee|cost|price|salary|temperature|dose|size|number|amount|percentage|proportion|share|capital|penalty|score))\b|\bcu[áa]nt[oa]s?\b|\bqu[ée] (porcentaje|edad|cantidad|capital)\b|\bwie (viele?|hoch|alt|gro[ßs])\b|\bwelche[rsn]? (betrag|anteil|h[öo]he)\b|\bcu[áa]l es (el|la) (capital|edad|porcentaje|cantidad|importe|n[úu]mero|l[íi]mite|umbral)\b|\bcombien\b|\bquel(le)?\s+(est\s+(le|la|l['’])\s*)?(montant|pourcentage|[âa]ge|capital|seuil|taux|nombre|plafond)\b/i,
@@ -113,7 +102,6 @@ const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
   ['reason', /^\s*why\b|\bpor qu[ée]\b|\bwarum\b|\bweshalb\b|\bpourquoi\b/i],
 ];
 
-/** The answer type a question asks for, or null (yes/no, how-to and open questions). */
 export function questionAnswerType(question: string): AnswerType | null {
   for (const [type, pattern] of QUESTION_TYPES) if (pattern.test(question)) return type;
   return null;
@@ -129,7 +117,6 @@ const ARTICLES = new Set(['un', 'une', 'ein', 'eine', 'uno', 'una']);
 const NUMBER_WORDS_ALONE = NUMBER_WORDS.split('|')
   .filter((w) => !ARTICLES.has(w))
   .join('|');
-/** A number that is not a year (a year answers "when", not "how many"). */
 const NUMBER = new RegExp(`(?<![\\d.,])(?!(1[0-9]{3}|20[0-9]{2})(?![\\d.,%]))\\d|\\b(${NUMBER_WORDS_ALONE})\\b`, 'i');
 const PROVISION =
   /\b(article|art\.|section|§|recital|clause|art[íi]culo|artikel|paragraf)\s*\d+|\b(\p{Lu}[\p{L}-]+\s+){1,6}(Act|Directive|Regulation|Convention|Treaty|Amendment|Code|Law|Ley|Gesetz|Loi)\b|\b(First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth|Eleventh|Twelfth|Thirteenth|Fourteenth|Fifteenth|Sixteenth|Seventeenth|Eighteenth|Nineteenth|Twentieth|Twenty-\w+)\s+Amendment\b/u;
@@ -139,11 +126,9 @@ const DURATION = new RegExp(
   `(\\d[\\d.,]*|\\b(${NUMBER_WORDS}|a|an|several|few))[\\s-]+(\\w+[\\s-]+)?(${TIME_UNIT})\\b|\\b(since|desde|seit|depuis)\\s+(\\d{4}|the\\s+\\d{4}s)\\b|\\b(for life|life tenure|good behaviou?r|lifetime|indefinitely|permanent(ly)?|de por vida|auf lebenszeit|[àa] vie)\\b`,
   'i',
 );
-/** "Marbury v. Madison", "Brown v. Board of Education", "Roe vs. Wade"; STC 123/2004 for the Spanish court. */
 const CASE_NAME = /\b\p{Lu}[\p{L}'’.&-]*(\s+(of|the|de|\p{Lu}[\p{L}'’.&-]*))*\s+v(s)?\.?\s+\p{Lu}|\bSTC\s+\d+\/\d{2,4}\b|\b(arr[êe]t|urteil)\s+\p{Lu}/u;
 const YEAR_OR_DATE =
   /\b(1[0-9]{3}|20[0-9]{2})\b|\b\d{1,4}\s*(BCE|BC|CE|AD)\b|\bAD\s*\d{1,4}\b|\b\d{1,2}(st|nd|rd|th)\s+century\b|\b\d{1,2}(st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
-/** A day and month ("August 18, 1920", "18 August", "25 May 2018", "18 de agosto", "18. August", "2018-05-25"), or a weekday. */
 const DAY =
   /\b\d{1,2}(st|nd|rd|th)?\.?\s+(of\s+|de\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|enero|febrero|marzo|abril|mayo|junio|julio|agosto|se?ptiembre|octubre|noviembre|diciembre|januar|februar|m[äa]rz|mai|juni|juli|oktober|dezember|janvier|f[ée]vrier|mars|avril|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre)|\b(january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b/i;
 const CONDITION =
@@ -155,16 +140,13 @@ const PERSON =
 const REASON =
   /\b(because|since|so that|in order to|due to|as a result|reason|therefore|thus|porque|ya que|debido a|weil|da|denn|damit|deshalb|parce que|car|afin de|puisque)\b/i;
 
-/** A duration said to come before something: "at least 60 calendar days before", "twelve years in advance", "90 days' notice". */
 const LEAD_TIME = new RegExp(
   `(${DURATION.source})[^.;]{0,40}?\\b(before|in advance|ahead|prior|beforehand|earlier|notice|antes|antelaci[óo]n|vorher|im voraus|avant|[àa] l['’]avance|pr[ée]avis)\\b|\\b(notice|advance|antelaci[óo]n|frist|pr[ée]avis)\\b[^.;]{0,30}?(${DURATION.source})`,
   'i',
 );
 
-/** An age: "30 years old", "12–15 months", "aged 65", "65 or older", "the age of 16", "the voting age to 18". */
 const AGE =
   /\b\d+([\s-]+(to|and|through)[\s-]+\d+|[–-]\d+)?[\s-]+(years?|months?|weeks?|days?|yrs?|mo)\b|\baged?\s+(of\s+|to\s+|at\s+)?\d+|\bages?\s+\d+|\b\d+\s+(or|and)\s+(older|over|above|younger|under)\b|\b(over|under|below|above|at least|older than|younger than)\s+(the age of\s+)?\d+(\s+years)?\b|\b\d+\s+a[ñn]os\b|\b\d+\s+jahre\b|\b\d+\s+ans\b/i;
-/** A temperature: "2 and 8 degrees C", "5 °C", "-20 °F". */
 const TEMPERATURE = /\d\s*(°|º|degrees?\b|grados?\b|grad\b|degr[ée]s?\b)/i;
 
 const MONEY = new RegExp(
@@ -175,11 +157,9 @@ const PERCENT =
   /\d\s?(%|per ?cent\b|percent\b|prozent\b|por ciento\b|pour ?cent\b)|\b(half|halves|third|thirds|quarter|quarters|fifth|fifths|tenth|tenths|majority|minority|one in \w+|\w+ out of (every )?\w+|mitad|tercio|tercios|cuarto|h[äa]lfte|drittel|viertel|moiti[ée]|tiers|quart)\b/i;
 const FREQUENCY =
   /\b(every|each|daily|weekly|monthly|quarterly|annual(ly)?|yearly|per (year|month|week|day|hour)|a (year|month|week|day)|times|cada|al (a[ñn]o|mes|d[íi]a)|j[äa]hrlich|monatlich|w[öo]chentlich|t[äa]glich|alle|chaque|tous les|par (an|mois|semaine|jour))\b/i;
-/** A sentence that names something: "… is called …", "… known as …", an acronym in brackets. */
 const NAMES_A_TERM =
   /\b(called|known as|termed|referred to as|named|so-called|dubbed|llamad[oa]s?|denominad[oa]s?|conocid[oa]s? como|genannt|bezeichnet|hei[ßs]t|appel[ée]e?s?|d[ée]nomm[ée]e?s?|nomm[ée]e?s?)\b|\((\p{Lu}[\p{Lu}\p{N}-]{1,9})\)/u;
 
-/** The patterns whose match carries an answer of the type (any one of them). */
 function carriers(type: AnswerType): RegExp[] {
   switch (type) {
     case 'case':
@@ -219,12 +199,10 @@ function carriers(type: AnswerType): RegExp[] {
   }
 }
 
-/** Does this text carry an answer of the type? */
 export function carriesAnswerType(type: AnswerType, text: string): boolean {
   return carriers(type).some((re) => re.test(text));
 }
 
-/** Where in the text answers of the type start (character offsets, in order). */
 export function answerTypeOffsets(type: AnswerType, text: string): number[] {
   const out: number[] = [];
   for (const re of carriers(type)) {
@@ -234,21 +212,14 @@ export function answerTypeOffsets(type: AnswerType, text: string): number[] {
   return out.sort((a, b) => a - b);
 }
 
-/**
- * Sentences that state an aim, a purpose or the background instead of a finding ("The aim of this study was…",
- * "This chapter explains…", "Little is known about…"): kept only when nothing better answers.
- */
 const AIM_OR_BACKGROUND = [
   /\b(the|our|its|this)\s+(main\s+|primary\s+)?(aims?|purposes?|objectives?|goals?)\s+(of\s+(this|the|our)\s+([\w-]+\s+){1,3})?(was|were|is|are)\s+to\b|^\s*(aims?|objectives?|purposes?)\s*:/i,
   /^\s*(this|the present|our)\s+(study|review|trial|paper|article|guide|section|chapter|handbook|document|knowledge base|briefing|primer|report)\s+(aims?|aimed|seeks?|sought|explains?|describes?|covers?|sets out|introduces?|looks at|examines?|summari[sz]es?|walks|presents?|discusses?)\b/i,
   /^\s*([^,.;]{0,60},\s*)?(we|the authors|the researchers)\s+(aimed|sought|set out|investigated|examined|evaluated|assessed|asked)\b/i,
-  // An objective stated as an infinitive ("To define the concentrations of inhibin…", "To determine whether…"), a
-  // hypothesis put to the test, or a study said to be built for a purpose ("This trial was designed to…").
-  // (No comma: "To assess the risk, weigh the type of data…" is an instruction, not an aim.)
+  // No comma after the infinitive: "To assess the risk, weigh the type of data…" is an instruction, not an aim.
   /^\s*(\(?\d\)\s*)?to (determine|assess|evaluate|investigate|examine|compare|define|describe|explore|identify|establish|analy[sz]e|test|measure|review|quantify|characteri[sz]e|estimate|clarify|ascertain|validate|report|document|develop|study|understand|find out|consider|investigate whether|see whether)\b[^,]*$/i,
   /\b(we|this study|the present study|the authors)\s+(hypothesi[sz]ed|tested the hypothesis|wanted to|wished to|were interested in)\b|\b(was|were|is) (designed|undertaken|conducted|performed|initiated|carried out) to (determine|assess|evaluate|investigate|examine|compare|test|identify|explore|establish)\b/i,
   /\blittle is known\b|\b(remains?|is|are|was|were) (still )?(unclear|unknown|uncertain|inconclusive|poorly understood|controversial|debated|conflicting|not (well )?(known|established|understood))\b/i,
-  // The question put by the study, inside its sentence ("In a preliminary study, we explored whether…").
   /\b(we|this study|the present study)\s+(assessed|explored|evaluated|examined|investigated|studied|determined|compared|sought to determine|analy[sz]ed)\s+(whether|if|the (role|effect|impact|influence|value|association|relationship|usefulness|feasibility))\b/i,
   /^\s*(in this (chapter|section|guide|handbook)|this is a (sample|demo))\b/i,
   /\bsample content written for\b|\bcontenido de muestra\b|\bbeispielinhalt\b|\bcontenu d['’]exemple\b/i,
@@ -258,10 +229,6 @@ export function isAimOrBackground(text: string): boolean {
   return AIM_OR_BACKGROUND.some((re) => re.test(text));
 }
 
-/**
- * A conclusion drawn from what was found ("These results suggest…", "We conclude that…", "In conclusion, …"): what
- * a yes-or-no question about a study asks for.
- */
 const CONCLUSION =
   /^\s*(in conclusion|to conclude|in summary|to summari[sz]e|overall|taken together|collectively|in short)\b|\b(we|the authors|they) (conclude|concluded|propose|recommend)\b|\b(these|our|the|this|present|such) (results?|findings?|data|study|analysis|analyses|observations?|trial|evidence|experience|review)\s+(suggests?|indicates?|shows?|demonstrates?|confirms?|supports?|impl(y|ies)|provides?|highlights?|reveals?|do(es)? not support)\b|\b(appears?|seems?) to\b|\b(there is|there was) no (evidence|significant|difference|association|benefit)\b/i;
 
@@ -269,10 +236,6 @@ export function drawsConclusion(text: string): boolean {
   return CONCLUSION.test(text);
 }
 
-/**
- * A question to be answered yes or no ("Does X reduce Y?", "Is the breast best for…?"), including a study's title
- * put as a question ("Necrotizing fasciitis: an indication for hyperbaric oxygenation therapy?").
- */
 const VERDICT =
   /^\s*(is|are|was|were|does|do|did|can|could|should|shall|will|would|has|have|had|may|might|must)\b|^[^?]{3,}:\s[^?]+\?\s*$|^\s*(es|son|est|sont|ist|sind|hat|haben|kann|k[öo]nnen|puede|pueden|peut|peuvent|hay)\b|^\s*¿\s*(es|son|puede|pueden|hay|tiene|existe)\b/i;
 
@@ -280,10 +243,7 @@ export function asksVerdict(question: string): boolean {
   return VERDICT.test(question.trim()) && /\?\s*$/.test(question.trim());
 }
 
-/**
- * A study's result as reported ("was significantly associated with…", "no difference was found", "p < 0.01",
- * "improved in 62% versus 41%"): narrower than a finding, which any comparison ("more than…") is.
- */
+/** A result as reported ("no difference was found", "p < 0.01"): narrower than a finding, which any comparison is. */
 const RESULT =
   /\bp\s*[<=>≤]\s*0?\.\d|\b(statistically )?significant(ly)?\b|\bno (significant |statistical |measurable )?(difference|association|correlation|effect|change|benefit)\b|\b(odds|hazard|risk) ratio\b|\bconfidence interval\b|\b(95|99) ?% ?CI\b|\b(was|were|is|are) (not )?(significantly |independently |strongly |positively |negatively |inversely )?(associated|correlated|related|linked)\b|\b(improved|reduced|increased|decreased|worsened|declined|predicted|outperformed)\b|\b(did|does|do) not (differ|improve|reduce|increase|change|predict|affect|influence)\b/i;
 
@@ -291,7 +251,6 @@ export function reportsResult(text: string): boolean {
   return RESULT.test(text);
 }
 
-/** What a section holds, from its heading alone (a structured abstract's or report's: "Background", "Results"). */
 export type SectionRole = 'aim' | 'method' | 'finding';
 
 /** In order: "Main outcome measures" names a method before "outcome" could name a finding. */
@@ -310,17 +269,14 @@ const SECTION_ROLES: Array<[SectionRole, RegExp]> = [
   ],
 ];
 
-/** A heading that is only such names ("Background and purpose", "Design, setting, and participants"): the first decides. */
 export function sectionRole(heading: string): SectionRole | null {
   const first = heading.trim().split(/\s*(?:,|;|&|\/|\band\b)\s*/i)[0] ?? '';
   for (const [role, re] of SECTION_ROLES) if (re.test(first)) return role;
   return null;
 }
 
-/** A finding or a result: a change, a comparison, an outcome ("found", "reduced", "more than", "associated with"). */
 const FINDING =
   /\b(found|find|finds|showed|shows|show|demonstrated|reduced|reduces|reduce|increased|increases|increase|lowered|lowers|raised|raises|cut|cuts|doubled|halved|prevented|prevents|was associated|were associated|is associated|are associated|compared with|than|more|less|fewer|higher|lower|greater|smaller|effective|result(ed|s)? in|led to|leads to|killed|died|survived|returned|reached|became|encontr[óo]|redujo|aument[óo]|m[áa]s|menos|zeigte|senkte|erh[öo]hte|mehr|weniger|a montr[ée]|r[ée]duit|augment[ée]|plus|moins)\b/i;
-/** How a study or an example was set up rather than what it found. */
 const METHOD =
   /\b(were (randomly )?(assigned|allocated|randomi[sz]ed|enrolled|recruited|followed|asked)|was (designed|conducted|carried out)|in a (\w+\s+){0,3}(study|trial|survey|experiment)|published in|for example|e\.g\.|such as|suppose|imagine|consider)\b/i;
 
@@ -332,17 +288,14 @@ export function describesMethod(text: string): boolean {
   return METHOD.test(text);
 }
 
-/** A question asking for an upper or a lower limit ("the top fine", "the minimum age", "at most how many"). */
 const ASKS_UPPER =
   /\b(top|maximum|max|highest|most|largest|biggest|upper|ceiling|cap|at most|longest|oldest)\b|\bm[áa]xim[oa]\b|\bh[öo]chst\w*\b|\bmaximal\w*\b/i;
 const ASKS_LOWER = /\b(minimum|min|lowest|least|smallest|youngest|earliest|shortest|floor|at least)\b|\bm[íi]nim[oa]\b|\bmindest\w*\b|\bminimal\w*\b/i;
-/** A statement giving such a limit ("up to EUR 20 million", "not below 13 years", "at least 30 years old"). */
 const GIVES_UPPER =
   /\b(up to|at most|no more than|not more than|maximum|max\.?|cap(ped)? (at|of)|ceiling|not exceed|may not exceed|hasta|como m[áa]ximo|bis zu|h[öo]chstens|jusqu['’][àa]|au plus|au maximum)\b/i;
 const GIVES_LOWER =
   /\b(at least|no less than|not less than|not below|minimum|min\.?|or (older|more|over|above)|from the age of|al menos|como m[íi]nimo|mindestens|au moins|au minimum)\b/i;
 
-/** Does the statement give a limit of the direction the question asks for (0 when it asks for none)? */
 export function givesAskedBound(question: string, text: string): boolean {
   const upper = ASKS_UPPER.test(question);
   const lower = ASKS_LOWER.test(question);

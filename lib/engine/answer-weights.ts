@@ -1,5 +1,5 @@
 /**
- * Weights of SENTENCE_FEATURES (sentence-ranker.ts), in its order. Written by bench/engine-quality/lodo.ts --write from
+ * Weights of SENTENCE_FEATURES (sentence-features.ts), in its order. Written by bench/engine-quality/lodo.ts --write from
  * 2787 answerable questions and 1210 cross-domain ones over 6 domains (encyclopaedic, legal, technical, long-articles, biomedical, almanac); edit by re-running it, not by hand.
  */
 export const SENTENCE_WEIGHTS: readonly number[] = [

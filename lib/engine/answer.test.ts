@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { composeExtractiveAnswer, NO_ANSWER_TEXT } from './answer';
 import { judgeAnswerable } from './answerable';
 import { analyseQuestion } from './question';
-import { rankSentences, selectSentences } from './sentence-ranker';
+import { rankSentences } from './sentence-ranker';
+import { selectSentences } from './sentence-selection';
 import type { QueryTerm, RetrievedChunk } from './types';
 
 /** The statements chosen for a question, as the composer chooses them once the gate has let it through. */

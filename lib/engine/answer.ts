@@ -4,22 +4,16 @@ import { fallbackLexicon, analyseQuestion, type Lexicon, type Question } from '.
 import { judgeAnswerable, type ReaderModel } from './answerable';
 import type { SearchLanguage } from './language';
 import type { QueryTerm, RetrievedChunk } from './types';
-import { MAX_EXCERPT_CHARS, PASSAGES_READ, selectSentences } from './sentence-ranker';
+import { MAX_EXCERPT_CHARS, PASSAGES_READ } from './sentence-ranker';
+import { selectSentences } from './sentence-selection';
 import { countTokens } from './tokens';
 
 /**
- * Extractive answers: the sentences of the top passages most likely to answer the question, each followed by a
- * marker of the citation whose excerpt is that very text (a verbatim slice of the chunk, hence of the document's
- * page text).
- *
- * A sentence is scored by the share of the question's weight (IDF per question word) it covers, its section
- * heading and its paragraph's label ("Senator:", "Marbury v. Madison (1803).") counting as context; by whether it
- * carries the kind of answer asked for (answer-type.ts); and against restating the question or stating an aim or
- * background. A second document is cited only when its own passage would pass the relevance gate.
+ * Extractive answers: the statements of the top passages most likely to answer the question, each followed by a
+ * marker of the citation whose excerpt is that very text (a verbatim slice of the document's page text).
  */
 export const NO_ANSWER_TEXT = 'No relevant information was found in this knowledge base for that question.';
 
-/** The abstention in the knowledge base's language (docs/api.md §8.1). */
 export const NO_ANSWER_TEXTS: Record<SearchLanguage, string> = {
   en: NO_ANSWER_TEXT,
   es: 'No se encontró información relevante sobre esa pregunta en esta base de conocimiento.',
@@ -27,7 +21,6 @@ export const NO_ANSWER_TEXTS: Record<SearchLanguage, string> = {
   fr: 'Aucune information pertinente n’a été trouvée dans cette base de connaissances pour cette question.',
 };
 
-/** Cuts an over-long excerpt at a word boundary; the result is still a verbatim prefix. */
 function clipExcerpt(text: string): string {
   if (text.length <= MAX_EXCERPT_CHARS) return text;
   const cut = text.lastIndexOf(' ', MAX_EXCERPT_CHARS);
@@ -40,7 +33,6 @@ export function noAnswer(query: string, passagesRead: RetrievedChunk[] = [], lan
   return { answer, citations: [], tokens_used: countTokens(query) + read + countTokens(answer) };
 }
 
-/** "Senator" + "Term of six years…" → "Senator: Term of six years…". */
 function withContext(context: string | null, text: string): string {
   if (!context) return text;
   const name = context.replace(/[\s.:;,]+$/, '');
@@ -67,8 +59,7 @@ export function composeExtractiveAnswer(
   for (const s of sentences) {
     const p = itemAt(read, s.passage);
     const excerpt = clipExcerpt(p.content.slice(s.excerpt.start, s.excerpt.end));
-    // One passage is cited once: a statement whose excerpt lies within another's (or holds it) shares its citation,
-    // which keeps the longer excerpt.
+    // One passage is cited once: a statement whose excerpt lies within another's shares its citation.
     let index = citations.findIndex((c) => c.document_id === p.documentId && c.page === p.page && (c.excerpt.includes(excerpt) || excerpt.includes(c.excerpt)));
     const shared = citations[index];
     if (shared && excerpt.length > shared.excerpt.length) citations[index] = { ...shared, excerpt };
@@ -76,7 +67,6 @@ export function composeExtractiveAnswer(
       citations.push({ document_id: p.documentId, title: p.documentTitle, excerpt, page: p.page });
       index = citations.length - 1;
     }
-    // Two items of one list, or two sentences under one label, name their context once.
     parts.push(`${withContext(s.context === shownContext ? null : s.context, s.shown ?? s.text)} [${index + 1}]`);
     shownContext = s.context;
   }

@@ -3,8 +3,10 @@ import { SENTENCE_WEIGHTS } from './answer-weights';
 import { GATE_MODEL } from './gate-weights';
 import { languageOfConfig } from './language';
 import { analyseQuestion, mapLexicon, type Question } from './question';
-import { isRelevant, type GateModel } from './relevance-gate';
-import { lexemesOf, type SearchResult } from './retrieval';
+import { isRelevant } from './relevance-gate';
+import type { GateModel } from './types';
+import { lexemesOf } from './lexemes';
+import type { SearchResult } from './retrieval';
 import { PASSAGES_READ, rankSentences, type RankedCandidate } from './sentence-ranker';
 import { tokenize } from './text';
 
@@ -13,7 +15,6 @@ import { tokenize } from './text';
  * Dify): the learned relevance gate over the question, the passages read and the reader's best statement.
  */
 
-/** The learned parts of answer selection: the shipped ones unless a benchmark fits others (bench/engine-quality/lodo.ts). */
 export interface ReaderModel {
   sentenceWeights: readonly number[];
   gate: GateModel;
@@ -23,11 +24,9 @@ export const READER_MODEL: ReaderModel = { sentenceWeights: SENTENCE_WEIGHTS, ga
 
 export interface Judgement {
   answerable: boolean;
-  /** The passages' candidate statements, best first (the extractive composer chooses from them). */
   ranked: RankedCandidate[];
 }
 
-/** `gateThreshold`: the knowledge base's own threshold (SearchResult.gateThreshold), null for the model's. */
 export function judgeAnswerable(
   q: Question,
   passages: SearchResult['chunks'],
@@ -39,7 +38,7 @@ export function judgeAnswerable(
   return { answerable: ranked[0] !== undefined && isRelevant(q, read, ranked[0].score, model.gate, gateThreshold), ranked };
 }
 
-/** The question as the reader sees it, with the words of the passages read stemmed by the knowledge base (one round trip). */
+/** The words of the passages read are stemmed by the knowledge base in one round trip. */
 export async function readQuestion(db: Executor, query: string, result: SearchResult, limit = PASSAGES_READ): Promise<Question> {
   const words = result.chunks.slice(0, limit).flatMap((c) => tokenize(`${c.heading ?? ''} ${c.content}`));
   const map = words.length ? await lexemesOf(db, result.config, words) : new Map<string, string[]>();

@@ -2,11 +2,9 @@
  * A document's back matter (references, notes, "See also", external links): it names sources and answers nothing
  * itself, so neither the reader nor the relevance gate reads it, though it stays searchable.
  */
-/** Headings of a document's back matter, in the four languages the engine stems. */
 const BACK_MATTER =
   /^(references|notes|notes and references|citations|sources|bibliography|further reading|see also|external links|footnotes|works cited|referencias|notas|bibliograf[ií]a|enlaces externos|v[ée]ase tambi[ée]n|einzelnachweise|literatur|weblinks|anmerkungen|quellen|siehe auch|r[ée]f[ée]rences|notes et r[ée]f[ée]rences|bibliographie|liens externes|voir aussi)\s*[:.]?$/i;
 
-/** Whether a passage sits under back matter (any level of its heading path; "( edit )" and numbering ignored). */
 export function isBackMatter(heading: string | null): boolean {
   if (!heading) return false;
   return heading.split(' > ').some((h) =>
@@ -19,11 +17,7 @@ export function isBackMatter(heading: string | null): boolean {
   );
 }
 
-/**
- * A notice about the document itself ("Sample content…", "General information, not legal advice.", "Keine
- * Rechtsberatung."): it says what the document is not, never what was asked, however many words it shares with the
- * question ("Where was the Constitution written?" against "Sample content written for … by Civic Texts Press.").
- */
+/** A notice about the document itself ("Sample content…"): it says what the document is not, never what was asked. */
 const DISCLAIMER = [
   /\b(sample|example|demo|placeholder) content\b/i,
   /\bnot\s+((legal|medical|professional|financial|tax|clinical|individual|dietary|investment|personal)\s+(or\s+)?){0,3}advice\b/i,
@@ -38,17 +32,15 @@ const DISCLAIMER = [
   /\bcontenu (d['’]exemple|fictif)\b/i,
 ];
 
-/** A notice is short; a longer sentence that happens to say "not … advice" states something else. */
 const DISCLAIMER_MAX_WORDS = 30;
 
 export function isDisclaimer(sentence: string): boolean {
   return sentence.split(/\s+/).length <= DISCLAIMER_MAX_WORDS && DISCLAIMER.some((rule) => rule.test(sentence));
 }
 
-/** Passages beyond those read that retrieval hands over, so that back matter among them does not crowd out text. */
+/** So that back matter among the passages retrieved does not crowd out text. */
 export const BACK_MATTER_SPARE = 3;
 
-/** The passages to read: retrieval's, back matter left out, at most `limit`. */
 export function withoutBackMatter<T extends { heading: string | null }>(chunks: T[], limit: number): T[] {
   return chunks.filter((c) => !isBackMatter(c.heading)).slice(0, limit);
 }

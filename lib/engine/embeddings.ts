@@ -3,12 +3,8 @@ import { log } from '@/lib/platform/log';
 import type { QueryVector } from './types';
 
 /**
- * Optional hybrid retrieval (docs/api.md §8.1): an OpenAI-compatible `/embeddings` endpoint (plain fetch) turns chunk
- * texts and questions into vectors. Vectors are normalised to unit length, so cosine similarity is a dot product;
- * they are stored as real[] (chunk_embeddings) and compared exactly, by pgvector where the database has it
- * (vector-search.ts). Nothing is downloaded:
- * the model runs wherever EMBEDDINGS_BASE_URL points. Every failure is an EmbeddingsError, on which ingestion stores
- * no vectors and retrieval stays lexical.
+ * Optional hybrid retrieval (docs/api.md §8.1): an OpenAI-compatible `/embeddings` endpoint turns texts into unit-length
+ * vectors. Every failure is an EmbeddingsError, on which ingestion stores no vectors and retrieval stays lexical.
  */
 export interface EmbeddingsConfig {
   baseUrl: string;
@@ -19,12 +15,10 @@ export interface EmbeddingsConfig {
 
 export class EmbeddingsError extends Error {}
 
-/** Texts per request. */
 const BATCH = 64;
-/** Characters of a chunk sent (long chunks are cut; the start carries the heading and the topic). */
+/** Long chunks are cut: the start carries the heading and the topic. */
 const MAX_CHARS = 4_000;
 
-/** The configured embeddings endpoint, or null for lexical retrieval only. */
 export function embeddingsConfig(): EmbeddingsConfig | null {
   const env = getEnv();
   if (!env.EMBEDDINGS_BASE_URL || !env.EMBEDDINGS_API_KEY || !env.EMBEDDINGS_MODEL) return null;
@@ -36,7 +30,6 @@ function normalise(vector: number[]): number[] {
   return norm > 0 ? vector.map((v) => v / norm) : vector;
 }
 
-/** Unit-length vectors of the texts, in order. */
 export async function embedTexts(config: EmbeddingsConfig, texts: string[], signal?: AbortSignal): Promise<number[][]> {
   const out: number[][] = [];
   for (let i = 0; i < texts.length; i += BATCH) {
@@ -49,9 +42,8 @@ export async function embedTexts(config: EmbeddingsConfig, texts: string[], sign
         body: JSON.stringify({ model: config.model, input }),
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
-    // Once more on a failure to connect or send: after an idle spell the first request can go out on a pooled
-    // keep-alive connection the endpoint has already closed (ECONNRESET; seen in bench/engine-quality after 40 s of
-    // queries), and fetch does not retry a POST. Embedding is idempotent; a timeout or an abort is not retried.
+    // Once more on a failure to connect: after an idle spell the first request can reuse a keep-alive connection the
+    // endpoint has closed, and fetch does not retry a POST. Embedding is idempotent.
     const response = await post()
       .catch((error: unknown) => {
         if (timeout.aborted || signal?.aborted) throw error;
@@ -78,15 +70,12 @@ export async function embedTexts(config: EmbeddingsConfig, texts: string[], sign
   return out;
 }
 
-/** A vector as a PostgreSQL array literal for a `::real[]` cast (numbers only, so nothing else can reach SQL). */
+/** Numbers only, so nothing else can reach SQL. */
 export function realArrayLiteral(vector: number[]): string {
   return `{${vector.map((v) => (Number.isFinite(v) ? String(Math.fround(v)) : '0')).join(',')}}`;
 }
 
-/**
- * A question's vector for hybrid retrieval; undefined when the endpoint fails, so that retrieval stays lexical and
- * the buyer still gets an answer. An aborted request (the client went away) is not a failure: it ends the work.
- */
+/** Undefined when the endpoint fails, so the buyer still gets an answer; an abort is not a failure: it ends the work. */
 export async function questionVector(
   config: EmbeddingsConfig,
   question: string,

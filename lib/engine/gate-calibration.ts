@@ -9,15 +9,8 @@ import { searchChunks } from './retrieval';
 import { PASSAGES_READ, rankSentences } from './sentence-ranker';
 
 /**
- * Each knowledge base's own relevance-gate threshold. The shipped gate has one threshold for every knowledge base,
- * fitted across domains; a broad one (whole Wikipedia pages, hundreds of articles) shares words with almost any
- * question and lets more of them through than a narrow rulebook does. So after its index changes, a knowledge base is
- * asked a fixed list of questions about other things (cooking, sport, vehicles, astronomy, entertainment, in four
- * languages: off-topic-questions.ts), and its threshold rises until CALIBRATION_SHARE of them are refused, never
- * above CALIBRATION_CAP, never below the shipped one. Measured in bench/engine-quality (lodo.ts --fit-reader
- * --kb-calibration, each domain held out): other domains' questions refused on long Wikipedia pages 84.4% → 94.4% and
- * on encyclopaedic sets 87.8% → 89.7%, for 1.0 and 1.5 points more of their answerable questions refused; the narrow
- * domains do not move.
+ * Each knowledge base's own relevance-gate threshold: a broad one shares words with almost any question. Its threshold
+ * rises until CALIBRATION_SHARE of off-topic-questions.ts are refused, within bounds (bench/engine-quality/README.md).
  */
 
 export const CALIBRATION_SHARE = 0.95;
@@ -26,10 +19,7 @@ export const CALIBRATION_CAP = 0.6;
 
 export const CALIBRATION_QUESTIONS: readonly OffTopicQuestion[] = OFF_TOPIC_QUESTIONS;
 
-/**
- * The threshold the gate should use for this knowledge base, from the scores of the calibration questions, or null when
- * the shipped one applies as it is (an index not in English, whose gate is the hand-written rule, or an empty one).
- */
+/** The threshold for this knowledge base, or null when the shipped one applies (an index not in English, or empty). */
 export async function calibratedThreshold(db: Executor, kbId: string, model: ReaderModel = READER_MODEL): Promise<number | null> {
   const scores: CalibrationScore[] = [];
   for (const { question, domain } of CALIBRATION_QUESTIONS) {
@@ -50,16 +40,11 @@ export async function calibratedThreshold(db: Executor, kbId: string, model: Rea
 }
 
 export interface CalibrationScore {
-  /** The calibration question's topic (cooking, sport, …). */
   domain: string;
   score: number;
 }
 
-/**
- * The threshold from the calibration questions' gate scores. A topic whose questions mostly pass the shipped threshold
- * is the knowledge base's own (a cookbook asked about recipes): it is left out, so that a knowledge base is never made
- * stricter for answering what it is about. Null when the shipped threshold stands.
- */
+/** A topic whose questions mostly pass is the knowledge base's own: left out, so answering it never makes the gate stricter. */
 export function thresholdFromScores(scores: readonly CalibrationScore[], shipped: number): number | null {
   const domains = [...new Set(scores.map((s) => s.domain))];
   const foreign = domains.filter((d) => {
@@ -71,14 +56,12 @@ export function thresholdFromScores(scores: readonly CalibrationScore[], shipped
     .filter((s) => foreign.includes(s.domain))
     .map((s) => s.score)
     .sort((a, b) => a - b);
-  // Just above the score of the question at the share: that question and every one below it are refused.
   const at = itemAt(kept, Math.min(kept.length - 1, Math.floor(CALIBRATION_SHARE * kept.length))) + 1e-6;
-  // Rounded up, so that the question at the share stays below it.
+  // Just above the score of the question at the share, rounded up: it and every one below it are refused.
   const threshold = Math.min(CALIBRATION_CAP, Math.max(shipped, Math.ceil(at * 1e4) / 1e4));
   return threshold > shipped ? threshold : null;
 }
 
-/** Calibrates the knowledge base's gate and stores the threshold where retrieval reads it (kb_index_stats). */
 export async function calibrateGate(db: Executor, kbId: string): Promise<number | null> {
   const threshold = await calibratedThreshold(db, kbId);
   await db.execute(sql`update kb_index_stats set gate_threshold = ${threshold} where kb_id = ${kbId}`);

@@ -1,4 +1,4 @@
-import type { GateModel } from './relevance-gate';
+import type { GateModel } from './types';
 
 /**
  * Weights of GATE_FEATURES (relevance-gate.ts), in its order. Written by bench/engine-quality/lodo.ts --write from

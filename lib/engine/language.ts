@@ -1,8 +1,6 @@
 /**
- * Per-language stemming (migration 0010): each supported language has a text-search configuration that folds
- * accents and applies the language's Snowball stemmer and stop words. A knowledge base is indexed with the
- * configuration of its language (kb_index_stats.search_config, set when its index is first built or rebuilt) and
- * its questions are stemmed with the same one. Other languages use English, as before.
+ * Per-language stemming: a knowledge base is indexed with its language's text-search configuration (accents folded,
+ * Snowball stemmer and stop words) and its questions are stemmed with the same one. Other languages use English.
  */
 export const SEARCH_CONFIGS = {
   en: { config: 'almanac', stopWords: 'english' },
@@ -18,7 +16,6 @@ const BY_CONFIG = new Map<string, { language: SearchLanguage; stopWords: string 
   Object.entries(SEARCH_CONFIGS).map(([language, c]) => [c.config, { language: language as SearchLanguage, stopWords: c.stopWords }]),
 );
 
-/** The language of a BCP 47 tag (`es`, `es-MX`, `de-AT`…) that has its own stemming, else English. */
 export function searchLanguage(tag: string | null | undefined): SearchLanguage {
   const primary = (tag ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
   return primary in SEARCH_CONFIGS ? (primary as SearchLanguage) : 'en';
@@ -28,12 +25,11 @@ export function searchConfigFor(tag: string | null | undefined): SearchConfig {
   return SEARCH_CONFIGS[searchLanguage(tag)].config;
 }
 
-/** A stored configuration name checked against the closed list (it reaches SQL as a ::regconfig cast). */
+/** Checked against the closed list: it reaches SQL as a ::regconfig cast. */
 export function checkedSearchConfig(name: string | null | undefined): SearchConfig {
   return BY_CONFIG.has(name ?? '') ? (name as SearchConfig) : 'almanac';
 }
 
-/** The stock PostgreSQL configuration whose stop-word list applies to a question in this configuration. */
 export function stopWordConfig(config: SearchConfig): string {
   return BY_CONFIG.get(config)?.stopWords ?? 'english';
 }
@@ -42,10 +38,7 @@ export function languageOfConfig(config: SearchConfig): SearchLanguage {
   return BY_CONFIG.get(config)?.language ?? 'en';
 }
 
-/**
- * Question words the Snowball stop lists keep ("quel", "cómo", "wann", "combien"): they frame a question in the
- * knowledge base's language and name nothing in it, so retrieval and the relevance gate ignore them. Folded spelling.
- */
+/** Question words the Snowball stop lists keep ("quel", "wann"): retrieval and the relevance gate ignore them. */
 export const QUESTION_WORDS: Record<SearchLanguage, ReadonlySet<string>> = {
   en: new Set(),
   es: new Set(['que', 'cual', 'cuales', 'como', 'cuando', 'cuanto', 'cuanta', 'cuantos', 'cuantas', 'donde', 'quien', 'quienes', 'porque']),

@@ -7,13 +7,8 @@ import type { RetrievedChunk } from './types';
 import { countTokens } from './tokens';
 
 /**
- * LLM mode: an OpenAI-compatible `/chat/completions` call (plain fetch; streamed with eventsource-parser when the
- * buyer streams, streamLlmAnswer). The model sees numbered passages, each
- * with its document title, page and heading, and must cite them as [n]; only the passages it cites become
- * citations (a marker of a passage it was not given is dropped), and their excerpts are verbatim text of the
- * passage, so the verbatim guarantee holds whatever the model writes. Every failure (unreachable, an error status,
- * a timeout, a body without message content, an answer citing no passage) is an LlmError, on which the caller
- * answers extractively; only a stream that breaks after its first piece cannot (StreamBroken, below).
+ * LLM mode: an OpenAI-compatible `/chat/completions` call. Only the passages the model cites become citations, with
+ * verbatim excerpts; every failure is an LlmError, on which the caller answers extractively.
  */
 export interface LlmConfig {
   baseUrl: string;
@@ -43,7 +38,6 @@ export function buildMessages(query: string, passages: RetrievedChunk[]): Array<
   ];
 }
 
-/** Passage numbers cited as [n], [n, m] or [n][m], in first-use order, within range. */
 export function parseCitationMarkers(text: string, passageCount: number): number[] {
   const cited: number[] = [];
   for (const group of text.matchAll(/\[(\d+(?:\s*[,;]\s*\d+)*)\]/g)) {
@@ -55,7 +49,6 @@ export function parseCitationMarkers(text: string, passageCount: number): number
   return cited;
 }
 
-/** The passage's sentence sharing most words with the model's answer: a verbatim excerpt for the citation. */
 function excerptFor(passage: RetrievedChunk, answer: string): string {
   const answerWords = new Set(answer.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
   let best = '';
@@ -80,7 +73,6 @@ interface ChatCompletion {
   usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown };
 }
 
-/** The chat completion request: the numbered passages, the question, and whether to stream the reply. */
 async function requestCompletion(config: LlmConfig, messages: ReturnType<typeof buildMessages>, stream: boolean, signal?: AbortSignal): Promise<Response> {
   const timeout = AbortSignal.timeout(config.timeoutMs ?? 25_000);
   const response = await fetch(`${config.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
@@ -115,15 +107,12 @@ export async function composeLlmAnswer(config: LlmConfig, query: string, retriev
   return checkedAnswer(content, passages, tokensOf(body?.usage, messages, content));
 }
 
-/** The model's whole answer, checked: only the passages it cites become citations, renumbered in first-use order. */
 function checkedAnswer(content: string, passages: RetrievedChunk[], tokensUsed: number): QueryAnswer {
   const text = content.trim();
   if (text === '' || /^NO_ANSWER\b/.test(text)) return { answer: NO_ANSWER_TEXT, citations: [], tokens_used: tokensUsed };
   const cited = parseCitationMarkers(text, passages.length);
-  // An answer that cites none of the passages (no marker, or only invented ones) cannot be checked against them:
-  // the knowledge base answers extractively instead.
+  // An answer citing none of the passages cannot be checked against them: the knowledge base answers extractively.
   if (cited.length === 0) throw new LlmError('chat model answer cites none of the passages');
-  // Renumber the markers to the citations array, which lists only the passages the model used.
   const renumber = new Map(cited.map((n, i) => [n, i + 1]));
   const answer = text.replace(MARKER, (whole, group: string) => {
     const mapped = group
@@ -140,13 +129,8 @@ function checkedAnswer(content: string, passages: RetrievedChunk[], tokensUsed: 
 }
 
 /**
- * A chat model's answer streamed as it is written (docs/api.md §10.4). The checks of the whole answer cannot wait for
- * its end here, so they move to its start: nothing is sent until the model has cited one of the passages it was given
- * (an answer that never does, or that says NO_ANSWER, is handled as by composeLlmAnswer, and nothing was sent). Then
- * the `citations` event lists every passage the model was given, in the order its markers number them, so that its
- * markers need no renumbering, and the text follows piece by piece, markers of passages it was not given dropped.
- * A failure after the first piece cannot fall back to the extractive answer: it is a StreamBroken error (the stream
- * ends with an error event and the query is not counted).
+ * Streamed as written (docs/api.md §10.4): nothing is sent until the model cites a passage it was given; then `citations`
+ * lists every passage given, so markers need no renumbering. A later failure is a StreamBroken error.
  */
 export class StreamBroken extends Error {}
 
@@ -178,7 +162,6 @@ export async function streamLlmAnswer(
       .split(/[,;]/)
       .map((n) => Number(n.trim()))
       .filter((n) => Number.isInteger(n) && n >= 1 && n <= passages.length);
-  // The text that can be sent: invalid markers dropped, an unclosed "[" at the end held back until it closes.
   const ready = (final: boolean) => {
     const open = raw.lastIndexOf('[');
     const upTo = !final && open >= 0 && !raw.includes(']', open) ? open : raw.length;

@@ -1,11 +1,10 @@
 import { capture } from '@/lib/platform/arrays';
 /**
- * The numbers a question gives and whether a statement speaks of the same instance: "a sample of 1,000 people" →
- * "a sample of 1,000 gives…", "older than seventy" → "adults over 70", "an upper arm of 40 cm" → "Arm circumference
- * 35 to 44 cm". Answer selection prefers the statement about the question's own case over a general one.
+ * The numbers a question gives and whether a statement speaks of the same instance ("older than seventy" → "adults
+ * over 70"): answer selection prefers the statement about the question's own case over a general one.
  */
 
-/** English number words and their values (no "one": "which one", "one of" are seldom a count). */
+/** No "one": "which one", "one of" are seldom a count. */
 export const ENGLISH_NUMBER_WORDS: Readonly<Record<string, number>> = {
   two: 2,
   three: 3,
@@ -35,7 +34,6 @@ export const ENGLISH_NUMBER_WORDS: Readonly<Record<string, number>> = {
   ninety: 90,
 };
 
-/** Number words of the seeded languages that name one value (articles such as "un", "ein" are left out). */
 const WORD_VALUES: Record<string, number> = {
   ...ENGLISH_NUMBER_WORDS,
   hundred: 100,
@@ -97,7 +95,6 @@ const WORD_VALUES: Record<string, number> = {
   cent: 100,
 };
 
-/** Digits as written ("1,000", "3.5", "140/90" is two numbers), or a number word. */
 const NUMBER_TOKEN = /\d+(?:[.,]\d+)*|[\p{L}]+/gu;
 
 function fold(word: string): string {
@@ -108,14 +105,12 @@ function fold(word: string): string {
     .toLowerCase();
 }
 
-/** "1,000" → 1000, "3.5" → 3.5, "1.000" (German thousands) → 1000; null when not a plain number. */
 function parseDigits(text: string): number | null {
   if (/^\d{1,3}([.,]\d{3})+$/.test(text)) return Number(text.replace(/[.,]/g, ''));
   const n = Number(text.replace(',', '.'));
   return Number.isFinite(n) ? n : null;
 }
 
-/** The values a text gives, in digits or in words ("seventy" → 70). */
 export function numbersIn(text: string): number[] {
   const out: number[] = [];
   for (const m of text.matchAll(NUMBER_TOKEN)) {
@@ -126,16 +121,13 @@ export function numbersIn(text: string): number[] {
   return out;
 }
 
-/** The distinct values a question gives. */
 export function questionNumbers(question: string): number[] {
   return [...new Set(numbersIn(question))];
 }
 
 const DASH = '[-–—]';
-/** "35 to 44", "35–44", "between 35 and 44", "de 35 a 44", "35 bis 44", "de 35 à 44". */
 const RANGE = new RegExp(`(\\d+(?:[.,]\\d+)*)\\s*(?:${DASH}|to|and|a|bis|à|et)\\s*(\\d+(?:[.,]\\d+)*)`, 'giu');
 
-/** The ranges a text gives, as [low, high]. */
 function rangesIn(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   for (const m of text.matchAll(RANGE)) {
@@ -146,10 +138,6 @@ function rangesIn(text: string): Array<[number, number]> {
   return out;
 }
 
-/**
- * Share of the question's numbers that the text repeats or spans with a range (0 when the question gives none):
- * the same instance, the same case.
- */
 export function sharedNumbers(numbers: number[], text: string): number {
   if (numbers.length === 0) return 0;
   const own = new Set(numbersIn(text));

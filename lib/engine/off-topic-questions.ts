@@ -1,11 +1,9 @@
 /**
- * Questions about other things than any knowledge base here is about: cooking, sport, vehicles and repair, astronomy,
- * entertainment, in English, Spanish, German and French. gate-calibration.ts asks them of each knowledge base to set
- * its own relevance threshold; bench/engine-quality asks them as its hand-written off-topic list.
+ * Questions about other things than any knowledge base here is about, in four languages: gate-calibration.ts asks
+ * them to set each knowledge base's threshold; bench/engine-quality asks them as its off-topic list.
  */
 export interface OffTopicQuestion {
   id: string;
-  /** Its topic (cooking, sport, …). */
   domain: string;
   language: string;
   question: string;

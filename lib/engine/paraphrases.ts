@@ -2,8 +2,7 @@ import { lightStem } from './text';
 
 /**
  * Everyday English paraphrases between how buyers ask and how reference texts state ("the last dose" / "the final
- * dose", "came back" / "returned", "must approve" / "ratification"). A lexical ranker cannot see them otherwise; the
- * table is small and general on purpose (no domain terms), and a paraphrase counts for less than the word itself.
+ * dose"): small and general on purpose (no domain terms), and a paraphrase counts for less than the word itself.
  */
 const GROUPS: readonly string[] = [
   'last, final',
@@ -44,11 +43,7 @@ const GROUPS: readonly string[] = [
   'law, statute, legislation',
 ];
 
-/**
- * A question word's light stem → the light stems of the words that paraphrase it in a text. One-word entries of a
- * group paraphrase each other; the words of a phrase ("came back") are paraphrased by the group's one-word entries,
- * never by each other.
- */
+/** The words of a phrase ("came back") are paraphrased by the group's one-word entries, never by each other. */
 const PARAPHRASES = new Map<string, Set<string>>();
 for (const group of GROUPS) {
   const entries = group.split(',').map((e) => e.trim().split(' ').map(lightStem));
@@ -62,10 +57,8 @@ for (const group of GROUPS) {
   }
 }
 
-/** How much a paraphrase covers of the question word it stands for. */
 export const PARAPHRASE_WEIGHT = 0.8;
 
-/** Light stem of a text's word → the question words it paraphrases. */
 export function paraphraseIndex(questionWords: Iterable<string>): Map<string, string[]> {
   const index = new Map<string, string[]>();
   for (const word of questionWords) {

@@ -12,14 +12,10 @@ export interface Passage {
   excerpt: string;
   page: number | null;
   heading: string | null;
-  /**
-   * Relevance in (0, 1]: the first passage scores 1, the others in proportion to their BM25 score, never above the
-   * passage ranked before them (hybrid retrieval may rank a passage with a lower BM25 score higher).
-   */
+  /** Relevance in (0, 1], never above the passage ranked before it (hybrid retrieval may rank a lower BM25 score higher). */
   score: number;
 }
 
-/** Excerpts end at a sentence (or word) boundary near this length, so they stay verbatim and readable. */
 const EXCERPT_CHARS = 600;
 
 function verbatimExcerpt(content: string): string {
@@ -31,23 +27,14 @@ function verbatimExcerpt(content: string): string {
   return (wordEnd > 0 ? window.slice(0, wordEnd) : window).trim();
 }
 
-/**
- * Passage scores from ranking scores in rank order: relative to the first, rounded, never 0 (documented as above 0)
- * and never above the score before. Hybrid retrieval orders by fused rank, not by BM25 score, so a passage may follow
- * one with a lower BM25 score; a client reading the scores (or filtering on them, as Dify's score_threshold does)
- * must see the order it was given.
- */
+/** Relative to the first, never 0, never above the score before: a client filtering on them (Dify's score_threshold) sees the order given. */
 export function rankScores(ranking: number[]): number[] {
   const first = ranking[0] ?? 0;
   let ceiling = 1;
   return ranking.map((score) => (ceiling = Math.min(ceiling, first > 0 ? Math.max(1e-4, Math.round((score / first) * 1e4) / 1e4) : 1e-4)));
 }
 
-/**
- * The best passages of a hosted knowledge base for a query, or none when nothing is relevant (the same gate as the
- * answer's, so a search abstains exactly when an answer would). Hybrid like the answer's retrieval when an embeddings
- * endpoint is configured (`embeddings` overrides the configuration; null forces lexical).
- */
+/** None when nothing is relevant: the same gate as the answer's, so a search abstains exactly when an answer would. */
 export async function findPassages(
   db: Executor,
   kbId: string,

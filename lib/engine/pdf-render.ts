@@ -2,9 +2,8 @@ import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
 import { capture } from '@/lib/platform/arrays';
 
 /**
- * Renders a `*.pdf.txt` source (first line `# Title`; pages separated by a line `---page---`; optional `## Heading`
- * lines; paragraphs separated by blank lines) into a real PDF: one source page per PDF page, standard Helvetica,
- * wrapped lines. Used by the seed so hosted knowledge bases have genuine multi-page PDFs with page citations.
+ * Renders a `*.pdf.txt` source (`# Title`, pages split by `---page---`, `## Heading` lines) into a real PDF, one source
+ * page per PDF page: the seed's hosted knowledge bases get genuine multi-page PDFs with page citations.
  */
 export interface PdfSource {
   title: string;
@@ -29,7 +28,6 @@ const BODY_LEADING = 14;
 const HEADING_SIZE = 14;
 const TITLE_SIZE = 18;
 
-// Characters outside WinAnsi (the standard fonts' encoding) are replaced with close ASCII equivalents.
 const REPLACEMENTS: Record<string, string> = {
   '≥': '>=',
   '≤': '<=',

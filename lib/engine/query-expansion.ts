@@ -3,24 +3,16 @@ import type { Executor } from '@/lib/platform/db';
 import { capture } from '@/lib/platform/arrays';
 import { languageOfConfig, type SearchConfig } from './language';
 import { ENGLISH_NUMBER_WORDS } from './numbers';
+import { rows } from './sql-rows';
 import type { QueryTerm, RetrievedChunk } from './types';
 import { lightStem, STOP_WORDS, tokenize } from './text';
 
-/**
- * Other words a question is looked up under, as the question words they stand for: an English number word and its
- * digits, a number the text-search parser keeps whole, and a term the passages found define ("severe allergic
- * reaction (anaphylaxis)"). Used by searchChunks (retrieval.ts).
- */
-
-const rows = <T>(result: { rows: unknown[] }) => result.rows as T[];
+/** Other words a question is looked up under, as the question words they stand for (used by retrieval.ts). */
 
 const NUMBER_WORDS: ReadonlyMap<string, string> = new Map(Object.entries(ENGLISH_NUMBER_WORDS).map(([w, n]) => [w, String(n)]));
 const NUMBER_DIGITS: ReadonlyMap<string, string> = new Map([...NUMBER_WORDS].map(([w, d]) => [d, w]));
 
-/**
- * Other spellings a question word is also looked up under, as the same question word (a chunk's "38 of 50" answers
- * "fifty states"): an English number word and its digits, both ways. Only for the English configuration.
- */
+/** An English number word and its digits, both ways: a chunk's "38 of 50" answers "fifty states". */
 export function numberAliases(words: string[], config: SearchConfig): Array<{ word: string; spelled: string }> {
   if (languageOfConfig(config) !== 'en') return [];
   const out: Array<{ word: string; spelled: string }> = [];
@@ -31,12 +23,7 @@ export function numberAliases(words: string[], config: SearchConfig): Array<{ wo
   return out;
 }
 
-/**
- * Tokens the text-search parser keeps whole while the question's words split them: numbers ("140/90", "2016/679",
- * "1.3"), domains ("kraftrecipes.com"), e-mail addresses, URLs, and hyphenated names with a digit ("GPT-4o",
- * "COVID-19"). Looked up as typed too, for retrieval only (the composer reads a passage's words, split the same way
- * as the question's; the index holds the parts as well, migration 0022).
- */
+/** Tokens the parser keeps whole ("140/90", "COVID-19"): looked up as typed too, for retrieval only. */
 const COMPOUND = /[\p{L}\p{N}_-]+(?:[.@/:][\p{L}\p{N}_-]+)+|[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
 
 export function compoundTokens(query: string): string[] {
@@ -44,21 +31,14 @@ export function compoundTokens(query: string): string[] {
   return [...new Set(found)].filter((t) => t.length <= 64).slice(0, 8);
 }
 
-/** A lexeme the parser made of a compound token: whole ("kraftrecipes.com", "gpt-4o", "140/90") or a signed part ("-19"). */
 export const isCompoundLexeme = (lexeme: string) => /[./@]|\p{L}-|-\p{N}/u.test(lexeme);
 
-/** Passages whose parenthesised definitions may add a term, and the most such terms. */
 export const DEFINITION_PASSAGES = 5;
 const MAX_DEFINED_TERMS = 4;
 const MIN_DEFINING_IDF = 1;
-/** "severe allergic reaction (anaphylaxis)": up to four words before a bracket holding one to three words. */
 const DEFINITION = /((?:[\p{L}][\p{L}\p{N}'’-]*\s+){0,3}[\p{L}][\p{L}\p{N}'’-]*)\s*\(([\p{L}][\p{L}\p{N}'’ -]{1,40})\)/gu;
 
-/**
- * Terms the passages found define for the question: a bracketed name and the words it follows, one side a single
- * word, the other holding two of the question's words (words of most chunks do not count); the single word then
- * stands for the question's heaviest word among them. Only lexemes the knowledge base holds and the question lacks.
- */
+/** Terms the passages define for the question ("severe allergic reaction (anaphylaxis)"), as the question word they stand for. */
 export async function definedTerms(
   db: Executor,
   kbId: string,
@@ -74,15 +54,13 @@ export async function definedTerms(
       const outer = tokenize(capture(m, 1));
       const inner = tokenize(bracketed);
       if (inner.length === 0 || inner.length > 3 || /\d/.test(bracketed)) continue;
-      // The run of words right before the bracket, cut at a stop word ("uses either home … monitoring (HBPM)").
       let start = outer.length;
       while (start > 0 && !STOP_WORDS.has(outer[start - 1]!)) start--;
       if (start < outer.length) pairs.push({ outer: outer.slice(start), inner });
     }
   }
   if (pairs.length === 0) return [];
-  // Without a round trip, a pair whose description cannot hold two question words is dropped (a lexeme is mostly a
-  // prefix of its word: "allerg" of "allergic"); most passages' brackets end here.
+  // Without a round trip, a pair whose description cannot hold two question words is dropped: most brackets end here.
   const heavy = terms.filter((t) => t.docFreq > 0 && t.idf >= MIN_DEFINING_IDF);
   const mayMatch = (w: string) => heavy.some((t) => t.word === w || w.startsWith(t.lexeme) || lightStem(w) === lightStem(t.word));
   const plausible = pairs.filter(({ outer, inner }) =>
@@ -94,7 +72,6 @@ export async function definedTerms(
     ).some(([d, n]) => n.length === 1 && new Set(d.filter(mayMatch)).size >= 2),
   );
   if (plausible.length === 0) return [];
-  // One round trip: every word's lexemes under the index's configuration, with their document frequencies.
   const looked = rows<{ w: string; lexeme: string; df: number }>(
     await db.execute(sql`
       select t.w, lex.lexeme, coalesce(k.doc_freq, 0)::int as df
@@ -112,8 +89,7 @@ export async function definedTerms(
   const found = new Map<string, QueryTerm>();
   const side = (words: string[]) => words.flatMap((w) => lexemes.get(w) ?? []);
   for (const { outer, inner } of plausible) {
-    // A name is one word ("anaphylaxis", "HBPM"); two words each side ("The ABC test (several states)") are a
-    // qualifier, not a definition.
+    // A name is one word: two words each side ("The ABC test (several states)") are a qualifier, not a definition.
     for (const [from, to] of (
       [
         [outer, inner],
@@ -122,9 +98,7 @@ export async function definedTerms(
     )
       .filter(([, name]) => name.length === 1)
       .map(([d, n]) => [side(d), side(n)] as const)) {
-      // Words found in most chunks ("blood pressure" in a hypertension guide) define nothing the question singles out.
       const hits = from.map((l) => byLexeme.get(l)).filter((t): t is QueryTerm => t !== undefined && t.docFreq > 0 && t.idf >= MIN_DEFINING_IDF);
-      // Two of the question's words: one word in brackets after another ("Grey (engineered)") is too weak a sign.
       if (new Set(hits.map((t) => t.word)).size < 2) continue;
       const heaviest = hits.reduce((a, b) => (b.idf > a.idf ? b : a));
       for (const l of to) {

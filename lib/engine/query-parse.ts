@@ -3,20 +3,13 @@ import { capture } from '@/lib/platform/arrays';
 
 /**
  * A buyer's question → the words to rank with, the quoted phrases that must occur, and the last word to match as a
- * prefix. Words pass through lib/catalog/search-query's extractor (letters and digits only), so nothing the user types
- * can reach tsquery syntax; phrases are handed to phraseto_tsquery as plain words.
+ * prefix. Words are letters and digits only, so nothing the user types can reach tsquery syntax.
  */
 export interface ParsedQuery {
-  /** Folded (lower-case, accent-free) words, deduplicated, in question order. */
   words: string[];
-  /**
-   * Each word as typed (lower-case, accents kept), aligned with `words`: stop words are recognised on this spelling
-   * ("für", "qué" are German and Spanish stop words; "fur", "que" need not be).
-   */
+  /** As typed, aligned with `words`: "für", "qué" are stop words; their folded "fur", "que" need not be. */
   spelled: string[];
-  /** Each phrase as its words (two or more). */
   phrases: string[][];
-  /** The last word, matched as a prefix when it is not a known word of the knowledge base (typing). */
   prefixWord: string | null;
 }
 

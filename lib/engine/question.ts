@@ -6,17 +6,13 @@ import { affinity as kbAffinity, generalRarity } from './general-frequency';
 import type { SearchLanguage } from './language';
 
 /**
- * A question as the answer composer reads it: its words weighted by IDF (framing words such as "still" weigh less),
- * the kind of answer it asks for, and the word matching every other engine module uses (matchText, hasAdjacentPair).
+ * A question as the answer composer reads it: its words weighted by IDF (framing words weigh less), the kind of answer
+ * it asks for, and the word matching every other engine module uses.
  */
 
-/** Folded word → the lexemes the knowledge base's stemmer gives it (empty for a stop word). */
 export type Lexicon = (word: string) => readonly string[];
 
-/**
- * A lexicon without the database (unit tests, and words the database was not asked about): the English light
- * stemmer, a lexeme as a prefix of the word, or the word itself.
- */
+/** A lexicon without the database (unit tests, words it was not asked about): the English light stemmer or the word. */
 export function fallbackLexicon(terms: QueryTerm[]): Lexicon {
   return (word) => {
     if (STOP_WORDS.has(word)) return [];
@@ -28,50 +24,32 @@ export function fallbackLexicon(terms: QueryTerm[]): Lexicon {
   };
 }
 
-/** A lexicon from the database's answer (lexemesOf), falling back for words it was not asked about. */
 export function mapLexicon(map: Map<string, string[]>, terms: QueryTerm[]): Lexicon {
   const fallback = fallbackLexicon(terms);
   return (word) => map.get(word) ?? fallback(word);
 }
 
-/** The question as answer selection sees it: its words with their weights and lexemes, and the answer type. */
 export interface Question {
   text: string;
-  /** The knowledge base's language (its text-search configuration's). */
   language: SearchLanguage;
   type: AnswerType | null;
-  /** Question word → its weight (the highest IDF of its lexemes; words absent from the knowledge base weigh most). */
   weights: Map<string, number>;
   total: number;
-  /** Lexeme → question word and the lexeme's IDF. */
   byLexeme: Map<string, { word: string; idf: number }>;
-  /** Question words in question order (for adjacency). */
   order: string[];
-  /** Question words that occur in the knowledge base. */
   present: Set<string>;
-  /** Text → the question words it holds (matchText's memory for this question). */
   matched: Map<string, Map<string, number>>;
-  /** Question words that only frame the question ("still", "often", "keep"). */
   framing: Set<string>;
-  /**
-   * Question word → what it says in general English (general-frequency.ts; framing words count less). Uniform for a
-   * knowledge base in another language: the table is English.
-   */
+  /** Uniform for a knowledge base in another language: the general-English table is English. */
   general: Map<string, number>;
   generalTotal: number;
-  /** Question word → affinity (general-frequency.ts) of the knowledge base for it; empty in another language. */
   affinity: Map<string, number>;
-  /** An acronym of consecutive question words → those words ("measles-mumps-rubella" → mmr). */
   acronyms: Map<string, string[]>;
-  /** A text word's light stem → the question words it paraphrases ("final" → last). */
   paraphrases: Map<string, string[]>;
   lexicon: Lexicon;
 }
 
-/**
- * Words that frame a question rather than name its topic ("how often", "keep", "made", "change"): they count for
- * less, so that a shared "often" or "set" does not make a question about timing belts or tennis look answered.
- */
+/** Framing words ("how often", "keep", "change") count for less, so that a shared "often" does not look like an answer. */
 const FRAMING_WORDS = new Set(
   (
     'keep add make made set often many much change use need get take give best way work happen long first new good kind type thing ' +
@@ -97,7 +75,6 @@ export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexic
     weights.set(t.word, Math.max(weights.get(t.word) ?? 0, idf));
     general.set(t.word, (language === 'en' ? generalRarity(t.word) : 1) * (framed ? FRAMING_WEIGHT : 1));
     if (language === 'en') {
-      // The chunk count, recovered from the term's BM25 IDF and document frequency (retrieval.ts's bm25Idf).
       const chunks = Math.max(1, (Math.exp(t.idf) - 1) * (t.docFreq + 0.5) + t.docFreq - 0.5);
       affinity.set(t.word, Math.max(affinity.get(t.word) ?? -Infinity, kbAffinity(t.word, t.docFreq, chunks)));
     }
@@ -128,10 +105,7 @@ export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexic
   };
 }
 
-/**
- * Initials of three to five consecutive question words, so that a statement saying "MMR" covers a question saying
- * "measles-mumps-rubella" (documents introduce a name once and abbreviate it after).
- */
+/** Initials of consecutive question words: documents introduce a name once and abbreviate it after ("MMR"). */
 function questionAcronyms(text: string, weights: Map<string, number>): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const words = tokenize(text);
@@ -145,12 +119,11 @@ function questionAcronyms(text: string, weights: Map<string, number>): Map<strin
   return out;
 }
 
-/** Query weight: every term, those absent from the knowledge base included (they are what the buyer asked about). */
+/** Words absent from the knowledge base weigh most: they are what the buyer asked about. */
 export function queryWeight(terms: QueryTerm[]): number {
   return analyseQuestion('', terms).total;
 }
 
-/** Question word → the weight covered (the highest IDF among the lexemes found), for the words of a text. */
 export function matchWords(q: Question, words: string[]): Map<string, number> {
   const found = new Map<string, number>();
   for (const w of words) {
@@ -165,7 +138,7 @@ export function matchWords(q: Question, words: string[]): Map<string, number> {
   return found;
 }
 
-/** matchWords over a text's words, remembered per question (the same sentences are read several times). */
+/** Remembered per question: the same sentences are read several times. */
 export function matchText(q: Question, text: string): Map<string, number> {
   let hit = q.matched.get(text);
   if (!hit) {
@@ -177,7 +150,6 @@ export function matchText(q: Question, text: string): Map<string, number> {
 
 export const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
-/** Two question words in a row in the text (a stop word between them allowed): phrase evidence. */
 export function hasAdjacentPair(q: Question, words: string[]): boolean {
   if (q.order.length < 2) return false;
   const next = new Map<string, Set<string>>();

@@ -1,29 +1,20 @@
 import { isBackMatter } from './back-matter';
 import { chunkParagraphs } from './paragraphs';
 import { hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
-import type { RetrievedChunk } from './types';
+import type { GateModel, RetrievedChunk } from './types';
 import { GATE_MODEL } from './gate-weights';
 import { tokenize } from './text';
 
 /**
  * The relevance gate: whether a knowledge base answers a question. A learned model (GATE_FEATURES, GATE_MODEL) decides
- * for English; the hand-written rule below (passesGate) is one of its inputs, and decides alone for Spanish, German and
- * French. The rule: one of the top three passages holds at least two of the question's words (one for a question of
- * one or two words) and MIN_COVERAGE of its weight, together: one sentence (with its heading and label) holding
- * MIN_SENTENCE_COVERAGE of the weight, or two question words in a row.
+ * for English; the hand-written rule (passesGate) is one of its inputs, and decides alone for Spanish, German and French.
  */
 export const MIN_COVERAGE = 0.2;
 export const MIN_SENTENCE_COVERAGE = 0.2;
-/**
- * When 55% or more of the question's weight is in words the knowledge base never uses ("sourdough bread", "diesel
- * timing belt"), what it does hold must stand together: one sentence with MIN_SCATTERED_SENTENCE_COVERAGE of the
- * weight, or two question words in a row. A thousand abstracts share "proof", "France" or "replaced" with any
- * question by chance (PubMedQA, bench/engine-quality/calibrate-gate.ts --outside).
- */
+/** When most of the question's weight is in words the knowledge base never uses, what it does hold must stand together. */
 export const ABSENT_SHARE = 0.55;
 export const MIN_SCATTERED_SENTENCE_COVERAGE = 0.3;
 
-/** Share of the question's weight in words that occur nowhere in the knowledge base. */
 export function absentShare(q: Question): number {
   if (q.total <= 0) return 0;
   let absent = 0;
@@ -31,21 +22,14 @@ export function absentShare(q: Question): number {
   return absent / q.total;
 }
 
-/** What a passage holds of the question: the evidence the relevance gate weighs. */
 export interface PassageEvidence {
-  /** Share of the question's weight found anywhere in the passage (heading included). */
   coverage: number;
-  /** Question words found. */
   words: number;
   /** Question words found that name something (not only framing words such as "still" or "often"). */
   topical: number;
-  /** The best share held by one sentence with its section heading and paragraph label. */
   sentenceCoverage: number;
-  /** Two question words in a row somewhere in the passage. */
   phrase: boolean;
-  /** The best share of the question's general-English weight (Question.general) held by one sentence with its context. */
   generalSentenceCoverage: number;
-  /** The most question words (framing words aside) one sentence holds with its context. */
   sentenceWords: number;
 }
 
@@ -88,7 +72,6 @@ export function passageEvidence(q: Question, p: RetrievedChunk): PassageEvidence
   };
 }
 
-/** Share of the question's general-English weight in these question words. */
 export function generalShare(q: Question, words: Iterable<string>): number {
   if (q.generalTotal <= 0) return 0;
   let held = 0;
@@ -97,19 +80,13 @@ export function generalShare(q: Question, words: Iterable<string>): number {
 }
 
 export function passesGate(q: Question, e: PassageEvidence): boolean {
-  // Two of the question's words, unless it has only two ("Was gehört in einen Datenmanagementplan?"): then coverage decides.
+  // Two of the question's words, unless it has only two: then coverage decides.
   const needWords = q.weights.size >= 3 ? 2 : 1;
-  // "Still there?" names nothing: framing words alone never make an answer.
   const together = absentShare(q) >= ABSENT_SHARE ? MIN_SCATTERED_SENTENCE_COVERAGE : MIN_SENTENCE_COVERAGE;
   return e.topical >= 1 && e.words >= needWords && e.coverage >= MIN_COVERAGE && (e.sentenceCoverage >= together || e.phrase);
 }
 
-/**
- * What the learned gate weighs, each about 0..1, over the top GATE_PASSAGES passages. The log-odds that the knowledge
- * base answers is GATE_MODEL's weighted sum (gate-weights.ts), fitted by bench/engine-quality/lodo.ts on answerable
- * questions of several public question-answering sets against questions of the other sets asked of each set's
- * knowledge base, each domain judged by a model fitted without it.
- */
+/** Each about 0..1; the log-odds is GATE_MODEL's weighted sum (gate-weights.ts, fitted by bench/engine-quality/lodo.ts). */
 export const GATE_FEATURES = [
   'sentence coverage', // the best sentence's share of the question's weight (IDF in this knowledge base)
   'passage coverage', // the best passage's share
@@ -130,14 +107,6 @@ export const GATE_FEATURES = [
 
 export const GATE_PASSAGES = 3;
 
-export interface GateModel {
-  bias: number;
-  weights: readonly number[];
-  /** Log-odds at and above which the question is answered. */
-  threshold: number;
-}
-
-/** What the top passages hold of the question, back matter left out (computed once per question). */
 export function gateEvidence(q: Question, passages: RetrievedChunk[]): PassageEvidence[] {
   return passages
     .filter((p) => !isBackMatter(p.heading))
@@ -168,7 +137,6 @@ export function gateFeatures(q: Question, evidence: PassageEvidence[], readerSco
   ];
 }
 
-/** The question's affinity features, scaled to about -1..1 (0 when the knowledge base is not in English). */
 function affinityFeatures(q: Question): [number, number] {
   if (q.affinity.size === 0) return [0, 0];
   let weighted = 0;
@@ -188,25 +156,16 @@ export function gateScore(features: readonly number[], model: GateModel = GATE_M
   return features.reduce((s, x, k) => s + x * (model.weights[k] ?? 0), model.bias);
 }
 
-/**
- * The learned gate's log-odds that the knowledge base answers, or -Infinity when no passage holds a word that names
- * something, or null for a question the rule alone judges (not English). `readerScore` is the best statement's score.
- */
+/** The learned gate's log-odds, -Infinity when no passage names anything, null for a question the rule alone judges. */
 export function relevanceScore(q: Question, passages: RetrievedChunk[], readerScore: number, model: GateModel = GATE_MODEL): number | null {
   if (passages.length === 0 || q.total <= 0) return -Infinity;
   const evidence = gateEvidence(q, passages);
-  // A question whose only words found frame it ("Still there?") names nothing the knowledge base holds.
   if (!evidence.some((e) => e.topical > 0)) return -Infinity;
-  // The model's general-English features say nothing of a Spanish, German or French question, and its public
-  // training sets are English: another language is judged by the rule alone.
+  // The general-English features say nothing of another language, and the training sets are English.
   if (q.language !== 'en') return null;
   return gateScore(gateFeatures(q, evidence, readerScore), model);
 }
 
-/**
- * Does the knowledge base answer? `threshold` is the knowledge base's own (gate-calibration.ts) when it has one, else
- * the model's.
- */
 export function isRelevant(
   q: Question,
   passages: RetrievedChunk[],

@@ -3,23 +3,15 @@ import type { Executor } from '@/lib/platform/db';
 import { isGeneralEnglish } from './general-frequency';
 
 /**
- * Misspelt question words ("endoplasmic reticulm", "coruption", "randomisation" against an index that says
- * "randomization"): a word the knowledge base never uses, that is no word of general English either, is read as the
- * knowledge base's nearest word when one lies within one edit (two for a word of nine letters or more), counting a
- * swap of neighbours as one edit. A real English word the knowledge base lacks ("station" asked of a pharmacology
- * guide that says "statin") is never changed: that absence is what the relevance gate weighs.
- *
- * The knowledge base's words are its stemmed lexemes (kb_terms); candidates share the misspelt stem's first two
- * letters and are read with the primary key's range, so the lookup costs one short index scan per word.
+ * Misspelt question words: a word neither the knowledge base nor general English uses is read as the knowledge base's
+ * nearest word within one edit (two from nine letters). A real English word the knowledge base lacks is never changed:
+ * that absence is what the relevance gate weighs.
  */
 export const MIN_CORRECTED_LENGTH = 6;
-/** Candidates read per word, most frequent first. */
 const CANDIDATES = 64;
 
 export interface Misspelling {
-  /** The question word as typed. */
   word: string;
-  /** Its stem in the knowledge base's configuration (a lexeme the index does not hold). */
   lexeme: string;
 }
 
@@ -29,7 +21,6 @@ export interface Correction {
   docFreq: number;
 }
 
-/** Whether a question word may be a misspelling worth looking up: English letters only, long enough, unknown. */
 export function mayBeMisspelt(word: string, lexeme: string): boolean {
   return word.length >= MIN_CORRECTED_LENGTH && lexeme.length >= MIN_CORRECTED_LENGTH - 1 && /^[a-z]+$/.test(word) && !isGeneralEnglish(word);
 }
@@ -60,10 +51,8 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
   return previous[b.length] ?? limit + 1;
 }
 
-/** The next string after every string that starts with `prefix` (its last letter moved one on). */
 const rangeEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
-/** The knowledge base's nearest word for each misspelling that has one (one statement for all of them). */
 export async function correctSpelling(db: Executor, kbId: string, words: readonly Misspelling[]): Promise<Correction[]> {
   if (words.length === 0) return [];
   const probes = words.map((w, k) => {
@@ -89,7 +78,6 @@ export async function correctSpelling(db: Executor, kbId: string, words: readonl
       if (Number(row.k) !== k || row.lexeme === w.lexeme) continue;
       const distance = editDistance(w.lexeme, row.lexeme, limit);
       if (distance > limit) continue;
-      // Nearest first; among equals, the word the knowledge base uses most.
       if (!best || distance < best.distance || (distance === best.distance && Number(row.df) > best.df))
         best = { lexeme: row.lexeme, df: Number(row.df), distance };
     }

@@ -1,6 +1,6 @@
 /**
- * The types retrieval hands to the reader (question analysis, sentence ranking, the gate, the answer): in a module of
- * their own, so that the modules retrieval itself calls (query expansion, vector search) need not import it back.
+ * The types several engine modules share, in a module of their own so that the modules retrieval calls and the
+ * generated gate-weights.ts need not import their users back.
  */
 
 export interface RetrievedChunk {
@@ -22,8 +22,15 @@ export interface QueryTerm {
   idf: number;
 }
 
-/** The question's vector for hybrid retrieval, from the model the knowledge base's chunks were embedded with. */
 export interface QueryVector {
   model: string;
   values: number[];
+}
+
+/** The learned relevance gate: weights of GATE_FEATURES (relevance-gate.ts), in its order. */
+export interface GateModel {
+  bias: number;
+  weights: readonly number[];
+  /** Log-odds at and above which the question is answered. */
+  threshold: number;
 }

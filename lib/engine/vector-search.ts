@@ -3,24 +3,9 @@ import type { Executor } from '@/lib/platform/db';
 import { realArrayLiteral } from './embeddings';
 
 /**
- * The chunks of one knowledge base nearest a question's vector (hybrid retrieval, docs/api.md §8.1), two ways over
- * the one store, chunk_embeddings.embedding (unit-length real[], written the same on every database):
- *  - `pgvector`: the database has the `vector` extension (always on PGlite, db/client.ts + db/migrate.ts; a
- *    PostgreSQL server when its operator installed it). The real[] is cast to `vector` and ordered by `<#>`
- *    (negative inner product, which for unit vectors ranks as cosine does) in pgvector's C code;
- *  - `portable`: a server without it (the development and CI machines' PostgreSQL 15): the same inner product
- *    summed in SQL over unnest, exact, slower.
- * Both rank by the same quantity, accumulated in single precision in array order, and break ties by chunk id, so
- * the same data ranks the same on both (test/integration/engine-hybrid.test.ts).
- *
- * Exact search, with no HNSW index, on purpose. Measured on PGlite by bench/engine-quality/vector-scale.ts (20,000
- * vectors of 384 dimensions, 5,000 in the knowledge base asked): the portable query takes 378 ms, the pgvector one
- * 24 ms, with the same 20 chunks every time. An HNSW expression index (partial on the model) took 39 s to build and
- * made each later insert about 13 times slower, which ingestion would pay on every upload; it orders every knowledge
- * base's vectors together, so its neighbours must be filtered by knowledge base afterwards (pgvector's iterative
- * scan), and it is approximate (it returned 18.5% of the exact 20 there: random vectors are a hard case, and the
- * knowledge-base filter comes after the index), so rankings would differ from the portable path. A knowledge base's own chunks, found through chunk_embeddings_kb_idx, are
- * few enough to compare them all; an index is the step to take when one holds hundreds of thousands of chunks.
+ * The chunks of one knowledge base nearest a question's vector (docs/api.md §8.1), by pgvector where the database has
+ * it, else by the same inner product in SQL, ranked the same on both. Exact search on purpose: one knowledge base's
+ * chunks are few enough to compare them all (bench/engine-quality/vector-scale.ts).
  */
 export type VectorSearchMode = 'pgvector' | 'portable';
 
@@ -40,7 +25,6 @@ export function vectorSearchMode(db: Executor): Promise<VectorSearchMode> {
   return mode;
 }
 
-/** Chunk ids of the knowledge base's `limit` nearest chunks embedded by `model`, nearest first. */
 export async function nearestChunkIds(
   db: Executor,
   kbId: string,

@@ -4,7 +4,7 @@ import { createTestDatabase, testDbKind } from '@/test/support/db';
 import { fakeEmbedding, startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '@/test/support/fake-embeddings';
 import type { Database } from '@/lib/platform/db';
 import { answerHostedQuery, findPassages, reindexKnowledgeBase, searchChunks, type EmbeddingsConfig } from '@/lib/engine';
-import { CLOSE_LEAD, lexicalLead } from '@/lib/engine/retrieval';
+import { CLOSE_LEAD, lexicalLead } from '@/lib/engine/vector-fusion';
 import { embedTexts } from '@/lib/engine/embeddings';
 import { ingestDocument } from '@/lib/engine/ingest';
 import { nearestChunkIds, vectorSearchMode } from '@/lib/engine/vector-search';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@/test/support/db';
 import type { Database } from '@/lib/platform/db';
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
-import { CANDIDATE_BUDGET } from '@/lib/engine/retrieval';
+import { CANDIDATE_BUDGET } from '@/lib/engine/lexical-search';
 import { NO_ANSWER_TEXT } from '@/lib/engine/answer';
 import { ingestDocument } from '@/lib/engine/ingest';
 import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';

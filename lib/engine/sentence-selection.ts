@@ -1,0 +1,58 @@
+import { itemAt } from '@/lib/platform/arrays';
+import { carriesAnswerType } from './answer-type';
+import type { Question } from './question';
+import { passageEvidence, passesGate, type PassageEvidence } from './relevance-gate';
+import { SENTENCE_FEATURES } from './sentence-features';
+import type { RankedCandidate, SentenceCandidate } from './sentence-ranker';
+import type { RetrievedChunk } from './types';
+
+/** The statements an extractive answer is made of, chosen from the ranked candidates. */
+
+export const MAX_ANSWER_SENTENCES = 3;
+
+/** In log-odds below the best statement, from its own document or from another. */
+const FOLLOW_MARGIN = 4.0;
+const OTHER_DOCUMENT_MARGIN = 0.3;
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  return inter / Math.max(1, a.size + b.size - inter);
+}
+
+export function selectSentences(q: Question, read: RetrievedChunk[], ranked: SentenceCandidate[]): SentenceCandidate[] {
+  if (q.total <= 0) return [];
+  const evidence = read.map((p) => passageEvidence(q, p));
+  const chosen = chooseSentences(q, read, evidence, ranked);
+  // "On what date…" answered without any date is no answer. Only for a day: the other types' patterns miss phrasings.
+  if (q.type === 'day' && !chosen.some((c) => carriesAnswerType('day', `${c.context ?? ''} ${c.text}`))) return [];
+  return chosen;
+}
+
+const OTHER_LABEL = SENTENCE_FEATURES.indexOf('other label');
+
+export function chooseSentences(q: Question, read: RetrievedChunk[], evidence: PassageEvidence[], candidates: SentenceCandidate[]): SentenceCandidate[] {
+  const best = candidates[0];
+  if (!best) return [];
+  const leadDocument = itemAt(read, best.passage).documentId;
+  const leadEvidence = itemAt(evidence, best.passage);
+  const chosen: SentenceCandidate[] = [];
+  const perPassage = new Map<number, number>();
+  for (const c of candidates) {
+    if (chosen.length >= MAX_ANSWER_SENTENCES) break;
+    if (c.score < best.score - FOLLOW_MARGIN) break;
+    const p = itemAt(read, c.passage);
+    if (p.documentId !== leadDocument) {
+      const e = itemAt(evidence, c.passage);
+      if (c.score < best.score - OTHER_DOCUMENT_MARGIN || !passesGate(q, e) || e.coverage < leadEvidence.coverage) continue;
+    }
+    if ((perPassage.get(c.passage) ?? 0) >= 3) continue;
+    // A follow-up under another label ("Representative: …" after "Senator: …") is about something else.
+    if (chosen.length > 0 && (c as RankedCandidate).features?.[OTHER_LABEL] === 1) continue;
+    if (chosen.some((x) => x.text === c.text || jaccard(x.terms, c.terms) >= 0.6)) continue;
+    if (chosen.some((x) => x.passage === c.passage && x.span.start < c.span.end && c.span.start < x.span.end)) continue;
+    chosen.push(c);
+    perPassage.set(c.passage, (perPassage.get(c.passage) ?? 0) + 1);
+  }
+  return chosen;
+}

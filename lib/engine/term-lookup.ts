@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '@/lib/platform/db';
+import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
+import type { ParsedQuery } from './query-parse';
+import { compoundTokens, isCompoundLexeme, numberAliases } from './query-expansion';
+import { correctSpelling, mayBeMisspelt } from './spelling';
+import { rows } from './sql-rows';
+import type { QueryTerm } from './types';
+
+/** A query's words as the knowledge base's terms, each with its document frequency and BM25 IDF from kb_terms. */
+
+export function bm25Idf(chunkCount: number, docFreq: number): number {
+  return Math.log(1 + (chunkCount - docFreq + 0.5) / (docFreq + 0.5));
+}
+
+const stopWordConfigSql = sql`(case s.search_config ${sql.join(
+  Object.values(SEARCH_CONFIGS).map((c) => sql`when ${c.config} then ${c.stopWords}`),
+  sql` `,
+)} else 'english' end)::regconfig`;
+
+export async function resolveTerms(
+  db: Executor,
+  kbId: string,
+  parsed: ParsedQuery,
+  query = '',
+): Promise<{ terms: QueryTerm[]; compound: QueryTerm[]; chunkCount: number; avgLength: number; config: SearchConfig; gateThreshold: number | null }> {
+  const own = parsed.words.map((word, i) => ({ word, spelled: parsed.spelled[i] ?? word, i, kind: 'word' }));
+  // The configuration is unknown before the first round trip: number aliases are dropped below unless it is English.
+  const aliases = numberAliases(parsed.words, 'almanac').map((a, k) => ({ ...a, i: 1000 + k, kind: 'alias' }));
+  const compounds = compoundTokens(query).map((n, k) => ({ word: n, spelled: n, i: 2000 + k, kind: 'compound' }));
+  const words = [...own, ...aliases, ...compounds];
+  // A word that is a stop word as typed ("für", "qué") is dropped even though its folded spelling would pass.
+  const result = rows<{
+    i: number | null;
+    kind: string | null;
+    word: string | null;
+    lexeme: string | null;
+    stop: boolean | null;
+    df: number | null;
+    chunk_count: number | null;
+    total_length: number | null;
+    search_config: string | null;
+    gate_threshold: number | null;
+  }>(
+    await db.execute(sql`
+      with s as (
+        select chunk_count, total_length, search_config, gate_threshold from kb_index_stats where kb_id = ${kbId}
+      ), w as (
+        select word, spelled, i, kind from jsonb_to_recordset(${JSON.stringify(words)}::jsonb) as t(word text, spelled text, i int, kind text)
+      ), l as (
+        select w.i, w.kind, w.word, lex.lexeme, false as stop
+        from s cross join w
+        cross join lateral unnest(tsvector_to_array(to_tsvector(s.search_config::regconfig, w.spelled))) as lex(lexeme)
+        where to_tsvector(${stopWordConfigSql}, w.spelled) <> ''::tsvector
+        union all
+        select w.i, w.kind, w.word, null, true from s cross join w where to_tsvector(${stopWordConfigSql}, w.spelled) = ''::tsvector
+      )
+      select l.i::int as i, l.kind, l.word, l.lexeme, l.stop, coalesce(t.doc_freq, 0)::int as df, s.chunk_count, s.total_length, s.search_config, s.gate_threshold
+      from s
+      left join l on true
+      left join kb_terms t on t.kb_id = ${kbId} and t.lexeme = l.lexeme
+      order by l.i`),
+  );
+  const config = checkedSearchConfig(result[0]?.search_config);
+  const chunkCount = Number(result[0]?.chunk_count ?? 0);
+  const avgLength = chunkCount > 0 ? Number(result[0]?.total_length ?? 0) / chunkCount : 1;
+  const terms: QueryTerm[] = [];
+  const compound: QueryTerm[] = [];
+  const seen = new Set<string>();
+  const questionWords = QUESTION_WORDS[languageOfConfig(config)];
+  const english = languageOfConfig(config) === 'en';
+  for (const r of result) {
+    if (!r.lexeme || seen.has(r.lexeme) || questionWords.has(r.word ?? '')) continue;
+    if (r.kind === 'alias' && (!english || Number(r.df) === 0)) continue;
+    if (r.kind === 'compound') {
+      // Only a whole token the index holds as one lexeme ("140/90"), never the parts the question already has.
+      if (Number(r.df) > 0 && isCompoundLexeme(r.lexeme)) {
+        seen.add(r.lexeme);
+        compound.push({ word: r.word ?? r.lexeme, lexeme: r.lexeme, docFreq: Number(r.df), idf: bm25Idf(chunkCount, Number(r.df)) });
+      }
+      continue;
+    }
+    seen.add(r.lexeme);
+    terms.push({ word: r.word ?? r.lexeme, lexeme: r.lexeme, docFreq: Number(r.df), idf: bm25Idf(chunkCount, Number(r.df)) });
+  }
+  const prefix = parsed.prefixWord;
+  // Only in English, where general English tells a misspelling from a word the knowledge base lacks.
+  if (english && chunkCount > 0) {
+    const misspelt = terms.filter((t) => t.docFreq === 0 && t.word !== prefix && mayBeMisspelt(t.word, t.lexeme));
+    for (const c of await correctSpelling(db, kbId, misspelt)) {
+      const at = terms.findIndex((t) => t.word === c.word && t.docFreq === 0);
+      if (at < 0 || seen.has(c.lexeme)) continue;
+      seen.add(c.lexeme);
+      terms[at] = { word: c.word, lexeme: c.lexeme, docFreq: c.docFreq, idf: bm25Idf(chunkCount, c.docFreq) };
+    }
+  }
+  const stopped = new Set(result.filter((r) => r.stop === true && r.kind === 'word').map((r) => r.word));
+  if (prefix && chunkCount > 0 && !stopped.has(prefix) && !questionWords.has(prefix)) {
+    const own = result.filter((r) => r.word === prefix && r.lexeme && r.kind === 'word');
+    const known = own.some((r) => Number(r.df) > 0);
+    if (!known) {
+      const stem = own[0]?.lexeme && own[0].lexeme.length < prefix.length ? own[0].lexeme : prefix;
+      const expansions = rows<{ lexeme: string; df: number }>(
+        await db.execute(sql`
+          select lexeme, doc_freq as df from kb_terms
+          where kb_id = ${kbId} and (lexeme like ${stem + '%'} or lexeme like ${prefix + '%'})
+          order by doc_freq desc, lexeme limit 3`),
+      );
+      for (const e of expansions) {
+        if (seen.has(e.lexeme)) continue;
+        seen.add(e.lexeme);
+        terms.push({ word: prefix, lexeme: e.lexeme, docFreq: Number(e.df), idf: bm25Idf(chunkCount, Number(e.df)) });
+      }
+      // The half-typed word's own stem is no word of anything: once it expands, it weighs as what it expands to.
+      if (expansions.length > 0) {
+        for (let k = terms.length - 1; k >= 0; k--) if (terms[k]!.word === prefix && terms[k]!.docFreq === 0) terms.splice(k, 1);
+      }
+    }
+  }
+  const threshold = result[0]?.gate_threshold;
+  return { terms, compound, chunkCount, avgLength, config, gateThreshold: threshold === null || threshold === undefined ? null : Number(threshold) };
+}
