@@ -240,12 +240,16 @@ export const envSchema = z.object({
   /** Parse workers (lib/engine/parse-in-worker.ts): threads that parse uploads at once, each one's heap (MB). */
   PARSE_WORKERS: intWithDefault(1, 1),
   PARSE_MAX_HEAP_MB: intWithDefault(256, 64),
-  /** One document's budgets: wall time to parse (ms), PDF pages, bytes its compressed streams inflate to, HTML element depth, characters of text. */
+  /**
+   * One document's budgets: wall time to parse and chunk (ms), PDF pages, bytes its compressed streams inflate to, HTML
+   * element depth, characters of text, chunks.
+   */
   PARSE_TIMEOUT_MS: intWithDefault(60_000, 100),
   PARSE_MAX_PAGES: intWithDefault(2_000, 1),
   PARSE_MAX_INFLATED_BYTES: intWithDefault(128 * 1024 * 1024, 1),
   PARSE_MAX_DEPTH: intWithDefault(256, 8),
   PARSE_MAX_CHARACTERS: intWithDefault(20_000_000, 1),
+  PARSE_MAX_CHUNKS: intWithDefault(20_000, 1),
   /** How often each instance looks for due jobs besides the wake-up of LISTEN/NOTIFY (pg-boss: at least 500 ms). */
   JOB_POLL_MS: intWithDefault(1_000, 500),
   /** Bearer token that GET /metrics requires; unset, /metrics answers only loopback and private addresses. */
