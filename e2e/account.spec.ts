@@ -30,9 +30,23 @@ test('upgrade at once, cancel at period end and resume, replacement key shown on
   const subscriptionUrl = page.url();
 
   await expect(page.getByTestId('usage-text')).toHaveText('0 / 100 queries used');
-  // An upgrade is confirmed on a summary page: the new price and cap, and what is charged (nothing in test mode).
-  await page.getByLabel(/Professional/).check();
-  await page.getByRole('button', { name: 'Review plan change' }).click();
+  // Nothing is chosen for the buyer: the current plan is listed, marked and not selectable, and the review waits for a choice.
+  const review = page.getByRole('button', { name: 'Review plan change' });
+  const current = page.getByTestId('current-plan-choice');
+  await expect(current).toContainText('Starter');
+  await expect(current).toContainText('Your current plan');
+  await expect(current.getByRole('radio')).toBeDisabled();
+  await expect(page.getByRole('radio', { checked: true })).toHaveCount(0);
+  await expect(review).toBeDisabled();
+  await expect(page.getByText('Pick a plan above to review the change.')).toBeVisible();
+  // An upgrade, by keyboard, is confirmed on a summary page: the new price and cap, and what is charged (nothing in test mode).
+  await page.getByLabel(/Professional/).focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByLabel(/Professional/)).toBeChecked();
+  await expect(review).toBeEnabled();
+  await page.keyboard.press('Tab');
+  await expect(review).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Upgrade to Professional?');
   await expect(page.getByTestId('plan-change-summary')).toContainText(/\/month, 500 queries, 120 per minute/);
   await expect(page.getByTestId('plan-change-charge')).toContainText('Test mode: no charge');
@@ -43,6 +57,8 @@ test('upgrade at once, cancel at period end and resume, replacement key shown on
   await expect(page.getByText(/Professional plan/)).toBeVisible();
 
   // A downgrade waits for the renewal: scheduled, the cap unchanged, and it can be withdrawn.
+  await expect(current).toContainText('Professional');
+  await expect(page.getByRole('radio', { checked: true })).toHaveCount(0);
   await page.getByLabel(/Starter/).check();
   await page.getByRole('button', { name: 'Review plan change' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Downgrade to Starter?');

@@ -60,6 +60,7 @@ test('desktop: getting started copies, the reference renders from the OpenAPI do
     ['langchain', 'LangChain'],
     ['mcp', 'MCP client config'],
     ['claude-desktop', 'Claude Desktop config'],
+    ['python-mcp', 'Python (mcp 2.x)'],
   ] as const) {
     const snippet = page.getByTestId(`snippet-${id}`);
     const shown = (await snippet.locator('code').textContent())!;

@@ -118,8 +118,9 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   await expectNoSeriousA11yViolations(page, 'subscription');
   await snap(page, 'account-subscription');
 
-  // Revoke, behind a confirmation step.
+  // Revoke, behind a confirmation step. The key's last use is already recorded (it once lagged a minute behind).
   await page.goto('/account/keys');
+  await expect(page.locator('[data-testid^="key-row-"]').first()).toContainText(/Last used\s*(within the last minute|[A-Z][a-z]{2} \d)/);
   await expectNoSeriousA11yViolations(page, 'keys');
   await snap(page, 'account-keys');
   await page
@@ -132,6 +133,8 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   await page.getByRole('button', { name: 'Yes, revoke this key' }).click();
   await expect(page.getByTestId('flash')).toContainText('The key was revoked');
   await expect(page.getByText('Revoked', { exact: true })).toBeVisible();
+  // A revoked key is history: nothing to rename.
+  await expect(page.getByRole('link', { name: /^Rename key/ })).toHaveCount(0);
 
   await expect
     .poll(

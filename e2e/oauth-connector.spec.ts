@@ -1,15 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { auth, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { ConnectorProvider } from '../test/support/oauth-connector';
 import { signUp } from './support/auth';
 
 /**
- * An agent platform connects to one knowledge base as claude.ai's and ChatGPT's connectors do (docs/api.md §10.7):
- * discovery from the 401 of its MCP URL, dynamic registration, the consent page in Chromium (sign in, choose the
- * subscription, allow), the code exchanged with PKCE, tools/call with the token, a refresh, then the buyer revokes the
- * grant on the account page and the token is refused.
+ * An agent platform connects to one knowledge base as claude.ai's and ChatGPT's connectors do (docs/api.md §10.7),
+ * with the official MCP SDK's client-side OAuth: discovery from the 401 of its MCP URL, dynamic registration, the
+ * consent page in Chromium (sign in, choose the subscription, allow), the code exchanged with PKCE, tools/call with the
+ * token, a refresh, then the buyer revokes the grant on the account page and the token is refused.
  */
 const KB_TITLE = 'U.S. Constitution Companion';
 const REDIRECT = 'http://127.0.0.1:9/callback';
+const STATE = 'e2e-state';
 
 async function buyStarter(page: Page, kbId: string): Promise<void> {
   await signUp(page, undefined, `/knowledge-bases/${kbId}`);
@@ -20,6 +22,8 @@ async function buyStarter(page: Page, kbId: string): Promise<void> {
   await page.getByRole('button', { name: 'Complete test purchase' }).click();
   await expect(page).toHaveURL(/\/checkout\/success\?handoff=/);
 }
+
+const connector = () => new Client({ name: 'e2e-connector', version: '1' });
 
 const mcpCall = (request: APIRequestContext, url: string, token?: string) =>
   request.post(url, {
@@ -37,32 +41,26 @@ test('a connector connects with OAuth, queries, refreshes, and is cut off when t
   const origin = new URL(baseURL!).origin;
   const listing = await (await request.get('/api/marketplace/knowledge-bases?query=constitution&pageSize=5')).json();
   const kbId = listing.items.find((i: { title: string }) => i.title === KB_TITLE).id as string;
-  const mcpUrl = `${origin}/kb/${kbId}/mcp`;
+  const mcpUrl = new URL(`${origin}/kb/${kbId}/mcp`);
 
-  // Discovery from the 401, as the MCP authorization specification has clients do.
-  const unauthorized = await mcpCall(request, mcpUrl);
-  expect(unauthorized.status()).toBe(401);
-  const resourceMetadataUrl = /resource_metadata="([^"]+)"/.exec(unauthorized.headers()['www-authenticate']!)![1]!;
-  const resource = await (await request.get(resourceMetadataUrl)).json();
-  expect(resource.resource).toBe(mcpUrl);
-  const issuer = await (await request.get(`${resource.authorization_servers[0]}/.well-known/oauth-authorization-server`)).json();
-  const registered = await (await request.post(issuer.registration_endpoint, { data: { client_name: 'E2E Connector', redirect_uris: [REDIRECT] } })).json();
-
-  // The buyer has a subscription, then the connector sends the browser to the authorization endpoint.
-  await buyStarter(page, kbId);
-  const verifier = randomBytes(32).toString('base64url');
-  const authorize = new URL(issuer.authorization_endpoint);
-  for (const [name, value] of Object.entries({
+  // The SDK meets the 401, follows its resource metadata to the authorization server, registers, and asks for the
+  // browser to be sent to the authorization endpoint with PKCE and the MCP URL as the resource.
+  const provider = new ConnectorProvider({ clientName: 'E2E Connector', redirectUrl: REDIRECT, state: STATE });
+  const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+  await expect(connector().connect(first)).rejects.toThrow();
+  expect(provider.info?.client_id).toBeTruthy();
+  const authorize = provider.authorizationUrl!;
+  expect(authorize.origin + authorize.pathname).toBe(`${origin}/oauth/authorize`);
+  expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
     response_type: 'code',
-    client_id: registered.client_id,
-    redirect_uri: REDIRECT,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    client_id: provider.info!.client_id,
     code_challenge_method: 'S256',
-    resource: mcpUrl,
-    scope: 'kb:query',
-    state: 'e2e-state',
-  }))
-    authorize.searchParams.set(name, value);
+    resource: mcpUrl.href,
+    state: STATE,
+  });
+
+  // The buyer has a subscription; the consent page in the browser.
+  await buyStarter(page, kbId);
   let callback: URL | undefined;
   await page.route(`${REDIRECT}**`, async (route) => {
     callback = new URL(route.request().url());
@@ -75,32 +73,30 @@ test('a connector connects with OAuth, queries, refreshes, and is cut off when t
   await expect(page.getByRole('radio', { name: /^Starter: \d+ of \d+ queries left/ })).toBeChecked();
   await page.getByRole('button', { name: 'Allow' }).click();
   await expect.poll(() => callback?.searchParams.get('code')).toMatch(/^alm_ac_/);
-  expect(callback!.searchParams.get('state')).toBe('e2e-state');
-  expect(callback!.searchParams.get('iss')).toBe(issuer.issuer);
+  expect(callback!.searchParams.get('state')).toBe(STATE);
 
-  // The code with the verifier, then a tool call with the token.
-  const tokenForm = {
-    grant_type: 'authorization_code',
-    code: callback!.searchParams.get('code')!,
-    client_id: registered.client_id,
-    redirect_uri: REDIRECT,
-    code_verifier: verifier,
-    resource: mcpUrl,
-  };
-  const tokens = await (await request.post(issuer.token_endpoint, { form: tokenForm })).json();
-  expect(tokens).toMatchObject({
+  // The SDK checks `iss` and exchanges the code with its verifier; then a tool call with the token.
+  await first.finishAuth(callback!.searchParams);
+  expect(provider.saved).toMatchObject({
     token_type: 'Bearer',
     expires_in: 3600,
     access_token: expect.stringMatching(/^alm_at_/),
     refresh_token: expect.stringMatching(/^alm_rt_/),
   });
-  const called = await mcpCall(request, mcpUrl, tokens.access_token);
-  expect(called.status()).toBe(200);
-  expect((await called.json()).result.structuredContent.citations.length).toBeGreaterThan(0);
-  const refreshed = await (
-    await request.post(issuer.token_endpoint, { form: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: registered.client_id } })
-  ).json();
-  expect(refreshed.access_token).not.toBe(tokens.access_token);
+  const client = connector();
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+  const asked = await client.callTool({ name: 'ask', arguments: { query: 'How many senators does each state have?' } });
+  expect(asked.isError).toBeFalsy();
+  expect((asked.structuredContent as { citations: unknown[] }).citations.length).toBeGreaterThan(0);
+  await client.close();
+
+  // A refresh through the SDK rotates both tokens.
+  const before = provider.saved!;
+  expect(await auth(provider, { serverUrl: mcpUrl })).toBe('AUTHORIZED');
+  expect(provider.saved!.access_token).not.toBe(before.access_token);
+  expect(provider.saved!.refresh_token).not.toBe(before.refresh_token);
+  const refreshed = provider.saved!;
+  expect((await mcpCall(request, mcpUrl.href, refreshed.access_token)).status()).toBe(200);
 
   // The grant is on the account page beside the keys; revoking it there cuts the connector off.
   await page.goto('/account');
@@ -110,5 +106,5 @@ test('a connector connects with OAuth, queries, refreshes, and is cut off when t
   await page.getByRole('button', { name: 'Yes, revoke its access' }).click();
   await expect(page.getByText("The app's access was revoked.")).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: 'OAuth: E2E Connector' })).toContainText('Revoked');
-  await expect.poll(async () => (await mcpCall(request, mcpUrl, refreshed.access_token)).status(), { timeout: 5_000 }).toBe(401);
+  await expect.poll(async () => (await mcpCall(request, mcpUrl.href, refreshed.access_token)).status(), { timeout: 5_000 }).toBe(401);
 });

@@ -39,6 +39,8 @@ interface Fixture {
   planId: string;
   subscriptionId: string;
   keyId: string;
+  /** A paid plan of another knowledge base, for the test checkout (the buyer holds none of its plans). */
+  checkoutPlanId: string;
 }
 
 /**
@@ -66,6 +68,8 @@ const EXTRA_PATHS = (f: Fixture) => [
   '/knowledge-bases?page=99',
   '/knowledge-bases?page=abc',
   `/docs?kb=${f.kbId}`,
+  // The test checkout's summary holds the buyer's whole email address, the longest word on any page.
+  `/checkout/test?planId=${f.checkoutPlanId}`,
   '/no-such-page-at-all',
 ];
 
@@ -127,6 +131,8 @@ test('every page fits a 390 px phone without sideways scrolling; the new pages p
   test.setTimeout(360_000);
   const kb = (await listViaApi(request, 'query=constitution&category=legal')).items.find((i) => i.title === 'U.S. Constitution Companion')!;
   const detail = await (await request.get(`/api/marketplace/knowledge-bases/${kb.id}`)).json();
+  const other = (await listViaApi(request)).items.find((i) => i.id !== kb.id)!;
+  const otherPlans: { id: string; priceCents: number }[] = (await (await request.get(`/api/marketplace/knowledge-bases/${other.id}`)).json()).plans;
   const email = await signedInBuyer(page);
   await page.setViewportSize(PHONE);
   const subscriptionId = subscribeThroughCli(email, kb.id);
@@ -143,6 +149,7 @@ test('every page fits a 390 px phone without sideways scrolling; the new pages p
     planId: detail.plans.find((p: { name: string }) => p.name === 'Professional').id,
     subscriptionId,
     keyId,
+    checkoutPlanId: otherPlans.find((p) => p.priceCents > 0)!.id,
   };
 
   const routes = discoverPageRoutes();

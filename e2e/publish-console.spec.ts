@@ -204,6 +204,10 @@ test('a new account becomes a publisher, lists, fills, prices and publishes a kn
   await signUp(buyer, newAccount(), '/knowledge-bases');
   await buyer.goto(`/knowledge-bases?query=${encodeURIComponent(title)}`);
   await buyer.getByRole('link', { name: title }).click();
+  // Before buying, a free preview: a sample question answers on the page (the publisher sees it as a preview).
+  const tryIt = buyer.getByRole('region', { name: 'Try it' });
+  await tryIt.getByRole('button', { name: 'When do bitterns boom?', exact: true }).click();
+  await expect(tryIt.getByTestId('try-it-answer')).toBeVisible({ timeout: 30_000 });
   await buyer.getByRole('button', { name: /Buy Ringer/ }).click();
   await buyer.getByRole('button', { name: 'Complete test purchase' }).click();
   await expect(buyer).toHaveURL(/\/checkout\/success\?handoff=/);
@@ -220,7 +224,11 @@ test('a new account becomes a publisher, lists, fills, prices and publishes a kn
   await expect(async () => {
     await page.goto(`/publish/listings/${kbId}/analytics`);
     await expect(page.getByTestId('stat-answered')).toHaveText('1', { timeout: 1_000 });
+    await expect(page.getByTestId('stat-previews')).toHaveText('1', { timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
+  // Each figure against the period before, which saw nothing.
+  await expect(page.getByTestId('analytics-period')).toContainText('compared with the previous 30 days');
+  await expect(page.getByTestId('stat-previews').locator('..')).toContainText('+1 vs the previous 30 days');
   await expect(page.getByRole('cell', { name: 'Ringer' })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'publisher analytics');
   await snapAtBothWidths(page, 'publish-analytics');

@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { openPostgres, type DatabaseHandle } from '@/db/client';
 import { resetEnvForTesting } from '@/lib/platform/env';
+import { itemAt } from '@/lib/platform/arrays';
 import {
   buyKey,
   createHttpKnowledgeBase,
@@ -29,12 +30,12 @@ import { startAppServer, type AppServer } from './support/app-server';
 
 const SERVER_SECRET = randomBytes(32).toString('base64url');
 /** This process's own lib/ configuration while the file runs (restored afterwards: other specs share the worker). */
-const OWN_ENV: Record<string, string> = {
+const OWN_ENV = {
   ALMANAC_SECRET: SERVER_SECRET,
   ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true',
   LOG_LEVEL: 'info',
   LOG_FILE: path.join(process.env.ALMANAC_TEST_LOG_DIR ?? os.tmpdir(), `gateway-fixtures-${randomBytes(4).toString('hex')}.log`),
-};
+} satisfies Record<string, string>;
 const DEPLOY_QUERIES = 30;
 
 let app: AppServer;
@@ -108,7 +109,10 @@ async function buy(kbId: string, options: { cap?: number } = {}): Promise<Bought
 }
 
 async function usedThisPeriod(subscriptionId: string): Promise<number> {
-  const [row] = await app.query<{ used: number }>('select coalesce(sum(used), 0)::int as used from usage_periods where subscription_id = $1', [subscriptionId]);
+  const row = itemAt(
+    await app.query<{ used: number }>('select coalesce(sum(used), 0)::int as used from usage_periods where subscription_id = $1', [subscriptionId]),
+    0,
+  );
   return row.used;
 }
 
@@ -294,7 +298,7 @@ test('requests in flight at SIGTERM are answered and counted before the server e
   // The drain ends with the last connection (at the latest after 10 s), then the recorder's last flush.
   expect(Date.now() - stoppedAt).toBeLessThan(5_000);
   ownAgent.destroy();
-  const [volume] = await app.query<{ n: number }>('select query_volume::int as n from knowledge_bases where id = $1', [slowKb]);
+  const volume = itemAt(await app.query<{ n: number }>('select query_volume::int as n from knowledge_bases where id = $1', [slowKb]), 0);
   expect(volume.n).toBe(5);
   expect(await usedThisPeriod(k.subscriptionId)).toBe(5);
 
@@ -318,17 +322,18 @@ test(`a deploy loses nothing: ${DEPLOY_QUERIES} answers, SIGTERM at once, every 
   const stopMs = Date.now() - stoppedAt;
   expect(stopMs, 'idle keep-alive connections must not hold the drain').toBeLessThan(8_000);
 
-  const [volume] = await app.query<{ n: number }>('select query_volume::int as n from knowledge_bases where id = $1', [deployKb]);
+  const volume = itemAt(await app.query<{ n: number }>('select query_volume::int as n from knowledge_bases where id = $1', [deployKb]), 0);
   expect(volume.n).toBe(DEPLOY_QUERIES);
-  const [period] = await app.query<{ used: number; period_end: Date }>('select used, period_end from usage_periods where subscription_id = $1', [
-    k.subscriptionId,
-  ]);
+  const period = itemAt(
+    await app.query<{ used: number; period_end: Date }>('select used, period_end from usage_periods where subscription_id = $1', [k.subscriptionId]),
+    0,
+  );
   expect(period.used).toBe(DEPLOY_QUERIES);
   const [daily] = await app.query<{ n: number }>('select coalesce(sum(queries), 0)::int as n from usage_daily where subscription_id = $1', [k.subscriptionId]);
-  expect(daily.n).toBe(DEPLOY_QUERIES);
+  expect(daily?.n).toBe(DEPLOY_QUERIES);
   const [logged] = await app.query<{ n: number }>('select count(*)::int as n from query_log where subscription_id = $1 and status = 200', [k.subscriptionId]);
-  expect(logged.n).toBe(DEPLOY_QUERIES);
-  const [key] = await app.query<{ last_used_at: Date | null }>('select last_used_at from api_keys where id = $1', [k.keyId]);
+  expect(logged?.n).toBe(DEPLOY_QUERIES);
+  const key = itemAt(await app.query<{ last_used_at: Date | null }>('select last_used_at from api_keys where id = $1', [k.keyId]), 0);
   expect(key.last_used_at).not.toBeNull();
 
   await app.start();

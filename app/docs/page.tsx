@@ -149,7 +149,7 @@ export default async function DocsPage({ searchParams }: { searchParams: SearchP
 
         <Section id="agents-heading" title="Connect an AI agent" className="mt-12">
           <div className="mt-4 max-w-4xl">
-            <AgentSnippets baseUrl={base} kbId={kbId} />
+            <AgentSnippets baseUrl={base} kbId={kbId} question={question} />
           </div>
         </Section>
       </div>

@@ -26,7 +26,8 @@ try {
     const only = new Set(args.slice(1));
     for (const kb of kbs) if (only.size === 0 || only.has(kb.slug)) for (const q of kb.sample_questions ?? []) asks.push({ slug: kb.slug, question: q });
   } else {
-    for (const q of args.slice(1)) asks.push({ slug: args[0], question: q });
+    const [slug = '', ...questions] = args;
+    for (const q of questions) asks.push({ slug, question: q });
   }
   for (const { slug, question } of asks) {
     const kb = kbs.find((k) => k.slug === slug);

@@ -41,9 +41,7 @@ for (const question of loadEvaluationSet()) {
     .forEach((c, i) =>
       console.log(`  ${i}. ${c.score.toFixed(3)} p${c.passage} ${c.context ? `<${c.context}> ` : ''}${c.text.replace(/\n+/g, ' / ').slice(0, 170)}`),
     );
-  if (goldRank >= 4)
-    console.log(
-      `  ${goldRank}. ${ranked[goldRank].score.toFixed(3)} p${ranked[goldRank].passage} ${ranked[goldRank].text.replace(/\n+/g, ' / ').slice(0, 170)}`,
-    );
+  const gold = ranked[goldRank];
+  if (gold && goldRank >= 4) console.log(`  ${goldRank}. ${gold.score.toFixed(3)} p${gold.passage} ${gold.text.replace(/\n+/g, ' / ').slice(0, 170)}`);
 }
 await handle.close();

@@ -28,6 +28,7 @@ import { PASSAGES_READ } from '@/lib/engine/sentence-ranker';
 import { tokenize } from '@/lib/engine/text';
 import { prepareDatabase } from '@/lib/platform/db';
 import { newId } from '@/lib/platform/ids';
+import { itemAt } from '@/lib/platform/arrays';
 import { goldSourceName, loadEvaluationSet, loadOffTopicSet } from './evaluation-set';
 import { openSeededMarketplace } from './snapshot';
 
@@ -203,7 +204,7 @@ async function main() {
       for (const q of set.questions) {
         const goldDocument = q.documentId ? (docIds.get(q.documentId) ?? null) : null;
         if (q.answerable && q.documentId && !goldDocument) continue;
-        const kb = (q.documentId && kbOf.get(q.documentId)) || kbIds[0];
+        const kb = (q.documentId && kbOf.get(q.documentId)) || itemAt(kbIds, 0);
         await take(handle.db, kb, {
           ...base,
           id: q.id,
@@ -217,7 +218,7 @@ async function main() {
       }
       let turn = 0;
       for (const b of borrowed(set.domain))
-        await take(handle.db, kbIds[turn++ % kbIds.length], {
+        await take(handle.db, itemAt(kbIds, turn++ % kbIds.length), {
           ...base,
           id: `${b.id}@${set.name}`,
           kind: 'cross',
@@ -228,7 +229,7 @@ async function main() {
           goldDocument: null,
         });
       for (const q of offTopic)
-        await take(handle.db, kbIds[turn++ % kbIds.length], {
+        await take(handle.db, itemAt(kbIds, turn++ % kbIds.length), {
           ...base,
           id: `${q.id}@${set.name}`,
           kind: 'off-topic',
@@ -273,7 +274,7 @@ async function main() {
       }
       // Each borrowed or off-topic question goes to one of the marketplace's knowledge bases in turn.
       let turn = 0;
-      const next = () => withChunks[turn++ % withChunks.length];
+      const next = () => itemAt(withChunks, turn++ % withChunks.length);
       for (const b of borrowed(OWN_DOMAIN))
         await take(db, next(), {
           domain: OWN_DOMAIN,

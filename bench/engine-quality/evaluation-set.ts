@@ -175,7 +175,7 @@ export function answerOutcome(
   const answered = answer.citations.length > 0;
   return {
     answered,
-    factFirst: answered && units.length > 0 && containsFact(units[0], fact),
+    factFirst: answered && units[0] !== undefined && containsFact(units[0], fact),
     factAnywhere: answered && containsFact(answer.answer, fact),
     citations: answer.citations.length,
     fillers: answer.citations.filter((c) => c.document_id !== goldDocument && !containsFact(c.excerpt, fact)).map((c) => c.title),

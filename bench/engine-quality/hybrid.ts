@@ -96,6 +96,7 @@ export async function reportHybrid(db: Database, questions: EvalQuestion[], sour
     const gold = kb && docId.get(`${kb}/${goldSourceName(q.gold_document)}`);
     if (!kb || !gold) continue;
     const [values] = await embedTexts(embeddings, [q.question]);
+    if (!values) throw new Error(`no embedding returned for ${q.id}`);
     const vector = { model: embeddings.model, values };
     const plain = await searchChunks(db, kb, q.question, { limit: 20 });
     const fused = await searchChunks(db, kb, q.question, { limit: 20, vector });

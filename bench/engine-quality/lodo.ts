@@ -21,9 +21,10 @@ import { composeExtractiveAnswer } from '@/lib/engine/answer';
 import { READER_MODEL, type ReaderModel } from '@/lib/engine/answerable';
 import { languageOfConfig, checkedSearchConfig } from '@/lib/engine/language';
 import { analyseQuestion, mapLexicon, matchText, type Question } from '@/lib/engine/question';
-import { gateEvidence, gateFeatures, GATE_FEATURES, type GateModel } from '@/lib/engine/relevance-gate';
+import { gateEvidence, gateFeatures, gateScore, GATE_FEATURES, type GateModel } from '@/lib/engine/relevance-gate';
 import { rankSentences, SENTENCE_FEATURES } from '@/lib/engine/sentence-ranker';
 import { SENTENCE_WEIGHTS } from '@/lib/engine/answer-weights';
+import { itemAt } from '@/lib/platform/arrays';
 import { ISSUE_14_READER_WEIGHTS } from './reader-prior';
 import { chunkParagraphs } from '@/lib/engine/paragraphs';
 import { containsFact, answerUnits, loadOffTopicSet, normaliseForFact } from './evaluation-set';
@@ -146,9 +147,10 @@ function adam(dim: number, start: number[], steps: number, gradient: (w: number[
   for (let t = 1; t <= steps; t++) {
     const g = gradient(w);
     for (let k = 0; k < dim; k++) {
-      m[k] = 0.9 * m[k] + 0.1 * g[k];
-      v[k] = 0.999 * v[k] + 0.001 * g[k] * g[k];
-      w[k] -= (0.05 * (m[k] / (1 - 0.9 ** t))) / (Math.sqrt(v[k] / (1 - 0.999 ** t)) + 1e-8);
+      const gk = itemAt(g, k);
+      m[k] = 0.9 * m[k] + 0.1 * gk;
+      v[k] = 0.999 * v[k] + 0.001 * gk * gk;
+      w[k] = itemAt(w, k) - (0.05 * (m[k] / (1 - 0.9 ** t))) / (Math.sqrt(v[k] / (1 - 0.999 ** t)) + 1e-8);
     }
   }
   return w;
@@ -166,18 +168,19 @@ function fitReader(train: Prepared[], prior: readonly number[] = READER_PRIOR): 
   const total = [...byDomain.keys()].reduce((a, d) => a + domainWeight(d), 0);
   const groups: Group[] = [...byDomain].flatMap(([d, ps]) => ps.map((p) => ({ x: p.x, y: p.y, weight: domainWeight(d) / (ps.length * total) })));
   const dim = SENTENCE_FEATURES.length;
-  const start = SENTENCE_FEATURES.map((_, k) => prior[k] ?? READER_PRIOR[k]);
+  const start = SENTENCE_FEATURES.map((_, k) => prior[k] ?? itemAt(READER_PRIOR, k));
   return adam(dim, start, 1500, (w) => {
-    const grad = w.map((v, k) => 2 * READER_LAMBDA * (v - start[k]));
+    const grad = w.map((v, k) => 2 * READER_LAMBDA * (v - itemAt(start, k)));
     for (const g of groups) {
-      const s = g.x.map((x) => x.reduce((a, v, k) => a + v * w[k], 0));
+      const s = g.x.map((x) => x.reduce((a, v, k) => a + v * (w[k] ?? 0), 0));
       const top = Math.max(...s);
       const e = s.map((v) => Math.exp(v - top));
       const all = e.reduce((a, b) => a + b, 0);
       const pos = e.reduce((a, v, i) => a + (g.y[i] ? v : 0), 0);
       g.x.forEach((x, i) => {
-        const coef = (e[i] / all - (g.y[i] ? e[i] / pos : 0)) * g.weight;
-        for (let k = 0; k < dim; k++) grad[k] += coef * x[k];
+        const ei = itemAt(e, i);
+        const coef = (ei / all - (g.y[i] ? ei / pos : 0)) * g.weight;
+        x.forEach((xk, k) => (grad[k] = itemAt(grad, k) + coef * xk));
       });
     }
     return grad;
@@ -201,21 +204,23 @@ function fitGate(train: Prepared[], readerWeights: readonly number[]): GateModel
   const dim = GATE_FEATURES.length + 1;
   const w = adam(dim, new Array(dim).fill(0), 2000, (w) => {
     const grad = w.map((v, k) => (k === 0 ? 0 : 2 * GATE_LAMBDA * v));
+    const [bias = 0, ...weights] = w;
     for (const r of rows) {
-      const z = w[0] + r.x.reduce((a, v, k) => a + v * w[k + 1], 0);
+      const z = bias + r.x.reduce((a, v, k) => a + v * (weights[k] ?? 0), 0);
       const err = (1 / (1 + Math.exp(-z)) - r.y) * r.weight;
-      grad[0] += err;
-      r.x.forEach((v, k) => (grad[k + 1] += err * v));
+      grad[0] = itemAt(grad, 0) + err;
+      r.x.forEach((v, k) => (grad[k + 1] = itemAt(grad, k + 1) + err * v));
     }
     return grad;
   });
-  const model: GateModel = { bias: w[0], weights: w.slice(1), threshold: 0 };
+  const [bias = 0, ...weights] = w;
+  const model: GateModel = { bias, weights, threshold: 0 };
   // The threshold: the highest at which the training domains' answerable questions are refused at most REFUSAL_BUDGET on average.
-  const score = (p: Prepared) => gateRow(p, readerWeights).reduce((a, v, k) => a + v * model.weights[k], model.bias);
+  const score = (p: Prepared) => gateScore(gateRow(p, readerWeights), model);
   const perDomain = domains.map((d) => train.filter((p) => p.ask.domain === d && p.ask.kind === 'answerable' && p.gate.length).map(score));
   let threshold = -10;
   for (let t = -10; t <= 10; t += 0.05) {
-    const refused = perDomain.reduce((a, s, k) => a + (domainWeight(domains[k]) * s.filter((v) => v < t).length) / Math.max(1, s.length), 0) / total;
+    const refused = perDomain.reduce((a, s, k) => a + (domainWeight(itemAt(domains, k)) * s.filter((v) => v < t).length) / Math.max(1, s.length), 0) / total;
     if (refused <= REFUSAL_BUDGET) threshold = t;
   }
   return { ...model, threshold: Number(threshold.toFixed(2)) };
@@ -327,7 +332,7 @@ function judge(p: Prepared, model: ReaderModel, t: Tally) {
   }
   t.answered++;
   const units = answerUnits(answer.answer);
-  const first = units.length > 0 && answers(units[0], ask);
+  const first = units[0] !== undefined && answers(units[0], ask);
   if (first) t.first++;
   if (units.some((u) => answers(u, ask))) t.anywhere++;
   else if (!first)
@@ -344,7 +349,7 @@ function judge(p: Prepared, model: ReaderModel, t: Tally) {
 const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : 0;
+  return s.length ? itemAt(s, Math.min(s.length - 1, Math.floor(q * s.length))) : 0;
 };
 
 function table(title: string, tallies: Map<string, Tally>): string[] {
@@ -372,7 +377,7 @@ function table(title: string, tallies: Map<string, Tally>): string[] {
 
 /** --trade-off: the held-out domain's answerable questions refused at the thresholds that refuse 90% and 95% of the others'. */
 function tradeOff(held: Prepared[], model: ReaderModel, domain: string) {
-  const score = (p: Prepared) => gateRow(p, model.sentenceWeights).reduce((a, v, k) => a + v * model.gate.weights[k], model.gate.bias);
+  const score = (p: Prepared) => gateScore(gateRow(p, model.sentenceWeights), model.gate);
   const pos = held
     .filter((p) => p.ask.kind === 'answerable' && p.gate.length)
     .map(score)
@@ -385,7 +390,7 @@ function tradeOff(held: Prepared[], model: ReaderModel, domain: string) {
   for (const share of [0.9, 0.95]) {
     // Refusing below t: the cross questions with no passage are refused anyway.
     const needed = Math.ceil(share * all) - (all - neg.length);
-    const t = needed <= 0 ? -Infinity : neg[Math.min(neg.length - 1, needed - 1)] + 1e-9;
+    const t = needed <= 0 ? -Infinity : itemAt(neg, Math.min(neg.length - 1, needed - 1)) + 1e-9;
     console.error(
       `${domain}: refusing ${share * 100}% of other domains' questions refuses ${pct(pos.filter((v) => v < t).length, held.filter((p) => p.ask.kind === 'answerable').length)} of its answerable ones (threshold ${t.toFixed(2)}, fitted ${model.gate.threshold})`,
     );
@@ -418,12 +423,13 @@ function main() {
     const t = emptyTally();
     if (argv.includes('--kb-calibration')) {
       // Each knowledge base's own threshold, as gate-calibration.ts sets it live: from the off-topic list asked of it.
-      const score = (p: Prepared) =>
-        p.gate.length ? gateRow(p, model.sentenceWeights).reduce((a, v, k) => a + v * model.gate.weights[k], model.gate.bias) : -Infinity;
+      const score = (p: Prepared) => (p.gate.length ? gateScore(gateRow(p, model.sentenceWeights), model.gate) : -Infinity);
       const topic = new Map(loadOffTopicSet().map((q) => [q.id, q.domain]));
       for (const set of new Set(prepared.filter((x) => x.ask.domain === d).map((x) => x.ask.set))) {
         const own = prepared.filter((x) => x.ask.set === set && x.ask.domain === d);
-        const scores = own.filter((x) => x.ask.kind === 'off-topic').map((x) => ({ domain: topic.get(x.ask.id.split('@')[0]) ?? 'other', score: score(x) }));
+        const scores = own
+          .filter((x) => x.ask.kind === 'off-topic')
+          .map((x) => ({ domain: topic.get(x.ask.id.split('@')[0] ?? '') ?? 'other', score: score(x) }));
         const threshold = thresholdFromScores(scores, model.gate.threshold) ?? model.gate.threshold;
         console.error(`${set}: gate threshold ${threshold} (shipped ${model.gate.threshold})`);
         for (const p of own) judge(p, { ...model, gate: { ...model.gate, threshold } }, t);
@@ -449,12 +455,12 @@ function main() {
     if (fitReaderToo)
       writeFileSync(
         readerFile,
-        `/**\n * Weights of SENTENCE_FEATURES (sentence-ranker.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${SENTENCE_FEATURES.map((f, k) => `  ${Number(sentenceWeights[k].toFixed(3))}, // ${f}`).join('\n')}\n];\n`,
+        `/**\n * Weights of SENTENCE_FEATURES (sentence-ranker.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${SENTENCE_FEATURES.map((f, k) => `  ${Number(itemAt(sentenceWeights, k).toFixed(3))}, // ${f}`).join('\n')}\n];\n`,
       );
     const gateFile = path.join(process.cwd(), 'lib', 'engine', 'gate-weights.ts');
     writeFileSync(
       gateFile,
-      `import type { GateModel } from './relevance-gate';\n\n/**\n * Weights of GATE_FEATURES (relevance-gate.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const GATE_MODEL: GateModel = {\n  bias: ${Number(gate.bias.toFixed(3))},\n  weights: [\n${GATE_FEATURES.map((f, k) => `    ${Number(gate.weights[k].toFixed(3))}, // ${f}`).join('\n')}\n  ],\n  threshold: ${gate.threshold},\n};\n`,
+      `import type { GateModel } from './relevance-gate';\n\n/**\n * Weights of GATE_FEATURES (relevance-gate.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const GATE_MODEL: GateModel = {\n  bias: ${Number(gate.bias.toFixed(3))},\n  weights: [\n${GATE_FEATURES.map((f, k) => `    ${Number(itemAt(gate.weights, k).toFixed(3))}, // ${f}`).join('\n')}\n  ],\n  threshold: ${gate.threshold},\n};\n`,
     );
     console.log(`wrote ${fitReaderToo ? `${readerFile} and ` : ''}${gateFile}`);
   }

@@ -69,7 +69,7 @@ async function main() {
         const cited = answer.citations.map((c) => pmidOf.get(c.document_id));
         if (cited[0] === item.pmid) t.goldFirst++;
         if (cited.some((c) => c !== item.pmid)) t.otherCited++;
-        const part = cited[0] === item.pmid ? partOfAbstract(answer.answer.split(/\s*\[1\]/)[0], item) : 'elsewhere';
+        const part = cited[0] === item.pmid ? partOfAbstract(answer.answer.split(/\s*\[1\]/)[0] ?? '', item) : 'elsewhere';
         t.parts.set(part, (t.parts.get(part) ?? 0) + 1);
         if (answersQuestion(part)) t.answering++;
         if (shown.length < verboseCount && isPubMedQaTuning(item) && !answersQuestion(part)) {

@@ -58,7 +58,7 @@ async function main() {
       const cited = answer.citations.map((c) => articleOf.get(c.document_id));
       if (cited[0] === item.article) t.articleFirst++;
       if (cited.some((c) => c !== item.article)) t.otherCited++;
-      const firstStatement = answer.answer.split(/\s*\[1\]/)[0];
+      const firstStatement = answer.answer.split(/\s*\[1\]/)[0] ?? '';
       const first = answersSquad(firstStatement, item);
       if (first) t.first++;
       if (answersSquad(answer.answer, item)) t.anywhere++;

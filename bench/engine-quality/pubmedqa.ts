@@ -58,7 +58,7 @@ export function partOfAbstract(statement: string, item: PubMedQaItem): AbstractP
     .slice(0, 60);
   if (!probe) return 'elsewhere';
   if (squash(item.LONG_ANSWER).includes(probe)) return 'conclusion';
-  for (let i = 0; i < item.CONTEXTS.length; i++) if (squash(item.CONTEXTS[i]).includes(probe)) return partOfLabel(item.LABELS[i] ?? '');
+  for (const [i, context] of item.CONTEXTS.entries()) if (squash(context).includes(probe)) return partOfLabel(item.LABELS[i] ?? '');
   return 'elsewhere';
 }
 

@@ -12,6 +12,7 @@
 import { composeExtractiveAnswer } from '@/lib/engine/answer';
 import { analyseQuestion } from '@/lib/engine/question';
 import { rankSentences } from '@/lib/engine/sentence-ranker';
+import { itemAt } from '@/lib/platform/arrays';
 import {
   answerOutcome,
   containsFact,
@@ -55,7 +56,7 @@ function diagnosis(ask: SnapshotAsk): string {
   const inPassages = ask.chunks.findIndex((c) => containsFact(c.content, fact));
   const lines = [`    type ${q.type}; gold at candidate ${gold} of ${ranked.length}; fact in passage ${inPassages}`];
   const show = (i: number) => {
-    const c = ranked[i];
+    const c = itemAt(ranked, i);
     lines.push(`    ${i}. ${c.score.toFixed(2)} p${c.passage} ${c.context ? `<${c.context}> ` : ''}${c.text.replace(/\n+/g, ' / ').slice(0, 200)}`);
   };
   for (let i = 0; i < Math.min(4, ranked.length); i++) show(i);
@@ -75,7 +76,7 @@ for (const ask of snapshot.asks) {
   const answered = answer.citations.length > 0;
   if (ask.kind === 'off-topic') {
     if (!answered) continue;
-    const id = ask.id.split('@')[0];
+    const id = ask.id.split('@')[0] ?? '';
     offTopic.answered.add(ask.id);
     if (isHeldOut(id)) offTopic.holdout++;
     else offTopic.tune++;

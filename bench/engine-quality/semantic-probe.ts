@@ -17,6 +17,7 @@ import { embeddingsConfig, embedTexts } from '@/lib/engine';
 import { analyseQuestion, matchWords, type Question } from '@/lib/engine/question';
 import { rankSentences, type RankedCandidate } from '@/lib/engine/sentence-ranker';
 import { STOP_WORDS, tokenize } from '@/lib/engine/text';
+import { itemAt } from '@/lib/platform/arrays';
 import { containsFact, partOf } from './evaluation-set';
 import { DEFAULT_SNAPSHOT, loadSnapshot, snapshotLexicon } from './snapshot';
 
@@ -35,16 +36,17 @@ const wordVectors = wordVectorsFile ? (JSON.parse(readFileSync(wordVectorsFile, 
 const ALIGN_MIN = 0.5;
 
 function wordCosine(a: number[], b: number[], dim: number): number {
+  // Each vector holds `dim` values and then its norm.
   let dot = 0;
-  for (let i = 0; i < dim; i++) dot += a[i] * b[i];
-  return dot / (a[dim] * b[dim]);
+  for (let i = 0; i < dim; i++) dot += itemAt(a, i) * itemAt(b, i);
+  return dot / (itemAt(a, dim) * itemAt(b, dim));
 }
 
 function alignment(q: Question, c: RankedCandidate): number {
   const { dimensions: dim, vectors } = wordVectors!;
   const words = tokenize(`${c.context ?? ''} ${c.text}`);
   const own = matchWords(q, words);
-  const statement = [...new Set(words.filter((w) => !STOP_WORDS.has(w)))].map((w) => vectors[w]).filter(Boolean);
+  const statement = [...new Set(words.filter((w) => !STOP_WORDS.has(w)))].map((w) => vectors[w]).filter((v): v is number[] => v !== undefined);
   let total = 0;
   for (const [word, weight] of q.weights) {
     const v = vectors[word];
@@ -56,7 +58,7 @@ function alignment(q: Question, c: RankedCandidate): number {
   return total / q.total;
 }
 
-const dot = (a: number[], b: number[]) => a.reduce((s, v, i) => s + v * b[i], 0);
+const dot = (a: number[], b: number[]) => a.reduce((s, v, i) => s + v * itemAt(b, i), 0);
 
 interface Group {
   part: string;
@@ -77,7 +79,7 @@ for (const ask of snapshot.asks) {
   groups.push({
     part: partOf(ask.id),
     score: ranked.map((c) => c.score),
-    similarity: vectors ? vectors.slice(1).map((v) => dot(vectors[0], v)) : [],
+    similarity: vectors ? vectors.slice(1).map((v) => dot(itemAt(vectors, 0), v)) : [],
     alignment: wordVectors ? ranked.map((c) => alignment(q, c)) : [],
     holds: ranked.map((c) => containsFact(`${c.context ?? ''}: ${c.text}`, ask.fact!)),
   });
@@ -91,7 +93,7 @@ function report(name: string, feature: (g: Group) => number[], grid: number[]) {
       const f = feature(g);
       let best = 0;
       g.score.forEach((s, i) => {
-        if (s + w * f[i] > g.score[best] + w * f[best]) best = i;
+        if (s + w * itemAt(f, i) > itemAt(g.score, best) + w * itemAt(f, best)) best = i;
       });
       const tally = parts.get(g.part) ?? [0, 0];
       parts.set(g.part, [tally[0] + (g.holds[best] ? 1 : 0), tally[1] + 1]);
@@ -110,7 +112,7 @@ function reportTieBreak(name: string, feature: (g: Group) => number[], margins: 
       const top = Math.max(...g.score);
       let best = g.score.indexOf(top);
       g.score.forEach((s, i) => {
-        if (s >= top - margin && f[i] > f[best]) best = i;
+        if (s >= top - margin && itemAt(f, i) > itemAt(f, best)) best = i;
       });
       const tally = parts.get(g.part) ?? [0, 0];
       parts.set(g.part, [tally[0] + (g.holds[best] ? 1 : 0), tally[1] + 1]);

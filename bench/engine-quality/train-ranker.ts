@@ -19,6 +19,7 @@ import { analyseQuestion, mapLexicon, type Question } from '@/lib/engine/questio
 import { rankSentences, PASSAGES_READ, SENTENCE_FEATURES } from '@/lib/engine/sentence-ranker';
 import { SENTENCE_WEIGHTS } from '@/lib/engine/answer-weights';
 import { tokenize } from '@/lib/engine/text';
+import { itemAt } from '@/lib/platform/arrays';
 import { containsFact, loadEvaluationSet, partOf } from './evaluation-set';
 import { loadSnapshot, openSeededMarketplace, snapshotLexicon } from './snapshot';
 import { answersQuestion, ingestPubMedQa, isPubMedQaTuning, loadPubMedQa, partOfAbstract } from './pubmedqa';
@@ -149,11 +150,11 @@ const top1 = (w: readonly number[], groups: Group[]) =>
   }).length;
 
 function lossAndGradient(w: number[], groups: Group[], lambda: number): { loss: number; grad: number[] } {
-  const grad = w.map((v, k) => 2 * lambda * (v - start[k]));
+  const grad = w.map((v, k) => 2 * lambda * (v - itemAt(start, k)));
   const total = groups.reduce((a, g) => a + g.weight, 0);
-  let loss = w.reduce((a, v, k) => a + lambda * (v - start[k]) ** 2, 0);
+  let loss = w.reduce((a, v, k) => a + lambda * (v - itemAt(start, k)) ** 2, 0);
   for (const g of groups) {
-    const s = g.x.map((x) => x.reduce((a, v, k) => a + v * w[k], 0));
+    const s = g.x.map((x) => x.reduce((a, v, k) => a + v * (w[k] ?? 0), 0));
     const m = Math.max(...s);
     const e = s.map((v) => Math.exp(v - m));
     const all = e.reduce((a, b) => a + b, 0);
@@ -161,8 +162,9 @@ function lossAndGradient(w: number[], groups: Group[], lambda: number): { loss: 
     const share = g.weight / total;
     loss -= Math.log(pos / all) * share;
     g.x.forEach((x, i) => {
-      const coef = (e[i] / all - (g.y[i] ? e[i] / pos : 0)) * share;
-      for (let k = 0; k < dim; k++) grad[k] += coef * x[k];
+      const ei = itemAt(e, i);
+      const coef = (ei / all - (g.y[i] ? ei / pos : 0)) * share;
+      x.forEach((xk, k) => (grad[k] = itemAt(grad, k) + coef * xk));
     });
   }
   return { loss, grad };
@@ -173,8 +175,8 @@ function lossAndGradient(w: number[], groups: Group[], lambda: number): { loss: 
  * --only "feature,feature": fits those weights alone, the others kept as answer-weights.ts has them (a new feature's
  * weight, without refitting everything: the full refit moves many weights on little evidence).
  */
-const only = process.argv.includes('--only') ? new Set(process.argv[process.argv.indexOf('--only') + 1].split(',')) : null;
-const start = only ? PRIOR.map((p, k) => (only.has(SENTENCE_FEATURES[k]) ? p : (SENTENCE_WEIGHTS[k] ?? p))) : PRIOR;
+const only = process.argv.includes('--only') ? new Set((process.argv[process.argv.indexOf('--only') + 1] ?? '').split(',')) : null;
+const start = only ? PRIOR.map((p, k) => (only.has(itemAt(SENTENCE_FEATURES, k)) ? p : (SENTENCE_WEIGHTS[k] ?? p))) : PRIOR;
 
 function fit(groups: Group[], lambda: number): number[] {
   const w = [...start];
@@ -184,10 +186,11 @@ function fit(groups: Group[], lambda: number): number[] {
   for (let t = 1; t <= 3000; t++) {
     const { grad } = lossAndGradient(w, groups, lambda);
     for (let k = 0; k < dim; k++) {
-      m[k] = 0.9 * m[k] + 0.1 * grad[k];
-      v[k] = 0.999 * v[k] + 0.001 * grad[k] * grad[k];
-      if (only && !only.has(SENTENCE_FEATURES[k])) continue;
-      w[k] -= (rate * (m[k] / (1 - 0.9 ** t))) / (Math.sqrt(v[k] / (1 - 0.999 ** t)) + 1e-8);
+      const gk = itemAt(grad, k);
+      m[k] = 0.9 * m[k] + 0.1 * gk;
+      v[k] = 0.999 * v[k] + 0.001 * gk * gk;
+      if (only && !only.has(itemAt(SENTENCE_FEATURES, k))) continue;
+      w[k] = itemAt(w, k) - (rate * (m[k] / (1 - 0.9 ** t))) / (Math.sqrt(v[k] / (1 - 0.999 ** t)) + 1e-8);
     }
   }
   return w;
@@ -231,10 +234,10 @@ console.log(`${questions} tuning questions; ${groups.length} with candidates bot
 console.log(`before: top-1 holds the fact in ${report(PRIOR, groups)}, loss ${lossAndGradient(PRIOR, groups, LAMBDA).loss.toFixed(4)}`);
 const w = fit(groups, LAMBDA);
 console.log(`after: top-1 holds the fact in ${report(w, groups)}, loss ${lossAndGradient(w, groups, LAMBDA).loss.toFixed(4)}`);
-SENTENCE_FEATURES.forEach((f, k) => console.log(`  ${w[k].toFixed(3).padStart(7)}  ${f}`));
+SENTENCE_FEATURES.forEach((f, k) => console.log(`  ${itemAt(w, k).toFixed(3).padStart(7)}  ${f}`));
 if (write) {
   const file = path.join(process.cwd(), 'lib', 'engine', 'answer-weights.ts');
-  const lines = SENTENCE_FEATURES.map((f, k) => `  ${Number(w[k].toFixed(3))}, // ${f}`).join('\n');
+  const lines = SENTENCE_FEATURES.map((f, k) => `  ${Number(itemAt(w, k).toFixed(3))}, // ${f}`).join('\n');
   writeFileSync(
     file,
     `/**\n * Weights of SENTENCE_FEATURES (sentence-ranker.ts), in its order. Written by bench/engine-quality/train-ranker.ts from the\n * tuning part of the evaluation set (${groups.filter((g) => !g.outside).length} questions with a choice to make)${outsideFile ? ` and of PubMedQA (${groups.filter((g) => g.outside).length}, --outside)` : ''}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${lines}\n];\n`,

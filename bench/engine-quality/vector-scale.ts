@@ -14,6 +14,7 @@ import { openPglite } from '@/db/client';
 import { prepareDatabase } from '@/lib/platform/db';
 import { realArrayLiteral } from '@/lib/engine/embeddings';
 import { nearestChunkIds } from '@/lib/engine/vector-search';
+import { itemAt } from '@/lib/platform/arrays';
 
 const argv = process.argv.slice(2);
 const numberArg = (name: string, fallback: number) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
@@ -33,7 +34,11 @@ function unitVector(): number[] {
   const norm = Math.hypot(...v);
   return v.map((x) => x / norm);
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]) =>
+  itemAt(
+    [...xs].sort((a, b) => a - b),
+    Math.floor(xs.length / 2),
+  );
 
 const handle = await openPglite();
 const db = handle.db;
@@ -102,7 +107,7 @@ try {
     }
     const plan = await db.execute(
       sql.raw(
-        `explain select chunk_id from chunk_embeddings where kb_id = 'kb_1' and model = '${MODEL}' order by embedding::vector(${DIM}) <#> '${realArrayLiteral(queries[0].values)}'::real[]::vector(${DIM}) limit 20`,
+        `explain select chunk_id from chunk_embeddings where kb_id = 'kb_1' and model = '${MODEL}' order by embedding::vector(${DIM}) <#> '${realArrayLiteral(itemAt(queries, 0).values)}'::real[]::vector(${DIM}) limit 20`,
       ),
     );
     const usesIndex = plan.rows.some((x) => String(Object.values(x as object)[0]).includes('chunk_embeddings_hnsw_bench'));

@@ -12,6 +12,7 @@
 import path from 'node:path';
 import { readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { itemAt } from '@/lib/platform/arrays';
 import { createScratchDatabase } from '../../test/support/scratch-database';
 import { sql } from 'drizzle-orm';
 import { openPostgres } from '@/db/client';
@@ -32,7 +33,7 @@ const TARGET_CHUNKS = Number(values.chunks);
 const QUERIES = Number(values.queries);
 
 function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  return itemAt(sorted, Math.min(sorted.length - 1, Math.floor(p * sorted.length)));
 }
 
 /** Deterministic PRNG so runs are comparable. */
@@ -132,7 +133,7 @@ async function main() {
         const parts: string[] = [];
         let words = 0;
         while (words < 170) {
-          let s = sentences[Math.floor(rand() * sentences.length)];
+          let s = itemAt(sentences, Math.floor(rand() * sentences.length));
           if (rand() < 0.5) s = s.replace(/\b(\w{5,})\b/, () => rareWord());
           parts.push(s);
           words += s.split(' ').length;
@@ -156,7 +157,7 @@ async function main() {
     const terms = (await db.execute(sql`select count(*)::int as n from kb_terms where kb_id = ${bigKb}`)).rows[0] as { n: number };
 
     const questions = loadEvaluationSet().map((q) => q.question);
-    const queries = Array.from({ length: QUERIES }, (_, i) => questions[i % questions.length]);
+    const queries = Array.from({ length: QUERIES }, (_, i) => itemAt(questions, i % questions.length));
     // Warm-up: caches and plans, as on a running server.
     for (const q of queries.slice(0, 20)) await answerHostedQuery({ kbId: bigKb, query: q, requestId: 'warm' }, db, { llm: null });
     const retrieval: number[] = [];
@@ -180,10 +181,10 @@ async function main() {
     console.log(`| ${QUERIES} questions, one at a time | p50 | p95 | max |`);
     console.log('|---|---|---|---|');
     console.log(
-      `| retrieval (BM25 top 5) | ${percentile(retrieval, 0.5).toFixed(1)} ms | ${percentile(retrieval, 0.95).toFixed(1)} ms | ${retrieval[retrieval.length - 1].toFixed(1)} ms |`,
+      `| retrieval (BM25 top 5) | ${percentile(retrieval, 0.5).toFixed(1)} ms | ${percentile(retrieval, 0.95).toFixed(1)} ms | ${percentile(retrieval, 1).toFixed(1)} ms |`,
     );
     console.log(
-      `| full extractive answer | ${percentile(answers, 0.5).toFixed(1)} ms | ${percentile(answers, 0.95).toFixed(1)} ms | ${answers[answers.length - 1].toFixed(1)} ms |`,
+      `| full extractive answer | ${percentile(answers, 0.5).toFixed(1)} ms | ${percentile(answers, 0.95).toFixed(1)} ms | ${percentile(answers, 1).toFixed(1)} ms |`,
     );
     console.log(`answers with citations: ${cited}/${QUERIES}`);
     if (values.keep) console.log(`knowledge base ${bigKb}`);

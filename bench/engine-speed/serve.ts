@@ -86,9 +86,10 @@ async function stop(child: ChildProcess): Promise<void> {
 /** Seeds the database, buys the key; returns what the load needs. */
 async function prepare(handle: DatabaseHandle): Promise<{ kbId: string; key: string }> {
   await prepareDatabase(handle, { seed: seedMarketplace });
-  const kb = (await handle.db.execute(sql`select id from knowledge_bases where slug = ${KB_SLUG}`)).rows as Array<{ id: string }>;
-  const bought = await buyKey(handle.db, kb[0].id, { cap: 100_000_000, perMinute: 100_000_000 });
-  return { kbId: kb[0].id, key: bought.key };
+  const [kb] = (await handle.db.execute(sql`select id from knowledge_bases where slug = ${KB_SLUG}`)).rows as Array<{ id: string }>;
+  if (!kb) throw new Error(`the seeded marketplace has no knowledge base ${KB_SLUG}`);
+  const bought = await buyKey(handle.db, kb.id, { cap: 100_000_000, perMinute: 100_000_000 });
+  return { kbId: kb.id, key: bought.key };
 }
 
 const merge = (slices: LoadResult[]) => {
@@ -192,7 +193,7 @@ async function main() {
   const lines: string[] = [];
   for (const kind of kinds) lines.push(...(await measure(kind)));
   console.log(
-    `engine-speed/serve: ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per row, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`,
+    `engine-speed/serve: ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per row, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}`,
   );
   console.log('');
   console.log('| row | requests/s | p50 ms | p97.5 ms | p99 ms | non-2xx or errors | throughput vs no-op |');

@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
  * difference of two snapshots divided by the requests answered in between is that row's CPU budget per request.
  */
 export interface CpuGroups {
-  /** The server process under test and its children. */
-  server: number;
+  /** The server process under test (or the instances under test) and their children. */
+  server: number | number[];
   /** The publisher processes (examples/publisher-server). */
   publisher: number[];
 }
@@ -55,15 +55,16 @@ function postgresTicks(): number {
 
 /** Busy time of the whole machine (all cores: /proc/stat minus idle and iowait). */
 function machineTicks(): number {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
-  const [user, nice, system, , , irq, softirq, steal] = fields;
+  // The first line: "cpu  user nice system idle iowait irq softirq steal …" (in clock ticks).
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
   return user + nice + system + irq + softirq + steal;
 }
 
 export function snapshotCpu(groups: CpuGroups): CpuSnapshot {
   const self = process.cpuUsage();
   return {
-    server: treeTicks(groups.server) * TICK_MS,
+    server: [groups.server].flat().reduce((sum, pid) => sum + treeTicks(pid), 0) * TICK_MS,
     postgres: postgresTicks() * TICK_MS,
     publisher: groups.publisher.reduce((sum, pid) => sum + ticksOf(pid), 0) * TICK_MS,
     // autocannon runs in this process

@@ -13,6 +13,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import path from 'node:path';
+import { itemAt } from '@/lib/platform/arrays';
 
 interface CallFrame {
   functionName: string;
@@ -46,8 +47,9 @@ interface Row {
 }
 function pick(prefix: string): Row {
   const mine = windows.filter((w) => w.name.startsWith(prefix));
-  if (mine.length === 0) fail(`no row ${prefix} in windows.json`);
-  return { name: mine[0].name, windows: mine, requests: mine.reduce((sum, w) => sum + w.requests, 0) };
+  const [first] = mine;
+  if (!first) fail(`no row ${prefix} in windows.json`);
+  return { name: first.name, windows: mine, requests: mine.reduce((sum, w) => sum + w.requests, 0) };
 }
 function fail(message: string): never {
   throw new Error(message);
@@ -103,7 +105,7 @@ function selfPerRequest(row: Row): { total: number; byKey: Map<string, number> }
   let total = 0;
   let t = profile.startTime;
   profile.samples.forEach((id, i) => {
-    const delta = profile.timeDeltas[i];
+    const delta = itemAt(profile.timeDeltas, i);
     t += delta;
     if (!row.windows.some((w) => t >= w.startUs && t <= w.endUs)) return;
     const frame = nodeById.get(id)!.callFrame;

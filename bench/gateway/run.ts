@@ -20,9 +20,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-// @ts-expect-error autocannon ships no type declarations
-import autocannonModule from 'autocannon';
+import { itemAt } from '@/lib/platform/arrays';
 import { createScratchDatabase } from '../../test/support/scratch-database';
+import { autocannon, autocannonRaw, mergeSlices, type LoadOptions, type RawLoadResult } from '../support/autocannon';
 import { addCpu, cpuDelta, cpuPerRequest, NO_CPU, snapshotCpu, type CpuGroups, type CpuPerRequest, type CpuSnapshot } from './cpu-accounting';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -59,35 +59,6 @@ const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 
 // Configuration for the lib modules imported below (same secret as the server so it can decrypt).
 Object.assign(process.env, { ALMANAC_SECRET: SECRET, ALLOW_PRIVATE_PUBLISHER_ENDPOINTS: 'true', LOG_LEVEL: 'warn', SEED_ON_START: 'false' });
-
-interface LoadOptions {
-  url: string;
-  method?: 'GET' | 'POST';
-  connections: number;
-  duration?: number;
-  amount?: number;
-  timeout?: number;
-  headers?: Record<string, string>;
-  body?: string;
-}
-interface LoadResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p90: number; p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  '2xx': number;
-}
-/** A run with skipAggregateResult: raw histograms that autocannon.aggregateResult merges. */
-interface RawLoadResult {
-  totalCompletedRequests: number;
-  non2xx: number;
-  errors: number;
-}
-const autocannon = autocannonModule as ((options: LoadOptions) => Promise<LoadResult>) & {
-  aggregateResult(results: RawLoadResult[], opts: { url: string; connections: number }): LoadResult;
-};
-const autocannonRaw = autocannonModule as (options: LoadOptions & { skipAggregateResult: true }) => Promise<RawLoadResult>;
 
 const children: ChildProcess[] = [];
 const childEnv = (vars: Record<string, string | undefined>) => vars as NodeJS.ProcessEnv;
@@ -173,20 +144,8 @@ async function measureSlice(m: Measurement, seconds: number): Promise<void> {
 }
 
 function toRow(m: Measurement): Row {
-  const merged = autocannon.aggregateResult(m.slices, { url: m.opts.url, connections: m.opts.connections });
-  const total = m.slices.reduce((sum, r) => sum + r.totalCompletedRequests, 0);
-  return {
-    name: m.name,
-    rps: Math.round(total / m.seconds),
-    p50: merged.latency.p50,
-    p90: merged.latency.p90,
-    p99: merged.latency.p99,
-    mean: Number(merged.latency.average.toFixed(2)),
-    non2xx: merged.non2xx,
-    errors: merged.errors,
-    total,
-    cpuMsPerRequest: cpuPerRequest(m.cpu, total),
-  };
+  const merged = mergeSlices(m.slices, m.opts, m.seconds);
+  return { name: m.name, ...merged, cpuMsPerRequest: cpuPerRequest(m.cpu, merged.total) };
 }
 
 const measurement = (name: string, opts: LoadOptions, groups: CpuGroups): Measurement => ({ name, opts, groups, slices: [], cpu: NO_CPU, seconds: 0 });
@@ -202,7 +161,7 @@ async function measureServerRows(rows: Measurement[]): Promise<void> {
     return;
   }
   for (let i = 0; i < 2; i++) for (const m of rows) await warmUp(m.opts);
-  while (rows[0].seconds < DURATION) {
+  while (itemAt(rows, 0).seconds < DURATION) {
     for (const m of rows) await measureSlice(m, Math.min(SLICE, DURATION - m.seconds));
   }
 }
@@ -344,7 +303,16 @@ async function main() {
     await measureServerRows([gateway, routeHandler, noop, laneFloor, mcp, dify]);
     await warmUp(direct.opts);
     await measureSlice(direct, DURATION);
-    const rows = [gateway, routeHandler, noop, laneFloor, direct, mcp, dify].map(toRow);
+    const [rowGateway, rowRouteHandler, rowNoop, rowLaneFloor, rowDirect, rowMcp, rowDify] = [
+      toRow(gateway),
+      toRow(routeHandler),
+      toRow(noop),
+      toRow(laneFloor),
+      toRow(direct),
+      toRow(mcp),
+      toRow(dify),
+    ];
+    const rows = [rowGateway, rowRouteHandler, rowNoop, rowLaneFloor, rowDirect, rowMcp, rowDify];
     nextOnly.child.kill('SIGTERM');
 
     // 2,000 concurrent in-flight queries against a 1 s publisher.
@@ -367,7 +335,6 @@ async function main() {
       mean: Number((a.mean / b.mean).toFixed(2)),
       serverCpu: Number((a.cpuMsPerRequest.server / b.cpuMsPerRequest.server).toFixed(2)),
     });
-    const [rowGateway, rowRouteHandler, rowNoop, rowLaneFloor, , rowMcp, rowDify] = rows;
     const result = {
       at: new Date().toISOString(),
       machine: `${process.platform} ${process.arch}, node ${process.version}`,

@@ -4,6 +4,7 @@
  *   npx tsx bench/gateway/stages.ts
  */
 import { sql } from 'drizzle-orm';
+import { itemAt } from '@/lib/platform/arrays';
 import { openGatewayFixture } from './in-process-fixture';
 
 const fixture = await openGatewayFixture('stages');
@@ -21,7 +22,7 @@ try {
       xs.push(performance.now() - t);
     }
     xs.sort((a, b) => a - b);
-    console.log(`${name.padEnd(12)} p50 ${xs[n >> 1].toFixed(2)} ms   p90 ${xs[Math.floor(n * 0.9)].toFixed(2)} ms`);
+    console.log(`${name.padEnd(12)} p50 ${itemAt(xs, n >> 1).toFixed(2)} ms   p90 ${itemAt(xs, Math.floor(n * 0.9)).toFixed(2)} ms`);
   };
   const period = { subscriptionId: k.subscriptionId, periodStart: new Date('2026-11-01T00:00:00Z'), periodEnd: new Date('2026-12-01T00:00:00Z') };
   await time('select 1', () => handle.db.execute(sql`select 1`));

@@ -26,6 +26,7 @@ import {
 } from '@/lib/catalog';
 import { useDatabase } from '@/lib/platform/db';
 import { randomBase62 } from '@/lib/platform/ids';
+import { itemAt } from '@/lib/platform/arrays';
 import { createScratchDatabase, type ScratchDatabase } from '../../test/support/scratch-database';
 import { loadBenchCatalog } from './load';
 
@@ -51,8 +52,8 @@ export const CATALOGUE_PAGE_MATRIX: [string, string][] = [
   ['some words: nothing matches every word', 'query=climate qwzx'],
 ];
 
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+function percentile(sorted: number[], p: number): number {
+  return itemAt(sorted, Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)));
 }
 
 async function time(runs: number, work: () => Promise<unknown>) {

@@ -19,6 +19,7 @@ import { SEARCH_PLANNER_SETTING, buildListingQueries, parseListingParams, prefix
 import { closeDatabase, useDatabase } from '@/lib/platform/db';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { randomBase62 } from '@/lib/platform/ids';
+import { itemAt } from '@/lib/platform/arrays';
 import { createScratchDatabase } from '../../test/support/scratch-database';
 import { loadBenchCatalog } from './load';
 import { LISTING_MATRIX } from './matrix';
@@ -37,7 +38,7 @@ const MATRIX = LISTING_MATRIX;
 
 function percentile(sorted: number[], p: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i];
+  return itemAt(sorted, i);
 }
 
 async function measure(run: () => Promise<void>): Promise<{ p50: number; p95: number }> {

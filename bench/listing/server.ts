@@ -30,6 +30,7 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 // @ts-expect-error autocannon ships no type declarations
 import autocannonModule from 'autocannon';
+import { itemAt } from '@/lib/platform/arrays';
 import { createScratchDatabase, type ScratchDatabase } from '../../test/support/scratch-database';
 import { cpuDelta, snapshotCpu, type CpuGroups } from '../gateway/cpu-accounting';
 import { LISTING_MATRIX, LISTING_PATH } from './matrix';
@@ -154,7 +155,7 @@ function toRow(m: Measurement) {
 
 async function measureInterleaved(rows: Measurement[], groups: CpuGroups) {
   for (let i = 0; i < 2; i++) for (const m of rows) await autocannon({ ...m.opts, duration: 2 });
-  while (rows[0].seconds < DURATION) {
+  while (itemAt(rows, 0).seconds < DURATION) {
     for (const m of rows) {
       const seconds = Math.min(SLICE, DURATION - m.seconds);
       const before = snapshotCpu(groups);
@@ -328,8 +329,10 @@ async function main() {
         throughput.push(toRow(listing), toRow(noop));
       }
       console.table(throughput);
-      for (let i = 0; i < throughput.length; i += 2) {
-        console.log(`${throughput[i].name}: ${(throughput[i].rps / throughput[i + 1].rps).toFixed(2)} × the no-op route (target ≥ 0.8)`);
+      // Pairs pushed together above: the listing's row, then the no-op route's.
+      for (let i = 0; i + 1 < throughput.length; i += 2) {
+        const [listingRow, noopRow] = [throughput[i]!, throughput[i + 1]!];
+        console.log(`${listingRow.name}: ${(listingRow.rps / noopRow.rps).toFixed(2)} × the no-op route (target ≥ 0.8)`);
       }
     }
 
@@ -361,8 +364,7 @@ async function main() {
         await new Promise((r) => setTimeout(r, 3_000));
       }
       isolation.push(await isolationRow(base, paid, null));
-      for (let i = 0; i < isolation.length; i++) {
-        const row = isolation[i];
+      for (const [i, row] of isolation.entries()) {
         const idle = row.floodClient ? isolation[i - 1] : null;
         const ratio = idle ? ` (${(row.paid.p99 / Math.max(idle.paid.p99, 1)).toFixed(2)} × the idle p99 before it; target ≤ 2)` : '';
         if (row.paid.total === 0) {

@@ -119,7 +119,7 @@ export function KeyReveal({
           Use it from an AI agent: MCP clients and Dify, key included
         </summary>
         <div className="border-t border-amber-200 px-4 py-4">
-          <AgentSnippets baseUrl={baseUrl} kbId={kbId} apiKey={apiKey} headingLevel={4} />
+          <AgentSnippets baseUrl={baseUrl} kbId={kbId} question={sampleQuestion ?? 'Your question here'} apiKey={apiKey} headingLevel={4} />
         </div>
       </details>
       <p className="mt-4 text-sm text-slate-800">

@@ -1,13 +1,25 @@
 import { CopyButton } from '@/components/ui/copy-button';
 import { CodeSnippets } from './code-snippets';
-import { buildMcpSnippets, connectorSetup, difyRegistration } from './snippets';
+import { buildMcpSnippets, connectorSetup, difyRegistration, pythonMcpSnippet } from './snippets';
 
 /**
- * How to plug a knowledge base into an AI agent: the MCP client configurations and the Dify registration, with the
- * key itself where the page has it (the key reveal) and a placeholder elsewhere. `headingLevel` keeps the outline
- * right wherever it is placed.
+ * How to plug a knowledge base into an AI agent: the MCP client configurations, the Python MCP client (asking
+ * `question`) and the Dify registration, with the key itself where the page has it (the key reveal) and a placeholder
+ * elsewhere. `headingLevel` keeps the outline right wherever it is placed.
  */
-export function AgentSnippets({ baseUrl, kbId, apiKey, headingLevel = 3 }: { baseUrl: string; kbId: string; apiKey?: string; headingLevel?: 3 | 4 }) {
+export function AgentSnippets({
+  baseUrl,
+  kbId,
+  question,
+  apiKey,
+  headingLevel = 3,
+}: {
+  baseUrl: string;
+  kbId: string;
+  question: string;
+  apiKey?: string;
+  headingLevel?: 3 | 4;
+}) {
   const Heading = headingLevel === 3 ? 'h3' : 'h4';
   const mcp = buildMcpSnippets(baseUrl, kbId, apiKey);
   const dify = difyRegistration(baseUrl, kbId, apiKey);
@@ -36,6 +48,13 @@ export function AgentSnippets({ baseUrl, kbId, apiKey, headingLevel = 3 }: { bas
         </p>
         <div className="mt-3">
           <CodeSnippets snippets={mcp} layout="columns" />
+        </div>
+        <p className="mt-4 max-w-3xl text-sm text-slate-700">
+          From Python, with the official MCP SDK (<code className="text-[13px]">pip install &quot;mcp&gt;=2,&lt;3&quot;</code>): it lists the tools and asks a
+          question, reading the key from <code className="text-[13px]">ALMANAC_API_KEY</code>.
+        </p>
+        <div className="mt-3">
+          <CodeSnippets snippets={[pythonMcpSnippet(baseUrl, kbId, question)]} />
         </div>
       </div>
       <div>

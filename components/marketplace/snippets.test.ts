@@ -8,6 +8,7 @@ import {
   difyRegistration,
   KB_ID_PLACEHOLDER,
   mcpEndpoint,
+  pythonMcpSnippet,
   queryEndpoint,
   searchEndpoint,
 } from './snippets';
@@ -52,6 +53,17 @@ describe('agent snippets: MCP clients and Dify', () => {
     const server = JSON.parse(desktop!.code).mcpServers['almanac-kb_abc123'];
     expect(server.args).toEqual(['-y', 'mcp-remote', 'https://almanac.example.test/kb/kb_AbC123/mcp', '--header', 'Authorization:${ALMANAC_AUTHORIZATION}']);
     expect(server.env).toEqual({ ALMANAC_AUTHORIZATION: 'Bearer alm_sk_test_x' });
+  });
+
+  it('gives the Python MCP client the /mcp endpoint, the key from the environment and the question as a literal', () => {
+    const { id, code } = pythonMcpSnippet('https://almanac.example.test/', 'kb_AbC123', 'What\'s in Article "I"?');
+    expect(id).toBe('python-mcp');
+    expect(code).toContain('URL = "https://almanac.example.test/kb/kb_AbC123/mcp"');
+    expect(code).toContain(`headers = {"Authorization": f"Bearer {os.environ['ALMANAC_API_KEY']}"}`);
+    expect(code).toContain('client.call_tool("ask", {"query": "What\'s in Article \\"I\\"?"})');
+    // mcp 2.x: the headers ride on the httpx2 client; streamable_http_client takes none of its own.
+    expect(code).toContain('streamable_http_client(URL, http_client=http)');
+    expect(code).not.toContain('alm_sk_');
   });
 
   it('uses placeholders when no knowledge base or key is known, left readable (not URL-encoded)', () => {

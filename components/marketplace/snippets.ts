@@ -3,7 +3,7 @@
  * page, the key reveal and /docs, always with this deployment's base URL (lib/platform/base-url.ts).
  */
 export interface Snippet {
-  id: 'curl' | 'typescript' | 'python' | 'python-stream' | 'langchain' | 'mcp' | 'claude-desktop';
+  id: 'curl' | 'typescript' | 'python' | 'python-stream' | 'langchain' | 'mcp' | 'claude-desktop' | 'python-mcp';
   label: string;
   code: string;
 }
@@ -223,6 +223,63 @@ export function buildMcpSnippets(baseUrl: string, kbId: string, apiKey: string =
     { id: 'mcp', label: 'MCP client config', code: JSON.stringify(generic, null, 2) },
     { id: 'claude-desktop', label: 'Claude Desktop config', code: JSON.stringify(claudeDesktop, null, 2) },
   ];
+}
+
+/**
+ * The knowledge base's MCP server from Python with the official SDK, `mcp` 2.x (run as pasted by
+ * test/integration/snippets-run.test.ts). In 2.x the HTTP layer is httpx2 and `streamable_http_client` takes no
+ * headers: the key travels on an `httpx2.AsyncClient` handed to it, and `Client` negotiates the protocol revision
+ * itself. A refused key ends the connection with an HTTP error whose JSON-RPC body carries Almanac's error in
+ * `data`; a refused call (cap, rate limit, a query out of bounds) is a tool result with `is_error` and that body.
+ */
+export function pythonMcpSnippet(baseUrl: string, kbId: string, question: string): Snippet {
+  return {
+    id: 'python-mcp',
+    label: 'Python (mcp 2.x)',
+    code: [
+      `# pip install "mcp>=2,<3"`,
+      `import asyncio`,
+      `import os`,
+      ``,
+      `import httpx2`,
+      `from mcp import Client, MCPError`,
+      `from mcp.client.streamable_http import streamable_http_client`,
+      ``,
+      `URL = ${JSON.stringify(mcpEndpoint(baseUrl, kbId))}`,
+      ``,
+      ``,
+      `async def main() -> None:`,
+      `    headers = {"Authorization": f"Bearer {os.environ['ALMANAC_API_KEY']}"}`,
+      `    async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)) as http:`,
+      `        async with Client(streamable_http_client(URL, http_client=http)) as client:`,
+      `            tools = await client.list_tools()`,
+      `            print("tools:", ", ".join(tool.name for tool in tools.tools))`,
+      `            result = await client.call_tool("ask", {"query": ${JSON.stringify(question)}})`,
+      `    # Read once the connection is closed: an exit inside it would arrive wrapped in exception groups.`,
+      `    if result.is_error:  # a refused call: Almanac's {"error", "message", "request_id"}`,
+      `        raise SystemExit(f"{result.structured_content['error']}: {result.structured_content['message']}")`,
+      `    print(result.structured_content["answer"])`,
+      `    for citation in result.structured_content["citations"]:`,
+      `        print("-", citation["title"])`,
+      ``,
+      ``,
+      `def refusal(exc: BaseException) -> MCPError | None:`,
+      `    """The MCPError inside the exception groups that a failed connection arrives in."""`,
+      `    if isinstance(exc, MCPError):`,
+      `        return exc`,
+      `    return next(filter(None, map(refusal, getattr(exc, "exceptions", ()))), None)`,
+      ``,
+      ``,
+      `try:`,
+      `    asyncio.run(main())`,
+      `except Exception as exc:`,
+      `    error = refusal(exc)`,
+      `    if error is None or not isinstance(error.data, dict):`,
+      `        raise`,
+      `    # A refused key: the JSON-RPC error's data is Almanac's {"error", "message", "request_id"}.`,
+      `    raise SystemExit(f"{error.data['error']}: {error.data['message']}")`,
+    ].join('\n'),
+  };
 }
 
 /**

@@ -1,7 +1,8 @@
 'use client';
 
-import { useActionState, useState } from 'react';
+import { useActionState, useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from './form-state';
@@ -41,8 +42,19 @@ export function BackendForm({
   hasSigningSecret: boolean;
 }) {
   const [state, formAction] = useActionState(action, { fieldErrors: {} });
-  const [infraKey, setInfraKey] = useState(() => (hasInfraKey ? '' : generateSecret('infra_', 32)));
-  const [signingSecret, setSigningSecret] = useState(() => (hasSigningSecret ? '' : generateSecret('whsec_', 40)));
+  const [infraKey, setInfraKey] = useState('');
+  const [signingSecret, setSigningSecret] = useState('');
+  // Generated after hydration, in the browser only: a value drawn during the server render would be sent in the page
+  // and then differ from the one the browser draws while hydrating.
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- once, after hydration: the browser's CSPRNG is there
+    if (!hasInfraKey) setInfraKey((now) => now || generateSecret('infra_', 32));
+    if (!hasSigningSecret) setSigningSecret((now) => now || generateSecret('whsec_', 40));
+  }, [hasInfraKey, hasSigningSecret]);
+  // New secrets generated over stored ones must be shown too, or there is nothing to copy into the endpoint.
+  const [regenerated, setRegenerated] = useState(false);
+  const keyStored = hasInfraKey && !regenerated;
+  const secretStored = hasSigningSecret && !regenerated;
   const e = state.fieldErrors;
   const stored = 'A value is stored. Leave blank to keep it; it is never shown again.';
   const generated = 'Generated in your browser: copy it into your endpoint’s configuration before saving. Shown only until it is saved.';
@@ -68,27 +80,29 @@ export function BackendForm({
       <Field
         label="Infrastructure key"
         name="infraKey"
-        type={hasInfraKey ? 'password' : 'text'}
+        type={keyStored ? 'password' : 'text'}
         autoComplete="off"
         spellCheck={false}
         value={infraKey}
         onChange={(event) => setInfraKey(event.target.value)}
         error={e.infraKey}
-        hint={hasInfraKey ? stored : `Sent as Authorization: Bearer …; at least 16 characters. ${generated}`}
-        required={!hasInfraKey}
+        hint={keyStored ? stored : `Sent as Authorization: Bearer …; at least 16 characters. ${generated}`}
+        required={!keyStored}
       />
+      {!keyStored && infraKey ? <CopyButton value={infraKey} label="Copy the infrastructure key" className="-mt-2" /> : null}
       <Field
         label="Signing secret"
         name="signingSecret"
-        type={hasSigningSecret ? 'password' : 'text'}
+        type={secretStored ? 'password' : 'text'}
         autoComplete="off"
         spellCheck={false}
         value={signingSecret}
         onChange={(event) => setSigningSecret(event.target.value)}
         error={e.signingSecret}
-        hint={hasSigningSecret ? stored : `Signs every call (Almanac-Signature); at least 32 characters. ${generated}`}
-        required={!hasSigningSecret}
+        hint={secretStored ? stored : `Signs every call (Almanac-Signature); at least 32 characters. ${generated}`}
+        required={!secretStored}
       />
+      {!secretStored && signingSecret ? <CopyButton value={signingSecret} label="Copy the signing secret" className="-mt-2" /> : null}
       <div>
         <Button
           variant="secondary"
@@ -96,6 +110,7 @@ export function BackendForm({
           onClick={() => {
             setInfraKey(generateSecret('infra_', 32));
             setSigningSecret(generateSecret('whsec_', 40));
+            setRegenerated(true);
           }}
         >
           {hasInfraKey || hasSigningSecret ? 'Generate new secrets (replaces the stored ones on save)' : 'Generate new secrets'}

@@ -4,7 +4,7 @@ import { flashMessages, type FlashText } from '@/lib/site/flash';
  * What just happened in the publisher console, after a redirect (`?flash=<code>`): a closed set of codes, each with
  * its message, so a crafted link cannot put arbitrary text on a page. Console pages (any engineer's) add codes here.
  */
-export const PUBLISH_FLASH = {
+const PUBLISH_FLASH = {
   profile_created: { tone: 'success', text: 'Your publisher profile is ready. Create your first listing.' },
   profile_saved: { tone: 'success', text: 'Profile saved.' },
   listing_created: { tone: 'success', text: 'Draft created. Add content and at least one plan, then publish it.' },
@@ -48,4 +48,4 @@ export const PUBLISH_FLASH = {
 
 export const publishFlash = flashMessages(PUBLISH_FLASH);
 export type PublishFlashCode = keyof typeof PUBLISH_FLASH;
-export const { withFlash: withPublishFlash, parse: parsePublishFlash } = publishFlash;
+export const { withFlash: withPublishFlash } = publishFlash;

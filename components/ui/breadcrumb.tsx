@@ -6,14 +6,16 @@ export interface Crumb {
   href?: string;
 }
 
-/** The trail above a page's title: links to its parents, then the current page. */
+/**
+ * The trail above a page's title: links to its parents, then the current page. Each separator ends its parent's item,
+ * so a trail that wraps on a phone never starts a line with one.
+ */
 export function Breadcrumb({ items }: { items: Crumb[] }) {
   return (
     <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
       <ol className="flex flex-wrap items-center gap-1.5">
         {items.map((item, index) => (
           <li key={`${index}-${item.label}`} className="flex items-center gap-1.5">
-            {index > 0 && <span aria-hidden="true">/</span>}
             {item.href ? (
               <Link prefetch={false} href={item.href} className="text-brand-700 underline-offset-2 hover:text-slate-900 hover:underline">
                 {item.label}
@@ -23,6 +25,7 @@ export function Breadcrumb({ items }: { items: Crumb[] }) {
                 {item.label}
               </span>
             )}
+            {index < items.length - 1 && <span aria-hidden="true">/</span>}
           </li>
         ))}
       </ol>

@@ -13,7 +13,7 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
  * Runs the operator CLI as `npm run almanac` does (the compiled CLI of a current build, else the source through tsx)
  * against the server's embedded database (it shares it over a local socket).
  */
-export function almanac(args: string[]): string {
+function almanac(args: string[]): string {
   return execFileSync(process.execPath, ['scripts/run.mjs', 'almanac', ...args], {
     cwd: ROOT,
     encoding: 'utf8',

@@ -2,6 +2,7 @@ import { and, arrayContains, asc, eq, inArray, isNull, sql, type AnyColumn, type
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Executor } from '@/db/client';
 import { catalogSearch, catalogWords, knowledgeBases, plans, publishers } from '@/db/schema';
+import { itemAt } from '@/lib/platform/arrays';
 import { CATEGORIES, type Category, type ListingParams } from './params';
 import { getDb } from '@/lib/platform/db';
 import { isCleanId } from '@/lib/platform/text-input';
@@ -140,7 +141,8 @@ export async function resolveListingSearch(executor: Executor, query: string | n
   if (!query) return null;
   const terms = parseSearchTerms(query);
   if (!terms) return { terms: null, prefixStems: [] };
-  const rows = await prefixStemsQuery(executor, terms.words[terms.words.length - 1]);
+  // parseSearchTerms returns null rather than terms without a word.
+  const rows = await prefixStemsQuery(executor, itemAt(terms.words, terms.words.length - 1));
   return { terms, prefixStems: rows.map((r) => r.lexeme) };
 }
 
@@ -432,13 +434,9 @@ export async function getKnowledgeBaseView(id: string, db?: Executor): Promise<K
       select plan_id, count(*)::int as n from subscriptions where kb_id = ${id} and status = 'active'
       group by plan_id order by n desc, plan_id limit 2`)
   ).rows as Array<{ plan_id: string; n: number }>;
+  const [top, runnerUp] = chosen;
   const mostChosenPlanId =
-    chosen.length > 0 &&
-    Number(chosen[0].n) > 0 &&
-    (chosen.length === 1 || Number(chosen[0].n) > Number(chosen[1].n)) &&
-    planRows.some((p) => p.id === chosen[0].plan_id)
-      ? chosen[0].plan_id
-      : null;
+    top && Number(top.n) > 0 && (!runnerUp || Number(top.n) > Number(runnerUp.n)) && planRows.some((p) => p.id === top.plan_id) ? top.plan_id : null;
   return {
     ...toListItem(row as ListRow),
     description: row.description,

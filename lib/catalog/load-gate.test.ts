@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itemAt } from '@/lib/platform/arrays';
 import { GateBusyError, createLoadGate } from './load-gate';
 
 function deferred() {
@@ -13,6 +14,7 @@ describe('createLoadGate', () => {
   it('runs at most `concurrency` tasks at once and the rest in arrival order', async () => {
     const gate = createLoadGate({ concurrency: 2, maxQueue: 10 });
     const releases = Array.from({ length: 5 }, deferred);
+    const release = (i: number) => itemAt(releases, i).resolve();
     const started: number[] = [];
     const runs = releases.map((d, i) =>
       gate.run(async () => {
@@ -24,15 +26,15 @@ describe('createLoadGate', () => {
     await tick();
     expect(started).toEqual([0, 1]);
     expect({ active: gate.active, queued: gate.queued }).toEqual({ active: 2, queued: 3 });
-    releases[1].resolve();
+    release(1);
     await tick();
     expect(started).toEqual([0, 1, 2]);
-    releases[0].resolve();
-    releases[2].resolve();
+    release(0);
+    release(2);
     await tick();
     expect(started).toEqual([0, 1, 2, 3, 4]);
-    releases[3].resolve();
-    releases[4].resolve();
+    release(3);
+    release(4);
     expect(await Promise.all(runs)).toEqual([0, 1, 2, 3, 4]);
     expect({ active: gate.active, queued: gate.queued }).toEqual({ active: 0, queued: 0 });
   });
@@ -67,7 +69,7 @@ describe('createLoadGate with a rest', () => {
       });
     const t0 = Date.now();
     await Promise.all([load(40), load(40), load(0)]);
-    expect(starts[1] - t0).toBeGreaterThanOrEqual(35);
-    expect(starts[2] - t0).toBeGreaterThanOrEqual(75);
+    expect(itemAt(starts, 1) - t0).toBeGreaterThanOrEqual(35);
+    expect(itemAt(starts, 2) - t0).toBeGreaterThanOrEqual(75);
   });
 });

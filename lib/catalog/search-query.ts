@@ -1,4 +1,5 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { itemAt } from '@/lib/platform/arrays';
 
 /**
  * Turns free text typed by a user into a safe PostgreSQL full-text query for the `almanac` (stemmed, accent-folding)
@@ -82,7 +83,7 @@ export function parseSearchTerms(text: string | null | undefined): SearchTerms |
   const words = extractSearchWords(normalised);
   if (words.length === 0) return null;
   const quoted = words.map(quote);
-  const lastQuoted = quoted[quoted.length - 1];
+  const lastQuoted = itemAt(quoted, quoted.length - 1);
   // Words typed in capitals, found the way extractSearchWords finds words but before folding the case away.
   const typedInCapitals = new Set(
     [...normalised.normalize('NFKD').replace(COMBINING_MARK, '').matchAll(WORD)]
@@ -153,7 +154,7 @@ export function anyWordTsquery(terms: SearchTerms, prefixStems: string[] = []): 
     ...capitalWords(terms),
     lastWordTsquery(terms, prefixStems),
   ];
-  return parts.length === 1 ? parts[0] : sql`(${sql.join(parts, sql` || `)})`;
+  return parts.length === 1 ? itemAt(parts, 0) : sql`(${sql.join(parts, sql` || `)})`;
 }
 
 /** `vector @@ tsquery` for a tsvector column such as `catalog_search.search_vector` or `chunks.search_vector`. */

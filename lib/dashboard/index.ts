@@ -1,2 +1,2 @@
 /** The buyer's dashboard pages, each read in one call from the domains it shows. Public surface. */
-export { loadSubscriptionPage, type SubscriptionPage } from './subscription-page';
+export { loadSubscriptionPage } from './subscription-page';

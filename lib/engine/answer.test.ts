@@ -3,7 +3,7 @@ import { composeExtractiveAnswer, NO_ANSWER_TEXT } from './answer';
 import { judgeAnswerable } from './answerable';
 import { analyseQuestion } from './question';
 import { rankSentences, selectSentences } from './sentence-ranker';
-import type { QueryTerm, RetrievedChunk } from './retrieval';
+import type { QueryTerm, RetrievedChunk } from './types';
 
 /** The statements chosen for a question, as the composer chooses them once the gate has let it through. */
 function select(terms: QueryTerm[], passages: RetrievedChunk[], query = '') {
@@ -124,7 +124,7 @@ describe('extractive answers', () => {
     const answer = composeExtractiveAnswer('Which Supreme Court case established judicial review?', caseTerms, passages);
     expect(answer.answer.startsWith('Marbury v. Madison (1803): The case established judicial review. [1]')).toBe(true);
     // The excerpt runs from the label to the sentence: verbatim, and it shows where the name comes from.
-    expect(answer.citations[0].excerpt).toBe(
+    expect(answer.citations[0]?.excerpt).toBe(
       'Marbury v. Madison (1803). Marbury had been appointed a justice of the peace. The case established judicial review.',
     );
   });
@@ -240,7 +240,7 @@ describe('extractive answers', () => {
       }),
     ];
     const answer = composeExtractiveAnswer('Does pretreatment with statins improve clinical outcome after stroke?', studyTerms, passages);
-    expect(answer.citations[0].document_id).toBe('doc_statins');
+    expect(answer.citations[0]?.document_id).toBe('doc_statins');
     expect(answer.answer).not.toContain('IVF');
   });
 
@@ -257,13 +257,13 @@ describe('extractive answers', () => {
       chunk(1, 'Glacier retreat is measured in three ways:\n\nRepeat photography.\n\nGPS stakes drilled into the ice.\n\nSatellite altimetry.', 5),
     ];
     const [first] = select(terms, passages);
-    expect(first.text).toBe('Glacier retreat is measured in three ways:\n\nRepeat photography.\n\nGPS stakes drilled into the ice.\n\nSatellite altimetry.');
+    expect(first?.text).toBe('Glacier retreat is measured in three ways:\n\nRepeat photography.\n\nGPS stakes drilled into the ice.\n\nSatellite altimetry.');
   });
 
   it('quantity questions prefer the sentence with a number', () => {
     const passages = [chunk(1, 'The glacier retreat rate is monitored by the survey team using stakes. The glacier retreat reached 30 metres in 2022.', 5)];
     const [first] = select(terms, passages, 'How many metres did the glacier retreat?');
-    expect(first.text).toBe('The glacier retreat reached 30 metres in 2022.');
+    expect(first?.text).toBe('The glacier retreat reached 30 metres in 2022.');
   });
 
   it("a table's header row is the context of its rows, never the answer", () => {
@@ -280,7 +280,7 @@ describe('extractive answers', () => {
       chunk(1, 'Every taxi ride costs $3.50 to start plus $2.20 for each kilometre of the ride. The fare for 12 kilometres costs $29.90 in all.', 5),
     ];
     const [first] = select(rideTerms, passages, 'How much does a ride of 12 kilometres cost?');
-    expect(first.text).toBe('The fare for 12 kilometres costs $29.90 in all.');
+    expect(first?.text).toBe('The fare for 12 kilometres costs $29.90 in all.');
   });
 
   it('a statement that carries the number asked for may answer the sentence before it without repeating its words', () => {
@@ -328,7 +328,7 @@ describe('extractive answers', () => {
     expect(answer.answer.startsWith('The following are not reasons to withhold vaccines: Mild acute illness, such as a cold')).toBe(true);
     expect(answer.answer.match(/The following are not reasons/g)).toHaveLength(1);
     // The excerpt runs from the introduction to the item, verbatim.
-    expect(answer.citations[0].excerpt).toBe(content.slice(content.indexOf('The following'), content.indexOf('\nCurrent')));
+    expect(answer.citations[0]?.excerpt).toBe(content.slice(content.indexOf('The following'), content.indexOf('\nCurrent')));
   });
 
   it('a table row is shown with its columns named, its excerpt still the verbatim row', () => {
@@ -337,7 +337,7 @@ describe('extractive answers', () => {
       'Category; Systolic (mm Hg); ; Diastolic (mm Hg)\nStage 1 hypertension; 130–139; or; 80–89\nStage 2 hypertension; 140 or higher; or; 90 or higher';
     const answer = composeExtractiveAnswer('What reading counts as stage 2 hypertension?', t, [chunk(1, content, 9)]);
     expect(answer.answer.startsWith('Category: Stage 2 hypertension; Systolic (mm Hg): 140 or higher; or; Diastolic (mm Hg): 90 or higher [1]')).toBe(true);
-    expect(answer.citations[0].excerpt).toBe('Stage 2 hypertension; 140 or higher; or; 90 or higher');
+    expect(answer.citations[0]?.excerpt).toBe('Stage 2 hypertension; 140 or higher; or; 90 or higher');
   });
 
   it('a statement that opens with its own label is not prefixed with it again', () => {

@@ -1,8 +1,9 @@
 import type { Citation, QueryAnswer } from '@/lib/query-answer';
+import { itemAt } from '@/lib/platform/arrays';
 import { fallbackLexicon, analyseQuestion, type Lexicon, type Question } from './question';
 import { judgeAnswerable, type ReaderModel } from './answerable';
 import type { SearchLanguage } from './language';
-import type { QueryTerm, RetrievedChunk } from './retrieval';
+import type { QueryTerm, RetrievedChunk } from './types';
 import { MAX_EXCERPT_CHARS, PASSAGES_READ, selectSentences } from './sentence-ranker';
 import { countTokens } from './tokens';
 
@@ -64,12 +65,13 @@ export function composeExtractiveAnswer(
   const parts: string[] = [];
   let shownContext: string | null = null;
   for (const s of sentences) {
-    const p = read[s.passage];
+    const p = itemAt(read, s.passage);
     const excerpt = clipExcerpt(p.content.slice(s.excerpt.start, s.excerpt.end));
     // One passage is cited once: a statement whose excerpt lies within another's (or holds it) shares its citation,
     // which keeps the longer excerpt.
     let index = citations.findIndex((c) => c.document_id === p.documentId && c.page === p.page && (c.excerpt.includes(excerpt) || excerpt.includes(c.excerpt)));
-    if (index >= 0 && excerpt.length > citations[index].excerpt.length) citations[index] = { ...citations[index], excerpt };
+    const shared = citations[index];
+    if (shared && excerpt.length > shared.excerpt.length) citations[index] = { ...shared, excerpt };
     if (index < 0) {
       citations.push({ document_id: p.documentId, title: p.documentTitle, excerpt, page: p.page });
       index = citations.length - 1;

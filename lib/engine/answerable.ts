@@ -36,7 +36,7 @@ export function judgeAnswerable(
 ): Judgement {
   const read = passages.slice(0, PASSAGES_READ);
   const ranked = rankSentences(q, read, model.sentenceWeights);
-  return { answerable: ranked.length > 0 && isRelevant(q, read, ranked[0].score, model.gate, gateThreshold), ranked };
+  return { answerable: ranked[0] !== undefined && isRelevant(q, read, ranked[0].score, model.gate, gateThreshold), ranked };
 }
 
 /** The question as the reader sees it, with the words of the passages read stemmed by the knowledge base (one round trip). */

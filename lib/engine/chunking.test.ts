@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itemAt } from '@/lib/platform/arrays';
 import { CHUNK_MAX_CHARS, CHUNK_MAX_WORDS, chunkDocument } from './chunking';
 import { pageText, type ParsedDocument } from './parsers';
 import { countWords } from './text';
@@ -11,7 +12,7 @@ function doc(pages: Array<{ page: number | null; blocks: Array<['h' | 'p', strin
     title: 'Doc',
     format: 'markdown',
     mimeType: 'text/markdown',
-    pageCount: pages[0].page === null ? null : pages.length,
+    pageCount: pages[0]?.page === null ? null : pages.length,
     pages: pages.map((p) => ({
       page: p.page,
       blocks: p.blocks.map(([k, text, level]) => ({
@@ -38,7 +39,7 @@ describe('chunkDocument', () => {
       },
     ]);
     const chunks = chunkDocument(d);
-    const text = pageText(d.pages[0]);
+    const text = pageText(itemAt(d.pages, 0));
     expect(chunks.length).toBeGreaterThan(4);
     for (const c of chunks) {
       expect(text.slice(c.start, c.end)).toBe(c.content);
@@ -94,8 +95,8 @@ describe('chunkDocument', () => {
     const chunks = chunkDocument(d);
     expect(chunks.length).toBeGreaterThan(2);
     for (let i = 1; i < chunks.length; i++) {
-      const lastOfPrevious = chunks[i - 1].content.split(/(?<=\.) /).pop()!;
-      expect(chunks[i].content.startsWith(lastOfPrevious)).toBe(true);
+      const lastOfPrevious = chunks[i - 1]!.content.split(/(?<=\.) /).pop()!;
+      expect(chunks[i]!.content.startsWith(lastOfPrevious)).toBe(true);
     }
   });
 

@@ -1,3 +1,4 @@
+import { itemAt } from '@/lib/platform/arrays';
 import { pageText, type ParsedDocument } from './parsers';
 import { countWords, splitSentences } from './text';
 
@@ -82,7 +83,7 @@ function paragraphUnits(text: string, offset: number): Unit[] {
     }
     flush();
   }
-  if (units.length) units[0].paragraphStart = true;
+  if (units[0]) units[0].paragraphStart = true;
   return units;
 }
 
@@ -90,29 +91,30 @@ function groupUnits(units: Unit[]): Array<{ start: number; end: number; words: n
   const groups: Array<{ start: number; end: number; words: number; first: number; last: number }> = [];
   // Words from each unit to the section's end: the tail test below stays linear on a section of many units.
   const wordsFrom = new Array<number>(units.length + 1).fill(0);
-  for (let k = units.length - 1; k >= 0; k--) wordsFrom[k] = wordsFrom[k + 1] + units[k].words;
-  const fits = (from: number, to: number) => units[to].end - units[from].start <= CHUNK_MAX_CHARS;
+  for (let k = units.length - 1; k >= 0; k--) wordsFrom[k] = itemAt(wordsFrom, k + 1) + itemAt(units, k).words;
+  const fits = (from: number, to: number) => itemAt(units, to).end - itemAt(units, from).start <= CHUNK_MAX_CHARS;
   let i = 0;
   while (i < units.length) {
     let j = i;
     let words = 0;
     while (j < units.length) {
-      const u = units[j];
+      const u = units[j]!;
       if (words > 0 && (words + u.words > CHUNK_MAX_WORDS || !fits(i, j))) break;
       words += u.words;
       j++;
-      if (words >= CHUNK_TARGET_WORDS && (j >= units.length || units[j].paragraphStart || words >= CHUNK_TARGET_WORDS + 60)) break;
+      if (words >= CHUNK_TARGET_WORDS && (j >= units.length || units[j]!.paragraphStart || words >= CHUNK_TARGET_WORDS + 60)) break;
     }
-    const tail = wordsFrom[j];
+    const tail = itemAt(wordsFrom, j);
     if (j < units.length && tail < CHUNK_MIN_TAIL_WORDS && words + tail <= CHUNK_MAX_WORDS && fits(i, units.length - 1)) {
       words += tail;
       j = units.length;
     }
-    groups.push({ start: units[i].start, end: units[j - 1].end, words, first: i, last: j - 1 });
+    // j > i here: the inner loop always takes the unit at i.
+    groups.push({ start: itemAt(units, i).start, end: itemAt(units, j - 1).end, words, first: i, last: j - 1 });
     if (j >= units.length) break;
     // Overlap: the next chunk starts with this chunk's last sentence when it is short and not the only one.
-    const last = units[j - 1];
-    i = j - 1 > i && last.words <= OVERLAP_MAX_WORDS && last.words + units[j].words <= CHUNK_MAX_WORDS && fits(j - 1, j) ? j - 1 : j;
+    const last = itemAt(units, j - 1);
+    i = j - 1 > i && last.words <= OVERLAP_MAX_WORDS && last.words + itemAt(units, j).words <= CHUNK_MAX_WORDS && fits(j - 1, j) ? j - 1 : j;
   }
   return groups;
 }
@@ -139,7 +141,7 @@ export function chunkDocument(doc: ParsedDocument): DraftChunk[] {
     for (const block of page.blocks) {
       if (block.kind === 'heading') {
         flush();
-        while (stack.length && stack[stack.length - 1].level >= block.level) stack.pop();
+        while ((stack.at(-1)?.level ?? -Infinity) >= block.level) stack.pop();
         stack.push({ level: block.level, text: block.text });
         sectionHeading = headingPath();
       } else {

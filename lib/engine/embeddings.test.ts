@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { embedTexts, EmbeddingsError, realArrayLiteral, type EmbeddingsConfig } from './embeddings';
-import { fuseRanks, lexicalLead, type RetrievedChunk } from './retrieval';
+import { fuseRanks, lexicalLead } from './retrieval';
+import type { RetrievedChunk } from './types';
 
 let server: Server | undefined;
 

@@ -1,6 +1,6 @@
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
-import type { QueryVector } from './retrieval';
+import type { QueryVector } from './types';
 
 /**
  * Optional hybrid retrieval (docs/api.md §8.1): an OpenAI-compatible `/embeddings` endpoint (plain fetch) turns chunk
@@ -94,6 +94,7 @@ export async function questionVector(
 ): Promise<QueryVector | undefined> {
   try {
     const [values] = await embedTexts(config, [question], context.signal);
+    if (!values) throw new Error('the embeddings service returned no vector');
     return { model: config.model, values };
   } catch (error) {
     if (context.signal?.aborted) throw error;

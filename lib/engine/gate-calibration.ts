@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
+import { itemAt } from '@/lib/platform/arrays';
 import { READER_MODEL, readQuestion, type ReaderModel } from './answerable';
 import { BACK_MATTER_SPARE, withoutBackMatter } from './back-matter';
 import { OFF_TOPIC_QUESTIONS, type OffTopicQuestion } from './off-topic-questions';
@@ -41,7 +42,7 @@ export async function calibratedThreshold(db: Executor, kbId: string, model: Rea
     }
     const q = await readQuestion(db, question, result);
     const ranked = rankSentences(q, result.chunks, model.sentenceWeights);
-    const score = ranked.length ? relevanceScore(q, result.chunks, ranked[0].score, model.gate) : -Infinity;
+    const score = ranked[0] ? relevanceScore(q, result.chunks, ranked[0].score, model.gate) : -Infinity;
     if (score === null) return null;
     scores.push({ domain, score });
   }
@@ -71,7 +72,7 @@ export function thresholdFromScores(scores: readonly CalibrationScore[], shipped
     .map((s) => s.score)
     .sort((a, b) => a - b);
   // Just above the score of the question at the share: that question and every one below it are refused.
-  const at = kept[Math.min(kept.length - 1, Math.floor(CALIBRATION_SHARE * kept.length))] + 1e-6;
+  const at = itemAt(kept, Math.min(kept.length - 1, Math.floor(CALIBRATION_SHARE * kept.length))) + 1e-6;
   // Rounded up, so that the question at the share stays below it.
   const threshold = Math.min(CALIBRATION_CAP, Math.max(shipped, Math.ceil(at * 1e4) / 1e4));
   return threshold > shipped ? threshold : null;

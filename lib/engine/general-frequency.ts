@@ -41,6 +41,12 @@ export function generalRarity(word: string): number {
   return Math.log((Math.exp(table.maxInformation) + 1) / (count + 1)) / table.maxInformation;
 }
 
+/** Whether general English uses the word at all (a folded word the table holds). */
+export function isGeneralEnglish(word: string): boolean {
+  table ??= load();
+  return table.counts.has(word);
+}
+
 /**
  * How much more often a knowledge base uses a word than general English does, in natural-log units: the log of the
  * share of its chunks holding the word over the word's general frequency (both smoothed). Positive for the words a

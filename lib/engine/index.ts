@@ -10,7 +10,8 @@ import { embeddingsConfig, questionVector, type EmbeddingsConfig } from './embed
 import { composeLlmAnswer, LLM_PASSAGES, StreamBroken, streamLlmAnswer, type LlmConfig } from './llm';
 import { searchChunks } from './retrieval';
 
-export type { QueryTerm, RetrievedChunk, SearchResult } from './retrieval';
+export type { SearchResult } from './retrieval';
+export type { QueryTerm, RetrievedChunk } from './types';
 export { searchChunks } from './retrieval';
 export { embeddingsConfig, embedTexts, EmbeddingsError, type EmbeddingsConfig } from './embeddings';
 export { findPassages, type Passage } from './passages';

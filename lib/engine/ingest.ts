@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
+import { itemAt } from '@/lib/platform/arrays';
 import { embeddingsConfig, embedTexts, realArrayLiteral, type EmbeddingsConfig } from './embeddings';
 import type { DraftChunk } from './chunking';
 import { checkedSearchConfig, searchConfigFor, type SearchConfig } from './language';
@@ -50,7 +51,7 @@ export function documentIdFor(kbId: string, sourceName: string): string {
   const digest = createHash('sha256').update(`${kbId}\u0000${sourceName}`).digest();
   const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
   let id = '';
-  for (let i = 0; i < 16; i++) id += alphabet[digest[i] % 62];
+  for (const byte of digest.subarray(0, 16)) id += alphabet.charAt(byte % 62);
   return `doc_${id}`;
 }
 
@@ -115,7 +116,7 @@ async function embedDrafts(config: EmbeddingsConfig | null, drafts: DraftChunk[]
 async function insertEmbeddings(tx: Executor, kbId: string, documentId: string, model: string, drafts: DraftChunk[], vectors: number[][]): Promise<void> {
   const BATCH = 200;
   for (let i = 0; i < drafts.length; i += BATCH) {
-    const batch = drafts.slice(i, i + BATCH).map((d, k) => ({ ordinal: d.ordinal, embedding: realArrayLiteral(vectors[i + k]) }));
+    const batch = drafts.slice(i, i + BATCH).map((d, k) => ({ ordinal: d.ordinal, embedding: realArrayLiteral(itemAt(vectors, i + k)) }));
     await tx.execute(sql`
       insert into chunk_embeddings (chunk_id, kb_id, model, embedding)
       select c.id, ${kbId}, ${model}, x.embedding::real[]
@@ -161,7 +162,7 @@ async function applyDocumentStats(tx: Executor, kbId: string, documentId: string
  */
 async function lockKnowledgeBase(tx: Executor, kbId: string, options: { adoptLanguage?: boolean } = {}): Promise<SearchConfig | null> {
   const kb = rows<{ language: string }>(await tx.execute(sql`select language from knowledge_bases where id = ${kbId}`));
-  if (kb.length === 0) return null;
+  if (!kb[0]) return null;
   const current = searchConfigFor(kb[0].language);
   await tx.execute(sql`insert into kb_index_stats (kb_id, search_config) values (${kbId}, ${current}) on conflict (kb_id) do nothing`);
   const stats = rows<{ search_config: string; chunk_count: number }>(
@@ -208,9 +209,10 @@ async function indexingConfig(db: Executor, kbId: string): Promise<SearchConfig 
       select k.language, s.search_config, s.chunk_count from knowledge_bases k left join kb_index_stats s on s.kb_id = k.id
       where k.id = ${kbId}`),
   );
-  if (found.length === 0) return null;
-  if (found[0].search_config === null || Number(found[0].chunk_count ?? 0) === 0) return searchConfigFor(found[0].language);
-  return checkedSearchConfig(found[0].search_config);
+  const kb = found[0];
+  if (!kb) return null;
+  if (kb.search_config === null || Number(kb.chunk_count ?? 0) === 0) return searchConfigFor(kb.language);
+  return checkedSearchConfig(kb.search_config);
 }
 
 /**
@@ -221,14 +223,14 @@ async function indexingConfig(db: Executor, kbId: string): Promise<SearchConfig 
 async function stageChunks(db: Executor, kbId: string, sourceName: string, drafts: IndexedChunk[]): Promise<Staged | null> {
   const row = rows<{ id: string }>(await db.execute(sql`select id from documents where kb_id = ${kbId} and source_name = ${sourceName}`));
   const config = await indexingConfig(db, kbId);
-  if (row.length === 0 || !config) return null;
+  if (!row[0] || !config) return null;
   const staged = { stage: `staging:${randomUUID()}`, documentId: row[0].id, config };
   try {
     for (let i = 0; i < drafts.length;) {
       let end = i + 1;
-      let characters = drafts[i].content.length;
-      while (end < drafts.length && end - i < STAGE_BATCH && characters + drafts[end].content.length <= STAGE_BATCH_CHARACTERS) {
-        characters += drafts[end++].content.length;
+      let characters = itemAt(drafts, i).content.length;
+      while (end < drafts.length && end - i < STAGE_BATCH && characters + itemAt(drafts, end).content.length <= STAGE_BATCH_CHARACTERS) {
+        characters += itemAt(drafts, end++).content.length;
       }
       await insertChunks(db, staged.stage, staged.documentId, drafts.slice(i, end), config);
       await new Promise((resolve) => setImmediate(resolve));

@@ -20,7 +20,7 @@ const BY_CONFIG = new Map<string, { language: SearchLanguage; stopWords: string 
 
 /** The language of a BCP 47 tag (`es`, `es-MX`, `de-AT`…) that has its own stemming, else English. */
 export function searchLanguage(tag: string | null | undefined): SearchLanguage {
-  const primary = (tag ?? '').trim().toLowerCase().split(/[-_]/)[0];
+  const primary = (tag ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
   return primary in SEARCH_CONFIGS ? (primary as SearchLanguage) : 'en';
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildMessages, parseCitationMarkers } from './llm';
-import type { RetrievedChunk } from './retrieval';
+import type { RetrievedChunk } from './types';
 
 describe('parseCitationMarkers', () => {
   it.each([
@@ -27,7 +27,7 @@ describe('buildMessages', () => {
       score: 1,
     });
     const [system, user] = buildMessages('Why?', [p(1, 4), p(2, null)]);
-    expect(system.role).toBe('system');
-    expect(user.content).toBe('Passages:\n\n[1] Doc 1 (page 4) — H\nContent 1.\n\n[2] Doc 2 — H\nContent 2.\n\nQuestion: Why?');
+    expect(system?.role).toBe('system');
+    expect(user?.content).toBe('Passages:\n\n[1] Doc 1 (page 4) — H\nContent 1.\n\n[2] Doc 2 — H\nContent 2.\n\nQuestion: Why?');
   });
 });

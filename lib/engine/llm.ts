@@ -1,8 +1,9 @@
 import { createParser } from 'eventsource-parser';
 import type { AnswerProgress, Citation, QueryAnswer } from '@/lib/query-answer';
+import { capture, itemAt } from '@/lib/platform/arrays';
 import { NO_ANSWER_TEXT } from './answer';
 import { chunkSentences } from './paragraphs';
-import type { RetrievedChunk } from './retrieval';
+import type { RetrievedChunk } from './types';
 import { countTokens } from './tokens';
 
 /**
@@ -46,7 +47,7 @@ export function buildMessages(query: string, passages: RetrievedChunk[]): Array<
 export function parseCitationMarkers(text: string, passageCount: number): number[] {
   const cited: number[] = [];
   for (const group of text.matchAll(/\[(\d+(?:\s*[,;]\s*\d+)*)\]/g)) {
-    for (const raw of group[1].split(/[,;]/)) {
+    for (const raw of capture(group, 1).split(/[,;]/)) {
       const n = Number(raw.trim());
       if (Number.isInteger(n) && n >= 1 && n <= passageCount && !cited.includes(n)) cited.push(n);
     }
@@ -132,7 +133,7 @@ function checkedAnswer(content: string, passages: RetrievedChunk[], tokensUsed: 
     return mapped.length ? `[${mapped.join(', ')}]` : '';
   });
   const citations: Citation[] = cited.map((n) => {
-    const p = passages[n - 1];
+    const p = itemAt(passages, n - 1);
     return { document_id: p.documentId, title: p.documentTitle, excerpt: excerptFor(p, text), page: p.page };
   });
   return { answer: answer.replace(/\s+([.,;:])/g, '$1').trim(), citations, tokens_used: tokensUsed };

@@ -1,3 +1,4 @@
+import { capture } from '@/lib/platform/arrays';
 /**
  * The numbers a question gives and whether a statement speaks of the same instance: "a sample of 1,000 people" →
  * "a sample of 1,000 gives…", "older than seventy" → "adults over 70", "an upper arm of 40 cm" → "Arm circumference
@@ -138,8 +139,8 @@ const RANGE = new RegExp(`(\\d+(?:[.,]\\d+)*)\\s*(?:${DASH}|to|and|a|bis|à|et)\
 function rangesIn(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   for (const m of text.matchAll(RANGE)) {
-    const low = parseDigits(m[1]);
-    const high = parseDigits(m[2]);
+    const low = parseDigits(capture(m, 1));
+    const high = parseDigits(capture(m, 2));
     if (low !== null && high !== null && low < high) out.push([low, high]);
   }
   return out;

@@ -1,3 +1,4 @@
+import { capture } from '@/lib/platform/arrays';
 import { countWords, splitSentences, type Span } from './text';
 
 /** A chunk read as paragraphs of sentences, with table rows and paragraph labels ("Senator:") recognised. */
@@ -67,14 +68,15 @@ const LABEL_CONNECTORS = new Set([
 /** "Senator: at least 30…" → "Senator"; "Marbury v. Madison (1803). William…" → "Marbury v. Madison (1803)". */
 function paragraphLabel(text: string, first: Span | undefined, sentenceCount: number): { text: string; end: number } | null {
   const colon = /^([^:.!?\n]{2,60}):\s+\S/.exec(text);
-  if (colon && countWords(colon[1]) <= 6) return { text: colon[1].trim(), end: colon[1].length + 1 };
+  const label = colon && capture(colon, 1);
+  if (label && countWords(label) <= 6) return { text: label.trim(), end: label.length + 1 };
   if (!first || sentenceCount < 2) return null;
   const sentence = text.slice(first.start, first.end);
   const words = sentence
     .replace(/[.!?]+$/, '')
     .split(/\s+/)
     .filter(Boolean);
-  if (words.length === 0 || words.length > 8) return null;
+  if (words[0] === undefined || words.length > 8) return null;
   const titled = words.filter((w) => /^[\p{Lu}\p{N}(§]/u.test(w) || LABEL_CONNECTORS.has(w.toLowerCase())).length;
   if (titled < words.length || !/^\p{Lu}/u.test(words[0])) return null;
   return { text: sentence.replace(/[.:]+$/, '').trim(), end: first.end };

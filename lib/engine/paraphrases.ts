@@ -52,7 +52,7 @@ const GROUPS: readonly string[] = [
 const PARAPHRASES = new Map<string, Set<string>>();
 for (const group of GROUPS) {
   const entries = group.split(',').map((e) => e.trim().split(' ').map(lightStem));
-  const single = entries.filter((e) => e.length === 1).map((e) => e[0]);
+  const single = entries.flatMap((e) => (e.length === 1 ? e : []));
   for (const entry of entries) {
     for (const s of entry) {
       const set = PARAPHRASES.get(s) ?? new Set<string>();

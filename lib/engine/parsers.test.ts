@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itemAt } from '@/lib/platform/arrays';
 import {
   decodeText,
   detectFormat,
@@ -38,7 +39,7 @@ describe('Markdown', () => {
   it('headings, lists, tables, code fences', () => {
     const d = parseMarkdown('# T\n\nPara one\ncontinues.\n\n## H\n\n1. first\n2. second\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode line\n```\n', 'x.md');
     expect(d.title).toBe('T');
-    expect(d.pages[0].blocks).toEqual([
+    expect(d.pages[0]?.blocks).toEqual([
       { kind: 'heading', level: 1, text: 'T' },
       { kind: 'paragraph', level: 0, text: 'Para one continues.' },
       { kind: 'heading', level: 2, text: 'H' },
@@ -51,12 +52,12 @@ describe('Markdown', () => {
   });
   it('a table keeps its empty cells, so that every row lines up with its header', () => {
     const d = parseMarkdown('| Category | Systolic | | Diastolic |\n|---|---|---|---|\n| Stage 2 | 140 or higher | or | 90 or higher |\n| | | | |\n', 'x.md');
-    expect(d.pages[0].blocks).toEqual([
+    expect(d.pages[0]?.blocks).toEqual([
       { kind: 'paragraph', level: 0, text: 'Category; Systolic; ; Diastolic' },
       { kind: 'paragraph', level: 0, text: 'Stage 2; 140 or higher; or; 90 or higher' },
     ]);
     const h = parseHtml('<table><tr><th>Name</th><th></th><th>Value</th></tr><tr><td>A</td><td>or</td><td>1</td></tr></table>', 'x.html');
-    expect(h.pages[0].blocks.map((b) => b.text)).toEqual(['Name; ; Value', 'A; or; 1']);
+    expect(h.pages[0]?.blocks.map((b) => b.text)).toEqual(['Name; ; Value', 'A; or; 1']);
   });
   it('a file without text is refused', () => {
     expect(() => parseMarkdown('# Only a title\n', 'x.md')).toThrow(ParseError);
@@ -68,16 +69,16 @@ describe('plain text', () => {
     const first = 'Almanac answers questions from the documents of a knowledge base and cites the passages it used, page by page.';
     const d = parsePlainText(`${first}\nIt keeps every excerpt verbatim.\n\nSECOND PART\n\nMore text here.\n`, 'release-notes_2026.txt');
     expect(d.title).toBe('Release Notes 2026');
-    expect(pageText(d.pages[0])).toContain(first);
+    expect(pageText(itemAt(d.pages, 0))).toContain(first);
     const short = parsePlainText('Fees are due on the first day of each month.\n\nLate fees apply after ten days.\n', 'fees.txt');
     expect(short.title).toBe('Fees');
-    expect(pageText(short.pages[0])).toContain('Fees are due on the first day of each month.');
+    expect(pageText(itemAt(short.pages, 0))).toContain('Fees are due on the first day of each month.');
   });
 
   it('title from the first line; headings by shape', () => {
     const d = parsePlainText('My Title\n\nINTRODUCTION\n\nFirst paragraph here.\nSame paragraph.\n\nNot a heading because it ends with a period.\n', 'x.txt');
     expect(d.title).toBe('My Title');
-    expect(d.pages[0].blocks.map((b) => [b.kind, b.text])).toEqual([
+    expect(d.pages[0]?.blocks.map((b) => [b.kind, b.text])).toEqual([
       ['heading', 'My Title'],
       ['heading', 'INTRODUCTION'],
       ['paragraph', 'First paragraph here. Same paragraph.'],
@@ -90,7 +91,7 @@ describe('plain text', () => {
       'Guide\n\nTreatment threshold\nTreat when the average reading stays at 140/90 or above on two visits.\n\nThe committee met in\nMarch to decide the thresholds for older adults.\n',
       'guide.txt',
     );
-    expect(d.pages[0].blocks.map((b) => [b.kind, b.text])).toEqual([
+    expect(d.pages[0]?.blocks.map((b) => [b.kind, b.text])).toEqual([
       ['heading', 'Guide'],
       ['heading', 'Treatment threshold'],
       ['paragraph', 'Treat when the average reading stays at 140/90 or above on two visits.'],
@@ -112,7 +113,7 @@ describe('HTML', () => {
       'x.html',
     );
     expect(d.title).toBe('T');
-    expect(d.pages[0].blocks.map((b) => b.text)).toEqual(['T', 'Fish & chips now.', 'Outer', 'Inner one', 'Footer text.']);
+    expect(d.pages[0]?.blocks.map((b) => b.text)).toEqual(['T', 'Fish & chips now.', 'Outer', 'Inner one', 'Footer text.']);
   });
 });
 
@@ -126,25 +127,25 @@ describe('PDF', () => {
     const d = await parsePdf(bytes, 'r.pdf');
     expect(d.title).toBe('Report Title');
     expect(d.pageCount).toBe(2);
-    expect(d.pages[0].blocks.map((b) => [b.kind, b.text])).toEqual([
+    expect(d.pages[0]?.blocks.map((b) => [b.kind, b.text])).toEqual([
       ['heading', 'Report Title'],
       ['paragraph', 'First page text.'],
       ['heading', 'Section A'],
       ['paragraph', 'Alpha paragraph one.'],
       ['paragraph', 'Alpha paragraph two.'],
     ]);
-    expect(pageText(d.pages[1])).toBe('Section B\n\nBeta text on page two.');
+    expect(pageText(itemAt(d.pages, 1))).toBe('Section B\n\nBeta text on page two.');
   });
 
   it('long paragraphs wrapped over many lines come back as one paragraph', async () => {
     const long = Array.from({ length: 40 }, (_, i) => `Clause ${i} applies.`).join(' ');
     const d = await parsePdf(await renderPdfFromSource(parsePdfSource(`# T\n${long}`)), 't.pdf');
-    expect(d.pages[0].blocks[1]).toEqual({ kind: 'paragraph', level: 0, text: long });
+    expect(d.pages[0]?.blocks[1]).toEqual({ kind: 'paragraph', level: 0, text: long });
   });
 
   it('characters outside the standard font encoding are replaced, never fatal', async () => {
     const d = await parsePdf(await renderPdfFromSource(parsePdfSource('# T\nIf x ≥ 2 then √x is real – and “quotes” stay.')), 't.pdf');
-    expect(pageText(d.pages[0])).toContain('If x >= 2 then sqrtx is real – and “quotes” stay.');
+    expect(pageText(itemAt(d.pages, 0))).toContain('If x >= 2 then sqrtx is real – and “quotes” stay.');
   });
 
   it('rejects bytes that are not a PDF', async () => {
@@ -214,6 +215,6 @@ describe('text encodings', () => {
   it('a Latin-1 text file parses with its accents', async () => {
     const d = await parseSource('text', latin1('Café Guide\n\nThe café on the corner serves a bica for one euro.\n'), 'cafe.txt');
     expect(d.title).toBe('Café Guide');
-    expect(pageText(d.pages[0])).toContain('The café on the corner');
+    expect(pageText(itemAt(d.pages, 0))).toContain('The café on the corner');
   });
 });

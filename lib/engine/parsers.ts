@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { parseDocument, DomUtils } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
+import { capture, itemAt } from '@/lib/platform/arrays';
 import { normalizeWhitespace } from './text';
 
 /**
@@ -197,15 +198,16 @@ function looksLikeTitle(line: string, next: string | undefined): boolean {
 function leadsParagraph(line: string, next: string): boolean {
   const words = line.split(/\s+/);
   if (words.length > 8 || /[.,;:!?…\-–]$/.test(line) || !/^[\p{Lu}\p{N}]/u.test(line) || !/^[\p{Lu}]/u.test(next)) return false;
-  if (SMALL_WORDS.has(words[words.length - 1].toLowerCase())) return false;
+  if (SMALL_WORDS.has((words.at(-1) ?? '').toLowerCase())) return false;
   return line.length <= next.length * 0.6;
 }
 
 export function parsePlainText(text: string, sourceName: string): ParsedDocument {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const found = lines.findIndex((l) => l.trim() !== '');
-  const firstIndex = found >= 0 && looksLikeTitle(lines[found].trim(), lines[found + 1]) ? found : -1;
-  const title = firstIndex >= 0 ? lines[firstIndex].trim() : fallbackTitle(sourceName);
+  const firstLine = lines[found];
+  const firstIndex = firstLine !== undefined && looksLikeTitle(firstLine.trim(), lines[found + 1]) ? found : -1;
+  const title = firstLine !== undefined && firstIndex >= 0 ? firstLine.trim() : fallbackTitle(sourceName);
   const blocks: ParsedBlock[] = [];
   if (firstIndex >= 0) blocks.push({ kind: 'heading', level: 1, text: normalizeWhitespace(title) });
   const rest = firstIndex >= 0 ? lines.slice(firstIndex + 1).join('\n') : lines.join('\n');
@@ -214,12 +216,13 @@ export function parsePlainText(text: string, sourceName: string): ParsedDocument
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-    if (paraLines.length === 0) continue;
-    if (paraLines.length === 1 && looksLikeHeading(paraLines[0])) {
-      blocks.push({ kind: 'heading', level: 2, text: normalizeWhitespace(paraLines[0]) });
-    } else if (paraLines.length > 1 && leadsParagraph(paraLines[0], paraLines[1])) {
+    const [first, second] = paraLines;
+    if (first === undefined) continue;
+    if (second === undefined && looksLikeHeading(first)) {
+      blocks.push({ kind: 'heading', level: 2, text: normalizeWhitespace(first) });
+    } else if (second !== undefined && leadsParagraph(first, second)) {
       // "Treatment threshold" over its text is the section's heading, not the start of its first sentence.
-      blocks.push({ kind: 'heading', level: 2, text: normalizeWhitespace(paraLines[0]) });
+      blocks.push({ kind: 'heading', level: 2, text: normalizeWhitespace(first) });
       blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(paraLines.slice(1).join(' ')) });
     } else {
       blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(paraLines.join(' ')) });
@@ -269,9 +272,10 @@ export function parseMarkdown(text: string, sourceName: string): ParsedDocument 
     const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
     if (heading) {
       flush();
-      const headingText = normalizeWhitespace(stripInlineMarkdown(heading[2]));
-      if (heading[1].length === 1 && title === null) title = headingText;
-      blocks.push({ kind: 'heading', level: heading[1].length, text: headingText });
+      const level = capture(heading, 1).length;
+      const headingText = normalizeWhitespace(stripInlineMarkdown(capture(heading, 2)));
+      if (level === 1 && title === null) title = headingText;
+      blocks.push({ kind: 'heading', level, text: headingText });
       continue;
     }
     if (line.trim() === '' || /^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) {
@@ -284,18 +288,20 @@ export function parseMarkdown(text: string, sourceName: string): ParsedDocument 
     if (table) {
       flush();
       // Empty cells are kept, so that a row's cells line up with its header's (answers name each cell's column).
-      const cells = table[1].split('|').map((c) => normalizeWhitespace(stripInlineMarkdown(c)));
+      const cells = capture(table, 1)
+        .split('|')
+        .map((c) => normalizeWhitespace(stripInlineMarkdown(c)));
       if (cells.some(Boolean)) blocks.push({ kind: 'paragraph', level: 0, text: cells.join('; ') });
       continue;
     }
     const item = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
     if (item) {
       flush();
-      paragraph.push(item[1]);
+      paragraph.push(capture(item, 1));
       continue;
     }
     const quote = /^\s*>\s?(.*)$/.exec(line);
-    paragraph.push(quote ? quote[1] : line.trim());
+    paragraph.push(quote ? capture(quote, 1) : line.trim());
   }
   if (fence) blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(fence.join(' ')) });
   flush();
@@ -408,8 +414,9 @@ function pageLines(items: PdfTextItem[]): PdfLine[] {
   const lines: PdfLine[] = [];
   for (const item of items) {
     if (!item.str) continue;
-    const y = item.transform[5];
-    const size = Math.round(Math.hypot(item.transform[2], item.transform[3]) * 10) / 10 || item.height;
+    // pdf.js gives each text item its 6-number transform matrix [a, b, c, d, e, f].
+    const y = itemAt(item.transform, 5);
+    const size = Math.round(Math.hypot(itemAt(item.transform, 2), itemAt(item.transform, 3)) * 10) / 10 || item.height;
     const last = lines[lines.length - 1];
     if (last && Math.abs(last.y - y) < size * 0.3) {
       last.text += item.str;

@@ -1,4 +1,5 @@
 import type { Executor } from '@/lib/platform/db';
+import { itemAt } from '@/lib/platform/arrays';
 import { embeddingsConfig, questionVector, type EmbeddingsConfig } from './embeddings';
 import { judgeAnswerable, readQuestion } from './answerable';
 import { searchChunks } from './retrieval';
@@ -68,6 +69,6 @@ export async function findPassages(
     excerpt: verbatimExcerpt(chunk.content),
     page: chunk.page,
     heading: chunk.heading,
-    score: scores[i],
+    score: itemAt(scores, i),
   }));
 }

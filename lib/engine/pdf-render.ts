@@ -1,4 +1,5 @@
 import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
+import { capture } from '@/lib/platform/arrays';
 
 /**
  * Renders a `*.pdf.txt` source (first line `# Title`; pages separated by a line `---page---`; optional `## Heading`
@@ -14,7 +15,7 @@ export function parsePdfSource(text: string): PdfSource {
   const normalised = text.replace(/\r\n?/g, '\n');
   const lines = normalised.split('\n');
   const first = lines.findIndex((l) => l.trim() !== '');
-  const title = first >= 0 ? lines[first].replace(/^#\s*/, '').trim() : 'Untitled';
+  const title = lines[first]?.replace(/^#\s*/, '').trim() ?? 'Untitled';
   const body = first >= 0 ? lines.slice(first + 1).join('\n') : '';
   const pages = body.split(/^\s*---page---\s*$/m).map((p) => p.trim());
   return { title, pages: pages.filter((p, i) => p !== '' || i === 0) };
@@ -121,10 +122,10 @@ export async function renderPdfFromSource(source: PdfSource, options: { author?:
     for (const block of pageSource.split(/\n\s*\n/)) {
       let text = block.trim();
       if (!text) continue;
-      const heading = /^#{1,6}\s+(.*)$/m.exec(text.split('\n')[0]);
+      const heading = /^#{1,6}\s+(.*)$/m.exec(text.split('\n')[0] ?? '');
       if (heading) {
         y -= 4;
-        draw(heading[1], bold, HEADING_SIZE, HEADING_SIZE * 1.3);
+        draw(capture(heading, 1), bold, HEADING_SIZE, HEADING_SIZE * 1.3);
         y -= 4;
         text = text.split('\n').slice(1).join('\n').trim();
         if (!text) continue;

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
+import { capture } from '@/lib/platform/arrays';
 import { languageOfConfig, type SearchConfig } from './language';
 import { ENGLISH_NUMBER_WORDS } from './numbers';
-import type { QueryTerm, RetrievedChunk } from './retrieval';
+import type { QueryTerm, RetrievedChunk } from './types';
 import { lightStem, STOP_WORDS, tokenize } from './text';
 
 /**
@@ -73,12 +74,13 @@ export async function definedTerms(
   const pairs: Array<{ outer: string[]; inner: string[] }> = [];
   for (const p of passages) {
     for (const m of p.content.matchAll(DEFINITION)) {
-      const outer = tokenize(m[1]);
-      const inner = tokenize(m[2]);
-      if (inner.length === 0 || inner.length > 3 || /\d/.test(m[2])) continue;
+      const bracketed = capture(m, 2);
+      const outer = tokenize(capture(m, 1));
+      const inner = tokenize(bracketed);
+      if (inner.length === 0 || inner.length > 3 || /\d/.test(bracketed)) continue;
       // The run of words right before the bracket, cut at a stop word ("uses either home … monitoring (HBPM)").
       let start = outer.length;
-      while (start > 0 && !STOP_WORDS.has(outer[start - 1])) start--;
+      while (start > 0 && !STOP_WORDS.has(outer[start - 1]!)) start--;
       if (start < outer.length) pairs.push({ outer: outer.slice(start), inner });
     }
   }
@@ -88,10 +90,12 @@ export async function definedTerms(
   const heavy = terms.filter((t) => t.docFreq > 0 && t.idf >= MIN_DEFINING_IDF);
   const mayMatch = (w: string) => heavy.some((t) => t.word === w || w.startsWith(t.lexeme) || lightStem(w) === lightStem(t.word));
   const plausible = pairs.filter(({ outer, inner }) =>
-    [
-      [outer, inner],
-      [inner, outer],
-    ].some(([d, n]) => n.length === 1 && new Set(d.filter(mayMatch)).size >= 2),
+    (
+      [
+        [outer, inner],
+        [inner, outer],
+      ] as const
+    ).some(([d, n]) => n.length === 1 && new Set(d.filter(mayMatch)).size >= 2),
   );
   if (plausible.length === 0) return [];
   // One round trip: every word's lexemes under the index's configuration, with their document frequencies.
@@ -114,12 +118,14 @@ export async function definedTerms(
   for (const { outer, inner } of plausible) {
     // A name is one word ("anaphylaxis", "HBPM"); two words each side ("The ABC test (several states)") are a
     // qualifier, not a definition.
-    for (const [from, to] of [
-      [outer, inner],
-      [inner, outer],
-    ]
+    for (const [from, to] of (
+      [
+        [outer, inner],
+        [inner, outer],
+      ] as const
+    )
       .filter(([, name]) => name.length === 1)
-      .map(([d, n]) => [side(d), side(n)])) {
+      .map(([d, n]) => [side(d), side(n)] as const)) {
       // Words found in most chunks ("blood pressure" in a hypertension guide) define nothing the question singles out.
       const hits = from.map((l) => byLexeme.get(l)).filter((t): t is QueryTerm => t !== undefined && t.docFreq > 0 && t.idf >= MIN_DEFINING_IDF);
       // Two of the question's words: one word in brackets after another ("Grey (engineered)") is too weak a sign.

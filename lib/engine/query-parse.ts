@@ -1,4 +1,5 @@
 import { extractSearchWords, foldSearchText } from '@/lib/catalog';
+import { capture } from '@/lib/platform/arrays';
 
 /**
  * A buyer's question → the words to rank with, the quoted phrases that must occur, and the last word to match as a
@@ -25,7 +26,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
 export function parseQuery(text: string): ParsedQuery {
   const phrases: string[][] = [];
   for (const match of text.matchAll(QUOTED)) {
-    const words = extractSearchWords(match[1]);
+    const words = extractSearchWords(capture(match, 1));
     if (words.length >= 2) phrases.push(words);
   }
   const all = extractSearchWords(text);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseQuestion, hasAdjacentPair, matchText } from './question';
-import type { QueryTerm } from './retrieval';
+import type { QueryTerm } from './types';
 
 const term = (word: string, idf: number): QueryTerm => ({ word, lexeme: word, idf, docFreq: 1 });
 

@@ -1,5 +1,5 @@
 import { questionAnswerType, type AnswerType } from './answer-type';
-import type { QueryTerm } from './retrieval';
+import type { QueryTerm } from './types';
 import { PARAPHRASE_WEIGHT, paraphraseIndex } from './paraphrases';
 import { lightStem, STOP_WORDS, tokenize } from './text';
 import { affinity as kbAffinity, generalRarity } from './general-frequency';
@@ -182,8 +182,10 @@ export function hasAdjacentPair(q: Question, words: string[]): boolean {
   if (q.order.length < 2) return false;
   const next = new Map<string, Set<string>>();
   for (let i = 0; i + 1 < q.order.length; i++) {
-    if (!next.has(q.order[i])) next.set(q.order[i], new Set());
-    next.get(q.order[i])!.add(q.order[i + 1]);
+    const word = q.order[i]!;
+    const following = q.order[i + 1]!;
+    if (!next.has(word)) next.set(word, new Set());
+    next.get(word)!.add(following);
   }
   let previous: Set<string> = new Set();
   let gap = 0;

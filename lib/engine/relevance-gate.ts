@@ -1,7 +1,7 @@
 import { isBackMatter } from './back-matter';
 import { chunkParagraphs } from './paragraphs';
 import { hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
-import type { RetrievedChunk } from './retrieval';
+import type { RetrievedChunk } from './types';
 import { GATE_MODEL } from './gate-weights';
 import { tokenize } from './text';
 
@@ -52,7 +52,7 @@ export interface PassageEvidence {
 export function headingParts(p: RetrievedChunk): { section: string; upper: string } {
   const parts = (p.heading ?? '').split(' > ').filter(Boolean);
   if (parts.length <= 1) return { section: '', upper: parts.join(' ') };
-  return { section: parts[parts.length - 1], upper: parts.slice(0, -1).join(' ') };
+  return { section: parts.at(-1) ?? '', upper: parts.slice(0, -1).join(' ') };
 }
 
 export function passageEvidence(q: Question, p: RetrievedChunk): PassageEvidence {

@@ -1,9 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
+import { itemAt } from '@/lib/platform/arrays';
 import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
 import { parseQuery, type ParsedQuery } from './query-parse';
 import { compoundTokens, DEFINITION_PASSAGES, definedTerms, isCompoundLexeme, numberAliases } from './query-expansion';
+import { correctSpelling, mayBeMisspelt } from './spelling';
 import { nearestChunkIds } from './vector-search';
+import type { QueryTerm, QueryVector, RetrievedChunk } from './types';
 
 /**
  * Retrieval inside one knowledge base, in SQL that runs the same on PGlite and PostgreSQL:
@@ -24,25 +27,6 @@ export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 /** Upper bound on chunks scored per query; keeps latency flat at 100,000 chunks. */
 export const CANDIDATE_BUDGET = 200;
-
-export interface RetrievedChunk {
-  chunkId: number;
-  documentId: string;
-  documentTitle: string;
-  page: number | null;
-  heading: string | null;
-  content: string;
-  tokenCount: number;
-  score: number;
-}
-
-export interface QueryTerm {
-  /** The query word (folded) this term came from; for a prefix expansion, the typed prefix. */
-  word: string;
-  lexeme: string;
-  docFreq: number;
-  idf: number;
-}
 
 export interface SearchResult {
   query: ParsedQuery;
@@ -141,6 +125,17 @@ async function resolveTerms(
   }
   // The last word as a prefix, only while it is not a whole word here ("constit" → "constitut", "constitution"…).
   const prefix = parsed.prefixWord;
+  // A misspelt word stands for the knowledge base's nearest word (spelling.ts), in English, where general English
+  // tells a misspelling from a word the knowledge base lacks.
+  if (english && chunkCount > 0) {
+    const misspelt = terms.filter((t) => t.docFreq === 0 && t.word !== prefix && mayBeMisspelt(t.word, t.lexeme));
+    for (const c of await correctSpelling(db, kbId, misspelt)) {
+      const at = terms.findIndex((t) => t.word === c.word && t.docFreq === 0);
+      if (at < 0 || seen.has(c.lexeme)) continue;
+      seen.add(c.lexeme);
+      terms[at] = { word: c.word, lexeme: c.lexeme, docFreq: c.docFreq, idf: bm25Idf(chunkCount, c.docFreq) };
+    }
+  }
   // A stop word typed in full ("there", "qué") is a whole word of the language: it is not a prefix being typed.
   const stopped = new Set(result.filter((r) => r.stop === true && r.kind === 'word').map((r) => r.word));
   if (prefix && chunkCount > 0 && !stopped.has(prefix) && !questionWords.has(prefix)) {
@@ -161,18 +156,12 @@ async function resolveTerms(
       }
       // The half-typed word's own stem is no word of anything: once it expands, it weighs as what it expands to.
       if (expansions.length > 0) {
-        for (let k = terms.length - 1; k >= 0; k--) if (terms[k].word === prefix && terms[k].docFreq === 0) terms.splice(k, 1);
+        for (let k = terms.length - 1; k >= 0; k--) if (terms[k]!.word === prefix && terms[k]!.docFreq === 0) terms.splice(k, 1);
       }
     }
   }
   const threshold = result[0]?.gate_threshold;
   return { terms, compound, chunkCount, avgLength, config, gateThreshold: threshold === null || threshold === undefined ? null : Number(threshold) };
-}
-
-/** The question's vector for hybrid retrieval, from the model the knowledge base's chunks were embedded with. */
-export interface QueryVector {
-  model: string;
-  values: number[];
 }
 
 /** Reciprocal rank fusion constant (the usual 60) and the vector candidates fused with the lexical ones. */
@@ -279,7 +268,8 @@ async function lexicalSearch(
   // When even the rarest term is common, an OR would be cut at the budget arbitrarily. Candidates are then the
   // chunks holding at least two of the four rarest terms (one GIN query, far more selective and more relevant),
   // topped up with a few holding the rarest term alone.
-  const truncated = byRarity[0].docFreq > CANDIDATE_BUDGET;
+  // `present` is never empty: searchChunks returns before the lexical search when no term is present.
+  const truncated = itemAt(byRarity, 0).docFreq > CANDIDATE_BUDGET;
   const rarest = byRarity.slice(0, 4).map((t) => operand(t.lexeme));
   const pairs: string[] = [];
   for (let i = 0; i < rarest.length; i++) for (let j = i + 1; j < rarest.length; j++) pairs.push(`(${rarest[i]} & ${rarest[j]})`);

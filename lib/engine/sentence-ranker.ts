@@ -1,3 +1,4 @@
+import { itemAt } from '@/lib/platform/arrays';
 import {
   answerTypeOffsets,
   asksVerdict,
@@ -18,7 +19,7 @@ import { chunkParagraphs, type Paragraph } from './paragraphs';
 import { isBackMatter, isDisclaimer } from './back-matter';
 import { hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
 import { generalShare, headingParts, passageEvidence, passesGate, type PassageEvidence } from './relevance-gate';
-import type { RetrievedChunk } from './retrieval';
+import type { RetrievedChunk } from './types';
 import { countWords, lightStem, STOP_WORDS, tokenize, type Span } from './text';
 
 /**
@@ -116,7 +117,10 @@ function withColumnNames(header: string, row: string): string | undefined {
   const cells = row.split('; ');
   if (names.length !== cells.length || names.every((n) => !n.trim())) return undefined;
   return cells
-    .map((cell, k) => (names[k].trim() && cell.trim() && names[k].trim() !== cell.trim() ? `${names[k].trim()}: ${cell}` : cell))
+    .map((cell, k) => {
+      const name = itemAt(names, k).trim();
+      return name && cell.trim() && name !== cell.trim() ? `${name}: ${cell}` : cell;
+    })
     .filter((c) => c.trim())
     .join('; ');
 }
@@ -228,7 +232,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
     const role = sectionRole(section || upper);
     // What reads like an answer (a result, a conclusion) counts only in the document that matches the question best:
     // another study's conclusion, found through a few shared words, answers another question.
-    const leadDocument = p.documentId === read[0].documentId;
+    const leadDocument = p.documentId === itemAt(read, 0).documentId;
     const sectionWords = matchText(q, section);
     const upperWords = matchText(q, upper);
     const paragraphs = chunkParagraphs(p.content);
@@ -243,13 +247,14 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
     const notices = new Set<number>();
     allSpans.forEach(({ s: sentence, para }, i) => {
       const own = p.content.slice(sentence.start, sentence.end);
+      const previous = allSpans[i - 1];
       // A table's header row names its columns ("Feature; Carbon tax; Emissions trading system"): it is the context of
       // the rows below it, never an answer.
       if (para.row && !para.header && headers.has(p.content.slice(para.start, para.end))) return;
       // A line that is no sentence (no closing punctuation, a few words: a table's caption, a heading kept in the
       // text) names a topic; it states nothing ("Examples of the Columbian Exchange").
       if (!para.row && para.sentences.length === 1 && countWords(own) <= 10 && !/[.!?:;)\]"”’]\s*$/.test(own)) return;
-      if (isDisclaimer(own) || (notices.has(i - 1) && allSpans[i - 1].para === para && LEANS_BACK.test(own))) {
+      if (isDisclaimer(own) || (notices.has(i - 1) && previous?.para === para && LEANS_BACK.test(own))) {
         notices.add(i);
         return;
       }
@@ -257,7 +262,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       // for right after what names the topic: the sentence before it, its paragraph's label or its table's header
       // ("The Senate is the upper chamber. Members serve six years.").
       if (matchText(q, own).size === 0) {
-        const before = allSpans[i - 1]?.para === para ? p.content.slice(allSpans[i - 1].s.start, allSpans[i - 1].s.end) : '';
+        const before = previous?.para === para ? p.content.slice(previous.s.start, previous.s.end) : '';
         const topic = [before, para.label?.text ?? '', para.header ?? ''].some((t) => t && matchText(q, t).size > 0);
         if (!strong || !topic || !carriesAnswerType(q.type!, withoutQuestionNumbers(own, q.text))) return;
       }
@@ -265,29 +270,30 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       let list = false;
       // A short sentence closing a list item ("- Same slope, …: parallel, no solution. The system is called
       // inconsistent.") belongs to that item: it is read with the item, never with the next one.
-      const previousText = allSpans[i - 1]?.para === para ? p.content.slice(allSpans[i - 1].s.start, allSpans[i - 1].s.end) : '';
+      const previousText = previous?.para === para ? p.content.slice(previous.s.start, previous.s.end) : '';
       const closesItem = BULLET.test(previousText) && !BULLET.test(own) && countWords(own) < 10;
+      const following = allSpans[i + 1];
       if (/:$/.test(own)) {
         // "…are as follows:" introduces a list: bring the items along (a few, up to ~70 words).
         let j = i + 1;
         let added = 0;
         while (j < allSpans.length && j <= i + 5 && added < 70) {
-          const item = p.content.slice(allSpans[j].s.start, allSpans[j].s.end);
+          const next = allSpans[j]!.s;
+          const item = p.content.slice(next.start, next.end);
           // The next list's introduction starts a list of its own (and a candidate of its own).
           if (/:$/.test(item)) break;
           added += countWords(item);
-          span = { start: sentence.start, end: allSpans[j].s.end };
+          span = { start: sentence.start, end: next.end };
           list = true;
           j++;
         }
-      } else if (allSpans[i + 1]?.para === para && countWords(own) < 10 && !closesItem && !(para.label && para.label.end >= sentence.end)) {
+      } else if (following?.para === para && countWords(own) < 10 && !closesItem && !(para.label && para.label.end >= sentence.end)) {
         // A very short sentence says little alone: keep its successor in the same paragraph with it.
-        span = { start: sentence.start, end: allSpans[i + 1].s.end };
+        span = { start: sentence.start, end: following.s.end };
       }
       // A sentence that leans on its predecessor ("Between 1347 and 1351 it killed…") brings it along as its lead-in;
       // any other takes the question words of the sentence before it in its paragraph as weaker context: a topic is
       // often set up by one sentence and answered by the next.
-      const previous = allSpans[i - 1];
       let leadIn: Map<string, number> = new Map();
       const window = previous?.para === para ? matchText(q, p.content.slice(previous.s.start, previous.s.end)) : new Map<string, number>();
       if (previous?.para === para && (LEANS_BACK.test(own) || closesItem) && !(para.label && para.label.end >= previous.s.end)) {
@@ -369,7 +375,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         matchDensity(q, words),
       ];
       let score = 0;
-      for (let k = 0; k < features.length; k++) score += (weights[k] ?? 0) * features[k];
+      for (let k = 0; k < features.length; k++) score += (weights[k] ?? 0) * features[k]!;
 
       const needsContext = label && (typeInLabel || labelWords.size > 0 || REFERS_BACK.test(text));
       const sectionNeeded = !needsContext && section && [...sectionWords.keys()].some((w) => !ownWords.has(w)) && REFERS_BACK.test(text);
@@ -429,17 +435,17 @@ function presentWords(q: Question): Set<string> {
 export function chooseSentences(q: Question, read: RetrievedChunk[], evidence: PassageEvidence[], candidates: SentenceCandidate[]): SentenceCandidate[] {
   const best = candidates[0];
   if (!best) return [];
-  const leadDocument = read[best.passage].documentId;
-  const leadEvidence = evidence[best.passage];
+  const leadDocument = itemAt(read, best.passage).documentId;
+  const leadEvidence = itemAt(evidence, best.passage);
   const chosen: SentenceCandidate[] = [];
   const perPassage = new Map<number, number>();
   for (const c of candidates) {
     if (chosen.length >= MAX_ANSWER_SENTENCES) break;
     if (c.score < best.score - FOLLOW_MARGIN) break;
-    const p = read[c.passage];
+    const p = itemAt(read, c.passage);
     // Another document is cited only when its own passage independently answers the question.
     if (p.documentId !== leadDocument) {
-      const e = evidence[c.passage];
+      const e = itemAt(evidence, c.passage);
       if (c.score < best.score - OTHER_DOCUMENT_MARGIN || !passesGate(q, e) || e.coverage < leadEvidence.coverage) continue;
     }
     if ((perPassage.get(c.passage) ?? 0) >= 3) continue;

@@ -34,7 +34,7 @@ describe('splitSentences', () => {
   it('spans are verbatim slices and cover the text in order', () => {
     const text = 'Alpha beta. Gamma delta!  Epsilon?';
     const spans = splitSentences(text);
-    for (let i = 1; i < spans.length; i++) expect(spans[i].start).toBeGreaterThan(spans[i - 1].end);
+    for (let i = 1; i < spans.length; i++) expect(spans[i]!.start).toBeGreaterThan(spans[i - 1]!.end);
     expect(spans.map((s) => text.slice(s.start, s.end)).join(' ')).toBe('Alpha beta. Gamma delta! Epsilon?');
   });
 });

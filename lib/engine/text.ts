@@ -1,3 +1,4 @@
+import { capture } from '@/lib/platform/arrays';
 /**
  * Pure text helpers shared by parsing, chunking and answer composition. Everything here works on offsets into
  * the extracted text, so excerpts cut from it stay verbatim.
@@ -95,8 +96,10 @@ export function splitSentences(text: string): Span[] {
   const boundary = /([.!?…])(["'”’)\]]*)(\s+)(?=["'“‘([]?[\p{Lu}\p{N}])/gu;
   let start = 0;
   for (const match of text.matchAll(boundary)) {
-    const punctEnd = match.index + match[1].length + match[2].length;
-    if (match[1] === '.') {
+    const punct = capture(match, 1);
+    const gap = capture(match, 3).length;
+    const punctEnd = match.index + punct.length + capture(match, 2).length;
+    if (punct === '.') {
       // Only the last few characters decide, and only they are read: a sentence of many skipped periods ("Mr. Mr. …")
       // read whole at each would cost time quadratic in its length. A word longer than the window is no abbreviation.
       const from = Math.max(start, match.index - LOOKBEHIND);
@@ -105,10 +108,10 @@ export function splitSentences(text: string): Span[] {
       if (ABBREVIATIONS.has(lastWord) || /^\p{L}$/u.test(lastWord)) continue;
       // A German date's day is an ordinal with a period ("am 31. März"): no sentence ends there.
       const day = from === start ? /(^|\s)\d{1,2}$/ : /\s\d{1,2}$/;
-      if (day.test(before) && GERMAN_MONTH.test(text.slice(punctEnd + match[3].length, punctEnd + match[3].length + 12))) continue;
+      if (day.test(before) && GERMAN_MONTH.test(text.slice(punctEnd + gap, punctEnd + gap + 12))) continue;
     }
     if (punctEnd > start) spans.push({ start, end: punctEnd });
-    start = punctEnd + match[3].length;
+    start = punctEnd + gap;
   }
   if (start < text.length) {
     const end = text.trimEnd().length;

@@ -2,15 +2,11 @@
  * The keyed query gateway: the pipeline (check order, quota, metering), its faces and the endpoint table, which
  * Next's route handlers and npm start's keyed lane (lib/server/keyed-lane.ts) both serve. Public surface.
  */
-export { clearGatewayCaches, handleGatewayRequest, runSubscriberQuery, type GatewayOutcome, type SubscriberQueryResult } from './pipeline';
+export { runSubscriberQuery } from './pipeline';
 export { type BodyReadResult } from './request-body';
-export { MAX_BODY_BYTES, MAX_QUERY_CHARS } from './schemas';
-export type { GatewayRequest } from './keyed';
-export { gatewayErrorReply, gatewayReply, serveKeyed, serveQueryRequest, type GatewayReply } from './web';
+export { MAX_BODY_BYTES } from './schemas';
+export { gatewayErrorReply, gatewayReply, type GatewayReply } from './web';
 export { sseFrame, streamGatewayQuery, wantsEventStream, type EventStreamWriter } from './stream';
-export { handleSearchRequest } from './search';
-export { handleUsageRequest } from './usage';
-export { difyReply, handleDifyRetrieval } from './dify';
 export { answerMcpPost, serveMcpRequest } from './mcp';
 export { KEYED_ENDPOINTS, keyedRoute, servedMethods, type KeyedEndpointName } from './endpoints';
 export {

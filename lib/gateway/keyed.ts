@@ -18,7 +18,7 @@ import { readJsonObject, type BodyReadResult, type JsonBody, type Parsed } from 
  */
 
 /** Rows 1–6 passed, or the first of them that failed. */
-export type Admission = { ok: true; admitted: Admitted } | GatewayRefusal;
+type Admission = { ok: true; admitted: Admitted } | GatewayRefusal;
 
 /** A keyed request as runKeyed reads it, whatever face it came through. */
 export interface KeyedCall {

@@ -10,7 +10,8 @@ function referenceLimiter() {
     const pass = inWindow.length < limit;
     if (pass && count) inWindow.push(at);
     allowed.set(id, inWindow);
-    const resetAtMs = inWindow.length > 0 ? inWindow[0] + windowMs : at + windowMs;
+    const oldest = inWindow[0];
+    const resetAtMs = oldest !== undefined ? oldest + windowMs : at + windowMs;
     return {
       allowed: pass,
       limit,

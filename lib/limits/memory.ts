@@ -39,7 +39,7 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
     }
     log.windowMs = windowMs;
     const { times } = log;
-    while (log.start < times.length && times[log.start] <= at - windowMs) log.start++;
+    while (log.start < times.length && times[log.start]! <= at - windowMs) log.start++;
     if (log.start > 64 && log.start * 2 > times.length) {
       log.times = times.slice(log.start);
       log.start = 0;
@@ -57,13 +57,14 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       }
       const [id, log] = next.value;
       // Nothing of it is inside its window any more: an empty log, which is what a missing one means.
-      if (count(log) === 0 || log.times[log.times.length - 1] <= at - log.windowMs) logs.delete(id);
+      if (count(log) === 0 || (log.times.at(-1) ?? -Infinity) <= at - log.windowMs) logs.delete(id);
     }
   }
 
   function state(log: Log, rule: RateLimitRule, at: number, allowed: boolean): RateLimitState {
     const size = count(log);
-    const resetAtMs = size > 0 ? log.times[log.start] + rule.windowMs : at + rule.windowMs;
+    const oldest = log.times[log.start];
+    const resetAtMs = size > 0 && oldest !== undefined ? oldest + rule.windowMs : at + rule.windowMs;
     return {
       allowed,
       limit: rule.limit,

@@ -67,7 +67,7 @@ export async function registerClient(db: Executor, metadata: unknown, now: Date 
  * client could keep this server busy fetching, or aim it at someone else's host. A connector fetches once per cache
  * lifetime; ten a minute leaves room for a person retrying.
  */
-export const CLIENT_METADATA_FETCHES_PER_MINUTE = 10;
+const CLIENT_METADATA_FETCHES_PER_MINUTE = 10;
 
 /** Counts one fetch for the requester's address on the shared limiter; the refusal's sentence, or null. */
 async function refuseMetadataFetch(requesterAddress: string | undefined): Promise<string | null> {

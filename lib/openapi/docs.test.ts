@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '@/lib/openapi';
+import { itemAt } from '@/lib/platform/arrays';
 
 /**
  * docs/api.md and the OpenAPI document (lib/openapi/) must tell the same story where both speak:
@@ -37,11 +38,11 @@ const COVERED = new Set(Object.values(ENDPOINT_NAMES));
  * a malformed or refused key 403 (§10.3), because its endpoint check fails a registration only on 403, 404 or 502.
  */
 const FACE_STATUS: Record<string, number> = { 'dify missing_api_key': 403, 'dify invalid_api_key': 403 };
-const docsStatus = (endpoint: string, code: string, row: Row) => FACE_STATUS[`${endpoint} ${code}`] ?? Number(plain(row.HTTP));
+const docsStatus = (endpoint: string, code: string, row: Row<'HTTP'>) => FACE_STATUS[`${endpoint} ${code}`] ?? Number(plain(row.HTTP));
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 type Json = Record<string, unknown>;
-type Row = Record<string, string>;
+type Row<Column extends string = string> = Record<Column, string>;
 
 // ── markdown ────────────────────────────────────────────────────────────────────────────────────────
 
@@ -56,8 +57,11 @@ function cells(line: string): string[] {
 
 const plain = (cell: string) => cell.replace(/`/g, '').trim();
 
-/** The first markdown table under the heading whose title (after its number) is `title`, as rows keyed by column. */
-function tableUnder(markdown: string, title: string): Row[] {
+/**
+ * The first markdown table under the heading whose title (after its number) is `title`, as rows keyed by column;
+ * `needed` names the columns the caller reads, which the table must have.
+ */
+function tableUnder<Column extends string>(markdown: string, title: string, needed: readonly Column[] = []): Row<Column>[] {
   const lines = markdown.split('\n');
   const heading = lines.findIndex((line) => {
     const match = /^#{2,4}\s+(?:[\d.]+\s+)?(.+?)\s*$/.exec(line);
@@ -65,21 +69,24 @@ function tableUnder(markdown: string, title: string): Row[] {
   });
   if (heading < 0) throw new Error(`docs/api.md has no heading "${title}"`);
   let i = heading + 1;
-  while (i < lines.length && !lines[i].trim().startsWith('|')) {
-    if (/^#{1,4}\s/.test(lines[i])) throw new Error(`no table under "${title}" before the next heading`);
+  while (i < lines.length && !lines[i]!.trim().startsWith('|')) {
+    if (/^#{1,4}\s/.test(lines[i]!)) throw new Error(`no table under "${title}" before the next heading`);
     i++;
   }
   const table: string[] = [];
-  while (i < lines.length && lines[i].trim().startsWith('|')) table.push(lines[i++]);
-  if (table.length < 3) throw new Error(`the table under "${title}" has no rows`);
-  const columns = cells(table[0]).map(plain);
-  if (!/^[\s|:-]+$/.test(table[1])) throw new Error(`the table under "${title}" lacks its separator line`);
-  return table.slice(2).map((line, n) => {
+  while (i < lines.length && lines[i]!.trim().startsWith('|')) table.push(lines[i++]!);
+  const [header, separator, ...body] = table;
+  if (header === undefined || separator === undefined || body.length === 0) throw new Error(`the table under "${title}" has no rows`);
+  const columns = cells(header).map(plain);
+  const missing = needed.filter((column) => !columns.includes(column));
+  if (missing.length > 0) throw new Error(`the table under "${title}" has no column ${missing.join(', ')}`);
+  if (!/^[\s|:-]+$/.test(separator)) throw new Error(`the table under "${title}" lacks its separator line`);
+  return body.map((line, n) => {
     const values = cells(line);
     if (values.length !== columns.length) {
       throw new Error(`row ${n + 1} of the table under "${title}" has ${values.length} cells, expected ${columns.length}: ${line}`);
     }
-    return Object.fromEntries(columns.map((column, c) => [column, values[c]]));
+    return Object.fromEntries(columns.map((column, c) => [column, itemAt(values, c)])) as Row<Column>;
   });
 }
 
@@ -170,8 +177,8 @@ const markdown = readFileSync(DOCS_PATH, 'utf8');
 const openapi = declaredByOpenApi(buildOpenApiDocument('http://localhost:3000'));
 
 describe('docs/api.md agrees with the OpenAPI document', () => {
-  const errorRows = tableUnder(markdown, 'Error code table');
-  const headerRows = tableUnder(markdown, 'Response header table');
+  const errorRows = tableUnder(markdown, 'Error code table', ['Code', 'HTTP', 'Built on']);
+  const headerRows = tableUnder(markdown, 'Response header table', ['Header', 'Built on']);
 
   it('reads both tables, each code and header once', () => {
     const codes = errorRows.map((row) => plain(row.Code));
@@ -188,13 +195,13 @@ describe('docs/api.md agrees with the OpenAPI document', () => {
     const byCode = new Map(errorRows.map((row) => [plain(row.Code), row]));
     const problems: string[] = [];
     for (const [key, status] of openapi.errors) {
-      const [endpoint, code] = key.split(' ');
+      const [endpoint = '', code = ''] = key.split(' ');
       const row = byCode.get(code);
       if (!row) {
         problems.push(`${code} (${status} on ${endpoint}) is missing from the error code table`);
         continue;
       }
-      if (docsStatus(endpoint!, code!, row) !== status) problems.push(`${code}: OpenAPI says ${status}, docs say ${plain(row.HTTP)}`);
+      if (docsStatus(endpoint, code, row) !== status) problems.push(`${code}: OpenAPI says ${status}, docs say ${plain(row.HTTP)}`);
       if (!names(row['Built on']).includes(endpoint))
         problems.push(`${code}: OpenAPI declares it on ${endpoint}, docs do not list ${endpoint} under "Built on"`);
     }

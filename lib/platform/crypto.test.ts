@@ -18,10 +18,10 @@ describe('publisher secret encryption', () => {
 
   it('rejects a tampered ciphertext and a different server secret', () => {
     const encrypted = encryptSecret('infra-key-fake', key);
-    const parts = encrypted.split('.');
-    const ct = Buffer.from(parts[3], 'base64url');
-    ct[0] ^= 1;
-    const tampered = [parts[0], parts[1], parts[2], ct.toString('base64url')].join('.');
+    const [version, iv, tag, ciphertext = ''] = encrypted.split('.');
+    const ct = Buffer.from(ciphertext, 'base64url');
+    ct.writeUInt8(ct.readUInt8(0) ^ 1, 0);
+    const tampered = [version, iv, tag, ct.toString('base64url')].join('.');
     expect(() => decryptSecret(tampered, key)).toThrow();
     expect(() => decryptSecret(encrypted, deriveEncryptionKey('another-secret'))).toThrow();
     expect(() => decryptSecret('garbage', key)).toThrow();

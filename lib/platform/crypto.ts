@@ -27,8 +27,10 @@ export function encryptSecret(plaintext: string, key: Buffer = encryptionKey()):
 /** Throws when the value was not produced by encryptSecret under this server secret (tampered or wrong secret). */
 export function decryptSecret(encoded: string, key: Buffer = encryptionKey()): string {
   const parts = encoded.split('.');
-  if (parts.length !== 4 || parts[0] !== VERSION) throw new Error('unrecognised secret encoding');
-  const [, iv, tag, ciphertext] = parts;
+  const [version, iv, tag, ciphertext] = parts;
+  if (parts.length !== 4 || version !== VERSION || iv === undefined || tag === undefined || ciphertext === undefined) {
+    throw new Error('unrecognised secret encoding');
+  }
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');

@@ -39,7 +39,7 @@ export interface ReceivedFile {
  * 413 `payload_too_large` with the limit (`limit_bytes`) beside its sentence, so a browser that refused nothing
  * itself can still say which file and which limit.
  */
-export function uploadTooLarge(message: string, maxBytes: number): ApiError {
+function uploadTooLarge(message: string, maxBytes: number): ApiError {
   return new ApiError('payload_too_large', message, { extras: { limit_bytes: maxBytes } });
 }
 

@@ -158,12 +158,13 @@ export async function resolveAndGuard(url: URL, policy: GuardPolicy): Promise<Gu
       return { ok: false, reason: `cannot resolve ${host}` };
     }
   }
-  if (addresses.length === 0) return { ok: false, reason: `cannot resolve ${host}` };
+  const [first] = addresses;
+  if (!first) return { ok: false, reason: `cannot resolve ${host}` };
   for (const { address } of addresses) {
     const verdict = checkAddress(address, protocol, policy);
     if (!verdict.ok) return verdict;
   }
-  return { ok: true, address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 };
+  return { ok: true, address: first.address, family: first.family === 6 ? 6 : 4 };
 }
 
 /** A lookup that answers with the address the guard already checked, so the connection goes exactly there. */

@@ -6,6 +6,7 @@ import type { Database, Transaction } from '@/db/client';
 import { knowledgeBases, plans, publishers, subscriptions, usageDaily, usagePeriods, users } from '@/db/schema';
 import { KNOWLEDGE_BASE_SEEDS, type KnowledgeBaseSeed } from '@/db/seed/catalog/knowledge-bases';
 import { PUBLISHER_SEEDS } from '@/db/seed/catalog/publishers';
+import { itemAt } from '@/lib/platform/arrays';
 
 /**
  * The sample marketplace: 18 fictional publishers, 65 published knowledge bases (+3 drafts), three plans each,
@@ -66,14 +67,14 @@ function createPrng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+  const pick = <T>(items: readonly T[]): T => itemAt(items, Math.floor(next() * items.length));
   const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
   const id = (prefix: string) => `${prefix}_${Array.from({ length: 16 }, () => ALPHABET[Math.floor(next() * 62)]).join('')}`;
   const shuffle = <T>(items: readonly T[]): T[] => {
     const out = [...items];
     for (let i = out.length - 1; i > 0; i--) {
       const j = Math.floor(next() * (i + 1));
-      [out[i], out[j]] = [out[j], out[i]];
+      [out[i], out[j]] = [itemAt(out, j), itemAt(out, i)];
     }
     return out;
   };
@@ -204,7 +205,7 @@ async function insertInBatches<T>(rows: T[], size: number, insert: (batch: T[]) 
 export async function seedCatalog(db: Database, options: { now?: Date } = {}): Promise<CatalogSeedSummary> {
   const now = options.now ?? new Date();
   return db.transaction(async (tx) => {
-    const present = await tx.execute(sql`select exists(select 1 from publishers where slug = ${PUBLISHER_SEEDS[0].slug}) as present`);
+    const present = await tx.execute(sql`select exists(select 1 from publishers where slug = ${itemAt(PUBLISHER_SEEDS, 0).slug}) as present`);
     if ((present.rows[0] as { present: boolean }).present) {
       return { skipped: true, publishers: 0, knowledgeBases: 0, subscriptions: 0, usageDailyRows: 0 };
     }
@@ -257,7 +258,7 @@ async function writeCatalog(tx: Transaction, now: Date): Promise<CatalogSeedSumm
         id: prng.id('plan'),
         kbId: id,
         name: tier.name,
-        priceCents: prices[i] - 1,
+        priceCents: itemAt(prices, i) - 1,
         currency: 'usd',
         queriesPerPeriod: tier.queriesPerPeriod,
         requestsPerMinute: tier.requestsPerMinute,
@@ -321,7 +322,7 @@ async function writeCatalog(tx: Transaction, now: Date): Promise<CatalogSeedSumm
     buyers.forEach((buyer, i) => {
       const state = i < active ? 'active' : i < active + expired ? 'expired' : 'past_due';
       const roll = kbPrng.next();
-      const plan = kbPlans[roll < 0.55 ? 0 : roll < 0.88 ? 1 : 2];
+      const plan = itemAt(kbPlans, roll < 0.55 ? 0 : roll < 0.88 ? 1 : 2);
       const id = kbPrng.id('sub');
       let anchor: Date;
       let periodStart: Date;
@@ -397,7 +398,7 @@ async function writeCatalog(tx: Transaction, now: Date): Promise<CatalogSeedSumm
         const weights = days.map(() => usagePrng.next());
         const total = weights.reduce((a, b) => a + b, 0);
         days.forEach((day, k) => {
-          const queries = Math.floor((budget * weights[k]) / total);
+          const queries = Math.floor((budget * itemAt(weights, k)) / total);
           if (queries > 0) dailyRows.push({ subscriptionId: id, day, queries, tokens: queries * usagePrng.int(250, 900) });
         });
       }

@@ -3,6 +3,7 @@ import type { Database } from '@/db/client';
 import { PUBLISHER_SEEDS } from '@/db/seed/catalog/publishers';
 import { getDatabaseHandle, getDb, type DatabaseHandle } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
+import { itemAt } from '@/lib/platform/arrays';
 import { seedCatalog } from './catalog';
 import { seedHostedDocuments } from './hosted';
 
@@ -37,7 +38,7 @@ export async function sampleDataNoticeShown(): Promise<boolean> {
   if (sampleCheck && Date.now() - sampleCheck.at < SAMPLE_CHECK_TTL_MS) return sampleCheck.shown;
   try {
     const db = await getDb();
-    const rows = (await db.execute(sql`select exists(select 1 from publishers where slug = ${PUBLISHER_SEEDS[0].slug}) as present`)).rows as Array<{
+    const rows = (await db.execute(sql`select exists(select 1 from publishers where slug = ${itemAt(PUBLISHER_SEEDS, 0).slug}) as present`)).rows as Array<{
       present: boolean;
     }>;
     sampleCheck = { at: Date.now(), shown: Boolean(rows[0]?.present) };

@@ -9,7 +9,7 @@ export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
   let accepted = false;
   for (const part of header.split(',')) {
-    const [name, ...params] = part.split(';');
+    const [name = '', ...params] = part.split(';');
     const coding = name.trim().toLowerCase();
     if (coding !== 'gzip' && coding !== '*') continue;
     const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);

@@ -78,8 +78,11 @@ export function matchQueryPath(url: string | undefined): string | null {
 function headerValue(req: IncomingMessage, name: string): string | null {
   const raw = req.rawHeaders;
   let value: string | null = null;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i].length === name.length && raw[i].toLowerCase() === name) value = value === null ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
+  // rawHeaders alternates names and values.
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const field = raw[i]!;
+    const fieldValue = raw[i + 1]!;
+    if (field.length === name.length && field.toLowerCase() === name) value = value === null ? fieldValue : `${value}, ${fieldValue}`;
   }
   return value;
 }

@@ -29,8 +29,8 @@ export {
 export { ensureCurrentPeriod, expireEndedSubscriptions, isPeriodOver, resolveCurrentPeriod, type SubscriptionPeriodState } from './period';
 export { noticeListingWithdrawn, noticePlanTermsChanged } from './notices';
 export { planViewColumns, toPlanView, type PlanView } from './plan-view';
-export { purchaseSubscription, type PurchaseInput, type PurchaseResult } from './purchase';
-export { getSubscriberStanding, offerFor, toSubscriberStanding, type PlanOffer, type SubscriberStanding } from './standing';
+export { purchaseSubscription } from './purchase';
+export { getSubscriberStanding, offerFor, type PlanOffer, type SubscriberStanding } from './standing';
 export { canChangePlan, HOLDING_STATUSES, isLive, LIVE_STATUSES, type SubscriptionStatus } from './status';
 export { SubscriptionSweeper, startSubscriptionSweeper } from './sweeper';
 export {

@@ -9,7 +9,7 @@ import type { WireResult } from './wire';
  */
 
 /** The path Next routes, as lib/server/front-door.ts classifies it: dot segments resolved, slashes collapsed. */
-export function routedPath(path: string): string | null {
+function routedPath(path: string): string | null {
   if (!path.startsWith('/')) return null;
   try {
     return new URL(`http://fuzz.test${path.split(/[?#]/, 1)[0]}`).pathname.replace(/\/{2,}/g, '/');

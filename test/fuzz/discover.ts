@@ -10,7 +10,7 @@ import { send, type WireRequest, type WireResponse } from './wire';
  * server-action ids Next embeds in them.
  */
 
-export interface RouteTemplate {
+interface RouteTemplate {
   /** `/knowledge-bases/[kbId]`, `/api/[[...path]]`. */
   template: string;
   kind: 'page' | 'route';

@@ -70,7 +70,7 @@ describe('paths no route serves under /api and /kb', () => {
   });
 
   it('answers an action next-auth does not have with a JSON 404, and the wrong method for one it has with a 405', async () => {
-    const route = (await import('@/app/api/auth/[...nextauth]/route')) as unknown as Record<string, Handler>;
+    const route = (await import('@/app/api/auth/[...nextauth]/route')) as unknown as Record<'GET' | 'POST', Handler>;
     const unknown = await route.GET(new Request('http://localhost/api/auth/nope'), { params: Promise.resolve({ nextauth: ['nope'] }) });
     expect([unknown.status, (await unknown.json()).error]).toEqual([404, 'not_found']);
     const wrong = await route.POST(new Request('http://localhost/api/auth/providers', { method: 'POST' }), {
@@ -102,14 +102,14 @@ describe('paths no route serves under /api and /kb', () => {
       ['signin', 'credentials'],
     ],
   ])("refuses %s with 400 invalid_request instead of next-auth's 500", async (_name, url, init, nextauth) => {
-    const route = (await import('@/app/api/auth/[...nextauth]/route')) as unknown as Record<string, Handler>;
-    const response = await route[init.method ?? 'GET']!(new Request(url, init), { params: Promise.resolve({ nextauth }) });
+    const route = (await import('@/app/api/auth/[...nextauth]/route')) as unknown as Record<'GET' | 'POST', Handler>;
+    const response = await route[(init.method ?? 'GET') as 'GET' | 'POST'](new Request(url, init), { params: Promise.resolve({ nextauth }) });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: 'invalid_request', message: expect.any(String), request_id: response.headers.get('x-request-id') });
   });
 
   it('answers a provider or error segment that is not a word with 404 (next-auth would copy it into a Location header)', async () => {
-    const route = (await import('@/app/api/auth/[...nextauth]/route')) as unknown as Record<string, Handler>;
+    const route = (await import('@/app/api/auth/[...nextauth]/route')) as unknown as Record<'GET' | 'POST', Handler>;
     const response = await route.GET(new Request('http://localhost/api/auth/error/%3Cscript%3E%1B'), {
       params: Promise.resolve({ nextauth: ['error', '<script>\u001b'] }),
     });
@@ -117,7 +117,7 @@ describe('paths no route serves under /api and /kb', () => {
   });
 
   it("answers a GET of the password provider's callback with 405 (next-auth answers 500)", async () => {
-    const route = (await import('@/app/api/auth/[...nextauth]/route')) as unknown as Record<string, Handler>;
+    const route = (await import('@/app/api/auth/[...nextauth]/route')) as unknown as Record<'GET' | 'POST', Handler>;
     const response = await route.GET(new Request('http://localhost/api/auth/callback/credentials'), {
       params: Promise.resolve({ nextauth: ['callback', 'credentials'] }),
     });

@@ -177,7 +177,8 @@ describe('the Node face sends what Next’s face sends', () => {
 
   const SAME_HEADERS = ['content-type', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'retry-after'];
   const viaNext = async (path: string) => {
-    const id = path.split('?')[0].split('/')[4];
+    const [pathname = ''] = path.split('?');
+    const id = pathname.split('/')[4];
     const request = new Request(`http://almanac.test${path}`);
     const response = id === undefined ? await listingGET(request) : await detailGET(request, { params: Promise.resolve({ kbId: decodeURIComponent(id) }) });
     return { status: response.status, headers: response.headers, text: await response.text() };

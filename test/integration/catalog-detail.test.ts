@@ -122,7 +122,7 @@ describe('reads for the marketplace pages', () => {
     const tags = await listTagVocabulary();
     expect(tags.length).toBeGreaterThanOrEqual(25);
     for (let i = 1; i < tags.length; i++) {
-      expect(tags[i - 1].count > tags[i].count || (tags[i - 1].count === tags[i].count && tags[i - 1].tag < tags[i].tag)).toBe(true);
+      expect(tags[i - 1]!.count > tags[i]!.count || (tags[i - 1]!.count === tags[i]!.count && tags[i - 1]!.tag < tags[i]!.tag)).toBe(true);
     }
     const europe = tags.find((t) => t.tag === 'europe')!;
     const { total } = await listKnowledgeBaseCards({ tags: ['europe'], sort: 'popular', page: 1, pageSize: 1 });
@@ -136,7 +136,7 @@ describe('reads for the marketplace pages', () => {
     expect(kbs.length).toBe(publisher!.knowledgeBasesCount);
     expect(kbs.map((k) => k.title)).toEqual(expect.arrayContaining(['Research Methods Primer', 'Research Data Management Handbook']));
     for (const kb of kbs) expect(kb.publisher).toEqual({ name: 'Open Methods Collective', slug: 'open-methods' });
-    for (let i = 1; i < kbs.length; i++) expect(kbs[i - 1].subscribersCount).toBeGreaterThanOrEqual(kbs[i].subscribersCount);
+    for (let i = 1; i < kbs.length; i++) expect(kbs[i - 1]!.subscribersCount).toBeGreaterThanOrEqual(kbs[i]!.subscribersCount);
     expect(await getPublisher('no-such-publisher')).toBeNull();
     expect(await listPublisherKnowledgeBases('no-such-publisher')).toEqual([]);
   });

@@ -5,7 +5,7 @@ import type { Database } from '@/db/client';
 import { knowledgeBases } from '@/db/schema';
 import { listKnowledgeBases, parseListingParams, untitledWalk } from '@/lib/catalog';
 import { seedCatalog } from '@/lib/seed/catalog';
-import { createTestDatabase } from '../support/db';
+import { createTestDatabase, firstRow } from '../support/db';
 
 /**
  * The public listing against the seeded sample catalogue plus three fixture rows that tie on every sort key, so the
@@ -41,7 +41,7 @@ beforeAll(async () => {
   ({ db } = await createTestDatabase());
   await seedCatalog(db);
   // Three published fixtures identical in every sort key (ids differ only in their last character).
-  const [pub] = (await db.execute(sql`select id from publishers order by slug limit 1`)).rows as { id: string }[];
+  const pub = firstRow((await db.execute(sql`select id from publishers order by slug limit 1`)).rows as { id: string }[]);
   const at = new Date('2025-06-01T08:30:00.123Z');
   await db.insert(knowledgeBases).values(
     ['kb_tieZ', 'kb_tieA', 'kb_tieM'].map((id) => ({

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { recomputeCatalogCounters, seedCatalog } from '@/lib/seed/catalog';
 import { TAG_VOCABULARY } from '@/db/seed/catalog/knowledge-bases';
-import { createTestDatabase } from '../support/db';
+import { createTestDatabase, firstRow } from '../support/db';
 
 /** The sample catalogue itself: shape, the hosted table of hosted-kbs.md, derived counters, determinism, idempotence. */
 
@@ -45,11 +45,11 @@ describe('the sample catalogue', () => {
     expect(perCategory.map((r) => r.category).sort()).toEqual(['education', 'health', 'legal', 'policy', 'research']);
     for (const r of perCategory) expect(r.n).toBeGreaterThanOrEqual(10);
     expect(perCategory.reduce((a, r) => a + r.n, 0)).toBeGreaterThanOrEqual(60);
-    const [drafts] = await rows<{ n: number }>(db, sql`select count(*)::int as n from knowledge_bases where status = 'draft'`);
+    const drafts = firstRow(await rows<{ n: number }>(db, sql`select count(*)::int as n from knowledge_bases where status = 'draft'`));
     expect(drafts.n).toBeGreaterThanOrEqual(2);
     expect(drafts.n).toBeLessThanOrEqual(3);
     const [pubs] = await rows<{ n: number }>(db, sql`select count(*)::int as n from publishers`);
-    expect(pubs.n).toBeGreaterThanOrEqual(15);
+    expect(pubs?.n).toBeGreaterThanOrEqual(15);
   });
 
   it('contains the twelve hosted knowledge bases exactly as agreed', async () => {
@@ -131,10 +131,12 @@ describe('the sample catalogue', () => {
       sql`select id, subscribers_count as s, query_volume as q from knowledge_bases order by id`,
     );
     expect(after).toEqual(before);
-    const [check] = await rows<{ s: number; q: number }>(
-      db,
-      sql`
+    const check = firstRow(
+      await rows<{ s: number; q: number }>(
+        db,
+        sql`
       select (select count(*)::int from subscriptions where status = 'active') as s, (select coalesce(sum(queries), 0)::int from usage_daily) as q`,
+      ),
     );
     expect(before.reduce((a, r) => a + Number(r.s), 0)).toBe(check.s);
     expect(before.reduce((a, r) => a + Number(r.q), 0)).toBe(check.q);
@@ -150,18 +152,18 @@ describe('the sample catalogue', () => {
       select count(*)::int as n from usage_periods u join subscriptions s on s.id = u.subscription_id join plans p on p.id = s.plan_id
       where u.used > p.queries_per_period`,
     );
-    expect(over.n).toBe(0);
+    expect(over?.n).toBe(0);
     const [current] = await rows<{ n: number }>(
       db,
       sql`
       select count(*)::int as n from subscriptions s where s.status = 'active'
       and not exists (select 1 from usage_periods u where u.subscription_id = s.id and u.period_start = s.current_period_start)`,
     );
-    expect(current.n).toBe(0);
+    expect(current?.n).toBe(0);
     const [withPassword] = await rows<{ n: number }>(db, sql`select count(*)::int as n from users where password_hash is not null`);
-    expect(withPassword.n).toBe(0);
+    expect(withPassword?.n).toBe(0);
     const [oldUsage] = await rows<{ d: string }>(db, sql`select min(day)::text as d from usage_daily`);
-    expect(new Date(`${oldUsage.d}T00:00:00Z`).getTime()).toBeGreaterThanOrEqual(NOW.getTime() - 91 * 86_400_000);
+    expect(new Date(`${oldUsage?.d}T00:00:00Z`).getTime()).toBeGreaterThanOrEqual(NOW.getTime() - 91 * 86_400_000);
   });
 
   it('is deterministic: ids, texts and subscriber counts do not depend on the seeding date', async () => {
@@ -176,7 +178,7 @@ describe('the sample catalogue', () => {
 
   it('is idempotent: a second run changes nothing', async () => {
     const count = async () =>
-      (await rows<{ n: number }>(db, sql`select (select count(*) from knowledge_bases) + (select count(*) from subscriptions) as n`))[0].n;
+      firstRow(await rows<{ n: number }>(db, sql`select (select count(*) from knowledge_bases) + (select count(*) from subscriptions) as n`)).n;
     const before = await count();
     expect((await seedCatalog(db)).skipped).toBe(true);
     expect(await count()).toBe(before);

@@ -9,6 +9,7 @@ import { detectFormat, pageText, parseSource } from '@/lib/engine/parsers';
 import { parsePdfSource } from '@/lib/engine/pdf-render';
 import { HOSTED_SOURCE_DIR, loadSeedSources } from '@/lib/seed/hosted';
 import { loadEvaluationSet } from '@/bench/engine-quality/evaluation-set';
+import { itemAt } from '@/lib/platform/arrays';
 
 /**
  * Citation verification over the whole evaluation set, on the seeded marketplace: every excerpt of every answer
@@ -73,7 +74,7 @@ describe('citation verification over the evaluation set', () => {
           pdfCitations++;
           expect(c.page).not.toBeNull();
           // The PDF round trip keeps the words: the excerpt is on the same page of the .pdf.txt source.
-          const sourcePage = collapse(sourcePages[c.page! - 1].replace(/^#+\s+/gm, ''));
+          const sourcePage = collapse(itemAt(sourcePages, c.page! - 1).replace(/^#+\s+/gm, ''));
           if (!sourcePage.includes(collapse(c.excerpt))) failures.push(`${q.id}: excerpt not on source page ${c.page} of ${c.document_id}`);
         } else if (c.page !== null) {
           failures.push(`${q.id}: unpaged document cited with page ${c.page}`);

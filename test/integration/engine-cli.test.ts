@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createTestDatabase } from '@/test/support/db';
 import type { Database } from '@/lib/platform/db';
 import { engineCommands } from '@/scripts/cli/engine-commands';
+import { capture } from '@/lib/platform/arrays';
 
 /** The operator commands, run in process against the test database (getDb() is the test database). */
 let db: Database;
@@ -57,7 +58,7 @@ describe('engine CLI', () => {
       'Practical notes about keeping bees.',
     ]);
     expect(created.code).toBe(0);
-    const kbId = /Created knowledge base (kb_\w+)/.exec(created.out)![1];
+    const kbId = capture(/Created knowledge base (kb_\w+)/.exec(created.out)!, 1);
     const kb = (await db.execute(sql`select slug, status, backend_kind, tags from knowledge_bases where id = ${kbId}`)).rows[0];
     expect(kb).toMatchObject({ slug: 'apiary-handbook', status: 'published', backend_kind: 'hosted', tags: ['bees', 'farming'] });
     expect((await db.execute(sql`select count(*)::int as n from plans where kb_id = ${kbId}`)).rows[0]).toEqual({ n: 3 });
@@ -77,7 +78,7 @@ describe('engine CLI', () => {
     expect(asked.out).toContain('at least three metres above the ground');
     expect(asked.out).toMatch(/\[1\] Swarms, page 2 \(doc_\w+\)/);
 
-    const documentId = /swarms\.pdf → (doc_\w+)/.exec(ingested.out)![1];
+    const documentId = capture(/swarms\.pdf → (doc_\w+)/.exec(ingested.out)!, 1);
     expect((await run('delete-document', ['--kb', kbId, '--document', documentId])).code).toBe(0);
     expect((await run('delete-document', ['--kb', kbId, '--document', documentId])).code).toBe(1);
     const reindexed = await run('reindex', ['--kb', kbId]);

@@ -9,6 +9,7 @@ import { CALIBRATION_CAP, CALIBRATION_QUESTIONS, calibrateGate, thresholdFromSco
 import { ingestDocument } from '@/lib/engine/ingest';
 import { findPassages } from '@/lib/engine/passages';
 import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
+import { itemAt } from '@/lib/platform/arrays';
 
 const shipped = GATE_MODEL.threshold;
 /** Fifteen questions per topic, as the calibration list has them, each scoring `score(topic, k)`. */
@@ -39,8 +40,8 @@ describe('a knowledge base’s own gate threshold, from the calibration question
     const ranked = scores((topic, k) => shipped - 1 + k * 0.1 + ['cooking', 'sport', 'vehicles', 'astronomy', 'entertainment'].indexOf(topic) * 0.001);
     const threshold = thresholdFromScores(ranked, shipped)!;
     const all = ranked.map((s) => s.score).sort((a, b) => a - b);
-    expect(threshold).toBeGreaterThan(all[71]);
-    expect(threshold).toBeLessThanOrEqual(all[72]);
+    expect(threshold).toBeGreaterThan(itemAt(all, 71));
+    expect(threshold).toBeLessThanOrEqual(itemAt(all, 72));
     expect(all.filter((s) => s < threshold).length / all.length).toBeGreaterThanOrEqual(0.95);
   });
 

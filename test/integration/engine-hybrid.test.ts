@@ -9,6 +9,7 @@ import { embedTexts } from '@/lib/engine/embeddings';
 import { ingestDocument } from '@/lib/engine/ingest';
 import { nearestChunkIds, vectorSearchMode } from '@/lib/engine/vector-search';
 import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
+import { itemAt } from '@/lib/platform/arrays';
 
 /**
  * Optional hybrid retrieval (issue 14 part 4) against a deterministic local embeddings server (test/support/
@@ -67,7 +68,7 @@ describe('hybrid retrieval', () => {
       from chunk_embeddings e where e.kb_id = ${kb}`)
     ).rows as Array<{ model: string; dim: number; norm: number }>;
     const chunks = (await db.execute(sql`select count(*)::int as n from chunks where kb_id = ${kb}`)).rows as Array<{ n: number }>;
-    expect(rows.length).toBe(chunks[0].n);
+    expect(rows.length).toBe(chunks[0]?.n);
     for (const r of rows) {
       expect(r.model).toBe('fake-hash-64');
       expect(Number(r.dim)).toBe(DIM);
@@ -79,7 +80,7 @@ describe('hybrid retrieval', () => {
     const question = 'How often is a physician appointment needed on a Sunday in winter?';
     const lexical = await searchChunks(db, kb, question, { limit: 5 });
     expect(lexical.chunks.map((c) => c.documentTitle)).not.toContain('Seeing a doctor');
-    const [values] = await embedTexts(embeddings, [question]);
+    const values = itemAt(await embedTexts(embeddings, [question]), 0);
     const hybrid = await searchChunks(db, kb, question, { limit: 5, vector: { model: embeddings.model, values } });
     expect(hybrid.chunks.map((c) => c.documentTitle)).toContain('Seeing a doctor');
     // Without vectors for this model nothing changes.
@@ -93,7 +94,7 @@ describe('hybrid retrieval', () => {
     expect(new Set(lexical.chunks.map((c) => c.documentId)).size).toBeGreaterThan(1);
     expect(lexicalLead(lexical.chunks)).toBeGreaterThanOrEqual(CLOSE_LEAD);
     // A vector nearest another document (the garden's) would lift it under plain fusion; here it changes nothing.
-    const [values] = await embedTexts(embeddings, ['Water tomatoes in the morning. Prune roses in late winter.']);
+    const values = itemAt(await embedTexts(embeddings, ['Water tomatoes in the morning. Prune roses in late winter.']), 0);
     const hybrid = await searchChunks(db, kb, question, { limit: 5, vector: { model: embeddings.model, values } });
     expect(hybrid.chunks.map((c) => c.chunkId)).toEqual(lexical.chunks.map((c) => c.chunkId));
   });
@@ -136,7 +137,7 @@ describe('hybrid retrieval', () => {
       await db.execute(sql`
       select count(*)::int as n from chunks c left join chunk_embeddings e on e.chunk_id = c.id where c.kb_id = ${kb} and e.chunk_id is null`)
     ).rows as Array<{ n: number }>;
-    expect(missing[0].n).toBe(0);
+    expect(missing[0]?.n).toBe(0);
   });
 });
 
@@ -190,7 +191,7 @@ describe('nearest chunks: pgvector on PGlite, the portable fallback on a server 
       .map((c) => ({
         id: Number(c.id),
         source: c.source_name,
-        sim: unit(fakeEmbedding(`${c.heading ?? ''}\n${c.content}`, DIM)).reduce((a, x, i) => a + x * q[i], 0),
+        sim: unit(fakeEmbedding(`${c.heading ?? ''}\n${c.content}`, DIM)).reduce((a, x, i) => a + x * itemAt(q, i), 0),
       }))
       .sort((a, b) => b.sim - a.sim || a.id - b.id)
       .map((c) => c.source);
@@ -207,7 +208,7 @@ describe('nearest chunks: pgvector on PGlite, the portable fallback on a server 
   });
 
   it('ranks the same data the same on either path, ties broken by chunk id', async () => {
-    const [values] = await embedTexts(embeddings, [QUESTION]);
+    const values = itemAt(await embedTexts(embeddings, [QUESTION]), 0);
     const query = { model: embeddings.model, values };
     const chosen = await sourcesOf(await nearestChunkIds(db, rankingKb, query, 20));
     // The same list on PGlite and on the PostgreSQL server, whichever path each takes ("garden" shares a hashed

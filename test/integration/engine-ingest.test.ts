@@ -73,8 +73,8 @@ describe('ingesting each format', () => {
     if (!result.ok) return;
     const rows = await chunkRows(result.documentId);
     expect(rows.map((r) => r.heading)).toEqual(['Soil Guide', 'Soil Guide > Nitrogen', 'Soil Guide > Nitrogen > Timing']);
-    expect(rows[0].content).toBe('Intro about soil health and compost.');
-    expect(rows[1].content).toBe('Legumes fix nitrogen in root nodules.\n\nClover is a common cover crop.');
+    expect(rows[0]?.content).toBe('Intro about soil health and compost.');
+    expect(rows[1]?.content).toBe('Legumes fix nitrogen in root nodules.\n\nClover is a common cover crop.');
   });
 
   it('HTML: title from <title>; scripts, styles and navigation dropped; tables and lists kept', async () => {

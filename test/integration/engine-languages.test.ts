@@ -98,7 +98,7 @@ describe('per-language stemming', () => {
     await db.execute(sql`update knowledge_bases set language = 'en' where id = ${id}`);
     expect((await reindexKnowledgeBase(db, id)).ok).toBe(true);
     const rows = (await db.execute(sql`select search_config from kb_index_stats where kb_id = ${id}`)).rows as Array<{ search_config: string }>;
-    expect(rows[0].search_config).toBe('almanac');
+    expect(rows[0]?.search_config).toBe('almanac');
     await db.execute(sql`update knowledge_bases set language = 'fr' where id = ${id}`);
     await reindexKnowledgeBase(db, id);
   });

@@ -1,3 +1,4 @@
+import { itemAt } from '@/lib/platform/arrays';
 import '../support/gateway-env';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,7 +47,7 @@ const readBody = (req: IncomingMessage) =>
 beforeAll(async () => {
   server = createServer(async (req, res) => {
     const body = JSON.parse(await readBody(req)) as { messages: Array<{ content: string }>; stream?: boolean };
-    const prompt = body.messages[1].content;
+    const prompt = itemAt(body.messages, 1).content;
     prompts.push(prompt);
     const n = /\[(\d+)\] [^\n]*\n[^\n]*six months/.exec(prompt)?.[1] ?? '1';
     const send = (status: number, payload: string) => {
@@ -99,7 +100,7 @@ beforeAll(async () => {
   handle = await createTestDatabase();
   kb = await createKnowledgeBase(handle.db, await createPublisher(handle.db), { title: 'Water Handbook' });
   const enc = (s: string) => new TextEncoder().encode(s);
-  for (const [name, text] of [
+  for (const [name, text] of <Array<[string, string]>>[
     ['storage.md', '# Water Storage\n\n## Containers\n\nStore treated water in clean, covered containers. Replace stored water every six months.'],
     ['boil.md', '# Water Safety\n\nBoil drinking water for one full minute to make it safe.'],
   ]) {

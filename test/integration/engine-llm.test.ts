@@ -8,6 +8,7 @@ import { NO_ANSWER_TEXT } from '@/lib/engine/answer';
 import { ingestDocument } from '@/lib/engine/ingest';
 import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 import type { LlmConfig } from '@/lib/engine/llm';
+import { itemAt } from '@/lib/platform/arrays';
 
 /**
  * LLM mode against a local fake OpenAI-compatible chat-completions server: the model's reply is scripted per
@@ -50,7 +51,7 @@ beforeAll(async () => {
   });
   if (!created.ok) throw new Error(created.message);
   kb = created.id;
-  for (const [name, text] of [
+  for (const [name, text] of <Array<[string, string]>>[
     ['boil.md', '# Water Safety\n\nBoil drinking water for one full minute to make it safe. At altitudes above 2,000 metres, boil water for three minutes.'],
     ['storage.md', '# Water Storage\n\nStore treated water in clean, covered containers. Replace stored water every six months.'],
     [
@@ -81,7 +82,7 @@ afterAll(async () => {
 describe('LLM mode', () => {
   it('sends numbered passages, keeps only the passages the model cites, and reports the model usage', async () => {
     reply = (body) => {
-      const prompt = body.messages[1].content;
+      const prompt = itemAt(body.messages, 1).content;
       const n = passageNumber(prompt, 'three minutes');
       return {
         json: {
@@ -91,21 +92,21 @@ describe('LLM mode', () => {
       };
     };
     const answer = await answerHostedQuery({ kbId: kb, query: 'How long should I boil drinking water?', requestId: 'req_llm' }, db, { llm });
-    const last = received[received.length - 1];
+    const last = itemAt(received, received.length - 1);
     expect(last.path).toBe('/v1/chat/completions');
     expect(last.auth).toBe('Bearer sk-fake-test-key');
     expect(last.body.model).toBe('fake-model-1');
-    expect(last.body.messages[1].content).toMatch(/\[1\] /);
+    expect(last.body.messages[1]?.content).toMatch(/\[1\] /);
     expect(answer.tokens_used).toBe(338);
     expect(answer.answer).toBe('Boil water for one minute, or three minutes at high altitude [1].');
     expect(answer.citations).toHaveLength(1);
-    expect(answer.citations[0].title).toBe('Water Safety');
-    expect(answer.citations[0].excerpt).toBe('At altitudes above 2,000 metres, boil water for three minutes.');
+    expect(answer.citations[0]?.title).toBe('Water Safety');
+    expect(answer.citations[0]?.excerpt).toBe('At altitudes above 2,000 metres, boil water for three minutes.');
   });
 
   it('renumbers several markers and ignores markers of passages that do not exist', async () => {
     reply = (body) => {
-      const prompt = body.messages[1].content;
+      const prompt = itemAt(body.messages, 1).content;
       const a = passageNumber(prompt, 'Ceramic filters');
       const b = passageNumber(prompt, 'one full minute');
       return {
@@ -140,7 +141,7 @@ describe('LLM mode', () => {
       reply = () => failure;
       const answer = await answerHostedQuery({ kbId: kb, query: 'How often should stored water be replaced?', requestId: 'req_llm' }, db, { llm });
       expect(answer.answer).toContain('every six months');
-      expect(answer.citations[0].title).toBe('Water Storage');
+      expect(answer.citations[0]?.title).toBe('Water Storage');
     }
   });
 });

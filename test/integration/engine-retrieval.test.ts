@@ -10,6 +10,7 @@ import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 import { pageText, parseSource } from '@/lib/engine/parsers';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
 import { countTokens } from '@/lib/engine/tokens';
+import { isGeneralEnglish } from '@/lib/engine/general-frequency';
 import { queryAnswerSchema } from '@/lib/query-answer';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -96,14 +97,14 @@ describe('retrieval', () => {
 
   it('ranks a short document dense in a rare term above a long one mentioning it once', async () => {
     const result = await searchChunks(db, kbA, 'thrombolysis', { limit: 5 });
-    expect(result.chunks[0].documentTitle).toBe('Acute Stroke');
+    expect(result.chunks[0]?.documentTitle).toBe('Acute Stroke');
     expect(result.chunks.some((c) => c.documentTitle === 'Annual Report')).toBe(true);
-    expect(result.chunks[0].score).toBeGreaterThan(result.chunks.find((c) => c.documentTitle === 'Annual Report')!.score);
+    expect(result.chunks[0]?.score).toBeGreaterThan(result.chunks.find((c) => c.documentTitle === 'Annual Report')!.score);
   });
 
   it('IDF: a rare term outweighs a common one', async () => {
     const result = await searchChunks(db, kbA, 'survey potassium', { limit: 5 });
-    expect(result.chunks[0].heading).toContain('Potassium');
+    expect(result.chunks[0]?.heading).toContain('Potassium');
   });
 
   it('quoted phrases must occur as phrases', async () => {
@@ -120,6 +121,23 @@ describe('retrieval', () => {
     expect(typed.chunks[0]?.documentTitle).toBe('Acute Stroke');
     const notLast = await searchChunks(db, kbA, 'thrombol onset', { limit: 5 });
     expect(notLast.chunks.every((c) => !c.content.includes('clot') || c.content.includes('onset'))).toBe(true);
+  });
+
+  it('a misspelt word finds what the knowledge base spells correctly, and answers from it', async () => {
+    const typed = await searchChunks(db, kbA, 'when must thrombolisys start', { limit: 5 });
+    expect(typed.terms.find((t) => t.word === 'thrombolisys')).toMatchObject({ lexeme: 'thrombolysi', docFreq: 2 });
+    expect(typed.chunks[0]?.documentTitle).toBe('Acute Stroke');
+    const answer = await answerHostedQuery({ kbId: kbA, query: 'When must thrombolisys start?', requestId: 'req_spelling' }, db, { llm: null });
+    expect(answer.answer).toContain('4.5 hours');
+    expect(answer.citations[0]?.title).toBe('Acute Stroke');
+  });
+
+  it('a word of general English that the knowledge base lacks is not read as a near word it holds', async () => {
+    // "bandana" is one letter from "banana" (the nutrition document's bananas), and a word people use.
+    expect(isGeneralEnglish('bandana')).toBe(true);
+    const lacked = await searchChunks(db, kbA, 'bandana colours', { limit: 5 });
+    expect(lacked.terms.find((t) => t.word === 'bandana')?.docFreq).toBe(0);
+    expect(lacked.chunks).toEqual([]);
   });
 
   it('when every query term is common (above the candidate budget), chunks holding several of them are still found', async () => {

@@ -5,7 +5,7 @@ import { idempotencyRecords, knowledgeBases, usagePeriods } from '@/db/schema';
 import type { DatabaseHandle } from '@/db/client';
 import { claimIdempotencyKey, purgeExpiredIdempotencyRecords, requestFingerprint } from '@/lib/gateway/idempotency';
 import { getUsageRecorder } from '@/lib/gateway/usage-recorder';
-import { createTestDatabase } from '../support/db';
+import { createTestDatabase, firstRow } from '../support/db';
 import { callGateway, jsonQuery } from '../support/gateway-client';
 import {
   buyKey,
@@ -68,7 +68,7 @@ async function used(subscriptionId: string): Promise<number> {
 
 async function volume(kbId: string): Promise<number> {
   await getUsageRecorder().flush();
-  const [row] = await handle.db.select({ v: knowledgeBases.queryVolume }).from(knowledgeBases).where(eq(knowledgeBases.id, kbId));
+  const row = firstRow(await handle.db.select({ v: knowledgeBases.queryVolume }).from(knowledgeBases).where(eq(knowledgeBases.id, kbId)));
   return row.v;
 }
 

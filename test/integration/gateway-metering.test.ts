@@ -1,3 +1,4 @@
+import { itemAt } from '@/lib/platform/arrays';
 import '../support/gateway-env';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { newId } from '@/lib/platform/ids';
 import { reserveQueryUnit, reserveUnits } from '@/lib/gateway/quota';
 import { upgradeSubscription } from '@/lib/subscriptions';
 import { getUsageRecorder, UsageRecorder } from '@/lib/gateway/usage-recorder';
-import { createTestDatabase } from '../support/db';
+import { createTestDatabase, firstRow } from '../support/db';
 import { LOG_FILE, RATE_WINDOW_MS } from '../support/gateway-env';
 import { callGateway, jsonQuery } from '../support/gateway-client';
 import {
@@ -63,7 +64,7 @@ async function usedInDb(subscriptionId: string): Promise<number> {
 }
 
 async function queryVolume(kbId: string): Promise<number> {
-  const [row] = await handle.db.select({ v: knowledgeBases.queryVolume }).from(knowledgeBases).where(eq(knowledgeBases.id, kbId));
+  const row = firstRow(await handle.db.select({ v: knowledgeBases.queryVolume }).from(knowledgeBases).where(eq(knowledgeBases.id, kbId)));
   return row.v;
 }
 
@@ -97,7 +98,7 @@ describe('fair metering', () => {
     const logged = await handle.db.select({ status: queryLog.status }).from(queryLog).where(eq(queryLog.subscriptionId, k.subscriptionId));
     expect(logged).toHaveLength(50);
     expect(logged.every((l) => l.status === 200)).toBe(true);
-    const [key] = await handle.db.select({ lastUsedAt: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, k.keyId));
+    const key = firstRow(await handle.db.select({ lastUsedAt: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, k.keyId)));
     expect(key.lastUsedAt).not.toBeNull();
     expect(Math.abs(key.lastUsedAt!.getTime() - Date.now())).toBeLessThan(60_000);
   });
@@ -137,7 +138,7 @@ describe('fair metering', () => {
     expect(next.headers.get('X-Usage-Used')).toBe('1');
     const periods = await handle.db.select().from(usagePeriods).where(eq(usagePeriods.subscriptionId, k.subscriptionId));
     expect(periods.map((p) => p.used).sort()).toEqual([1, 1]);
-    const [sub] = await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId));
+    const sub = firstRow(await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId)));
     expect(sub.currentPeriodEnd.getTime()).toBeGreaterThan(Date.now());
   });
 
@@ -159,7 +160,7 @@ describe('fair metering', () => {
     const next = await ask(k);
     expect(next.status).toBe(200);
     expect([next.headers.get('X-Usage-Used'), next.headers.get('X-Usage-Cap')]).toEqual(['1', '2']);
-    const [sub] = await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId));
+    const sub = firstRow(await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId)));
     expect(sub).toMatchObject({ planId: smaller, pendingPlanId: null });
   });
 });
@@ -167,7 +168,7 @@ describe('fair metering', () => {
 describe('cap reservation batches', () => {
   it('grants exactly up to the cap when batches from many processes race (reserveUnits directly, no coalescing)', async () => {
     const k = await buy(kb, { cap: 50 });
-    const [sub] = await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId));
+    const sub = firstRow(await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId)));
     const period = { subscriptionId: k.subscriptionId, periodStart: sub.currentPeriodStart, periodEnd: sub.currentPeriodEnd };
     // 20 batches of 7 (140 wanted) at once, each in its own transaction: exactly 50 granted in total.
     const results = await Promise.all(Array.from({ length: 20 }, () => reserveUnits(handle.db, period, 50, 7)));
@@ -179,7 +180,7 @@ describe('cap reservation batches', () => {
 
   it('coalesced reservations hand out distinct, consecutive counts', async () => {
     const k = await buy(kb, { cap: 30 });
-    const [sub] = await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId));
+    const sub = firstRow(await handle.db.select().from(subscriptions).where(eq(subscriptions.id, k.subscriptionId)));
     const period = { subscriptionId: k.subscriptionId, periodStart: sub.currentPeriodStart, periodEnd: sub.currentPeriodEnd };
     const results = await Promise.all(Array.from({ length: 40 }, () => reserveQueryUnit(handle.db, period, 30)));
     const granted = results
@@ -198,7 +199,7 @@ describe('rate limit at the boundary', () => {
     for (let i = 0; i < 6; i++) replies.push(await ask(k));
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
     expect(replies.map((r) => r.headers.get('X-RateLimit-Remaining'))).toEqual(['4', '3', '2', '1', '0', '0']);
-    const limited = replies[5];
+    const limited = itemAt(replies, 5);
     expect(limited.body.error).toBe('rate_limit_exceeded');
     expect(limited.body.retry_after).toBeGreaterThanOrEqual(1);
     expect(limited.body.retry_after).toBeLessThanOrEqual(Math.ceil(RATE_WINDOW_MS / 1000));
@@ -463,7 +464,7 @@ describe('usage recorder', () => {
     recorder.record(entry(t0, null));
     recorder.record(entry(new Date(t0.getTime() + 30_000), null));
     await recorder.flush();
-    const read = async () => (await handle.db.select({ t: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, k.keyId)))[0].t;
+    const read = async () => firstRow(await handle.db.select({ t: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, k.keyId))).t;
     expect(await read()).toEqual(t0);
     recorder.record(entry(new Date(t0.getTime() + 61_000), t0));
     await recorder.flush();

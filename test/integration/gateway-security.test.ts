@@ -39,7 +39,9 @@ let otherKb: string;
 let draftKb: string;
 let suspendedKb: string;
 let unpublishedKb: string;
-const keys: Record<string, BoughtKey> = {};
+type KeyName = 'good' | 'revoked' | 'other' | 'cancelled' | 'pastDue' | 'suspended' | 'unpublished' | 'draft';
+/** Filled in beforeAll, one key per case below. */
+const keys = {} as Record<KeyName, BoughtKey>;
 
 beforeAll(async () => {
   handle = await createTestDatabase();

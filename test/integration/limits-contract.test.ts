@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter, createRedisRateLimiter, createUpstashRateLimiter, rateLimitHeaders, type RateLimiter } from '@/lib/limits';
 import { randomBase62 } from '@/lib/platform/ids';
+import { itemAt } from '@/lib/platform/arrays';
 import { testDbKind } from '../support/db';
 import { startUpstashRestAdapter, type UpstashRestAdapter } from '../support/upstash-rest-adapter';
 
@@ -57,7 +58,7 @@ describe.each(factories)('rate limiter contract: $name', (factory) => {
     for (let i = 0; i < 6; i++) states.push(await limiter.consume(key, rule));
     expect(states.slice(0, 5).map((s) => s.allowed)).toEqual([true, true, true, true, true]);
     expect(states.slice(0, 5).map((s) => s.remaining)).toEqual([4, 3, 2, 1, 0]);
-    const denied = states[5];
+    const denied = itemAt(states, 5);
     expect(denied.allowed).toBe(false);
     expect(denied.remaining).toBe(0);
     expect(Number.isInteger(denied.retryAfterSeconds)).toBe(true);

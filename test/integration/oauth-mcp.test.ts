@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, oauthClients, oauthTokens, usagePeriods } from '@/db/schema';
@@ -26,6 +26,7 @@ import { resetEnvForTesting } from '@/lib/platform/env';
 import { createTestDatabase } from '../support/db';
 import { buyKey, createKnowledgeBase, createPublisher, type BoughtKey } from '../support/gateway-fixtures';
 import { listenOnLoopback } from '../support/listen';
+import { ConnectorProvider } from '../support/oauth-connector';
 import { rememberSecret } from '../support/log-scan';
 
 /**
@@ -81,48 +82,14 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** What a connector keeps: its registration, its PKCE verifier, its tokens; and the authorization URL it would open. */
-class TestProvider implements OAuthClientProvider {
-  constructor(readonly clientMetadataUrl?: string) {}
-  info?: Awaited<ReturnType<NonNullable<OAuthClientProvider['clientInformation']>>>;
-  saved?: Parameters<OAuthClientProvider['saveTokens']>[0];
-  verifier = '';
-  authorizationUrl?: URL;
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata() {
-    return {
-      client_name: 'Test Agent',
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: NonNullable<TestProvider['info']>) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: NonNullable<TestProvider['saved']>) {
-    this.saved = tokens;
-    rememberSecret(tokens.access_token, ...(tokens.refresh_token ? [tokens.refresh_token] : []));
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
+/** A connector's OAuth state, named "Test Agent"; `clientMetadataUrl` makes it use a client ID metadata document. */
+const testProvider = (clientMetadataUrl?: string) =>
+  new ConnectorProvider({
+    clientName: 'Test Agent',
+    redirectUrl: REDIRECT,
+    clientMetadataUrl,
+    onTokens: (tokens) => rememberSecret(tokens.access_token, ...(tokens.refresh_token ? [tokens.refresh_token] : [])),
+  });
 
 const mcpUrl = (kbId: string) => new URL(`${server.url}/kb/${kbId}/mcp`);
 
@@ -143,9 +110,9 @@ async function consent(k: BoughtKey, authorizationUrl: URL, options: ClientMetad
 /** A connected client after the whole flow, and what it was given. */
 async function connectWithOAuth(
   k: BoughtKey,
-  provider = new TestProvider(),
+  provider = testProvider(),
   options: ClientMetadataOptions = {},
-): Promise<{ client: Client; provider: TestProvider }> {
+): Promise<{ client: Client; provider: ConnectorProvider }> {
   const first = new StreamableHTTPClientTransport(mcpUrl(k.kbId), { authProvider: provider });
   await expect(new Client({ name: 'agent', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }).connect(first)).rejects.toThrow();
   expect(provider.authorizationUrl, 'the client was sent to the authorization endpoint').toBeDefined();
@@ -278,7 +245,7 @@ describe('OAuth 2.1 for agents', () => {
     const foreign = await mcpPost(otherKb, `Bearer ${token}`);
     expect([foreign.status, (await foreign.json()).error.data.error]).toEqual([403, 'key_scope_mismatch']);
     // A code cannot be exchanged for another resource, nor without the right verifier.
-    const again = new TestProvider();
+    const again = testProvider();
     await expect(new Client({ name: 'a', version: '1' }).connect(new StreamableHTTPClientTransport(mcpUrl(kb), { authProvider: again }))).rejects.toThrow();
     const code = (await consent(k, again.authorizationUrl!)).get('code')!;
     const base = { grant_type: 'authorization_code', code, client_id: again.info!.client_id, redirect_uri: REDIRECT };
@@ -384,7 +351,7 @@ describe('client ID metadata documents', () => {
     const k = await buy(kb);
     const clientId = `${site.url}/agent/client.json`;
     site.fetches = 0;
-    const { client, provider } = await connectWithOAuth(k, new TestProvider(clientId), allowLoopback());
+    const { client, provider } = await connectWithOAuth(k, testProvider(clientId), allowLoopback());
     expect(provider.authorizationUrl!.searchParams.get('client_id')).toBe(clientId);
     expect(provider.info, 'no dynamic registration').toMatchObject({ client_id: clientId });
     expect((await client.callTool({ name: 'ask', arguments: { query: 'What does the Fresnel lens do?' } })).isError).toBeFalsy();
@@ -392,7 +359,7 @@ describe('client ID metadata documents', () => {
     expect(grant).toMatchObject({ subscriptionId: k.subscriptionId, name: 'OAuth: Test Agent' });
     await client.close();
     // A second connection within the document's cache lifetime does not fetch it again.
-    const again = await connectWithOAuth(k, new TestProvider(clientId), allowLoopback());
+    const again = await connectWithOAuth(k, testProvider(clientId), allowLoopback());
     await again.client.close();
     expect(site.fetches).toBe(1);
     // Refresh needs no document: the grant remembers its client.

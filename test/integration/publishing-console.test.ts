@@ -24,7 +24,7 @@ import {
   type Actor,
 } from '@/lib/publishing';
 import { cancelSubscription, ensureCurrentPeriod, getSubscriptionForUser, purchaseSubscription, resumeSubscription } from '@/lib/subscriptions';
-import { createTestDatabase } from '../support/db';
+import { createTestDatabase, firstRow } from '../support/db';
 import { createUser } from './subscriptions-fixtures';
 
 /**
@@ -450,7 +450,7 @@ describe('operator suspension', () => {
     const stillDraft = await draft(actor);
     const alone = await draft(actor);
     await suspendListing(db, operator, alone.id, 'separate matter');
-    const [{ slug }] = (await db.execute(sql`select slug from publishers where id = ${publisherId}`)).rows as Array<{ slug: string }>;
+    const { slug } = firstRow((await db.execute(sql`select slug from publishers where id = ${publisherId}`)).rows as Array<{ slug: string }>);
     expect(await getPublisher(slug, db)).not.toBeNull();
     expect(await suspendPublisher(db, operator, publisherId, 'Fraud review')).toEqual({ ok: true, changed: 3 });
     expect(await getPublisher(slug, db)).toBeNull();

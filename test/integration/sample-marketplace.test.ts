@@ -5,6 +5,7 @@ import type { Database } from '@/lib/platform/db';
 import { getKnowledgeBaseView } from '@/lib/catalog';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { sampleDataNoticeShown } from '@/lib/seed';
+import { itemAt } from '@/lib/platform/arrays';
 
 /** Issue 14 part 6: pages say the seeded marketplace is sample data, and "Most chosen" is earned by subscribers. */
 let db: Database;
@@ -40,7 +41,7 @@ describe('sample marketplace', () => {
         (select s.plan_id from subscriptions s where s.kb_id = k.id and s.status = 'active' group by s.plan_id order by count(*) desc, s.plan_id limit 1) as top
       from knowledge_bases k where k.status = 'published' order by k.subscribers_count desc`)
     ).rows as Array<{ id: string; subscribers_count: number; top: string | null }>;
-    const busiest = rows[0];
+    const busiest = itemAt(rows, 0);
     const unsubscribed = rows.find((r) => Number(r.subscribers_count) === 0)!;
     expect((await getKnowledgeBaseView(busiest.id, db))?.mostChosenPlanId).toBe(busiest.top);
     expect((await getKnowledgeBaseView(unsubscribed.id, db))?.mostChosenPlanId).toBeNull();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/db/client';
-import { buildSnippets } from '@/components/marketplace/snippets';
+import { buildSnippets, pythonMcpSnippet } from '@/components/marketplace/snippets';
 import { ingestDocument } from '@/lib/engine';
 import { createTestDatabase } from '../support/db';
 import { buyKey, createKnowledgeBase, createPublisher, type BoughtKey } from '../support/gateway-fixtures';
@@ -19,6 +19,9 @@ import { rememberSecret } from '../support/log-scan';
  * installable here, so the retriever runs over a stand-in `langchain_core` with the same three names and the
  * `invoke` → `_get_relevant_documents` call LangChain makes: what is tested is its request and its reading of the answer.
  * The Python ones need a python3 with httpx (Debian's python3-httpx); without one they are skipped and say so.
+ * The MCP one needs the `mcp` 2.x SDK, which no Debian package carries: it runs where `PYTHON_MCP_PATH` names a
+ * directory with `mcp` and its dependencies in it (scripts/check-python-mcp.sh builds one), or where a python3 has
+ * them installed; otherwise it is skipped, and says why.
  */
 const run = promisify(execFile);
 let handle: DatabaseHandle;
@@ -39,6 +42,26 @@ async function findPythonWithHttpx(): Promise<string | null> {
   return null;
 }
 const python = await findPythonWithHttpx();
+
+/** PYTHONPATH for the `mcp` SDK: PYTHON_MCP_PATH when set, so that its packages come before any installed ones. */
+const mcpPath = process.env.PYTHON_MCP_PATH ?? '';
+async function findPythonWithMcp(): Promise<{ python: string; version: string } | null> {
+  for (const candidate of ['python3', '/usr/bin/python3']) {
+    try {
+      const probe = 'import importlib.metadata as m, mcp.client.streamable_http, httpx2; print(m.version("mcp"))';
+      const { stdout } = await run(candidate, ['-c', probe], { env: { ...process.env, PYTHONPATH: mcpPath } });
+      const version = stdout.trim();
+      if (version.startsWith('2.')) return { python: candidate, version };
+    } catch {
+      // next
+    }
+  }
+  return null;
+}
+const pythonMcp = await findPythonWithMcp();
+const NO_MCP = mcpPath
+  ? `PYTHON_MCP_PATH=${mcpPath} holds no importable mcp 2.x for python3 (scripts/check-python-mcp.sh builds one)`
+  : 'no python3 imports mcp 2.x: set PYTHON_MCP_PATH to a directory with it (scripts/check-python-mcp.sh builds one)';
 
 beforeAll(async () => {
   handle = await createTestDatabase();
@@ -109,5 +132,22 @@ describe('snippets run as pasted', () => {
     writeFileSync(file, snippet('langchain'));
     const { stdout } = await run(python!, [file], { env: env() });
     expect(stdout).toMatch(/^\S.* 1 .*Fresnel/m);
+  });
+
+  // Vitest reports a skipped test without its reason: the reason goes to the log, and the test's name says what ran.
+  if (!pythonMcp) console.warn(`snippets-run: Python mcp snippet skipped: ${NO_MCP}`);
+  it.skipIf(!pythonMcp)(`Python MCP client (mcp ${pythonMcp?.version ?? '2.x, not importable'}): tools, an answer, a refused key, a refused call`, async () => {
+    const file = join(dir, 'mcp_client.py');
+    writeFileSync(file, pythonMcpSnippet(server.url, k.kbId, QUESTION).code);
+    const mcpEnv = (key?: string) => ({ ...env(key), PYTHONPATH: mcpPath });
+    const { stdout } = await run(pythonMcp!.python, [file], { env: mcpEnv() });
+    expect(stdout).toMatch(/^tools: ask, search\n[\s\S]*Fresnel[\s\S]*\n- \S/);
+    await expect(run(pythonMcp!.python, [file], { env: mcpEnv('alm_sk_test_nope') })).rejects.toMatchObject({
+      stderr: expect.stringMatching(/^invalid_api_key: The Authorization header/m),
+    });
+    // A refused call (here a question over 2,000 characters) is a tool result with is_error and the API's body.
+    const tooLong = join(dir, 'mcp_client_too_long.py');
+    writeFileSync(tooLong, pythonMcpSnippet(server.url, k.kbId, 'x'.repeat(2_001)).code);
+    await expect(run(pythonMcp!.python, [tooLong], { env: mcpEnv() })).rejects.toMatchObject({ stderr: expect.stringMatching(/^invalid_query: /m) });
   });
 });

@@ -56,3 +56,10 @@ export async function createTestDatabase(options: { seed?: boolean; kind?: TestD
   });
   return handle;
 }
+
+/** The first row of a query's result, for a query that must find one: the test fails here, saying so, when none came back. */
+export function firstRow<T>(rows: readonly T[]): T {
+  const [row] = rows;
+  if (row === undefined) throw new Error('the query returned no row');
+  return row;
+}

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EmbeddingsConfig } from '@/lib/engine';
+import { itemAt } from '@/lib/platform/arrays';
 
 /**
  * A deterministic local OpenAI-compatible embeddings endpoint (`POST {base}/embeddings`), for hybrid retrieval's
@@ -25,7 +26,8 @@ export function fakeEmbedding(text: string, dim = 64, synonyms: Record<string, s
     if (w.length < 3) continue;
     let h = 2166136261;
     for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619);
-    v[(h >>> 0) % dim] += 1;
+    const slot = (h >>> 0) % dim;
+    v[slot] = itemAt(v, slot) + 1;
   }
   return v;
 }

@@ -9,6 +9,7 @@ import { knowledgeBases, plans, publishers, users } from '@/db/schema';
 import { newId, randomBase62 } from '@/lib/platform/ids';
 import { configureHttpBackend } from '@/lib/routing/backends';
 import { purchaseSubscription } from '@/lib/subscriptions';
+import { itemAt, capture } from '@/lib/platform/arrays';
 import { listenOnLoopback } from './listen';
 import { rememberSecret } from './log-scan';
 
@@ -66,7 +67,7 @@ export interface BoughtKey {
 /** A new buyer, a plan with the given cap and rate, and a purchased subscription with its first key. */
 export async function buyKey(db: Executor, kbId: string, options: { cap?: number; perMinute?: number } = {}): Promise<BoughtKey> {
   // Publish for the purchase (purchases need a published knowledge base), then restore the status.
-  const [kb] = await db.select({ status: knowledgeBases.status }).from(knowledgeBases).where(eq(knowledgeBases.id, kbId));
+  const kb = itemAt(await db.select({ status: knowledgeBases.status }).from(knowledgeBases).where(eq(knowledgeBases.id, kbId)), 0);
   if (kb.status !== 'published') await db.update(knowledgeBases).set({ status: 'published' }).where(eq(knowledgeBases.id, kbId));
   const userId = newId('usr');
   await db.insert(users).values({ id: userId, email: `buyer-${randomBase62(10).toLowerCase()}@example.test`, name: 'Test Buyer' });
@@ -90,6 +91,8 @@ export async function buyKey(db: Executor, kbId: string, options: { cap?: number
 
 export interface RunningPublisher {
   url: string;
+  /** Its process, whose CPU a benchmark may account for. */
+  pid: number;
   infraKey: string;
   signingSecret: string;
   stop(): Promise<void>;
@@ -119,12 +122,13 @@ export async function startExamplePublisher(options: { delayMs?: number } = {}):
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       const match = /listening on (http:\/\/\S+)/.exec(line);
-      if (match) resolve(match[1]);
+      if (match) resolve(capture(match, 1));
     });
     child.once('exit', (code) => reject(new Error(`example publisher exited with ${code}`)));
   });
   return {
     url: `${url}/query`,
+    pid: child.pid!,
     infraKey,
     signingSecret,
     stop: () =>

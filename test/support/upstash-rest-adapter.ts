@@ -79,7 +79,7 @@ export async function startUpstashRestAdapter(options: { redisUrl?: string; toke
   async function execute(command: Command): Promise<unknown> {
     const translated = translate(command);
     if ('error' in translated) throw new Error(translated.error);
-    const [name, ...rest] = translated.run;
+    const [name = '', ...rest] = translated.run;
     const result = await redis.call(name, ...rest);
     // SCRIPT LOAD answers with the SHA of what Redis loaded; the client expects the SHA of what it sent.
     if (name === 'script' && rest[0] === 'load') return sha1(String(command[2] ?? ''));
@@ -137,7 +137,7 @@ export async function startUpstashRestAdapter(options: { redisUrl?: string; toke
       for (const c of commands) {
         const translated = translate(c);
         if ('error' in translated) return send(400, { error: translated.error });
-        const [name, ...rest] = translated.run;
+        const [name = '', ...rest] = translated.run;
         multi.call(name, ...rest);
       }
       try {

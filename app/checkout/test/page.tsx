@@ -45,7 +45,7 @@ export default async function TestCheckoutPage({ searchParams }: { searchParams:
           {error}
         </p>
       ) : null}
-      <dl className="mt-6 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
+      <dl className="mt-6 grid grid-cols-[max-content_minmax(0,1fr)] wrap-anywhere gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
         <dt className="font-medium text-slate-600">Knowledge base</dt>
         <dd className="text-slate-900">{plan.kbTitle}</dd>
         <dt className="font-medium text-slate-600">Plan</dt>

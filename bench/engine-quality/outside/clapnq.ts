@@ -54,6 +54,7 @@ export const clapnq: SetLoader = {
     const passagesOf = new Map<string, { title: string; texts: string[] }>();
     const documentOf = (row: Row) => {
       const passage = row.passages[0];
+      if (!passage) throw new Error(`CLAPNQ row ${row.id} has no passage`);
       const id = `clapnq-${slug(passage.title)}`;
       const doc = passagesOf.get(id) ?? { title: passage.title.trim(), texts: [] };
       const text = passage.text.trim();

@@ -11,6 +11,7 @@
  * out and counted, not reworded here. Gold: the highlighted clause (evidence, verbatim); the category in
  * `meta.category`. Every such question of the file is used (the set is small).
  */
+import { capture } from '@/lib/platform/arrays';
 import { distinct } from './gold';
 import { assemble, type SetLoader } from './set-loader';
 import { LEVAL, type LevalRow } from './leval';
@@ -46,7 +47,7 @@ export const cuadContracts: SetLoader = {
       documents.push({ id, fileName: `contract-${number}.txt`, text: `${row.input.trim()}\n` });
       row.instructions.forEach((instruction, i) => {
         const match = INSTRUCTION.exec(instruction.trim());
-        const question = match?.[2].trim() ?? '';
+        const question = match ? capture(match, 2).trim() : '';
         if (!match || !question.endsWith('?')) {
           notQuestions++;
           return;
@@ -58,7 +59,7 @@ export const cuadContracts: SetLoader = {
           evidence: distinct([row.outputs[i] ?? '']),
           documentId: id,
           answerable: true,
-          meta: { category: match[1] },
+          meta: { category: capture(match, 1) },
         });
       });
     });

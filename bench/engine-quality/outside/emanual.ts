@@ -13,6 +13,7 @@
  * left out and counted in the description. The written answers are not spans of the manual (the authors joined
  * fragments without spaces), so answers are []; the written answer is kept in `meta.answer` where the file gives one.
  */
+import { capture, itemAt } from '@/lib/platform/arrays';
 import { distinct, sampleByHash } from './gold';
 import { parseCsv, unzip } from './formats';
 import { assemble, fileNameOf, type SetLoader } from './set-loader';
@@ -94,8 +95,7 @@ function zipQuestions(archive: Buffer): RawQuestion[] {
   const out: RawQuestion[] = [];
   for (const [name, bytes] of [...unzip(archive)].sort(([a], [b]) => a.localeCompare(b))) {
     if (!name.endsWith('.json')) continue;
-    const kind = name
-      .split('/')[0]
+    const kind = (name.split('/')[0] ?? '')
       .replace(/ Q&A$/, '')
       .toLowerCase()
       .replace(/[^a-z]+/g, '-');
@@ -105,7 +105,7 @@ function zipQuestions(archive: Buffer): RawQuestion[] {
       .toLowerCase();
     const entries = bytes.toString('utf8').matchAll(/"Section Hierarchy":\s*"([^"]*)"[\s\S]*?"Question":\s*"([^"]*)"/g);
     let i = 0;
-    for (const m of entries) out.push({ id: `tv-${stem}-${i++}`, path: m[1], question: m[2], kind });
+    for (const m of entries) out.push({ id: `tv-${stem}-${i++}`, path: capture(m, 1), question: capture(m, 2), kind });
   }
   return out;
 }
@@ -126,8 +126,8 @@ export const emanual: SetLoader = {
       for (const s of sections) byTitle.set(s.title.toLowerCase(), [...(byTitle.get(s.title.toLowerCase()) ?? []), s]);
       const raw: RawQuestion[] = parseCsv(readVerified(from, loader.source, manual.csv).toString('utf8')).map((r) => ({
         id: `${manual.key}-${r.question_id}`,
-        question: r.question,
-        path: r.section_path,
+        question: r.question ?? '',
+        path: r.section_path ?? '',
         answer: r.answer,
         kind: 'sample',
       }));
@@ -149,7 +149,7 @@ export const emanual: SetLoader = {
           id: `emanual-${q.id}`,
           question,
           answers: [],
-          evidence: distinct([matches[0].body]),
+          evidence: distinct([itemAt(matches, 0).body]),
           documentId: id,
           answerable: true,
           meta: { kind: q.kind, section: q.path, ...(q.answer ? { answer: q.answer } : {}) },

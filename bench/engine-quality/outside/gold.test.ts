@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { itemAt } from '@/lib/platform/arrays';
 import { keepGrounded, normaliseSpace, occursIn, sampleByHash } from './gold';
 import { parseDocumentTitles } from './obliqa';
 import { readVerified, sha256 } from './source';
@@ -49,9 +50,9 @@ describe('gold in the document', () => {
 
   it('matches across whitespace differences only', () => {
     expect(normaliseSpace(' a \n\t b\u00a0c ')).toBe('a b c');
-    expect(occursIn(documents[0].text, 'tower was built in 1889')).toBe(true);
-    expect(occursIn(documents[0].text, 'Tower was built in 1889')).toBe(false);
-    expect(occursIn(documents[0].text, '  ')).toBe(false);
+    expect(occursIn(itemAt(documents, 0).text, 'tower was built in 1889')).toBe(true);
+    expect(occursIn(itemAt(documents, 0).text, 'Tower was built in 1889')).toBe(false);
+    expect(occursIn(itemAt(documents, 0).text, '  ')).toBe(false);
   });
 
   it('keeps grounded questions and counts the rest', () => {

@@ -11,6 +11,7 @@
  * documents is a set-level question (documentId null). Gold: the cited passages (evidence), no short spans.
  * Sample: 500 questions by the hash of their QuestionID.
  */
+import { capture, itemAt } from '@/lib/platform/arrays';
 import { distinct, sampleByHash, wordCount } from './gold';
 import { assemble, fileNameOf, type SetLoader } from './set-loader';
 import { readVerified, readVerifiedJson } from './source';
@@ -100,7 +101,7 @@ export function parseDocumentTitles(rtf: string): Map<number, string> {
   const text = rtf.replace(/\\'([0-9a-f]{2})/gi, (_, hex: string) => cp1252[hex.toLowerCase()] ?? String.fromCharCode(parseInt(hex, 16)));
   const titles = new Map<number, string>();
   for (const match of text.matchAll(/(\d+):\s*\[\\?\s*([^\]]*)\]/g)) {
-    const names = [...match[2].matchAll(/"([^"]*)"/g)].map((m) => m[1].trim()).slice(1);
+    const names = [...capture(match, 2).matchAll(/"([^"]*)"/g)].map((m) => capture(m, 1).trim()).slice(1);
     if (names.length)
       titles.set(
         Number(match[1]),
@@ -146,7 +147,7 @@ export const obliqa: SetLoader = {
         question: q.Question.trim(),
         answers: [],
         evidence: distinct(q.Passages.map((p) => p.Passage)),
-        documentId: cited.length === 1 ? cited[0] : null,
+        documentId: cited.length === 1 ? itemAt(cited, 0) : null,
         answerable: true,
         meta: { group: String(q.Group), passages: q.Passages.map((p) => `${p.DocumentID}:${p.PassageID}`).join(' ') },
       });

@@ -196,7 +196,7 @@ export default async function KnowledgeBasePage({ params }: { params: Params }) 
         <Section id="agents-heading" title="Use it from an AI agent" size="lg" className="mt-10">
           <p className="mt-1 text-sm text-slate-700">The same key works with MCP clients and Dify, counted the same way.</p>
           <div className="mt-5">
-            <AgentSnippets baseUrl={baseUrl()} kbId={kb.id} />
+            <AgentSnippets baseUrl={baseUrl()} kbId={kb.id} question={question} />
           </div>
         </Section>
       </details>

@@ -7,7 +7,7 @@ import { SubscriptionBadges } from '@/components/account/status-badge';
 import { UsageChart } from '@/components/account/usage-chart';
 import { UsageMeter } from '@/components/account/usage-meter';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { Button } from '@/components/ui/button';
+import { PlanChangeForm } from '@/components/account/plan-change-form';
 import { Field } from '@/components/ui/field';
 import { describePlan, formatDate, formatMonthlyPrice, plural } from '@/lib/platform/format';
 import { getDb } from '@/lib/platform/db';
@@ -131,34 +131,7 @@ export default async function SubscriptionPage({
                 </form>
               ) : null}
               {canChangePlan && choices.length > 0 ? (
-                <form action={changePath} method="get" className="mt-3">
-                  <fieldset>
-                    <legend className="text-sm text-slate-700">
-                      An upgrade takes effect at once (queries used so far carry over); a downgrade takes effect at the next renewal,{' '}
-                      {formatDate(sub.currentPeriodEnd)}. You confirm on the next page.
-                    </legend>
-                    <div className="mt-3 grid gap-2 sm:grid-cols-2">
-                      {choices.map((plan, i) => (
-                        <label
-                          key={plan.id}
-                          className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 has-[:checked]:border-brand-600"
-                        >
-                          <input type="radio" name="plan" value={plan.id} defaultChecked={i === 0} className="mt-1" />
-                          <span className="text-sm">
-                            <span className="font-medium text-slate-900">{plan.name}</span> — {formatMonthlyPrice(plan.priceCents, plan.currency)},{' '}
-                            {plural(plan.queriesPerPeriod, 'query', 'queries')}
-                            <span className="block text-slate-600">
-                              {plan.direction === 'upgrade' ? 'Upgrade: now' : `Downgrade: from ${formatDate(sub.currentPeriodEnd)}`}
-                            </span>
-                          </span>
-                        </label>
-                      ))}
-                    </div>
-                  </fieldset>
-                  <Button type="submit" className="mt-4">
-                    Review plan change
-                  </Button>
-                </form>
+                <PlanChangeForm action={changePath} current={sub.plan} choices={choices} renewal={formatDate(sub.currentPeriodEnd)} />
               ) : canChangePlan ? (
                 <p className="mt-2 text-sm text-slate-700">This knowledge base has no other plan.</p>
               ) : null}

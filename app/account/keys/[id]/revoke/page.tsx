@@ -22,7 +22,7 @@ export default async function RevokeKeyPage({ params }: { params: Promise<{ id: 
   return (
     <div className="mx-auto max-w-xl px-4 py-10 sm:px-6">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{grant ? 'Revoke this app’s access?' : 'Revoke this key?'}</h1>
-      <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 rounded-lg border border-slate-200 bg-white p-4 text-sm">
+      <dl className="mt-4 grid grid-cols-[max-content_minmax(0,1fr)] wrap-anywhere gap-x-6 gap-y-1 rounded-lg border border-slate-200 bg-white p-4 text-sm">
         <dt className="font-medium text-slate-600">{grant ? 'App' : 'Name'}</dt>
         <dd className="text-slate-900">{key.name ?? 'Unnamed'}</dd>
         <dt className="font-medium text-slate-600">{grant ? 'Access' : 'Key'}</dt>

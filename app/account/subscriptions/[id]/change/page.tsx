@@ -74,7 +74,7 @@ export default async function ConfirmPlanChangePage({
             {result.preview.direction === 'upgrade' ? 'Upgrade' : 'Downgrade'} to {result.preview.plan.name}?
           </h1>
           <dl
-            className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+            className="mt-4 grid grid-cols-[max-content_minmax(0,1fr)] wrap-anywhere gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm"
             data-testid="plan-change-summary"
           >
             <dt className="font-medium text-slate-600">Now</dt>

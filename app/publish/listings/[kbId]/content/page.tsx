@@ -102,6 +102,9 @@ export default async function ContentPage({ params, searchParams }: { params: Pa
               Saving a backend switches this listing to your endpoint; its documents stay stored but stop answering.
             </p>
             <div className="mt-4">{backendForm}</div>
+            <p className="mt-4 text-sm text-slate-700" data-testid="save-backend-first">
+              To test your endpoint, save it with its two secrets first: then a test query makes a real signed call to it.
+            </p>
           </details>
         </Section>
       ) : (
