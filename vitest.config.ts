@@ -21,6 +21,7 @@ const onBothEngines = [
   'catalog-detail',
   'engine-retrieval',
   'engine-ingest',
+  'engine-ingest-budgets',
   'engine-hybrid',
   'engine-languages',
   'engine-citations',

@@ -9,8 +9,11 @@
  * On PostgreSQL a peer instance (bench/stall/peer.ts: a second process on the same database and Redis, running the
  * job worker) is asked too, and takes its share of the ingestion jobs.
  *
- *   npx tsx bench/stall/run.ts            # both databases
- *   npx tsx bench/stall/run.ts pglite     # one
+ *   npx tsx bench/stall/run.ts                    # both databases
+ *   npx tsx bench/stall/run.ts pglite             # one
+ *   npx tsx bench/stall/run.ts pglite "idle|unbroken"  # the rows whose input names one of these
+ * STALL_CODE=before labels the rows that run this branch's code path "before": for a run of this file on a
+ * checkout of main, where the same call takes main's path (the one-word rows).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -43,7 +46,9 @@ const { decodeAnswer } = await import('@/lib/routing/http-connector');
 const { createScratchDatabase } = await import('@/test/support/scratch-database');
 
 const MB = 1024 * 1024;
-const kinds = process.argv[2] ? [process.argv[2]] : ['pglite', 'postgres'];
+const kinds = process.argv[2] && process.argv[2] !== 'both' ? [process.argv[2]] : ['pglite', 'postgres'];
+const only = process.argv[3];
+const thisCode = process.env.STALL_CODE === 'before' ? 'before' : 'after';
 
 // ── hostile inputs ───────────────────────────────────────────────────────────────────────────────────────────────
 async function inflateBomb(inflated: number): Promise<Uint8Array> {
@@ -216,6 +221,15 @@ async function runOn(kind: string): Promise<Row[]> {
     }
     throw new Error(`${name} was not ingested within 3 minutes`);
   };
+  /** Uploads `files` text files of one unbroken word of `bytes` each, and waits until every one has settled. */
+  const oneWordUploads = async (files: number, bytes: number) => {
+    const settled = await Promise.all(
+      Array.from({ length: files }, (_, i) => uploadAndIngest(`word-${bytes}-${i}.txt`, new Uint8Array(bytes).fill(0x61 + (i % 26)))),
+    );
+    const counts = new Map<string, number>();
+    for (const s of settled) counts.set(s.settled.slice(0, 60), (counts.get(s.settled.slice(0, 60)) ?? 0) + 1);
+    return { settled: [...counts].map(([what, n]) => `${n}× ${what}`).join('; ') };
+  };
   const { POST: signInPost } = await import('@/app/api/auth/[...nextauth]/route');
   const posted = (body: ReadableStream<Uint8Array>) =>
     new Request('http://localhost:3000/api/auth/callback/credentials', {
@@ -267,9 +281,18 @@ async function runOn(kind: string): Promise<Row[]> {
       },
     ],
     ['publisher answer: 800 KB nested JSON ×10', 'after', () => Promise.all(Array.from({ length: 10 }, () => decodeAnswer(json)))],
+    // The finding of the second run (README.md): text files of one unbroken word, uploaded and ingested by jobs. Main's
+    // path is this same call on a checkout of main (STALL_CODE=before): its chunking and token counting on the event
+    // loop's thread, inside the document's transaction.
+    ['20 uploads × 32 KB of one unbroken word (.txt), ingested by jobs', thisCode, () => oneWordUploads(20, 32 * 1024)],
+    ['20 uploads × 2 MB of one unbroken word (.txt), ingested by jobs', thisCode, () => oneWordUploads(20, 2 * MB)],
   ];
+  // Unmeasured: one ordinary document through upload, job, worker and calibration, so that no row pays for loading
+  // those modules (tsx compiles them on the event loop's thread; a built server has them bundled).
+  await uploadAndIngest('warm-up.txt', new TextEncoder().encode('Warm up\n\nThe tide rises at dawn over the harbour wall.'));
   const rows: Row[] = [];
   for (const [input, version, work] of cases) {
+    if (only && !only.split('|').some((term) => input.includes(term))) continue;
     const row = { input, kind, version, ...(await measure(peer ? [url, peer.url] : [url], work)) };
     console.log(JSON.stringify(row));
     rows.push(row);

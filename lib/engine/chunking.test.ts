@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { itemAt } from '@/lib/platform/arrays';
-import { CHUNK_MAX_WORDS, chunkDocument } from './chunking';
+import { CHUNK_MAX_CHARS, CHUNK_MAX_WORDS, chunkDocument } from './chunking';
 import { pageText, type ParsedDocument } from './parsers';
 import { countWords } from './text';
 
@@ -107,6 +107,36 @@ describe('chunkDocument', () => {
     expect(chunks.length).toBeGreaterThanOrEqual(3);
     for (const c of chunks) expect(countWords(c.content)).toBeLessThanOrEqual(CHUNK_MAX_WORDS);
     expect(chunks.map((c) => c.content).join(' ')).toBe(monster);
+  });
+
+  it('cuts a run without spaces into pieces of at most CHUNK_MAX_CHARS, verbatim and in order', () => {
+    const word = 'x'.repeat(2 * 1024 * 1024);
+    const d = doc([{ page: null, blocks: [['p', word]] }]);
+    const chunks = chunkDocument(d);
+    expect(chunks).toHaveLength(Math.ceil(word.length / CHUNK_MAX_CHARS));
+    for (const c of chunks) expect(c.content.length).toBeLessThanOrEqual(CHUNK_MAX_CHARS);
+    expect(chunks.map((c) => c.content).join('')).toBe(word);
+    expect(chunks.map((c) => c.start)).toEqual(chunks.map((_, i) => i * CHUNK_MAX_CHARS));
+  });
+
+  it('keeps a surrogate pair whole where a long run is cut', () => {
+    const run = `a${'😀'.repeat(5_000)}`;
+    const chunks = chunkDocument(doc([{ page: null, blocks: [['p', run]] }]));
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) expect(c.content).toMatch(/^a?(\u{1F600})+$/u);
+    expect(chunks.map((c) => c.content).join('')).toBe(run);
+  });
+
+  it('bounds a sentence of long words by characters as well as words, cutting between words', () => {
+    const sentence = `${Array.from({ length: 100 }, (_, i) => `${'w'.repeat(150)}${i}`).join(' ')}.`;
+    const d = doc([{ page: null, blocks: [['p', sentence]] }]);
+    const chunks = chunkDocument(d);
+    expect(chunks.length).toBeGreaterThanOrEqual(4);
+    for (const c of chunks) {
+      expect(c.content.length).toBeLessThanOrEqual(CHUNK_MAX_CHARS);
+      expect(c.content).toMatch(/^w+\d+( w+\d+)*\.?$/);
+    }
+    expect(chunks.map((c) => c.content).join(' ')).toBe(sentence);
   });
 
   it('ordinals are consecutive from 0', () => {

@@ -3,8 +3,10 @@ import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { withEventLoopLag } from '@/test/support/event-loop-lag';
-import { parseBudget, parseInWorker } from './parse-in-worker';
+import { chunkDocument } from './chunking';
+import { chunkInWorker, parseBudget, parseInWorker, prepareInWorker } from './parse-in-worker';
 import { ParseError, parseSource } from './parsers';
+import { countTokens } from './tokens';
 
 /**
  * Parsing off the main thread within budgets (docs/api.md §9.5): hostile files generated here, scaled down from the
@@ -109,5 +111,21 @@ describe('parseInWorker', { timeout: 60_000 }, () => {
     expect(parsed.pages[0]!.blocks).toHaveLength(40_000);
     // The same parse on the main thread blocks it for the whole parse (several hundred ms on a test machine).
     expect(worstMs).toBeLessThan(150);
+  });
+
+  it('cuts the chunks and counts their tokens in the same trip, exactly as on the main thread', async () => {
+    const bytes = enc(`Tide tables\n\n${'High water comes at dawn. Low water follows at noon. '.repeat(400)}\n\nNEAPS\n\nNeap tides are small.`);
+    const expected = chunkDocument(await parseSource('text', bytes, 'tides.txt')).map((c) => ({ ...c, tokens: countTokens(c.content) }));
+    expect(expected.length).toBeGreaterThan(3);
+    const { parsed, chunks } = await prepareInWorker('text', bytes, 'tides.txt');
+    expect(parsed).toEqual(await parseSource('text', bytes, 'tides.txt'));
+    expect(chunks).toEqual(expected);
+    expect(await chunkInWorker(parsed)).toEqual(expected);
+  });
+
+  it('fails a document that splits into more chunks than the budget', async () => {
+    const budget = { ...parseBudget(), maxChunks: 10 };
+    const error = await failure(prepareInWorker('text', new Uint8Array(100_000).fill(0x61), 'word.txt', budget));
+    expect(error.message).toBe('The document splits into 25 passages; a document may have at most 10. Split it and upload the parts.');
   });
 });

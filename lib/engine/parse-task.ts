@@ -1,10 +1,14 @@
 import { inflateSync, constants as zlib } from 'node:zlib';
 import { Parser } from 'htmlparser2';
+import { chunkDocument, type DraftChunk } from './chunking';
 import { decodeText, ParseError, parseSource, type ParsedDocument, type SourceFormat } from './parsers';
+import { countTokens } from './tokens';
 
 /**
  * What runs inside a parse worker (lib/engine/parse-in-worker.ts starts it): the document's budgets checked before
- * and after the engine's own parseSource, whose result is returned unchanged. Checks that can be made before parsing
+ * and after the engine's own parseSource, whose result is returned unchanged, then the chunks the index is built
+ * from and their token counts (chunkDocument, countTokens), in the same trip and within the same wall time, so that
+ * no step over untrusted text runs on the main thread. Checks that can be made before parsing
  * are made first and cheaply, so a hostile file fails in milliseconds instead of after the wall-time budget: a PDF's
  * page objects and the bytes its Flate streams inflate to (a scan of the raw bytes; zlib inflates with a ceiling), an
  * HTML page's element depth (a streaming pass that stops at the limit). Wall time and heap are the pool's budgets.
@@ -15,9 +19,18 @@ export interface ParseBudget {
   maxInflatedBytes: number;
   maxDepth: number;
   maxCharacters: number;
+  maxChunks: number;
 }
 
-export type ParseOutcome = { ok: true; parsed: ParsedDocument } | { ok: false; code: ParseError['code']; message: string };
+/** A chunk as the index stores it: with its token count, counted where it was cut. */
+export interface IndexedChunk extends DraftChunk {
+  tokens: number;
+}
+
+type Refused = { ok: false; code: ParseError['code']; message: string };
+export type ParseOutcome = { ok: true; parsed: ParsedDocument } | Refused;
+export type ChunkOutcome = { ok: true; chunks: IndexedChunk[] } | Refused;
+export type PrepareOutcome = { ok: true; parsed: ParsedDocument; chunks: IndexedChunk[] } | Refused;
 
 const MB = 1024 * 1024;
 const megabytes = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
@@ -101,19 +114,10 @@ function characterCount(parsed: ParsedDocument): number {
   return total;
 }
 
-/** parseSource within `budget`: its document, or the ParseError it (or a budget) raised, as a value that crosses threads. */
-export async function parseWithinBudget(format: SourceFormat, bytes: Uint8Array, sourceName: string, budget: ParseBudget): Promise<ParseOutcome> {
+/** The budget's refusals (and a stack exhausted by a deep structure) as values that cross threads; anything else throws. */
+async function asOutcome<T extends object>(work: () => Promise<T>): Promise<({ ok: true } & T) | Refused> {
   try {
-    if (format === 'pdf') checkPdf(bytes, budget);
-    if (format === 'html') checkHtmlDepth(bytes, budget);
-    const parsed = await parseSource(format, bytes, sourceName);
-    const characters = characterCount(parsed);
-    if (characters > budget.maxCharacters) {
-      throw overLimit(
-        `The document holds ${count(characters)} characters of text; a document may hold at most ${count(budget.maxCharacters)}. Split it and upload the parts.`,
-      );
-    }
-    return { ok: true, parsed };
+    return { ok: true, ...(await work()) };
   } catch (error) {
     if (error instanceof ParseError) return { ok: false, code: error.code, message: error.message };
     if (error instanceof RangeError) {
@@ -122,4 +126,45 @@ export async function parseWithinBudget(format: SourceFormat, bytes: Uint8Array,
     }
     throw error;
   }
+}
+
+async function parseChecked(format: SourceFormat, bytes: Uint8Array, sourceName: string, budget: ParseBudget): Promise<ParsedDocument> {
+  if (format === 'pdf') checkPdf(bytes, budget);
+  if (format === 'html') checkHtmlDepth(bytes, budget);
+  const parsed = await parseSource(format, bytes, sourceName);
+  const characters = characterCount(parsed);
+  if (characters > budget.maxCharacters) {
+    throw overLimit(
+      `The document holds ${count(characters)} characters of text; a document may hold at most ${count(budget.maxCharacters)}. Split it and upload the parts.`,
+    );
+  }
+  return parsed;
+}
+
+function chunkChecked(parsed: ParsedDocument, budget: ParseBudget): IndexedChunk[] {
+  const drafts = chunkDocument(parsed);
+  if (drafts.length > budget.maxChunks) {
+    throw overLimit(
+      `The document splits into ${count(drafts.length)} passages; a document may have at most ${count(budget.maxChunks)}. Split it and upload the parts.`,
+    );
+  }
+  return drafts.map((draft) => ({ ...draft, tokens: countTokens(draft.content) }));
+}
+
+/** parseSource within `budget`: its document, or the ParseError it (or a budget) raised, as a value that crosses threads. */
+export function parseWithinBudget(format: SourceFormat, bytes: Uint8Array, sourceName: string, budget: ParseBudget): Promise<ParseOutcome> {
+  return asOutcome(async () => ({ parsed: await parseChecked(format, bytes, sourceName, budget) }));
+}
+
+/** A parsed document's chunks with their token counts, within `budget` (reindexing a stored structure). */
+export function chunkWithinBudget(parsed: ParsedDocument, budget: ParseBudget): Promise<ChunkOutcome> {
+  return asOutcome(async () => ({ chunks: chunkChecked(parsed, budget) }));
+}
+
+/** Parse, then chunk, in one trip: what ingestion needs of a file before it writes anything. */
+export function prepareWithinBudget(format: SourceFormat, bytes: Uint8Array, sourceName: string, budget: ParseBudget): Promise<PrepareOutcome> {
+  return asOutcome(async () => {
+    const parsed = await parseChecked(format, bytes, sourceName, budget);
+    return { parsed, chunks: chunkChecked(parsed, budget) };
+  });
 }

@@ -36,7 +36,8 @@ export const isCompoundLexeme = (lexeme: string) => /[./@]|\p{L}-|-\p{N}/u.test(
 export const DEFINITION_PASSAGES = 5;
 const MAX_DEFINED_TERMS = 4;
 const MIN_DEFINING_IDF = 1;
-const DEFINITION = /((?:[\p{L}][\p{L}\p{N}'’-]*\s+){0,3}[\p{L}][\p{L}\p{N}'’-]*)\s*\(([\p{L}][\p{L}\p{N}'’ -]{1,40})\)/gu;
+/** A word is read up to 64 characters: unbounded, a long run without spaces made the match quadratic. */
+const DEFINITION = /((?:[\p{L}][\p{L}\p{N}'’-]{0,63}\s+){0,3}[\p{L}][\p{L}\p{N}'’-]{0,63})\s*\(([\p{L}][\p{L}\p{N}'’ -]{1,40})\)/gu;
 
 /** Terms the passages define for the question ("severe allergic reaction (anaphylaxis)"), as the question word they stand for. */
 export async function definedTerms(

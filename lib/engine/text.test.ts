@@ -4,6 +4,16 @@ import { countWords, lightStem, normalizeWhitespace, splitSentences, tokenize } 
 const sentences = (text: string) => splitSentences(text).map((s) => text.slice(s.start, s.end));
 
 describe('splitSentences', () => {
+  it('reads a long run of abbreviations as one sentence, and still ends the next one', () => {
+    const run = 'Mr. '.repeat(50_000);
+    expect(sentences(`${run}Then it ends. Next one.`)).toEqual([`${run}Then it ends.`, 'Next one.']);
+  });
+
+  it('tells a German date from a sentence end after a long sentence', () => {
+    const long = `Die Frist ${'lang '.repeat(20)}endet am 31. März. Danach nicht.`;
+    expect(sentences(long)).toEqual([`Die Frist ${'lang '.repeat(20)}endet am 31. März.`, 'Danach nicht.']);
+  });
+
   it.each([
     ['One. Two! Three?', ['One.', 'Two!', 'Three?']],
     ['Dr. Smith met Mr. Jones. They talked.', ['Dr. Smith met Mr. Jones.', 'They talked.']],

@@ -81,6 +81,9 @@ const ABBREVIATIONS = new Set([
   'p.m',
 ]);
 
+/** Characters before a period read to tell an abbreviation or a date from a sentence's end. */
+const LOOKBEHIND = 32;
+
 const GERMAN_MONTH = /^(Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)\b/u;
 
 /**
@@ -97,11 +100,15 @@ export function splitSentences(text: string): Span[] {
     const gap = capture(match, 3).length;
     const punctEnd = match.index + punct.length + capture(match, 2).length;
     if (punct === '.') {
-      const before = text.slice(start, match.index);
+      // Only the last few characters decide, and only they are read: a sentence of many skipped periods ("Mr. Mr. …")
+      // read whole at each would cost time quadratic in its length. A word longer than the window is no abbreviation.
+      const from = Math.max(start, match.index - LOOKBEHIND);
+      const before = text.slice(from, match.index);
       const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
       if (ABBREVIATIONS.has(lastWord) || /^\p{L}$/u.test(lastWord)) continue;
       // A German date's day is an ordinal with a period ("am 31. März"): no sentence ends there.
-      if (/(^|\s)\d{1,2}$/.test(before) && GERMAN_MONTH.test(text.slice(punctEnd + gap))) continue;
+      const day = from === start ? /(^|\s)\d{1,2}$/ : /\s\d{1,2}$/;
+      if (day.test(before) && GERMAN_MONTH.test(text.slice(punctEnd + gap, punctEnd + gap + 12))) continue;
     }
     if (punctEnd > start) spans.push({ start, end: punctEnd });
     start = punctEnd + gap;

@@ -182,6 +182,7 @@ export const envSchema = z.object({
   PARSE_MAX_INFLATED_BYTES: intWithDefault(128 * 1024 * 1024, 1),
   PARSE_MAX_DEPTH: intWithDefault(256, 8),
   PARSE_MAX_CHARACTERS: intWithDefault(20_000_000, 1),
+  PARSE_MAX_CHUNKS: intWithDefault(20_000, 1),
   JOB_POLL_MS: intWithDefault(1_000, 500),
   METRICS_TOKEN: optionalString,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.refine(
