@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { PgBoss, fromPglite, type ConstructorOptions, type Db } from 'pg-boss';
-import type { DatabaseHandle } from './db';
+import type { DatabaseHandle } from '@/db/client';
 import { getEnv } from './env';
 import { log } from './log';
 

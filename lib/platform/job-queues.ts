@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, type PgBoss } from 'pg-boss';
-import type { DatabaseHandle } from './db';
+import type { DatabaseHandle } from '@/db/client';
 import { createJobBoss } from './job-boss';
 import { log } from './log';
 
