@@ -41,6 +41,9 @@ export async function register(): Promise<void> {
   // Expired OAuth codes and tokens, and grants left with no token (lib/oauth/housekeeping.ts).
   const { startOAuthPurge } = await import('./lib/oauth');
   startOAuthPurge();
+  // Chunks staged by an ingestion that was killed before its transaction (lib/engine/chunk-store.ts).
+  const { startStagedChunkPurge } = await import('./lib/engine');
+  startStagedChunkPurge();
   // Each domain registers its job handlers, then the worker takes their queues' jobs.
   const { registerContentJobs } = await import('./lib/engine');
   registerContentJobs();

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { itemAt } from '@/lib/platform/arrays';
+import { PeriodicTask } from '@/lib/platform/periodic-task';
+import { processSingleton } from '@/lib/platform/singleton';
 import type { DraftChunk } from './chunking';
 import { checkedSearchConfig, searchConfigFor, type SearchConfig } from './language';
 import type { IndexedChunk } from './parse-task';
@@ -109,4 +111,25 @@ export async function unstageChunks(tx: Executor, kbId: string, staged: Staged, 
   );
   // Fewer when the document was deleted (its chunks with it) or reindexed while they were staged.
   if (Number(moved[0]?.n ?? 0) !== expected) throw new Error(`${expected} staged chunks expected, ${moved[0]?.n ?? 0} found`);
+}
+
+/** Staged chunks live minutes; a day-old one belongs to an ingestion killed between its staging and its transaction. */
+export const ABANDONED_STAGE_MS = 24 * 3_600_000;
+
+/** Deletes the staged chunks of ingestions that never finished (a range on kb_id, which chunks_kb_idx serves). */
+export async function purgeAbandonedStagedChunks(db: Executor, now: Date = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - ABANDONED_STAGE_MS);
+  const deleted = rows<{ n: number }>(
+    await db.execute(sql`
+      with gone as (delete from chunks where kb_id >= 'staging:' and kb_id < 'staging;' and created_at < ${before.toISOString()}::timestamptz returning 1)
+      select count(*)::int as n from gone`),
+  );
+  return Number(deleted[0]?.n ?? 0);
+}
+
+/** Hourly, one run per tick across instances. */
+export function startStagedChunkPurge(): PeriodicTask {
+  return processSingleton('staged-chunk-purge', () =>
+    new PeriodicTask('staged-chunk-purge', async (db, now) => void (await purgeAbandonedStagedChunks(db, now)), 3_600_000).start(),
+  );
 }

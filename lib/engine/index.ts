@@ -16,6 +16,7 @@ export { searchChunks } from './retrieval';
 export { embeddingsConfig, embedTexts, EmbeddingsError, type EmbeddingsConfig } from './embeddings';
 export { findPassages, type Passage } from './passages';
 export { deleteDocument, documentIdFor, ingestDocument, reindexKnowledgeBase, type IngestResult } from './ingest';
+export { purgeAbandonedStagedChunks, startStagedChunkPurge } from './chunk-store';
 export { detectFormat, MIME_TYPES, ParseError, type SourceFormat } from './parsers';
 export { parsePdfSource, renderPdfFromSource, type PdfSource } from './pdf-render';
 export * from './uploads';

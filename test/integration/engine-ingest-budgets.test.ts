@@ -2,9 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { documents, knowledgeBases, publishers } from '@/db/schema';
-import { INGEST_QUEUE, registerContentJobs, uploadDocument } from '@/lib/engine';
+import { INGEST_QUEUE, purgeAbandonedStagedChunks, registerContentJobs, uploadDocument } from '@/lib/engine';
+import { insertChunks, rebuildKnowledgeBaseStats } from '@/lib/engine/ingest';
 import { CHUNK_MAX_CHARS } from '@/lib/engine/chunking';
-import { rebuildKnowledgeBaseStats } from '@/lib/engine/ingest';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { newId } from '@/lib/platform/ids';
 import { runDueJobs } from '@/lib/platform/jobs';
@@ -131,5 +131,20 @@ describe('chunking and indexing an upload', { timeout: 180_000 }, () => {
     expect(await count(sql`select count(*)::int as n from chunks where kb_id like 'staging:%'`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from chunks where kb_id = ${kbId}`)).toBe(after.chunks);
     await statsAgree(kbId);
+  });
+});
+
+describe('staged chunks of an ingestion that never finished', () => {
+  it('are purged after a day, and fresh ones are left to their ingestion', async () => {
+    const kbId = await newHostedKb();
+    const documentId = await upload(kbId, 'staged.txt', prose('staged', 20));
+    const draft = (ordinal: number) => ({ ordinal, page: null, heading: null, start: 0, end: 0, content: `Staged passage ${ordinal} about the harbour wall.` });
+    await insertChunks(db, 'staging:abandoned', documentId, [draft(0), draft(1)]);
+    await insertChunks(db, 'staging:running', documentId, [draft(0)]);
+    await db.execute(sql`update chunks set created_at = now() - interval '25 hours' where kb_id = 'staging:abandoned'`);
+    expect(await purgeAbandonedStagedChunks(db)).toBe(2);
+    expect(await count(sql`select count(*)::int as n from chunks where kb_id = 'staging:abandoned'`)).toBe(0);
+    expect(await count(sql`select count(*)::int as n from chunks where kb_id = 'staging:running'`)).toBe(1);
+    expect(await purgeAbandonedStagedChunks(db)).toBe(0);
   });
 });
