@@ -145,7 +145,6 @@ export function signInErrorPath(error: SignInError, providerId?: string): string
   return `/signin?${params}`;
 }
 
-/** A refused password sign-in as the page's error. */
 export function passwordSignInError(result: Extract<PasswordSignInResult, { ok: false }>): SignInError {
   return result.code === 'too_many_attempts' ? { code: 'TooManyAttempts', retryAfterSeconds: result.retryAfterSeconds } : { code: 'CredentialsSignin' };
 }

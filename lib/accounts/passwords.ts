@@ -36,7 +36,6 @@ export function isCommonPassword(password: string): boolean {
 
 export const COMMON_PASSWORD_MESSAGE = 'This password is one of the most common ones and easy to guess. Choose another.';
 
-/** A new password (sign-up, reset, change). */
 export const newPasswordSchema = z
   .string()
   .min(PASSWORD_MIN_LENGTH, { message: `Use at least ${PASSWORD_MIN_LENGTH} characters.` })

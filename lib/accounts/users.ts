@@ -159,8 +159,6 @@ export async function signInWithOAuth(db: Executor, identity: OAuthIdentity): Pr
   });
 }
 
-// ── Operator tools ─────────────────────────────────────────────────────────────────────────────────
-
 export type BuyerResult = { ok: true; user: { id: string; email: string }; created: boolean } | { ok: false; code: 'invalid_email'; message: string };
 
 /** The user with this email, created without a password when missing (they can set one by signing up/resetting). */

@@ -52,7 +52,6 @@ function idOf(ref: string | { id: string } | null | undefined): string | null {
   return typeof ref === 'string' ? ref : ref.id;
 }
 
-/** The Stripe subscription an event is about, if any. */
 function subscriptionIdOfEvent(event: Stripe.Event): string | null {
   switch (event.type) {
     case 'checkout.session.completed':

@@ -83,7 +83,6 @@ export interface CardFacts {
   documentsCount: number;
   /** The cheapest active paid plan, or null when none is on sale. */
   lowestPrice: { cents: number; currency: string } | null;
-  /** An active free plan is on sale. */
   freePlan: boolean;
 }
 

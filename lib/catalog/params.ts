@@ -37,7 +37,6 @@ export interface ListingParams {
 
 export type ListingParamsResult = { ok: true; params: ListingParams } | { ok: false; parameter: string; message: string };
 
-/** What a Next.js page receives as `searchParams`. */
 export type SearchParamsRecord = Record<string, string | string[] | undefined>;
 
 export const DEFAULT_LISTING_PARAMS: ListingParams = { tags: [], sort: 'popular', page: 1, pageSize: DEFAULT_PAGE_SIZE };

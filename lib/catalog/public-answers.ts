@@ -131,7 +131,6 @@ async function publicDetailBody(id: string): Promise<JsonBody | null> {
   );
 }
 
-/** Counters of the current database's cache (tests and benchmarks). */
 export async function catalogCacheStats(): Promise<ResultCacheStats> {
   return catalogServing(await getDatabaseHandle()).cache.stats();
 }

@@ -43,8 +43,6 @@ export function handleGatewayRequest(request: GatewayRequest): Promise<GatewayOu
   return runKeyed(overHttp(request), QUERY);
 }
 
-// ── "Try it" for signed-in subscribers ─────────────────────────────────────────────────────────────────
-
 export type SubscriberQueryResult =
   | { ok: true; answer: QueryAnswer; usage: { used: number; cap: number; remaining: number } }
   | { ok: false; code: ErrorCode; message: string; status: number; extras: Record<string, unknown> };

@@ -59,7 +59,6 @@ export const scoreThresholdSchema = z
   .default(0)
   .meta({ description: 'Passages scoring below it are not records.' });
 
-// ── inputs ──────────────────────────────────────────────────────────────────────────────────────────
 // Members other than these are ignored (docs/api.md §3.3), so the request objects are open.
 
 export const queryRequestSchema = z.looseObject({ query: queryTextSchema });
@@ -75,8 +74,6 @@ export const difyRetrievalRequestSchema = z.looseObject({
     .optional()
     .meta({ description: 'Accepted and ignored: Almanac keeps no document metadata to filter on.' }),
 });
-
-// ── outputs ─────────────────────────────────────────────────────────────────────────────────────────
 
 /** 1-based page where the source has pages; null where it has none. */
 const pageSchema = z.int().min(1).nullable().meta({ description: '1-based page where the source has pages; null where it has none.' });

@@ -26,7 +26,6 @@ export interface RateLimiter {
   readonly kind: RateLimiterKind;
   /** True when the window is an exact sliding log; false for approximations (Upstash's weighted two-bucket window). */
   readonly exact: boolean;
-  /** Counts one request for `id` and says whether it may pass. */
   consume(id: string, rule: RateLimitRule): Promise<RateLimitState>;
   /** The state for `id` without counting anything (headers on responses that stop before the limit step). */
   peek(id: string, rule: RateLimitRule): Promise<RateLimitState>;

@@ -55,7 +55,6 @@ export function baseUrl(): string {
   return resolveBaseUrl().url;
 }
 
-/** An absolute URL on this site for a path (`/account`). */
 export function siteUrl(pathAndQuery: string): string {
   return new URL(pathAndQuery, baseUrl()).toString();
 }

@@ -19,7 +19,6 @@ const ID_FORBIDDEN = /[\u0000-\u001f\u007f]/;
 const TEXT_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** What is wrong with an id, or null when nothing is. */
 export function idProblem(value: string): TextProblem | null {
   if (ID_FORBIDDEN.test(value)) return 'control_character';
   return LONE_SURROGATE.test(value) ? 'invalid_unicode' : null;

@@ -93,7 +93,6 @@ const utcDate = (year: number, month: number, day: number) => new Date(Date.UTC(
 export type AnalyticsPeriod = { kind: 'days'; days: number } | { kind: 'month'; month: string };
 
 export const ANALYTICS_DAYS = [7, 30, 90] as const;
-/** How far back the month choice goes. */
 const ANALYTICS_MONTHS = 12;
 
 function analyticsDays(value: unknown): number {

@@ -74,8 +74,6 @@ const slugSchema = z
   .regex(SLUG_PATTERN, 'Use lower-case letters, digits and single hyphens (not at the start or end).')
   .refine((v) => !v.includes('--'), 'Use single hyphens only.');
 
-// ── Profile ──────────────────────────────────────────────────────────────────────────────────────────
-
 export const publisherProfileSchema = z.object({
   name: line('The name', PROFILE_LIMITS.name.min, PROFILE_LIMITS.name.max),
   slug: slugSchema,
@@ -88,8 +86,6 @@ export const publisherProfileSchema = z.object({
     .max(PROFILE_LIMITS.contactEmail.max, `An email address has at most ${PROFILE_LIMITS.contactEmail.max} characters.`)
     .pipe(z.email({ error: 'Enter an email address the operator can reach you at.' })),
 });
-
-// ── Listing ──────────────────────────────────────────────────────────────────────────────────────────
 
 const MAX_TAGS = 8;
 const MAX_TAG_LENGTH = 32;
@@ -175,8 +171,6 @@ export const newListingSchema = listingSchema.extend({
   backendKind: z.enum(BACKEND_KINDS, { error: 'Choose where the answers come from.' }),
 });
 
-// ── Plans ────────────────────────────────────────────────────────────────────────────────────────────
-
 const CURRENCIES = ['usd', 'eur', 'gbp'] as const;
 
 /** A price typed by a person ("19", "19.00", "0") as integer minor units, or null when it is not a price. */
@@ -246,8 +240,6 @@ export function changesTerms(before: Terms, after: Terms): boolean {
     before.requestsPerMinute !== after.requestsPerMinute
   );
 }
-
-// ── States ───────────────────────────────────────────────────────────────────────────────────────────
 
 export type ListingStatus = 'draft' | 'published' | 'unpublished' | 'suspended' | 'archived';
 

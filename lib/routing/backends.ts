@@ -136,8 +136,6 @@ async function answerHosted(kb: PreparedRoute, request: QueryRequest): Promise<R
   return parsed.success ? { ok: true, answer: parsed.data } : { ok: false, code: 'internal_error', reason: 'engine answer breaks the schema' };
 }
 
-// ── Retrieval only (docs/api.md §10.2) ─────────────────────────────────────────────────────────────────
-
 export interface SearchRequest extends Pick<QueryRequest, 'query' | 'requestId' | 'signal'> {
   topK: number;
 }
@@ -165,8 +163,6 @@ export async function routeSearch(route: PreparedRoute, request: SearchRequest):
   }));
   return { ok: true, passages };
 }
-
-// ── Configuration (tests, CLI, publisher console) ─────────────────────────────────────────────────────
 
 const httpBackendInputSchema = z.object({
   kbId: z.string().min(1),

@@ -51,8 +51,6 @@ const PLAN_TIERS = [
  */
 const TASTER_PLAN = { name: 'Taster', priceCents: 0, queriesPerPeriod: 20, requestsPerMinute: 10, sortOrder: -1 } as const;
 
-// ── the seed ─────────────────────────────────────────────────────────────────────────────────────────
-
 export interface CatalogSeedSummary {
   skipped: boolean;
   publishers: number;
@@ -91,7 +89,6 @@ async function writeCatalog(tx: Transaction, now: Date): Promise<CatalogSeedSumm
   await tx.insert(publishers).values(publisherRows);
   const publisherId = new Map(publisherRows.map((p) => [p.slug, p.id]));
 
-  // Knowledge bases and their plans.
   const kbRows: (typeof knowledgeBases.$inferInsert & { id: string; createdAt: Date })[] = [];
   const planRows: (typeof plans.$inferInsert & { id: string; queriesPerPeriod: number })[] = [];
   for (const kb of KNOWLEDGE_BASE_SEEDS) {
@@ -164,7 +161,6 @@ async function writeCatalog(tx: Transaction, now: Date): Promise<CatalogSeedSumm
   });
   await tx.insert(users).values(buyerRows);
 
-  // Subscriptions in varied states, and the usage they generated.
   const subscriptionRows: (typeof subscriptions.$inferInsert)[] = [];
   const periodRows: { subscriptionId: string; periodStart: Date; periodEnd: Date }[] = [];
   const dailyRows: { subscriptionId: string; day: string; queries: number; tokens: number }[] = [];

@@ -61,7 +61,6 @@ function segmentPattern(segment: string): string {
 
 const FORM_HANDLER_PATTERNS = FORM_HANDLERS.map((route) => new RegExp(`^${route.split('/').slice(1).map(segmentPattern).join('')}$`));
 
-/** Whether a routed path is one of FORM_HANDLERS. */
 export function isFormHandlerPath(routed: string): boolean {
   return FORM_HANDLER_PATTERNS.some((pattern) => pattern.test(routed));
 }

@@ -4,7 +4,6 @@
 // that moves or changes it.
 import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state.js';
 
-/** Whether Next can read this `Next-Router-State-Tree` header. */
 export function isReadableRouterState(header: string | string[]): boolean {
   try {
     parseAndValidateFlightRouterState(header);

@@ -16,8 +16,6 @@ import { canChangePlan, ENDED_STATUSES, LIVE_STATUSES, type SubscriptionStatus }
 
 type BuyerInput = { userId: string; subscriptionId: string; now?: Date; actorKind?: AuditActorKind };
 
-// ── Stripe-driven changes ──────────────────────────────────────────────────────────────────────────
-
 /**
  * invoice.paid: the period Stripe billed becomes current (a new usage row, so the cap resets) and a past_due
  * subscription becomes active again. An older period than the stored one never moves it back.
@@ -80,8 +78,6 @@ export function endSubscription(db: Executor, input: { subscriptionId: string; a
     audit: (row) => ({ actorKind: input.actorKind ?? 'stripe', action: 'subscription.end', metadata: { from: row.status, at: input.at.toISOString() } }),
   });
 }
-
-// ── Buyer-driven changes ───────────────────────────────────────────────────────────────────────────
 
 /** A change the buyer makes on their own subscription (someone else's is `not_found`), audited as theirs. */
 function buyerChange(
