@@ -55,8 +55,6 @@ function refusalFlash(refusal: ListingRefusal): PublishFlashCode {
   return refusal.reason ?? refusal.code;
 }
 
-// ── Profile ──────────────────────────────────────────────────────────────────────────────────────────
-
 export async function createProfileAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const actor = await publisherActor(publishPaths.overview);
   const input = fields(formData);
@@ -78,8 +76,6 @@ export async function updateProfileAction(_prev: FormState, formData: FormData):
   if (result.code === 'invalid_input') return refused(formData, result.fieldErrors);
   redirect(publishPaths.overview);
 }
-
-// ── Listings ─────────────────────────────────────────────────────────────────────────────────────────
 
 export async function createListingAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const actor = await publisherActor(publishPaths.newListing);
@@ -148,8 +144,6 @@ export async function deleteDraftListingAction(formData: FormData): Promise<void
   if (result.code === 'not_found') redirect(withPublishFlash(publishPaths.overview, 'not_found'));
   redirect(withPublishFlash(path, refusalFlash(result)));
 }
-
-// ── Plans ────────────────────────────────────────────────────────────────────────────────────────────
 
 export async function createPlanAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const input = fields(formData);
