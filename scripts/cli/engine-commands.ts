@@ -21,8 +21,6 @@ async function knowledgeBase(ref: string): Promise<OperatorKnowledgeBase | null>
   return found.kb;
 }
 
-// ── files ─────────────────────────────────────────────────────────────────────────────────────────
-
 /** Files to ingest: each argument is a file or a folder (walked recursively, unsupported files listed as failures). */
 export function collectFiles(paths: string[]): string[] {
   const out: string[] = [];
@@ -52,8 +50,6 @@ function progress(done: number, total: number, label: string): void {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${bar.slice(0, (process.stderr.columns || 100) - 1)}`);
   else process.stderr.write(`${bar}\n`);
 }
-
-// ── commands ──────────────────────────────────────────────────────────────────────────────────────
 
 const createKb = command({
   name: 'create-kb',
