@@ -5,7 +5,6 @@ import { Alert } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 
-/** What the webhook forms' server actions answer. */
 export interface AlertWebhookFormState {
   /** The new signing secret: shown in this answer only, and only while `savedUrl` is still the webhook. */
   secret?: string;

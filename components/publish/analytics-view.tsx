@@ -161,7 +161,6 @@ export function comparisonText(view: Pick<Analytics, 'period' | 'days' | 'previo
   return wholeMonth ? formatMonth(view.previousFrom.slice(0, 7)) : `${formatDayMonth(view.previousFrom)}–${end.getUTCDate()}`;
 }
 
-/** The month before or after "YYYY-MM". */
 const shiftMonth = (month: string, by: number) => {
   const [y, m] = month.split('-').map(Number) as [number, number];
   return new Date(Date.UTC(y, m - 1 + by, 1)).toISOString().slice(0, 7);

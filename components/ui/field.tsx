@@ -49,7 +49,6 @@ function FieldShell({
   );
 }
 
-/** A labelled input with its hint and error. */
 export function Field({ label, name, error, hint, className, ...input }: InputHTMLAttributes<HTMLInputElement> & FieldLabels) {
   return (
     <FieldShell
@@ -60,7 +59,6 @@ export function Field({ label, name, error, hint, className, ...input }: InputHT
   );
 }
 
-/** A labelled textarea with its hint and error. */
 export function TextAreaField({ label, name, error, hint, className, ...input }: TextareaHTMLAttributes<HTMLTextAreaElement> & FieldLabels) {
   return (
     <FieldShell
