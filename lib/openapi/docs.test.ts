@@ -44,6 +44,8 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 type Json = Record<string, unknown>;
 type Row<Column extends string = string> = Record<Column, string>;
 
+// ── markdown ────────────────────────────────────────────────────────────────────────────────────────
+
 function cells(line: string): string[] {
   return line
     .trim()
@@ -97,6 +99,8 @@ function names(cell: string): string[] {
     .map((name) => name.trim())
     .filter(Boolean);
 }
+
+// ── OpenAPI ─────────────────────────────────────────────────────────────────────────────────────────
 
 function resolve(doc: Json, value: unknown): Json {
   let node = value as Json;
@@ -167,6 +171,8 @@ function declaredByOpenApi(doc: Json): Declared {
   return { errors, headers };
 }
 
+// ── the checks ──────────────────────────────────────────────────────────────────────────────────────
+
 const markdown = readFileSync(DOCS_PATH, 'utf8');
 const openapi = declaredByOpenApi(buildOpenApiDocument('http://localhost:3000'));
 
@@ -234,6 +240,8 @@ describe('docs/api.md agrees with the OpenAPI document', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 });
+
+// ── the limits ──────────────────────────────────────────────────────────────────────────────────────
 
 /** 2000 → "2,000", as docs/api.md writes numbers. */
 const written = (n: unknown) => Number(n).toLocaleString('en-US');
