@@ -75,7 +75,6 @@ export const difyRetrievalRequestSchema = z.looseObject({
     .meta({ description: 'Accepted and ignored: Almanac keeps no document metadata to filter on.' }),
 });
 
-/** 1-based page where the source has pages; null where it has none. */
 const pageSchema = z.int().min(1).nullable().meta({ description: '1-based page where the source has pages; null where it has none.' });
 
 export const searchResultSchema = z.object({
