@@ -1,6 +1,5 @@
 import type { KnowledgeBaseSeed } from './seed';
 
-/** Education knowledge bases of the sample catalog. */
 export const EDUCATION_SEEDS: KnowledgeBaseSeed[] = [
   {
     slug: 'algebra-foundations',

@@ -1,6 +1,5 @@
 import type { KnowledgeBaseSeed } from './seed';
 
-/** Health knowledge bases of the sample catalog. */
 export const HEALTH_SEEDS: KnowledgeBaseSeed[] = [
   {
     slug: 'hypertension-care-guidelines',

@@ -1,6 +1,5 @@
 import type { KnowledgeBaseSeed } from './seed';
 
-/** Legal knowledge bases of the sample catalog. */
 export const LEGAL_SEEDS: KnowledgeBaseSeed[] = [
   {
     slug: 'us-constitution-companion',

@@ -1,6 +1,5 @@
 import type { KnowledgeBaseSeed } from './seed';
 
-/** Policy knowledge bases of the sample catalog. */
 export const POLICY_SEEDS: KnowledgeBaseSeed[] = [
   {
     slug: 'climate-policy-briefings',

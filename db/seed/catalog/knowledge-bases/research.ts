@@ -1,6 +1,5 @@
 import type { KnowledgeBaseSeed } from './seed';
 
-/** Research knowledge bases of the sample catalog. */
 export const RESEARCH_SEEDS: KnowledgeBaseSeed[] = [
   {
     slug: 'research-methods-primer',
