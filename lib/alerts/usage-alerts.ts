@@ -171,7 +171,6 @@ export async function findAlertEvent(db: Executor, eventId: string): Promise<Ale
   return row ?? null;
 }
 
-/** The alerts of a subscription's period, for its page. */
 export async function listUsageAlerts(db: Executor, subscriptionId: string, periodStart: Date): Promise<{ threshold: number; createdAt: Date }[]> {
   return db
     .select({ threshold: usageAlerts.threshold, createdAt: usageAlerts.createdAt })

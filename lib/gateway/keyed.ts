@@ -42,7 +42,6 @@ export interface KeyedRun {
   started: number;
 }
 
-/** One keyed endpoint: its input and its call. */
 export interface KeyedEndpoint<I, T> {
   /** Row 8. `json` reads the body as a JSON object, once. */
   parse: (json: JsonBody) => Parsed<I> | Promise<Parsed<I>>;

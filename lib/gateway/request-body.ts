@@ -43,7 +43,6 @@ export function parseField<T>(schema: z.ZodType<T>, value: unknown): Parsed<T> {
 /** The `query` field: a string, not blank, at most 2,000 characters, no control characters. */
 export const validateQuery = (value: unknown): Parsed<string> => parseField(queryTextSchema, value);
 
-/** The `query` of a JSON body (/query and its stream). */
 export async function queryOf(json: JsonBody): Promise<Parsed<string>> {
   const body = await json();
   return body.ok ? validateQuery(body.value.query) : body;

@@ -15,7 +15,6 @@ export function readForm<T>(formData: FormData, schema: z.ZodType<T>): z.ZodSafe
   return schema.safeParse(Object.fromEntries(formDataOf(formData)));
 }
 
-/** The token the form was rendered with (FORM_TOKEN_FIELD), or null. */
 function formToken(formData: FormData): string | null {
   const token = formDataOf(formData).get(FORM_TOKEN_FIELD);
   return typeof token === 'string' ? token : null;
