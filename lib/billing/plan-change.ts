@@ -27,7 +27,7 @@ type Owned = { userId: string; subscriptionId: string };
 
 export type PlanDirection = 'upgrade' | 'downgrade';
 
-/** A plan the subscription could move to, and which way: more queries is an upgrade (now), fewer a downgrade (at renewal). */
+/** A plan the subscription could move to, and which way (planDirection). */
 export interface PlanChoice extends PlanView {
   direction: PlanDirection;
 }
@@ -67,10 +67,7 @@ const stripeDown = (): BillingChangeResult => ({
   message: 'Our payment provider could not be reached; nothing was changed. Please try again.',
 });
 
-/**
- * Runs a Stripe-side change first for Stripe-managed subscriptions (if Stripe refuses, nothing changes here), then
- * the local change. Stripe's own `customer.subscription.updated` webhook later confirms the same state.
- */
+/** Stripe's webhook (`customer.subscription.updated`) later confirms the state this leaves. */
 async function withStripeChange(
   db: Executor,
   input: Owned,
@@ -153,7 +150,6 @@ export async function setStripeSubscriptionPlan(
   );
 }
 
-/** Moves the Stripe subscription to `plan`; `prorate` charges the difference now (upgrade), otherwise from the next invoice. */
 async function moveStripePlan(client: Stripe, stripeId: string, plan: CheckoutPlan, prorate: boolean): Promise<void> {
   await setStripeSubscriptionPlan(client, stripeId, await firstItem(client, stripeId), plan, { prorate });
 }
