@@ -78,7 +78,6 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
               )}
             </>
           );
-          // `relative`: the sr-only text (absolutely positioned) stays inside the scrolling row, not beyond the page's edge.
           const tabClass = 'relative -mb-px inline-flex items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium';
           return (
             <li key={tab.label}>
