@@ -178,13 +178,13 @@ export type ConfigureResult =
   | { ok: true; kbId: string; endpointUrl: string; timeoutMs: number }
   | { ok: false; code: 'invalid_request' | 'knowledge_base_not_found'; message: string; fieldErrors?: Record<string, string> };
 
+/** "the key must be…" → "The key must be…." for a message shown alone under its field. */
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
+
 /**
  * Validates the endpoint (syntax and the SSRF guard after DNS), encrypts both secrets and switches the knowledge
  * base to its `http` backend. The answer never contains the secrets.
  */
-/** "the key must be…" → "The key must be…." for a message shown alone under its field. */
-const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
-
 export async function configureHttpBackend(db: Executor, input: HttpBackendInput, policy: GuardPolicy = guardPolicy()): Promise<ConfigureResult> {
   const parsed = httpBackendInputSchema.safeParse(input);
   // The message names the fields (for the CLI); fieldErrors holds each field's own, for the console's form.
