@@ -22,14 +22,14 @@ const planChangeForm = subscriptionForm.extend({ planId: id });
 // Longer than any name allowed, so normalizeKeyName (not zod) says why a name is refused.
 const keyNameField = z.string().max(1_000).optional().default('');
 
+/** A refusal from lib (someone else's subscription or key is simply `not_found`); its code is the flash explaining it. */
+type FlashRefusal = Pick<Refusal<FlashCode>, 'ok' | 'code'>;
+
 /**
  * The prologue of every subscription action: parse the form (a malformed one goes back to the account page), take
  * the user from the session, call `change` for them; a refusal goes back to the subscription with its flash, a
  * success is returned with the subscription's path.
  */
-/** A refusal from lib (someone else's subscription or key is simply `not_found`); its code is the flash explaining it. */
-type FlashRefusal = Pick<Refusal<FlashCode>, 'ok' | 'code'>;
-
 async function onSubscription<Input extends { subscriptionId: string }, Result extends { ok: true } | FlashRefusal>(
   formData: FormData,
   form: z.ZodType<Input>,
