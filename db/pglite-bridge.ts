@@ -177,7 +177,6 @@ export async function startPgliteBridge(pglite: PGlite, options: { socketDir: st
       resolve();
     });
   });
-  // Never keeps the process alive on its own.
   server.unref();
   return {
     socketDir,
