@@ -18,7 +18,6 @@ export function flashMessages<const M extends Record<string, FlashText>>(message
     withFlash: (path: string, code: Code): string => `${path}${path.includes('?') ? '&' : '?'}${param}=${code}`,
     /** The incoming parameter as a code; anything else (absent, repeated, unknown) is null and shows nothing. */
     parse,
-    /** The message of the incoming parameter, or null. */
     read: (value: unknown): FlashText | null => {
       const code = parse(value);
       return code === null ? null : messages[code]!;
