@@ -3,12 +3,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 /**
- * The header's links and account actions: a row from the `md` breakpoint (768 px) up, and on a phone a "Menu" disclosure
- * button that opens them as a panel under the header, so the header stays one row at 390 px. The same elements serve
- * both layouts (nothing is rendered twice for assistive technology). The panel closes when a link in it is followed or a form in it sent, on Escape (focus
- * returns to the button) and when focus or a click leaves the header.
- */
-/**
  * Without JavaScript the button could open nothing: a phone then gets the links and actions as a wrapped row under
  * the logo, as every width had them before.
  */
@@ -19,6 +13,12 @@ const WITHOUT_SCRIPTS = `@media (max-width: 767.98px) {
   [data-header-panel] { display: flex !important; position: static; flex-flow: row wrap; align-items: center; padding: 0; border: 0; box-shadow: none; }
 }`;
 
+/**
+ * The header's links and account actions: a row from the `md` breakpoint (768 px) up, and on a phone a "Menu" disclosure
+ * button that opens them as a panel under the header, so the header stays one row at 390 px. The same elements serve
+ * both layouts (nothing is rendered twice for assistive technology). The panel closes when a link in it is followed or
+ * a form in it sent, on Escape (focus returns to the button) and when focus or a click leaves the header.
+ */
 export function HeaderMenu({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
