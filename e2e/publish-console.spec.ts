@@ -2,6 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expectNoSeriousA11yViolations } from './support/a11y';
 import { newAccount, signUp } from './support/auth';
+import { tabTo } from './support/keyboard';
 import { snapAtBothWidths } from './support/screenshots';
 
 /**
@@ -12,15 +13,6 @@ import { snapAtBothWidths } from './support/screenshots';
  * publisher then sees the answered query in analytics and the paid period in earnings. Every console page is scanned
  * with axe and photographed at 1366 and 390 px (no sideways scroll on a phone).
  */
-
-/** Presses Tab until `target` has the focus (the keyboard's way to a field), failing after `max` presses. */
-async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${target}`);
-}
 
 async function typeInto(page: Page, target: Locator, text: string): Promise<void> {
   await tabTo(page, target);
