@@ -30,7 +30,19 @@ const DAILY_COLUMNS: DataColumn<DailyOutcomes>[] = [
   ...SERIES.map((s): DataColumn<DailyOutcomes> => ({ header: s.label, cell: (d) => d[s.key], numeric: true })),
 ];
 const CODE_COLUMNS: DataColumn<Analytics['errorsByCode'][number]>[] = [
-  { header: 'Code', cell: (e) => (REFUSAL_NAMES[e.code] ? `${REFUSAL_NAMES[e.code]} (${e.code})` : e.code), className: 'font-mono text-xs' },
+  {
+    header: 'Code',
+    cell: (e) => {
+      const name = REFUSAL_NAMES[e.code];
+      return name ? (
+        <>
+          {name} <code className="text-xs text-slate-600">({e.code})</code>
+        </>
+      ) : (
+        <code className="text-xs">{e.code}</code>
+      );
+    },
+  },
   { header: 'Requests', cell: (e) => e.count, numeric: true },
 ];
 const SUBSCRIBER_COLUMNS: DataColumn<Analytics['subscribersByPlan'][number]>[] = [
