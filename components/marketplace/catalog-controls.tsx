@@ -36,7 +36,7 @@ export function SearchForm({ state, action = '/knowledge-bases', size = 'md' }: 
         name="query"
         defaultValue={state.query}
         maxLength={200}
-        placeholder="Search by topic, title or publisher…"
+        placeholder="Topic, title or publisher…"
         className={cx(
           'block w-full rounded-lg border border-slate-300 bg-white px-3 text-slate-900 shadow-sm placeholder:text-slate-500',
           size === 'lg' ? 'py-3 text-base' : 'py-2 text-sm',
