@@ -105,6 +105,10 @@ export default async function ListingEditorPage({
               )}
             </p>
             <div className="flex flex-wrap gap-2">
+              <form action={publishListingAction}>
+                <input type="hidden" name="kbId" value={kb.id} />
+                <SubmitButton pendingLabel="Publishing…">Publish</SubmitButton>
+              </form>
               {kb.status === 'draft' ? (
                 <form action={deleteDraftListingAction}>
                   <input type="hidden" name="kbId" value={kb.id} />
@@ -117,10 +121,6 @@ export default async function ListingEditorPage({
                   </SubmitButton>
                 </form>
               ) : null}
-              <form action={publishListingAction}>
-                <input type="hidden" name="kbId" value={kb.id} />
-                <SubmitButton pendingLabel="Publishing…">Publish</SubmitButton>
-              </form>
             </div>
           </div>
         )}
