@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { isGeneralEnglish } from './general-frequency';
+import { rows } from './sql-rows';
 
 /**
  * Misspelt question words: a word neither the knowledge base nor general English uses is read as the knowledge base's
@@ -60,7 +61,7 @@ export async function correctSpelling(db: Executor, kbId: string, words: readonl
     const prefix = w.lexeme.slice(0, 2);
     return { k, lo: prefix, hi: rangeEnd(prefix), shortest: w.lexeme.length - edits, longest: w.lexeme.length + edits };
   });
-  const found = (
+  const found = rows<{ k: number; lexeme: string; df: number }>(
     await db.execute(sql`
       select q.k::int as k, t.lexeme, t.doc_freq::int as df
       from jsonb_to_recordset(${JSON.stringify(probes)}::jsonb) as q(k int, lo text, hi text, shortest int, longest int)
@@ -68,8 +69,8 @@ export async function correctSpelling(db: Executor, kbId: string, words: readonl
         select lexeme, doc_freq from kb_terms
         where kb_id = ${kbId} and lexeme >= q.lo and lexeme < q.hi and length(lexeme) between q.shortest and q.longest
         order by doc_freq desc limit ${CANDIDATES}::int
-      ) t`)
-  ).rows as Array<{ k: number; lexeme: string; df: number }>;
+      ) t`),
+  );
   const corrections: Correction[] = [];
   words.forEach((w, k) => {
     const limit = allowedEdits(w.lexeme);
