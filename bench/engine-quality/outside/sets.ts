@@ -5,10 +5,11 @@ import { emanual } from './emanual';
 import { nqLong } from './nq-long';
 import { obliqa } from './obliqa';
 import { pubmedqa } from './pubmedqa';
+import { qasper } from './qasper';
 import type { SetLoader } from './set-loader';
 import { xquad } from './xquad';
 
-export const outsideSets: readonly SetLoader[] = [nqLong, obliqa, cuadContracts, emanual, xquad, clapnq, pubmedqa];
+export const outsideSets: readonly SetLoader[] = [nqLong, qasper, obliqa, cuadContracts, emanual, xquad, clapnq, pubmedqa];
 
 export const setNamed = (name: string) => outsideSets.find((s) => s.name === name);
 

@@ -25,7 +25,7 @@ export interface OutsideQuestion {
   meta?: Record<string, string>;
 }
 
-export type OutsideDomain = 'long-articles' | 'legal' | 'technical' | 'encyclopaedic' | 'biomedical';
+export type OutsideDomain = 'long-articles' | 'scientific-articles' | 'legal' | 'technical' | 'encyclopaedic' | 'biomedical';
 
 export interface OutsideSource {
   repository: string;
