@@ -3,9 +3,8 @@ import { getServerSecret } from './server-secret';
 import { processSingleton } from './singleton';
 
 /**
- * Publisher secrets (infrastructure key, signing secret) are stored as AES-256-GCM ciphertexts under a key
- * derived with HKDF-SHA256 from the server secret, so a database dump alone reveals nothing. The format carries
- * a version so the derivation can change later without guessing: `v1.<iv>.<tag>.<ciphertext>` (base64url).
+ * Publisher secrets are stored as AES-256-GCM under a key HKDF-derived from the server secret, so a database dump
+ * alone reveals nothing. The versioned format `v1.<iv>.<tag>.<ciphertext>` (base64url) lets the derivation change.
  */
 const VERSION = 'v1';
 const INFO = 'almanac/publisher-secrets/v1';

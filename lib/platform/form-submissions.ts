@@ -7,14 +7,12 @@ import { PeriodicTask } from './periodic-task';
 import { processSingleton } from './singleton';
 
 /**
- * One effect per form submission (docs/api.md §7.4). A state-changing form renders a fresh token in a hidden field;
- * the action runs its work and records where it led, under (user, token), in ONE transaction. A second submission of
- * the same form (a double click, a browser retry) waits for the first on the primary key, then is sent where the first
- * went — to the same one-time key reveal, say — instead of doing the work again.
+ * One effect per form submission (docs/api.md §7.4): the action's work and where it led are recorded under (user,
+ * token) in one transaction, so a second submission of the form (a double click, a retry) waits for the first on the
+ * primary key and is sent where the first went (the same one-time key reveal, say) instead of working again.
  */
 export const FORM_TOKEN_FIELD = 'formToken';
 
-/** A token for one rendering of a form. */
 export function newFormToken(): string {
   return randomBase62(22);
 }

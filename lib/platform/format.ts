@@ -20,19 +20,13 @@ export function formatMonthlyPrice(cents: number, currency: string): string {
   return cents === 0 ? 'free' : `${formatPrice(cents, currency)}/month`;
 }
 
-/**
- * A plan named with its price in running text: "Starter plan · $19/month", "Taster plan · free", and a free plan named
- * "Free" just "Free plan" (not "Free plan · free").
- */
+/** "Starter plan · $19/month", "Taster plan · free", and a free plan named "Free" just "Free plan". */
 export function describePlan(plan: { name: string; priceCents: number; currency: string }): string {
   if (plan.priceCents === 0 && /^free( plan)?$/i.test(plan.name.trim())) return 'Free plan';
   return `${plan.name} plan · ${formatMonthlyPrice(plan.priceCents, plan.currency)}`;
 }
 
-/**
- * An amount of money in a ledger or a total, always with its cents so that a column lines up: 1000 usd → "$10.00",
- * 0 → "$0.00" (a price list says "Free" and "$19": formatPrice).
- */
+/** Always with cents so a ledger column lines up: 1000 usd → "$10.00" (a price list uses formatPrice). */
 export function formatAmount(cents: number, currency: string): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
     cents / 100,

@@ -10,14 +10,10 @@ import { countJobFailure } from './metrics';
 import { peekProcessSingleton, processSingleton, replaceProcessSingleton } from './singleton';
 
 /**
- * Durable background jobs on pg-boss (docs/architecture.md, "Background jobs"), on PGlite and PostgreSQL alike.
- *
- * Guarantees: a job is sent in the caller's transaction, so it exists iff the write that caused it committed; pg-boss
- * claims with `FOR UPDATE SKIP LOCKED`, so two instances never take the same job at once; a running job sends
- * heartbeats, so a worker killed mid-job loses it one heartbeat (`JOB_LEASE_MS`, at least 10 s) plus one monitor pass
- * later and the job is retried elsewhere, and the dead worker's late completion is fenced off by its attempt number.
- * Failures retry with exponential backoff up to `maxAttempts`, then the job is failed and copied to the dead-letter
- * queue. Delivery is at least once: handlers must be idempotent.
+ * Durable background jobs on pg-boss (docs/architecture.md, "Background jobs"). A job is sent in the caller's
+ * transaction, so it exists iff the causing write committed; claims use `SKIP LOCKED`, so no job runs twice at once; a
+ * worker killed mid-job loses it one heartbeat plus one monitor pass later, and its late completion is fenced off by
+ * its attempt number. Failures back off, then dead-letter. Delivery is at least once: handlers must be idempotent.
  */
 
 export interface JobSpec {
@@ -45,11 +41,7 @@ interface RunningBoss {
   mode: JobBossMode;
 }
 
-/**
- * The process's pg-boss, started on the process database. Start it before the first transaction that sends a job
- * (the server's instrumentation, the CLI, the tests' database): starting reads pg-boss's tables on its own connection,
- * which on a one-connection database would wait for that transaction.
- */
+/** Start it before the first transaction that sends a job: starting reads pg-boss's tables on its own connection. */
 export function startJobQueue(mode: JobBossMode = 'enqueue'): Promise<PgBoss> {
   const running = peekProcessSingleton<Promise<RunningBoss>>(BOSS);
   if (running) {
@@ -83,7 +75,7 @@ function startedBoss(): Promise<PgBoss> | undefined {
 /** Seconds before attempt n+1: 2, 4, 8 … capped at 10 minutes (pg-boss adds jitter). */
 const RETRY = { retryDelay: 2, retryBackoff: true, retryDelayMax: 600 } as const;
 
-/** Inserts in the caller's transaction (pass the tx) so the job exists iff the write that caused it committed; a dedupeKey already present → no new job. */
+/** Pass the caller's transaction; a dedupeKey already present creates no job. */
 export async function enqueueJob(db: Executor, spec: JobSpec): Promise<{ id: string; created: boolean }> {
   const starting = startedBoss();
   if (!starting && db instanceof PgTransaction) {
@@ -129,10 +121,7 @@ async function runHandler(job: ClaimedJob): Promise<unknown> {
 
 const failureOutput = (error: unknown) => ({ message: (error instanceof Error ? error.message : String(error)).slice(0, 2000) });
 
-/**
- * Claims and runs the jobs due now, one after another, without waiting for more (tests, and draining by hand): the
- * same claim, heartbeat, retry and dead-letter rules as the worker. Returns how many it claimed.
- */
+/** Claims and runs the jobs due now without waiting for more (tests, draining by hand), under the worker's rules. */
 export async function runDueJobs(options: { queues?: string[]; limit?: number; boss?: PgBoss } = {}): Promise<number> {
   const boss = options.boss ?? (await startJobQueue());
   let budget = options.limit ?? 5;
@@ -217,9 +206,8 @@ export interface JobWorker {
 }
 
 /**
- * Takes the jobs of every queue with a handler here (started with the server, instrumentation.ts), woken by
- * LISTEN/NOTIFY when a job commits and polling every `JOB_POLL_MS` besides. SIGTERM or SIGINT stop it taking jobs and
- * wait for the running ones (a job cut short by the exit is retried after its heartbeat lapses).
+ * Takes the jobs of every queue with a handler here, woken by NOTIFY and polling besides. SIGTERM or SIGINT stop the
+ * taking and wait for running jobs (one cut short by the exit is retried after its heartbeat lapses).
  */
 export function startJobWorker(): Promise<JobWorker> {
   return processSingleton('job-worker', async () => {

@@ -20,7 +20,7 @@ export interface LegalDocument {
   markdown: string;
 }
 
-/** The file of one document: only the three known names, so nothing else in the folder (or outside it) can be read. Pure. */
+/** Only the three known names, so nothing else in the folder (or outside it) can be read. */
 function legalFilePath(dir: string, slug: LegalSlug): string {
   return path.resolve(dir, `${slug}.md`);
 }

@@ -1,15 +1,11 @@
-// The security headers of every answer: pages and route handlers (next.config.mjs `headers()`, and scripts/serve.mjs
-// at run time) and the gateway's fast lane (lib/server/keyed-lane.ts). One list, so the faces cannot drift apart. Plain
-// JavaScript, because next.config.mjs and serve.mjs import it without a build step; typed by security-headers.d.mts.
+// The security headers of every answer: Next's (next.config.mjs, scripts/serve.mjs) and the fast lane's. One list so the
+// faces cannot drift apart; plain JavaScript, imported without a build step; typed by security-headers.d.mts.
 
 /**
- * Content-Security-Policy without a nonce. Next's production pages carry inline scripts (the RSC payload,
- * `self.__next_f.push(…)`, and its bootstrap); a nonce would have to be minted per request in a proxy and would make
- * every page dynamic, giving up the static and cached pages. So scripts are `'self' 'unsafe-inline'`: no script from
- * any other origin can run, while an injected inline script could; React's escaping is the defence there. Styles
- * allow inline for React's `style` attributes. Nothing is loaded from another origin (no CDN, no remote font or
- * image). `form-action` is left out on purpose: the Buy and OAuth forms redirect to Stripe, GitHub, Google (or the
- * operator's own hosts), and Chromium applies form-action to those redirects too.
+ * No nonce: Next's pages carry inline scripts, and a per-request nonce would make every page dynamic. So scripts are
+ * `'self' 'unsafe-inline'`: no other origin's script runs, and React's escaping guards against injected inline ones.
+ * `form-action` is left out on purpose: the Buy and OAuth forms redirect to Stripe, GitHub or Google, and Chromium
+ * applies form-action to those redirects too.
  */
 function contentSecurityPolicy(development) {
   return [

@@ -24,6 +24,5 @@ export async function startOrExit(steps: () => Promise<void> | void): Promise<vo
 /** Configuration that can only be judged together, checked before anything uses it (lib/platform/env.ts parses it). */
 export function checkConfiguration(): void {
   const env = getEnv();
-  // Shared database: every instance and the CLI must derive the same keys, so the secret cannot be generated here.
   if (env.DATABASE_URL) getServerSecret();
 }

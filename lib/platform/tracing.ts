@@ -1,10 +1,7 @@
 import { trace, type Attributes, type Tracer } from '@opentelemetry/api';
 
-/**
- * Spans, through the OpenTelemetry API only: they are exported when OTEL_EXPORTER_OTLP_ENDPOINT is set and
- * instrumentation.ts has started the SDK (lib/platform/trace-export.ts). Until then the API's no-op tracer makes every
- * span free, so the gateway's hooks (lib/platform/metrics.ts, observeStage) always call it.
- */
+// Spans through the OpenTelemetry API only: exported once instrumentation.ts starts the SDK (trace-export.ts), and
+// free until then (the API's no-op tracer), so the gateway's hooks always call it.
 function tracer(): Tracer {
   return trace.getTracer('almanac');
 }

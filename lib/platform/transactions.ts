@@ -29,7 +29,6 @@ export function inTransaction<T>(db: Executor, fn: (tx: Transaction) => Promise<
   return (db as Database).transaction(fn);
 }
 
-/** Like inTransaction, but a `Denied` thrown inside rolls back and comes out as a `{ ok: false }` value. */
 export async function deniable<T>(db: Executor, fn: (tx: Transaction) => Promise<T>): Promise<T | Refusal> {
   try {
     return await inTransaction(db, fn);
