@@ -50,7 +50,6 @@ export function siteUrl(pathAndQuery: string): string {
   return new URL(pathAndQuery, baseUrl()).toString();
 }
 
-/** Whether the site is served over https (secure cookies, HSTS). */
 export function isHttpsSite(): boolean {
   return isHttpsUrl(baseUrl());
 }

@@ -28,7 +28,6 @@ export function normalizeAddress(value: string): string | null {
   return mapped ? mapped[1]! : lower;
 }
 
-/** A matcher for IP addresses and CIDR ranges (`10.0.0.0/8`, `::1`); the entries are validated by env.ts. */
 export function addressMatcher(entries: readonly string[]): AddressMatcher {
   const list = new BlockList();
   for (const entry of entries) {

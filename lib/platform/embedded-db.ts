@@ -143,7 +143,6 @@ export interface OpenEmbeddedOptions {
   listenUrl?: string;
 }
 
-/** Opens the embedded database directly, or through the live server that already has it open. */
 export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbeddedOptions): Promise<DatabaseHandle> {
   const root = path.resolve(dataDir);
   mkdirSync(root, { recursive: true });

@@ -75,7 +75,6 @@ export function methodNotAllowedMessage(method: string, allow: string[]): string
   return `${method} is not allowed here; use ${allow.join(', ')}.`;
 }
 
-/** 405 with the Allow header, for every method a route does not serve. */
 export function methodNotAllowed(allow: string[]) {
   return withApiRoute(async (request, { requestId }) =>
     errorResponse('method_not_allowed', methodNotAllowedMessage(request.method, allow), requestId, {

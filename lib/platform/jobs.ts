@@ -58,7 +58,6 @@ export function startJobQueue(mode: JobBossMode = 'enqueue'): Promise<PgBoss> {
   return starting.then((current) => current.boss);
 }
 
-/** Stops taking jobs, waits for the ones running (at most `timeoutMs`), and lets the next start begin afresh. */
 export async function stopJobQueue(timeoutMs = 8_000): Promise<void> {
   const running = peekProcessSingleton<Promise<RunningBoss>>(BOSS);
   replaceProcessSingleton(BOSS, undefined);
@@ -94,7 +93,6 @@ export async function enqueueJob(db: Executor, spec: JobSpec): Promise<{ id: str
   return sent ? { id: sent, created: true } : { id: id!, created: false };
 }
 
-/** Registers the handler of a queue in this process; a running worker starts taking that queue's jobs. */
 export function defineJobHandler(queue: string, handler: JobHandler): void {
   const isNew = !handlers.has(queue);
   handlers.set(queue, handler);
@@ -104,7 +102,6 @@ export function defineJobHandler(queue: string, handler: JobHandler): void {
 
 type ClaimedJob = JobWithMetadata<Record<string, unknown>>;
 
-/** Runs the queue's handler; a failure is counted and logged here, and settled by the caller (retry or dead letter). */
 async function runHandler(job: ClaimedJob): Promise<unknown> {
   const attempt = job.retryCount + 1;
   try {

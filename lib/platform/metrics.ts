@@ -98,7 +98,6 @@ const metrics = (): Metrics =>
     };
   });
 
-/** A gauge read at scrape time: `jobs` (depth by queue) or `db-pool` (connections by state). */
 export function provideGauge(name: 'jobs' | 'db-pool', read: GaugeReader): void {
   gaugeReaders.set(name, read);
 }

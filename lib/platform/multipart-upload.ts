@@ -21,7 +21,6 @@ export const MULTIPART_OVERHEAD = 64 * 1024;
 const MAX_PARTS = 20;
 
 export interface ReceivedFile {
-  /** The file name as the browser sent it (a path's last segment). */
   name: string;
   type: string | undefined;
   size: number;
@@ -37,7 +36,6 @@ function uploadTooLarge(message: string, maxBytes: number): ApiError {
   return new ApiError('payload_too_large', message, { extras: { limit_bytes: maxBytes } });
 }
 
-/** Refused from the declared length alone, before a byte of the body is read. */
 export function assertDeclaredUploadSize(request: Request, maxBytes: number): void {
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > maxBytes + MULTIPART_OVERHEAD) {
@@ -146,7 +144,6 @@ async function sweepAbandoned(directory: string): Promise<void> {
 
 interface FileWriter {
   done: Promise<Outcome>;
-  /** Settles once the file is closed, whatever happened. */
   closed: Promise<void>;
   abort(): void;
 }

@@ -13,7 +13,6 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route's context type must be assignable here, which `unknown` would refuse
 export type RouteHandler = (request: Request, context?: any) => Promise<Response>;
 
-/** The methods a route serves, in a stable order: its `Allow` header. */
 function allowedMethods(served: Partial<Record<HttpMethod, RouteHandler>>): HttpMethod[] {
   return HTTP_METHODS.filter((method) => served[method] !== undefined || (method === 'HEAD' && served.GET !== undefined));
 }

@@ -15,7 +15,6 @@ export function replaceProcessSingleton<T>(name: string, value: T | undefined): 
   else registry.set(name, value);
 }
 
-/** The value under `name`, or undefined when none was made (nothing is created). */
 export function peekProcessSingleton<T>(name: string): T | undefined {
   return registry.get(name) as T | undefined;
 }

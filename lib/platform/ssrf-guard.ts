@@ -121,7 +121,6 @@ export function checkAddress(address: string, protocol: 'http:' | 'https:', poli
   return { ok: false, reason: `${kind} addresses are not allowed` };
 }
 
-/** Syntax-only checks on the endpoint URL (no DNS). */
 export function parseEndpointUrl(raw: string): { ok: true; url: URL } | { ok: false; reason: string } {
   let url: URL;
   try {

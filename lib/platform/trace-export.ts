@@ -13,7 +13,6 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** Registers the process's tracer provider and the async context that nests spans; returns it for flush and shutdown. */
 export function startTracing(options: { endpoint: string; serviceName: string }): Tracing {
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
