@@ -83,10 +83,7 @@ export function createRedisRateLimiter(options: { url: string; prefix?: string }
 
 let failOpenCount = 0;
 
-/**
- * Whether the limiter's store answers now: one uncounted look (`peek`) that did not have to fail open. The health
- * check reports it, since a limiter failing open lets every request through without another visible sign.
- */
+/** One uncounted `peek` that did not fail open: health reports it, as failing open is otherwise invisible. */
 export async function probeRateLimiter(limiter: RateLimiter): Promise<boolean> {
   const before = failOpenCount;
   await limiter.peek('health:probe', { limit: 1, windowMs: 1_000 });
