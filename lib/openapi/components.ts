@@ -34,7 +34,6 @@ function fromZod(io: 'input' | 'output', named: Record<string, z.ZodType>): Reco
   return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, withoutImplicitBounds(schema) as Json]));
 }
 
-/** One zod schema as a JSON Schema of the document's dialect. */
 export function jsonSchemaOf(io: 'input' | 'output', schema: z.ZodType): Json {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io });
   return withoutImplicitBounds(json) as Json;
