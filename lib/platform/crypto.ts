@@ -40,7 +40,7 @@ export function deriveEncryptionKey(secret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.from('almanac', 'utf8'), Buffer.from(INFO, 'utf8'), 32));
 }
 
-/** The `Almanac-Signature` value of an outgoing call (publisher endpoints, usage-alert webhooks): `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
+/** `Almanac-Signature` of an outgoing call: `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
 export function signPayload(signingSecret: string, body: string, unixSeconds: number): string {
   const mac = createHmac('sha256', signingSecret).update(`${unixSeconds}.${body}`, 'utf8').digest('hex');
   return `t=${unixSeconds},v1=${mac}`;

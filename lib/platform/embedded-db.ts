@@ -60,7 +60,6 @@ function readJson<T>(file: string): T | null {
   }
 }
 
-/** The live server sharing this data directory, if any (a stale file from a killed server is ignored). */
 export function findEmbeddedServer(dataDir: string): ServerInfo | null {
   const info = readJson<ServerInfo>(path.join(dataDir, SERVER_FILE));
   if (!info || info.pid === process.pid || !isAlive(info.pid, info.start)) return null;
@@ -83,7 +82,6 @@ function readLock(lockPath: string): LockInfo | null {
   }
 }
 
-/** Takes the data-directory lock, or reports the live process holding it. Stale locks are taken over. */
 function tryLock(lockPath: string): { ok: true } | { ok: false; holder: number } {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {

@@ -35,8 +35,7 @@ export async function onceForForm<R extends { ok: boolean }>(
     return await inTransaction(db, async (tx) => {
       const result = await work(tx);
       const to = destination(result);
-      // Refused, perhaps because a concurrent first submission just did the work (it bought the plan, say): if that
-      // one has committed by now, this one goes where it went.
+      // Refused, perhaps because a concurrent first submission did the work: once that one has committed, go where it went.
       if (!to && (await findDestination(tx, submission.userId, token))) throw new RepeatedSubmission();
       if (to) {
         // Waits for a concurrent first submission's commit; then nothing is inserted, and this one rolls back.

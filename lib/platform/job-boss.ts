@@ -26,10 +26,7 @@ function poolDb(pool: pg.Pool, withListen: boolean): Db {
   return db;
 }
 
-/**
- * LISTEN needs a session of its own for as long as the worker runs, so it is a client outside the pool; a dropped
- * connection is reopened after a second, and `onReconnect` makes pg-boss fetch whatever was committed meanwhile.
- */
+/** LISTEN needs its own session, outside the pool; it reconnects after a second, and `onReconnect` has pg-boss catch up. */
 async function listenOnOwnClient(pool: pg.Pool, channel: string, onNotification: (payload: string) => void, onReconnect: () => void) {
   let client: pg.Client | undefined;
   let closed = false;

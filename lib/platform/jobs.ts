@@ -118,7 +118,6 @@ async function runHandler(job: ClaimedJob): Promise<unknown> {
 
 const failureOutput = (error: unknown) => ({ message: (error instanceof Error ? error.message : String(error)).slice(0, 2000) });
 
-/** Claims and runs the jobs due now without waiting for more (tests, draining by hand), under the worker's rules. */
 export async function runDueJobs(options: { queues?: string[]; limit?: number; boss?: PgBoss } = {}): Promise<number> {
   const boss = options.boss ?? (await startJobQueue());
   let budget = options.limit ?? 5;
@@ -129,8 +128,7 @@ export async function runDueJobs(options: { queues?: string[]; limit?: number; b
     budget -= jobs.length;
     claimed += jobs.length;
     if (jobs.length === 0) continue;
-    // Heartbeats for the whole batch until each is settled: the jobs waiting behind a long one would otherwise look
-    // abandoned and be retried elsewhere while this worker still holds them.
+    // Heartbeats for the whole batch, or the jobs behind a long one would look abandoned and be retried elsewhere.
     const unsettled = new Set(jobs);
     const beat = setInterval(
       () => {
@@ -179,8 +177,7 @@ async function workQueue(queue: string): Promise<void> {
   } as const;
   await boss.work<Record<string, unknown>>(queue, options, async (jobs) => {
     const results: JobResult[] = [];
-    // One after another, each settled on its own: a failure retries (or dead-letters) that job only. pg-boss beats
-    // for the whole batch until the handler returns.
+    // Each job is settled on its own, so a failure retries (or dead-letters) that job only.
     for (const job of jobs) {
       const error = await runHandler(job as ClaimedJob);
       results.push(error === undefined ? { id: job.id, status: 'completed' } : { id: job.id, status: 'failed', output: failureOutput(error) });
@@ -189,7 +186,6 @@ async function workQueue(queue: string): Promise<void> {
   });
 }
 
-/** Jobs waiting or running, by queue (dead letters under their own name): the queue depth of /metrics and readiness. */
 export async function queueDepth(handle?: DatabaseHandle): Promise<Record<string, number>> {
   const { db } = handle ?? (await getDatabaseHandle());
   const result = await db.execute(
@@ -202,10 +198,7 @@ export interface JobWorker {
   stop(): Promise<void>;
 }
 
-/**
- * Takes the jobs of every queue with a handler here, woken by NOTIFY and polling besides. SIGTERM or SIGINT stop the
- * taking and wait for running jobs (one cut short by the exit is retried after its heartbeat lapses).
- */
+/** SIGTERM or SIGINT stop the taking and wait for running jobs; one cut short is retried after its heartbeat lapses. */
 export function startJobWorker(): Promise<JobWorker> {
   return processSingleton('job-worker', async () => {
     await startJobQueue('worker');

@@ -45,7 +45,6 @@ const MAIL_MAX_ATTEMPTS = 8;
 const LINK_KINDS = new Set<string>(['verify_email', 'reset_password']);
 const REMOVED_BODY = '(Delivered by SMTP; the body carried a single-use link and was removed from the outbox.)';
 
-/** Records the message (pass the transaction of the change that causes it) and, with SMTP, enqueues its delivery. */
 export async function sendMail(db: Executor, mail: OutgoingMail): Promise<{ id: string; status: MailStatus }> {
   const id = newId('msg');
   const status: MailStatus = getEnv().SMTP_URL ? 'queued' : 'outbox';

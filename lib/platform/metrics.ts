@@ -145,7 +145,6 @@ export function routeLabel(url: string, status: number): string {
   return label;
 }
 
-/** Reported by scripts/serve.mjs once the response is sent. */
 export function observeRequest(method: string, url: string, status: number, seconds: number): void {
   const route = routeLabel(url, status);
   const m = metrics();

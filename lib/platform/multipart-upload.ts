@@ -15,7 +15,6 @@ import { randomBase62 } from './ids';
  * past the body limit the body stops being read. Parsing is @fastify/busboy's.
  */
 
-/** Room for the multipart framing around one file: boundaries, part headers, a few small fields. */
 export const MULTIPART_OVERHEAD = 64 * 1024;
 /** Parts read before the body is refused: a form that sends the file among thousands of parts is not ours. */
 const MAX_PARTS = 20;
@@ -91,7 +90,6 @@ export async function receiveUploadedFile(
     try {
       parser = Busboy({ headers: { 'content-type': contentType }, limits: { parts: MAX_PARTS, fieldSize: 16 * 1024, headerPairs: 20 } });
     } catch {
-      // No boundary, or not a multipart type busboy knows.
       return fail(noFile());
     }
     parser.on('file', (name: string, stream: Readable, fileName: string | undefined, _encoding: string, mimeType: string | undefined) => {

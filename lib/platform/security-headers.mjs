@@ -25,11 +25,7 @@ function contentSecurityPolicy(development) {
 /** One year; no includeSubDomains or preload, which would bind the operator's other hosts. */
 export const HSTS_VALUE = 'max-age=31536000';
 
-/**
- * @param {{ https?: boolean, development?: boolean }} [options] https: the site is served over https (APP_URL), which
- *   adds Strict-Transport-Security; development: `next dev`.
- * @returns {{ key: string, value: string }[]}
- */
+/** @param {{ https?: boolean, development?: boolean }} [options] `https` (APP_URL) adds Strict-Transport-Security. */
 export function securityHeaders({ https = false, development = false } = {}) {
   const headers = [
     { key: 'Content-Security-Policy', value: contentSecurityPolicy(development) },
@@ -41,7 +37,6 @@ export function securityHeaders({ https = false, development = false } = {}) {
   return headers;
 }
 
-/** Whether a base URL (APP_URL) is https: the one rule for HSTS. */
 export function isHttpsUrl(url) {
   return typeof url === 'string' && url.startsWith('https://');
 }

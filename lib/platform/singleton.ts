@@ -1,7 +1,6 @@
 /**
- * Next.js may evaluate a module more than once in one process (instrumentation, route bundles, server actions).
- * Process-wide state (the database handle, in-process limit counters, background flushers) lives on globalThis
- * under one name so every copy of the module shares it.
+ * Next may evaluate a module more than once in one process, so process-wide state lives on globalThis under one name,
+ * shared by every copy of the module.
  */
 const registry = ((globalThis as Record<string, unknown>).__almanacSingletons ??= new Map<string, unknown>()) as Map<string, unknown>;
 

@@ -52,7 +52,6 @@ reserved.addSubnet('100::', 64, 'ipv6');
 reserved.addSubnet('64:ff9b:1::', 48, 'ipv6');
 reserved.addSubnet('2001::', 32, 'ipv6');
 
-/** The eight 16-bit groups of an IPv6 address, in any spelling (`::`, an embedded dotted quad, upper case). */
 function ipv6Groups(address: string): number[] {
   const normalised = new URL(`http://[${address}]/`).hostname.slice(1, -1);
   const [head = '', tail] = normalised.split('::');

@@ -6,7 +6,6 @@ function tracer(): Tracer {
   return trace.getTracer('almanac');
 }
 
-/** Runs `work` inside a span that ends with it, recording a thrown error on the span and passing it on. */
 export async function inSpan<T>(name: string, attributes: Attributes, work: () => Promise<T>): Promise<T> {
   return tracer().startActiveSpan(name, { attributes }, async (span) => {
     try {

@@ -71,7 +71,6 @@ export class WorkerPool {
     });
   }
 
-  /** Stops every idle worker (tests; the running ones stop when their task ends). */
   async close(): Promise<void> {
     await Promise.all(this.idle.splice(0).map((slot) => this.stop(slot)));
   }
