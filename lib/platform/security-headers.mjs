@@ -3,9 +3,9 @@
 
 /**
  * No nonce: Next's pages carry inline scripts, and a per-request nonce would make every page dynamic. So scripts are
- * `'self' 'unsafe-inline'`: no other origin's script runs, and React's escaping guards against injected inline ones.
- * `form-action` is left out on purpose: the Buy and OAuth forms redirect to Stripe, GitHub or Google, and Chromium
- * applies form-action to those redirects too.
+ * `'self' 'unsafe-inline'`: no other origin's script runs, and React's escaping guards against injected inline ones
+ * (styles likewise, for React's `style` attributes). `form-action` is left out on purpose: the Buy and OAuth forms
+ * redirect to Stripe, GitHub or Google, and Chromium applies form-action to those redirects too.
  */
 function contentSecurityPolicy(development) {
   return [

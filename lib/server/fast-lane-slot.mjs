@@ -2,12 +2,10 @@
 // bundles its own copy of this module, so the two copies meet on a globalThis symbol rather than a module variable.
 const SLOT = Symbol.for('almanac.gateway.fast-lane');
 
-/** @param {import('./fast-lane-slot.d.mts').FastLane} lane */
 export function registerFastLane(lane) {
   globalThis[SLOT] = lane;
 }
 
-/** @returns {import('./fast-lane-slot.d.mts').FastLane | undefined} */
 export function findFastLane() {
   return globalThis[SLOT];
 }

@@ -86,7 +86,6 @@ const KNOWN_METHODS = new Set<string>(HTTP_METHODS);
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-/** Next's own test (next/dist/server/lib/server-action-request-meta.js). */
 function isPossibleAction({ method, headers }: ScreenedRequest): boolean {
   if (method !== 'POST') return false;
   const type = first(headers['content-type']) ?? '';

@@ -21,10 +21,6 @@ function stampPeer(req) {
   raw.push(PEER_HEADER, peer);
 }
 
-/**
- * @param {(req: http.IncomingMessage, res: http.ServerResponse) => void} handle
- * @param {{ headersTimeoutMs?: number, requestTimeoutMs?: number, checkIntervalMs?: number, keepAliveTimeoutMs?: number, ServerResponse?: typeof http.ServerResponse }} [options]
- */
 export function createFrontServer(handle, options = {}) {
   const { headersTimeoutMs, requestTimeoutMs, checkIntervalMs, keepAliveTimeoutMs } = { ...FRONT_SERVER_TIMEOUTS, ...options };
   const server = http.createServer(

@@ -107,7 +107,6 @@ function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Bod
 
 const gzipAsync = promisify(gzip);
 
-/** The security headers every answer carries (lib/platform/security-headers.mjs; Next's answers get the same list). */
 function answerSecurityHeaders(): Record<string, string> {
   const https = isHttpsSite();
   if (cachedSecurityHeaders?.https !== https) {

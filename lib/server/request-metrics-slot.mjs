@@ -3,7 +3,6 @@
 const OBSERVER = Symbol.for('almanac.metrics.observe-request');
 const TRACER = Symbol.for('almanac.tracing.request-span');
 
-/** @param {(method: string, url: string, status: number, seconds: number) => void} observe */
 export function registerRequestObserver(observe) {
   globalThis[OBSERVER] = observe;
 }
@@ -13,7 +12,6 @@ export function reportRequest(method, url, status, seconds) {
   globalThis[OBSERVER]?.(method, url, status, seconds);
 }
 
-/** @param {<T>(name: string, work: () => Promise<T>) => Promise<T>} trace */
 export function registerRequestTracer(trace) {
   globalThis[TRACER] = trace;
 }
