@@ -145,7 +145,7 @@ export const KEY_NAME_MAX_LENGTH = 60;
 
 export type KeyNameResult = { ok: true; name: string | null } | { ok: false; message: string };
 
-/** One line, whitespace collapsed, trimmed; empty is no name (null). Control characters and broken Unicode are refused, not removed. */
+/** One line, whitespace collapsed, trimmed; empty is no name (null). Control characters and bad Unicode are refused. */
 export function normalizeKeyName(raw: string): KeyNameResult {
   const problem = textProblem(raw);
   if (problem) return { ok: false, message: `A key name cannot be used: ${describeTextProblem(problem)}.` };

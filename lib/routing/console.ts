@@ -70,7 +70,7 @@ export async function saveHttpBackend(db: Executor, userId: string, form: HttpBa
   return configureHttpBackend(db, { kbId: owned.kb.id, endpointUrl: form.endpointUrl, infraKey, signingSecret, timeoutMs: form.timeoutMs }, guardPolicy());
 }
 
-/** Back to the engine and its uploaded documents; the endpoint and secrets are forgotten, since a secret no longer used is one less to leak. */
+/** Back to the engine; the endpoint and secrets are forgotten, since a secret no longer used is one less to leak. */
 export async function switchToHostedBackend(db: Executor, userId: string, kbId: unknown): Promise<{ ok: true } | Refusal<'not_found'>> {
   const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
   if (!owned.ok) return owned;

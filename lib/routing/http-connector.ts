@@ -182,7 +182,7 @@ export async function decodeAnswer(bytes: Buffer): Promise<DecodedAnswer> {
   }
 }
 
-/** Server-Sent Events `citations`, `delta`, then `done` or `error` (§6.2), passed on as they arrive and checked whole at the end. */
+/** Server-Sent Events `citations`, `delta`, then `done` or `error` (§6.2), passed on as they come and checked whole at the end. */
 function readAnswerStream(res: http.IncomingMessage, progress: AnswerProgress, finish: (outcome: PublisherOutcome) => void): void {
   const decoder = new StringDecoder('utf8');
   let buffer = '';

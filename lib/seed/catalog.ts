@@ -41,7 +41,7 @@ const PLAN_TIERS = [
   { name: 'Enterprise', queriesPerPeriod: 2_000, requestsPerMinute: 300 },
 ] as const;
 
-/** Every seeded listing also offers a free taster plan, listed first: price 0 keeps it within FREE_PLAN_MAX_QUERIES (docs/api.md §9.2). */
+/** Each listing's free taster plan, listed first; price 0 keeps it within FREE_PLAN_MAX_QUERIES (docs/api.md §9.2). */
 const TASTER_PLAN = { name: 'Taster', priceCents: 0, queriesPerPeriod: 20, requestsPerMinute: 10, sortOrder: -1 } as const;
 
 export interface CatalogSeedSummary {

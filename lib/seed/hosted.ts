@@ -21,7 +21,7 @@ function isSourceFile(name: string): boolean {
   return name.endsWith('.pdf.txt') || SOURCE_EXTENSIONS.includes(path.extname(name).toLowerCase());
 }
 
-/** `*.pdf.txt` sources are rendered into real PDFs, one source page per PDF page, so page numbers come from the engine's PDF path. */
+/** `*.pdf.txt` sources become real PDFs, one source page per PDF page, so page numbers come from the engine's PDF path. */
 export async function loadSeedSources(folder: string, author?: string): Promise<SeedSourceFile[]> {
   if (!existsSync(folder) || !statSync(folder).isDirectory()) return [];
   const names = readdirSync(folder).filter(isSourceFile).sort();
