@@ -9,10 +9,7 @@ interface Health {
   status: 'ok' | 'degraded';
   database: { ok: boolean; kind?: 'pglite' | 'postgres'; latencyMs?: number };
   rateLimiter: string;
-  /**
-   * False while the limiter's store is unreachable (every limit then fails open). Not a 503: every instance shares the
-   * store, and taking them all out of a load balancer would turn a weaker service into none.
-   */
+  /** False while the limiter's store is unreachable (limits then fail open). Not a 503: that would take every instance out. */
   rateLimiterReachable: boolean;
   /** The job queue, a table of the same database: jobs waiting or running. */
   queue: { ok: boolean; depth?: number };

@@ -21,7 +21,7 @@ export const queryAnswerSchema = z.object({
 export type Citation = z.infer<typeof citationSchema>;
 export type QueryAnswer = z.infer<typeof queryAnswerSchema>;
 
-/** A streaming backend (docs/api.md §10.4) reports the citations once, then text pieces; it still returns the whole answer. */
+/** A streaming backend (§10.4) reports the citations once, then text pieces; it still returns the whole answer. */
 export interface AnswerProgress {
   citations(citations: Citation[]): void;
   delta(text: string): void;

@@ -113,7 +113,7 @@ export interface KeyView {
   name: string | null;
   /** `expired`: an app's access whose tokens have all lapsed; the hourly OAuth purge later records it as revoked. */
   status: 'active' | 'revoked' | 'expired';
-  /** A key the buyer holds, or an app's access granted through OAuth (docs/api.md §10.7), whose key no one sees. */
+  /** A key the buyer holds, or an app's access granted through OAuth (§10.7), whose key no one sees. */
   kind: 'key' | 'oauth_grant';
   createdAt: string;
   lastUsedAt: string | null;

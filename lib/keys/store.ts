@@ -74,10 +74,7 @@ export function revokeKeyAsOperator(db: Executor, keyId: string, now: Date = new
   return revokeKeyAs(db, keyId, { actorKind: 'cli' }, now);
 }
 
-/**
- * api_keys.last_used_at is written at most once a minute per key (docs/api.md §4), so the request log's rows since
- * then (a minute's worth at most, on the subscription's index) give the instant to the second.
- */
+/** last_used_at is written at most once a minute (§4); the request log's rows since then give the second. */
 function lastUsedToTheSecond() {
   return sql<Date | null>`(case when ${apiKeys.lastUsedAt} is null then null else greatest(${apiKeys.lastUsedAt}, (
       select max(q.created_at) from ${queryLog} q
@@ -119,10 +116,7 @@ export async function listKeysForUser(db: Executor, userId: string): Promise<Key
   return rows.map(toKeyView);
 }
 
-/**
- * Someone else's key answers exactly like a missing one, so a page cannot tell a stranger which ids exist; an id that
- * could not be one is simply not found too (docs/api.md §7.2).
- */
+/** Someone else's key, or an impossible id, is simply not found, so a page cannot tell a stranger which ids exist. */
 export async function getKeyForUser(db: Executor, userId: string, keyId: string): Promise<KeyView | null> {
   if (keyId.length > ID_MAX_LENGTH || !isCleanId(keyId)) return null;
   const [row] = await db
@@ -164,7 +158,7 @@ export function renameKey(db: Executor, input: { userId: string; keyId: string; 
 }
 
 export interface KeyUsage {
-  /** Answers counted against the cap (200 with a citation, docs/api.md §3.7). */
+  /** Answers counted against the cap (200 with a citation, §3.7). */
   queries: number;
   /** Every request the gateway logged for the key, refused ones included. */
   requests: number;
@@ -172,10 +166,7 @@ export interface KeyUsage {
 
 const KEY_USAGE_DAYS = 30;
 
-/**
- * Per key over the last `days` days, from query_log; narrowed to the buyer's subscriptions so it walks query_log's
- * (subscription_id, created_at) index. Keys without a logged request are absent (zero).
- */
+/** Narrowed to the buyer's subscriptions to walk query_log's (subscription_id, created_at) index; unlogged keys are absent. */
 export async function getKeyUsageForUser(db: Executor, userId: string, now: Date = new Date(), days = KEY_USAGE_DAYS): Promise<Map<string, KeyUsage>> {
   const since = new Date(now.getTime() - days * 86_400_000);
   const ownSubscriptions = db.selectDistinct({ id: apiKeys.subscriptionId }).from(apiKeys).where(eq(apiKeys.userId, userId));

@@ -90,10 +90,7 @@ export async function probeRateLimiter(limiter: RateLimiter): Promise<boolean> {
   return failOpenCount === before;
 }
 
-/**
- * When the limit store is unreachable the request passes: the rate limit protects capacity, while the cap that
- * buyers pay for is metered in the database and stays exact. The outage is logged so operators see it.
- */
+/** An unreachable store lets the request pass (logged): the limit guards capacity; the paid cap is metered in the database. */
 export function failOpen(rule: RateLimitRule, err: unknown): RateLimitState {
   failOpenCount++;
   log.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limit store unavailable; allowing the request');

@@ -60,10 +60,7 @@ export async function registerClient(db: Executor, metadata: unknown, now: Date 
   };
 }
 
-/**
- * Each fetch is an outbound connection to a URL the requester chose, and failures are never cached, so without a limit
- * one client could keep this server fetching or aim it at someone else's host. Ten a minute leaves room for retries.
- */
+/** Fetches go to URLs the requester chose and failures are not cached, so unlimited they could aim this server at any host. */
 const CLIENT_METADATA_FETCHES_PER_MINUTE = 10;
 
 async function refuseMetadataFetch(requesterAddress: string | undefined): Promise<string | null> {
@@ -76,10 +73,7 @@ async function refuseMetadataFetch(requesterAddress: string | undefined): Promis
 
 export type ClientLookup = { ok: true; client: OAuthClient } | { ok: false; description: string };
 
-/**
- * A metadata document is fetched when its cached row is absent or stale (Cache-Control, at most a day). The row is
- * written before use because codes, tokens and grants reference it; a failed fetch writes nothing.
- */
+/** Fetched when the cached row is absent or stale; the row is written first because codes, tokens and grants reference it. */
 export async function resolveClient(db: Executor, clientId: string, now: Date = new Date(), options: ClientMetadataOptions = {}): Promise<ClientLookup> {
   if (!isClientMetadataUrl(clientId)) {
     const client = await findRegisteredClient(db, clientId);

@@ -133,7 +133,7 @@ export function openApiComponents(): Json {
       XRateLimitLimit: intHeader('Requests allowed per minute: for this key (query), or for this client address (the public endpoints).'),
       XRateLimitRemaining: intHeader('Requests left in the current sliding window.'),
       XRateLimitReset: intHeader('Unix time (seconds) when the next request slot frees.'),
-      // Not required: a streamed answer learns its count only at the end (it is in the `done` event, docs/api.md §10.4),
+      // Not required: a streamed answer learns its count only at the end (it is in the `done` event, §10.4),
       // and a request refused while its body is read (400, 413) is answered before the usage is looked up.
       XUsageUsed: {
         ...intHeader(

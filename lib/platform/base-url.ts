@@ -54,10 +54,7 @@ export function isHttpsSite(): boolean {
   return isHttpsUrl(baseUrl());
 }
 
-/**
- * Origins a browser form post may come from: APP_URL's alone when set; else the base URL and the request's own Host
- * (127.0.0.1 and localhost are both this server). A cross-site page cannot choose the Host a victim's browser sends.
- */
+/** Form origins: APP_URL's alone when set, else also the request's Host, which a cross-site page cannot choose for a victim. */
 export function allowedFormOrigins(request: Request): Set<string> {
   const { url, source } = resolveBaseUrl();
   const allowed = new Set([url]);

@@ -14,10 +14,7 @@ const SLOT = 'database';
 /** Passed in rather than imported, so this bottom layer never depends on the engine that seeding uses. */
 export type Seeder = (db: Database) => Promise<void>;
 
-/**
- * Migrates, then seeds an empty database when `seed` is given; safe on every start. pg-boss comes first so an old
- * `jobs` table's waiting jobs move to it before migration 0027 drops that table.
- */
+/** Safe on every start. pg-boss goes first so an old `jobs` table's waiting jobs move to it before migration 0027 drops it. */
 export async function prepareDatabase(handle: DatabaseHandle, options: { seed?: Seeder } = {}): Promise<void> {
   await withStartupLock(handle, async () => {
     await installJobQueue(handle);

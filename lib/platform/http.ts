@@ -44,10 +44,7 @@ export interface ApiContext<P> {
 
 type RouteContext<P> = { params: Promise<P> };
 
-/**
- * Wraps a route handler: a request id, ApiError as its documented body, anything else a logged 500 without internals.
- * The default params type accepts any dynamic segment, so a parameterless handler passes Next's route type check.
- */
+/** The default params type accepts any dynamic segment, so a parameterless handler passes Next's route type check. */
 export function withApiRoute<P = Record<string, string | string[]>>(handler: (request: Request, context: ApiContext<P>) => Promise<Response>) {
   return async (request: Request, routeContext?: RouteContext<P>): Promise<Response> => {
     const requestId = newRequestId();

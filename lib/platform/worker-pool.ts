@@ -47,10 +47,7 @@ interface Slot {
   idleTimer?: NodeJS.Timeout;
 }
 
-/**
- * Workers load their entry from disk at run time, hidden from the bundler: bundled, it would drag tsx and esbuild's
- * binary into every route that reaches this file.
- */
+/** The entry is loaded from disk at run time, hidden from the bundler, which would drag tsx and esbuild into every route. */
 const { Worker: ThreadWorker } = process.getBuiltinModule('node:worker_threads');
 const fromRoot = (file: string) => path.join(/* turbopackIgnore: true */ process.cwd(), file);
 const ENTRY = fromRoot('lib/platform/worker-entry.mjs');

@@ -282,10 +282,7 @@ async function writeCatalog(tx: Transaction, now: Date): Promise<CatalogSeedSumm
   };
 }
 
-/**
- * subscribers_count counts `active` subscriptions (past_due is suspended); query_volume sums usage_daily. Only these two
- * columns change, so the search-vector trigger does not fire and updated_at keeps meaning "content edited".
- */
+/** Only the two counter columns change, so the search-vector trigger stays quiet and updated_at keeps meaning "content edited". */
 export async function recomputeCatalogCounters(tx: Database | Transaction): Promise<void> {
   await tx.execute(sql`
     update knowledge_bases kb set

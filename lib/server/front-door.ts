@@ -222,10 +222,7 @@ function answer(req: IncomingMessage, res: ServerResponse, refusal: FrontDoorRef
   res.end(req.method === 'HEAD' ? undefined : payload);
 }
 
-/**
- * True when it answered, false to pass the request on untouched, or for a server-action POST a promise of a copy
- * whose body was read and checked (null when it answered after reading the body).
- */
+/** True: answered; false: pass on untouched; for a server-action POST, a promise of the checked copy, or null if answered. */
 export function screenNodeRequest(req: IncomingMessage, res: ServerResponse): boolean | Promise<IncomingMessage | null> {
   const request = { method: req.method ?? '', target: req.url ?? '', headers: req.headers };
   const refusal = screenRequest(request);

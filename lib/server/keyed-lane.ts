@@ -133,7 +133,7 @@ export async function serveKeyedOverNode(req: IncomingMessage, res: ServerRespon
   const requestId = newRequestId();
   try {
     const served = servedMethods(target.endpoint);
-    // A method outside the seven is not implemented anywhere (docs/api.md §7.1), as the front door answers elsewhere.
+    // A method outside the seven is not implemented anywhere (§7.1), as the front door answers elsewhere.
     if (!(HTTP_METHODS as readonly string[]).includes(req.method ?? '')) {
       await send(
         req,

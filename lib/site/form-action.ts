@@ -17,10 +17,7 @@ function formToken(formData: FormData): string | null {
   return typeof token === 'string' ? token : null;
 }
 
-/**
- * A repeat (a double click, a retry) is redirected where the first submission went, after `onRepeat` (say, removing a
- * cookie as the first did). A refusal (`destination` null) is not recorded, so the form can be sent again.
- */
+/** A repeat goes where the first went (after `onRepeat`); a refusal (null `destination`) is not recorded, so it can be resent. */
 export async function runOncePerForm<R extends { ok: boolean }>(
   formData: FormData,
   userId: string,
