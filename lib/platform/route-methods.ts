@@ -23,7 +23,7 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 export interface RouteOptions {
   /** The 405 answer (the catalogue's carries its CORS headers). */
   refuse?: (allow: string[]) => RouteHandler;
-  /** Or `'own'` for a handler that reads its body itself with readBodyWithin (the keyed API, an upload). */
+  /** Body bytes read before the handler (DEFAULT_BODY_LIMIT), or `'own'` for one that reads its own (the keyed API, an upload). */
   bodyLimit?: number | 'own';
 }
 
