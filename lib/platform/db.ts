@@ -67,7 +67,6 @@ export async function getDb(): Promise<Database> {
   return (await getDatabaseHandle()).db;
 }
 
-/** Tests and the CLI bring their own handle (a fresh database per test file, for example). */
 export function useDatabase(handle: DatabaseHandle): void {
   replaceProcessSingleton(SLOT, Promise.resolve(handle));
 }

@@ -33,7 +33,6 @@ export function formatAmount(cents: number, currency: string): string {
   );
 }
 
-/** 950 → "950", 1200 → "1.2K", 2000000 → "2M". */
 export function formatCompact(n: number): string {
   return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
 }
@@ -42,7 +41,6 @@ export function formatInteger(n: number): string {
   return new Intl.NumberFormat('en-US').format(n);
 }
 
-/** "Jan 31, 2026"; "—" when there is no date. */
 export function formatDate(value: Date | string | null | undefined): string {
   if (!value) return '—';
   const d = typeof value === 'string' ? new Date(value) : value;
@@ -56,13 +54,11 @@ export function formatDateTime(value: Date | string | null | undefined): string 
   return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(d) + ' UTC';
 }
 
-/** "11:30 PM UTC": the time of day of `formatDateTime`, for layouts that set date and time apart. */
 export function formatTime(value: Date | string): string {
   const d = typeof value === 'string' ? new Date(value) : value;
   return new Intl.DateTimeFormat('en-US', { timeStyle: 'short', timeZone: 'UTC' }).format(d) + ' UTC';
 }
 
-/** "Jan 31": a chart's axis label, where the year is said elsewhere. */
 export function formatDayMonth(value: Date | string): string {
   const d = typeof value === 'string' ? new Date(value) : value;
   return new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(d);

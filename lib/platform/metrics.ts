@@ -102,7 +102,6 @@ export function provideGauge(name: 'jobs' | 'db-pool', read: GaugeReader): void 
   gaugeReaders.set(name, read);
 }
 
-/** Times a gateway stage into /metrics and, when traces are on, wraps it in a span `gateway.<stage>`. */
 export async function observeStage<T>(stage: GatewayStage, work: () => Promise<T>, attributes: Record<string, string> = {}): Promise<T> {
   const end = metrics().stageSeconds.startTimer({ stage });
   try {

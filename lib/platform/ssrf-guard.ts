@@ -157,7 +157,6 @@ export async function resolveAndGuard(url: URL, policy: GuardPolicy): Promise<Gu
   return { ok: true, address: first.address, family: first.family === 6 ? 6 : 4 };
 }
 
-/** A lookup that answers with the address the guard already checked, so the connection goes exactly there. */
 export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address, family }]);
