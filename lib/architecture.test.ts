@@ -68,7 +68,7 @@ function resolve(from: string, spec: string): string | null {
 function libUnit(target: string): string | null {
   const parts = target.split('/');
   if (parts[0] !== 'lib' || parts.length < 2) return null;
-  // `@/lib/gateway` is the folder (its index.ts); `@/lib/openapi` is a top-level file.
+  // `@/lib/gateway` is the folder (its index.ts); `@/lib/health` is a top-level file.
   const isFolder = parts.length > 2 || statSync(path.join(ROOT, target), { throwIfNoEntry: false })?.isDirectory();
   return isFolder ? parts[1]! : `${parts[1]}.ts`;
 }

@@ -4,26 +4,19 @@ import { jsonResponse } from '@/lib/platform/http';
 import { queueDepth } from '@/lib/platform/jobs';
 import { getRateLimiter, probeRateLimiter } from '@/lib/limits';
 
+/** Liveness and readiness (docs/api.md §2.11): the readiness answer never exposes connection details. */
 interface Health {
   status: 'ok' | 'degraded';
   database: { ok: boolean; kind?: 'pglite' | 'postgres'; latencyMs?: number };
   rateLimiter: string;
-  /**
-   * False while the limiter's store (Redis, Upstash) cannot be reached: every limit then passes (fail-open, logged),
-   * sign-in and sign-up limits included. Not a 503: every instance shares the store, and taking them all out of a load
-   * balancer would turn a weaker service into none.
-   */
+  /** False while the limiter's store is unreachable (limits then fail open). Not a 503: that would take every instance out. */
   rateLimiterReachable: boolean;
-  /** The background job queue (lib/platform/jobs.ts, a table of the same database): jobs waiting or running. */
+  /** The job queue, a table of the same database: jobs waiting or running. */
   queue: { ok: boolean; depth?: number };
 }
 
 const DATABASE_BUDGET_MS = 2_000;
 
-/**
- * Readiness (GET /api/health/ready and /api/health): the database answers a trivial query and the job queue can be
- * read, each within 2 s; the limiter's store is reported. Never exposes connection details.
- */
 async function checkHealth(): Promise<Health> {
   const started = Date.now();
   const limiter = getRateLimiter();
@@ -53,7 +46,6 @@ export function livenessResponse(): Response {
   return jsonResponse({ status: 'ok' }, { headers: NO_STORE });
 }
 
-/** Readiness: 200 with the health object, or 503 with it while the database or the job queue cannot be read. */
 export async function readinessResponse(): Promise<Response> {
   const health = await checkHealth();
   return jsonResponse(health, { status: health.status === 'ok' ? 200 : 503, headers: NO_STORE });

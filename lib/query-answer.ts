@@ -21,11 +21,7 @@ export const queryAnswerSchema = z.object({
 export type Citation = z.infer<typeof citationSchema>;
 export type QueryAnswer = z.infer<typeof queryAnswerSchema>;
 
-/**
- * Where a backend that produces its answer piece by piece reports the pieces as they come (a streamed answer, docs/api.md
- * §10.4): the citations once, then pieces of text that concatenate to the answer. The final answer is still returned
- * whole and validated; a backend without pieces simply returns it.
- */
+/** A streaming backend (§10.4) reports the citations once, then text pieces; it still returns the whole answer. */
 export interface AnswerProgress {
   citations(citations: Citation[]): void;
   delta(text: string): void;

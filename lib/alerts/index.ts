@@ -1,6 +1,3 @@
-/**
- * Usage alerts (docs/api.md §11.4): the 80% and 100% thresholds of a subscription's period, the email, and the buyer's
- * signed webhook. This file is the folder's public surface; other folders import from '@/lib/alerts' only.
- */
+/** Usage alerts (usage-alerts.ts): the thresholds, the email and the buyer's signed webhook. */
 export { ALERT_WEBHOOK_QUEUE, listUsageAlerts, noteUsage, reachedThresholds, recordUsageAlerts, type UsagePoint } from './usage-alerts';
 export { deliverAlertWebhook, getAlertWebhook, registerAlertJobs, removeAlertWebhook, saveAlertWebhook, sendTestAlertWebhook } from './webhooks';

@@ -11,18 +11,10 @@ import { inTransaction } from '@/lib/platform/transactions';
 import { accountPaths } from '@/lib/site/paths';
 
 /**
- * Usage alerts (docs/api.md §11.4): when a subscription's count for the period reaches 80% and 100% of the plan's cap,
- * the buyer gets an email and, when they set one, a signed webhook (lib/alerts/webhooks.ts), each at most once
- * per threshold and period.
- *
- * "Once" is the primary key of `usage_alerts` (subscription, period start, threshold): the one transaction whose
- * INSERT creates the row also writes the email and enqueues the webhook job (keyed by the event id), so concurrent
- * requests crossing the line together, several instances, and retries all end with one alert. Delivery after that is
- * the durable queue's: at least once, with the event id for receivers to deduplicate on.
- *
- * The gateway calls noteUsage with the count its reservation already returned: below 80% that is one comparison;
- * above it, a per-process memory of thresholds already handled keeps the database out of every later request, and the
- * first one's insert runs off the request's path.
+ * Usage alerts (docs/api.md §11.4): at 80% and 100% of a period's cap the buyer gets an email and, if set, a signed
+ * webhook, once per threshold and period. "Once" is the primary key of `usage_alerts`: the transaction whose INSERT
+ * creates the row also writes the email and enqueues the webhook, so concurrent requests, instances and retries end
+ * with one alert. A per-process memory of handled thresholds keeps the database off the gateway's later requests.
  */
 
 const ALERT_THRESHOLDS = [80, 100] as const;
@@ -38,7 +30,6 @@ export interface UsagePoint {
   cap: number;
 }
 
-/** The thresholds `used` has reached of `cap`, lowest first. */
 export function reachedThresholds(used: number, cap: number): AlertThreshold[] {
   if (!(cap > 0)) return [];
   return ALERT_THRESHOLDS.filter((t) => used * 100 >= cap * t);
@@ -67,11 +58,7 @@ export interface RecordedAlert {
   threshold: AlertThreshold;
 }
 
-/**
- * Records the thresholds `point` has reached that were not recorded yet, and notifies each of them (a jump from below
- * 80% to 100% sends both, so every threshold is told exactly once whatever order concurrent requests commit in).
- * Returns what it notified; [] when nothing was new.
- */
+/** A jump from below 80% to 100% records both, so each threshold is told exactly once whatever the commit order. */
 export function recordUsageAlerts(db: Executor, point: UsagePoint): Promise<RecordedAlert[]> {
   const reached = reachedThresholds(point.used, point.cap);
   if (reached.length === 0) return Promise.resolve([]);
@@ -179,7 +166,6 @@ export async function listUsageAlerts(db: Executor, subscriptionId: string, peri
     .orderBy(usageAlerts.threshold);
 }
 
-/** The buyer's own subscription, or null (ownership check for the webhook settings). */
 export async function findOwnedSubscription(db: Executor, userId: string, subscriptionId: string): Promise<{ id: string; kbId: string } | null> {
   const [row] = await db
     .select({ id: subscriptions.id, kbId: subscriptions.kbId })

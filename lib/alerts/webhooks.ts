@@ -11,12 +11,9 @@ import { guardPolicy, pinnedLookup, parseEndpointUrl, resolveAndGuard, type Guar
 import { ALERT_WEBHOOK_QUEUE, findAlertEvent, findOwnedSubscription, type AlertEvent } from './usage-alerts';
 
 /**
- * The buyer's usage-alert webhook (docs/api.md §11.4): a URL per subscription and a signing secret shown once. Each
- * alert is POSTed as JSON signed exactly like the publisher call (`Almanac-Signature: t=<unix>,v1=<hex HMAC-SHA256 of
- * "<t>.<body>">`), from the durable queue (lib/platform/jobs.ts): a non-2xx answer, a timeout or a refused address is
- * retried with backoff, and the body (with its event id) is the same on every attempt, so receivers deduplicate on
- * `id`. The URL follows the publisher endpoints' SSRF rules (lib/platform/ssrf-guard.ts), checked when it is saved and
- * again, with DNS pinned, on every delivery.
+ * The buyer's usage-alert webhook (docs/api.md §11.4): each alert POSTed as JSON, signed like the publisher call, from
+ * the durable queue with retries; the body (with its event id) is the same on every attempt, so receivers deduplicate
+ * on `id`. The URL follows the SSRF rules, checked on save and again, DNS pinned, on every delivery.
  */
 
 const DELIVERY_TIMEOUT_MS = 10_000;
@@ -67,7 +64,6 @@ export async function getAlertWebhook(db: Executor, input: { userId: string; sub
   return row ?? null;
 }
 
-/** The JSON body of an alert: the same bytes on every attempt. */
 function alertWebhookBody(event: AlertEvent, test = false): string {
   return JSON.stringify({
     id: event.eventId,
@@ -87,10 +83,7 @@ function alertWebhookBody(event: AlertEvent, test = false): string {
 
 export type DeliveryResult = { ok: true; status: number } | { ok: false; reason: string };
 
-/**
- * One signed POST to the webhook, to the address the SSRF guard checked. `timeoutMs` bounds the whole exchange, not
- * only silences: a receiver that trickles its answer a byte at a time is cut off at the same deadline.
- */
+/** `timeoutMs` bounds the whole exchange: a receiver trickling its answer a byte at a time is cut off too. */
 export async function postSignedWebhook(
   urlText: string,
   secret: string,
@@ -148,10 +141,7 @@ export async function postSignedWebhook(
   });
 }
 
-/**
- * The queue's job for one alert. No webhook any more (removed since): nothing to do. Throws on failure so the queue
- * retries.
- */
+/** Throws on failure so the queue retries; a webhook removed since leaves nothing to do. */
 export async function deliverAlertWebhook(eventId: string, options: { db?: Executor; policy?: GuardPolicy } = {}): Promise<void> {
   const db = options.db ?? (await getDb());
   const event = await findAlertEvent(db, eventId);
@@ -187,7 +177,6 @@ export async function sendTestAlertWebhook(
   return postSignedWebhook(hook.url, decryptSecret(hook.secretCiphertext), alertWebhookBody(event, true), policy);
 }
 
-/** Registers the delivery job's handler in this process (instrumentation.ts; tests that run the queue). */
 export function registerAlertJobs(): void {
   defineJobHandler(ALERT_WEBHOOK_QUEUE, async (payload: { eventId: string }) => deliverAlertWebhook(payload.eventId));
 }

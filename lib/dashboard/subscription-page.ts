@@ -25,7 +25,6 @@ export interface SubscriptionPage {
 
 const USAGE_CHART_DAYS = 30;
 
-/** The buyer's page of one of their subscriptions; someone else's (or none) is `not_found`. */
 export async function loadSubscriptionPage(db: Executor, userId: string, subscriptionId: string): Promise<{ ok: true; page: SubscriptionPage } | Refusal> {
   const found = await getSubscriptionForUser(db, userId, subscriptionId);
   if (!found.ok) return found;

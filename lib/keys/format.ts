@@ -3,9 +3,8 @@ import { randomBase62 } from '@/lib/platform/ids';
 import { describeTextProblem, textProblem } from '@/lib/platform/text-input';
 
 /**
- * API keys (docs/api.md §4): `alm_sk_live_` | `alm_sk_test_` + 32 base62 random characters (≈190.5 bits) + a 6-character
- * base62 CRC32 of everything before it. The checksum lets the gateway reject typos and garbage without touching the
- * database; it is not a secret and adds no security. Keys are stored only as a SHA-256 hash.
+ * API keys (docs/api.md §4): a mode prefix, 32 base62 random characters (≈190 bits) and a base62 CRC32 of the rest, so
+ * the gateway rejects typos without touching the database (the checksum adds no security). Stored only as a SHA-256.
  */
 
 export type KeyMode = 'live' | 'test';
@@ -86,7 +85,6 @@ function maskApiKey(mode: KeyMode, displayPrefix: string, last4: string): string
   return `${PREFIXES[mode]}${displayPrefix}…${last4}`;
 }
 
-/** The columns toKeyView reads: an api_keys row, optionally joined with its knowledge base's title. */
 export interface KeyRowLike {
   id: string;
   kbId: string;
@@ -100,7 +98,6 @@ export interface KeyRowLike {
   name?: string | null;
   kbTitle?: string | null;
   oauthClientId?: string | null;
-  /** An app's access none of whose tokens can act any more (keyViewColumns in store.ts). */
   grantLapsed?: boolean | null;
 }
 
@@ -113,14 +110,10 @@ export interface KeyView {
   displayPrefix: string;
   last4: string;
   masked: string;
-  /** The buyer's label for the key ("production server"), or null when it has none. */
   name: string | null;
-  /**
-   * `expired`: an app's access whose tokens have all lapsed (its refresh token unused for its 30 days), so it can
-   * never act again; the hourly OAuth purge later records it as revoked. A key the buyer holds never expires.
-   */
+  /** `expired`: an app's access whose tokens have all lapsed; the hourly OAuth purge later records it as revoked. */
   status: 'active' | 'revoked' | 'expired';
-  /** A key the buyer holds, or an app's access granted through OAuth (docs/api.md §10.7), whose key no one sees. */
+  /** A key the buyer holds, or an app's access granted through OAuth (§10.7), whose key no one sees. */
   kind: 'key' | 'oauth_grant';
   createdAt: string;
   lastUsedAt: string | null;
@@ -152,11 +145,7 @@ export const KEY_NAME_MAX_LENGTH = 60;
 
 export type KeyNameResult = { ok: true; name: string | null } | { ok: false; message: string };
 
-/**
- * A key's name as the buyer typed it, made tidy: one line, inner whitespace collapsed, trimmed, at most
- * KEY_NAME_MAX_LENGTH characters. Empty means "no name" (null). Control characters and broken Unicode are refused
- * rather than silently removed. Pure.
- */
+/** One line, whitespace collapsed, trimmed; empty is no name (null). Control characters and bad Unicode are refused. */
 export function normalizeKeyName(raw: string): KeyNameResult {
   const problem = textProblem(raw);
   if (problem) return { ok: false, message: `A key name cannot be used: ${describeTextProblem(problem)}.` };

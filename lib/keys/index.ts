@@ -1,3 +1,3 @@
-/** API keys: the format (generate, parse, checksum, hash) and the store (issue, revoke, list). Public surface. */
+/** API keys: the format (generate, parse, checksum, hash) and the store (issue, revoke, list). */
 export * from './format';
 export * from './store';

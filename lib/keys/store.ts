@@ -8,24 +8,19 @@ import { Denied, deniable, type Refusal } from '@/lib/platform/transactions';
 import { generateApiKey, toKeyView, type KeyMode, type KeyView } from './format';
 
 /**
- * The key store: issue, revoke, list. Only the SHA-256 hash, the display prefix and the last four characters are
- * stored; the whole key exists once, in the `IssuedKey` its issuer hands to the one-time reveal (docs/api.md §4).
- * The gateway looks keys up by hash in lib/gateway/key-lookup.ts.
+ * The key store: only the SHA-256 hash, display prefix and last four characters are stored; the whole key exists once,
+ * in the `IssuedKey` handed to the one-time reveal (docs/api.md §4). The gateway looks keys up in lib/gateway/key-lookup.ts.
  */
 
 export interface IssuedKey {
   id: string;
-  /** The whole key: show it once, never store or log it. */
   plaintext: string;
   displayPrefix: string;
   last4: string;
   mode: KeyMode;
 }
 
-/**
- * A new key for the subscription, in the caller's transaction (purchase, replacement, an OAuth grant), with the
- * buyer's name for it; an OAuth grant's key names its client and is used only through the client's tokens.
- */
+/** In the caller's transaction. An OAuth grant's key names its client and is used only through the client's tokens. */
 export async function issueKey(
   tx: Executor,
   subscription: Pick<Subscription, 'id' | 'userId' | 'kbId' | 'mode'>,
@@ -79,10 +74,7 @@ export function revokeKeyAsOperator(db: Executor, keyId: string, now: Date = new
   return revokeKeyAs(db, keyId, { actorKind: 'cli' }, now);
 }
 
-/**
- * A key's last use to the second. api_keys.last_used_at is written at most once a minute per key (docs/api.md §4),
- * so the request log's rows since then (a minute's worth at most, on the subscription's index) give the instant.
- */
+/** last_used_at is written at most once a minute (§4); the request log's rows since then give the second. */
 function lastUsedToTheSecond() {
   return sql<Date | null>`(case when ${apiKeys.lastUsedAt} is null then null else greatest(${apiKeys.lastUsedAt}, (
       select max(q.created_at) from ${queryLog} q
@@ -91,10 +83,7 @@ function lastUsedToTheSecond() {
     .as('last_used_at');
 }
 
-/**
- * Whether an app's access (an OAuth grant) can no longer act: no access token still valid and no unused refresh token
- * still valid. False for a key the buyer holds.
- */
+/** An OAuth grant that can no longer act: no valid access token and no valid unused refresh token. */
 function grantLapsed(keyId: typeof apiKeys.id | string) {
   return sql<boolean>`(${apiKeys.oauthClientId} is not null and not exists (
       select 1 from ${oauthTokens} t
@@ -117,7 +106,6 @@ const keyViewColumns = {
   grantLapsed: grantLapsed(apiKeys.id).as('grant_lapsed'),
 };
 
-/** Every key of the user, newest first, with its knowledge base's title. */
 export async function listKeysForUser(db: Executor, userId: string): Promise<KeyView[]> {
   const rows = await db
     .select(keyViewColumns)
@@ -128,11 +116,7 @@ export async function listKeysForUser(db: Executor, userId: string): Promise<Key
   return rows.map(toKeyView);
 }
 
-/**
- * One key of the user, with its knowledge base's title, or null: one indexed row, not the whole list. Someone else's
- * key answers exactly like one that does not exist, so a page cannot tell a stranger which ids exist; an id that
- * could not be one (too long, control characters) is simply not found too (docs/api.md §7.2).
- */
+/** Someone else's key, or an impossible id, is simply not found, so a page cannot tell a stranger which ids exist. */
 export async function getKeyForUser(db: Executor, userId: string, keyId: string): Promise<KeyView | null> {
   if (keyId.length > ID_MAX_LENGTH || !isCleanId(keyId)) return null;
   const [row] = await db
@@ -146,15 +130,11 @@ export async function getKeyForUser(db: Executor, userId: string, keyId: string)
 
 export type RenameKeyResult = { ok: true; key: KeyView } | Refusal;
 
-/**
- * Names (or, with null, unnames) one of the buyer's active keys; a revoked one is `conflict` (it keeps its name).
- * Someone else's key is `not_found`. `name` is already normalised (normalizeKeyName). Audited.
- */
+/** A revoked or expired key is `conflict` (it keeps its name); someone else's is `not_found`. `name` is already normalised. */
 export function renameKey(db: Executor, input: { userId: string; keyId: string; name: string | null; actorKind?: AuditActorKind }): Promise<RenameKeyResult> {
   return deniable(db, async (tx) => {
     const [row] = await tx.select().from(apiKeys).where(eq(apiKeys.id, input.keyId)).for('update');
     if (!row || row.userId !== input.userId) throw new Denied('not_found', 'No such key.');
-    // A revoked key is history: it keeps the name it had when it was revoked, as its usage does.
     if (row.revokedAt) throw new Denied('conflict', 'A revoked key cannot be renamed.');
     if (row.oauthClientId) {
       const [lapsed] = await tx
@@ -178,7 +158,7 @@ export function renameKey(db: Executor, input: { userId: string; keyId: string; 
 }
 
 export interface KeyUsage {
-  /** Answers counted against the cap (200 with a citation, docs/api.md §3.7). */
+  /** Answers counted against the cap (200 with a citation, §3.7). */
   queries: number;
   /** Every request the gateway logged for the key, refused ones included. */
   requests: number;
@@ -186,11 +166,7 @@ export interface KeyUsage {
 
 const KEY_USAGE_DAYS = 30;
 
-/**
- * Usage of each of the buyer's keys over the last `days` days, from query_log (written by the gateway's recorder
- * within a second or so). Only the buyer's own keys are counted; the lookup is narrowed to their subscriptions so
- * it walks query_log's (subscription_id, created_at) index. Keys without a logged request are absent (zero).
- */
+/** Narrowed to the buyer's subscriptions to walk query_log's (subscription_id, created_at) index; unlogged keys are absent. */
 export async function getKeyUsageForUser(db: Executor, userId: string, now: Date = new Date(), days = KEY_USAGE_DAYS): Promise<Map<string, KeyUsage>> {
   const since = new Date(now.getTime() - days * 86_400_000);
   const ownSubscriptions = db.selectDistinct({ id: apiKeys.subscriptionId }).from(apiKeys).where(eq(apiKeys.userId, userId));

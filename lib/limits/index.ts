@@ -20,7 +20,6 @@ function createConfiguredRateLimiter(): RateLimiter {
   return createMemoryRateLimiter();
 }
 
-/** The process-wide limiter (one per process, shared by every copy of this module). */
 export function getRateLimiter(): RateLimiter {
   return processSingleton(SLOT, createConfiguredRateLimiter);
 }

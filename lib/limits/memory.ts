@@ -1,13 +1,9 @@
 import { retryAfterSeconds, type RateLimiter, type RateLimitRule, type RateLimitState } from './types';
 
 /**
- * Exact sliding log in this process: the request times of each key, oldest first. Right for a single instance (the
- * default); with several instances each would count only its own requests, which is what REDIS_URL is for.
- *
- * Expired times are skipped by moving a start index and cut off in bulk once they are the larger half (shifting them
- * one by one moves the whole log on every request). Logs whose newest time has left their window are forgotten a few
- * at a time on every call: the public catalog's per-address limit makes a log per address, and a pass over all of
- * them at once stalls the server's thread at a few hundred thousand (bench/listing/README.md).
+ * Exact sliding log in this process, right for one instance (with several, each counts only its own: use REDIS_URL).
+ * Expired times are skipped by a start index and cut off in bulk; logs past their window are forgotten a few per call,
+ * since one pass over every per-address log at once would stall the thread.
  */
 interface Log {
   times: number[];

@@ -83,20 +83,14 @@ export function createRedisRateLimiter(options: { url: string; prefix?: string }
 
 let failOpenCount = 0;
 
-/**
- * Whether the limiter's store answers now: one uncounted look (`peek`) that did not have to fail open. The health
- * check reports it, since a limiter failing open lets every request through without another visible sign.
- */
+/** One uncounted `peek` that did not fail open: health reports it, as failing open is otherwise invisible. */
 export async function probeRateLimiter(limiter: RateLimiter): Promise<boolean> {
   const before = failOpenCount;
   await limiter.peek('health:probe', { limit: 1, windowMs: 1_000 });
   return failOpenCount === before;
 }
 
-/**
- * When the limit store is unreachable the request passes: the rate limit protects capacity, while the cap that
- * buyers pay for is metered in the database and stays exact. The outage is logged so operators see it.
- */
+/** An unreachable store lets the request pass (logged): the limit guards capacity; the paid cap is metered in the database. */
 export function failOpen(rule: RateLimitRule, err: unknown): RateLimitState {
   failOpenCount++;
   log.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limit store unavailable; allowing the request');

@@ -1,7 +1,6 @@
 /**
- * Per-key request-rate limits behind one interface (docs/api.md §3.2, row 7). Three backends share it: in-process
- * (one instance), Redis (several instances; one Lua script, exact sliding log) and Upstash (serverless, through
- * @upstash/ratelimit's sliding window). The gateway only ever talks to this interface.
+ * Per-key request-rate limits behind one interface (docs/api.md §3.2, row 7): in-process, Redis (an exact sliding log
+ * in one Lua script) or Upstash (serverless, an approximate window); the gateway talks only to this interface.
  */
 export interface RateLimitRule {
   /** Requests allowed inside any window of `windowMs`. */
@@ -12,7 +11,6 @@ export interface RateLimitRule {
 export interface RateLimitState {
   allowed: boolean;
   limit: number;
-  /** Requests still allowed in the window after this one (never negative). */
   remaining: number;
   /** When the next request slot frees (Unix milliseconds); the X-RateLimit-Reset header rounds it up to seconds. */
   resetAtMs: number;
@@ -36,7 +34,6 @@ export function retryAfterSeconds(resetAtMs: number, nowMs: number): number {
   return Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000));
 }
 
-/** The three X-RateLimit-* headers (docs/api.md §3.5) for a state. */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(state.limit),

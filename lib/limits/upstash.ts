@@ -3,11 +3,7 @@ import { Redis } from '@upstash/redis';
 import { failOpen } from './redis';
 import { retryAfterSeconds, type RateLimiter, type RateLimitRule } from './types';
 
-/**
- * Upstash (Redis over HTTPS) for serverless deployments, through @upstash/ratelimit's sliding window. That
- * window is Upstash's two-bucket approximation (the previous fixed window weighted by how much of it still
- * overlaps), not an exact log: documented in the README and the contract tests allow for it where it matters.
- */
+/** Upstash for serverless deployments; its sliding window is a two-bucket approximation, not an exact log (README). */
 export function createUpstashRateLimiter(options: { url: string; token: string; prefix?: string }): RateLimiter {
   const redis = new Redis({ url: options.url, token: options.token, enableTelemetry: false, retry: { retries: 1, backoff: () => 50 } });
   const prefix = options.prefix ?? 'almanac:rl';

@@ -9,10 +9,9 @@ import { knowledgeBaseOfResource } from './metadata';
 import { CODE_TTL_MS, hashOpaqueToken, newOpaqueToken, OAUTH_SCOPE } from './tokens';
 
 /**
- * The authorization endpoint's logic (docs/api.md §10.7): the request checked (a known client, its exact redirect
- * URI, `response_type=code`, PKCE S256, a `resource` naming one knowledge base on this site), the signed-in buyer's
- * active subscriptions to that knowledge base offered, and on consent a single-use code for the chosen subscription.
- * The consent page (app/oauth/authorize) is a thin face over this.
+ * The authorization endpoint's logic (docs/api.md §10.7), under the thin consent page: the request checked (known
+ * client, exact redirect URI, PKCE S256, a `resource` naming one knowledge base here), the buyer's subscriptions to it
+ * offered, and on consent a single-use code for the chosen one.
  */
 export interface AuthorizationRequest {
   client: OAuthClient;
@@ -68,7 +67,6 @@ export async function parseAuthorizationRequest(db: Executor, params: URLSearchP
   return { ok: true, request: { client, redirectUri, state, codeChallenge, resource, kbId, kbTitle: kb.title } };
 }
 
-/** The buyer's active subscriptions to the requested knowledge base: what the consent page offers. */
 export async function consentChoices(db: Executor, userId: string, kbId: string): Promise<SubscriptionView[]> {
   return (await listSubscriptionsForUser(db, userId)).filter((s) => s.kbId === kbId && s.status === 'active');
 }

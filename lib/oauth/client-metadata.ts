@@ -6,13 +6,9 @@ import { isCleanText } from '@/lib/platform/text-input';
 import { isAllowedRedirect } from './redirect-uris';
 
 /**
- * Client ID Metadata Documents (docs/api.md §10.7; draft-ietf-oauth-client-id-metadata-document, the MCP
- * authorization specification's preferred registration): a client whose `client_id` is an https URL publishes its
- * metadata there, and Almanac fetches it instead of asking it to register. The URL is chosen by whoever sends the
- * authorization request, so the fetch is an SSRF risk handled like a publisher endpoint's: the host is resolved once
- * and checked (lib/platform/ssrf-guard.ts), the connection goes to the checked address, no redirect is followed, and
- * the answer is bounded in size and time. The document's own rules: `client_id` equal to the URL, exact redirect URIs
- * (https, or http on loopback), a public client only (no secret, `token_endpoint_auth_method` "none").
+ * Client ID Metadata Documents (docs/api.md §10.7; the MCP authorization spec's preferred registration): a client whose
+ * `client_id` is an https URL publishes its metadata there. The requester chooses that URL, so the fetch is guarded
+ * like a publisher endpoint: resolved once and checked (ssrf-guard.ts), pinned, no redirects, bounded in size and time.
  */
 const CLIENT_METADATA_MAX_BYTES = 5 * 1024;
 const FETCH_TIMEOUT_MS = 5_000;
@@ -24,10 +20,7 @@ const MAX_URL_LENGTH = 2000;
 export interface ClientMetadataOptions {
   /** Which addresses the fetch may reach; by default the publisher endpoints' policy of this server. */
   policy?: GuardPolicy;
-  /**
-   * The address of whoever sent the authorization request (lib/platform/client-address.ts), whose fetches are
-   * limited; absent or unknown, nothing is counted, as on the public endpoints.
-   */
+  /** The requester's address, whose fetches are limited; absent or unknown, nothing is counted (as on public endpoints). */
   requesterAddress?: string;
   /** Extra trusted certificate authorities (PEM), for tests with a local https server. */
   ca?: string;
@@ -87,7 +80,6 @@ const DocumentSchema = z.object({
   client_secret_expires_at: z.unknown().optional(),
 });
 
-/** Judges a fetched document against the URL it was fetched from. */
 export function validateClientMetadata(
   clientId: string,
   document: unknown,
@@ -112,7 +104,6 @@ export function validateClientMetadata(
   return { ok: true, name: doc.client_name ?? new URL(clientId).hostname, redirectUris: doc.redirect_uris };
 }
 
-/** The cache lifetime an answer's Cache-Control allows (no-store and no-cache: none; no max-age: the default). */
 export function cacheLifetime(cacheControl: string | undefined): number {
   const directives = (cacheControl ?? '')
     .toLowerCase()
@@ -130,7 +121,6 @@ function defaultPolicy(): GuardPolicy {
   return { development: env.NODE_ENV === 'development', allowPrivate: env.ALLOW_PRIVATE_PUBLISHER_ENDPOINTS };
 }
 
-/** GET the document at the checked address: 200, JSON, at most CLIENT_METADATA_MAX_BYTES, within FETCH_TIMEOUT_MS. */
 async function download(
   url: URL,
   options: ClientMetadataOptions,

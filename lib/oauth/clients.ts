@@ -10,9 +10,8 @@ import { fetchClientMetadata, isClientMetadataUrl, type ClientMetadataOptions } 
 import { isAllowedRedirect } from './redirect-uris';
 
 /**
- * The clients of the authorization server (docs/api.md §10.7), all public (no secret: PKCE protects the code): those
- * registered with RFC 7591 (a name and exact redirect URIs) and those identified by a client ID metadata document
- * (lib/oauth/client-metadata.ts), whose row caches the document.
+ * The authorization server's clients (docs/api.md §10.7), all public (PKCE protects the code): registered with RFC 7591,
+ * or identified by a client ID metadata document whose row caches the document.
  */
 export interface OAuthClient {
   id: string;
@@ -61,15 +60,9 @@ export async function registerClient(db: Executor, metadata: unknown, now: Date 
   };
 }
 
-/**
- * Metadata documents one address may have fetched in a minute (docs/api.md §10.7). Each fetch is an outbound
- * connection of up to 5 seconds to a URL the requester chose, and a failed one is never cached, so without a limit one
- * client could keep this server busy fetching, or aim it at someone else's host. A connector fetches once per cache
- * lifetime; ten a minute leaves room for a person retrying.
- */
+/** Fetches go to URLs the requester chose and failures are not cached, so unlimited they could aim this server at any host. */
 const CLIENT_METADATA_FETCHES_PER_MINUTE = 10;
 
-/** Counts one fetch for the requester's address on the shared limiter; the refusal's sentence, or null. */
 async function refuseMetadataFetch(requesterAddress: string | undefined): Promise<string | null> {
   if (!requesterAddress || requesterAddress === UNKNOWN_ADDRESS) return null;
   const state = await getRateLimiter().consume(`oauth-client-metadata:${requesterAddress}`, { limit: CLIENT_METADATA_FETCHES_PER_MINUTE, windowMs: 60_000 });
@@ -80,11 +73,7 @@ async function refuseMetadataFetch(requesterAddress: string | undefined): Promis
 
 export type ClientLookup = { ok: true; client: OAuthClient } | { ok: false; description: string };
 
-/**
- * The client a `client_id` names: a registered one, or a metadata document's, fetched when its cached copy is absent
- * or stale (a copy is used for as long as the document's Cache-Control allows, at most a day). The row is written
- * before the client is used because codes, tokens and grants reference it; a failed fetch writes nothing.
- */
+/** Fetched when the cached row is absent or stale; the row is written first because codes, tokens and grants reference it. */
 export async function resolveClient(db: Executor, clientId: string, now: Date = new Date(), options: ClientMetadataOptions = {}): Promise<ClientLookup> {
   if (!isClientMetadataUrl(clientId)) {
     const client = await findRegisteredClient(db, clientId);

@@ -6,12 +6,9 @@ import { processSingleton } from '@/lib/platform/singleton';
 import { inTransaction } from '@/lib/platform/transactions';
 
 /**
- * What the authorization server no longer needs (docs/api.md §10.7), removed so its tables do not grow without end:
- * codes past their ten minutes (a used one is kept until then, so a second use still revokes its grant), tokens past
- * their expiry (a rotated refresh token likewise, until the day it would have expired) and every token of a revoked
- * grant. A grant left with no token can never act again: it is marked revoked, so the account page stops listing it
- * as active. Registered clients never used within 30 days, and metadata-document clients whose cached copy is stale,
- * go when no code, token or grant names them. Every statement is safe to race across instances.
+ * Removes what the authorization server no longer needs (docs/api.md §10.7): expired codes (a used one is kept until
+ * then, so a second use still revokes its grant) and tokens, every token of a revoked grant, and unused clients. A grant
+ * left with no token is marked revoked, so the account page stops listing it. Every statement is safe to race.
  */
 const UNUSED_CLIENT_MS = 30 * 24 * 3600 * 1000;
 
@@ -79,7 +76,6 @@ export async function purgeExpiredOAuthState(db: Executor, now: Date = new Date(
   });
 }
 
-/** Hourly in every instance, through the server's periodic-task mechanism. */
 export function startOAuthPurge(): PeriodicTask {
   return processSingleton('oauth-purge', () =>
     new PeriodicTask('oauth-purge', async (db, now) => void (await purgeExpiredOAuthState(db, now)), 3_600_000).start(),

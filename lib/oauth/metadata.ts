@@ -23,7 +23,6 @@ export function authorizationServerMetadata(): Record<string, unknown> {
 
 const RESOURCE_PATH = /^\/kb\/([^/]+)(\/mcp)?$/;
 
-/** The knowledge base a protected resource's path names (`/kb/{kb_id}/mcp` or `/kb/{kb_id}`), or null. */
 export function knowledgeBaseOfResourcePath(path: string): string | null {
   const match = RESOURCE_PATH.exec(path);
   return match ? decodeURIComponent(match[1]!) : null;

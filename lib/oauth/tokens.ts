@@ -95,7 +95,6 @@ export async function exchangeCode(
     if (code.redirectUri !== input.redirectUri) return invalidGrant('redirect_uri differs from the authorization request’s.');
     if (input.resource !== null && input.resource !== code.resource) return invalidGrant('resource differs from the authorization request’s.');
     if (!verifyPkce(input.codeVerifier, code.codeChallenge)) return invalidGrant('The PKCE code_verifier does not match the code_challenge.');
-    // The grant: a key of the subscription, named for the client, that acts only through the client's tokens.
     const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, code.subscriptionId));
     const [client] = await tx.select({ name: oauthClients.name }).from(oauthClients).where(eq(oauthClients.id, code.clientId));
     if (!subscription || !client) return invalidGrant('The authorization code is not valid.');

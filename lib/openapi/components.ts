@@ -34,7 +34,6 @@ function fromZod(io: 'input' | 'output', named: Record<string, z.ZodType>): Reco
   return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, withoutImplicitBounds(schema) as Json]));
 }
 
-/** One zod schema as a JSON Schema of the document's dialect. */
 export function jsonSchemaOf(io: 'input' | 'output', schema: z.ZodType): Json {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io });
   return withoutImplicitBounds(json) as Json;
@@ -134,7 +133,7 @@ export function openApiComponents(): Json {
       XRateLimitLimit: intHeader('Requests allowed per minute: for this key (query), or for this client address (the public endpoints).'),
       XRateLimitRemaining: intHeader('Requests left in the current sliding window.'),
       XRateLimitReset: intHeader('Unix time (seconds) when the next request slot frees.'),
-      // Not required: a streamed answer learns its count only at the end (it is in the `done` event, docs/api.md §10.4),
+      // Not required: a streamed answer learns its count only at the end (it is in the `done` event, §10.4),
       // and a request refused while its body is read (400, 413) is answered before the usage is looked up.
       XUsageUsed: {
         ...intHeader(

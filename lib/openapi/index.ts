@@ -5,9 +5,8 @@ import { agentPaths, servicePaths } from './paths';
 import { catalogPreflight, catalogLoadResponses, CATALOG_HEADERS, headerRef, ID_ONLY, json, KEYED_HEADERS, keyAccessErrors, ref, type Json } from './shared';
 
 /**
- * The OpenAPI 3.1 description of the two public endpoints (docs/api.md §2, §3): the catalogue listing + detail and the
- * keyed query gateway, with every status, error code, header and schema. Served at /api/openapi.json; the gateway
- * integration tests validate every response they assert against it (ajv, JSON Schema 2020-12).
+ * The OpenAPI 3.1 description of the public API (docs/api.md §2, §3, §10), served at /api/openapi.json; the integration
+ * tests validate every response they assert against it (ajv, JSON Schema 2020-12).
  */
 export function buildOpenApiDocument(appUrl: string = baseUrl()): Json {
   return {

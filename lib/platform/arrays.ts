@@ -1,7 +1,6 @@
 /**
- * Indexing for positions that are in range by construction (an index one array hands to another, a slot of a fixed
- * table). Under `noUncheckedIndexedAccess` such a read is `T | undefined`; this says the index cannot miss, and throws
- * a clear error if it does rather than letting `undefined` travel on.
+ * Reads at positions in range by construction, which `noUncheckedIndexedAccess` types as `T | undefined`: a miss
+ * throws a clear error rather than letting `undefined` travel on.
  */
 export function itemAt<T>(items: readonly T[], index: number): T {
   if (!Number.isInteger(index) || index < 0 || index >= items.length) {

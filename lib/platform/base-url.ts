@@ -4,11 +4,9 @@ import { isHttpsUrl } from './security-headers.mjs';
 import { processSingleton, replaceProcessSingleton } from './singleton';
 
 /**
- * The one base URL of this site, from which every absolute link, snippet, redirect and callback is built: APP_URL
- * when set (behind a proxy, the only right one); else the address `npm start` listens on (ALMANAC_LISTEN_URL, set by
- * scripts/serve.mjs, or the running server's for the CLI); else Next's default http://localhost:3000. With
- * DATABASE_URL in production an unset APP_URL stops the start (instrumentation.ts): the listening address of an
- * instance behind a load balancer is never the one its users see.
+ * The one base URL every absolute link, redirect and callback is built from: APP_URL, else the address `npm start`
+ * listens on, else http://localhost:3000. Production with DATABASE_URL requires APP_URL: behind a load balancer, an
+ * instance's listening address is never the one its users see.
  */
 const DEFAULT_BASE_URL = 'http://localhost:3000';
 
@@ -31,20 +29,13 @@ export function resolveBaseUrl(): { url: string; source: BaseUrlSource } {
 
 const ADOPTED = 'base-url:adopted';
 
-/**
- * For the operator CLI: the listening address of the running `npm start` whose embedded database it shares (its
- * server.json, lib/platform/embedded-db.ts), so the hints it prints name that server's port. APP_URL still wins.
- */
+/** The operator CLI adopts the running server's address (its server.json) so its hints name that port; APP_URL wins. */
 export function adoptServerBaseUrl(url: string | undefined): void {
   replaceProcessSingleton(ADOPTED, url);
 }
 
-/**
- * At server start (instrumentation.ts): logs the base URL and where it comes from, or throws when the configuration
- * gives none: a deployment that cannot say where it lives must not start at all.
- */
+/** Logs the base URL and its source at start; the throw when there is none stops the start (startup.ts). */
 export function announceBaseUrl(): void {
-  // A throw ends start-up with its reason (lib/platform/startup.ts, which wraps this call).
   const base: { url: string; source: BaseUrlSource } = resolveBaseUrl();
   const from = base.source === 'APP_URL' ? 'APP_URL' : `the ${base.source}; set APP_URL to change it`;
   log.info({ baseUrl: base.url, source: base.source }, `base URL ${base.url} (from ${from})`);
@@ -59,17 +50,11 @@ export function siteUrl(pathAndQuery: string): string {
   return new URL(pathAndQuery, baseUrl()).toString();
 }
 
-/** Whether the site is served over https (secure cookies, HSTS). */
 export function isHttpsSite(): boolean {
   return isHttpsUrl(baseUrl());
 }
 
-/**
- * The origins a browser form post may come from. With APP_URL: that origin only, whatever Host the request names.
- * Without it (a laptop, a test server): the base URL and the origin the browser itself used, i.e. the request's Host
- * header (127.0.0.1:3999 and localhost:3999 are both this server), or the request's URL. A cross-site page cannot choose the Host a browser
- * sends with the victim's cookies, so this still refuses every other site.
- */
+/** Form origins: APP_URL's alone when set, else also the request's Host, which a cross-site page cannot choose for a victim. */
 export function allowedFormOrigins(request: Request): Set<string> {
   const { url, source } = resolveBaseUrl();
   const allowed = new Set([url]);

@@ -3,17 +3,10 @@ import { getEnv } from './env';
 import { PEER_HEADER } from './peer-header.mjs';
 
 /**
- * The one way to know a client's address (per-address sign-in and sign-up limits, the public listing's limit).
- *
- * Only the TCP peer is known for certain, and only the server that accepted the socket knows it: `npm start`
- * (scripts/serve.mjs) removes any `x-almanac-peer` header a client sent and sets it to the socket's address before Next
- * sees the request (lib/server/front-server.mjs). The app believes that header only when serve.mjs says it runs in
- * front (ALMANAC_LISTEN_URL); under a bare `next start` or `next dev` anyone could send it, so the address is
- * UNKNOWN_ADDRESS and the callers fall back to limits that do not depend on it (README, "Security").
- *
- * X-Forwarded-For is anybody's to write. It is read only when the peer is one of TRUSTED_PROXIES, and then from the
- * right: each trusted proxy appends the address it saw, so the entries right of the first untrusted one were written
- * by our proxies, and that first untrusted one is the client. Entries further left are the client's own claims.
+ * The one way to know a client's address (per-address limits). Only the TCP peer is certain: `npm start` stamps it in
+ * `x-almanac-peer` (lib/server/front-server.mjs), believed only when ALMANAC_LISTEN_URL says serve.mjs runs in front;
+ * otherwise the address is UNKNOWN_ADDRESS. X-Forwarded-For is read only from a trusted proxy, right to left: the
+ * first untrusted entry is the client, anything further left is the client's own claim.
  */
 export const UNKNOWN_ADDRESS = 'unknown';
 
@@ -35,7 +28,6 @@ export function normalizeAddress(value: string): string | null {
   return mapped ? mapped[1]! : lower;
 }
 
-/** A matcher for IP addresses and CIDR ranges (`10.0.0.0/8`, `::1`); the entries are validated by env.ts. */
 export function addressMatcher(entries: readonly string[]): AddressMatcher {
   const list = new BlockList();
   for (const entry of entries) {
@@ -52,10 +44,7 @@ export function addressMatcher(entries: readonly string[]): AddressMatcher {
   };
 }
 
-/**
- * The pure core. `peer`: the socket's address as the front server reported it, or null when no trustworthy report
- * exists. `forwardedFor`: the X-Forwarded-For header (repeated headers joined with commas), or null.
- */
+/** `peer` is null when no trustworthy report exists; `forwardedFor` has repeated headers joined with commas. */
 export function resolveClientAddress(input: { peer: string | null; forwardedFor: string | null; trustedProxies: AddressMatcher }): string {
   const peer = input.peer === null ? null : normalizeAddress(input.peer);
   if (peer === null) return UNKNOWN_ADDRESS;
@@ -103,7 +92,6 @@ export function clientAddressFromHeaders(headers: HeaderSource): string {
   });
 }
 
-/** The client's address for a request (route handlers), or UNKNOWN_ADDRESS. */
 export function clientAddress(request: Request): string {
   return clientAddressFromHeaders(request.headers);
 }

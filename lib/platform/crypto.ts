@@ -3,9 +3,8 @@ import { getServerSecret } from './server-secret';
 import { processSingleton } from './singleton';
 
 /**
- * Publisher secrets (infrastructure key, signing secret) are stored as AES-256-GCM ciphertexts under a key
- * derived with HKDF-SHA256 from the server secret, so a database dump alone reveals nothing. The format carries
- * a version so the derivation can change later without guessing: `v1.<iv>.<tag>.<ciphertext>` (base64url).
+ * Publisher secrets are stored as AES-256-GCM under a key HKDF-derived from the server secret, so a database dump
+ * alone reveals nothing. The versioned format `v1.<iv>.<tag>.<ciphertext>` (base64url) lets the derivation change.
  */
 const VERSION = 'v1';
 const INFO = 'almanac/publisher-secrets/v1';
@@ -41,7 +40,7 @@ export function deriveEncryptionKey(secret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.from('almanac', 'utf8'), Buffer.from(INFO, 'utf8'), 32));
 }
 
-/** The `Almanac-Signature` value of an outgoing call (publisher endpoints, usage-alert webhooks): `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
+/** `Almanac-Signature` of an outgoing call: `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
 export function signPayload(signingSecret: string, body: string, unixSeconds: number): string {
   const mac = createHmac('sha256', signingSecret).update(`${unixSeconds}.${body}`, 'utf8').digest('hex');
   return `t=${unixSeconds},v1=${mac}`;

@@ -11,17 +11,10 @@ export type { Database, DatabaseHandle, Executor, Transaction } from '@/db/clien
 
 const SLOT = 'database';
 
-/**
- * Fills an empty database (the sample marketplace, lib/seed). Passed in by the caller rather than imported, so this
- * bottom layer never depends on the engine that seeding uses.
- */
+/** Passed in rather than imported, so this bottom layer never depends on the engine that seeding uses. */
 export type Seeder = (db: Database) => Promise<void>;
 
-/**
- * Migrates (pg-boss's schema and the job queues, then our tables), then runs `seed` on an empty database when one is
- * given. Safe to run on every start. pg-boss comes first so that a database upgraded from a version with the former
- * `jobs` table has its waiting jobs moved to pg-boss before migration 0027 drops that table.
- */
+/** Safe on every start. pg-boss goes first so an old `jobs` table's waiting jobs move to it before migration 0027 drops it. */
 export async function prepareDatabase(handle: DatabaseHandle, options: { seed?: Seeder } = {}): Promise<void> {
   await withStartupLock(handle, async () => {
     await installJobQueue(handle);
@@ -34,11 +27,7 @@ export async function prepareDatabase(handle: DatabaseHandle, options: { seed?: 
   });
 }
 
-/**
- * Embedded mode only: a `server` process shares its PGlite with other local processes over a unix socket; a
- * `client` (the operator CLI) uses a running server's socket, or opens the directory itself when none runs.
- * See lib/platform/embedded-db.ts.
- */
+/** Embedded mode: a `server` shares its PGlite over a socket; a `client` (the CLI) uses it when one runs (embedded-db.ts). */
 export function setEmbeddedRole(role: EmbeddedRole): void {
   replaceProcessSingleton('embedded-role', role);
 }
@@ -58,10 +47,7 @@ async function openConfiguredDatabase(seed: Seeder | undefined): Promise<Databas
   });
 }
 
-/**
- * The process-wide database, opened and migrated on first use; the first caller decides whether an empty one is
- * seeded (the server opens it through lib/seed's openServerDatabase before any request).
- */
+/** Opened and migrated on first use; the first caller decides whether an empty database is seeded. */
 export function getDatabaseHandle(options: { seed?: Seeder } = {}): Promise<DatabaseHandle> {
   return processSingleton(SLOT, () => {
     const opening = openConfiguredDatabase(options.seed);
@@ -81,7 +67,6 @@ export async function getDb(): Promise<Database> {
   return (await getDatabaseHandle()).db;
 }
 
-/** Tests and the CLI bring their own handle (a fresh database per test file, for example). */
 export function useDatabase(handle: DatabaseHandle): void {
   replaceProcessSingleton(SLOT, Promise.resolve(handle));
 }

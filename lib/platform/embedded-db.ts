@@ -5,15 +5,10 @@ import { openPglite, openPostgres, type DatabaseHandle } from '@/db/client';
 import { BRIDGE_PORT, startPgliteBridge } from '@/db/pglite-bridge';
 
 /**
- * Embedded mode (no DATABASE_URL): PGlite is one process's database, and two processes opening the same data
- * directory corrupt it. So:
- * - the process that opens the directory holds `DATA_DIR/pglite.lock` (its pid) while it has it open;
- * - a long-running process (the server, role `server`) also serves its PGlite over a unix socket (db/pglite-bridge)
- *   and writes `DATA_DIR/server.json` = { pid, socketDir, port }; both files are removed when it closes or exits;
- * - any process that finds a live server.json connects through node-postgres instead of opening the directory
- *   (the operator CLI while `npm start` runs; a second server on the same DATA_DIR);
- * - a process that finds the lock held by another live process without a server.json waits for it (a server
- *   still migrating, a CLI command finishing), then errors clearly instead of corrupting anything.
+ * Embedded mode (no DATABASE_URL): two processes opening one PGlite directory corrupt it. The opener holds
+ * `pglite.lock` (its pid); a server also serves its PGlite over a unix socket, advertised in `server.json`, and any
+ * other process that finds a live server.json connects through it instead. A lock held by a live process without a
+ * server.json is waited for, then refused with a clear error.
  */
 
 export type EmbeddedRole = 'server' | 'client';
@@ -24,7 +19,6 @@ interface ServerInfo {
   socketDir: string;
   port: number;
   startedAt: string;
-  /** The address `npm start` listens on (lib/platform/base-url.ts), so the CLI's hints name the right port. */
   listenUrl?: string;
 }
 
@@ -44,10 +38,7 @@ function processStartTime(pid: number): string | null {
   }
 }
 
-/**
- * Is the process that wrote a lock or server file still running? The start time guards against pid reuse
- * (a container restarted after a crash often gets the same small pids back).
- */
+/** The start time guards against pid reuse (a restarted container often gets the same small pids back). */
 function isAlive(pid: number, start?: string | null): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
@@ -69,7 +60,6 @@ function readJson<T>(file: string): T | null {
   }
 }
 
-/** The live server sharing this data directory, if any (a stale file from a killed server is ignored). */
 export function findEmbeddedServer(dataDir: string): ServerInfo | null {
   const info = readJson<ServerInfo>(path.join(dataDir, SERVER_FILE));
   if (!info || info.pid === process.pid || !isAlive(info.pid, info.start)) return null;
@@ -92,7 +82,6 @@ function readLock(lockPath: string): LockInfo | null {
   }
 }
 
-/** Takes the data-directory lock, or reports the live process holding it. Stale locks are taken over. */
 function tryLock(lockPath: string): { ok: true } | { ok: false; holder: number } {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -149,11 +138,9 @@ export interface OpenEmbeddedOptions {
   prepare: (handle: DatabaseHandle) => Promise<void>;
   /** How long to wait for another process holding the directory (ms). */
   waitMs?: number;
-  /** A server's listening address, advertised in server.json. */
   listenUrl?: string;
 }
 
-/** Opens the embedded database directly, or through the live server that already has it open. */
 export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbeddedOptions): Promise<DatabaseHandle> {
   const root = path.resolve(dataDir);
   mkdirSync(root, { recursive: true });

@@ -30,10 +30,7 @@ const intWithDefault = (fallback: number, min = 0) =>
       return n;
     });
 
-/**
- * Base URL of an outside service whose paths we append (no trailing slash, no query). Defaults point at the real
- * service; tests and self-hosted installations (GitHub Enterprise Server) point them elsewhere.
- */
+/** An outside service's base URL, without trailing slash (tests and GitHub Enterprise Server point it elsewhere). */
 const serviceBaseUrl = (fallback: string) =>
   z
     .string()
@@ -62,11 +59,7 @@ const originUrl = z
     return url.origin;
   });
 
-/**
- * TRUSTED_PROXIES: the proxies whose X-Forwarded-For is believed (lib/platform/client-address.ts), as IP addresses
- * and CIDR ranges separated by commas. Each entry is checked here so a typo fails at start instead of silently
- * trusting nothing (or everything).
- */
+/** TRUSTED_PROXIES (client-address.ts): each entry is checked, so a typo fails at start instead of trusting nothing. */
 const proxyList = z
   .string()
   .optional()
@@ -91,11 +84,7 @@ const proxyList = z
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   APP_URL: originUrl,
-  /**
-   * Internal, set by scripts/serve.mjs before Next starts, never by operators: the URL it listens on. Its presence
-   * also says that every request passed through serve.mjs, which replaces any client-sent peer header with the socket's
-   * address (lib/server/front-server.mjs).
-   */
+  /** Set by scripts/serve.mjs, never by operators: it also says every request came through its peer stamp. */
   ALMANAC_LISTEN_URL: originUrl,
   TRUSTED_PROXIES: proxyList,
   DATABASE_URL: optionalString,

@@ -1,8 +1,5 @@
-/**
- * File sizes in words, and the sentence for a file over the upload limit. Pure and dependency-free: the console's
- * browser code (components/publish/content-manager.tsx) and the server (lib/engine: uploads.ts and ingest.ts; the documents route) say the same
- * thing whichever of them refuses the file.
- */
+// File sizes in words, pure and dependency-free, so the console's browser code and the server say the same thing
+// whichever of them refuses a file.
 
 const UNITS = [
   { name: 'GB', size: 1024 ** 3 },
@@ -10,10 +7,7 @@ const UNITS = [
   { name: 'KB', size: 1024 },
 ];
 
-/**
- * 900 → "900 bytes", 1536 → "1.5 KB", 20 MiB → "20 MB", one decimal at most and none when it is 0. `up` rounds up,
- * for a file refused as too large: it must never read as no larger than the limit ("20 MB; the limit is 20 MB").
- */
+/** One decimal at most. `up` is for a refused file, which must never read as no larger than the limit. */
 export function formatFileSize(bytes: number, rounding: 'nearest' | 'up' = 'nearest'): string {
   const unit = UNITS.find((u) => bytes >= u.size);
   if (!unit) return bytes === 1 ? '1 byte' : `${bytes} bytes`;

@@ -7,14 +7,12 @@ import { PeriodicTask } from './periodic-task';
 import { processSingleton } from './singleton';
 
 /**
- * One effect per form submission (docs/api.md §7.4). A state-changing form renders a fresh token in a hidden field;
- * the action runs its work and records where it led, under (user, token), in ONE transaction. A second submission of
- * the same form (a double click, a browser retry) waits for the first on the primary key, then is sent where the first
- * went — to the same one-time key reveal, say — instead of doing the work again.
+ * One effect per form submission (docs/api.md §7.4): the action's work and where it led are recorded under (user,
+ * token) in one transaction, so a second submission of the form (a double click, a retry) waits for the first on the
+ * primary key and is sent where the first went (the same one-time key reveal, say) instead of working again.
  */
 export const FORM_TOKEN_FIELD = 'formToken';
 
-/** A token for one rendering of a form. */
 export function newFormToken(): string {
   return randomBase62(22);
 }
@@ -37,8 +35,7 @@ export async function onceForForm<R extends { ok: boolean }>(
     return await inTransaction(db, async (tx) => {
       const result = await work(tx);
       const to = destination(result);
-      // Refused, perhaps because a concurrent first submission just did the work (it bought the plan, say): if that
-      // one has committed by now, this one goes where it went.
+      // Refused, perhaps because a concurrent first submission did the work: once that one has committed, go where it went.
       if (!to && (await findDestination(tx, submission.userId, token))) throw new RepeatedSubmission();
       if (to) {
         // Waits for a concurrent first submission's commit; then nothing is inserted, and this one rolls back.

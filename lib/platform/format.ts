@@ -20,26 +20,19 @@ export function formatMonthlyPrice(cents: number, currency: string): string {
   return cents === 0 ? 'free' : `${formatPrice(cents, currency)}/month`;
 }
 
-/**
- * A plan named with its price in running text: "Starter plan · $19/month", "Taster plan · free", and a free plan named
- * "Free" just "Free plan" (not "Free plan · free").
- */
+/** "Starter plan · $19/month", "Taster plan · free", and a free plan named "Free" just "Free plan". */
 export function describePlan(plan: { name: string; priceCents: number; currency: string }): string {
   if (plan.priceCents === 0 && /^free( plan)?$/i.test(plan.name.trim())) return 'Free plan';
   return `${plan.name} plan · ${formatMonthlyPrice(plan.priceCents, plan.currency)}`;
 }
 
-/**
- * An amount of money in a ledger or a total, always with its cents so that a column lines up: 1000 usd → "$10.00",
- * 0 → "$0.00" (a price list says "Free" and "$19": formatPrice).
- */
+/** Always with cents so a ledger column lines up: 1000 usd → "$10.00" (a price list uses formatPrice). */
 export function formatAmount(cents: number, currency: string): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
     cents / 100,
   );
 }
 
-/** 950 → "950", 1200 → "1.2K", 2000000 → "2M". */
 export function formatCompact(n: number): string {
   return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
 }
@@ -48,7 +41,6 @@ export function formatInteger(n: number): string {
   return new Intl.NumberFormat('en-US').format(n);
 }
 
-/** "Jan 31, 2026"; "—" when there is no date. */
 export function formatDate(value: Date | string | null | undefined): string {
   if (!value) return '—';
   const d = typeof value === 'string' ? new Date(value) : value;
@@ -62,13 +54,11 @@ export function formatDateTime(value: Date | string | null | undefined): string 
   return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(d) + ' UTC';
 }
 
-/** "11:30 PM UTC": the time of day of `formatDateTime`, for layouts that set date and time apart. */
 export function formatTime(value: Date | string): string {
   const d = typeof value === 'string' ? new Date(value) : value;
   return new Intl.DateTimeFormat('en-US', { timeStyle: 'short', timeZone: 'UTC' }).format(d) + ' UTC';
 }
 
-/** "Jan 31": a chart's axis label, where the year is said elsewhere. */
 export function formatDayMonth(value: Date | string): string {
   const d = typeof value === 'string' ? new Date(value) : value;
   return new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(d);

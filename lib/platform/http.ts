@@ -9,15 +9,11 @@ export function newRequestId(): string {
   return newId('req');
 }
 
-/**
- * A JSON body already serialised, sent byte for byte: an Idempotency-Key replay repeats the first answer's exact
- * bytes (a re-serialisation of stored JSON could order its keys differently).
- */
+/** Sent byte for byte: an Idempotency-Key replay repeats the first answer's exact bytes, whatever its key order. */
 export class JsonText {
   constructor(readonly text: string) {}
 }
 
-/** The bytes of a JSON body: its stored text, or its serialisation. */
 export function serializeJson(data: unknown): string {
   return data instanceof JsonText ? data.text : JSON.stringify(data);
 }
@@ -48,12 +44,7 @@ export interface ApiContext<P> {
 
 type RouteContext<P> = { params: Promise<P> };
 
-/**
- * Wraps a route handler: assigns the request id, maps ApiError to its documented body, turns anything
- * unexpected into a logged 500 `internal_error` without leaking internals, and stamps X-Request-Id.
- * The default params type accepts any dynamic segment, so a parameterless handler (e.g. methodNotAllowed) can be
- * exported from a dynamic route such as /kb/[kbId]/query and still satisfy Next's route type check.
- */
+/** The default params type accepts any dynamic segment, so a parameterless handler passes Next's route type check. */
 export function withApiRoute<P = Record<string, string | string[]>>(handler: (request: Request, context: ApiContext<P>) => Promise<Response>) {
   return async (request: Request, routeContext?: RouteContext<P>): Promise<Response> => {
     const requestId = newRequestId();
@@ -81,7 +72,6 @@ export function methodNotAllowedMessage(method: string, allow: string[]): string
   return `${method} is not allowed here; use ${allow.join(', ')}.`;
 }
 
-/** 405 with the Allow header, for every method a route does not serve. */
 export function methodNotAllowed(allow: string[]) {
   return withApiRoute(async (request, { requestId }) =>
     errorResponse('method_not_allowed', methodNotAllowedMessage(request.method, allow), requestId, {
@@ -90,11 +80,7 @@ export function methodNotAllowed(allow: string[]) {
   );
 }
 
-/**
- * Whether a browser form post comes from this site (its Origin, or failing that its Referer, is one of
- * allowedFormOrigins: APP_URL's origin alone when it is set): a cross-site form must not act in a signed-in user's
- * name. No header at all is refused.
- */
+/** A cross-site form must not act in a signed-in user's name: Origin, else Referer, must be allowed; neither is refused. */
 export function isSameOriginPost(request: Request): boolean {
   const allowed = allowedFormOrigins(request);
   const origin = request.headers.get('origin');
@@ -108,10 +94,7 @@ export function isSameOriginPost(request: Request): boolean {
   }
 }
 
-/**
- * A request's body, read from the stream with a hard limit: a lying or absent Content-Length (a chunked upload) cannot
- * get more bytes into memory than `limit`. Null when the body is larger.
- */
+/** A lying or absent Content-Length (a chunked upload) cannot get more than `limit` bytes into memory; null when larger. */
 export async function readBodyWithin(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) return null;

@@ -5,18 +5,13 @@ import { getEnv } from './env';
 import { log } from './log';
 
 /**
- * pg-boss over the process's own database handle: on PGlite through the PGlite instance (one in-process connection;
- * PGlite's transaction lock makes pg-boss's statements wait for an open application transaction rather than join it),
- * on PostgreSQL through the handle's pool, so pg-boss opens no pool of its own (one extra connection for LISTEN in a
- * worker). Its tables live in their own schema, created and migrated by pg-boss itself (`installJobQueue`).
+ * pg-boss over the process's own database handle, so it opens no pool of its own: on PGlite through the instance,
+ * whose transaction lock makes pg-boss wait for an open transaction rather than join it; on PostgreSQL through the pool.
  */
 
 export const JOB_SCHEMA = 'pgboss';
 
-/**
- * `enqueue`: sends and fetches only (the CLI, tests); `worker`: also the monitor that retries jobs whose worker stopped
- * sending heartbeats, the cron timekeeper, and LISTEN/NOTIFY so an idle worker wakes when a job is committed.
- */
+/** `enqueue` sends and fetches only (the CLI, tests); `worker` also runs the monitor, the cron and LISTEN/NOTIFY. */
 export type JobBossMode = 'enqueue' | 'worker';
 
 /** A multi-statement text comes back from node-postgres as one result per statement; pg-boss wants one row list. */
@@ -31,10 +26,7 @@ function poolDb(pool: pg.Pool, withListen: boolean): Db {
   return db;
 }
 
-/**
- * LISTEN needs a session of its own for as long as the worker runs, so it is a client outside the pool; a dropped
- * connection is reopened after a second, and `onReconnect` makes pg-boss fetch whatever was committed meanwhile.
- */
+/** LISTEN needs its own session, outside the pool; it reconnects after a second, and `onReconnect` has pg-boss catch up. */
 async function listenOnOwnClient(pool: pg.Pool, channel: string, onNotification: (payload: string) => void, onReconnect: () => void) {
   let client: pg.Client | undefined;
   let closed = false;

@@ -6,14 +6,9 @@ import { createJobBoss } from './job-boss';
 import { log } from './log';
 
 /**
- * Every queue the application sends to, created with pg-boss's schema when the database is migrated.
- *
- * Why a list here rather than a queue created on first use: pg-boss looks a queue up on its own connection the first
- * time a process sends to it, and a job is sent inside the transaction of the write that causes it. On PGlite (one
- * connection) and through the embedded database's socket (one connection) that lookup would wait for the very
- * transaction that is waiting for it. A queue that exists before the process starts is in pg-boss's cache from
- * `start()` on, so a send inside a transaction only ever writes through that transaction. The owners keep their
- * names (`INGEST_QUEUE` in lib/engine, …); test/integration/platform-jobs.test.ts checks that each is listed here.
+ * Every queue the application sends to, created at migration rather than on first use: pg-boss looks a new queue up on
+ * its own connection, and a job is sent inside the causing write's transaction, which on a one-connection database
+ * (PGlite, the embedded socket) would deadlock. platform-jobs.test.ts checks that each owner's queue is listed.
  */
 export const JOB_QUEUES = ['content.ingest', 'content.reindex', 'content.calibrate', 'mail', 'alert-webhook', 'billing.stripe_plan_move'] as const;
 
@@ -23,7 +18,6 @@ export const DEAD_LETTER_QUEUE = 'dead-letters';
 /** Work on a timer (lib/platform/periodic-task.ts) runs as jobs of these queues, one run per cron tick across instances. */
 export const periodicQueue = (task: string) => `periodic.${task}`;
 
-/** Creates the queues that do not exist yet; each failed job goes to the dead-letter queue. */
 export async function createJobQueues(boss: PgBoss, names: readonly string[]): Promise<void> {
   const existing = new Set((await boss.getQueues()).map((q) => q.name));
   if (!existing.has(DEAD_LETTER_QUEUE)) await boss.createQueue(DEAD_LETTER_QUEUE);
@@ -47,13 +41,7 @@ interface TableJob {
   attempts_left: number;
 }
 
-/**
- * Jobs still waiting in the `jobs` table of the queue pg-boss replaced (a database upgraded from a version before
- * pg-boss, with uploads or emails queued) are sent to pg-boss once, with the attempts they had left, and leave the
- * table in the same transaction. Only the queues listed above: their lookups are cached, so the sends write through
- * the transaction alone. It runs before the migrations (prepareDatabase), so before 0027 drops the table; on a database
- * without the table it does nothing.
- */
+/** Moves the jobs still waiting in the pre-pg-boss `jobs` table to pg-boss in one transaction, before 0027 drops it. */
 async function carryOverTableJobs(handle: DatabaseHandle, boss: PgBoss): Promise<void> {
   const present = (await handle.db.execute(sql`select to_regclass('public.jobs') is not null as present`)).rows[0] as { present: boolean };
   if (!present.present) return;

@@ -10,14 +10,10 @@ import { countJobFailure } from './metrics';
 import { peekProcessSingleton, processSingleton, replaceProcessSingleton } from './singleton';
 
 /**
- * Durable background jobs on pg-boss (docs/architecture.md, "Background jobs"), on PGlite and PostgreSQL alike.
- *
- * Guarantees: a job is sent in the caller's transaction, so it exists iff the write that caused it committed; pg-boss
- * claims with `FOR UPDATE SKIP LOCKED`, so two instances never take the same job at once; a running job sends
- * heartbeats, so a worker killed mid-job loses it one heartbeat (`JOB_LEASE_MS`, at least 10 s) plus one monitor pass
- * later and the job is retried elsewhere, and the dead worker's late completion is fenced off by its attempt number.
- * Failures retry with exponential backoff up to `maxAttempts`, then the job is failed and copied to the dead-letter
- * queue. Delivery is at least once: handlers must be idempotent.
+ * Durable background jobs on pg-boss (docs/architecture.md, "Background jobs"). A job is sent in the caller's
+ * transaction, so it exists iff the causing write committed; claims use `SKIP LOCKED`, so no job runs twice at once; a
+ * worker killed mid-job loses it one heartbeat plus one monitor pass later, and its late completion is fenced off by
+ * its attempt number. Failures back off, then dead-letter. Delivery is at least once: handlers must be idempotent.
  */
 
 export interface JobSpec {
@@ -45,11 +41,7 @@ interface RunningBoss {
   mode: JobBossMode;
 }
 
-/**
- * The process's pg-boss, started on the process database. Start it before the first transaction that sends a job
- * (the server's instrumentation, the CLI, the tests' database): starting reads pg-boss's tables on its own connection,
- * which on a one-connection database would wait for that transaction.
- */
+/** Start it before the first transaction that sends a job: starting reads pg-boss's tables on its own connection. */
 export function startJobQueue(mode: JobBossMode = 'enqueue'): Promise<PgBoss> {
   const running = peekProcessSingleton<Promise<RunningBoss>>(BOSS);
   if (running) {
@@ -66,7 +58,6 @@ export function startJobQueue(mode: JobBossMode = 'enqueue'): Promise<PgBoss> {
   return starting.then((current) => current.boss);
 }
 
-/** Stops taking jobs, waits for the ones running (at most `timeoutMs`), and lets the next start begin afresh. */
 export async function stopJobQueue(timeoutMs = 8_000): Promise<void> {
   const running = peekProcessSingleton<Promise<RunningBoss>>(BOSS);
   replaceProcessSingleton(BOSS, undefined);
@@ -83,7 +74,7 @@ function startedBoss(): Promise<PgBoss> | undefined {
 /** Seconds before attempt n+1: 2, 4, 8 … capped at 10 minutes (pg-boss adds jitter). */
 const RETRY = { retryDelay: 2, retryBackoff: true, retryDelayMax: 600 } as const;
 
-/** Inserts in the caller's transaction (pass the tx) so the job exists iff the write that caused it committed; a dedupeKey already present → no new job. */
+/** Pass the caller's transaction; a dedupeKey already present creates no job. */
 export async function enqueueJob(db: Executor, spec: JobSpec): Promise<{ id: string; created: boolean }> {
   const starting = startedBoss();
   if (!starting && db instanceof PgTransaction) {
@@ -102,7 +93,6 @@ export async function enqueueJob(db: Executor, spec: JobSpec): Promise<{ id: str
   return sent ? { id: sent, created: true } : { id: id!, created: false };
 }
 
-/** Registers the handler of a queue in this process; a running worker starts taking that queue's jobs. */
 export function defineJobHandler(queue: string, handler: JobHandler): void {
   const isNew = !handlers.has(queue);
   handlers.set(queue, handler);
@@ -112,7 +102,6 @@ export function defineJobHandler(queue: string, handler: JobHandler): void {
 
 type ClaimedJob = JobWithMetadata<Record<string, unknown>>;
 
-/** Runs the queue's handler; a failure is counted and logged here, and settled by the caller (retry or dead letter). */
 async function runHandler(job: ClaimedJob): Promise<unknown> {
   const attempt = job.retryCount + 1;
   try {
@@ -129,10 +118,6 @@ async function runHandler(job: ClaimedJob): Promise<unknown> {
 
 const failureOutput = (error: unknown) => ({ message: (error instanceof Error ? error.message : String(error)).slice(0, 2000) });
 
-/**
- * Claims and runs the jobs due now, one after another, without waiting for more (tests, and draining by hand): the
- * same claim, heartbeat, retry and dead-letter rules as the worker. Returns how many it claimed.
- */
 export async function runDueJobs(options: { queues?: string[]; limit?: number; boss?: PgBoss } = {}): Promise<number> {
   const boss = options.boss ?? (await startJobQueue());
   let budget = options.limit ?? 5;
@@ -143,8 +128,7 @@ export async function runDueJobs(options: { queues?: string[]; limit?: number; b
     budget -= jobs.length;
     claimed += jobs.length;
     if (jobs.length === 0) continue;
-    // Heartbeats for the whole batch until each is settled: the jobs waiting behind a long one would otherwise look
-    // abandoned and be retried elsewhere while this worker still holds them.
+    // Heartbeats for the whole batch, or the jobs behind a long one would look abandoned and be retried elsewhere.
     const unsettled = new Set(jobs);
     const beat = setInterval(
       () => {
@@ -193,8 +177,7 @@ async function workQueue(queue: string): Promise<void> {
   } as const;
   await boss.work<Record<string, unknown>>(queue, options, async (jobs) => {
     const results: JobResult[] = [];
-    // One after another, each settled on its own: a failure retries (or dead-letters) that job only. pg-boss beats
-    // for the whole batch until the handler returns.
+    // Each job is settled on its own, so a failure retries (or dead-letters) that job only.
     for (const job of jobs) {
       const error = await runHandler(job as ClaimedJob);
       results.push(error === undefined ? { id: job.id, status: 'completed' } : { id: job.id, status: 'failed', output: failureOutput(error) });
@@ -203,7 +186,6 @@ async function workQueue(queue: string): Promise<void> {
   });
 }
 
-/** Jobs waiting or running, by queue (dead letters under their own name): the queue depth of /metrics and readiness. */
 export async function queueDepth(handle?: DatabaseHandle): Promise<Record<string, number>> {
   const { db } = handle ?? (await getDatabaseHandle());
   const result = await db.execute(
@@ -216,11 +198,7 @@ export interface JobWorker {
   stop(): Promise<void>;
 }
 
-/**
- * Takes the jobs of every queue with a handler here (started with the server, instrumentation.ts), woken by
- * LISTEN/NOTIFY when a job commits and polling every `JOB_POLL_MS` besides. SIGTERM or SIGINT stop it taking jobs and
- * wait for the running ones (a job cut short by the exit is retried after its heartbeat lapses).
- */
+/** SIGTERM or SIGINT stop the taking and wait for running jobs; one cut short is retried after its heartbeat lapses. */
 export function startJobWorker(): Promise<JobWorker> {
   return processSingleton('job-worker', async () => {
     await startJobQueue('worker');

@@ -20,12 +20,11 @@ export interface LegalDocument {
   markdown: string;
 }
 
-/** The file of one document: only the three known names, so nothing else in the folder (or outside it) can be read. Pure. */
+/** Only the three known names, so nothing else in the folder (or outside it) can be read. */
 function legalFilePath(dir: string, slug: LegalSlug): string {
   return path.resolve(dir, `${slug}.md`);
 }
 
-/** One document, or null when the operator's folder has no such file (the page is then a 404). */
 export async function readLegalDocument(slug: LegalSlug): Promise<LegalDocument | null> {
   try {
     const markdown = await readFile(legalFilePath(getEnv().LEGAL_DIR, slug), 'utf8');

@@ -90,7 +90,7 @@ export function getLogger(): Logger {
   return logger;
 }
 
-/** Module-level convenience: `log.info({...}, 'msg')`. Created on first use so configuration is read lazily. */
+/** Created on first use, so configuration is read lazily. */
 export const log: Pick<Logger, 'info' | 'warn' | 'error' | 'debug' | 'fatal' | 'trace' | 'child'> = {
   info: (...a: Parameters<Logger['info']>) => getLogger().info(...a),
   warn: (...a: Parameters<Logger['warn']>) => getLogger().warn(...a),

@@ -10,16 +10,10 @@ import { log } from './log';
 import { processSingleton } from './singleton';
 
 /**
- * Email as one component (docs/api.md §11.2). Every message is first a row of `mail_outbox`, written in the caller's
- * transaction, so a message exists iff the change that caused it committed:
- * - without SMTP_URL the row IS the delivery (`outbox`): operators read it at /admin/outbox or with
- *   `npm run almanac -- outbox`, and `npm start` needs no mail server;
- * - with SMTP_URL the same transaction enqueues a durable job (lib/platform/jobs.ts) that hands the message to the
- *   SMTP server with retries and marks the row `sent` (or `failed` after the last attempt). Delivery is at least once:
- *   a crash between the server's acceptance and the row's update sends that message again on the next attempt.
- *
- * A message carrying a single-use link keeps its body in the outbox only while the outbox is the delivery; once an
- * SMTP server has accepted it the body is removed, so the database never holds a usable link longer than needed.
+ * Email (docs/api.md §11.2). Every message is first a `mail_outbox` row in the caller's transaction, so it exists iff
+ * its cause committed. Without SMTP_URL the row is the delivery (read at /admin/outbox); with it, a durable job sends
+ * it at least once and marks the row. A single-use link's body is removed once an SMTP server has accepted it, so the
+ * database never holds a usable link longer than needed.
  */
 
 type MailKind = 'verify_email' | 'reset_password' | 'password_changed' | 'account_deleted' | 'usage_alert' | 'subscription_notice';
@@ -48,11 +42,9 @@ export interface OutboxMessage {
 
 export const MAIL_QUEUE = 'mail';
 const MAIL_MAX_ATTEMPTS = 8;
-/** Kinds whose body carries a single-use link (removed once an SMTP server accepted the message). */
 const LINK_KINDS = new Set<string>(['verify_email', 'reset_password']);
 const REMOVED_BODY = '(Delivered by SMTP; the body carried a single-use link and was removed from the outbox.)';
 
-/** Records the message (pass the transaction of the change that causes it) and, with SMTP, enqueues its delivery. */
 export async function sendMail(db: Executor, mail: OutgoingMail): Promise<{ id: string; status: MailStatus }> {
   const id = newId('msg');
   const status: MailStatus = getEnv().SMTP_URL ? 'queued' : 'outbox';
@@ -74,10 +66,7 @@ function transportFor(url: string): Transporter {
   return transport;
 }
 
-/**
- * The job: hands one message to the SMTP server. A message already sent is left alone (a retried job after a crash
- * between the send and the row's update is the one case that sends twice). Throws to have the queue retry.
- */
+/** A retry after a crash between the send and the row's update is the one case that sends twice. Throws to retry. */
 async function deliverMail(messageId: string, attempt: number, db?: Executor): Promise<void> {
   const database = db ?? (await getDb());
   const [row] = await database.select().from(mailOutbox).where(eq(mailOutbox.id, messageId)).limit(1);
@@ -109,7 +98,6 @@ async function deliverMail(messageId: string, attempt: number, db?: Executor): P
   }
 }
 
-/** Registers the delivery job's handler in this process (instrumentation.ts; tests that run the queue). */
 export function registerMailJobs(): void {
   defineJobHandler(MAIL_QUEUE, async (payload: { messageId: string }, { attempt }) => deliverMail(payload.messageId, attempt));
 }

@@ -5,11 +5,9 @@ import { processSingleton } from './singleton';
 import { inSpan } from './tracing';
 
 /**
- * What an operator watches, in Prometheus's text format at GET /metrics (app/metrics/route.ts): requests by route
- * and status, the gateway's latency by stage, its refusals by code (caps, rate limits, publisher errors and
- * timeouts among them), answers and abstentions, the job queue, the database pool, and Node's own figures.
- * One registry per process (Next may evaluate this module more than once), filled by small calls from the code
- * that knows the fact; gauges that need a query (queue depth, pool) are read when Prometheus scrapes.
+ * What an operator watches, in Prometheus's text format at GET /metrics: requests, the gateway's stages and refusals,
+ * the job queue, the database pool and Node's own figures. One registry per process (Next may evaluate this module
+ * more than once); gauges that need a query are read when Prometheus scrapes.
  */
 
 /** The gateway's stages, in check order: rows 1–6, row 7, row 9, then the publisher's backend or the built-in engine. */
@@ -100,15 +98,10 @@ const metrics = (): Metrics =>
     };
   });
 
-/** A gauge read at scrape time: `jobs` (depth by queue) or `db-pool` (connections by state). */
 export function provideGauge(name: 'jobs' | 'db-pool', read: GaugeReader): void {
   gaugeReaders.set(name, read);
 }
 
-/**
- * Times one stage of the gateway into /metrics and, when traces are on (lib/platform/tracing.ts), wraps it in a span
- * `gateway.<stage>` (for `backend`, the outbound call to the publisher). The stage's result or error passes through.
- */
 export async function observeStage<T>(stage: GatewayStage, work: () => Promise<T>, attributes: Record<string, string> = {}): Promise<T> {
   const end = metrics().stageSeconds.startTimer({ stage });
   try {
@@ -130,14 +123,11 @@ export function countJobFailure(queue: string, final: boolean): void {
   metrics().jobFailures.inc({ queue, final: String(final) });
 }
 
-/** At most this many distinct route labels: past it, new paths are counted as "other" (a bounded series count). */
+/** A bounded series count: past this many route labels, new paths count as "other". */
 const MAX_ROUTES = 200;
 const ID_SEGMENT = /^(?:[a-z]{2,6}_[A-Za-z0-9_-]{6,}|\d+|[0-9a-f]{8}-[0-9a-f-]{27,})$/;
 
-/**
- * A request's route label: its path with ids replaced by `{id}` (`/kb/{id}/query`), Next's static files as one
- * route, and any 404 as `unmatched`, so a scan of random paths cannot grow the series without bound.
- */
+/** Ids become `{id}` and any 404 is `unmatched`, so a scan of random paths cannot grow the series without bound. */
 export function routeLabel(url: string, status: number): string {
   if (status === 404) return 'unmatched';
   const pathname = url.split('?')[0] ?? '/';
@@ -154,7 +144,6 @@ export function routeLabel(url: string, status: number): string {
   return label;
 }
 
-/** One answered request, reported by the server in front of Next (scripts/serve.mjs) once its response is sent. */
 export function observeRequest(method: string, url: string, status: number, seconds: number): void {
   const route = routeLabel(url, status);
   const m = metrics();
@@ -193,10 +182,7 @@ function isPrivateAddress(address: string): boolean {
   return family !== 0 && privateNetworks.check(plain, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-/**
- * Who may read /metrics: with METRICS_TOKEN, whoever sends it as a bearer token; without it, only clients on a
- * loopback or private address (the Prometheus next to the instances), never the public internet.
- */
+/** With METRICS_TOKEN, its bearer; without it, only loopback or private addresses (the Prometheus beside the instances). */
 export function mayReadMetrics(input: { token: string | undefined; authorization: string | null; clientAddress: string }): boolean {
   if (input.token) {
     const sent = Buffer.from(/^bearer[ \t]+(\S+)$/i.exec(input.authorization?.trim() ?? '')?.[1] ?? '');

@@ -10,22 +10,17 @@ import { formatFileSize, tooLargeMessage } from './file-size';
 import { randomBase62 } from './ids';
 
 /**
- * One file received from a multipart/form-data body and streamed straight to a file on disk (docs/api.md §9.5): the
- * body is never held whole in memory, so twenty parallel uploads cost twenty small buffers, not twenty copies of
- * their files. The bytes are hashed and counted as they pass. The budget is enforced while streaming: past the file
- * limit nothing more is written and the partial file is deleted; past the body limit (the file limit plus room for the
- * framing) the body stops being read. Parsing is @fastify/busboy's (the maintained fork of busboy, which undici uses).
+ * One file of a multipart/form-data body streamed to disk, hashed and counted as it passes (docs/api.md §9.5), so
+ * parallel uploads cost small buffers, not copies of their files. Past the file limit the partial file is deleted;
+ * past the body limit the body stops being read. Parsing is @fastify/busboy's.
  */
 
-/** Room for the multipart framing around one file: boundaries, part headers, a few small fields. */
 export const MULTIPART_OVERHEAD = 64 * 1024;
 /** Parts read before the body is refused: a form that sends the file among thousands of parts is not ours. */
 const MAX_PARTS = 20;
 
 export interface ReceivedFile {
-  /** The file name as the browser sent it (a path's last segment). */
   name: string;
-  /** The part's Content-Type, or undefined when it sent none. */
   type: string | undefined;
   size: number;
   /** SHA-256 of the bytes, hex. */
@@ -35,15 +30,11 @@ export interface ReceivedFile {
   discard(): Promise<void>;
 }
 
-/**
- * 413 `payload_too_large` with the limit (`limit_bytes`) beside its sentence, so a browser that refused nothing
- * itself can still say which file and which limit.
- */
+/** `limit_bytes` beside the sentence, so a browser that refused nothing itself can still say which limit. */
 function uploadTooLarge(message: string, maxBytes: number): ApiError {
   return new ApiError('payload_too_large', message, { extras: { limit_bytes: maxBytes } });
 }
 
-/** Refused from the declared length alone, before a byte of the body is read. */
 export function assertDeclaredUploadSize(request: Request, maxBytes: number): void {
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > maxBytes + MULTIPART_OVERHEAD) {
@@ -53,12 +44,7 @@ export function assertDeclaredUploadSize(request: Request, maxBytes: number): vo
 
 type Outcome = { ok: true; file: Omit<ReceivedFile, 'discard' | 'path'> } | { ok: false; error: ApiError };
 
-/**
- * Streams the multipart field `field` of `request` to a new file in `directory`. Throws ApiError: 413 when the file
- * is over `maxBytes` (with its name and size when the part ended within the body limit, so the sentence can say how
- * large it was) or the body over the body limit; 400 `invalid_request` when the body is not multipart or carries no
- * such file. Nothing is left on disk when it throws.
- */
+/** Throws ApiError (413 over a limit, with the file's size when known; 400 without such a part), leaving nothing on disk. */
 export async function receiveUploadedFile(
   request: Request,
   options: { field: string; maxBytes: number; directory: string; /** The file name as a refusal names it. */ nameOf?: (fileName: string) => string },
@@ -104,7 +90,6 @@ export async function receiveUploadedFile(
     try {
       parser = Busboy({ headers: { 'content-type': contentType }, limits: { parts: MAX_PARTS, fieldSize: 16 * 1024, headerPairs: 20 } });
     } catch {
-      // No boundary, or not a multipart type busboy knows.
       return fail(noFile());
     }
     parser.on('file', (name: string, stream: Readable, fileName: string | undefined, _encoding: string, mimeType: string | undefined) => {
@@ -143,7 +128,6 @@ class BodyTooLarge extends Error {}
 const ABANDONED_AFTER_MS = 24 * 3600 * 1000;
 const sweptDirectories = new Set<string>();
 
-/** Once per directory and process: removes what uploads cut short by a crash left behind. */
 async function sweepAbandoned(directory: string): Promise<void> {
   if (sweptDirectories.has(directory)) return;
   sweptDirectories.add(directory);
@@ -158,16 +142,11 @@ async function sweepAbandoned(directory: string): Promise<void> {
 
 interface FileWriter {
   done: Promise<Outcome>;
-  /** Settles once the file is closed, whatever happened. */
   closed: Promise<void>;
   abort(): void;
 }
 
-/**
- * Writes one file part to `target`, hashing and counting it, with the write stream's backpressure passed back to the
- * part. Over `maxBytes` it stops writing and keeps counting what the part still sends (the body limit bounds that),
- * so the refusal can name the file's size.
- */
+/** Over `maxBytes` it stops writing but keeps counting (the body limit bounds that), so the refusal can name the size. */
 function writeFilePart(part: Readable, options: { target: string; maxBytes: number; name: string; displayName: string; type: string | undefined }): FileWriter {
   const { target, maxBytes, name, displayName, type } = options;
   const hash = createHash('sha256');

@@ -5,11 +5,9 @@ import { defineJobHandler, startJobQueue } from './jobs';
 import { log } from './log';
 
 /**
- * Background work on a timer (expiring lapsed subscriptions, purging old idempotency records). An interval of whole
- * minutes is a pg-boss cron schedule: each tick is one job, run by one instance whichever instances are up, and a
- * failure waits for the next tick (no retries: the next run does the same work). A shorter interval, which cron cannot
- * express (tests), runs on a timer in this process. Either way the task must be safe to race (an instance that just
- * started runs it once at once, to catch up), runs in one process never overlap, and a failure is logged, never thrown.
+ * Background work on a timer. Whole minutes become a pg-boss cron schedule, so each tick runs once across instances,
+ * unretried (the next tick does the same work); shorter intervals (tests) run on a local timer. The work must be safe
+ * to race: a starting instance runs it at once to catch up. Runs in one process never overlap; failures are logged.
  */
 export class PeriodicTask {
   private started = false;
@@ -36,7 +34,6 @@ export class PeriodicTask {
   start(): this {
     if (this.started) return this;
     this.started = true;
-    // The first run right away: a server that was down catches up on start.
     void this.run();
     const cron = PeriodicTask.cronFor(this.intervalMs);
     if (cron) {
@@ -52,7 +49,6 @@ export class PeriodicTask {
     const queue = periodicQueue(this.name);
     const boss = await startJobQueue();
     await createJobQueues(boss, [queue]);
-    // A tick that fails is not retried: the next tick does the same work.
     await boss.schedule(queue, cron, null, { tz: 'UTC', retryLimit: 0 });
     defineJobHandler(queue, () => this.run());
   }

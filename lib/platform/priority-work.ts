@@ -1,10 +1,7 @@
 import { processSingleton } from './singleton';
 
-/**
- * Paid work in flight in this process: the keyed API marks each request it serves (lib/gateway), and the public
- * catalogue's turns (lib/catalog/turns.ts) slow down while any is, so public traffic yields the server's one thread
- * to paying clients instead of merely sharing it.
- */
+// Paid work in flight in this process: the keyed API marks each request, and the public catalogue's turns
+// (lib/catalog/turns.ts) slow down meanwhile, so public traffic yields the one thread to paying clients.
 const state = processSingleton('priority-work', () => ({ inFlight: 0 }));
 
 /** Marks one piece of paid work as started; call the returned function once when it ends. */

@@ -2,11 +2,8 @@ import { NextRequest } from 'next/server.js';
 import { errorResponse, methodNotAllowed, readBodyWithin, withApiRoute } from './http';
 
 /**
- * Every route handler answers every method (docs/api.md §7.1): a route file exports the whole set this builds from the
- * methods it serves, so none can be left to Next's default answer (an empty 405 without `Allow`, or Next's own
- * `OPTIONS`). `HEAD` follows `GET` wherever `GET` is served (RFC 9110 §9.3.2); `OPTIONS` is served only where a route
- * gives it (the catalogue's CORS preflight) and is otherwise a 405 like any other method it does not serve.
- *
+ * Every route handler answers every method (docs/api.md §7.1), so none is left to Next's default (an empty 405 without
+ * `Allow`). `HEAD` follows `GET` (RFC 9110 §9.3.2); `OPTIONS` is served only where a route gives it. Usage:
  *   export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listing, OPTIONS: preflight });
  */
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -16,7 +13,6 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route's context type must be assignable here, which `unknown` would refuse
 export type RouteHandler = (request: Request, context?: any) => Promise<Response>;
 
-/** The methods a route serves, in a stable order: its `Allow` header. */
 function allowedMethods(served: Partial<Record<HttpMethod, RouteHandler>>): HttpMethod[] {
   return HTTP_METHODS.filter((method) => served[method] !== undefined || (method === 'HEAD' && served.GET !== undefined));
 }
@@ -27,10 +23,7 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 export interface RouteOptions {
   /** The 405 answer (the catalogue's carries its CORS headers). */
   refuse?: (allow: string[]) => RouteHandler;
-  /**
-   * The most bytes of body this route reads (DEFAULT_BODY_LIMIT unless set), or `'own'` for a handler that reads its
-   * body itself with readBodyWithin (the keyed API, whose checks come before its body; an upload, streamed).
-   */
+  /** Body bytes read before the handler (DEFAULT_BODY_LIMIT), or `'own'` for one that reads its own (the keyed API, an upload). */
   bodyLimit?: number | 'own';
 }
 
@@ -39,11 +32,7 @@ const payloadTooLarge = (limit: number) =>
     errorResponse('payload_too_large', `The request body is larger than ${limit} bytes, the limit of this endpoint.`, requestId),
   );
 
-/**
- * Reads the body within `limit` before the handler runs, whatever Content-Length says (a chunked body declares
- * none), so that no sign-in callback, form parser or signature check ever holds more than `limit` bytes; the handler
- * gets the same request over those bytes. A larger body is 413 `payload_too_large`.
- */
+/** A chunked body declares no length, so the limit holds on the bytes themselves, before any handler sees them. */
 function withBodyWithin(handler: RouteHandler, limit: number): RouteHandler {
   const refuse = payloadTooLarge(limit);
   return async (request, context) => {
@@ -69,10 +58,7 @@ export function routeMethods(served: Partial<Record<HttpMethod, RouteHandler>>, 
   return handlers;
 }
 
-/**
- * The catch-all routes under /api and /kb (docs/api.md §7.1): a path no route serves is a JSON 404 `not_found`, on
- * every method, instead of Next's HTML page.
- */
+/** For the catch-all routes under /api and /kb: a JSON 404 on every method instead of Next's HTML page. */
 export function unknownPathMethods(): Record<HttpMethod, RouteHandler> {
   const notFound = withApiRoute(async (request, { requestId }) =>
     errorResponse(

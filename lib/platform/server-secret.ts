@@ -4,11 +4,7 @@ import path from 'node:path';
 import { getEnv } from './env';
 import { processSingleton } from './singleton';
 
-/**
- * The server secret signs sessions and derives the key that encrypts publisher secrets. Operators set
- * ALMANAC_SECRET (required when several instances share a database); on embedded defaults it is generated
- * once into DATA_DIR so sessions and encrypted secrets survive restarts.
- */
+/** Signs sessions and derives the publisher-secret key; without ALMANAC_SECRET it is generated once into DATA_DIR. */
 export function getServerSecret(): string {
   return processSingleton('server-secret', () => {
     const env = getEnv();

@@ -1,7 +1,6 @@
 /**
- * Next.js may evaluate a module more than once in one process (instrumentation, route bundles, server actions).
- * Process-wide state (the database handle, in-process limit counters, background flushers) lives on globalThis
- * under one name so every copy of the module shares it.
+ * Next may evaluate a module more than once in one process, so process-wide state lives on globalThis under one name,
+ * shared by every copy of the module.
  */
 const registry = ((globalThis as Record<string, unknown>).__almanacSingletons ??= new Map<string, unknown>()) as Map<string, unknown>;
 
@@ -15,7 +14,6 @@ export function replaceProcessSingleton<T>(name: string, value: T | undefined): 
   else registry.set(name, value);
 }
 
-/** The value under `name`, or undefined when none was made (nothing is created). */
 export function peekProcessSingleton<T>(name: string): T | undefined {
   return registry.get(name) as T | undefined;
 }

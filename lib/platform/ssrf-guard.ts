@@ -3,15 +3,10 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { getEnv } from './env';
 
 /**
- * The SSRF guard for every URL an outsider chooses and the server fetches: publisher endpoints and alert webhooks
- * (docs/api.md §6.7), OAuth client metadata documents (§10.7). An outsider chooses the URL, so it must never let Almanac's
- * server reach its own network: addresses are classified AFTER DNS resolution, and the connector connects to the
- * address that was checked (no second lookup an attacker could rebind).
- *
- * Rules: https to public addresses always. Loopback (http or https) in development mode, or when the operator sets
- * ALLOW_PRIVATE_PUBLISHER_ENDPOINTS. Private, link-local, shared (CGNAT) and reserved addresses (http or https) only
- * with ALLOW_PRIVATE_PUBLISHER_ENDPOINTS. Cloud metadata addresses never, whatever the setting. No credentials in
- * the URL (they would be sent to the publisher's host in clear view of its logs).
+ * The SSRF guard for every URL an outsider chooses and the server fetches: publisher endpoints, alert webhooks
+ * (docs/api.md §6.7), OAuth client metadata (§10.7). Addresses are classified after DNS resolution, and the connection
+ * goes to the address checked (no second lookup to rebind). Public needs https; loopback only in development or with
+ * ALLOW_PRIVATE_PUBLISHER_ENDPOINTS, private and reserved ranges only with it; cloud metadata never.
  */
 export type AddressClass = 'public' | 'loopback' | 'private' | 'link-local' | 'reserved' | 'metadata';
 
@@ -57,9 +52,7 @@ reserved.addSubnet('100::', 64, 'ipv6');
 reserved.addSubnet('64:ff9b:1::', 48, 'ipv6');
 reserved.addSubnet('2001::', 32, 'ipv6');
 
-/** The eight 16-bit groups of an IPv6 address, in any spelling (`::`, an embedded dotted quad, upper case). */
 function ipv6Groups(address: string): number[] {
-  // The URL parser normalises every spelling to lower-case hex groups with at most one `::`.
   const normalised = new URL(`http://[${address}]/`).hostname.slice(1, -1);
   const [head = '', tail] = normalised.split('::');
   const part = (text: string) => (text ? text.split(':').map((g) => parseInt(g, 16)) : []);
@@ -70,12 +63,7 @@ function ipv6Groups(address: string): number[] {
 
 const dottedQuad = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 
-/**
- * The IPv4 address an IPv6 address carries, where packets to it would reach that IPv4 host: IPv4-mapped
- * (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96), IPv4-compatible (::/96, deprecated, but a stack may still route
- * it; not :: and ::1 themselves), 6to4 (2002::/16, the IPv4 address in bits 16–47) and NAT64's well-known prefix
- * (64:ff9b::/96). Null for any other address.
- */
+/** The IPv4 host an IPv6 address reaches: mapped, translated, compatible (not :: or ::1), 6to4 or NAT64's prefix. */
 function embeddedIPv4(address: string): string | null {
   const g = ipv6Groups(address);
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
@@ -113,11 +101,7 @@ export interface GuardPolicy {
   allowPrivate: boolean;
 }
 
-/**
- * The SSRF policy (docs/api.md §6.7): loopback is allowed only under `next dev`, private networks only with
- * ALLOW_PRIVATE_PUBLISHER_ENDPOINTS. `production: true` judges as the production server does whatever mode this process
- * runs in: the operator CLI runs in development mode but configures endpoints that `npm start` will call.
- */
+/** `production: true` judges as `npm start` would: the CLI runs in development but configures what the server calls. */
 export function guardPolicy(options: { production?: boolean } = {}): GuardPolicy {
   const env = getEnv();
   return { development: !options.production && env.NODE_ENV === 'development', allowPrivate: env.ALLOW_PRIVATE_PUBLISHER_ENDPOINTS };
@@ -125,7 +109,6 @@ export function guardPolicy(options: { production?: boolean } = {}): GuardPolicy
 
 export type GuardResult = { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: string };
 
-/** Is a connection to this (already resolved) address over this protocol allowed? */
 export function checkAddress(address: string, protocol: 'http:' | 'https:', policy: GuardPolicy): { ok: true } | { ok: false; reason: string } {
   const kind = classifyAddress(address);
   if (kind === 'metadata') return { ok: false, reason: 'cloud metadata addresses are never allowed' };
@@ -137,7 +120,6 @@ export function checkAddress(address: string, protocol: 'http:' | 'https:', poli
   return { ok: false, reason: `${kind} addresses are not allowed` };
 }
 
-/** Syntax-only checks on the endpoint URL (no DNS). */
 export function parseEndpointUrl(raw: string): { ok: true; url: URL } | { ok: false; reason: string } {
   let url: URL;
   try {
@@ -153,10 +135,7 @@ export function parseEndpointUrl(raw: string): { ok: true; url: URL } | { ok: fa
 
 const stripBrackets = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
 
-/**
- * Resolves the endpoint's host and checks EVERY address it resolves to (an attacker could mix a public and a
- * private record); returns the first, which the connector then connects to.
- */
+/** Every address the host resolves to must pass (an attacker could mix public and private records); returns the first. */
 export async function resolveAndGuard(url: URL, policy: GuardPolicy): Promise<GuardResult> {
   const host = stripBrackets(url.hostname);
   const protocol = url.protocol as 'http:' | 'https:';
@@ -178,7 +157,6 @@ export async function resolveAndGuard(url: URL, policy: GuardPolicy): Promise<Gu
   return { ok: true, address: first.address, family: first.family === 6 ? 6 : 4 };
 }
 
-/** A lookup that answers with the address the guard already checked, so the connection goes exactly there. */
 export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address, family }]);

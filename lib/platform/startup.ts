@@ -3,9 +3,8 @@ import { log } from './log';
 import { getServerSecret } from './server-secret';
 
 /**
- * Start-up that fails whole. Next logs a throw from instrumentation and then serves a 500 to every request, with the
- * process up and its health check green; a server that cannot run must instead stop at once with the reason, so the
- * operator (or the orchestrator) sees it and no load balancer sends it traffic.
+ * Next logs a throw from instrumentation and then serves a 500 to every request with its health check green; a server
+ * that cannot run must stop at once with the reason, so no load balancer sends it traffic.
  */
 export async function startOrExit(steps: () => Promise<void> | void): Promise<void> {
   try {
@@ -21,9 +20,8 @@ export async function startOrExit(steps: () => Promise<void> | void): Promise<vo
   }
 }
 
-/** Configuration that can only be judged together, checked before anything uses it (lib/platform/env.ts parses it). */
+/** Configuration that can only be judged together, checked before anything uses it. */
 export function checkConfiguration(): void {
   const env = getEnv();
-  // Shared database: every instance and the CLI must derive the same keys, so the secret cannot be generated here.
   if (env.DATABASE_URL) getServerSecret();
 }

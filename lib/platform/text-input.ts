@@ -1,16 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The one rule for text that comes from outside (docs/api.md §7.2): ids, listing parameters, the query text, form
- * fields. Checked at every edge, before the text reaches a database: PostgreSQL refuses U+0000 in text, so a NUL byte
- * let through anywhere is a 500 waiting to happen, and no other control character has a use in an id or a form.
- *
- * - **Ids** (knowledge-base ids, subscription, plan and key ids, slugs, handoff tokens) refuse every C0 control
- *   character (U+0000–U+001F) and U+007F.
- * - **Free text** (search text, the query, a display name) refuses the same characters except tab, LF and CR.
- * - **Both** refuse text that is not well-formed Unicode: a lone surrogate (`"\ud800"` in JSON) would be sent to the
- *   database as U+FFFD, silently changed. Bytes that are not valid UTF-8 are refused where bytes arrive
- *   (`decodeUtf8`, `decodeQueryString`), since a decoded string can no longer tell them from a real U+FFFD.
+ * The one rule for text from outside (docs/api.md §7.2), checked at every edge: PostgreSQL refuses U+0000, so a NUL
+ * let through is a 500 waiting to happen. Ids refuse C0 controls and U+007F; free text allows tab, LF and CR. Both
+ * refuse lone surrogates (the database would silently store U+FFFD); invalid UTF-8 is refused where bytes arrive
+ * (`decodeUtf8`, `decodeQueryString`), since a decoded string cannot tell it from a real U+FFFD.
  */
 
 export type TextProblem = 'control_character' | 'invalid_unicode';
@@ -24,7 +18,6 @@ export function idProblem(value: string): TextProblem | null {
   return LONE_SURROGATE.test(value) ? 'invalid_unicode' : null;
 }
 
-/** What is wrong with free text, or null when nothing is. Tab, LF and CR are allowed. */
 export function textProblem(value: string): TextProblem | null {
   if (TEXT_FORBIDDEN.test(value)) return 'control_character';
   return LONE_SURROGATE.test(value) ? 'invalid_unicode' : null;
@@ -41,7 +34,6 @@ export function describeTextProblem(problem: TextProblem, kind: 'id' | 'text' = 
 
 export const ID_MAX_LENGTH = 64;
 
-/** A trimmed id of 1 to `max` characters that passes the id rule. */
 export function idSchema(max = ID_MAX_LENGTH) {
   return z.string().trim().min(1).max(max).refine(isCleanId, { message: 'Ids contain no control characters and are valid Unicode.' });
 }
@@ -64,11 +56,7 @@ export function decodeUtf8(bytes: Uint8Array): string | null {
 
 export type QueryStringResult = { ok: true; params: URLSearchParams } | { ok: false; name: string };
 
-/**
- * A URL's query string decoded strictly: like URLSearchParams, but a malformed escape (`%ZZ`, a lone `%`) or escaped
- * bytes that are not UTF-8 (`%C3%28`) are refused instead of kept literally or replaced by U+FFFD. `name` is the
- * parameter at fault, as sent (at most 64 characters).
- */
+/** Like URLSearchParams, but a malformed escape or escaped non-UTF-8 bytes are refused, not kept or replaced by U+FFFD. */
 export function decodeQueryString(search: string): QueryStringResult {
   const params = new URLSearchParams();
   const query = search.startsWith('?') ? search.slice(1) : search;
@@ -87,11 +75,7 @@ export function decodeQueryString(search: string): QueryStringResult {
   return { ok: true, params };
 }
 
-/**
- * A server action's form argument as FormData. The browser always sends one, but a fetch action can be called with any
- * arguments (`Next-Action` and a hand-written body): a non-FormData argument is an empty form, so the action answers
- * its own "missing field" error instead of throwing.
- */
+/** A fetch action can be called with any arguments: a non-FormData one is an empty form, refused by the action itself. */
 export function formDataOf(value: unknown): FormData {
   return value instanceof FormData ? value : new FormData();
 }

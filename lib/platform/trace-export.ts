@@ -4,16 +4,12 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 
-/**
- * The OpenTelemetry SDK, loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set (instrumentation.ts): spans made through
- * lib/platform/tracing.ts go in batches to `<endpoint>/v1/traces` over OTLP/HTTP (JSON).
- */
+/** The OpenTelemetry SDK, loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set: spans go in batches to `<endpoint>/v1/traces`. */
 export interface Tracing {
   flush(): Promise<void>;
   shutdown(): Promise<void>;
 }
 
-/** Registers the process's tracer provider and the async context that nests spans; returns it for flush and shutdown. */
 export function startTracing(options: { endpoint: string; serviceName: string }): Tracing {
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),

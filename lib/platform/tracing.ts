@@ -1,15 +1,11 @@
 import { trace, type Attributes, type Tracer } from '@opentelemetry/api';
 
-/**
- * Spans, through the OpenTelemetry API only: they are exported when OTEL_EXPORTER_OTLP_ENDPOINT is set and
- * instrumentation.ts has started the SDK (lib/platform/trace-export.ts). Until then the API's no-op tracer makes every
- * span free, so the gateway's hooks (lib/platform/metrics.ts, observeStage) always call it.
- */
+// Spans through the OpenTelemetry API only: exported once instrumentation.ts starts the SDK (trace-export.ts), and
+// free until then (the API's no-op tracer), so the gateway's hooks always call it.
 function tracer(): Tracer {
   return trace.getTracer('almanac');
 }
 
-/** Runs `work` inside a span that ends with it, recording a thrown error on the span and passing it on. */
 export async function inSpan<T>(name: string, attributes: Attributes, work: () => Promise<T>): Promise<T> {
   return tracer().startActiveSpan(name, { attributes }, async (span) => {
     try {

@@ -1,6 +1,5 @@
-// The entry of every worker thread of lib/platform/worker-pool.ts. Plain JavaScript that Node loads from disk as it
-// is (never bundled by Next), so the same file serves `next start`, `npm start`, tsx and vitest. It registers tsx's
-// loader, so a task names a TypeScript module of lib/ by its path and the worker imports it as the main thread would.
+// The entry of every worker of worker-pool.ts, loaded from disk as it is (never bundled), so it serves `next start`,
+// `npm start`, tsx and vitest alike; tsx's loader lets a task name a TypeScript module of lib/ by its path.
 import { parentPort } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';

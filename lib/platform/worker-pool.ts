@@ -2,15 +2,10 @@ import path from 'node:path';
 import type { Worker as WorkerThread } from 'node:worker_threads';
 
 /**
- * A small bounded pool of worker threads for work on untrusted input (parsing uploads, a publisher's large JSON
- * answers), so that no input can hold the event loop that answers health checks, renews job leases and serves every
- * other request. Each task has a wall-time budget and each worker a heap budget: a task that breaches either has its
- * worker terminated (the only way to stop synchronous code) and fails with a WorkerLimitError that names the limit;
- * the pool starts a fresh worker for the next task. At most `size` tasks run at once; the rest wait in order.
- *
- * Why not piscina or tinypool: the pool must terminate the one worker whose task overran and report which budget it
- * was, and load TypeScript modules of lib/ through tsx in `next start` as under vitest (worker-entry.mjs); that is
- * this file, with no further dependency (README, "Untrusted input").
+ * A small bounded pool of worker threads for work on untrusted input (parsing uploads, large publisher answers), so no
+ * input can hold the event loop. A task over its wall-time or heap budget has its worker terminated (the only way to
+ * stop synchronous code) and fails with a WorkerLimitError naming the limit. Not piscina or tinypool: they can neither
+ * say which budget a task broke nor load lib/'s TypeScript through tsx (worker-entry.mjs).
  */
 
 export type WorkerLimit = 'time' | 'memory' | 'crash';
@@ -52,11 +47,7 @@ interface Slot {
   idleTimer?: NodeJS.Timeout;
 }
 
-/**
- * Worker threads load their entry from disk, never from a bundle: Next compiles lib/ into chunks but runs from the
- * project root. The bundler must not see the entry either, or it bundles it (tsx and esbuild's binary with it) into
- * every route that reaches this file: the constructor is fetched at run time and the paths are marked for Turbopack.
- */
+/** The entry is loaded from disk at run time, hidden from the bundler, which would drag tsx and esbuild into every route. */
 const { Worker: ThreadWorker } = process.getBuiltinModule('node:worker_threads');
 const fromRoot = (file: string) => path.join(/* turbopackIgnore: true */ process.cwd(), file);
 const ENTRY = fromRoot('lib/platform/worker-entry.mjs');
@@ -70,7 +61,6 @@ export class WorkerPool {
 
   constructor(private readonly options: WorkerPoolOptions) {}
 
-  /** Runs `task.exportName(...task.args)` of `task.module` in a worker; resolves to what it returns. */
   run<T>(task: WorkerTask): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ task, resolve: resolve as (value: unknown) => void, reject });
@@ -78,7 +68,6 @@ export class WorkerPool {
     });
   }
 
-  /** Stops every idle worker (tests; the running ones stop when their task ends). */
   async close(): Promise<void> {
     await Promise.all(this.idle.splice(0).map((slot) => this.stop(slot)));
   }

@@ -1,9 +1,8 @@
 import { queryAnswerSchema, type QueryAnswer } from '@/lib/query-answer';
 
 /**
- * A publisher's answer body as a validated answer (docs/api.md §6.4). Runs inline for small answers and in a worker
- * for large ones (http-connector.ts): JSON.parse and the schema walk of a 1 MiB nested answer hold a thread for up to
- * a second and more.
+ * A publisher's answer body as a validated answer (docs/api.md §6.4); run in a worker for large answers, whose parse
+ * and schema walk can hold a thread for a second (http-connector.ts).
  */
 export type DecodedAnswer = { ok: true; answer: QueryAnswer } | { ok: false; reason: string };
 

@@ -12,10 +12,9 @@ import { guardPolicy, parseEndpointUrl, resolveAndGuard, type GuardPolicy } from
 import { queryAnswerSchema, type QueryRequest } from '@/lib/query-answer';
 
 /**
- * Publisher routing (docs/api.md §6): a knowledge base answers through its `hosted` engine or the publisher's own
- * `http` endpoint. The gateway loads a knowledge base's route once per cache period (loadKnowledgeBaseRoute) and
- * calls routeQuery with it for every query. Secrets are decrypted when the route is prepared and live only inside
- * its connector (see HttpConnector for how long); they are never returned or logged.
+ * Publisher routing (docs/api.md §6): a knowledge base answers through the `hosted` engine or the publisher's `http`
+ * endpoint. The gateway prepares a route once per cache period and calls routeQuery with it for every query; secrets
+ * are decrypted when the route is prepared and live only inside its connector, never returned or logged.
  */
 export interface KnowledgeBaseRoute {
   id: string;
@@ -94,10 +93,7 @@ export function routeQuery(route: PreparedRoute, request: QueryRequest): Promise
   }
 }
 
-/**
- * Runs the built-in engine under the same timeout as a publisher's endpoint; its failures are ours (500). The
- * caller's abort (a buyer who hung up) and the timeout both stop it.
- */
+/** The built-in engine under a publisher's timeout; its failures are ours (500). A buyer's hang-up stops it too. */
 async function underTimeout<T>(
   kb: PreparedRoute,
   request: Pick<QueryRequest, 'requestId' | 'signal'>,
@@ -142,10 +138,7 @@ export interface SearchRequest extends Pick<QueryRequest, 'query' | 'requestId' 
 
 export type SearchOutcome = { ok: true; passages: Passage[] } | Extract<RouteOutcome, { ok: false }>;
 
-/**
- * The best passages for a query. A hosted knowledge base searches its index; an `http` one has no search call in the
- * publisher contract (§6), so its answer's citations are the passages, scored by their rank (1, 1/2, 1/3…).
- */
+/** A hosted index is searched; an `http` backend has no search call (§6), so its citations, scored by rank, are the passages. */
 export async function routeSearch(route: PreparedRoute, request: SearchRequest): Promise<SearchOutcome> {
   if (route.backend.kind === 'hosted') {
     const found = await underTimeout(route, request, async (signal) => findPassages(await getDb(), route.id, request.query, request.topK, signal));
@@ -181,10 +174,7 @@ export type ConfigureResult =
 /** "the key must be…" → "The key must be…." for a message shown alone under its field. */
 const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
 
-/**
- * Validates the endpoint (syntax and the SSRF guard after DNS), encrypts both secrets and switches the knowledge
- * base to its `http` backend. The answer never contains the secrets.
- */
+/** Validates the endpoint (the SSRF guard after DNS) and stores both secrets encrypted; the answer never carries them. */
 export async function configureHttpBackend(db: Executor, input: HttpBackendInput, policy: GuardPolicy = guardPolicy()): Promise<ConfigureResult> {
   const parsed = httpBackendInputSchema.safeParse(input);
   // The message names the fields (for the CLI); fieldErrors holds each field's own, for the console's form.

@@ -12,11 +12,9 @@ import type { QueryAnswer } from '@/lib/query-answer';
 import { configureHttpBackend, prepareRoute, routeQuery, type ConfigureResult } from './backends';
 
 /**
- * The publisher console's side of routing (docs/api.md §9.5): the http backend's settings, where the infrastructure
- * key and signing secret are write-only (a blank field keeps the stored one; neither is ever read back), and "try
- * it": a question answered through exactly the route the gateway uses (engine or signed connector), outside the
- * gateway, so it counts against no cap and appears in no analytics. It is metered all the same, per account on the
- * shared limiter: each question costs a publisher's backend or the engine as much as a buyer's does.
+ * The publisher console's side of routing (docs/api.md §9.5): http backend settings, whose secrets are write-only (a
+ * blank field keeps the stored one), and "try it", answered through exactly the gateway's route but outside the
+ * gateway (no cap, no analytics). It is still rate-limited per account: each question costs a backend as much as a buyer's.
  */
 
 export interface BackendSettingsView {
@@ -72,11 +70,7 @@ export async function saveHttpBackend(db: Executor, userId: string, form: HttpBa
   return configureHttpBackend(db, { kbId: owned.kb.id, endpointUrl: form.endpointUrl, infraKey, signingSecret, timeoutMs: form.timeoutMs }, guardPolicy());
 }
 
-/**
- * Switches an owned http listing back to Almanac's engine and its uploaded documents (docs/api.md §9.5). The
- * endpoint and both encrypted secrets are forgotten, not kept aside: a secret that no longer serves is one less to
- * leak. Documents uploaded before the listing moved to its endpoint answer again. Switching twice changes nothing.
- */
+/** Back to the engine; the endpoint and secrets are forgotten, since a secret no longer used is one less to leak. */
 export async function switchToHostedBackend(db: Executor, userId: string, kbId: unknown): Promise<{ ok: true } | Refusal<'not_found'>> {
   const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
   if (!owned.ok) return owned;
@@ -104,7 +98,6 @@ export interface TryLimited {
 
 const CONSOLE_WINDOW_MS = 60_000;
 
-/** Answers `query` as a buyer's query would be answered, for the owner, without a key, a cap or a usage record. */
 export async function tryKnowledgeBase(db: Executor, userId: string, kbId: unknown, query: string): Promise<TryOutcome | TryLimited | Refusal<'not_found'>> {
   const owned = await requireOwnedKnowledgeBase(db, userId, kbId);
   if (!owned.ok) return owned;

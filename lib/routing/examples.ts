@@ -5,10 +5,9 @@ import { processSingleton } from '@/lib/platform/singleton';
 import { findKnowledgeBaseRoute, prepareRoute, routeQuery } from './backends';
 
 /**
- * A real answer for the API reference's examples (/docs): a published hosted knowledge base's answer to one of its
- * sample questions, through the engine's own route, counted nowhere (like the console's "try it"). Kept per process
- * (at most MAX_KEPT answers, the oldest forgotten first), so the reference costs one engine call per knowledge base
- * and process. A publisher's own endpoint is never called for documentation; null then, and on any failure.
+ * A real answer for the API reference's examples (/docs): a published hosted knowledge base answering one of its sample
+ * questions, counted nowhere and kept per process (one engine call per knowledge base). A publisher's own endpoint is
+ * never called for documentation: null then, and on any failure.
  */
 const MAX_KEPT = 100;
 const kept = processSingleton('documentation-answers', () => new Map<string, Promise<QueryAnswer | null>>());

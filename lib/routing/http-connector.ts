@@ -10,11 +10,9 @@ import { WorkerPool } from '@/lib/platform/worker-pool';
 import { decodePublisherAnswer, type DecodedAnswer } from './answer-task';
 
 /**
- * The `http` backend connector (docs/api.md §6.2): POST {query, kb_id, request_id} to the publisher's endpoint over a
- * keep-alive pool, signed with `Almanac-Signature: t=<unix>,v1=<hex HMAC-SHA256("<t>.<body>")>` and authorised with
- * the publisher's infrastructure key. The answer must be 2xx, at most 1 MiB (counted on the stream, whatever
- * Content-Length says) and valid against the query-answer schema; anything else is `publisher_error`, and no answer
- * within the knowledge base's timeout is `publisher_timeout`. Errors never carry the secrets.
+ * The `http` backend connector (docs/api.md §6.2): signed POSTs to the publisher's endpoint over keep-alive pools. An
+ * answer must be 2xx, at most 1 MiB counted on the stream and schema-valid, else `publisher_error`; none within the
+ * timeout is `publisher_timeout`. Errors never carry the secrets.
  */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 const streamedCitationsSchema = z.array(citationSchema).max(50);
@@ -44,20 +42,14 @@ function pools(): Pools {
 type CheckedAddress = Extract<GuardResult, { ok: true }>;
 
 /**
- * A publisher endpoint prepared for calls: the URL parsed into request options once, the SSRF verdict taken once
- * (DNS resolved once per connector; every call connects to the address that was checked), the secrets ready to use.
- * The gateway keeps one connector per knowledge base for as long as it caches that knowledge base's route (half a
- * second), so the decrypted secrets stay in this process's memory that long and no longer — the key that decrypts
- * them is in the same memory for the whole life of the process, so this adds no exposure. They are never returned,
- * logged or put in an error. Decrypting both secrets, parsing the URL and checking the address on every call cost
- * about 35 µs of the pipeline's 240 µs of CPU per request (bench/gateway/cpu-inprocess.ts).
+ * An endpoint prepared once per route-cache period: URL parsed, SSRF verdict taken (every call connects to the checked
+ * address), secrets decrypted. That adds no exposure: the key that decrypts them lives in the same memory anyway.
  */
 export class HttpConnector {
   private readonly url: URL;
   private readonly isHttps: boolean;
   private readonly authorization: string;
   private guard: Promise<GuardResult> | undefined;
-  /** Request options of the checked address, built once the guard has passed. */
   private options: http.RequestOptions | undefined;
 
   constructor(
@@ -170,12 +162,10 @@ export class HttpConnector {
 
 /** Answers up to this size are decoded on the calling thread; a worker round trip would cost more than it saves. */
 export const INLINE_ANSWER_BYTES = 8 * 1024;
-/** How long decoding one large answer may take in its worker. */
 const ANSWER_DECODE_TIMEOUT_MS = 5_000;
 
 const answerPool = () => processSingleton('publisher-answer-pool', () => new WorkerPool({ size: 2, maxHeapMb: 128, idleMs: 300_000 }));
 
-/** A publisher's answer body, validated: inline when small, else in a worker so the event loop stays free. */
 export async function decodeAnswer(bytes: Buffer): Promise<DecodedAnswer> {
   if (bytes.length <= INLINE_ANSWER_BYTES) return decodePublisherAnswer(bytes);
   const copy = new Uint8Array(bytes);
@@ -192,11 +182,7 @@ export async function decodeAnswer(bytes: Buffer): Promise<DecodedAnswer> {
   }
 }
 
-/**
- * A publisher's streamed answer (docs/api.md §6.2): Server-Sent Events `citations` (the array), `delta` (`{text}`), then
- * `done` (`{tokens_used}`) or `error`. Each piece is passed on as it arrives; at the end the whole answer is checked
- * against the query-answer schema like a JSON one, and the same 1 MiB limit applies to the stream.
- */
+/** Server-Sent Events `citations`, `delta`, then `done` or `error` (§6.2), passed on as they come and checked whole at the end. */
 function readAnswerStream(res: http.IncomingMessage, progress: AnswerProgress, finish: (outcome: PublisherOutcome) => void): void {
   const decoder = new StringDecoder('utf8');
   let buffer = '';

@@ -12,10 +12,8 @@ export interface SecretRotation {
 }
 
 /**
- * Moves every stored publisher secret (the http backends' infrastructure keys and signing secrets, the alert
- * webhooks' signing secrets) from the key of `previousSecret` to the key of `currentSecret`, in one transaction, so
- * a server secret can be replaced (README, "Rotate ALMANAC_SECRET"). A ciphertext that neither key opens stops the
- * whole rotation and changes nothing: it would be lost otherwise.
+ * Re-encrypts every stored publisher secret from `previousSecret`'s key to `currentSecret`'s in one transaction (README,
+ * "Rotate ALMANAC_SECRET"). A ciphertext neither key opens stops the whole rotation: it would be lost otherwise.
  */
 export async function rotateStoredSecrets(db: Executor, previousSecret: string, currentSecret: string): Promise<SecretRotation> {
   const previous = deriveEncryptionKey(previousSecret);

@@ -8,13 +8,9 @@ import { FIRST_NAMES, LAST_NAMES, composeDescription, createPrng, hashText, read
 import { itemAt } from '@/lib/platform/arrays';
 
 /**
- * The sample marketplace: 18 fictional publishers, 65 published knowledge bases (+3 drafts), three plans each,
- * sample buyers who cannot sign in, their subscriptions in varied states and ~90 days of usage. The counters the
- * catalogue sorts by (`subscribers_count`, `query_volume`) are DERIVED with SQL from those rows at the end.
- *
- * Deterministic: every choice (ids included) comes from one seeded PRNG; only dates are relative to `now`, so a
- * fresh install always looks recently active. Runs in ONE transaction: a crash half-way leaves an empty catalogue,
- * which the next start seeds again (lib/db seeds only when no publisher exists).
+ * The sample marketplace: fictional publishers, knowledge bases, plans, buyers who cannot sign in, subscriptions and
+ * ~90 days of usage, deterministic from one seeded PRNG (only dates follow `now`). The catalogue's sort counters are
+ * derived with SQL at the end. One transaction: a crash leaves an empty catalogue, which the next start seeds again.
  */
 
 const CATALOG_PRNG_SEED = 20_260_122;
@@ -45,10 +41,7 @@ const PLAN_TIERS = [
   { name: 'Enterprise', queriesPerPeriod: 2_000, requestsPerMinute: 300 },
 ] as const;
 
-/**
- * Every seeded listing also offers a free taster plan, listed first, so a visitor can go from a free preview to a key
- * without a card. Price 0 keeps it within FREE_PLAN_MAX_QUERIES (docs/api.md §9.2).
- */
+/** Each listing's free taster plan, listed first; price 0 keeps it within FREE_PLAN_MAX_QUERIES (docs/api.md §9.2). */
 const TASTER_PLAN = { name: 'Taster', priceCents: 0, queriesPerPeriod: 20, requestsPerMinute: 10, sortOrder: -1 } as const;
 
 export interface CatalogSeedSummary {
@@ -239,7 +232,6 @@ async function writeCatalog(tx: Transaction, now: Date): Promise<CatalogSeedSumm
         updatedAt: new Date(Math.max(...lastChange.map((d) => d.getTime()))),
       });
 
-      // Every period that overlaps the usage window gets a usage row; days are spread under the plan's cap.
       const heavy = Math.min(0.97, intensity * (0.5 + kbPrng.next()));
       for (let index = 0; ; index++) {
         const start = addMonthsClamped(anchor, index);
@@ -272,7 +264,6 @@ async function writeCatalog(tx: Transaction, now: Date): Promise<CatalogSeedSumm
   await insertInBatches(periodRows, 1_000, (batch) => tx.insert(usagePeriods).values(batch.map((p) => ({ ...p, used: 0, updatedAt: now }))));
   await insertInBatches(dailyRows, 2_000, (batch) => tx.insert(usageDaily).values(batch));
 
-  // Derived, never typed in: usage per period, then the two counters the catalogue sorts by.
   await tx.execute(sql`
     update usage_periods p set used = coalesce((
       select sum(d.queries) from usage_daily d
@@ -291,11 +282,7 @@ async function writeCatalog(tx: Transaction, now: Date): Promise<CatalogSeedSumm
   };
 }
 
-/**
- * subscribers_count = subscriptions whose status is `active` now (past_due is suspended, so it does not count);
- * query_volume = successful queries recorded in usage_daily. Only the two counter columns change, so the
- * search-vector trigger does not fire and updated_at keeps its meaning (content edits).
- */
+/** Only the two counter columns change, so the search-vector trigger stays quiet and updated_at keeps meaning "content edited". */
 export async function recomputeCatalogCounters(tx: Database | Transaction): Promise<void> {
   await tx.execute(sql`
     update knowledge_bases kb set

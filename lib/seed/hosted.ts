@@ -13,20 +13,15 @@ const SOURCE_EXTENSIONS = ['.md', '.txt', '.html', '.htm'];
 export interface SeedSourceFile {
   /** The name the document is ingested under (`x.pdf` for a `x.pdf.txt` source). */
   sourceName: string;
-  /** The file in db/seed/hosted/<slug>/. */
   file: string;
   bytes: Uint8Array;
 }
 
-/** Whether a file of a seed folder is a document source (not sample-questions.json or notes). */
 function isSourceFile(name: string): boolean {
   return name.endsWith('.pdf.txt') || SOURCE_EXTENSIONS.includes(path.extname(name).toLowerCase());
 }
 
-/**
- * The documents of one seed folder, ready to ingest: `*.pdf.txt` sources are rendered into real PDFs (pdf-lib,
- * standard Helvetica, one source page per PDF page) so that page numbers come from the PDF path of the engine.
- */
+/** `*.pdf.txt` sources become real PDFs, one source page per PDF page, so page numbers come from the engine's PDF path. */
 export async function loadSeedSources(folder: string, author?: string): Promise<SeedSourceFile[]> {
   if (!existsSync(folder) || !statSync(folder).isDirectory()) return [];
   const names = readdirSync(folder).filter(isSourceFile).sort();
@@ -67,11 +62,7 @@ export interface HostedSeedReport {
   failures: Array<{ kb: string; source: string; message: string }>;
 }
 
-/**
- * Ingests the hosted knowledge bases' source documents (db/seed/hosted/<kb-slug>/) into documents and chunks; every
- * other hosted knowledge base gets one "About this knowledge base" document from its catalogue text. Runs after
- * the catalogue seed. The knowledge bases keep their seeded `updated_at` (ingestion would set it to now).
- */
+/** Other hosted knowledge bases get one "About" document from their catalogue text; each keeps its seeded `updated_at`. */
 export async function seedHostedDocuments(db: Database | Executor): Promise<HostedSeedReport> {
   const kbs = (
     await db.execute(sql`

@@ -7,19 +7,13 @@ import { itemAt } from '@/lib/platform/arrays';
 import { seedCatalog } from './catalog';
 import { seedHostedDocuments } from './hosted';
 
-/**
- * Seeds the sample marketplace into an empty database: first the catalogue (publishers, knowledge bases, plans,
- * sample buyers, subscriptions, usage; one transaction), then the hosted documents of those knowledge bases.
- */
+/** Fills an empty database with the sample marketplace: the catalogue (one transaction), then its hosted documents. */
 export async function seedMarketplace(db: Database): Promise<void> {
   await seedCatalog(db);
   await seedHostedDocuments(db);
 }
 
-/**
- * The process database as a server (or `npm run db:seed`) opens it: migrated, and seeded when it is empty and
- * seeding is on (SEED_ON_START, unless `seed` says otherwise).
- */
+/** Migrated, and seeded when empty and SEED_ON_START is on (unless `seed` says otherwise). */
 export function openServerDatabase(options: { seed?: boolean } = {}): Promise<DatabaseHandle> {
   const seed = options.seed ?? getEnv().SEED_ON_START;
   return getDatabaseHandle({ seed: seed ? seedMarketplace : undefined });
@@ -28,10 +22,7 @@ export function openServerDatabase(options: { seed?: boolean } = {}): Promise<Da
 let sampleCheck: { at: number; shown: boolean } | null = null;
 const SAMPLE_CHECK_TTL_MS = 60_000;
 
-/**
- * Whether pages say the marketplace is sample data: SAMPLE_DATA_NOTICE `true`/`false`, or (`auto`, the default)
- * while the seeded sample publishers are in the database, looked up at most once a minute.
- */
+/** SAMPLE_DATA_NOTICE, or under `auto` whether the sample publishers are present, looked up at most once a minute. */
 export async function sampleDataNoticeShown(): Promise<boolean> {
   const setting = getEnv().SAMPLE_DATA_NOTICE;
   if (setting !== 'auto') return setting === 'true';

@@ -94,7 +94,6 @@ export function readSampleQuestions(slug: string, fallback: string[]): string[] 
   return fallback;
 }
 
-/** Names of the sample buyers (who cannot sign in). */
 export const FIRST_NAMES = [
   'Ada',
   'Bruno',

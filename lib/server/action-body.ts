@@ -2,18 +2,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { decodeUtf8 } from '@/lib/platform/text-input';
 
 /**
- * Whether Next can decode a server action's body (rule 7 of the front door): the multipart form or JSON reply that
- * Next's action handler and React's decodeAction / decodeReply would throw on, answering a 500 before any action code
- * runs, is found here first so the front door can refuse it with a 400.
+ * Finds the server-action bodies that Next's action handler and React's decodeAction / decodeReply would throw on (a
+ * 500 before any action code runs), so the front door can refuse them with a 400.
  */
 
 /** Next's limit on a server action's body (`serverActions.bodySizeLimit`, 1 MB by default). */
 export const ACTION_BODY_LIMIT = 1024 * 1024;
 
-/**
- * The `$`-references of a React reply (`"$K1"`, `"$@2"`, `"$Q3"`…): each names another part of the body by a hex id.
- * `$$…` escapes a string, and a few stand for values (`$undefined`, `$NaN`, `$D<date>`, `$n<bigint>`…), not parts.
- */
+// React reply references (`"$K1"`, `"$@2"`…) name another part by hex id; `$$…` escapes a string, a few are values.
 const VALUE_REFERENCE = /^\$(\$|undefined$|NaN$|-?Infinity$|-0$|D|n)/;
 function partReferences(value: unknown, out: string[] = [], depth = 0): string[] {
   // Deeper than any form's arguments: React's decoder recurses once per level and would overflow its stack.
@@ -25,7 +21,7 @@ function partReferences(value: unknown, out: string[] = [], depth = 0): string[]
 }
 const MAX_REPLY_DEPTH = 64;
 
-/** Whether every part a reference names is in the body: a missing one makes React fail (or wait) while decoding. */
+/** A reference to a part the body lacks makes React fail (or wait) while decoding. */
 function referencesResolve(root: unknown, parts: Map<string, string>): boolean {
   const seen = new Set<string>();
   const pending = partReferences(root);
@@ -51,10 +47,6 @@ function referencesResolve(root: unknown, parts: Map<string, string>): boolean {
 const ACTION_ID = /^[0-9a-f]{42}$/;
 const UNREADABLE = 'The form data could not be read.';
 
-/**
- * Why Next could not decode this server-action body, or null when it can: what Next's action handler and React's
- * decodeAction / decodeReply would throw on (and answer with a 500) before any action code runs.
- */
 export async function actionBodyProblem(headers: IncomingHttpHeaders, body: Buffer): Promise<string | null> {
   const type = headers['content-type'] ?? '';
   const fetchAction = headers['next-action'] !== undefined;

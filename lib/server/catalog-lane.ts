@@ -6,14 +6,11 @@ import { GZIP_MIN_BYTES, acceptsGzip } from './content-encoding';
 import { decodePathSegment } from './front-door';
 
 /**
- * The public catalog's Node face: `GET`/`HEAD /api/marketplace/knowledge-bases[/{id}]` answered in front of Next by
- * the route handlers' own function (`answerPublicCatalog`). A cached listing costs our code ~40 µs and Next's request
- * machinery ~0.5 ms around it (bench/listing/README.md), which is what a flooding client would cost the server's one
- * thread. Other methods and paths go to Next.
+ * The public catalog's Node face: `GET`/`HEAD /api/marketplace/knowledge-bases[/{id}]` answered in front of Next by the
+ * route handlers' own function, since Next's request machinery costs more than a cached answer (bench/listing).
  */
 const LISTING_PATH = '/api/marketplace/knowledge-bases';
 
-/** The catalogue route of a request the Node face answers, or null (any other method, path, or an undecodable id). */
 export function matchCatalogRequest(method: string | undefined, url: string | undefined): PublicCatalogRoute | null {
   if ((method !== 'GET' && method !== 'HEAD') || !url?.startsWith(LISTING_PATH)) return null;
   const query = url.indexOf('?');
@@ -41,10 +38,7 @@ function send(req: IncomingMessage, res: ServerResponse, reply: PublicCatalogRep
   res.end(req.method === 'HEAD' ? undefined : payload);
 }
 
-/**
- * Answers the request and returns true when it is a catalogue GET or HEAD; returns false without touching it
- * otherwise. Offered to scripts/serve.mjs with the keyed lane (lane.ts).
- */
+/** True when it answered (a catalogue GET or HEAD); false, untouched, otherwise. */
 export function serveCatalogOverNode(req: IncomingMessage, res: ServerResponse): boolean {
   const route = matchCatalogRequest(req.method, req.url);
   if (!route) return false;

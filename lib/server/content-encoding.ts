@@ -1,10 +1,7 @@
 /** Answers smaller than this go out as they are: below about one packet, compressing costs more than it saves. */
 export const GZIP_MIN_BYTES = 1024;
 
-/**
- * Whether an Accept-Encoding header accepts gzip (by name or `*`, with a q-value above zero). For the answers `npm
- * start` writes itself in front of Next (the gateway's and the catalogue's Node faces); Next compresses its own.
- */
+/** For the answers written in front of Next (Next compresses its own): gzip by name or `*`, with a q above zero. */
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
   let accepted = false;

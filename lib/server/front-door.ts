@@ -7,33 +7,13 @@ import { ACTION_BODY_LIMIT, actionBodyProblem } from './action-body';
 import { isReadableRouterState } from './next-router-state';
 
 /**
- * The front door of `npm start`: the requests Next would answer with a plain-text 500, an empty answer or an HTML
- * page where docs/api.md §7.1 promises a JSON error, answered before Next sees them. `screenRequest` is pure, so each
- * rule is tested without a server (front-door.test.ts) and through the real one by the fuzz (test/fuzz/).
- *
- * 1. A request target that is not a path (`*`, `http://host/…`): 400 `invalid_path`.
- * 2. A path whose percent-encoding cannot be decoded, or is not UTF-8: 400 `invalid_path` (Next throws, 500).
- * 3. A method outside the seven Next's route handlers know: 501 `not_implemented` (TRACE is a 500 there).
- * 4. Under /api, /kb or /dify as sent: ".." segments leading out (404 in JSON, where Next would route to a page); an
- *    empty segment, a last "." or "..", a backslash or a trailing slash (404, where Next's 308 to a cleaned path
- *    would send a POST and its key elsewhere). Pages keep Next's redirect, which is right for people.
- * 5. A cross-site POST Next would take for a server action (docs/api.md §14): 403 with a short page. Next's rule,
- *    mirrored, with one point stricter: a post with no Origin is judged by its Referer, and refused with neither.
- *    Route handlers outside /api and /kb judge their own posts (`FORM_HANDLERS`).
- * 6. An RSC request whose `Next-Router-State-Tree` Next cannot parse: 400 (Next throws, 500).
- * 7. A server-action body Next cannot decode (action-body.ts): read first, at most Next's 1 MiB, refused with 400
- *    (413 over the limit), else handed to Next as a copy of the same bytes.
- *
- * Under /api and /kb (after dot segments are resolved) a refusal is a JSON error body; elsewhere a short HTML page.
+ * The front door of `npm start`: answers, before Next sees them, the requests Next would answer with a plain-text
+ * 500, an empty answer or an HTML page where docs/api.md §7.1 promises a JSON error. Under /api, /kb and /dify a
+ * refusal is a JSON error body, elsewhere a short HTML page. `screenRequest` is pure, so every rule is unit-tested.
  */
 
-/**
- * Route handlers outside /api, /kb and /dify: they check their own posts (`isSameOriginPost`, or the publisher
- * console's `withSessionRoute`) and answer in JSON. `[name]` is a dynamic segment, as in the app/ folder names.
- */
+/** Route handlers outside /api, /kb and /dify that judge their own posts and answer in JSON; `[name]` as in app/. */
 export const FORM_HANDLERS: readonly string[] = [
-  // OAuth for agents (docs/api.md §10.7): metadata, registration and the token endpoint are posted to by other
-  // sites' servers and browsers, form-encoded, by design; they answer JSON errors of their own.
   '/.well-known/[[...path]]',
   '/.well-known/oauth-authorization-server',
   '/.well-known/oauth-protected-resource/[...resource]',
@@ -41,7 +21,6 @@ export const FORM_HANDLERS: readonly string[] = [
   '/oauth/token',
   '/register/[[...path]]',
   '/checkout/start',
-  // Prometheus's conventional path; it serves only GET (every other method is a JSON 405).
   '/metrics',
   '/publish/analytics/export',
   '/publish/listings/[kbId]/analytics/export',
@@ -68,23 +47,19 @@ export function isFormHandlerPath(routed: string): boolean {
 export interface FrontDoorRefusal {
   code: ErrorCode;
   message: string;
-  /** JSON error body (under /api and /kb) or an HTML page. */
   json: boolean;
 }
 
 export interface ScreenedRequest {
   method: string;
-  /** The request target as sent (`req.url`). */
   target: string;
   headers: IncomingHttpHeaders;
 }
 
-/** Whether a path is one whose every answer is JSON (docs/api.md §7.1): /api, /kb and /dify. */
 function isApiPath(pathname: string): boolean {
   return /^\/(?:api|kb|dify)(?:\/|$)/.test(pathname);
 }
 
-/** One path segment decoded, or null when its percent-encoding is malformed or not UTF-8. */
 export function decodePathSegment(segment: string): string | null {
   try {
     return decodeURIComponent(segment);
@@ -93,11 +68,7 @@ export function decodePathSegment(segment: string): string | null {
   }
 }
 
-/**
- * A trailing slash, written or left by a last segment "." or ".." (`/kb/x/query/.`, `/kb/x/%2e%2e`) once resolved:
- * Next redirects (308), and a client that follows redirects would send its POST, key included, to the endpoint the
- * redirect names. A dot segment inside the path (`/api/./health`) is simply resolved.
- */
+/** Next redirects a trailing slash (308), and a client following it would send its POST, key included, elsewhere. */
 function resolvesToTrailingSlash(routed: string): boolean {
   return routed.length > 1 && routed.endsWith('/');
 }
@@ -115,7 +86,6 @@ const KNOWN_METHODS = new Set<string>(HTTP_METHODS);
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-/** Next's own test (next/dist/server/lib/server-action-request-meta.js): may this POST be a server action? */
 function isPossibleAction({ method, headers }: ScreenedRequest): boolean {
   if (method !== 'POST') return false;
   const type = first(headers['content-type']) ?? '';
@@ -123,10 +93,8 @@ function isPossibleAction({ method, headers }: ScreenedRequest): boolean {
 }
 
 /**
- * Is this POST refused as a cross-site server action? Next's own test (next/dist/server/app-render/action-handler.js),
- * made stricter in one point, as the console's route handlers judge their posts (isSameOriginPost): a post with no
- * Origin is judged by its Referer, and one with neither is refused (Next lets it through with a warning). Browsers
- * send Origin with every POST, so only a non-browser client sends none, and it gets nothing by posting to a form.
+ * Next's cross-site action test (next/dist/server/app-render/action-handler.js), stricter in one point like
+ * isSameOriginPost: with no Origin the Referer decides, and with neither the post is refused (Next only warns).
  */
 function isCrossSiteAction(request: ScreenedRequest): boolean {
   const { headers } = request;
@@ -144,7 +112,6 @@ function isCrossSiteAction(request: ScreenedRequest): boolean {
   return !host || originHost !== host;
 }
 
-/** The refusal a request gets before routing, or null to pass it on. */
 export function screenRequest(request: ScreenedRequest): FrontDoorRefusal | null {
   const { method, target } = request;
   if (!target.startsWith('/')) {
@@ -154,8 +121,7 @@ export function screenRequest(request: ScreenedRequest): FrontDoorRefusal | null
   }
   const path = target.split(/[?#]/, 1)[0]!;
   const routed = routedPath(path);
-  // A path under /api or /kb as sent is answered in JSON even when its dot segments lead elsewhere: the client
-  // called the API and parses its answer as such.
+  // Answered in JSON when the path as sent is under /api or /kb, even if its dot segments lead out: the client called the API.
   const json = isApiPath(routed) || isApiPath(path);
   if (decodePathSegment(routed) === null) {
     return { code: 'invalid_path', message: 'The path cannot be decoded: it has a malformed percent-escape or escaped bytes that are not UTF-8.', json };
@@ -190,7 +156,6 @@ function refusalPage(status: number, message: string): string {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title} · Almanac</title></head><body><h1>${title}</h1><p>${escapeHtml(message)}</p><p><a href="/">Almanac home</a></p></body></html>`;
 }
 
-/** Whether Next will decode this request's body as a server action: a page POST, multipart or with `Next-Action`. */
 function decodesActionBody(request: ScreenedRequest): boolean {
   if (request.method !== 'POST' || !request.target.startsWith('/')) return false;
   const routed = routedPath(request.target.split(/[?#]/, 1)[0]!);
@@ -199,7 +164,6 @@ function decodesActionBody(request: ScreenedRequest): boolean {
   return request.headers['next-action'] !== undefined || type.startsWith('multipart/form-data');
 }
 
-/** The same request with its body already read: what Next reads instead of the socket. */
 function withBody(req: IncomingMessage, body: Buffer): IncomingMessage {
   const copy = new IncomingMessage(req.socket);
   copy.method = req.method;
@@ -215,7 +179,6 @@ function withBody(req: IncomingMessage, body: Buffer): IncomingMessage {
   return copy;
 }
 
-/** Reads at most `limit` bytes; null when the body is larger (the rest is left unread). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -241,9 +204,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
 }
 
 /**
- * Answers a refusal. A body the request still carries is left to Node, which reads and drops it after the answer (within
- * the front server's request timeout): closing at once would make the client's TCP stack reset the connection while it
- * is still sending, and the answer could be lost with it.
+ * A body still unread is left to Node to drain after the answer: closing at once would make the client's TCP stack
+ * reset the connection while it is still sending, and the answer could be lost with it.
  */
 function answer(req: IncomingMessage, res: ServerResponse, refusal: FrontDoorRefusal): void {
   const requestId = newRequestId();
@@ -260,11 +222,7 @@ function answer(req: IncomingMessage, res: ServerResponse, refusal: FrontDoorRef
   res.end(req.method === 'HEAD' ? undefined : payload);
 }
 
-/**
- * The front door for Node's server: true when it answered the request itself; false to pass it on untouched; or, for
- * a server-action POST, a promise of the request to pass on (a copy whose body was read and checked) or null when it
- * answered after reading the body.
- */
+/** True: answered; false: pass on untouched; for a server-action POST, a promise of the checked copy, or null if answered. */
 export function screenNodeRequest(req: IncomingMessage, res: ServerResponse): boolean | Promise<IncomingMessage | null> {
   const request = { method: req.method ?? '', target: req.url ?? '', headers: req.headers };
   const refusal = screenRequest(request);

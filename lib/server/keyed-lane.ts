@@ -27,10 +27,9 @@ import { GZIP_MIN_BYTES, acceptsGzip } from './content-encoding';
 import { decodePathSegment } from './front-door';
 
 /**
- * The keyed lane: the keyed endpoints (lib/gateway/endpoints.ts) answered straight from Node's http server in front
- * of Next, whose request machinery cost more CPU per request than keys, limits, metering and the publisher call
- * together (bench/gateway/README.md). The same endpoint table builds the route handlers under app/kb and app/dify,
- * which serve these paths under `next dev` or a bare `next start`.
+ * The keyed endpoints (lib/gateway/endpoints.ts, docs/api.md §3 and §10) answered straight from Node's server in front
+ * of Next, whose request machinery costs more CPU than the whole keyed check (bench/gateway). The same endpoint table
+ * builds the route handlers under app/kb and app/dify, which serve these paths under `next dev` or a bare `next start`.
  */
 export interface LaneTarget {
   endpoint: KeyedEndpointName;
@@ -39,7 +38,6 @@ export interface LaneTarget {
 }
 
 const KB_PREFIX = '/kb/{kb_id}/';
-/** The endpoints under /kb/{kb_id}/ by their last path segment, from the one endpoint table. */
 const KB_ENDPOINTS = new Map(
   Object.entries(KEYED_ENDPOINTS)
     .filter(([, { path }]) => path.startsWith(KB_PREFIX))
@@ -49,11 +47,7 @@ const KB_PATH = /^\/kb\/([^/?#]+)\/([^/?#]+)(?:\?|$)/;
 // A base URL registered with a trailing slash gives `/dify//retrieval`: tolerated, as is `/dify/retrieval/`.
 const DIFY_PATH = /^\/dify\/+retrieval\/?(?:\?|$)/;
 
-/**
- * The keyed endpoint and knowledge-base id of a URL the fast lane answers, or null for any other URL. A path that
- * cannot be decoded is not matched: the front door answers it (400 `invalid_path`, front-door.ts), with
- * the one decoding of paths.
- */
+/** A path that cannot be decoded is not matched: the front door answers it (400 `invalid_path`). */
 export function matchKeyedPath(url: string | undefined): LaneTarget | null {
   if (!url) return null;
   if (DIFY_PATH.test(url)) return { endpoint: 'dify', kbId: '' };
@@ -64,7 +58,6 @@ export function matchKeyedPath(url: string | undefined): LaneTarget | null {
   return kbId === null ? null : { endpoint, kbId };
 }
 
-/** The knowledge-base id of a `/kb/{kb_id}/query` URL (the query face's own test helper). */
 export function matchQueryPath(url: string | undefined): string | null {
   const target = matchKeyedPath(url);
   return target?.endpoint === 'query' ? target.kbId : null;
@@ -74,7 +67,6 @@ export function matchQueryPath(url: string | undefined): string | null {
 function headerValue(req: IncomingMessage, name: string): string | null {
   const raw = req.rawHeaders;
   let value: string | null = null;
-  // rawHeaders alternates names and values.
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const field = raw[i]!;
     const fieldValue = raw[i + 1]!;
@@ -83,7 +75,7 @@ function headerValue(req: IncomingMessage, name: string): string | null {
   return value;
 }
 
-/** The body, at most `limit` bytes: a declared or actual larger body is refused without being buffered; bytes that are not UTF-8 are refused too. */
+/** At most `limit` bytes: a larger body, declared or actual, is refused unbuffered; so are bytes that are not UTF-8. */
 function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ ok: false, reason: 'too_large' });
@@ -115,7 +107,6 @@ function readNodeBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Bod
 
 const gzipAsync = promisify(gzip);
 
-/** The security headers every answer carries (lib/platform/security-headers.mjs; Next's answers get the same list). */
 function answerSecurityHeaders(): Record<string, string> {
   const https = isHttpsSite();
   if (cachedSecurityHeaders?.https !== https) {
@@ -138,12 +129,11 @@ async function send(req: IncomingMessage, res: ServerResponse, { status, headers
   if (!res.headersSent && !res.destroyed) res.writeHead(status, out).end(payload);
 }
 
-/** One keyed request on the fast lane: the same handlers, checks and bodies as the route handlers, without Next. */
 export async function serveKeyedOverNode(req: IncomingMessage, res: ServerResponse, target: LaneTarget): Promise<void> {
   const requestId = newRequestId();
   try {
     const served = servedMethods(target.endpoint);
-    // A method outside the seven is not implemented anywhere (docs/api.md §7.1), as the front door answers elsewhere.
+    // A method outside the seven is not implemented anywhere (§7.1), as the front door answers elsewhere.
     if (!(HTTP_METHODS as readonly string[]).includes(req.method ?? '')) {
       await send(
         req,
@@ -205,7 +195,6 @@ export async function serveKeyedOverNode(req: IncomingMessage, res: ServerRespon
     if (target.endpoint === 'query' && wantsEventStream(headerValue(req, 'accept'))) {
       const writer = nodeEventStream(res, requestId);
       const outcome = await streamGatewayQuery(request, writer);
-      // Refused before the stream opened: the usual JSON answer.
       if (!writer.wasOpened) await send(req, res, gatewayReply(outcome, requestId));
       return;
     }
@@ -217,15 +206,11 @@ export async function serveKeyedOverNode(req: IncomingMessage, res: ServerRespon
   }
 }
 
-/** The query face alone (tests of the query path call it directly). */
 export function serveQueryOverNode(req: IncomingMessage, res: ServerResponse, kbId: string): Promise<void> {
   return serveKeyedOverNode(req, res, { endpoint: 'query', kbId });
 }
 
-/**
- * A Web handler (the MCP SDK's transport speaks Request/Response) on the Node server, given the body already read
- * (under the same 16 KiB ceiling as every keyed endpoint): the answer streams out with the security headers.
- */
+/** A Web handler (the MCP SDK's transport) on the Node server, given the body already read under the keyed ceiling. */
 async function serveWebOverNode(req: IncomingMessage, res: ServerResponse, handle: (request: Request) => Promise<Response>, body: string): Promise<void> {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
@@ -242,7 +227,6 @@ async function serveWebOverNode(req: IncomingMessage, res: ServerResponse, handl
   res.end();
 }
 
-/** A Server-Sent Events stream on a Node response (docs/api.md §10.4). */
 function nodeEventStream(res: ServerResponse, requestId: string): EventStreamWriter & { readonly wasOpened: boolean } {
   let opened = false;
   const write = (text: string) => {

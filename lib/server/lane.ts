@@ -6,10 +6,8 @@ import { screenNodeRequest } from './front-door';
 import { matchKeyedPath, serveKeyedOverNode, type LaneTarget } from './keyed-lane';
 
 /**
- * Offers the fast lane to the front server (scripts/serve.mjs), from inside Next's build: instrumentation.ts calls
- * this once the database is ready. Before Next, a request meets the front door's refusals, then the public catalog's
- * GETs, which Next's request machinery would cost more than the whole answer; the keyed endpoints are served here.
- * Paid work is marked while in flight, so the public catalog's turns yield to it (lib/platform/priority-work.ts).
+ * Offers the fast lane to scripts/serve.mjs from inside Next's build, once instrumentation.ts has the database ready.
+ * Keyed work is marked in flight so the public catalog's turns yield to it (priority-work.ts).
  */
 export function registerNodeLane(): void {
   const serve = (req: IncomingMessage, res: ServerResponse, target: LaneTarget) => serveKeyedOverNode(req, res, target).finally(beginPriorityWork());

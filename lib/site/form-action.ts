@@ -4,11 +4,8 @@ import { getDb, type Executor } from '@/lib/platform/db';
 import { FORM_TOKEN_FIELD, onceForForm } from '@/lib/platform/form-submissions';
 import { formDataOf } from '@/lib/platform/text-input';
 
-/**
- * What every server action of the site does with its form: read it through a schema (text inputs checked for
- * control characters and bad UTF-8 first, docs/api.md §7.2), and run a state-changing form once per rendering
- * (docs/api.md §7.4).
- */
+// Every server action of the site reads its form through a schema (text checked first, docs/api.md §7.2) and runs a
+// state-changing form once per rendering (§7.4).
 
 /** The form's fields through `schema`; a failed parse is the caller's to answer (usually a redirect with a flash). */
 export function readForm<T>(formData: FormData, schema: z.ZodType<T>): z.ZodSafeParseResult<T> {
@@ -20,12 +17,7 @@ function formToken(formData: FormData): string | null {
   return typeof token === 'string' ? token : null;
 }
 
-/**
- * Runs `work` once for this rendering of the form and returns its result. A repeat (a double click, a browser retry)
- * is redirected where the first submission went, after `onRepeat` (what the first one did to this browser, such as
- * removing its cookie). `destination` says where a result leads; a refusal (null) is not recorded, so the form can be
- * sent again. `db` is the caller's handle when the work joins a transaction it already holds.
- */
+/** A repeat goes where the first went (after `onRepeat`); a refusal (null `destination`) is not recorded, so it can be resent. */
 export async function runOncePerForm<R extends { ok: boolean }>(
   formData: FormData,
   userId: string,

@@ -1,7 +1,6 @@
 /**
- * The site's paths: one typed table for every link, redirect and email that names a page, so a page's URL is written
- * once and every id in it is percent-encoded the same way. Paths only; `siteUrl` (lib/platform/base-url.ts) makes
- * them absolute for emails and API bodies.
+ * The site's paths: one typed table for every link, redirect and email naming a page, so each URL is written once and
+ * its ids percent-encoded the same way; `siteUrl` (lib/platform/base-url.ts) makes them absolute.
  */
 const segment = encodeURIComponent;
 
