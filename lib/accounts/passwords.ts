@@ -3,11 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * The password rule (docs/api.md §11.3): 10 to 200 characters, and not one of the most common passwords. The list is
- * shipped in the repository (lib/accounts/common-passwords.txt, where it came from is written at its top), so the check
- * needs no network. A password is refused when it is on the list, or when it is a listed password with only digits and
- * symbols added at its end ("dragon2024!" is "dragon"), compared without case. The upper bound keeps one request from
- * making argon2 hash megabytes.
+ * The password rule (docs/api.md §11.3): 10 to 200 characters and not a common password (common-passwords.txt, no
+ * network), even with digits and symbols added ("dragon2024!"). The upper bound keeps argon2 from hashing megabytes.
  */
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
