@@ -18,10 +18,7 @@ export function splitGross(grossCents: number, feePercent: number = getEnv().PLA
   return { feeCents, netCents: grossCents - feeCents };
 }
 
-/**
- * Records the paid period of a subscription. `grossCents`/`currency` default to the subscription's plan (test mode);
- * Stripe passes what the invoice collected. A free period records nothing. Returns whether a row was written.
- */
+/** Defaults to the plan's price (test mode); Stripe passes what the invoice collected. A free period records nothing. */
 export async function recordEarning(
   tx: Executor,
   input: { subscriptionId: string; periodStart: Date; periodEnd: Date; source: EarningSource; sourceEvent: string; grossCents?: number; currency?: string },
@@ -103,7 +100,6 @@ export async function listEarnings(db: Executor, publisherId: string, limit = 20
   return rows.map((r) => ({ ...r, source: r.source as EarningSource }));
 }
 
-/** Totals per currency (gross, fee, net): the balance the console shows. */
 export async function earningsBalance(
   db: Executor,
   publisherId: string,
