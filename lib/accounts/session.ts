@@ -7,6 +7,8 @@ import { log } from '@/lib/platform/log';
 import { endAllSessions } from './session-version';
 import type { UserView } from './users';
 
+/** The request's signed-in user, starting and ending sessions, and the one safe return path after signing in. */
+
 export type SessionUser = UserView;
 
 export async function getSessionUser(): Promise<SessionUser | null> {

@@ -2,6 +2,8 @@ import Stripe from 'stripe';
 import { getEnv } from '@/lib/platform/env';
 import { processSingleton } from '@/lib/platform/singleton';
 
+/** The Stripe client, one per configuration, and webhook signatures; without Stripe keys purchases run in test mode. */
+
 export type { Stripe };
 
 /** `apiBase` points the real library at another host (the tests' fake Stripe); everything else stays the library's. */

@@ -5,6 +5,8 @@ import { GateBusyError } from './load-gate';
 import { admitPublicRequest } from './public-limit';
 import { createTurnQueue } from './turns';
 
+/** Public endpoints take turns on the server's thread and are counted per client (docs/api.md §2.7, §2.8). */
+
 const PUBLIC_TURNS_MAX_WAITING = 1_000;
 
 // One line for the whole process, whichever copy of this module a request comes through (Next's bundles, the Node face).

@@ -5,6 +5,8 @@ import { recordAudit, type AuditEntry } from '@/lib/platform/audit';
 import { Denied, deniable, type Refusal } from '@/lib/platform/transactions';
 import { isCounted, type SubscriptionStatus } from './status';
 
+/** The one way a subscription changes after purchase, so subscribers_count and the audit log stay exact. */
+
 export type SubscriptionResult = { ok: true; subscription: Subscription } | Refusal;
 
 export async function adjustSubscribers(tx: Executor, kbId: string, before: SubscriptionStatus | null, after: SubscriptionStatus): Promise<void> {

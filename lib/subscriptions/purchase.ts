@@ -11,6 +11,8 @@ import { adjustSubscribers } from './change';
 import { recordEarning } from './earnings';
 import { expireIfLapsed, lapsedCondition } from './period';
 
+/** Buying a subscription (docs/api.md §5.2): subscription, first key, usage row and audit in one transaction. */
+
 export interface PurchaseInput {
   userId: string;
   planId: string;
