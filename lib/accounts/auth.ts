@@ -13,10 +13,7 @@ import { getSignInLimiter } from './sign-in-limiter';
 import { processSingleton } from '@/lib/platform/singleton';
 import { signInWithOAuth, verifyCredentials, type OAuthSignInResult, type UserView } from './users';
 
-/**
- * Accounts on next-auth v4 with JWT sessions. The sign-in and sign-up pages are server actions (they work without
- * JavaScript) that mint the very cookie next-auth reads, so every way in shares one session.
- */
+/** Accounts on next-auth v4 with JWT sessions; the sign-in pages' server actions mint the very cookie next-auth reads. */
 
 declare module 'next-auth' {
   interface Session {

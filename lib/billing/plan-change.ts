@@ -16,10 +16,7 @@ import {
 import { findPurchasablePlan, type CheckoutPlan } from './checkout';
 import { getStripe, type Stripe } from './stripe';
 
-/**
- * Buyer changes that Stripe must know about (docs/api.md §5.4): upgrade now (prorated), downgrade at renewal, cancel
- * at period end and resume. Stripe is asked first: if it refuses, nothing changes here.
- */
+/** Buyer plan changes Stripe must know about (docs/api.md §5.4); Stripe is asked first, and if it refuses nothing changes. */
 
 type Owned = { userId: string; subscriptionId: string };
 

@@ -8,10 +8,7 @@ import { catalogServing } from './public-answers';
 import { searchSomeWords, wordsWithMatches } from './some-words';
 import { suggestSearch } from './suggest';
 
-/**
- * The catalog page's search: the listing's cards, facet counts, a "Did you mean", and most-words results when nothing
- * matches every word. The API answers exactly what was asked (docs/api.md §14); facets share its result cache.
- */
+/** The catalog page's search: cards, facets, "Did you mean" and most-words results; the API answers exactly what was asked. */
 const THIN_RESULTS = 3;
 
 export interface CatalogSearch extends Listing<KnowledgeBaseCard> {

@@ -1,7 +1,4 @@
-/**
- * A bound on concurrent public catalog loads (docs/api.md §2.7): `concurrency` run, `maxQueue` more wait in order and
- * the rest get GateBusyError (503), so a paid statement waits behind at most `concurrency` listing loads.
- */
+/** A bound on concurrent public catalog loads (docs/api.md §2.7), so a paid statement waits behind at most `concurrency`. */
 export class GateBusyError extends Error {
   constructor() {
     super('too many catalogue loads are waiting');

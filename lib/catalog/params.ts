@@ -1,7 +1,4 @@
-/**
- * The public listing's query parameters (docs/api.md §2.2), parsed in one pure place for the API and the pages.
- * Mistakes are values that the route turns into 400 `invalid_parameter`.
- */
+/** The public listing's query parameters (docs/api.md §2.2); mistakes are values the route turns into 400 `invalid_parameter`. */
 
 import { CATEGORIES, isCategory, type Category } from './categories';
 import { decodeQueryString, describeTextProblem, idProblem, textProblem } from '@/lib/platform/text-input';

@@ -2,10 +2,7 @@ import { z } from 'zod';
 import { CATEGORIES } from './categories';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, MAX_QUERY_LENGTH, MAX_TAG_LENGTH, MAX_TAGS, SORTS } from './params';
 
-/**
- * The marketplace API's public inputs and outputs (docs/api.md §2) as zod schemas, the one source of their shapes and
- * limits; lib/openapi generates the OpenAPI document from them.
- */
+/** The marketplace API's inputs and outputs (docs/api.md §2) as zod schemas: the one source of their shapes and limits. */
 
 export const categorySchema = z.enum(CATEGORIES);
 

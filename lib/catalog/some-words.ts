@@ -6,10 +6,7 @@ import { listingConditions } from './listing';
 import type { ListingParams } from './params';
 import type { SearchTerms } from './search-query';
 
-/**
- * The catalog page's last resort when nothing matches every word and no correction helps: listings matching SOME of
- * the words, most first. Two steps, as the usual case is one matching word among strays (docs/api.md §2.6).
- */
+/** The catalog page's last resort: listings matching SOME of the words, most first (docs/api.md §2.6). */
 
 function wordQueries(terms: SearchTerms): { words: string[]; values: SQL } {
   const words = [...new Set(terms.words)];

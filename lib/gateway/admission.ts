@@ -14,10 +14,7 @@ import { CHALLENGE, deny, INVALID_TOKEN_CHALLENGE, type GatewayRefusal } from '.
 import { readPeriodUsage, usageHeaders, type PeriodKey } from './quota';
 import { getUsageRecorder } from './usage-recorder';
 
-/**
- * Rows 1–7 of the check order (docs/api.md §3.2), shared by every keyed endpoint; the first failing row answers.
- * Key and knowledge-base records come from a 500 ms cache (caches.ts).
- */
+/** Rows 1–7 of the check order (docs/api.md §3.2), shared by every keyed endpoint; the first failing row answers. */
 
 export interface KeyedRequest {
   kbId: string;

@@ -14,10 +14,7 @@ import { scoreThresholdSchema, type DifyRecords } from './schemas';
 import { meterSearch, validateTopK, type SearchInput } from './search';
 import type { GatewayReply } from './web';
 
-/**
- * Dify's External Knowledge API (docs/api.md §10.3): a face of the search endpoint, with the same key, check order and
- * metering, and Dify's request and response shapes.
- */
+/** Dify's External Knowledge API (docs/api.md §10.3): the search endpoint, with Dify's request and response shapes. */
 
 const validateThreshold = (value: unknown): Parsed<number> => parseField(scoreThresholdSchema, value ?? undefined);
 

@@ -10,10 +10,7 @@ import { handleSearchRequest } from './search';
 import { handleUsageRequest } from './usage';
 import { gatewayReply, serveKeyed, serveQueryRequest, type GatewayReply } from './web';
 
-/**
- * The keyed endpoints (docs/api.md §3, §10), once for both HTTP stacks: each route file under app/kb and app/dify is
- * `keyedRoute(name)`, and the fast lane (lib/server/keyed-lane.ts) dispatches by the same table.
- */
+/** The keyed endpoints (docs/api.md §3, §10), once for both HTTP stacks: Next's route files and the fast lane's dispatch. */
 export type KeyedEndpointDefinition = {
   path: string;
   /** The one method served (HEAD follows GET); every other method is a 405 with `Allow`. */

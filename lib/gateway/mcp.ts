@@ -52,10 +52,7 @@ function toolResult<T>(
   };
 }
 
-/**
- * Clients read the documented bounds in the JSON Schema; the SDK checks only the types, because a value out of bounds
- * is row 8: a tool error carrying the API's body, as on /query.
- */
+/** The SDK checks only the types: a value out of bounds is row 8, a tool error carrying the API's body, as on /query. */
 function documentedInput<T>(types: z.ZodType<T>, documented: z.ZodType): StandardSchemaWithJSON<T> {
   return { '~standard': { ...types['~standard'], jsonSchema: documented['~standard'].jsonSchema } } as StandardSchemaWithJSON<T>;
 }
@@ -160,10 +157,7 @@ async function serveLegacy(request: Request, authInfo: AuthInfo): Promise<Respon
   }
 }
 
-/**
- * The direct path for a single well-formed `tools/call`: the SDK builds a server and a transport per request, about
- * ten times the gateway's own work. Anything else goes to the SDK.
- */
+/** The direct path for a single well-formed `tools/call`, sparing the SDK's per-request server and transport. */
 interface McpPost {
   origin: string | null;
   accept: string | null;

@@ -13,10 +13,7 @@ import { queryOf, validateQuery } from './request-body';
 export { clearGatewayCaches } from './caches';
 export type { GatewayOutcome } from './outcome';
 
-/**
- * POST /kb/{kb_id}/query (docs/api.md §3) and the buyer's "Try it": adapters over the keyed endpoint
- * (lib/gateway/keyed.ts), whose metered call is an answer from the knowledge base's backend.
- */
+/** POST /kb/{kb_id}/query (docs/api.md §3) and the buyer's Try-it, as adapters over the keyed endpoint (keyed.ts). */
 
 export type AnswerDelivery = Pick<MeteredCall<QueryAnswer>, 'deliver' | 'onReserved'> & { progress?: AnswerProgress };
 

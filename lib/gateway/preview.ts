@@ -10,10 +10,7 @@ import { loadKnowledgeBaseRoute, routeQuery } from '@/lib/routing';
 import { validateQuery } from './request-body';
 import { getUsageRecorder } from './usage-recorder';
 
-/**
- * Free previews (docs/api.md §10.6): a few questions a day per client address and knowledge base, with no key,
- * subscription or cap, bounded by the keys' limiter under ids of their own.
- */
+/** Free previews (docs/api.md §10.6): a few questions a day per address and knowledge base, with no key, subscription or cap. */
 const PREVIEW_WINDOW_MS = 86_400_000;
 const PREVIEW_LIMIT_ID_PREFIX = 'preview:';
 

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { describeTextProblem, textProblem } from '@/lib/platform/text-input';
 
-/**
- * The keyed API's public inputs and outputs (docs/api.md §3, §10) as zod schemas, the one source of their shapes and
- * limits. The query answer is in lib/query-answer.ts, shared with publishers' backends and the engine.
- */
+/** The keyed API's inputs and outputs (docs/api.md §3, §10) as zod schemas: the one source of their shapes and limits. */
 
 export const MAX_BODY_BYTES = 16 * 1024;
 export const MAX_QUERY_CHARS = 2_000;

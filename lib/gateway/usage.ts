@@ -7,10 +7,7 @@ import { readPeriodUsage, usageHeaders } from './quota';
 import { NO_INPUT } from './request-body';
 import type { UsageReport } from './schemas';
 
-/**
- * GET /kb/{kb_id}/usage (docs/api.md §10.5): where the key's subscription stands, never counted, under a small limit of
- * its own; the body's `rate_limit` is the QUERY limit's state, read and not consumed.
- */
+/** GET /kb/{kb_id}/usage (docs/api.md §10.5): never counted; the body's `rate_limit` is the QUERY limit's state, only read. */
 export const USAGE_REQUESTS_PER_MINUTE = 30;
 
 const USAGE: KeyedEndpoint<null, UsageReport> = {

@@ -8,10 +8,7 @@ import { handleGatewayRequest } from './pipeline';
 import type { BodyReadResult } from './request-body';
 import { MAX_BODY_BYTES } from './schemas';
 
-/**
- * The Web (fetch API) face of the gateway, for Next's route handlers; `npm start` serves the same paths from Node
- * (lib/server/keyed-lane.ts), and both shape answers with `gatewayReply`. No CORS: keys are for servers, not browsers.
- */
+/** The Web face of the gateway, for Next's route handlers; no CORS, because keys are for servers, not browsers. */
 
 export interface GatewayReply {
   status: number;

@@ -2,10 +2,7 @@ import type { Executor } from '@/lib/platform/db';
 import { isCleanId } from '@/lib/platform/text-input';
 import { findLiveSubscriptionView, type SubscriptionView, type UsageView } from './views';
 
-/**
- * Where a signed-in buyer stands with one knowledge base, for its public page: their plan, this period's usage and what
- * each plan on sale offers them (changes go through the dashboard's confirmation page).
- */
+/** Where a signed-in buyer stands with one knowledge base, for its public page: plan, usage and what each plan offers. */
 
 /** `active` (cancelling or not) can use and change its plan; `suspended` is past_due; `pending` awaits a first payment. */
 type StandingState = 'active' | 'suspended' | 'pending';
