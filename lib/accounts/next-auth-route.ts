@@ -6,10 +6,7 @@ import { errorResponse, type ApiContext } from '@/lib/platform/http';
 import { log } from '@/lib/platform/log';
 import { decodeQueryString } from '@/lib/platform/text-input';
 
-/**
- * next-auth v4's routes held to the rules of every /api answer (docs/api.md §7.1): an unknown action is a JSON 404 (or
- * 405 with `Allow`), and next-auth's own error answers become our error body. Redirects and successes go out as made.
- */
+/** next-auth's routes held to the rules of every /api answer (docs/api.md §7.1): a JSON 404 or 405, and our error body. */
 
 const ACTIONS: Record<'GET' | 'POST', readonly string[]> = {
   GET: ['providers', 'session', 'csrf', 'signin', 'signout', 'callback', 'verify-request', 'error'],

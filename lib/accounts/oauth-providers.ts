@@ -5,10 +5,7 @@ import type { Provider } from 'next-auth/providers/index';
 import { z } from 'zod';
 import type { Env } from '@/lib/platform/env';
 
-/**
- * The OAuth sign-in providers, each on when its client id and secret are set, with endpoints from env so GitHub
- * Enterprise and the tests' fakes work too. Every profile carries `email_verified`: only a verified email links.
- */
+/** OAuth sign-in providers, each on when its client id and secret are set; every profile carries `email_verified`. */
 
 // Only what next-auth's GitHub profile mapping reads (id, name or login, avatar); nulls become absent.
 const gitHubUserSchema = z.object({

@@ -2,10 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
-/**
- * The password rule (docs/api.md §11.3): 10 to 200 characters and not a common password (common-passwords.txt, no
- * network), even with digits and symbols added ("dragon2024!"). The upper bound keeps argon2 from hashing megabytes.
- */
+/** The password rule (docs/api.md §11.3): 10 to 200 characters (argon2's cost) and not a common one, even with digits appended. */
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
 

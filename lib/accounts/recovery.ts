@@ -13,10 +13,7 @@ import { forgetSessionVersion } from './session-version';
 import { getSignInLimiter, type SignInGate } from './sign-in-limiter';
 import { emailSchema, hashPassword, registerUser, toUserView, type RegisterUserInput, type UserView } from './users';
 
-/**
- * Accounts that recover (docs/api.md §11.3): verification, reset and password change, with links sent in the same
- * transaction that issues them. Sign-up and reset answer the same whether or not the address has an account.
- */
+/** Accounts that recover (docs/api.md §11.3); sign-up and reset answer the same whether or not the address has an account. */
 
 type Limited = Extract<SignInGate, { ok: false }>;
 

@@ -36,7 +36,7 @@ export function issueSessionVersion(userId: string): Promise<number | null> {
   return readVersion(userId);
 }
 
-/** Whether a token of generation `version` (absent in tokens issued before generations existed: 0) is still valid. */
+/** A token without `sv` counts as generation 0. */
 export async function isSessionCurrent(userId: string, version: number | undefined): Promise<boolean> {
   const cached = cache().get(userId);
   const current = cached && Date.now() - cached.readAt < VERSION_CACHE_MS ? cached.version : await readVersion(userId);

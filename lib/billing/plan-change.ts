@@ -156,7 +156,7 @@ export async function changePlan(db: Executor, input: Owned & { planId: string }
   );
 }
 
-/** The smaller plan becomes the plan at the next period, billed from the next invoice; the current plan withdraws it. */
+/** The smaller plan takes over at the next period, billed from the next invoice; choosing the current plan withdraws it. */
 export async function downgradeAtRenewal(db: Executor, input: Owned & { planId: string }, stripe: Stripe | null = getStripe()): Promise<BillingChangeResult> {
   const plan = await findPurchasablePlan(db, input.planId);
   if (!plan) return { ok: false, code: 'invalid_plan', message: 'This plan is not available.' };

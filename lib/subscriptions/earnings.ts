@@ -5,9 +5,8 @@ import { getEnv } from '@/lib/platform/env';
 import { randomBase62 } from '@/lib/platform/ids';
 
 /**
- * The publishers' earnings ledger (docs/api.md §9.3): one row per paid subscription period, written by the caller
- * in the transaction of the event that made the period paid (a test-checkout purchase or renewal, Stripe's
- * invoice.paid). The unique (subscription, period start) key makes a replayed or concurrent event insert nothing.
+ * The publishers' earnings ledger (docs/api.md §9.3): one row per paid period, written in the transaction of the event
+ * that paid it; the unique (subscription, period start) key makes a replayed or concurrent event insert nothing.
  */
 
 export type EarningSource = 'test_purchase' | 'test_renewal' | 'stripe_invoice';

@@ -7,10 +7,7 @@ import { issueKey, type IssuedKey } from '@/lib/keys';
 import { changeSubscription, lockSubscription, type SubscriptionChanges, type SubscriptionResult } from './change';
 import { canChangePlan, ENDED_STATUSES, LIVE_STATUSES, type SubscriptionStatus } from './status';
 
-/**
- * Changes to a subscription after its purchase, driven by Stripe's webhook or by the buyer: each one idempotent
- * `changeSubscription`, executor first so that the webhook can run it in the transaction that records its event.
- */
+/** Changes after purchase, by Stripe's webhook or the buyer; executor first, so the webhook runs them in its event's transaction. */
 
 type BuyerInput = { userId: string; subscriptionId: string; now?: Date; actorKind?: AuditActorKind };
 

@@ -8,7 +8,6 @@ import { applyChange } from './change';
 import { recordEarning } from './earnings';
 import { LIVE_STATUSES, type SubscriptionStatus } from './status';
 
-/** The fields period logic needs; a subscriptions row or the gateway's cached key record both fit. */
 export interface SubscriptionPeriodState {
   id: string;
   kbId: string;

@@ -25,7 +25,7 @@ export interface PurchaseInput {
 
 export type PurchaseResult = { ok: true; subscription: Subscription; key: IssuedKey } | Refusal;
 
-/** One transaction; a second live subscription to the same knowledge base is `conflict`, decided by the partial unique index. */
+/** A second live subscription to the same knowledge base is `conflict`, decided by the partial unique index. */
 export async function purchaseSubscription(db: Executor, input: PurchaseInput): Promise<PurchaseResult> {
   const now = input.now ?? new Date();
   return deniable(db, async (tx) => {
