@@ -5,10 +5,8 @@ import type { Executor } from '@/lib/platform/db';
 import { randomBase62 } from '@/lib/platform/ids';
 
 /**
- * Single-use links sent by email (docs/api.md §11.3): email verification (24 hours) and password reset (1 hour). The
- * token is 32 random base62 characters (190 bits) and only its SHA-256 is stored, so a database dump holds no usable
- * link. Using a token is one UPDATE that checks it is unused and unexpired and marks it used: a link works once however
- * often, or however concurrently, it is clicked.
+ * Single-use links sent by email (docs/api.md §11.3): only the token's SHA-256 is stored, so a database dump holds no
+ * usable link, and using one is one UPDATE that checks and marks it, so a link works once however it is clicked.
  */
 export type AccountTokenPurpose = 'verify_email' | 'reset_password';
 
@@ -23,10 +21,7 @@ export function hashAccountToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-/**
- * A new link for `userId`. Earlier unused links of the same purpose stop working: only the newest one sent is valid
- * (a person who asked twice uses the newest email; an old email found later opens nothing).
- */
+/** Earlier unused links of the same purpose stop working: only the newest one sent is valid. */
 export async function issueAccountToken(
   db: Executor,
   input: { userId: string; purpose: AccountTokenPurpose; email: string },
@@ -55,7 +50,6 @@ export interface UsableToken {
 const usable = (token: string, purpose: AccountTokenPurpose, now: Date) =>
   and(eq(accountTokens.tokenHash, hashAccountToken(token)), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, now));
 
-/** Uses the token: its owner and address, or null when it is unknown, used, expired or of another purpose. */
 export async function consumeAccountToken(db: Executor, token: string, purpose: AccountTokenPurpose, now = new Date()): Promise<UsableToken | null> {
   if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) return null;
   const [row] = await db
@@ -66,7 +60,6 @@ export async function consumeAccountToken(db: Executor, token: string, purpose: 
   return row ?? null;
 }
 
-/** Whether the token would still work (the reset page shows its form only then); uses nothing. */
 export async function peekAccountToken(db: Executor, token: string, purpose: AccountTokenPurpose, now = new Date()): Promise<boolean> {
   if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) return false;
   const [row] = await db

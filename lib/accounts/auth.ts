@@ -13,11 +13,7 @@ import { getSignInLimiter } from './sign-in-limiter';
 import { processSingleton } from '@/lib/platform/singleton';
 import { signInWithOAuth, verifyCredentials, type OAuthSignInResult, type UserView } from './users';
 
-/**
- * Accounts: next-auth v4 with JWT sessions (no sessions table). The sign-in and sign-up pages use server
- * actions (they work without JavaScript and show errors next to the fields); they mint the very same session
- * cookie next-auth reads, so `getServerSession`, `/api/auth/session` and the OAuth providers share one session.
- */
+/** Accounts on next-auth v4 with JWT sessions; the sign-in pages' server actions mint the very cookie next-auth reads. */
 
 declare module 'next-auth' {
   interface Session {
@@ -27,12 +23,10 @@ declare module 'next-auth' {
 
 declare module 'next-auth/jwt' {
   interface JWT {
-    /** The user's session generation when the token was issued (lib/accounts/session-version.ts). */
     sv?: number;
   }
 }
 
-/** A token whose user signed out since it was issued (or no longer exists): the session is over. */
 class SessionEndedError extends Error {
   constructor() {
     super('the session was ended by signing out');
@@ -55,7 +49,6 @@ export function sessionCookie(): { name: string; options: { httpOnly: true; same
   };
 }
 
-/** The encrypted JWT next-auth expects in its session cookie, carrying the user's current session generation. */
 export async function encodeSessionToken(user: UserView): Promise<string> {
   return encode({
     token: { sub: user.id, email: user.email, name: user.name, sv: (await issueSessionVersion(user.id)) ?? 0 },
@@ -67,11 +60,7 @@ export async function encodeSessionToken(user: UserView): Promise<string> {
 export type PasswordSignInResult =
   { ok: true; user: UserView } | { ok: false; code: 'invalid_credentials' } | { ok: false; code: 'too_many_attempts'; retryAfterSeconds: number };
 
-/**
- * Email + password behind the brute-force gate (lib/accounts/sign-in-limiter.ts): the attempt is counted for the account
- * and the client's address (lib/platform/client-address.ts) BEFORE the password is checked, so concurrent guesses get
- * no more checks than the limit allows.
- */
+/** Counted for the account and the address BEFORE the password is checked, so concurrent guesses get no extra checks. */
 export async function attemptPasswordSignIn(email: string, password: string, address: string): Promise<PasswordSignInResult> {
   const gate = await getSignInLimiter().admitSignIn(email, address);
   if (!gate.ok) {
@@ -82,16 +71,13 @@ export async function attemptPasswordSignIn(email: string, password: string, add
   return user ? { ok: true, user } : { ok: false, code: 'invalid_credentials' };
 }
 
-/** OAuth providers switched on by their environment variables, for the sign-in page's buttons. */
 export function enabledOAuthProviders(): { id: string; name: string }[] {
   return configuredOAuthProviders(getEnv()).map((p) => ({ id: p.id, name: p.name }));
 }
 
 /**
- * Why a sign-in ended back on the sign-in page (`/signin?error=…`): a wrong password or the brute-force gate
- * (credentials), why an OAuth sign-in was refused, and next-auth's own codes the page words. One closed set for
- * what writes the parameter (authorize, the OAuth callbacks, the sign-in action) and the page that reads it; next-auth
- * v4 can carry a denial to the page only as this string. `Default` (next-auth's own word) is anything else.
+ * Why a sign-in ended back on the sign-in page: one closed set for what writes `?error=` and the page that reads it,
+ * since next-auth v4 can carry a denial only as this string. `Default` (next-auth's own word) is anything else.
  */
 export const SIGN_IN_ERROR_CODES = [
   'CredentialsSignin',
@@ -110,7 +96,6 @@ export type SignInErrorCode = (typeof SIGN_IN_ERROR_CODES)[number];
 
 export type SignInError = { code: 'TooManyAttempts'; retryAfterSeconds: number } | { code: Exclude<SignInErrorCode, 'TooManyAttempts'> };
 
-/** Why an OAuth sign-in ended back on the sign-in page. */
 export type OAuthFailure = Extract<
   SignInErrorCode,
   'OAuthDenied' | 'OAuthProviderError' | 'OAuthEmailMissing' | 'OAuthEmailNotVerified' | 'OAuthAccountUnverified'
@@ -124,7 +109,6 @@ export function encodeSignInError(error: SignInError): string {
   return error.code === 'TooManyAttempts' ? `${error.code}:${Math.max(1, Math.ceil(error.retryAfterSeconds))}` : error.code;
 }
 
-/** The inverse of encodeSignInError: null when there is no value, `Default` for anything it would not have written. */
 export function parseSignInError(value: string | undefined): SignInError | null {
   if (!value) return null;
   const [code, argument, ...rest] = value.split(':');
@@ -138,7 +122,6 @@ export function parseSignInError(value: string | undefined): SignInError | null 
   return known ? { code: code as Exclude<SignInErrorCode, 'TooManyAttempts'> } : { code: 'Default' };
 }
 
-/** The sign-in page reporting `error` (and, for an OAuth failure, which provider). */
 export function signInErrorPath(error: SignInError, providerId?: string): string {
   const params = new URLSearchParams({ error: encodeSignInError(error) });
   if (providerId) params.set('provider', providerId);
@@ -155,11 +138,7 @@ const SIGN_IN_REFUSALS: Record<Extract<OAuthSignInResult, { ok: false }>['code']
   account_unverified: 'OAuthAccountUnverified',
 };
 
-/**
- * A provider that refuses (the person pressed "Cancel", or the app is misconfigured there) redirects to our callback
- * with `?error=`. next-auth would report that as the same generic "Callback" error as a broken token exchange; this
- * tells the two apart so the sign-in page can say what happened. Null for every other auth request.
- */
+/** A provider's refusal (`?error=` on our callback), which next-auth would report as a broken exchange ("Callback"). */
 export function providerRefusalRedirect(url: URL): URL | null {
   const match = /^\/api\/auth\/callback\/([\w-]+)$/.exec(url.pathname);
   const error = url.searchParams.get('error');
@@ -168,17 +147,13 @@ export function providerRefusalRedirect(url: URL): URL | null {
   return new URL(signInErrorPath({ code: error === 'access_denied' ? 'OAuthDenied' : 'OAuthProviderError' }, match[1]), baseUrl());
 }
 
-/**
- * Built on first use, not at import: `next build` imports route modules, and the server secret must come from
- * the running server's DATA_DIR, not the build machine's.
- */
+/** Built on first use: `next build` imports route modules, and the secret must come from the running server's DATA_DIR. */
 export function getAuthOptions(): NextAuthOptions {
   return processSingleton('auth-options', buildAuthOptions);
 }
 
 function buildAuthOptions(): NextAuthOptions {
-  // next-auth v4 reads its own public URL from NEXTAUTH_URL and nothing else (it would assume localhost:3000).
-  // Derive it once from the base URL so operators configure a single variable; this is the one write to process.env.
+  // next-auth v4 reads its public URL only from NEXTAUTH_URL: derived once from the base URL (the one write to process.env).
   process.env.NEXTAUTH_URL ??= baseUrl();
   return {
     secret: getServerSecret(),
@@ -192,8 +167,7 @@ function buildAuthOptions(): NextAuthOptions {
         async authorize(credentials, req) {
           const result = await attemptPasswordSignIn(credentials?.email ?? '', credentials?.password ?? '', clientAddressFromHeaders(req.headers ?? {}));
           if (result.ok) return { id: result.user.id, email: result.user.email, name: result.user.name };
-          // null makes next-auth report ?error=CredentialsSignin; a thrown message is passed to the page as ?error=…
-          // as it is, so the gate's wait travels encoded (parseSignInError on the page reads it back).
+          // A thrown message reaches the page as ?error=… as it is, so the gate's wait travels encoded (parseSignInError).
           const error = passwordSignInError(result);
           if (error.code === 'CredentialsSignin') return null;
           throw new Error(encodeSignInError(error));
@@ -246,8 +220,7 @@ function buildAuthOptions(): NextAuthOptions {
         user.name = result.user.name;
         return true;
       },
-      // Runs when a token is issued (with `user`) and every time a session is read (without): a token of an older
-      // session generation is refused here, which makes next-auth answer "no session" and clear the cookie.
+      // Also runs on every session read: a token of an older generation is refused, and next-auth clears the cookie.
       async jwt({ token, user }) {
         if (user) {
           token.sub = user.id;

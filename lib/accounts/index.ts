@@ -1,7 +1,4 @@
-/**
- * Accounts: users and passwords, sign-in (next-auth), sessions, OAuth providers, sign-in limits, verification and reset
- * links, operators. Public surface.
- */
+/** Accounts: users and passwords, sign-in, sessions, OAuth providers, sign-in limits, verification and reset links. */
 export * from './admin';
 export * from './account-tokens';
 export * from './auth';

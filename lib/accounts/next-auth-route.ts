@@ -6,14 +6,8 @@ import { errorResponse, type ApiContext } from '@/lib/platform/http';
 import { log } from '@/lib/platform/log';
 import { decodeQueryString } from '@/lib/platform/text-input';
 
-/**
- * next-auth v4's routes (sign-in callbacks, session, CSRF token; app/api/auth/[...nextauth]/route.ts), held to the
- * rules of every /api answer (docs/api.md §7.1): an action next-auth does not have is a JSON 404 (or 405 with `Allow`
- * when the other method has it), and an error next-auth answers in its own way (plain text, `{message}`, `{}`)
- * becomes our error body with X-Request-Id. Redirects and successful answers go out as next-auth makes them.
- */
+/** next-auth's routes held to the rules of every /api answer (docs/api.md §7.1): a JSON 404 or 405, and our error body. */
 
-/** next-auth's actions by method (next-auth/core/index.js). */
 const ACTIONS: Record<'GET' | 'POST', readonly string[]> = {
   GET: ['providers', 'session', 'csrf', 'signin', 'signout', 'callback', 'verify-request', 'error'],
   POST: ['signin', 'signout', 'callback', 'session', '_log'],
@@ -44,11 +38,7 @@ function cookieValue(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-/**
- * What next-auth would turn into a 500 although the request is at fault: a query string that does not decode, an
- * `error` that is not a code, a JSON body that does not parse, or a callback URL (query, body or cookie) that is not a
- * path or an http(s) URL. The reason, or null.
- */
+/** What next-auth would answer with a 500 although the request is at fault; the reason, or null. */
 async function malformedAuthRequest(request: Request): Promise<string | null> {
   let body: Record<string, unknown> = {};
   if (request.method === 'POST') {
@@ -87,7 +77,6 @@ const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
   405: 'method_not_allowed',
 };
 
-/** next-auth's error answer as ours: the same status where our map has a code for it, else 400 or 500. */
 async function asErrorBody(response: Response, requestId: string, request: Request): Promise<Response> {
   if (response.status < 400) return response;
   const code = CODE_OF_STATUS[response.status] ?? (response.status >= 500 ? 'internal_error' : 'invalid_request');
@@ -104,12 +93,10 @@ async function asErrorBody(response: Response, requestId: string, request: Reque
   return errorResponse(code, message, requestId, { headers });
 }
 
-/** One request to next-auth's catch-all route, hardened as above. */
 export async function serveNextAuth(request: Request, { requestId, params }: ApiContext<{ nextauth?: string[] }>): Promise<Response> {
   const [action = '', provider] = params.nextauth ?? [];
   const method = request.method === 'POST' ? 'POST' : 'GET';
-  // The segment after the action names a provider (or, for `error`, a code next-auth copies into a Location header
-  // unescaped): anything else is no path of ours.
+  // The segment after the action is a provider, or for `error` a code next-auth copies unescaped into a Location header.
   if (provider !== undefined && !/^[\w-]{1,100}$/.test(provider)) {
     return errorResponse('not_found', `No endpoint has the path ${new URL(request.url).pathname.slice(0, 200)}.`, requestId);
   }

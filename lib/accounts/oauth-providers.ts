@@ -5,14 +5,7 @@ import type { Provider } from 'next-auth/providers/index';
 import { z } from 'zod';
 import type { Env } from '@/lib/platform/env';
 
-/**
- * The OAuth sign-in providers, each switched on by its client id and secret. Their endpoints come from lib/platform/env.ts
- * (GITHUB_URL, GITHUB_API_URL, GOOGLE_ISSUER) so GitHub Enterprise Server and the local fakes the tests run work
- * with the same code as github.com and accounts.google.com.
- *
- * Every provider hands the sign-in callback a profile carrying `email_verified` (Google's OpenID claim; set here
- * for GitHub): lib/accounts/users.ts links or creates accounts only for a verified email.
- */
+/** OAuth sign-in providers, each on when its client id and secret are set; every profile carries `email_verified`. */
 
 // Only what next-auth's GitHub profile mapping reads (id, name or login, avatar); nulls become absent.
 const gitHubUserSchema = z.object({
@@ -32,10 +25,7 @@ const gitHubEmailsSchema = z.array(z.looseObject({ email: z.string(), primary: z
 
 export type GitHubEmail = z.infer<typeof gitHubEmailsSchema>[number];
 
-/**
- * The address an Almanac account may be keyed to: GitHub's primary email, and whether GitHub verified it. Only the
- * primary counts (not any verified secondary) because it is the one the person chose to be reached at.
- */
+/** Only the primary email counts, not any verified secondary: it is the one the person chose to be reached at. */
 export function primaryGitHubEmail(emails: GitHubEmail[]): { email: string | null; emailVerified: boolean } {
   const primary = emails.find((e) => e.primary);
   return primary ? { email: primary.email, emailVerified: primary.verified } : { email: null, emailVerified: false };
@@ -51,10 +41,7 @@ async function getGitHubJson(url: string, accessToken: string): Promise<unknown>
   return response.json();
 }
 
-/**
- * GitHub's /user shows the public profile email, which is neither necessarily the primary one nor marked verified;
- * /user/emails (scope user:email) says both, so it is always asked.
- */
+/** /user's email is neither necessarily primary nor marked verified; /user/emails says both, so it is always asked. */
 async function fetchGitHubProfile(apiUrl: string, accessToken: string): Promise<Profile & { id: number; login: string; email_verified: boolean }> {
   const [user, emails] = await Promise.all([getGitHubJson(`${apiUrl}/user`, accessToken), getGitHubJson(`${apiUrl}/user/emails`, accessToken)]);
   const { email, emailVerified } = primaryGitHubEmail(gitHubEmailsSchema.parse(emails));
@@ -80,7 +67,6 @@ function googleProvider(env: Env, clientId: string, clientSecret: string): Provi
   return GoogleProvider({ clientId, clientSecret, wellKnown: `${env.GOOGLE_ISSUER}/.well-known/openid-configuration` });
 }
 
-/** The providers whose client id and secret are both set, in the order the sign-in page shows them. */
 export function configuredOAuthProviders(env: Env): Provider[] {
   const providers: Provider[] = [];
   if (env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET) providers.push(gitHubProvider(env, env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET));
@@ -90,7 +76,6 @@ export function configuredOAuthProviders(env: Env): Provider[] {
 
 const verifiedClaimSchema = z.object({ email_verified: z.literal(true) });
 
-/** True only when the provider's profile says, as a boolean, that it verified the email. */
 export function isProviderEmailVerified(profile: unknown): boolean {
   return verifiedClaimSchema.safeParse(profile).success;
 }

@@ -2,13 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
-/**
- * The password rule (docs/api.md §11.3): 10 to 200 characters, and not one of the most common passwords. The list is
- * shipped in the repository (lib/accounts/common-passwords.txt, where it came from is written at its top), so the check
- * needs no network. A password is refused when it is on the list, or when it is a listed password with only digits and
- * symbols added at its end ("dragon2024!" is "dragon"), compared without case. The upper bound keeps one request from
- * making argon2 hash megabytes.
- */
+/** The password rule (docs/api.md §11.3): 10 to 200 characters (argon2's cost) and not a common one, even with digits appended. */
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
 

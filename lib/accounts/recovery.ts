@@ -13,12 +13,7 @@ import { forgetSessionVersion } from './session-version';
 import { getSignInLimiter, type SignInGate } from './sign-in-limiter';
 import { emailSchema, hashPassword, registerUser, toUserView, type RegisterUserInput, type UserView } from './users';
 
-/**
- * Accounts that recover (docs/api.md §11.3): email verification at sign-up, password reset, password change. The links
- * are single-use tokens (lib/accounts/account-tokens.ts) sent through lib/platform/mail.ts in the same transaction that
- * issues them. Sign-up and reset requests answer the same whether or not the address has an account; what differs goes
- * to the mailbox, which only the address's owner reads.
- */
+/** Accounts that recover (docs/api.md §11.3); sign-up and reset answer the same whether or not the address has an account. */
 
 type Limited = Extract<SignInGate, { ok: false }>;
 
@@ -37,7 +32,6 @@ function verificationText(link: string): string {
   ].join('\n');
 }
 
-/** Sends a fresh verification link to the account's address (earlier links stop working). Pass the transaction. */
 export async function sendVerificationEmail(db: Executor, user: { id: string; email: string }, returnTo?: string): Promise<void> {
   const token = await issueAccountToken(db, { userId: user.id, purpose: 'verify_email', email: user.email });
   const next = returnTo && returnTo !== '/' ? `&next=${encodeURIComponent(returnTo)}` : '';
@@ -49,11 +43,7 @@ export async function sendVerificationEmail(db: Executor, user: { id: string; em
   });
 }
 
-/**
- * A password sign-up behind the per-address limit. The answer is the same for a new address and a taken one ("check
- * your inbox"), and neither signs anyone in: a new account gets its verification link; the owner of a taken address
- * gets an email saying someone tried, with the way to sign in or reset (an unverified owner gets a fresh link).
- */
+/** The same answer for a new address and a taken one, and neither signs anyone in; a taken address's owner is told by email. */
 export async function signUpWithVerification(db: Executor, input: RegisterUserInput, address: string, returnTo?: string): Promise<SignUpOutcome> {
   const gate = await getSignInLimiter().admitSignUp(address);
   if (!gate.ok) {
@@ -114,19 +104,16 @@ export async function isEmailVerified(db: Executor, userId: string): Promise<boo
   return Boolean(row?.at);
 }
 
-/** Where a refused purchase or key creation sends the buyer: the settings page, saying why, with "Resend". */
 export const VERIFY_FIRST_PATH = '/account/settings?error=verify_first';
 
 export type VerifiedGate = { ok: true } | { ok: false; code: 'email_unverified' };
 
-/** Buying and creating keys need a proven address (docs/api.md §11.3); browsing does not. */
 export async function requireVerifiedEmail(db: Executor, userId: string): Promise<VerifiedGate> {
   return (await isEmailVerified(db, userId)) ? { ok: true } : { ok: false, code: 'email_unverified' };
 }
 
 export type ResendResult = { ok: true; alreadyVerified: boolean } | Limited;
 
-/** "Resend verification": a new link for the signed-in account, counted like reset requests. */
 export async function resendVerification(db: Executor, user: { id: string; email: string }, address: string): Promise<ResendResult> {
   const gate = await getSignInLimiter().admitEmailLink('verify', user.email, address);
   if (!gate.ok) return gate;
@@ -137,7 +124,6 @@ export async function resendVerification(db: Executor, user: { id: string; email
 
 export type ResetRequestResult = { ok: true } | Limited | { ok: false; code: 'invalid_email'; message: string };
 
-/** "Forgot password?": the same answer for every well-formed address; only an account's owner gets a link (1 hour). */
 export async function requestPasswordReset(db: Executor, rawEmail: string, address: string): Promise<ResetRequestResult> {
   const parsed = emailSchema.safeParse(rawEmail);
   if (!parsed.success) return { ok: false, code: 'invalid_email', message: parsed.error.issues[0]?.message ?? 'Enter a valid email address.' };
@@ -182,10 +168,7 @@ function checkNewPassword(password: string): Partial<Record<PasswordField, strin
   return parsed.success ? null : { password: parsed.error.issues[0]?.message ?? 'Choose another password.' };
 }
 
-/**
- * Sets the password, ends every session and marks the address proven, in one statement (the caller's transaction).
- * `users.session_version` moving on is what ends sessions (lib/accounts/session-version.ts).
- */
+/** Password, end of every session (`session_version`) and proven address in one statement, in the caller's transaction. */
 async function replacePassword(tx: Executor, userId: string, password: string, proveEmail: string | null): Promise<UserView | null> {
   const passwordHash = await hashPassword(password);
   const [row] = await tx
@@ -203,7 +186,6 @@ async function replacePassword(tx: Executor, userId: string, password: string, p
   return row ? toUserView(row) : null;
 }
 
-/** Uses a reset link: a new password, every session signed out, every other reset link void. */
 export async function resetPassword(db: Executor, token: string, password: string): Promise<NewPasswordResult> {
   const invalid = checkNewPassword(password);
   if (invalid) return { ok: false, code: 'invalid_input', fieldErrors: invalid };
@@ -229,11 +211,7 @@ export async function resetPassword(db: Executor, token: string, password: strin
   return result;
 }
 
-/**
- * A signed-in password change: the current password is checked (counted like a sign-in attempt; an account without a
- * password, made through OAuth, sets its first one without), then every session ends. The caller starts a new session
- * for this browser.
- */
+/** The current password is checked, counted like a sign-in (an OAuth account sets its first without); every session ends. */
 export async function changePassword(
   db: Executor,
   input: { userId: string; currentPassword: string; password: string },
@@ -270,7 +248,6 @@ export async function changePassword(
   return result;
 }
 
-/** What the settings page shows about the account. */
 export async function getAccountSettings(
   db: Executor,
   userId: string,

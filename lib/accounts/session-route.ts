@@ -2,11 +2,7 @@ import { getSessionUser } from './session';
 import { ApiError, type ErrorCode } from '@/lib/platform/errors';
 import { errorResponse, isSameOriginPost, withApiRoute, type ApiContext } from '@/lib/platform/http';
 
-/**
- * Session-authenticated JSON routes (the publisher console's uploads, status polling, try it, CSV export): the
- * signed-in account from the session cookie, state-changing methods only from this site's own pages, errors in the
- * one body shape. Handlers then check that the account owns what it touches (lib/publishing/ownership.ts).
- */
+/** Session-authenticated JSON routes: the account from the cookie, state changes only from our own pages, one error body. */
 export function withSessionRoute<P = Record<string, string>>(handler: (request: Request, context: ApiContext<P> & { userId: string }) => Promise<Response>) {
   return withApiRoute<P>(async (request, context) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && !isSameOriginPost(request)) {
@@ -18,7 +14,6 @@ export function withSessionRoute<P = Record<string, string>>(handler: (request: 
   });
 }
 
-/** A lib denial (`{ ok: false, code, message }`) as its error response. */
 export function denialResponse(denial: { code: ErrorCode; message: string }, requestId: string): Response {
   return errorResponse(denial.code, denial.message, requestId);
 }

@@ -4,17 +4,9 @@ import { getDb, type Executor } from '@/lib/platform/db';
 import { processSingleton } from '@/lib/platform/singleton';
 
 /**
- * Sessions are JWT cookies (next-auth v4, no sessions table), so a copied cookie would work until it expires, 30 days
- * after its last use, whatever its owner did. Each user therefore has a session generation (`users.session_version`):
- * every session token carries the generation current when it was issued (`sv`), and a token whose generation is no
- * longer current is refused when the session is read (the jwt callback in auth.ts). Signing out bumps it, which ends
- * EVERY session of the user, on every device ("sign out everywhere"): the simplest rule that makes sign-out mean it,
- * and the one a person who suspects a copied cookie needs.
- *
- * Reading the session must stay cheap (every signed-in page reads it), so the generation is cached per process for
- * VERSION_CACHE_MS. The bound: a sign-out takes effect at once on the instance that handled it, and within
- * VERSION_CACHE_MS (5 s) on every other instance. Signing in reads the database, never the cache, so a new session
- * is never born with a stale generation.
+ * JWT sessions have no table, so a copied cookie would live 30 days whatever its owner did: each token carries the
+ * user's session generation (`sv`), and signing out moves it on, ending EVERY session of the user. It is cached per
+ * process for VERSION_CACHE_MS, so other instances see a sign-out within 5 s; signing in reads the database.
  */
 export const VERSION_CACHE_MS = 5_000;
 const MAX_CACHED_USERS = 10_000;
@@ -44,18 +36,14 @@ export function issueSessionVersion(userId: string): Promise<number | null> {
   return readVersion(userId);
 }
 
-/** Whether a token of generation `version` (absent in tokens issued before generations existed: 0) is still valid. */
+/** A token without `sv` counts as generation 0. */
 export async function isSessionCurrent(userId: string, version: number | undefined): Promise<boolean> {
   const cached = cache().get(userId);
   const current = cached && Date.now() - cached.readAt < VERSION_CACHE_MS ? cached.version : await readVersion(userId);
   return current !== null && current === (version ?? 0);
 }
 
-/**
- * Ends every session of the user (sign-out): the generation moves on, and every token issued so far is refused. In a
- * caller's transaction (`tx`: "Sign out everywhere" runs once per form, lib/platform/form-submissions.ts) the new
- * generation is not committed yet, so it is not cached: the caller calls forgetSessionVersion after the commit.
- */
+/** In a caller's transaction the new generation is not committed yet, so not cached: call forgetSessionVersion after. */
 export async function endAllSessions(userId: string, tx?: Executor): Promise<void> {
   const [row] = await (tx ?? (await getDb()))
     .update(users)
@@ -66,10 +54,7 @@ export async function endAllSessions(userId: string, tx?: Executor): Promise<voi
   else remember(userId, row ? row.version : null);
 }
 
-/**
- * After a transaction that bumped `users.session_version` itself (a password reset or change commits the new password
- * and the end of every session together): this process stops trusting its cached generation at once.
- */
+/** After a transaction that bumped `users.session_version` itself: stop trusting the cached generation at once. */
 export function forgetSessionVersion(userId: string): void {
   cache().delete(userId);
 }

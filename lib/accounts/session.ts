@@ -7,9 +7,10 @@ import { log } from '@/lib/platform/log';
 import { endAllSessions } from './session-version';
 import type { UserView } from './users';
 
+/** The request's signed-in user, starting and ending sessions, and the one safe return path after signing in. */
+
 export type SessionUser = UserView;
 
-/** The signed-in user of this request (server components, server actions, route handlers), or null. */
 export async function getSessionUser(): Promise<SessionUser | null> {
   // A broken or foreign cookie must not take every page down with it: the visitor is simply signed out.
   const session = await getServerSession(getAuthOptions()).catch((error: unknown) => {
@@ -27,13 +28,9 @@ export async function getSessionUser(): Promise<SessionUser | null> {
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
- * A place on this site to return to after signing in (`callbackUrl`), or `fallback`: no open redirect.
- *
- * The value is judged the way a browser will read it, by parsing it against the site's origin: the WHATWG parser drops
- * tabs and newlines (`/\t/evil.example` is `//evil.example`), reads `\` as `/`, and resolves dot segments
- * (`/..//evil.example` is `//evil.example`). Only a value that stays on the site's origin passes, and what is returned is
- * the parsed path, query and fragment, never the raw text. A path that would itself start with `//` is refused too: as a
- * relative Location it names another host. Control characters are refused outright.
+ * A path on this site to return to after signing in, or `fallback`: no open redirect. The value is parsed against the
+ * site's origin as a browser reads it (tabs dropped, `\` as `/`, dot segments resolved), and only the parsed path of a
+ * same-origin URL that does not start with `//` is returned.
  */
 export function safeReturnPath(value: unknown, fallback = '/account'): string {
   if (typeof value !== 'string' || !value.startsWith('/') || CONTROL_CHARACTER.test(value)) return fallback;
@@ -49,23 +46,18 @@ export function safeReturnPath(value: unknown, fallback = '/account'): string {
   return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\') ? path : fallback;
 }
 
-/** For signed-in pages: the user, or a redirect to the sign-in page that comes back to `returnTo` afterwards. */
 export async function requireSessionUser(returnTo: string): Promise<SessionUser> {
   const user = await getSessionUser();
   if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(safeReturnPath(returnTo, '/'))}`);
   return user;
 }
 
-/** Starts a session for `user` (server actions only: they may set cookies). */
 export async function startSession(user: UserView): Promise<void> {
   const { name, options } = sessionCookie();
   (await cookies()).set(name, await encodeSessionToken(user), { ...options, maxAge: SESSION_MAX_AGE_SECONDS });
 }
 
-/**
- * Signs out: ends every session of the signed-in user (a copied cookie stops working too, lib/accounts/session-version.ts),
- * then removes this browser's cookie.
- */
+/** Ends every session of the user (a copied cookie too), then removes this browser's cookie. */
 export async function endSession(): Promise<void> {
   const user = await getSessionUser();
   if (user) await endAllSessions(user.id);

@@ -3,21 +3,13 @@ import { UNKNOWN_ADDRESS } from '@/lib/platform/client-address';
 import { getEnv } from '@/lib/platform/env';
 
 /**
- * Brute-force and abuse limits for password sign-in and sign-up, on the shared rate-limiter interface (lib/limits),
- * so with Redis or Upstash the counts hold across instances. Every attempt is COUNTED BEFORE its password is checked,
- * with the limiter's atomic consume: N concurrent guesses get exactly the limit's worth of checks (counting failures
- * afterwards let 200 concurrent guesses through a limit of 5 as 14).
- *
- * Sign-in is counted per account AND address, in tiers whose windows grow with the guessing (5 a minute up to 40 a
- * day), so a guesser cannot lock the owner out elsewhere; one address also has a ceiling across all accounts against
- * spraying one password. Guesses spread over many addresses get their tiers each: argon2id and the 10-character
- * minimum are the defence there. With no trustworthy client address the per-address ceilings are skipped, since one
- * shared bucket would let anyone stop every sign-in.
+ * Brute-force limits for password sign-in and sign-up on the shared limiter, so counts hold across instances. Every
+ * attempt is COUNTED BEFORE its password is checked, with an atomic consume, so N concurrent guesses get exactly the
+ * limit's checks. Per account AND address in growing tiers (a guesser cannot lock the owner out elsewhere), plus a
+ * ceiling per address, skipped without a trustworthy address (one shared bucket would let anyone stop every sign-in).
  */
 export interface SignInLimits {
-  /** Attempts at one account from one address: each rule must hold. */
   perAccountAndAddress: RateLimitRule[];
-  /** Attempts from one address across every account: each rule must hold. */
   perAddress: RateLimitRule[];
 }
 
@@ -46,10 +38,7 @@ export class SignInLimiter {
     private readonly signUpsPerHour: number = getEnv().SIGN_UPS_PER_ADDRESS_PER_HOUR,
   ) {}
 
-  /**
-   * Counts one sign-in attempt for `email` from `address`, before its password is checked. The account's tiers come
-   * first: a burst refused there never reaches the address's ceiling, which counts attempts that were let through.
-   */
+  /** The account's tiers first: a burst refused there never reaches the address's ceiling, which counts what got through. */
   admitSignIn(email: string, address: string): Promise<SignInGate> {
     const account = email.trim().toLowerCase();
     const rules: [string, RateLimitRule][] = this.limits.perAccountAndAddress.map((rule, tier) => [`signin:acct:${tier}:${address}:${account}`, rule]);
@@ -64,11 +53,7 @@ export class SignInLimiter {
     return this.consumeAll([[`signup:addr:${address}`, { limit: this.signUpsPerHour, windowMs: HOUR }]]);
   }
 
-  /**
-   * Counts one request that sends an email to `email` (a password reset, a new verification link), before anything is
-   * looked up or sent: at most 3 per address and account in 15 minutes and 10 a day, and 20 an hour from one client
-   * address across all accounts. The same answer whether or not the account exists, so the limit discloses nothing.
-   */
+  /** Before anything is looked up or sent, and the same answer whether the account exists, so the limit discloses nothing. */
   admitEmailLink(kind: 'reset' | 'verify', email: string, address: string): Promise<SignInGate> {
     const account = email.trim().toLowerCase();
     const rules: [string, RateLimitRule][] = [
@@ -79,11 +64,7 @@ export class SignInLimiter {
     return this.consumeAll(rules);
   }
 
-  /**
-   * One atomic consume per rule, in order; the first refusal stops the counting. The wait stated is the longest of the
-   * rules that would refuse now (the later ones are only peeked), so "try again in a minute" is never said when a
-   * longer tier is full too.
-   */
+  /** The first refusal stops the counting; the wait stated is the longest of the rules that would refuse now. */
   private async consumeAll(rules: [string, RateLimitRule][]): Promise<SignInGate> {
     for (const [index, [id, rule]] of rules.entries()) {
       const state = await this.limiter.consume(id, rule);
@@ -97,11 +78,9 @@ export class SignInLimiter {
 }
 
 export function getSignInLimiter(): SignInLimiter {
-  // Cheap wrapper around the process-wide limiter; no state of its own.
   return new SignInLimiter(getRateLimiter());
 }
 
-/** "try again in 40 seconds" / "in 12 minutes" / "in 4 hours" */
 export function describeWait(seconds: number): string {
   if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);

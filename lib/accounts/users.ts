@@ -22,7 +22,6 @@ export const emailSchema = z
 
 export const registerUserSchema = z.object({
   email: emailSchema,
-  // At least 10 characters, at most 200 (argon2 cost), and not a common password (lib/accounts/passwords.ts).
   password: newPasswordSchema,
   name: z
     .string()
@@ -76,10 +75,7 @@ export async function registerUser(db: Executor, input: RegisterUserInput): Prom
 
 let dummyHash: Promise<string> | undefined;
 
-/**
- * Checks an email and password. An unknown email still costs one argon2 verification so response times do not
- * tell which emails have accounts.
- */
+/** An unknown email still costs one argon2 verification, so response times do not tell which emails have accounts. */
 export async function verifyCredentials(db: Executor, email: string, password: string): Promise<UserView | null> {
   const normalised = emailSchema.safeParse(email);
   if (!normalised.success || typeof password !== 'string' || password.length === 0 || password.length > 200) return null;
@@ -98,11 +94,9 @@ export async function verifyCredentials(db: Executor, email: string, password: s
 }
 
 export interface OAuthIdentity {
-  /** next-auth's provider id: `github`, `google`. */
   provider: string;
   providerAccountId: string;
   email: string | null | undefined;
-  /** What the provider says about `email` (GitHub: the primary address is verified; Google: `email_verified`). */
   emailVerified: boolean;
   name?: string | null;
   image?: string | null;
@@ -123,15 +117,10 @@ async function findLinkedUser(db: Executor, identity: OAuthIdentity): Promise<Us
 }
 
 /**
- * The linking rule for OAuth sign-in:
- * 1. A provider identity linked before signs in to its user, whatever its email is today.
- * 2. Otherwise the provider must have verified the email: then the identity is linked to the account with that
- *    email (a password account gains a second way in, never a duplicate), or a new password-less account is made.
- * 3. An unverified email is refused, with or without an account behind it: linking would hand an existing account
- *    to whoever typed its address at the provider, and creating one would squat an address its owner has not proven.
- * 4. An existing account whose own address is unverified is not linked either (docs/api.md §11.3): whoever opened it
- *    may not own the address, and would share the account with the provider's user.
- * One transaction, and the link is read back after the insert, so concurrent callbacks end on the same user.
+ * OAuth sign-in's linking rule: a linked identity signs in to its user; otherwise only a provider-verified email links
+ * to the account with that email or makes a new one (an unverified one would hand over or squat an address). An
+ * account whose own address is unverified is not linked either (docs/api.md §11.3). One transaction, and the link is
+ * read back after the insert, so concurrent callbacks end on the same user.
  */
 export async function signInWithOAuth(db: Executor, identity: OAuthIdentity): Promise<OAuthSignInResult> {
   const email = emailSchema.safeParse(identity.email ?? '');
@@ -146,9 +135,7 @@ export async function signInWithOAuth(db: Executor, identity: OAuthIdentity): Pr
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
     const [owner] = await tx.select({ id: users.id, verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.email, email.data)).limit(1);
-    // An Almanac account whose address was never proven may have been opened by someone else (pre-registration):
-    // linking would let them share the provider user's account. Its owner resets the password (which proves the
-    // address) or confirms the address, and the provider links afterwards.
+    // An unproven account may have been opened by someone else: its owner proves the address first, then links.
     if (created.length === 0 && !owner!.verifiedAt) return { ok: false, code: 'account_unverified' };
     await tx
       .insert(oauthAccounts)
@@ -161,7 +148,6 @@ export async function signInWithOAuth(db: Executor, identity: OAuthIdentity): Pr
 
 export type BuyerResult = { ok: true; user: { id: string; email: string }; created: boolean } | { ok: false; code: 'invalid_email'; message: string };
 
-/** The user with this email, created without a password when missing (they can set one by signing up/resetting). */
 export async function findOrCreateBuyer(db: Executor, email: string): Promise<BuyerResult> {
   const parsed = emailSchema.safeParse(email);
   if (!parsed.success) return { ok: false, code: 'invalid_email', message: parsed.error.issues[0]?.message ?? 'Invalid email.' };

@@ -22,20 +22,14 @@ import { endSubscription, HOLDING_STATUSES, LIVE_STATUSES } from '@/lib/subscrip
 import { getStripe, type Stripe } from './stripe';
 
 /**
- * Account deletion (docs/api.md §11.3). What goes: every key (revoked), every subscription the account holds (ended
- * now, and at Stripe), the sign-in ways (password, OAuth links, sessions), pending links, alert webhooks, the outbox
- * messages to the address, and the personal data on the user row (email, name, picture). What stays: the user row
- * itself, under an address that names nobody, because subscriptions, the earnings ledger, audit records and Stripe's
- * invoices refer to it and the law asks that invoices be kept.
- *
- * An account that publishes closes its publisher with it (closePublisher below): its buyers paid for their period, so
- * they keep it, and the money records stay.
+ * Account deletion (docs/api.md §11.3): keys, subscriptions (here and at Stripe), sign-in ways, pending links, alert
+ * webhooks and personal data go; the user row stays under an address that names nobody, because money records and
+ * invoices refer to it. A publishing account closes its publisher too: its buyers keep the period they paid for.
  */
 export type DeleteAccountResult = { ok: true } | { ok: false; code: 'confirmation_mismatch' | 'wrong_password' | 'not_found'; message: string };
 
 const DELETED_EMAIL_DOMAIN = 'deleted.invalid';
 
-/** Why a closed publisher is held suspended (shown on the operator's page). */
 export const CLOSED_PUBLISHER_REASON = 'Closed: the owner deleted their account.';
 
 export async function deleteAccount(
@@ -44,8 +38,7 @@ export async function deleteAccount(
   stripe: Stripe | null = getStripe(),
 ): Promise<DeleteAccountResult> {
   const result = await inTransaction(db, async (tx): Promise<DeleteAccountResult> => {
-    // The row lock makes two deletions of one account (a double submit) run one after the other: the second finds
-    // the account already deleted instead of ending, revoking and anonymising a second time.
+    // The row lock makes a double submit run second and find the account already deleted.
     const [user] = await tx
       .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
       .from(users)
@@ -65,14 +58,13 @@ export async function deleteAccount(
       .where(and(eq(subscriptions.userId, user.id), inArray(subscriptions.status, [...HOLDING_STATUSES])));
     const [publisher] = await tx.select({ id: publishers.id }).from(publishers).where(eq(publishers.ownerUserId, user.id)).for('update');
     const renewing = publisher ? await renewingAtStripe(tx, publisher.id, user.id) : [];
-    // Stripe first: money must stop even if the rest failed; a failure here stops the deletion (nothing is written
-    // until every call succeeded, and each call can be made again, so trying again is safe).
+    // Stripe first: money must stop even if the rest fails. Nothing is written until every call has succeeded, and
+    // each call can be made again.
     if (stripe) {
       for (const sub of held) {
         if (sub.stripeSubscriptionId) await stripe.subscriptions.cancel(sub.stripeSubscriptionId, {}, { idempotencyKey: `almanac-delete-${sub.id}` });
       }
-      // Idempotent by itself, so no fixed idempotency key: Stripe keeps a key's first answer for a day, errors included,
-      // and would replay a failure to the retry.
+      // No idempotency key: the call is idempotent itself, and Stripe would replay a failure's answer to the retry.
       for (const sub of renewing) await stripe.subscriptions.update(sub.stripeSubscriptionId, { cancel_at_period_end: true });
     }
 
@@ -122,10 +114,7 @@ export async function deleteAccount(
   return result;
 }
 
-/**
- * The live subscriptions to the publisher's listings that Stripe would renew: they must stop renewing there too. The
- * owner's own (a publisher may buy its own listing) are not among them: they are cancelled outright with the account.
- */
+/** The owner's own subscriptions (a publisher may buy its own listing) are not among them: they end with the account. */
 function renewingAtStripe(tx: Executor, publisherId: string, ownerUserId: string): Promise<{ id: string; stripeSubscriptionId: string }[]> {
   return tx
     .select({ id: subscriptions.id, stripeSubscriptionId: sql<string>`${subscriptions.stripeSubscriptionId}` })
@@ -143,13 +132,9 @@ function renewingAtStripe(tx: Executor, publisherId: string, ownerUserId: string
 }
 
 /**
- * Closes the deleted account's publisher, in the deletion's transaction. Its listings leave the catalogue and cannot
- * be bought (published → unpublished); the subscriptions to them keep answering to the end of the period their buyers
- * paid for, and end then, as when a listing is unpublished (docs/api.md §9.1). The profile is held suspended, which
- * takes its public page away and refuses any publishing under it; a listing the operator had suspended stays so, and
- * would come back unpublished, never published. The contact email (personal data) goes; the earnings ledger, the
- * audit log and the Stripe account stay (money records are kept by law, and Stripe pays out what was earned). Lives
- * here rather than in lib/publishing because lib/publishing imports lib/billing.
+ * In the deletion's transaction: listings are unpublished (their subscriptions end with the period paid for) and the
+ * profile is held suspended; the contact email goes, money records and the Stripe account stay. Here rather than in
+ * lib/publishing, which imports lib/billing.
  */
 async function closePublisher(tx: Executor, { publisherId, userId, now }: { publisherId: string; userId: string; now: Date }): Promise<void> {
   const unpublished = await tx

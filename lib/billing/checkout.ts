@@ -11,12 +11,9 @@ import { getStripe, type Stripe } from './stripe';
 import { findBuyerSubscription, getSubscriptionForUser, purchaseSubscription, type UsageView } from '@/lib/subscriptions';
 
 /**
- * Buying a plan. Two roads, chosen by configuration:
- * - Stripe (STRIPE_SECRET_KEY set): a Checkout Session in subscription mode; access is granted ONLY by the
- *   `checkout.session.completed` webhook (lib/billing/webhook.ts), never by the browser coming back.
- * - Test mode (no Stripe keys): a built-in, plainly labelled test checkout that completes the purchase at once and
- *   issues an `alm_sk_test_` key.
- * Either way the new key reaches the buyer through an encrypted single-read handoff (lib/billing/handoff.ts).
+ * Buying a plan. With Stripe, a Checkout Session, and access is granted ONLY by the `checkout.session.completed`
+ * webhook, never by the browser coming back; without, a plainly labelled test checkout that completes at once. Either
+ * way the new key reaches the buyer through the single-read handoff (handoff.ts).
  */
 
 export interface CheckoutPlan {
@@ -53,7 +50,6 @@ export async function findPurchasablePlan(db: Executor, planId: string): Promise
   return rows[0] ?? null;
 }
 
-/** The buyer's live subscription to a knowledge base (one at most: docs/api.md §5.2), if any. */
 export async function findLiveSubscriptionId(db: Executor, userId: string, kbId: string, now: Date = new Date()): Promise<string | null> {
   const found = await findBuyerSubscription(db, userId, kbId, now);
   // A lapsed one (cancelled, period over) is expired by the purchase itself (purchaseSubscription).
@@ -69,7 +65,6 @@ export type StartCheckoutResult =
   | { ok: false; code: 'already_subscribed'; kbId: string; subscriptionId: string }
   | { ok: false; code: 'stripe_unavailable'; kbId: string };
 
-/** Begins a purchase: the URL to send the browser to (Stripe Checkout, or the test checkout page). */
 export async function startCheckout(
   db: Executor,
   input: { userId: string; email: string; planId: string },
@@ -80,8 +75,7 @@ export async function startCheckout(
   const existing = await findLiveSubscriptionId(db, input.userId, plan.kbId);
   if (existing) return { ok: false, code: 'already_subscribed', kbId: plan.kbId, subscriptionId: existing };
   if (!stripe) return { ok: true, kind: 'test', url: `/checkout/test?planId=${encodeURIComponent(plan.planId)}` };
-  // A free plan (docs/api.md §9.2) needs no card, so it never goes to Stripe Checkout (which would ask for one): the
-  // subscription and its live key are made here, and the key reaches the buyer through the same one-time handoff.
+  // A free plan needs no card, so it never goes to Stripe Checkout, which would ask for one.
   if (plan.priceCents === 0) {
     const free = await activateFreePlan(db, { userId: input.userId, planId: plan.planId });
     if (free.ok) return { ok: true, kind: 'free', url: `/checkout/success?handoff=${encodeURIComponent(free.handoffId)}` };
@@ -96,7 +90,6 @@ export async function startCheckout(
   try {
     const customer = await ensureStripeCustomer(db, stripe, input.userId, input.email);
     const metadata = { userId: input.userId, planId: plan.planId, kbId: plan.kbId };
-    // A destination charge to the publisher's Connect account, the platform keeping its fee (docs/api.md §9.3).
     const connect = await connectTermsFor(db, plan.kbId);
     const session = await stripe.checkout.sessions.create({
       mode: 'subscription',
@@ -129,7 +122,6 @@ export async function startCheckout(
   }
 }
 
-/** One Stripe customer per user, created on the first purchase and reused afterwards. */
 async function ensureStripeCustomer(db: Executor, stripe: Stripe, userId: string, email: string): Promise<string> {
   const [row] = await db.select({ customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).limit(1);
   if (row?.customer) return row.customer;
@@ -145,7 +137,6 @@ async function ensureStripeCustomer(db: Executor, stripe: Stripe, userId: string
   return again?.customer ?? customer.id;
 }
 
-/** Subscription + key + parked reveal, in the caller's transaction; a live subscription already there is `already_subscribed`. */
 async function purchaseAndPark(
   tx: Executor,
   input: { userId: string; planId: string; mode: 'live' | 'test' },
@@ -161,7 +152,6 @@ async function purchaseAndPark(
   return { ok: true, handoffId, subscriptionId: purchase.subscription.id };
 }
 
-/** Subscribes to a free plan without payment (Stripe or not), in one transaction. */
 function activateFreePlan(db: Executor, input: { userId: string; planId: string }) {
   return db.transaction((tx) => purchaseAndPark(tx, { ...input, mode: 'live' }));
 }
@@ -170,10 +160,7 @@ export type TestPurchaseResult =
   | { ok: true; handoffId: string; subscriptionId: string }
   | { ok: false; code: 'stripe_configured' | 'invalid_plan' | 'already_subscribed' | 'not_found' | 'conflict' | string };
 
-/**
- * Completes a purchase in test mode: subscription + `alm_sk_test_` key + parked reveal, in one transaction. Refused
- * when Stripe is configured, so a deployment that takes money cannot be bypassed through the test checkout.
- */
+/** Refused when Stripe is configured, so a deployment that takes money cannot be bypassed through the test checkout. */
 export async function completeTestPurchase(
   db: Executor,
   input: { userId: string; planId: string },
@@ -185,11 +172,7 @@ export async function completeTestPurchase(
   return db.transaction((tx) => purchaseAndPark(tx, { userId: input.userId, planId: plan.planId, mode: 'test' }));
 }
 
-/**
- * What the key reveal needs to offer a first request that is honest about its cost: one of the listing's sample
- * questions (which its knowledge base answers; none when the publisher listed none) and the subscription's usage now,
- * since an answered question counts against the cap.
- */
+/** A first request honest about its cost: a sample question and the usage now, since an answered question counts. */
 export interface FirstRequest {
   sampleQuestion: string | null;
   usage: UsageView | null;
@@ -231,7 +214,6 @@ async function firstRequest(db: Executor, userId: string, sub: { id: string; sam
   return { sampleQuestion: questions[0] ?? null, usage: view.ok ? view.subscription.usage : null };
 }
 
-/** What the success page shows for a Stripe Checkout Session (`session_id`) or a test purchase (`handoff`). */
 export async function getCheckoutOutcome(
   db: Executor,
   input: { userId: string } & ({ checkoutSessionId: string } | { handoffId: string }),
@@ -261,7 +243,6 @@ export async function getCheckoutOutcome(
   return { status: 'pending' };
 }
 
-/** Reveals a parked replacement key (dashboard), exactly once. */
 export async function revealHandoff(db: Executor, userId: string, handoffId: string) {
   if (!isCleanId(handoffId)) return null; // docs/api.md §7.2
   const reveal = await revealParkedKey(db, { userId, handoffId });
@@ -278,7 +259,6 @@ export async function revealHandoff(db: Executor, userId: string, handoffId: str
   };
 }
 
-/** A Stripe Customer Portal session (payment method, invoices) for a buyer who has a Stripe customer. */
 export async function createBillingPortalUrl(
   db: Executor,
   userId: string,

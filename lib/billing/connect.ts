@@ -9,12 +9,9 @@ import { getStripe, type Stripe } from './stripe';
 import type { Refusal } from '@/lib/platform/transactions';
 
 /**
- * Stripe Connect for publishers (docs/api.md §9.3): each publisher onboards an Express account from the console; a
- * buyer's Checkout for one of its plans is then a destination charge to that account, with PLATFORM_FEE_PERCENT kept
- * as the application fee. The account id lives on the publisher row; whether it can be paid (`stripe_onboarded`) is
- * Stripe's answer, re-read when the publisher comes back from onboarding and kept current afterwards by Stripe's
- * `account.updated` Connect events (lib/billing/webhook.ts). (The publisher lookup is by the session's
- * user id here, not through lib/publishing, which itself imports billing for Stripe prices.)
+ * Stripe Connect for publishers (docs/api.md §9.3): an Express account per publisher, and Checkout for its plans as a
+ * destination charge with PLATFORM_FEE_PERCENT kept. Whether it can be paid is Stripe's answer, kept current by the
+ * `account.updated` webhook. The publisher is looked up here, not through lib/publishing, which imports billing.
  */
 
 export interface ConnectStatus {
@@ -34,10 +31,7 @@ export async function getConnectStatus(db: Executor, userId: string): Promise<Co
   return { configured: Boolean(getStripe()), accountId: pub?.stripeAccountId ?? null, onboarded: pub?.stripeOnboarded ?? false };
 }
 
-/**
- * Creates the publisher's Express account on first use (idempotent per publisher: the Stripe idempotency key is the
- * publisher id) and returns a fresh onboarding link to send the browser to.
- */
+/** Idempotent per publisher (the Stripe idempotency key is the publisher id); returns a fresh onboarding link. */
 export async function startConnectOnboarding(
   db: Executor,
   input: { userId: string; email: string },
@@ -72,7 +66,6 @@ export async function startConnectOnboarding(
   }
 }
 
-/** Re-reads the account from Stripe (after onboarding) and stores whether it can receive transfers. */
 export async function refreshConnectStatus(db: Executor, userId: string, stripe: Stripe | null = getStripe()): Promise<ConnectStatus> {
   const pub = await publisherOf(db, userId);
   if (!stripe || !pub?.stripeAccountId) return getConnectStatus(db, userId);
@@ -88,11 +81,7 @@ export async function refreshConnectStatus(db: Executor, userId: string, stripe:
   }
 }
 
-/**
- * The destination-charge terms of a Checkout for a plan of `kbId`: the publisher's onboarded account and the
- * platform's fee percent; null while the publisher has no account that can be paid (the platform collects, and the
- * earnings ledger still records the publisher's share).
- */
+/** Null while the publisher cannot be paid: the platform collects, and the earnings ledger still records the share. */
 export async function connectTermsFor(db: Executor, kbId: string): Promise<{ application_fee_percent: number; transfer_data: { destination: string } } | null> {
   const [row] = await db
     .select({ accountId: publishers.stripeAccountId })

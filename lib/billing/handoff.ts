@@ -8,11 +8,9 @@ import { inTransaction, type Refusal } from '@/lib/platform/transactions';
 import { issueReplacementKey } from '@/lib/subscriptions';
 
 /**
- * The one-time road from "a key was issued" to "the buyer sees it". A key is issued inside the transaction that
- * creates it (test purchase, Stripe webhook, replacement key) — often in a different request than the one that
- * shows it (a redirect, or the webhook racing the success page). So the plaintext is parked here, encrypted,
- * for at most HANDOFF_TTL_MS, and the single read that reveals it deletes it (DELETE … RETURNING): a key is
- * shown exactly once, and an unread one is eventually gone for good (the buyer makes a replacement key).
+ * The one-time road from "a key was issued" to "the buyer sees it", often in another request (a redirect, the webhook
+ * racing the success page): the plaintext is parked encrypted for at most HANDOFF_TTL_MS, and the single read that
+ * reveals it deletes it, so a key is shown exactly once.
  */
 const HANDOFF_TTL_MS = 60 * 60 * 1000;
 
@@ -50,7 +48,6 @@ export interface ParkedKey {
   checkoutSessionId?: string;
 }
 
-/** Parks a freshly issued key; call it in the transaction that issued the key. Returns the handoff id. */
 export async function parkIssuedKey(db: Executor, key: ParkedKey, now = new Date()): Promise<string> {
   // Unread handoffs are swept here, on the rare write path, so expired ciphertexts never pile up.
   await purgeExpiredHandoffs(db, now);
@@ -70,14 +67,10 @@ export async function parkIssuedKey(db: Executor, key: ParkedKey, now = new Date
 
 export type RevealResult =
   | { status: 'revealed'; plaintext: string; keyId: string; subscriptionId: string }
-  /** Nothing to show (already shown, expired, someone else's, or — for a checkout — the webhook has not run yet). */
+  /** Already shown, expired, someone else's, or (for a checkout) the webhook has not run yet. */
   | { status: 'none' };
 
-/**
- * Reveals a parked key to its owner, exactly once: the row is deleted by the same statement that reads it, so two
- * concurrent page loads cannot both get it. Lookup by handoff id (test purchase, replacement key) or by Stripe
- * Checkout Session id (success page).
- */
+/** DELETE … RETURNING, so two concurrent page loads cannot both get the key. */
 export async function revealParkedKey(
   db: Executor,
   lookup: { userId: string } & ({ handoffId: string } | { checkoutSessionId: string }),
@@ -95,7 +88,6 @@ export async function revealParkedKey(
   return { status: 'revealed', plaintext, keyId: row.keyId, subscriptionId: row.subscriptionId };
 }
 
-/** Removes expired handoffs (their keys stay valid; they simply can no longer be shown). */
 async function purgeExpiredHandoffs(db: Executor, now = new Date()): Promise<number> {
   const rows = await db.delete(keyHandoffs).where(lt(keyHandoffs.expiresAt, now)).returning({ id: keyHandoffs.id });
   return rows.length;
@@ -103,10 +95,7 @@ async function purgeExpiredHandoffs(db: Executor, now = new Date()): Promise<num
 
 export type ReplacementKeyResult = { ok: true; handoffId: string } | Refusal;
 
-/**
- * A replacement key for the buyer's subscription (the old one keeps working until revoked), parked for its single
- * reveal in the same transaction that issues it: a key is never issued without a way to show it once.
- */
+/** Parked in the same transaction that issues it: a key is never issued without a way to show it once. */
 export function issueReplacementKeyForReveal(
   db: Executor,
   input: { userId: string; subscriptionId: string; name?: string | null },

@@ -1,4 +1,4 @@
-/** Billing: checkout (Stripe or the test checkout), plan changes through Stripe (and a replaced plan's Stripe subscriptions), Connect, the webhook ledger, the one-time key handoff. Public surface. */
+/** Billing: checkout, plan changes and Connect through Stripe, the webhook ledger, account deletion, the key handoff. */
 export * from './account-deletion';
 export * from './checkout';
 export * from './connect';

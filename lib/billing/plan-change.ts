@@ -16,31 +16,21 @@ import {
 import { findPurchasablePlan, type CheckoutPlan } from './checkout';
 import { getStripe, type Stripe } from './stripe';
 
-/**
- * Buyer changes that Stripe must know about (docs/api.md §5.4): an upgrade now (Stripe prorates and invoices at
- * once), a downgrade at the next renewal (Stripe bills the smaller price from the next invoice, nothing prorated),
- * cancel at period end and resume. Each asks Stripe first for a Stripe-managed subscription: if Stripe refuses,
- * nothing changes here. Without Stripe (test mode) only the local change runs and nothing is charged.
- */
+/** Buyer plan changes Stripe must know about (docs/api.md §5.4); Stripe is asked first, and if it refuses nothing changes. */
 
 type Owned = { userId: string; subscriptionId: string };
 
 export type PlanDirection = 'upgrade' | 'downgrade';
 
-/** A plan the subscription could move to, and which way (planDirection). */
 export interface PlanChoice extends PlanView {
   direction: PlanDirection;
 }
 
-/**
- * Which way a move goes: more queries is an upgrade (now); fewer or as many is a change at the next renewal (a
- * downgrade), so the cap of a period already paid never moves down or sideways. Pure.
- */
+/** Fewer or as many queries is a change at renewal, so the cap of a period already paid never moves down or sideways. */
 export function planDirection(current: Pick<PlanView, 'queriesPerPeriod'>, next: Pick<PlanView, 'queriesPerPeriod'>): PlanDirection {
   return next.queriesPerPeriod > current.queriesPerPeriod ? 'upgrade' : 'downgrade';
 }
 
-/** The other active plans of the knowledge base, smallest first, each with its direction from the current plan. */
 export async function listPlanChoices(db: Executor, kbId: string, current: Pick<PlanView, 'id' | 'queriesPerPeriod'>): Promise<PlanChoice[]> {
   const rows = await db
     .select(planViewColumns)
@@ -89,7 +79,6 @@ async function withStripeChange(
   return local();
 }
 
-/** The owner's current plan and any scheduled downgrade; undefined when the subscription is not theirs. */
 async function currentPlan(db: Executor, input: Owned): Promise<{ planId: string; queriesPerPeriod: number; pendingPlanId: string | null } | undefined> {
   const [row] = await db
     .select({ planId: plans.id, queriesPerPeriod: plans.queriesPerPeriod, pendingPlanId: subscriptions.pendingPlanId })
@@ -100,10 +89,8 @@ async function currentPlan(db: Executor, input: Owned): Promise<{ planId: string
   return row;
 }
 
-/** What moving a Stripe subscription to a plan needs to know about the plan. */
 export type StripePlanTarget = Pick<CheckoutPlan, 'planId' | 'stripePriceId' | 'currency' | 'priceCents'>;
 
-/** The Stripe subscription item moved to a plan's price (its Stripe price, or an ad-hoc monthly price of the same product). */
 function stripeItemFor(plan: StripePlanTarget, item: Stripe.SubscriptionItem): Stripe.SubscriptionUpdateParams.Item {
   return plan.stripePriceId
     ? { id: item.id, price: plan.stripePriceId }
@@ -125,11 +112,7 @@ async function firstItem(client: Stripe, stripeId: string): Promise<Stripe.Subsc
   return item;
 }
 
-/**
- * Puts the Stripe subscription's `item` on `plan`'s price; `prorate` charges the difference now (upgrade), otherwise
- * Stripe bills the new price from the next invoice. Also used for a plan's replacement (lib/billing/plan-replacement.ts),
- * which passes an idempotency key so a retried job sends one change.
- */
+/** `prorate` charges the difference now; otherwise Stripe bills the new price from the next invoice. */
 export async function setStripeSubscriptionPlan(
   client: Stripe,
   stripeId: string,
@@ -154,10 +137,7 @@ async function moveStripePlan(client: Stripe, stripeId: string, plan: CheckoutPl
   await setStripeSubscriptionPlan(client, stripeId, await firstItem(client, stripeId), plan, { prorate });
 }
 
-/**
- * Upgrade now: Stripe prorates; the new cap applies at once and this period's usage carries over. Only a plan with
- * more queries: a smaller one is a downgrade at renewal (`downgradeAtRenewal`).
- */
+/** Upgrade now: Stripe prorates, the new cap applies at once and this period's usage carries over. */
 export async function changePlan(db: Executor, input: Owned & { planId: string }, stripe: Stripe | null = getStripe()): Promise<BillingChangeResult> {
   const plan = await findPurchasablePlan(db, input.planId);
   if (!plan) return { ok: false, code: 'invalid_plan', message: 'This plan is not available.' };
@@ -176,11 +156,7 @@ export async function changePlan(db: Executor, input: Owned & { planId: string }
   );
 }
 
-/**
- * Downgrade at the next renewal: the smaller plan is recorded as pending and becomes the plan when the next period
- * starts; Stripe bills its price from the next invoice, with no proration. Choosing the current plan withdraws a
- * scheduled downgrade (and puts Stripe back on the current price).
- */
+/** The smaller plan takes over at the next period, billed from the next invoice; choosing the current plan withdraws it. */
 export async function downgradeAtRenewal(db: Executor, input: Owned & { planId: string }, stripe: Stripe | null = getStripe()): Promise<BillingChangeResult> {
   const plan = await findPurchasablePlan(db, input.planId);
   if (!plan) return { ok: false, code: 'invalid_plan', message: 'This plan is not available.' };
@@ -201,13 +177,11 @@ export async function downgradeAtRenewal(db: Executor, input: Owned & { planId: 
   );
 }
 
-/** What the confirmation step shows before a plan change: the plan, when it applies and what it costs now. */
 export type ChargePreview = { kind: 'test_mode' } | { kind: 'none' } | { kind: 'stripe'; amountCents: number; currency: string } | { kind: 'unavailable' };
 
 interface PlanChangePreview {
   plan: PlanView;
   direction: PlanDirection;
-  /** ISO instant the change applies: now for an upgrade, the current period's end for a downgrade. */
   effectiveAt: string;
   charge: ChargePreview;
 }
@@ -215,11 +189,7 @@ interface PlanChangePreview {
 export type PlanChangePreviewResult =
   { ok: true; preview: PlanChangePreview } | { ok: false; code: 'not_found' | 'invalid_plan' | 'conflict'; message: string };
 
-/**
- * The summary a buyer confirms before changing plan. For an upgrade of a Stripe-managed subscription, the proration
- * Stripe would invoice now, from Stripe's invoice preview (the same item change and proration behaviour `changePlan`
- * sends); a downgrade is charged nothing now. Test mode charges nothing. Reads only; changes nothing anywhere.
- */
+/** For a Stripe upgrade, Stripe's invoice preview of the same item change; reads only, changes nothing anywhere. */
 export async function previewPlanChange(
   db: Executor,
   input: Owned & { planId: string },

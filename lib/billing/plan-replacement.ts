@@ -8,13 +8,9 @@ import { setStripeSubscriptionPlan } from './plan-change';
 import { getStripe, type Stripe } from './stripe';
 
 /**
- * A replaced plan's Stripe subscriptions (docs/api.md §9.2). When a publisher changes the terms of a plan with
- * subscribers, lib/publishing/plans.ts gives each live subscription the replacement as its scheduled plan
- * (`pending_plan_id`, as a downgrade at renewal), which becomes its plan with the next paid period. Stripe must bill
- * that period at the new price, so the same transaction enqueues one job per Stripe-managed subscription that moves
- * its item to the replacement's price with `proration_behavior: none` (nothing charged now). The job is idempotent
- * (dedupe key, Stripe idempotency key, a check of the item's price first) and never undoes a change the buyer made
- * since: it acts only while the subscription is still bound for this plan.
+ * A replaced plan's Stripe subscriptions (docs/api.md §9.2): the replacement becomes their plan at the next paid
+ * period, so one job per subscription moves its Stripe item to the new price, unprorated. The job is idempotent and
+ * acts only while the subscription is still bound for this plan, so it never undoes a change the buyer made since.
  */
 
 export const STRIPE_PLAN_MOVE_QUEUE = 'billing.stripe_plan_move';
@@ -30,10 +26,7 @@ export type StripePlanMoveOutcome = 'moved' | 'unchanged' | 'skipped:ended' | 's
 
 const moveKey = (subscriptionId: string, planId: string) => `stripe-plan-move:${subscriptionId}:${planId}`;
 
-/**
- * In the transaction that replaces a plan: one job per subscription that Stripe bills, moving it to `planId`. A
- * subscription without a Stripe subscription (test mode, a free plan) has nothing at Stripe to move.
- */
+/** In the transaction that replaces a plan; a subscription Stripe does not bill has nothing there to move. */
 export async function enqueueStripePlanMoves(
   tx: Executor,
   input: { planId: string; subscriptions: { id: string; stripeSubscriptionId: string | null }[] },
@@ -66,11 +59,7 @@ function replacedInto(kbPlans: KbPlan[], fromId: string, toId: string): boolean 
   return false;
 }
 
-/**
- * The job: moves one Stripe subscription's item to the replacement plan's price, without proration. Reads only
- * before the Stripe call and writes nothing here: the local plan changes at the renewal, by the webhook. Throws to
- * have the queue retry (Stripe unreachable or not configured).
- */
+/** Writes nothing here (the local plan changes at renewal, by the webhook); throws to have the queue retry. */
 export async function moveStripeSubscriptionToPlan(
   db: Executor,
   payload: StripePlanMovePayload,
@@ -134,7 +123,6 @@ export async function moveStripeSubscriptionToPlan(
   return 'moved';
 }
 
-/** Registers the queue's handler in this process (instrumentation.ts, before the worker starts; tests that run it). */
 export function registerBillingJobs(database: () => Promise<Database> = getDb, stripe: () => Stripe | null = getStripe): void {
   defineJobHandler(STRIPE_PLAN_MOVE_QUEUE, async (payload: StripePlanMovePayload) => {
     await moveStripeSubscriptionToPlan(await database(), payload, stripe());

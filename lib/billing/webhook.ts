@@ -16,17 +16,10 @@ import {
 } from '@/lib/subscriptions';
 
 /**
- * Applying Stripe webhook events. Rules that keep money and access right:
- * - Each event id is inserted into `stripe_events` in the SAME transaction as its effect. A duplicate delivery
- *   finds the row and changes nothing; a failed effect rolls the row back, so Stripe's retry applies it.
- * - Deliveries can arrive in any order. State only moves forward: an older `customer.subscription.updated` after a
- *   newer one (Stripe's `created`), an invoice for an earlier period, or a payment failure older than a payment
- *   are recorded as `ignored:stale` and change nothing. Ended subscriptions are never revived by a late event.
- * - `checkout.session.completed` is the only thing that grants access for a Stripe purchase; it reads the
- *   subscription's current period from Stripe (the invoice for it may have arrived first and been skipped).
- * - `account.updated` (a Connect event, from a publisher's connected account) sets whether the publisher can be paid
- *   (`stripe_onboarded`); an older one delivered after a newer one is `ignored:stale`. Any other event of a connected
- *   account is not ours (our subscriptions and invoices live on the platform account) and is ignored.
+ * Applying Stripe webhook events. Each event id is recorded in `stripe_events` in the SAME transaction as its effect,
+ * so a duplicate changes nothing and a failed effect is retried. State only moves forward: an older event is
+ * `ignored:stale`, and ended subscriptions are never revived. Only `checkout.session.completed` grants access, and of
+ * a connected account's events only `account.updated` is ours.
  */
 
 export type WebhookOutcome = { duplicate: true } | { duplicate: false; outcome: string };
@@ -40,7 +33,6 @@ const HANDLED = new Set([
   'account.updated',
 ]);
 
-/** Events this ledger acts on: the handled types, and of a connected account's events only its account.updated. */
 function handles(event: Stripe.Event): boolean {
   return HANDLED.has(event.type) && (!event.account || event.type === 'account.updated');
 }
@@ -67,11 +59,7 @@ function subscriptionIdOfEvent(event: Stripe.Event): string | null {
   }
 }
 
-/**
- * What the ledger row's object column records, so that "the newest applied event for this object" is one lookup:
- * the subscription for billing events, the connected account for account.updated (the column is named for the
- * subscription, which most events are about; the two kinds of ids never collide: `sub_…`, `acct_…`).
- */
+/** The ledger row's object, so "the newest applied event for this object" is one lookup (`sub_…` or `acct_…`). */
 function ledgerObjectIdOfEvent(event: Stripe.Event): string | null {
   return event.type === 'account.updated' ? event.data.object.id : subscriptionIdOfEvent(event);
 }
@@ -117,10 +105,7 @@ async function prefetch(event: Stripe.Event, stripe: Stripe | null): Promise<Pre
   return { subscription: await stripe.subscriptions.retrieve(subId) };
 }
 
-/**
- * Applies one verified event, idempotently. Returns `{duplicate: true}` when this event id was applied before.
- * Throws on unexpected faults (the route answers 500 and Stripe retries).
- */
+/** Throws on unexpected faults: the route answers 500 and Stripe retries. */
 export async function applyStripeEvent(db: Executor, event: Stripe.Event, stripe: Stripe | null): Promise<WebhookOutcome> {
   const stripeSubscriptionId = ledgerObjectIdOfEvent(event);
   const known = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).limit(1);
@@ -170,7 +155,6 @@ async function findByStripeId(tx: Transaction, stripeSubscriptionId: string | nu
 
 const ENDED = new Set(['cancelled', 'expired']);
 
-/** True when an event of one of `types` for this subscription (or account), newer than `event`, was already applied. */
 async function newerEventApplied(tx: Transaction, event: Stripe.Event, stripeSubscriptionId: string, types: string[]): Promise<boolean> {
   const rows = await tx
     .select({ id: stripeEvents.id })
@@ -339,11 +323,8 @@ async function onSubscriptionDeleted(tx: Transaction, event: Stripe.CustomerSubs
 }
 
 /**
- * account.updated: the publisher whose Connect account this is can be paid once Stripe has its details and lets it
- * take charges (the same rule as `refreshConnectStatus`, lib/billing/connect.ts); from then on Checkout for its plans
- * is a destination charge. The event carries the whole account as of its `created`, so the newest applied event wins:
- * the publisher row is locked first, which makes a concurrent delivery for the same account wait and then see this
- * one in the ledger, and an older event after a newer one changes nothing. An account no publisher has is ignored.
+ * The event carries the whole account as of its `created`, so the newest applied event wins: the publisher row is
+ * locked first, so a concurrent delivery waits and then finds this one in the ledger.
  */
 async function onAccountUpdated(tx: Transaction, event: Stripe.AccountUpdatedEvent): Promise<string> {
   const account = event.data.object;

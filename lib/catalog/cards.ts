@@ -4,21 +4,15 @@ import { knowledgeBases, publishers } from '@/db/schema';
 import type { Category } from './params';
 import type { KnowledgeBaseListItem } from './schemas';
 
-/**
- * The catalog's row and card shapes: the columns every listing reads, the API's nine-field item, and the card the
- * marketplace pages show (publisher link, price, language and size). Every object leaving the catalog passes one of
- * these mappers, and only `published` knowledge bases are read.
- */
+/** Row and card mappers of the catalog: every object leaving it passes one, and only `published` rows are read. */
 
 export interface PublisherRef {
   name: string;
   slug: string;
 }
 
-/** A listing item for the marketplace pages: the same fields, with the publisher's slug for its page link. */
 export interface KnowledgeBaseCard extends Omit<KnowledgeBaseListItem, 'publisher'> {
   publisher: PublisherRef;
-  /** Price, language and size (withCardFacts); absent in the listing editor's preview. */
   facts?: CardFacts;
 }
 
@@ -77,19 +71,13 @@ export async function rowsByIds(executor: Executor, ids: string[]): Promise<List
     .where(and(inArray(knowledgeBases.id, ids), eq(knowledgeBases.status, 'published')))) as ListRow[];
 }
 
-/** What a catalogue card shows beyond the listing's nine fields: what is sold and in which language. */
 export interface CardFacts {
   language: string;
   documentsCount: number;
-  /** The cheapest active paid plan, or null when none is on sale. */
   lowestPrice: { cents: number; currency: string } | null;
   freePlan: boolean;
 }
 
-/**
- * The cards with their facts, in one statement for the page's rows (at most a page: 50). The public API's items keep
- * exactly their nine fields (docs/api.md §2.3); only the pages' cards carry these.
- */
 export async function withCardFacts(executor: Executor, cards: KnowledgeBaseCard[]): Promise<KnowledgeBaseCard[]> {
   if (cards.length === 0) return cards;
   const ids = cards.map((c) => c.id);

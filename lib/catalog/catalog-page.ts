@@ -8,33 +8,21 @@ import { catalogServing } from './public-answers';
 import { searchSomeWords, wordsWithMatches } from './some-words';
 import { suggestSearch } from './suggest';
 
-/**
- * The catalog page's search (app/(marketplace)/knowledge-bases): the listing's cards, the facet counts of the same
- * search (facets.ts, whose one statement replaces the count), a "Did you mean" for a search that finds little
- * (suggest.ts), and the most-words results when nothing matches every word (some-words.ts). The public API answers
- * exactly what was asked (docs/api.md §14). Facets are costly, so on the process database they share the catalog's
- * result cache (public-answers.ts); the page's rows are read every time.
- */
+/** The catalog page's search: cards, facets, "Did you mean" and most-words results; the API answers exactly what was asked. */
 const THIN_RESULTS = 3;
 
 export interface CatalogSearch extends Listing<KnowledgeBaseCard> {
   facets: CatalogFacets;
-  /** The corrected search ("constitution" for "constituton"), or null. */
   suggestion: string | null;
   /** True when the search as typed found nothing and items, totals and facets are the suggestion's. */
   showingSuggestion: boolean;
-  /**
-   * True when nothing matched every word (nor a correction) and the items are the knowledge bases matching most of
-   * the words (some-words.ts); the facets stay the search's own (none).
-   */
+  /** Nothing matched every word: the items match most of the words, and the facets stay the search's own. */
   showingSomeWords: boolean;
-  /** With showingSomeWords: the words of the search that match something (what the results are for). */
   someWords: string[];
 }
 
 type FacetLoader = (params: ListingParams, load: () => Promise<CatalogFacets>) => Promise<CatalogFacets>;
 
-/** One string per distinct facet answer: search text, category, language, tags in a fixed order (page and sort do not matter). */
 const facetsCacheKey = (params: ListingParams) =>
   JSON.stringify(['facets', params.query ?? null, params.category ?? null, params.language ?? null, [...params.tags].sort()]);
 
@@ -73,7 +61,6 @@ export async function searchCatalog(params: ListingParams, db?: Executor): Promi
     const matching = await wordsWithMatches(executor, terms!);
     if (matching.length === 0) return answer(asTyped, null);
     if (matching.length === 1) {
-      // One word matches: its own search, on the listing's fast path, facets and all.
       const alone = await loadCatalogPage(executor, { ...params, query: matching[0] }, facetsFor);
       if (alone.facets.total > 0) return { ...answer(alone, null), showingSomeWords: true, someWords: matching };
     }

@@ -7,11 +7,8 @@ import { isCleanId } from '@/lib/platform/text-input';
 /** What a buyer may see of a published knowledge base's documents: no file names, hashes or bytes. */
 export interface PublicDocumentView {
   title: string;
-  /** A short name of the file type (PDF, Markdown, HTML, Text). */
   type: string;
-  /** Null for sources without pages. */
   pages: number | null;
-  /** ISO 8601 UTC. */
   updatedAt: string;
 }
 

@@ -5,24 +5,16 @@ import { CATEGORIES, type Category, type ListingParams } from './params';
 import { listingConditions, type ListingSearch } from './listing';
 
 /**
- * Facet counts of the catalog page, in ONE statement that also yields the total (it replaces the count). Each
- * category and language count leaves its own filter out, so a tab or an option says what choosing it gives; a tag
- * counts the results it leaves when added to the selected tags, and tags no result carries are not listed (a chip
- * always finds something). The matches are read once (`m`, materialised) for both aggregates; the cost grows with
- * the matches (bench/listing/README.md, "The catalogue page"). Not part of the public listing (docs/api.md §14).
+ * Facet counts of the catalog page, in one statement that also yields the total. Each category and language count
+ * leaves its own filter out, so an option says what choosing it gives; a tag counts what it leaves when added.
  */
 export interface CatalogFacets {
-  /** Every category in the enum's order, 0 when nothing matches there. */
   categories: { category: Category; count: number }[];
-  /** Primary language subtags of the current search, category and tags, most results first, then alphabetical. */
   languages: { language: string; count: number }[];
-  /** Tags of the current results, most results first, then alphabetical. */
   tags: { tag: string; count: number }[];
-  /** Results of the search and every filter (the listing's total). */
   total: number;
 }
 
-/** The facet statement (exported so bench/listing can run the very same SQL). */
 export function facetsStatement(params: Pick<ListingParams, 'category' | 'tags' | 'language'>, search: ListingSearch | null): SQL {
   const scope = listingConditions({ tags: params.tags }, search);
   const inCategory: SQL = params.category ? sql`m.category = ${params.category}` : sql`true`;

@@ -1,21 +1,13 @@
 import { REQUEST_ID_HEADER, methodNotAllowed } from '@/lib/platform/http';
 
-/**
- * HTTP conventions of the public catalogue endpoints (docs/api.md §2.7): readable from any origin (no credentials
- * involved), and briefly cacheable by browsers and CDNs because the catalogue changes slowly.
- */
+/** Public catalog endpoints: any origin may read them, and browsers and CDNs may cache them briefly (docs/api.md §2.7). */
 export const CATALOG_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=300';
 const CATALOG_METHODS = ['GET', 'HEAD', 'OPTIONS'];
-/** What a browser script may read besides the simple headers: the request id and the public limit's state (§2.8). */
 export const CATALOG_EXPOSED_HEADERS = [REQUEST_ID_HEADER, 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'].join(', ');
 
 type Handler<C> = (request: Request, context?: C) => Promise<Response>;
 
-/**
- * Adds CORS to every answer (errors included, so browser clients can read the error body) and the public cache to
- * every answer that is a pure function of the URL (2xx and 4xx). Never cached: our own faults (5xx) and a 429, which
- * is about one client's request rate, not about the URL (a CDN must not serve one client's 429 to everyone).
- */
+/** CORS on every answer, errors included; the public cache only on 2xx and 4xx: a 5xx is ours and a 429 one client's. */
 export function withCatalogHeaders<C>(handler: Handler<C>, options: { cacheControl?: string } = {}): Handler<C> {
   const cacheControl = options.cacheControl ?? CATALOG_CACHE_CONTROL;
   return async (request, context) => {
@@ -27,12 +19,10 @@ export function withCatalogHeaders<C>(handler: Handler<C>, options: { cacheContr
   };
 }
 
-/** A JSON answer whose body is already serialised (the OpenAPI document, serialised once per base URL). */
 export function catalogJson(body: string): Response {
   return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
 }
 
-/** CORS preflight: only simple GETs are served, so any origin may ask and the answer can be cached for a day. */
 export function catalogPreflight(): Handler<unknown> {
   return async (request) => {
     const headers = new Headers({
@@ -46,7 +36,6 @@ export function catalogPreflight(): Handler<unknown> {
   };
 }
 
-/** 405 `method_not_allowed` with `Allow` (and CORS, so a browser sees why). */
 export function catalogMethodNotAllowed(allow: string[] = CATALOG_METHODS): Handler<unknown> {
   return withCatalogHeaders(methodNotAllowed(allow) as Handler<unknown>);
 }

@@ -1,7 +1,4 @@
-/**
- * The public catalog: categories, listing parameters, the listing and detail queries, their HTTP headers, and how the
- * public endpoints serve them (per-client limit, turns, result cache, load gate). Public surface.
- */
+/** The public catalog: listing, detail, the marketplace pages' reads and how the public endpoints serve them. */
 export * from './catalog-page';
 export * from './categories';
 export * from './documents';

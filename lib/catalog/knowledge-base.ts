@@ -9,7 +9,6 @@ import type { KnowledgeBaseDetail } from './schemas';
 
 /** One published knowledge base: the public detail (docs/api.md §2.9) and the page's view of it. */
 
-/** The detail plus what a page needs beyond the API (publisher link, creation date, the most chosen plan). */
 export interface KnowledgeBaseView extends KnowledgeBaseDetail {
   publisherRef: PublisherRef;
   createdAt: string;
@@ -17,7 +16,6 @@ export interface KnowledgeBaseView extends KnowledgeBaseDetail {
   mostChosenPlanId: string | null;
 }
 
-/** The published knowledge base with its active plans, or null (unknown, draft, suspended, archived). */
 export async function getKnowledgeBaseView(id: string, db?: Executor): Promise<KnowledgeBaseView | null> {
   if (!isCleanId(id)) return null; // no knowledge base has it, and PostgreSQL would refuse a NUL (docs/api.md §7.2)
   const executor = db ?? (await getDb());
@@ -63,7 +61,6 @@ export async function getKnowledgeBaseView(id: string, db?: Executor): Promise<K
   };
 }
 
-/** The public detail (docs/api.md §2.9): the nine list fields plus description, plans, documentsCount, language, licence, sampleQuestions. */
 export async function getKnowledgeBaseDetail(id: string, db?: Executor): Promise<KnowledgeBaseDetail | null> {
   const view = await getKnowledgeBaseView(id, db);
   if (!view) return null;

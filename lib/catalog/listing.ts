@@ -13,10 +13,7 @@ export type { KnowledgeBaseListItem };
 
 export { parseListingParams, type ListingParams } from './params';
 
-/**
- * The public catalog listing (docs/api.md §2): filters, search, an exact total and stable orders, read from the
- * catalog_search projection so a deep page or a broad search stays an index read.
- */
+/** The public listing (docs/api.md §2), read from the catalog_search projection so deep pages stay index reads. */
 
 export interface Listing<T> {
   items: T[];
@@ -26,19 +23,12 @@ export interface Listing<T> {
   totalPages: number;
 }
 
-/**
- * A parsed search: its words, plus the stems of catalogue words that begin with the last word but whose stem does
- * not ("constitutio" → "constitut"; see catalogWords in db/schema/catalog.ts). `null` terms: the text has no word at all.
- */
 export interface ListingSearch {
   terms: SearchTerms | null;
   prefixStems: string[];
 }
 
-/**
- * The stems of catalogue words that begin with `word` but whose stem does not (one indexed range read). The word's
- * own stem is left out: the search has it already, and a repeated lexeme doubles the planner's estimate of matches.
- */
+/** The word's own stem is left out: a repeated lexeme doubles the planner's estimate of matches. */
 export function prefixStemsQuery(executor: Executor, word: string) {
   return executor
     .selectDistinct({ lexeme: catalogWords.lexeme })
@@ -53,36 +43,27 @@ export function prefixStemsQuery(executor: Executor, word: string) {
     .orderBy(asc(catalogWords.lexeme));
 }
 
-/** Parses the search text and looks up its prefix stems; null when no search was asked for. */
 export async function resolveListingSearch(executor: Executor, query: string | null | undefined): Promise<ListingSearch | null> {
   if (!query) return null;
   const terms = parseSearchTerms(query);
   if (!terms) return { terms: null, prefixStems: [] };
-  // parseSearchTerms returns null rather than terms without a word.
   const rows = await prefixStemsQuery(executor, itemAt(terms.words, terms.words.length - 1));
   return { terms, prefixStems: rows.map((r) => r.lexeme) };
 }
 
-/**
- * Filters of the listing, on the catalog_search projection (published knowledge bases only). Every one is
- * index-backed: a category b-tree, GIN on tags and on the search vector.
- */
 export function listingConditions(params: Pick<ListingParams, 'category' | 'tags' | 'language'>, search: ListingSearch | null): SQL | undefined {
   const conditions: SQL[] = [];
   if (params.category) conditions.push(eq(catalogSearch.category, params.category));
   if (params.language) conditions.push(eq(catalogSearch.language, params.language));
-  // Tags are stored lower-case (the vocabulary) and parsed lower-case, so `@>` gives case-insensitive AND.
+  // Tags are stored and parsed lower-case, so `@>` is a case-insensitive AND.
   if (params.tags.length > 0) conditions.push(arrayContains(catalogSearch.tags, params.tags));
   if (search) {
-    // Search text without any searchable word (only punctuation, or runs too long to be words) matches nothing:
-    // a search was asked for and nothing can satisfy it.
     conditions.push(search.terms ? matchSearchVector(catalogSearch.searchVector, search.terms, search.prefixStems) : sql`false`);
   }
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-// `DESC NULLS LAST` exactly as the indexes in db/schema/catalog.ts are declared: a bare `DESC` means NULLS FIRST, and that
-// mismatch alone stops PostgreSQL from reading the index in order (the columns are NOT NULL, so results are equal).
+// As the indexes declare it: a bare DESC means NULLS FIRST, and that mismatch stops PostgreSQL reading the index in order.
 const descNullsLast = (column: AnyColumn) => sql`${column} desc nulls last`;
 
 type SortColumns = Record<'subscribersCount' | 'queryVolume' | 'createdAt' | 'updatedAt', AnyColumn>;
@@ -90,7 +71,6 @@ type SortColumns = Record<'subscribersCount' | 'queryVolume' | 'createdAt' | 'up
 /** Total orders (the id breaks every tie) so that paging never repeats or skips a row. */
 function orderBy(sort: ListingParams['sort'], table: SortColumns, id: AnyColumn): SQL[] {
   switch (sort) {
-    // `relevance` is popular's order behind the title tiers (relevancePageIds), which only the projection has.
     case 'new':
       return [descNullsLast(table.createdAt), asc(id)];
     case 'updated':
@@ -101,16 +81,12 @@ function orderBy(sort: ListingParams['sort'], table: SortColumns, id: AnyColumn)
 }
 
 /**
- * The text tiers of the `relevance` sort (docs/api.md §2.2): 2 when the title matches the whole search (every word,
- * the last as a prefix), 1 when it matches some of its words, 0 when only the rest of the text does (publisher,
- * tags, summary, description). Within a tier, popular's total order. Coarse on purpose: the vectors are stripped (no
- * positions, no weights, so no frequency-based score), and a title match is what a buyer typing a title or its words
- * expects first.
+ * The `relevance` tiers: 2 when the title matches the whole search, 1 when it matches some words, 0 otherwise; then
+ * popular's order. Coarse on purpose: the vectors are stripped (no positions or weights to score by).
  */
 function relevanceTiers(search: ListingSearch): { rank: 2 | 1 | 0; condition: SQL }[] {
   const title = catalogSearch.titleVector;
   const whole = sql`${title} @@ ${searchTsquery(search.terms!, search.prefixStems)}`;
-  // One word: a title holds all of it or none of it, so there is no middle tier to read.
   if (isOneWordSearch(search.terms!))
     return [
       { rank: 2, condition: whole },
@@ -125,33 +101,19 @@ function relevanceTiers(search: ListingSearch): { rank: 2 | 1 | 0; condition: SQ
 }
 
 /**
- * How a relevance page finds its untitled matches (the tier most of a broad search's matches are in): `walk` reads
- * popular's index from the top, at most `untitledWalk.rows` rows, keeping those that match (a broad search fills its
- * first pages within a few hundred); `sorted` finds every match through the search index and sorts them (what a
- * rare word, a filter or a deep page needs). A walk that ends before the page is full is detected by the page
- * coming back short of the total and is redone `sorted` (completeRelevancePage).
+ * How a relevance page finds its untitled matches: `walk` reads the top of popular's index keeping matches (cheap for
+ * a broad search's first pages); `sorted` finds every match and sorts them. A walk that comes back short is redone sorted.
  */
 export type UntitledStrategy = 'walk' | 'sorted';
 
-/**
- * The walk reads at most `rows` rows of popular's order (a few milliseconds at 100,000 knowledge bases), and is tried
- * for pages that end within the first `upTo` matches. An object so that a test can shrink `rows` below the seeded
- * catalogue and exercise the sorted fallback.
- */
+/** An object so that a test can shrink `rows` below the seeded catalogue and exercise the sorted fallback. */
 export const untitledWalk = { rows: 2_000, upTo: 240 };
 
-/**
- * The ids of a `relevance` page: each tier's first page × pageSize matches in popular's order, merged. Ranking every
- * match in one statement read all of a broad search's matches (about 16,000 for "climate" at 100,000 knowledge
- * bases); here the title tiers are read through the title vector's index (a few hundred rows) and the untitled rest
- * as UntitledStrategy says.
- */
 function relevancePageIds(db: Executor, params: ListingParams, search: ListingSearch, untitled: UntitledStrategy) {
   const enough = params.page * params.pageSize;
   const filters = listingConditions(params, null);
   const everyMatch = listingConditions(params, search);
-  // `+ 0` hides the sort key from popular's index, so PostgreSQL finds the rows through the text indexes and sorts
-  // them instead of walking that index (which reads every row when matches are rare).
+  // `+ 0` hides the sort key from popular's index, so rare matches are found by the text indexes, not a full walk.
   const sortedMatches = [sql`${catalogSearch.subscribersCount} + 0 desc`, sql`${catalogSearch.queryVolume} desc`, asc(catalogSearch.kbId)];
   const tiers = relevanceTiers(search).map(({ rank, condition }) => {
     const columns = {
@@ -161,8 +123,6 @@ function relevancePageIds(db: Executor, params: ListingParams, search: ListingSe
       volume: sql<number>`${catalogSearch.queryVolume}`.as('volume'),
     };
     if (rank === 0 && untitled === 'walk') {
-      // The first rows of popular's order, under the projection's own name, so that the same conditions and order
-      // (which name `catalog_search`'s columns) apply to them unchanged.
       const walked = db
         .select({
           kbId: catalogSearch.kbId,
@@ -185,8 +145,7 @@ function relevancePageIds(db: Executor, params: ListingParams, search: ListingSe
         .orderBy(...orderBy('popular', catalogSearch, catalogSearch.kbId))
         .limit(enough);
     }
-    // A title that matches the whole search is part of the searched text, so the top tier needs only the filters
-    // (the other tiers must still match the search).
+    // A title matching the whole search is part of the searched text: the top tier needs only the filters.
     return db
       .select(columns)
       .from(catalogSearch)
@@ -206,19 +165,12 @@ function relevancePageIds(db: Executor, params: ListingParams, search: ListingSe
 const firstStrategy = (params: ListingParams): UntitledStrategy =>
   !params.category && !params.language && params.tags.length === 0 && params.page * params.pageSize <= untitledWalk.upTo ? 'walk' : 'sorted';
 
-/** The sort actually applied: `relevance` without search words is `popular` (docs/api.md §2.2). */
 function effectiveSort(sort: ListingParams['sort'], search: ListingSearch | null): ListingParams['sort'] {
   return sort === 'relevance' && !search?.terms ? 'popular' : sort;
 }
 
-/** The listing's order on knowledge_bases itself (publisher pages). */
 export const listingOrder = (sort: ListingParams['sort']) => orderBy(sort, knowledgeBases, knowledgeBases.id);
 
-/**
- * The two statements of one listing request (exported so bench/listing can run the very same SQL through pg).
- * Both read catalog_search: the page's ids come from its sort indexes (an index-only scan even at a deep offset)
- * and only the rows of the page are then read in full from knowledge_bases; the total counts its narrow rows.
- */
 export function buildListingQueries(db: Executor, params: ListingParams, search: ListingSearch | null, untitled: UntitledStrategy = firstStrategy(params)) {
   const where = listingConditions(params, search);
   const sort = effectiveSort(params.sort, search);
@@ -248,15 +200,11 @@ export function buildListingQueries(db: Executor, params: ListingParams, search:
 }
 
 /**
- * Planner settings for counting search matches, scoped to the count's own transaction (`set_config(…, true)` is SET
- * LOCAL). PostgreSQL prices `@@` as a flat cheap operator and the OR of a prefix's lexemes as independent matches, so
- * for a common word it often prefers evaluating the vector of every row (a sequential scan, 50–60 ms at 100,000
- * knowledge bases) to the GIN bitmap (10–15 ms); measured in bench/listing, the bitmap is never slower, even when
- * every row matches. random_page_cost 1.1 is the usual value for SSD storage.
+ * Planner settings for a search, SET LOCAL to its transaction: PostgreSQL prices a scan of every row's vector below
+ * the GIN bitmap for a common word, and bench/listing never found the bitmap slower.
  */
 export const SEARCH_PLANNER_SETTING = "select set_config('random_page_cost', '1.1', true), set_config('enable_seqscan', 'off', true)";
 
-/** Runs `work` in its own transaction with SEARCH_PLANNER_SETTING when the listing searches, else directly. */
 export function withSearchPlanner<T>(executor: Executor, search: ListingSearch | null, work: (tx: Executor) => Promise<T>): Promise<T> {
   if (!search?.terms) return work(executor);
   return executor.transaction(async (tx) => {
@@ -265,21 +213,12 @@ export function withSearchPlanner<T>(executor: Executor, search: ListingSearch |
   });
 }
 
-/**
- * The page's rows. A popular/new/updated page walks a sort index and stops early; a relevance page reads its title
- * tiers through the title index and its other matches as UntitledStrategy says, with the count's planner setting,
- * which keeps PostgreSQL on those indexes.
- */
 export function queryPage(executor: Executor, params: ListingParams, search: ListingSearch | null, untitled?: UntitledStrategy): Promise<ListRow[]> {
   const ranked = effectiveSort(params.sort, search) === 'relevance';
   return withSearchPlanner(executor, ranked ? search : null, async (tx) => (await buildListingQueries(tx, params, search, untitled).page) as ListRow[]);
 }
 
-/**
- * A relevance page read by a bounded walk is complete exactly when it holds as many rows as the total leaves for it
- * (the walk keeps the first matches of popular's order, so what it found is right, only possibly too little); a
- * short one is read again the sorted way. Called with the total the page's concurrent count or facets found.
- */
+/** A walked page is complete exactly when it holds as many rows as the total leaves for it; a short one is read again sorted. */
 export async function completeRelevancePage(
   executor: Executor,
   params: ListingParams,
@@ -295,7 +234,6 @@ export async function completeRelevancePage(
 async function queryListing(params: ListingParams, db?: Executor): Promise<{ rows: ListRow[]; total: number }> {
   const executor = db ?? (await getDb());
   const search = await resolveListingSearch(executor, params.query);
-  // Page and count run concurrently; a search's count with the planner setting.
   const [rows, counted] = await Promise.all([
     queryPage(executor, params, search),
     withSearchPlanner(executor, search, (tx) => buildListingQueries(tx, params, search).count),
@@ -308,13 +246,11 @@ export function envelope<T>(items: T[], total: number, params: ListingParams): L
   return { items, total, page: params.page, pageSize: params.pageSize, totalPages: Math.ceil(total / params.pageSize) };
 }
 
-/** The public listing: `{items, total, page, pageSize, totalPages}` with nine-field items. */
 export async function listKnowledgeBases(params: ListingParams, db?: Executor): Promise<Listing<KnowledgeBaseListItem>> {
   const { rows, total } = await queryListing(params, db);
   return envelope(rows.map(toListItem), total, params);
 }
 
-/** The same listing for the marketplace pages, with publisher slugs for links. */
 export async function listKnowledgeBaseCards(params: ListingParams, db?: Executor): Promise<Listing<KnowledgeBaseCard>> {
   const { rows, total } = await queryListing(params, db);
   return envelope(await withCardFacts(db ?? (await getDb()), rows.map(toCard)), total, params);

@@ -1,9 +1,4 @@
-/**
- * A bound on how much public catalog work reaches the database at once (docs/api.md §2.7): at most `concurrency`
- * loads run, up to `maxQueue` more wait in arrival order, and any beyond that are refused at once (`GateBusyError`:
- * 503 with `Retry-After: 1`). The database is shared with the paid API: with the bound, a paid statement waits behind
- * at most `concurrency` listing loads instead of every concurrent miss (bench/listing/README.md).
- */
+/** A bound on concurrent public catalog loads (docs/api.md §2.7), so a paid statement waits behind at most `concurrency`. */
 export class GateBusyError extends Error {
   constructor() {
     super('too many catalogue loads are waiting');
@@ -20,11 +15,7 @@ export interface LoadGate {
 export interface LoadGateOptions {
   concurrency: number;
   maxQueue: number;
-  /**
-   * After a load that took t ms, its slot rests `restRatio × t` ms before the next load may use it, so loads can
-   * take at most 1 / (1 + restRatio) of the time. For the embedded database, whose statements run on the server's own
-   * thread: with 1, public loads leave at least half of that thread to everything else. 0 (default): no rest.
-   */
+  /** A slot rests `restRatio × duration` after a load, so loads take at most 1 / (1 + restRatio) of the thread. */
   restRatio?: number;
   now?: () => number;
 }

@@ -1,16 +1,10 @@
-/**
- * Parsing of the public listing's query parameters (docs/api.md §2.2, which lists the decisions taken where the
- * contract was silent: empty values as absent, first of repeated values, digits-only pages, the tag limits), in one
- * pure place shared by the API route and the catalog pages. Mistakes are values (`{ ok: false, parameter, message }`)
- * that the route turns into 400 `invalid_parameter`, never a database error.
- */
+/** The public listing's query parameters (docs/api.md §2.2); mistakes are values the route turns into 400 `invalid_parameter`. */
 
 import { CATEGORIES, isCategory, type Category } from './categories';
 import { decodeQueryString, describeTextProblem, idProblem, textProblem } from '@/lib/platform/text-input';
 
 export { CATEGORIES, type Category };
 
-/** `relevance` is an extension (docs/api.md §2.2): text rank, then popular's order; without a search it is `popular`. */
 export const SORTS = ['popular', 'new', 'updated', 'relevance'] as const;
 export type ListingSort = (typeof SORTS)[number];
 
@@ -23,12 +17,9 @@ export const MAX_TAG_LENGTH = 64;
 export const MAX_PAGE = 1_000_000_000;
 
 export interface ListingParams {
-  /** Trimmed search text, or undefined when absent or blank. */
   query?: string;
   category?: Category;
-  /** Primary language subtag, lower-case (`en`, `pt`): an extension of the listing (docs/api.md §2.2). */
   language?: string;
-  /** Lower-cased, deduplicated; a knowledge base must carry all of them. */
   tags: string[];
   sort: ListingSort;
   page: number;
@@ -55,7 +46,6 @@ const fail = (parameter: string, message: string): ListingParamsResult => ({ ok:
 /** The parameters the listing reads; any other is ignored, whatever it holds. */
 const LISTING_PARAMETERS = new Set(['query', 'category', 'language', 'tags', 'tags[]', 'sort', 'page', 'pageSize']);
 const DIGITS = /^[0-9]+$/;
-/** A language tag as publishers give it (lib/publishing/rules.ts): primary subtag, optional region. */
 const LANGUAGE_TAG = /^([a-z]{2,3})(?:-[a-z]{2})?$/;
 
 export function parseListingParams(input: URLSearchParams | SearchParamsRecord): ListingParamsResult {
@@ -147,7 +137,6 @@ export function parseListingParams(input: URLSearchParams | SearchParamsRecord):
   return { ok: true, params };
 }
 
-/** The API's raw query string (`?query=…`), decoded strictly (malformed escapes and non-UTF-8 bytes are a 400), then parsed. */
 export function parseListingSearch(search: string): ListingParamsResult {
   const decoded = decodeQueryString(search);
   if (!decoded.ok) return fail(decoded.name, `Invalid "${decoded.name}": the value is not valid percent-encoded UTF-8.`);

@@ -18,24 +18,16 @@ import { admitPublicRequest } from './public-limit';
 import { createResultCache, type ResultCache, type ResultCacheStats } from './result-cache';
 
 /**
- * The public listing and detail endpoints (docs/api.md §2.1, §2.7–§2.9) as one transport-neutral function, so Next's
- * route handlers and the Node face in front of Next send the same answers. In order: the request waits for its turn
- * on the server's thread (turns.ts), is counted against its client's limit (public-limit.ts: 429), its parameters are
- * read (400), and its answer comes from the result cache or from one load through the load gate (503 when too many
- * wait), so public traffic cannot take the database away from the paid API.
- *
- * The cache key is the parsed, normalised parameters (unread parameters and spelling variants share one entry); an
- * entry is the serialised JSON and its gzip, and lives CATALOG_CACHE_TTL_MS (as long as Cache-Control lets a browser
- * keep it) from the start of its load. One cache and one gate per database handle.
+ * The public listing and detail endpoints (docs/api.md §2.1, §2.7–§2.9) as one transport-neutral function for Next's
+ * routes and the Node face: turn, per-client limit (429), parameters (400), then the result cache or one load through
+ * the gate (503), so public traffic cannot take the database from the paid API.
  */
 
-/** A cached JSON body: its bytes, and their gzip once someone asked for it. */
 export interface JsonBody {
   bytes: Buffer;
   gzip?: Buffer;
 }
 
-/** The body's gzip, made once per body (level 1: speed over the last few percent of size). */
 export function gzipOf(body: JsonBody): Buffer {
   body.gzip ??= gzipSync(body.bytes, { level: zlibConstants.Z_BEST_SPEED });
   return body.gzip;
@@ -48,18 +40,13 @@ export interface CatalogServing {
   gate: LoadGate;
 }
 
-/** Memory budget of the cached answers per process: a full 50-item page is ~35 KB, a 12-item page ~9 KB. */
 const CATALOG_CACHE_MAX_ENTRIES = 2_000;
 const CATALOG_CACHE_MAX_BYTES = 32 * 1024 * 1024;
-/** Loads that may wait for the gate before further misses are refused (503, Retry-After: 1). */
 export const CATALOG_GATE_MAX_QUEUE = 100;
 
 /**
- * How catalogue loads pass the gate. PGlite runs one statement at a time on the server's own thread: one load at a
- * time keeps at most one listing's statements ahead of a paid query's, and a rest as long as each load leaves at
- * least half of the thread to the rest of the server. On PostgreSQL the work runs in the database's own processes; a
- * load holds up to two pool connections (page and count run concurrently), so a quarter of the pool keeps at least
- * half of it for the gateway.
+ * PGlite runs statements on the server's own thread: one load at a time, resting as long as it ran. On PostgreSQL a
+ * load holds up to two pool connections, so a quarter of the pool leaves half of it for the gateway.
  */
 export function catalogLoadBounds(handle: Pick<DatabaseHandle, 'kind' | 'pool'>): { concurrency: number; restRatio: number } {
   if (handle.kind === 'pglite') return { concurrency: 1, restRatio: 1 };
@@ -77,7 +64,7 @@ export function catalogServing(handle: DatabaseHandle): CatalogServing {
         ttlMs: () => getEnv().CATALOG_CACHE_TTL_MS,
         maxEntries: CATALOG_CACHE_MAX_ENTRIES,
         maxBytes: CATALOG_CACHE_MAX_BYTES,
-        // The bytes, their gzip when made (about a fifth; counted up front), the key and the entry.
+        // The gzip is about a fifth of the bytes (counted up front); 200 for the key and the entry.
         sizeOf: (body) => Math.ceil(1.25 * (body?.bytes.length ?? 0)) + 200,
       }),
       gate: createLoadGate({ ...catalogLoadBounds(handle), maxQueue: CATALOG_GATE_MAX_QUEUE }),
@@ -87,7 +74,6 @@ export function catalogServing(handle: DatabaseHandle): CatalogServing {
   return serving;
 }
 
-/** One string per distinct answer: every field of the parsed parameters, tags in a fixed order (they are ANDed). */
 function listingCacheKey(params: ListingParams): string {
   return JSON.stringify([
     'list',
@@ -111,7 +97,6 @@ async function load<T>(serving: CatalogServing, task: () => Promise<T>): Promise
   }
 }
 
-/** The listing's JSON body (docs/api.md §2.3) for parsed parameters. */
 async function publicListingBody(params: ListingParams): Promise<JsonBody> {
   const handle = await getDatabaseHandle();
   const serving = catalogServing(handle);
@@ -119,7 +104,6 @@ async function publicListingBody(params: ListingParams): Promise<JsonBody> {
   return body!;
 }
 
-/** The detail's JSON body (docs/api.md §2.9), or null when no published knowledge base has the id (also cached). */
 async function publicDetailBody(id: string): Promise<JsonBody | null> {
   const handle = await getDatabaseHandle();
   const serving = catalogServing(handle);
@@ -135,7 +119,6 @@ export async function catalogCacheStats(): Promise<ResultCacheStats> {
   return catalogServing(await getDatabaseHandle()).cache.stats();
 }
 
-/** Forgets every cached answer of the current database (tests that change the catalogue and read it back at once). */
 export async function clearCatalogCache(): Promise<void> {
   catalogServing(await getDatabaseHandle()).cache.clear();
 }
@@ -143,7 +126,6 @@ export async function clearCatalogCache(): Promise<void> {
 export type PublicCatalogRoute = { kind: 'listing' } | { kind: 'detail'; id: string };
 
 export interface PublicCatalogRequest {
-  /** The query string as sent, with its `?` (or empty). */
   search: string;
   headers: HeaderSource;
 }
@@ -154,7 +136,6 @@ export interface PublicCatalogReply {
   body: JsonBody;
 }
 
-/** CORS and caching on every answer (docs/api.md §2.7): a 429 is about one client and a 5xx about us, never cached. */
 function replyHeaders(status: number, requestId: string, extra: Record<string, string>): Record<string, string> {
   return {
     ...extra,
@@ -172,7 +153,6 @@ async function answerRoute(route: PublicCatalogRoute, request: PublicCatalogRequ
     if (!parsed.ok) throw new ApiError('invalid_parameter', parsed.message);
     return publicListingBody(parsed.params);
   }
-  // docs/api.md §7.2: an id no knowledge base can have is a 400, and never reaches the database.
   const problem = idProblem(route.id);
   if (problem) throw new ApiError('invalid_parameter', `Invalid "id": ${describeTextProblem(problem, 'id')}.`);
   const found = await publicDetailBody(route.id);
@@ -180,10 +160,7 @@ async function answerRoute(route: PublicCatalogRoute, request: PublicCatalogRequ
   return found;
 }
 
-/**
- * The answer to a GET (or HEAD) of the listing or the detail. Never throws: expected refusals are their documented
- * error bodies, anything else a logged 500 `internal_error`.
- */
+/** Never throws: expected refusals are their documented bodies, anything else a logged 500 `internal_error`. */
 export async function answerPublicCatalog(route: PublicCatalogRoute, request: PublicCatalogRequest, requestId: string): Promise<PublicCatalogReply> {
   let limitHeaders: Record<string, string> = {};
   try {
@@ -204,7 +181,6 @@ export async function answerPublicCatalog(route: PublicCatalogRoute, request: Pu
   }
 }
 
-/** Next's face: the answer as a Web Response (app/api/marketplace/…; Next compresses it for clients that accept gzip). */
 export async function respondPublicCatalog(route: PublicCatalogRoute, request: Request): Promise<Response> {
   const reply = await answerPublicCatalog(route, { search: new URL(request.url).search, headers: request.headers }, newRequestId());
   return new Response(new Uint8Array(reply.body.bytes), { status: reply.status, headers: reply.headers });

@@ -5,10 +5,8 @@ import { ApiError } from '@/lib/platform/errors';
 import { processSingleton } from '@/lib/platform/singleton';
 
 /**
- * The per-client limit of the public endpoints (docs/api.md §2.8): one budget per client address,
- * PUBLIC_RATE_LIMIT_PER_MINUTE in the keys' sliding window and limiter backend (`public:<address>`), so it is exact
- * across instances. The address is lib/platform/client-address.ts's; when there is no trustworthy one (a bare
- * `next start`) nothing is counted, since one shared bucket would let a single client shut the catalog for everyone.
+ * The public endpoints' per-client limit (docs/api.md §2.8), exact across instances through the keys' limiter. Without
+ * a trustworthy client address nothing is counted: one shared bucket would let one client shut the catalog.
  */
 const PUBLIC_LIMIT_ID_PREFIX = 'public:';
 
@@ -17,15 +15,9 @@ function publicRateRule(): RateLimitRule {
   return { limit: env.PUBLIC_RATE_LIMIT_PER_MINUTE, windowMs: env.RATE_LIMIT_WINDOW_MS };
 }
 
-/** How many refused addresses this process remembers (the oldest is forgotten first); a forgotten one costs one limiter call. */
 const REFUSAL_MEMORY_SIZE = 10_000;
 
-/**
- * Addresses this process saw refused, until the limiter said their next slot frees (`resetAtMs`). Until then the
- * limiter would refuse them again whatever any instance does (a refused request is not counted, and no instance can
- * free a slot early), so answering from memory is exact; it spares a flood from one address a limiter round trip
- * (Redis, Upstash) per request, which bench/listing/server.ts measured taking the cores from paid queries.
- */
+/** Refused addresses until their next slot frees: no instance can free it early, so answering from memory is exact. */
 const refusals = processSingleton('public-refusals', () => new Map<string, RateLimitState>());
 
 function rememberedRefusal(id: string, now: number): RateLimitState | undefined {
@@ -42,15 +34,11 @@ function rememberRefusal(id: string, state: RateLimitState): void {
   refusals.set(id, state);
 }
 
-/** Tests: forget every remembered refusal. */
 export function forgetPublicRefusals(): void {
   refusals.clear();
 }
 
-/**
- * Counts one request against its client's budget. Allowed: the X-RateLimit-* headers for the answer. Over the limit:
- * throws 429 `rate_limit_exceeded` with those headers, `Retry-After` and `retry_after`.
- */
+/** Allowed: the X-RateLimit-* headers for the answer; over the limit it throws 429 `rate_limit_exceeded`. */
 export async function admitPublicRequest(headers: HeaderSource): Promise<Record<string, string>> {
   const address = clientAddressFromHeaders(headers);
   if (address === UNKNOWN_ADDRESS) return {};

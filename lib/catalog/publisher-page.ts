@@ -15,7 +15,6 @@ export interface PublisherView {
   name: string;
   description: string;
   websiteUrl: string | null;
-  /** Published knowledge bases only. */
   knowledgeBasesCount: number;
 }
 
@@ -33,7 +32,6 @@ export async function getPublisher(slug: string, db?: Executor): Promise<Publish
       knowledgeBasesCount: sql<number>`(select count(*)::int from knowledge_bases kb where kb.publisher_id = publishers.id and kb.status = 'published')`,
     })
     .from(publishers)
-    // A publisher the operator suspended has no public page (docs/api.md §9.1).
     .where(and(eq(publishers.slug, slug), isNull(publishers.suspendedAt)))
     .limit(1);
   if (!row) return null;
@@ -47,7 +45,6 @@ export async function getPublisher(slug: string, db?: Executor): Promise<Publish
   };
 }
 
-/** A publisher's published knowledge bases, most popular first (the listing's popular order). */
 export async function listPublisherKnowledgeBases(publisherSlug: string, db?: Executor): Promise<KnowledgeBaseCard[]> {
   if (!isCleanId(publisherSlug)) return []; // docs/api.md §7.2
   const executor = db ?? (await getDb());
@@ -60,7 +57,6 @@ export async function listPublisherKnowledgeBases(publisherSlug: string, db?: Ex
   return withCardFacts(executor, (rows as ListRow[]).map(toCard));
 }
 
-/** Tags in use by published knowledge bases (catalog_search) with how many carry each; most used first, then alphabetical. */
 export async function listTagVocabulary(db?: Executor): Promise<{ tag: string; count: number }[]> {
   const executor = db ?? (await getDb());
   const result = await executor.execute(sql`
@@ -71,7 +67,6 @@ export async function listTagVocabulary(db?: Executor): Promise<{ tag: string; c
   return (result.rows as { tag: string; count: number }[]).map((r) => ({ tag: r.tag, count: Number(r.count) }));
 }
 
-/** Published knowledge bases per category, every category present (0 when empty), in the enum's order. */
 export async function categoryCounts(db?: Executor): Promise<{ category: Category; count: number }[]> {
   const executor = db ?? (await getDb());
   const rows = await executor

@@ -1,15 +1,12 @@
 /**
- * A small in-process result cache for the public catalog (docs/api.md §2.7): an entry lives at most `ttlMs` from the
- * moment its load STARTED (never older than the time to live, however long the load took), memory is bounded by an
- * entry count and a byte budget (least recently used out first), concurrent misses for one key share one load, and a
- * failed load is not kept. In-process rather than Redis because what it saves is a round trip and our own CPU per
- * request; N instances cost the database at most N loads per key per TTL, the promise Cache-Control already makes.
+ * An in-process result cache for the public catalog (docs/api.md §2.7): an entry lives `ttlMs` from the START of its
+ * load, LRU within a count and byte budget, concurrent misses share one load, failures are not kept. In-process because
+ * it saves a round trip and our CPU; N instances cost N loads per key per TTL, which Cache-Control already allows.
  */
 export interface ResultCacheOptions<V> {
-  /** How long an entry is served, from the start of its load (read at every call). 0 turns the cache off (every call loads). */
+  /** Read at every call; 0 turns the cache off. */
   ttlMs: number | (() => number);
   maxEntries: number;
-  /** Budget for the sum of `sizeOf` over the entries kept. */
   maxBytes: number;
   sizeOf: (value: V) => number;
   now?: () => number;
@@ -18,16 +15,13 @@ export interface ResultCacheOptions<V> {
 export interface ResultCacheStats {
   hits: number;
   misses: number;
-  /** Misses that joined a load already under way for the same key. */
   shared: number;
   entries: number;
   bytes: number;
 }
 
 export interface ResultCache<V> {
-  /** The fresh value for `key`, or the result of `load` (shared with any caller already loading that key). */
   get(key: string, load: () => Promise<V>): Promise<V>;
-  /** Forgets every entry and zeroes the counters; loads under way when it is called are not kept either. */
   clear(): void;
   stats(): ResultCacheStats;
 }

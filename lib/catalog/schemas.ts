@@ -2,18 +2,12 @@ import { z } from 'zod';
 import { CATEGORIES } from './categories';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, MAX_QUERY_LENGTH, MAX_TAG_LENGTH, MAX_TAGS, SORTS } from './params';
 
-/**
- * The marketplace API's public inputs and outputs (docs/api.md §2) as zod schemas: the one source of their shapes and
- * limits. The listing's types are inferred from them and lib/openapi turns them into the OpenAPI document. The
- * parameters are read by `parseListingParams` (three spellings of `tags`, empty values as absent, clamping), which
- * uses the same constants; `schemas.test.ts` holds the two together at every bound.
- */
+/** The marketplace API's inputs and outputs (docs/api.md §2) as zod schemas: the one source of their shapes and limits. */
 
 export const categorySchema = z.enum(CATEGORIES);
 
 const count = z.int().min(0);
 
-/** Exactly the nine fields of a listing item (docs/api.md §2.3). */
 export const knowledgeBaseListItemSchema = z.object({
   id: z.string().regex(/^kb_/),
   title: z.string(),
@@ -54,7 +48,6 @@ export const knowledgeBaseDetailSchema = knowledgeBaseListItemSchema
   })
   .meta({ description: 'The nine listing fields plus description, plans, document count, language, licence and sample questions.' });
 
-/** The listing's query parameters as a client sends them (docs/api.md §2.2). */
 export const listingParametersSchema = z.object({
   query: z
     .string()

@@ -6,15 +6,8 @@ import { listingConditions } from './listing';
 import type { ListingParams } from './params';
 import type { SearchTerms } from './search-query';
 
-/**
- * The catalog page's last resort when no knowledge base matches every word of a search of two words or more and no
- * spelling correction helps: knowledge bases matching SOME of the words, most first, then popular's order. A word
- * counts where it matches the listing's own text or one of its ready documents' titles. In two steps, because the
- * usual case is one matching word among strays: `wordsWithMatches` finds the words that match anything, and only
- * with several does `searchSomeWords` rank by how many each listing holds. Only the page calls this (docs/api.md §2.6).
- */
+/** The catalog page's last resort: listings matching SOME of the words, most first (docs/api.md §2.6). */
 
-/** One tsquery per word; the last word also as a prefix, as the listing matches it while typing. */
 function wordQueries(terms: SearchTerms): { words: string[]; values: SQL } {
   const words = [...new Set(terms.words)];
   const queries = words.map((word, i) => {
@@ -32,7 +25,6 @@ function wordQueries(terms: SearchTerms): { words: string[]; values: SQL } {
 
 const titleMatch = (q: SQL) => sql`to_tsvector('almanac', d.title) @@ ${q}`;
 
-/** The words of a search of two words or more that match at least one published listing (its text or a document title). */
 export async function wordsWithMatches(executor: Executor, terms: SearchTerms): Promise<string[]> {
   const { words, values } = wordQueries(terms);
   if (words.length < 2) return [];
@@ -45,7 +37,6 @@ export async function wordsWithMatches(executor: Executor, terms: SearchTerms): 
   return (result.rows as Array<{ i: number }>).map((r) => words[Number(r.i)]!);
 }
 
-/** The page of listings ranked by how many of the words they hold (then popular's order), with the filters applied. */
 export async function searchSomeWords(executor: Executor, params: ListingParams, terms: SearchTerms): Promise<{ rows: ListRow[]; total: number }> {
   const { words, values } = wordQueries(terms);
   if (words.length < 2) return { rows: [], total: 0 };

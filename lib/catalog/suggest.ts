@@ -3,13 +3,9 @@ import type { Executor } from '@/db/client';
 import type { SearchTerms } from './search-query';
 
 /**
- * "Did you mean": for a search that finds nothing or little, each word the catalogue does not contain is
- * replaced by the catalogue word nearest to it by trigram similarity (pg_trgm, `%` at its default threshold 0.3,
- * over catalog_terms: every plain word of the published catalogue, migration 0016). One statement for all words.
- *
- * Left as typed: words the catalogue contains; stop words; the last word when it begins a catalogue word (still
- * being typed); a word whose nearest catalogue word has the same stem (it finds the same); words shorter than MIN_SUGGEST_LENGTH or holding digits (too few trigrams to judge). Null when nothing changes.
- * The suggestion is lower case, one space between words (what the search matches anyway).
+ * "Did you mean": each word the catalogue lacks becomes its nearest catalogue word by trigram similarity (pg_trgm over
+ * catalog_terms), in one statement. Left as typed: known words, stop words, a last word still being typed, and short
+ * words or words with digits (too few trigrams). Null when nothing changes.
  */
 const MIN_SUGGEST_LENGTH = 4;
 

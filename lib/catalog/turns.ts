@@ -1,24 +1,17 @@
 /**
- * Public requests take turns with the rest of the server (docs/api.md §2.7): each waits for a turn of the event loop
- * (`setImmediate`), and one turn serves one public request, so a paid query's next step waits behind at most one
- * public request instead of every one that is ready (bench/listing/README.md measured /query going from ~10 ms to
- * seconds without it). Once `maxWaiting` are in line, further ones are refused (GateBusyError → 503).
+ * Public requests take turns with the rest of the server (docs/api.md §2.7): one turn of the event loop serves one
+ * public request, so a paid query waits behind at most one. Beyond `maxWaiting` they are refused (503).
  */
 import { GateBusyError } from './load-gate';
 
 export interface TurnQueue {
-  /** Resolves when it is this request's turn. Throws GateBusyError when `maxWaiting` requests are already waiting. */
   take(): Promise<void>;
   readonly waiting: number;
 }
 
 export interface TurnQueueOptions {
   maxWaiting: number;
-  /**
-   * While this says so (paid work in flight), turns are a timer apart (about a millisecond) instead of one per turn of
-   * the loop: public requests then take at most about a thousand turns a second, and the thread, the cores and the
-   * allocation rate they would take go to the paid requests.
-   */
+  /** While true (paid work in flight), turns are a timer apart, about a thousand a second, leaving the thread to paid work. */
   yieldNow?: () => boolean;
 }
 

@@ -14,11 +14,7 @@ import { CHALLENGE, deny, INVALID_TOKEN_CHALLENGE, type GatewayRefusal } from '.
 import { readPeriodUsage, usageHeaders, type PeriodKey } from './quota';
 import { getUsageRecorder } from './usage-recorder';
 
-/**
- * Rows 1–7 of the check order (docs/api.md §3.2), shared by every keyed endpoint: /query, /search, /usage, MCP and
- * Dify retrieval. The first failing row answers. Hot-path cost on a warm key: the key and knowledge-base records
- * come from a 500 ms cache (lib/gateway/caches.ts), and the rate limit from the configured limiter.
- */
+/** Rows 1–7 of the check order (docs/api.md §3.2), shared by every keyed endpoint; the first failing row answers. */
 
 export interface KeyedRequest {
   kbId: string;
@@ -38,12 +34,10 @@ export interface Admitted {
 
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
-/** Whether an Authorization header has the `Bearer <token>` shape at all, whatever the token. */
 export function isBearerHeader(authorization: string | null): boolean {
   return BEARER.test(authorization?.trim() ?? '');
 }
 
-/** Rows 1 and 2: the key's shape and checksum first, so garbage never reaches the database. */
 export async function authenticate(
   authorization: string | null,
 ): Promise<{ ok: true; db: Database; record: GatewayKeyRecord; keyHash: string } | GatewayRefusal> {
@@ -73,7 +67,6 @@ export async function authenticate(
   return { ok: true, db, record, keyHash };
 }
 
-/** Rows 1–6 for a keyed request. */
 export function admit(request: KeyedRequest): Promise<{ ok: true; admitted: Admitted } | GatewayRefusal> {
   return observeStage(
     'auth',
@@ -89,10 +82,7 @@ export function admit(request: KeyedRequest): Promise<{ ok: true; admitted: Admi
 /** Knowledge-base states a key can reach row 5 in: a draft or archived one is unknown to buyers. */
 const ADMITTED_STATUSES = new Set<string>(['published', 'unpublished', 'suspended']);
 
-/**
- * Rows 3–6 for a key already known (the "Try it" panel finds its key from the session). `kbIdSource` names where the
- * id came from, for the message that refuses a malformed one (Dify's face reads it from the body).
- */
+/** Rows 3–6 for a key already known (Try-it); `kbIdSource` names where the id came from, for the refusal's message. */
 export async function admitKnownKey(
   db: Database,
   initial: GatewayKeyRecord,
@@ -104,9 +94,8 @@ export async function admitKnownKey(
   const now = new Date();
   // Row 3
   if (record.keyRevokedAt) return deny('key_revoked', 'This API key has been revoked. Create a new key in your dashboard.', await peekHeaders(db, record, now));
-  // Row 4: an id no knowledge base can have is refused before it reaches the database (docs/api.md §7.2). Suspended
-  // knowledge bases pass here and are refused at row 6 (docs/api.md §3.2: 403, not 404); unpublished ones still
-  // answer the subscriptions bought before, until their period ends (docs/api.md §9.1).
+  // Row 4. A suspended knowledge base is refused at row 6 (403, not 404); an unpublished one still serves the
+  // subscriptions bought before, until their period ends.
   const kbIdProblem = idProblem(kbId);
   if (kbIdProblem) return deny('invalid_query', `${kbIdSource} is refused: ${describeTextProblem(kbIdProblem, 'id')}.`, await peekHeaders(db, record, now));
   const route = caches().kbs.lookup(kbId, () => loadKnowledgeBaseRoute(db, kbId));
@@ -131,17 +120,13 @@ export async function admitKnownKey(
   return { ok: true, admitted: { db, record, keyHash, kb, period: currentPeriod(record, now), cap: record.plan.queriesPerPeriod } };
 }
 
-/** The key's per-minute rule: the plan's, else the configured default. */
 export function rateRule(record: GatewayKeyRecord): RateLimitRule {
   const env = getEnv();
   const perMinute = record.plan.requestsPerMinute > 0 ? record.plan.requestsPerMinute : env.RATE_LIMIT_PER_MINUTE;
   return { limit: perMinute, windowMs: env.RATE_LIMIT_WINDOW_MS };
 }
 
-/**
- * Row 7: every authenticated request that gets here counts against the limit. The metered endpoints share the key's
- * per-minute limit; the free usage endpoint has a small limit of its own under another name (`limiterId`).
- */
+/** Row 7. The free usage endpoint has a small limit of its own under another name (`limiterId`). */
 export async function consumeRateLimit(
   admitted: Admitted,
   options: { rule?: RateLimitRule; limiterId?: string } = {},
@@ -150,7 +135,6 @@ export async function consumeRateLimit(
   const rate = await observeStage('limits', () => getRateLimiter().consume(options.limiterId ?? admitted.record.keyId, rule));
   const headers: Record<string, string> = rateLimitHeaders(rate);
   if (!rate.allowed) {
-    // The publisher's analytics show refusals of the metered endpoints (demand the plan did not allow).
     if (!options.limiterId) getUsageRecorder().recordRefusal({ kbId: admitted.kb.id, code: 'rate_limit_exceeded', at: new Date() });
     Object.assign(headers, await usageHeadersNow(admitted), { 'Retry-After': String(rate.retryAfterSeconds) });
     return deny('rate_limit_exceeded', `Too many requests for this key: at most ${rule.limit} per minute.`, headers, { retry_after: rate.retryAfterSeconds });
@@ -158,7 +142,6 @@ export async function consumeRateLimit(
   return { ok: true, rate, headers };
 }
 
-/** The period's usage headers as they stand (nothing counted by this request). */
 export async function usageHeadersNow(admitted: Admitted): Promise<Record<string, string>> {
   return usageHeaders({ used: await readPeriodUsage(admitted.db, admitted.period), cap: admitted.cap });
 }
@@ -168,7 +151,6 @@ function currentPeriod(record: GatewayKeyRecord, now: Date): PeriodKey {
   return { subscriptionId: record.subscription.id, periodStart: period.start, periodEnd: period.end };
 }
 
-/** Rate-limit and usage headers for a response that stops between rows 3 and 6 (nothing consumed or counted). */
 async function peekHeaders(db: Database, record: GatewayKeyRecord, now: Date): Promise<Record<string, string>> {
   const [state, used] = await Promise.all([getRateLimiter().peek(record.keyId, rateRule(record)), readPeriodUsage(db, currentPeriod(record, now))]);
   return { ...rateLimitHeaders(state), ...usageHeaders({ used, cap: record.plan.queriesPerPeriod }) };

@@ -2,18 +2,13 @@ import type { PreparedRoute } from '@/lib/routing';
 import { processSingleton } from '@/lib/platform/singleton';
 import type { GatewayKeyRecord } from './key-lookup';
 
-/**
- * The gateway's short-lived, process-wide caches of key and knowledge-base records. Kept for CACHE_TTL_MS so a
- * revocation or a suspension is seen by every instance within half a second (docs/api.md §4.3).
- */
+/** Process-wide key and knowledge-base caches, short so every instance sees a revocation within half a second (docs/api.md §4.3). */
 const CACHE_TTL_MS = 500;
 const CACHE_MAX_ENTRIES = 50_000;
 
 /**
- * Lookups kept for CACHE_TTL_MS. Concurrent misses share one load; a failed load and an unknown (null) result are
- * not kept: a key issued a moment ago must work at once. A hit whose load has settled comes back as a plain value,
- * not a promise — awaiting even a resolved promise costs a microtask and, under Next's async context tracking,
- * several hook calls, on every request.
+ * Unknown (null) results and failed loads are not kept: a key issued a moment ago must work at once. A settled hit is
+ * a plain value, not a promise: awaiting one costs a microtask and Next's async-context hooks on every request.
  */
 class LookupCache<V> {
   private entries = new Map<string, { loading: Promise<V | null>; value: V | undefined; expires: number }>();
@@ -50,7 +45,6 @@ export function caches(): Caches {
   return processSingleton('gateway-caches', () => ({ keys: new LookupCache(), kbs: new LookupCache() }));
 }
 
-/** Tests that change rows behind the gateway's back and cannot wait half a second. */
 export function clearGatewayCaches(): void {
   caches().keys.clear();
   caches().kbs.clear();

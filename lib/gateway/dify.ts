@@ -14,16 +14,10 @@ import { scoreThresholdSchema, type DifyRecords } from './schemas';
 import { meterSearch, validateTopK, type SearchInput } from './search';
 import type { GatewayReply } from './web';
 
-/**
- * Dify's External Knowledge API (docs/api.md §10.3): POST {endpoint}/retrieval, so a buyer registers `<base>/dify` in
- * Dify (or RAGFlow) with the Almanac key as the API key and the knowledge-base id as the knowledge id. It is a face of
- * the search endpoint: the same key, check order and metering, with Dify's request and response shapes.
- */
+/** Dify's External Knowledge API (docs/api.md §10.3): the search endpoint, with Dify's request and response shapes. */
 
-/** `score_threshold`, where null means the default as absence does. */
 const validateThreshold = (value: unknown): Parsed<number> => parseField(scoreThresholdSchema, value ?? undefined);
 
-/** Row 8 of a retrieval: the query and `retrieval_setting` of the body read before row 3. */
 function retrievalOf(body: Record<string, unknown>): Parsed<SearchInput> {
   const query = validateQuery(body.query);
   if (!query.ok) return query;
@@ -50,7 +44,6 @@ const toRecords = (outcome: GatewayOutcome<Passage[]>): GatewayOutcome<DifyRecor
         },
       };
 
-/** The answer to Dify's endpoint check: the key admitted on its own knowledge base, no records, nothing counted. */
 const ENDPOINT_CHECK: KeyedEndpoint<null, DifyRecords> = {
   parse: () => NO_INPUT,
   call: async (_, { admitted, headers }) => {
@@ -70,10 +63,9 @@ export async function handleDifyRetrieval(request: Omit<GatewayRequest, 'kbId'>)
     admit: () => admitKnownKey(known.db, known.record, known.keyHash, kbId, kbIdSource),
   });
   const body = await request.readBody();
-  // Dify checks an endpoint with a body-less POST and fails it only on 403, 404 or 502: the key is judged before the
-  // body (rows 3–7 on its own knowledge base), so a refused key fails registration and a good one gets no records.
+  // Dify checks an endpoint with a body-less POST and fails it only on 403, 404 or 502: the key is judged first.
   if (body.ok && body.text === '') return runKeyed(on(known.record.kbId), ENDPOINT_CHECK);
-  // The knowledge base is named in the body, so the body is read before row 3 (it is at most 16 KiB).
+  // The knowledge base is named in the body, so the body (at most 16 KiB) is read before row 3.
   const json = await readJsonObject(request, async () => body);
   if (!json.ok) return deny(json.code, json.message);
   const knowledgeId = json.value.knowledge_id;
@@ -83,10 +75,7 @@ export async function handleDifyRetrieval(request: Omit<GatewayRequest, 'kbId'>)
   return toRecords(await runKeyed(on(kbId, '"knowledge_id"'), retrieval));
 }
 
-/**
- * `knowledge_id` as buyers paste it: the id, the slug, or `publisher/slug`. A slug is unique per publisher only, so
- * a bare slug that several knowledge bases share names the key's own one when it is among them.
- */
+/** The id, the slug or `publisher/slug`; a bare slug that several publishers use names the key's own knowledge base. */
 async function resolveKnowledgeId(db: Executor, ref: string, keyKbId: string): Promise<string> {
   if (ref === keyKbId || ref.startsWith('kb_') || idProblem(ref)) return ref;
   const slash = ref.indexOf('/');
@@ -102,10 +91,7 @@ async function resolveKnowledgeId(db: Executor, ref: string, keyKbId: string): P
   return rows.length === 1 ? rows[0]!.id : ref;
 }
 
-/**
- * Dify's error codes and statuses (its External Knowledge API): 1001 a malformed Authorization header and 1002 a
- * refused key, both 403 (Dify's endpoint check fails a registration only on 403, 404 or 502); 2001 no such knowledge.
- */
+/** Dify's codes: 1001 malformed header and 1002 refused key, both 403 (what Dify's check fails on); 2001 no such knowledge. */
 const DIFY_ERROR_CODES: Partial<Record<ErrorCode, 1002 | 2001>> = {
   invalid_api_key: 1002,
   key_revoked: 1002,
@@ -119,7 +105,6 @@ function difyErrorCode(code: ErrorCode, authorization: string | null): number | 
   return DIFY_ERROR_CODES[code];
 }
 
-/** The outcome in Dify's shapes: records on success; `{error_code, error_msg}` with the HTTP status (and Almanac's own fields) on failure. */
 export function difyReply(outcome: GatewayOutcome<unknown>, requestId: string, authorization: string | null): GatewayReply {
   const headers = { ...outcome.headers, [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' };
   if (outcome.ok === 'replayed') return { status: outcome.status, headers, body: outcome.body };

@@ -10,13 +10,8 @@ import { handleSearchRequest } from './search';
 import { handleUsageRequest } from './usage';
 import { gatewayReply, serveKeyed, serveQueryRequest, type GatewayReply } from './web';
 
-/**
- * The keyed endpoints (docs/api.md §3, §10), once for both HTTP stacks: each route file under app/kb and app/dify is
- * `keyedRoute(name)`, and `npm start`'s fast lane (lib/server/keyed-lane.ts) matches and dispatches by the same table
- * (endpoints.test.ts holds the route files to it).
- */
+/** The keyed endpoints (docs/api.md §3, §10), once for both HTTP stacks: Next's route files and the fast lane's dispatch. */
 export type KeyedEndpointDefinition = {
-  /** `{kb_id}` is the knowledge base's id. */
   path: string;
   /** The one method served (HEAD follows GET); every other method is a 405 with `Allow`. */
   method: 'GET' | 'POST';
@@ -24,14 +19,10 @@ export type KeyedEndpointDefinition = {
   bodyLimit?: number | 'own';
 } & (
   | {
-      /** The outcome of a request, whichever stack it came through. */
       answer: (request: GatewayRequest) => Promise<GatewayOutcome<unknown>>;
-      /** The outcome as the documented response (the API's, unless the face speaks another protocol's shapes). */
       reply: (outcome: GatewayOutcome<unknown>, requestId: string, authorization: string | null) => GatewayReply;
-      /** The route handler, where the answer is negotiated (a stream on /query). */
       web?: WebFace;
     }
-  /** An endpoint that speaks another protocol (MCP): its own route handler; the fast lane's is in node.ts. */
   | { web: WebFace; answer?: never; reply?: never }
 );
 
@@ -41,10 +32,8 @@ export const KEYED_ENDPOINTS = {
   query: { path: '/kb/{kb_id}/query', method: 'POST', answer: handleGatewayRequest, reply: gatewayReply, web: serveQueryRequest, bodyLimit: 'own' },
   search: { path: '/kb/{kb_id}/search', method: 'POST', answer: handleSearchRequest, reply: gatewayReply, bodyLimit: 'own' },
   usage: { path: '/kb/{kb_id}/usage', method: 'GET', answer: handleUsageRequest, reply: gatewayReply },
-  // POST only: a stateless server has no stream to offer on GET (the SDK's transport would open one and close it at
-  // once, and an MCP client reconnects to it every second) and no session to end on DELETE. A 405 is how the
-  // Streamable HTTP specification says so, and clients then carry on without a server stream. Its body is bounded
-  // before the key is checked, as the fast lane bounds it.
+  // POST only: a stateless server has no stream to offer on GET nor a session to end on DELETE, and a 405 is how
+  // Streamable HTTP says so.
   mcp: { path: '/kb/{kb_id}/mcp', method: 'POST', web: serveMcpRequest, bodyLimit: MAX_BODY_BYTES },
   dify: { path: '/dify/retrieval', method: 'POST', answer: handleDifyRetrieval, reply: difyReply, bodyLimit: 'own' },
 } satisfies Record<string, KeyedEndpointDefinition>;
@@ -55,12 +44,10 @@ const SERVED = Object.fromEntries(
   Object.entries(KEYED_ENDPOINTS).map(([name, { method }]) => [name, HTTP_METHODS.filter((m) => m === method || (m === 'HEAD' && method === 'GET'))]),
 ) as Record<KeyedEndpointName, HttpMethod[]>;
 
-/** The methods an endpoint serves, as its `Allow` header lists them. */
 export function servedMethods(name: KeyedEndpointName): HttpMethod[] {
   return SERVED[name];
 }
 
-/** Every method's route handler for one keyed endpoint: `export const { GET, HEAD, POST, … } = keyedRoute('search')`. */
 export function keyedRoute(name: KeyedEndpointName): Record<HttpMethod, RouteHandler> {
   const endpoint: KeyedEndpointDefinition = KEYED_ENDPOINTS[name];
   const handler = withApiRoute(async (request, { requestId, params }) => {

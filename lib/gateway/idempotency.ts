@@ -8,11 +8,8 @@ import { processSingleton } from '@/lib/platform/singleton';
 import { idempotencyKeySchema } from './schemas';
 
 /**
- * Idempotency-Key on POST /kb/{kb_id}/query (docs/api.md §3.8). The first request with a key claims it, runs, and
- * stores its status and body for 24 hours; a retry with the same API key, Idempotency-Key and request gets the
- * stored answer and is not counted again. Exactness across instances comes from the table's primary key: only one
- * insert can win the claim. A claim is a lease, so a request whose instance died (kill -9) does not block its key
- * for a day: once the lease is over, the next retry takes the key over and runs.
+ * Idempotency-Key on POST /kb/{kb_id}/query (docs/api.md §3.8). The table's primary key makes the claim exact across
+ * instances (one insert wins); a claim is a lease, so a request whose instance died does not block its key for a day.
  */
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -33,7 +30,6 @@ export function requestFingerprint(contentType: string | null, body: string): st
 
 export interface StoredAnswer {
   status: number;
-  /** The body as it was sent, so that a replay is the same bytes. */
   body: JsonText;
   headers: Record<string, string>;
 }
@@ -44,7 +40,6 @@ interface ClaimInput {
   keyId: string;
   idempotencyKey: string;
   fingerprint: string;
-  /** How long the first request may take before a retry may take its key over (the publisher timeout and a margin). */
   leaseMs: number;
   now?: Date;
 }
@@ -93,7 +88,6 @@ export async function claimIdempotencyKey(db: Executor, input: ClaimInput): Prom
   return { kind: 'in_progress' };
 }
 
-/** Stores the answer of a claimed key; only the claim's holder writes it, and only once. */
 export async function storeIdempotentAnswer(db: Executor, key: Pick<ClaimInput, 'keyId' | 'idempotencyKey'>, answer: StoredAnswer): Promise<void> {
   await db
     .update(idempotencyRecords)
@@ -106,13 +100,11 @@ export async function releaseIdempotencyKey(db: Executor, key: Pick<ClaimInput, 
   await db.delete(idempotencyRecords).where(and(rowOf(key), isNull(idempotencyRecords.status)));
 }
 
-/** Removes records past their 24 hours (run by the periodic sweep). */
 export async function purgeExpiredIdempotencyRecords(db: Executor, now: Date = new Date()): Promise<number> {
   const rows = await db.delete(idempotencyRecords).where(lte(idempotencyRecords.expiresAt, now)).returning({ keyId: idempotencyRecords.keyId });
   return rows.length;
 }
 
-/** Purges expired records every ten minutes in every instance (a delete of expired rows is safe to race). */
 export function startIdempotencyPurge(): PeriodicTask {
   return processSingleton('idempotency-purge', () =>
     new PeriodicTask('idempotency-purge', async (db, now) => void (await purgeExpiredIdempotencyRecords(db, now)), 10 * 60_000).start(),

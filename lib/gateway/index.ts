@@ -1,7 +1,4 @@
-/**
- * The keyed query gateway: the pipeline (check order, quota, metering), its faces and the endpoint table, which
- * Next's route handlers and npm start's keyed lane (lib/server/keyed-lane.ts) both serve. Public surface.
- */
+/** The keyed query gateway: the check order, its faces and the endpoint table that both HTTP stacks serve. */
 export { runSubscriberQuery } from './pipeline';
 export { type BodyReadResult } from './request-body';
 export { MAX_BODY_BYTES, MAX_QUERY_CHARS } from './schemas';

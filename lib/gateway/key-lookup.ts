@@ -67,10 +67,7 @@ export async function findKeyByHash(db: Executor, keyHash: string): Promise<Gate
   };
 }
 
-/**
- * The key an OAuth access token acts as (docs/api.md §10.7), or null when the token is unknown or expired or its
- * grant's key is revoked: a token that no longer works is 401 invalid_token, as OAuth clients expect.
- */
+/** The key an OAuth access token acts as; null for a token that no longer works (401 invalid_token, as OAuth expects). */
 export async function findKeyByAccessToken(db: Executor, accessToken: string): Promise<GatewayKeyRecord | null> {
   const grant = await findAccessTokenKey(db, accessToken);
   if (!grant) return null;
@@ -79,7 +76,6 @@ export async function findKeyByAccessToken(db: Executor, accessToken: string): P
   return record && !record.keyRevokedAt ? record : null;
 }
 
-/** The hash of the buyer's newest unrevoked key for a knowledge base: what the "Try it" panel queries under. */
 export async function findSubscriberKeyHash(db: Executor, userId: string, kbId: string): Promise<string | null> {
   const [key] = await db
     .select({ keyHash: apiKeys.keyHash })
@@ -91,7 +87,6 @@ export async function findSubscriberKeyHash(db: Executor, userId: string, kbId: 
   return key?.keyHash ?? null;
 }
 
-/** A knowledge base's title and summary: the name and instructions its MCP server introduces itself with. */
 export async function findKnowledgeBaseIntro(db: Executor, kbId: string): Promise<{ title: string; summary: string } | null> {
   const [row] = await db
     .select({ title: knowledgeBases.title, summary: knowledgeBases.summary })

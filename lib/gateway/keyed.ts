@@ -7,33 +7,23 @@ import { deny, type GatewayRefusal, type GatewayOutcome } from './outcome';
 import { readJsonObject, type BodyReadResult, type JsonBody, type Parsed } from './request-body';
 
 /**
- * The keyed endpoint (docs/api.md §3.2): the check order, once, for every face (query, stream, search, usage, MCP
- * tools, Dify retrieval, the buyer's Try-it). Top to bottom:
- *   rows 1–6  who asks: the key or OAuth token, its knowledge base, the subscription (the call's `admit`);
- *   row 7     the rate limit (lib/gateway/admission.ts);
- *   §3.8      the Idempotency-Key, for the endpoint that keeps its answers (/query);
- *   row 8     the endpoint's input (its `parse`), refused with the usage headers as they stand;
- *   rows 9–11 the metered call (its `call`, over lib/gateway/metering.ts).
- * The outcome is a value its face turns into a response (web.ts, node.ts, stream.ts, mcp.ts, dify.ts).
+ * The keyed endpoint (docs/api.md §3.2): the check order, once, for every face (query, stream, search, usage, MCP,
+ * Dify, Try-it). Rows 1–6 are the call's `admit`, row 7 the rate limit, then the Idempotency-Key (§3.8), row 8 the
+ * endpoint's `parse` and rows 9–11 its metered `call`. The outcome is a value its face turns into a response.
  */
 
-/** Rows 1–6 passed, or the first of them that failed. */
 type Admission = { ok: true; admitted: Admitted } | GatewayRefusal;
 
-/** A keyed request as runKeyed reads it, whatever face it came through. */
 export interface KeyedCall {
   requestId: string;
   signal?: AbortSignal;
   /** Rows 1–6: by the Authorization header (`overHttp`), or a key the face found itself (Try-it, MCP, Dify). */
   admit: () => Promise<Admission>;
-  /** The HTTP body, read only by an endpoint's `parse` or the Idempotency-Key check; absent on faces without one. */
   body?: { contentType: string | null; readBody: () => Promise<BodyReadResult> };
   idempotencyKey?: string | null;
-  /** When the request arrived (the latency in the publisher's analytics); default: when runKeyed starts. */
   started?: number;
 }
 
-/** What a metered call starts from: the admitted key and row 7's headers (the usage headers are added to them). */
 export interface KeyedRun {
   admitted: Admitted;
   headers: Record<string, string>;
@@ -43,26 +33,19 @@ export interface KeyedRun {
 }
 
 export interface KeyedEndpoint<I, T> {
-  /** Row 8. `json` reads the body as a JSON object, once. */
   parse: (json: JsonBody) => Parsed<I> | Promise<Parsed<I>>;
-  /** Rows 9–11. */
   call: (input: I, run: KeyedRun) => Promise<GatewayOutcome<T>>;
-  /** Whether an Idempotency-Key keeps and replays the answer (docs/api.md §3.8): /query's only; others ignore it. */
   idempotent?: boolean;
-  /** Row 7 under a limit of its own rather than the key's query limit (/usage). */
   rateLimit?: (admitted: Admitted) => { rule: RateLimitRule; limiterId: string };
 }
 
-/** A keyed HTTP request as the Web and Node faces hand it over. */
 export interface GatewayRequest extends KeyedRequest {
   contentType: string | null;
   readBody: () => Promise<BodyReadResult>;
-  /** The Idempotency-Key header, when sent. */
   idempotencyKey?: string | null;
   signal?: AbortSignal;
 }
 
-/** An HTTP request, admitted by its Authorization header for the knowledge base of its path. */
 export function overHttp(request: GatewayRequest): KeyedCall {
   return { requestId: request.requestId, signal: request.signal, admit: () => admit(request), body: request, idempotencyKey: request.idempotencyKey };
 }
@@ -94,13 +77,9 @@ export async function runKeyed<I, T>(request: KeyedCall, endpoint: KeyedEndpoint
   return answerIdempotently(admitted, limited, request.idempotencyKey, fingerprintOf, request, answer);
 }
 
-/** An Idempotency-Key's claim outlives the publisher's timeout by this much before a retry may take it over. */
 const IDEMPOTENCY_LEASE_MARGIN_MS = 15_000;
 
-/**
- * Idempotency-Key (docs/api.md §3.8), after row 7 so retries count against the rate limit like any request: the
- * first request with a key runs and its answer is stored; a retry of the same request replays it, uncounted.
- */
+/** After row 7, so retries count against the rate limit like any request. */
 async function answerIdempotently<T>(
   admitted: Admitted,
   limited: { rate: RateLimitState; headers: Record<string, string> },
@@ -155,7 +134,6 @@ async function answerIdempotently<T>(
   return outcome;
 }
 
-/** The X-Usage-* headers of an answer: what a replay repeats (its rate-limit headers are the retry's own). */
 function usageHeadersOf(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => name.startsWith('X-Usage-')));
 }

@@ -28,14 +28,9 @@ import { meterSearch, searchInputOf, toSearchResults } from './search';
 import { gatewayReply, type GatewayReply } from './web';
 
 /**
- * /kb/{kb_id}/mcp (docs/api.md §10.1): the knowledge base as a remote MCP server over Streamable HTTP, built on the
- * official v2 SDK (`createMcpHandler`), which speaks both eras: the 2026-07-28 revision (no handshake; `server/discover`,
- * the version in every request's `_meta`, `-32022` with the supported versions, `-32020` for a header that disagrees
- * with the body, `resultType`, `ttlMs`/`cacheScope`, HTTP 404 for an unknown method) and, for older clients,
- * `initialize` with 2025-11-25, 2025-06-18 or 2025-03-26, served statelessly (every HTTP request stands alone, so any
- * instance answers any request). The key and rows 1–6 of the check order are HTTP answers before the MCP exchange,
- * shaped as JSON-RPC errors; the rate limit and the cap apply per tool call and come back as tool errors carrying the
- * API's code, message and `retry_after` or `resets_at`. `ask` is metered like /query and `search` like /search.
+ * /kb/{kb_id}/mcp (docs/api.md §10.1): the knowledge base as a stateless MCP server over Streamable HTTP, on the
+ * official v2 SDK, which serves the 2026-07-28 revision and `initialize` for older clients. Rows 1–6 are HTTP answers
+ * shaped as JSON-RPC errors; the rate limit and the cap apply per tool call and come back as tool errors.
  */
 
 function toolError(denial: GatewayRefusal, requestId: string): CallToolResult {
@@ -57,11 +52,7 @@ function toolResult<T>(
   };
 }
 
-/**
- * A tool's input as clients see it and as the SDK checks it. Clients read the documented bounds (`query` 1–2,000
- * characters, `top_k` an integer 1–20) in the JSON Schema; the SDK checks only the types, because a value out of
- * bounds is row 8 of the check order: a tool error carrying the API's body (docs/api.md §10.1), as on /query.
- */
+/** The SDK checks only the types: a value out of bounds is row 8, a tool error carrying the API's body, as on /query. */
 function documentedInput<T>(types: z.ZodType<T>, documented: z.ZodType): StandardSchemaWithJSON<T> {
   return { '~standard': { ...types['~standard'], jsonSchema: documented['~standard'].jsonSchema } } as StandardSchemaWithJSON<T>;
 }
@@ -70,7 +61,6 @@ const queryText = (what: string) => `${what} (1 to ${MAX_QUERY_CHARS.toLocaleStr
 /** Built once: constructing zod schemas costs more than using them. */
 const ASK_ARGS = z.object({ query: z.string() }).strict();
 const SEARCH_ARGS = z.object({ query: z.string(), top_k: z.number().optional() }).strict();
-// The documented bounds are the API's own schemas (./schemas.ts), so a tool states what /query and /search enforce.
 const ASK_INPUT = documentedInput(ASK_ARGS, z.object({ query: queryTextSchema.describe(queryText('The question, in natural language')) }).strict());
 const SEARCH_INPUT = documentedInput(
   SEARCH_ARGS,
@@ -95,7 +85,6 @@ const presentPassages = (passages: Passage[]) => {
   return { text: JSON.stringify(results), structured: { ...results } };
 };
 
-/** Runs one tool call against the key admitted for the HTTP request: from row 7 on, per call. */
 async function callTool(
   admitted: Admitted,
   requestId: string,
@@ -111,7 +100,6 @@ async function callTool(
   return toolResult(await runKeyed(call, { parse: () => searchInputOf(args), call: (search, run) => meterSearch(run, search) }), requestId, presentPassages);
 }
 
-/** What one admitted request hands to the server it is answered by (through the SDK's `authInfo.extra`). */
 interface McpExchange {
   admitted: Admitted;
   intro: { title: string; summary: string };
@@ -119,7 +107,6 @@ interface McpExchange {
   signal: AbortSignal;
 }
 
-/** The server of one request: the knowledge base's name and summary, and its two tools. */
 function buildServer(ctx: McpRequestContext): McpServer {
   const { admitted, intro, requestId, signal } = ctx.authInfo!.extra as unknown as McpExchange;
   const server = new McpServer(
@@ -128,7 +115,6 @@ function buildServer(ctx: McpRequestContext): McpServer {
       // The tools never change and a stateless server has no channel to say so: no list-change notifications.
       capabilities: { tools: { listChanged: false } },
       instructions: `${intro.summary}\n\nAsk questions with the "ask" tool (an answer with citations) or fetch passages with "search". Each call is metered against this subscription's plan; a call that finds nothing is free.`,
-      // The tool list of a knowledge base never changes: clients may keep it for an hour, each for itself.
       cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'private' }, 'server/discover': { ttlMs: 3_600_000, cacheScope: 'private' } },
     },
   );
@@ -157,16 +143,9 @@ function buildServer(ctx: McpRequestContext): McpServer {
   return server;
 }
 
-/**
- * The 2026-07-28 revision: the SDK classifies each request (era, method, headers) and builds a server for it from
- * the exchange passed in. JSON answers only, since no tool sends progress.
- */
 const modernHandler = createMcpHandler(buildServer, { legacy: 'reject', responseMode: 'json', maxRequestBodySize: MAX_BODY_BYTES });
 
-/**
- * The 2025 revisions (`initialize`), stateless as the SDK's own fallback serves them, but answered as JSON rather than
- * a one-event stream, so that curl and plain HTTP clients read the answer as it is.
- */
+/** The 2025 revisions, stateless, answered as JSON rather than a one-event stream so that plain HTTP clients read it. */
 async function serveLegacy(request: Request, authInfo: AuthInfo): Promise<Response> {
   const server = buildServer({ era: 'legacy', authInfo, requestInfo: request });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -178,13 +157,7 @@ async function serveLegacy(request: Request, authInfo: AuthInfo): Promise<Respon
   }
 }
 
-/**
- * The direct path for the one message agents send most: a single, well-formed `tools/call` of `ask` or `search`.
- * The SDK's stateless pattern builds a server and transport per HTTP request (about 2 ms of CPU, ten times the
- * gateway's own work); a tool call needs none of that, so it is answered here with the same tool code and the same
- * JSON-RPC result. Anything else — initialize, tools/list, batches, a bad header or argument — goes to the SDK, which
- * answers it (and its errors) by the protocol.
- */
+/** The direct path for a single well-formed `tools/call`, sparing the SDK's per-request server and transport. */
 interface McpPost {
   origin: string | null;
   accept: string | null;
@@ -195,16 +168,12 @@ interface McpPost {
 
 const LEGACY_VERSIONS = new Set(['2025-03-26', '2025-06-18', '2025-11-25']);
 
-/**
- * The Origin check the MCP transport requires (DNS rebinding): a browser page may call only from this site's own
- * origin; agents and servers send no Origin and pass. A refusal is the SDK's 403 JSON-RPC error.
- */
+/** DNS rebinding: a browser page may call only from this site's origin; agents send no Origin and pass. */
 function refuseForeignOrigin(origin: string | null): Response | undefined {
   if (!origin) return undefined;
   return originValidationResponse(new Request('http://origin.check/', { headers: { Origin: origin } }), [new URL(baseUrl()).hostname]);
 }
 
-/** The JSON-RPC result of a direct tool call, or null when the message is for the SDK. */
 async function directToolCall(post: McpPost, admitted: Admitted, requestId: string, signal: AbortSignal): Promise<unknown | null> {
   const accept = post.accept ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
@@ -226,14 +195,9 @@ async function directToolCall(post: McpPost, admitted: Admitted, requestId: stri
   return { jsonrpc: '2.0', id: call.data.id, result };
 }
 
-/**
- * JSON-RPC error codes for the HTTP answers before the MCP exchange (rows 1–6): MCP clients show
- * a JSON-RPC error's message and data, and not an HTTP body of another shape, so the refusal keeps its HTTP status and
- * WWW-Authenticate and carries Almanac's error body as `error.data`.
- */
+/** MCP clients show a JSON-RPC error's message and data, not an HTTP body: Almanac's body travels as `error.data`. */
 const JSON_RPC_CODE_BY_STATUS: Record<number, number> = { 400: -32600, 401: -32001, 403: -32003, 404: -32004 };
 
-/** The id of a single JSON-RPC request in a body, or null (a batch, a notification, or no JSON at all). */
 function jsonRpcIdOf(body: string): string | number | null {
   try {
     const message = JSON.parse(body) as { id?: unknown };
@@ -243,10 +207,7 @@ function jsonRpcIdOf(body: string): string | number | null {
   }
 }
 
-/**
- * A refusal before the MCP exchange as a JSON-RPC error response, with the status and headers of the HTTP answer; a
- * 401 names the resource's OAuth metadata (RFC 9728), which is how an agent platform finds where to sign in.
- */
+/** A 401 names the resource's OAuth metadata (RFC 9728): that is how an agent platform finds where to sign in. */
 function mcpErrorReply(reply: GatewayReply, body: string, kbId: string, tokenSent: boolean): GatewayReply {
   const data = reply.body as { message?: string };
   const headers =
@@ -262,10 +223,6 @@ function mcpErrorReply(reply: GatewayReply, body: string, kbId: string, tokenSen
   };
 }
 
-/**
- * The fast lane's entry (lib/server/keyed-lane.ts): rows 1–6 and a direct tool call without building a Web Request.
- * Answers a reply, or null when the message needs the SDK (then the lane hands a Web Request to serveMcpRequest).
- */
 export async function answerMcpPost(request: KeyedRequest & McpPost & { signal: AbortSignal }): Promise<GatewayReply | null> {
   if (refuseForeignOrigin(request.origin)) return null; // the SDK's path answers it
   const admission = await admit(request);
@@ -274,7 +231,6 @@ export async function answerMcpPost(request: KeyedRequest & McpPost & { signal: 
   return answered === null ? null : { status: 200, headers: { [REQUEST_ID_HEADER]: request.requestId }, body: answered };
 }
 
-/** One POST to the MCP endpoint (the only method it serves): the Origin, rows 1–6 as HTTP, then the MCP exchange. */
 export async function serveMcpRequest(request: Request, kbId: string, requestId: string): Promise<Response> {
   const foreign = refuseForeignOrigin(request.headers.get('origin'));
   if (foreign) {

@@ -10,27 +10,19 @@ import { getUsageRecorder } from './usage-recorder';
 import { accountPaths } from '@/lib/site/paths';
 
 /**
- * Rows 9–11 for every metered call (an answer, a search, an MCP tool, a Dify retrieval): fair metering
- * (docs/api.md §3.6, §3.7). One cap unit is reserved before the backend is called; it is given back when the call
- * fails, when it comes back empty (an abstention: no citations, no passages), or when the caller hung up before the
- * result was delivered. So the count is exact under any concurrency and only a delivered, non-empty result counts.
+ * Rows 9–11 of every metered call (docs/api.md §3.6, §3.7): a unit reserved before the backend runs is given back on
+ * failure, on an empty result or when the caller hung up, so exactly the delivered results count.
  */
 
 type BackendFailure = { ok: false; code: 'publisher_error' | 'publisher_timeout' | 'internal_error'; reason: string };
 export type BackendResult<T> = { ok: true; value: T } | BackendFailure;
 
-/** A metered call: the run of rows 1–8 (lib/gateway/keyed.ts), whose headers the usage headers are added to. */
 export interface MeteredCall<T> extends KeyedRun {
   call: () => Promise<BackendResult<T>>;
-  /** An empty result is an abstention: answered, but free. */
   isEmpty: (value: T) => boolean;
   tokensOf: (value: T) => number;
-  /**
-   * For streamed answers: hands the result to the caller and says whether it arrived (docs/api.md §10.4 — counted at
-   * `done`; a client that left before is not counted). Without it, a result is delivered with the response.
-   */
+  /** For streams: whether the result reached the client; one that left before `done` is not counted. */
   deliver?: (value: T, usage: { used: number; cap: number }) => Promise<boolean>;
-  /** Called once the unit is reserved, before the backend is called (a stream opens here). */
   onReserved?: () => void;
 }
 
@@ -49,7 +41,6 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
     });
   }
   metered.onReserved?.();
-  // Rows 10–11
   let result: BackendResult<T>;
   try {
     result = await observeStage(kb.backend.kind === 'hosted' ? 'engine' : 'backend', () => metered.call(), {
@@ -68,8 +59,7 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
     let usage = { used: abstained ? await releaseQueryUnit(db, period) : reservation.used, cap };
     const delivered = metered.deliver ? await metered.deliver(result.value, usage) : true;
     if (!delivered && !abstained) usage = { used: await releaseQueryUnit(db, period), cap };
-    // Usage alerts at 80% and 100% (docs/api.md §11.4): a comparison on the count just returned; any recording runs
-    // off this request's path.
+    // A comparison on the count just returned; any recording runs off this request's path.
     if (delivered && !abstained) noteUsage(db, { ...period, used: usage.used, cap });
     recorder.record({
       ...base,
@@ -82,7 +72,6 @@ export async function meter<T>(metered: MeteredCall<T>): Promise<GatewayOutcome<
     Object.assign(headers, usageHeaders(usage));
     return { ok: true, status: 200, answer: result.value, usage, headers };
   }
-  // Fair metering: a failed answer gives its unit back.
   const usedAfter = await releaseQueryUnit(db, period);
   Object.assign(headers, usageHeaders({ used: usedAfter, cap }));
   recorder.record({ ...base, status: ERROR_STATUS[result.code], errorCode: result.code, tokensUsed: 0, latencyMs: Date.now() - metered.started });

@@ -15,10 +15,8 @@ export interface GatewayRefusal {
 export type GatewayOutcome<T = QueryAnswer> =
   | { ok: true; status: 200; answer: T; usage: { used: number; cap: number }; headers: Record<string, string> }
   | GatewayRefusal
-  /** A retry answered from its Idempotency-Key's stored answer (docs/api.md §3.8): sent as stored, never counted. */
   | { ok: 'replayed'; status: number; body: unknown; headers: Record<string, string> };
 
-/** Each denial is one line: the code decides the status (lib/platform/errors.ts); /metrics counts it by code. */
 export function deny(code: ErrorCode, message: string, headers: Record<string, string> = {}, extras: Record<string, unknown> = {}): GatewayRefusal {
   countRefusal(code);
   return { ok: false, status: ERROR_STATUS[code], code, message, extras, headers };

@@ -13,15 +13,10 @@ import { queryOf, validateQuery } from './request-body';
 export { clearGatewayCaches } from './caches';
 export type { GatewayOutcome } from './outcome';
 
-/**
- * POST /kb/{kb_id}/query (docs/api.md §3) and the buyer's "Try it": adapters over the keyed endpoint
- * (lib/gateway/keyed.ts), whose metered call is an answer from the knowledge base's backend.
- */
+/** POST /kb/{kb_id}/query (docs/api.md §3) and the buyer's Try-it, as adapters over the keyed endpoint (keyed.ts). */
 
-/** How a streamed answer takes its pieces (lib/gateway/stream.ts). */
 export type AnswerDelivery = Pick<MeteredCall<QueryAnswer>, 'deliver' | 'onReserved'> & { progress?: AnswerProgress };
 
-/** Rows 9–11 for an answer: the backend answers; an answer without citations is an abstention (free). */
 export function meterAnswer(run: KeyedRun, query: string, delivery: AnswerDelivery = {}): Promise<GatewayOutcome<QueryAnswer>> {
   const { admitted, requestId, signal } = run;
   return meter<QueryAnswer>({
@@ -47,10 +42,7 @@ export type SubscriberQueryResult =
   | { ok: true; answer: QueryAnswer; usage: { used: number; cap: number; remaining: number } }
   | { ok: false; code: ErrorCode; message: string; status: number; extras: Record<string, unknown> };
 
-/**
- * The web's "Try it" panel: the same path from row 3 on, for the signed-in buyer's subscription to `kbId`, rate
- * limited under the subscription's newest active key and counted against its cap like any API call.
- */
+/** Try-it: rows 3 on for the signed-in buyer, limited under the subscription's newest key and counted like any call. */
 export async function runSubscriberQuery(input: {
   userId: string;
   kbId: string;

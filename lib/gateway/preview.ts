@@ -10,12 +10,7 @@ import { loadKnowledgeBaseRoute, routeQuery } from '@/lib/routing';
 import { validateQuery } from './request-body';
 import { getUsageRecorder } from './usage-recorder';
 
-/**
- * Free previews (docs/api.md §10.6): anyone on a knowledge-base page may ask a few questions through the knowledge
- * base's own route, with no key, subscription or cap. The keys' limiter bounds them under its own ids:
- * PREVIEW_QUESTIONS_PER_DAY per client address and knowledge base (one shared allowance where no trustworthy address
- * exists). Publishers see previews in analytics and can turn them off per listing.
- */
+/** Free previews (docs/api.md §10.6): a few questions a day per address and knowledge base, with no key, subscription or cap. */
 const PREVIEW_WINDOW_MS = 86_400_000;
 const PREVIEW_LIMIT_ID_PREFIX = 'preview:';
 
@@ -40,7 +35,6 @@ function previewRule(): RateLimitRule {
 
 const limiterId = (kbId: string, headers: HeaderSource) => `${PREVIEW_LIMIT_ID_PREFIX}${clientAddressFromHeaders(headers)}:${kbId}`;
 
-/** Whether a knowledge base answers previews: published, previews on for it and on this server. */
 export async function previewsOffered(kbId: string): Promise<boolean> {
   if (getEnv().PREVIEW_QUESTIONS_PER_DAY === 0 || !isCleanId(kbId)) return false;
   const db = await getDb();
@@ -52,14 +46,12 @@ export async function previewsOffered(kbId: string): Promise<boolean> {
   return row?.status === 'published' && row.previewsEnabled;
 }
 
-/** The visitor's allowance for a knowledge base as it stands, counting nothing. */
 export async function previewAllowance(kbId: string, headers: HeaderSource): Promise<PreviewAllowance> {
   const rule = previewRule();
   const state = await getRateLimiter().peek(limiterId(kbId, headers), rule);
   return { limit: rule.limit, remaining: Math.max(0, state.remaining) };
 }
 
-/** One preview question: checked, counted against the visitor's daily allowance, answered through the route. */
 export async function runPreviewQuery(input: { kbId: string; query: string; headers: HeaderSource; requestId: string }): Promise<PreviewResult> {
   const query = validateQuery(input.query);
   if (!query.ok) return { ok: false, code: 'invalid_query', message: query.message.replaceAll('"query"', 'The question') };

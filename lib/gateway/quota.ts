@@ -4,11 +4,9 @@ import { getEnv } from '@/lib/platform/env';
 import { processSingleton } from '@/lib/platform/singleton';
 
 /**
- * Fair metering (docs/api.md §3.6): one cap unit is reserved atomically in the database before a query is routed and
- * given back if the answer fails. The database is the single source of truth for caps whichever rate-limit backend
- * runs, so counts survive app and Redis restarts and agree across instances. A reservation runs in one transaction:
- * the row lock serialises concurrent reservations (across processes too), so with cap C exactly C of any number of
- * concurrent requests succeed.
+ * The cap of fair metering (docs/api.md §3.6): a unit is reserved atomically in the database before a query is routed
+ * and given back if the answer fails. The row lock serialises reservations across processes, so with cap C exactly C
+ * of any number of concurrent requests succeed.
  */
 export interface PeriodKey {
   subscriptionId: string;
@@ -22,7 +20,6 @@ function rowsOf(result: unknown): Record<string, unknown>[] {
   return (result as { rows: Record<string, unknown>[] }).rows;
 }
 
-/** Largest number of waiting requests one database transaction reserves for. */
 const MAX_BATCH = 256;
 
 interface Waiter {
@@ -39,10 +36,8 @@ interface Lane {
 }
 
 /**
- * Reserves one unit of the cap. Concurrent reservations for one subscription and period in this process are
- * coalesced: while one transaction is in flight newcomers queue, and the next transaction reserves for all of them,
- * so a busy key pays one commit (and flush) per batch instead of one per request. Each batch still reads the committed
- * count under a row lock and grants min(batch, cap − used), so instances together never exceed the cap.
+ * Concurrent reservations in this process are coalesced, one transaction per batch instead of one commit per request;
+ * each batch grants min(batch, cap − used) under the row lock, so instances together never exceed the cap.
  */
 export function reserveQueryUnit(db: Database, period: PeriodKey, cap: number): Promise<Reservation> {
   const lanes = processSingleton('quota-lanes', () => new Map<string, Lane>());
@@ -81,11 +76,9 @@ async function drainLane(lanes: Map<string, Lane>, key: string, lane: Lane): Pro
 }
 
 /**
- * The fast path, ONE round trip: lock the row, read the committed count and add the grant in a single statement.
- * `cur` takes the row lock (FOR UPDATE waits for a concurrent holder and then reads the newest version), so the
- * grant is computed from the latest count and nobody can change it before this statement's commit. No row comes
- * back when the period has no row yet or the cap is used up. Parameters: commit mode, subscription, period start,
- * wanted, cap.
+ * The fast path in one round trip: `cur` takes the row lock (FOR UPDATE waits, then reads the newest version), so the
+ * grant comes from the latest count. No row comes back when the period has none yet or the cap is used up.
+ * Parameters: commit mode, subscription, period start, wanted, cap.
  */
 const RESERVE_STATEMENT = `
   with cur as (
@@ -99,16 +92,11 @@ const RESERVE_STATEMENT = `
   where u.subscription_id = $2 and u.period_start = $3::timestamptz and cur.used < $5::int
   returning cur.used as before, u.used as after`;
 
-/**
- * The driver itself (node-postgres' pool or PGlite: both have `query(text, values)` answering `{rows}`): the
- * reservation skips Drizzle's per-call statement building and tracing spans, being the one statement every gateway
- * request waits for.
- */
+/** The driver itself: the one statement every gateway request waits for skips Drizzle's statement building and spans. */
 function driverOf(db: Database): { query(text: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }> } {
   return (db as unknown as { $client: ReturnType<typeof driverOf> }).$client;
 }
 
-/** Reserves up to `wanted` units in one transaction; returns how many were granted and the count after. */
 export async function reserveUnits(db: Database, period: PeriodKey, cap: number, wanted: number): Promise<{ granted: number; usedAfter: number }> {
   if (cap <= 0 || wanted <= 0) return { granted: 0, usedAfter: await readPeriodUsage(db, period) };
   const commitMode = getEnv().QUOTA_SYNCHRONOUS_COMMIT ? 'on' : 'off';
@@ -119,7 +107,6 @@ export async function reserveUnits(db: Database, period: PeriodKey, cap: number,
     const after = Number(fast.after);
     return { granted: after - before, usedAfter: after };
   }
-  // Slow path: no row for this period yet, or the cap is already used up.
   return db.transaction(async (tx) => {
     // Per transaction only (set_config(…, true)); see QUOTA_SYNCHRONOUS_COMMIT in lib/platform/env.ts for the trade-off.
     const lockRow = () =>
@@ -129,7 +116,6 @@ export async function reserveUnits(db: Database, period: PeriodKey, cap: number,
         for update`);
     let row = rowsOf(await lockRow())[0];
     if (!row) {
-      // First query of a period nobody has opened yet (the purchase and the roll-forward usually create the row).
       await tx.execute(sql`
         insert into usage_periods (subscription_id, period_start, period_end, used, updated_at)
         values (${period.subscriptionId}, ${period.periodStart.toISOString()}::timestamptz, ${period.periodEnd.toISOString()}::timestamptz, 0, now())
@@ -147,7 +133,6 @@ export async function reserveUnits(db: Database, period: PeriodKey, cap: number,
   });
 }
 
-/** Gives a reserved unit back (the answer failed). Never goes below zero. Returns the count after. */
 export async function releaseQueryUnit(db: Executor, period: PeriodKey): Promise<number> {
   const result = await db.execute(sql`
     update usage_periods set used = greatest(used - 1, 0), updated_at = now()
@@ -170,7 +155,6 @@ export interface UsageSnapshot {
   cap: number;
 }
 
-/** X-Usage-* headers (docs/api.md §3.5), after counting this request. */
 export function usageHeaders(usage: UsageSnapshot): Record<string, string> {
   return {
     'X-Usage-Used': String(usage.used),

@@ -3,16 +3,12 @@ import { MAX_BODY_BYTES, queryTextSchema } from './schemas';
 
 /** Row 8 of the check order (docs/api.md §3.2, §7.2): the body of a keyed request and the `query` it carries. */
 
-/** How the gateway reads a request body: lazily, only once the checks before row 8 have passed. */
 export type BodyReadResult = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'invalid_utf8' };
 
-/** An input read at row 8, or why it is refused (400, or 413 for a body over the limit). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; code: 'invalid_query' | 'payload_too_large'; message: string };
 
-/** The request's body as a JSON object, read at most once. */
 export type JsonBody = () => Promise<Parsed<Record<string, unknown>>>;
 
-/** Row 8 for every JSON endpoint: the Content-Type, then the size and encoding, then a JSON object. */
 export async function readJsonObject(
   request: { contentType: string | null },
   readBody: () => Promise<BodyReadResult>,
@@ -34,13 +30,11 @@ export async function readJsonObject(
   return { ok: true, value: json as Record<string, unknown> };
 }
 
-/** A field read with its public schema (./schemas.ts); the schema's first message is the refusal's. */
 export function parseField<T>(schema: z.ZodType<T>, value: unknown): Parsed<T> {
   const parsed = schema.safeParse(value);
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, code: 'invalid_query', message: parsed.error.issues[0]!.message };
 }
 
-/** The `query` field: a string, not blank, at most 2,000 characters, no control characters. */
 export const validateQuery = (value: unknown): Parsed<string> => parseField(queryTextSchema, value);
 
 export async function queryOf(json: JsonBody): Promise<Parsed<string>> {
@@ -48,5 +42,4 @@ export async function queryOf(json: JsonBody): Promise<Parsed<string>> {
   return body.ok ? validateQuery(body.value.query) : body;
 }
 
-/** Row 8 of an endpoint that reads no input (/usage, Dify's endpoint check). */
 export const NO_INPUT: Parsed<null> = { ok: true, value: null };

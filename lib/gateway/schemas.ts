@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import { describeTextProblem, textProblem } from '@/lib/platform/text-input';
 
-/**
- * The keyed API's public inputs and outputs (docs/api.md §3, §10) as zod schemas: the one source of their shapes and
- * limits. The gateway parses requests with them, the types of its answers are inferred from them, and lib/openapi
- * turns them into the OpenAPI document's schemas. The query answer itself is in lib/query-answer.ts, because
- * publishers' backends and the engine share it.
- */
+/** The keyed API's inputs and outputs (docs/api.md §3, §10) as zod schemas: the one source of their shapes and limits. */
 
 export const MAX_BODY_BYTES = 16 * 1024;
 export const MAX_QUERY_CHARS = 2_000;
@@ -20,7 +15,6 @@ function codePoints(text: string): number {
   return n;
 }
 
-/** A `query`: a string, not blank after trimming, at most 2,000 characters, no control characters. */
 export const queryTextSchema = z
   .string({ error: (issue) => (issue.input === undefined ? '"query" is required.' : '"query" must be a string.') })
   .trim()
@@ -36,7 +30,6 @@ export const queryTextSchema = z
     description: `Trimmed; not blank; at most ${MAX_QUERY_CHARS.toLocaleString('en-US')} characters; no control characters but tab, CR and LF.`,
   });
 
-/** The Idempotency-Key header (docs/api.md §3.8): printable ASCII, spaces inside only (header values are trimmed on the wire). */
 export const idempotencyKeySchema = z
   .string()
   .min(1)

@@ -6,10 +6,7 @@ import type { GatewayOutcome } from './outcome';
 import { parseField, validateQuery, type Parsed } from './request-body';
 import { topKSchema, type SearchResults } from './schemas';
 
-/**
- * POST /kb/{kb_id}/search (docs/api.md §10.2): the passages alone, for callers that write their own answer (RAG,
- * agents). The same key, check order and metering as /query: counted like a query, free when nothing is found.
- */
+/** POST /kb/{kb_id}/search (docs/api.md §10.2): the passages alone, metered like /query and free when nothing is found. */
 export function toSearchResults(passages: Passage[]): SearchResults {
   return { results: passages.map((p) => ({ document_id: p.documentId, title: p.title, excerpt: p.excerpt, page: p.page, score: p.score })) };
 }
@@ -17,14 +14,11 @@ export function toSearchResults(passages: Passage[]): SearchResults {
 export interface SearchInput {
   query: string;
   topK: number;
-  /** Dify's `score_threshold`: passages scoring below it are not results. */
   minScore?: number;
 }
 
-/** `top_k`, where null means the default as absence does. */
 export const validateTopK = (value: unknown): Parsed<number> => parseField(topKSchema, value ?? undefined);
 
-/** Rows 9–11 for a search: the passages, counted unless there are none. */
 export function meterSearch(run: KeyedRun, search: SearchInput): Promise<GatewayOutcome<Passage[]>> {
   const { admitted, requestId, signal } = run;
   return meter<Passage[]>({
@@ -39,7 +33,6 @@ export function meterSearch(run: KeyedRun, search: SearchInput): Promise<Gateway
   });
 }
 
-/** A search's `query` and `top_k`, from a JSON body or an MCP tool's arguments. */
 export function searchInputOf(fields: Record<string, unknown>): Parsed<SearchInput> {
   const query = validateQuery(fields.query);
   if (!query.ok) return query;

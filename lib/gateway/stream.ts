@@ -7,18 +7,13 @@ import { meterAnswer } from './pipeline';
 import { queryOf, type Parsed } from './request-body';
 
 /**
- * Streaming answers (docs/api.md §10.4): POST /kb/{kb_id}/query with `Accept: text/event-stream`. Everything up to the
- * cap reservation (rows 1–9) answers as usual, with a JSON error; from then on the answer is a stream of Server-Sent
- * Events — `citations` (the citations array), `delta` (`{text}`, pieces that concatenate to the answer), `done`
- * (`{tokens_used, usage: {used, cap, remaining}}`) or `error` (an error body) — with a comment every 15 s while the
- * backend works. Counted at `done` under the fair-metering rule; a client that leaves before `done` is not counted.
+ * Streaming answers (docs/api.md §10.4): up to the cap reservation errors are JSON as usual; after it, Server-Sent
+ * Events `citations`, `delta`, `done` or `error`, with a heartbeat while the backend works. Counted at `done`.
  */
 const HEARTBEAT_MS = 15_000;
 
-/** How a face writes the stream: opened once (status 200 and these headers), then events, then closed. */
 export interface EventStreamWriter {
   open(headers: Record<string, string>): void;
-  /** False when the client is gone. */
   send(event: string, data: unknown): boolean;
   comment(text: string): boolean;
   close(): void;
@@ -29,10 +24,8 @@ export interface EventStreamWriter {
 const ANSWER_TYPES = ['application/json', 'text/event-stream', 'text/event-stream; charset=utf-8'];
 
 /**
- * Whether the client prefers a stream, by content negotiation (RFC 9110 §12.5.1, with the maintained `negotiator`):
- * `text/event-stream` must be acceptable (q > 0) and rank above JSON by quality, then by its place in the header.
- * "Accept: text/event-stream" streams; "application/json, text/event-stream" (as MCP-style clients send) and
- * "text/event-stream;q=0" get JSON; no Accept header or "*\/*" gets JSON.
+ * By content negotiation (RFC 9110 §12.5.1): the stream must rank above JSON, so "application/json, text/event-stream"
+ * (as MCP-style clients send), no Accept header and "*\/*" get JSON.
  */
 export function wantsEventStream(accept: string | null | undefined): boolean {
   if (!accept) return false;
@@ -46,19 +39,12 @@ export function sseFrame(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-/** The answer in sentence-sized pieces that concatenate to exactly the answer. */
 function answerPieces(answer: string): string[] {
   return answer.match(/[^.!?]*[.!?]+[\s]*|[^.!?]+$/g) ?? (answer ? [answer] : []);
 }
 
-/**
- * Runs a streamed query. Returns the outcome; when the stream was opened, the outcome's events were already written
- * (an error after the stream opened is sent as an `error` event here) and the writer is closed.
- */
 export async function streamGatewayQuery(request: GatewayRequest, writer: EventStreamWriter, options: { heartbeatMs?: number } = {}): Promise<GatewayOutcome> {
   let heartbeat: NodeJS.Timeout | undefined;
-  // A backend that answers piece by piece (a publisher streaming its answer) has its pieces sent as they come; the
-  // rest is sent when the whole answer is in. Counting still happens once, at `done`.
   let citationsSent = false;
   let deltasSent = false;
   const progress: AnswerProgress = {

@@ -6,12 +6,9 @@ import { processSingleton } from '@/lib/platform/singleton';
 import { latencyBucketOf, LATENCY_BUCKETS_MS, PREVIEW_OUTCOME, statsOutcomeOf } from '@/lib/publishing';
 
 /**
- * Off-hot-path bookkeeping for the gateway: knowledge_bases.query_volume, usage_daily, query_log,
- * kb_stats_daily (the publishers' analytics: counts per outcome and a latency histogram, no question, no buyer) and
- * api_keys.last_used_at. Requests only append to in-memory buffers; one process-wide flusher writes them every
- * second in one transaction as INCREMENTS (never overwrites), so several instances add up correctly. A failed flush
- * puts its batch back, and shutdown (SIGTERM/SIGINT/beforeExit) flushes before the process exits. The cap itself is
- * not here: it is reserved synchronously in the database (lib/gateway/quota.ts).
+ * Off-hot-path bookkeeping of the gateway (query volume, daily usage, query log, publishers' analytics, keys' last
+ * use): requests append to buffers and one flusher per process writes them every second as INCREMENTS in one
+ * transaction, so instances add up; a failed flush puts its batch back, and shutdown flushes first.
  */
 export interface QueryRecord {
   requestId: string;
@@ -20,19 +17,16 @@ export interface QueryRecord {
   keyId: string | null;
   status: number;
   errorCode: string | null;
-  /** A 200 without citations: logged, but neither counted in queryVolume nor in the daily usage (docs/api.md §3.7). */
   abstained?: boolean;
   tokensUsed: number;
   latencyMs: number;
   at: Date;
-  /** The key's last_used_at as the gateway last read it; lets the recorder skip writes inside the minute. */
   keyLastUsedAt?: Date | null;
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 const DAY_MS = 86_400_000;
 const FLUSH_INTERVAL_MS = 1_000;
-/** A burst bigger than this flushes early so memory stays bounded. */
 const MAX_BUFFERED_LOG_ROWS = 2_000;
 
 interface Buffers {
@@ -47,11 +41,9 @@ const emptyBuffers = (): Buffers => ({ volume: new Map(), daily: new Map(), logR
 
 export class UsageRecorder {
   private buffers = emptyBuffers();
-  /** When this process last queued a last_used_at write per key (ms), so a busy key writes once a minute. */
   private lastUsedQueuedAt = new Map<string, number>();
   private flushing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
-  /** The UTC day last recorded into (its first millisecond and YYYY-MM-DD), so record() formats a date once a day. */
   private dayStartMs = Number.NaN;
   private day = '';
 
@@ -87,15 +79,11 @@ export class UsageRecorder {
     if (b.logRows.length >= MAX_BUFFERED_LOG_ROWS) void this.flush();
   }
 
-  /**
-   * A free preview question from a knowledge-base page (docs/api.md §10.6): no subscription, no key, no cap, no
-   * query volume; only the publisher's daily count of previews (outcome `preview`) and its backend latency.
-   */
+  /** A free preview (docs/api.md §10.6): only the publisher's daily count of previews and its backend latency. */
   recordPreview(entry: { kbId: string; latencyMs: number; at: Date }): void {
     this.noteStats({ kbId: entry.kbId, latencyMs: entry.latencyMs, at: entry.at, outcome: PREVIEW_OUTCOME });
   }
 
-  /** A request refused before it reached a backend (a cap or rate limit), counted for the publisher by its code. */
   recordRefusal(entry: { kbId: string; code: string; at: Date }): void {
     this.noteStats({ kbId: entry.kbId, latencyMs: 0, at: entry.at, outcome: entry.code, noLatency: true });
   }
@@ -118,7 +106,6 @@ export class UsageRecorder {
       this.buffers.stats.set(key, row);
     }
     row.count += 1;
-    // A refusal never reached a backend: it has no backend latency to add to the histogram.
     if (!entry.noLatency) row.buckets[latencyBucketOf(entry.latencyMs)]! += 1;
   }
 
@@ -135,7 +122,6 @@ export class UsageRecorder {
     return b.logRows.length + b.volume.size + b.daily.size + b.lastUsed.size + b.stats.size;
   }
 
-  /** Writes everything buffered so far; concurrent calls queue behind each other. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(() => this.flushOnce());
     return this.flushing;
@@ -182,7 +168,6 @@ export class UsageRecorder {
     }
   }
 
-  /** Puts a failed batch back in front of whatever arrived meanwhile (counts are added, not replaced). */
   private restore(batch: Buffers): void {
     const current = this.buffers;
     for (const [kbId, n] of current.volume) batch.volume.set(kbId, (batch.volume.get(kbId) ?? 0) + n);
@@ -209,11 +194,7 @@ export class UsageRecorder {
   }
 }
 
-/**
- * One INSERT … SELECT FROM unnest(arrays) for the whole batch: ten parameters whatever its size, where a VALUES
- * list takes ten per row (one row per query, hundreds a second under load), each built into the statement by
- * Drizzle, bound and parsed one by one — on the server's one JavaScript thread, which also serves every request.
- */
+/** One INSERT … SELECT FROM unnest(arrays): ten parameters whatever the batch's size, on the server's one thread. */
 async function insertLogRows(tx: Transaction, rows: QueryRecord[]): Promise<void> {
   const n = rows.length;
   const columns = {
@@ -275,7 +256,6 @@ function installShutdownFlush(recorder: UsageRecorder): void {
   });
 }
 
-/** The process-wide recorder, started (and hooked to shutdown) on first use. */
 export function getUsageRecorder(): UsageRecorder {
   return processSingleton('usage-recorder', () => {
     const recorder = new UsageRecorder().start();

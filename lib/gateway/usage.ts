@@ -7,12 +7,7 @@ import { readPeriodUsage, usageHeaders } from './quota';
 import { NO_INPUT } from './request-body';
 import type { UsageReport } from './schemas';
 
-/**
- * GET /kb/{kb_id}/usage (docs/api.md §10.5): where the key's subscription stands, for agents that plan their calls.
- * Rows 1–6 as for a query, then a small limit of its own (30 per minute per key) instead of the query limit, and it
- * is never counted. The body's `rate_limit` is the QUERY limit's state (read, not consumed); the X-RateLimit-*
- * headers are this endpoint's own limit.
- */
+/** GET /kb/{kb_id}/usage (docs/api.md §10.5): never counted; the body's `rate_limit` is the QUERY limit's state, only read. */
 export const USAGE_REQUESTS_PER_MINUTE = 30;
 
 const USAGE: KeyedEndpoint<null, UsageReport> = {

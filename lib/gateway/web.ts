@@ -8,12 +8,7 @@ import { handleGatewayRequest } from './pipeline';
 import type { BodyReadResult } from './request-body';
 import { MAX_BODY_BYTES } from './schemas';
 
-/**
- * The Web (fetch API) face of the gateway, used by the Next route handler `app/kb/[kbId]/query/route.ts` (`next dev`,
- * or `next start` run directly). `npm start` serves the same path from Node's http server instead (lib/server/keyed-lane.ts);
- * both shape their answer with `gatewayReply`, so the two faces cannot drift apart. No CORS headers: keys are for
- * servers, not browsers.
- */
+/** The Web face of the gateway, for Next's route handlers; no CORS, because keys are for servers, not browsers. */
 
 export interface GatewayReply {
   status: number;
@@ -21,7 +16,6 @@ export interface GatewayReply {
   body: unknown;
 }
 
-/** Status, headers and body of the documented response for a gateway outcome. */
 export function gatewayReply(outcome: GatewayOutcome<unknown>, requestId: string): GatewayReply {
   const headers = { ...outcome.headers, [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-store' };
   if (outcome.ok === 'replayed') return { status: outcome.status, headers, body: outcome.body };
@@ -29,7 +23,6 @@ export function gatewayReply(outcome: GatewayOutcome<unknown>, requestId: string
   return { status: outcome.status, headers, body: errorBody(outcome.code, outcome.message, requestId, outcome.extras) };
 }
 
-/** An error answer decided outside the pipeline (wrong method, our own fault): status from the one code map. */
 export function gatewayErrorReply(code: ErrorCode, message: string, requestId: string, headers: Record<string, string> = {}): GatewayReply {
   return {
     status: ERROR_STATUS[code],
@@ -38,10 +31,7 @@ export function gatewayErrorReply(code: ErrorCode, message: string, requestId: s
   };
 }
 
-/**
- * Reads the body from the stream with a hard 16 KiB limit: a lying Content-Length cannot get more in. Bytes that are
- * not UTF-8 are refused, not replaced (docs/api.md §7.2).
- */
+/** A hard 16 KiB limit on the stream, so a lying Content-Length cannot get more in; non-UTF-8 is refused, not replaced. */
 async function readLimitedBody(request: Request, limit = MAX_BODY_BYTES): Promise<BodyReadResult> {
   const bytes = await readBodyWithin(request, limit);
   if (bytes === null) return { ok: false, reason: 'too_large' };
@@ -49,7 +39,6 @@ async function readLimitedBody(request: Request, limit = MAX_BODY_BYTES): Promis
   return text === null ? { ok: false, reason: 'invalid_utf8' } : { ok: true, text };
 }
 
-/** A Web request as the gateway reads it: headers and a lazily read, size-limited body. */
 function toGatewayRequest(request: Request, kbId: string, requestId: string): GatewayRequest {
   return {
     kbId,
@@ -62,7 +51,6 @@ function toGatewayRequest(request: Request, kbId: string, requestId: string): Ga
   };
 }
 
-/** Runs one keyed endpoint on a Web request and shapes its outcome into the documented response. */
 export async function serveKeyed(
   request: Request,
   kbId: string,
@@ -80,10 +68,6 @@ export function serveQueryRequest(request: Request, kbId: string, requestId: str
   return serveKeyed(request, kbId, requestId, handleGatewayRequest);
 }
 
-/**
- * A streamed answer on the Web face: the response is returned as soon as the stream opens (after the cap unit is
- * reserved), or as a JSON error when the query is refused before that.
- */
 async function serveStreamedQuery(request: Request, kbId: string, requestId: string): Promise<Response> {
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;

@@ -8,9 +8,8 @@ import { requireOwnedKnowledgeBase } from './ownership';
 import type { Refusal } from '@/lib/platform/transactions';
 
 /**
- * Who is making a console change. A publisher (the signed-in account, web) may touch only what it owns; the operator
- * (the CLI on the server's machine, or an ADMIN_EMAILS account) owns the installation. Both go through the same
- * functions, so the CLI can do everything the console does.
+ * Who makes a console change: a publisher may touch only what it owns; the operator (CLI, or an ADMIN_EMAILS account)
+ * owns the installation. Both use the same functions, so the CLI can do everything the console does.
  */
 export type Actor = { kind: 'publisher'; userId: string } | { kind: 'operator'; userId: string | null; via: 'cli' | 'web' };
 

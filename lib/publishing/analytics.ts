@@ -5,9 +5,8 @@ import { requireOwnedKnowledgeBase, requirePublisherForUser } from './ownership'
 import type { Refusal } from '@/lib/platform/transactions';
 
 /**
- * Publishers' analytics (docs/api.md §9.4), read only from daily aggregates: kb_stats_daily (written by the gateway's
- * usage recorder: a count per outcome and a latency histogram per knowledge base and UTC day), subscriptions counted
- * by plan, and the earnings ledger by month. No question text exists to read, and no buyer is named.
+ * Publishers' analytics (docs/api.md §9.4), read only from daily aggregates (kb_stats_daily, subscriptions by plan,
+ * the earnings ledger): no question text exists to read, and no buyer is named.
  */
 
 /** Upper bounds (ms) of the latency histogram's buckets; the last one takes everything slower. */
@@ -18,14 +17,12 @@ export function latencyBucketOf(ms: number): number {
   return i === -1 ? LATENCY_BUCKETS_MS.length - 1 : i;
 }
 
-/** A free question asked on the knowledge-base page (docs/api.md §10.6): counted for demand, never against a cap. */
 export const PREVIEW_OUTCOME = 'preview';
 
 /** Refusals before any backend was asked: the buyer's cap or rate limit, shown apart from the backend's errors. */
 const REFUSAL_CODES = ['query_cap_exceeded', 'rate_limit_exceeded'] as const;
 const isRefusal = (outcome: string) => (REFUSAL_CODES as readonly string[]).includes(outcome);
 
-/** The outcome a query is counted under: `answered`, `abstained`, or its error code. */
 export function statsOutcomeOf(entry: { status: number; errorCode: string | null; abstained?: boolean }): string {
   if (entry.status === 200) return entry.abstained ? 'abstained' : 'answered';
   return entry.errorCode ?? `http_${entry.status}`;
@@ -57,7 +54,6 @@ export interface DailyOutcomes {
 
 type Totals = Pick<DailyOutcomes, 'answered' | 'abstained' | 'previews' | 'refused' | 'errors'>;
 
-/** One listing's totals over the period, for the publisher-wide page's "By listing" table. */
 export interface ListingOutcomes extends Totals {
   id: string;
   title: string;
@@ -65,15 +61,11 @@ export interface ListingOutcomes extends Totals {
 
 export interface AnalyticsView {
   period: AnalyticsPeriod;
-  /** Days shown (the chart's bars): 7, 30 or 90, or the days of the month so far. */
   days: number;
   from: string;
   to: string;
   totals: Totals;
-  /**
-   * The same totals over the comparison period: the days just before (same length), or for a month the same days
-   * of the month before (1–20 October against 1–20 November), so a month in progress is compared fairly.
-   */
+  /** The days just before, or for a month the same days of the month before, so a month in progress compares fairly. */
   previousTotals: Totals;
   previousFrom: string;
   previousTo: string;
@@ -89,7 +81,6 @@ const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const DAY_MS = 86_400_000;
 const utcDate = (year: number, month: number, day: number) => new Date(Date.UTC(year, month, day));
 
-/** What the page shows: the last 7, 30 or 90 days, or one calendar month (UTC). */
 export type AnalyticsPeriod = { kind: 'days'; days: number } | { kind: 'month'; month: string };
 
 export const ANALYTICS_DAYS = [7, 30, 90] as const;
@@ -100,15 +91,11 @@ function analyticsDays(value: unknown): number {
   return (ANALYTICS_DAYS as readonly number[]).includes(n) ? n : 30;
 }
 
-/** The current month and the ANALYTICS_MONTHS - 1 before it, newest first ("2026-11", "2026-10", …). */
 export function analyticsMonths(now: Date): string[] {
   return Array.from({ length: ANALYTICS_MONTHS }, (_, i) => isoDay(utcDate(now.getUTCFullYear(), now.getUTCMonth() - i, 1)).slice(0, 7));
 }
 
-/**
- * The period of a page's or export's query string: `month=YYYY-MM` (one of analyticsMonths) shows that month, else
- * `days` (7, 30 or 90; 30 when absent or anything else). A single parser, so the page and its CSV agree.
- */
+/** `month=YYYY-MM` or `days` (7, 30 or 90; else 30): one parser, so that the page and its CSV agree. */
 export function parseAnalyticsPeriod(search: { days?: unknown; month?: unknown }, now: Date = new Date()): AnalyticsPeriod {
   const month = Array.isArray(search.month) ? search.month[0] : search.month;
   if (typeof month === 'string' && analyticsMonths(now).includes(month)) return { kind: 'month', month };
@@ -116,7 +103,6 @@ export function parseAnalyticsPeriod(search: { days?: unknown; month?: unknown }
   return { kind: 'days', days: analyticsDays(days) };
 }
 
-/** The period's query string, for links and the CSV export. */
 export const analyticsPeriodQuery = (period: AnalyticsPeriod) => (period.kind === 'month' ? `month=${period.month}` : `days=${period.days}`);
 
 interface PeriodRange {
@@ -162,7 +148,6 @@ async function buildAnalytics(db: Executor, kbIds: string[], period: AnalyticsPe
   const toDay = isoDay(new Date(fromDate.getTime() + (days - 1) * DAY_MS));
   const previousFromDay = isoDay(previousFrom);
   const previousToDay = isoDay(new Date(previousFrom.getTime() + (previousDays - 1) * DAY_MS));
-  // The comparison period is read in the same statement.
   const rows = kbIds.length
     ? await db
         .select({ day: kbStatsDaily.day, outcome: kbStatsDaily.outcome, count: kbStatsDaily.count, buckets: kbStatsDaily.latencyBuckets })
@@ -243,11 +228,9 @@ async function buildAnalytics(db: Executor, kbIds: string[], period: AnalyticsPe
   };
 }
 
-/** `period` (a parsed query string) or, for short, `days`; the last 30 days by default. */
 type PeriodOptions = { period?: AnalyticsPeriod; days?: number; now?: Date };
 const periodOf = (options: PeriodOptions): AnalyticsPeriod => options.period ?? { kind: 'days', days: options.days ?? 30 };
 
-/** One knowledge base of the account's publisher. */
 export async function getKnowledgeBaseAnalytics(
   db: Executor,
   userId: string,
@@ -260,7 +243,6 @@ export async function getKnowledgeBaseAnalytics(
   return { ok: true, kb: { id: owned.kb.id, title: owned.kb.title }, analytics };
 }
 
-/** Every knowledge base of the account's publisher together, with each one's totals. */
 export async function getPublisherAnalytics(
   db: Executor,
   userId: string,
@@ -285,17 +267,13 @@ export async function getPublisherAnalytics(
   return { ok: true, analytics, perKnowledgeBase };
 }
 
-/**
- * One CSV cell: quoted when needed; a leading = + - @, tab or carriage return is neutralised with a quote so that a
- * spreadsheet does not run the cell as a formula (spreadsheets drop a leading tab or CR and then read what follows).
- */
+/** A leading = + - @, tab or CR is neutralised with a quote, so a spreadsheet never runs the cell as a formula. */
 export const csvCell = (v: string | number | null) => {
   const s = v === null ? '' : String(v);
   const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
-/** The daily table as CSV (one row per day, one column per error code seen), for the export button. */
 export function analyticsCsv(view: AnalyticsView, title: string): string {
   const codes = view.errorsByCode.map((e) => e.code);
   const refused = view.refusedByCode.map((e) => e.code);

@@ -4,9 +4,8 @@ import type { Executor } from '@/lib/platform/db';
 import { toPlanView, type PlanView } from '@/lib/subscriptions';
 
 /**
- * Finding knowledge bases in every state (draft, published, suspended) by id, slug or `publisher/slug`, with their
- * plans: what the operator CLI and publisher tools need. The operator owns the installation, so nothing here checks
- * ownership; the public catalog (published only) is lib/catalog.
+ * Knowledge bases in every state, found by id, slug or `publisher/slug` for the operator CLI. Nothing here checks
+ * ownership: the operator owns the installation.
  */
 
 export interface OperatorPlan extends PlanView {
@@ -58,7 +57,6 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Every knowledge base (published first, then by title), optionally filtered by a substring of title, slug or publisher. */
 export async function listKnowledgeBasesForOperator(db: Executor, search?: string): Promise<OperatorKnowledgeBase[]> {
   const term = search?.trim();
   let where: SQL | undefined;
@@ -78,10 +76,7 @@ export async function listKnowledgeBasesForOperator(db: Executor, search?: strin
 export type ResolveKbResult =
   { ok: true; kb: OperatorKnowledgeBase } | { ok: false; code: 'not_found' } | { ok: false; code: 'ambiguous'; candidates: OperatorKnowledgeBase[] };
 
-/**
- * The one way every CLI command finds a knowledge base: `kb_…` id, `slug`, or `publisher-slug/slug` (slugs are
- * unique per publisher only, so a bare slug used by two publishers is ambiguous).
- */
+/** Slugs are unique per publisher only, so a bare slug used by two publishers is ambiguous. */
 export async function resolveKnowledgeBase(db: Executor, ref: string): Promise<ResolveKbResult> {
   const value = ref.trim();
   let where: SQL | undefined;
@@ -102,7 +97,6 @@ export async function resolveKnowledgeBase(db: Executor, ref: string): Promise<R
   return { ok: true, kb: rows[0]! };
 }
 
-/** What to tell the operator when `resolveKnowledgeBase` found nothing or several. */
 export function describeResolveFailure(ref: string, failure: Exclude<ResolveKbResult, { ok: true }>): string {
   if (failure.code === 'not_found') return `No knowledge base "${ref}". Run \`npm run almanac -- list-kbs\` to see them.`;
   return [

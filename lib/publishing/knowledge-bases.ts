@@ -7,9 +7,8 @@ import { newId } from '@/lib/platform/ids';
 import { normaliseLineBreaks } from './rules';
 
 /**
- * Operator-side creation of hosted knowledge bases (CLI `create-kb`); commands find them with resolveKnowledgeBase
- * in knowledge-base-lookup.ts. A new knowledge base is published at once with the three default plans, so
- * `ingest` then `ask` is all an operator needs.
+ * Operator-side creation of hosted knowledge bases (CLI `create-kb`), published at once with the three default plans
+ * so that `ingest` then `ask` is all an operator needs.
  */
 const DEFAULT_PLANS = [
   { name: 'Starter', priceCents: 1_900, queriesPerPeriod: 100, requestsPerMinute: 60 },
@@ -17,7 +16,6 @@ const DEFAULT_PLANS = [
   { name: 'Enterprise', priceCents: 14_900, queriesPerPeriod: 2_000, requestsPerMinute: 300 },
 ] as const;
 
-/** Operators read these at a terminal: each refusal is a sentence naming the flag's rule, as the console's are. */
 const between = (label: string, min: number, max: number) =>
   z.string().trim().min(min, `${label} has ${min} to ${max} characters.`).max(max, `${label} has ${min} to ${max} characters.`);
 

@@ -18,7 +18,6 @@ import { fieldErrors, listingSchema, newListingSchema, publisherTransition, type
  * plan), unpublish (no new purchases; subscribers keep access to the end of their period, which then ends).
  */
 
-/** A listing or plan change refused; `reason` names a refusal the console explains in its own words. */
 export type ListingRefusal = Refusal<'not_found' | 'conflict'> & {
   reason?: 'needs_plan' | 'needs_backend' | 'stripe_unavailable' | 'last_plan' | 'has_subscribers';
 };
@@ -38,7 +37,6 @@ export interface ConsoleListing {
   updatedAt: string;
 }
 
-/** The publisher's listings for the console overview, newest edit first. */
 export async function listPublisherListings(db: Executor, publisherId: string): Promise<ConsoleListing[]> {
   const rows = await db
     .select({
@@ -73,10 +71,7 @@ async function freeKbSlug(tx: Executor, publisherId: string, base: string): Prom
   }
 }
 
-/**
- * A new draft listing. A publisher creates it under its own profile; the operator (CLI) names the publisher by id.
- * The backend kind is chosen here, once.
- */
+/** A new draft; the operator (CLI) names the publisher by id. The backend kind is chosen here, once. */
 export async function createListing(db: Executor, actor: Actor, input: Record<string, unknown> & { publisherId?: string }): Promise<ListingResult> {
   const parsed = newListingSchema.safeParse(input);
   if (!parsed.success) return { ok: false, code: 'invalid_input', fieldErrors: fieldErrors(parsed.error) };
@@ -122,7 +117,6 @@ export async function createListing(db: Executor, actor: Actor, input: Record<st
   });
 }
 
-/** Edits the listing's text (any state; a published one shows the change in the catalogue at once). */
 export async function updateListing(db: Executor, actor: Actor, kbId: string, input: Record<string, unknown>): Promise<ListingResult> {
   const parsed = listingSchema.safeParse(input);
   if (!parsed.success) return { ok: false, code: 'invalid_input', fieldErrors: fieldErrors(parsed.error) };
@@ -147,9 +141,8 @@ export async function updateListing(db: Executor, actor: Actor, kbId: string, in
 }
 
 /**
- * draft or unpublished → published: needs at least one active plan, a connected endpoint for an http backend, and a
- * publisher in good standing. Publishing an unpublished listing again resumes the renewals its unpublishing stopped
- * (`cancelledByUnpublish`), for subscriptions still in their period; a renewal the buyer cancelled stays cancelled.
+ * Needs an active plan, a connected endpoint for an http backend and a publisher in good standing. Republishing resumes
+ * the renewals unpublishing stopped (`cancelledByUnpublish`); a renewal the buyer cancelled stays cancelled.
  */
 export async function publishListing(
   db: Executor,
@@ -211,11 +204,7 @@ export async function publishListing(
   return { ok: true, kb: result.kb, resumedSubscriptions: result.resumed.length };
 }
 
-/**
- * published → unpublished: the listing leaves the catalogue and cannot be bought (lib/billing's findPurchasablePlan
- * wants `published`). Existing subscriptions keep answering (the gateway admits `unpublished`) until their period
- * ends, and are set to end then: cancel at period end here, and at Stripe for Stripe-billed ones.
- */
+/** Existing subscriptions keep answering until their period ends and are set to end then, here and at Stripe. */
 export async function unpublishListing(
   db: Executor,
   actor: Actor,
@@ -256,11 +245,7 @@ export async function unpublishListing(
   return { ok: true, kb: result.kb, endingSubscriptions: result.ending.length };
 }
 
-/**
- * Deletes a draft listing with everything it holds (plans, documents and their chunks, through the foreign keys'
- * cascades). Only a draft: it was never for sale, so no subscription, key, earning or buyer-facing page refers to it.
- * A listing that was ever published is unpublished instead, never deleted.
- */
+/** Only a draft, which was never for sale, so nothing buyer-facing refers to it; a listing ever published is unpublished. */
 export async function deleteDraftListing(db: Executor, actor: Actor, kbId: string): Promise<{ ok: true; title: string } | ListingRefusal> {
   return inTransaction(db, async (tx) => {
     const owned = await knowledgeBaseFor(tx, actor, kbId, true);
@@ -281,11 +266,7 @@ export async function deleteDraftListing(db: Executor, actor: Actor, kbId: strin
   });
 }
 
-/**
- * Stripe-billed subscriptions follow the listing at Stripe too: no renewal while it is unpublished, renewal again once
- * it is published (best effort, logged). The idempotency key names the change by its instant: a later unpublish of
- * the same subscription is a new request, not a replay of the first.
- */
+/** Best effort, logged. The idempotency key names the change by its instant: a later unpublish is a new request. */
 async function setRenewalAtStripe(changed: { id: string; stripeSubscriptionId: string | null }[], renew: boolean, at: Date): Promise<void> {
   const stripe = getStripe();
   if (!stripe) return;

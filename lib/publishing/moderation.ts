@@ -8,10 +8,9 @@ import type { ListingRefusal } from './listings';
 import type { ListingStatus } from './rules';
 
 /**
- * The operator's suspensions (docs/api.md §9.1). A suspended listing answers its keys 403 `forbidden` (gateway row 6)
- * and leaves the catalogue (the catalog_search trigger keeps `published` only); restoring returns it to the state it
- * had. Suspending a publisher suspends each of its listings that is not already suspended, marked as the
- * publisher's, and restoring the publisher restores exactly those. Every change is audited with its reason.
+ * The operator's suspensions (docs/api.md §9.1): a suspended listing answers its keys 403 and leaves the catalogue;
+ * restoring returns it to its former state. A publisher's suspension marks its listings as its own, and restoring it
+ * restores exactly those. Every change is audited with its reason.
  */
 
 export type OperatorActor = Extract<Actor, { kind: 'operator' }>;
@@ -146,7 +145,6 @@ export interface ModerationPublisher {
   listings: { id: string; title: string; status: ListingStatus; subscribersCount: number; suspensionReason: string | null; suspendedWithPublisher: boolean }[];
 }
 
-/** Every publisher with its listings, for the operator's page (suspended first, then by name). */
 export async function listPublishersForModeration(db: Executor): Promise<ModerationPublisher[]> {
   const rows = await db
     .select({ p: publishers, ownerEmail: users.email })

@@ -5,25 +5,21 @@ import { isCleanId } from '@/lib/platform/text-input';
 import type { Refusal } from '@/lib/platform/transactions';
 
 /**
- * The console's one ownership rule (docs/api.md §9): every publisher page and action starts here with the
- * session's user id, never an id from the form. What the account does not own is `not_found`, exactly like what does
- * not exist, so a stranger learns nothing about other publishers' listings, plans or documents.
+ * The console's one ownership rule (docs/api.md §9): every page and action starts from the session's user id, never a
+ * form's, and what the account does not own is `not_found` like what does not exist, so strangers learn nothing.
  */
 
 const NOT_FOUND: Refusal<'not_found'> = { ok: false, code: 'not_found', message: 'Not found.' };
 const NO_PUBLISHER: Refusal<'not_found'> = { ok: false, code: 'not_found', message: 'This account has no publisher profile yet.' };
 
-/** Ids from a URL or form are checked before they reach the database (docs/api.md §7.2). */
 const usableId = (id: unknown): id is string => typeof id === 'string' && id.length > 0 && id.length <= 64 && isCleanId(id);
 
-/** The account's publisher profile, or null (an account has at most one). */
 export async function findPublisherForUser(db: Executor, userId: string): Promise<Publisher | null> {
   if (!usableId(userId)) return null;
   const [row] = await db.select().from(publishers).where(eq(publishers.ownerUserId, userId)).limit(1);
   return row ?? null;
 }
 
-/** The account's publisher profile, or a `not_found` denial when it has none. */
 export async function requirePublisherForUser(db: Executor, userId: string): Promise<{ ok: true; publisher: Publisher } | Refusal<'not_found'>> {
   const publisher = await findPublisherForUser(db, userId);
   return publisher ? { ok: true, publisher } : NO_PUBLISHER;
@@ -31,11 +27,7 @@ export async function requirePublisherForUser(db: Executor, userId: string): Pro
 
 export type OwnedKnowledgeBase = { ok: true; publisher: Publisher; kb: KnowledgeBase };
 
-/**
- * A knowledge base of the account's publisher, in any state (draft, published, unpublished, suspended), or
- * `not_found` for one that does not exist or belongs to someone else. Pass a transaction and `lock: true` to hold the
- * row (`FOR UPDATE`) for a state change.
- */
+/** Any state; `lock: true` in a transaction holds the row (`FOR UPDATE`) for a state change. */
 export async function requireOwnedKnowledgeBase(
   db: Executor,
   userId: string,
@@ -53,7 +45,6 @@ export async function requireOwnedKnowledgeBase(
   return kb ? { ok: true, publisher, kb } : NOT_FOUND;
 }
 
-/** A plan of one of the account's knowledge bases (with that knowledge base), or `not_found`. */
 export async function requireOwnedPlan(db: Executor, userId: string, planId: unknown): Promise<(OwnedKnowledgeBase & { plan: Plan }) | Refusal<'not_found'>> {
   if (!usableId(planId)) return NOT_FOUND;
   const [plan] = await db.select().from(plans).where(eq(plans.id, planId));

@@ -15,14 +15,10 @@ import { changesTerms, fieldErrors, planSchema, type PlanFields } from './rules'
 import type { ListingRefusal } from './listings';
 
 /**
- * Plans in the publisher console (docs/api.md §9.2). A change of price, cap or rate limit never reaches a subscriber
- * mid-period: a plan nobody is subscribed to is edited in place, but one with subscribers is immutable: the edit
- * becomes a NEW plan row that takes its place for new purchases, the old row is retired (`replaced_by_plan_id`), and
- * each of its live subscriptions gets the new plan as `pending_plan_id`, which the renewal code (lib/subscriptions
- * period roll-forward, and invoice.paid for Stripe) applies at the next period start. The same transaction enqueues,
- * for each of them that Stripe bills, the job that moves the Stripe subscription to the new price from its next
- * invoice (lib/billing/plan-replacement.ts). A plan with subscribers is retired, never deleted. With Stripe
- * configured, a paid plan gets a real Stripe Price created through the API.
+ * Plans in the publisher console (docs/api.md §9.2). New terms never reach a subscriber mid-period: a plan with
+ * subscribers is immutable, so an edit becomes a new row, the old one is retired (`replaced_by_plan_id`) and its live
+ * subscriptions get the new plan as `pending_plan_id`, applied at their next renewal (Stripe's through a job enqueued
+ * in the same transaction). A plan with subscribers is retired, never deleted.
  */
 
 export type PlanResult = { ok: true; plan: Plan; replaced?: { oldPlanId: string; movingSubscriptions: number } } | FormRefusal | ListingRefusal;
@@ -30,14 +26,12 @@ export type PlanResult = { ok: true; plan: Plan; replaced?: { oldPlanId: string;
 export interface ConsolePlan extends PlanView {
   active: boolean;
   replacedByPlanId: string | null;
-  /** Live subscriptions on this plan now. */
   subscribers: number;
   /** Live subscriptions moving to this plan at their next renewal. */
   arriving: number;
   hasStripePrice: boolean;
 }
 
-/** Every plan of the knowledge base (active first), with how many live subscriptions are on it or moving to it. */
 export async function listPlansForConsole(db: Executor, kbId: string): Promise<ConsolePlan[]> {
   const rows = await db
     .select()
@@ -68,10 +62,7 @@ function parsePlan(input: Record<string, unknown>): { ok: true; value: PlanField
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, code: 'invalid_input', fieldErrors: fieldErrors(parsed.error) };
 }
 
-/**
- * A Stripe Price for a paid plan (monthly), created before the row that names it; the plan id is the idempotency key,
- * so a retried form makes one price. Free plans never go to Stripe (they are activated without Checkout).
- */
+/** Created before the row that names it, with the plan id as the idempotency key, so a retried form makes one price. */
 async function createStripePrice(stripe: Stripe | null, kb: KnowledgeBase, planId: string, value: PlanFields): Promise<string | null> {
   if (!stripe || value.priceCents === 0) return null;
   const price = await stripe.prices.create(
@@ -95,10 +86,7 @@ async function nextSortOrder(tx: Executor, kbId: string): Promise<number> {
   return Number(row?.max ?? -1) + 1;
 }
 
-/**
- * Live subscriptions on the plan or moving to it at their renewal (a scheduled downgrade): both hold its terms, and
- * Stripe already bills the latter at its price, so an edit of terms must not change it in place under them.
- */
+/** Those moving to the plan hold its terms too, and Stripe already bills them at its price. */
 async function liveSubscribers(tx: Executor, planId: string): Promise<{ n: number; billedByStripe: number; live: number }> {
   const [row] = await tx
     .select({
@@ -112,10 +100,8 @@ async function liveSubscribers(tx: Executor, planId: string): Promise<{ n: numbe
 }
 
 /**
- * New terms that the plan's subscribers could not be billed for, or null. Stripe cannot change the currency of a
- * subscription. And a free plan's live subscribers gave no card (with Stripe, a free plan is taken without Checkout;
- * one that Stripe bills at 0 would be charged at once, with a new billing date, if moved to a paid price), so moving
- * them onto a paid plan would give them its terms unpaid. (Test-mode subscriptions move: nothing is charged there.)
+ * New terms the subscribers could not be billed for: Stripe cannot change a subscription's currency, and a free plan's
+ * subscribers gave no card, so moving them onto a paid plan would give them its terms unpaid.
  */
 function unbillableChange(before: Plan, after: PlanFields, live: { billedByStripe: number; live: number }): ListingRefusal | null {
   if (live.billedByStripe > 0 && after.currency !== before.currency) return STRIPE_CURRENCY_REFUSAL;
@@ -130,7 +116,6 @@ const STRIPE_UNAVAILABLE: ListingRefusal = {
   message: 'Stripe could not be reached to create the price; nothing was changed. Please try again.',
 };
 
-/** A console write of one plan, by the listing's id (create) or the plan's (edit), from the form's fields. */
 type PlanWrite = (db: Executor, actor: Actor, id: string, input: Record<string, unknown>, stripe?: Stripe | null) => Promise<PlanResult>;
 
 export const createPlan: PlanWrite = async (db, actor, kbId, input, stripe = getStripe()) => {
@@ -163,7 +148,6 @@ export const createPlan: PlanWrite = async (db, actor, kbId, input, stripe = get
   });
 };
 
-/** The plan (any state) the actor may change, with its knowledge base, or not_found. */
 export async function planFor(db: Executor, actor: Actor, planId: string): Promise<{ ok: true; plan: Plan; kb: KnowledgeBase } | ListingRefusal> {
   if (actor.kind === 'publisher') {
     const owned = await requireOwnedPlan(db, actor.userId, planId);
@@ -188,10 +172,7 @@ const FREE_TO_PAID_REFUSAL: ListingRefusal = {
     'This free plan has subscribers who gave no card, so nobody could charge them a price: create a paid plan and retire this one instead (its subscribers keep it).',
 };
 
-/**
- * Edits a plan. Without live subscribers (or for a rename only) the row changes in place; with subscribers and new
- * terms, a replacement row is created and the old one retired, and the subscribers move at their next renewal.
- */
+/** A rename, or a plan without live subscribers, changes in place; new terms for subscribers make a replacement row. */
 export const editPlan: PlanWrite = async (db, actor, planId, input, stripe = getStripe()) => {
   const parsed = parsePlan(input);
   if (!parsed.ok) return parsed;
@@ -243,7 +224,6 @@ export const editPlan: PlanWrite = async (db, actor, planId, input, stripe = get
       .values({ id: replacementId, kbId: locked.kbId, ...value, stripePriceId, sortOrder: locked.sortOrder })
       .returning();
     await tx.update(plans).set({ active: false, retiredAt: now, replacedByPlanId: replacementId, updatedAt: now }).where(eq(plans.id, locked.id));
-    // Those on the old plan, and those already moving to it, move to the replacement when their next period starts.
     const moving = await tx
       .update(subscriptions)
       .set({ pendingPlanId: replacementId, updatedAt: now })
@@ -254,7 +234,6 @@ export const editPlan: PlanWrite = async (db, actor, planId, input, stripe = get
         ),
       )
       .returning({ id: subscriptions.id, stripeSubscriptionId: subscriptions.stripeSubscriptionId });
-    // Stripe bills each of them the replacement's price from the next invoice (a durable job, after this commits).
     await enqueueStripePlanMoves(tx, { planId: replacementId, subscriptions: moving });
     await noticePlanTermsChanged(
       tx,
@@ -279,7 +258,6 @@ const LAST_PLAN_REFUSAL: ListingRefusal = {
   message: 'This is the last plan of a published listing: add another plan or unpublish the listing first.',
 };
 
-/** Whether no other plan of the plan's listing is active: a published listing must keep one to sell. */
 async function isLastActivePlan(tx: Executor, plan: Pick<Plan, 'id' | 'kbId'>): Promise<boolean> {
   const [others] = await tx
     .select({ n: count() })
@@ -288,10 +266,7 @@ async function isLastActivePlan(tx: Executor, plan: Pick<Plan, 'id' | 'kbId'>): 
   return Number(others?.n ?? 0) === 0;
 }
 
-/**
- * Retires a plan: no new purchases; its subscribers keep it. The last active plan of a published listing cannot be
- * retired (the listing would be for sale with nothing to buy): unpublish first, or add another plan.
- */
+/** The last active plan of a published listing cannot be retired: it would be for sale with nothing to buy. */
 export async function retirePlan(db: Executor, actor: Actor, planId: string): Promise<PlanResult> {
   const found = await planFor(db, actor, planId);
   if (!found.ok) return found;
@@ -307,7 +282,6 @@ export async function retirePlan(db: Executor, actor: Actor, planId: string): Pr
   });
 }
 
-/** Deletes a plan nobody ever subscribed to; one with subscriptions (even ended ones) can only be retired. */
 export async function deletePlan(db: Executor, actor: Actor, planId: string): Promise<{ ok: true } | ListingRefusal> {
   const found = await planFor(db, actor, planId);
   if (!found.ok) return found;

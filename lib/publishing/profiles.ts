@@ -41,7 +41,6 @@ export function toProfileView(row: Publisher): PublisherProfileView {
   };
 }
 
-/** The account's one publisher profile; `conflict` when it already has one. */
 export async function createPublisherProfile(db: Executor, userId: string, input: Record<string, unknown>): Promise<ProfileResult> {
   const parsed = publisherProfileSchema.safeParse(input);
   if (!parsed.success) return { ok: false, code: 'invalid_input', fieldErrors: fieldErrors(parsed.error) };
@@ -79,7 +78,6 @@ export async function createPublisherProfile(db: Executor, userId: string, input
   });
 }
 
-/** Edits the account's profile (a new slug moves its public page). */
 export async function updatePublisherProfile(db: Executor, userId: string, input: Record<string, unknown>): Promise<ProfileResult> {
   const parsed = publisherProfileSchema.safeParse(input);
   if (!parsed.success) return { ok: false, code: 'invalid_input', fieldErrors: fieldErrors(parsed.error) };
@@ -116,7 +114,6 @@ export async function updatePublisherProfile(db: Executor, userId: string, input
   });
 }
 
-/** A publisher by id or slug, for the operator CLI (which owns the installation). */
 export async function findPublisherByRef(db: Executor, ref: string): Promise<Publisher | null> {
   const value = ref.trim();
   if (!value || value.length > 64 || /[\u0000-\u001f\u007f]/.test(value)) return null;

@@ -3,14 +3,12 @@ import { CATEGORIES } from '@/lib/catalog';
 import { isCleanText } from '@/lib/platform/text-input';
 
 /**
- * The publisher console's pure rules (docs/api.md §9): what a profile, a listing and a plan may contain, how tags are
- * normalised, and which listing state may follow which. Every form and CLI command parses with these schemas, so the
- * browser, the CLI and the tests agree on every message.
+ * The publisher console's pure rules (docs/api.md §9): what a profile, listing and plan may contain and which listing
+ * state may follow which. Forms and CLI commands parse with these schemas, so every message agrees.
  */
 
 const CONTROL = 'Remove control characters: only line breaks are allowed here.';
 
-/** A single-line text field: trimmed, length-bounded, no control characters at all. */
 function line(label: string, min: number, max: number) {
   return z
     .string({ error: `${label} is required.` })
@@ -20,16 +18,11 @@ function line(label: string, min: number, max: number) {
     .refine((v) => !/[\u0000-\u001f\u007f]/.test(v) && isCleanText(v), 'Remove control characters from this field.');
 }
 
-/**
- * Every line break as LF. A browser submits a textarea's line breaks as CRLF while its maxLength counts each as one
- * character, so without this a text the field accepted could be refused here as too long; stored text then has one
- * kind of line break whoever sent it (form, CLI, API).
- */
+/** A browser submits a textarea's line breaks as CRLF but its maxLength counts each as one, so they are read as LF. */
 export function normaliseLineBreaks(text: string): string {
   return text.replace(/\r\n?/g, '\n');
 }
 
-/** Free text (line breaks allowed, as LF), trimmed and length-bounded. */
 function prose(label: string, max: number) {
   return z
     .string()
@@ -39,7 +32,6 @@ function prose(label: string, max: number) {
     .refine(isCleanText, CONTROL);
 }
 
-/** A profile's text bounds: the schemas below enforce them and the console's profile form shows them. */
 export const PROFILE_LIMITS = {
   name: { min: 2, max: 80 },
   slug: { min: 2, max: 60 },
@@ -91,9 +83,8 @@ const MAX_TAGS = 8;
 const MAX_TAG_LENGTH = 32;
 
 /**
- * Tags as the catalogue stores them: lower-case, inner spaces collapsed to one hyphen, trimmed, duplicates removed
- * (first occurrence kept). Accepts a comma-separated string or a list. Empty entries are dropped; length and count
- * are judged by the listing schema so the message can say which tag is wrong.
+ * Lower-case, inner spaces as one hyphen, first occurrence kept; length and count are judged by the listing schema,
+ * whose message can name the tag.
  */
 export function normaliseTags(value: string | readonly string[]): string[] {
   const parts = typeof value === 'string' ? value.split(',') : value;
@@ -120,7 +111,6 @@ const tagsSchema = z
 
 const MAX_SAMPLE_QUESTIONS = 6;
 
-/** One question per line (or a list); blank lines dropped, duplicates removed. */
 const sampleQuestionsSchema = z
   .union([z.string(), z.array(z.string())])
   .transform((v) => [...new Set((typeof v === 'string' ? normaliseLineBreaks(v).split('\n') : v).map((q) => q.trim()).filter(Boolean))])
@@ -133,7 +123,6 @@ const sampleQuestionsSchema = z
     }
   });
 
-/** BCP 47 primary language (and optional region): `en`, `es`, `pt-BR`. */
 const languageSchema = z
   .string()
   .trim()
@@ -141,7 +130,6 @@ const languageSchema = z
 
 const BACKEND_KINDS = ['hosted', 'http'] as const;
 
-/** A listing's text bounds: the schema below enforces them and the console's form shows them (its fields are fed these). */
 export const LISTING_LIMITS = {
   title: { min: 3, max: 120 },
   summary: { min: 10, max: 300 },
@@ -166,7 +154,6 @@ export const listingSchema = z.object({
     .optional(),
 });
 
-/** A new listing also chooses its backend, once. */
 export const newListingSchema = listingSchema.extend({
   backendKind: z.enum(BACKEND_KINDS, { error: 'Choose where the answers come from.' }),
 });
@@ -181,8 +168,7 @@ export function parsePriceToCents(value: string): number | null {
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
 }
 
-// The bounds are checked before integrality, so that a huge number (beyond the safe integers, which `int` refuses
-// too) is told its limit rather than that it is not a whole number.
+// Bounds before integrality, so that a huge number is told its limit rather than that it is not whole.
 const wholeNumber = (label: string, min: number, max: number) =>
   z.coerce
     .number({ error: `${label} must be a whole number.` })
@@ -190,10 +176,8 @@ const wholeNumber = (label: string, min: number, max: number) =>
     .max(max, `${label} must be at most ${max.toLocaleString('en-US')}.`)
     .int(`${label} must be a whole number.`);
 
-/** The highest monthly price `parsePriceToCents` reads (six digits before the point). */
 const MAX_PRICE = '999,999.99';
 
-/** A plan's text bounds: the schema below enforces them and the console's plan form shows them. */
 export const PLAN_LIMITS = { name: { min: 2, max: 40 } } as const;
 export type PlanLimits = typeof PLAN_LIMITS;
 
@@ -243,10 +227,7 @@ export function changesTerms(before: Terms, after: Terms): boolean {
 
 export type ListingStatus = 'draft' | 'published' | 'unpublished' | 'suspended' | 'archived';
 
-/**
- * What the publisher may do from a state (docs/api.md §9.1): draft → published ⇄ unpublished. Suspended and archived
- * belong to the operator; the publisher can still edit the text of a suspended listing but not publish it.
- */
+/** Suspended and archived belong to the operator; a publisher may edit a suspended listing's text but not publish it. */
 export function publisherTransition(from: ListingStatus, action: 'publish' | 'unpublish'): { ok: true; to: ListingStatus } | { ok: false; message: string } {
   if (from === 'suspended')
     return { ok: false, message: 'This listing is suspended by the operator; it cannot be published or unpublished until it is restored.' };
@@ -255,7 +236,6 @@ export function publisherTransition(from: ListingStatus, action: 'publish' | 'un
   return from === 'published' ? { ok: true, to: 'unpublished' } : { ok: false, message: 'Only a published listing can be unpublished.' };
 }
 
-/** Field name → first message, for forms. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const out: Record<string, string> = {};
   for (const issue of error.issues) {

@@ -5,7 +5,6 @@
  */
 
 export interface BillingPeriod {
-  /** 0 for the period that starts at the anchor. */
   index: number;
   start: Date;
   end: Date;

@@ -5,6 +5,8 @@ import { recordAudit, type AuditEntry } from '@/lib/platform/audit';
 import { Denied, deniable, type Refusal } from '@/lib/platform/transactions';
 import { isCounted, type SubscriptionStatus } from './status';
 
+/** The one way a subscription changes after purchase, so subscribers_count and the audit log stay exact. */
+
 export type SubscriptionResult = { ok: true; subscription: Subscription } | Refusal;
 
 export async function adjustSubscribers(tx: Executor, kbId: string, before: SubscriptionStatus | null, after: SubscriptionStatus): Promise<void> {
@@ -24,7 +26,6 @@ export async function lockSubscription(tx: Transaction, subscriptionId: string, 
   return row;
 }
 
-/** Columns a lifecycle change may set (`updatedAt` is set for it). */
 export type SubscriptionChanges = Partial<
   Pick<
     Subscription,
@@ -34,24 +35,15 @@ export type SubscriptionChanges = Partial<
 
 export interface LifecycleChange {
   subscriptionId: string;
-  /** Set for buyer actions: someone else's subscription is `not_found`. */
   userId?: string;
   at: Date;
-  /**
-   * Looks at the locked row: throws `Denied` to refuse, answers `'unchanged'` when the change is already in effect
-   * (every change is idempotent), or the columns to set.
-   */
+  /** Throws `Denied` to refuse; `'unchanged'` when already in effect (every change is idempotent); else the columns to set. */
   decide(row: Subscription, tx: Transaction): SubscriptionChanges | 'unchanged' | Promise<SubscriptionChanges | 'unchanged'>;
-  /** Further rows of the same change (a usage row for a new period), in its transaction. */
   alsoWrite?(tx: Transaction, row: Subscription): Promise<void>;
   audit(row: Subscription): Omit<AuditEntry, 'targetType' | 'targetId'>;
 }
 
-/**
- * Every status or plan change is the same four steps in one transaction: lock the row, let the change decide from
- * what it finds, update (keeping subscribers_count exact when the status moves), audit. Returns the updated row, or
- * null when the change was already in effect.
- */
+/** Lock, decide, update (subscribers_count exact when the status moves), audit; `updated` is null when already in effect. */
 export async function applyChange(tx: Transaction, change: LifecycleChange): Promise<{ row: Subscription; updated: Subscription | null }> {
   const row = await lockSubscription(tx, change.subscriptionId, change.userId);
   const set = await change.decide(row, tx);

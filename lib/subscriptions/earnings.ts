@@ -5,9 +5,8 @@ import { getEnv } from '@/lib/platform/env';
 import { randomBase62 } from '@/lib/platform/ids';
 
 /**
- * The publishers' earnings ledger (docs/api.md §9.3): one row per paid subscription period, written by the caller
- * in the transaction of the event that made the period paid (a test-checkout purchase or renewal, Stripe's
- * invoice.paid). The unique (subscription, period start) key makes a replayed or concurrent event insert nothing.
+ * The publishers' earnings ledger (docs/api.md §9.3): one row per paid period, written in the transaction of the event
+ * that paid it; the unique (subscription, period start) key makes a replayed or concurrent event insert nothing.
  */
 
 export type EarningSource = 'test_purchase' | 'test_renewal' | 'stripe_invoice';
@@ -18,10 +17,7 @@ export function splitGross(grossCents: number, feePercent: number = getEnv().PLA
   return { feeCents, netCents: grossCents - feeCents };
 }
 
-/**
- * Records the paid period of a subscription. `grossCents`/`currency` default to the subscription's plan (test mode);
- * Stripe passes what the invoice collected. A free period records nothing. Returns whether a row was written.
- */
+/** Defaults to the plan's price (test mode); Stripe passes what the invoice collected. A free period records nothing. */
 export async function recordEarning(
   tx: Executor,
   input: { subscriptionId: string; periodStart: Date; periodEnd: Date; source: EarningSource; sourceEvent: string; grossCents?: number; currency?: string },
@@ -103,7 +99,6 @@ export async function listEarnings(db: Executor, publisherId: string, limit = 20
   return rows.map((r) => ({ ...r, source: r.source as EarningSource }));
 }
 
-/** Totals per currency (gross, fee, net): the balance the console shows. */
 export async function earningsBalance(
   db: Executor,
   publisherId: string,

@@ -1,7 +1,4 @@
-/**
- * Subscriptions: purchase, billing periods, lifecycle changes, the dashboard's views and where a buyer stands.
- * This file is the folder's public surface; other folders import from '@/lib/subscriptions' only.
- */
+/** Subscriptions: purchase, billing periods, lifecycle changes, the dashboard's views and where a buyer stands. */
 export { addMonthsClamped, periodContaining } from './billing-period';
 export { type SubscriptionResult } from './change';
 export { earningsBalance, listEarnings, recordEarning, splitGross, type EarningSource, type EarningView } from './earnings';

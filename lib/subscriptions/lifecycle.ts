@@ -7,19 +7,11 @@ import { issueKey, type IssuedKey } from '@/lib/keys';
 import { changeSubscription, lockSubscription, type SubscriptionChanges, type SubscriptionResult } from './change';
 import { canChangePlan, ENDED_STATUSES, LIVE_STATUSES, type SubscriptionStatus } from './status';
 
-/**
- * Changes to a subscription after its purchase (lib/subscriptions/purchase.ts): the ones Stripe drives through its
- * webhook and the ones the buyer makes on the dashboard. Each is one `changeSubscription` (lock, decide, update,
- * audit) and idempotent; expected refusals are values. Every function takes the executor first so a caller can run
- * it inside its own transaction (the Stripe webhook records its event id in the same one).
- */
+/** Changes after purchase, by Stripe's webhook or the buyer; executor first, so the webhook runs them in its event's transaction. */
 
 type BuyerInput = { userId: string; subscriptionId: string; now?: Date; actorKind?: AuditActorKind };
 
-/**
- * invoice.paid: the period Stripe billed becomes current (a new usage row, so the cap resets) and a past_due
- * subscription becomes active again. An older period than the stored one never moves it back.
- */
+/** invoice.paid: the billed period becomes current (the cap resets) and past_due becomes active; it never moves back. */
 export function applyStripePeriod(
   db: Executor,
   input: { subscriptionId: string; periodStart: Date; periodEnd: Date; now?: Date },
@@ -69,7 +61,6 @@ export function markPastDue(db: Executor, subscriptionId: string, now: Date = ne
   });
 }
 
-/** customer.subscription.deleted (or an operator ending it now): access ends at `at`. Idempotent. */
 export function endSubscription(db: Executor, input: { subscriptionId: string; at: Date; actorKind?: AuditActorKind }): Promise<SubscriptionResult> {
   return changeSubscription(db, {
     subscriptionId: input.subscriptionId,
@@ -79,7 +70,6 @@ export function endSubscription(db: Executor, input: { subscriptionId: string; a
   });
 }
 
-/** A change the buyer makes on their own subscription (someone else's is `not_found`), audited as theirs. */
 function buyerChange(
   db: Executor,
   input: BuyerInput,
@@ -101,11 +91,7 @@ function requireStatus(row: Subscription, allowed: readonly SubscriptionStatus[]
   if (!allowed.includes(row.status)) throw new Denied('conflict', `A ${row.status} subscription cannot ${verb}.`);
 }
 
-/**
- * Another plan of the same knowledge base, effective now: the gateway reads the cap from the plan, and the usage
- * row belongs to the period (not the plan), so queries already used carry over. For Stripe-managed subscriptions
- * the caller changes the Stripe subscription item too.
- */
+/** Effective now: the usage row belongs to the period, not the plan, so queries already used carry over. */
 export function upgradeSubscription(db: Executor, input: BuyerInput & { planId: string }): Promise<SubscriptionResult> {
   let planName = '';
   return buyerChange(
@@ -125,11 +111,7 @@ export function upgradeSubscription(db: Executor, input: BuyerInput & { planId: 
   );
 }
 
-/**
- * A smaller plan (fewer queries per period, or as many) from the next renewal on (docs/api.md §5.4): the current cap stays for
- * the period already paid, so it can never drop below what was used. Choosing the current plan again withdraws a
- * scheduled downgrade. Only an active subscription that is not cancelling can schedule one.
- */
+/** From the next renewal (docs/api.md §5.4): the cap stays for the period paid, so it never drops below what was used. */
 export function scheduleDowngrade(db: Executor, input: BuyerInput & { planId: string }): Promise<SubscriptionResult> {
   return buyerChange(
     db,
@@ -158,7 +140,6 @@ export function scheduleDowngrade(db: Executor, input: BuyerInput & { planId: st
   );
 }
 
-/** Cancel at period end: access continues until then. Idempotent. */
 export function cancelSubscription(db: Executor, input: BuyerInput): Promise<SubscriptionResult> {
   return buyerChange(
     db,
@@ -187,7 +168,6 @@ export function resumeSubscription(db: Executor, input: BuyerInput): Promise<Sub
 
 export type IssueKeyResult = { ok: true; key: IssuedKey } | Refusal;
 
-/** A new key for the subscription, optionally named (normalised by the caller); the old one stays valid until revoked. */
 export function issueReplacementKey(
   db: Executor,
   input: { userId: string; subscriptionId: string; name?: string | null; actorKind?: AuditActorKind },

@@ -7,10 +7,8 @@ import { sendMail } from '@/lib/platform/mail';
 import { accountPaths } from '@/lib/site/paths';
 
 /**
- * Emails to subscribers about changes a publisher made that reach their subscription: the listing withdrawn (no
- * renewal), or a plan's terms changed (the replacement applies at their next renewal). Written in the transaction of
- * the change, so a notice exists exactly when the change committed (lib/platform/mail.ts). The publisher is never
- * told who received one.
+ * Emails to subscribers about a publisher's change that reaches them (listing withdrawn, plan terms changed), written in
+ * the change's transaction so a notice exists exactly when the change committed. The publisher never learns who got one.
  */
 
 interface Recipient {
@@ -40,7 +38,6 @@ async function recipients(tx: Executor, subscriptionIds: string[]): Promise<Reci
 
 const page = (subscriptionId: string) => siteUrl(accountPaths.subscription(subscriptionId));
 
-/** The listing was unpublished: each subscription it stopped from renewing. */
 export async function noticeListingWithdrawn(tx: Executor, subscriptionIds: string[]): Promise<number> {
   const to = await recipients(tx, subscriptionIds);
   for (const r of to) {
@@ -66,7 +63,6 @@ export type PlanTerms = Pick<Plan, 'name' | 'priceCents' | 'currency' | 'queries
 const describeTerms = (t: PlanTerms) =>
   `${t.priceCents === 0 ? 'free' : `${formatPrice(t.priceCents, t.currency)} a month`}, ${plural(t.queriesPerPeriod, 'query', 'queries')} a period, ${plural(t.requestsPerMinute, 'request')} a minute`;
 
-/** A plan's terms changed: each subscription moving to the replacement at its next renewal. */
 export async function noticePlanTermsChanged(tx: Executor, subscriptionIds: string[], change: { before: PlanTerms; after: PlanTerms }): Promise<number> {
   const to = await recipients(tx, subscriptionIds);
   for (const r of to) {

@@ -8,7 +8,6 @@ import { applyChange } from './change';
 import { recordEarning } from './earnings';
 import { LIVE_STATUSES, type SubscriptionStatus } from './status';
 
-/** The fields period logic needs; a subscriptions row or the gateway's cached key record both fit. */
 export interface SubscriptionPeriodState {
   id: string;
   kbId: string;
@@ -20,10 +19,7 @@ export interface SubscriptionPeriodState {
   stripeSubscriptionId: string | null;
 }
 
-/**
- * The period `now` falls in. Stripe-managed subscriptions keep the stored period (the invoice.paid webhook
- * advances it); others roll forward from the anchor while active and not cancelling. Pure.
- */
+/** Stripe-managed subscriptions keep the stored period (invoice.paid advances it); others roll forward while active. */
 export function resolveCurrentPeriod(subscription: SubscriptionPeriodState, now: Date): { start: Date; end: Date } {
   const stored = { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
   if (now.getTime() < subscription.currentPeriodEnd.getTime()) return stored;
@@ -42,12 +38,10 @@ export function lapsedCondition(now: Date): SQL {
   return and(eq(subscriptions.cancelAtPeriodEnd, true), inArray(subscriptions.status, [...LIVE_STATUSES]), lte(subscriptions.currentPeriodEnd, now))!;
 }
 
-/** The same test as `lapsedCondition`, on a row in memory. */
 export function isLapsed(row: Pick<SubscriptionPeriodState, 'cancelAtPeriodEnd' | 'status' | 'currentPeriodEnd'>, now: Date): boolean {
   return row.cancelAtPeriodEnd && LIVE_STATUSES.includes(row.status) && isPeriodOver(row, now);
 }
 
-/** Marks a lapsed subscription expired (in the caller's transaction); null when it is not (or no longer) lapsed. */
 export async function expireIfLapsed(tx: Transaction, subscriptionId: string, now: Date): Promise<Subscription | null> {
   const { updated } = await applyChange(tx, {
     subscriptionId,
@@ -58,11 +52,7 @@ export async function expireIfLapsed(tx: Transaction, subscriptionId: string, no
   return updated;
 }
 
-/**
- * Brings the stored period up to `now`: rolls a non-Stripe subscription forward (new usage row with used 0,
- * idempotent) or expires one cancelled at period end whose period is over. Cheap when nothing is due.
- * Returns the state to use from now on.
- */
+/** Rolls a non-Stripe subscription forward or expires a lapsed one; cheap when nothing is due. */
 export async function ensureCurrentPeriod<S extends SubscriptionPeriodState>(db: Executor, subscription: S, now: Date = new Date()): Promise<S> {
   if (!isPeriodOver(subscription, now)) return subscription;
   if (subscription.cancelAtPeriodEnd && LIVE_STATUSES.includes(subscription.status)) {
@@ -126,7 +116,6 @@ export async function ensureCurrentPeriod<S extends SubscriptionPeriodState>(db:
   return { ...subscription, currentPeriodStart: period.start, currentPeriodEnd: period.end };
 }
 
-/** Sweep for subscriptions cancelled at period end whose period is over; returns how many expired. */
 export async function expireEndedSubscriptions(db: Executor, now: Date = new Date()): Promise<number> {
   const due = await db.select({ id: subscriptions.id }).from(subscriptions).where(lapsedCondition(now));
   let count = 0;

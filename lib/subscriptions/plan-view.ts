@@ -1,9 +1,6 @@
 import { plans } from '@/db/schema';
 
-/**
- * A plan as pages, the CLI and the public detail show it: what a subscription buys. The one shape, its columns for
- * a select and its mapper, so a new plan field is added in one place.
- */
+/** A plan as pages, the CLI and the public detail show it: one shape, its columns and its mapper, so a field is added once. */
 export interface PlanView {
   id: string;
   name: string;

@@ -11,6 +11,8 @@ import { adjustSubscribers } from './change';
 import { recordEarning } from './earnings';
 import { expireIfLapsed, lapsedCondition } from './period';
 
+/** Buying a subscription (docs/api.md §5.2): subscription, first key, usage row and audit in one transaction. */
+
 export interface PurchaseInput {
   userId: string;
   planId: string;
@@ -23,11 +25,7 @@ export interface PurchaseInput {
 
 export type PurchaseResult = { ok: true; subscription: Subscription; key: IssuedKey } | Refusal;
 
-/**
- * Subscription + first key + usage row for the first period + subscribers_count + audit, all in one transaction.
- * A second live subscription of the same buyer to the same knowledge base is `conflict` (the partial unique index
- * decides, so concurrent purchases cannot both win).
- */
+/** A second live subscription to the same knowledge base is `conflict`, decided by the partial unique index. */
 export async function purchaseSubscription(db: Executor, input: PurchaseInput): Promise<PurchaseResult> {
   const now = input.now ?? new Date();
   return deniable(db, async (tx) => {

@@ -2,12 +2,7 @@ import type { Executor } from '@/lib/platform/db';
 import { isCleanId } from '@/lib/platform/text-input';
 import { findLiveSubscriptionView, type SubscriptionView, type UsageView } from './views';
 
-/**
- * Where a signed-in buyer stands with one knowledge base, for its public page: the plan they are on, this period's
- * usage, and what each plan on sale offers them. Plan changes go through the dashboard's confirmation page
- * (lib/billing/plan-change.ts): more queries is an upgrade now, fewer or as many a downgrade at the next renewal, and
- * only while the subscription is active and not cancelling.
- */
+/** Where a signed-in buyer stands with one knowledge base, for its public page: plan, usage and what each plan offers. */
 
 /** `active` (cancelling or not) can use and change its plan; `suspended` is past_due; `pending` awaits a first payment. */
 type StandingState = 'active' | 'suspended' | 'pending';
@@ -17,7 +12,6 @@ export interface SubscriberStanding {
   planId: string;
   planName: string;
   state: StandingState;
-  /** Cancelled at period end: the ISO instant access ends; null while it renews. */
   endsAt: string | null;
   usage: UsageView;
 }
@@ -38,7 +32,6 @@ export function toSubscriberStanding(view: SubscriptionView): SubscriberStanding
   };
 }
 
-/** One query (see findLiveSubscriptionView): the knowledge-base page runs it for every signed-in visitor. */
 export async function getSubscriberStanding(db: Executor, userId: string, kbId: string, now: Date = new Date()): Promise<SubscriberStanding | null> {
   if (!isCleanId(kbId)) return null; // docs/api.md §7.2
   const view = await findLiveSubscriptionView(db, userId, kbId, now);
@@ -48,16 +41,12 @@ export async function getSubscriberStanding(db: Executor, userId: string, kbId: 
 export type PlanOffer =
   | { kind: 'buy' }
   | { kind: 'current' }
-  /** Both lead to the dashboard's confirmation page (docs/api.md §5.4): an upgrade applies now, a downgrade at renewal. */
   | { kind: 'upgrade'; subscriptionId: string }
   | { kind: 'downgrade'; subscriptionId: string }
   /** `inactive`: unpaid or pending; `cancelling`: cancelled at period end (resume first). */
   | { kind: 'unavailable'; reason: 'inactive' | 'cancelling' };
 
-/**
- * What one plan offers this visitor. "Bigger" compares with the cap of the plan they are on (taken from the
- * subscription, so it holds even when that plan is no longer sold), exactly as the dashboard's upgrade list does.
- */
+/** "Bigger" compares with the subscription's own cap, so it holds when that plan is no longer sold, as the dashboard's does. */
 export function offerFor(plan: { id: string; queriesPerPeriod: number }, standing: SubscriberStanding | null): PlanOffer {
   if (!standing) return { kind: 'buy' };
   if (plan.id === standing.planId) return { kind: 'current' };

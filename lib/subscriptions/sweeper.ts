@@ -6,10 +6,8 @@ import { processSingleton } from '@/lib/platform/singleton';
 import { expireEndedSubscriptions } from './period';
 
 /**
- * Expires subscriptions cancelled at period end once their period is over, within a minute, whether or not anyone
- * calls the API or opens a page. Without it a lapsed subscription kept counting in the marketplace's
- * `subscribersCount` ("subscriptions active now", docs/api.md §2.3) until its own key or buyer touched it. Every instance
- * runs one: each expiry locks its row and is idempotent, so instances racing on the same subscription agree.
+ * Expires lapsed subscriptions within a minute, so subscribersCount does not wait for their key or buyer to touch them.
+ * Every instance runs one: each expiry locks its row and is idempotent, so racing instances agree.
  */
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -26,13 +24,11 @@ export class SubscriptionSweeper extends PeriodicTask {
     );
   }
 
-  /** One sweep (tests call it with a chosen instant). */
   sweep(now: Date = new Date()): Promise<void> {
     return this.run(now);
   }
 }
 
-/** The process's sweeper, started once (instrumentation.ts). */
 export function startSubscriptionSweeper(): SubscriptionSweeper {
   return processSingleton('subscription-sweeper', () => new SubscriptionSweeper().start());
 }

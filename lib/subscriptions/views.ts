@@ -14,7 +14,6 @@ export interface UsageView {
   used: number;
   cap: number;
   remaining: number;
-  /** ISO instant the cap resets (the current period's end). */
   resetsAt: string;
 }
 
@@ -28,19 +27,12 @@ export interface SubscriptionView {
   status: SubscriptionStatus;
   mode: KeyMode;
   cancelAtPeriodEnd: boolean;
-  /**
-   * The plan that replaces `plan` when the next period starts: a downgrade the buyer scheduled, or the replacement
-   * the publisher made when changing the plan's terms.
-   */
+  /** Next period's plan: a downgrade the buyer scheduled, or the publisher's replacement of changed terms. */
   pendingPlanId: string | null;
-  /**
-   * Whether `plan` is still on sale. Once its publisher retired or replaced it, the buyer cannot choose it again, so a
-   * scheduled replacement cannot be withdrawn (only another plan or a cancellation avoids it).
-   */
+  /** Once retired or replaced the plan cannot be chosen again, so a scheduled replacement cannot be withdrawn. */
   planOnSale: boolean;
   /** Whether the knowledge base is for sale: an unpublished or suspended one cannot renew, so there is nothing to resume. */
   listingOnSale: boolean;
-  /** Paid through Stripe (the Customer Portal manages payment details). */
   stripeManaged: boolean;
   currentPeriodStart: string;
   currentPeriodEnd: string;
@@ -61,7 +53,6 @@ const subscriptionViewColumns = {
 
 type SubscriptionViewRow = { sub: Subscription; kbTitle: string; kbSlug: string; plan: SubscriptionView['plan']; planOnSale: boolean; kbStatus: string };
 
-/** One row as a view; `usedIn` answers how many queries the usage row of a period start holds (0 without a row). */
 function toSubscriptionView(r: SubscriptionViewRow, usedIn: (periodStart: Date) => number, now: Date): SubscriptionView {
   const period = resolveCurrentPeriod(r.sub, now);
   const used = usedIn(period.start);
@@ -104,7 +95,6 @@ async function toSubscriptionViews(db: Executor, rows: SubscriptionViewRow[], no
   return rows.map((r) => toSubscriptionView(r, (start) => usedBy.get(`${r.sub.id}@${start.getTime()}`) ?? 0, now));
 }
 
-/** The user's subscriptions, newest first, with their current period's usage. */
 export async function listSubscriptionsForUser(db: Executor, userId: string, now: Date = new Date()): Promise<SubscriptionView[]> {
   const rows = await db
     .select(subscriptionViewColumns)
@@ -138,10 +128,8 @@ export async function getSubscriptionForUser(
 }
 
 /**
- * The buyer's live subscription to one knowledge base (active, past_due or incomplete: at most one), or null.
- * ONE round trip, because the knowledge-base page asks it for every signed-in visitor: the usage rows from the
- * stored period on come along in the same query. Later rows than the stored period are included on purpose: the
- * gateway may already count into a period it rolled to in memory before the subscription row caught up.
+ * ONE round trip, since the knowledge-base page asks it for every signed-in visitor. Usage rows after the stored period
+ * are included on purpose: the gateway may count into a period it rolled to in memory before the row caught up.
  */
 export async function findLiveSubscriptionView(db: Executor, userId: string, kbId: string, now: Date = new Date()): Promise<SubscriptionView | null> {
   const rows = await db
@@ -158,13 +146,11 @@ export async function findLiveSubscriptionView(db: Executor, userId: string, kbI
 }
 
 export interface DailyUsage {
-  /** UTC day, YYYY-MM-DD. */
   day: string;
   queries: number;
   tokens: number;
 }
 
-/** The last `days` UTC days ending today, oldest first, days without queries filled with zeros. */
 export async function getDailyUsage(
   db: Executor,
   userId: string | null,
@@ -188,11 +174,7 @@ export async function getDailyUsage(
   };
 }
 
-/**
- * The buyer's subscription to one knowledge base, as an id: the live one (holding the one slot per buyer and
- * knowledge base, docs/api.md §5.2) when there is one, else the most recent. `live` is false for a
- * lapsed one (cancelled, period over, not yet swept), which a new purchase expires and replaces.
- */
+/** The live subscription (one per buyer and knowledge base) when there is one, else the most recent; a lapsed one is not live. */
 export async function findBuyerSubscription(db: Executor, userId: string, kbId: string, now: Date = new Date()): Promise<{ id: string; live: boolean } | null> {
   const rows = await db
     .select({
