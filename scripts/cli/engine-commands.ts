@@ -12,6 +12,8 @@ import { describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBas
 import { command, FAILED, parse, required, UsageError } from './args';
 import type { CliCommand } from './types';
 
+// Operator commands for hosted knowledge bases (docs/api.md §8.3): create, ingest, reindex, delete a document, ask.
+
 async function knowledgeBase(ref: string): Promise<OperatorKnowledgeBase | null> {
   const found = await resolveKnowledgeBase(await getDb(), ref);
   if (!found.ok) {
