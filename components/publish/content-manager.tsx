@@ -7,7 +7,7 @@ import { plural } from '@/lib/platform/format';
 import { formatFileSize, tooLargeMessage } from '@/lib/platform/file-size';
 import { ConfirmStep } from '@/components/ui/confirm-step';
 
-/** A shorter Retry-After is the per-account upload slot (resent then); a longer one the hourly limit (shown). */
+/** Up to this Retry-After a refusal is the per-account upload slot, and the file is resent; longer is the hourly limit. */
 const MAX_TURN_WAIT_SECONDS = 5;
 
 // The hosted content panel (docs/api.md §9.5). Files go one request each over XHR, for upload progress; size and

@@ -7,7 +7,7 @@ import { knowledgeBases, plans } from './catalog';
 // Buying (docs/api.md §5): a subscription is one buyer's plan of one knowledge base, with its billing period.
 
 export const keyModeEnum = pgEnum('key_mode', ['live', 'test']);
-/** Only `active` answers queries; `past_due` is suspended until paid, `incomplete` has no key yet. */
+/** Only `active` has access, a cancellation at period end included until the period ends. */
 export const subscriptionStatusEnum = pgEnum('subscription_status', ['incomplete', 'active', 'past_due', 'cancelled', 'expired']);
 
 export const subscriptions = pgTable(
