@@ -29,7 +29,6 @@ const STEPS = [
   { title: 'Query over HTTP', body: 'POST a question and get an answer with citations to the exact documents and pages. Answers that find nothing are free.' },
 ];
 
-/** A tick for the audience lists (decorative). */
 function Tick() {
   return (
     <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" focusable="false" className="mt-0.5 h-4 w-4 shrink-0 text-brand-600">
@@ -64,7 +63,6 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const total = counts.reduce((sum, c) => sum + c.count, 0);
   const publisherShare = 100 - getEnv().PLATFORM_FEE_PERCENT;
   const example = popular.items[0];
-  // The example asks the listing's own first sample question, one its knowledge base answers.
   const question = example ? ((await getKnowledgeBaseView(example.id))?.sampleQuestions[0] ?? null) : null;
 
   return (

@@ -4,6 +4,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { DatabaseHandle } from './client';
 
+// Applies db/migrations/ and takes the startup lock under which several instances migrate and seed in turn.
+
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'db', 'migrations');
 
 /** Arbitrary constant: several instances starting together take turns to migrate and seed. */
@@ -15,13 +17,8 @@ export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   await ensureVectorExtension(handle);
 }
 
-/**
- * pgvector, when this database can have it: always on PGlite (db/client.ts loads @electric-sql/pglite-pgvector), and
- * on a PostgreSQL server whose pg_available_extensions lists `vector`. Outside the migration history on purpose: the
- * one history must run on a server without the extension (the development and CI machines' PostgreSQL 15), where
- * vectors stay real[] and are compared exactly in SQL (lib/engine/vector-search.ts). A server where creating it is
- * refused (no privilege) keeps that portable path; its operator can run `create extension vector` later.
- */
+// Outside the migration history on purpose: the history must run on a server without pgvector, or without the
+// privilege to create it, where vectors stay real[] and are compared in SQL (lib/engine/vector-search.ts).
 async function ensureVectorExtension(handle: DatabaseHandle): Promise<boolean> {
   if (handle.kind === 'pglite') {
     await handle.db.execute(sql`create extension if not exists vector`);
@@ -35,7 +32,6 @@ async function ensureVectorExtension(handle: DatabaseHandle): Promise<boolean> {
   );
 }
 
-/** Runs `work` holding a session-level advisory lock on one pooled connection (PostgreSQL), or directly (PGlite). */
 export async function withStartupLock<T>(handle: DatabaseHandle, work: () => Promise<T>): Promise<T> {
   if (handle.kind === 'pglite' || !handle.pool) return work();
   const client = await handle.pool.connect();

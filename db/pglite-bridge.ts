@@ -3,20 +3,11 @@ import net from 'node:net';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 
-/**
- * Serves one process's PGlite to other local processes (the operator CLI) over the PostgreSQL wire protocol on a
- * unix socket, so they never open the data directory themselves (two PGlite instances on one directory corrupt it).
- *
- * Why not @electric-sql/pglite-socket: its queue takes PGlite's query lock per message but not the transaction
- * lock, so a client's statements can run inside the server's own open transaction (and the server's inside the
- * client's); it also pins another PGlite version and seven extension packages. This bridge takes BOTH of PGlite's
- * locks, exactly like `PGlite.transaction()`, from a client's first message until that client is idle again
- * (ReadyForQuery 'I' after a Sync or a simple Query), so each client transaction is isolated from the server's
- * work and the server is blocked only while a client statement or transaction is running.
- *
- * Access control: the socket lives in a directory only the owner can enter (0700); PGlite itself accepts any
- * startup without a password, as a local postgres with `trust` does.
- */
+// Serves one process's PGlite to local processes (the operator CLI) over the PostgreSQL wire protocol on a unix socket:
+// two PGlite instances on one data directory corrupt it. Not @electric-sql/pglite-socket, which takes only the query
+// lock, so a client's statements can run inside the server's open transaction. This bridge takes both locks, as
+// `PGlite.transaction()` does, from a client's first message until it is idle (ReadyForQuery 'I'). PGlite accepts any
+// startup without a password, so access control is the socket directory's mode (0700).
 
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
@@ -26,7 +17,7 @@ const DEFAULT_IDLE_IN_TRANSACTION_MS = 30_000;
 export const BRIDGE_PORT = 5432;
 
 export interface PgliteBridge {
-  /** Directory that holds `.s.PGSQL.5432`; node-postgres connects with `host` = this directory. */
+  /** node-postgres connects with `host` = this directory. */
   socketDir: string;
   port: number;
   close(): Promise<void>;
@@ -34,7 +25,7 @@ export interface PgliteBridge {
 
 type Release = () => void;
 
-/** Both PGlite locks, held until the returned function is called (same order as PGlite.transaction). */
+/** Same order as PGlite.transaction, so the bridge and the server cannot deadlock. */
 function acquireExclusive(pglite: PGlite): Promise<Release> {
   return new Promise((granted) => {
     void pglite._runExclusiveTransaction(() => pglite._runExclusiveQuery(() => new Promise<void>((release) => granted(release))));
@@ -64,8 +55,7 @@ function serveConnection(pglite: PGlite, socket: net.Socket, idleInTransactionMs
 
   const finish = async () => {
     if (release) {
-      // A client that disappears inside a transaction must not leave it open on the shared backend. Its answer is
-      // dropped through a callback of its own: PGlite 0.5.14 (pinned by pglite-pgvector) keeps the last
+      // Roll back a vanished client's transaction, with a callback of its own: PGlite 0.5.14 keeps the last
       // execProtocolRawStream callback for later raw calls, which could be another client's socket.
       if (!isIdle()) await pglite.execProtocolRawStream(ROLLBACK_MESSAGE, { onRawData: () => {} }).catch(() => {});
       release();
@@ -79,7 +69,6 @@ function serveConnection(pglite: PGlite, socket: net.Socket, idleInTransactionMs
     if (!socket.destroyed) socket.write(data);
   };
 
-  /** Next complete message, or null when more bytes are needed. */
   const take = (): Buffer | null => {
     if (!started) {
       if (buffer.length < 8) return null;
@@ -105,12 +94,11 @@ function serveConnection(pglite: PGlite, socket: net.Socket, idleInTransactionMs
         if (!started) {
           const code = message.readInt32BE(4);
           if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
-            // No TLS on a local socket: 'N' tells the client to go on in clear text.
+            // 'N': no TLS on a local socket, go on in clear text.
             socket.write('N');
             continue;
           }
           if (code !== PROTOCOL_3) {
-            // CancelRequest (nothing to signal in PGlite) or an unknown protocol.
             socket.destroy();
             return;
           }
@@ -128,7 +116,6 @@ function serveConnection(pglite: PGlite, socket: net.Socket, idleInTransactionMs
         release ??= await acquireExclusive(pglite);
         if (closed) break;
         await pglite.execProtocolRawStream(new Uint8Array(message), { onRawData: send });
-        // Give the server its turn as soon as the client is idle outside a transaction.
         if (cycleEnds && isIdle() && buffer.length === 0) {
           release();
           release = null;
@@ -161,7 +148,6 @@ function serveConnection(pglite: PGlite, socket: net.Socket, idleInTransactionMs
   socket.on('error', onClose);
 }
 
-/** Listens on `<socketDir>/.s.PGSQL.5432`; the directory is created with mode 0700. */
 export async function startPgliteBridge(pglite: PGlite, options: { socketDir: string; idleInTransactionMs?: number }): Promise<PgliteBridge> {
   const socketDir = path.resolve(options.socketDir);
   mkdirSync(socketDir, { recursive: true, mode: 0o700 });

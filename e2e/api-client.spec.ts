@@ -43,7 +43,6 @@ test('a client generated from the OpenAPI document calls every endpoint on the r
   const api = createClient<paths>({ baseUrl: origin });
   api.use(record);
 
-  // The catalogue.
   const listing = await api.GET('/api/marketplace/knowledge-bases', { params: { query: { query: 'constitution', category: 'legal', pageSize: 5 } } });
   expect(listing.response.status).toBe(200);
   const item = listing.data!.items.find((i) => i.title === KB_TITLE)!;

@@ -69,7 +69,7 @@ test('"Skip to results" takes the keyboard past the filters to the first result'
   await expect(skip).toBeInViewport();
   await page.keyboard.press('Enter');
   await page.keyboard.press('Tab');
-  // Five key presses from the top of the page to the first result (about 51 before).
+  // Five key presses from the top of the page to the first result.
   await expect(page.getByRole('list', { name: 'Knowledge bases' }).getByRole('link').first()).toBeFocused();
 });
 

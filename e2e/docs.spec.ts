@@ -41,7 +41,6 @@ test('desktop: getting started copies, the reference renders from the OpenAPI do
   const fromElsewhere = watchOtherOrigins(page, origin);
   await page.setViewportSize({ width: 1280, height: 900 });
 
-  // From the site header.
   await page.goto('/');
   await page.getByRole('banner').getByRole('link', { name: 'API reference' }).click();
   await expect(page).toHaveURL(/\/docs$/);

@@ -4,7 +4,7 @@ import { listViaApi } from './support/pages';
 import { snapAtBothWidths } from './support/screenshots';
 
 /**
- * The home page (issue 32, item 6), by keyboard at 1366 and 390 px: the hero's search lands on the catalogue's
+ * The home page, by keyboard at 1366 and 390 px: the hero's search lands on the catalogue's
  * results, each category card leads to its tab with the count it showed, and the most popular listings are the
  * catalogue's first six, each a link to its page.
  */

@@ -28,7 +28,6 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   await expect(page).toHaveURL(/category=legal/);
   await expect(page).toHaveURL(/query=constitution/);
 
-  // Open the knowledge base.
   await page.getByRole('link', { name: 'U.S. Constitution Companion' }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'U.S. Constitution Companion' })).toBeVisible();
   const kbId = new URL(page.url()).pathname.split('/').at(-1)!;
@@ -54,7 +53,6 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   // Signed in without a plan: free preview questions until they buy.
   await expect(page.getByRole('region', { name: 'Try it' }).getByTestId('try-it-usage')).toContainText('Free preview');
 
-  // Buy in test mode.
   await page.getByRole('button', { name: /Buy Starter/ }).click();
   await expect(page).toHaveURL(/\/checkout\/test\?planId=/);
   await expect(page.getByText(/TEST MODE/)).toBeVisible();
@@ -63,7 +61,6 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   await snap(page, 'account-test-checkout');
   await page.getByRole('button', { name: 'Complete test purchase' }).click();
 
-  // The key, shown once.
   await expect(page).toHaveURL(/\/checkout\/success\?handoff=/);
   await expect(page.getByText('you will not see it again')).toBeVisible();
   const apiKey = (await page.getByTestId('api-key').textContent())!.trim();
@@ -91,7 +88,6 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   expect(Array.isArray(body.citations)).toBe(true);
   expect(answered.headers()['x-usage-used']).toBe('1');
 
-  // Usage rises in the dashboard.
   await page.goto('/account');
   const card = page.getByTestId('subscription-card').filter({ hasText: 'U.S. Constitution Companion' });
   await expect(card.getByTestId('usage-text')).toHaveText('1 / 100 queries used');
@@ -118,7 +114,7 @@ test('browse, buy in test mode, query with the key, watch usage, revoke', async 
   await expectNoSeriousA11yViolations(page, 'subscription');
   await snap(page, 'account-subscription');
 
-  // Revoke, behind a confirmation step. The key's last use is already recorded (it once lagged a minute behind).
+  // Revoke, behind a confirmation step. The key's last use is already recorded.
   await page.goto('/account/keys');
   await expect(page.locator('[data-testid^="key-row-"]').first()).toContainText(/Last used\s*(within the last minute|[A-Z][a-z]{2} \d)/);
   await expectNoSeriousA11yViolations(page, 'keys');

@@ -6,17 +6,14 @@ import { subscribeThroughCli, verifiedBuyer as signedInBuyer } from './support/b
 import { listViaApi, publisherPathOf } from './support/pages';
 
 /**
- * Every page fits a phone: at 390 px no page scrolls sideways (`scrollWidth ≤ innerWidth`).
- * The pages are DISCOVERED from app/ (every page.tsx, route groups dropped), so a page added later is measured
- * without editing this file; a dynamic segment is filled from ROUTE_VALUES, and a route this file cannot fill fails
- * the test with the line to add. A signed-in buyer with a subscription and two keys visits them all.
+ * Every page fits a phone: at 390 px no page scrolls sideways. The pages are discovered from app/, so a page added
+ * later is measured without editing this file; a route ROUTE_VALUES cannot fill fails the test with the line to add.
  */
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-/** Route patterns of every page.tsx under app/, e.g. `/account/keys/[id]/revoke`. */
 function discoverPageRoutes(dir = 'app'): string[] {
   const routes: string[] = [];
   for (const name of readdirSync(path.join(ROOT, dir))) {
@@ -43,10 +40,7 @@ interface Fixture {
   checkoutPlanId: string;
 }
 
-/**
- * What fills each dynamic route: the full pattern first, then the segment name alone. Add a line here when a new
- * page's segment is not covered (the test says which).
- */
+/** The full pattern first, then the segment name alone. */
 const ROUTE_VALUES: Record<string, (f: Fixture) => string> = {
   '/knowledge-bases/[kbId]': (f) => `/knowledge-bases/${f.kbId}`,
   '/publishers/[slug]': (f) => f.publisherPath,
@@ -54,8 +48,7 @@ const ROUTE_VALUES: Record<string, (f: Fixture) => string> = {
   '/account/subscriptions/[id]/change': (f) => `/account/subscriptions/${f.subscriptionId}/change?plan=${f.planId}`,
   '/account/keys/[id]/revoke': (f) => `/account/keys/${f.keyId}/revoke`,
   '/account/keys/[id]/rename': (f) => `/account/keys/${f.keyId}/rename`,
-  // Segments by name, for pages that land later (the publisher console, operator pages): for a buyer who publishes
-  // nothing and is no operator, these show what such a visitor sees (an onboarding step, a refusal, a 404).
+  // For a buyer who publishes nothing and is no operator, these show an onboarding step, a refusal or a 404.
   '[kbId]': (f) => f.kbId,
   '[id]': (f) => f.kbId,
   '[slug]': (f) => f.publisherPath.split('/').at(-1)!,
@@ -86,7 +79,6 @@ function pathFor(route: string, fixture: Fixture): string | null {
   return unresolved ? null : filled;
 }
 
-/** The page's width at the current viewport, and the elements that stick out (for the failure message). */
 async function measure(page: Page): Promise<{ scrollWidth: number; innerWidth: number; offenders: string[] }> {
   return page.evaluate(() => {
     const innerWidth = window.innerWidth;

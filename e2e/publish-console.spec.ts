@@ -133,7 +133,6 @@ test('a new account becomes a publisher, lists, fills, prices and publishes a kn
   await page.locator('#content-files').setInputFiles([{ name: 'notes.docx', mimeType: 'application/octet-stream', buffer: Buffer.from('x') }]);
   await expect(page.getByTestId('upload-row').filter({ hasText: 'notes.docx' })).toContainText('Not sent');
 
-  // Try it as a buyer would.
   await page.getByLabel('Question').fill('When do bitterns boom?');
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByTestId('try-answer')).toContainText(/March to May/);
@@ -175,7 +174,6 @@ test('a new account becomes a publisher, lists, fills, prices and publishes a kn
   await expect(page.getByRole('heading', { name: 'Seasons' })).toBeVisible();
   await expect(page.getByText('Ringer').first()).toBeVisible();
 
-  // The overview and the profile.
   await page.goto('/publish');
   await expect(page.getByRole('list', { name: 'Your listings' })).toContainText('Published');
   await expectNoSeriousA11yViolations(page, 'overview');

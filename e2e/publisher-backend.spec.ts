@@ -4,7 +4,7 @@ import { newAccount, signUp } from './support/auth';
 import { snapAtBothWidths } from './support/screenshots';
 
 /**
- * The own-endpoint backend form (issue 32, item 4): the browser generates both secrets, a refused save keeps them
+ * The own-endpoint backend form: the browser generates both secrets, a refused save keeps them
  * (and the URL as typed) so nothing is invented or retyped twice, and the page says to save before a test. Keyboard
  * only once the form is open. Then the draft is deleted through the one in-page confirmation.
  */

@@ -21,11 +21,9 @@ import { findLeaks, issuedSecrets, rememberSecret } from '../test/support/log-sc
 import { startAppServer, type AppServer } from './support/app-server';
 
 /**
- * The keyed API as `npm start` serves it: scripts/serve.mjs in front of Next, POST /kb/{kb_id}/query on the gateway's
- * fast lane (lib/server/keyed-lane.ts), every other request to Next. One server of our own (e2e/support/app-server.ts) on a
- * scratch PostgreSQL database, a real publisher process behind an http knowledge base, keys bought with the gateway
- * fixtures in this process — which therefore shares the server's ALMANAC_SECRET (to encrypt the publisher secrets the
- * server decrypts) and allows loopback publisher endpoints like the server does.
+ * The keyed API as `npm start` serves it: the fast lane in front of Next. Keys are bought with the gateway fixtures in
+ * this process, which therefore shares the server's ALMANAC_SECRET (to encrypt the publisher secrets the server
+ * decrypts) and allows loopback publisher endpoints like the server does.
  */
 
 const SERVER_SECRET = randomBytes(32).toString('base64url');
@@ -123,7 +121,7 @@ async function waitUntilReserved(subscriptionId: string, units: number): Promise
   expect(await usedThisPeriod(subscriptionId)).toBe(units);
 }
 
-/** The documented error body (docs/api.md §3.4): exactly {error, message, request_id} plus the extras, the id also in X-Request-Id. */
+/** docs/api.md §3.4: exactly {error, message, request_id} plus the extras, the id also in X-Request-Id. */
 function expectErrorBody(reply: Reply, status: number, error: string, extras: Record<string, unknown> = {}) {
   expect(reply.status, reply.raw.toString('utf8')).toBe(status);
   expect(reply.headers['content-type']).toMatch(/^application\/json/);

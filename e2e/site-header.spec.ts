@@ -4,7 +4,7 @@ import { newAccount, signUp } from './support/auth';
 import { firstKnowledgeBase } from './support/pages';
 
 /**
- * The site header (issue 32): one row at 390 px and at 1366 px on every kind of page. On a phone its links and
+ * The site header: one row at 390 px and at 1366 px on every kind of page. On a phone its links and
  * account actions sit behind a "Menu" disclosure button (aria-expanded) that the keyboard opens, walks and closes
  * with Escape; from 768 px up they are in the row itself and there is no menu button.
  */

@@ -4,13 +4,7 @@ import { expectNoSeriousA11yViolations } from './support/a11y';
 import { newAccount, signIn } from './support/auth';
 import { listViaApi } from './support/pages';
 
-/**
- * Try before you buy, as a buyer meets it: on a knowledge-base page anyone asks a few free questions (the sample questions ask
- * themselves, by mouse or keyboard) before buying; the page lists its documents and puts Try-it beside the plans with
- * the agent set-up folded below; catalogue cards say what they sell; a search whose words never all match shows the
- * listings matching most of them; the sort select can be browsed with the arrow keys. At 1366 and 390 px.
- * Screenshots: e2e/artifacts/screenshots/try-*.png.
- */
+/** Try before you buy, as a buyer meets it, at 1366 and 390 px (docs/api.md §10.6). */
 const screenshots = path.resolve('e2e/artifacts/screenshots');
 
 interface Detail {

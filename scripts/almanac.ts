@@ -1,8 +1,5 @@
 #!/usr/bin/env tsx
-/**
- * Operator CLI: `npm run almanac -- <command> [options]`. Each domain registers its commands in scripts/cli/.
- * Run `npm run almanac -- help` for the list.
- */
+// Operator CLI: `npm run almanac -- <command> [options]`; the commands are in scripts/cli/.
 import path from 'node:path';
 import nextEnv from '@next/env';
 import { adoptServerBaseUrl } from '@/lib/platform/base-url';
@@ -22,7 +19,7 @@ function printHelp(): void {
 }
 
 async function main(): Promise<number> {
-  // Embedded mode: use a running server's database through its socket instead of opening the files (lib/platform/embedded-db).
+  // Through a running server's socket: two PGlite instances on one data directory corrupt it.
   setEmbeddedRole('client');
   const [name, ...args] = process.argv.slice(2);
   if (!name || name === 'help' || name === '--help' || name === '-h') {
@@ -39,17 +36,14 @@ async function main(): Promise<number> {
     console.log(`${command.name}: ${command.summary}\n\n${command.usage}`);
     return 0;
   }
-  // The same configuration as `npm start`: Next's loader reads .env (and .env.local, .env.production…) the same way, so
-  // the CLI cannot end up on another database than the server it serves.
+  // Next's own .env loader, so the CLI cannot end up on another database than the server's.
   nextEnv.loadEnvConfig(path.resolve(import.meta.dirname, '..'), false, { info: () => {}, error: console.error });
   checkConfiguration();
-  // The database as the server would open it (seeded when empty and SEED_ON_START), before the command's first query.
   await openServerDatabase().catch((error: unknown) => {
     throw new Error(`The database cannot be opened: ${error instanceof Error ? error.message : String(error)}`);
   });
-  // Before any command's transaction: a command may send a job (an email over SMTP) inside one (lib/platform/jobs.ts).
+  // Before any command's transaction: a command may send a job inside one.
   await startJobQueue();
-  // The hints a command prints (curl lines) name the running server's address when APP_URL is unset.
   const env = getEnv();
   if (!env.DATABASE_URL) adoptServerBaseUrl(findEmbeddedServer(path.resolve(env.DATA_DIR))?.listenUrl);
   return command.run(args);

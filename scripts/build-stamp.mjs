@@ -1,12 +1,10 @@
-// What `npm run build` leaves behind and how `npm start` and the compiled scripts know it is the build of these sources:
-// dist/build.json holds a SHA-256 over every source file the build reads (tests excluded) and the BUILD_ID Next wrote.
-// Content, not modification times: a container image, a copy or a fresh clone changes every mtime and no content.
+// How `npm start` knows the build is of these sources: dist/build.json holds a SHA-256 over every source file and Next's
+// BUILD_ID. Content, not mtimes: a container image, a copy or a fresh clone changes every mtime and no content.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
-/** Where the compiled CLI, migration and seed scripts and the stamp go (Next's own output stays in NEXT_DIST_DIR). */
 export const compiledDir = path.join(root, 'dist');
 export const stampPath = path.join(compiledDir, 'build.json');
 export const nextDistDir = (tree = root) => path.join(tree, process.env.NEXT_DIST_DIR || '.next');
@@ -24,7 +22,6 @@ function listFiles(dir) {
   });
 }
 
-/** SHA-256 over the relative path and content of every source file of `tree`, in a fixed order. */
 export function sourceFingerprint(tree = root) {
   const files = [...sourceDirs.flatMap((dir) => listFiles(path.join(tree, dir))), ...sourceFiles.map((f) => path.join(tree, f)).filter(existsSync)].sort();
   const hash = createHash('sha256');
@@ -32,10 +29,7 @@ export function sourceFingerprint(tree = root) {
   return hash.digest('hex');
 }
 
-/**
- * The state of the build: `missing` (never built, or a build that failed before its stamp), `stale` (built from other
- * sources, or Next's output replaced since), or `current`.
- */
+/** `missing` also covers a build that failed before its stamp; `stale`, Next's output replaced since. */
 export function buildState(tree = root) {
   const stampFile = path.join(tree, path.relative(root, stampPath));
   if (!existsSync(stampFile)) return 'missing';

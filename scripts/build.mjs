@@ -1,9 +1,6 @@
 #!/usr/bin/env node
-// `npm run build`: everything start-up needs, made once, so that servers and containers run it without dev
-// dependencies and never build: Next's production output (NEXT_DIST_DIR, default .next), the operator CLI and the
-// migration and seed scripts compiled to JavaScript (dist/*.mjs, their npm packages left as imports), and the stamp
-// (dist/build.json) that `npm start` checks. The stamp is written last: a build that fails leaves none, so nothing
-// half-built is ever served.
+// `npm run build`: everything start-up needs, so servers run without dev dependencies and never build. The stamp
+// (dist/build.json) that `npm start` checks is written last: a failed build leaves none, so nothing half-built is served.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,10 +9,8 @@ import { compiledDir, nextDistDir, root, sourceFingerprint, stampPath } from './
 const compiledScripts = ['almanac', 'db-migrate', 'db-seed'];
 const tsconfigPath = path.join(root, 'tsconfig.json');
 
-/**
- * Node's ESM loader takes a package's subpath as written when the package has no `exports` map (`next/headers` is the
- * file `next/headers.js`); TypeScript's bundler resolution and tsx add the extension, so the compiled import must name it.
- */
+// Without an `exports` map Node's ESM loader takes a subpath as written (`next/headers` is `next/headers.js`), so the
+// compiled import must name the extension that bundler resolution and tsx add.
 const withFileExtensions = {
   name: 'file-extensions',
   setup(build) {
@@ -49,10 +44,8 @@ export async function build() {
   return 0;
 }
 
-/** The operator CLI and the migration and seed scripts as JavaScript: their npm packages stay imports of node_modules. */
 export async function compileScripts() {
-  // Imported here, not at the top: the server's start-up (scripts/start.mjs) imports this module on a tree installed
-  // with --omit=dev, where esbuild is absent; it only ever gets here when there is nothing built to serve.
+  // Not at the top: scripts/start.mjs imports this module on a tree installed with --omit=dev, without esbuild.
   const esbuild = await import('esbuild');
   mkdirSync(compiledDir, { recursive: true });
   await esbuild.build({

@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-// Keeps `npm ci` working from this machine's registry mirror, which does not serve the platform binaries of other
-// systems (darwin, win32, android, freebsd, wasm builds of @next/swc and @tailwindcss/oxide, for example). `npm install`
-// then leaves those optional dependencies out of package-lock.json, and `npm ci` refuses a lock file that lacks
-// them. This adds each missing optional platform package as a lock entry carrying its os/cpu, so `npm ci` skips it
-// on a non-matching platform without fetching anything. Run it after `npm install` changes the lock file.
+// Run after `npm install` changes the lock file. This machine's registry mirror lacks other systems' platform binaries,
+// so `npm install` leaves them out of the lock file and `npm ci` then refuses it. Each missing optional package gets an
+// entry with its os/cpu, which `npm ci` skips on other platforms without fetching anything.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 

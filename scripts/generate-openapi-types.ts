@@ -1,7 +1,5 @@
-// `npm run openapi:types`: writes test/support/openapi-types.ts, the TypeScript types openapi-typescript generates
-// from the OpenAPI document (lib/openapi/). e2e/api-client.spec.ts calls every endpoint through openapi-fetch with
-// these types, so `npm run typecheck` proves the calls match the document; test/support/openapi-types.test.ts fails
-// when the file no longer matches the document (run this script after changing lib/openapi/).
+// `npm run openapi:types`: test/support/openapi-types.ts from the OpenAPI document, so that `npm run typecheck` proves
+// e2e/api-client.spec.ts's calls match it.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +16,7 @@ const HEADER = [
 ].join('\n');
 
 export async function generateOpenApiTypes(): Promise<string> {
-  // The base URL is not part of the types; a fixed one keeps the output the same on every machine.
+  // A fixed base URL keeps the output the same on every machine.
   const document = buildOpenApiDocument('http://localhost:3000') as unknown as OpenAPI3;
   // defaultNonNullable: false keeps a request field with a default (search's top_k) optional, as the server treats it;
   // emptyObjectsUnknown: an object schema without properties (an MCP message) accepts any members.

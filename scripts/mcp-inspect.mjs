@@ -1,9 +1,6 @@
 #!/usr/bin/env node
-// `npm run mcp:inspect -- <base URL> <kb_id> [question]`: the official MCP Inspector's CLI (from the npm registry, run
-// through npx, nothing else downloaded) against a running Almanac: lists the knowledge base's MCP tools and, given a
-// question, calls `ask` with it. The key comes from ALMANAC_API_KEY and travels in a config file readable only by this
-// user, never on a command line that `ps` shows. Exits non-zero unless the tools are `ask` and `search` (and, with a
-// question, the call answers without a tool error). docs/api.md §10.1.
+// `npm run mcp:inspect -- <base URL> <kb_id> [question]`: the official MCP Inspector's CLI against a running Almanac
+// (docs/api.md §10.1). ALMANAC_API_KEY travels in a file readable only by this user, never on a command line `ps` shows.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +22,6 @@ writeFileSync(config, JSON.stringify({ mcpServers: { almanac: { type: 'streamabl
   mode: 0o600,
 });
 
-/** One Inspector CLI call; its JSON answer. */
 function inspect(...args) {
   const run = spawnSync('npx', ['-y', INSPECTOR, '--cli', '--stored-auth-only', '--config', config, '--server', 'almanac', ...args], {
     encoding: 'utf8',

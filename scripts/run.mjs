@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// `npm run almanac`, `npm run db:migrate`, `npm run db:seed`: `node scripts/run.mjs <script> [args]` runs the compiled
-// dist/<script>.mjs when the build is current (`npm run build`; no dev dependency needed), else the TypeScript source
-// through tsx when it is installed (a development tree), else says to build.
+// `node scripts/run.mjs <script> [args]`: the compiled dist/<script>.mjs when the build is current (no dev dependency
+// needed), else the TypeScript source through tsx when installed, else says to build.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';

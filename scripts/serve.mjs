@@ -1,20 +1,8 @@
 #!/usr/bin/env node
-// Almanac's HTTP server (what `npm start` runs once the app is built): one Node http server in front of Next.js.
-//
-// The keyed API (/kb/{kb_id}/…, /dify/retrieval) and the public catalog's GETs are answered on the fast lane
-// (lib/server/): the same checks and bodies as the route handlers, without Next's request machinery, which alone cost
-// more CPU per request than keys, limits and metering together (bench/gateway/README.md). Every other request goes to
-// Next, exactly as under `next start`. The fast lane is the code Next compiled: instrumentation.ts registers it while
-// Next prepares.
-//
-// Options as `next start`: -p/--port (default $PORT or 3000), -H/--hostname (default: every interface),
-// --keepAliveTimeout <ms>.
-//
-// Only this server knows the socket: it replaces any client-sent x-almanac-peer header with the socket's address
-// (lib/server/front-server.mjs; lib/platform/client-address.ts reads it), cuts off clients that send their request
-// too slowly, and puts the security headers on every answer (lib/platform/security-headers.mjs). It listens before
-// Next starts so that the app knows its own address (ALMANAC_LISTEN_URL, the base URL when APP_URL is unset,
-// lib/platform/base-url.ts); requests that arrive while Next prepares wait for it.
+// Almanac's HTTP server (`npm start`, options as `next start`): one Node http server in front of Next.js. The keyed API
+// and the catalog's GETs take the fast lane (lib/server/), which skips Next's request machinery, the larger CPU cost
+// per request (bench/gateway/README.md); everything else goes to Next. Only this server knows the socket, so it sets
+// x-almanac-peer (a client's copy is replaced), times out slow requests and adds the security headers (docs/api.md §7.5).
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,7 +18,7 @@ const { values: options } = parseArgs({
     keepAliveTimeout: { type: 'string' },
   },
 });
-// An empty PORT means the default, as an empty value does for every variable of .env.example.
+// An empty PORT means the default, as for every variable of .env.example.
 const port = Number(options.port ?? (process.env.PORT?.trim() || 3000));
 const hostname = options.hostname;
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -38,13 +26,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(1);
 }
 
-// The fast lane as instrumentation.ts registered it (lib/server/fast-lane-slot.mjs). Next runs instrumentation in the
-// background once the server exists, after migrating the database; until then the lane is absent and Next's route
-// handler answers the same path (the first requests of a fresh start).
+// Registered by instrumentation.ts once Next has migrated the database; until then Next's route handlers answer.
 
-// Once the server is stopping, every answer it starts says `Connection: close` and closes its connection after it, so
-// clients move to another instance instead of being served on a kept-alive connection until the drain cuts it.
-// writeHead is where Node decides keep-alive, and the implicit header of write()/end() goes through it too.
+// While stopping, every answer says `Connection: close`, so clients move to another instance before the drain cuts
+// them. writeHead is where Node decides keep-alive, and write()/end()'s implicit header goes through it too.
 let stopping = false;
 class DrainAwareResponse extends http.ServerResponse {
   writeHead(...args) {
@@ -53,14 +38,12 @@ class DrainAwareResponse extends http.ServerResponse {
   }
 }
 
-// Next's pages and route handlers get these at run time too: Next bakes next.config.mjs's copy into the build, whose
-// APP_URL (and so HSTS) may not be the running one. The fast lane sets the same list on its own answers.
+// At run time: the copy Next bakes into the build may have another APP_URL (and so HSTS) than the running one.
 const pageHeaders = securityHeaders({ https: isHttpsUrl(process.env.APP_URL) });
 
 /** @type {((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) | undefined} */
 let nextHandler;
-// Settled once Next has prepared. It exists before the server listens: a request that arrives while Next is still
-// loading (a health probe of a fresh start) waits for it instead of finding nothing to wait on.
+// Made before the server listens, so a request that arrives while Next is loading has something to wait on.
 /** @type {(value?: void) => void} */
 let markNextReady;
 /** @type {(reason: unknown) => void} */
@@ -85,8 +68,7 @@ const server = createFrontServer(
       );
     else {
       for (const { key, value } of pageHeaders) res.setHeader(key, value);
-      // What Next would answer with a plain-text 500, a redirect or HTML where JSON is due (lib/server/front-door.ts);
-      // a server action's body is read and checked first, and Next reads the copy.
+      // What Next would answer with a plain-text 500, a redirect or HTML where JSON is due (lib/server/front-door.ts).
       const screened = gateway ? gateway.screen(req, res) : false;
       if (screened === true) return;
       const toNext = (request) => (nextHandler ? nextHandler(request, res) : nextReady.then(() => nextHandler(request, res)));
@@ -111,8 +93,7 @@ const address = server.address();
 const listeningPort = typeof address === 'object' && address ? address.port : port;
 const shown = !hostname || hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname.includes(':') ? `[${hostname}]` : hostname;
 const listenUrl = `http://${shown}:${listeningPort}`;
-// Before Next (and the app's configuration) loads: the base URL when APP_URL is unset, and the sign that requests come
-// through this server, so the peer header can be believed (lib/platform/env.ts).
+// Before Next loads: the base URL when APP_URL is unset, and the sign that the peer header can be believed.
 process.env.ALMANAC_LISTEN_URL = listenUrl;
 
 const { default: next } = await import('next');
@@ -130,10 +111,8 @@ try {
 }
 console.log(`Almanac ready on ${listenUrl}`);
 
-// Stop taking connections, let requests in flight finish (at most 10 s), close Next, then exit. The usage recorder
-// holds this exit until its last batch is written (lib/gateway/usage-recorder.ts), so no counted query is lost on a deploy.
-// Idle connections close at once; a response whose headers went out before the signal (keep-alive already promised)
-// leaves its connection idle when it ends, which the sweep closes.
+// The usage recorder holds the exit until its last batch is written, so no counted query is lost on a deploy. A
+// response whose headers promised keep-alive before the signal leaves its connection idle, which the sweep closes.
 const DRAIN_MS = 10_000;
 const IDLE_SWEEP_MS = 100;
 for (const signal of ['SIGINT', 'SIGTERM']) {

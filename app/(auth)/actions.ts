@@ -23,12 +23,11 @@ import { getDb } from '@/lib/platform/db';
 import { formDataOf } from '@/lib/platform/text-input';
 
 export interface AuthFormState {
-  /** A message for the whole form (wrong password, too many attempts). */
   formError?: string;
   fieldErrors?: Partial<Record<'email' | 'password' | 'name', string>>;
-  /** Echoed back so the visitor does not retype them (never the password). */
+  /** Never the password. */
   values?: { email?: string; name?: string };
-  /** Sign-up and "forgot password": the address a message may have gone to (the answer is the same for every address). */
+  /** The answer is the same whether or not the address has an account. */
   sentTo?: string;
 }
 
@@ -52,10 +51,7 @@ export async function signInAction(_previous: AuthFormState, form: FormData): Pr
   redirect(safeReturnPath(text(form, 'callbackUrl')));
 }
 
-/**
- * Sign-up answers "check your inbox" whether or not the address already has an account (docs/api.md §11.3); the link
- * in the message confirms the address and signs the person in.
- */
+/** "Check your inbox" whether or not the address already has an account (docs/api.md §11.3). */
 export async function signUpAction(_previous: AuthFormState, form: FormData): Promise<AuthFormState> {
   const values = { email: text(form, 'email').trim(), name: text(form, 'name').trim() };
   const input = { email: values.email, password: text(form, 'password'), name: values.name };
@@ -70,7 +66,7 @@ export async function signUpAction(_previous: AuthFormState, form: FormData): Pr
   return { sentTo: result.email };
 }
 
-/** "Forgot password?": the same answer for every well-formed address (docs/api.md §11.3). */
+/** The same answer for every well-formed address. */
 export async function forgotPasswordAction(_previous: AuthFormState, form: FormData): Promise<AuthFormState> {
   const email = text(form, 'email').trim();
   if (!email) return { fieldErrors: { email: 'Enter your email address.' } };
@@ -88,7 +84,6 @@ export interface ResetFormState {
   fieldErrors?: { password?: string };
 }
 
-/** A new password through a reset link: every session ends, and the person signs in again with it. */
 export async function resetPasswordAction(_previous: ResetFormState, form: FormData): Promise<ResetFormState> {
   const result = await resetPassword(await getDb(), text(form, 'token'), text(form, 'password'));
   if (!result.ok) {
@@ -98,14 +93,12 @@ export async function resetPasswordAction(_previous: ResetFormState, form: FormD
   redirect('/signin?reset=1');
 }
 
-/** The verification link's button: the address is confirmed and this browser signed in. */
 export async function confirmEmailAction(form: FormData): Promise<void> {
   const result = await confirmEmail(await getDb(), text(form, 'token'));
   if (!result.ok) redirect('/verify-email?invalid=1');
   await startSession(result.user);
   const next = safeReturnPath(text(form, 'next'), '');
   if (!next) redirect(settingsDone.withFlash(accountPaths.settings, 'verified'));
-  // Back where the person was going; an account page says what just happened (a page without flashes says nothing).
   if (next.startsWith('/account/settings')) redirect(`${next}${next.includes('?') ? '&' : '?'}done=verified`);
   redirect(next.startsWith('/account') ? withFlash(next, 'email_verified') : next);
 }

@@ -12,24 +12,16 @@ import { formDataOf, idSchema } from '@/lib/platform/text-input';
 import { readForm, runOncePerForm } from '@/lib/site/form-action';
 import { accountPaths } from '@/lib/site/paths';
 
-/**
- * Dashboard actions. Each one: parse, take the user from the session (never from the form), call one lib function
- * (they check ownership: someone else's id is `not_found`), and redirect back with a flash code saying what happened.
- */
+// Dashboard actions: the user comes from the session, never the form, and lib's ownership checks make someone else's
+// id `not_found`.
 const id = idSchema(); // docs/api.md §7.2: a malformed id is `not_found`, never a database error
 const subscriptionForm = z.object({ subscriptionId: id });
 const planChangeForm = subscriptionForm.extend({ planId: id });
 // Longer than any name allowed, so normalizeKeyName (not zod) says why a name is refused.
 const keyNameField = z.string().max(1_000).optional().default('');
 
-/** A refusal from lib (someone else's subscription or key is simply `not_found`); its code is the flash explaining it. */
 type FlashRefusal = Pick<Refusal<FlashCode>, 'ok' | 'code'>;
 
-/**
- * The prologue of every subscription action: parse the form (a malformed one goes back to the account page), take
- * the user from the session, call `change` for them; a refusal goes back to the subscription with its flash, a
- * success is returned with the subscription's path.
- */
 async function onSubscription<Input extends { subscriptionId: string }, Result extends { ok: true } | FlashRefusal>(
   formData: FormData,
   form: z.ZodType<Input>,
@@ -50,7 +42,7 @@ export async function changePlanAction(formData: FormData): Promise<void> {
   redirect(withFlash(path, 'plan_changed'));
 }
 
-/** A smaller plan from the next renewal on; the current plan's id withdraws a scheduled downgrade. */
+/** The current plan's id withdraws a scheduled downgrade. */
 export async function downgradePlanAction(formData: FormData): Promise<void> {
   const { path, done } = await onSubscription(formData, planChangeForm, downgradeAtRenewal);
   redirect(withFlash(path, done.subscription.pendingPlanId ? 'downgrade_scheduled' : 'downgrade_withdrawn'));
@@ -66,7 +58,7 @@ export async function resumeSubscriptionAction(formData: FormData): Promise<void
   redirect(withFlash(path, 'resumed'));
 }
 
-/** A replacement key (the old one keeps working until revoked), revealed once through the handoff. */
+/** The old key keeps working until revoked. */
 export async function createReplacementKeyAction(formData: FormData): Promise<void> {
   const named = keyNameField.safeParse(formDataOf(formData).get('name') ?? undefined);
   const name = named.success ? normalizeKeyName(named.data) : null;
@@ -74,7 +66,6 @@ export async function createReplacementKeyAction(formData: FormData): Promise<vo
   // A double click makes one key: the second submission goes to the first one's reveal (docs/api.md §7.4).
   const { done } = await onSubscription(formData, subscriptionForm, async (db, input) => {
     if (!name?.ok) return { ok: false as const, code: 'key_name_invalid' as const };
-    // docs/api.md §11.3: an unconfirmed address cannot create keys.
     if (!(await requireVerifiedEmail(db, input.userId)).ok) redirect(VERIFY_FIRST_PATH);
     const issued = await runOncePerForm(
       formData,
@@ -96,7 +87,6 @@ export async function revokeKeyAction(formData: FormData): Promise<void> {
   redirect(withFlash('/account/keys', result.ok ? (result.key.kind === 'oauth_grant' ? 'grant_revoked' : 'key_revoked') : result.code));
 }
 
-/** Names a key (an empty name removes it); back to where the form was, the keys page by default. */
 export async function renameKeyAction(formData: FormData): Promise<void> {
   const parsed = readForm(formData, z.object({ keyId: id, name: keyNameField, returnTo: z.enum(['keys', 'subscription']).optional() }));
   if (!parsed.success) redirect(withFlash('/account/keys', 'not_found'));

@@ -16,6 +16,8 @@ import { isLive, listSubscriptionsForUser } from '@/lib/subscriptions';
 import { openBillingPortalAction } from './actions';
 import { accountPaths } from '@/lib/site/paths';
 
+// The buyer's dashboard: their subscriptions and keys (docs/api.md §5).
+
 export const metadata: Metadata = { title: 'Your account' };
 export const dynamic = 'force-dynamic';
 

@@ -23,14 +23,12 @@ type SearchParams = Promise<{ kb?: string | string[] }>;
 
 const code = 'rounded bg-slate-100 px-1 py-0.5 text-[13px]';
 
-/** ?kb=<id> (the knowledge-base page and the key reveal link here with it) fills the examples in for that knowledge base. */
 async function chosenKnowledgeBase(searchParams: SearchParams) {
   const { kb } = await searchParams;
   if (typeof kb !== 'string' || !/^kb_[0-9A-Za-z]{1,64}$/.test(kb)) return null;
   return getKnowledgeBaseView(kb);
 }
 
-/** The reference's examples: the chosen knowledge base, else the catalogue's most popular; its real answers. */
 async function referenceExamples(kb: KnowledgeBaseView | null) {
   const example =
     kb ?? (await listKnowledgeBases({ ...DEFAULT_LISTING_PARAMS, pageSize: 1 }).then(({ items }) => (items[0] ? getKnowledgeBaseView(items[0].id) : null)));
@@ -48,10 +46,7 @@ async function referenceExamples(kb: KnowledgeBaseView | null) {
   return { values, responses };
 }
 
-/**
- * /docs: a hand-written "Getting started" with copyable examples, then the reference of every endpoint, rendered on
- * the server from the same document /api/openapi.json serves (lib/openapi/), with examples from the catalogue.
- */
+// /docs (docs/api.md §2.12): "Getting started", then the reference rendered from the document /api/openapi.json serves.
 export default async function DocsPage({ searchParams }: { searchParams: SearchParams }) {
   const base = baseUrl();
   const kb = await chosenKnowledgeBase(searchParams);

@@ -26,12 +26,8 @@ import { getDb, type Executor } from '@/lib/platform/db';
 import { FORM_TOKEN_FIELD } from '@/lib/platform/form-submissions';
 import { formDataOf, idSchema } from '@/lib/platform/text-input';
 
-/**
- * The publisher console's actions. Each one: read the form, take the account from the session (never from the form),
- * call one lib/publishing function (which checks that the account owns what it touches: anything else is
- * `not_found`), and either answer the form's field errors or redirect with a flash saying what happened. Creations
- * run once per rendered form (docs/api.md §7.4).
- */
+// The publisher console's actions (docs/api.md §9): the account comes from the session, never the form, and
+// lib/publishing makes anything it does not own `not_found`. Creations run once per rendered form.
 
 const id = idSchema();
 
@@ -41,7 +37,7 @@ function fields(formData: FormData): Record<string, string> {
   return out;
 }
 
-/** The form again, with its messages and what was sent (never the token: a new submission is a new one). */
+/** Never the token: a new submission is a new one. */
 function refused(formData: FormData, fieldErrors: Record<string, string>, message?: string): FormState {
   return { fieldErrors, message, values: fields(formData) };
 }
@@ -133,7 +129,6 @@ export async function unpublishListingAction(formData: FormData): Promise<void> 
   await onListing(formData, (db, actor, kbId) => unpublishListing(db, actor, kbId), 'unpublished');
 }
 
-/** A draft's deletion cannot be undone: the button asks first; afterwards the overview says it is gone. */
 export async function deleteDraftListingAction(formData: FormData): Promise<void> {
   const parsed = kbForm.safeParse(fields(formData));
   if (!parsed.success) redirect(withPublishFlash(publishPaths.overview, 'not_found'));

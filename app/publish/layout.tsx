@@ -4,10 +4,7 @@ import { requireSessionUser } from '@/lib/accounts';
 
 export const dynamic = 'force-dynamic';
 
-/**
- * The publisher console's frame: signed-in only (signed out, sign-in comes back to /publish), with the console's
- * navigation. Each page checks the account owns what it shows (lib/publishing/ownership.ts).
- */
+// Signed-in only; each page still checks the account owns what it shows (lib/publishing/ownership.ts).
 export default async function PublishLayout({ children }: { children: ReactNode }) {
   await requireSessionUser('/publish');
   return (

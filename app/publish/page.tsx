@@ -14,6 +14,8 @@ import { getDb } from '@/lib/platform/db';
 import { newFormToken } from '@/lib/platform/form-submissions';
 import { createProfileAction } from './actions';
 
+// The publisher console's overview (docs/api.md §9.1): the profile, or the offer to create one, and every listing.
+
 export const metadata: Metadata = { title: 'Publisher console' };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;

@@ -6,19 +6,17 @@ import { Field } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 
 export interface AlertWebhookFormState {
-  /** The new signing secret: shown in this answer only, and only while `savedUrl` is still the webhook. */
+  /** Shown in this answer only, and only while `savedUrl` is still the webhook. */
   secret?: string;
   savedUrl?: string;
   error?: string;
-  /** What was typed, kept in the field after a refusal. */
   url?: string;
-  /** What the receiver answered to the test event. */
   tested?: { ok: boolean; text: string };
 }
 
 export type AlertWebhookAction = (previous: AlertWebhookFormState, formData: FormData) => Promise<AlertWebhookFormState>;
 
-/** Set or replace the webhook URL; the signing secret appears once, in the answer. */
+// The buyer's usage-alert webhook (docs/api.md §11.4); the signing secret appears once, in the answer.
 export function AlertWebhookForm({ subscriptionId, currentUrl, save }: { subscriptionId: string; currentUrl: string | null; save: AlertWebhookAction }) {
   const [state, action] = useActionState<AlertWebhookFormState, FormData>(save, {});
   return (
@@ -47,7 +45,6 @@ export function AlertWebhookForm({ subscriptionId, currentUrl, save }: { subscri
   );
 }
 
-/** "Send test event": a signed usage.test event, posted now, and what the endpoint answered. */
 export function SendTestEventForm({ subscriptionId, send }: { subscriptionId: string; send: AlertWebhookAction }) {
   const [state, action] = useActionState<AlertWebhookFormState, FormData>(send, {});
   return (

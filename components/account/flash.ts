@@ -1,10 +1,7 @@
 import { flashMessages, type FlashText } from '@/lib/site/flash';
 
-/**
- * What just happened, after a redirect back to an account page (`?flash=<code>`): one closed set of codes shared by
- * the producers (app/account/actions.ts, the checkout pages and route, the key reveal) and the pages that show them,
- * with one message per code. Only known codes are shown, so a crafted link cannot put arbitrary text on the page.
- */
+// `?flash=<code>` after a redirect back to an account page. Only known codes are shown, so a crafted link cannot put
+// arbitrary text on the page.
 export const FLASH_MESSAGES = {
   plan_changed: { tone: 'success', text: 'Plan changed. The new query cap applies now; queries already used this period carry over.' },
   downgrade_scheduled: {

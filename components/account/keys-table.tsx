@@ -7,10 +7,7 @@ import { accountPaths } from '@/lib/site/paths';
 
 const cell = 'px-4 py-1 @4xl:py-2';
 
-/**
- * "Within the last minute" for a use less than a minute before the page was drawn (the time alone, to the minute,
- * would read as the same minute or the one before), else the instant. lib/keys reads it to the second.
- */
+/** The time to the minute would read as the same minute or the one before, hence "Within the last minute". */
 export function LastUsed({ value, now }: { value: string | null; now: number }) {
   if (value && now - Date.parse(value) < 60_000) {
     return (
@@ -21,16 +18,10 @@ export function LastUsed({ value, now }: { value: string | null; now: number }) 
   }
   return <Timestamp value={value} />;
 }
-/**
- * In a box narrower than 56rem each row is a card: cells stack, each led by its column's name (the header row is
- * hidden there). A container query, as the table sits in boxes of different widths (the keys page, a subscription's).
- */
+/** A container query, not a media query: the table sits in boxes of different widths. */
 const label = 'font-medium text-slate-600 @4xl:hidden';
 
-/**
- * Keys as prefix…last4 only (the whole key is never shown again), with their names, 30-day usage and a revoke step
- * that asks for confirmation. One table: on a phone its rows become stacked cards, so nothing hides off screen.
- */
+// Keys as prefix…last4 only (docs/api.md §4.2): the whole key is never shown again.
 export function KeysTable({
   keys,
   caption,
@@ -39,7 +30,7 @@ export function KeysTable({
 }: {
   keys: KeyView[];
   caption: string;
-  /** Counted queries per key over the last 30 days (getKeyUsageForUser); absent keys read as zero. */
+  /** Last 30 days; absent keys read as zero. */
   usage?: Map<string, KeyUsage>;
   returnTo?: 'keys' | 'subscription';
 }) {
@@ -90,7 +81,6 @@ export function KeysTable({
                   {key.name ?? <span className="font-normal italic text-slate-600">Unnamed</span>}
                 </span>
                 {key.kind === 'oauth_grant' ? (
-                  // A grant's key is never seen by anyone: the app holds tokens, the buyer holds nothing to copy.
                   <span className="block text-xs text-slate-700">App access (OAuth)</span>
                 ) : (
                   <span className="block break-all font-mono text-xs text-slate-700 @4xl:whitespace-nowrap @4xl:break-normal">{key.masked}</span>
@@ -140,7 +130,6 @@ export function KeysTable({
                     </Link>
                   </>
                 ) : key.status === 'expired' ? (
-                  // Its tokens have lapsed: the app has to connect again, which makes a new access.
                   <span className="text-slate-600">Expired: the app must connect again</span>
                 ) : (
                   <span className="text-slate-600">

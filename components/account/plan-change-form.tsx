@@ -8,12 +8,8 @@ import type { PlanView } from '@/lib/subscriptions';
 
 type PlanOption = Pick<PlanView, 'id' | 'name' | 'priceCents' | 'currency' | 'queriesPerPeriod'>;
 
-/**
- * The subscription page's plan picker, a GET form to the confirmation page. Every plan is listed smallest first with
- * the current one in its place, marked and not selectable; nothing is chosen until the buyer picks, and "Review plan
- * change" stays disabled until then, so no change (least of all a downgrade) is ever one press away. The radios are
- * also `required`, which keeps an empty choice from leaving the page before the script has loaded.
- */
+// The plan picker (docs/api.md §5.4), a GET form to the confirmation page. Nothing is chosen until the buyer picks, so
+// no change is ever one press away; `required` covers the time before the script has loaded.
 export function PlanChangeForm({
   action,
   current,
@@ -23,7 +19,7 @@ export function PlanChangeForm({
   action: string;
   current: PlanOption;
   choices: (PlanOption & Pick<PlanChoice, 'direction'>)[];
-  /** The formatted end of the current period, when a downgrade takes effect. */
+  /** When a downgrade takes effect. */
   renewal: string;
 }) {
   const [chosen, setChosen] = useState<string | null>(null);

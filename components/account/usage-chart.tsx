@@ -3,13 +3,9 @@ import type { DailyUsage } from '@/lib/subscriptions';
 
 type UsageDay = Pick<DailyUsage, 'day' | 'queries'>;
 
-/**
- * Queries per day as a server-rendered SVG bar chart (no client JavaScript), with a summary for screen readers and
- * the full numbers in a table behind a disclosure.
- */
+// Queries per day as a server-rendered SVG bar chart: no client JavaScript.
 export function UsageChart({ days, title }: { days: UsageDay[]; title: string }) {
-  // The plot scales to any width; its labels are HTML beside and below it, so they keep their size on a phone
-  // (text inside a scaled SVG shrank to about 4 px at 390 px).
+  // Labels are HTML outside the SVG: text inside a scaled SVG shrinks to about 4 px on a phone.
   const width = 600;
   const height = 160;
   const max = Math.max(1, ...days.map((d) => d.queries));

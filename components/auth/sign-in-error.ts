@@ -1,10 +1,7 @@
 import { describeWait, type SignInError } from '@/lib/accounts';
 
-/**
- * The words for each sign-in error (lib/accounts/auth.ts has the closed set and its encode/parse pair), for the
- * sign-in page's `?error=` and the sign-in form alike. `provider` is the OAuth provider's display name. The switch
- * is exhaustive: a new code fails the type check here until it has its words.
- */
+// The words for each sign-in error of lib/accounts/auth.ts (docs/api.md §11.1); the switch is exhaustive, so a new code
+// fails the type check here until it has its words.
 export function describeSignInError(error: SignInError, provider = 'the provider'): string {
   const Provider = provider.charAt(0).toUpperCase() + provider.slice(1);
   switch (error.code) {
@@ -17,7 +14,7 @@ export function describeSignInError(error: SignInError, provider = 'the provider
     case 'OAuthProviderError':
       return `${Provider} could not complete the sign-in. Please try again, or use your email and password.`;
     case 'OAuthCallback':
-      // next-auth's report of a failed exchange with the provider (token or profile request); it does not say which.
+      // next-auth does not say which request to the provider failed.
       return `Signing in with ${provider} failed. Please try again, or use your email and password.`;
     case 'OAuthEmailMissing':
       return `${Provider} did not share an email address, so we could not sign you in.`;

@@ -8,12 +8,7 @@ import { formatInteger, plural } from '@/lib/platform/format';
 import type { UsageView } from '@/lib/subscriptions';
 import { marketplacePaths } from '@/lib/site/paths';
 
-/**
- * The two first requests of a new key: the usage endpoint (never counted: a free check that the key works) and a
- * question. The question is one of the listing's sample questions, which its knowledge base answers with citations
- * (the seeded ones are all checked: test/integration/engine-sample-questions.test.ts), so it is billed like any
- * answer, and the page says so; a listing without sample questions gets a placeholder to replace.
- */
+/** The usage call is free; the sample question is answered with citations, so it is billed and the page says so. */
 export function firstRequestCommands({
   apiKey,
   kbId,
@@ -39,7 +34,6 @@ export function firstRequestCommands({
   };
 }
 
-/** What one question costs, in the buyer's numbers. */
 export function queryCostText(usage: Pick<UsageView, 'remaining' | 'cap'> | null): string {
   const rule = 'An answer with citations counts as one query against your plan; an answer that finds nothing relevant is free.';
   if (!usage) return rule;
@@ -48,7 +42,6 @@ export function queryCostText(usage: Pick<UsageView, 'remaining' | 'cap'> | null
   return `${rule} You have ${plural(usage.remaining, 'query', 'queries')} of ${formatInteger(usage.cap)} left this period.`;
 }
 
-/** A terminal command with its copy button. */
 function Command({ code, label, testId }: { code: string; label: string; testId: string }) {
   return (
     <>
@@ -62,11 +55,8 @@ function Command({ code, label, testId }: { code: string; label: string; testId:
   );
 }
 
-/**
- * The one and only display of a full API key: the key, a copy button, a clear warning, a ready-to-run curl
- * command against this deployment and the key's knowledge base, the same call in TypeScript, Python and as a LangChain
- * retriever, the MCP and Dify settings with the key in them, and the way to the API reference. Rendered from a single-read handoff, so a reload shows nothing.
- */
+// The one and only display of a full API key (docs/api.md §4.3), with ready-to-run examples that carry it. Rendered
+// from a single-read handoff, so a reload shows nothing.
 export function KeyReveal({
   apiKey,
   kbId,
@@ -77,9 +67,8 @@ export function KeyReveal({
   apiKey: string;
   kbId: string;
   baseUrl: string;
-  /** One of the listing's sample questions, which its knowledge base answers; null when it lists none. */
+  /** Null when the listing has none: a placeholder to replace is shown. */
   sampleQuestion: string | null;
-  /** The subscription's usage now: an answered question counts against its cap. */
   usage: Pick<UsageView, 'remaining' | 'cap'> | null;
 }) {
   const commands = firstRequestCommands({ apiKey, kbId, baseUrl, sampleQuestion });

@@ -1,9 +1,5 @@
-/**
- * The served OpenAPI document as /docs shows it to a person (pure; see reference-document.test.ts). Every operation
- * a client calls stays, word for word. Left out: the operations that exist only to document a 405 (every path has up
- * to six) and the catalogue's CORS preflights, which a browser sends by itself; the reference says both in one
- * sentence instead, and /api/openapi.json keeps them for machines. Tags are dropped too (see below).
- */
+// The served OpenAPI document (docs/api.md §2.10) as /docs shows it to a person: without the 405-only operations and
+// the CORS preflights, which the reference says in one sentence instead; /api/openapi.json keeps them for machines.
 type Json = Record<string, unknown>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -30,7 +26,7 @@ export function referenceDocument(document: Json): Json {
     for (const [key, value] of Object.entries(item)) {
       const method = METHODS.find((m) => m === key);
       if (method && (isOnlyFor405(value as Json) || isPreflight(method, value as Json))) continue;
-      // Without tags, Redoc's side menu lists every operation at once instead of two groups that open one at a time.
+      // Without tags, Redoc's side menu lists every operation instead of two groups that open one at a time.
       kept[key] = method ? untagged(value as Json) : value;
     }
     if (METHODS.some((method) => method in kept)) paths[route] = kept;
@@ -39,7 +35,6 @@ export function referenceDocument(document: Json): Json {
   return { ...rest, paths };
 }
 
-/** The operations a reader sees, as `METHOD /path` (for tests and the page's own checks). */
 export function listedOperations(document: Json): string[] {
   return Object.entries((document.paths as Record<string, Json> | undefined) ?? {}).flatMap(([route, item]) =>
     METHODS.filter((method) => method in item).map((method) => `${method.toUpperCase()} ${route}`),

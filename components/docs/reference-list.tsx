@@ -28,10 +28,7 @@ function Example({ label, value }: { label: string; value: unknown }) {
   );
 }
 
-/**
- * The endpoints' reference, rendered on the server from the OpenAPI document (components/docs/reference-text.ts):
- * readable at once, without JavaScript, at any width. A contents list first, then one section per operation.
- */
+// The endpoints' reference (docs/api.md §2.12), rendered on the server: readable without JavaScript, at any width.
 export function ReferenceList({ operations }: { operations: ReferenceOperation[] }) {
   return (
     <div className="mx-auto max-w-6xl px-4 pb-12 sm:px-6" data-testid="api-reference">

@@ -1,13 +1,10 @@
-/**
- * The OpenAPI document read for a buyer (pure; see reference-text.test.ts): short headings, text without the
- * operators' variables or our internal documents' section numbers, `$ref`s resolved, and example bodies filled in
- * with real values (a knowledge base of the seeded catalogue, its sample question) rather than `"string"`.
- */
+// The OpenAPI document (docs/api.md §2.12) read for a buyer: short headings, no operators' variables or section numbers,
+// `$ref`s resolved, and examples filled with real values of the seeded catalogue rather than `"string"`.
 type Json = Record<string, unknown>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-/** "Ask a knowledge base a question (API key required; metered)" → heading "Ask a knowledge base a question", note "API key required; metered". */
+/** "Ask a question (API key required; metered)" → heading "Ask a question", note "API key required; metered". */
 export function splitSummary(summary: string): { heading: string; note: string | null } {
   const paren = summary.indexOf(' (');
   const colon = summary.indexOf(': ');
@@ -24,16 +21,14 @@ export function splitSummary(summary: string): { heading: string; note: string |
 
 const ENV_NAME = /`?\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b`?/;
 
-/** Drops references to docs/api.md sections and the server's configuration variables (operators' matters). */
 export function cleanText(text: string): string {
   return (
     text
-      // A sentence that only sends the reader to our own document goes whole.
       .replace(/\s*See docs\/api\.md(?:[^.]|\.\d)*\.\s*/g, ' ')
-      // "(docs/api.md §7.2)", "(see docs/api.md §3)", "(§3.2)"; parentheses that name a configuration variable.
+      // "(docs/api.md §7.2)", "(see docs/api.md §3)", "(§3.2)"
       .replace(/\s*\((?:see )?(?:docs\/api\.md\s*)?§[^)]*\)/g, '')
       .replace(new RegExp(`\\s*\\([^()]*${ENV_NAME.source}[^()]*\\)`, 'g'), '')
-      // "NAME requests (300)": the value the variable has, in its place.
+      // "NAME requests (300)" → "300 requests"
       .replace(new RegExp(`${ENV_NAME.source}(\\s+[a-z]+)?\\s+\\((\\d[\\d,]*)\\)`, 'g'), '$2$1')
       .replace(/\s*(?:see |in )?docs\/api\.md(?:\s*§\s?[\d.]*\d)?/g, '')
       .replace(/\s*§\s?\d+(?:\.\d+)*/g, '')
@@ -43,7 +38,7 @@ export function cleanText(text: string): string {
   );
 }
 
-/** Follows `$ref`s to `#/components/…` (once per level; the document has no cycles among what the page shows). */
+/** Once per level: the document has no cycles among what the page shows. */
 function resolve<T = Json>(document: Json, value: unknown): T {
   let current = value as Json;
   for (let hops = 0; hops < 10 && current && typeof current.$ref === 'string'; hops++) {
@@ -53,10 +48,9 @@ function resolve<T = Json>(document: Json, value: unknown): T {
   return current as T;
 }
 
-/** Values an example takes for a field of this name, when the schema has no example of its own. */
+/** By field name, for a schema without an example of its own. */
 export type ExampleValues = Record<string, unknown>;
 
-/** An example value for a schema: its own example, the value for its field name, else one built from its type. */
 function exampleOf(document: Json, schemaOrRef: unknown, values: ExampleValues, name = '', depth = 0): unknown {
   const schema = resolve<Json>(document, schemaOrRef) ?? {};
   if (name && name in values) return values[name];
@@ -116,7 +110,6 @@ export interface ReferenceOperation {
   responses: ReferenceResponse[];
 }
 
-/** Every operation of the (already trimmed) reference document, ready to render. */
 export function referenceOperations(document: Json, values: ExampleValues, responseExamples: Record<string, unknown> = {}): ReferenceOperation[] {
   const operations: ReferenceOperation[] = [];
   for (const [route, item] of Object.entries((document.paths as Record<string, Json> | undefined) ?? {})) {
@@ -146,7 +139,6 @@ export function referenceOperations(document: Json, values: ExampleValues, respo
           const resolved = resolve<Json>(document, response);
           const json = (resolved?.content as Json | undefined)?.['application/json'] as Json | undefined;
           const success = status.startsWith('2') && Boolean(json?.schema);
-          // A real answer of the catalogue, where the page has one for this operation, in place of a made-up one.
           const example = success ? (id in responseExamples ? responseExamples[id] : exampleOf(document, json!.schema, values)) : null;
           return { status, description: cleanText(String(resolved?.description ?? '')), example };
         }),

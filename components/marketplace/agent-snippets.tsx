@@ -2,11 +2,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { CodeSnippets } from './code-snippets';
 import { buildMcpSnippets, connectorSetup, difyRegistration, pythonMcpSnippet } from './snippets';
 
-/**
- * How to plug a knowledge base into an AI agent: the MCP client configurations, the Python MCP client (asking
- * `question`) and the Dify registration, with the key itself where the page has it (the key reveal) and a placeholder
- * elsewhere. `headingLevel` keeps the outline right wherever it is placed.
- */
+// How to plug a knowledge base into an AI agent (docs/api.md §10.1, §10.3), with the key where the page has it.
 export function AgentSnippets({
   baseUrl,
   kbId,

@@ -2,15 +2,10 @@
 
 import { useRef } from 'react';
 
-/** Keys that change a closed select's value one step at a time: browsing, not choosing. */
 const BROWSING_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
 
-/**
- * A select that submits its GET form when a choice is made (with JavaScript); without JavaScript the form's
- * <noscript> Apply button does the same. A choice made with the mouse or from the open list submits at once. Arrow
- * keys on the closed select only move the value (a reload per step would lose the place): Enter, or leaving the
- * select, then submits what was reached.
- */
+// Submits its GET form on a choice (without JavaScript, the form's <noscript> Apply button). Arrow keys on the closed
+// select only browse, since a reload per step would lose the place: Enter, or leaving it, submits.
 export function AutoSubmitSelect({
   id,
   name,

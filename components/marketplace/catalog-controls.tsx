@@ -8,7 +8,6 @@ import { formatInteger, plural } from '@/lib/platform/format';
 import { AutoSubmitSelect } from './auto-submit-select';
 import { ScrollRow } from '@/components/ui/scroll-row';
 
-/** Hidden inputs that carry the rest of the state through a GET form. */
 function StateInputs({ state, omit }: { state: CatalogState; omit: ('query' | 'sort' | 'language')[] }) {
   return (
     <>
@@ -50,19 +49,14 @@ export function SearchForm({ state, action = '/knowledge-bases', size = 'md' }: 
   );
 }
 
-/**
- * One tab per category, in the order of `counts` (every category, empty ones with 0). The counts follow the search
- * and the selected tags (lib/catalog facets); a tab that would show nothing is plain text, not a link. A count of
- * null: the search could not run (filters refused), so the tabs name the categories without counting.
- */
+/** A count of null: the search could not run (filters refused), so the tabs name the categories without counting. */
 export function CategoryTabs({ state, counts }: { state: CatalogState; counts: readonly { category: Category; count: number | null }[] }) {
   const known = counts.every((c) => c.count !== null);
   const tabs: { value: Category | null; label: string; count: number | null }[] = [
     { value: null, label: 'All', count: known ? counts.reduce((sum, c) => sum + (c.count ?? 0), 0) : null },
     ...counts.map(({ category, count }) => ({ value: category, label: categoryLabel(category), count })),
   ];
-  // relative: the tabs' screen-reader-only text (position: absolute) is clipped by this scroller instead of widening
-  // the page on a phone.
+  // relative: clips the tabs' sr-only text (position: absolute), which would otherwise widen the page on a phone.
   return (
     <ScrollRow label="Categories" className="relative -mx-1 overflow-x-auto">
       <ul className="flex min-w-max gap-1 border-b border-slate-200 px-1">
@@ -107,24 +101,17 @@ export function CategoryTabs({ state, counts }: { state: CatalogState; counts: r
   );
 }
 
-/** Tags shown before "More tags": enough for the common ones, few enough to keep the results near the top. */
 const VISIBLE_TAGS = 12;
-/** On a phone fewer, so that the first result shows without scrolling (the rest are under "More tags"). */
+/** So that the first result shows without scrolling. */
 const VISIBLE_TAGS_PHONE = 5;
 
-/**
- * Tag chips from the facets (lib/catalog): the tags in use in the current search and category, each with the number
- * of results it gives added to the selected ones. Selected tags come first (activate to remove); a tag that would
- * give nothing is shown dimmed, not as a link; beyond VISIBLE_TAGS the rest open under "More tags" (a <details>, no
- * JavaScript needed).
- */
+/** The rest open under "More tags", a <details>, so no JavaScript is needed. */
 export function TagChips({ state, facets }: { state: CatalogState; facets: readonly { tag: string; count: number }[] }) {
   const selected = state.tags.map((tag) => ({ tag, count: facets.find((f) => f.tag === tag)?.count ?? 0 }));
   const others = facets.filter((f) => !state.tags.includes(f.tag));
   if (selected.length === 0 && others.length === 0) return null;
   const shown = [...selected, ...others.slice(0, Math.max(0, VISIBLE_TAGS - selected.length))];
   const more = others.slice(shown.length - selected.length);
-  // Selected tags always show; on a phone the unselected ones past VISIBLE_TAGS_PHONE move under "More tags".
   const phoneCut = Math.max(selected.length, VISIBLE_TAGS_PHONE);
   const chips = (list: { tag: string; count: number }[], itemClass: (index: number) => string | undefined = () => undefined) => (
     <ul className="mt-2 flex flex-wrap gap-1.5">
@@ -158,7 +145,7 @@ export function TagChips({ state, facets }: { state: CatalogState; facets: reado
 function TagChip({ state, tag, count }: { state: CatalogState; tag: string; count: number }) {
   const selected = state.tags.includes(tag);
   const chip = 'relative inline-flex items-center gap-1 whitespace-nowrap rounded-full border px-2.5 py-1 text-xs font-medium';
-  // The count is read out in words by the sr-only text ("privacy (4 knowledge bases)"); the digits are for the eye.
+  // The sr-only text reads the count in words; the digits are for the eye.
   const number = (
     <span aria-hidden="true" className={cx('tabular-nums', selected ? 'text-brand-50' : 'text-slate-500')}>
       {formatInteger(count)}
@@ -215,12 +202,7 @@ export function SortForm({ state }: { state: CatalogState }) {
   );
 }
 
-/**
- * The language filter: the languages of the current search, category and tags, each with the number of results it
- * gives (lib/catalog facets), as a select that applies on choice like the sort (Enter or leaving it after arrow keys;
- * an Apply button without JavaScript). A chosen language that no longer gives anything stays listed, with 0, so the
- * select always shows the state of the URL.
- */
+/** A chosen language that no longer gives anything stays listed, with 0, so the select always shows the URL's state. */
 export function LanguageForm({ state, facets }: { state: CatalogState; facets: readonly { language: string; count: number }[] | null }) {
   const listed = facets ?? [];
   const all = listed.reduce((n, f) => n + f.count, 0);

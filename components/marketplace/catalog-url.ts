@@ -1,14 +1,12 @@
-/**
- * The catalogue keeps ALL of its state in the URL (shareable, back button, works without JavaScript).
- * These pure helpers build the links for tabs, chips, sort and pagination from the current state.
- */
+// The catalogue keeps all of its state in the URL (shareable, back button, works without JavaScript); these build its
+// links (docs/api.md §2.2).
 import type { Category } from '@/lib/catalog';
 import { DEFAULT_LISTING_PARAMS, SORTS, type ListingSort } from '@/lib/catalog';
 
 export interface CatalogState {
   query: string;
   category: Category | null;
-  /** Primary language subtag (`en`, `pt`), or null for every language. */
+  /** Primary subtag (`en`, `pt`); null for every language. */
   language: string | null;
   /** Lower-case, AND-combined. */
   tags: string[];
@@ -16,12 +14,10 @@ export interface CatalogState {
   page: number;
 }
 
-/** The unfiltered first page, in the listing's default order. */
 export const EMPTY_CATALOG_STATE: CatalogState = { query: '', category: null, language: null, tags: [], sort: DEFAULT_LISTING_PARAMS.sort, page: 1 };
 
 const CATALOG_PATH = '/knowledge-bases';
 
-/** A new sort order fails the type check here until it has a name. */
 const SORT_LABELS: Record<ListingSort, string> = {
   relevance: 'Best match',
   popular: 'Most popular',
@@ -31,21 +27,18 @@ const SORT_LABELS: Record<ListingSort, string> = {
 
 const SORT_OPTIONS: { value: ListingSort; label: string }[] = SORTS.map((value) => ({ value, label: SORT_LABELS[value] }));
 
-/**
- * The page's order when the URL names none: `relevance` while a search term is set, else the listing's default
- * (docs/api.md §2.2; the API's default stays `popular`).
- */
+/** The page's default differs from the API's (`popular`): `relevance` while a search term is set. */
 export function defaultSort(query: string): ListingSort {
   return query.trim() ? 'relevance' : EMPTY_CATALOG_STATE.sort;
 }
 
-/** The orders offered: `relevance` ("Best match") only with a search term, since without one it is `popular`. */
+/** Without a search term `relevance` is `popular`, so it is offered only with one. */
 export function sortOptions(state: CatalogState): { value: ListingSort; label: string }[] {
   const options = SORT_OPTIONS.filter((o) => o.value !== 'relevance' || state.query.trim());
   return state.query.trim() ? [...options.filter((o) => o.value === 'relevance'), ...options.filter((o) => o.value !== 'relevance')] : options;
 }
 
-/** Canonical query string: defaults are left out so equal states have equal URLs. */
+/** Defaults are left out so equal states have equal URLs. */
 export function catalogHref(state: CatalogState, path = CATALOG_PATH): string {
   const params = new URLSearchParams();
   if (state.query.trim()) params.set('query', state.query.trim());
@@ -58,7 +51,6 @@ export function catalogHref(state: CatalogState, path = CATALOG_PATH): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-/** Any change of filter returns to page 1: the old page number means nothing in a new result set. */
 export function withChange(state: CatalogState, change: Partial<Omit<CatalogState, 'page'>>): CatalogState {
   return { ...state, ...change, page: 1 };
 }
@@ -72,9 +64,7 @@ export function isFiltered(state: CatalogState): boolean {
   return state.query.trim() !== '' || state.category !== null || state.language !== null || state.tags.length > 0;
 }
 
-/**
- * Page numbers to show around the current page, with null for a gap: 1 … 4 5 [6] 7 8 … 20.
- */
+/** null is a gap: 1 … 4 5 [6] 7 8 … 20. */
 export function pageWindow(current: number, total: number, radius = 1): (number | null)[] {
   if (total <= 0) return [];
   const pages = new Set<number>([1, total]);

@@ -1,10 +1,7 @@
 import { CopyButton } from '@/components/ui/copy-button';
 import type { Snippet } from './snippets';
 
-/**
- * Code samples, each with its copy button; `layout="columns"` sets short ones side by side where their container is
- * wide enough (a container query: the key reveal's narrow box keeps them stacked on any screen).
- */
+/** `columns` is a container query: the key reveal's narrow box keeps them stacked on any screen. */
 export function CodeSnippets({ snippets, layout = 'stack' }: { snippets: Snippet[]; layout?: 'stack' | 'columns' }) {
   const list = (
     <div className={layout === 'columns' ? 'grid items-start gap-4 @3xl:grid-cols-2' : 'space-y-4'}>

@@ -1,9 +1,6 @@
-/** Marketplace vocabulary for display: category and language names (pure; unit-tested in format.test.ts). Numbers,
- * prices and dates: lib/platform/format.ts. The categories themselves are the database enum
- * (CATEGORIES in lib/catalog/categories.ts); only their display names live here. */
+// Display names of categories and languages; numbers, prices and dates are in lib/platform/format.ts.
 import type { Category } from '@/lib/catalog';
 
-/** A new category fails the type check here until it has a name. */
 const CATEGORY_LABELS: Record<Category, string> = {
   education: 'Education',
   policy: 'Policy',

@@ -7,10 +7,8 @@ import { formatCompact, formatDate, formatInteger, formatPrice, plural } from '@
 import type { CardFacts, KnowledgeBaseCard as KnowledgeBaseCardView } from '@/lib/catalog';
 import { marketplacePaths } from '@/lib/site/paths';
 
-/**
- * One catalogue result. Only the title and publisher are links, so keyboard users get two stops per card. A null
- * category comes only from the listing editor's preview, before the publisher has chosen one.
- */
+// One catalogue result. Only the title and publisher are links, so keyboard users get two stops per card. A null
+// category comes only from the listing editor's preview.
 export function KnowledgeBaseCard({
   kb,
   headingLevel = 'h3',
@@ -82,14 +80,13 @@ export function KnowledgeBaseCard({
   );
 }
 
-/** What the card sells: "Free plan · from $19/month", "From $19/month", or "Free plan". */
+/** "Free plan · from $19/month", "From $19/month", or "Free plan". */
 export function priceLine(facts: CardFacts): string {
   const price = facts.lowestPrice ? `${formatPrice(facts.lowestPrice.cents, facts.lowestPrice.currency)}/month` : null;
   if (facts.freePlan) return price ? `Free plan · from ${price}` : 'Free plan';
   return price ? `From ${price}` : 'No plan on sale';
 }
 
-/** A count in short form ("1.2K"), the exact number in its tooltip. */
 function CardStat({ label, value }: { label: string; value: number }) {
   return (
     <div className="flex gap-1">

@@ -1,8 +1,5 @@
-/**
- * What the catalogue page says when its address holds a parameter it cannot use (lib/catalog/params.ts refuses it
- * with a message written for API clients, `Invalid "page": expected an integer from 1 to …`). People get a sentence
- * about what to do instead; the API keeps its precise message. Pure.
- */
+// The catalogue page's words for a parameter lib/catalog/params.ts refuses: people get a sentence about what to do,
+// the API keeps its precise message.
 const MESSAGES: Record<string, string> = {
   query: 'The search text is too long or contains characters that cannot be searched. Try a shorter search.',
   category: 'There is no such category. Pick one of the categories above.',
@@ -17,7 +14,7 @@ export function friendlyListingError(parameter: string): string {
   return MESSAGES[parameter.replace(/\[\]$/, '')] ?? 'Part of this address could not be understood.';
 }
 
-/** The results line's page part: "page 2 of 6", and for an address past the last page, where the results end. */
+/** "page 2 of 6", and past the last page, where the results end. */
 export function pagePosition(page: number, totalPages: number): string | null {
   if (totalPages <= 1 && page <= 1) return null;
   if (page > totalPages) return totalPages === 0 ? 'no pages' : `past the last page (${totalPages})`;

@@ -1,15 +1,9 @@
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 
-/**
- * A listing's description, written in Markdown by its publisher, rendered safely: react-markdown builds React
- * elements from the Markdown syntax tree and never injects HTML. Raw HTML in the text is dropped (`skipHtml`), and
- * link and image addresses pass its `defaultUrlTransform`, which keeps only http(s), mailto and relative URLs (a
- * `javascript:` link comes out empty). Images are shown as their alt text: a listing cannot load other origins
- * (the site's CSP refuses them anyway) or track its readers. Headings start at h3 under the page's h1/h2.
- * GitHub-flavoured Markdown (remark-gfm) adds tables, strikethrough, task lists, footnotes and bare-URL links; it only
- * changes how the text is parsed, so the same two rules above still apply to everything it produces.
- */
+// A publisher's Markdown, rendered safely: react-markdown never injects HTML, raw HTML is dropped (`skipHtml`) and
+// `defaultUrlTransform` keeps only http(s), mailto and relative URLs. Images show as alt text, so a listing cannot
+// load other origins or track its readers. remark-gfm only changes parsing, so these rules cover what it adds.
 const components: Components = {
   h1: ({ children }) => <h3 className="mt-5 text-lg font-semibold text-slate-900">{children}</h3>,
   h2: ({ children }) => <h3 className="mt-5 text-lg font-semibold text-slate-900">{children}</h3>,
@@ -20,7 +14,7 @@ const components: Components = {
   p: ({ children }) => <p className="mt-3 leading-relaxed">{children}</p>,
   ul: ({ children }) => <ul className="mt-3 list-disc space-y-1 pl-6">{children}</ul>,
   ol: ({ children }) => <ol className="mt-3 list-decimal space-y-1 pl-6">{children}</ol>,
-  // id and aria-label: a footnote's reference and back link name each other (ids prefixed "user-content-" by react-markdown).
+  // id and aria-label: a footnote's reference and back link name each other.
   a: ({ href, id, 'aria-label': label, children }) =>
     href ? (
       <a href={href} id={id} aria-label={label} rel="nofollow noopener noreferrer" className="font-medium text-brand-700 underline underline-offset-2">
@@ -33,9 +27,8 @@ const components: Components = {
   code: ({ children }) => <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.9em] break-words">{children}</code>,
   pre: ({ children }) => <pre className="mt-3 overflow-x-auto rounded-lg bg-slate-100 p-3 text-sm">{children}</pre>,
   blockquote: ({ children }) => <blockquote className="mt-3 border-l-4 border-slate-300 pl-4 text-slate-700">{children}</blockquote>,
-  // A wide table scrolls inside its own box instead of widening the page on a phone; the box takes the focus so a
-  // keyboard can scroll it too. overflow-wrap back to normal: under a parent's `anywhere` the columns would shrink to
-  // one letter each rather than scroll.
+  // Focusable so a keyboard can scroll it. overflow-wrap normal: under a parent's `anywhere` the columns would shrink
+  // to one letter each rather than scroll.
   table: ({ children }) => (
     <div role="group" aria-label="Table" tabIndex={0} className="mt-3 overflow-x-auto rounded-lg border border-slate-200">
       <table className="min-w-full border-collapse text-left text-sm [overflow-wrap:normal]">{children}</table>

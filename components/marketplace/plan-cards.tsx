@@ -10,25 +10,14 @@ export interface PlanCardItem {
   offer: PlanOffer;
 }
 
-/**
- * Plans side by side. What each card's footer offers depends on the visitor: a Buy button posting to the checkout
- * route, "Your plan", an upgrade or a downgrade leading to the dashboard's confirmation page (price, cap, when, what is
- * charged), or a note why the plan is not available. Every action is a plain form, so it works without JavaScript.
- */
-export function PlanCards({
-  items,
-  mostChosenPlanId = null,
-}: {
-  items: PlanCardItem[];
-  /** The plan with the most active subscribers (lib/catalog), or null: then no plan is called "Most chosen". */
-  mostChosenPlanId?: string | null;
-}) {
+// Plans side by side (docs/api.md §5.1); each footer offers what fits the visitor. Every action is a plain form, so it
+// works without JavaScript.
+export function PlanCards({ items, mostChosenPlanId = null }: { items: PlanCardItem[]; mostChosenPlanId?: string | null }) {
   if (items.length === 0) return <p className="text-sm text-slate-700">This knowledge base has no plans on sale right now.</p>;
-  // A subscriber's own plan takes the highlight that otherwise goes to the most chosen one.
   const currentIndex = items.findIndex((item) => item.offer.kind === 'current');
   const featuredIndex = currentIndex >= 0 ? currentIndex : items.length > 1 ? items.findIndex((item) => item.plan.id === mostChosenPlanId) : -1;
   return (
-    // Four plans (a free taster and three tiers) sit two by two: four across the plans' column would squeeze them.
+    // Four plans sit two by two: four across the plans' column would squeeze them.
     <ul className={cx('grid gap-4', items.length === 3 ? 'md:grid-cols-3' : 'sm:grid-cols-2')}>
       {items.map(({ plan, offer }, i) => {
         const featured = i === featuredIndex;
@@ -72,15 +61,12 @@ export function PlanCards({
   );
 }
 
-/**
- * The end of a plan button's name for screen readers: "Buy Starter plan for $19 a month", "Get Free taster plan, free"
- * (formatPrice says "Free", which would read "for Free a month").
- */
+/** Not formatPrice: its "Free" would read "for Free a month". */
 export function planPriceSuffix(plan: Pick<PlanView, 'priceCents' | 'currency'>): string {
   return plan.priceCents === 0 ? ' plan, free' : ` plan for ${formatPrice(plan.priceCents, plan.currency)} a month`;
 }
 
-/** A free plan whose name says so ("Free", "Free plan"): its name cannot also be its price or its button's verb. */
+/** Such a name cannot also be its price or its button's verb. */
 const isNamedFree = (plan: Pick<PlanView, 'name' | 'priceCents'>) => plan.priceCents === 0 && /^free( plan)?$/i.test(plan.name.trim());
 
 function PlanAction({ plan, offer, featured }: { plan: PlanView; offer: PlanOffer; featured: boolean }) {
@@ -99,7 +85,7 @@ function PlanAction({ plan, offer, featured }: { plan: PlanView; offer: PlanOffe
       );
     case 'upgrade':
     case 'downgrade':
-      // A GET to the confirmation step: nothing changes until the buyer confirms there.
+      // A GET: nothing changes until the buyer confirms on the next page.
       return (
         <form method="get" action={accountPaths.changePlan(offer.subscriptionId)}>
           <input type="hidden" name="plan" value={plan.id} />
@@ -116,7 +102,7 @@ function PlanAction({ plan, offer, featured }: { plan: PlanView; offer: PlanOffe
   }
 }
 
-/** Same height as a button, so every card's footer lines up whatever it offers. */
+/** Button height, so every card's footer lines up. */
 function FooterNote({ tone, children }: { tone: 'current' | 'muted'; children: ReactNode }) {
   return (
     <p

@@ -1,10 +1,7 @@
 import { cx } from '@/components/ui/cx';
 
-/**
- * A publisher's generated mark: the initials of its name on a colour chosen from its slug (stable across pages and
- * renames of the display name), so cards from one publisher are recognisable at a glance. Decorative: the name is
- * always written beside it. The palette's text contrast is at least 4.5:1 (white on the 700 shades).
- */
+// A publisher's initials on a colour chosen from its slug, stable across renames. Decorative: the name is always beside
+// it. White on the 700 shades keeps contrast at 4.5:1 or more.
 const PALETTE = [
   { className: 'bg-sky-700', hex: '#0369a1' },
   { className: 'bg-emerald-700', hex: '#047857' },
@@ -32,12 +29,11 @@ function paletteEntry(key: string): (typeof PALETTE)[number] {
   return PALETTE[hash % PALETTE.length]!;
 }
 
-/** The mark's background as a Tailwind class, for pages. */
 export function publisherColour(key: string): string {
   return paletteEntry(key).className;
 }
 
-/** The same colour as a hex value, for images drawn without CSS classes (the social preview image). */
+/** For images drawn without CSS classes (the social preview). */
 export function publisherColourHex(key: string): string {
   return paletteEntry(key).hex;
 }

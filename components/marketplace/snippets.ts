@@ -1,16 +1,13 @@
-/**
- * Ready-to-run examples of the API for one knowledge base (pure; see snippets.test.ts), shown on the knowledge-base
- * page, the key reveal and /docs, always with this deployment's base URL (lib/platform/base-url.ts).
- */
+// Ready-to-run examples of the API (docs/api.md §3.10) for one knowledge base, with this deployment's base URL. Each
+// is run as pasted against a real server by test/integration/snippets-run.test.ts.
 export interface Snippet {
   id: 'curl' | 'typescript' | 'python' | 'python-stream' | 'langchain' | 'mcp' | 'claude-desktop' | 'python-mcp';
   label: string;
   code: string;
 }
 
-/** Stands for the knowledge base's id where no knowledge base is chosen (/docs without ?kb=). */
 export const KB_ID_PLACEHOLDER = '<kb_id>';
-/** Stands for the key in configuration files, where no environment variable can be named portably. */
+/** Configuration files cannot name an environment variable portably. */
 export const API_KEY_PLACEHOLDER = '<your Almanac API key>';
 
 function origin(baseUrl: string): string {
@@ -25,31 +22,24 @@ export function queryEndpoint(baseUrl: string, kbId: string): string {
   return `${origin(baseUrl)}/kb/${kbSegment(kbId)}/query`;
 }
 
-/** The knowledge base's remote MCP server (Streamable HTTP, the same key as the query API). */
 export function mcpEndpoint(baseUrl: string, kbId: string): string {
   return `${origin(baseUrl)}/kb/${kbSegment(kbId)}/mcp`;
 }
 
-/** What Dify's "External Knowledge API" asks for: Dify itself appends /retrieval. */
+/** Dify itself appends /retrieval. */
 function difyEndpoint(baseUrl: string): string {
   return `${origin(baseUrl)}/dify`;
 }
 
-/** Single quotes for a POSIX shell: close, escaped quote, reopen. */
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Passages without an answer (POST /kb/{kb_id}/search): what a retriever of a RAG framework wants. */
 export function searchEndpoint(baseUrl: string, kbId: string): string {
   return `${origin(baseUrl)}/kb/${kbSegment(kbId)}/search`;
 }
 
-/**
- * curl, TypeScript, Python (httpx, whole and streamed) and a LangChain retriever, each run against a real server by
- * test/integration/snippets-run.test.ts. Each checks the status before reading the answer: every error is the JSON
- * body of docs/api.md §3.4.
- */
+/** Each checks the status before reading the answer: every error is the JSON body of §3.4. */
 export function buildSnippets(baseUrl: string, kbId: string, question: string): Snippet[] {
   const url = queryEndpoint(baseUrl, kbId);
   const body = JSON.stringify({ query: question });
@@ -193,19 +183,13 @@ export function buildSnippets(baseUrl: string, kbId: string, question: string): 
   ];
 }
 
-/** A server name a client shows and a model reads: "almanac-" and the id, in the characters every client accepts. */
+/** In the characters every MCP client accepts. */
 function serverName(kbId: string): string {
   return kbId === KB_ID_PLACEHOLDER ? 'almanac' : `almanac-${kbId.replace(/[^0-9A-Za-z_-]/g, '')}`.toLowerCase();
 }
 
-/**
- * MCP client configurations for the knowledge base's remote server, with `apiKey` when the page knows it (the key
- * reveal) and a placeholder otherwise:
- * - the `mcpServers` JSON of clients that speak Streamable HTTP themselves (Claude Code's .mcp.json, Cursor, Windsurf…);
- * - Claude Desktop's claude_desktop_config.json, whose file format only launches local servers, through the
- *   `mcp-remote` bridge; the header travels in an environment variable because Claude Desktop on Windows splits
- *   arguments at spaces.
- */
+// Claude Desktop's config only launches local servers, hence the `mcp-remote` bridge; its header travels in an
+// environment variable because Claude Desktop on Windows splits arguments at spaces.
 export function buildMcpSnippets(baseUrl: string, kbId: string, apiKey: string = API_KEY_PLACEHOLDER): Snippet[] {
   const url = mcpEndpoint(baseUrl, kbId);
   const name = serverName(kbId);
@@ -225,13 +209,9 @@ export function buildMcpSnippets(baseUrl: string, kbId: string, apiKey: string =
   ];
 }
 
-/**
- * The knowledge base's MCP server from Python with the official SDK, `mcp` 2.x (run as pasted by
- * test/integration/snippets-run.test.ts). In 2.x the HTTP layer is httpx2 and `streamable_http_client` takes no
- * headers: the key travels on an `httpx2.AsyncClient` handed to it, and `Client` negotiates the protocol revision
- * itself. A refused key ends the connection with an HTTP error whose JSON-RPC body carries Almanac's error in
- * `data`; a refused call (cap, rate limit, a query out of bounds) is a tool result with `is_error` and that body.
- */
+// The official SDK, `mcp` 2.x: its `streamable_http_client` takes no headers, so the key travels on the
+// `httpx2.AsyncClient` handed to it. A refused key is an HTTP error with Almanac's error in the JSON-RPC `data`; a
+// refused call is a tool result with `is_error`.
 export function pythonMcpSnippet(baseUrl: string, kbId: string, question: string): Snippet {
   return {
     id: 'python-mcp',
@@ -282,11 +262,7 @@ export function pythonMcpSnippet(baseUrl: string, kbId: string, question: string
   };
 }
 
-/**
- * What an agent platform that signs in with OAuth asks for (claude.ai's and ChatGPT's custom connectors): only the
- * server's URL. The platform finds the rest from the endpoint's 401, sends the buyer to Almanac's consent page, and
- * the grant is listed beside the buyer's keys (docs/api.md §10.7).
- */
+/** OAuth connectors (claude.ai, ChatGPT) need only the URL: they find the rest from the endpoint's 401 (§10.7). */
 export interface ConnectorSetup {
   url: string;
   steps: string[];
@@ -303,7 +279,7 @@ export function connectorSetup(baseUrl: string, kbId: string): ConnectorSetup {
   };
 }
 
-/** The three fields of Dify's "Add an External Knowledge API" and "Connect to an External Knowledge Base" forms. */
+/** The fields of Dify's "Add an External Knowledge API" and "Connect to an External Knowledge Base" forms. */
 export interface DifyRegistration {
   endpoint: string;
   apiKey: string;

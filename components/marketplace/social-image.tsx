@@ -1,10 +1,7 @@
 import type { ReactNode } from 'react';
 
-/**
- * The frame every social preview (Open Graph) image shares: the Almanac mark on top, the subject in the middle, one
- * line of facts at the bottom. Drawn by Next's ImageResponse (inline styles only; every element with more than one
- * child needs `display: flex`).
- */
+// The frame of every Open Graph image. Next's ImageResponse takes inline styles only, and every element with more than
+// one child needs `display: flex`.
 export function SocialImageFrame({ children, facts }: { children: ReactNode; facts: string }) {
   return (
     <div

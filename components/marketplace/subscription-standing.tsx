@@ -6,10 +6,7 @@ import { accountPaths } from '@/lib/site/paths';
 
 const linkClass = 'font-semibold text-brand-700 underline-offset-2 hover:underline';
 
-/**
- * Above the plan cards, for a buyer who already subscribes: the plan they are on and this period's usage, or why
- * access is suspended, with the way to their subscription page (usage, keys, cancel, payment).
- */
+// Above the plan cards for a buyer who already subscribes: their plan and usage, or why access is suspended.
 export function SubscriptionStanding({ standing, canUpgrade }: { standing: SubscriberStanding; canUpgrade: boolean }) {
   const manageHref = accountPaths.subscription(standing.subscriptionId);
   if (standing.state !== 'active') {

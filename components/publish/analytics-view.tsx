@@ -8,7 +8,7 @@ import { AutoSubmitSelect } from '@/components/marketplace/auto-submit-select';
 import { Button } from '@/components/ui/button';
 import { ANALYTICS_DAYS, analyticsPeriodQuery, type AnalyticsView as Analytics, type DailyOutcomes } from '@/lib/publishing';
 
-/** Stacked from the bottom: what was answered, what was free, what was refused or failed. */
+/** Stacked from the bottom. */
 const SERIES = [
   { key: 'answered', label: 'Answered', color: '#1f57c9' },
   { key: 'abstained', label: 'Abstained (free)', color: '#94a3b8' },
@@ -22,7 +22,6 @@ type Totals = Analytics['totals'];
 
 const dayTotal = (d: Pick<DailyOutcomes, SeriesKey>) => SERIES.reduce((n, s) => n + d[s.key], 0);
 
-/** Refusal codes in words; anything else keeps its code. */
 const REFUSAL_NAMES: Record<string, string> = { query_cap_exceeded: 'Cap reached', rate_limit_exceeded: 'Rate limited' };
 
 const DAILY_COLUMNS: DataColumn<DailyOutcomes>[] = [
@@ -55,11 +54,7 @@ const REVENUE_COLUMNS: DataColumn<Analytics['revenueByMonth'][number]>[] = [
   { header: 'Your share', cell: (r) => formatAmount(r.netCents, r.currency), numeric: true },
 ];
 
-/**
- * Requests per day, stacked by outcome, as HTML bars that take the whole width at any screen size (text stays text,
- * so it keeps its size on a phone), with the previous period's daily average as a dashed line for comparison, a
- * summary for screen readers, and every number in a table behind a disclosure.
- */
+// Publisher analytics (docs/api.md §9.4). The chart is HTML bars, not SVG, so its text keeps its size on a phone.
 export function OutcomesChart({
   days,
   previous,
@@ -69,9 +64,9 @@ export function OutcomesChart({
 }: {
   days: DailyOutcomes[];
   previous: Totals;
-  /** Days in the comparison period (a month is compared with the same days of the month before). */
+  /** A month is compared with the same days of the month before. */
   previousDays?: number;
-  /** The comparison period in words: "the previous 30 days", "Oct 2026". */
+  /** "the previous 30 days", "Oct 2026". */
   comparison?: string;
   title: string;
 }) {
@@ -83,7 +78,6 @@ export function OutcomesChart({
     days.length === 0
       ? 'No data.'
       : `From ${formatDate(days[0]!.day)} to ${formatDate(days.at(-1)!.day)}: ${SERIES.map((s) => `${days.reduce((n, d) => n + d[s.key], 0)} ${s.label.toLowerCase()}`).join(', ')}; ${totals} in all, against ${dayTotal(previous)} in ${comparison}.`;
-  // Day labels under the bars: the first, the last, and about every week between when there is room.
   const tickEvery = days.length > 14 ? 7 : days.length;
   const pct = (n: number) => `${Math.min(100, (n / niceMax) * 100)}%`;
   return (
@@ -155,17 +149,13 @@ export function OutcomesChart({
   );
 }
 
-/** "+3 vs the previous 7 days", "same as Oct 2026". */
 export function changeText(now: number, before: number, comparison: string): string {
   const diff = now - before;
   if (diff === 0) return `same as ${comparison}`;
   return `${diff > 0 ? '+' : '−'}${formatInteger(Math.abs(diff))} vs ${comparison}`;
 }
 
-/**
- * The comparison period in words: "the previous 30 days"; for a month, the month before ("Oct 2026") or, while the
- * month is in progress, the same days of it ("Oct 1–20").
- */
+/** While a month is in progress it is compared with the same days of the month before ("Oct 1–20"). */
 export function comparisonText(view: Pick<Analytics, 'period' | 'days' | 'previousFrom' | 'previousTo'>): string {
   if (view.period.kind === 'days') return `the previous ${view.days} days`;
   const end = new Date(`${view.previousTo}T00:00:00.000Z`);
@@ -178,10 +168,7 @@ const shiftMonth = (month: string, by: number) => {
   return new Date(Date.UTC(y, m - 1 + by, 1)).toISOString().slice(0, 7);
 };
 
-/**
- * The period choice: the last 7, 30 or 90 days as links, or a calendar month (a select of the last twelve, and the
- * month before and after as links). Everything is in the URL, so each view can be bookmarked and exported.
- */
+/** Everything is in the URL, so each view can be bookmarked and exported. */
 function PeriodControls({ view, basePath, months }: { view: Analytics; basePath: string; months: string[] }) {
   const pill = (active: boolean) =>
     cx('rounded-md px-3 py-1.5 font-medium', active ? 'bg-brand-700 text-white' : 'bg-white text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50');
@@ -255,7 +242,6 @@ function Stat({ label, value, change, testId }: { label: string; value: string; 
   );
 }
 
-/** The analytics of one listing or of all of them: figures, the chart, errors, subscribers, revenue, CSV. */
 export function AnalyticsPanel({ view, title, basePath, months }: { view: Analytics; title: string; basePath: string; months: string[] }) {
   const comparison = comparisonText(view);
   const heading = view.period.kind === 'month' ? `Requests per day in ${formatMonth(view.period.month)}` : `Requests per day, last ${view.days} days`;

@@ -10,7 +10,7 @@ import { FormError } from '@/components/ui/alert';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** A random secret of `length` base62 characters from the browser's CSPRNG (rejection sampling keeps it uniform). */
+/** Base62 from the browser's CSPRNG; rejection sampling keeps it uniform. */
 export function generateSecret(prefix: string, length: number): string {
   let out = '';
   while (out.length < length) {
@@ -21,12 +21,8 @@ export function generateSecret(prefix: string, length: number): string {
   return prefix + out;
 }
 
-/**
- * The http backend's settings. The infrastructure key and signing secret are write-only: once stored they are never
- * shown again, and a blank field keeps the stored value. Before any is stored, the browser generates both (the
- * publisher copies them into their endpoint's configuration), and the fields keep what they hold across a refused
- * save, so nothing has to be typed twice. The values never travel back from the server.
- */
+// The http backend's settings (docs/api.md §6.6). The key and signing secret are write-only: never shown once stored,
+// never sent back by the server, and a blank field keeps the stored value. The browser generates new ones.
 export function BackendForm({
   action,
   kbId,
@@ -45,14 +41,12 @@ export function BackendForm({
   const [state, formAction] = useActionState(action, { fieldErrors: {} });
   const [infraKey, setInfraKey] = useState('');
   const [signingSecret, setSigningSecret] = useState('');
-  // Generated after hydration, in the browser only: a value drawn during the server render would be sent in the page
-  // and then differ from the one the browser draws while hydrating.
+  // After hydration: a value drawn during the server render would be sent in the page and differ from the browser's.
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- once, after hydration: the browser's CSPRNG is there
     if (!hasInfraKey) setInfraKey((now) => now || generateSecret('infra_', 32));
     if (!hasSigningSecret) setSigningSecret((now) => now || generateSecret('whsec_', 40));
   }, [hasInfraKey, hasSigningSecret]);
-  // New secrets generated over stored ones must be shown too, or there is nothing to copy into the endpoint.
   const [regenerated, setRegenerated] = useState(false);
   const keyStored = hasInfraKey && !regenerated;
   const secretStored = hasSigningSecret && !regenerated;
@@ -60,7 +54,7 @@ export function BackendForm({
   const stored = 'A value is stored. Leave blank to keep it; it is never shown again.';
   const generated = 'Generated in your browser: copy it into your endpoint’s configuration before saving. Shown only until it is saved.';
   return (
-    // The secrets are controlled fields: React's reset after a refused save would otherwise empty them.
+    // React's reset after a refused save would otherwise empty the controlled secrets.
     <form action={formAction} onReset={(event) => event.preventDefault()} className="grid max-w-2xl gap-4" noValidate>
       <input type="hidden" name="kbId" value={kbId} />
       <FormError message={state.message} />

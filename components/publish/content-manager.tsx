@@ -7,10 +7,13 @@ import { plural } from '@/lib/platform/format';
 import { formatFileSize, tooLargeMessage } from '@/lib/platform/file-size';
 import { ConfirmStep } from '@/components/ui/confirm-step';
 
-/** A refusal whose Retry-After is at most this long is the per-account upload slot: the file is sent again then. */
+/** Up to this Retry-After a refusal is the per-account upload slot, and the file is resent; longer is the hourly limit. */
 const MAX_TURN_WAIT_SECONDS = 5;
 
-/** What the documents route returns for each document (lib/engine/uploads.ts DocumentView). */
+// The hosted content panel (docs/api.md §9.5). Files go one request each over XHR, for upload progress; size and
+// type are checked here before sending, and again by the server.
+
+/** lib/engine/uploads.ts DocumentView. */
 export interface ConsoleDocument {
   id: string;
   name: string;
@@ -27,7 +30,7 @@ interface UploadRow {
   key: string;
   name: string;
   size: number;
-  /** 0–100 while sending. */
+  /** Percent. */
   progress: number;
   state: 'sending' | 'sent' | 'refused';
   message?: string;
@@ -50,12 +53,11 @@ function statusLine(d: ConsoleDocument): string {
   return STATUS_TEXT[d.status];
 }
 
-/** A refusal without a sentence of its own (a proxy's page, a crash): a plain one, never a bare status code. */
+/** For a refusal without a sentence of its own (a proxy's page): never a bare status code. */
 function plainRefusal(status: number): string {
   return status >= 500 ? 'Something went wrong on our side; try again in a moment.' : 'The request was refused; reload the page and try again.';
 }
 
-/** The `message` (and, for a 413, `limit_bytes`) of an error body (docs/api.md §7), or nothing when it is not one. */
 function errorBody(text: string): { message?: unknown; limit_bytes?: unknown } {
   try {
     const body: unknown = JSON.parse(text);
@@ -70,16 +72,11 @@ async function errorMessage(response: Response): Promise<string> {
   return typeof message === 'string' ? message : plainRefusal(response.status);
 }
 
-/** The row of a file over the limit, which is not sent. */
 export function sizeRefusal(file: { name: string; size: number }, maxBytes: number): string {
   return `Not sent: ${tooLargeMessage(file.name, file.size, maxBytes)}`;
 }
 
-/**
- * Why the server refused an upload. A 413 from the documents route carries the limit it applies, so the sentence can
- * name the file (a refusal made before the body was read cannot); a 413 that is not JSON comes from a web server in
- * front of Almanac with a lower limit than Almanac's.
- */
+/** A 413 that is not JSON comes from a web server in front of Almanac with a lower limit than Almanac's. */
 export function uploadRefusal(status: number, responseText: string, file: { name: string; size: number }, maxBytes: number): string {
   const body = errorBody(responseText);
   if (status === 413 && typeof body.limit_bytes === 'number') return tooLargeMessage(file.name, file.size, body.limit_bytes);
@@ -90,11 +87,6 @@ export function uploadRefusal(status: number, responseText: string, file: { name
   return plainRefusal(status);
 }
 
-/**
- * Hosted content: drag and drop or pick several files; each is sent on its own request (XHR, for upload progress),
- * stored and queued on the server, and the list polls until every document is ready or failed. Size and type are
- * checked here before anything is sent, and again by the server.
- */
 export function ContentManager({
   kbId,
   basePath,
@@ -160,8 +152,6 @@ export function ContentManager({
         if (event.lengthComputable) patchUpload(key, { progress: Math.round((event.loaded / event.total) * 100) });
       };
       xhr.onload = () => {
-        // The server takes a few files of an account at once (docs/api.md §9.5): a file over that waits its turn.
-        // A longer wait is the hourly limit, shown as the refusal it is.
         const wait = Number(xhr.getResponseHeader('Retry-After'));
         if (xhr.status === 429 && wait > 0 && wait <= MAX_TURN_WAIT_SECONDS) {
           patchUpload(key, { progress: 0 });
@@ -195,7 +185,6 @@ export function ContentManager({
     sendAll(event.dataTransfer.files);
   };
 
-  // The document whose deletion waits for its in-page confirmation (components/ui/confirm-step.tsx).
   const [confirming, setConfirming] = useState<string | null>(null);
   const remove = async (doc: ConsoleDocument) => {
     setConfirming(null);
@@ -307,7 +296,6 @@ export function ContentManager({
                 </p>
                 {d.status === 'failed' && d.error ? <p className="mt-1 text-sm text-red-800">{d.error}</p> : null}
                 {d.status === 'failed' && d.chunkCount > 0 ? (
-                  // A replacement that failed leaves the last good version in place (lib/engine/uploads.ts).
                   <p className="mt-1 text-sm text-slate-700">
                     The previous version still answers ({plural(d.chunkCount, 'passage')}). Replace the file again or delete it.
                   </p>

@@ -1,9 +1,6 @@
 import { flashMessages, type FlashText } from '@/lib/site/flash';
 
-/**
- * What just happened in the publisher console, after a redirect (`?flash=<code>`): a closed set of codes, each with
- * its message, so a crafted link cannot put arbitrary text on a page. Console pages (any engineer's) add codes here.
- */
+// `?flash=<code>` in the publisher console: a closed set, so a crafted link cannot put arbitrary text on a page.
 const PUBLISH_FLASH = {
   profile_created: { tone: 'success', text: 'Your publisher profile is ready. Create your first listing.' },
   profile_saved: { tone: 'success', text: 'Profile saved.' },

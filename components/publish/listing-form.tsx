@@ -11,10 +11,7 @@ import type { Category } from '@/lib/catalog';
 import type { ListingLimits } from '@/lib/publishing';
 import { FormError } from '@/components/ui/alert';
 
-/**
- * How much of the description's room is used. The field stops at its limit, and a paste beyond it is cut without a
- * word from the browser, so at the limit the count says so.
- */
+/** The browser cuts a paste beyond the limit without a word, so at the limit the count says so. */
 export function descriptionCount(text: string, max: number): string {
   const used = `${text.length.toLocaleString('en-US')} of ${max.toLocaleString('en-US')} characters`;
   return text.length >= max ? `${used}: the limit, so text pasted beyond it was left out.` : `${used}.`;
@@ -29,7 +26,6 @@ export interface ListingValues {
   language: string;
   licence: string;
   sampleQuestions: string;
-  /** Free preview questions on the knowledge-base page; on unless turned off. */
   previewsEnabled?: 'true' | 'false';
   backendKind: 'hosted' | 'http';
 }
@@ -46,7 +42,7 @@ const LANGUAGES = [
 
 const LICENCES = ['CC BY 4.0', 'CC BY-SA 4.0', 'CC BY-NC 4.0', 'CC0 1.0', 'Proprietary'];
 
-/** The preview's view of the tags; the server normalises the same way (lib/publishing/rules.ts normaliseTags) and has the last word. */
+/** Mirrors normaliseTags (lib/publishing/rules.ts), which has the last word on save. */
 const previewTags = (text: string) => [
   ...new Set(
     text
@@ -58,10 +54,8 @@ const previewTags = (text: string) => [
 
 const selectClass = 'mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm';
 
-/**
- * The listing editor: every field with the server's message under it, and a live preview of the catalogue card and
- * of the page as buyers will see them. The backend kind is chosen only when the listing is created.
- */
+// The listing editor (docs/api.md §9.1), with a live preview of the card and page buyers will see. The backend kind is
+// chosen only when the listing is created.
 export function ListingForm({
   action,
   initial,
@@ -75,10 +69,10 @@ export function ListingForm({
   limits,
 }: {
   action: (state: FormState, formData: FormData) => Promise<FormState>;
-  /** lib/publishing/rules.ts's LISTING_LIMITS, passed by the page (this client component cannot import lib/). */
+  /** LISTING_LIMITS, passed by the page: a client component cannot import lib/. */
   limits: ListingLimits;
   initial: ListingValues;
-  /** The card's "Updated" date in the preview (ISO): the listing's, or today for a new one. */
+  /** ISO; today for a new listing. */
   updatedAt: string;
   kbId?: string;
   publisherName: string;
@@ -89,10 +83,8 @@ export function ListingForm({
 }) {
   const [state, formAction] = useActionState(action, { fieldErrors: {} });
   const [v, setV] = useState(initial);
-  // A field the server refused loses its message once it is fixed as far as the browser can tell (its required,
-  // minLength and maxLength constraints, the schema's bounds), and gets it back while it is broken again; the server
-  // checks every field again on save. The messages left are the fields still to fix. Keyed by the answer, so a new
-  // refusal shows all of its messages again.
+  // A refused field's message hides once the browser's own constraints pass (the server checks again on save). Keyed
+  // by the answer, so a new refusal shows all of its messages again.
   const [edited, setEdited] = useState<{ of: FormState; keys: string[] }>({ of: state, keys: [] });
   const editedKeys = edited.of === state ? edited.keys : [];
   const set = (key: keyof ListingValues) => (event: { target: { value: string; validity?: ValidityState } }) => {
@@ -112,8 +104,7 @@ export function ListingForm({
   const suggestionList = useRef<HTMLUListElement>(null);
   const [tagNews, setTagNews] = useState('');
 
-  // The button just used disappears with its tag, so focus moves on (to the suggestion now in its place, else the
-  // last one, else the tags field) instead of falling to the page, and the live region says what happened.
+  // The button just used disappears with its tag, so focus moves on instead of falling to the page.
   const addTag = (tag: string, index: number) => {
     flushSync(() => {
       setV((old) => ({ ...old, tags: [...previewTags(old.tags), tag].join(', ') }));
@@ -124,13 +115,12 @@ export function ListingForm({
   };
 
   return (
-    // items-start: the form keeps its own height; stretched to a long preview's, its rows spread down the page.
+    // items-start: stretched to a long preview's height, the form's rows would spread down the page.
     <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,24rem)] lg:items-start">
       <form
         action={formAction}
-        // Every field is controlled by `v`. After a refused submission React resets the form as if it were
-        // uncontrolled, and a controlled <select> is not restored (it shows its first option while `v` and the
-        // preview keep the value sent), so the reset is cancelled: the fields already show what was sent.
+        // After a refused submission React resets the form, and a controlled <select> is not restored (it shows its
+        // first option while `v` keeps the value sent); the fields already show what was sent.
         onReset={(event) => event.preventDefault()}
         className="grid min-w-0 gap-5"
         noValidate
@@ -352,7 +342,6 @@ export function ListingForm({
               title: v.title || 'Your title',
               publisher: { name: publisherName, slug: '' },
               summary: v.summary || 'Your summary appears here.',
-              // No badge of some default category before one is chosen: the card says "No category yet".
               category: categories.some((c) => c.value === v.category) ? (v.category as Category) : null,
               tags,
               subscribersCount: 0,

@@ -11,10 +11,6 @@ const SECTIONS: { key: ListingSection; label: string; href: (kbId: string) => st
   { key: 'analytics', label: 'Analytics', href: publishPaths.listingAnalytics },
 ];
 
-/**
- * The listing's sub-navigation (Listing · Plans · Content · Analytics), shared by every per-listing page: render
- * `<ListingNav kbId=… current=… />` under the page's heading.
- */
 export function ListingNav({ kbId, current }: { kbId: string; current: ListingSection }) {
   return (
     <nav aria-label="This listing" className="mt-4 border-b border-slate-200">

@@ -17,10 +17,7 @@ export interface PlanValues {
 
 const selectClass = 'mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm';
 
-/**
- * A plan's fields. `idPrefix` keeps field ids unique when several plan forms share a page. A price of 0 makes a free
- * plan: no card, and at most `freeMax` queries a month.
- */
+// A plan's fields (docs/api.md §9.2). `idPrefix` keeps field ids unique when several plan forms share a page.
 export function PlanForm({
   action,
   kbId,
@@ -34,7 +31,7 @@ export function PlanForm({
   limits,
 }: {
   action: (state: FormState, formData: FormData) => Promise<FormState>;
-  /** lib/publishing/rules.ts's PLAN_LIMITS, passed by the page (this client component cannot import lib/). */
+  /** PLAN_LIMITS, passed by the page: a client component cannot import lib/. */
   limits: PlanLimits;
   kbId: string;
   planId?: string;

@@ -14,10 +14,7 @@ type TryResult =
     }
   | { ok: false; requestId: string; latencyMs: number; code: string; reason: string };
 
-/**
- * One question through the listing's own route (lib/routing/console.ts), as a buyer's query would go, counted
- * nowhere. `mode="test"` is the http backend's "Send a test query" (a fixed question, no box).
- */
+// The publisher's "Try it": one question through the listing's own route (lib/routing/console.ts), counted nowhere.
 export function TryIt({
   endpoint,
   label,
@@ -31,7 +28,7 @@ export function TryIt({
   submitLabel: string;
   defaultQuestion?: string;
   fixedQuestion?: string;
-  /** The gateway's limit on a question (MAX_QUERY_CHARS), handed down by the server page. */
+  /** MAX_QUERY_CHARS, passed down: a client component cannot import lib/. */
   maxQueryChars: number;
 }) {
   const id = useId();

@@ -2,10 +2,7 @@
 
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
-/**
- * Without JavaScript the button could open nothing: a phone then gets the links and actions as a wrapped row under
- * the logo, as every width had them before.
- */
+/** Without JavaScript the button could open nothing, so a phone gets the links as a wrapped row. */
 const WITHOUT_SCRIPTS = `@media (max-width: 767.98px) {
   [data-header-menu] { flex-basis: 100%; }
   [data-header-menu-button] { display: none !important; }
@@ -13,12 +10,8 @@ const WITHOUT_SCRIPTS = `@media (max-width: 767.98px) {
   [data-header-panel] { display: flex !important; position: static; flex-flow: row wrap; align-items: center; padding: 0; border: 0; box-shadow: none; }
 }`;
 
-/**
- * The header's links and account actions: a row from the `md` breakpoint (768 px) up, and on a phone a "Menu" disclosure
- * button that opens them as a panel under the header, so the header stays one row at 390 px. The same elements serve
- * both layouts (nothing is rendered twice for assistive technology). The panel closes when a link in it is followed or
- * a form in it sent, on Escape (focus returns to the button) and when focus or a click leaves the header.
- */
+// The header's links: a row from `md` up, a "Menu" disclosure on a phone. The same elements serve both layouts, so
+// nothing is rendered twice for assistive technology.
 export function HeaderMenu({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();

@@ -1,11 +1,7 @@
 import Markdown, { type Components } from 'react-markdown';
 import type { LegalDocument } from '@/lib/platform/legal';
 
-/**
- * An operator's legal text, rendered safely: react-markdown builds React elements from the Markdown syntax tree and
- * never injects HTML (raw HTML is dropped with `skipHtml`; link addresses keep only http(s), mailto and relative
- * ones). Images show as their alt text. Headings sit under the page's h1.
- */
+// An operator's legal text, rendered as safely as listings (components/marketplace/markdown.tsx).
 const components: Components = {
   h1: ({ children }) => <h2 className="mt-8 text-xl font-semibold text-slate-900">{children}</h2>,
   h2: ({ children }) => <h2 className="mt-8 text-xl font-semibold text-slate-900">{children}</h2>,

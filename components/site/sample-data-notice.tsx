@@ -1,7 +1,4 @@
-/**
- * The banner every page shows while the marketplace is the seeded sample (SAMPLE_DATA_NOTICE, lib/seed). On a phone
- * the same warning in fewer words, so that it takes two lines of the screen rather than four.
- */
+// Shown while the marketplace is the seeded sample; shorter on a phone so it takes two lines, not four.
 export function SampleDataNotice() {
   return (
     <div role="note" aria-label="Sample data" className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-center text-sm text-amber-950">

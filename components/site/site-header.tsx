@@ -5,10 +5,7 @@ import { HeaderMenu } from './header-menu';
 
 const navLink = 'block rounded-md px-3 py-2 text-slate-700 hover:bg-slate-100 hover:text-slate-900';
 
-/**
- * The site's header, one row at every width: on a phone its links and account actions fold into HeaderMenu's panel.
- * The layout hands it the sign-out action, so components never import from app/.
- */
+/** The layout hands it the sign-out action, so components never import from app/. */
 export function SiteHeader({ user, signOutAction }: { user: SessionUser | null; signOutAction: () => Promise<void> }) {
   return (
     <header className="relative border-b border-slate-200 bg-white">

@@ -1,11 +1,7 @@
 import { SubmitButton } from '@/components/ui/submit-button';
 import { FORM_TOKEN_FIELD, newFormToken } from '@/lib/platform/form-submissions';
 
-/**
- * Shown on every page to a signed-in account whose address is not confirmed yet (docs/api.md §11.3: it can browse
- * but not buy or create keys), so the buyer learns it before a Buy fails, with the resend button at hand (the layout
- * hands it the action).
- */
+// On every page for an unconfirmed address (docs/api.md §11.3), so the buyer learns it before a Buy fails.
 export function VerifyEmailBanner({ email, resendVerificationAction }: { email: string; resendVerificationAction: (form: FormData) => Promise<void> }) {
   return (
     <div

@@ -1,9 +1,6 @@
 import type { UsageView } from '@/lib/subscriptions';
 
-/**
- * The line under Try-it that says what a question costs, written on the server (the page and the actions) and shown
- * by the client form: a subscriber's counted usage, or a visitor's free preview allowance.
- */
+// What a Try-it question costs, written on the server and shown by the client form.
 type Usage = Pick<UsageView, 'used' | 'cap'>;
 const n = (value: number) => value.toLocaleString('en-US');
 

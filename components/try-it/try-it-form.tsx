@@ -4,7 +4,6 @@ import { useActionState, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { Citation } from '@/lib/query-answer';
 
-/** What a question came back with; the server actions that answer it live beside the page (app/). */
 export type TryItState =
   | { status: 'idle' }
   | { status: 'answered'; query: string; answer: string; citations: Citation[]; costNote: string; answeredNote: string }
@@ -12,10 +11,8 @@ export type TryItState =
 
 export type TryItAction = (previous: TryItState, formData: FormData) => Promise<TryItState>;
 
-/**
- * The question box, the sample questions as one-click buttons, and the answer with its citations; works as a plain
- * form post without JavaScript too (a sample button submits its question as `sample`, which the action prefers).
- */
+// The buyer's "Try it" (docs/api.md §10.6); a plain form post without JavaScript too (a sample button submits its
+// question as `sample`, which the action prefers).
 export function TryItForm({
   kbId,
   action,
@@ -26,18 +23,16 @@ export function TryItForm({
 }: {
   kbId: string;
   action: TryItAction;
-  /** What asking costs, as it stands when the page is drawn. */
   costNote: string;
   sampleQuestions: string[];
-  /** The gateway's limit on a question (MAX_QUERY_CHARS), handed down by the server component. */
+  /** MAX_QUERY_CHARS, passed down: a client component cannot import lib/. */
   maxQueryChars: number;
-  /** The allowance is used up: the form stays visible, asking is off. */
   disabled?: boolean;
 }) {
   const [state, formAction, pending] = useActionState<TryItState, FormData>(action, { status: 'idle' });
   const note = (state.status !== 'idle' && state.costNote) || costNote;
   const sampleQuestion = sampleQuestions[0];
-  // The hint speaks of the example question: it goes once the buyer writes their own (or has asked something).
+  // The hint speaks of the example question, so it goes once the buyer writes their own.
   const [ownQuestion, setOwnQuestion] = useState(false);
   const showHint = Boolean(sampleQuestion) && state.status === 'idle' && !ownQuestion;
   const off = disabled || pending || (state.status === 'error' && state.code === 'preview_limit_reached');
@@ -78,7 +73,6 @@ export function TryItForm({
           name="query"
           maxLength={maxQueryChars}
           rows={3}
-          // The first sample question is ready to send, so a visitor sees an answer with one click.
           defaultValue={state.status === 'idle' ? (sampleQuestion ?? '') : state.query}
           placeholder="Ask something this knowledge base covers"
           onChange={(event) => setOwnQuestion(event.target.value !== sampleQuestion)}

@@ -7,12 +7,8 @@ import { TryItForm, type TryItAction } from './try-it-form';
 import { Section } from '@/components/ui/section';
 import { accountPaths, marketplacePaths } from '@/lib/site/paths';
 
-/**
- * "Try it" on a knowledge-base page. A subscriber asks through the gateway, counted against the cap. Anyone else asks
- * free preview questions while the knowledge base offers them (`preview` is their allowance, null when it offers
- * none); without previews, an invitation to sign in or to buy a plan. The page looks the standing up once and hands
- * it to both this section and the plans beside it, with the server actions that answer (they live beside the page).
- */
+// "Try it" on a knowledge-base page (docs/api.md §10.6): a subscriber's question is counted against the cap; anyone
+// else asks free preview questions (`preview`, null when the knowledge base offers none).
 export function TryItSection({
   kbId,
   signedIn,

@@ -2,14 +2,11 @@ import Link from 'next/link';
 
 export interface Crumb {
   label: string;
-  /** Omitted for the current page, which is marked `aria-current="page"`. */
+  /** Omitted for the current page. */
   href?: string;
 }
 
-/**
- * The trail above a page's title: links to its parents, then the current page. Each separator ends its parent's item,
- * so a trail that wraps on a phone never starts a line with one.
- */
+/** Each separator ends its parent's item, so a trail that wraps on a phone never starts a line with one. */
 export function Breadcrumb({ items }: { items: Crumb[] }) {
   return (
     <nav aria-label="Breadcrumb" className="text-sm text-slate-600">

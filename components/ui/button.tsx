@@ -2,10 +2,7 @@ import Link from 'next/link';
 import type { ComponentProps } from 'react';
 import { cx } from './cx';
 
-/**
- * The one button vocabulary: every button, submit button and link that looks like a button takes a variant and a
- * size from here, so a style changes in one place.
- */
+// The one button vocabulary: everything that looks like a button takes its variant and size from here.
 type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'inverse';
 type ButtonSize = 'xs' | 'sm' | 'md' | 'lg';
 
@@ -20,7 +17,6 @@ const variants: Record<ButtonVariant, string> = {
   secondary: 'border border-slate-300 bg-white text-slate-900 shadow-sm hover:bg-slate-50',
   ghost: 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
   danger: 'bg-red-700 text-white shadow-sm hover:bg-red-800',
-  /** On dark surfaces (the code samples). */
   inverse: 'border border-slate-600 bg-slate-800 text-slate-100 hover:bg-slate-700',
 };
 const sizes: Record<ButtonSize, string> = {
@@ -38,11 +34,7 @@ export function Button({ variant, size, className, type = 'button', ...props }: 
   return <button type={type} className={buttonClasses({ variant, size }, className)} {...props} />;
 }
 
-/**
- * A link that looks like a button (it navigates, so it stays a link for assistive technology). It prefetches nothing
- * unless asked: every page here renders on request, so a prefetch is a server render and a main-thread parse for a
- * visit that may never come (the public pages' links all opt out, bench/pages/README.md).
- */
+/** No prefetch by default: every page renders on request, so a prefetch costs a server render for a visit that may never come. */
 export function ButtonLink({ variant, size, className, prefetch = false, ...props }: ComponentProps<typeof Link> & ButtonStyle) {
   return <Link prefetch={prefetch} className={buttonClasses({ variant, size }, className)} {...props} />;
 }

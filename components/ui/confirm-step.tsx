@@ -3,12 +3,8 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Button } from './button';
 
-/**
- * The one confirmation pattern for actions that cannot be undone (deletes, cancelling, unpublishing): the first
- * button opens this panel in place, which says what will happen and holds the real button (`confirmButton`, focused
- * at once) beside "Keep it". Keyboard-only and screen readers reach it like any other content (no browser dialog);
- * Escape or "Keep it" closes it and gives the focus back to the button that opened it.
- */
+// The one confirmation for actions that cannot be undone: a panel in place, not a browser dialog, so keyboards and
+// screen readers reach it like any other content.
 export function ConfirmStep({ question, confirmButton, onCancel }: { question: string; confirmButton: ReactNode; onCancel: () => void }) {
   const panel = useRef<HTMLDivElement>(null);
   useEffect(() => {

@@ -12,13 +12,10 @@ const STATUS_TEXT: Record<CopyStatus, string> = {
   failed: 'Copy failed: select the text and copy it',
 };
 
-/** How long "Copied" stays: cleared afterwards so that copying again is announced again. */
+/** Cleared afterwards so that copying again is announced again. */
 const COPIED_FOR_MS = 2500;
 
-/**
- * Copies `value` to the clipboard and says so in a polite live region; rendered only when JavaScript runs. A native button, so it is reached with Tab
- * and pressed with Enter or Space; `label` is its accessible name. `tone="dark"` for dark surfaces (code samples).
- */
+// Copies `value` and says so in a polite live region.
 export function CopyButton({
   value,
   label = 'Copy',
@@ -30,12 +27,10 @@ export function CopyButton({
   label?: string;
   testId?: string;
   tone?: 'light' | 'dark';
-  /** For the wrapper, e.g. `flex-row-reverse` to put the status before the button. */
   className?: string;
 }) {
   const [status, setStatus] = useState<CopyStatus>('idle');
-  // Without JavaScript the button could do nothing, so it exists only once the page runs scripts; the text it
-  // copies is on the page, selectable, either way.
+  // Without JavaScript the button could do nothing; the text stays on the page, selectable, either way.
   const [scripted, setScripted] = useState(false);
   // eslint-disable-next-line react-hooks/set-state-in-effect -- once, after hydration: that is the moment scripts are known to run
   useEffect(() => setScripted(true), []);

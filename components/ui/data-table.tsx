@@ -2,21 +2,15 @@ import type { ReactNode } from 'react';
 import { cx } from './cx';
 
 export interface DataColumn<Row> {
-  /** The column's heading; on a phone it also labels the value in each card. */
+  /** On a phone it also labels the value in each card. */
   header: string;
   cell: (row: Row) => ReactNode;
-  /** Counts and amounts: right-aligned in the table, tabular figures everywhere. */
   numeric?: boolean;
-  /** Extra classes for this column's cells (`whitespace-nowrap`, `font-mono`…). */
   className?: string;
 }
 
-/**
- * A table that is a list of cards below 640 px, so a phone never scrolls sideways to reach a column: each row becomes
- * a card led by its first cell, and every other cell carries its column's name (the header row is hidden there). The
- * explicit ARIA roles keep it a table for screen readers, which browsers stop doing once CSS changes a table's
- * `display`. The caption names the table (it is visually hidden: the section's heading says the same).
- */
+// Cards below 640 px, so a phone never scrolls sideways. The explicit ARIA roles keep it a table for screen readers,
+// which browsers stop doing once CSS changes a table's `display`.
 export function DataTable<Row>({
   caption,
   columns,
@@ -28,7 +22,6 @@ export function DataTable<Row>({
   caption: string;
   columns: DataColumn<Row>[];
   rows: readonly Row[];
-  /** A key unique among the rows (the position is given for rows without one). */
   rowKey: (row: Row, index: number) => string;
   testId?: string;
   className?: string;

@@ -2,11 +2,7 @@
 
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 
-/**
- * A horizontally scrolling row (category tabs on a phone) that opens with its current item in view: without it, a
- * tab chosen past the right edge is active but hidden, and nothing on screen says which category is showing.
- * Only the row scrolls, never the page.
- */
+// Opens with its current item in view: a tab chosen past the right edge would be active but hidden.
 export function ScrollRow({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
   const row = useRef<HTMLElement>(null);
   useLayoutEffect(() => {

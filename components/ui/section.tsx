@@ -3,10 +3,7 @@ import { cx } from './cx';
 
 const titleSizes = { base: '', lg: 'text-lg', xl: 'text-xl' } as const;
 
-/**
- * A page section named by its h2 (`aria-labelledby`, so it is a landmark region), with an optional link or control
- * on the heading's right.
- */
+/** `aria-labelledby` its h2, so it is a landmark region. */
 export function Section({
   id,
   title,

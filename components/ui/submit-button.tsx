@@ -5,11 +5,7 @@ import { useFormStatus } from 'react-dom';
 import { Button, type ButtonStyle } from './button';
 import { ConfirmStep } from './confirm-step';
 
-/**
- * A submit button that says it is working while its form's action runs. With `confirm`, an action that cannot be
- * undone asks first, in the page (components/ui/confirm-step.tsx): the first press opens the question, whose button
- * submits; "Keep it" sends nothing.
- */
+/** With `confirm`, the first press opens a ConfirmStep whose button submits. */
 export function SubmitButton({
   children,
   pendingLabel,

@@ -1,30 +1,24 @@
 import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ts, createdAt, updatedAt } from './columns';
 
-/** People: accounts, their sign-in identities, single-use email links and the mail they are sent. */
+// People (docs/api.md §11): accounts, their sign-in identities, single-use email links and the mail they are sent.
 
 export const users = pgTable(
   'users',
   {
     id: text('id').primaryKey(),
-    /** Stored lower-cased; unique. */
+    /** Stored lower-cased. */
     email: text('email').notNull(),
     name: text('name'),
-    /** argon2id hash; null for accounts that only sign in with OAuth. */
+    /** argon2id; null for accounts that only sign in with OAuth. */
     passwordHash: text('password_hash'),
     image: text('image'),
     stripeCustomerId: text('stripe_customer_id'),
-    /**
-     * The generation of this user's sessions. Each session token carries the value current when it was issued, and
-     * a token carrying an older value is refused; signing out bumps it, which ends every session of the user.
-     */
+    /** Session tokens carry it and an older value is refused: bumping it ends every session of the user. */
     sessionVersion: integer('session_version').notNull().default(0),
-    /**
-     * When the address was proven (the sign-up link, a provider's verified email, an operator's CLI). Null: unproven,
-     * so the account may browse but not buy or create keys (docs/api.md §11.3).
-     */
+    /** Null: unproven, so the account may browse but not buy or create keys. */
     emailVerifiedAt: ts('email_verified_at'),
-    /** Account deleted: the row stays (invoices and ledgers refer to it) with its personal data removed. */
+    /** The row stays (invoices and ledgers refer to it) with its personal data removed. */
     deletedAt: ts('deleted_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -32,11 +26,8 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_stripe_customer_key').on(t.stripeCustomerId)],
 );
 
-/**
- * Single-use links sent by email (lib/accounts/account-tokens.ts): `verify_email` (24 h) and `reset_password` (1 h).
- * Only the SHA-256 of the token is stored; using one sets `used_at` in the same statement that checks it is unused and
- * unexpired, so a link works once however often it is clicked.
- */
+// Single-use email links, stored as SHA-256; `used_at` is set by the statement that checks it unused and unexpired, so
+// a link works once however often it is clicked (lib/accounts/account-tokens.ts).
 export const accountTokens = pgTable(
   'account_tokens',
   {
@@ -46,7 +37,7 @@ export const accountTokens = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** `verify_email` | `reset_password` */
     purpose: text('purpose').notNull(),
-    /** The address the link was sent to: verification proves this address, not whatever the account says later. */
+    /** Verification proves this address, not whatever the account says later. */
     email: text('email').notNull(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
@@ -55,11 +46,8 @@ export const accountTokens = pgTable(
   (t) => [index('account_tokens_user_idx').on(t.userId, t.purpose)],
 );
 
-/**
- * Every email the server writes (lib/platform/mail.ts), one row each. Without SMTP_URL the row is the delivery
- * (`outbox`: operators read it at /admin/outbox and with the CLI); with SMTP_URL a job sends it (`queued` → `sent`, or
- * `failed` after the job's last attempt).
- */
+// Every email the server writes (lib/platform/mail.ts). Without SMTP_URL the row is the delivery (`outbox`, read at
+// /admin/outbox); with it a job sends it.
 export const mailOutbox = pgTable(
   'mail_outbox',
   {
@@ -67,13 +55,11 @@ export const mailOutbox = pgTable(
     toAddress: text('to_address').notNull(),
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
-    /** What the message is (`verify_email`, `reset_password`, `usage_alert`…), for operators. */
     kind: text('kind').notNull(),
     /** outbox | queued | sent | failed */
     status: text('status').notNull(),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
-    /** The SMTP server's Message-ID once sent. */
     messageId: text('message_id'),
     sentAt: ts('sent_at'),
     createdAt: createdAt(),
@@ -81,7 +67,7 @@ export const mailOutbox = pgTable(
   (t) => [index('mail_outbox_created_idx').on(t.createdAt), index('mail_outbox_to_idx').on(t.toAddress, t.createdAt)],
 );
 
-/** OAuth identities linked to a user (next-auth). Sessions are JWTs, so there is no sessions table. */
+/** Sessions are JWTs, so there is no sessions table. */
 export const oauthAccounts = pgTable(
   'oauth_accounts',
   {

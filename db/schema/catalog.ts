@@ -3,16 +3,11 @@ import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, primaryKey, te
 import { tsvector, ts, createdAt, updatedAt } from './columns';
 import { users } from './accounts';
 
-/**
- * The catalog: publishers, their knowledge bases and plans, and the search projection the public listing reads.
- */
+// The catalog: publishers, their knowledge bases and plans (docs/api.md §9.1), and the search projection the public
+// listing reads.
 
 export const categoryEnum = pgEnum('category', ['education', 'policy', 'health', 'research', 'legal']);
-/**
- * draft → published ⇄ unpublished (the publisher's console, docs/api.md §9.1); suspended is the operator's, and
- * restoring returns the listing to `status_before_suspension`. Only `published` is in the catalogue and can be bought;
- * `unpublished` still answers its existing subscribers until their period ends.
- */
+// Only `published` is listed and sold; `unpublished` still answers its subscribers until their period ends.
 export const kbStatusEnum = pgEnum('kb_status', ['draft', 'published', 'unpublished', 'suspended', 'archived']);
 export const backendKindEnum = pgEnum('backend_kind', ['hosted', 'http']);
 
@@ -24,25 +19,19 @@ export const publishers = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     websiteUrl: text('website_url'),
-    /** Stripe Connect Express account that receives this publisher's share (destination charges); null until onboarding starts. */
+    /** Stripe Connect Express account (destination charges); null until onboarding starts. */
     stripeAccountId: text('stripe_account_id'),
-    /** Stripe says the account can receive transfers (account.updated / the return from onboarding). */
     stripeOnboarded: boolean('stripe_onboarded').notNull().default(false),
-    /** Where the operator reaches the publisher; never shown publicly. */
+    /** Never shown publicly. */
     contactEmail: text('contact_email'),
-    /** The user who manages this publisher in the console; null for publishers created by an operator. */
+    /** Null for publishers created by an operator. */
     ownerUserId: text('owner_user_id').references(() => users.id, { onDelete: 'set null' }),
-    /** Set while the operator has suspended the whole publisher (every listing of it is suspended too). */
     suspendedAt: ts('suspended_at'),
     suspensionReason: text('suspension_reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    uniqueIndex('publishers_slug_key').on(t.slug),
-    // One publisher profile per account (docs/api.md §9.1).
-    uniqueIndex('publishers_owner_key').on(t.ownerUserId),
-  ],
+  (t) => [uniqueIndex('publishers_slug_key').on(t.slug), uniqueIndex('publishers_owner_key').on(t.ownerUserId)],
 );
 
 export const knowledgeBases = pgTable(
@@ -57,12 +46,12 @@ export const knowledgeBases = pgTable(
     summary: text('summary').notNull(),
     description: text('description').notNull().default(''),
     category: categoryEnum('category').notNull(),
-    /** Lower-case tags from the shared vocabulary. */
+    /** Lower-case, from the shared vocabulary. */
     tags: text('tags')
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
-    /** BCP 47 language tag of the content, e.g. `en`. */
+    /** BCP 47, e.g. `en`. */
     language: text('language').notNull().default('en'),
     licence: text('licence').notNull().default('Proprietary'),
     sampleQuestions: jsonb('sample_questions')
@@ -70,23 +59,22 @@ export const knowledgeBases = pgTable(
       .notNull()
       .default(sql`'[]'::jsonb`),
     status: kbStatusEnum('status').notNull().default('draft'),
-    /** While suspended: the state a restore returns to. */
     statusBeforeSuspension: kbStatusEnum('status_before_suspension'),
-    /** While suspended: true when the suspension came from the whole publisher's (its restore lifts it). */
+    /** The publisher's suspension, not this listing's: the publisher's restore lifts it. */
     suspendedWithPublisher: boolean('suspended_with_publisher').notNull().default(false),
     suspensionReason: text('suspension_reason'),
     backendKind: backendKindEnum('backend_kind').notNull().default('hosted'),
-    /** `http` backends only: the publisher's endpoint. */
+    /** `http` backends only. */
     endpointUrl: text('endpoint_url'),
     /** AES-256-GCM ciphertexts (lib/platform/crypto); never leave the server. */
     infraKeyEncrypted: text('infra_key_encrypted'),
     signingSecretEncrypted: text('signing_secret_encrypted'),
     timeoutMs: integer('timeout_ms').notNull().default(30_000),
-    /** Anyone may ask a few free questions on the knowledge-base page (docs/api.md §10.6); the publisher can turn it off. */
+    /** The free questions anyone may ask on the knowledge-base page. */
     previewsEnabled: boolean('previews_enabled').notNull().default(true),
-    /** Active subscriptions now; maintained with every subscription status change. */
+    /** Active subscriptions, kept in step by every subscription status change. */
     subscribersCount: integer('subscribers_count').notNull().default(0),
-    /** Successful (200) queries ever. */
+    /** Successful (200) queries, all time. */
     queryVolume: bigint('query_volume', { mode: 'number' }).notNull().default(0),
     documentsCount: integer('documents_count').notNull().default(0),
     createdAt: createdAt(),
@@ -95,21 +83,13 @@ export const knowledgeBases = pgTable(
   (t) => [
     uniqueIndex('knowledge_bases_slug_key').on(t.publisherId, t.slug),
     index('knowledge_bases_publisher_idx').on(t.publisherId),
-    // The listing's filters and orders are indexed on catalog_search; none here, so the frequent counter updates
-    // (query_volume, subscribers_count) stay cheap heap-only updates.
+    // No listing indexes here (they are on catalog_search), so the frequent counter updates stay heap-only.
   ],
 );
 
-/**
- * The public catalogue's search projection: one narrow row per *published* knowledge base with exactly what the
- * listing filters, sorts and counts by. It is written only by the `catalog_search_sync` trigger on knowledge_bases
- * (db/migrations/0006_catalogue_search.sql), so it can never disagree with the source row inside a transaction.
- *
- * Why a second table: an exact total (`count(*)`) must visit the heap tuple of every match, and a GIN index has no
- * index-only scans. On the ~1.5 KB knowledge-base rows a search matching 20% of a 100,000-row catalogue touched
- * 15,000 heap pages that did not fit in PostgreSQL's default shared buffers; this table is about 1/3 of that size
- * and stays cached (bench/listing/README.md).
- */
+// One narrow row per published knowledge base, written only by the catalog_search_sync trigger (migration 0006), so it
+// cannot disagree with its source. A separate table because an exact count(*) visits the heap tuple of every match
+// (GIN has no index-only scans) and the wide knowledge_bases rows do not stay cached (bench/listing/README.md).
 export const catalogSearch = pgTable(
   'catalog_search',
   {
@@ -122,18 +102,17 @@ export const catalogSearch = pgTable(
     queryVolume: bigint('query_volume', { mode: 'number' }).notNull(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
-    /** Stemmed lexemes of title, publisher name, tags, summary and description, stripped (never ranked). */
+    /** Stripped: filtered on, never ranked. */
     searchVector: tsvector('search_vector').notNull(),
-    /** The title's lexemes alone (same text rules): the `relevance` sort ranks title matches first (lib/catalog/listing.ts). */
+    /** The `relevance` sort ranks title matches first. */
     titleVector: tsvector('title_vector')
       .notNull()
       .default(sql`''::tsvector`),
-    /** The primary subtag of the knowledge base's language, lower-case (`pt` for `pt-BR`): the catalogue's language filter. */
+    /** The primary subtag, lower-case (`pt` for `pt-BR`). */
     language: text('language').notNull().default('en'),
   },
   (t) => [
     index('catalog_search_vector_idx').using('gin', t.searchVector),
-    // The `relevance` sort's title tiers (lib/catalog/listing.ts): a broad search's few title matches, read directly.
     index('catalog_search_title_vector_idx').using('gin', t.titleVector),
     index('catalog_search_tags_idx').using('gin', t.tags),
     index('catalog_search_category_idx').on(t.category),
@@ -144,13 +123,9 @@ export const catalogSearch = pgTable(
   ],
 );
 
-/**
- * Words of the catalogue whose English stem is not the word itself ("constitution" → "constitut"), filled by the
- * same trigger. The catalogue vector holds stems only, so a partly typed last word longer than its stem
- * ("constitutio") is matched by looking up the words it begins and searching for their stems (lib/catalog/search-query.ts).
- * Words are never removed: a word no longer used can only add its stem to a search, and a stem already stands for
- * every word that shares it (that is what searching by stems means).
- */
+// Words whose stem differs from the word ("constitution" → "constitut"), so a partly typed word longer than its stem
+// ("constitutio") finds its stems (lib/catalog/search-query.ts). Never pruned: a stale word can only add a stem that
+// already stands for every word sharing it.
 export const catalogWords = pgTable(
   'catalog_words',
   {
@@ -160,11 +135,7 @@ export const catalogWords = pgTable(
   (t) => [primaryKey({ columns: [t.word, t.lexeme] }), index('catalog_words_prefix_idx').on(t.word.op('text_pattern_ops'))],
 );
 
-/**
- * Every plain word (letters only, 3–32 of them, not a stop word) of the published catalogue's text, unstemmed, with a
- * trigram index (pg_trgm): a search whose words match nothing is offered the nearest known words ("constituton" →
- * "constitution", lib/catalog/suggest.ts). Filled by the catalogue trigger; like catalog_words, never pruned.
- */
+// The catalogue's plain words, unstemmed, trigram-indexed for "did you mean" (lib/catalog/suggest.ts); never pruned.
 export const catalogTerms = pgTable(
   'catalog_terms',
   {
@@ -181,7 +152,7 @@ export const plans = pgTable(
       .notNull()
       .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    /** Monthly price in the currency's minor unit (cents). */
+    /** Monthly, in the currency's minor unit. */
     priceCents: integer('price_cents').notNull(),
     currency: text('currency').notNull().default('usd'),
     queriesPerPeriod: integer('queries_per_period').notNull(),
@@ -189,10 +160,7 @@ export const plans = pgTable(
     stripePriceId: text('stripe_price_id'),
     sortOrder: integer('sort_order').notNull().default(0),
     active: boolean('active').notNull().default(true),
-    /**
-     * An edited plan that had subscribers is retired and replaced by a new row (docs/api.md §9.2): its subscriptions
-     * move to the replacement at their next period start, never mid-period.
-     */
+    /** An edited plan with subscribers is replaced; they move at their next period start, never mid-period. */
     replacedByPlanId: text('replaced_by_plan_id'),
     retiredAt: ts('retired_at'),
     createdAt: createdAt(),

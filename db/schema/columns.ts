@@ -1,7 +1,5 @@
 import { customType, timestamp } from 'drizzle-orm/pg-core';
 
-/** Column types and helpers shared by every table of the schema. */
-
 export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 /** Raw bytes: node-postgres reads a Buffer, PGlite a Uint8Array (a Buffer is one). */
 export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });

@@ -3,11 +3,10 @@ import { bigint, bigserial, index, integer, jsonb, pgEnum, pgTable, primaryKey, 
 import { tsvector, bytea, createdAt, updatedAt } from './columns';
 import { knowledgeBases } from './catalog';
 
-/**
- * Hosted content: documents, their uploaded bytes, chunks and the engine's per-knowledge-base index statistics.
- */
+// Hosted content (docs/api.md §8.3): documents, their uploaded bytes, chunks and the engine's per-knowledge-base index
+// statistics.
 
-/** queued → ingesting → ready | failed: an upload from the console is ingested by a background job (lib/engine/uploads.ts). */
+/** queued → ingesting → ready | failed: a console upload is ingested by a background job (lib/engine/uploads.ts). */
 export const documentStatusEnum = pgEnum('document_status', ['ready', 'failed', 'queued', 'ingesting']);
 
 export const documents = pgTable(
@@ -17,20 +16,19 @@ export const documents = pgTable(
     kbId: text('kb_id')
       .notNull()
       .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
-    /** Stable identity of a source inside its knowledge base (file name or path); re-ingesting it replaces its chunks. */
+    /** File name or path; re-ingesting the same source replaces its chunks. */
     sourceName: text('source_name').notNull(),
     title: text('title').notNull(),
     mimeType: text('mime_type').notNull(),
-    /** SHA-256 of the original bytes; duplicates are detected with it. */
+    /** SHA-256 of the original bytes. */
     contentHash: text('content_hash').notNull(),
     byteSize: integer('byte_size').notNull(),
-    /** Null for sources without pages. */
     pageCount: integer('page_count'),
     chunkCount: integer('chunk_count').notNull().default(0),
-    /** Engine: the parsed structure (pages of headings and paragraphs) so `reindex` can re-chunk without the original bytes. */
+    /** Lets `reindex` re-chunk without the original bytes. */
     structure: jsonb('structure').$type<Record<string, unknown>>(),
     status: documentStatusEnum('status').notNull().default('ready'),
-    /** Why the last ingestion failed (status `failed`), in words for the publisher. */
+    /** Shown to the publisher. */
     errorMessage: text('error_message'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -38,7 +36,7 @@ export const documents = pgTable(
   (t) => [
     uniqueIndex('documents_source_key').on(t.kbId, t.sourceName),
     index('documents_hash_idx').on(t.kbId, t.contentHash),
-    // The catalogue page's most-words search counts words of document titles (lib/catalog/some-words.ts).
+    // For lib/catalog/some-words.ts.
     index('documents_title_search_idx').using('gin', sql`to_tsvector('almanac', ${t.title})`),
   ],
 );
@@ -52,25 +50,21 @@ export const chunks = pgTable(
       .references(() => documents.id, { onDelete: 'cascade' }),
     kbId: text('kb_id').notNull(),
     ordinal: integer('ordinal').notNull(),
-    /** 1-based page of the source, null when the source has no pages. */
+    /** 1-based; null when the source has no pages. */
     page: integer('page'),
     heading: text('heading'),
     content: text('content').notNull(),
     tokenCount: integer('token_count').notNull().default(0),
     searchVector: tsvector('search_vector'),
-    /** Engine: number of lexeme positions in search_vector, the document length of BM25. */
+    /** BM25's document length: lexeme positions in search_vector. */
     lexemeCount: integer('lexeme_count').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index('chunks_document_idx').on(t.documentId, t.ordinal), index('chunks_kb_idx').on(t.kbId), index('chunks_search_idx').using('gin', t.searchVector)],
 );
 
-/**
- * Engine, hybrid retrieval (optional): a chunk's embedding from the configured model, unit length, as a portable
- * real[] so the one migration history runs on a server without pgvector; searched through pgvector (a cast to
- * `vector`) where the database has the extension, in plain SQL otherwise (lib/engine/vector-search.ts); deleted with
- * its chunk.
- */
+// Unit-length embeddings as a portable real[], so one migration history runs without pgvector; cast to `vector`
+// where the extension exists (lib/engine/vector-search.ts).
 export const chunkEmbeddings = pgTable(
   'chunk_embeddings',
   {
@@ -84,7 +78,7 @@ export const chunkEmbeddings = pgTable(
   (t) => [index('chunk_embeddings_kb_idx').on(t.kbId, t.model)],
 );
 
-/** Engine: per knowledge base, in how many chunks each lexeme occurs (the IDF of BM25); maintained at ingest. */
+/** BM25's IDF: in how many chunks each lexeme occurs; maintained at ingest. */
 export const kbTerms = pgTable(
   'kb_terms',
   {
@@ -97,31 +91,21 @@ export const kbTerms = pgTable(
   (t) => [primaryKey({ columns: [t.kbId, t.lexeme] })],
 );
 
-/** Engine: per knowledge base, chunk count and total chunk length (BM25's N and average length); maintained at ingest. */
+/** BM25's N and average length; maintained at ingest. */
 export const kbIndexStats = pgTable('kb_index_stats', {
   kbId: text('kb_id')
     .primaryKey()
     .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
   chunkCount: integer('chunk_count').notNull().default(0),
   totalLength: bigint('total_length', { mode: 'number' }).notNull().default(0),
-  /**
-   * The text-search configuration the knowledge base's chunks were indexed with (`almanac` English, `almanac_es`,
-   * `almanac_de`, `almanac_fr`), chosen from its language when the index is first built or rebuilt; questions are
-   * stemmed with the same one.
-   */
+  /** The text-search configuration the chunks were indexed with; questions must be stemmed with the same one. */
   searchConfig: text('search_config').notNull().default('almanac'),
-  /**
-   * The relevance gate's threshold for this knowledge base (lib/engine/gate-calibration.ts), set after its index
-   * changes; null until then, and for an index not in English: the shipped model's threshold applies.
-   */
+  /** Null until calibrated, and for an index not in English: the shipped model's threshold applies. */
   gateThreshold: real('gate_threshold'),
   updatedAt: updatedAt(),
 });
 
-/**
- * The uploaded bytes of a console document, kept durably so its ingestion job can run (and run again after a crash
- * or a reindex from source) in any instance. Deleted with its document.
- */
+// Kept in the database so the ingestion job can run, or rerun after a crash, in any instance.
 export const documentSources = pgTable('document_sources', {
   documentId: text('document_id')
     .primaryKey()

@@ -4,32 +4,27 @@ import { ts, createdAt } from './columns';
 import { publishers, knowledgeBases } from './catalog';
 import { subscriptions } from './subscriptions';
 
-/**
- * Ledgers: append-only records of money and actions (Stripe events applied, publisher earnings, the audit log).
- */
+// Ledgers (docs/api.md §9.3): append-only records of money and actions (Stripe events applied, publisher earnings, the
+// audit log).
 
-/** Every Stripe event applied, recorded in the same transaction as its effect: a duplicate changes nothing. */
+/** Recorded in the same transaction as the event's effect: a duplicate changes nothing. */
 export const stripeEvents = pgTable(
   'stripe_events',
   {
     id: text('id').primaryKey(),
     type: text('type').notNull(),
-    /** Stripe's `created` of the event, used to ignore out-of-order deliveries. */
+    /** Stripe's `created`, to ignore out-of-order deliveries. */
     eventCreatedAt: ts('event_created_at').notNull(),
-    /** The Stripe subscription the event is about (when it is about one): "newest applied event for it" is a lookup. */
     stripeSubscriptionId: text('stripe_subscription_id'),
-    /** What the event did: `applied`, or `ignored:<reason>` (stale, unknown subscription…), for operators. */
+    /** `applied`, or `ignored:<reason>`. */
     outcome: text('outcome').notNull().default('applied'),
     processedAt: ts('processed_at').notNull().defaultNow(),
   },
   (t) => [index('stripe_events_subscription_idx').on(t.stripeSubscriptionId, t.eventCreatedAt)],
 );
 
-/**
- * What each publisher earned, one row per paid subscription period (docs/api.md §11): written in the same
- * transaction as the event that made the period paid (test checkout purchase or renewal, Stripe invoice.paid), so
- * the unique key makes a replay change nothing. Amounts in the currency's minor unit; fee = PLATFORM_FEE_PERCENT.
- */
+// One row per paid period, written in the transaction that made it paid, so the unique key makes a replay change
+// nothing. Amounts in the currency's minor unit; fee = PLATFORM_FEE_PERCENT.
 export const earnings = pgTable(
   'earnings',
   {
@@ -50,9 +45,8 @@ export const earnings = pgTable(
     feeCents: integer('fee_cents').notNull(),
     netCents: integer('net_cents').notNull(),
     currency: text('currency').notNull(),
-    /** `test_purchase`, `test_renewal` or `stripe_invoice`. */
     source: text('source').notNull(),
-    /** The Stripe event or invoice id, or the subscription id for test mode. */
+    /** The Stripe event or invoice id; the subscription id in test mode. */
     sourceEvent: text('source_event').notNull(),
     createdAt: createdAt(),
   },
@@ -68,7 +62,6 @@ export const auditLog = pgTable(
   {
     id: text('id').primaryKey(),
     actorUserId: text('actor_user_id'),
-    /** `cli`, `web`, `stripe`, `system`. */
     actorKind: text('actor_kind').notNull(),
     action: text('action').notNull(),
     targetType: text('target_type').notNull(),

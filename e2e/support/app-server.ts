@@ -8,21 +8,15 @@ import pg from 'pg';
 import { createScratchDatabase } from '../../test/support/scratch-database';
 import { WITHOUT_OUTSIDE_SERVICES } from './server-env';
 
-/**
- * A second app server for specs that need one configured differently from Playwright's own: the same production
- * build (e2e/support/start-server.mjs with E2E_SKIP_BUILD=1, which builds only if no build exists) served as
- * `npm start` serves it, on a scratch PostgreSQL database the spec can query, with its own data directory and
- * LOG_FILE. It can be stopped with a signal and started again on the same database and data directory.
- */
+// A second app server for specs that need one configured differently from Playwright's own: the same build, on a
+// scratch PostgreSQL database the spec can query; it can be stopped with a signal and started again on the same data.
 
 export interface AppServerOptions {
-  /** A lower-case word: names the scratch database, the data directory and error messages. */
+  /** A lower-case word: it names the scratch database. */
   name: string;
-  /** Set on top of the defaults below (no seed, no outside services, a random ALMANAC_SECRET). */
   env?: Record<string, string | undefined>;
-  /** A path that answers 2xx once the server serves. */
   readyPath: string;
-  /** How long a start may take until `readyPath` answers (the first may include a build). */
+  /** The first start may include a build. */
   startTimeoutMs?: number;
 }
 
@@ -30,13 +24,10 @@ export interface AppServer {
   url: string;
   databaseUrl: string;
   query<T extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<T[]>;
-  /** Everything the server wrote since it was first started: its stdout and stderr and its LOG_FILE. */
   output(): string;
-  /** Sends the signal (default SIGTERM) and resolves with the exit code once the server has exited (null if a signal ended start-server.mjs itself). */
+  /** null if a signal ended start-server.mjs itself. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
-  /** Starts the stopped server again: same port, environment, database and data directory. */
   start(): Promise<void>;
-  /** Stops the server if it runs, then drops its database and data directory. */
   close(): Promise<void>;
 }
 
@@ -70,7 +61,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `almanac-e2e-${name}-`));
-  // In the run's log folder (playwright.config.ts), which the global teardown scans for leaked keys and secrets.
+  // The global teardown scans the run's log folder for leaked keys and secrets.
   const logFile = path.join(process.env.ALMANAC_TEST_LOG_DIR ?? dataDir, `${name}-${port}-server.log`);
   const database = await createScratchDatabase(`almanac_e2e_${name}_${randomBytes(5).toString('hex')}`);
   const env: NodeJS.ProcessEnv = {
@@ -90,8 +81,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   // lib/accounts/auth.ts derives next-auth's URL from APP_URL only when NEXTAUTH_URL is unset.
   delete env.NEXTAUTH_URL;
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
-  // A connection dropped under it (the server's own shutdown, the scratch database dropped at close) must not surface
-  // as an unhandled error in whichever test runs then; a query in flight still fails through its own promise.
+  // A dropped connection must not surface as an unhandled error in whichever test runs then.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   let consoleOutput = '';
@@ -100,7 +90,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 
   const start = async () => {
     if (running()) throw new Error(`the ${name} test server is already running`);
-    // Its own process group, so that the server start-server.mjs spawns dies with it should this process exit first.
+    // Its own process group, so the server it spawns dies with it should this process exit first.
     const child = spawn(process.execPath, [path.resolve('e2e/support/start-server.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     server = child;
     child.stdout!.on('data', (chunk: Buffer) => (consoleOutput += chunk.toString('utf8')));
@@ -124,7 +114,6 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     }
   };
 
-  // start-server.mjs passes the signal on to the server and exits with its code.
   const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
     const child = server;
     if (!child) return null;

@@ -3,17 +3,13 @@ import { waitForMail } from './mail';
 
 let counter = 0;
 
-/**
- * A fresh, unique account per call (the e2e database is new for every run). The worker's index is part of the address:
- * two workers calling in the same millisecond would otherwise make the same one.
- */
+/** The worker's index is in the address: two workers calling in the same millisecond would otherwise collide. */
 export function newAccount(): { email: string; password: string; name: string } {
   counter += 1;
   const worker = process.env.TEST_WORKER_INDEX ?? '0';
   return { email: `buyer-${Date.now()}-${worker}-${counter}@example.test`, password: 'e2e password that is long', name: `E2E Buyer ${counter}` };
 }
 
-/** Signs up through the real form and waits until the header shows the account. */
 export async function signUp(page: Page, account = newAccount(), callbackUrl = '/'): Promise<{ email: string; password: string; name: string }> {
   await page.goto(`/signup?callbackUrl=${encodeURIComponent(callbackUrl)}`);
   // Type only once React has hydrated the form, so hydration cannot wipe what was typed.
@@ -27,10 +23,6 @@ export async function signUp(page: Page, account = newAccount(), callbackUrl = '
   return account;
 }
 
-/**
- * After "Create account": the page says to check the inbox; the verification email arrives at the run's SMTP server
- * (e2e/support/mail.ts); its link's button confirms the address and signs in, back to the sign-up's callback page.
- */
 export async function confirmSignUpByEmail(page: Page, email: string): Promise<void> {
   await expect(page.getByText('Check your inbox')).toBeVisible();
   const mail = await waitForMail(email, 'Confirm your email address');
@@ -38,7 +30,6 @@ export async function confirmSignUpByEmail(page: Page, email: string): Promise<v
   await page.goto(mail.link!);
   await page.getByRole('button', { name: 'Confirm my email address' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/verify-email'));
-  // An account page says what just happened; other pages (a knowledge base's, to buy) carry on.
   if (['/account', '/account/settings', '/account/keys'].includes(new URL(page.url()).pathname))
     await expect(page.getByText('Your email address is confirmed')).toBeVisible();
 }

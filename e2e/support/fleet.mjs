@@ -1,7 +1,5 @@
-// Almanac as compose.yaml runs it, without Docker: the migration job, instances of the same build on one PostgreSQL
-// database and one Redis, and a proxy in front that alternates requests between them (round robin, as compose's Caddy
-// does). Shared by the Playwright project `scale-out` (e2e/support/scale-out.mjs) and the two-instance benchmark
-// (bench/scale-out/run.ts), so both measure and test the same arrangement.
+// Almanac as compose.yaml runs it, without Docker: instances of one build on one PostgreSQL and one Redis behind a
+// round-robin proxy. Shared by the `scale-out` project and bench/scale-out, so both test the same arrangement.
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -11,7 +9,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
-/** A port the system just handed out (ephemeral range, so never one on the browsers' unsafe-port list). */
+/** Ephemeral range, so never one on the browsers' unsafe-port list. */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -22,7 +20,7 @@ export function freePort() {
   });
 }
 
-/** compose.yaml's migration job: `npm run db:migrate` (the schema, pg-boss and its queues), once, before any instance. */
+/** compose.yaml's migration job, once, before any instance. */
 export function migrate(env, logFile) {
   const run = spawnSync(process.execPath, [path.join(root, 'scripts', 'run.mjs'), 'db-migrate'], {
     cwd: root,
@@ -32,12 +30,7 @@ export function migrate(env, logFile) {
   if (run.status !== 0) throw new Error(`npm run db:migrate failed (${run.status}):\n${run.stdout}${run.stderr}`);
 }
 
-/**
- * One instance: e2e/support/start-server.mjs with E2E_SKIP_BUILD=1 (the build the tree already has, served as
- * `npm start` serves it), on a free port, with a data directory of its own. Its console goes to
- * `<logDir>/<logName>-<name>-console.log` and its structured log to `<logDir>/<logName>-<name>.log`; its stderr is
- * also echoed with its name. `onExit` hears of an exit the caller did not ask for.
- */
+/** `onExit` hears of an exit the caller did not ask for. */
 export async function startInstance({ name, env, logDir, logName, onExit }) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `almanac-${logName}-${name}-`));
@@ -57,7 +50,7 @@ export async function startInstance({ name, env, logDir, logName, onExit }) {
   return instance;
 }
 
-/** Stops instances (SIGTERM, as `docker stop` does: they drain), waits for their exits and removes their data. */
+/** SIGTERM, as `docker stop` does: they drain. */
 export async function stopInstances(instances) {
   await Promise.all(
     instances.map(async (instance) => {
@@ -71,7 +64,6 @@ export async function stopInstances(instances) {
   );
 }
 
-/** Waits until `url` answers 2xx, failing early when the instance exits. */
 export async function waitReady(url, child, name, withinMs = 240_000) {
   for (const deadline = Date.now() + withinMs; Date.now() < deadline;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready`);
@@ -87,11 +79,7 @@ export async function waitReady(url, child, name, withinMs = 240_000) {
   throw new Error(`${name} was not ready at ${url} within ${withinMs / 1000} s`);
 }
 
-/**
- * Alternates requests between `upstreams` ({name, port}), streaming both ways, as a reverse proxy does, on
- * 127.0.0.1:`port`. The answering instance is named in `X-Almanac-Instance`; the client's address goes on in
- * X-Forwarded-For (the instances trust 127.0.0.1 as a proxy).
- */
+/** The answering instance is named in `X-Almanac-Instance`; the client's address goes on in X-Forwarded-For. */
 export function startProxy(port, upstreams) {
   const agent = new http.Agent({ keepAlive: true });
   let turn = 0;
@@ -112,7 +100,6 @@ export function startProxy(port, upstreams) {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`${target.name}: ${error.message}`);
       else res.destroy(error);
     });
-    // A client that goes away (a stream cancelled) ends the upstream request too.
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });

@@ -1,6 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
 
-/** Presses Tab until `target` has the focus (the keyboard's way to a field or link), failing after `max` presses. */
 export async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
   for (let i = 0; i < max; i++) {
     if (await target.evaluate((el) => el === document.activeElement)) return;

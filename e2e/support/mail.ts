@@ -3,11 +3,8 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { parseMail } from '../../test/support/smtp-sink';
 
-/**
- * Email in the browser tests arrives for real: playwright.config.ts starts this SMTP server (the `smtp-server` package)
- * once, in Playwright's main process, and every app server of the run gets SMTP_URL pointing at it
- * (e2e/support/server-env.ts). Each message lands as a JSON file in E2E_MAIL_DIR, where any worker reads it.
- */
+// Email in the browser tests arrives for real, at one SMTP server in Playwright's main process; each message lands as a
+// JSON file in E2E_MAIL_DIR, where any worker reads it.
 export function startFileMailSink(port: number, dir: string): void {
   mkdirSync(dir, { recursive: true });
   let counter = 0;
@@ -28,7 +25,6 @@ export function startFileMailSink(port: number, dir: string): void {
     },
   });
   server.listen(port, '127.0.0.1');
-  // Playwright's main process must be free to exit when the run ends.
   server.server.unref();
 }
 
@@ -36,11 +32,10 @@ export interface ArrivedMail {
   to: string[];
   subject: string;
   text: string;
-  /** The first link to this site in the body. */
   link: string | null;
 }
 
-/** The newest email to `to` whose subject contains `subject`, waiting for it to arrive (the server sends from a job). */
+/** Waits: the server sends from a job. */
 export async function waitForMail(to: string, subject: string, options: { after?: number; timeoutMs?: number } = {}): Promise<ArrivedMail> {
   const dir = process.env.E2E_MAIL_DIR;
   if (!dir) throw new Error('E2E_MAIL_DIR is not set (playwright.config.ts starts the mail sink)');

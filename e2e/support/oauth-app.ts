@@ -3,11 +3,8 @@ import { startFakeGitHub, type FakeGitHub } from '../../test/support/fake-github
 import { startFakeGoogle, type FakeGoogle } from '../../test/support/fake-google';
 import { startAppServer, type AppServer } from './app-server';
 
-/**
- * The OAuth journeys need an app whose GitHub and Google providers point at local fakes, while every other spec
- * runs against Playwright's own server, which has no provider configured. So they get a second server from the
- * same production build (e2e/support/app-server.ts). Worker-scoped: the OAuth spec files share one server.
- */
+// The OAuth journeys' own server, with GitHub and Google pointing at local fakes (Playwright's server has no provider).
+// Worker-scoped: the OAuth spec files share one server.
 
 export interface OAuthApp extends Pick<AppServer, 'url' | 'query' | 'output'> {
   github: FakeGitHub;
@@ -40,14 +37,13 @@ export const oauthTest = base.extend<object, { oauthApp: OAuthApp }>({
   baseURL: async ({ oauthApp }, use) => use(oauthApp.url),
 });
 
-/** Presses "Continue with <provider>" on the sign-in page (after hydration: the button is a client component). */
+/** After hydration: the button is a client component. */
 export async function continueWith(page: Page, providerName: 'GitHub' | 'Google', callbackUrl = '/account'): Promise<void> {
   await page.goto(`/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`);
   await page.waitForLoadState('networkidle');
   await page.getByRole('button', { name: `Continue with ${providerName}` }).click();
 }
 
-/** The signed-in user's id as next-auth's session endpoint reports it (null when signed out). */
 export async function sessionUserId(page: Page): Promise<string | null> {
   const session = (await (await page.request.get('/api/auth/session')).json()) as { user?: { id?: string } };
   return session.user?.id ?? null;
@@ -58,7 +54,6 @@ export async function signOut(page: Page): Promise<void> {
   await expect(page.getByRole('banner').getByRole('link', { name: 'Sign in' })).toBeVisible();
 }
 
-/** The alert the sign-in page shows after a failed sign-in, and proof that nobody is signed in. */
 export async function expectSignInRefused(page: Page, message: string | RegExp): Promise<void> {
   await expect(page).toHaveURL(/\/signin\?/);
   await expect(page.getByRole('main').getByRole('alert')).toContainText(message);

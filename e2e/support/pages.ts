@@ -1,13 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 
-/**
- * The main pages of the app, shared by the accessibility scan (e2e/a11y.spec.ts) and the screenshot run.
- * Paths that depend on seeded data (random ids) are resolved at run time through the public API.
- * `signedIn` pages are visited after signing up a fresh account (e2e/support/auth.ts); the account pages
- * (part B) append themselves here.
- */
+// The main pages, for the accessibility scan and the screenshots; seeded ids are resolved through the public API.
 export interface MainPage {
-  /** Also the screenshot file name. */
   name: string;
   path: (request: APIRequestContext) => Promise<string>;
   signedIn?: boolean;
@@ -27,14 +21,12 @@ export async function listViaApi(request: APIRequestContext, query = ''): Promis
   return response.json();
 }
 
-/** The most popular knowledge base (first of the default listing). */
 export async function firstKnowledgeBase(request: APIRequestContext): Promise<ListItem> {
   const { items } = await listViaApi(request);
   if (!items[0]) throw new Error('the seeded catalogue is empty');
   return items[0];
 }
 
-/** The publisher slug of a knowledge base, read from its page's publisher link. */
 export async function publisherPathOf(request: APIRequestContext, kbId: string): Promise<string> {
   const html = await (await request.get(`/knowledge-bases/${kbId}`)).text();
   const match = /href="(\/publishers\/[^"]+)"/.exec(html);
@@ -52,12 +44,10 @@ export const MAIN_PAGES: MainPage[] = [
   { name: 'sign-in', path: async () => '/signin' },
   { name: 'sign-up', path: async () => '/signup' },
   { name: 'forgot-password', path: async () => '/forgot-password' },
-  // A link that cannot be used (the usable states are scanned in e2e/account-recovery.spec.ts).
   { name: 'reset-password-expired', path: async () => '/reset-password?token=0000000000000000000000000000000000' },
   { name: 'verify-email-expired', path: async () => '/verify-email?invalid=1' },
   { name: 'not-found', path: async () => '/knowledge-bases/kb_doesnotexist0000' },
-  // The API reference (/docs) is scanned by e2e/docs.spec.ts once Redoc has drawn the reference.
-  // Account pages (part B) for a fresh buyer; pages with a subscription are scanned in e2e/journey.spec.ts and e2e/account.spec.ts.
+  // /docs is scanned by e2e/docs.spec.ts; pages with a subscription by e2e/journey.spec.ts and e2e/account.spec.ts.
   { name: 'account', path: async () => '/account', signedIn: true },
   { name: 'account-keys', path: async () => '/account/keys', signedIn: true },
   { name: 'account-settings', path: async () => '/account/settings', signedIn: true },

@@ -1,11 +1,6 @@
 #!/usr/bin/env node
-// The Playwright project `scale-out` (playwright.config.ts): Almanac as compose.yaml runs it, without Docker. A scratch
-// PostgreSQL database, migrated once by `npm run db:migrate` (compose's migration job); two instances of the same
-// build (e2e/support/start-server.mjs, E2E_SKIP_BUILD=1: the build the run already has) on that database and on Redis
-// for the rate limits, both with SEED_ON_START (they race for the start-up lock; one seeds); and in front of them a
-// proxy that alternates every request between the two, as compose's Caddy does (round robin). The proxy listens on
-// E2E_SCALE_OUT_PORT once both instances are ready, and names the instance that answered in `X-Almanac-Instance`.
-// SIGTERM or SIGINT (Playwright's end of run) stops the instances and drops the database.
+// The Playwright project `scale-out`: two instances (e2e/support/fleet.mjs) on a scratch database, both with
+// SEED_ON_START so they race for the start-up lock; the proxy listens on E2E_SCALE_OUT_PORT once both are ready.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,7 +29,6 @@ async function admin(sql) {
   }
 }
 
-/** What every instance and the migration job share, as compose.yaml's x-almanac environment. */
 const shared = {
   ...process.env,
   DATABASE_URL: databaseUrl,
@@ -47,8 +41,7 @@ const shared = {
   TRUSTED_PROXIES: '127.0.0.1',
   SEED_ON_START: 'true',
   LOG_LEVEL: 'info',
-  // The same settings as Playwright's own server (playwright.config.ts): sign-ups from one address, the job queue's
-  // poll, the operator address, no outside service but the run's SMTP server, no sign-in provider.
+  // The same settings as Playwright's own server.
   SIGN_UPS_PER_ADDRESS_PER_HOUR: '1000',
   JOB_POLL_MS: '500',
   ADMIN_EMAILS: 'operator@example.test',
@@ -83,7 +76,6 @@ for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => void stop(0
 
 try {
   await admin(`create database ${databaseName}`);
-  // compose.yaml's migration job: the schema, pg-boss and the queues, once, before any instance starts.
   migrate(shared, path.join(logDir, 'scale-out-migrate.log'));
   say(`migrated ${databaseName}`);
   const onExit = (name, how) => {

@@ -4,10 +4,7 @@ import { checksPages } from './a11y';
 
 const SCREENSHOTS = path.resolve('e2e/artifacts/screenshots');
 
-/**
- * Photographs the page at 1366 px and at a 390 px phone (`<name>-1366.png`, `<name>-390.png` under
- * e2e/artifacts/screenshots/), failing when the phone layout scrolls sideways; leaves the viewport at 1366 px.
- */
+/** Fails when the phone layout scrolls sideways; leaves the viewport at 1366 px. */
 export async function snapAtBothWidths(page: Page, name: string): Promise<void> {
   if (!checksPages()) return;
   await page.setViewportSize({ width: 1366, height: 900 });

@@ -1,11 +1,9 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliCommand } from './types';
 
-/** Exit codes shared by every command: 0 done, 1 the request could not be carried out, 2 bad usage. */
 export const FAILED = 1;
 export const USAGE_ERROR = 2;
 
-/** Thrown for bad flags; `command()` turns it into the command's usage text and exit code 2. */
 export class UsageError extends Error {}
 
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
@@ -16,7 +14,6 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: s
   }
 }
 
-/** Builds a CLI command whose body may throw UsageError. */
 export function command(spec: Omit<CliCommand, 'run'> & { body(args: string[]): Promise<number> }): CliCommand {
   return {
     name: spec.name,

@@ -12,6 +12,8 @@ import { describeResolveFailure, resolveKnowledgeBase, type OperatorKnowledgeBas
 import { command, FAILED, parse, required, UsageError } from './args';
 import type { CliCommand } from './types';
 
+// Operator commands for hosted knowledge bases (docs/api.md §8.3): create, ingest, reindex, delete a document, ask.
+
 async function knowledgeBase(ref: string): Promise<OperatorKnowledgeBase | null> {
   const found = await resolveKnowledgeBase(await getDb(), ref);
   if (!found.ok) {
@@ -21,7 +23,7 @@ async function knowledgeBase(ref: string): Promise<OperatorKnowledgeBase | null>
   return found.kb;
 }
 
-/** Files to ingest: each argument is a file or a folder (walked recursively, unsupported files listed as failures). */
+/** Unsupported files named directly are listed as failures. */
 export function collectFiles(paths: string[]): string[] {
   const out: string[] = [];
   const walk = (p: string) => {
@@ -30,7 +32,7 @@ export function collectFiles(paths: string[]): string[] {
       for (const name of readdirSync(p).sort()) {
         if (name.startsWith('.')) continue;
         const child = path.join(p, name);
-        // Inside folders only document-like files are taken (a sample-questions.json is not a document).
+        // Inside folders only document-like files: a sample-questions.json is not a document.
         if (statSync(child).isDirectory() || detectFormat(child) || name.endsWith('.pdf.txt')) walk(child);
       }
     } else out.push(p);
@@ -42,7 +44,6 @@ export function collectFiles(paths: string[]): string[] {
   return out;
 }
 
-/** Renders progress on stderr: a redrawn bar on a terminal, one line per file otherwise. */
 function progress(done: number, total: number, label: string): void {
   const width = 24;
   const filled = total === 0 ? width : Math.round((done / total) * width);
@@ -148,7 +149,7 @@ const ingest = command({
   },
 });
 
-/** The relevance gate measured again for the changed index (lib/engine/gate-calibration.ts), as the upload jobs do. */
+/** As the upload jobs do after an index changes (lib/engine/gate-calibration.ts). */
 async function reportCalibration(db: Awaited<ReturnType<typeof getDb>>, kbId: string): Promise<void> {
   const threshold = await calibrateGate(db, kbId);
   console.log(

@@ -23,10 +23,7 @@ import {
 import { command, FAILED, parse, required, UsageError } from './args';
 import type { CliCommand } from './types';
 
-/**
- * The publisher console's actions for the operator (CLI parity): the same lib/publishing functions the
- * console calls, as the operator (who owns the installation), audited with actor `cli`.
- */
+// The publisher console's actions for the operator: the same lib/publishing functions, audited with actor `cli`.
 const OPERATOR: OperatorActor = { kind: 'operator', userId: null, via: 'cli' };
 
 type Refused = { ok: false; code: string; message?: string; fieldErrors?: Record<string, string> };

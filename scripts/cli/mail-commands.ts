@@ -7,7 +7,6 @@ const USAGE = `Usage: npm run almanac -- outbox [--to <email>] [--limit <n>] [--
   The newest emails first (default 20): without SMTP_URL these are the deliveries themselves (verification and reset
   links, usage alerts); with SMTP_URL, their delivery status. --json prints one JSON array (for scripts).`;
 
-/** Operators read the email outbox (lib/platform/mail.ts) without a mail server. */
 export const mailCommands: CliCommand[] = [
   command({
     name: 'outbox',

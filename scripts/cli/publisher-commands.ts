@@ -6,10 +6,7 @@ import { configureHttpBackend } from '@/lib/routing';
 import { describeResolveFailure, resolveKnowledgeBase } from '@/lib/publishing';
 import type { CliCommand } from './types';
 
-/**
- * Operator command for publisher routing. The two secrets are read from stdin (first line: infrastructure key,
- * second line: signing secret) rather than flags, so they never appear in the process list or shell history.
- */
+// The secrets are read from stdin, not flags, so they never appear in the process list or shell history.
 const USAGE = `Usage: npm run almanac -- configure-backend --kb <kb id | slug | publisher/slug> --endpoint <url> [--timeout-ms <n>] < secrets.txt
   stdin: line 1 the publisher's infrastructure key (≥ 16 chars), line 2 its signing secret (≥ 32 chars).
   The endpoint must be https to a public address, as the production server requires; private, loopback and link-local
@@ -42,8 +39,8 @@ export const publisherCommands: CliCommand[] = [
         console.error(describeResolveFailure(values.kb, resolved));
         return 1;
       }
-      // Judged as the production server will judge it at call time, not by this process's development mode: a success
-      // here must not be an endpoint every query then fails on.
+      // Judged as the production server will at call time, not by this process's mode: a success here must not be an
+      // endpoint every query then fails on.
       const input = { kbId: resolved.kb.id, endpointUrl: values.endpoint, infraKey, signingSecret, timeoutMs };
       const result = await configureHttpBackend(db, input, guardPolicy({ production: true }));
       if (!result.ok) {

@@ -6,7 +6,7 @@ import { publisherCommands } from './publisher-commands';
 import { secretCommands } from './secret-commands';
 import type { CliCommand } from './types';
 
-/** Every CLI command, in the order `help` lists them. Domains add their modules here. */
+/** In the order `help` lists them. */
 export const commands: CliCommand[] = [
   ...subscriptionCommands,
   ...engineCommands,

@@ -11,7 +11,6 @@ const USAGE = `Usage: ALMANAC_PREVIOUS_SECRET=<old> ALMANAC_SECRET=<new> npm run
   with the new ALMANAC_SECRET afterwards (README, "Rotate ALMANAC_SECRET"). Secrets are read from the environment only,
   never from arguments, which other users of the machine can read.`;
 
-/** Operators replace the server secret without losing what it encrypts. */
 export const secretCommands: CliCommand[] = [
   command({
     name: 'rotate-secret',

@@ -15,6 +15,8 @@ import { findBuyerSubscription } from '@/lib/subscriptions';
 import { command, FAILED, parse, required, UsageError } from './args';
 import type { CliCommand } from './types';
 
+// Operator commands for buyers' subscriptions and keys (docs/api.md §4, §5).
+
 function money(cents: number, currency: string): string {
   return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
 }

@@ -42,7 +42,7 @@ export function isParserRefusal({ status, headers, body }: { status: number; hea
   return (status === 400 || status === 431) && headers['x-request-id'] === undefined && body.length === 0 && headers.connection === 'close';
 }
 
-/** Node refuses a request head over 16 KiB (request line and headers) and closes, often before the client is done sending it. */
+/** Node refuses a larger request head and closes, often before the client is done sending it. */
 const HEAD_LIMIT = 16 * 1024;
 const headSize = (c: FuzzCase) => c.request!.path.length + c.request!.headers.reduce((size, [name, value]) => size + name.length + value.length + 4, 0);
 

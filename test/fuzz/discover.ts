@@ -24,7 +24,6 @@ export interface FormTarget {
   method: 'GET' | 'POST';
   enctype: 'multipart/form-data' | 'application/x-www-form-urlencoded';
   fields: [string, string][];
-  /** The server action's id, when the form carries one. */
   actionId?: string;
   /** Found signed in: posted with the session cookie. */
   signedIn: boolean;
@@ -37,7 +36,6 @@ export interface FuzzTargets {
   slugs: string[];
   subscriptionIds: string[];
   keyIds: string[];
-  /** The buyer's session cookie (`name=value`), for signed-in cases. */
   cookie: string;
   /** The buyer's test key, for keyed cases that reach past authentication. */
   apiKey: string;
@@ -49,7 +47,7 @@ export interface FuzzTargets {
 
 const APP = path.resolve(import.meta.dirname, '..', '..', 'app');
 
-/** Every page and route handler of app/, as URL templates (route groups left out). */
+/** Route groups left out. */
 function appRoutes(dir = APP): RouteTemplate[] {
   const out: RouteTemplate[] = [];
   for (const name of readdirSync(dir)) {
@@ -161,7 +159,6 @@ function multipart(fields: [string, string][], boundary: string): Buffer {
   return Buffer.from(`${parts.join('')}--${boundary}--\r\n`, 'utf8');
 }
 
-/** A form's fields as the browser would post them, with some values replaced. */
 function encodeForm(form: FormTarget, values: Record<string, string> = {}): { body: Buffer; contentType: string } {
   const fields = form.fields.map(([name, value]): [string, string] => [name, values[name] ?? value]);
   for (const [name, value] of Object.entries(values)) if (!fields.some(([n]) => n === name)) fields.push([name, value]);

@@ -25,7 +25,6 @@ export class Random {
     for (let i = 0; i < 12; i++) this.u32();
   }
 
-  /** A uniform 32-bit unsigned integer. */
   u32(): number {
     const t = (((this.a + this.b) >>> 0) + this.d) >>> 0;
     this.d = (this.d + 1) >>> 0;
@@ -36,12 +35,12 @@ export class Random {
     return t;
   }
 
-  /** A float in [0, 1). */
+  /** [0, 1) */
   float(): number {
     return this.u32() / 4294967296;
   }
 
-  /** An integer in [min, max] (both included). */
+  /** [min, max], both included. */
   int(min: number, max: number): number {
     return min + Math.floor(this.float() * (max - min + 1));
   }
@@ -55,7 +54,6 @@ export class Random {
     return items[this.int(0, items.length - 1)]!;
   }
 
-  /** One of the keys, with probability proportional to its weight. */
   weighted<K extends string>(weights: Record<K, number>): K {
     const entries = Object.entries(weights) as [K, number][];
     let roll = this.float() * entries.reduce((sum, [, w]) => sum + w, 0);

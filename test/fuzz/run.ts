@@ -33,7 +33,6 @@ export interface FuzzReport {
   byKind: Record<string, number>;
   byStatus: Record<string, number>;
   failures: FuzzFailure[];
-  /** The server answered its health check after the run. */
   alive: boolean;
 }
 
@@ -83,7 +82,6 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   return report;
 }
 
-/** The report as a few lines, with the command that replays the failures. */
 export function describeReport(report: FuzzReport, replay: (only: number[]) => string): string {
   const statuses = Object.entries(report.byStatus)
     .sort(([a], [b]) => a.localeCompare(b))

@@ -2,12 +2,8 @@ import { startAppServer, type AppServer } from '../../e2e/support/app-server';
 import { send } from './wire';
 
 /**
- * The server the fuzz runs against: the production build served as `npm start` serves it (e2e/support/app-server.ts),
- * seeded, on a scratch PostgreSQL database of its own, so no other test shares its rows, limits or logs.
- *
- * Limits that would turn most cases into a 429 before the check they aim at are raised (the public listing's
- * per-client limit, sign-ups per address) or shortened (the per-key window: 60 a second instead of a minute); a
- * 429 is a fine answer, but an unreached check is an untested one.
+ * The fuzz's own production server on a scratch database. Limits are raised or shortened: a 429 is a fine answer, but
+ * an unreached check is an untested one.
  */
 const FUZZ_SERVER_ENV = {
   SEED_ON_START: 'true',
@@ -24,7 +20,6 @@ async function until(what: string, deadlineMs: number, ready: () => Promise<bool
   }
 }
 
-/** Starts the server and waits until the sample marketplace is seeded and the fast lane answers /kb/{id}/query. */
 export async function startFuzzServer(): Promise<AppServer> {
   const app = await startAppServer({ name: 'fuzz', readyPath: '/api/health?probe=live', env: FUZZ_SERVER_ENV });
   const base = new URL(app.url);

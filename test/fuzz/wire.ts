@@ -119,7 +119,6 @@ export function sendRaw(base: URL, bytes: Buffer, timeoutMs = 5_000): Promise<{ 
   });
 }
 
-/** Closes the kept-alive sockets (the end of a run). */
 export function closeWire(): void {
   agent.destroy();
 }

@@ -9,7 +9,6 @@ import { createScratchDatabase } from './scratch-database';
 
 export type TestDbKind = 'pglite' | 'postgres';
 
-/** Which engine this Vitest project runs against (see vitest.config.ts). */
 export function testDbKind(): TestDbKind {
   return process.env.ALMANAC_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 }
@@ -20,10 +19,8 @@ export function newTestDatabaseName(): string {
 }
 
 /**
- * A fresh, migrated database for one test file: in-memory PGlite, or a new database on the PostgreSQL server
- * (dropped when the file ends), so runs and files never interfere. Under the projects' global setups it is a copy of
- * the run's migrated template (pglite-global-setup.ts, postgres-global-setup.ts), which saves starting PGlite from
- * initdb and migrating in every file; run another way, it starts empty and migrates. Seeding a copy still seeds. It becomes the process database of lib/db.
+ * A fresh, migrated database per test file, so runs and files never interfere; under the projects' global setups, a
+ * copy of the run's migrated template, which saves initdb and migrating in every file.
  */
 export async function createTestDatabase(options: { seed?: boolean; kind?: TestDbKind; install?: boolean } = {}): Promise<DatabaseHandle & { url?: string }> {
   const kind = options.kind ?? testDbKind();
@@ -57,7 +54,7 @@ export async function createTestDatabase(options: { seed?: boolean; kind?: TestD
   return handle;
 }
 
-/** The first row of a query's result, for a query that must find one: the test fails here, saying so, when none came back. */
+/** Fails here, saying so, when no row came back. */
 export function firstRow<T>(rows: readonly T[]): T {
   const [row] = rows;
   if (row === undefined) throw new Error('the query returned no row');

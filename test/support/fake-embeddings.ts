@@ -4,11 +4,8 @@ import type { EmbeddingsConfig } from '@/lib/engine';
 import { itemAt } from '@/lib/platform/arrays';
 
 /**
- * A deterministic local OpenAI-compatible embeddings endpoint (`POST {base}/embeddings`), for hybrid retrieval's
- * tests (test/integration/engine-hybrid.test.ts) and its benchmark (bench/engine-quality/run.ts --embeddings). Each
- * word of three letters or more is hashed (FNV-1a) into one of `dim` dimensions after a small synonym table
- * ("physician" → "doctor"), so meaning the words do not share can still be near. No model, nothing downloaded: it
- * measures the fusion and the storage, not an embedding model's quality.
+ * A deterministic OpenAI-compatible embeddings endpoint: words hashed into `dim` dimensions after a small synonym
+ * table, so meaning the words do not share can still be near. It tests the fusion and the storage, not a model.
  */
 const FAKE_SYNONYMS: Record<string, string> = {
   physician: 'doctor',
@@ -34,9 +31,8 @@ export function fakeEmbedding(text: string, dim = 64, synonyms: Record<string, s
 
 export interface FakeEmbeddingsServer {
   config: EmbeddingsConfig;
-  /** Requests answered so far (failed ones included). */
+  /** Failed ones included. */
   calls(): number;
-  /** While true, every request answers 503. */
   setFailing(failing: boolean): void;
   close(): Promise<void>;
 }

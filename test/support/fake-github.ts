@@ -2,13 +2,8 @@ import { bearerToken, consentScreen, listenFake, randomToken, readTokenRequest, 
 
 /**
  * A local fake of GitHub's OAuth web flow and the two REST endpoints sign-in reads, so tests drive next-auth's real
- * GitHub provider (openid-client's token exchange included) without the network:
- *   GET  /login/oauth/authorize      approves for the account "signed in at GitHub", or plays the person pressing
- *                                    Cancel (back to the callback with error=access_denied, as GitHub does)
- *   POST /login/oauth/access_token   checks the client credentials, the one-time code and its redirect_uri
- *   GET  /api/v3/user, /api/v3/user/emails   with the issued token (laid out like GitHub Enterprise Server, so the
- *                                    web and API bases differ as they do in real deployments)
- * GitHub answers token-endpoint errors with 200 and an `error` field; so does this.
+ * GitHub provider without the network. Laid out like GitHub Enterprise Server, so the web and API bases differ; token
+ * errors answer 200 with an `error` field, as GitHub does.
  */
 
 interface FakeGitHubEmail {
@@ -43,7 +38,6 @@ export interface FakeGitHub {
   issueToken(account: FakeGitHubAccount, scope?: string): string;
   /** Every code, token and secret the fake handed out or was given: none may ever appear in a log. */
   secrets(): string[];
-  /** How many token exchanges succeeded. */
   exchanges(): number;
   close(): Promise<void>;
 }

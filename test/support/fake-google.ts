@@ -2,12 +2,8 @@ import { createHash, createSign, generateKeyPairSync } from 'node:crypto';
 import { consentScreen, listenFake, randomToken, readTokenRequest, redirectTo, sendJson } from './fake-oauth-http';
 
 /**
- * A local fake of Google's OpenID Connect provider, so tests drive next-auth's real Google provider (discovery,
- * PKCE, ID-token signature, issuer, audience and expiry checks in openid-client) without the network:
- *   GET  /.well-known/openid-configuration, /oauth2/v3/certs (a fresh RSA key per fake)
- *   GET  /o/oauth2/v2/auth   approves for the person "signed in at Google", or plays Cancel (error=access_denied)
- *   POST /token              checks the client, the one-time code, its redirect_uri and the PKCE verifier, and
- *                            answers with an RS256 ID token carrying `email` and `email_verified`
+ * A local fake of Google's OpenID Connect provider, so tests drive next-auth's real Google provider (discovery, PKCE,
+ * ID-token signature, issuer, audience and expiry checks) without the network.
  */
 
 export interface FakeGoogleAccount {

@@ -4,15 +4,9 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
 /**
- * A local fake of the few Stripe HTTP endpoints Almanac calls, so tests drive the REAL `stripe` library (request
- * encoding, auth header, idempotency keys, error mapping) without the network:
- *   POST /v1/customers, POST /v1/prices, POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id,
- *   GET /v1/subscriptions/:id, POST /v1/subscriptions/:id (cancel_at_period_end, metadata, items by id with a price
- *   or price_data), POST /v1/invoices/create_preview (proration), POST /v1/billing_portal/sessions, and Connect's
- *   POST /v1/accounts, GET /v1/accounts/:id, POST /v1/account_links.
- * Test helpers play Stripe's side: complete a checkout (creating the subscription), renew a subscription (the next
- * period's invoice at the item's price), and build signed webhook events with the library's own
- * `generateTestHeaderString`.
+ * A local fake of the few Stripe endpoints Almanac calls, so tests drive the real `stripe` library (encoding, auth,
+ * idempotency keys, error mapping) without the network. Helpers play Stripe's side: pay a checkout, renew, and sign
+ * webhook events with the library's own `generateTestHeaderString`.
  */
 
 interface RecordedRequest {
@@ -23,7 +17,6 @@ interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/** One webhook the fake POSTed: the app's HTTP status, or the network error when it could not be reached. */
 interface WebhookDelivery {
   eventId: string;
   type: string;
@@ -53,14 +46,12 @@ export interface FakeStripe {
   /** Connect Express accounts; `completeOnboarding` plays the publisher finishing Stripe's onboarding. */
   accounts: Map<string, Record<string, unknown>>;
   completeOnboarding(accountId: string): void;
-  /** Every webhook delivery attempted, in order, once it has been answered (or has failed). */
   deliveries: WebhookDelivery[];
   /**
    * Sets (or clears) where paying delivers its webhook, for apps whose URL is known only after the fake has started
    * (the app needs the fake's baseUrl in its environment first). Applies to payments made after the call.
    */
   setWebhook(webhook: FakeStripeWebhook | undefined): void;
-  /** Plays the buyer paying: the session becomes complete with a new active subscription. */
   completeCheckout(sessionId: string, period?: { start: number; end: number }): { session: Stripe.Checkout.Session; subscription: Stripe.Subscription };
   /**
    * Plays Stripe's renewal: the subscription's next period (30 days) becomes current, and the returned invoice (paid)
@@ -68,7 +59,6 @@ export interface FakeStripe {
    * next invoice.
    */
   renew(subscriptionId: string): Stripe.Invoice;
-  /** Makes the next request to `path` fail with this status (Stripe error body). */
   failNext(path: string, status: number): void;
   close(): Promise<void>;
 }
@@ -470,7 +460,6 @@ export function buildEvent(type: string, object: unknown, options: { id?: string
   });
 }
 
-/** The Stripe-Signature header for a payload, made by the stripe library itself. */
 export function signPayload(payload: string, secret: string, timestamp?: number): string {
   return Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
 }

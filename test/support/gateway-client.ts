@@ -22,7 +22,6 @@ export interface GatewayReply {
   status: number;
   headers: Headers;
   body: any;
-  /** The body's bytes as text, for comparisons of the exact bytes. */
   text: string;
 }
 
@@ -32,7 +31,6 @@ export function jsonQuery(query: unknown): string {
   return JSON.stringify({ query });
 }
 
-/** The request's headers and body as the call describes them (JSON content type unless told otherwise). */
 function framing(call: GatewayCall): { method: NonNullable<GatewayCall['method']>; headers: Headers; body: string | ReadableStream<Uint8Array> | undefined } {
   const method = call.method ?? 'POST';
   const headers = new Headers(call.headers);

@@ -64,7 +64,6 @@ export interface BoughtKey {
   kbId: string;
 }
 
-/** A new buyer, a plan with the given cap and rate, and a purchased subscription with its first key. */
 export async function buyKey(db: Executor, kbId: string, options: { cap?: number; perMinute?: number } = {}): Promise<BoughtKey> {
   // Publish for the purchase (purchases need a published knowledge base), then restore the status.
   const kb = itemAt(await db.select({ status: knowledgeBases.status }).from(knowledgeBases).where(eq(knowledgeBases.id, kbId)), 0);
@@ -91,7 +90,6 @@ export async function buyKey(db: Executor, kbId: string, options: { cap?: number
 
 export interface RunningPublisher {
   url: string;
-  /** Its process, whose CPU a benchmark may account for. */
   pid: number;
   infraKey: string;
   signingSecret: string;

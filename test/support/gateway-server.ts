@@ -4,10 +4,8 @@ import { screenNodeRequest } from '@/lib/server/front-door';
 import { listenOnLoopback } from './listen';
 
 /**
- * The gateway's fast lane over HTTP, without Next: the same dispatch as scripts/serve.mjs (`npm start`) for the keyed
- * endpoints (/kb/{kb_id}/query, search, usage, mcp and /dify/retrieval) and the front door's refusals (lib/server/front-door.ts), and 404 for every other path. Used in-process (the security suite's HTTP face, raw-socket tests)
- * and as a separate process (two app instances sharing Postgres and Redis): `tsx test/support/gateway-server.ts`
- * prints "gateway listening on <url>".
+ * The gateway's fast lane over HTTP without Next: scripts/serve.mjs's dispatch for the keyed endpoints, 404 for every
+ * other path. In-process, or as a separate process (`tsx test/support/gateway-server.ts`) for multi-instance tests.
  */
 function createGatewayHttpServer(): http.Server {
   return http.createServer((req, res) => {

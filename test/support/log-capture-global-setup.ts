@@ -4,14 +4,9 @@ import path from 'node:path';
 import { scanLogDirectory } from './log-scan';
 
 /**
- * Global setup of every Vitest project: one log directory for the whole run. Each test process logs into it at
- * `info` (log-capture.ts), child servers and CLI runs too (childLogFile), and rememberSecret() lists there every
- * publisher secret and key the tests hand out. When the last file of the run has finished, the teardown scans ALL of
- * those logs for every remembered secret and for any well-formed API key: one leak anywhere fails the run. A clean
- * directory is removed; a dirty one is kept for reading.
- *
- * The projects' global setups share the main process and its environment, so the first one makes the directory and
- * owns the scan (teardowns run in reverse order: it scans last); the others only join it.
+ * One log directory for the whole Vitest run, scanned by the teardown for every remembered secret and any well-formed
+ * API key: one leak anywhere fails the run. The projects' setups share the main process, so the first one owns the
+ * directory and the scan (teardowns run in reverse order: it scans last).
  */
 const owner = globalThis as { __almanacTestLogDir?: string };
 

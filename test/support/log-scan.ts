@@ -3,22 +3,15 @@ import path from 'node:path';
 import { parseApiKey } from '@/lib/keys';
 
 /**
- * Proof that no key or publisher secret reaches a log, for Vitest, Playwright and the benchmarks alike (no
- * test-runner imports here). Two nets: the secrets the tests remembered (publisher infrastructure keys and signing
- * secrets, bought API keys: the fixtures remember them as they make them), and any string that is a well-formed
- * Almanac key (prefix, length and checksum), so a key issued anywhere in a run (checkout, CLI, dashboard) is caught
- * even if no test remembered it.
- *
- * Per file: `expectLogsFreeOfSecrets(files)`. Per run: a Vitest run (all its projects) or a Playwright run logs into
- * one directory (ALMANAC_TEST_LOG_DIR: log-capture-global-setup.ts, playwright.config.ts) that the run's teardown
- * scans with `scanLogDirectory`.
+ * Proof that no key or publisher secret reaches a log, for Vitest, Playwright and the benchmarks alike (no test-runner
+ * imports here). Two nets: the secrets the fixtures remembered, and any well-formed Almanac key (its checksum
+ * verifies), so a key issued anywhere in a run is caught even if no test remembered it.
  */
 
 /** Where rememberSecret() appends, one secret a line, inside a run's log directory. */
 const SECRETS_FILE = 'remembered-secrets.txt';
 const KEY_CANDIDATE = /alm_sk_(?:live|test)_[0-9A-Za-z]{38}(?![0-9A-Za-z])/g;
 
-/** Every secret this process handed out. */
 export const issuedSecrets = new Set<string>();
 
 export function rememberSecret(...values: string[]): void {
@@ -37,12 +30,10 @@ export function childLogFile(name: string): string {
   return path.join(dir, `${name}-${process.pid}-${Date.now()}.log`);
 }
 
-/** Every well-formed API key (its checksum verifies) in a text. */
 export function findIssuedKeys(text: string): string[] {
   return [...text.matchAll(KEY_CANDIDATE)].map((m) => m[0]).filter((candidate) => parseApiKey(candidate).ok);
 }
 
-/** What of `secrets`, and which well-formed API keys, a text holds (empty when clean). */
 export function findLeaks(text: string, secrets: Iterable<string>): string[] {
   const leaks: string[] = [];
   for (const secret of secrets) if (text.includes(secret)) leaks.push(`a remembered secret (${secret.slice(0, 12)}…)`);
@@ -72,11 +63,9 @@ export interface LogDirectoryScan {
   files: number;
   lines: number;
   secrets: number;
-  /** `file: what` for every leak found; empty when the logs are clean. */
   leaks: string[];
 }
 
-/** Scans every `*.log` file of a directory for the secrets remembered into it and for any well-formed API key. */
 export function scanLogDirectory(dir: string): LogDirectoryScan {
   const secretsFile = path.join(dir, SECRETS_FILE);
   const secrets = existsSync(secretsFile) ? [...new Set(readFileSync(secretsFile, 'utf8').split('\n').filter(Boolean))] : [];

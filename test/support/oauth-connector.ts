@@ -20,7 +20,6 @@ export class ConnectorProvider implements OAuthClientProvider {
       redirectUrl: string;
       /** A client ID metadata document's URL, used as the client_id instead of registering. */
       clientMetadataUrl?: string;
-      /** Sent as `state` and expected back on the redirect. */
       state?: string;
       /** Called with every token pair saved (the log scan's secrets). */
       onTokens?: (tokens: NonNullable<ConnectorProvider['saved']>) => void;

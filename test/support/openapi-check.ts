@@ -30,7 +30,7 @@ export class OpenApiChecker {
     return node;
   }
 
-  /** Asserts the response conforms; `pathTemplate` as in the document, e.g. `/kb/{kb_id}/query`. */
+  /** `pathTemplate` as in the document, e.g. `/kb/{kb_id}/query`. */
   expectConforms(pathTemplate: string, method: string, response: { status: number; headers: Headers; body: unknown }): void {
     const item = this.document.paths?.[pathTemplate];
     if (response.status === 405) return this.expectNotAllowed(pathTemplate, method, item, response);

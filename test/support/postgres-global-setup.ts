@@ -4,12 +4,9 @@ import { randomBase62 } from '@/lib/platform/ids';
 import { createScratchDatabase, dropDatabases, listDatabases } from './scratch-database';
 
 /**
- * The `postgres` Vitest project's global setup: gives this run an id that prefixes every database its test files
- * create (test/support/db.ts), and drops them all when the run ends — also those of files whose own clean-up did
- * not run (a hook registered inside beforeAll, a crashed worker). Other runs' databases are never touched.
- *
- * It also migrates the run's template database, which each file's database copies (CREATE DATABASE … TEMPLATE) so
- * that no file migrates its own. Its name carries the run's prefix, so the same teardown drops it.
+ * The `postgres` project's global setup: a run id prefixes every database the run creates, so the teardown drops them
+ * all, also those of files whose own clean-up did not run, and never another run's. It migrates the template each
+ * file's database copies.
  */
 export default async function setup(): Promise<() => Promise<void>> {
   const runId = randomBase62(8).toLowerCase();

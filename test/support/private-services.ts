@@ -5,9 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * A PostgreSQL server and a Redis server of a test's own, on free ports, so the test can restart or crash them
- * while queries flow without touching the machine's shared services (other test files use those at the same time).
- * PostgreSQL refuses to run as root, so as root its cluster belongs to the `postgres` user.
+ * A test's own PostgreSQL and Redis, so it can restart or crash them while queries flow without touching the shared
+ * services. PostgreSQL refuses to run as root, so as root its cluster belongs to the `postgres` user.
  */
 
 async function freePort(): Promise<number> {

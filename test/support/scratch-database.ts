@@ -5,9 +5,8 @@ const ADMIN_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres
 
 export interface ScratchDatabase {
   name: string;
-  /** Connection string of the new database. */
   url: string;
-  /** Drops it, closing any connections still open to it. */
+  /** Closes any connections still open to it. */
   drop(): Promise<void>;
 }
 
@@ -45,7 +44,6 @@ export async function dropDatabases(names: string[], adminUrl = ADMIN_POSTGRES_U
   });
 }
 
-/** Names of the server's databases that start with `prefix`. */
 export async function listDatabases(prefix: string, adminUrl = ADMIN_POSTGRES_URL): Promise<string[]> {
   return withAdmin(adminUrl, async (c) => {
     const { rows } = await c.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [prefix]);

@@ -4,11 +4,8 @@ import { Redis } from 'ioredis';
 import { listenOnLoopback } from './listen';
 
 /**
- * A stand-in for Upstash's REST API in front of the local Redis, so the Upstash backend is tested through the same
- * protocol it uses in production without any cloud: `POST /` with a JSON command array, `POST /pipeline` and
- * `POST /multi-exec` with an array of them, a bearer token, and base64-encoded string results when the client
- * sends `Upstash-Encoding: base64` (as @upstash/redis does by default). EVAL, EVALSHA and SCRIPT LOAD pass straight
- * through, including the NOSCRIPT error the client uses to fall back from EVALSHA to EVAL.
+ * Upstash's REST API in front of the local Redis, so the Upstash backend is tested through its production protocol
+ * without any cloud, base64 results and the NOSCRIPT fallback from EVALSHA to EVAL included.
  */
 export interface UpstashRestAdapter {
   url: string;
@@ -52,7 +49,6 @@ export async function startUpstashRestAdapter(options: { redisUrl?: string; toke
   const shaMap = new Map<string, string>();
   const args = (command: Command) => command.slice(1).map((a) => (a === null ? '' : String(a)));
 
-  /** Rewrites script commands for Redis: returns the command to run (or an error to report). */
   function translate(command: Command): { run: string[] } | { error: string } {
     const name = String(command[0]).toLowerCase();
     const rest = args(command);

@@ -7,10 +7,7 @@ import { confirmEmailAction } from '../actions';
 
 export const metadata: Metadata = { title: 'Confirm your email address' };
 
-/**
- * The verification link's page. Confirming is a button (a POST), not the visit itself: mail scanners that open links
- * must not use the single-use link up.
- */
+// Confirming is a button, not the visit: mail scanners that open links must not use the single-use link up.
 export default async function VerifyEmailPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const token = typeof params.token === 'string' ? params.token : '';

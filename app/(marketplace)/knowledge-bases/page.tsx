@@ -28,7 +28,6 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
   return { title: parts.length ? `Knowledge bases: ${parts.join(', ')}` : 'Browse knowledge bases' };
 }
 
-/** The page's parameters: without a `sort` in the URL, `relevance` while a search term is set (docs/api.md §2.2). */
 function pageParams(params: ListingParams, raw: SearchParamsRecord): ListingParams {
   const sortGiven = [raw.sort ?? []].flat().some((value) => value.trim() !== '');
   return sortGiven ? params : { ...params, sort: defaultSort(params.query ?? '') };
@@ -45,7 +44,7 @@ function toState(params: ListingParams): CatalogState {
   };
 }
 
-/** A readable state from raw search params even when they fail validation, so the controls keep what was typed. */
+/** Even when the params fail validation, so the controls keep what was typed. */
 function lenientState(raw: Record<string, string | string[] | undefined>): CatalogState {
   const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
   return { ...EMPTY_CATALOG_STATE, query: first(raw.query).slice(0, 200) };
@@ -65,7 +64,6 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
   const parsed = parseListingParams(raw);
   const params = parsed.ok ? pageParams(parsed.params, raw) : null;
   const state = params ? toState(params) : lenientState(raw);
-  // One search: the page's cards, the total and the facet counts of the same search and filters (lib/catalog).
   const listing = params ? await searchCatalog(params) : null;
   // Refused filters: no search ran, so the tabs are shown without counts rather than with zeros.
   const counts = listing?.facets.categories ?? CATEGORIES.map((category) => ({ category, count: null }));
@@ -172,7 +170,6 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
   );
 }
 
-/** "Did you mean": the corrected search as a link (its own URL, so facets and paging follow it). */
 function DidYouMean({ state, suggestion, showing }: { state: CatalogState; suggestion: string; showing: boolean }) {
   const href = catalogHref({ ...state, query: suggestion, sort: state.sort === defaultSort(state.query) ? defaultSort(suggestion) : state.sort, page: 1 });
   return (
@@ -193,7 +190,6 @@ function DidYouMean({ state, suggestion, showing }: { state: CatalogState; sugge
   );
 }
 
-/** After a search that found nothing, a way on that needs no better words: the categories, each a whole listing. */
 function BrowseCategories() {
   return (
     <nav aria-labelledby="browse-categories-heading" className="mt-4 w-full">

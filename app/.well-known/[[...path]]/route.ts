@@ -1,9 +1,6 @@
 import { unknownPathMethods } from '@/lib/platform/route-methods';
 
-/**
- * Any path under /.well-known that no other route serves: a JSON 404 `not_found` on every method, not Next's HTML
- * page, so that an OAuth or MCP client probing for metadata reads a clear answer (docs/api.md §7.1).
- */
+// A client probing for metadata gets a JSON 404, not Next's HTML page (docs/api.md §7.1).
 export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = unknownPathMethods();

@@ -9,12 +9,8 @@ import { formDataOf } from '@/lib/platform/text-input';
 import { runOncePerForm } from '@/lib/site/form-action';
 import { settingsDone, settingsError, type SettingsDone, type SettingsError } from './messages';
 
-/**
- * The settings page's actions. Each form carries a token made when the page was rendered, and runs once per token
- * (docs/api.md §7.4): a second submission (a double click, a browser retry) goes where the first went — "password
- * changed", the sign-in page after a deletion — instead of sending a second email, ending the sessions again, or
- * answering "that is not your password" about a password that was just changed.
- */
+// The settings page's actions, once per rendered form (docs/api.md §7.4): a repeat goes where the first went instead
+// of answering "that is not your password" about a password that was just changed.
 const PAGE = '/account/settings';
 const done = (code: SettingsDone) => settingsDone.withFlash(PAGE, code);
 const failed = (code: SettingsError, anchor = '') => settingsError.withFlash(PAGE, code) + anchor;
@@ -44,10 +40,7 @@ export async function resendVerificationAction(form: FormData): Promise<void> {
   redirect(done(result.alreadyVerified ? 'already_verified' : 'verification_sent'));
 }
 
-/**
- * A new password ends every session; this browser gets a new one at once. A repeat gets no new session: it is sent to
- * "password changed", which the browser reaches signed in if the first answer's cookie arrived, else via sign-in.
- */
+/** A new password ends every session and this browser gets a new one; a repeat gets none. */
 export async function changePasswordAction(form: FormData): Promise<void> {
   const user = await requireSessionUser(PAGE);
   const address = clientAddressFromHeaders(await headers());
@@ -68,7 +61,6 @@ export async function changePasswordAction(form: FormData): Promise<void> {
   redirect(done('password_changed'));
 }
 
-/** Signs out every session of the account, this one included (lib/accounts/session-version.ts). */
 export async function signOutEverywhereAction(form: FormData): Promise<void> {
   const user = await requireSessionUser(PAGE);
   await runOncePerForm(

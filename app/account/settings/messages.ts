@@ -1,9 +1,6 @@
 import { flashMessages, type FlashText } from '@/lib/site/flash';
 
-/**
- * What the settings page says after each of its actions (`?done=` / `?error=`): a closed set, so a crafted link cannot
- * put arbitrary text on the page.
- */
+// The settings page's `?done=` / `?error=`: a closed set, so a crafted link cannot put arbitrary text on the page.
 const SETTINGS_DONE = {
   verified: 'Your email address is confirmed. You can buy plans and create API keys.',
   verification_sent: 'We sent a new verification link. It works once and expires in 24 hours.',
@@ -25,7 +22,7 @@ export type SettingsDone = keyof typeof SETTINGS_DONE;
 export type SettingsError = keyof typeof SETTINGS_ERRORS;
 export type SettingsSection = 'email' | 'password' | 'delete';
 
-/** Where each message is shown: next to the form it is about, where the reloaded page is scrolled to. */
+/** Next to the form it is about, where the reloaded page is scrolled to. */
 const ERROR_SECTIONS: Record<SettingsError, SettingsSection> = {
   verify_first: 'email',
   too_many: 'email',
@@ -42,7 +39,6 @@ const DONE_SECTIONS: Record<SettingsDone, SettingsSection> = {
   password_changed: 'password',
 };
 
-/** The settings page's two flashes: `?done=` after a change, `?error=` after a refusal. */
 export const settingsDone = flashMessages(withTone(SETTINGS_DONE, 'success'), 'done');
 export const settingsError = flashMessages(withTone(SETTINGS_ERRORS, 'error'), 'error');
 

@@ -16,7 +16,7 @@ import { parseSettingsMessage, type SettingsSection } from './messages';
 export const metadata: Metadata = { title: 'Account settings' };
 export const dynamic = 'force-dynamic';
 
-/** Email verification, password, sessions and deletion of the signed-in account. */
+// Account settings (docs/api.md §11.3).
 export default async function AccountSettingsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireSessionUser('/account/settings');
   const params = await searchParams;
@@ -25,9 +25,7 @@ export default async function AccountSettingsPage({ searchParams }: { searchPara
   if (!settings) notFound();
   const message = parseSettingsMessage(params.done, params.error);
   const card = 'mt-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6';
-  // Each form runs once per rendering: a double click or a retry has one effect (docs/api.md §7.4).
   const once = () => <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />;
-  // The outcome of the last form, shown inside the section of that form (the page reloads scrolled to it).
   const messageFor = (section: SettingsSection) =>
     message?.section === section ? (
       <Alert tone={message.tone} className="mb-4" testId={`${section}-message`}>

@@ -9,10 +9,7 @@ import { getDb } from '@/lib/platform/db';
 import { readForm } from '@/lib/site/form-action';
 import { idSchema, textSchema } from '@/lib/platform/text-input';
 
-/**
- * The operator's suspend and restore (ADMIN_EMAILS only: requireAdmin answers anyone else with the 404 page). Each
- * calls the same lib/publishing function as the CLI, which records the audit entry with the reason.
- */
+// The operator's suspend and restore (docs/api.md §9.1): requireAdmin answers anyone else with the 404 page.
 const form = z.object({
   target: z.enum(['listing', 'publisher']),
   id: idSchema(),
@@ -37,7 +34,6 @@ async function moderate(formData: FormData, verb: 'suspend' | 'restore'): Promis
         ? await suspendPublisher(db, actor, id, reason)
         : await restorePublisher(db, actor, id, reason);
   if (result.ok) redirect(withPublishFlash(PATH, verb === 'suspend' ? 'suspended' : 'restored'));
-  // A refused restore: a listing waits for its suspended publisher; a publisher was closed with its owner's account.
   redirect(withPublishFlash(PATH, result.code === 'not_found' ? 'not_found' : target === 'publisher' ? 'publisher_closed' : 'restore_publisher_first'));
 }
 

@@ -2,10 +2,7 @@ import { livenessResponse, readinessResponse } from '@/lib/health';
 import { withApiRoute } from '@/lib/platform/http';
 import { routeMethods } from '@/lib/platform/route-methods';
 
-/**
- * GET /api/health — readiness, as /api/health/ready (503 while the database or the job queue cannot be read).
- * GET /api/health?probe=live — liveness, as /api/health/live: no I/O at all (also the benchmark's framework floor).
- */
+// Readiness, or with `?probe=live` liveness without any I/O (docs/api.md §2.11).
 export const dynamic = 'force-dynamic';
 
 const health = withApiRoute(async (request) => (new URL(request.url).searchParams.get('probe') === 'live' ? livenessResponse() : readinessResponse()));

@@ -4,13 +4,10 @@ import { withApiRoute } from '@/lib/platform/http';
 import { routeMethods } from '@/lib/platform/route-methods';
 import { buildOpenApiDocument } from '@/lib/openapi';
 
-/**
- * GET /api/openapi.json — the OpenAPI 3.1 document of the public API (lib/openapi/; docs/api.md §2.10). Public like
- * the catalogue: readable from any origin and under the same per-client limit (§2.8).
- */
+// The OpenAPI 3.1 document (docs/api.md §2.10): public like the catalogue, under the same per-client limit.
 export const dynamic = 'force-dynamic';
 
-/** The document changes only with the base URL, so it is serialised once per base URL. */
+/** The document changes only with the base URL. */
 let serialised: { base: string; body: string } | undefined;
 function documentBody(): string {
   const base = baseUrl();

@@ -12,15 +12,12 @@ export const dynamic = 'force-dynamic';
 
 const formSchema = z.object({ planId: idSchema() });
 
-/**
- * A path on this site goes out relative, so the browser stays on the host it used (127.0.0.1 or localhost, whose
- * cookies differ); Stripe Checkout's absolute URL goes out as it is.
- */
+/** Relative, so the browser stays on the host it used (127.0.0.1 and localhost have different cookies). */
 function seeOther(location: string): Response {
   return new Response(null, { status: 303, headers: { Location: location } });
 }
 
-/** Buy button target (form post with `planId`): Stripe Checkout, or the test checkout when Stripe is not configured. */
+// The Buy button's target (docs/api.md §5.7): Stripe Checkout, or the test checkout when Stripe is not configured.
 const start = withApiRoute(async (request, { requestId }) => {
   if (!isSameOriginPost(request)) return errorResponse('forbidden', 'Purchases must start from this site.', requestId);
   const parsed = formSchema.safeParse(Object.fromEntries((await request.formData().catch(() => new FormData())).entries()));
@@ -33,7 +30,6 @@ const start = withApiRoute(async (request, { requestId }) => {
     // The plan goes along so that sign-in can say what it is for ("Sign in to buy Starter of …").
     return seeOther(`/signin?callbackUrl=${encodeURIComponent(back)}${plan ? `&plan=${encodeURIComponent(plan.planId)}` : ''}`);
   }
-  // docs/api.md §11.3: an unconfirmed address can browse but not buy.
   if (!(await requireVerifiedEmail(db, user.id)).ok) return seeOther(VERIFY_FIRST_PATH);
   const result = await startCheckout(db, { userId: user.id, email: user.email, planId: parsed.data.planId });
   if (result.ok) return seeOther(result.url);

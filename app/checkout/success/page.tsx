@@ -13,11 +13,8 @@ export const dynamic = 'force-dynamic';
 
 const param = (v: string | string[] | undefined) => (typeof v === 'string' && v.length <= 200 ? v : undefined);
 
-/**
- * After a purchase. Stripe: `?session_id=` — access exists only once the webhook has run, so until then the page
- * says so and refreshes itself every two seconds. Test mode and Stripe alike: the key is revealed once from its
- * encrypted single-read handoff; a reload shows only where to find the subscription.
- */
+// After a purchase (docs/api.md §5.7). With Stripe, access exists only once the webhook has run, so until then the page
+// refreshes itself. The key is revealed once from its single-read handoff; a reload shows only where to find it.
 export default async function CheckoutSuccessPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const sessionId = param(params.session_id);

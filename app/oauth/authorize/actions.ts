@@ -7,10 +7,7 @@ import { approveAuthorization, denyAuthorization, parseAuthorizationRequest } fr
 import { clientAddressFromHeaders } from '@/lib/platform/client-address';
 import { getDb } from '@/lib/platform/db';
 
-/**
- * The consent form's answer (docs/api.md §10.7). The authorization request is checked again from its query string
- * (the form carries it, the server trusts nothing of it); the buyer comes from the session, never from the form.
- */
+// The consent form's answer (docs/api.md §10.7): the request is checked again, and the buyer comes from the session.
 export async function authorizeAction(formData: FormData): Promise<void> {
   const query = String(formData.get('request') ?? '');
   const returnTo = `/oauth/authorize?${query}`;

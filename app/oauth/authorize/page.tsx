@@ -13,10 +13,7 @@ import { marketplacePaths } from '@/lib/site/paths';
 export const metadata: Metadata = { title: 'Connect an application' };
 export const dynamic = 'force-dynamic';
 
-/**
- * The authorization endpoint's page (docs/api.md §10.7): signs the buyer in, names the application (and the domain
- * it sends the answer to), the knowledge base and the buyer's active subscriptions to it, and asks.
- */
+// The authorization endpoint's consent page (docs/api.md §10.7): it names the domain the answer goes to.
 export default async function AuthorizePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(await searchParams)) if (typeof value === 'string') query.set(name, value);

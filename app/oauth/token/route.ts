@@ -3,10 +3,7 @@ import { getDb } from '@/lib/platform/db';
 import { jsonResponse, withApiRoute } from '@/lib/platform/http';
 import { routeMethods } from '@/lib/platform/route-methods';
 
-/**
- * The token endpoint (docs/api.md §10.7, OAuth 2.1 §3.2): form-encoded; authorization_code with PKCE, and
- * refresh_token with rotation. Errors are OAuth's `{error, error_description}` with 400.
- */
+// The token endpoint (docs/api.md §10.7). Errors are OAuth's `{error, error_description}`, not Almanac's error body.
 export const dynamic = 'force-dynamic';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };

@@ -10,6 +10,8 @@ import { requireSessionUser } from '@/lib/accounts';
 import { getDb } from '@/lib/platform/db';
 import { analyticsMonths, getPublisherAnalytics, parseAnalyticsPeriod, type ListingOutcomes } from '@/lib/publishing';
 
+// The publisher's analytics across all listings (docs/api.md §9.4); one listing's are under its own page.
+
 export const metadata: Metadata = { title: 'Analytics · Publisher console' };
 
 const PER_LISTING: DataColumn<ListingOutcomes>[] = [

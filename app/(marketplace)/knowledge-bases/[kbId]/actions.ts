@@ -11,18 +11,15 @@ import { previewCostNote, subscriberAnsweredNote, subscriberCostNote } from '@/c
 
 const inputSchema = z.object({ kbId: idSchema(), query: z.string() });
 
-/** The question asked: a sample question's button wins over the text box (both arrive when a sample is clicked). */
+/** Both arrive when a sample is clicked: the sample's button wins. */
 function readQuestion(formData: FormData) {
   const form = formDataOf(formData);
   const sample = form.get('sample');
   return inputSchema.safeParse({ kbId: form.get('kbId'), query: typeof sample === 'string' && sample.trim() !== '' ? sample : (form.get('query') ?? '') });
 }
 
-/**
- * "Try it" on the knowledge-base page for a subscriber, handed to the form in components/try-it/ as a prop: the
- * question goes through the gateway's own path (rate limit, cap reservation, routing, metering), so it counts against
- * the cap exactly like an API call. The user comes from the session only.
- */
+// "Try it" (docs/api.md §10.6). A subscriber's question takes the gateway's own path, so it counts exactly like an API
+// call; the user comes from the session only.
 export async function tryItAction(_previous: TryItState, formData: FormData): Promise<TryItState> {
   const parsed = readQuestion(formData);
   if (!parsed.success) return { status: 'error', query: '', code: 'invalid_query', message: 'Type a question first.' };
@@ -38,11 +35,7 @@ export async function tryItAction(_previous: TryItState, formData: FormData): Pr
   return { status: 'error', query, code: result.code, message: result.message, upgradeUrl };
 }
 
-/**
- * A free preview question from anyone (docs/api.md §10.6): counted against the visitor's daily allowance for this
- * knowledge base (per client address, lib/gateway/preview.ts), never against a cap, and shown to the publisher as a
- * preview in analytics.
- */
+/** Counted against the client address's daily allowance (lib/gateway/preview.ts), never against a cap. */
 export async function previewAction(_previous: TryItState, formData: FormData): Promise<TryItState> {
   const parsed = readQuestion(formData);
   if (!parsed.success) return { status: 'error', query: '', code: 'invalid_query', message: 'Type a question first.' };

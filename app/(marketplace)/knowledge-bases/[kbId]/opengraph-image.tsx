@@ -4,10 +4,7 @@ import { SocialImageFrame } from '@/components/marketplace/social-image';
 import { getKnowledgeBaseView } from '@/lib/catalog';
 import { formatPrice, plural } from '@/lib/platform/format';
 
-/**
- * The social preview (Open Graph) image of a knowledge base: title, publisher, what it sells, drawn on the server by
- * Next's ImageResponse with its bundled font (nothing fetched from elsewhere). Next adds the og:image tags itself.
- */
+// A knowledge base's Open Graph image, drawn with ImageResponse's bundled font: nothing fetched from elsewhere.
 export const size = { width: 1200, height: 630 };
 export const contentType = 'image/png';
 export const alt = 'Almanac knowledge base';

@@ -36,14 +36,12 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: kb.title, description: kb.summary };
 }
 
-/** Anonymous visitors cost no query; a signed-in one costs one (their live subscription to this knowledge base). */
 async function loadViewer(kbId: string) {
   const user = await getSessionUser();
   if (!user) return { signedIn: false, standing: null };
   return { signedIn: true, standing: await getSubscriberStanding(await getDb(), user.id, kbId) };
 }
 
-/** The visitor's free preview allowance, or null when the knowledge base offers no previews (docs/api.md §10.6). */
 async function loadPreview(kbId: string) {
   return (await previewsOffered(kbId)) ? previewAllowance(kbId, await headers()) : null;
 }
@@ -57,7 +55,6 @@ const DOCUMENT_COLUMNS: DataColumn<PublicDocumentView>[] = [
 
 export default async function KnowledgeBasePage({ params }: { params: Params }) {
   const id = decodeURIComponent((await params).kbId);
-  // Side by side: the viewer's standing, the preview allowance and the documents need only the id.
   const [kb, viewer, preview, documents] = await Promise.all([loadKnowledgeBase(id), loadViewer(id), loadPreview(id), listPublicDocuments(id)]);
   if (!kb) notFound();
   const { standing } = viewer;

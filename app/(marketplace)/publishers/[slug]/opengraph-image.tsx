@@ -4,16 +4,12 @@ import { SocialImageFrame } from '@/components/marketplace/social-image';
 import { getPublisher } from '@/lib/catalog';
 import { plural } from '@/lib/platform/format';
 
-/**
- * The social preview (Open Graph) image of a publisher page: its mark in the colour the site gives it, its name and
- * what it publishes, drawn on the server by Next's ImageResponse with its bundled font (nothing fetched from
- * elsewhere). Next adds the og:image tags itself.
- */
+// A publisher page's Open Graph image, drawn with ImageResponse's bundled font: nothing fetched from elsewhere.
 export const size = { width: 1200, height: 630 };
 export const contentType = 'image/png';
 export const alt = 'Almanac publisher';
 
-/** The description's first sentence, short enough for two lines of the image. */
+/** Short enough for two lines of the image. */
 function tagline(description: string): string {
   const first = description.split(/(?<=[.!?])\s+/)[0]?.trim() ?? '';
   return first.length > 140 ? `${first.slice(0, 139).trimEnd()}…` : first;

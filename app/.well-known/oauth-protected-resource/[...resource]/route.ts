@@ -2,10 +2,7 @@ import { knowledgeBaseOfResourcePath, protectedResourceMetadata } from '@/lib/oa
 import { errorResponse, jsonResponse, withApiRoute } from '@/lib/platform/http';
 import { routeMethods } from '@/lib/platform/route-methods';
 
-/**
- * RFC 9728 metadata of a protected resource (docs/api.md §10.7): `/.well-known/oauth-protected-resource/kb/{kb_id}/mcp`
- * for the MCP endpoint and `…/kb/{kb_id}` for the REST faces; public, readable from any origin.
- */
+// RFC 9728 protected-resource metadata (docs/api.md §10.7), for `…/kb/{kb_id}/mcp` and `…/kb/{kb_id}`.
 export const dynamic = 'force-dynamic';
 
 const metadata = withApiRoute<{ resource: string[] }>(async (_request, { requestId, params }) => {

@@ -10,11 +10,10 @@ export const dynamic = 'force-dynamic';
 /** Stripe's events are a few KB; a larger body is refused before its signature is computed over it. */
 const STRIPE_EVENT_LIMIT = 512 * 1024;
 
-/** Stripe webhooks: signature checked on the raw body, then one idempotent lib call. */
 const webhook = withApiRoute(async (request, { requestId }) => {
   const secret = getEnv().STRIPE_WEBHOOK_SECRET;
   if (!secret) return errorResponse('service_unavailable', 'Stripe webhooks are not configured on this server.', requestId);
-  // The raw text, exactly as sent: parsing and re-serialising would change the bytes the signature covers.
+  // Re-serialising would change the bytes the signature covers.
   const raw = await request.text();
   const event = verifyStripeEvent(raw, request.headers.get('stripe-signature'), secret);
   if (!event) return errorResponse('invalid_request', 'The Stripe-Signature header does not match this payload.', requestId);

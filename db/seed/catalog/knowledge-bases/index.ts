@@ -6,16 +6,12 @@ import { LEGAL_SEEDS } from './legal';
 import { POLICY_SEEDS } from './policy';
 import { RESEARCH_SEEDS } from './research';
 
-/**
- * The sample catalog (fictional sample data written for Almanac; not professional advice), one file per category.
- * Descriptions are assembled in lib/seed/sample-data.ts from `about`, `covers` and `audience` unless a knowledge base
- * gives its own `description` paragraphs (the non-English ones do, so each stays in one language). The order is part
- * of the seed: every sample choice comes from one PRNG walked in this order.
- */
+// The sample catalog (fictional; not professional advice), one file per category. The order is part of the seed:
+// every sample choice comes from one PRNG walked in this order.
 
 export type { KnowledgeBaseSeed };
 
-/** The shared tag vocabulary: several tags cross categories so filters combine. */
+/** Several tags cross categories so filters combine. */
 export const TAG_VOCABULARY = [
   'best-practices',
   'beginner',

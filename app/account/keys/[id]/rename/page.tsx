@@ -17,7 +17,7 @@ import { accountPaths } from '@/lib/site/paths';
 export const metadata: Metadata = { title: 'Rename key' };
 export const dynamic = 'force-dynamic';
 
-/** Names a key, so two keys of one subscription can be told apart ("production", "staging"). A page: works without JavaScript. */
+/** A page, not a dialog: it works without JavaScript. */
 export default async function RenameKeyPage({ params, searchParams }: IdPageProps) {
   const { id } = await params;
   const query = await searchParams;
@@ -39,8 +39,7 @@ export default async function RenameKeyPage({ params, searchParams }: IdPageProp
         <FlashMessage message={accountFlash.read(query.flash)} />
       </div>
       {key.status !== 'active' ? (
-        // A revoked key or an expired access is history (lib/keys renameKey refuses both): say so rather than offer a
-        // form that cannot work.
+        // renameKey refuses a revoked key or an expired access: say so rather than offer a form that cannot work.
         <div className="mt-2">
           <p className="text-sm text-slate-800" role="status">
             {key.status === 'revoked' ? (

@@ -33,10 +33,7 @@ function ChargeLine({ charge }: { charge: ChargePreview }) {
   }
 }
 
-/**
- * The confirmation step of a plan change (the subscription page's "Review plan change" lands here, a GET form, so
- * it works without JavaScript): the new price and cap, when it applies, and what is charged now.
- */
+// The confirmation step of a plan change (docs/api.md §5.4): price, cap, when it applies and what is charged now.
 export default async function ConfirmPlanChangePage({ params, searchParams }: IdPageProps) {
   const { id } = await params;
   const query = await searchParams;

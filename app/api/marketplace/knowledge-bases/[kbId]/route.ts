@@ -2,10 +2,7 @@ import { catalogMethodNotAllowed, catalogPreflight, respondPublicCatalog } from 
 import { withApiRoute } from '@/lib/platform/http';
 import { routeMethods } from '@/lib/platform/route-methods';
 
-/**
- * Public detail of one published knowledge base (docs/api.md §2.9); 404 for unknown or unpublished ids. Limited and
- * cached like the listing; `npm start` answers GET and HEAD in front of Next (lib/server/catalog-lane.ts).
- */
+// Public detail of a knowledge base (docs/api.md §2.9); `npm start` answers GET and HEAD on the fast lane.
 export const dynamic = 'force-dynamic';
 
 const detail = async (request: Request, { params }: { params: Promise<{ kbId: string }> }) =>

@@ -18,10 +18,7 @@ const backendForm = z.object({
   timeoutMs: z.coerce.number().int().min(100, 'At least 100 ms.').max(120_000, 'At most 120000 ms.').optional(),
 });
 
-/**
- * Saves the http backend (docs/api.md §9.5): the session's account must own the listing; blank secret fields keep the
- * stored secrets (they are write-only and never shown again). Saving the same values twice changes nothing.
- */
+// The content page's actions (docs/api.md §9.5). Secrets are write-only: blank fields keep the stored ones.
 export async function saveBackendAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const raw = Object.fromEntries(formDataOf(formData));
   const typed = (name: string) => (typeof raw[name] === 'string' ? (raw[name] as string) : '');
@@ -36,13 +33,12 @@ export async function saveBackendAction(_prev: FormState, formData: FormData): P
   const result = await saveHttpBackend(await getDb(), user.id, parsed.data);
   if (result.ok) redirect(withPublishFlash(path, 'backend_saved'));
   if (result.code === 'not_found' || result.code === 'knowledge_base_not_found') redirect(publishPaths.overview);
-  // The URL and the timeout come back as typed; the secrets never travel back (the form keeps them in the browser).
+  // The secrets never travel back: the form keeps them in the browser.
   const values = { endpointUrl: parsed.data.endpointUrl, timeoutMs: typed('timeoutMs') };
   if ('fieldErrors' in result && result.fieldErrors) return { fieldErrors: result.fieldErrors, values };
   return { fieldErrors: {}, message: result.message, values };
 }
 
-/** Switches the listing back to its uploaded documents (docs/api.md §9.5); for the owner only, like every console action. */
 export async function switchToHostedAction(formData: FormData): Promise<void> {
   const kbId = idSchema().safeParse(formDataOf(formData).get('kbId'));
   if (!kbId.success) redirect(publishPaths.overview);

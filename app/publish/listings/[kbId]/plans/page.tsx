@@ -18,6 +18,8 @@ import { getEnv } from '@/lib/platform/env';
 import { newFormToken } from '@/lib/platform/form-submissions';
 import { createPlanAction, deletePlanAction, editPlanAction, retirePlanAction } from '../../../actions';
 
+// A listing's plans (docs/api.md §9.2): an edited plan with subscribers is replaced, never changed under them.
+
 type Params = Promise<{ kbId: string }>;
 
 const load = cache(async (kbId: string) => {

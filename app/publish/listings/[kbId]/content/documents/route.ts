@@ -9,17 +9,13 @@ import { routeMethods } from '@/lib/platform/route-methods';
 
 type Params = { kbId: string };
 
-/** The documents of a hosted listing and their status (the content page polls this while any is being ingested). */
+// A hosted listing's documents (docs/api.md §9.5): the content page polls the list while any is being ingested.
 const list = withSessionRoute<Params>(async (_request, { params, requestId, userId }) => {
   const result = await listDocumentsForOwner(await getDb(), userId, params.kbId);
   return result.ok ? jsonResponse({ documents: result.documents }, { headers: { 'Cache-Control': 'no-store' } }) : denialResponse(result, requestId);
 });
 
-/**
- * One file per request (multipart field `file`), so the browser shows each file's progress: streamed to disk, stored
- * and queued for ingestion, answered at once with the document (docs/api.md §9.5). Too large is refused before the
- * body is read, or as soon as more than the limit has arrived.
- */
+/** One file per request, so the browser shows each file's progress; too large is refused as soon as it is known. */
 const upload = withSessionRoute<Params>(async (request, { params, requestId, userId }) => {
   const max = getEnv().MAX_UPLOAD_BYTES;
   assertDeclaredUploadSize(request, max);

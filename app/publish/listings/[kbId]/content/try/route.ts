@@ -8,11 +8,8 @@ import { tryKnowledgeBase } from '@/lib/routing';
 
 const trySchema = z.object({ query: z.string().trim().min(1, 'Type a question.').max(2_000) });
 
-/**
- * "Try it as a buyer would" and "Send a test query": one question through the listing's own route (engine or signed
- * connector), for its owner, counted against no cap but limited per account (CONSOLE_QUERIES_PER_MINUTE: 429 with
- * Retry-After). The outcome (answer or the precise failure) is the body of a 200.
- */
+// The publisher's "Try it" (docs/api.md §9.5): counted against no cap but limited per account. The outcome, answer or
+// precise failure, is the body of a 200.
 const tryIt = withSessionRoute<{ kbId: string }>(async (request, { params, requestId, userId }) => {
   const parsed = trySchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) throw new ApiError('invalid_request', parsed.error.issues[0]?.message ?? 'Send {"query": "…"}.');
