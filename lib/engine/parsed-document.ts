@@ -1,10 +1,7 @@
 import path from 'node:path';
 import { normalizeWhitespace } from './text';
 
-/**
- * Every source format → pages (one, `page: null`, for a source without pages) of heading and paragraph blocks. Chunks are
- * slices of the page text, the blocks joined by a blank line, so every excerpt occurs verbatim in it (docs/api.md §8.2).
- */
+/** Sources → pages of heading and paragraph blocks; chunks slice the page text, so excerpts are verbatim (docs/api.md §8.2). */
 export type SourceFormat = 'text' | 'markdown' | 'html' | 'pdf';
 
 export interface ParsedBlock {
