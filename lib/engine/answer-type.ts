@@ -1,7 +1,4 @@
-/**
- * What kind of answer a question asks for (a case name, a duration, a number, a date…) and whether a sentence carries
- * one, in the seeded languages: a sentence of the wanted kind is preferred over one that only shares the question's words.
- */
+/** The kind of answer a question asks for (a case, a duration…) and whether a sentence carries it (docs/api.md §8.2). */
 export type AnswerType =
   | 'case'
   | 'provision'

@@ -1,7 +1,4 @@
-/**
- * A document's back matter (references, notes, "See also", external links): it names sources and answers nothing
- * itself, so neither the reader nor the relevance gate reads it, though it stays searchable.
- */
+/** Back matter ("References", "See also") and disclaimers answer nothing: searchable, but the reader and gate skip them. */
 const BACK_MATTER =
   /^(references|notes|notes and references|citations|sources|bibliography|further reading|see also|external links|footnotes|works cited|referencias|notas|bibliograf[ií]a|enlaces externos|v[ée]ase tambi[ée]n|einzelnachweise|literatur|weblinks|anmerkungen|quellen|siehe auch|r[ée]f[ée]rences|notes et r[ée]f[ée]rences|bibliographie|liens externes|voir aussi)\s*[:.]?$/i;
 
@@ -17,7 +14,6 @@ export function isBackMatter(heading: string | null): boolean {
   );
 }
 
-/** A notice about the document itself ("Sample content…"): it says what the document is not, never what was asked. */
 const DISCLAIMER = [
   /\b(sample|example|demo|placeholder) content\b/i,
   /\bnot\s+((legal|medical|professional|financial|tax|clinical|individual|dietary|investment|personal)\s+(or\s+)?){0,3}advice\b/i,

@@ -2,10 +2,7 @@ import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import type { QueryVector } from './types';
 
-/**
- * Optional hybrid retrieval (docs/api.md §8.1): an OpenAI-compatible `/embeddings` endpoint turns texts into unit-length
- * vectors. Every failure is an EmbeddingsError, on which ingestion stores no vectors and retrieval stays lexical.
- */
+/** Unit vectors from an OpenAI-compatible `/embeddings` endpoint (docs/api.md §8.1); every failure is an EmbeddingsError. */
 export interface EmbeddingsConfig {
   baseUrl: string;
   apiKey: string;

@@ -1,9 +1,6 @@
 import { createRequire } from 'node:module';
 
-/**
- * How much a word says in general English (SUBTLEX-US): the relevance gate asks whether the words that carry the
- * question in ordinary language are the knowledge base's own, not whether it holds "flask" or "light" once.
- */
+/** General-English word frequencies (SUBTLEX-US), by which the relevance gate weighs a question's words (docs/api.md §8.2). */
 interface Table {
   counts: Map<string, number>;
   total: number;

@@ -10,6 +10,7 @@ import { embeddingsConfig, questionVector, type EmbeddingsConfig } from './embed
 import { composeLlmAnswer, LLM_PASSAGES, StreamBroken, streamLlmAnswer, type LlmConfig } from './llm';
 import { searchChunks } from './retrieval';
 
+/** The built-in engine (docs/api.md §8): ingestion, retrieval, passages and the hosted backend's answers (§6.1). */
 export type { SearchResult } from './retrieval';
 export type { QueryTerm, RetrievedChunk } from './types';
 export { searchChunks } from './retrieval';
@@ -29,7 +30,7 @@ export function llmConfig(): LlmConfig | null {
   return { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL, timeoutMs: env.LLM_TIMEOUT_MS };
 }
 
-/** The `hosted` backend of docs/api.md §6.1. The gateway has already authorised the request; this only reads. */
+/** The gateway has already authorised the request; this only reads. */
 export async function answerHostedQuery(
   request: QueryRequest,
   db?: Executor,

@@ -1,7 +1,4 @@
-/**
- * Per-language stemming: a knowledge base is indexed with its language's text-search configuration (accents folded,
- * Snowball stemmer and stop words) and its questions are stemmed with the same one. Other languages use English.
- */
+/** Per-language stemming (docs/api.md §8.1): a knowledge base and its questions are stemmed by one text-search configuration. */
 export const SEARCH_CONFIGS = {
   en: { config: 'almanac', stopWords: 'english' },
   es: { config: 'almanac_es', stopWords: 'spanish' },

@@ -3,10 +3,7 @@ import type { Executor } from '@/lib/platform/db';
 import type { SearchConfig } from './language';
 import { rows } from './sql-rows';
 
-/**
- * The lexemes of words under a text-search configuration: how answer composition knows which words of a passage are
- * the question's terms, with the very stemmer that indexed them.
- */
+/** Lexemes by the very stemmer that indexed the knowledge base: how answers find the question's terms in a passage. */
 export async function lexemesOf(db: Executor, config: SearchConfig, words: string[]): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>();
   const known = LEXEME_CACHE.get(config) ?? new Map<string, string[]>();

@@ -6,10 +6,7 @@ import { chunkSentences } from './paragraphs';
 import type { RetrievedChunk } from './types';
 import { countTokens } from './tokens';
 
-/**
- * LLM mode: an OpenAI-compatible `/chat/completions` call. Only the passages the model cites become citations, with
- * verbatim excerpts; every failure is an LlmError, on which the caller answers extractively.
- */
+/** Answers by an OpenAI-compatible chat model (docs/api.md §8.2); on any LlmError the caller answers extractively. */
 export interface LlmConfig {
   baseUrl: string;
   apiKey: string;
@@ -129,8 +126,8 @@ function checkedAnswer(content: string, passages: RetrievedChunk[], tokensUsed: 
 }
 
 /**
- * Streamed as written (docs/api.md §10.4): nothing is sent until the model cites a passage it was given; then `citations`
- * lists every passage given, so markers need no renumbering. A later failure is a StreamBroken error.
+ * Streamed as written (§10.4): nothing is sent until the model cites a passage it was given; then `citations` lists
+ * every passage given, so markers need no renumbering. A later failure is a StreamBroken error.
  */
 export class StreamBroken extends Error {}
 

@@ -1,8 +1,5 @@
 import { capture } from '@/lib/platform/arrays';
-/**
- * The numbers a question gives and whether a statement speaks of the same instance ("older than seventy" → "adults
- * over 70"): answer selection prefers the statement about the question's own case over a general one.
- */
+/** A question's numbers found in a statement ("older than seventy" → "over 70"): answers prefer the question's own case. */
 
 /** No "one": "which one", "one of" are seldom a count. */
 export const ENGLISH_NUMBER_WORDS: Readonly<Record<string, number>> = {

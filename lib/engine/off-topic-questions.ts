@@ -1,7 +1,4 @@
-/**
- * Questions about other things than any knowledge base here is about, in four languages: gate-calibration.ts asks
- * them to set each knowledge base's threshold; bench/engine-quality asks them as its off-topic list.
- */
+/** Questions no knowledge base here is about, in four languages: gate calibration and the quality bench both ask them. */
 export interface OffTopicQuestion {
   id: string;
   domain: string;

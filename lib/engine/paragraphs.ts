@@ -3,7 +3,6 @@ import { countWords, splitSentences, type Span } from './text';
 
 /** A chunk read as paragraphs of sentences, with table rows and paragraph labels ("Senator:") recognised. */
 
-/** Sentence spans of a chunk, paragraph by paragraph (chunks keep blank lines between paragraphs). */
 export function chunkSentences(content: string): Span[] {
   return chunkParagraphs(content).flatMap((p) => p.sentences);
 }

@@ -1,9 +1,6 @@
 import { lightStem } from './text';
 
-/**
- * Everyday English paraphrases between how buyers ask and how reference texts state ("the last dose" / "the final
- * dose"): small and general on purpose (no domain terms), and a paraphrase counts for less than the word itself.
- */
+/** Everyday English paraphrases ("last" / "final"), general on purpose, counted below the word itself (docs/api.md §8.2). */
 const GROUPS: readonly string[] = [
   'last, final',
   'begin, start, commence',

@@ -4,7 +4,7 @@ import { itemAt } from '@/lib/platform/arrays';
 import { fallbackTitle, finishDocument, ParseError, type ParsedBlock, type ParsedDocument, type ParsedPage } from './parsed-document';
 import { normalizeWhitespace } from './text';
 
-// ── PDF ───────────────────────────────────────────────────────────────────────────────────────────
+/** PDF sources (docs/api.md §8.3) through pdf.js: pages kept for citations, headings told by their larger type. */
 
 interface PdfTextItem {
   str: string;
@@ -36,7 +36,6 @@ interface PdfLine {
   text: string;
 }
 
-/** Lines of one page, top to bottom: items on the same baseline are joined. */
 function pageLines(items: PdfTextItem[]): PdfLine[] {
   const lines: PdfLine[] = [];
   for (const item of items) {
@@ -55,7 +54,6 @@ function pageLines(items: PdfTextItem[]): PdfLine[] {
   return lines.map((l) => ({ ...l, text: normalizeWhitespace(l.text) })).filter((l) => l.text);
 }
 
-/** Rebuilds headings (larger type) and paragraphs (a vertical gap) from positioned lines. */
 function linesToBlocks(lines: PdfLine[], bodySize: number): ParsedBlock[] {
   const blocks: ParsedBlock[] = [];
   let current: { kind: ParsedBlock['kind']; level: number; lines: string[] } | null = null;
@@ -85,7 +83,7 @@ export async function parsePdf(bytes: Uint8Array, sourceName: string): Promise<P
     doc = await pdfjs.getDocument({
       // pdf.js takes ownership of the buffer it is given; hand it a copy.
       data: new Uint8Array(bytes),
-      // pdf.js 6 no longer compiles font programs with eval, so there is no isEvalSupported to turn off.
+      // No isEvalSupported to turn off: pdf.js 6 never compiles font programs with eval.
       useSystemFonts: false,
       disableFontFace: true,
       standardFontDataUrl: standardFontDataUrl(),
@@ -102,7 +100,6 @@ export async function parsePdf(bytes: Uint8Array, sourceName: string): Promise<P
       rawPages.push(pageLines(content.items.filter((i) => 'str' in i) as unknown as PdfTextItem[]));
       page.cleanup();
     }
-    // Body size: the most common line size over the document.
     const sizeCounts = new Map<number, number>();
     for (const line of rawPages.flat()) sizeCounts.set(line.size, (sizeCounts.get(line.size) ?? 0) + line.text.length);
     const bodySize = [...sizeCounts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 11;

@@ -1,11 +1,7 @@
 import path from 'node:path';
 import { normalizeWhitespace } from './text';
 
-/**
- * Source formats → one structure: pages (one page with `page: null` for sources without pages) of heading and
- * paragraph blocks, each block's text whitespace-normalised. The page text is the blocks joined by a blank line;
- * chunks are contiguous slices of it, so every excerpt cut from a chunk occurs verbatim in the page text.
- */
+/** Sources → pages of heading and paragraph blocks; chunks slice the page text, so excerpts are verbatim (docs/api.md §8.2). */
 export type SourceFormat = 'text' | 'markdown' | 'html' | 'pdf';
 
 export interface ParsedBlock {
@@ -24,7 +20,6 @@ export interface ParsedDocument {
   title: string;
   format: SourceFormat;
   mimeType: string;
-  /** Number of pages for paged sources (PDF), null otherwise. */
   pageCount: number | null;
   pages: ParsedPage[];
 }
@@ -45,12 +40,10 @@ export class ParseError extends Error {
   }
 }
 
-/** The page text that chunks and citations are cut from. */
 export function pageText(page: ParsedPage): string {
   return page.blocks.map((b) => b.text).join('\n\n');
 }
 
-/** Format from the file name (and, for PDFs, the magic bytes); null when unsupported. */
 export function detectFormat(sourceName: string, mimeType?: string): SourceFormat | null {
   const ext = path.extname(sourceName).toLowerCase();
   if (ext === '.pdf' || mimeType === 'application/pdf') return 'pdf';
@@ -80,5 +73,3 @@ export function finishDocument(title: string, format: SourceFormat, pages: Parse
   }
   return { title: normalizeWhitespace(title).slice(0, 300), format, mimeType: MIME_TYPES[format], pageCount, pages: kept };
 }
-
-// ── Plain text ────────────────────────────────────────────────────────────────────────────────────

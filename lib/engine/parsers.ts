@@ -6,7 +6,7 @@ import { parsePdf } from './parse-pdf';
 import { decodeText } from './text-decoding';
 import { normalizeWhitespace } from './text';
 
-/** The parsers of each source format (PDF in parse-pdf.ts); the document structure they share is parsed-document.ts's. */
+/** A parser per source format (docs/api.md §8.3); PDF's is parse-pdf.ts, the structure they share parsed-document.ts. */
 export {
   detectFormat,
   fallbackTitle,
@@ -31,23 +31,16 @@ function looksLikeHeading(line: string): boolean {
   return capitalised >= Math.ceil(words.length * 0.6);
 }
 
-/**
- * A first line that can be a document's title: short, and not a sentence (no closing punctuation). A long first
- * sentence is content, not a title, and must not be lost from the text.
- */
+/** A first line is the title only when short and no sentence: a long first sentence is content and must stay in the text. */
 function looksLikeTitle(line: string, next: string | undefined): boolean {
   if (line.length > 120 || /[.,;:!?…]$/.test(line) || line.split(/\s+/).length > 15) return false;
-  // A title stands alone: followed by a blank line or the end, not by the rest of its paragraph.
   if (next === undefined || next.trim() === '' || looksLikeHeading(line)) return true;
   // Title Case, small words aside ("Separation of Powers and Checks and Balances").
   const long = line.split(/\s+/).filter((w) => w.length > 3);
   return long.length > 0 && long.every((w) => /^[\p{Lu}\p{N}]/u.test(w));
 }
 
-/**
- * The first line of a paragraph that heads it: a few words, no closing punctuation, well shorter than the line after
- * it, which starts a sentence. A line wrapped mid-sentence ends on a word that needs the next ("the", "of").
- */
+/** A short first line heading its paragraph; a line wrapped mid-sentence ends on a word needing the next ("the", "of"). */
 function leadsParagraph(line: string, next: string): boolean {
   const words = line.split(/\s+/);
   if (words.length > 8 || /[.,;:!?…\-–]$/.test(line) || !/^[\p{Lu}\p{N}]/u.test(line) || !/^[\p{Lu}]/u.test(next)) return false;
@@ -74,7 +67,6 @@ export function parsePlainText(text: string, sourceName: string): ParsedDocument
     if (second === undefined && looksLikeHeading(first)) {
       blocks.push({ kind: 'heading', level: 2, text: normalizeWhitespace(first) });
     } else if (second !== undefined && leadsParagraph(first, second)) {
-      // "Treatment threshold" over its text is the section's heading, not the start of its first sentence.
       blocks.push({ kind: 'heading', level: 2, text: normalizeWhitespace(first) });
       blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(paraLines.slice(1).join(' ')) });
     } else {
@@ -83,8 +75,6 @@ export function parsePlainText(text: string, sourceName: string): ParsedDocument
   }
   return finishDocument(title, 'text', [{ page: null, blocks }], null);
 }
-
-// ── Markdown ──────────────────────────────────────────────────────────────────────────────────────
 
 /** Inline Markdown to plain text: links and images keep their text, emphasis and code marks go. */
 export function stripInlineMarkdown(text: string): string {
@@ -161,8 +151,6 @@ export function parseMarkdown(text: string, sourceName: string): ParsedDocument 
   return finishDocument(title ?? fallbackTitle(sourceName), 'markdown', [{ page: null, blocks }], null);
 }
 
-// ── HTML ──────────────────────────────────────────────────────────────────────────────────────────
-
 const DROPPED = new Set(['script', 'style', 'nav', 'noscript', 'template', 'svg', 'iframe', 'head', 'form', 'button', 'select']);
 const BLOCK_TEXT = new Set(['p', 'li', 'dt', 'dd', 'blockquote', 'pre', 'figcaption', 'caption', 'address', 'summary']);
 
@@ -230,7 +218,7 @@ export function parseHtml(text: string, sourceName: string): ParsedDocument {
   return finishDocument(title, 'html', [{ page: null, blocks }], null);
 }
 
-/** Parses one source file. Throws ParseError for content that cannot be used. */
+/** Throws ParseError for content that cannot be used. */
 export async function parseSource(format: SourceFormat, bytes: Uint8Array, sourceName: string): Promise<ParsedDocument> {
   switch (format) {
     case 'pdf':

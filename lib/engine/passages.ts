@@ -12,7 +12,6 @@ export interface Passage {
   excerpt: string;
   page: number | null;
   heading: string | null;
-  /** Relevance in (0, 1], never above the passage ranked before it (hybrid retrieval may rank a lower BM25 score higher). */
   score: number;
 }
 

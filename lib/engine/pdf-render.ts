@@ -1,10 +1,7 @@
 import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
 import { capture } from '@/lib/platform/arrays';
 
-/**
- * Renders a `*.pdf.txt` source (`# Title`, pages split by `---page---`, `## Heading` lines) into a real PDF, one source
- * page per PDF page: the seed's hosted knowledge bases get genuine multi-page PDFs with page citations.
- */
+/** The seed's `*.pdf.txt` sources (`# Title`, `---page---` between pages) as real PDFs: their page citations are genuine. */
 export interface PdfSource {
   title: string;
   pages: string[];

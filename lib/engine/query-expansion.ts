@@ -7,7 +7,7 @@ import { rows } from './sql-rows';
 import type { QueryTerm, RetrievedChunk } from './types';
 import { lightStem, STOP_WORDS, tokenize } from './text';
 
-/** Other words a question is looked up under, as the question words they stand for (used by retrieval.ts). */
+/** Other words a question is looked up under (docs/api.md §8.1), as the question words they stand for. */
 
 const NUMBER_WORDS: ReadonlyMap<string, string> = new Map(Object.entries(ENGLISH_NUMBER_WORDS).map(([w, n]) => [w, String(n)]));
 const NUMBER_DIGITS: ReadonlyMap<string, string> = new Map([...NUMBER_WORDS].map(([w, d]) => [d, w]));
@@ -36,7 +36,7 @@ export const isCompoundLexeme = (lexeme: string) => /[./@]|\p{L}-|-\p{N}/u.test(
 export const DEFINITION_PASSAGES = 5;
 const MAX_DEFINED_TERMS = 4;
 const MIN_DEFINING_IDF = 1;
-/** A word is read up to 64 characters: unbounded, a long run without spaces made the match quadratic. */
+/** A word is read up to 64 characters: unbounded, a long run without spaces would make the match quadratic. */
 const DEFINITION = /((?:[\p{L}][\p{L}\p{N}'’-]{0,63}\s+){0,3}[\p{L}][\p{L}\p{N}'’-]{0,63})\s*\(([\p{L}][\p{L}\p{N}'’ -]{1,40})\)/gu;
 
 /** Terms the passages define for the question ("severe allergic reaction (anaphylaxis)"), as the question word they stand for. */

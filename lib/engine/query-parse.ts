@@ -1,10 +1,7 @@
 import { extractSearchWords, foldSearchText } from '@/lib/catalog';
 import { capture } from '@/lib/platform/arrays';
 
-/**
- * A buyer's question → the words to rank with, the quoted phrases that must occur, and the last word to match as a
- * prefix. Words are letters and digits only, so nothing the user types can reach tsquery syntax.
- */
+/** A question's words, quoted phrases and prefix word: letters and digits only, so nothing typed reaches tsquery syntax. */
 export interface ParsedQuery {
   words: string[];
   /** As typed, aligned with `words`: "für", "qué" are stop words; their folded "fur", "que" need not be. */

@@ -6,9 +6,8 @@ import { getEnv } from '@/lib/platform/env';
 import { randomBase62 } from '@/lib/platform/ids';
 
 /**
- * Where an uploaded file's bytes wait for their ingestion: on PostgreSQL in `document_sources.bytes`; on the embedded
- * database in a file under `DATA_DIR/sources`, because PGlite writes bytea on the event loop's thread and a large upload
- * held every other request. An upload is never empty, so an empty value in the row means "in its file".
+ * An upload's bytes until ingestion: in `document_sources.bytes` on PostgreSQL, in `DATA_DIR/sources` on PGlite, which
+ * writes bytea on the event loop's thread. An upload is never empty, so an empty value in the row means "in its file".
  */
 
 export type SourceStorage = 'database' | 'file';

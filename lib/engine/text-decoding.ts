@@ -1,6 +1,6 @@
 import { ParseError, type SourceFormat } from './parsed-document';
 
-// ── Text encodings ────────────────────────────────────────────────────────────────────────────────
+/** An uploaded .txt, .md or .html file's text (docs/api.md §8.3): UTF-8, UTF-16 by byte order mark, else a legacy one. */
 
 /** Windows-1252's characters for bytes 0x80–0x9F (the WHATWG index); every other byte is its own code point. */
 const WINDOWS_1252_HIGH = [
@@ -8,11 +8,7 @@ const WINDOWS_1252_HIGH = [
   0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
 ];
 
-/**
- * Windows-1252, decoded here rather than with TextDecoder('windows-1252'): since 20.18.3 and 22.13.0 Node decodes
- * that label as ISO-8859-1 (nodejs/node#60888), which turns the curly quotes, dashes and € of Word-era files into
- * invisible control characters.
- */
+/** Not TextDecoder('windows-1252'): Node 20.18.3+ and 22.13+ decode it as ISO-8859-1 (nodejs/node#60888), € as a control. */
 export function decodeWindows1252(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     .toString('latin1')
@@ -29,14 +25,13 @@ function decodeStrictly(bytes: Uint8Array, encoding: string): string | null {
   }
 }
 
-/** UTF-16 announced by its byte order mark (Notepad's and Excel's "Unicode" files); null for anything else. */
 function decodeUtf16(bytes: Uint8Array): string | null {
   if (startsWith(bytes, [0xff, 0xfe])) return decodeStrictly(bytes, 'utf-16le');
   if (startsWith(bytes, [0xfe, 0xff])) return decodeStrictly(bytes, 'utf-16be');
   return null;
 }
 
-/** The encoding an HTML page declares in a <meta> among its first 1024 bytes (where browsers look), as TextDecoder names it. */
+/** Browsers look for a <meta> charset among the first 1024 bytes. */
 function declaredHtmlEncoding(bytes: Uint8Array): string | null {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).toString('latin1');
   const label = /<meta\b[^>]*?\bcharset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head)?.[1];
@@ -48,11 +43,7 @@ function declaredHtmlEncoding(bytes: Uint8Array): string | null {
   }
 }
 
-/**
- * Text that is not UTF-8: in the encoding an HTML page declares, else Windows-1252, the encoding of most such files
- * (a superset of Latin-1, and what browsers assume). A wrong guess costs a few odd characters the publisher can see
- * and fix; refusing the file left no way forward.
- */
+/** The declared encoding, else Windows-1252 as browsers assume: a wrong guess costs odd characters the publisher can fix. */
 function decodeLegacy(bytes: Uint8Array, format: SourceFormat): string {
   const body = startsWith(bytes, [0xef, 0xbb, 0xbf]) ? bytes.subarray(3) : bytes;
   const declared = format === 'html' ? declaredHtmlEncoding(body) : null;
@@ -63,17 +54,11 @@ function decodeLegacy(bytes: Uint8Array, format: SourceFormat): string {
 
 /** Controls that no text uses (tab, line breaks and form feed are whitespace); a few are stray, many are binary. */
 const STRAY_CONTROLS = /[\u0001-\u0008\u000e-\u001f\u007f]/g;
-/** Share of stray controls above which the bytes are binary data, whatever their extension says. */
 const BINARY_CONTROL_SHARE = 0.05;
 
 const BINARY_MESSAGE = 'The file holds binary data, not text. Save it as UTF-8 text and upload it again.';
 
-/**
- * The text of a .txt, .md or .html file: UTF-8 (its byte order mark dropped) when the bytes are valid UTF-8, UTF-16
- * when a byte order mark says so, otherwise decodeLegacy's guess. Binary data is refused: it holds NUL characters,
- * which no text does and PostgreSQL cannot store, or a run of other control characters. A few stray controls (the
- * Ctrl-Z at the end of an old DOS file) are dropped: they have no place in a passage.
- */
+/** Binary is refused (NUL, which PostgreSQL cannot store, or many controls); a few stray ones (DOS's Ctrl-Z) are dropped. */
 export function decodeText(bytes: Uint8Array, format: SourceFormat): string {
   const text = decodeUtf16(bytes) ?? decodeStrictly(bytes, 'utf-8') ?? decodeLegacy(bytes, format);
   const controls = text.match(STRAY_CONTROLS)?.length ?? 0;

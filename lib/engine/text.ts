@@ -1,10 +1,6 @@
 import { capture } from '@/lib/platform/arrays';
-/**
- * Pure text helpers shared by parsing, chunking and answer composition. Everything here works on offsets into
- * the extracted text, so excerpts cut from it stay verbatim.
- */
+/** Text helpers for parsing, chunking and answers, on offsets into the extracted text so that excerpts stay verbatim. */
 
-/** Collapses every run of whitespace (including newlines and NBSP) to one space and trims. */
 export function normalizeWhitespace(text: string): string {
   return text.replace(/[\s\u00a0\u200b]+/g, ' ').trim();
 }
@@ -86,11 +82,7 @@ const LOOKBEHIND = 32;
 
 const GERMAN_MONTH = /^(Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)\b/u;
 
-/**
- * Sentence spans of one paragraph (no newlines expected). A boundary is `.`, `!` or `?` (optionally followed by
- * closing quotes or brackets) then whitespace then an upper-case letter, digit or opening quote — except after
- * a known abbreviation or a single initial ("J. Smith").
- */
+/** Sentence spans of one paragraph: end mark, space, then a capital, digit or quote; not after an abbreviation or initial. */
 export function splitSentences(text: string): Span[] {
   const spans: Span[] = [];
   const boundary = /([.!?…])(["'”’)\]]*)(\s+)(?=["'“‘([]?[\p{Lu}\p{N}])/gu;
@@ -120,7 +112,6 @@ export function splitSentences(text: string): Span[] {
   return spans;
 }
 
-/** Word count as used for chunk bounds. */
 export function countWords(text: string): number {
   const m = text.match(/\S+/g);
   return m ? m.length : 0;
@@ -131,7 +122,6 @@ const WORD = /[\p{L}\p{N}]+/gu;
 /** "non-vertical" is one word: it must not match a question about vertical lines. */
 const NEGATED_COMPOUND = /\b(non)-(?=\p{L})/giu;
 
-/** Lower-case, accent-free words. */
 export function tokenize(text: string): string[] {
   const folded = text
     .normalize('NFKD')
@@ -180,7 +170,6 @@ export const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** Stemmed content words of a text (stop words removed). */
 export function contentTerms(text: string): string[] {
   return tokenize(text)
     .filter((w) => !STOP_WORDS.has(w))

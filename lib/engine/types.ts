@@ -1,7 +1,4 @@
-/**
- * The types several engine modules share, in a module of their own so that the modules retrieval calls and the
- * generated gate-weights.ts need not import their users back.
- */
+/** Types engine modules share, apart so that retrieval's helpers and the generated gate-weights.ts import no user back. */
 
 export interface RetrievedChunk {
   chunkId: number;

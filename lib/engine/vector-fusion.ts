@@ -5,10 +5,11 @@ import { rows } from './sql-rows';
 import type { QueryVector, RetrievedChunk } from './types';
 import { nearestChunkIds } from './vector-search';
 
+/** Weighted reciprocal rank fusion of the lexical and vector rankings (docs/api.md §8.1) where the lexical lead is close. */
+
 export const RRF_K = 60;
 export const VECTOR_CANDIDATES = 20;
 
-/** The vector list is fused only where the lexical ranking is close (bench/engine-quality/README.md). */
 export const CLOSE_LEAD = 0.2;
 export const VECTOR_WEIGHT = 0.25;
 

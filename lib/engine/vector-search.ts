@@ -2,11 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { realArrayLiteral } from './embeddings';
 
-/**
- * The chunks of one knowledge base nearest a question's vector (docs/api.md §8.1), by pgvector where the database has
- * it, else by the same inner product in SQL, ranked the same on both. Exact search on purpose: one knowledge base's
- * chunks are few enough to compare them all (bench/engine-quality/vector-scale.ts).
- */
+/** Exact nearest chunks (docs/api.md §8.1): by pgvector where the database has it, else the same inner product in SQL. */
 export type VectorSearchMode = 'pgvector' | 'portable';
 
 /** Per database (its Drizzle object): detected on first use, since the extension is created while migrating. */
