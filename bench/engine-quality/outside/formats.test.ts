@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { joinFragments } from './emanual';
 import { parseCsv, unzip } from './formats';
 import { splitNqPage } from './nq-long';
+import { isSectionHeading, paperMarkdown } from './qasper';
 
 /** A little-endian record of `length` bytes with the given [offset, bytes, value] fields. */
 function record(length: number, fields: Array<[number, 2 | 4, number]>): Buffer {
@@ -99,5 +100,19 @@ describe('splitNqPage', () => {
       title: 'Harry Potter',
       body: '<H1> Harry Potter </H1> <Table> <Tr> <Th colspan="2"> Books </Th> </Tr> </Table>',
     });
+  });
+});
+
+describe('QASPER papers', () => {
+  it('reads short unpunctuated lines as section headings and keeps sentences as paragraphs', () => {
+    expect(isSectionHeading('Related Work')).toBe(true);
+    expect(isSectionHeading('Level A: Offensive language Detection')).toBe(true);
+    expect(isSectionHeading('Methodology ::: Unimodal Treatment ::: Images')).toBe(true);
+    expect(isSectionHeading('We use a beam size of 5 for all models.')).toBe(false);
+    expect(isSectionHeading('Not Offensive (NOT): Posts that do not contain offense or profanity;')).toBe(false);
+    expect(isSectionHeading('word2vec features')).toBe(false);
+    expect(paperMarkdown('QASPER paper 01', 'Introduction\nSocial media made it easier.\n\nData\nWe collected 14,100 tweets.')).toBe(
+      '# QASPER paper 01\n\n## Introduction\n\nSocial media made it easier.\n\n## Data\n\nWe collected 14,100 tweets.\n',
+    );
   });
 });
