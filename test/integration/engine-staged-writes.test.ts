@@ -2,7 +2,10 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { purgeAbandonedStagedChunks } from '@/lib/engine';
+import { replaceDocumentChunks, stageChunks } from '@/lib/engine/chunk-store';
+import { lockKnowledgeBase } from '@/lib/engine/index-stats';
 import { documentIdFor, ingestDocument } from '@/lib/engine/ingest';
+import { prepareInWorker } from '@/lib/engine/parse-in-worker';
 import { reindexKnowledgeBase } from '@/lib/engine/reindex';
 import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 import { createTestDatabase } from '../support/db';
@@ -210,6 +213,27 @@ describe('a reindex of a knowledge base', { timeout: 300_000 }, () => {
     expect(await replaced).toMatchObject({ ok: true, status: 'replaced' });
     expect(await count(sql`select count(*)::int as n from chunks where kb_id = ${kbId} and content like '%beta%'`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from chunks where kb_id = ${kbId} and content like '%gamma%'`)).toBeGreaterThan(0);
+    expect(await stagedCount()).toBe(0);
+    await expectStatsExact(db, kbId);
+  });
+
+  it('a swap whose counted old chunks were replaced since counts the ones it finds', async () => {
+    const kbId = await newKb();
+    const bytes = prose('shoal', 3_000);
+    const first = await ingestDocument(db, kbId, { sourceName: 'shoal.txt', bytes });
+    if (!first.ok) throw new Error(first.message);
+    const { chunks: drafts } = await prepareInWorker('text', prose('reef', 3_000), 'shoal.txt');
+    const staged = await stageChunks(db, kbId, first.documentId, drafts);
+    expect(staged?.replaces.chunks).toBe(first.chunkCount);
+    // Another version lands between this staging and its swap: the share counted as "replaced" is no longer there.
+    expect(await ingestDocument(db, kbId, { sourceName: 'shoal.txt', bytes: prose('spit', 3_100) })).toMatchObject({ status: 'replaced' });
+    await db.transaction(async (tx) => {
+      const config = await lockKnowledgeBase(tx, kbId);
+      if (!config) throw new Error('the knowledge base is gone');
+      await replaceDocumentChunks(tx, kbId, first.documentId, { drafts, config, staged, embedded: null });
+    });
+    expect(await count(sql`select count(*)::int as n from chunks where kb_id = ${kbId}`)).toBe(drafts.length);
+    expect(await count(sql`select count(*)::int as n from chunks where kb_id = ${kbId} and content like '%spit%'`)).toBe(0);
     expect(await stagedCount()).toBe(0);
     await expectStatsExact(db, kbId);
   });
