@@ -21,9 +21,10 @@ import { expectStatsExact } from '../support/index-stats';
 
 let db: Database;
 
+/** A vocabulary of about a thousand words, as a long document has (a new number in every sentence had twelve times that). */
 const prose = (topic: string, sentences: number) =>
   new TextEncoder().encode(
-    Array.from({ length: sentences }, (_, i) => `The ${topic} ledger entry ${i} records a tide of ${i % 89} spans at the ${topic} quay.`).join(' '),
+    Array.from({ length: sentences }, (_, i) => `The ${topic} ledger entry ${i % 997} records a tide of ${i % 89} spans at the ${topic} quay.`).join(' '),
   );
 
 async function newKb(): Promise<string> {
@@ -109,12 +110,12 @@ beforeAll(async () => {
 });
 
 /**
- * The bound on the longest wait or hold of the event loop. Measured on a loaded two-core machine, one transaction
- * for the whole: 1.4 s (first ingestion) and 2.6 s (reindex) on PGlite, 0.5 s and 0.7 s on PostgreSQL; staged, 0.6 s
- * and 0.3 s on PGlite, 0.15 s and 0.09 s on PostgreSQL. Loose, because scheduling delays count too: what tells the
+ * The bound on the longest wait or hold of the event loop. Measured on a loaded two-core machine with one transaction
+ * for the whole: 1.4 s (first ingestion) and 3.3 s (reindex) on PGlite, 0.5 s and 0.7 s on PostgreSQL; staged, 0.2 s
+ * and 0.25 s on PGlite, 0.06 s and 0.05 s on PostgreSQL. Loose, because scheduling delays count too: what tells the
  * two apart for certain is that only the staged paths are ever seen staging.
  */
-const WAIT_BOUND_MS = 1_200;
+const WAIT_BOUND_MS = 1_000;
 
 describe('a first ingestion without a document row', { timeout: 180_000 }, () => {
   it('stages a large document out of sight and shows it whole, with exact statistics', async () => {
