@@ -116,6 +116,8 @@ export async function readVisibleShare(db: Executor, kbId: string, documentId: s
     const last = batch.at(-1);
     if (!last || batch.length < SHARE_BATCH) return share;
     after = Number(last.id);
+    // PGlite answers on this thread without a turn of the event loop between statements: one is given here.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
