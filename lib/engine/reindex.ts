@@ -25,7 +25,8 @@ const NOT_FOUND = { ok: false as const, code: 'knowledge_base_not_found' as cons
  * allows. After a change of language the configuration is switched first (so that ingestions meanwhile index with it
  * too): until its turn, a document's old chunks keep the old language's stems while questions get the new one's, and a
  * word the two stem differently misses in it. Acceptable for the minutes a reindex takes: the knowledge base answers
- * throughout, where the one transaction made every writer (and on PGlite every request) wait as long. Two reindexes at
+ * throughout, where the one transaction made every writer (and on PGlite every request) wait as long. A reindex killed
+ * half-way leaves that state until it runs again (its job is retried; from the CLI, run it again). Two reindexes at
  * once (a job retried while its first attempt still runs) swap whole documents each, and write the same chunks.
  */
 export async function reindexKnowledgeBase(db: Executor, kbId: string, options: { embeddings?: EmbeddingsConfig | null } = {}): Promise<ReindexResult> {
