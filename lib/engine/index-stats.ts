@@ -78,25 +78,24 @@ export async function rebuildKnowledgeBaseStats(tx: Executor, kbId: string): Pro
 
 /**
  * One document's share of the statistics, counted in short statements before the transaction that applies it: how
- * many chunks, their total length, in how many of them each lexeme occurs, and (for chunks already visible) the sum
- * of their ids, by which that transaction knows they are still the same rows: ids are never reused, and the only
- * changes to a document's visible chunks are deleting them all or replacing them all by rows with higher ids.
+ * many chunks, their total length, in how many of them each lexeme occurs, and their ids, by which that transaction
+ * knows that chunks already visible are still the same rows (ids are never reused).
  */
 export interface DocumentShare {
   chunks: number;
   length: number;
-  idSum: number;
+  ids: string[];
   terms: Map<string, number>;
 }
 
-export const emptyShare = (): DocumentShare => ({ chunks: 0, length: 0, idSum: 0, terms: new Map() });
+export const emptyShare = (): DocumentShare => ({ chunks: 0, length: 0, ids: [], terms: new Map() });
 
 /** Adds chunk rows (their ids, lengths and lexemes) to a share. */
 export function addToShare(share: DocumentShare, chunks: Array<{ id: number | string; lexeme_count: number; lexemes: string[] | null }>): void {
   for (const chunk of chunks) {
     share.chunks++;
     share.length += Number(chunk.lexeme_count);
-    share.idSum += Number(chunk.id);
+    share.ids.push(String(chunk.id));
     for (const lexeme of chunk.lexemes ?? []) share.terms.set(lexeme, (share.terms.get(lexeme) ?? 0) + 1);
   }
 }
@@ -121,12 +120,15 @@ export async function readVisibleShare(db: Executor, kbId: string, documentId: s
   }
 }
 
-/** Whether the document's visible chunks are still the rows `share` was read from (under the statistics lock). */
+/**
+ * Whether the document's visible chunks are still the rows `share` was read from (readVisibleShare, which reads them
+ * in id order), asked under the statistics lock.
+ */
 export async function isVisibleShare(tx: Executor, kbId: string, documentId: string, share: DocumentShare): Promise<boolean> {
-  const [now] = rows<{ n: number; ids: string }>(
-    await tx.execute(sql`select count(*)::int as n, coalesce(sum(id), 0)::text as ids from chunks where document_id = ${documentId} and kb_id = ${kbId}`),
+  const [now] = rows<{ ids: string }>(
+    await tx.execute(sql`select coalesce(string_agg(id::text, ',' order by id), '') as ids from chunks where document_id = ${documentId} and kb_id = ${kbId}`),
   );
-  return Number(now?.n) === share.chunks && Number(now?.ids) === share.idSum;
+  return now?.ids === share.ids.join(',');
 }
 
 /**
