@@ -22,6 +22,7 @@ const onBothEngines = [
   'engine-retrieval',
   'engine-ingest',
   'engine-ingest-budgets',
+  'engine-staged-writes',
   'engine-hybrid',
   'engine-languages',
   'engine-citations',

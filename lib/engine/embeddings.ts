@@ -1,5 +1,6 @@
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
+import type { DraftChunk } from './chunking';
 import type { QueryVector } from './types';
 
 /** Unit vectors from an OpenAI-compatible `/embeddings` endpoint (docs/api.md §8.1); every failure is an EmbeddingsError. */
@@ -65,6 +66,31 @@ export async function embedTexts(config: EmbeddingsConfig, texts: string[], sign
     }
   }
   return out;
+}
+
+/**
+ * The vectors of a document's chunks (each embedded as its heading path, then its content), or null when no endpoint
+ * is configured or it fails: the document is then searchable lexically only. Called outside any transaction, so that
+ * a slow endpoint holds no lock.
+ */
+export async function embedDrafts(
+  config: EmbeddingsConfig | null,
+  drafts: DraftChunk[],
+  sourceName: string,
+): Promise<{ model: string; vectors: number[][] } | null> {
+  if (!config || drafts.length === 0) return null;
+  try {
+    return {
+      model: config.model,
+      vectors: await embedTexts(
+        config,
+        drafts.map((d) => `${d.heading ?? ''}\n${d.content}`),
+      ),
+    };
+  } catch (error) {
+    log.warn({ sourceName, err: (error as Error).message }, 'embeddings failed; the document is indexed lexically only');
+    return null;
+  }
 }
 
 /** Numbers only, so nothing else can reach SQL. */

@@ -2,17 +2,14 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
-import { log } from '@/lib/platform/log';
-import { itemAt } from '@/lib/platform/arrays';
-import { embeddingsConfig, embedTexts, realArrayLiteral, type EmbeddingsConfig } from './embeddings';
-import type { DraftChunk } from './chunking';
-import { checkedSearchConfig, searchConfigFor, type SearchConfig } from './language';
-import { chunkInWorker, prepareInWorker } from './parse-in-worker';
+import { embedDrafts, embeddingsConfig, type EmbeddingsConfig } from './embeddings';
+import { prepareInWorker } from './parse-in-worker';
 import type { IndexedChunk } from './parse-task';
 import { detectFormat, ParseError, type ParsedDocument } from './parsers';
 import { tooLargeMessage } from '@/lib/platform/file-size';
-import { insertChunks, STAGE_ABOVE, stageChunks, unstageChunks } from './chunk-store';
-import { applyDocumentStats, rebuildKnowledgeBaseStats } from './index-stats';
+import { claimPlaceholderRow, dropPlaceholderRow, dropStagedChunks, replaceDocumentChunks, STAGE_ABOVE, stageChunks, type Staged } from './chunk-store';
+import { applyDocumentStats, lockKnowledgeBase, touchKnowledgeBase } from './index-stats';
+import { rows } from './sql-rows';
 
 /** The index's writes, for the CLI, the benches and the tests. */
 export { insertChunks } from './chunk-store';
@@ -21,9 +18,9 @@ export { rebuildKnowledgeBaseStats } from './index-stats';
 /**
  * Ingestion: bytes → parsed structure and chunks (in a worker, within the PARSE_* budgets) → chunks with full-text
  * vectors → BM25 statistics. Readers see a document's chunks all at once or not at all: a small document is written
- * in one transaction; a large one's chunks are first written in short batches out of readers' sight (staged), then
- * made visible in one short transaction with the document row and the statistics. Every function takes the
- * executor: the seed calls them before getDb() resolves.
+ * in one transaction; a large one's chunks are first written in short batches out of readers' sight (staged, under
+ * its row, or under a placeholder row for a first ingestion), then made visible in one short transaction with the
+ * document row and the statistics. Every function takes the executor: the seed calls them before getDb() resolves.
  */
 export type IngestFailureCode =
   'knowledge_base_not_found' | 'empty_file' | 'file_too_large' | 'unsupported_type' | 'corrupt_pdf' | 'no_text' | 'invalid_encoding' | 'over_limit';
@@ -64,67 +61,34 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-const rows = <T>(result: { rows: unknown[] }) => result.rows as T[];
-
 function fail(sourceName: string, code: IngestFailureCode, message: string): IngestResult {
   return { ok: false, code, sourceName, message };
 }
 
-/** The text of a chunk that is embedded: its heading path, then its content. */
-const embeddedText = (d: DraftChunk) => `${d.heading ?? ''}\n${d.content}`;
-
-/** Vectors of a document's chunks, or null when the endpoint fails (the document is then searchable lexically only). */
-async function embedDrafts(config: EmbeddingsConfig | null, drafts: DraftChunk[], sourceName: string): Promise<number[][] | null> {
-  if (!config || drafts.length === 0) return null;
-  try {
-    return await embedTexts(config, drafts.map(embeddedText));
-  } catch (error) {
-    log.warn({ sourceName, err: (error as Error).message }, 'embeddings failed; the document is indexed lexically only');
-    return null;
-  }
-}
-
-/** Stores one document's chunk vectors (after its chunks are inserted), matched by ordinal. */
-async function insertEmbeddings(tx: Executor, kbId: string, documentId: string, model: string, drafts: DraftChunk[], vectors: number[][]): Promise<void> {
-  const BATCH = 200;
-  for (let i = 0; i < drafts.length; i += BATCH) {
-    const batch = drafts.slice(i, i + BATCH).map((d, k) => ({ ordinal: d.ordinal, embedding: realArrayLiteral(itemAt(vectors, i + k)) }));
-    await tx.execute(sql`
-      insert into chunk_embeddings (chunk_id, kb_id, model, embedding)
-      select c.id, ${kbId}, ${model}, x.embedding::real[]
-      from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(ordinal int, embedding text)
-      join chunks c on c.document_id = ${documentId} and c.kb_id = ${kbId} and c.ordinal = x.ordinal`);
-  }
-}
-
 /**
- * Takes the knowledge base's statistics row lock (creating the row on first use): ingests into one knowledge base
- * run one after another, so document frequencies stay exact. Returns the text-search configuration to index with
- * (the one the index was built with; an empty index adopts the knowledge base's current language), or null when
- * the knowledge base does not exist.
+ * A large document's chunks, staged before its transaction. A first ingestion has no row for them to reference, so it
+ * claims a placeholder. Nothing is staged for bytes a ready document already holds: the transaction reports the
+ * duplicate (or, should that document have gone meanwhile, writes the chunks itself).
  */
-async function lockKnowledgeBase(tx: Executor, kbId: string, options: { adoptLanguage?: boolean } = {}): Promise<SearchConfig | null> {
-  const kb = rows<{ language: string }>(await tx.execute(sql`select language from knowledge_bases where id = ${kbId}`));
-  if (!kb[0]) return null;
-  const current = searchConfigFor(kb[0].language);
-  await tx.execute(sql`insert into kb_index_stats (kb_id, search_config) values (${kbId}, ${current}) on conflict (kb_id) do nothing`);
-  const stats = rows<{ search_config: string; chunk_count: number }>(
-    await tx.execute(sql`select search_config, chunk_count from kb_index_stats where kb_id = ${kbId} for update`),
-  );
-  const stored = checkedSearchConfig(stats[0]?.search_config);
-  if (stored !== current && (options.adoptLanguage || Number(stats[0]?.chunk_count ?? 0) === 0)) {
-    await tx.execute(sql`update kb_index_stats set search_config = ${current} where kb_id = ${kbId}`);
-    return current;
+async function stageLargeDocument(
+  db: Executor,
+  kbId: string,
+  input: { sourceName: string; hash: string; byteSize: number },
+  parsed: ParsedDocument,
+  drafts: IndexedChunk[],
+): Promise<{ staged: Staged | null; placeholder: string | null }> {
+  const copy = rows(await db.execute(sql`select 1 from documents where kb_id = ${kbId} and content_hash = ${input.hash} and status = 'ready' limit 1`));
+  if (copy.length > 0) return { staged: null, placeholder: null };
+  const documentId = documentIdFor(kbId, input.sourceName);
+  const row = { sourceName: input.sourceName, title: parsed.title, mimeType: parsed.mimeType, hash: input.hash, byteSize: input.byteSize };
+  const placeholder = (await claimPlaceholderRow(db, kbId, documentId, row)) ? documentId : null;
+  const existing = rows<{ id: string }>(await db.execute(sql`select id from documents where kb_id = ${kbId} and source_name = ${input.sourceName}`));
+  try {
+    return { staged: existing[0] ? await stageChunks(db, kbId, existing[0].id, drafts) : null, placeholder };
+  } catch (error) {
+    if (placeholder) await dropPlaceholderRow(db, placeholder);
+    throw error;
   }
-  return stored;
-}
-
-async function touchKnowledgeBase(tx: Executor, kbId: string): Promise<void> {
-  await tx.execute(sql`
-    update knowledge_bases set
-      documents_count = (select count(*)::int from documents where kb_id = ${kbId} and status = 'ready'),
-      updated_at = now()
-    where id = ${kbId}`);
 }
 
 async function writeParsedDocument(
@@ -137,8 +101,8 @@ async function writeParsedDocument(
 ): Promise<IngestResult> {
   const documentId = documentIdFor(kbId, input.sourceName);
   // Outside the transaction: a slow embeddings endpoint must not hold the knowledge base's lock.
-  const vectors = await embedDrafts(embeddings, drafts, input.sourceName);
-  const staged = drafts.length > STAGE_ABOVE ? await stageChunks(db, kbId, input.sourceName, drafts) : null;
+  const embedded = await embedDrafts(embeddings, drafts, input.sourceName);
+  const { staged, placeholder } = drafts.length > STAGE_ABOVE ? await stageLargeDocument(db, kbId, input, parsed, drafts) : { staged: null, placeholder: null };
   // The document row, its chunks (moved from staging, or inserted), vectors and statistics: one transaction.
   try {
     return await db.transaction(async (tx) => {
@@ -170,9 +134,9 @@ async function writeParsedDocument(
         };
       }
       const structure = JSON.stringify({ format: parsed.format, pages: parsed.pages });
+      // This ingestion's own placeholder, still unclaimed by any other: the document is new.
+      const added = !same || (same.id === placeholder && same.status === 'ingesting');
       if (same) {
-        await applyDocumentStats(tx, kbId, same.id, -1);
-        await tx.execute(sql`delete from chunks where document_id = ${same.id} and kb_id = ${kbId}`);
         await tx.execute(sql`
         update documents set title = ${parsed.title}, mime_type = ${parsed.mimeType}, content_hash = ${input.hash},
           byte_size = ${input.byteSize}, page_count = ${parsed.pageCount}, chunk_count = ${drafts.length},
@@ -185,14 +149,11 @@ async function writeParsedDocument(
                 ${parsed.pageCount}, ${drafts.length}, ${structure}::jsonb, 'ready')`);
       }
       const id = same?.id ?? documentId;
-      if (staged && staged.documentId === id && staged.config === config) await unstageChunks(tx, kbId, staged, drafts.length);
-      else await insertChunks(tx, kbId, id, drafts, config);
-      if (vectors && embeddings) await insertEmbeddings(tx, kbId, id, embeddings.model, drafts, vectors);
-      await applyDocumentStats(tx, kbId, id, 1);
+      await replaceDocumentChunks(tx, kbId, id, { drafts, config, staged, embedded });
       await touchKnowledgeBase(tx, kbId);
       return {
         ok: true as const,
-        status: same ? ('replaced' as const) : ('added' as const),
+        status: added ? ('added' as const) : ('replaced' as const),
         sourceName: input.sourceName,
         documentId: id,
         title: parsed.title,
@@ -201,8 +162,9 @@ async function writeParsedDocument(
       };
     });
   } finally {
-    // What a failed attempt or a duplicate staged; nothing after a success, whose chunks were moved.
-    if (staged) await db.execute(sql`delete from chunks where kb_id = ${staged.stage}`);
+    if (staged) await dropStagedChunks(db, staged);
+    // A duplicate's, or a failed attempt's; after a success the row is the ready document and stays.
+    if (placeholder) await dropPlaceholderRow(db, placeholder);
   }
 }
 
@@ -257,42 +219,5 @@ export async function deleteDocument(db: Executor, kbId: string, documentId: str
     await tx.execute(sql`delete from documents where id = ${documentId}`);
     await touchKnowledgeBase(tx, kbId);
     return { ok: true as const, documentId };
-  });
-}
-
-export type ReindexResult = { ok: true; documents: number; chunks: number } | { ok: false; code: 'knowledge_base_not_found' };
-
-/**
- * Re-chunks every document from its stored structure and rebuilds the statistics from scratch (after a change of
- * the chunker, of the knowledge base's language or of the text-search configuration, or to repair drift), stemming
- * with the configuration of the knowledge base's current language. One transaction: readers see old or new.
- */
-export async function reindexKnowledgeBase(db: Executor, kbId: string, options: { embeddings?: EmbeddingsConfig | null } = {}): Promise<ReindexResult> {
-  const embeddings = options.embeddings === undefined ? embeddingsConfig() : options.embeddings;
-  return db.transaction(async (tx) => {
-    const config = await lockKnowledgeBase(tx, kbId, { adoptLanguage: true });
-    if (!config) return { ok: false as const, code: 'knowledge_base_not_found' as const };
-    const docs = rows<{
-      id: string;
-      title: string;
-      mime_type: string;
-      page_count: number | null;
-      structure: { format: ParsedDocument['format']; pages: ParsedDocument['pages'] } | null;
-    }>(await tx.execute(sql`select id, title, mime_type, page_count, structure from documents where kb_id = ${kbId} order by id`));
-    let total = 0;
-    for (const d of docs) {
-      if (!d.structure) continue;
-      const parsed: ParsedDocument = { title: d.title, format: d.structure.format, mimeType: d.mime_type, pageCount: d.page_count, pages: d.structure.pages };
-      const drafts = await chunkInWorker(parsed);
-      await tx.execute(sql`delete from chunks where document_id = ${d.id}`);
-      await insertChunks(tx, kbId, d.id, drafts, config);
-      const vectors = await embedDrafts(embeddings, drafts, d.id);
-      if (vectors && embeddings) await insertEmbeddings(tx, kbId, d.id, embeddings.model, drafts, vectors);
-      await tx.execute(sql`update documents set chunk_count = ${drafts.length}, updated_at = now() where id = ${d.id}`);
-      total += drafts.length;
-    }
-    await rebuildKnowledgeBaseStats(tx, kbId);
-    await touchKnowledgeBase(tx, kbId);
-    return { ok: true as const, documents: docs.length, chunks: total };
   });
 }

@@ -3,12 +3,13 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { documents, knowledgeBases, publishers } from '@/db/schema';
 import { INGEST_QUEUE, purgeAbandonedStagedChunks, registerContentJobs, uploadDocument } from '@/lib/engine';
-import { insertChunks, rebuildKnowledgeBaseStats } from '@/lib/engine/ingest';
+import { insertChunks } from '@/lib/engine/ingest';
 import { CHUNK_MAX_CHARS } from '@/lib/engine/chunking';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { newId } from '@/lib/platform/ids';
 import { runDueJobs } from '@/lib/platform/jobs';
 import { withEventLoopLag } from '../support/event-loop-lag';
+import { expectStatsExact } from '../support/index-stats';
 import { createTestDatabase } from '../support/db';
 import { createUser } from './subscriptions-fixtures';
 
@@ -49,17 +50,6 @@ const statusOf = async (id: string) => {
 
 const count = async (query: ReturnType<typeof sql>) => Number(((await db.execute(query)).rows[0] as { n: number }).n);
 
-/** The statistics as ingestion left them, then as a rebuild from the chunks computes them: they must agree. */
-async function statsAgree(kbId: string) {
-  const read = async () => ({
-    stats: (await db.execute(sql`select chunk_count, total_length from kb_index_stats where kb_id = ${kbId}`)).rows,
-    terms: (await db.execute(sql`select lexeme, doc_freq from kb_terms where kb_id = ${kbId} order by lexeme`)).rows,
-  });
-  const kept = await read();
-  await db.transaction((tx) => rebuildKnowledgeBaseStats(tx, kbId));
-  expect(kept).toEqual(await read());
-}
-
 beforeAll(async () => {
   const handle = await createTestDatabase();
   db = handle.db;
@@ -84,7 +74,7 @@ describe('chunking and indexing an upload', { timeout: 180_000 }, () => {
     expect(await count(sql`select max(length(content))::int as n from chunks where kb_id = ${kbId}`)).toBe(CHUNK_MAX_CHARS);
     expect(await count(sql`select count(*)::int as n from chunks where kb_id = ${kbId}`)).toBe(3 * pieces);
     expect(await count(sql`select count(*)::int as n from chunks where kb_id like 'staging:%'`)).toBe(0);
-    await statsAgree(kbId);
+    await expectStatsExact(db, kbId);
     // Main held it for minutes; the bound is loose because this machine's scheduling delays count too
     // (bench/stall measures health latency).
     expect(worstMs).toBeLessThan(1_500);
@@ -111,7 +101,7 @@ describe('chunking and indexing an upload', { timeout: 180_000 }, () => {
     const before = await statusOf(first);
     expect(before.status).toBe('ready');
     expect(before.chunks).toBeGreaterThan(200); // staged: more than one transaction's worth
-    await statsAgree(kbId);
+    await expectStatsExact(db, kbId);
 
     // Replaced by a larger version: the old chunks go, the new ones come, all in the document's transaction.
     const second = prose('second', 7_000);
@@ -122,7 +112,7 @@ describe('chunking and indexing an upload', { timeout: 180_000 }, () => {
     expect(after.chunks).toBeGreaterThan(before.chunks);
     expect(await count(sql`select count(*)::int as n from chunks where kb_id = ${kbId}`)).toBe(after.chunks);
     expect(await count(sql`select count(*)::int as n from chunks where kb_id = ${kbId} and content like '%first record%'`)).toBe(0);
-    await statsAgree(kbId);
+    await expectStatsExact(db, kbId);
 
     // The same bytes under another name: staged, then refused as a duplicate; the staged rows are removed.
     const copy = await upload(kbId, 'copy.txt', second);
@@ -130,7 +120,7 @@ describe('chunking and indexing an upload', { timeout: 180_000 }, () => {
     expect(await statusOf(copy)).toEqual({ status: 'failed', error: 'The same content is already here as “log.txt”.', chunks: 0 });
     expect(await count(sql`select count(*)::int as n from chunks where kb_id like 'staging:%'`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from chunks where kb_id = ${kbId}`)).toBe(after.chunks);
-    await statsAgree(kbId);
+    await expectStatsExact(db, kbId);
   });
 });
 
@@ -142,9 +132,9 @@ describe('staged chunks of an ingestion that never finished', () => {
     await insertChunks(db, 'staging:abandoned', documentId, [draft(0), draft(1)]);
     await insertChunks(db, 'staging:running', documentId, [draft(0)]);
     await db.execute(sql`update chunks set created_at = now() - interval '25 hours' where kb_id = 'staging:abandoned'`);
-    expect(await purgeAbandonedStagedChunks(db)).toBe(2);
+    expect(await purgeAbandonedStagedChunks(db)).toEqual({ chunks: 2, placeholders: 0 });
     expect(await count(sql`select count(*)::int as n from chunks where kb_id = 'staging:abandoned'`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from chunks where kb_id = 'staging:running'`)).toBe(1);
-    expect(await purgeAbandonedStagedChunks(db)).toBe(0);
+    expect(await purgeAbandonedStagedChunks(db)).toEqual({ chunks: 0, placeholders: 0 });
   });
 });
