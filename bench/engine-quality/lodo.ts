@@ -55,6 +55,13 @@ const OWN_WEIGHT = Number(option('--own-weight') ?? 6);
 const domainWeight = (domain: string) => (domain === OWN_DOMAIN ? OWN_WEIGHT : 1);
 const READER_LAMBDA = Number(option('--reader-lambda') ?? 0.03);
 const GATE_LAMBDA = 0.01;
+/**
+ * Domains the reader is fitted on but the gate is not (judged held out like every other). QASPER's questions were
+ * written by people who had read only a paper's abstract ("How big is the dataset?"): as answerable rows they teach the
+ * gate that a question sharing one general word with a statement is answered, and its refusal budget lowered every
+ * threshold (other domains' questions refused on biomedical 96.3 → 83.7%, legal 95.7 → 89.1%).
+ */
+const NOT_FOR_THE_GATE = new Set((option('--gate-without') ?? 'scientific-articles').split(',').filter(Boolean));
 /** The gate's threshold keeps at most this share of the training domains' answerable questions refused (their mean). */
 const REFUSAL_BUDGET = Number(option('--budget') ?? 0.04);
 
@@ -200,7 +207,8 @@ function fitReader(train: Prepared[], prior: readonly number[] = READER_PRIOR): 
  * Logistic regression: answerable questions whose answer is in the passages read against questions of other domains,
  * each domain's two classes weighing the same. The threshold then keeps REFUSAL_BUDGET of answerable questions refused.
  */
-function fitGate(train: Prepared[], readerWeights: readonly number[]): GateModel {
+function fitGate(all: Prepared[], readerWeights: readonly number[]): GateModel {
+  const train = all.filter((p) => !NOT_FOR_THE_GATE.has(p.ask.domain));
   const domains = [...new Set(train.map((p) => p.ask.domain))];
   const total = domains.reduce((a, d) => a + domainWeight(d), 0);
   const rows: Array<{ x: number[]; y: number; weight: number }> = [];
