@@ -15,7 +15,7 @@ import { reindexKnowledgeBase } from './reindex';
 import { calibrateGate } from './gate-calibration';
 import { detectFormat, MIME_TYPES } from './parsers';
 import { tooLargeMessage } from '@/lib/platform/file-size';
-import { adoptSourceFile, readSource, removeSourceFile, sourceStorage, writeSourceFile } from './source-store';
+import { adoptSourceFile, intoDatabaseRow, readSource, removeSourceFile, sourceStorage, writeSourceFile } from './source-store';
 
 /**
  * The publisher console's hosted content (docs/api.md §9.5): an upload stores the bytes (document_sources) and a
@@ -28,6 +28,12 @@ export const INGEST_QUEUE = 'content.ingest';
 export const REINDEX_QUEUE = 'content.reindex';
 /** The relevance gate's threshold of a knowledge base, measured again after its index changed (gate-calibration.ts). */
 export const CALIBRATE_QUEUE = 'content.calibrate';
+/**
+ * A knowledge base's calibration (75 searches) runs once per window however many documents change in it: twenty
+ * uploads in a burst ran it twenty times and kept the embedded database busy for seconds (bench/stall).
+ */
+export const CALIBRATE_DEBOUNCE_SECONDS = 10;
+const calibrationOf = (kbId: string) => ({ queue: CALIBRATE_QUEUE, payload: { kbId }, debounce: { key: kbId, seconds: CALIBRATE_DEBOUNCE_SECONDS } });
 /** An ingestion that throws (not a bad file: a database fault) is tried this often before the document is `failed`. */
 const INGEST_ATTEMPTS = 3;
 
@@ -181,7 +187,26 @@ export async function uploadDocument(
       `“${name}” is not a type of file Almanac reads: use ${ACCEPTED_EXTENSIONS.slice(0, -1).join(', ')} or ${ACCEPTED_EXTENSIONS.at(-1)} files.`,
     );
   const hash = 'staged' in file ? file.staged.sha256 : sha256Hex(file.bytes);
-  let stored: Uint8Array;
+  const record = (stored: Uint8Array) =>
+    inTransaction(db, async (tx) => {
+      const owned = await ownedHosted(tx, userId, kbId);
+      if (!owned.ok) return owned;
+      const id = documentIdFor(kbId, name);
+      const [row] = await tx
+        .insert(documents)
+        .values({ id, kbId, sourceName: name, title: name, mimeType: MIME_TYPES[format], contentHash: hash, byteSize: size, status: 'queued' })
+        .onConflictDoUpdate({
+          target: [documents.kbId, documents.sourceName],
+          set: { status: 'queued', errorMessage: null, byteSize: size, updatedAt: new Date() },
+        })
+        .returning();
+      await tx
+        .insert(documentSources)
+        .values({ documentId: row!.id, kbId, bytes: stored, mimeType: MIME_TYPES[format] })
+        .onConflictDoUpdate({ target: documentSources.documentId, set: { bytes: stored, mimeType: MIME_TYPES[format], createdAt: new Date() } });
+      await enqueueJob(tx, { queue: INGEST_QUEUE, payload: { documentId: row!.id, kbId, hash }, maxAttempts: INGEST_ATTEMPTS });
+      return { ok: true as const, document: toDocumentView(row!) };
+    });
   if ((await sourceStorage()) === 'file') {
     // The file is written before the transaction, so ownership is checked first: a stranger's upload must not replace
     // the bytes an owner's pending ingestion is about to read.
@@ -189,29 +214,9 @@ export async function uploadDocument(
     if (!owned.ok) return owned;
     if ('staged' in file) await adoptSourceFile(documentIdFor(kbId, name), file.staged.path);
     else await writeSourceFile(documentIdFor(kbId, name), file.bytes);
-    stored = new Uint8Array(0);
-  } else {
-    stored = 'staged' in file ? await readFile(file.staged.path) : file.bytes;
+    return record(new Uint8Array(0));
   }
-  return inTransaction(db, async (tx) => {
-    const owned = await ownedHosted(tx, userId, kbId);
-    if (!owned.ok) return owned;
-    const id = documentIdFor(kbId, name);
-    const [row] = await tx
-      .insert(documents)
-      .values({ id, kbId, sourceName: name, title: name, mimeType: MIME_TYPES[format], contentHash: hash, byteSize: size, status: 'queued' })
-      .onConflictDoUpdate({
-        target: [documents.kbId, documents.sourceName],
-        set: { status: 'queued', errorMessage: null, byteSize: size, updatedAt: new Date() },
-      })
-      .returning();
-    await tx
-      .insert(documentSources)
-      .values({ documentId: row!.id, kbId, bytes: stored, mimeType: MIME_TYPES[format] })
-      .onConflictDoUpdate({ target: documentSources.documentId, set: { bytes: stored, mimeType: MIME_TYPES[format], createdAt: new Date() } });
-    await enqueueJob(tx, { queue: INGEST_QUEUE, payload: { documentId: row!.id, kbId, hash }, maxAttempts: INGEST_ATTEMPTS });
-    return { ok: true as const, document: toDocumentView(row!) };
-  });
+  return intoDatabaseRow(async () => record('staged' in file ? await readFile(file.staged.path) : file.bytes));
 }
 
 export async function deleteDocumentForOwner(db: Executor, userId: string, kbId: string, documentId: string): Promise<{ ok: true } | ContentDenial> {
@@ -220,7 +225,7 @@ export async function deleteDocumentForOwner(db: Executor, userId: string, kbId:
   const result = await deleteDocument(db, kbId, documentId);
   if (!result.ok) return deny('not_found', 'No such document.');
   await removeSourceFile(result.documentId);
-  await enqueueJob(db, { queue: CALIBRATE_QUEUE, payload: { kbId } });
+  await enqueueJob(db, calibrationOf(kbId));
   return { ok: true };
 }
 
@@ -281,7 +286,7 @@ export async function runIngestJob(
         },
       },
     );
-    if (result.ok && result.status !== 'duplicate') await enqueueJob(db, { queue: CALIBRATE_QUEUE, payload: { kbId: payload.kbId } });
+    if (result.ok && result.status !== 'duplicate') await enqueueJob(db, calibrationOf(payload.kbId));
     if (!result.ok) {
       await markDocument(db, doc.id, { status: 'failed', errorMessage: result.message }, ['ingesting']);
     } else if (result.status === 'duplicate' && result.documentId !== doc.id) {

@@ -21,6 +21,12 @@ export interface JobSpec {
   payload: Record<string, unknown>;
   /** A second job with the same queue and key, while the first is kept (7 days after it finished), is not created. */
   dedupeKey?: string;
+  /**
+   * Debounce: at most one job per key in each window of this many seconds; a send while one is queued or has run in
+   * the window schedules one for the start of the next window (pg-boss's sendDebounced), so every send is followed by
+   * a run that starts after it.
+   */
+  debounce?: { key: string; seconds: number };
   runAt?: Date;
   maxAttempts?: number;
 }
@@ -82,15 +88,18 @@ export async function enqueueJob(db: Executor, spec: JobSpec): Promise<{ id: str
   }
   const boss = await (starting ?? startJobQueue());
   const id = spec.dedupeKey ? dedupeJobId(spec.queue, spec.dedupeKey) : undefined;
-  const sent = await boss.send(spec.queue, spec.payload, {
+  const options = {
     db: fromDrizzle(db, sql),
     id,
     startAfter: spec.runAt,
     retryLimit: (spec.maxAttempts ?? 5) - 1,
     ...RETRY,
     heartbeatSeconds: jobTimings().heartbeatSeconds,
-  });
-  return sent ? { id: sent, created: true } : { id: id!, created: false };
+  };
+  const sent = spec.debounce
+    ? await boss.sendDebounced(spec.queue, spec.payload, options, spec.debounce.seconds, spec.debounce.key)
+    : await boss.send(spec.queue, spec.payload, options);
+  return sent ? { id: sent, created: true } : { id: id ?? '', created: false };
 }
 
 export function defineJobHandler(queue: string, handler: JobHandler): void {

@@ -165,19 +165,23 @@ describe('console content', () => {
     ];
     expect(denials.map((d) => (d.ok ? 'ok' : d.code))).toEqual(['not_found', 'not_found', 'not_found', 'not_found']);
 
-    // Each ingestion that changed the index asked for the relevance gate to be measured again (gate-calibration.ts).
+    // Each ingestion that changed the index asks for the relevance gate to be measured again (gate-calibration.ts),
+    // debounced: the first runs now, a second within the window waits for the next one, and later ones add nothing.
     const calibrations = async () =>
       (
-        (await db.execute(sql`select count(*)::int as n from pgboss.job where name = ${CALIBRATE_QUEUE} and data->>'kbId' = ${kbId} and state = 'created'`))
-          .rows[0] as { n: number }
-      ).n;
-    expect(await calibrations()).toBe(2);
+        await db.execute(
+          sql`select count(*) filter (where start_after <= now())::int as due, count(*) filter (where start_after > now())::int as waiting
+              from pgboss.job where name = ${CALIBRATE_QUEUE} and data->>'kbId' = ${kbId} and state = 'created'`,
+        )
+      ).rows[0] as { due: number; waiting: number };
+    expect(await calibrations()).toEqual({ due: 1, waiting: 1 });
     await runDueJobs({ queues: [CALIBRATE_QUEUE], limit: 100 });
-    expect(await calibrations()).toBe(0);
+    expect(await calibrations()).toEqual({ due: 0, waiting: 1 });
     expect(await requestReindex(db, owner, kbId)).toEqual({ ok: true });
     expect(await runDueJobs({ queues: [REINDEX_QUEUE] })).toBe(1);
     expect(await deleteDocumentForOwner(db, owner, kbId, replaced!.id)).toEqual({ ok: true });
-    expect(await calibrations()).toBe(1);
+    // The waiting one starts after the deletion: it measures the index without the document.
+    expect(await calibrations()).toEqual({ due: 0, waiting: 1 });
     expect(await docStatus(replaced!.id)).toBeUndefined();
     expect((await db.execute(sql`select count(*)::int as n from document_sources where document_id = ${replaced!.id}`)).rows[0]).toEqual({ n: 0 });
   });
