@@ -23,7 +23,8 @@ import { ingestDocument, insertChunks, rebuildKnowledgeBaseStats } from '@/lib/e
 import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine/pdf-render';
 import { randomBase62 } from '@/lib/platform/ids';
-import { HOSTED_SOURCE_DIR, loadSeedSources } from '@/lib/seed/hosted';
+import { loadSeedSources } from '@/lib/seed/hosted';
+import { HOSTED_SOURCE_DIR } from '@/lib/seed/sample-data';
 import { loadEvaluationSet } from '../engine-quality/evaluation-set';
 
 const { values } = parseArgs({

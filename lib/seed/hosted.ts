@@ -4,9 +4,7 @@ import { sql } from 'drizzle-orm';
 import { ingestDocument, type IngestResult } from '@/lib/engine';
 import { parsePdfSource, renderPdfFromSource } from '@/lib/engine';
 import type { Database, Executor } from '@/db/client';
-
-/** Source documents of the hosted knowledge bases, one folder per knowledge-base slug (hosted-kbs.md). */
-export const HOSTED_SOURCE_DIR = path.join(process.cwd(), 'db', 'seed', 'hosted');
+import { HOSTED_SOURCE_DIR } from './sample-data';
 
 const SOURCE_EXTENSIONS = ['.md', '.txt', '.html', '.htm'];
 

@@ -8,8 +8,8 @@ import { itemAt } from '@/lib/platform/arrays';
  * included), the descriptions assembled from each entry's facts, and the sample buyers' names.
  */
 
-/** Source documents of the hosted knowledge bases (hosted-kbs.md). */
-const HOSTED_DIR = path.join(process.cwd(), 'db', 'seed', 'hosted');
+/** Source documents of the hosted knowledge bases, one folder per knowledge-base slug (hosted-kbs.md). */
+export const HOSTED_SOURCE_DIR = path.join(process.cwd(), 'db', 'seed', 'hosted');
 
 /** mulberry32: tiny, fast, good enough for sample data; the same seed gives the same catalogue. */
 export function createPrng(seed: number) {
@@ -81,7 +81,7 @@ export function composeDescription(kb: KnowledgeBaseSeed, prng: Prng): string {
 
 /** Sample questions from db/seed/hosted/<slug>/sample-questions.json when the content helpers wrote one. */
 export function readSampleQuestions(slug: string, fallback: string[]): string[] {
-  const file = path.join(HOSTED_DIR, slug, 'sample-questions.json');
+  const file = path.join(HOSTED_SOURCE_DIR, slug, 'sample-questions.json');
   if (!existsSync(file)) return fallback;
   try {
     const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));

@@ -7,7 +7,8 @@ import type { Database } from '@/lib/platform/db';
 import { answerHostedQuery } from '@/lib/engine';
 import { detectFormat, pageText, parseSource } from '@/lib/engine/parsers';
 import { parsePdfSource } from '@/lib/engine/pdf-render';
-import { HOSTED_SOURCE_DIR, loadSeedSources } from '@/lib/seed/hosted';
+import { loadSeedSources } from '@/lib/seed/hosted';
+import { HOSTED_SOURCE_DIR } from '@/lib/seed/sample-data';
 import { loadEvaluationSet } from '@/bench/engine-quality/evaluation-set';
 import { itemAt } from '@/lib/platform/arrays';
 
