@@ -76,7 +76,8 @@ export async function embedTexts(config: EmbeddingsConfig, texts: string[], sign
 export async function embedDrafts(
   config: EmbeddingsConfig | null,
   drafts: DraftChunk[],
-  sourceName: string,
+  /** Which document, for the log: its file name on ingestion, its id on a reindex. */
+  document: string,
 ): Promise<{ model: string; vectors: number[][] } | null> {
   if (!config || drafts.length === 0) return null;
   try {
@@ -88,7 +89,7 @@ export async function embedDrafts(
       ),
     };
   } catch (error) {
-    log.warn({ sourceName, err: (error as Error).message }, 'embeddings failed; the document is indexed lexically only');
+    log.warn({ document, err: (error as Error).message }, 'embeddings failed; the document is indexed lexically only');
     return null;
   }
 }

@@ -4,7 +4,7 @@ import { documents, documentSources } from '@/db/schema';
 import type { Database, Executor } from '@/lib/platform/db';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
-import { defineJobHandler, enqueueJob } from '@/lib/platform/jobs';
+import { defineJobHandler, enqueueDebouncedJob, enqueueJob } from '@/lib/platform/jobs';
 import { log } from '@/lib/platform/log';
 import { processSingleton } from '@/lib/platform/singleton';
 import { getRateLimiter } from '@/lib/limits';
@@ -33,7 +33,8 @@ export const CALIBRATE_QUEUE = 'content.calibrate';
  * uploads in a burst ran it twenty times and kept the embedded database busy for seconds (bench/stall).
  */
 export const CALIBRATE_DEBOUNCE_SECONDS = 10;
-const calibrationOf = (kbId: string) => ({ queue: CALIBRATE_QUEUE, payload: { kbId }, debounce: { key: kbId, seconds: CALIBRATE_DEBOUNCE_SECONDS } });
+const calibrate = (db: Executor, kbId: string) =>
+  enqueueDebouncedJob(db, { queue: CALIBRATE_QUEUE, payload: { kbId }, key: kbId, seconds: CALIBRATE_DEBOUNCE_SECONDS });
 /** An ingestion that throws (not a bad file: a database fault) is tried this often before the document is `failed`. */
 const INGEST_ATTEMPTS = 3;
 
@@ -225,7 +226,7 @@ export async function deleteDocumentForOwner(db: Executor, userId: string, kbId:
   const result = await deleteDocument(db, kbId, documentId);
   if (!result.ok) return deny('not_found', 'No such document.');
   await removeSourceFile(result.documentId);
-  await enqueueJob(db, calibrationOf(kbId));
+  await calibrate(db, kbId);
   return { ok: true };
 }
 
@@ -286,7 +287,7 @@ export async function runIngestJob(
         },
       },
     );
-    if (result.ok && result.status !== 'duplicate') await enqueueJob(db, calibrationOf(payload.kbId));
+    if (result.ok && result.status !== 'duplicate') await calibrate(db, payload.kbId);
     if (!result.ok) {
       await markDocument(db, doc.id, { status: 'failed', errorMessage: result.message }, ['ingesting']);
     } else if (result.status === 'duplicate' && result.documentId !== doc.id) {

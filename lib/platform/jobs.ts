@@ -21,12 +21,6 @@ export interface JobSpec {
   payload: Record<string, unknown>;
   /** A second job with the same queue and key, while the first is kept (7 days after it finished), is not created. */
   dedupeKey?: string;
-  /**
-   * Debounce: at most one job per key in each window of this many seconds; a send while one is queued or has run in
-   * the window schedules one for the start of the next window (pg-boss's sendDebounced), so every send is followed by
-   * a run that starts after it.
-   */
-  debounce?: { key: string; seconds: number };
   runAt?: Date;
   maxAttempts?: number;
 }
@@ -80,26 +74,42 @@ function startedBoss(): Promise<PgBoss> | undefined {
 /** Seconds before attempt n+1: 2, 4, 8 … capped at 10 minutes (pg-boss adds jitter). */
 const RETRY = { retryDelay: 2, retryBackoff: true, retryDelayMax: 600 } as const;
 
-/** Pass the caller's transaction; a dedupeKey already present creates no job. */
-export async function enqueueJob(db: Executor, spec: JobSpec): Promise<{ id: string; created: boolean }> {
+async function bossFor(db: Executor, queue: string): Promise<PgBoss> {
   const starting = startedBoss();
   if (!starting && db instanceof PgTransaction) {
-    throw new Error(`the job queue is not started: call startJobQueue() before sending "${spec.queue}" inside a transaction`);
+    throw new Error(`the job queue is not started: call startJobQueue() before sending "${queue}" inside a transaction`);
   }
-  const boss = await (starting ?? startJobQueue());
+  return starting ?? startJobQueue();
+}
+
+const sendOptions = (db: Executor, spec: Pick<JobSpec, 'runAt' | 'maxAttempts'>, id?: string) => ({
+  db: fromDrizzle(db, sql),
+  id,
+  startAfter: spec.runAt,
+  retryLimit: (spec.maxAttempts ?? 5) - 1,
+  ...RETRY,
+  heartbeatSeconds: jobTimings().heartbeatSeconds,
+});
+
+/** Pass the caller's transaction; a dedupeKey already present creates no job. */
+export async function enqueueJob(db: Executor, spec: JobSpec): Promise<{ id: string; created: boolean }> {
+  const boss = await bossFor(db, spec.queue);
   const id = spec.dedupeKey ? dedupeJobId(spec.queue, spec.dedupeKey) : undefined;
-  const options = {
-    db: fromDrizzle(db, sql),
-    id,
-    startAfter: spec.runAt,
-    retryLimit: (spec.maxAttempts ?? 5) - 1,
-    ...RETRY,
-    heartbeatSeconds: jobTimings().heartbeatSeconds,
-  };
-  const sent = spec.debounce
-    ? await boss.sendDebounced(spec.queue, spec.payload, options, spec.debounce.seconds, spec.debounce.key)
-    : await boss.send(spec.queue, spec.payload, options);
-  return sent ? { id: sent, created: true } : { id: id ?? '', created: false };
+  const sent = await boss.send(spec.queue, spec.payload, sendOptions(db, spec, id));
+  return sent ? { id: sent, created: true } : { id: id!, created: false };
+}
+
+/**
+ * At most one job per key in each window of `seconds` (pg-boss's sendDebounced, windows aligned to the epoch): a send
+ * while the window's job exists schedules one for the start of the next window, and one already there covers it, so
+ * every send is followed by a run that starts after it. True when this send created a job.
+ */
+export async function enqueueDebouncedJob(
+  db: Executor,
+  spec: Pick<JobSpec, 'queue' | 'payload' | 'maxAttempts'> & { key: string; seconds: number },
+): Promise<boolean> {
+  const boss = await bossFor(db, spec.queue);
+  return (await boss.sendDebounced(spec.queue, spec.payload, sendOptions(db, spec), spec.seconds, spec.key)) !== null;
 }
 
 export function defineJobHandler(queue: string, handler: JobHandler): void {

@@ -15,11 +15,12 @@ import { MAIL_QUEUE } from '@/lib/platform/mail';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { createJobBoss } from '@/lib/platform/job-boss';
 import { createJobQueues, DEAD_LETTER_QUEUE, dedupeJobId, installJobQueue, JOB_QUEUES } from '@/lib/platform/job-queues';
-import { defineJobHandler, enqueueJob, runDueJobs, startJobQueue, startJobWorker, stopJobQueue } from '@/lib/platform/jobs';
+import { defineJobHandler, enqueueDebouncedJob, enqueueJob, runDueJobs, startJobQueue, startJobWorker, stopJobQueue } from '@/lib/platform/jobs';
 import { PeriodicTask } from '@/lib/platform/periodic-task';
 import { inTransaction } from '@/lib/platform/transactions';
 import { createTestDatabase, newTestDatabaseName, testDbKind } from '../support/db';
 import { createScratchDatabase } from '../support/scratch-database';
+import { startEarlyInWindow } from '../support/debounce-window';
 
 /**
  * The durable job queue (lib/platform/jobs.ts, pg-boss) on both databases: sent in a transaction, dedupe, claim,
@@ -93,6 +94,21 @@ describe('jobs', () => {
     expect(third.created).toBe(true);
     expect(third.id).not.toBe(first.id);
     expect(await count(sql`name = 'test.noop'`)).toBe(2);
+  });
+
+  it('a debounced send runs now, a second in the window waits for the next window, a third adds nothing; keys apart', async () => {
+    const seconds = 10;
+    await startEarlyInWindow(seconds);
+    const send = (key: string) => enqueueDebouncedJob(db, { queue: 'test.noop', payload: { key }, key, seconds });
+    expect([await send('a'), await send('a'), await send('a'), await send('b')]).toEqual([true, true, false, true]);
+    const jobs = (
+      await db.execute(sql`select data->>'key' as key, start_after > now() as waits from pgboss.job where name = 'test.noop' order by key, start_after`)
+    ).rows;
+    expect(jobs).toEqual([
+      { key: 'a', waits: false },
+      { key: 'a', waits: true },
+      { key: 'b', waits: false },
+    ]);
   });
 
   it('runs a due job once with its payload, leaves a future one, and only claims queues with a handler here', async () => {

@@ -26,6 +26,7 @@ import {
 import { getEnv, resetEnvForTesting } from '@/lib/platform/env';
 import { newId } from '@/lib/platform/ids';
 import { withEventLoopLag } from '../support/event-loop-lag';
+import { startEarlyInWindow } from '../support/debounce-window';
 import { runDueJobs } from '@/lib/platform/jobs';
 import { createTestDatabase, testDbKind } from '../support/db';
 import { createUser } from './subscriptions-fixtures';
@@ -146,10 +147,8 @@ describe('console content', () => {
   });
 
   it('replace keeps the document id and re-ingests; delete and reindex work; strangers get not_found for everything', async () => {
-    // pg-boss debounces in fixed windows of the database clock's epoch seconds: start early in one, so that both
-    // ingestions and the deletion below fall in the same window (the test takes about a second).
-    const window = CALIBRATE_DEBOUNCE_SECONDS * 1000;
-    if (Date.now() % window > window / 2) await new Promise((resolve) => setTimeout(resolve, window - (Date.now() % window) + 50));
+    // Both ingestions and the deletion below fall in one debounce window (the test takes about a second).
+    await startEarlyInWindow(CALIBRATE_DEBOUNCE_SECONDS);
     const kbId = await newHostedKb();
     const first = await uploadDocument(db, owner, kbId, { name: 'guide.md', bytes: text('anchors') });
     await runDueJobs({ queues: [INGEST_QUEUE] });
