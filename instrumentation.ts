@@ -44,6 +44,9 @@ export async function register(): Promise<void> {
   // Chunks staged by an ingestion that was killed before its transaction (lib/engine/chunk-store.ts).
   const { startStagedChunkPurge } = await import('./lib/engine');
   startStagedChunkPurge();
+  // Knowledge bases whose gate threshold was calibrated for other weights than these (lib/engine/gate-calibration.ts).
+  const { startGateRecalibration } = await import('./lib/engine');
+  startGateRecalibration();
   // Each domain registers its job handlers, then the worker takes their queues' jobs.
   const { registerContentJobs } = await import('./lib/engine');
   registerContentJobs();

@@ -18,11 +18,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { composeExtractiveAnswer } from '@/lib/engine/answer';
-import { READER_MODEL, type ReaderModel } from '@/lib/engine/answerable';
+import { judgeLexically, READER_MODEL, type ReaderModel } from '@/lib/engine/answerable';
 import { languageOfConfig, checkedSearchConfig } from '@/lib/engine/language';
 import { analyseQuestion, mapLexicon, matchText, type Question } from '@/lib/engine/question';
-import { gateEvidence, gateFeatures, gateScore, GATE_FEATURES } from '@/lib/engine/relevance-gate';
-import type { GateModel } from '@/lib/engine/types';
+import { combinedScore, gateEvidence, gateFeatures, gateScore, GATE_FEATURES, undecided } from '@/lib/engine/relevance-gate';
+import type { GateModel, SemanticGate } from '@/lib/engine/types';
 import { SENTENCE_FEATURES } from '@/lib/engine/sentence-features';
 import { rankSentences } from '@/lib/engine/sentence-ranker';
 import { SENTENCE_WEIGHTS } from '@/lib/engine/answer-weights';
@@ -95,6 +95,8 @@ interface Prepared {
   y: boolean[];
   /** The gate's features but the last (the reader's score, which depends on the reader's weights). */
   gate: number[];
+  /** The sentence encoder's cosine between the question and the reader's first statement (--semantic), else null. */
+  similarity: number | null;
   /** Gold answer somewhere in the passages read. */
   reachable: boolean;
   /**
@@ -109,10 +111,17 @@ interface Prepared {
 const tellingSpan = (a: string) => /\p{L}/u.test(a) && normaliseForFact(a).length >= 6;
 
 /**
- * --extra-gate FILE: features appended to the gate's for a measurement (semantic-gate.ts writes them, by "set|ask id").
- * Only --trade-off reads them; the answers judged still come from the engine's own gate.
+ * --semantic FILE: the sentence encoder's similarities (semantic-gate.ts writes them, by "set|ask id": the best of the
+ * reader's five statements, then the first's). With it the second gate model (SEMANTIC_GATE) is fitted beside the
+ * lexical one and decides inside the band (--band BELOW,ABOVE, lexical log-odds around its threshold), as the engine
+ * does with ENGINE_ENCODER=on.
  */
-const extraGate: Record<string, number[]> = option('--extra-gate') ? JSON.parse(readFileSync(option('--extra-gate')!, 'utf8')) : {};
+const semanticFile: Record<string, number[]> | null = option('--semantic') ? JSON.parse(readFileSync(option('--semantic')!, 'utf8')) : null;
+const SIMILARITY_INDEX = Number(option('--similarity-index') ?? 1);
+const SEMANTIC_ROWS = option('--semantic-rows') ?? 'all';
+/** The refusal budget of the two models together (the lexical one's alone is REFUSAL_BUDGET). */
+const SEMANTIC_BUDGET = Number(option('--semantic-budget') ?? option('--budget') ?? 0.04);
+const [BAND_BELOW = 1.5, BAND_ABOVE = 1.5] = (option('--band') ?? '1.5,1.5').split(',').map(Number);
 
 function prepare(snapshot: DomainSnapshot): Prepared[] {
   // One map per configuration, shared by every ask (a map per ask would hold the whole vocabulary thousands of times).
@@ -126,12 +135,13 @@ function prepare(snapshot: DomainSnapshot): Prepared[] {
     const ranked = rankSentences(q, ask.chunks);
     const y = ranked.map((c) => ask.kind === 'answerable' && answers(`${c.context ?? ''}: ${c.text}`, ask));
     const lexical = q.total > 0 && ranked.length ? gateFeatures(q, gateEvidence(q, ask.chunks), 0).slice(0, -1) : [];
-    const gate = lexical.length ? [...lexical, ...(extraGate[`${ask.set}|${ask.id}`] ?? [])] : [];
+    const gate = lexical;
+    const similarity = semanticFile?.[`${ask.set}|${ask.id}`]?.[SIMILARITY_INDEX] ?? null;
     const lent = ask.kind === 'cross' ? byId.get(ask.id.slice(0, ask.id.lastIndexOf('@'))) : undefined;
     const spans = lent?.answers.filter(tellingSpan) ?? [];
     const answerableHere = spans.length > 0 && ranked.some((c) => spans.some((a) => containsFact(`${c.context ?? ''}: ${c.text}`, a)));
     q.matched.clear();
-    return { ask, q, language, lexicon, x: ranked.map((c) => c.features), y, gate, reachable: y.some(Boolean), answerableHere };
+    return { ask, q, language, lexicon, x: ranked.map((c) => c.features), y, gate, similarity, reachable: y.some(Boolean), answerableHere };
   });
 }
 
@@ -204,21 +214,21 @@ function fitReader(train: Prepared[], prior: readonly number[] = READER_PRIOR): 
   });
 }
 
-/**
- * Logistic regression: answerable questions whose answer is in the passages read against questions of other domains,
- * each domain's two classes weighing the same. The threshold then keeps REFUSAL_BUDGET of answerable questions refused.
- */
-function fitGate(all: Prepared[], readerWeights: readonly number[]): GateModel {
-  const train = all.filter((p) => !EVALUATION_ONLY.has(p.ask.domain));
-  const domains = [...new Set(train.map((p) => p.ask.domain))];
+/** The rows of a gate's fit: answerable questions whose answer is in the passages read against questions of other domains. */
+function gateRows(train: Prepared[], domains: string[], row: (p: Prepared) => number[] | null): Array<{ x: number[]; y: number; weight: number }> {
   const total = domains.reduce((a, d) => a + domainWeight(d), 0);
   const rows: Array<{ x: number[]; y: number; weight: number }> = [];
   for (const d of domains) {
-    const pos = train.filter((p) => p.ask.domain === d && p.ask.kind === 'answerable' && p.reachable && p.gate.length);
-    const neg = train.filter((p) => p.ask.domain === d && p.ask.kind === 'cross' && !p.answerableHere && p.gate.length);
-    for (const p of pos) rows.push({ x: gateRow(p, readerWeights), y: 1, weight: domainWeight(d) / (2 * pos.length * total) });
-    for (const p of neg) rows.push({ x: gateRow(p, readerWeights), y: 0, weight: domainWeight(d) / (2 * neg.length * total) });
+    const pos = train.filter((p) => p.ask.domain === d && p.ask.kind === 'answerable' && p.reachable && row(p));
+    const neg = train.filter((p) => p.ask.domain === d && p.ask.kind === 'cross' && !p.answerableHere && row(p));
+    for (const p of pos) rows.push({ x: row(p)!, y: 1, weight: domainWeight(d) / (2 * pos.length * total) });
+    for (const p of neg) rows.push({ x: row(p)!, y: 0, weight: domainWeight(d) / (2 * neg.length * total) });
   }
+  return rows;
+}
+
+/** Logistic regression, each domain's two classes weighing the same; the threshold is set by the caller. */
+function fitLogistic(rows: Array<{ x: number[]; y: number; weight: number }>): GateModel {
   const dim = (rows[0]?.x.length ?? GATE_FEATURES.length) + 1;
   const w = adam(dim, new Array(dim).fill(0), 2000, (w) => {
     const grad = w.map((v, k) => (k === 0 ? 0 : 2 * GATE_LAMBDA * v));
@@ -232,16 +242,70 @@ function fitGate(all: Prepared[], readerWeights: readonly number[]): GateModel {
     return grad;
   });
   const [bias = 0, ...weights] = w;
-  const model: GateModel = { bias, weights, threshold: 0 };
-  // The threshold: the highest at which the training domains' answerable questions are refused at most REFUSAL_BUDGET on average.
-  const score = (p: Prepared) => gateScore(gateRow(p, readerWeights), model);
-  const perDomain = domains.map((d) => train.filter((p) => p.ask.domain === d && p.ask.kind === 'answerable' && p.gate.length).map(score));
+  return { bias, weights, threshold: 0 };
+}
+
+/**
+ * The highest threshold at which the training domains' answerable questions are refused at most REFUSAL_BUDGET on
+ * average, a question being refused below its value (computed once per question).
+ */
+function budgetThreshold(train: Prepared[], domains: string[], value: (p: Prepared) => number, budget = REFUSAL_BUDGET): number {
+  const total = domains.reduce((a, d) => a + domainWeight(d), 0);
+  const perDomain = domains.map((d) => train.filter((p) => p.ask.domain === d && p.ask.kind === 'answerable' && p.gate.length).map(value));
   let threshold = -10;
   for (let t = -10; t <= 10; t += 0.05) {
-    const refused = perDomain.reduce((a, s, k) => a + (domainWeight(itemAt(domains, k)) * s.filter((v) => v < t).length) / Math.max(1, s.length), 0) / total;
-    if (refused <= REFUSAL_BUDGET) threshold = t;
+    const share = perDomain.reduce((a, vs, k) => a + (domainWeight(itemAt(domains, k)) * vs.filter((v) => v < t).length) / Math.max(1, vs.length), 0) / total;
+    if (share <= budget) threshold = t;
   }
-  return { ...model, threshold: Number(threshold.toFixed(2)) };
+  return Number(threshold.toFixed(2));
+}
+
+const trainingDomains = (all: Prepared[]) => {
+  const train = all.filter((p) => !EVALUATION_ONLY.has(p.ask.domain));
+  return { train, domains: [...new Set(train.map((p) => p.ask.domain))] };
+};
+
+function fitGate(all: Prepared[], readerWeights: readonly number[]): GateModel {
+  const { train, domains } = trainingDomains(all);
+  const model = fitLogistic(gateRows(train, domains, (p) => (p.gate.length ? gateRow(p, readerWeights) : null)));
+  return { ...model, threshold: budgetThreshold(train, domains, (p) => gateScore(gateRow(p, readerWeights), model)) };
+}
+
+/**
+ * The second model (GATE_FEATURES and the similarity), fitted on every row that has a similarity; its threshold is the
+ * highest at which the two models together, the second deciding inside the band, keep the refusal budget.
+ */
+function fitSemantic(all: Prepared[], readerWeights: readonly number[], gate: GateModel): SemanticGate | null {
+  if (!semanticFile) return null;
+  const { train, domains } = trainingDomains(all);
+  const band = { below: BAND_BELOW, above: BAND_ABOVE };
+  const withSimilarity = (p: Prepared) => {
+    if (!p.gate.length || p.similarity === null) return null;
+    const row = gateRow(p, readerWeights);
+    if (SEMANTIC_ROWS === 'band' && !undecided(gateScore(row, gate), gate, { ...band, model: gate })) return null;
+    return [...row, p.similarity];
+  };
+  const model = fitLogistic(gateRows(train, domains, withSimilarity));
+  // Inside the band the second model's log-odds meet its threshold; outside it the lexical decision stands whatever that is.
+  const threshold = budgetThreshold(
+    train,
+    domains,
+    (p) => {
+      const row = gateRow(p, readerWeights);
+      const lexical = gateScore(row, gate);
+      if (p.similarity !== null && undecided(lexical, gate, { ...band, model })) return gateScore([...row, p.similarity], model);
+      return lexical >= gate.threshold ? Infinity : -Infinity;
+    },
+    SEMANTIC_BUDGET,
+  );
+  return { ...band, model: { ...model, threshold } };
+}
+
+/** The gate's score of an ask as the engine computes it: lexical, or the second model's inside the band. */
+function decideScore(p: Prepared, readerWeights: readonly number[], gate: GateModel, semantic: SemanticGate | null): number {
+  if (!p.gate.length) return -Infinity;
+  const row = gateRow(p, readerWeights);
+  return combinedScore(gateScore(row, gate), row, p.similarity, gate, semantic);
 }
 
 // --- judging --------------------------------------------------------------------------------------------------------
@@ -266,6 +330,9 @@ interface Tally {
   naiveFirst: number;
   /** Answerable asks with a candidate statement that answers: the reader's ceiling. */
   reachable: number;
+  /** Asks the lexical gate leaves to the sentence encoder (inside the band). */
+  undecided: number;
+  asks: number;
   composeMs: number[];
   totalMs: number[];
   misses: string[];
@@ -290,6 +357,8 @@ const emptyTally = (): Tally => ({
   bm25DocumentFirst: 0,
   naiveFirst: 0,
   reachable: 0,
+  undecided: 0,
+  asks: 0,
   composeMs: [],
   totalMs: [],
   misses: [],
@@ -311,11 +380,20 @@ function naiveSentence(p: Prepared): string {
   return best;
 }
 
-function judge(p: Prepared, model: ReaderModel, t: Tally) {
+/** threshold: the knowledge base's own (gate-calibration.ts), on the lexical model's scale. */
+function judge(p: Prepared, model: ReaderModel, t: Tally, threshold = model.gate.threshold) {
   const started = performance.now();
-  const answer = composeExtractiveAnswer(p.ask.query, p.ask.terms, p.ask.chunks, p.lexicon, { language: p.language, model });
+  const lexical = judgeLexically(p.q, p.ask.chunks, model, threshold);
+  const semantic = model.semantic ?? null;
+  const judgement =
+    semantic && p.gate.length && lexical.ranked.length
+      ? { ...lexical, answerable: decideScore(p, model.sentenceWeights, model.gate, semantic) >= threshold }
+      : lexical;
+  if (semantic && p.gate.length && undecided(gateScore(gateRow(p, model.sentenceWeights), model.gate), model.gate, semantic)) t.undecided++;
+  const answer = composeExtractiveAnswer(p.ask.query, p.ask.terms, p.ask.chunks, p.lexicon, { language: p.language, model, judgement });
   const ms = performance.now() - started;
   t.composeMs.push(ms);
+  t.asks++;
   t.totalMs.push(ms + p.ask.retrievalMs);
   const answered = answer.citations.length > 0;
   const { ask } = p;
@@ -389,13 +467,14 @@ function table(title: string, tallies: Map<string, Tally>): string[] {
     row("other domains' questions a statement read answers with their own gold (not counted above)", (t) => String(t.crossAnswerableHere)),
     row("the set's own unanswerables refused", (t) => (t.own ? `${pct(t.ownRefused, t.own)} of ${t.own}` : 'n/a')),
     row('hand-written off-topic list refused', (t) => `${pct(t.offTopicRefused, t.offTopic)} of ${t.offTopic}`),
+    row('asks the sentence encoder decides (inside the band)', (t) => pct(t.undecided, t.asks)),
     row('retrieval + answer, p50 / p95 (ms)', (t) => `${quantile(t.totalMs, 0.5).toFixed(1)} / ${quantile(t.totalMs, 0.95).toFixed(1)}`),
   ];
 }
 
 /** --trade-off: the held-out domain's answerable questions refused at the thresholds that refuse 90% and 95% of the others'. */
 function tradeOff(held: Prepared[], model: ReaderModel, domain: string) {
-  const score = (p: Prepared) => gateScore(gateRow(p, model.sentenceWeights), model.gate);
+  const score = (p: Prepared) => decideScore(p, model.sentenceWeights, model.gate, model.semantic ?? null);
   const pos = held
     .filter((p) => p.ask.kind === 'answerable' && p.gate.length)
     .map(score)
@@ -425,7 +504,8 @@ function main() {
   // --in-sample: one model fitted on every domain, judged on each (what the shipped weights do after --write).
   const fitAll = (): ReaderModel => {
     const sentenceWeights = fitReaderToo ? fitReader(prepared, ISSUE_14_READER_WEIGHTS) : SENTENCE_WEIGHTS;
-    return { sentenceWeights, gate: fitGate(prepared, sentenceWeights) };
+    const gate = fitGate(prepared, sentenceWeights);
+    return { sentenceWeights, gate, semantic: fitSemantic(prepared, sentenceWeights, gate) };
   };
   const everywhere: ReaderModel | null = argv.includes('--in-sample') ? fitAll() : null;
   for (const d of domains) {
@@ -436,12 +516,13 @@ function main() {
         (() => {
           const train = prepared.filter((p) => p.ask.domain !== d);
           const sentenceWeights = fitReaderToo ? fitReader(train) : SENTENCE_WEIGHTS;
-          return { sentenceWeights, gate: fitGate(train, sentenceWeights) };
+          const gate = fitGate(train, sentenceWeights);
+          return { sentenceWeights, gate, semantic: fitSemantic(train, sentenceWeights, gate) };
         })());
     const t = emptyTally();
     if (argv.includes('--kb-calibration')) {
       // Each knowledge base's own threshold, as gate-calibration.ts sets it live: from the off-topic list asked of it.
-      const score = (p: Prepared) => (p.gate.length ? gateScore(gateRow(p, model.sentenceWeights), model.gate) : -Infinity);
+      const score = (p: Prepared) => decideScore(p, model.sentenceWeights, model.gate, model.semantic ?? null);
       const topic = new Map(loadOffTopicSet().map((q) => [q.id, q.domain]));
       for (const set of new Set(prepared.filter((x) => x.ask.domain === d).map((x) => x.ask.set))) {
         const own = prepared.filter((x) => x.ask.set === set && x.ask.domain === d);
@@ -450,7 +531,7 @@ function main() {
           .map((x) => ({ domain: topic.get(x.ask.id.split('@')[0] ?? '') ?? 'other', score: score(x) }));
         const threshold = thresholdFromScores(scores, model.gate.threshold) ?? model.gate.threshold;
         console.error(`${set}: gate threshold ${threshold} (shipped ${model.gate.threshold})`);
-        for (const p of own) judge(p, { ...model, gate: { ...model.gate, threshold } }, t);
+        for (const p of own) judge(p, model, t, threshold);
       }
     } else for (const p of prepared.filter((x) => x.ask.domain === d)) judge(p, model, t);
     if (argv.includes('--trade-off'))
@@ -467,7 +548,8 @@ function main() {
     table(shipped ? 'shipped weights' : everywhere ? 'fitted on every domain (in sample)' : 'held-out domain (fitted on the others)', tallies).join('\n'),
   );
   if (argv.includes('--write')) {
-    const { sentenceWeights, gate } = everywhere ?? fitAll();
+    const { sentenceWeights, gate, semantic } = everywhere ?? fitAll();
+    if (!semantic) throw new Error('--write needs --semantic FILE: the engine ships both gate models');
     const source = `${prepared.filter((p) => p.ask.kind === 'answerable').length} answerable questions and ${prepared.filter((p) => p.ask.kind === 'cross').length} cross-domain ones over ${domains.length} domains (${domains.join(', ')})`;
     const readerFile = path.join(process.cwd(), 'lib', 'engine', 'answer-weights.ts');
     if (fitReaderToo)
@@ -476,9 +558,12 @@ function main() {
         `/**\n * Weights of SENTENCE_FEATURES (sentence-features.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const SENTENCE_WEIGHTS: readonly number[] = [\n${SENTENCE_FEATURES.map((f, k) => `  ${Number(itemAt(sentenceWeights, k).toFixed(3))}, // ${f}`).join('\n')}\n];\n`,
       );
     const gateFile = path.join(process.cwd(), 'lib', 'engine', 'gate-weights.ts');
+    const weights = (names: readonly string[], w: readonly number[]) => names.map((f, k) => `    ${Number(itemAt(w, k).toFixed(3))}, // ${f}`).join('\n');
+    const modelSource = (m: GateModel, names: readonly string[], indent = '') =>
+      `{\n${indent}  bias: ${Number(m.bias.toFixed(3))},\n${indent}  weights: [\n${weights(names, m.weights).replace(/^/gm, indent)}\n${indent}  ],\n${indent}  threshold: ${m.threshold},\n${indent}}`;
     writeFileSync(
       gateFile,
-      `import type { GateModel } from './types';\n\n/**\n * Weights of GATE_FEATURES (relevance-gate.ts), in its order. Written by bench/engine-quality/lodo.ts --write from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const GATE_MODEL: GateModel = {\n  bias: ${Number(gate.bias.toFixed(3))},\n  weights: [\n${GATE_FEATURES.map((f, k) => `    ${Number(itemAt(gate.weights, k).toFixed(3))}, // ${f}`).join('\n')}\n  ],\n  threshold: ${gate.threshold},\n};\n`,
+      `import type { GateModel, SemanticGate } from './types';\n\n/**\n * Weights of GATE_FEATURES (relevance-gate.ts), in its order, and of the second model that decides near the threshold with\n * the sentence encoder's similarity. Written by bench/engine-quality/lodo.ts --write --semantic FILE from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const GATE_MODEL: GateModel = ${modelSource(gate, GATE_FEATURES)};\n\nexport const SEMANTIC_GATE: SemanticGate = {\n  below: ${semantic.below},\n  above: ${semantic.above},\n  model: ${modelSource(semantic.model, [...GATE_FEATURES, 'statement similarity'], '  ')},\n};\n`,
     );
     console.log(`wrote ${fitReaderToo ? `${readerFile} and ` : ''}${gateFile}`);
   }

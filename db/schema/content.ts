@@ -102,6 +102,8 @@ export const kbIndexStats = pgTable('kb_index_stats', {
   searchConfig: text('search_config').notNull().default('almanac'),
   /** Null until calibrated, and for an index not in English: the shipped model's threshold applies. */
   gateThreshold: real('gate_threshold'),
+  /** The gate models that threshold was calibrated for (gate-calibration.ts GATE_VERSION); another version's is ignored. */
+  gateModel: text('gate_model'),
   updatedAt: updatedAt(),
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { composeExtractiveAnswer, NO_ANSWER_TEXT } from './answer';
-import { judgeAnswerable } from './answerable';
+import { judgeLexically } from './answerable';
 import { analyseQuestion } from './question';
 import { rankSentences } from './sentence-ranker';
 import { selectSentences } from './sentence-selection';
@@ -11,7 +11,7 @@ function select(terms: QueryTerm[], passages: RetrievedChunk[], query = '') {
   const q = analyseQuestion(query, terms);
   return selectSentences(q, passages, rankSentences(q, passages));
 }
-const relevant = (terms: QueryTerm[], passages: RetrievedChunk[], query = '') => judgeAnswerable(analyseQuestion(query, terms), passages).answerable;
+const relevant = (terms: QueryTerm[], passages: RetrievedChunk[], query = '') => judgeLexically(analyseQuestion(query, terms), passages).answerable;
 
 const term = (word: string, lexeme: string, idf: number, docFreq = 1): QueryTerm => ({ word, lexeme, idf, docFreq });
 const chunk = (id: number, content: string, score: number, extra: Partial<RetrievedChunk> = {}): RetrievedChunk => ({

@@ -1,7 +1,7 @@
 import type { Citation, QueryAnswer } from '@/lib/query-answer';
 import { itemAt } from '@/lib/platform/arrays';
 import { fallbackLexicon, analyseQuestion, type Lexicon, type Question } from './question';
-import { judgeAnswerable, type ReaderModel } from './answerable';
+import { judgeLexically, type Judgement, type ReaderModel } from './answerable';
 import type { SearchLanguage } from './language';
 import type { QueryTerm, RetrievedChunk } from './types';
 import { MAX_EXCERPT_CHARS, PASSAGES_READ } from './sentence-ranker';
@@ -45,11 +45,12 @@ export function composeExtractiveAnswer(
   terms: QueryTerm[],
   passages: RetrievedChunk[],
   lexicon?: Lexicon,
-  options: { language?: SearchLanguage; model?: ReaderModel; question?: Question; gateThreshold?: number | null } = {},
+  /** judgement: the gate's decision taken already (judgeAnswerable, with the encoder); without it the lexical gate decides. */
+  options: { language?: SearchLanguage; model?: ReaderModel; question?: Question; gateThreshold?: number | null; judgement?: Judgement } = {},
 ): QueryAnswer {
   const read = passages.slice(0, PASSAGES_READ);
   const q = options.question ?? analyseQuestion(query, terms, lexicon ?? fallbackLexicon(terms), options.language);
-  const judgement = judgeAnswerable(q, read, options.model, options.gateThreshold);
+  const judgement = options.judgement ?? judgeLexically(q, read, options.model, options.gateThreshold);
   if (!judgement.answerable) return noAnswer(query, read, q.language);
   const sentences = selectSentences(q, read, judgement.ranked);
   if (sentences.length === 0) return noAnswer(query, read, q.language);

@@ -1,10 +1,11 @@
 import type { Executor } from '@/lib/platform/db';
 import { SENTENCE_WEIGHTS } from './answer-weights';
-import { GATE_MODEL } from './gate-weights';
+import { GATE_MODEL, SEMANTIC_GATE } from './gate-weights';
 import { languageOfConfig } from './language';
 import { analyseQuestion, mapLexicon, type Question } from './question';
-import { isRelevant } from './relevance-gate';
-import type { GateModel } from './types';
+import { combinedScore, gateEvidence, gateScore, isRelevant, passesGate, relevanceFeatures, undecided } from './relevance-gate';
+import { statementSimilarity } from './sentence-encoder';
+import type { GateModel, SemanticGate } from './types';
 import { lexemesOf } from './lexemes';
 import type { SearchResult } from './retrieval';
 import { PASSAGES_READ, rankSentences, type RankedCandidate } from './sentence-ranker';
@@ -18,16 +19,44 @@ import { tokenize } from './text';
 export interface ReaderModel {
   sentenceWeights: readonly number[];
   gate: GateModel;
+  /** Decides near the lexical gate's threshold when a sentence encoder is at hand (null: the lexical gate alone). */
+  semantic?: SemanticGate | null;
 }
 
-export const READER_MODEL: ReaderModel = { sentenceWeights: SENTENCE_WEIGHTS, gate: GATE_MODEL };
+export const READER_MODEL: ReaderModel = { sentenceWeights: SENTENCE_WEIGHTS, gate: GATE_MODEL, semantic: SEMANTIC_GATE };
 
 export interface Judgement {
   answerable: boolean;
   ranked: RankedCandidate[];
 }
 
-export function judgeAnswerable(
+/** The text the encoder compares with the question: the reader's best statement as an answer shows it. */
+export const statementText = (c: RankedCandidate) => (c.context ? `${c.context}: ${c.text}` : c.text);
+
+export type Similarity = (question: string, statement: string) => Promise<number | null>;
+
+/**
+ * The gate's score for the reader's best statement (gate-calibration.ts compares it with a threshold of its own):
+ * null when the question is not English and the hand-written rule decides.
+ */
+export async function gateScoreOf(
+  q: Question,
+  read: SearchResult['chunks'],
+  best: RankedCandidate,
+  model: ReaderModel,
+  similarity: Similarity = statementSimilarity,
+): Promise<number | null> {
+  const features = relevanceFeatures(q, read, best.score);
+  if (features === 'none') return -Infinity;
+  if (features === 'rule') return null;
+  const lexical = gateScore(features, model.gate);
+  const semantic = model.semantic ?? null;
+  if (!undecided(lexical, model.gate, semantic)) return lexical;
+  return combinedScore(lexical, features, await similarity(q.text, statementText(best)), model.gate, semantic);
+}
+
+/** The lexical gate alone, without waiting for the encoder: the benches' path, and ENGINE_ENCODER=off's in effect. */
+export function judgeLexically(
   q: Question,
   passages: SearchResult['chunks'],
   model: ReaderModel = READER_MODEL,
@@ -36,6 +65,23 @@ export function judgeAnswerable(
   const read = passages.slice(0, PASSAGES_READ);
   const ranked = rankSentences(q, read, model.sentenceWeights);
   return { answerable: ranked[0] !== undefined && isRelevant(q, read, ranked[0].score, model.gate, gateThreshold), ranked };
+}
+
+/** Whether the knowledge base answers: decided once for answers, streamed answers, search, MCP and Dify. */
+export async function judgeAnswerable(
+  q: Question,
+  passages: SearchResult['chunks'],
+  model: ReaderModel = READER_MODEL,
+  gateThreshold: number | null = null,
+  similarity: Similarity = statementSimilarity,
+): Promise<Judgement> {
+  const read = passages.slice(0, PASSAGES_READ);
+  const ranked = rankSentences(q, read, model.sentenceWeights);
+  const best = ranked[0];
+  if (!best) return { answerable: false, ranked };
+  const score = await gateScoreOf(q, read, best, model, similarity);
+  const answerable = score === null ? gateEvidence(q, read).some((e) => passesGate(q, e)) : score >= (gateThreshold ?? model.gate.threshold);
+  return { answerable, ranked };
 }
 
 /** The words of the passages read are stemmed by the knowledge base in one round trip. */

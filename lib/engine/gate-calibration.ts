@@ -1,17 +1,31 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { itemAt } from '@/lib/platform/arrays';
-import { READER_MODEL, readQuestion, type ReaderModel } from './answerable';
+import { gateScoreOf, READER_MODEL, readQuestion, type ReaderModel } from './answerable';
 import { BACK_MATTER_SPARE, withoutBackMatter } from './back-matter';
 import { OFF_TOPIC_QUESTIONS, type OffTopicQuestion } from './off-topic-questions';
-import { relevanceScore } from './relevance-gate';
 import { searchChunks } from './retrieval';
 import { PASSAGES_READ, rankSentences } from './sentence-ranker';
+import { GATE_VERSION } from './gate-version';
+import { rows } from './sql-rows';
+import { enqueueDebouncedJob } from '@/lib/platform/jobs';
+import { PeriodicTask } from '@/lib/platform/periodic-task';
+import { processSingleton } from '@/lib/platform/singleton';
 
 /**
  * Each knowledge base's own relevance-gate threshold: a broad one shares words with almost any question. Its threshold
  * rises until CALIBRATION_SHARE of off-topic-questions.ts are refused, within bounds (bench/engine-quality/README.md).
  */
+
+/** The relevance gate's threshold of a knowledge base, measured again after its index changed. */
+export const CALIBRATE_QUEUE = 'content.calibrate';
+/**
+ * A knowledge base's calibration (75 searches) runs once per window however many documents change in it: twenty
+ * uploads in a burst ran it twenty times and kept the embedded database busy for seconds (bench/stall).
+ */
+export const CALIBRATE_DEBOUNCE_SECONDS = 10;
+export const enqueueCalibration = (db: Executor, kbId: string) =>
+  enqueueDebouncedJob(db, { queue: CALIBRATE_QUEUE, payload: { kbId }, key: kbId, seconds: CALIBRATE_DEBOUNCE_SECONDS });
 
 export const CALIBRATION_SHARE = 0.95;
 /** Log-odds: past this a threshold refuses more of a broad knowledge base's own questions than it saves. */
@@ -32,7 +46,8 @@ export async function calibratedThreshold(db: Executor, kbId: string, model: Rea
     }
     const q = await readQuestion(db, question, result);
     const ranked = rankSentences(q, result.chunks, model.sentenceWeights);
-    const score = ranked[0] ? relevanceScore(q, result.chunks, ranked[0].score, model.gate) : -Infinity;
+    // The same path as an answer's: near the lexical threshold, the sentence encoder decides.
+    const score = ranked[0] ? await gateScoreOf(q, result.chunks, ranked[0], model) : -Infinity;
     if (score === null) return null;
     scores.push({ domain, score });
   }
@@ -64,6 +79,27 @@ export function thresholdFromScores(scores: readonly CalibrationScore[], shipped
 
 export async function calibrateGate(db: Executor, kbId: string): Promise<number | null> {
   const threshold = await calibratedThreshold(db, kbId);
-  await db.execute(sql`update kb_index_stats set gate_threshold = ${threshold} where kb_id = ${kbId}`);
+  await db.execute(sql`update kb_index_stats set gate_threshold = ${threshold}, gate_model = ${GATE_VERSION} where kb_id = ${kbId}`);
   return threshold;
+}
+
+/**
+ * Knowledge bases whose threshold was calibrated for other gate weights get a calibration job (one never calibrated,
+ * such as a seeded one, keeps the shipped threshold until its documents change).
+ */
+export async function recalibrateStale(db: Executor): Promise<number> {
+  const stale = rows<{ kb_id: string }>(
+    await db.execute(
+      sql`select kb_id from kb_index_stats where chunk_count > 0 and (gate_model <> ${GATE_VERSION} or (gate_model is null and gate_threshold is not null))`,
+    ),
+  );
+  for (const { kb_id } of stale) await enqueueCalibration(db, kb_id);
+  return stale.length;
+}
+
+/** At start and hourly: new weights come with a deployment, and every instance may start first. */
+export function startGateRecalibration(): PeriodicTask {
+  return processSingleton('gate-recalibration', () =>
+    new PeriodicTask('gate-recalibration', async (db) => void (await recalibrateStale(db)), 3_600_000).start(),
+  );
 }

@@ -22,7 +22,7 @@ export { purgeAbandonedStagedChunks, startStagedChunkPurge } from './chunk-store
 export { detectFormat, MIME_TYPES, ParseError, type SourceFormat } from './parsers';
 export { parsePdfSource, renderPdfFromSource, type PdfSource } from './pdf-render';
 export * from './uploads';
-export { calibrateGate } from './gate-calibration';
+export { CALIBRATE_DEBOUNCE_SECONDS, CALIBRATE_QUEUE, calibrateGate, startGateRecalibration } from './gate-calibration';
 export { uploadStagingDirectory } from './source-store';
 
 export function llmConfig(): LlmConfig | null {
@@ -47,8 +47,10 @@ export async function answerHostedQuery(
   const result = { ...found, chunks: withoutBackMatter(found.chunks, limit) };
   request.signal?.throwIfAborted();
   const question = await readQuestion(executor, request.query, result, limit);
+  const judgement = await judgeAnswerable(question, result.chunks, undefined, result.gateThreshold);
+  request.signal?.throwIfAborted();
   if (llm) {
-    if (!judgeAnswerable(question, result.chunks, undefined, result.gateThreshold).answerable) return noAnswer(request.query, [], question.language);
+    if (!judgement.answerable) return noAnswer(request.query, [], question.language);
     try {
       if (request.progress) return await streamLlmAnswer(llm, request.query, result.chunks, request.progress, request.signal);
       return await composeLlmAnswer(llm, request.query, result.chunks, request.signal);
@@ -59,5 +61,5 @@ export async function answerHostedQuery(
       log.warn({ requestId: request.requestId, err: (error as Error).message }, 'chat model failed; answering extractively');
     }
   }
-  return composeExtractiveAnswer(request.query, result.terms, result.chunks, undefined, { question, gateThreshold: result.gateThreshold });
+  return composeExtractiveAnswer(request.query, result.terms, result.chunks, undefined, { question, judgement });
 }

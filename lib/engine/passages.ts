@@ -45,7 +45,7 @@ export async function findPassages(
   const vector = embeddings ? () => questionVector(embeddings, query, { signal }) : undefined;
   const result = await searchChunks(db, kbId, query, { limit: topK, vector });
   signal?.throwIfAborted();
-  if (result.chunks.length === 0 || !judgeAnswerable(await readQuestion(db, query, result), result.chunks, undefined, result.gateThreshold).answerable)
+  if (result.chunks.length === 0 || !(await judgeAnswerable(await readQuestion(db, query, result), result.chunks, undefined, result.gateThreshold)).answerable)
     return [];
   const top = result.chunks.slice(0, topK);
   const scores = rankScores(top.map((c) => c.score));

@@ -1,7 +1,7 @@
 import { isBackMatter } from './back-matter';
 import { chunkParagraphs } from './paragraphs';
 import { hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
-import type { GateModel, RetrievedChunk } from './types';
+import type { GateModel, RetrievedChunk, SemanticGate } from './types';
 import { GATE_MODEL } from './gate-weights';
 import { tokenize } from './text';
 
@@ -156,14 +156,39 @@ export function gateScore(features: readonly number[], model: GateModel = GATE_M
   return features.reduce((s, x, k) => s + x * (model.weights[k] ?? 0), model.bias);
 }
 
+/** The learned gate's features; 'none' when no passage names anything, 'rule' for a question the rule alone judges. */
+export function relevanceFeatures(q: Question, passages: RetrievedChunk[], readerScore: number): number[] | 'none' | 'rule' {
+  if (passages.length === 0 || q.total <= 0) return 'none';
+  const evidence = gateEvidence(q, passages);
+  if (!evidence.some((e) => e.topical > 0)) return 'none';
+  // The general-English features say nothing of another language, and the training sets are English.
+  if (q.language !== 'en') return 'rule';
+  return gateFeatures(q, evidence, readerScore);
+}
+
 /** The learned gate's log-odds, -Infinity when no passage names anything, null for a question the rule alone judges. */
 export function relevanceScore(q: Question, passages: RetrievedChunk[], readerScore: number, model: GateModel = GATE_MODEL): number | null {
-  if (passages.length === 0 || q.total <= 0) return -Infinity;
-  const evidence = gateEvidence(q, passages);
-  if (!evidence.some((e) => e.topical > 0)) return -Infinity;
-  // The general-English features say nothing of another language, and the training sets are English.
-  if (q.language !== 'en') return null;
-  return gateScore(gateFeatures(q, evidence, readerScore), model);
+  const features = relevanceFeatures(q, passages, readerScore);
+  if (features === 'none') return -Infinity;
+  return features === 'rule' ? null : gateScore(features, model);
+}
+
+/**
+ * Near the lexical threshold the lexical features confuse a question asked in other words with another domain's
+ * question that shares two words with a statement; there the question's similarity to the reader's best statement
+ * under a sentence encoder decides (sentence-encoder.ts), by a second model fitted with it (SEMANTIC_GATE).
+ */
+export function undecided(lexical: number, gate: GateModel, semantic: SemanticGate | null): semantic is SemanticGate {
+  return semantic !== null && lexical >= gate.threshold - semantic.below && lexical < gate.threshold + semantic.above;
+}
+
+/**
+ * The gate's score on the lexical model's scale: the lexical log-odds, or inside the band the second model's margin
+ * over its own threshold added to the lexical threshold, so a knowledge base's calibrated threshold applies to both.
+ */
+export function combinedScore(lexical: number, features: readonly number[], similarity: number | null, gate: GateModel, semantic: SemanticGate | null): number {
+  if (similarity === null || !undecided(lexical, gate, semantic)) return lexical;
+  return gate.threshold + gateScore([...features, similarity], semantic.model) - semantic.model.threshold;
 }
 
 export function isRelevant(

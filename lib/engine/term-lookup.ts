@@ -6,6 +6,7 @@ import { compoundTokens, isCompoundLexeme, numberAliases } from './query-expansi
 import { correctSpelling, mayBeMisspelt } from './spelling';
 import { rows } from './sql-rows';
 import type { QueryTerm } from './types';
+import { GATE_VERSION } from './gate-version';
 
 /** A query's words as the knowledge base's terms, each with its document frequency and BM25 IDF from kb_terms. */
 
@@ -41,10 +42,11 @@ export async function resolveTerms(
     total_length: number | null;
     search_config: string | null;
     gate_threshold: number | null;
+    gate_model: string | null;
   }>(
     await db.execute(sql`
       with s as (
-        select chunk_count, total_length, search_config, gate_threshold from kb_index_stats where kb_id = ${kbId}
+        select chunk_count, total_length, search_config, gate_threshold, gate_model from kb_index_stats where kb_id = ${kbId}
       ), w as (
         select word, spelled, i, kind from jsonb_to_recordset(${JSON.stringify(words)}::jsonb) as t(word text, spelled text, i int, kind text)
       ), l as (
@@ -55,7 +57,7 @@ export async function resolveTerms(
         union all
         select w.i, w.kind, w.word, null, true from s cross join w where to_tsvector(${stopWordConfigSql}, w.spelled) = ''::tsvector
       )
-      select l.i::int as i, l.kind, l.word, l.lexeme, l.stop, coalesce(t.doc_freq, 0)::int as df, s.chunk_count, s.total_length, s.search_config, s.gate_threshold
+      select l.i::int as i, l.kind, l.word, l.lexeme, l.stop, coalesce(t.doc_freq, 0)::int as df, s.chunk_count, s.total_length, s.search_config, s.gate_threshold, s.gate_model
       from s
       left join l on true
       left join kb_terms t on t.kb_id = ${kbId} and t.lexeme = l.lexeme
@@ -117,6 +119,7 @@ export async function resolveTerms(
       }
     }
   }
-  const threshold = result[0]?.gate_threshold;
+  // A threshold calibrated for other gate models means nothing to these: the shipped one applies until recalibration.
+  const threshold = result[0]?.gate_model === GATE_VERSION ? result[0].gate_threshold : null;
   return { terms, compound, chunkCount, avgLength, config, gateThreshold: threshold === null || threshold === undefined ? null : Number(threshold) };
 }

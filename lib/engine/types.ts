@@ -31,3 +31,12 @@ export interface GateModel {
   /** Log-odds at and above which the question is answered. */
   threshold: number;
 }
+
+/** The relevance gate's second model (relevance-gate.ts), deciding with the sentence encoder near the first's threshold. */
+export interface SemanticGate {
+  /** Weights over GATE_FEATURES and then the similarity. */
+  model: GateModel;
+  /** The band of lexical log-odds, around the lexical threshold, within which the encoder decides. */
+  below: number;
+  above: number;
+}

@@ -4,7 +4,7 @@ import { documents, documentSources } from '@/db/schema';
 import type { Database, Executor } from '@/lib/platform/db';
 import { getDb } from '@/lib/platform/db';
 import { getEnv } from '@/lib/platform/env';
-import { defineJobHandler, enqueueDebouncedJob, enqueueJob } from '@/lib/platform/jobs';
+import { defineJobHandler, enqueueJob } from '@/lib/platform/jobs';
 import { log } from '@/lib/platform/log';
 import { processSingleton } from '@/lib/platform/singleton';
 import { getRateLimiter } from '@/lib/limits';
@@ -12,7 +12,7 @@ import { inTransaction } from '@/lib/platform/transactions';
 import { requireOwnedKnowledgeBase } from '@/lib/publishing';
 import { deleteDocument, documentIdFor, ingestDocument, sha256Hex } from './ingest';
 import { reindexKnowledgeBase } from './reindex';
-import { calibrateGate } from './gate-calibration';
+import { CALIBRATE_QUEUE, calibrateGate, enqueueCalibration } from './gate-calibration';
 import { detectFormat, MIME_TYPES } from './parsers';
 import { tooLargeMessage } from '@/lib/platform/file-size';
 import { adoptSourceFile, intoDatabaseRow, readSource, removeSourceFile, sourceStorage, writeSourceFile } from './source-store';
@@ -26,15 +26,6 @@ import { adoptSourceFile, intoDatabaseRow, readSource, removeSourceFile, sourceS
 
 export const INGEST_QUEUE = 'content.ingest';
 export const REINDEX_QUEUE = 'content.reindex';
-/** The relevance gate's threshold of a knowledge base, measured again after its index changed (gate-calibration.ts). */
-export const CALIBRATE_QUEUE = 'content.calibrate';
-/**
- * A knowledge base's calibration (75 searches) runs once per window however many documents change in it: twenty
- * uploads in a burst ran it twenty times and kept the embedded database busy for seconds (bench/stall).
- */
-export const CALIBRATE_DEBOUNCE_SECONDS = 10;
-const calibrate = (db: Executor, kbId: string) =>
-  enqueueDebouncedJob(db, { queue: CALIBRATE_QUEUE, payload: { kbId }, key: kbId, seconds: CALIBRATE_DEBOUNCE_SECONDS });
 /** An ingestion that throws (not a bad file: a database fault) is tried this often before the document is `failed`. */
 const INGEST_ATTEMPTS = 3;
 
@@ -226,7 +217,7 @@ export async function deleteDocumentForOwner(db: Executor, userId: string, kbId:
   const result = await deleteDocument(db, kbId, documentId);
   if (!result.ok) return deny('not_found', 'No such document.');
   await removeSourceFile(result.documentId);
-  await calibrate(db, kbId);
+  await enqueueCalibration(db, kbId);
   return { ok: true };
 }
 
@@ -287,7 +278,7 @@ export async function runIngestJob(
         },
       },
     );
-    if (result.ok && result.status !== 'duplicate') await calibrate(db, payload.kbId);
+    if (result.ok && result.status !== 'duplicate') await enqueueCalibration(db, payload.kbId);
     if (!result.ok) {
       await markDocument(db, doc.id, { status: 'failed', errorMessage: result.message }, ['ingesting']);
     } else if (result.status === 'duplicate' && result.documentId !== doc.id) {

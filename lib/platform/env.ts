@@ -173,6 +173,9 @@ export const envSchema = z.object({
   PARSE_MAX_CHARACTERS: intWithDefault(20_000_000, 1),
   PARSE_MAX_CHUNKS: intWithDefault(20_000, 1),
   JOB_POLL_MS: intWithDefault(1_000, 500),
+  ENGINE_ENCODER: z.enum(['on', 'off']).default('on'),
+  ENGINE_ENCODER_BUDGET_MS: intWithDefault(300, 1),
+  ENGINE_ENCODER_MAX_HEAP_MB: intWithDefault(256, 64),
   METRICS_TOKEN: optionalString,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.refine(
     (v) => v === undefined || (/^https?:\/\//i.test(v) && URL.canParse(v)),

@@ -1,0 +1,1 @@
+ALTER TABLE "kb_index_stats" ADD COLUMN "gate_model" text;

