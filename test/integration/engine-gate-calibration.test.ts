@@ -5,7 +5,18 @@ import type { Database } from '@/lib/platform/db';
 import { answerHostedQuery, searchChunks } from '@/lib/engine';
 import { NO_ANSWER_TEXT } from '@/lib/engine/answer';
 import { GATE_MODEL } from '@/lib/engine/gate-weights';
-import { CALIBRATION_CAP, CALIBRATION_QUESTIONS, calibrateGate, thresholdFromScores, type CalibrationScore } from '@/lib/engine/gate-calibration';
+import {
+  CALIBRATE_QUEUE,
+  CALIBRATION_CAP,
+  CALIBRATION_QUESTIONS,
+  calibrateGate,
+  recalibrateStale,
+  thresholdFromScores,
+  type CalibrationScore,
+} from '@/lib/engine/gate-calibration';
+import { GATE_VERSION } from '@/lib/engine/gate-version';
+import { registerContentJobs } from '@/lib/engine/uploads';
+import { runDueJobs } from '@/lib/platform/jobs';
 import { ingestDocument } from '@/lib/engine/ingest';
 import { findPassages } from '@/lib/engine/passages';
 import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
@@ -104,7 +115,7 @@ describe('the stored threshold on the answer path', () => {
   });
 
   it('a stored threshold is read with the index statistics and decides answers and searches alike', async () => {
-    await db.execute(sql`update kb_index_stats set gate_threshold = 100 where kb_id = ${kbId}`);
+    await db.execute(sql`update kb_index_stats set gate_threshold = 100, gate_model = ${GATE_VERSION} where kb_id = ${kbId}`);
     try {
       expect((await searchChunks(db, kbId, question, { limit: 5 })).gateThreshold).toBe(100);
       const refused = await answerHostedQuery({ kbId, query: question, requestId: 'req_test' }, db, { llm: null, embeddings: null });
@@ -115,5 +126,19 @@ describe('the stored threshold on the answer path', () => {
       await db.execute(sql`update kb_index_stats set gate_threshold = null where kb_id = ${kbId}`);
     }
     expect((await findPassages(db, kbId, question, 3, undefined, null)).length).toBeGreaterThan(0);
+  });
+
+  it('ignores a threshold calibrated for other gate weights until the sweep has measured it again', async () => {
+    await db.execute(sql`update kb_index_stats set gate_threshold = 100, gate_model = 'older-weights' where kb_id = ${kbId}`);
+    expect((await searchChunks(db, kbId, question, { limit: 5 })).gateThreshold).toBeNull();
+    const answer = await answerHostedQuery({ kbId, query: question, requestId: 'req_test' }, db, { llm: null, embeddings: null });
+    expect(answer.answer).toContain('4.5 hours');
+
+    registerContentJobs(async () => db);
+    expect(await recalibrateStale(db)).toBe(1);
+    expect(await runDueJobs({ queues: [CALIBRATE_QUEUE] })).toBe(1);
+    const row = (await db.execute(sql`select gate_threshold, gate_model from kb_index_stats where kb_id = ${kbId}`)).rows[0];
+    expect(row).toEqual({ gate_threshold: null, gate_model: GATE_VERSION });
+    expect(await recalibrateStale(db)).toBe(0);
   });
 });
