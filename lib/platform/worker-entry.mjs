@@ -6,6 +6,11 @@ import { register } from 'tsx/esm/api';
 
 register();
 
+// Parsers talk to the console (pdf-lib about every odd object of a hostile file), and so does TensorFlow.js: never
+// printed. Outcomes and errors go back as messages.
+for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace']) console[method] = () => {};
+for (const stream of [process.stdout, process.stderr]) stream.write = () => true;
+
 /** @type {Map<string, Promise<Record<string, unknown>>>} */
 const modules = new Map();
 

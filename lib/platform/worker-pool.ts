@@ -81,14 +81,11 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
+    // The worker's console is silenced in worker-entry.mjs: a piped stdout (`stdout: true`), once read, would keep
+    // this process alive however the worker is unref'd.
     const worker = new ThreadWorker(ENTRY, {
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb, maxYoungGenerationSizeMb: 32 },
-      // Parsers talk to the console (pdf-lib about every odd object of a hostile file): drained, never printed.
-      stdout: true,
-      stderr: true,
     });
-    worker.stdout.resume();
-    worker.stderr.resume();
     // An idle worker must not keep a CLI or a test process alive.
     worker.unref();
     return { worker };
