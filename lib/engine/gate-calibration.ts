@@ -7,6 +7,7 @@ import { OFF_TOPIC_QUESTIONS, type OffTopicQuestion } from './off-topic-question
 import { searchChunks } from './retrieval';
 import { PASSAGES_READ, rankSentences } from './sentence-ranker';
 import { GATE_VERSION } from './gate-version';
+import { statementSimilarity } from './sentence-encoder';
 import { rows } from './sql-rows';
 import { enqueueDebouncedJob } from '@/lib/platform/jobs';
 import { PeriodicTask } from '@/lib/platform/periodic-task';
@@ -28,6 +29,7 @@ export const enqueueCalibration = (db: Executor, kbId: string) =>
   enqueueDebouncedJob(db, { queue: CALIBRATE_QUEUE, payload: { kbId }, key: kbId, seconds: CALIBRATE_DEBOUNCE_SECONDS });
 
 export const CALIBRATION_SHARE = 0.95;
+const CALIBRATION_ENCODER_MS = 10_000;
 /** Log-odds: past this a threshold refuses more of a broad knowledge base's own questions than it saves. */
 export const CALIBRATION_CAP = 0.6;
 
@@ -46,8 +48,9 @@ export async function calibratedThreshold(db: Executor, kbId: string, model: Rea
     }
     const q = await readQuestion(db, question, result);
     const ranked = rankSentences(q, result.chunks, model.sentenceWeights);
-    // The same path as an answer's: near the lexical threshold, the sentence encoder decides.
-    const score = ranked[0] ? await gateScoreOf(q, result.chunks, ranked[0], model) : -Infinity;
+    // The same path as an answer's: near the lexical threshold, the sentence encoder decides. A background job can
+    // wait for it, so a busy moment does not make the threshold a lexical one.
+    const score = ranked[0] ? await gateScoreOf(q, result.chunks, ranked[0], model, (a, b) => statementSimilarity(a, b, CALIBRATION_ENCODER_MS)) : -Infinity;
     if (score === null) return null;
     scores.push({ domain, score });
   }

@@ -43,8 +43,11 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** The cosine between a question and a statement under the encoder, or null when the gate must decide without it. */
-export async function statementSimilarity(question: string, statement: string): Promise<number | null> {
+/**
+ * The cosine between a question and a statement under the encoder, or null when the gate must decide without it.
+ * budgetMs: how long the caller waits once the model is loaded (a buyer's question: ENGINE_ENCODER_BUDGET_MS).
+ */
+export async function statementSimilarity(question: string, statement: string, budgetMs = getEnv().ENGINE_ENCODER_BUDGET_MS): Promise<number | null> {
   if (!encoderEnabled()) return null;
   const s = state();
   if (performance.now() - s.failedAt < RETRY_AFTER_FAILURE_MS) {
@@ -68,7 +71,7 @@ export async function statementSimilarity(question: string, statement: string): 
       return null;
     })
     .finally(() => s.waiting--);
-  const similarity = await within(task, s.loaded ? getEnv().ENGINE_ENCODER_BUDGET_MS : LOAD_MS);
+  const similarity = await within(task, s.loaded ? budgetMs : Math.max(budgetMs, LOAD_MS));
   countEncoderOutcome(similarity === null ? (performance.now() - s.failedAt < RETRY_AFTER_FAILURE_MS ? 'failed' : 'late') : 'decided');
   return similarity;
 }
