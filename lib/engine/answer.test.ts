@@ -341,6 +341,24 @@ describe('extractive answers', () => {
     expect(answer.citations[0]?.excerpt).toBe('Stage 2 hypertension; 140 or higher; or; 90 or higher');
   });
 
+  it('names the columns under a header of questions, and of a row whose first cell holds semicolons of its own', () => {
+    const t = [term('hospital', 'hospit', 3), term('records', 'record', 2), term('notify', 'notifi', 1.5)];
+    const content = [
+      'Scenario; Notify authority?; Notify individuals?',
+      'Encrypted laptop lost; key not compromised; backup available; No; No',
+      'Hospital patient records unavailable for 30 hours after a cyber-attack; Yes; Yes',
+    ].join('\n\n');
+    const lost = composeExtractiveAnswer(
+      'Must we notify anyone when an encrypted laptop with a backup is lost?',
+      [...t, term('laptop', 'laptop', 3)],
+      [chunk(1, content, 9)],
+    );
+    expect(lost.answer).toContain('Scenario: Encrypted laptop lost; key not compromised; backup available; Notify authority?: No; Notify individuals?: No');
+    const hospital = composeExtractiveAnswer('Must a hospital notify anyone when its records are unavailable?', t, [chunk(1, content, 9)]);
+    expect(hospital.answer.startsWith('Scenario: Hospital patient records unavailable for 30 hours after a cyber-attack; Notify authority?: Yes')).toBe(true);
+    expect(hospital.citations[0]?.excerpt).toBe('Hospital patient records unavailable for 30 hours after a cyber-attack; Yes; Yes');
+  });
+
   it('a statement that opens with its own label is not prefixed with it again', () => {
     const t = [term('states', 'state', 1), term('ratify', 'ratifi', 2), term('amendments', 'amend', 1.5), term('legislatures', 'legislatur', 2.5)];
     const passages = [

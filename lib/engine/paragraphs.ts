@@ -34,7 +34,9 @@ function splitBullets(text: string, spans: Span[]): Span[] {
   return out;
 }
 
-const isTableRow = (text: string) => (text.match(/; /g)?.length ?? 0) >= 1 && !/[.!?]$/.test(text.trim()) && text.length < 400;
+/** Column names may be questions ("Scenario; Notify authority?; Notify individuals?"): short cells ending in "?". */
+const isQuestionHeader = (text: string) => /\?$/.test(text.trim()) && text.split('; ').every((cell) => cell.trim().split(/\s+/).length <= 5);
+const isTableRow = (text: string) => (text.match(/; /g)?.length ?? 0) >= 1 && (!/[.!?]$/.test(text.trim()) || isQuestionHeader(text)) && text.length < 400;
 
 const LABEL_CONNECTORS = new Set([
   'v',

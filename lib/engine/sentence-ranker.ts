@@ -70,8 +70,10 @@ function listIntroductions(content: string, paragraphs: Paragraph[]): Map<Paragr
 /** A table row with each cell after its column's name (a row alone does not say what its numbers are), or undefined. */
 function withColumnNames(header: string, row: string): string | undefined {
   const names = header.split('; ');
-  const cells = row.split('; ');
-  if (names.length !== cells.length || names.every((n) => !n.trim())) return undefined;
+  const parts = row.split('; ');
+  if (parts.length < names.length || names.every((n) => !n.trim())) return undefined;
+  // The parsers join cells with "; ", which a cell may hold itself: the extra parts belong to the first, descriptive cell.
+  const cells = [parts.slice(0, parts.length - names.length + 1).join('; '), ...parts.slice(parts.length - names.length + 1)];
   return cells
     .map((cell, k) => {
       const name = itemAt(names, k).trim();
