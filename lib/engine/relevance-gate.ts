@@ -7,7 +7,8 @@ import { tokenize } from './text';
 
 /**
  * The relevance gate: whether a knowledge base answers a question. A learned model (GATE_FEATURES, GATE_MODEL) decides
- * for English; the hand-written rule (passesGate) is one of its inputs, and decides alone for Spanish, German and French.
+ * for English, and near its threshold a second one with the sentence encoder's similarity (SEMANTIC_GATE, below); the
+ * hand-written rule (passesGate) is one of its inputs, and decides alone for Spanish, German and French.
  */
 export const MIN_COVERAGE = 0.2;
 export const MIN_SENTENCE_COVERAGE = 0.2;
