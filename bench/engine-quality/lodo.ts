@@ -5,7 +5,8 @@
  * lib/engine/gate-weights.ts (and answer-weights.ts with --fit-reader).
  *
  *   npx tsx bench/engine-quality/lodo.ts [--snapshot FILE] [--write] [--verbose DOMAIN] [--shipped] [--fit-reader]
- *       [--budget 0.04] [--own-weight 3] [--domain D] [--trade-off] [--in-sample]
+ *       [--budget 0.04] [--own-weight 3] [--domain D] [--trade-off] [--in-sample] [--kb-calibration]
+ *       [--semantic FILE [--band BELOW,ABOVE] [--semantic-budget B] [--semantic-rows all|band] [--similarity-index 0|1]]
  *
  * --shipped judges the weights the engine ships with (no fitting): the "before" column.
  *
@@ -26,6 +27,7 @@ import type { GateModel, SemanticGate } from '@/lib/engine/types';
 import { SENTENCE_FEATURES } from '@/lib/engine/sentence-features';
 import { rankSentences } from '@/lib/engine/sentence-ranker';
 import { SENTENCE_WEIGHTS } from '@/lib/engine/answer-weights';
+import { SEMANTIC_GATE } from '@/lib/engine/gate-weights';
 import { itemAt } from '@/lib/platform/arrays';
 import { ISSUE_14_READER_WEIGHTS } from './reader-prior';
 import { chunkParagraphs } from '@/lib/engine/paragraphs';
@@ -117,11 +119,14 @@ const tellingSpan = (a: string) => /\p{L}/u.test(a) && normaliseForFact(a).lengt
  * does with ENGINE_ENCODER=on.
  */
 const semanticFile: Record<string, number[]> | null = option('--semantic') ? JSON.parse(readFileSync(option('--semantic')!, 'utf8')) : null;
+/** Measured alternatives (bench/engine-quality/README.md, stop 38): the best statement's cosine (0), the band's rows only. */
 const SIMILARITY_INDEX = Number(option('--similarity-index') ?? 1);
 const SEMANTIC_ROWS = option('--semantic-rows') ?? 'all';
 /** The refusal budget of the two models together (the lexical one's alone is REFUSAL_BUDGET). */
 const SEMANTIC_BUDGET = Number(option('--semantic-budget') ?? option('--budget') ?? 0.04);
-const [BAND_BELOW = 1.5, BAND_ABOVE = 1.5] = (option('--band') ?? '1.5,1.5').split(',').map(Number);
+const [BAND_BELOW = SEMANTIC_GATE.below, BAND_ABOVE = SEMANTIC_GATE.above] = (option('--band') ?? `${SEMANTIC_GATE.below},${SEMANTIC_GATE.above}`)
+  .split(',')
+  .map(Number);
 
 function prepare(snapshot: DomainSnapshot): Prepared[] {
   // One map per configuration, shared by every ask (a map per ask would hold the whole vocabulary thousands of times).
@@ -135,13 +140,12 @@ function prepare(snapshot: DomainSnapshot): Prepared[] {
     const ranked = rankSentences(q, ask.chunks);
     const y = ranked.map((c) => ask.kind === 'answerable' && answers(`${c.context ?? ''}: ${c.text}`, ask));
     const lexical = q.total > 0 && ranked.length ? gateFeatures(q, gateEvidence(q, ask.chunks), 0).slice(0, -1) : [];
-    const gate = lexical;
     const similarity = semanticFile?.[`${ask.set}|${ask.id}`]?.[SIMILARITY_INDEX] ?? null;
     const lent = ask.kind === 'cross' ? byId.get(ask.id.slice(0, ask.id.lastIndexOf('@'))) : undefined;
     const spans = lent?.answers.filter(tellingSpan) ?? [];
     const answerableHere = spans.length > 0 && ranked.some((c) => spans.some((a) => containsFact(`${c.context ?? ''}: ${c.text}`, a)));
     q.matched.clear();
-    return { ask, q, language, lexicon, x: ranked.map((c) => c.features), y, gate, similarity, reachable: y.some(Boolean), answerableHere };
+    return { ask, q, language, lexicon, x: ranked.map((c) => c.features), y, gate: lexical, similarity, reachable: y.some(Boolean), answerableHere };
   });
 }
 

@@ -3,7 +3,7 @@ import { SENTENCE_WEIGHTS } from './answer-weights';
 import { GATE_MODEL, SEMANTIC_GATE } from './gate-weights';
 import { languageOfConfig } from './language';
 import { analyseQuestion, mapLexicon, type Question } from './question';
-import { combinedScore, gateEvidence, gateScore, isRelevant, passesGate, relevanceFeatures, undecided } from './relevance-gate';
+import { combinedScore, gateScore, isRelevant, relevanceFeatures, relevantAt, undecided } from './relevance-gate';
 import { statementSimilarity } from './sentence-encoder';
 import type { GateModel, SemanticGate } from './types';
 import { lexemesOf } from './lexemes';
@@ -80,8 +80,7 @@ export async function judgeAnswerable(
   const best = ranked[0];
   if (!best) return { answerable: false, ranked };
   const score = await gateScoreOf(q, read, best, model, similarity);
-  const answerable = score === null ? gateEvidence(q, read).some((e) => passesGate(q, e)) : score >= (gateThreshold ?? model.gate.threshold);
-  return { answerable, ranked };
+  return { answerable: relevantAt(score, q, read, gateThreshold ?? model.gate.threshold), ranked };
 }
 
 /** The words of the passages read are stemmed by the knowledge base in one round trip. */

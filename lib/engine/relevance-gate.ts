@@ -199,7 +199,11 @@ export function isRelevant(
   model: GateModel = GATE_MODEL,
   threshold: number | null = null,
 ): boolean {
-  const score = relevanceScore(q, passages, readerScore, model);
+  return relevantAt(relevanceScore(q, passages, readerScore, model), q, passages, threshold ?? model.threshold);
+}
+
+/** The decision from a gate score: at or above the threshold; a null score (not English) leaves it to the rule. */
+export function relevantAt(score: number | null, q: Question, passages: RetrievedChunk[], threshold: number): boolean {
   if (score === null) return gateEvidence(q, passages).some((e) => passesGate(q, e));
-  return score >= (threshold ?? model.threshold);
+  return score >= threshold;
 }
