@@ -6,9 +6,11 @@
  *  - its answerable questions, with their gold answers, evidence and document;
  *  - its own unanswerable questions, where the set has them;
  *  - questions of every other domain asked of its knowledge base (cross-domain unanswerables, CROSS_PER_DOMAIN each);
- *  - the hand-written off-topic list (reported, never fitted on).
+ *  - the hand-written off-topic list (reported, never fitted on);
+ *  - with --calibration, the gate calibration's questions (calibration-questions.ts) asked of every knowledge base, as
+ *    gate-calibration.ts asks them live, so that lodo.ts --kb-calibration sets each knowledge base's own threshold.
  *
- *   npx tsx bench/engine-quality/domains.ts [--sets DIR] [--out FILE] [--only name,name]
+ *   npx tsx bench/engine-quality/domains.ts [--sets DIR] [--out FILE] [--only name,name] [--calibration]
  *
  * DIR holds `<set>.json` files (default .data/outside-sets). A snapshot is valid while retrieval, ingestion and the
  * sets are unchanged; lodo.ts then fits and judges answer selection and the gate from it in a minute.
@@ -31,6 +33,7 @@ import { newId } from '@/lib/platform/ids';
 import { itemAt } from '@/lib/platform/arrays';
 import { goldSourceName, loadEvaluationSet, loadOffTopicSet } from './evaluation-set';
 import { openSeededMarketplace } from './snapshot';
+import { CALIBRATION_QUESTIONS } from '@/lib/engine/calibration-questions';
 
 export const DEFAULT_SETS_DIR = path.join(process.cwd(), '.data', 'outside-sets');
 export const DEFAULT_DOMAIN_SNAPSHOT = '/tmp/engine-domains-snapshot.json';
@@ -57,7 +60,7 @@ interface PreparedSet {
   questions: Array<{ id: string; question: string; answers: string[]; evidence: string[]; documentId: string | null; answerable: boolean }>;
 }
 
-export type AskKind = 'answerable' | 'unanswerable' | 'cross' | 'off-topic';
+export type AskKind = 'answerable' | 'unanswerable' | 'cross' | 'off-topic' | 'calibration';
 
 export interface DomainAsk {
   /** The knowledge base's domain: left out together when judged (two legal sets are one domain). */
@@ -75,6 +78,8 @@ export interface DomainAsk {
   evidence: string[];
   /** The database id of the document the question was asked of. */
   goldDocument: string | null;
+  /** The knowledge base asked (a set may hold one per document). */
+  kb: string;
   config: string;
   terms: QueryTerm[];
   chunks: RetrievedChunk[];
@@ -158,6 +163,23 @@ async function main() {
   const sets = loadPreparedSets(setsDir, only);
   const evaluation = loadEvaluationSet();
   const offTopic = loadOffTopicSet();
+  const calibration = argv.includes('--calibration') ? CALIBRATION_QUESTIONS : [];
+  // Every calibration question of every knowledge base, as gate-calibration.ts asks them.
+  const calibrate = async (db: Executor, kbIds: readonly string[], domain: string, set: string) => {
+    for (const kb of kbIds)
+      for (const q of calibration)
+        await take(db, kb, {
+          domain,
+          set,
+          id: `${q.id}@${kb}`,
+          kind: 'calibration',
+          from: q.domain,
+          query: q.question,
+          answers: [],
+          evidence: [],
+          goldDocument: null,
+        });
+  };
 
   // What each set lends the knowledge bases of other domains: a fixed sample of its answerable questions.
   const lend = new Map<string, Borrowed[]>();
@@ -181,7 +203,7 @@ async function main() {
   const borrowed = (domain: string) => [...lend.values()].flat().filter((b) => b.from !== domain);
 
   const snapshot: DomainSnapshot = { domains: [...new Set([...sets.map((s) => s.domain), ...(withOwn ? [OWN_DOMAIN] : [])])], lexemes: {}, asks: [] };
-  async function take(db: Executor, kbId: string, base: Omit<DomainAsk, 'config' | 'terms' | 'chunks' | 'retrievalMs'>) {
+  async function take(db: Executor, kbId: string, base: Omit<DomainAsk, 'config' | 'terms' | 'chunks' | 'retrievalMs' | 'kb'>) {
     const started = performance.now();
     const found = await searchChunks(db, kbId, base.query, { limit: PASSAGES_READ + BACK_MATTER_SPARE });
     const r = { ...found, chunks: withoutBackMatter(found.chunks, PASSAGES_READ) };
@@ -195,7 +217,7 @@ async function main() {
     const retrievalMs = performance.now() - started;
     const words = (snapshot.lexemes[r.config] ??= {});
     for (const [w, l] of map) words[w] = l;
-    snapshot.asks.push({ ...base, config: r.config, terms: r.terms, chunks: r.chunks, retrievalMs });
+    snapshot.asks.push({ ...base, kb: kbId, config: r.config, terms: r.terms, chunks: r.chunks, retrievalMs });
   }
 
   for (const set of sets) {
@@ -244,6 +266,7 @@ async function main() {
           evidence: [],
           goldDocument: null,
         });
+      await calibrate(handle.db, kbIds, set.domain, set.name);
       console.log(
         `${set.name} (${set.domain}): ${set.documents.length} documents in ${(ingested / 1000).toFixed(0)} s, ${snapshot.asks.filter((a) => a.set === set.name).length} asks in ${((performance.now() - started - ingested) / 1000).toFixed(0)} s`,
       );
@@ -305,6 +328,7 @@ async function main() {
             evidence: [],
             goldDocument: null,
           });
+      await calibrate(db, withChunks, OWN_DOMAIN, OWN_DOMAIN);
       console.log(
         `${OWN_DOMAIN}: ${snapshot.asks.filter((a) => a.domain === OWN_DOMAIN).length} asks in ${((performance.now() - started) / 1000).toFixed(0)} s`,
       );

@@ -33,6 +33,7 @@ import { ISSUE_14_READER_WEIGHTS } from './reader-prior';
 import { chunkParagraphs } from '@/lib/engine/paragraphs';
 import { containsFact, answerUnits, loadOffTopicSet, normaliseForFact } from './evaluation-set';
 import { thresholdFromScores } from '@/lib/engine/gate-calibration';
+import { CALIBRATION_BOUNDS, type CalibrationBounds } from '@/lib/engine/calibration-bounds';
 import { DEFAULT_DOMAIN_SNAPSHOT, loadDomainSnapshot, OWN_DOMAIN, type DomainAsk, type DomainSnapshot } from './domains';
 
 const argv = process.argv.slice(2);
@@ -127,6 +128,15 @@ const SEMANTIC_BUDGET = Number(option('--semantic-budget') ?? option('--budget')
 const [BAND_BELOW = SEMANTIC_GATE.below, BAND_ABOVE = SEMANTIC_GATE.above] = (option('--band') ?? `${SEMANTIC_GATE.below},${SEMANTIC_GATE.above}`)
   .split(',')
   .map(Number);
+
+/** --calibration-floor/-margin/-share/-rise: the per-knowledge-base calibration's bounds (gate-calibration.ts), to measure others. */
+const CALIBRATION: CalibrationBounds = {
+  ...CALIBRATION_BOUNDS,
+  floor: Number(option('--calibration-floor') ?? CALIBRATION_BOUNDS.floor),
+  margin: Number(option('--calibration-margin') ?? CALIBRATION_BOUNDS.margin),
+  share: Number(option('--calibration-share') ?? CALIBRATION_BOUNDS.share),
+  rise: Number(option('--calibration-rise') ?? CALIBRATION_BOUNDS.rise),
+};
 
 function prepare(snapshot: DomainSnapshot): Prepared[] {
   // One map per configuration, shared by every ask (a map per ask would hold the whole vocabulary thousands of times).
@@ -525,19 +535,30 @@ function main() {
         })());
     const t = emptyTally();
     if (argv.includes('--kb-calibration')) {
-      // Each knowledge base's own threshold, as gate-calibration.ts sets it live: from the off-topic list asked of it.
+      // Each knowledge base's own threshold, as gate-calibration.ts sets it live: from the calibration questions asked of
+      // it (a snapshot taken with --calibration), else from the off-topic list asked of its set.
       const score = (p: Prepared) => decideScore(p, model.sentenceWeights, model.gate, model.semantic ?? null);
       const topic = new Map(loadOffTopicSet().map((q) => [q.id, q.domain]));
+      const shippedThreshold = model.gate.threshold;
       for (const set of new Set(prepared.filter((x) => x.ask.domain === d).map((x) => x.ask.set))) {
         const own = prepared.filter((x) => x.ask.set === set && x.ask.domain === d);
-        const scores = own
+        const setScores = own
           .filter((x) => x.ask.kind === 'off-topic')
           .map((x) => ({ domain: topic.get(x.ask.id.split('@')[0] ?? '') ?? 'other', score: score(x) }));
-        const threshold = thresholdFromScores(scores, model.gate.threshold) ?? model.gate.threshold;
-        console.error(`${set}: gate threshold ${threshold} (shipped ${model.gate.threshold})`);
-        for (const p of own) judge(p, model, t, threshold);
+        const thresholds: number[] = [];
+        for (const kb of new Set(own.map((x) => x.ask.kb ?? set))) {
+          const mine = own.filter((x) => (x.ask.kb ?? set) === kb);
+          const asked = mine.filter((x) => x.ask.kind === 'calibration').map((x) => ({ domain: x.ask.from, score: score(x) }));
+          const threshold = thresholdFromScores(asked.length ? asked : setScores, shippedThreshold, CALIBRATION) ?? shippedThreshold;
+          thresholds.push(threshold);
+          for (const p of mine) if (p.ask.kind !== 'calibration') judge(p, model, t, threshold);
+        }
+        const sorted = thresholds.sort((a, b) => a - b);
+        console.error(
+          `${set}: gate threshold ${sorted.length > 1 ? `${itemAt(sorted, 0)} … ${itemAt(sorted, Math.floor(sorted.length / 2))} … ${itemAt(sorted, sorted.length - 1)} over ${sorted.length} knowledge bases` : itemAt(sorted, 0)} (shipped ${shippedThreshold})`,
+        );
       }
-    } else for (const p of prepared.filter((x) => x.ask.domain === d)) judge(p, model, t);
+    } else for (const p of prepared.filter((x) => x.ask.domain === d && x.ask.kind !== 'calibration')) judge(p, model, t);
     if (argv.includes('--trade-off'))
       tradeOff(
         prepared.filter((x) => x.ask.domain === d),

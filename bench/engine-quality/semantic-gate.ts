@@ -5,6 +5,10 @@
  * first statement, which the engine uses. `lodo.ts --semantic FILE` then fits and judges the gate with them.
  *
  *   npx tsx bench/engine-quality/semantic-gate.ts --snapshot FILE --out /tmp/semantic.json      # ~10 minutes
+ *
+ * --kind K embeds only asks of that kind; --near W only those whose lexical log-odds (shipped weights) lie within W of
+ * the shipped threshold, since no other ever reaches the encoder; --merge FILE adds the results to an earlier file's.
+ * The calibration asks of a `domains.ts --calibration` snapshot take `--kind calibration --near 2 --merge FILE`.
  */
 import { writeFileSync } from 'node:fs';
 import { initModel } from '@energetic-ai/embeddings';
@@ -13,6 +17,9 @@ import { cosine } from '@/lib/engine/encoder-task';
 import { checkedSearchConfig, languageOfConfig } from '@/lib/engine/language';
 import { analyseQuestion, mapLexicon } from '@/lib/engine/question';
 import { rankSentences } from '@/lib/engine/sentence-ranker';
+import { GATE_MODEL } from '@/lib/engine/gate-weights';
+import { relevanceScore } from '@/lib/engine/relevance-gate';
+import { readFileSync } from 'node:fs';
 import { DEFAULT_DOMAIN_SNAPSHOT, loadDomainSnapshot } from './domains';
 
 const argv = process.argv.slice(2);
@@ -26,12 +33,19 @@ async function main() {
   const maps = new Map(Object.entries(snapshot.lexemes).map(([config, words]) => [config, new Map(Object.entries(words))]));
 
   const plans: Array<{ id: string; question: string; statements: string[] }> = [];
+  const kind = option('--kind');
+  const near = option('--near') === null ? Infinity : Number(option('--near'));
   for (const ask of snapshot.asks) {
+    if (kind && ask.kind !== kind) continue;
     const config = checkedSearchConfig(ask.config);
     const q = analyseQuestion(ask.query, ask.terms, mapLexicon(maps.get(ask.config) ?? new Map(), ask.terms), languageOfConfig(config));
     const ranked = rankSentences(q, ask.chunks)
       .sort((a, b) => b.score - a.score)
       .slice(0, TOP);
+    if (near < Infinity) {
+      const lexical = ranked[0] ? relevanceScore(q, ask.chunks, ranked[0].score) : null;
+      if (lexical === null || Math.abs(lexical - GATE_MODEL.threshold) > near) continue;
+    }
     plans.push({ id: `${ask.set}|${ask.id}`, question: ask.query, statements: ranked.map((c) => (c.context ? `${c.context}: ${c.text}` : c.text)) });
   }
   const texts = [...new Set(plans.flatMap((p) => [p.question, ...p.statements]))];
@@ -44,7 +58,7 @@ async function main() {
     batch.forEach((t, k) => vectors.set(t, out[k] ?? []));
     if ((i / BATCH) % 100 === 0) console.error(`${i} / ${texts.length} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
-  const result: Record<string, [number, number]> = {};
+  const result: Record<string, [number, number]> = option('--merge') ? JSON.parse(readFileSync(option('--merge')!, 'utf8')) : {};
   for (const p of plans) {
     const qv = vectors.get(p.question) ?? [];
     const sims = p.statements.map((s) => cosine(qv, vectors.get(s) ?? []));

@@ -3,7 +3,8 @@ import type { Executor } from '@/lib/platform/db';
 import { itemAt } from '@/lib/platform/arrays';
 import { gateScoreOf, READER_MODEL, readQuestion, type ReaderModel } from './answerable';
 import { BACK_MATTER_SPARE, withoutBackMatter } from './back-matter';
-import { OFF_TOPIC_QUESTIONS, type OffTopicQuestion } from './off-topic-questions';
+import { CALIBRATION_QUESTIONS } from './calibration-questions';
+import { CALIBRATION_BOUNDS, type CalibrationBounds } from './calibration-bounds';
 import { searchChunks } from './retrieval';
 import { PASSAGES_READ, rankSentences } from './sentence-ranker';
 import { GATE_VERSION } from './gate-version';
@@ -14,26 +15,24 @@ import { PeriodicTask } from '@/lib/platform/periodic-task';
 import { processSingleton } from '@/lib/platform/singleton';
 
 /**
- * Each knowledge base's own relevance-gate threshold: a broad one shares words with almost any question. Its threshold
- * rises until CALIBRATION_SHARE of off-topic-questions.ts are refused, within bounds (bench/engine-quality/README.md).
+ * Each knowledge base's own relevance-gate threshold, from how the calibration questions (calibration-questions.ts, 40
+ * subjects) score there. A broad knowledge base shares words with almost any question: its threshold rises until 95% of
+ * the foreign ones are refused. A narrow one (a paper, a contract) scores every foreign question far below the shipped
+ * threshold: its threshold goes down as far, so that its own questions asked in other words are answered. Bounds in
+ * calibration-bounds.ts; measured in bench/engine-quality/README.md.
  */
 
 /** The relevance gate's threshold of a knowledge base, measured again after its index changed. */
 export const CALIBRATE_QUEUE = 'content.calibrate';
 /**
- * A knowledge base's calibration (75 searches) runs once per window however many documents change in it: twenty
+ * A knowledge base's calibration (240 searches) runs once per window however many documents change in it: twenty
  * uploads in a burst ran it twenty times and kept the embedded database busy for seconds (bench/stall).
  */
 export const CALIBRATE_DEBOUNCE_SECONDS = 10;
 export const enqueueCalibration = (db: Executor, kbId: string) =>
   enqueueDebouncedJob(db, { queue: CALIBRATE_QUEUE, payload: { kbId }, key: kbId, seconds: CALIBRATE_DEBOUNCE_SECONDS });
 
-export const CALIBRATION_SHARE = 0.95;
 const CALIBRATION_ENCODER_MS = 10_000;
-/** Log-odds: past this a threshold refuses more of a broad knowledge base's own questions than it saves. */
-export const CALIBRATION_CAP = 0.6;
-
-export const CALIBRATION_QUESTIONS: readonly OffTopicQuestion[] = OFF_TOPIC_QUESTIONS;
 
 /** The threshold for this knowledge base, or null when the shipped one applies (an index not in English, or empty). */
 export async function calibratedThreshold(db: Executor, kbId: string, model: ReaderModel = READER_MODEL): Promise<number | null> {
@@ -63,7 +62,7 @@ export interface CalibrationScore {
 }
 
 /** A topic whose questions mostly pass is the knowledge base's own: left out, so answering it never makes the gate stricter. */
-export function thresholdFromScores(scores: readonly CalibrationScore[], shipped: number): number | null {
+export function thresholdFromScores(scores: readonly CalibrationScore[], shipped: number, bounds: CalibrationBounds = CALIBRATION_BOUNDS): number | null {
   const domains = [...new Set(scores.map((s) => s.domain))];
   const foreign = domains.filter((d) => {
     const own = scores.filter((s) => s.domain === d);
@@ -74,10 +73,12 @@ export function thresholdFromScores(scores: readonly CalibrationScore[], shipped
     .filter((s) => foreign.includes(s.domain))
     .map((s) => s.score)
     .sort((a, b) => a - b);
-  const at = itemAt(kept, Math.min(kept.length - 1, Math.floor(CALIBRATION_SHARE * kept.length))) + 1e-6;
+  const at = itemAt(kept, Math.min(kept.length - 1, Math.floor(bounds.share * kept.length))) + 1e-6;
   // Just above the score of the question at the share, rounded up: it and every one below it are refused.
-  const threshold = Math.min(CALIBRATION_CAP, Math.max(shipped, Math.ceil(at * 1e4) / 1e4));
-  return threshold > shipped ? threshold : null;
+  const raised = Math.ceil(at * 1e4) / 1e4;
+  const lowered = Math.min(shipped, Math.max(shipped - bounds.floor, Math.ceil((at + bounds.margin) * 1e4) / 1e4));
+  const threshold = raised >= shipped ? Math.min(shipped + bounds.rise, raised) : lowered;
+  return threshold === shipped ? null : threshold;
 }
 
 export async function calibrateGate(db: Executor, kbId: string): Promise<number | null> {
@@ -87,14 +88,12 @@ export async function calibrateGate(db: Executor, kbId: string): Promise<number 
 }
 
 /**
- * Knowledge bases whose threshold was calibrated for other gate weights get a calibration job (one never calibrated,
- * such as a seeded one, keeps the shipped threshold until its documents change).
+ * Knowledge bases whose threshold was calibrated with other weights, questions or bounds, or never, get a calibration
+ * job: a narrow knowledge base answers more of its own questions once calibrated.
  */
 export async function recalibrateStale(db: Executor): Promise<number> {
   const stale = rows<{ kb_id: string }>(
-    await db.execute(
-      sql`select kb_id from kb_index_stats where chunk_count > 0 and (gate_model <> ${GATE_VERSION} or (gate_model is null and gate_threshold is not null))`,
-    ),
+    await db.execute(sql`select kb_id from kb_index_stats where chunk_count > 0 and gate_model is distinct from ${GATE_VERSION}`),
   );
   for (const { kb_id } of stale) await enqueueCalibration(db, kb_id);
   return stale.length;

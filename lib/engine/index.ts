@@ -22,7 +22,8 @@ export { purgeAbandonedStagedChunks, startStagedChunkPurge } from './chunk-store
 export { detectFormat, MIME_TYPES, ParseError, type SourceFormat } from './parsers';
 export { parsePdfSource, renderPdfFromSource, type PdfSource } from './pdf-render';
 export * from './uploads';
-export { CALIBRATE_DEBOUNCE_SECONDS, CALIBRATE_QUEUE, calibrateGate, startGateRecalibration } from './gate-calibration';
+export { CALIBRATE_DEBOUNCE_SECONDS, CALIBRATE_QUEUE, calibrateGate, calibratedThreshold, startGateRecalibration } from './gate-calibration';
+export { GATE_VERSION } from './gate-version';
 export { uploadStagingDirectory } from './source-store';
 
 export function llmConfig(): LlmConfig | null {

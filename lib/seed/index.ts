@@ -6,11 +6,15 @@ import { getEnv } from '@/lib/platform/env';
 import { itemAt } from '@/lib/platform/arrays';
 import { seedCatalog } from './catalog';
 import { seedHostedDocuments } from './hosted';
+import { applySeedGateThresholds } from './gate-thresholds';
 
-/** Fills an empty database with the sample marketplace: the catalogue (one transaction), then its hosted documents. */
+export { SEED_GATE_THRESHOLDS_FILE, writeSeedGateThresholds } from './gate-thresholds';
+
+/** Fills an empty database with the sample marketplace: the catalogue (one transaction), its hosted documents, their gate thresholds. */
 export async function seedMarketplace(db: Database): Promise<void> {
   await seedCatalog(db);
   await seedHostedDocuments(db);
+  await applySeedGateThresholds(db);
 }
 
 /** Migrated, and seeded when empty and SEED_ON_START is on (unless `seed` says otherwise). */
