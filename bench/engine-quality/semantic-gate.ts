@@ -6,9 +6,9 @@
  *
  *   npx tsx bench/engine-quality/semantic-gate.ts --snapshot FILE --out /tmp/semantic.json      # ~10 minutes
  *
- * --kind K embeds only asks of that kind; --near W only those whose lexical log-odds (shipped weights) lie within W of
- * the shipped threshold, since no other ever reaches the encoder; --merge FILE adds the results to an earlier file's.
- * The calibration asks of a `domains.ts --calibration` snapshot take `--kind calibration --near 2 --merge FILE`.
+ * A calibration ask (domains.ts --calibration) is embedded only when its lexical log-odds (shipped weights) lie within
+ * --near W (1.5) of the shipped threshold: no other reaches the encoder, and there are some 28,000 of them. --kind K
+ * embeds only asks of that kind; --merge FILE adds the results to an earlier file's.
  */
 import { writeFileSync } from 'node:fs';
 import { initModel } from '@energetic-ai/embeddings';
@@ -34,7 +34,7 @@ async function main() {
 
   const plans: Array<{ id: string; question: string; statements: string[] }> = [];
   const kind = option('--kind');
-  const near = option('--near') === null ? Infinity : Number(option('--near'));
+  const near = Number(option('--near') ?? 1.5);
   for (const ask of snapshot.asks) {
     if (kind && ask.kind !== kind) continue;
     const config = checkedSearchConfig(ask.config);
@@ -42,7 +42,7 @@ async function main() {
     const ranked = rankSentences(q, ask.chunks)
       .sort((a, b) => b.score - a.score)
       .slice(0, TOP);
-    if (near < Infinity) {
+    if (ask.kind === 'calibration') {
       const lexical = ranked[0] ? relevanceScore(q, ask.chunks, ranked[0].score) : null;
       if (lexical === null || Math.abs(lexical - GATE_MODEL.threshold) > near) continue;
     }
