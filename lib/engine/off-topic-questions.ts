@@ -1,4 +1,4 @@
-/** Questions no knowledge base here is about, in four languages: gate calibration and the quality bench both ask them. */
+/** Questions no knowledge base here is about, in four languages: the quality bench asks them (reported, never fitted or calibrated on). */
 export interface OffTopicQuestion {
   id: string;
   domain: string;
