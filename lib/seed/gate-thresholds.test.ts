@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GATE_VERSION } from '@/lib/engine/gate-version';
+import { GATE_VERSION } from '@/lib/engine';
 import { loadSeedGateThresholds } from './gate-thresholds';
 import { HOSTED_SOURCE_DIR } from './sample-data';
 
