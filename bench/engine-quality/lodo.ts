@@ -6,7 +6,7 @@
  *
  *   npx tsx bench/engine-quality/lodo.ts [--snapshot FILE] [--write] [--verbose DOMAIN] [--shipped] [--fit-reader]
  *       [--budget 0.04] [--own-weight 3] [--domain D] [--trade-off] [--in-sample] [--kb-calibration]
- *       [--semantic FILE [--band BELOW,ABOVE] [--semantic-budget B] [--semantic-rows all|band] [--similarity-index 0|1]]
+ *       [--semantic FILE [--band BELOW,ABOVE] [--band-at-shipped] [--semantic-budget B] [--semantic-rows all|band] [--similarity-index 0|1]]
  *
  * --shipped judges the weights the engine ships with (no fitting): the "before" column.
  *
@@ -128,6 +128,12 @@ const SEMANTIC_BUDGET = Number(option('--semantic-budget') ?? option('--budget')
 const [BAND_BELOW = SEMANTIC_GATE.below, BAND_ABOVE = SEMANTIC_GATE.above] = (option('--band') ?? `${SEMANTIC_GATE.below},${SEMANTIC_GATE.above}`)
   .split(',')
   .map(Number);
+
+/**
+ * --band-at-shipped: the encoder's band around the shipped threshold even where a knowledge base has its own (stop 39's
+ * engine); by default it lies around the knowledge base's threshold, as gate-calibration.ts's thresholds are applied.
+ */
+const BAND_AT_THRESHOLD = !argv.includes('--band-at-shipped');
 
 /** --calibration-floor/-margin/-share/-rise: the per-knowledge-base calibration's bounds (gate-calibration.ts), to measure others. */
 const CALIBRATION: CalibrationBounds = {
@@ -316,10 +322,10 @@ function fitSemantic(all: Prepared[], readerWeights: readonly number[], gate: Ga
 }
 
 /** The gate's score of an ask as the engine computes it: lexical, or the second model's inside the band. */
-function decideScore(p: Prepared, readerWeights: readonly number[], gate: GateModel, semantic: SemanticGate | null): number {
+function decideScore(p: Prepared, readerWeights: readonly number[], gate: GateModel, semantic: SemanticGate | null, band = gate.threshold): number {
   if (!p.gate.length) return -Infinity;
   const row = gateRow(p, readerWeights);
-  return combinedScore(gateScore(row, gate), row, p.similarity, gate, semantic);
+  return combinedScore(gateScore(row, gate), row, p.similarity, gate, semantic, band);
 }
 
 // --- judging --------------------------------------------------------------------------------------------------------
@@ -399,11 +405,12 @@ function judge(p: Prepared, model: ReaderModel, t: Tally, threshold = model.gate
   const started = performance.now();
   const lexical = judgeLexically(p.q, p.ask.chunks, model, threshold);
   const semantic = model.semantic ?? null;
+  const band = BAND_AT_THRESHOLD ? threshold : model.gate.threshold;
   const judgement =
     semantic && p.gate.length && lexical.ranked.length
-      ? { ...lexical, answerable: decideScore(p, model.sentenceWeights, model.gate, semantic) >= threshold }
+      ? { ...lexical, answerable: decideScore(p, model.sentenceWeights, model.gate, semantic, band) >= threshold }
       : lexical;
-  if (semantic && p.gate.length && undecided(gateScore(gateRow(p, model.sentenceWeights), model.gate), model.gate, semantic)) t.undecided++;
+  if (semantic && p.gate.length && undecided(gateScore(gateRow(p, model.sentenceWeights), model.gate), model.gate, semantic, band)) t.undecided++;
   const answer = composeExtractiveAnswer(p.ask.query, p.ask.terms, p.ask.chunks, p.lexicon, { language: p.language, model, judgement });
   const ms = performance.now() - started;
   t.composeMs.push(ms);
@@ -452,7 +459,10 @@ function judge(p: Prepared, model: ReaderModel, t: Tally, threshold = model.gate
   if (ask.goldDocument) {
     t.withGoldDocument++;
     if (answer.citations[0]?.document_id === ask.goldDocument) t.rightDocumentFirst++;
-    if (answer.citations.some((c) => c.document_id !== ask.goldDocument && !answers(c.excerpt, ask))) t.otherDocument++;
+    if (answer.citations.some((c) => c.document_id !== ask.goldDocument && !answers(c.excerpt, ask))) {
+      t.otherDocument++;
+      t.misses.push(`OTHER DOCUMENT ${ask.query}\n    A: ${answer.answer.slice(0, 400)}`);
+    }
   }
 }
 

@@ -75,6 +75,21 @@ describe('the two-stage relevance gate', () => {
     expect((await judgeAnswerable(question(), passages, model(0.2), 0.6, async () => 0.55)).answerable).toBe(false);
   });
 
+  it("lays the band around a knowledge base's own threshold, not the shipped one", async () => {
+    const { gate, semantic } = model(0);
+    expect(undecided(-2.5, gate, semantic!, -2)).toBe(true);
+    expect(undecided(-2.5, gate, semantic!)).toBe(false);
+    expect(undecided(0.5, gate, semantic!, -2)).toBe(false);
+    // Lexical log-odds -1.5 pass a threshold of -2 lexically; inside its band an unrelated statement (second model
+    // -4 below its own threshold, -4 on the lexical scale) is refused, and the shipped band would not have asked.
+    const similarity = vi.fn(async () => 0.1);
+    expect((await judgeAnswerable(question(), passages, model(-1.5), -2, similarity)).answerable).toBe(false);
+    expect(similarity).toHaveBeenCalledTimes(1);
+    // Lexical log-odds 0.5 lie in the shipped band but far above a threshold of -2: answered without the encoder.
+    expect((await judgeAnswerable(question(), passages, model(0.5), -2, similarity)).answerable).toBe(true);
+    expect(similarity).toHaveBeenCalledTimes(1);
+  });
+
   it('never asks the encoder about a question in another language: the rule decides', async () => {
     const similarity = vi.fn(async () => 0.9);
     const q = analyseQuestion('¿Qué tan rápido retrocede el glaciar?', terms, undefined, 'es');

@@ -45,14 +45,16 @@ export async function gateScoreOf(
   best: RankedCandidate,
   model: ReaderModel,
   similarity: Similarity = statementSimilarity,
+  /** The threshold the score will be compared with: the band the encoder decides in lies around it. */
+  threshold = model.gate.threshold,
 ): Promise<number | null> {
   const features = relevanceFeatures(q, read, best.score);
   if (features === 'none') return -Infinity;
   if (features === 'rule') return null;
   const lexical = gateScore(features, model.gate);
   const semantic = model.semantic ?? null;
-  if (!undecided(lexical, model.gate, semantic)) return lexical;
-  return combinedScore(lexical, features, await similarity(q.text, statementText(best)), model.gate, semantic);
+  if (!undecided(lexical, model.gate, semantic, threshold)) return lexical;
+  return combinedScore(lexical, features, await similarity(q.text, statementText(best)), model.gate, semantic, threshold);
 }
 
 /** The lexical gate alone, without waiting for the encoder: the benches' path, and ENGINE_ENCODER=off's in effect. */
@@ -79,8 +81,9 @@ export async function judgeAnswerable(
   const ranked = rankSentences(q, read, model.sentenceWeights);
   const best = ranked[0];
   if (!best) return { answerable: false, ranked };
-  const score = await gateScoreOf(q, read, best, model, similarity);
-  return { answerable: relevantAt(score, q, read, gateThreshold ?? model.gate.threshold), ranked };
+  const threshold = gateThreshold ?? model.gate.threshold;
+  const score = await gateScoreOf(q, read, best, model, similarity, threshold);
+  return { answerable: relevantAt(score, q, read, threshold), ranked };
 }
 
 /** The words of the passages read are stemmed by the knowledge base in one round trip. */

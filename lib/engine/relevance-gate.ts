@@ -179,16 +179,24 @@ export function relevanceScore(q: Question, passages: RetrievedChunk[], readerSc
  * question that shares two words with a statement; there the question's similarity to the reader's best statement
  * under a sentence encoder decides (sentence-encoder.ts), by a second model fitted with it (SEMANTIC_GATE).
  */
-export function undecided(lexical: number, gate: GateModel, semantic: SemanticGate | null): semantic is SemanticGate {
-  return semantic !== null && lexical >= gate.threshold - semantic.below && lexical < gate.threshold + semantic.above;
+/** Whether the lexical log-odds fall in the band around the threshold that decides (a knowledge base's own, else the shipped one). */
+export function undecided(lexical: number, gate: GateModel, semantic: SemanticGate | null, threshold = gate.threshold): semantic is SemanticGate {
+  return semantic !== null && lexical >= threshold - semantic.below && lexical < threshold + semantic.above;
 }
 
 /**
  * The gate's score on the lexical model's scale: the lexical log-odds, or inside the band the second model's margin
  * over its own threshold added to the lexical threshold, so a knowledge base's calibrated threshold applies to both.
  */
-export function combinedScore(lexical: number, features: readonly number[], similarity: number | null, gate: GateModel, semantic: SemanticGate | null): number {
-  if (similarity === null || !undecided(lexical, gate, semantic)) return lexical;
+export function combinedScore(
+  lexical: number,
+  features: readonly number[],
+  similarity: number | null,
+  gate: GateModel,
+  semantic: SemanticGate | null,
+  threshold = gate.threshold,
+): number {
+  if (similarity === null || !undecided(lexical, gate, semantic, threshold)) return lexical;
   return gate.threshold + gateScore([...features, similarity], semantic.model) - semantic.model.threshold;
 }
 
