@@ -91,6 +91,9 @@ const BAD_ESCAPES = [
   '%u0041',
 ];
 
+/** The longest value a repetition makes (characters): far beyond every field's limit, far below V8's string limit. */
+const MAX_FUZZ_TEXT = 200_000;
+
 /** A value with something wrong with it, or an ordinary one. */
 function fuzzText(r: Random, base = 'tides'): string {
   switch (r.int(0, 11)) {
@@ -100,8 +103,12 @@ function fuzzText(r: Random, base = 'tides'): string {
       return base + r.pick(UNICODE) + r.pick(UNICODE);
     case 2:
       return `${base}\ud800`; // a lone surrogate (sent as UTF-8 it becomes U+FFFD; in JSON escapes it stays one)
-    case 3:
-      return base.repeat(r.int(50, 4_000));
+    case 3: {
+      // Long, but under MAX_FUZZ_TEXT however long earlier rounds made the value: a form's field mutated three times
+      // could reach past the string length limit, and the generator itself threw (RangeError).
+      const times = r.int(50, 4_000);
+      return base.repeat(Math.min(times, Math.max(1, Math.floor(MAX_FUZZ_TEXT / Math.max(1, base.length)))));
+    }
     case 4:
       return '';
     case 5:
