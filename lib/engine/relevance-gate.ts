@@ -177,9 +177,9 @@ export function relevanceScore(q: Question, passages: RetrievedChunk[], readerSc
 /**
  * Near the lexical threshold the lexical features confuse a question asked in other words with another domain's
  * question that shares two words with a statement; there the question's similarity to the reader's best statement
- * under a sentence encoder decides (sentence-encoder.ts), by a second model fitted with it (SEMANTIC_GATE).
+ * under a sentence encoder decides (sentence-encoder.ts), by a second model fitted with it (SEMANTIC_GATE). The band
+ * lies around the threshold that decides: a knowledge base's own (gate-calibration.ts), else the shipped one.
  */
-/** Whether the lexical log-odds fall in the band around the threshold that decides (a knowledge base's own, else the shipped one). */
 export function undecided(lexical: number, gate: GateModel, semantic: SemanticGate | null, threshold = gate.threshold): semantic is SemanticGate {
   return semantic !== null && lexical >= threshold - semantic.below && lexical < threshold + semantic.above;
 }
