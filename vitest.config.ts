@@ -39,6 +39,38 @@ const onBothEngines = [
   'publishing-content',
   'cli-embedded-bridge',
 ].map((name) => `test/integration/${name}.test.ts`);
+/**
+ * Integration files that need a process of their own, in both integration projects: those that import
+ * test/support/gateway-env.ts, which sets the secret, the rate window and a per-file LOG_FILE on import (a logger or
+ * key already made in a shared process would keep the previous file's); those that mock a module (vi.mock) that other
+ * files import for real; and startup-seed, which starts the embedded database as `npm start` does.
+ */
+const INTEGRATION_ALONE = [
+  'engine-llm-metering',
+  'gateway-fast-lane',
+  'gateway-faults',
+  'gateway-idempotency',
+  'gateway-instances',
+  'gateway-mcp',
+  'gateway-metering',
+  'gateway-openapi',
+  'gateway-preview',
+  'gateway-search-usage',
+  'gateway-security',
+  'gateway-stream',
+  'oauth-housekeeping',
+  'oauth-mcp',
+  'openapi-statuses',
+  'operations-metrics',
+  'publisher-connector',
+  'publishing-backend',
+  'secret-rotation',
+  'snippets-run',
+  'cli-configure-backend',
+  'form-submissions',
+  'publishing-content',
+  'startup-seed',
+].map((name) => `test/integration/${name}.test.ts`);
 const UNIT = [
   'lib/**/*.test.ts',
   'db/**/*.test.ts',
@@ -66,11 +98,31 @@ const UNIT_ALONE = [
 ];
 // Every project logs for real into one directory per run and scans it for leaked secrets at the end.
 const logCapture = { globalSetup: ['test/support/log-capture-global-setup.ts'], setupFiles: ['test/support/log-capture.ts'] };
+// The integration projects also close each file's databases when it ends, and restore the environment it changed.
+const integrationSetup = { ...logCapture, setupFiles: [...logCapture.setupFiles, 'test/support/file-end.ts'] };
 
 /**
- * Four projects: unit tests beside the code (most in shared processes, a few alone); the integration suite on the
- * PostgreSQL server, and its engine-dependent part again on embedded PGlite (a fresh database per test file, copied from one migrated per run: see
- * test/support/db.ts).
+ * An integration project in two: most files one after the other in shared processes, whose module graph is imported
+ * once (a process per file spent more time importing than testing: about 200 s of the PostgreSQL project's import over
+ * its files), each file's databases closed and its environment restored when it ends (test/support/file-end.ts); and
+ * the files of INTEGRATION_ALONE in a process each.
+ */
+function integrationProjects(
+  name: string,
+  test: { include: string[]; alone: string[]; globalSetup: string[]; execArgv?: string[]; env: Record<string, string> },
+) {
+  const { alone, ...options } = test;
+  const shared = { ...integrationSetup, ...options, testTimeout: 60_000, hookTimeout: 180_000 };
+  return [
+    { resolve: { alias }, test: { ...shared, name, exclude: INTEGRATION_ALONE, isolate: false } },
+    { resolve: { alias }, test: { ...shared, name: `${name}-alone`, include: alone } },
+  ];
+}
+
+/**
+ * Six projects: unit tests beside the code (most in shared processes, a few alone); the integration suite on the
+ * PostgreSQL server, and its engine-dependent part again on embedded PGlite, each in two halves (integrationProjects;
+ * a fresh database per test file, copied from one migrated per run: see test/support/db.ts).
  */
 export default defineConfig({
   resolve: { alias },
@@ -106,33 +158,21 @@ export default defineConfig({
           ...logCapture,
         },
       },
-      {
-        resolve: { alias },
-        test: {
-          name: 'pglite',
-          include: onBothEngines,
-          ...logCapture,
-          globalSetup: ['test/support/pglite-global-setup.ts', ...logCapture.globalSetup],
-          // Every test file is a new process with a new PGlite, too short-lived for V8's optimising compiler to pay
-          // back compiling PostgreSQL's WebAssembly: the baseline compiler alone takes about a quarter less CPU.
-          execArgv: ['--liftoff-only'],
-          env: { ALMANAC_TEST_DB: 'pglite' },
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          name: 'postgres',
-          include: integration,
-          ...logCapture,
-          globalSetup: ['test/support/postgres-global-setup.ts', ...logCapture.globalSetup],
-          env: { ALMANAC_TEST_DB: 'postgres' },
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
-        },
-      },
+      ...integrationProjects('pglite', {
+        include: onBothEngines,
+        alone: INTEGRATION_ALONE.filter((file) => onBothEngines.includes(file)),
+        globalSetup: ['test/support/pglite-global-setup.ts', ...logCapture.globalSetup],
+        // A new PGlite per test file, too short-lived for V8's optimising compiler to pay back compiling PostgreSQL's
+        // WebAssembly: the baseline compiler alone takes about a quarter less CPU.
+        execArgv: ['--liftoff-only'],
+        env: { ALMANAC_TEST_DB: 'pglite' },
+      }),
+      ...integrationProjects('postgres', {
+        include: integration,
+        alone: INTEGRATION_ALONE,
+        globalSetup: ['test/support/postgres-global-setup.ts', ...logCapture.globalSetup],
+        env: { ALMANAC_TEST_DB: 'postgres' },
+      }),
     ],
   },
 });

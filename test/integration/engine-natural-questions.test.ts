@@ -16,7 +16,7 @@ import { answerHostedQuery } from '@/lib/engine';
  * One seeded database for the file; a failure lists each miss with its knowledge base and what came back. It also
  * prints the tally; NATURAL_QUESTIONS_REPORT=<file> writes the tally and every failure to that file:
  *
- *   NATURAL_QUESTIONS_REPORT=/tmp/natural.txt npx vitest run --project postgres test/integration/engine-natural-questions.test.ts
+ *   NATURAL_QUESTIONS_REPORT=/tmp/natural.txt npx vitest run --project 'postgres*' test/integration/engine-natural-questions.test.ts
  */
 interface NaturalQuestion {
   kb: string;

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { afterAll } from 'vitest';
 import { openPglite, openPostgres, type DatabaseHandle } from '@/db/client';
 import { prepareDatabase, useDatabase } from '@/lib/platform/db';
 import { startJobQueue, stopJobQueue } from '@/lib/platform/jobs';
@@ -47,11 +46,27 @@ export async function createTestDatabase(options: { seed?: boolean; kind?: TestD
     await stopJobQueue();
     await startJobQueue();
   }
-  afterAll(async () => {
-    if (options.install !== false) await stopJobQueue();
-    await handle.close();
-  });
+  // Once only: a file may close its database itself before closeTestDatabases does (pg's pool.end throws the second time).
+  const close = handle.close;
+  let closing: Promise<void> | undefined;
+  handle.close = () => (closing ??= close());
+  opened.push({ handle, installed: options.install !== false });
   return handle;
+}
+
+/** The databases this test file opened, closed by closeTestDatabases when the file ends. */
+const opened: { handle: DatabaseHandle; installed: boolean }[] = [];
+
+/**
+ * Closes every database the file opened and stops the job queue that uses them. Called from the projects' setup file
+ * (test/support/file-end.ts) once the file's own afterAll hooks have run: createTestDatabase is mostly called inside a
+ * beforeAll, where an afterAll it registered would never run, and an unclosed pool keeps its connections, its job
+ * queue and its LISTEN session until the process exits.
+ */
+export async function closeTestDatabases(): Promise<void> {
+  const handles = opened.splice(0);
+  if (handles.some((entry) => entry.installed)) await stopJobQueue();
+  for (const { handle } of handles.reverse()) await handle.close();
 }
 
 /** Fails here, saying so, when no row came back. */

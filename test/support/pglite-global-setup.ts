@@ -7,9 +7,14 @@ import { prepareDatabase } from '@/lib/platform/db';
 /**
  * The `pglite` Vitest project's global setup. A new PGlite runs initdb, which costs each test file seconds, while
  * loading a data directory costs a fraction of that; so the run migrates one PGlite here and every test file starts
- * from a copy of its data directory (test/support/db.ts). Opened by openPglite, so it has the same extensions.
+ * from a copy of its data directory (test/support/db.ts). Opened by openPglite, so it has the same extensions. The
+ * project's two halves (vitest.config.ts) share one template: the first setup makes it.
  */
-export default async function setup(): Promise<() => void> {
+const owner = globalThis as { __almanacPgliteTemplate?: boolean };
+
+export default async function setup(): Promise<(() => void) | undefined> {
+  if (owner.__almanacPgliteTemplate) return undefined;
+  owner.__almanacPgliteTemplate = true;
   const handle = await openPglite();
   let tarball: Blob;
   try {

@@ -6,9 +6,13 @@ import { createScratchDatabase, dropDatabases, listDatabases } from './scratch-d
 /**
  * The `postgres` project's global setup: a run id prefixes every database the run creates, so the teardown drops them
  * all, also those of files whose own clean-up did not run, and never another run's. It migrates the template each
- * file's database copies.
+ * file's database copies. The project's two halves (vitest.config.ts) share one run: the first setup does the work.
  */
-export default async function setup(): Promise<() => Promise<void>> {
+const owner = globalThis as { __almanacPostgresTemplate?: boolean };
+
+export default async function setup(): Promise<(() => Promise<void>) | undefined> {
+  if (owner.__almanacPostgresTemplate) return undefined;
+  owner.__almanacPostgresTemplate = true;
   const runId = randomBase62(8).toLowerCase();
   process.env.ALMANAC_TEST_RUN = runId;
   const teardown = async () => dropDatabases(await listDatabases(`almanac_t_${runId}_`));
