@@ -31,7 +31,7 @@ import { SEMANTIC_GATE } from '@/lib/engine/gate-weights';
 import { itemAt } from '@/lib/platform/arrays';
 import { ISSUE_14_READER_WEIGHTS } from './reader-prior';
 import { chunkParagraphs } from '@/lib/engine/paragraphs';
-import { containsFact, answerUnits, loadOffTopicSet, normaliseForFact } from './evaluation-set';
+import { answers, containsFact, answerUnits, loadOffTopicSet, normaliseForFact } from './evaluation-set';
 import { thresholdFromScores } from '@/lib/engine/gate-calibration';
 import { CALIBRATION_BOUNDS, type CalibrationBounds } from '@/lib/engine/calibration-bounds';
 import { DEFAULT_DOMAIN_SNAPSHOT, loadDomainSnapshot, OWN_DOMAIN, type DomainAsk, type DomainSnapshot } from './domains';
@@ -67,24 +67,6 @@ const GATE_LAMBDA = 0.01;
 const EVALUATION_ONLY = new Set((option('--evaluation-only') ?? 'scientific-articles').split(',').filter(Boolean));
 /** The gate's threshold keeps at most this share of the training domains' answerable questions refused (their mean). */
 const REFUSAL_BUDGET = Number(option('--budget') ?? 0.04);
-
-// --- what counts as an answer -------------------------------------------------------------------------------------
-
-const contentWords = (text: string) => new Set(normaliseForFact(text).match(/[\p{L}\p{N}]{3,}/gu) ?? []);
-
-/** A statement answers when it holds a gold span or, for sets that give gold sentences, mostly repeats one. */
-export function answers(text: string, ask: Pick<DomainAsk, 'answers' | 'evidence'>): boolean {
-  if (ask.answers.length) return ask.answers.some((a) => containsFact(text, a));
-  const words = contentWords(text);
-  if (words.size < 3) return false;
-  return ask.evidence.some((e) => {
-    if (containsFact(e, text) || containsFact(text, e)) return true;
-    const gold = contentWords(e);
-    let shared = 0;
-    for (const w of words) if (gold.has(w)) shared++;
-    return shared / words.size >= 0.7 && shared >= Math.min(4, gold.size);
-  });
-}
 
 // --- per ask, computed once -----------------------------------------------------------------------------------------
 
