@@ -29,6 +29,8 @@ interface FakeStripeWebhook {
   url: string;
   secret: string;
   delayMs?: number;
+  /** Keeps each delivery until releaseWebhooks(): a test that checks the state before the webhook, whatever the load. */
+  held?: boolean;
 }
 
 const rid = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
@@ -52,6 +54,8 @@ export interface FakeStripe {
    * (the app needs the fake's baseUrl in its environment first). Applies to payments made after the call.
    */
   setWebhook(webhook: FakeStripeWebhook | undefined): void;
+  /** Sends the deliveries a `held` webhook kept, each after its delayMs. */
+  releaseWebhooks(): void;
   completeCheckout(sessionId: string, period?: { start: number; end: number }): { session: Stripe.Checkout.Session; subscription: Stripe.Subscription };
   /**
    * Plays Stripe's renewal: the subscription's next period (30 days) becomes current, and the returned invoice (paid)
@@ -94,6 +98,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const failures = new Map<string, number>();
   const idempotent = new Map<string, string>();
   const deliveries: WebhookDelivery[] = [];
+  const heldDeliveries: Array<() => void> = [];
   let webhook = options.webhook;
   let baseUrl = '';
 
@@ -120,22 +125,25 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       }
       const { session: completed } = fake.completeCheckout(String(session.id));
       if (webhook) {
-        const { url: hookUrl, secret, delayMs = 0 } = webhook;
+        const { url: hookUrl, secret, delayMs = 0, held = false } = webhook;
         const payload = buildEvent('checkout.session.completed', completed);
         const delivery: WebhookDelivery = { eventId: (JSON.parse(payload) as { id: string }).id, type: 'checkout.session.completed', url: hookUrl };
-        setTimeout(() => {
-          void fetch(hookUrl, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(payload, secret) },
-            body: payload,
-          }).then(
-            async (response) => {
-              await response.text().catch(() => '');
-              deliveries.push({ ...delivery, status: response.status });
-            },
-            (error: unknown) => deliveries.push({ ...delivery, error: String(error) }),
-          );
-        }, delayMs);
+        const deliver = () =>
+          setTimeout(() => {
+            void fetch(hookUrl, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(payload, secret) },
+              body: payload,
+            }).then(
+              async (response) => {
+                await response.text().catch(() => '');
+                deliveries.push({ ...delivery, status: response.status });
+              },
+              (error: unknown) => deliveries.push({ ...delivery, error: String(error) }),
+            );
+          }, delayMs);
+        if (held) heldDeliveries.push(deliver);
+        else deliver();
       }
       res.writeHead(303, { Location: String(session.success_url).replace('{CHECKOUT_SESSION_ID}', String(session.id)) });
       return res.end();
@@ -316,6 +324,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     deliveries,
     setWebhook(next) {
       webhook = next;
+    },
+    releaseWebhooks() {
+      for (const deliver of heldDeliveries.splice(0)) deliver();
     },
     accounts,
     completeOnboarding(accountId) {
