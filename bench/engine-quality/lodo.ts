@@ -320,6 +320,8 @@ interface Tally {
   withGoldDocument: number;
   rightDocumentFirst: number;
   otherDocument: number;
+  /** Of otherDocument: the first citation is the document that does not answer. */
+  otherDocumentFirst: number;
   refusedAnswerable: number;
   cross: number;
   crossRefused: number;
@@ -348,6 +350,7 @@ const emptyTally = (): Tally => ({
   withGoldDocument: 0,
   rightDocumentFirst: 0,
   otherDocument: 0,
+  otherDocumentFirst: 0,
   refusedAnswerable: 0,
   cross: 0,
   crossRefused: 0,
@@ -441,8 +444,10 @@ function judge(p: Prepared, model: ReaderModel, t: Tally, threshold = model.gate
   if (ask.goldDocument) {
     t.withGoldDocument++;
     if (answer.citations[0]?.document_id === ask.goldDocument) t.rightDocumentFirst++;
-    if (answer.citations.some((c) => c.document_id !== ask.goldDocument && !answers(c.excerpt, ask))) {
+    const notAnswering = (c: (typeof answer.citations)[number]) => c.document_id !== ask.goldDocument && !answers(c.excerpt, ask);
+    if (answer.citations.some(notAnswering)) {
       t.otherDocument++;
+      if (answer.citations[0] && notAnswering(answer.citations[0])) t.otherDocumentFirst++;
       t.misses.push(`OTHER DOCUMENT ${ask.query}\n    A: ${answer.answer.slice(0, 400)}`);
     }
   }
@@ -468,6 +473,7 @@ function table(title: string, tallies: Map<string, Tally>): string[] {
     row('right document cited first (of answered)', (t) => pct(t.rightDocumentFirst, t.withGoldDocument)),
     row('plain BM25: top chunk in the right document (of all)', (t) => pct(t.bm25DocumentFirst, t.answerable)),
     row('answers also citing a document that does not answer', (t) => pct(t.otherDocument, t.withGoldDocument)),
+    row('… of which that document is cited first', (t) => pct(t.otherDocumentFirst, t.withGoldDocument)),
     row('answerable questions refused', (t) => pct(t.refusedAnswerable, t.answerable)),
     row("**other domains' questions refused**", (t) => `**${pct(t.crossRefused, t.cross)}** of ${t.cross}`),
     row("other domains' questions a statement read answers with their own gold (not counted above)", (t) => String(t.crossAnswerableHere)),
