@@ -75,7 +75,9 @@ const CHROMIUM = process.env.E2E_CHROMIUM ?? (existsSync('/usr/bin/chromium-head
 const launchOptions = { executablePath: CHROMIUM, args: CHROMIUM_ARGS };
 const browserUse = { ...devices['Desktop Chrome'], launchOptions };
 /** Specs that must not share the server with others (see `workers` below). */
-const ALONE = ['**/marketplace.spec.ts', '**/catalog-search.spec.ts', '**/admin-listings.spec.ts', '**/fuzz.spec.ts'];
+const ALONE = ['**/marketplace.spec.ts', '**/catalog-search.spec.ts', '**/admin-listings.spec.ts'];
+/** The fuzz floods a server of its own (test/fuzz/server.ts), after chromium so that its load slows no journey there. */
+const FUZZ = ['**/fuzz.spec.ts'];
 /**
  * The buyer's and the publisher's journeys again, on two instances behind a proxy that alternates requests, on
  * PostgreSQL and Redis (e2e/support/scale-out.mjs), with the spec that checks the alternation itself.
@@ -90,8 +92,9 @@ export default defineConfig({
   globalTeardown: './e2e/support/log-scan-teardown.ts',
   fullyParallel: false,
   // Two browsers at once against the one server: every spec makes its own accounts and purchases. The specs that
-  // change or measure what every visitor sees (the catalogue's order and counts, a suspended listing, the fuzz's
-  // flood) run afterwards, one at a time, in the "alone" project.
+  // change or measure what every visitor sees (the catalogue's order and counts, a suspended listing) run afterwards,
+  // one at a time, in the "alone" project; the second worker meanwhile runs scale-out and the fuzz, on servers of their
+  // own.
   workers: 2,
   retries: 0,
   // A sign-up now includes the verification email's round trip (docs/api.md §11.3); 30 s was tight on a loaded machine.
@@ -105,7 +108,7 @@ export default defineConfig({
     launchOptions,
   },
   projects: [
-    { name: 'chromium', testIgnore: [...ALONE, ...SCALE_OUT_ONLY], use: browserUse },
+    { name: 'chromium', testIgnore: [...ALONE, ...FUZZ, ...SCALE_OUT_ONLY], use: browserUse },
     { name: 'alone', testMatch: ALONE, dependencies: ['chromium'], workers: 1, use: browserUse },
     // After chromium, beside alone: alone runs one spec at a time, which leaves the second worker to this project, whose
     // servers are its own. Axe scans and screenshots off (e2e/support/a11y.ts, checksPages): chromium checks the same
@@ -121,6 +124,7 @@ export default defineConfig({
             use: { ...browserUse, baseURL: scaleOutURL },
           },
         ]),
+    { name: 'fuzz', testMatch: FUZZ, dependencies: ['chromium'], use: browserUse },
   ],
   // Started one after the other: the instances of scale-out serve the build that the first server made or found.
   webServer: external
