@@ -68,8 +68,9 @@ export const CHROMIUM_ARGS = [
 /**
  * Debian's old headless shell (package chromium-headless-shell, which `.ci/run` installs) when present: the same Blink
  * without the browser around it, which Playwright itself uses for headless runs. On two cores the browser is most of
- * the suite's CPU, and the shell took a quarter less time than the full browser (measured on a11y, home and
- * phone-widths: 120 s against 158 s). Otherwise Debian's chromium; E2E_CHROMIUM names another binary.
+ * the browser tests' CPU (the server was busy a third of the time), and the shell took a quarter less time than the
+ * full browser (a11y, home and phone-widths: 120 s against 158 s). Otherwise Debian's chromium; E2E_CHROMIUM names
+ * another binary.
  */
 const CHROMIUM = process.env.E2E_CHROMIUM ?? (existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
 const launchOptions = { executablePath: CHROMIUM, args: CHROMIUM_ARGS };
