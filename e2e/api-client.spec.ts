@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import createClient, { type Middleware } from 'openapi-fetch';
 import { listedOperations, referenceDocument } from '../components/docs/reference-document';
 import type { paths } from '../test/support/openapi-types';
-import { signUp } from './support/auth';
+import { signUpOverHttp } from './support/auth';
 
 /**
  * A TypeScript developer's client, generated from our OpenAPI document: the types openapi-typescript makes of it
@@ -21,7 +21,8 @@ const QUESTION = 'How many senators does each state have?';
 
 async function buyStarter(page: Page, kbId: string): Promise<string> {
   const kbPath = `/knowledge-bases/${kbId}`;
-  await signUp(page, undefined, kbPath);
+  await signUpOverHttp(page.request);
+  await page.goto(kbPath);
   await page
     .getByRole('region', { name: 'Plans' })
     .getByRole('button', { name: /^Buy Starter/ })

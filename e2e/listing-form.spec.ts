@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { newAccount, signUp } from './support/auth';
+import { signUpOverHttp } from './support/auth';
 
 /**
  * The listing editor's messages: a refused save puts each message under its field; a message goes
@@ -8,7 +8,7 @@ import { newAccount, signUp } from './support/auth';
  */
 test('a listing-form error clears once its field is fixed, and only then', async ({ page }) => {
   test.setTimeout(120_000);
-  await signUp(page, newAccount(), '/publish');
+  await signUpOverHttp(page.request);
   const suffix = Date.now().toString(36);
   await page.goto('/publish');
   await page.waitForLoadState('networkidle');

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { auth, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ConnectorProvider } from '../test/support/oauth-connector';
-import { signUp } from './support/auth';
+import { signUpOverHttp } from './support/auth';
 
 /**
  * An agent platform connects to one knowledge base as claude.ai's and ChatGPT's connectors do (docs/api.md §10.7),
@@ -14,7 +14,8 @@ const REDIRECT = 'http://127.0.0.1:9/callback';
 const STATE = 'e2e-state';
 
 async function buyStarter(page: Page, kbId: string): Promise<void> {
-  await signUp(page, undefined, `/knowledge-bases/${kbId}`);
+  await signUpOverHttp(page.request);
+  await page.goto(`/knowledge-bases/${kbId}`);
   await page
     .getByRole('region', { name: 'Plans' })
     .getByRole('button', { name: /^Buy Starter/ })

@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expectNoSeriousA11yViolations } from './support/a11y';
-import { newAccount, signUp } from './support/auth';
+import { signUpOverHttp } from './support/auth';
 import { tabTo } from './support/keyboard';
 import { snapAtBothWidths } from './support/screenshots';
 
@@ -39,7 +39,8 @@ test('a new account becomes a publisher, lists, fills, prices and publishes a kn
 }) => {
   // Long on a loaded two-core machine: every step is a server round trip, and several scans and screenshots.
   test.setTimeout(420_000);
-  const account = await signUp(page, newAccount(), '/');
+  // Both accounts are made over HTTP: journey.spec.ts drives signing up, here and in the scale-out project.
+  const account = await signUpOverHttp(page.request);
   const suffix = Date.now().toString(36);
 
   // The header's Publish leads to the console; an account without a profile is offered one.
@@ -191,7 +192,7 @@ test('a new account becomes a publisher, lists, fills, prices and publishes a kn
   // A second account finds it in the catalogue, buys the paid plan in the test checkout, and queries it with the key.
   const buyerContext = await browser.newContext();
   const buyer = await buyerContext.newPage();
-  await signUp(buyer, newAccount(), '/knowledge-bases');
+  await signUpOverHttp(buyer.request);
   await buyer.goto(`/knowledge-bases?query=${encodeURIComponent(title)}`);
   await buyer.getByRole('link', { name: title }).click();
   // Before buying, a free preview: a sample question answers on the page (the publisher sees it as a preview).

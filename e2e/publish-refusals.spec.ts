@@ -1,6 +1,6 @@
 import { expect, test, type APIResponse, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/a11y';
-import { newAccount, signUp } from './support/auth';
+import { signUpOverHttp } from './support/auth';
 import { tabTo } from './support/keyboard';
 import { snapAtBothWidths } from './support/screenshots';
 
@@ -17,7 +17,7 @@ const PER_MINUTE = 4;
 /** A published listing with two answerable documents and one free plan (cap and per-minute limit above); its id. */
 async function publishedListingWithTasterPlan(page: Page): Promise<string> {
   const suffix = Date.now().toString(36);
-  await signUp(page, newAccount(), '/publish');
+  await signUpOverHttp(page.request);
   await page.goto('/publish');
   await page.waitForLoadState('networkidle');
   await page.getByLabel('Publisher name').fill(`Reed Beds ${suffix}`);
@@ -99,7 +99,8 @@ test('a buyer past the cap and the per-minute limit shows up in the publisher an
   // A buyer takes the free plan from the listing's page and gets its key.
   const buyerContext = await browser.newContext();
   const buyer = await buyerContext.newPage();
-  await signUp(buyer, newAccount(), `/knowledge-bases/${kbId}`);
+  await signUpOverHttp(buyer.request);
+  await buyer.goto(`/knowledge-bases/${kbId}`);
   await buyer.getByRole('button', { name: 'Get Taster plan, free' }).click();
   // Without Stripe every plan, a free one too, passes through the test checkout.
   await buyer.getByRole('button', { name: 'Complete test purchase' }).click();

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/a11y';
-import { newAccount, signUp } from './support/auth';
+import { signUpOverHttp } from './support/auth';
 import { snapAtBothWidths } from './support/screenshots';
 
 /**
@@ -11,7 +11,7 @@ import { snapAtBothWidths } from './support/screenshots';
 
 async function newDraftListing(page: Page): Promise<string> {
   const suffix = Date.now().toString(36);
-  await signUp(page, newAccount(), '/publish');
+  await signUpOverHttp(page.request);
   await page.goto('/publish');
   await page.waitForLoadState('networkidle');
   await page.getByLabel('Publisher name').fill(`Own Endpoint ${suffix}`);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/a11y';
-import { newAccount, signUp } from './support/auth';
+import { signUpOverHttp } from './support/auth';
 import { firstKnowledgeBase } from './support/pages';
 
 /**
@@ -102,7 +102,7 @@ test('signed out: the header is one row on a phone and a desktop, and its menu w
 
 test('signed in: the header is one row on the dashboard, the publisher console and a knowledge-base page', async ({ page }) => {
   test.setTimeout(120_000);
-  const account = await signUp(page, newAccount(), '/account');
+  const account = await signUpOverHttp(page.request);
   await expectOneRowEverywhere(page, true);
   await page.setViewportSize(PHONE);
   await page.goto('/account');

@@ -1,4 +1,5 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
+import { encodeForm, parseForms } from '../../test/support/html-forms';
 import { waitForMail } from './mail';
 
 let counter = 0;
@@ -41,4 +42,43 @@ export async function signIn(page: Page, account: { email: string; password: str
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('banner').getByText(account.email)).toBeVisible();
+}
+
+/** The POST form of `path` that has a field named `field`, filled and sent as a browser without JavaScript sends it. */
+async function submitPageForm(request: APIRequestContext, path: string, field: string, values: Record<string, string> = {}): Promise<APIResponse> {
+  const page = await request.get(path);
+  const form = parseForms(await page.text(), path, false).find((f) => f.method === 'POST' && f.fields.some(([name]) => name === field));
+  if (!form) throw new Error(`no form with a "${field}" field on ${path}`);
+  const { body, contentType } = encodeForm(form, values);
+  // Next refuses a server action whose Origin is another site's; a browser sends its own.
+  return request.post(form.action, { data: body, headers: { 'Content-Type': contentType, Origin: new URL(page.url()).origin }, maxRedirects: 0 });
+}
+
+/**
+ * A new account, confirmed and signed in for `request`'s cookies (`page.request` signs the page's browser context in),
+ * made over HTTP: the sign-up form, then the emailed link's form. For specs whose subject comes after signing up; the
+ * pages of signing up are driven in the browser by signUp, in journey.spec.ts, marketplace-accounts.spec.ts and
+ * account-recovery.spec.ts.
+ */
+export async function signUpOverHttp(request: APIRequestContext, account = newAccount()): Promise<{ email: string; password: string; name: string }> {
+  const sent = await submitPageForm(request, '/signup', 'password', account);
+  expect(await sent.text()).toContain('Check your inbox');
+  const mail = await waitForMail(account.email, 'Confirm your email address');
+  expect(mail.link).toMatch(/\/verify-email\?token=[0-9A-Za-z]{32}/);
+  await expectSignedIn(await submitPageForm(request, mail.link!, 'token'));
+  return account;
+}
+
+/** Whether the account could sign in, over HTTP (the sign-in page is driven in marketplace-accounts.spec.ts). */
+export async function signInOverHttp(request: APIRequestContext, account: { email: string; password: string }): Promise<boolean> {
+  const answer = await submitPageForm(request, '/signin', 'password', account);
+  if (answer.status() !== 303) return false;
+  await expectSignedIn(answer);
+  return true;
+}
+
+/** A session starts with a redirect that sets its cookie. */
+async function expectSignedIn(answer: APIResponse): Promise<void> {
+  expect(answer.status()).toBe(303);
+  expect(answer.headersArray().find((h) => h.name.toLowerCase() === 'set-cookie' && /session-token=[^;]/.test(h.value))).toBeDefined();
 }

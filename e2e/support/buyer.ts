@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { newAccount, signUp } from './auth';
+import { signUpOverHttp } from './auth';
 
 // Buyers with a confirmed address, and test subscriptions made through the operator CLI (no checkout to click through).
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -21,6 +21,7 @@ export function subscribeThroughCli(email: string, kbId: string): string {
   return id;
 }
 
+/** Signed in for the page's browser context; made over HTTP (signUpOverHttp). */
 export async function verifiedBuyer(page: Page): Promise<string> {
-  return (await signUp(page, newAccount(), '/account')).email;
+  return (await signUpOverHttp(page.request)).email;
 }

@@ -1,5 +1,6 @@
 import { generateApiKey } from '@/lib/keys';
-import type { FormTarget, FuzzTargets } from './discover';
+import type { FormTarget } from '../support/html-forms';
+import type { FuzzTargets } from './discover';
 import { caseRandom, type Random } from './random';
 import { rawUtf8, type WireRequest } from './wire';
 
