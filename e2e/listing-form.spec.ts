@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { signUpOverHttp } from './support/auth';
+import { publisherProfileOverHttp } from './support/publisher';
 
 /**
  * The listing editor's messages: a refused save puts each message under its field; a message goes
@@ -10,12 +11,7 @@ test('a listing-form error clears once its field is fixed, and only then', async
   test.setTimeout(120_000);
   await signUpOverHttp(page.request);
   const suffix = Date.now().toString(36);
-  await page.goto('/publish');
-  await page.waitForLoadState('networkidle');
-  await page.getByLabel('Publisher name').fill(`Form Errors ${suffix}`);
-  await page.getByLabel('Public address').fill(`form-errors-${suffix}`);
-  await page.getByRole('button', { name: 'Create publisher profile' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Your listings' })).toBeVisible();
+  await publisherProfileOverHttp(page.request, { name: `Form Errors ${suffix}`, slug: `form-errors-${suffix}` });
 
   await page.goto('/publish/listings/new');
   await page.waitForLoadState('networkidle');

@@ -1,6 +1,7 @@
 import { expect, test, type APIResponse, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/a11y';
 import { signUpOverHttp } from './support/auth';
+import { draftListingOverHttp } from './support/publisher';
 import { tabTo } from './support/keyboard';
 import { snapAtBothWidths } from './support/screenshots';
 
@@ -18,20 +19,12 @@ const PER_MINUTE = 4;
 async function publishedListingWithTasterPlan(page: Page): Promise<string> {
   const suffix = Date.now().toString(36);
   await signUpOverHttp(page.request);
-  await page.goto('/publish');
-  await page.waitForLoadState('networkidle');
-  await page.getByLabel('Publisher name').fill(`Reed Beds ${suffix}`);
-  await page.getByLabel('Public address').fill(`reed-beds-${suffix}`);
-  await page.getByRole('button', { name: 'Create publisher profile' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Your listings' })).toBeVisible();
-  await page.goto('/publish/listings/new');
-  await page.waitForLoadState('networkidle');
-  await page.getByLabel('Title').fill(`Reed bed birds ${suffix}`);
-  await page.getByLabel('Summary').fill('When bitterns boom and where marsh harriers nest.');
-  await page.locator('#field-category').selectOption({ index: 1 });
-  await page.getByRole('button', { name: 'Create draft' }).click();
-  await expect(page).toHaveURL(/\/publish\/listings\/kb_[0-9A-Za-z]+\?flash=listing_created/, { timeout: 60_000 });
-  const kbId = /\/publish\/listings\/(kb_[0-9A-Za-z]+)/.exec(page.url())![1]!;
+  const kbId = await draftListingOverHttp(page.request, {
+    publisher: `Reed Beds ${suffix}`,
+    slug: `reed-beds-${suffix}`,
+    title: `Reed bed birds ${suffix}`,
+    summary: 'When bitterns boom and where marsh harriers nest.',
+  });
 
   await page.goto(`/publish/listings/${kbId}/content`);
   await page.waitForLoadState('networkidle');

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/a11y';
 import { signUpOverHttp } from './support/auth';
+import { draftListingOverHttp } from './support/publisher';
 import { snapAtBothWidths } from './support/screenshots';
 
 /**
@@ -12,20 +13,12 @@ import { snapAtBothWidths } from './support/screenshots';
 async function newDraftListing(page: Page): Promise<string> {
   const suffix = Date.now().toString(36);
   await signUpOverHttp(page.request);
-  await page.goto('/publish');
-  await page.waitForLoadState('networkidle');
-  await page.getByLabel('Publisher name').fill(`Own Endpoint ${suffix}`);
-  await page.getByLabel('Public address').fill(`own-endpoint-${suffix}`);
-  await page.getByRole('button', { name: 'Create publisher profile' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Your listings' })).toBeVisible();
-  await page.goto('/publish/listings/new');
-  await page.waitForLoadState('networkidle');
-  await page.getByLabel('Title').fill(`Tide tables ${suffix}`);
-  await page.getByLabel('Summary').fill('High and low water for the east coast harbours.');
-  await page.locator('#field-category').selectOption({ index: 1 });
-  await page.getByRole('button', { name: 'Create draft' }).click();
-  await expect(page).toHaveURL(/\/publish\/listings\/kb_[0-9A-Za-z]+\?flash=listing_created/, { timeout: 60_000 });
-  return /\/publish\/listings\/(kb_[0-9A-Za-z]+)/.exec(page.url())![1]!;
+  return draftListingOverHttp(page.request, {
+    publisher: `Own Endpoint ${suffix}`,
+    slug: `own-endpoint-${suffix}`,
+    title: `Tide tables ${suffix}`,
+    summary: 'High and low water for the east coast harbours.',
+  });
 }
 
 test('generated endpoint secrets survive a refused save, a test asks for a save first, and the draft is deleted after an in-page confirmation', async ({

@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
-import { encodeForm, parseForms } from '../../test/support/html-forms';
+import { submitPageForm } from './http-forms';
 import { waitForMail } from './mail';
 
 let counter = 0;
@@ -42,16 +42,6 @@ export async function signIn(page: Page, account: { email: string; password: str
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('banner').getByText(account.email)).toBeVisible();
-}
-
-/** The POST form of `path` that has a field named `field`, filled and sent as a browser without JavaScript sends it. */
-async function submitPageForm(request: APIRequestContext, path: string, field: string, values: Record<string, string> = {}): Promise<APIResponse> {
-  const page = await request.get(path);
-  const form = parseForms(await page.text(), path, false).find((f) => f.method === 'POST' && f.fields.some(([name]) => name === field));
-  if (!form) throw new Error(`no form with a "${field}" field on ${path}`);
-  const { body, contentType } = encodeForm(form, values);
-  // Next refuses a server action whose Origin is another site's; a browser sends its own.
-  return request.post(form.action, { data: body, headers: { 'Content-Type': contentType, Origin: new URL(page.url()).origin }, maxRedirects: 0 });
 }
 
 /**
