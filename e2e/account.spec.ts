@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
-import { verifiedBuyer } from './support/buyer';
+import { buyOverHttp, verifiedBuyer } from './support/buyer';
 
 /** Dashboard actions beyond the main journey: upgrade and downgrade with their confirmation, cancel/resume, named replacement key and rename, ownership, CSRF. */
 
@@ -11,15 +11,12 @@ async function firstKnowledgeBaseId(page: Page): Promise<string> {
   return body.items.find((i: { title: string }) => i.title === 'U.S. Constitution Companion').id as string;
 }
 
+/** Bought over HTTP, then on the subscription's page: the purchase pages are driven by journey.spec.ts and account-recovery.spec.ts. */
 async function buyStarter(page: Page, kbId: string): Promise<string> {
-  await page.goto(`/knowledge-bases/${kbId}`);
-  await page.getByRole('button', { name: /Buy Starter/ }).click();
-  await page.getByRole('button', { name: 'Complete test purchase' }).click();
-  await expect(page).toHaveURL(/\/checkout\/success\?handoff=/);
-  const key = (await page.getByTestId('api-key').textContent())!.trim();
-  await page.getByRole('link', { name: 'Go to your subscription' }).click();
+  const { apiKey, subscriptionPath } = await buyOverHttp(page.request, kbId, 'Starter');
+  await page.goto(subscriptionPath);
   await expect(page).toHaveURL(/\/account\/subscriptions\/sub_/);
-  return key;
+  return apiKey;
 }
 
 test('upgrade at once, cancel at period end and resume, replacement key shown once', async ({ page }) => {

@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { auth, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ConnectorProvider } from '../test/support/oauth-connector';
 import { signUpOverHttp } from './support/auth';
+import { buyOverHttp } from './support/buyer';
 
 /**
  * An agent platform connects to one knowledge base as claude.ai's and ChatGPT's connectors do (docs/api.md §10.7),
@@ -13,15 +14,10 @@ const KB_TITLE = 'U.S. Constitution Companion';
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const STATE = 'e2e-state';
 
+/** Over HTTP: the purchase pages are driven by journey.spec.ts and account-recovery.spec.ts. */
 async function buyStarter(page: Page, kbId: string): Promise<void> {
   await signUpOverHttp(page.request);
-  await page.goto(`/knowledge-bases/${kbId}`);
-  await page
-    .getByRole('region', { name: 'Plans' })
-    .getByRole('button', { name: /^Buy Starter/ })
-    .click();
-  await page.getByRole('button', { name: 'Complete test purchase' }).click();
-  await expect(page).toHaveURL(/\/checkout\/success\?handoff=/);
+  await buyOverHttp(page.request, kbId, 'Starter');
 }
 
 const connector = () => new Client({ name: 'e2e-connector', version: '1' });
