@@ -66,12 +66,18 @@ async function rows(): Promise<Row[]> {
   return result;
 }
 
+/** Re-ranked among the first RERANK statements, and only where the reader's first two lie within MARGIN. */
+const RERANK = Number(option('--rerank-top') ?? TOP);
+const MARGIN = Number(option('--margin') ?? Infinity);
+const close = (r: Row) => r.scores.length > 1 && r.scores[0]! - r.scores[1]! < MARGIN;
+
 const firstGold = (rs: Row[], w: number) =>
   rs.filter((r) => {
     let best = 0;
-    r.scores.forEach((s, i) => {
-      if (s + w * r.sims[i]! > r.scores[best]! + w * r.sims[best]!) best = i;
-    });
+    if (close(r))
+      r.scores.slice(0, RERANK).forEach((s, i) => {
+        if (s + w * r.sims[i]! > r.scores[best]! + w * r.sims[best]!) best = i;
+      });
     return r.gold[best];
   }).length / Math.max(1, rs.length);
 
@@ -79,7 +85,23 @@ async function main() {
   const all = await rows();
   const domains = [...new Set(all.map((r) => r.domain))];
   const grid = (option('--grid') ?? '0,0.5,1,2,3,4,6,8,12,16').split(',').map(Number);
-  console.log(`domain | asks | ceiling top ${TOP} | reader | ${grid.map((w) => `w=${w}`).join(' | ')} | held-out w | held out`);
+  console.log(`re-ranked among the first ${RERANK} where the first two lie within ${MARGIN}`);
+  console.log(`domain | asks | re-ranked | ceiling top ${TOP} | reader | ${grid.map((w) => `w=${w}`).join(' | ')} | held-out w | held out`);
+  // What ships: the weight best over every domain (each domain's rate counting alike), the smaller on a tie.
+  const everyDomain = (w: number) =>
+    domains.reduce(
+      (s, x) =>
+        s +
+        firstGold(
+          all.filter((r) => r.domain === x),
+          w,
+        ),
+      0,
+    ) / domains.length;
+  const shipped = grid.reduce((b, w) => (everyDomain(w) > everyDomain(b) + 1e-9 ? w : b), 0);
+  console.log(
+    `fitted on every domain: w = ${shipped} (mean first statement ${(100 * everyDomain(shipped)).toFixed(2)}% against ${(100 * everyDomain(0)).toFixed(2)}%)`,
+  );
   for (const d of domains) {
     const held = all.filter((r) => r.domain === d);
     const train = all.filter((r) => r.domain !== d);
@@ -99,7 +121,7 @@ async function main() {
     const ceiling = held.filter((r) => r.gold.some(Boolean)).length / held.length;
     const pct = (x: number) => (100 * x).toFixed(1);
     console.log(
-      `${d} | ${held.length} | ${pct(ceiling)} | ${pct(firstGold(held, 0))} | ${grid.map((w) => pct(firstGold(held, w))).join(' | ')} | ${bestW} | ${pct(firstGold(held, bestW))}`,
+      `${d} | ${held.length} | ${pct(held.filter(close).length / held.length)} | ${pct(ceiling)} | ${pct(firstGold(held, 0))} | ${grid.map((w) => pct(firstGold(held, w))).join(' | ')} | ${bestW} | ${pct(firstGold(held, bestW))}`,
     );
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { judgeAnswerable, judgeLexically, READER_MODEL, statementText, type ReaderModel } from './answerable';
+import { ENCODER_READER, judgeAnswerable, judgeLexically, READER_MODEL, rereadWithEncoder, statementText, type ReaderModel } from './answerable';
 import { analyseQuestion } from './question';
 import { combinedScore, GATE_FEATURES, undecided } from './relevance-gate';
 import type { QueryTerm, RetrievedChunk } from './types';
@@ -95,5 +95,35 @@ describe('the two-stage relevance gate', () => {
     const q = analyseQuestion('¿Qué tan rápido retrocede el glaciar?', terms, undefined, 'es');
     await judgeAnswerable(q, passages, model(0), null, similarity);
     expect(similarity).not.toHaveBeenCalled();
+  });
+});
+
+describe('the encoder re-reading close statements', () => {
+  const ranked = (...scores: number[]) => scores.map((score, k) => ({ ...candidate, text: `Statement ${k}.`, score }));
+  const candidate = { passage: 0, span: { start: 0, end: 1 }, context: null, excerpt: { start: 0, end: 1 }, terms: new Set<string>(), features: [] };
+  const english = question();
+
+  it('re-orders the first statements by reader score plus the weighted cosine when the first two are close', async () => {
+    const judgement = { answerable: true, ranked: ranked(5, 4.5, 4, 3, 1) };
+    const similarities = vi.fn(async (_q: string, texts: string[]) => texts.map((t) => (t === 'Statement 2.' ? 0.9 : 0.3)));
+    const reread = await rereadWithEncoder(english, judgement, similarities);
+    expect(similarities).toHaveBeenCalledWith(english.text, ['Statement 0.', 'Statement 1.', 'Statement 2.', 'Statement 3.'].slice(0, ENCODER_READER.top));
+    expect(reread.answerable).toBe(true);
+    expect(reread.ranked.map((c) => c.text)).toEqual(['Statement 2.', 'Statement 0.', 'Statement 1.', 'Statement 3.', 'Statement 4.']);
+    // Scores are the reader's own: the answer's follow-up margins stay on its scale.
+    expect(reread.ranked[0]!.score).toBe(4);
+  });
+
+  it('leaves a clear first statement, a refusal, another language and an encoder that does not answer alone', async () => {
+    const similarities = vi.fn(async (_q: string, texts: string[]) => texts.map(() => 0.5));
+    const clear = { answerable: true, ranked: ranked(5 + ENCODER_READER.margin, 5, 1) };
+    expect(await rereadWithEncoder(english, clear, similarities)).toBe(clear);
+    const refused = { answerable: false, ranked: ranked(5, 4.9) };
+    expect(await rereadWithEncoder(english, refused, similarities)).toBe(refused);
+    const spanish = analyseQuestion('¿Qué tan rápido retrocede el glaciar?', terms, undefined, 'es');
+    expect(await rereadWithEncoder(spanish, { answerable: true, ranked: ranked(5, 4.9) }, similarities)).toEqual({ answerable: true, ranked: ranked(5, 4.9) });
+    expect(similarities).not.toHaveBeenCalled();
+    const close = { answerable: true, ranked: ranked(5, 4.9) };
+    expect(await rereadWithEncoder(english, close, async () => null)).toBe(close);
   });
 });

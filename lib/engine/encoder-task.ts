@@ -47,7 +47,8 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
-export async function similarity(question: string, statement: string): Promise<number> {
-  const [q, s] = await embedAll([question, statement]);
-  return cosine(q!, s!);
+/** The question's cosine with each statement, embedded in one batch. */
+export async function similarities(question: string, statements: string[]): Promise<number[]> {
+  const [q, ...s] = await embedAll([question, ...statements]);
+  return s.map((v) => cosine(q!, v));
 }

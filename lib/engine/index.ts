@@ -3,7 +3,7 @@ import { getEnv } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
 import type { QueryAnswer, QueryRequest } from '@/lib/query-answer';
 import { composeExtractiveAnswer, noAnswer } from './answer';
-import { judgeAnswerable, readQuestion } from './answerable';
+import { judgeAnswerable, readQuestion, rereadWithEncoder } from './answerable';
 import { BACK_MATTER_SPARE, withoutBackMatter } from './back-matter';
 import { PASSAGES_READ } from './sentence-ranker';
 import { embeddingsConfig, questionVector, type EmbeddingsConfig } from './embeddings';
@@ -62,5 +62,7 @@ export async function answerHostedQuery(
       log.warn({ requestId: request.requestId, err: (error as Error).message }, 'chat model failed; answering extractively');
     }
   }
-  return composeExtractiveAnswer(request.query, result.terms, result.chunks, undefined, { question, judgement });
+  // Off by default: the encoder's re-reading costs tens of milliseconds on the answers it re-reads (docs/api.md §8).
+  const reread = getEnv().ENGINE_ENCODER_READER === 'on' ? await rereadWithEncoder(question, judgement) : judgement;
+  return composeExtractiveAnswer(request.query, result.terms, result.chunks, undefined, { question, judgement: reread });
 }

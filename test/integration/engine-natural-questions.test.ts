@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@/test/support/db';
 import type { Database } from '@/lib/platform/db';
 import { answerHostedQuery } from '@/lib/engine';
+import { resetEnvForTesting } from '@/lib/platform/env';
 
 /**
  * The seeded marketplace asked as its buyers ask: db/seed/natural-questions.json holds, for every
@@ -106,5 +107,32 @@ describe("the seeded marketplace answers and refuses questions asked in a buyer'
     expect(tally.correct / answerable, listing).toBeGreaterThanOrEqual(MIN_ANSWERED_SHARE);
     expect(tally.wrong, listing).toBeLessThanOrEqual(MAX_WRONG);
     expect(tally['answered off-topic'], listing).toBeLessThanOrEqual(MAX_ANSWERED_OFF_TOPIC);
+  });
+
+  it('with ENGINE_ENCODER_READER=on, re-reads close statements with the encoder and quotes first the one asked about', async () => {
+    const ask = () =>
+      answerHostedQuery(
+        {
+          kbId: kbIds.get('us-constitution-companion')!,
+          query: "When do police need a warrant to search someone's phone or location history?",
+          requestId: 'req_reread',
+        },
+        db,
+        { llm: null },
+      );
+    const lexical = await ask();
+    process.env.ENGINE_ENCODER_READER = 'on';
+    resetEnvForTesting();
+    try {
+      const reread = await ask();
+      // The lexical reader leads with the location records (Carpenter); the phone, asked first, is Riley's.
+      expect(lexical.answer).toMatch(/^In Carpenter v\. United States/);
+      expect(reread.answer).toMatch(/^In Riley v\. California \(2014\)/);
+      expect(reread.answer).toContain('Carpenter v. United States');
+      expect(reread.citations.map((c) => c.excerpt).sort()).toEqual(lexical.citations.map((c) => c.excerpt).sort());
+    } finally {
+      delete process.env.ENGINE_ENCODER_READER;
+      resetEnvForTesting();
+    }
   });
 });
