@@ -62,7 +62,7 @@ export async function answerHostedQuery(
       log.warn({ requestId: request.requestId, err: (error as Error).message }, 'chat model failed; answering extractively');
     }
   }
-  // Off by default: the encoder's re-reading costs tens of milliseconds on the answers it re-reads (docs/api.md §8).
+  // Off by default: the encoder's re-reading adds about 75 ms to an answer at the median (bench/engine-speed/README.md).
   const reread = getEnv().ENGINE_ENCODER_READER === 'on' ? await rereadWithEncoder(question, judgement) : judgement;
   return composeExtractiveAnswer(request.query, result.terms, result.chunks, undefined, { question, judgement: reread });
 }
