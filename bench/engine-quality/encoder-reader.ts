@@ -5,6 +5,7 @@
  * by the reader alone and re-ranked by reader score + w × cosine, w chosen leaving the domain out.
  *
  *   npx tsx bench/engine-quality/encoder-reader.ts --snapshot FILE [--top 8] [--grid 0,8,16] [--cache /tmp/encoder-reader.json]
+ *       [--rerank-top K] [--margin M] [--max-chars N]
  *
  * The embeddings are cached in --cache (then --snapshot is not read again); w = 1000 is the encoder alone.
  */
@@ -22,6 +23,8 @@ const argv = process.argv.slice(2);
 const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : null);
 const TOP = Number(option('--top') ?? 8);
 const CACHE = option('--cache') ?? '/tmp/encoder-reader.json';
+/** The encoder reads a statement's first --max-chars characters (the engine's worker reads 2,000). */
+const MAX_CHARS = Number(option('--max-chars') ?? 2000);
 
 interface Row {
   domain: string;
@@ -52,7 +55,7 @@ async function rows(): Promise<Row[]> {
   const vectors = new Map<string, number[]>();
   for (let i = 0; i < distinct.length; i += 32) {
     const batch = distinct.slice(i, i + 32);
-    const out = await model.embed(batch.map((t) => t.slice(0, 2000) || ' '));
+    const out = await model.embed(batch.map((t) => t.slice(0, MAX_CHARS) || ' '));
     batch.forEach((t, k) => vectors.set(t, out[k] ?? []));
     if ((i / 32) % 100 === 0) console.error(`${i} / ${distinct.length}`);
   }

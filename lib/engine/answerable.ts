@@ -39,10 +39,11 @@ export type Similarities = (question: string, statements: string[]) => Promise<n
 /**
  * The encoder re-reads the reader's first statements when they lie close: they are re-ordered by reader score +
  * WEIGHT × their cosine with the question, which finds the statement that says what was asked in other words ("tell the
- * regulator" → "notify the supervisory authority"). Fitted leaving each domain out and measured on the public sets by
- * bench/engine-quality/encoder-reader.ts (README there, "Stop 43"); English only, as the encoder is.
+ * regulator" → "notify the supervisory authority"), each read to its first `chars` characters. Fitted leaving each
+ * domain out and measured on the public sets by bench/engine-quality/encoder-reader.ts (README there, "Stop 43");
+ * English only, as the encoder is.
  */
-export const ENCODER_READER = { top: 3, margin: 1, weight: 24 } as const;
+export const ENCODER_READER = { top: 3, margin: 1, weight: 24, chars: 300 } as const;
 
 /**
  * An answered judgement's statements, the first ENCODER_READER.top re-ordered with the encoder where they are close.
@@ -58,7 +59,11 @@ export async function rereadWithEncoder(
   const [first, second] = ranked;
   if (!judgement.answerable || q.language !== 'en' || !first || !second || first.score - second.score >= ENCODER_READER.margin) return judgement;
   const top = ranked.slice(0, ENCODER_READER.top);
-  const cosines = await similarities(q.text, top.map(statementText));
+  // A statement's opening says what it is about; the rest of a long list or table row only costs the encoder time.
+  const cosines = await similarities(
+    q.text,
+    top.map((c) => statementText(c).slice(0, ENCODER_READER.chars)),
+  );
   if (!cosines || cosines.length !== top.length) return judgement;
   const reordered = top
     .map((c, i) => ({ c, combined: c.score + ENCODER_READER.weight * (cosines[i] ?? 0) }))
