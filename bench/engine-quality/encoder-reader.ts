@@ -90,9 +90,9 @@ async function main() {
   const grid = (option('--grid') ?? '0,0.5,1,2,3,4,6,8,12,16').split(',').map(Number);
   console.log(`re-ranked among the first ${RERANK} where the first two lie within ${MARGIN}`);
   console.log(`domain | asks | re-ranked | ceiling top ${TOP} | reader | ${grid.map((w) => `w=${w}`).join(' | ')} | held-out w | held out`);
-  // What ships: the weight best over every domain (each domain's rate counting alike), the smaller on a tie.
-  const everyDomain = (w: number) =>
-    domains.reduce(
+  // The mean of the domains' rates, so that a large domain does not decide alone.
+  const meanRate = (over: string[], w: number) =>
+    over.reduce(
       (s, x) =>
         s +
         firstGold(
@@ -100,27 +100,17 @@ async function main() {
           w,
         ),
       0,
-    ) / domains.length;
+    ) / over.length;
+  // What ships: the weight best over every domain, the smaller on a tie.
+  const everyDomain = (w: number) => meanRate(domains, w);
   const shipped = grid.reduce((b, w) => (everyDomain(w) > everyDomain(b) + 1e-9 ? w : b), 0);
   console.log(
     `fitted on every domain: w = ${shipped} (mean first statement ${(100 * everyDomain(shipped)).toFixed(2)}% against ${(100 * everyDomain(0)).toFixed(2)}%)`,
   );
   for (const d of domains) {
     const held = all.filter((r) => r.domain === d);
-    const train = all.filter((r) => r.domain !== d);
-    // Mean of the training domains' rates, so that a large domain does not decide alone.
     const trainDomains = domains.filter((x) => x !== d);
-    const meanRate = (w: number) =>
-      trainDomains.reduce(
-        (s, x) =>
-          s +
-          firstGold(
-            train.filter((r) => r.domain === x),
-            w,
-          ),
-        0,
-      ) / trainDomains.length;
-    const bestW = grid.reduce((b, w) => (meanRate(w) > meanRate(b) ? w : b), 0);
+    const bestW = grid.reduce((b, w) => (meanRate(trainDomains, w) > meanRate(trainDomains, b) ? w : b), 0);
     const ceiling = held.filter((r) => r.gold.some(Boolean)).length / held.length;
     const pct = (x: number) => (100 * x).toFixed(1);
     console.log(
