@@ -22,7 +22,7 @@ import { composeExtractiveAnswer } from '@/lib/engine/answer';
 import { judgeLexically, READER_MODEL, type ReaderModel } from '@/lib/engine/answerable';
 import { languageOfConfig, checkedSearchConfig } from '@/lib/engine/language';
 import { analyseQuestion, mapLexicon, matchText, type Question } from '@/lib/engine/question';
-import { combinedScore, gateEvidence, gateFeatures, gateScore, GATE_FEATURES, undecided } from '@/lib/engine/relevance-gate';
+import { combinedScore, gateEvidence, gateFeatures, gateScore, GATE_FEATURES, languageNeutral, passesGate, undecided } from '@/lib/engine/relevance-gate';
 import type { GateModel, SemanticGate } from '@/lib/engine/types';
 import { SENTENCE_FEATURES } from '@/lib/engine/sentence-features';
 import { rankSentences } from '@/lib/engine/sentence-ranker';
@@ -67,6 +67,13 @@ const GATE_LAMBDA = 0.01;
 const EVALUATION_ONLY = new Set((option('--evaluation-only') ?? 'scientific-articles').split(',').filter(Boolean));
 /** The gate's threshold keeps at most this share of the training domains' answerable questions refused (their mean). */
 const REFUSAL_BUDGET = Number(option('--budget') ?? 0.04);
+/**
+ * The gate as a knowledge base in Spanish, German or French has it: --neutral fits and judges the learned gate on the
+ * features that do not depend on general-English word frequencies (LANGUAGE_NEUTRAL_FEATURES), --rule judges with the
+ * hand-written rule alone (passesGate: the gate of those languages before stop 44). Neither uses the sentence encoder
+ * (English only) or a knowledge base's calibration (English questions).
+ */
+const GATE_MODE: 'full' | 'neutral' | 'rule' = argv.includes('--neutral') ? 'neutral' : argv.includes('--rule') ? 'rule' : 'full';
 
 // --- per ask, computed once -----------------------------------------------------------------------------------------
 
@@ -137,7 +144,8 @@ function prepare(snapshot: DomainSnapshot): Prepared[] {
     const q = analyseQuestion(ask.query, ask.terms, lexicon, language);
     const ranked = rankSentences(q, ask.chunks);
     const y = ranked.map((c) => ask.kind === 'answerable' && answers(`${c.context ?? ''}: ${c.text}`, ask));
-    const lexical = q.total > 0 && ranked.length ? gateFeatures(q, gateEvidence(q, ask.chunks), 0).slice(0, -1) : [];
+    const features = q.total > 0 && ranked.length ? gateFeatures(q, gateEvidence(q, ask.chunks), 0).slice(0, -1) : [];
+    const lexical = GATE_MODE === 'neutral' ? languageNeutral(features) : features;
     const similarity = semanticFile?.[`${ask.set}|${ask.id}`]?.[SIMILARITY_INDEX] ?? null;
     const lent = ask.kind === 'cross' ? byId.get(ask.id.slice(0, ask.id.lastIndexOf('@'))) : undefined;
     const spans = lent?.answers.filter(tellingSpan) ?? [];
@@ -389,6 +397,12 @@ function naiveSentence(p: Prepared): string {
 function judge(p: Prepared, model: ReaderModel, t: Tally, threshold = model.gate.threshold) {
   const started = performance.now();
   const lexical = judgeLexically(p.q, p.ask.chunks, model, threshold);
+  if (GATE_MODE !== 'full' && lexical.ranked.length) {
+    const evidence = gateEvidence(p.q, p.ask.chunks);
+    const named = p.q.total > 0 && evidence.some((e) => e.topical > 0);
+    lexical.answerable =
+      named && (GATE_MODE === 'rule' ? evidence.some((e) => passesGate(p.q, e)) : gateScore(gateRow(p, model.sentenceWeights), model.gate) >= threshold);
+  }
   const semantic = model.semantic ?? null;
   const band = BAND_AT_THRESHOLD ? threshold : model.gate.threshold;
   const judgement =
@@ -571,8 +585,13 @@ function main() {
     table(shipped ? 'shipped weights' : everywhere ? 'fitted on every domain (in sample)' : 'held-out domain (fitted on the others)', tallies).join('\n'),
   );
   if (argv.includes('--write')) {
+    if (GATE_MODE !== 'full') throw new Error('--write fits every model itself: leave out --neutral and --rule');
     const { sentenceWeights, gate, semantic } = everywhere ?? fitAll();
     if (!semantic) throw new Error('--write needs --semantic FILE: the engine ships both gate models');
+    const neutral = fitGate(
+      prepared.map((p) => ({ ...p, gate: languageNeutral(p.gate) })),
+      sentenceWeights,
+    );
     const source = `${prepared.filter((p) => p.ask.kind === 'answerable').length} answerable questions and ${prepared.filter((p) => p.ask.kind === 'cross').length} cross-domain ones over ${domains.length} domains (${domains.join(', ')})`;
     const readerFile = path.join(process.cwd(), 'lib', 'engine', 'answer-weights.ts');
     if (fitReaderToo)
@@ -586,7 +605,7 @@ function main() {
       `{\n${indent}  bias: ${Number(m.bias.toFixed(3))},\n${indent}  weights: [\n${weights(names, m.weights).replace(/^/gm, indent)}\n${indent}  ],\n${indent}  threshold: ${m.threshold},\n${indent}}`;
     writeFileSync(
       gateFile,
-      `import type { GateModel, SemanticGate } from './types';\n\n/**\n * Weights of GATE_FEATURES (relevance-gate.ts), in its order, and of the second model that decides near the threshold with\n * the sentence encoder's similarity. Written by bench/engine-quality/lodo.ts --write --semantic FILE from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const GATE_MODEL: GateModel = ${modelSource(gate, GATE_FEATURES)};\n\nexport const SEMANTIC_GATE: SemanticGate = {\n  below: ${semantic.below},\n  above: ${semantic.above},\n  model: ${modelSource(semantic.model, [...GATE_FEATURES, 'statement similarity'], '  ')},\n};\n`,
+      `import type { GateModel, SemanticGate } from './types';\n\n/**\n * Weights of GATE_FEATURES (relevance-gate.ts), in its order, and of the second model that decides near the threshold with\n * the sentence encoder's similarity. Written by bench/engine-quality/lodo.ts --write --semantic FILE from\n * ${source}; edit by re-running it, not by hand.\n */\nexport const GATE_MODEL: GateModel = ${modelSource(gate, GATE_FEATURES)};\n\nexport const SEMANTIC_GATE: SemanticGate = {\n  below: ${semantic.below},\n  above: ${semantic.above},\n  model: ${modelSource(semantic.model, [...GATE_FEATURES, 'statement similarity'], '  ')},\n};\n\n/**\n * The gate of a question in Spanish, German or French: GATE_FEATURES without the general-English ones (relevance-gate.ts\n * languageNeutral), fitted on the same questions (lodo.ts --neutral measures it held out).\n */\nexport const LANGUAGE_NEUTRAL_GATE: GateModel = ${modelSource(neutral, GATE_FEATURES)};\n`,
     );
     console.log(`wrote ${fitReaderToo ? `${readerFile} and ` : ''}${gateFile}`);
   }

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ENCODER_READER, judgeAnswerable, judgeLexically, READER_MODEL, rereadWithEncoder, statementText, type ReaderModel } from './answerable';
 import { analyseQuestion } from './question';
-import { combinedScore, GATE_FEATURES, undecided } from './relevance-gate';
+import { combinedScore, GATE_FEATURES, GENERAL_ENGLISH_FEATURES, languageNeutral, undecided } from './relevance-gate';
+import { LANGUAGE_NEUTRAL_GATE } from './gate-weights';
 import type { QueryTerm, RetrievedChunk } from './types';
 
 /**
@@ -90,11 +91,26 @@ describe('the two-stage relevance gate', () => {
     expect(similarity).toHaveBeenCalledTimes(1);
   });
 
-  it('never asks the encoder about a question in another language: the rule decides', async () => {
+  it('judges a question in another language with the language-neutral model, never asking the encoder', async () => {
     const similarity = vi.fn(async () => 0.9);
     const q = analyseQuestion('¿Qué tan rápido retrocede el glaciar?', terms, undefined, 'es');
-    await judgeAnswerable(q, passages, model(0), null, similarity);
+    const neutral = (bias: number): ReaderModel => ({ ...model(0), neutral: { bias, weights: zeros, threshold: 1 } });
+    // Its margin over its own threshold (1) counts on the English model's scale (threshold 0), whose band the score
+    // lies in: the encoder would decide there for an English question.
+    expect((await judgeAnswerable(q, passages, neutral(1.5), null, similarity)).answerable).toBe(true);
+    expect((await judgeAnswerable(q, passages, neutral(0.5), null, similarity)).answerable).toBe(false);
+    expect(judgeLexically(q, passages, neutral(1.5)).answerable).toBe(true);
+    expect(judgeLexically(q, passages, neutral(0.5)).answerable).toBe(false);
     expect(similarity).not.toHaveBeenCalled();
+  });
+
+  it('reads no general-English frequency in the language-neutral features', () => {
+    const features = GATE_FEATURES.map((_, k) => k + 1);
+    const neutral = languageNeutral(features);
+    GATE_FEATURES.forEach((name, k) => expect(neutral[k]).toBe(GENERAL_ENGLISH_FEATURES.has(name) ? 0 : k + 1));
+    expect(GENERAL_ENGLISH_FEATURES.size).toBe(6);
+    // The shipped model has no weight on them either.
+    GATE_FEATURES.forEach((name, k) => GENERAL_ENGLISH_FEATURES.has(name) && expect(LANGUAGE_NEUTRAL_GATE.weights[k]).toBe(0));
   });
 });
 

@@ -1,9 +1,9 @@
 import type { Executor } from '@/lib/platform/db';
 import { SENTENCE_WEIGHTS } from './answer-weights';
-import { GATE_MODEL, SEMANTIC_GATE } from './gate-weights';
+import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE, SEMANTIC_GATE } from './gate-weights';
 import { languageOfConfig } from './language';
 import { analyseQuestion, mapLexicon, type Question } from './question';
-import { combinedScore, gateScore, isRelevant, relevanceFeatures, relevantAt, undecided } from './relevance-gate';
+import { combinedScore, isRelevant, lexicalScore, relevanceFeatures, undecided } from './relevance-gate';
 import { statementSimilarities, statementSimilarity } from './sentence-encoder';
 import type { GateModel, SemanticGate } from './types';
 import { lexemesOf } from './lexemes';
@@ -21,9 +21,11 @@ export interface ReaderModel {
   gate: GateModel;
   /** Decides near the lexical gate's threshold when a sentence encoder is at hand (null: the lexical gate alone). */
   semantic?: SemanticGate | null;
+  /** Judges questions not in English (relevance-gate.ts lexicalScore); LANGUAGE_NEUTRAL_GATE when absent. */
+  neutral?: GateModel;
 }
 
-export const READER_MODEL: ReaderModel = { sentenceWeights: SENTENCE_WEIGHTS, gate: GATE_MODEL, semantic: SEMANTIC_GATE };
+export const READER_MODEL: ReaderModel = { sentenceWeights: SENTENCE_WEIGHTS, gate: GATE_MODEL, semantic: SEMANTIC_GATE, neutral: LANGUAGE_NEUTRAL_GATE };
 
 export interface Judgement {
   answerable: boolean;
@@ -72,10 +74,7 @@ export async function rereadWithEncoder(
   return { answerable: true, ranked: [...reordered, ...ranked.slice(top.length)] };
 }
 
-/**
- * The gate's score for the reader's best statement (gate-calibration.ts compares it with a threshold of its own):
- * null when the question is not English and the hand-written rule decides.
- */
+/** The gate's score for the reader's best statement (gate-calibration.ts compares it with a threshold of its own). */
 export async function gateScoreOf(
   q: Question,
   read: SearchResult['chunks'],
@@ -84,11 +83,12 @@ export async function gateScoreOf(
   similarity: Similarity = statementSimilarity,
   /** The threshold the score will be compared with: the band the encoder decides in lies around it. */
   threshold = model.gate.threshold,
-): Promise<number | null> {
+): Promise<number> {
   const features = relevanceFeatures(q, read, best.score);
   if (features === 'none') return -Infinity;
-  if (features === 'rule') return null;
-  const lexical = gateScore(features, model.gate);
+  const lexical = lexicalScore(q, features, model.gate, model.neutral);
+  // The encoder, and the second model fitted with it, read English only.
+  if (q.language !== 'en') return lexical;
   const semantic = model.semantic ?? null;
   if (!undecided(lexical, model.gate, semantic, threshold)) return lexical;
   return combinedScore(lexical, features, await similarity(q.text, statementText(best)), model.gate, semantic, threshold);
@@ -103,7 +103,7 @@ export function judgeLexically(
 ): Judgement {
   const read = passages.slice(0, PASSAGES_READ);
   const ranked = rankSentences(q, read, model.sentenceWeights);
-  return { answerable: ranked[0] !== undefined && isRelevant(q, read, ranked[0].score, model.gate, gateThreshold), ranked };
+  return { answerable: ranked[0] !== undefined && isRelevant(q, read, ranked[0].score, model.gate, gateThreshold, model.neutral), ranked };
 }
 
 /** Whether the knowledge base answers: decided once for answers, streamed answers, search, MCP and Dify. */
@@ -120,7 +120,7 @@ export async function judgeAnswerable(
   if (!best) return { answerable: false, ranked };
   const threshold = gateThreshold ?? model.gate.threshold;
   const score = await gateScoreOf(q, read, best, model, similarity, threshold);
-  return { answerable: relevantAt(score, q, read, threshold), ranked };
+  return { answerable: score >= threshold, ranked };
 }
 
 /** The words of the passages read are stemmed by the knowledge base in one round trip. */

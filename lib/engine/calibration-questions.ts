@@ -1,9 +1,14 @@
 import type { OffTopicQuestion } from './off-topic-questions';
+import type { SearchLanguage } from './language';
+import { CALIBRATION_QUESTIONS_DE } from './calibration-questions-de';
+import { CALIBRATION_QUESTIONS_ES } from './calibration-questions-es';
+import { CALIBRATION_QUESTIONS_FR } from './calibration-questions-fr';
 
 /**
  * Questions of many subjects, written as people ask them, for the per-knowledge-base gate calibration in
  * gate-calibration.ts: a subject whose questions mostly pass the gate is the knowledge base's own and left out; the rest
- * say how high a foreign question scores there. English only: calibration applies to English indexes.
+ * say how high a foreign question scores there. A knowledge base is asked them in its index's language: these, or their
+ * Spanish, German or French rendering (calibration-questions-es.ts, -de.ts, -fr.ts, question for question).
  */
 export const CALIBRATION_QUESTIONS: readonly OffTopicQuestion[] = [
   { id: 'cal-contract-1', domain: 'contract law', language: 'en', question: 'Is a verbal agreement legally binding without a written contract?' },
@@ -547,3 +552,8 @@ export const CALIBRATION_QUESTIONS: readonly OffTopicQuestion[] = [
   { id: 'cal-religion-5', domain: 'religion and philosophy', language: 'en', question: 'Is free will compatible with determinism?' },
   { id: 'cal-religion-6', domain: 'religion and philosophy', language: 'en', question: 'How long does Ramadan last?' },
 ];
+
+/** The calibration questions in a knowledge base's language. */
+export function calibrationQuestionsIn(language: SearchLanguage): readonly OffTopicQuestion[] {
+  return { en: CALIBRATION_QUESTIONS, es: CALIBRATION_QUESTIONS_ES, de: CALIBRATION_QUESTIONS_DE, fr: CALIBRATION_QUESTIONS_FR }[language];
+}

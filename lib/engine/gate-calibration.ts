@@ -3,8 +3,9 @@ import type { Executor } from '@/lib/platform/db';
 import { itemAt } from '@/lib/platform/arrays';
 import { gateScoreOf, READER_MODEL, readQuestion, type ReaderModel } from './answerable';
 import { BACK_MATTER_SPARE, withoutBackMatter } from './back-matter';
-import { CALIBRATION_QUESTIONS } from './calibration-questions';
+import { calibrationQuestionsIn } from './calibration-questions';
 import { CALIBRATION_BOUNDS, type CalibrationBounds } from './calibration-bounds';
+import { checkedSearchConfig, languageOfConfig } from './language';
 import { searchChunks } from './retrieval';
 import { PASSAGES_READ, rankSentences } from './sentence-ranker';
 import { GATE_VERSION } from './gate-version';
@@ -34,10 +35,14 @@ export const enqueueCalibration = (db: Executor, kbId: string) =>
 
 const CALIBRATION_ENCODER_MS = 10_000;
 
-/** The threshold for this knowledge base, or null when the shipped one applies (an index not in English, or empty). */
+/** The threshold for this knowledge base, or null when the shipped one applies (an empty index). */
 export async function calibratedThreshold(db: Executor, kbId: string, model: ReaderModel = READER_MODEL): Promise<number | null> {
+  const stats = rows<{ search_config: string }>(await db.execute(sql`select search_config from kb_index_stats where kb_id = ${kbId}`));
+  if (!stats[0]) return null;
+  // Asked in the index's own language: a question in another shares no word with it and says nothing of its threshold.
+  const questions = calibrationQuestionsIn(languageOfConfig(checkedSearchConfig(stats[0].search_config)));
   const scores: CalibrationScore[] = [];
-  for (const { question, domain } of CALIBRATION_QUESTIONS) {
+  for (const { question, domain } of questions) {
     const found = await searchChunks(db, kbId, question, { limit: PASSAGES_READ + BACK_MATTER_SPARE });
     if (found.chunkCount === 0) return null;
     const result = { ...found, chunks: withoutBackMatter(found.chunks, PASSAGES_READ) };
@@ -47,10 +52,9 @@ export async function calibratedThreshold(db: Executor, kbId: string, model: Rea
     }
     const q = await readQuestion(db, question, result);
     const ranked = rankSentences(q, result.chunks, model.sentenceWeights);
-    // The same path as an answer's: near the lexical threshold, the sentence encoder decides. A background job can
-    // wait for it, so a busy moment does not make the threshold a lexical one.
+    // The same path as an answer's: near the lexical threshold, the sentence encoder decides (English only). A
+    // background job can wait for it, so a busy moment does not make the threshold a lexical one.
     const score = ranked[0] ? await gateScoreOf(q, result.chunks, ranked[0], model, (a, b) => statementSimilarity(a, b, CALIBRATION_ENCODER_MS)) : -Infinity;
-    if (score === null) return null;
     scores.push({ domain, score });
   }
   return thresholdFromScores(scores, model.gate.threshold);

@@ -1,15 +1,25 @@
 import { createHash } from 'node:crypto';
 import { SENTENCE_WEIGHTS } from './answer-weights';
 import { CALIBRATION_BOUNDS } from './calibration-bounds';
-import { CALIBRATION_QUESTIONS } from './calibration-questions';
-import { GATE_MODEL, SEMANTIC_GATE } from './gate-weights';
+import { calibrationQuestionsIn } from './calibration-questions';
+import { SEARCH_CONFIGS, type SearchLanguage } from './language';
+import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE, SEMANTIC_GATE } from './gate-weights';
 
 /**
  * Names what a knowledge base's calibrated threshold was measured with: the weights (the reader's score is a gate
- * feature), the calibration questions and the bounds. A change to any makes every stored threshold stale, and
+ * feature), the calibration questions in every language and the bounds. A change to any makes every stored threshold stale, and
  * gate-calibration.ts measures them again.
  */
 export const GATE_VERSION = createHash('sha256')
-  .update(JSON.stringify([GATE_MODEL, SEMANTIC_GATE, SENTENCE_WEIGHTS, CALIBRATION_QUESTIONS, CALIBRATION_BOUNDS]))
+  .update(
+    JSON.stringify([
+      GATE_MODEL,
+      SEMANTIC_GATE,
+      LANGUAGE_NEUTRAL_GATE,
+      SENTENCE_WEIGHTS,
+      (Object.keys(SEARCH_CONFIGS) as SearchLanguage[]).map(calibrationQuestionsIn),
+      CALIBRATION_BOUNDS,
+    ]),
+  )
   .digest('base64url')
   .slice(0, 12);

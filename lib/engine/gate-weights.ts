@@ -53,3 +53,29 @@ export const SEMANTIC_GATE: SemanticGate = {
     threshold: 0.15,
   },
 };
+
+/**
+ * The gate of a question in Spanish, German or French: GATE_FEATURES without the general-English ones (relevance-gate.ts
+ * languageNeutral), fitted on the same questions (lodo.ts --neutral measures it held out).
+ */
+export const LANGUAGE_NEUTRAL_GATE: GateModel = {
+  bias: -3.51,
+  weights: [
+    0.738, // sentence coverage
+    0.833, // passage coverage
+    1.218, // adjacent pair
+    -0.692, // absent share
+    0, // general present
+    0, // general sentence
+    0, // rarest absent
+    -0.018, // question words
+    0.829, // matched share
+    1.155, // rule passes
+    0, // affinity
+    0, // lowest affinity
+    0.965, // sentence words
+    0, // coverage together
+    0.969, // reader score
+  ],
+  threshold: 0.1,
+};

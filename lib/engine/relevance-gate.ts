@@ -2,13 +2,14 @@ import { isBackMatter } from './back-matter';
 import { chunkParagraphs } from './paragraphs';
 import { hasAdjacentPair, matchText, matchWords, sum, type Question } from './question';
 import type { GateModel, RetrievedChunk, SemanticGate } from './types';
-import { GATE_MODEL } from './gate-weights';
+import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE } from './gate-weights';
 import { tokenize } from './text';
 
 /**
  * The relevance gate: whether a knowledge base answers a question. A learned model (GATE_FEATURES, GATE_MODEL) decides
  * for English, and near its threshold a second one with the sentence encoder's similarity (SEMANTIC_GATE, below); the
- * hand-written rule (passesGate) is one of its inputs, and decides alone for Spanish, German and French.
+ * hand-written rule (passesGate) is one of its inputs. A question in Spanish, German or French is judged by a model of
+ * the same features less the general-English ones (LANGUAGE_NEUTRAL_GATE), without the encoder, which reads English.
  */
 export const MIN_COVERAGE = 0.2;
 export const MIN_SENTENCE_COVERAGE = 0.2;
@@ -106,6 +107,23 @@ export const GATE_FEATURES = [
   'reader score', // the reader's score of its best statement (sentence-ranker.ts), over 10 (last: lodo.ts relies on it)
 ] as const;
 
+/**
+ * The features that weigh a question's words by their frequency in general English (SUBTLEX-US): they say nothing of a
+ * question in Spanish, German or French, which the language-neutral model (LANGUAGE_NEUTRAL_GATE) judges without them.
+ */
+export const GENERAL_ENGLISH_FEATURES: ReadonlySet<(typeof GATE_FEATURES)[number]> = new Set([
+  'general present',
+  'general sentence',
+  'rarest absent',
+  'affinity',
+  'lowest affinity',
+  'coverage together',
+]);
+
+/** The features with the general-English ones set to 0 (a prefix of GATE_FEATURES, as the benches keep it, works too). */
+export const languageNeutral = (features: readonly number[]): number[] =>
+  features.map((x, k) => (GENERAL_ENGLISH_FEATURES.has(GATE_FEATURES[k] as (typeof GATE_FEATURES)[number]) ? 0 : x));
+
 export const GATE_PASSAGES = 3;
 
 export function gateEvidence(q: Question, passages: RetrievedChunk[]): PassageEvidence[] {
@@ -157,21 +175,28 @@ export function gateScore(features: readonly number[], model: GateModel = GATE_M
   return features.reduce((s, x, k) => s + x * (model.weights[k] ?? 0), model.bias);
 }
 
-/** The learned gate's features; 'none' when no passage names anything, 'rule' for a question the rule alone judges. */
-export function relevanceFeatures(q: Question, passages: RetrievedChunk[], readerScore: number): number[] | 'none' | 'rule' {
+/** The learned gate's features; 'none' when no passage names anything. */
+export function relevanceFeatures(q: Question, passages: RetrievedChunk[], readerScore: number): number[] | 'none' {
   if (passages.length === 0 || q.total <= 0) return 'none';
   const evidence = gateEvidence(q, passages);
   if (!evidence.some((e) => e.topical > 0)) return 'none';
-  // The general-English features say nothing of another language, and the training sets are English.
-  if (q.language !== 'en') return 'rule';
   return gateFeatures(q, evidence, readerScore);
 }
 
-/** The learned gate's log-odds, -Infinity when no passage names anything, null for a question the rule alone judges. */
-export function relevanceScore(q: Question, passages: RetrievedChunk[], readerScore: number, model: GateModel = GATE_MODEL): number | null {
+/**
+ * The lexical log-odds on `model`'s scale. A question in Spanish, German or French is judged by the language-neutral
+ * model (the general-English features say nothing of it), its margin over its own threshold added to `model`'s, as
+ * combinedScore does for the encoder's model: a threshold then means the same for every language.
+ */
+export function lexicalScore(q: Question, features: readonly number[], model: GateModel = GATE_MODEL, neutral: GateModel = LANGUAGE_NEUTRAL_GATE): number {
+  if (q.language === 'en') return gateScore(features, model);
+  return model.threshold + gateScore(languageNeutral(features), neutral) - neutral.threshold;
+}
+
+/** The learned gate's lexical log-odds, -Infinity when no passage names anything. */
+export function relevanceScore(q: Question, passages: RetrievedChunk[], readerScore: number, model: GateModel = GATE_MODEL, neutral?: GateModel): number {
   const features = relevanceFeatures(q, passages, readerScore);
-  if (features === 'none') return -Infinity;
-  return features === 'rule' ? null : gateScore(features, model);
+  return features === 'none' ? -Infinity : lexicalScore(q, features, model, neutral);
 }
 
 /**
@@ -206,12 +231,7 @@ export function isRelevant(
   readerScore: number,
   model: GateModel = GATE_MODEL,
   threshold: number | null = null,
+  neutral?: GateModel,
 ): boolean {
-  return relevantAt(relevanceScore(q, passages, readerScore, model), q, passages, threshold ?? model.threshold);
-}
-
-/** The decision from a gate score: at or above the threshold; a null score (not English) leaves it to the rule. */
-export function relevantAt(score: number | null, q: Question, passages: RetrievedChunk[], threshold: number): boolean {
-  if (score === null) return gateEvidence(q, passages).some((e) => passesGate(q, e));
-  return score >= threshold;
+  return relevanceScore(q, passages, readerScore, model, neutral) >= (threshold ?? model.threshold);
 }

@@ -6,7 +6,7 @@ import { answerHostedQuery, searchChunks } from '@/lib/engine';
 import { NO_ANSWER_TEXT } from '@/lib/engine/answer';
 import { GATE_MODEL } from '@/lib/engine/gate-weights';
 import { CALIBRATION_BOUNDS } from '@/lib/engine/calibration-bounds';
-import { CALIBRATION_QUESTIONS } from '@/lib/engine/calibration-questions';
+import { CALIBRATION_QUESTIONS, calibrationQuestionsIn } from '@/lib/engine/calibration-questions';
 import { CALIBRATE_QUEUE, calibrateGate, recalibrateStale, thresholdFromScores, type CalibrationScore } from '@/lib/engine/gate-calibration';
 import { GATE_VERSION } from '@/lib/engine/gate-version';
 import { registerContentJobs } from '@/lib/engine/uploads';
@@ -86,12 +86,20 @@ describe('a knowledge base’s own gate threshold, from the calibration question
     expect(threshold!).toBeLessThan(shipped + 0.1);
   });
 
-  it('asks questions of many subjects, each several times, in English (the only language calibrated)', () => {
+  it('asks questions of many subjects, each several times, in English and in each other indexed language', () => {
     const subjects = new Set(CALIBRATION_QUESTIONS.map((q) => q.domain));
     expect(subjects.size).toBeGreaterThanOrEqual(30);
     for (const subject of subjects) expect(CALIBRATION_QUESTIONS.filter((q) => q.domain === subject).length).toBeGreaterThanOrEqual(5);
     expect(new Set(CALIBRATION_QUESTIONS.map((q) => q.question)).size).toBe(CALIBRATION_QUESTIONS.length);
     expect(CALIBRATION_QUESTIONS.every((q) => q.language === 'en')).toBe(true);
+    // Every other indexed language asks the same questions, in its own words.
+    for (const language of ['es', 'de', 'fr'] as const) {
+      const translated = calibrationQuestionsIn(language);
+      expect(translated.map((q) => q.id)).toEqual(CALIBRATION_QUESTIONS.map((q) => `${q.id}-${language}`));
+      expect(translated.map((q) => q.domain)).toEqual(CALIBRATION_QUESTIONS.map((q) => q.domain));
+      expect(translated.every((q) => q.language === language)).toBe(true);
+      expect(new Set(translated.map((q) => q.question)).size).toBe(translated.length);
+    }
   });
 });
 
@@ -149,6 +157,34 @@ describe('the stored threshold on the answer path', () => {
       await db.execute(sql`update kb_index_stats set gate_threshold = null where kb_id = ${kbId}`);
     }
     expect((await findPassages(db, kbId, question, 3, undefined, null)).length).toBeGreaterThan(0);
+  });
+
+  it('calibrates a knowledge base in another language with the questions in its language, judged by the language-neutral model', async () => {
+    const kb = await createHostedKnowledgeBase(db, {
+      title: 'Schlaganfallversorgung',
+      publisher: 'Calibration Test Press',
+      category: 'health',
+      tags: [],
+      summary: 'Akutversorgung des Schlaganfalls.',
+    });
+    if (!kb.ok) throw new Error(kb.message);
+    await db.execute(sql`update knowledge_bases set language = 'de' where id = ${kb.id}`);
+    const result = await ingestDocument(db, kb.id, {
+      sourceName: 'schlaganfall.md',
+      bytes: new TextEncoder().encode(
+        '# Akuter Schlaganfall\n\nDie Thrombolyse löst das Gerinnsel auf. Die Thrombolyse muss innerhalb von 4,5 Stunden nach Symptombeginn beginnen.\n',
+      ),
+    });
+    if (!result.ok) throw new Error(result.message);
+    // A narrow knowledge base: every foreign German question scores far below the shipped threshold.
+    const threshold = await calibrateGate(db, kb.id);
+    expect(threshold).not.toBeNull();
+    expect(threshold!).toBeLessThan(shipped);
+    expect((await searchChunks(db, kb.id, 'Wann muss die Thrombolyse beginnen?', { limit: 5 })).gateThreshold).toBe(threshold);
+    const asked = (query: string) => answerHostedQuery({ kbId: kb.id, query, requestId: 'req_test' }, db, { llm: null, embeddings: null });
+    // The language-neutral model judges it: its own question answered, another subject's refused.
+    expect((await asked('Wann muss die Thrombolyse beginnen?')).answer).toContain('4,5 Stunden');
+    expect((await asked('Wer wurde 1974 Fußballweltmeister?')).citations).toEqual([]);
   });
 
   it('ignores a threshold calibrated for other gate weights until the sweep has measured it again', async () => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { wordCount } from './gold';
 import { DEFAULT_DIR } from './load';
 import type { SetLoader } from './set-loader';
-import { mirrorPathOf, outsideSets, setNamed } from './sets';
+import { mirrorPathOf, otherLanguageSets, outsideSets, setNamed } from './sets';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -27,7 +27,7 @@ function fail(message: string): never {
 }
 
 const out = option('--out') ?? DEFAULT_DIR;
-const names = outsideSets.map((s) => s.name).join(', ');
+const names = [...outsideSets, ...otherLanguageSets].map((s) => s.name).join(', ');
 let jobs: Array<{ loader: SetLoader; from: string }>;
 if (args.includes('--all')) {
   const mirror = option('--mirror') ?? fail('--all needs --mirror DIR (where each repository is at <DIR>/<owner>+<name>/repo)');

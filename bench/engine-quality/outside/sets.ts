@@ -7,11 +7,14 @@ import { obliqa } from './obliqa';
 import { pubmedqa } from './pubmedqa';
 import { qasper } from './qasper';
 import type { SetLoader } from './set-loader';
-import { xquad } from './xquad';
+import { xquad, xquadOtherLanguages } from './xquad';
 
 export const outsideSets: readonly SetLoader[] = [nqLong, qasper, obliqa, cuadContracts, emanual, xquad, clapnq, pubmedqa];
 
-export const setNamed = (name: string) => outsideSets.find((s) => s.name === name);
+/** Sets in other languages than English: prepared on request (`--set`), measured with measure.ts, never fitted on. */
+export const otherLanguageSets: readonly SetLoader[] = [...xquadOtherLanguages];
+
+export const setNamed = (name: string) => [...outsideSets, ...otherLanguageSets].find((s) => s.name === name);
 
 /** Where the lead's fetch tool puts a repository: `<mirror>/<owner>+<name>/repo`. */
 export function mirrorPathOf(loader: SetLoader, mirror: string): string {
