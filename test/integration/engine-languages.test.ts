@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@/test/support/db';
 import type { Database } from '@/lib/platform/db';
-import { answerHostedQuery, reindexKnowledgeBase, searchChunks } from '@/lib/engine';
+import { answerHostedQuery, calibrateGate, reindexKnowledgeBase, searchChunks } from '@/lib/engine';
 import { ingestDocument } from '@/lib/engine/ingest';
 import { createHostedKnowledgeBase } from '@/lib/publishing/knowledge-bases';
 
@@ -61,6 +61,8 @@ describe('per-language stemming', () => {
     const search = await searchChunks(db, kb.get('es')!, '¿Qué derechos protege el recurso de amparo?', { limit: 5 });
     expect(search.config).toBe('almanac_es');
     expect(search.terms.map((t) => t.lexeme).sort()).toEqual(['ampar', 'derech', 'proteg', 'recurs']);
+    // Answered as after an upload, once the background job has calibrated the knowledge base.
+    await calibrateGate(db, kb.get('de')!);
     const answer = await answerHostedQuery({ kbId: kb.get('es')!, query: '¿Qué derechos protege el recurso de amparo?', requestId: 'req_es' }, db, {
       llm: null,
     });
@@ -80,6 +82,23 @@ describe('per-language stemming', () => {
     expect(deTerms).not.toContain('fur'); // "für" is a German stop word as typed
     const fr = await answerHostedQuery({ kbId: kb.get('fr')!, query: 'Quels sont les pouvoirs du président ?', requestId: 'req_fr' }, db, { llm: null });
     expect(fr.answer).toContain('pouvoirs les plus étendus');
+  });
+
+  it('a German compound the knowledge base never uses is looked up by its parts', async () => {
+    // "Aufbewahrungsfrist" occurs nowhere; "Aufbewahrung" and "Fristen" do.
+    const found = await searchChunks(db, kb.get('de')!, 'Welche Aufbewahrungsfrist gilt für Forschungsdaten aus Drittmittelprojekten?', { limit: 3 });
+    const parts = found.terms.filter((t) => t.word === 'aufbewahrungsfrist');
+    expect(parts.map((t) => t.docFreq > 0)).toEqual([true, true]);
+    expect(parts.length).toBe(2);
+    // Answered as after an upload, once the background job has calibrated the knowledge base.
+    await calibrateGate(db, kb.get('de')!);
+    const answer = await answerHostedQuery({ kbId: kb.get('de')!, query: 'Welche Aufbewahrungsfrist gilt für Drittmittelprojekte?', requestId: 'req_de' }, db, {
+      llm: null,
+    });
+    expect(answer.answer).toContain('längere Fristen');
+    // A compound whose parts the knowledge base does not both hold stays one (absent) word.
+    const other = await searchChunks(db, kb.get('de')!, 'Gilt die Kaiserschmarrnfrist?', { limit: 1 });
+    expect(other.terms.filter((t) => t.word === 'kaiserschmarrnfrist').map((t) => t.docFreq)).toEqual([0]);
   });
 
   it('off-topic questions in the knowledge base language are refused', async () => {
