@@ -27,6 +27,13 @@ describe('splitSentences', () => {
     ['Brandenburg v. Ohio (1969) set the test. Next.', ['Brandenburg v. Ohio (1969) set the test.', 'Next.']],
     ['no final punctuation', ['no final punctuation']],
     ['Items follow: one, two. 2024 was busy.', ['Items follow: one, two.', '2024 was busy.']],
+    [
+      'Gekündigt wird mit einer Frist von zwei Wochen (§ 622 Abs. 3 BGB). Danach nicht.',
+      ['Gekündigt wird mit einer Frist von zwei Wochen (§ 622 Abs. 3 BGB).', 'Danach nicht.'],
+    ],
+    ['Der Fonds hat 5 Mio. Euro, vgl. Nr. 4 der Liste. Ende.', ['Der Fonds hat 5 Mio. Euro, vgl. Nr. 4 der Liste.', 'Ende.']],
+    ['Véase la pág. 12 del informe. Fin.', ['Véase la pág. 12 del informe.', 'Fin.']],
+    ['Il fut construit vers 300 av. J.-C. par Mme Dupont. Fin.', ['Il fut construit vers 300 av. J.-C. par Mme Dupont.', 'Fin.']],
   ])('%s', (text, expected) => {
     expect(sentences(text)).toEqual(expected);
   });
