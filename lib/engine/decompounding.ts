@@ -80,3 +80,31 @@ export async function splitCompounds(db: Executor, kbId: string, config: SearchC
   });
   return parts;
 }
+
+/** A question word is read as the first part of the index's compounds only from this many letters of its lexeme. */
+const MIN_PREFIX = 6;
+const COMPOUNDS_PER_WORD = 2;
+
+/**
+ * The other way round: the question's word is the first part of compounds the documents use ("Kündigungsschutz" of
+ * "Kündigungsschutzgesetz"). The knowledge base's most used terms that begin with the word's lexeme, for each word
+ * (its lexeme as the index stems it) that the index lacks and that splitCompounds could not split.
+ */
+export async function compoundsStartingWith(db: Executor, kbId: string, terms: ReadonlyArray<{ word: string; lexeme: string }>): Promise<CompoundPart[]> {
+  const probes = terms
+    .filter((t) => t.lexeme.length >= MIN_PREFIX && /^\p{L}+$/u.test(t.lexeme))
+    .slice(0, MAX_WORDS)
+    .map((t, k) => ({ k, word: t.word, lexeme: t.lexeme }));
+  if (probes.length === 0) return [];
+  const found = rows<{ word: string; lexeme: string; df: number }>(
+    await db.execute(sql`
+      select p.word, t.lexeme, t.doc_freq::int as df
+      from jsonb_to_recordset(${JSON.stringify(probes)}::jsonb) as p(k int, word text, lexeme text)
+      cross join lateral (
+        select lexeme, doc_freq from kb_terms
+        where kb_id = ${kbId} and lexeme > p.lexeme and lexeme like p.lexeme || '%'
+        order by doc_freq desc, lexeme limit ${COMPOUNDS_PER_WORD}::int
+      ) t`),
+  );
+  return found.map((r) => ({ word: r.word, lexeme: r.lexeme, docFreq: Number(r.df) }));
+}

@@ -39,3 +39,22 @@ describe('the question as answer selection reads it', () => {
     expect(hasAdjacentPair(q, ['the', 'fourth', 'dose'])).toBe(false);
   });
 });
+
+describe('German compounds in the text', () => {
+  const german = (...terms: QueryTerm[]) => analyseQuestion('?', terms, (w) => [w], 'de');
+
+  it("count a question word that is a compound's head or first part, for most of the word", () => {
+    const q = german(term('frist', 2), term('kundigungsschutz', 3));
+    const hit = matchText(q, 'Die Kündigungsfrist beträgt vier Wochen, das Kündigungsschutzgesetz gilt.');
+    expect([...hit.keys()].sort()).toEqual(['frist', 'kundigungsschutz']);
+    expect(hit.get('frist')).toBeGreaterThan(1);
+    expect(hit.get('frist')).toBeLessThan(2);
+  });
+
+  it('need five letters of head and six of first part, and only in German', () => {
+    expect(matchText(german(term('amt', 2)), 'Das Finanzamt prüft.').size).toBe(0);
+    expect(matchText(german(term('recht', 2)), 'Ein rechtzeitiger Antrag.').size).toBe(0);
+    const english = analyseQuestion('?', [term('frist', 2)], (w) => [w], 'en');
+    expect(matchText(english, 'Die Kündigungsfrist beträgt vier Wochen.').size).toBe(0);
+  });
+});

@@ -131,11 +131,29 @@ export function matchWords(q: Question, words: string[]): Map<string, number> {
     if (q.paraphrases.size > 0)
       for (const word of q.paraphrases.get(lightStem(w)) ?? []) found.set(word, Math.max(found.get(word) ?? 0, PARAPHRASE_WEIGHT * (q.weights.get(word) ?? 0)));
     for (const lexeme of q.lexicon(w)) {
-      const hit = q.byLexeme.get(lexeme);
+      const hit = q.byLexeme.get(lexeme) ?? (q.language === 'de' ? compoundHit(q, lexeme) : undefined);
       if (hit) found.set(hit.word, Math.max(found.get(hit.word) ?? 0, hit.idf));
     }
   }
   return found;
+}
+
+/** A German compound's first part or head must be this long to stand for a question word ("Recht" of "Arbeitsrecht"). */
+const MIN_COMPOUND_HEAD = 5;
+const MIN_COMPOUND_START = 6;
+
+/**
+ * A German text's compound holding a question word as its head or first part ("Frist" in "Kündigungsfrist",
+ * "Kündigungsschutz" in "Kündigungsschutzgesetz"; decompounding.ts does the same for retrieval): it counts for most of
+ * the word, as a paraphrase does.
+ */
+function compoundHit(q: Question, lexeme: string): { word: string; idf: number } | undefined {
+  for (const [own, hit] of q.byLexeme) {
+    if (own.length >= lexeme.length) continue;
+    if ((own.length >= MIN_COMPOUND_HEAD && lexeme.endsWith(own)) || (own.length >= MIN_COMPOUND_START && lexeme.startsWith(own)))
+      return { word: hit.word, idf: PARAPHRASE_WEIGHT * hit.idf };
+  }
+  return undefined;
 }
 
 /** Remembered per question: the same sentences are read several times. */

@@ -4,7 +4,7 @@ import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, 
 import type { ParsedQuery } from './query-parse';
 import { compoundTokens, isCompoundLexeme, numberAliases } from './query-expansion';
 import { correctSpelling, mayBeMisspelt } from './spelling';
-import { splitCompounds } from './decompounding';
+import { compoundsStartingWith, splitCompounds } from './decompounding';
 import { rows } from './sql-rows';
 import type { QueryTerm } from './types';
 import { GATE_VERSION } from './gate-version';
@@ -99,15 +99,17 @@ export async function resolveTerms(
   }
   if (languageOfConfig(config) === 'de' && chunkCount > 0) {
     const absent = terms.filter((t) => t.docFreq === 0 && t.word !== prefix);
-    const parts = await splitCompounds(db, kbId, config, [...new Set(absent.map((t) => t.word))]);
+    const split = await splitCompounds(db, kbId, config, [...new Set(absent.map((t) => t.word))]);
+    const unsplit = absent.filter((t) => !split.some((p) => p.word === t.word));
+    const parts = [...split, ...(await compoundsStartingWith(db, kbId, unsplit))];
     for (const part of parts) {
       if (seen.has(part.lexeme)) continue;
       seen.add(part.lexeme);
       terms.push({ word: part.word, lexeme: part.lexeme, docFreq: part.docFreq, idf: bm25Idf(chunkCount, part.docFreq) });
     }
-    // A compound the index lacks weighs as its parts, as a half-typed word weighs as what it expands to (below).
-    const split = new Set(parts.map((p) => p.word));
-    for (let k = terms.length - 1; k >= 0; k--) if (split.has(terms[k]!.word) && terms[k]!.docFreq === 0) terms.splice(k, 1);
+    // A word the index lacks weighs as its parts or compounds, as a half-typed word weighs as what it expands to (below).
+    const found = new Set(parts.map((p) => p.word));
+    for (let k = terms.length - 1; k >= 0; k--) if (found.has(terms[k]!.word) && terms[k]!.docFreq === 0) terms.splice(k, 1);
   }
   const stopped = new Set(result.filter((r) => r.stop === true && r.kind === 'word').map((r) => r.word));
   if (prefix && chunkCount > 0 && !stopped.has(prefix) && !questionWords.has(prefix)) {

@@ -96,6 +96,9 @@ describe('per-language stemming', () => {
       llm: null,
     });
     expect(answer.answer).toContain('längere Fristen');
+    // A word the index holds only as the first part of its compounds is looked up as those compounds.
+    const start = await searchChunks(db, kb.get('de')!, 'Welche Regeln gelten für Drittmittel?', { limit: 3 });
+    expect(start.terms.filter((t) => t.word === 'drittmittel').map((t) => [t.lexeme.startsWith('drittmittel'), t.docFreq > 0])).toEqual([[true, true]]);
     // A compound whose parts the knowledge base does not both hold stays one (absent) word.
     const other = await searchChunks(db, kb.get('de')!, 'Gilt die Kaiserschmarrnfrist?', { limit: 1 });
     expect(other.terms.filter((t) => t.word === 'kaiserschmarrnfrist').map((t) => t.docFreq)).toEqual([0]);
