@@ -7,7 +7,8 @@ import { rows } from './sql-rows';
  * German writes a compound as one word ("Fußballweltmeister", "Kündigungsfrist"), and Snowball's German stemmer keeps
  * it whole: a question's compound the knowledge base never uses finds nothing, although its documents say "Weltmeister"
  * and "Fußball", or "Kündigung" and "Frist". A German question word the index lacks is therefore looked up by its two
- * parts, where the knowledge base holds both (docs/api.md §8.1). Measured on XQuAD's German part
+ * parts, where the knowledge base holds both, or else as the compounds it begins (term-lookup.ts; docs/api.md §8.1).
+ * Measured on XQuAD's German part
  * (bench/engine-quality/README.md, stop 44).
  */
 
@@ -58,53 +59,18 @@ export async function splitCompounds(db: Executor, kbId: string, config: SearchC
       cross join lateral unnest(tsvector_to_array(to_tsvector(${config}::regconfig, p.part))) as lex(lexeme)
       join kb_terms t on t.kb_id = ${kbId} and t.lexeme = lex.lexeme`),
   );
+  const at = new Map(found.map((r) => [`${r.k}|${r.n}|${r.side}`, { lexeme: r.lexeme, df: Number(r.df) }]));
   const parts: CompoundPart[] = [];
   words.slice(0, MAX_WORDS).forEach((word, k) => {
-    let best: { n: number; rarer: number; lexemes: Array<{ lexeme: string; df: number }> } | null = null;
-    for (let n = 0; n < compoundSplits(word).length; n++) {
-      const head = found.find((r) => Number(r.k) === k && Number(r.n) === n && Number(r.side) === 0);
-      const tail = found.find((r) => Number(r.k) === k && Number(r.n) === n && Number(r.side) === 1);
+    let best: { rarer: number; lexemes: Array<{ lexeme: string; df: number }> } | null = null;
+    for (let n = 0, splits = compoundSplits(word).length; n < splits; n++) {
+      const head = at.get(`${k}|${n}|0`);
+      const tail = at.get(`${k}|${n}|1`);
       if (!head || !tail || head.lexeme === tail.lexeme) continue;
-      const rarer = Math.min(Number(head.df), Number(tail.df));
-      if (!best || rarer > best.rarer)
-        best = {
-          n,
-          rarer,
-          lexemes: [
-            { lexeme: head.lexeme, df: Number(head.df) },
-            { lexeme: tail.lexeme, df: Number(tail.df) },
-          ],
-        };
+      const rarer = Math.min(head.df, tail.df);
+      if (!best || rarer > best.rarer) best = { rarer, lexemes: [head, tail] };
     }
     for (const l of best?.lexemes ?? []) parts.push({ word, lexeme: l.lexeme, docFreq: l.df });
   });
   return parts;
-}
-
-/** A question word is read as the first part of the index's compounds only from this many letters of its lexeme. */
-const MIN_PREFIX = 6;
-const COMPOUNDS_PER_WORD = 2;
-
-/**
- * The other way round: the question's word is the first part of compounds the documents use ("Kündigungsschutz" of
- * "Kündigungsschutzgesetz"). The knowledge base's most used terms that begin with the word's lexeme, for each word
- * (its lexeme as the index stems it) that the index lacks and that splitCompounds could not split.
- */
-export async function compoundsStartingWith(db: Executor, kbId: string, terms: ReadonlyArray<{ word: string; lexeme: string }>): Promise<CompoundPart[]> {
-  const probes = terms
-    .filter((t) => t.lexeme.length >= MIN_PREFIX && /^\p{L}+$/u.test(t.lexeme))
-    .slice(0, MAX_WORDS)
-    .map((t, k) => ({ k, word: t.word, lexeme: t.lexeme }));
-  if (probes.length === 0) return [];
-  const found = rows<{ word: string; lexeme: string; df: number }>(
-    await db.execute(sql`
-      select p.word, t.lexeme, t.doc_freq::int as df
-      from jsonb_to_recordset(${JSON.stringify(probes)}::jsonb) as p(k int, word text, lexeme text)
-      cross join lateral (
-        select lexeme, doc_freq from kb_terms
-        where kb_id = ${kbId} and lexeme > p.lexeme and lexeme like p.lexeme || '%'
-        order by doc_freq desc, lexeme limit ${COMPOUNDS_PER_WORD}::int
-      ) t`),
-  );
-  return found.map((r) => ({ word: r.word, lexeme: r.lexeme, docFreq: Number(r.df) }));
 }

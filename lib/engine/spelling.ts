@@ -52,7 +52,8 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
   return previous[b.length] ?? limit + 1;
 }
 
-const rangeEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+/** The first string after every string that begins with `prefix`: a prefix read as a range of an index. */
+export const rangeEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
 export async function correctSpelling(db: Executor, kbId: string, words: readonly Misspelling[]): Promise<Correction[]> {
   if (words.length === 0) return [];

@@ -3,8 +3,8 @@ import type { Executor } from '@/lib/platform/db';
 import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
 import type { ParsedQuery } from './query-parse';
 import { compoundTokens, isCompoundLexeme, numberAliases } from './query-expansion';
-import { correctSpelling, mayBeMisspelt } from './spelling';
-import { compoundsStartingWith, splitCompounds } from './decompounding';
+import { correctSpelling, mayBeMisspelt, rangeEnd } from './spelling';
+import { splitCompounds } from './decompounding';
 import { rows } from './sql-rows';
 import type { QueryTerm } from './types';
 import { GATE_VERSION } from './gate-version';
@@ -98,18 +98,19 @@ export async function resolveTerms(
     }
   }
   if (languageOfConfig(config) === 'de' && chunkCount > 0) {
-    const absent = terms.filter((t) => t.docFreq === 0 && t.word !== prefix);
-    const split = await splitCompounds(db, kbId, config, [...new Set(absent.map((t) => t.word))]);
-    const unsplit = absent.filter((t) => !split.some((p) => p.word === t.word));
-    const parts = [...split, ...(await compoundsStartingWith(db, kbId, unsplit))];
-    for (const part of parts) {
-      if (seen.has(part.lexeme)) continue;
-      seen.add(part.lexeme);
-      terms.push({ word: part.word, lexeme: part.lexeme, docFreq: part.docFreq, idf: bm25Idf(chunkCount, part.docFreq) });
-    }
-    // A word the index lacks weighs as its parts or compounds, as a half-typed word weighs as what it expands to (below).
-    const found = new Set(parts.map((p) => p.word));
-    for (let k = terms.length - 1; k >= 0; k--) if (found.has(terms[k]!.word) && terms[k]!.docFreq === 0) terms.splice(k, 1);
+    // German compounds: a word the index lacks is looked up by its two parts, or else as the compounds it begins.
+    const absent = terms.filter((t) => t.docFreq === 0 && t.word !== prefix).slice(0, MAX_EXPANDED_WORDS);
+    const [split, begun] = await Promise.all([
+      splitCompounds(db, kbId, config, [...new Set(absent.map((t) => t.word))]),
+      termsBeginningWith(
+        db,
+        kbId,
+        absent.filter((t) => t.lexeme.length >= MIN_COMPOUND_START && /^\p{L}+$/u.test(t.lexeme)).map((t) => ({ word: t.word, prefixes: [t.lexeme] })),
+        COMPOUNDS_PER_WORD,
+      ),
+    ]);
+    const splitWords = new Set(split.map((p) => p.word));
+    expand(terms, seen, [...split, ...begun.filter((b) => !splitWords.has(b.word))], chunkCount);
   }
   const stopped = new Set(result.filter((r) => r.stop === true && r.kind === 'word').map((r) => r.word));
   if (prefix && chunkCount > 0 && !stopped.has(prefix) && !questionWords.has(prefix)) {
@@ -117,24 +118,63 @@ export async function resolveTerms(
     const known = own.some((r) => Number(r.df) > 0);
     if (!known) {
       const stem = own[0]?.lexeme && own[0].lexeme.length < prefix.length ? own[0].lexeme : prefix;
-      const expansions = rows<{ lexeme: string; df: number }>(
-        await db.execute(sql`
-          select lexeme, doc_freq as df from kb_terms
-          where kb_id = ${kbId} and (lexeme like ${stem + '%'} or lexeme like ${prefix + '%'})
-          order by doc_freq desc, lexeme limit 3`),
-      );
-      for (const e of expansions) {
-        if (seen.has(e.lexeme)) continue;
-        seen.add(e.lexeme);
-        terms.push({ word: prefix, lexeme: e.lexeme, docFreq: Number(e.df), idf: bm25Idf(chunkCount, Number(e.df)) });
-      }
-      // The half-typed word's own stem is no word of anything: once it expands, it weighs as what it expands to.
-      if (expansions.length > 0) {
-        for (let k = terms.length - 1; k >= 0; k--) if (terms[k]!.word === prefix && terms[k]!.docFreq === 0) terms.splice(k, 1);
-      }
+      expand(terms, seen, await termsBeginningWith(db, kbId, [{ word: prefix, prefixes: [stem, prefix] }], 3), chunkCount);
     }
   }
   // A threshold calibrated for other gate models means nothing to these: the shipped one applies until recalibration.
   const threshold = result[0]?.gate_model === GATE_VERSION ? result[0].gate_threshold : null;
   return { terms, compound, chunkCount, avgLength, config, gateThreshold: threshold === null || threshold === undefined ? null : Number(threshold) };
+}
+
+/** A German question word is read as the first part of the index's compounds only from this many letters of its lexeme. */
+const MIN_COMPOUND_START = 6;
+const COMPOUNDS_PER_WORD = 2;
+const MAX_EXPANDED_WORDS = 4;
+
+/**
+ * Each word's most used terms of the knowledge base that begin with one of its prefixes, in one round trip; each prefix
+ * is read as a range of the (kb_id, lexeme) key, as spelling.ts reads its candidates.
+ */
+async function termsBeginningWith(
+  db: Executor,
+  kbId: string,
+  probes: ReadonlyArray<{ word: string; prefixes: string[] }>,
+  limit: number,
+): Promise<Array<{ word: string; lexeme: string; docFreq: number }>> {
+  const ranges = probes.flatMap((p) => [...new Set(p.prefixes)].filter(Boolean).map((prefix) => ({ word: p.word, prefix, hi: rangeEnd(prefix) })));
+  if (ranges.length === 0) return [];
+  const found = rows<{ word: string; lexeme: string; df: number }>(
+    await db.execute(sql`
+      select q.word, t.lexeme, t.doc_freq::int as df
+      from jsonb_to_recordset(${JSON.stringify(ranges)}::jsonb) as q(word text, prefix text, hi text)
+      cross join lateral (
+        select lexeme, doc_freq from kb_terms
+        where kb_id = ${kbId} and lexeme >= q.prefix and lexeme < q.hi and lexeme like q.prefix || '%'
+        order by doc_freq desc, lexeme limit ${limit}::int
+      ) t`),
+  );
+  // A word read under two prefixes keeps its `limit` most used terms of both.
+  const byWord = new Map<string, Array<{ word: string; lexeme: string; docFreq: number }>>();
+  for (const r of found) {
+    const list = byWord.get(r.word) ?? [];
+    if (!list.some((x) => x.lexeme === r.lexeme)) list.push({ word: r.word, lexeme: r.lexeme, docFreq: Number(r.df) });
+    byWord.set(r.word, list);
+  }
+  return [...byWord.values()].flatMap((list) =>
+    list.sort((x, y) => y.docFreq - x.docFreq || (x.lexeme < y.lexeme ? -1 : x.lexeme > y.lexeme ? 1 : 0)).slice(0, limit),
+  );
+}
+
+/**
+ * Adds what a word the index lacks was found as (its parts, its compounds, the words a half-typed word begins), and
+ * drops the word itself: it weighs as what it stands for, not as an unknown word as well.
+ */
+function expand(terms: QueryTerm[], seen: Set<string>, found: ReadonlyArray<{ word: string; lexeme: string; docFreq: number }>, chunkCount: number) {
+  for (const f of found) {
+    if (seen.has(f.lexeme)) continue;
+    seen.add(f.lexeme);
+    terms.push({ word: f.word, lexeme: f.lexeme, docFreq: f.docFreq, idf: bm25Idf(chunkCount, f.docFreq) });
+  }
+  const words = new Set(found.map((f) => f.word));
+  for (let k = terms.length - 1; k >= 0; k--) if (words.has(terms[k]!.word) && terms[k]!.docFreq === 0) terms.splice(k, 1);
 }

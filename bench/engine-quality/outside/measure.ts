@@ -188,14 +188,8 @@ async function main() {
         for (const q of lent) asks.push({ kbId: next(), kind: 'cross', question: q });
       }
 
-    if (args.includes('--trade-off'))
-      for (const kbId of kbIds.slice(0, 1))
-        await tradeOff(
-          db,
-          kbId,
-          set.questions.filter((q) => kbOf.get(q.documentId ?? '') === kbId),
-          language,
-        );
+    // The curve of one knowledge base holding the whole set (a knowledge base per document has too few questions).
+    if (args.includes('--trade-off') && !perDocument) await tradeOff(db, first, set.questions, language);
     await askAll(db, asks, setIdOf, 'shipped threshold');
     const thresholds: Array<number | null> = [];
     for (const kbId of kbIds) thresholds.push(await calibrateGate(db, kbId));
