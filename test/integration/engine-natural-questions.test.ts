@@ -27,14 +27,15 @@ interface NaturalQuestion {
 }
 
 /**
- * Bounds from the figures measured on this tree (see the test below): 335 correct, 31 wrong, 124 of 130 refused. Each
+ * Bounds from the figures measured on this tree (see the test below): 336 correct, 30 wrong, 124 of 130 refused. Each
  * seeded knowledge base answers with its own calibrated threshold (db/seed/gate-thresholds.json), lower for most: before
  * that (stop 38) 283 correct, 23 wrong, 129 of 130 refused (bench/engine-quality/README.md, stop 39). Since stop 44
  * the Spanish, German and French ones are judged by the language-neutral gate, calibrated in their language, and
- * German compounds are read by their parts (before: the hand-written rule, 329 correct).
+ * German compounds are read by their parts (before: the hand-written rule, 329 correct). Since stop 45 an irregular
+ * past form or plural is also looked up as its base ("Where was the Constitution written?" finds "write"; 335 before).
  */
 const MIN_ANSWERED_SHARE = 0.85;
-const MAX_WRONG = 31;
+const MAX_WRONG = 30;
 const MAX_ANSWERED_OFF_TOPIC = 6;
 
 const QUESTIONS = JSON.parse(readFileSync(path.join(process.cwd(), 'db', 'seed', 'natural-questions.json'), 'utf8')) as NaturalQuestion[];

@@ -162,6 +162,25 @@ describe('retrieval', () => {
     expect(result.chunks.every((c) => c.content.includes('marmot') && c.content.includes('quokka'))).toBe(true);
   });
 
+  it('an irregular form finds the form the document uses ("taught" finds "teach", "children" finds "child")', async () => {
+    const r = await createHostedKnowledgeBase(db, {
+      title: 'Irregular Forms',
+      publisher: 'Retrieval Test Press',
+      category: 'education',
+      tags: [],
+      summary: 'Irregular forms test knowledge base.',
+    });
+    if (!r.ok) throw new Error(r.message);
+    const tutor = await ingest(r.id, 'tutor.md', enc('# Macedon\n\nPhilip hired Aristotle to teach the young Alexander at Mieza.\n'));
+    const care = await ingest(r.id, 'care.md', enc('# Care\n\nEvery child in the programme sees a nurse twice a year.\n'));
+    await ingest(r.id, 'campaigns.md', enc('# Campaigns\n\nAlexander crossed the Hellespont in 334 BC.\n'));
+    await ingest(r.id, 'clinic.md', enc('# Clinic\n\nA nurse visits the clinic on Mondays.\n'));
+    expect((await searchChunks(db, r.id, 'Who taught Alexander?', { limit: 3 })).chunks[0]?.documentId).toBe(tutor);
+    expect((await searchChunks(db, r.id, 'How often do children see a nurse?', { limit: 3 })).chunks[0]?.documentId).toBe(care);
+    const answer = await answerHostedQuery({ kbId: r.id, query: 'Who taught Alexander?', requestId: 'req_test' }, db, { llm: null });
+    expect(answer.answer).toContain('Aristotle');
+  });
+
   it('punctuation-only and stop-word-only queries find nothing without erroring', async () => {
     expect((await searchChunks(db, kbA, '?!', { limit: 5 })).chunks).toEqual([]);
     expect((await searchChunks(db, kbA, "the of and ' & | :*", { limit: 5 })).chunks).toEqual([]);
