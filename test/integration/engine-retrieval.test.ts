@@ -32,21 +32,20 @@ async function ingest(kb: string, name: string, bytes: Uint8Array) {
   return result.documentId;
 }
 
+async function createKnowledgeBase(
+  title: string,
+  category: 'health' | 'research' | 'education' | 'legal' = 'health',
+  summary = 'Retrieval test knowledge base.',
+) {
+  const r = await createHostedKnowledgeBase(db, { title, publisher: 'Retrieval Test Press', category, tags: [], summary });
+  if (!r.ok) throw new Error(r.message);
+  return r.id;
+}
+
 beforeAll(async () => {
   db = (await createTestDatabase()).db;
-  const mk = async (title: string) => {
-    const r = await createHostedKnowledgeBase(db, {
-      title,
-      publisher: 'Retrieval Test Press',
-      category: 'health',
-      tags: [],
-      summary: 'Retrieval test knowledge base.',
-    });
-    if (!r.ok) throw new Error(r.message);
-    return r.id;
-  };
-  kbA = await mk('Retrieval Base A');
-  kbB = await mk('Retrieval Base B');
+  kbA = await createKnowledgeBase('Retrieval Base A');
+  kbB = await createKnowledgeBase('Retrieval Base B');
   // Dense in the rare term "thrombolysis": short and about it.
   await ingest(
     kbA,
@@ -141,43 +140,29 @@ describe('retrieval', () => {
   });
 
   it('when every query term is common (above the candidate budget), chunks holding several of them are still found', async () => {
-    const created = await createHostedKnowledgeBase(db, {
-      title: 'Common Terms Base',
-      publisher: 'Retrieval Test Press',
-      category: 'research',
-      tags: [],
-      summary: 'Many chunks sharing common words.',
-    });
-    if (!created.ok) throw new Error(created.message);
+    const common = await createKnowledgeBase('Common Terms Base', 'research', 'Many chunks sharing common words.');
     // "marmot" in sections 0–219, "quokka" in 215–434: both far above the budget, together in only five sections.
     const sections = Array.from({ length: 435 }, (_, i) => {
       const words = [i < 220 ? 'marmot' : 'walrus', i >= 215 ? 'quokka' : 'ibis'];
       return `## Section ${i}\n\nEntry ${i} notes a ${words[0]} beside a ${words[1]} near marker${i}.`;
     });
-    const r = await ingestDocument(db, created.id, { sourceName: 'common.md', bytes: enc(`# Common\n\n${sections.join('\n\n')}\n`) });
+    const r = await ingestDocument(db, common, { sourceName: 'common.md', bytes: enc(`# Common\n\n${sections.join('\n\n')}\n`) });
     expect(r).toMatchObject({ ok: true, chunkCount: 435 });
     expect(CANDIDATE_BUDGET).toBeLessThan(220);
-    const result = await searchChunks(db, created.id, 'marmot quokka', { limit: 5 });
+    const result = await searchChunks(db, common, 'marmot quokka', { limit: 5 });
     expect(result.chunks).toHaveLength(5);
     expect(result.chunks.every((c) => c.content.includes('marmot') && c.content.includes('quokka'))).toBe(true);
   });
 
   it('an irregular form finds the form the document uses ("taught" finds "teach", "children" finds "child")', async () => {
-    const r = await createHostedKnowledgeBase(db, {
-      title: 'Irregular Forms',
-      publisher: 'Retrieval Test Press',
-      category: 'education',
-      tags: [],
-      summary: 'Irregular forms test knowledge base.',
-    });
-    if (!r.ok) throw new Error(r.message);
-    const tutor = await ingest(r.id, 'tutor.md', enc('# Macedon\n\nPhilip hired Aristotle to teach the young Alexander at Mieza.\n'));
-    const care = await ingest(r.id, 'care.md', enc('# Care\n\nEvery child in the programme sees a nurse twice a year.\n'));
-    await ingest(r.id, 'campaigns.md', enc('# Campaigns\n\nAlexander crossed the Hellespont in 334 BC.\n'));
-    await ingest(r.id, 'clinic.md', enc('# Clinic\n\nA nurse visits the clinic on Mondays.\n'));
-    expect((await searchChunks(db, r.id, 'Who taught Alexander?', { limit: 3 })).chunks[0]?.documentId).toBe(tutor);
-    expect((await searchChunks(db, r.id, 'How often do children see a nurse?', { limit: 3 })).chunks[0]?.documentId).toBe(care);
-    const answer = await answerHostedQuery({ kbId: r.id, query: 'Who taught Alexander?', requestId: 'req_test' }, db, { llm: null });
+    const forms = await createKnowledgeBase('Irregular Forms', 'education');
+    const tutor = await ingest(forms, 'tutor.md', enc('# Macedon\n\nPhilip hired Aristotle to teach the young Alexander at Mieza.\n'));
+    const care = await ingest(forms, 'care.md', enc('# Care\n\nEvery child in the programme sees a nurse twice a year.\n'));
+    await ingest(forms, 'campaigns.md', enc('# Campaigns\n\nAlexander crossed the Hellespont in 334 BC.\n'));
+    await ingest(forms, 'clinic.md', enc('# Clinic\n\nA nurse visits the clinic on Mondays.\n'));
+    expect((await searchChunks(db, forms, 'Who taught Alexander?', { limit: 3 })).chunks[0]?.documentId).toBe(tutor);
+    expect((await searchChunks(db, forms, 'How often do children see a nurse?', { limit: 3 })).chunks[0]?.documentId).toBe(care);
+    const answer = await answerHostedQuery({ kbId: forms, query: 'Who taught Alexander?', requestId: 'req_test' }, db, { llm: null });
     expect(answer.answer).toContain('Aristotle');
   });
 
@@ -237,15 +222,7 @@ describe('tokens as people write them', () => {
   let kb: string;
   let named: string;
   beforeAll(async () => {
-    const r = await createHostedKnowledgeBase(db, {
-      title: 'Privacy Notices',
-      publisher: 'Retrieval Test Press',
-      category: 'legal',
-      tags: [],
-      summary: 'Privacy notices of several sites.',
-    });
-    if (!r.ok) throw new Error(r.message);
-    kb = r.id;
+    kb = await createKnowledgeBase('Privacy Notices', 'legal', 'Privacy notices of several sites.');
     named = await ingest(
       kb,
       'kraft.md',
