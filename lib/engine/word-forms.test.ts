@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { wordFormAliases } from './query-expansion';
 import { irregularForms } from './word-forms';
 
-describe('irregular word forms', async () => {
+describe('irregular word forms', () => {
   it('gives the base and other forms of an irregular past form, which the stemmer cannot reach', async () => {
     expect((await irregularForms('wrote')).sort()).toEqual(['write', 'written']);
     expect((await irregularForms('Written')).sort()).toEqual(['write', 'wrote']);
