@@ -103,6 +103,24 @@ describe('extractive answers', () => {
     expect(answer.answer).not.toContain('Examples of the Columbian Exchange [');
   });
 
+  it('a contents entry, a "See also" line or a caption said over and over is never a statement of the answer', () => {
+    const t = [term('season', 'season', 2.5), term('seven', '7', 3), term('premiere', 'premier', 3), term('thrones', 'throne', 3)];
+    const answer = (content: string) => composeExtractiveAnswer('When did season 7 of Game of Thrones premiere?', t, [chunk(1, content, 9)]).answer;
+    const premiere = 'The seventh season of Game of Thrones premiered on HBO on July 16, 2017.';
+    for (const junk of [
+      'Game of Thrones (season 7)',
+      '3.2 Season 7 (2017)',
+      'See also: Game of Thrones: Season 7 (soundtrack), the season 7 premiere list.',
+      'Premiere of season 7 of Game of Thrones map Premiere of season 7 of Game of Thrones map Premiere of season 7 of Game of Thrones map',
+    ]) {
+      const text = answer(`${junk}\n${premiere}`);
+      expect(text.startsWith(premiere)).toBe(true);
+      expect(text).not.toContain(junk);
+    }
+    // A bracket closes a line after a full stop, and a short line closed by one is still read.
+    expect(answer('Season 7 premiered on July 16, 2017 (on HBO.)').startsWith('Season 7 premiered on July 16, 2017')).toBe(true);
+  });
+
   it('does not cite a second document that only shares a word with the question', () => {
     const passages = [
       chunk(1, 'Glaciers retreat at a rate of 30 metres a year in the northern valleys.', 9),

@@ -6,11 +6,12 @@ import { SEARCH_CONFIGS, type SearchLanguage } from './language';
 import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE, SEMANTIC_GATE } from './gate-weights';
 
 /**
- * How a question is read into terms before the gate scores it. Raise it when term lookup changes what a question
- * matches (2: irregular past forms and plurals looked up as their base, word-forms.ts), so that stored thresholds are
- * measured again with the new reading.
+ * How a question and its passages are read before the gate scores them. Raise it when term lookup changes what a
+ * question matches, or the reader changes which lines are statements (2: irregular past forms and plurals looked up as
+ * their base, word-forms.ts; 3: lines that state nothing are never statements, sentence-ranker.ts), so that stored
+ * thresholds are measured again with the new reading.
  */
-const QUESTION_READING = 2;
+const READING = 3;
 
 /**
  * Names what a knowledge base's calibrated threshold was measured with: the weights (the reader's score is a gate
@@ -26,7 +27,7 @@ export const GATE_VERSION = createHash('sha256')
       SENTENCE_WEIGHTS,
       (Object.keys(SEARCH_CONFIGS) as SearchLanguage[]).map(calibrationQuestionsIn),
       CALIBRATION_BOUNDS,
-      QUESTION_READING,
+      READING,
     ]),
   )
   .digest('base64url')

@@ -83,6 +83,30 @@ function withColumnNames(header: string, row: string): string | undefined {
     .join('; ');
 }
 
+/** Closing punctuation; a bracket or quote closes a line only after a full stop ("(… as before.)"), never alone ("Season 7 (soundtrack)"). */
+const CLOSED = /([.!?:;]|[.!?][)\]"”’]+|["”’])\s*$/;
+const CONTENTS_ENTRY = /^\s*\d+(\.\d+)+\.?\s/;
+const SEE_ALSO = /^\s*(see also|siehe auch|v[ée]ase tambi[ée]n|voir aussi)\b/i;
+
+/**
+ * A line that states nothing, so is never a statement: a caption or heading kept in the text, a table of contents entry
+ * ("3.2 Season 1 (2017)"), a "See also" line, or one phrase said over and over (a map caption a page's markup repeats).
+ */
+function statesNothing(text: string, para: Paragraph): boolean {
+  const open = countWords(text) <= 10 && !CLOSED.test(text);
+  if (!para.row && open && (para.sentences.length === 1 || CONTENTS_ENTRY.test(text))) return true;
+  return SEE_ALSO.test(text) || repeatsItself(text);
+}
+
+/** Most of its four-word runs occur more than once: a dozen words or more that keep saying the same thing. */
+function repeatsItself(text: string): boolean {
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length < 12) return false;
+  const runs = new Set<string>();
+  for (let i = 0; i + 4 <= words.length; i++) runs.add(words.slice(i, i + 4).join(' '));
+  return runs.size < 0.6 * (words.length - 3);
+}
+
 export interface RankedCandidate extends SentenceCandidate {
   features: number[];
 }
@@ -119,8 +143,7 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       const own = p.content.slice(sentence.start, sentence.end);
       const previous = allSpans[i - 1];
       if (para.row && !para.header && headers.has(p.content.slice(para.start, para.end))) return;
-      // A line with no closing punctuation and a few words (a caption, a heading kept in the text) states nothing.
-      if (!para.row && para.sentences.length === 1 && countWords(own) <= 10 && !/[.!?:;)\]"”’]\s*$/.test(own)) return;
+      if (statesNothing(own, para)) return;
       if (isDisclaimer(own) || (notices.has(i - 1) && previous?.para === para && LEANS_BACK.test(own))) {
         notices.add(i);
         return;
@@ -269,3 +292,4 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
 function presentWords(q: Question): Set<string> {
   return q.present;
 }
+
