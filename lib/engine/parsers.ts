@@ -152,6 +152,21 @@ export function parseMarkdown(text: string, sourceName: string): ParsedDocument 
 }
 
 const DROPPED = new Set(['script', 'style', 'nav', 'noscript', 'template', 'svg', 'iframe', 'head', 'form', 'button', 'select']);
+/** A bracketed note a page sets in superscript: "[12]", "[a]", "[note 3]", "[citation needed]". */
+const BRACKETED_NOTE = /^\s*\[[^\][]{1,40}\]\s*$/;
+
+/**
+ * Markup that is no part of the text: what the page hides, a wiki's "[edit]" links, and reference marks ("…in
+ * 1886.[12]"), which an answer would quote as if they were its own citation markers (docs/api.md §8.2).
+ */
+function isNoise(el: Element): boolean {
+  if (DROPPED.has(el.name)) return true;
+  const a = el.attribs;
+  if (a.hidden !== undefined || a['aria-hidden'] === 'true' || /display\s*:\s*none/i.test(a.style ?? '')) return true;
+  const classes = ` ${a.class ?? ''} `;
+  if (classes.includes(' mw-editsection ')) return true;
+  return el.name === 'sup' && (classes.includes(' reference ') || BRACKETED_NOTE.test(DomUtils.textContent(el)));
+}
 const BLOCK_TEXT = new Set(['p', 'li', 'dt', 'dd', 'blockquote', 'pre', 'figcaption', 'caption', 'address', 'summary']);
 
 export function parseHtml(text: string, sourceName: string): ParsedDocument {
@@ -164,7 +179,7 @@ export function parseHtml(text: string, sourceName: string): ParsedDocument {
     if (node.type === 'text') return (node as unknown as { data: string }).data;
     if (node.type === 'tag' || node.type === 'script' || node.type === 'style') {
       const el = node as Element;
-      if (DROPPED.has(el.name)) return '';
+      if (isNoise(el)) return '';
       if (el.name === 'br') return ' ';
       return el.children.map(inlineText).join('');
     }
@@ -180,7 +195,7 @@ export function parseHtml(text: string, sourceName: string): ParsedDocument {
       }
       if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
       const el = node as Element;
-      if (DROPPED.has(el.name)) continue;
+      if (isNoise(el)) continue;
       const h = /^h([1-6])$/.exec(el.name);
       if (h) {
         const t = normalizeWhitespace(inlineText(el));
