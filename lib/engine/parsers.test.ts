@@ -65,6 +65,18 @@ describe('Markdown', () => {
 });
 
 describe('plain text', () => {
+  it('reference marks copied from a web page go; brackets that are text stay', () => {
+    const d = parsePlainText(
+      'Statue of Liberty\n\nThe statue was dedicated on October 28, 1886.[12] It cost $250,000,[a] paid by subscription.[citation needed] See [1] for the sources; set a[1] to zero.',
+      'liberty.txt',
+    );
+    expect(d.pages[0]?.blocks.at(-1)?.text).toBe(
+      'The statue was dedicated on October 28, 1886. It cost $250,000, paid by subscription. See [1] for the sources; set a[1] to zero.',
+    );
+    const m = parseMarkdown('# Notes\n\nThe fine is 4% of turnover.[^2] It applies from 2018.[3]\n\n[^2]: Article 83.', 'notes.md');
+    expect(m.pages[0]?.blocks.map((b) => b.text)).toEqual(['Notes', 'The fine is 4% of turnover. It applies from 2018.', '[^2]: Article 83.']);
+  });
+
   it('a first line that is a sentence stays in the text; the title then comes from the file name', () => {
     const first = 'Almanac answers questions from the documents of a knowledge base and cites the passages it used, page by page.';
     const d = parsePlainText(`${first}\nIt keeps every excerpt verbatim.\n\nSECOND PART\n\nMore text here.\n`, 'release-notes_2026.txt');

@@ -48,6 +48,14 @@ function leadsParagraph(line: string, next: string): boolean {
   return line.length <= next.length * 0.6;
 }
 
+/**
+ * Reference marks a text copied from a web page keeps, glued to the end of a sentence or clause ("…in 1886.[12]",
+ * "…by subscription.[citation needed]"), and Markdown footnote references ("…holds[^2]"): an answer would quote them
+ * beside its own [n] citation markers. Only glued after punctuation, so "a[1]" in a formula or "see [1]" stay.
+ */
+const REFERENCE_MARK = /(?<=[.,;:!?"”’)])\[(\d{1,3}|[a-z]|note \d{1,3}|citation needed|clarification needed|edit)\]|(?<=\S)\[\^[^\]\s]{1,20}\](?!:)/giu;
+const withoutReferenceMarks = (text: string) => text.replace(REFERENCE_MARK, '');
+
 export function parsePlainText(text: string, sourceName: string): ParsedDocument {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const found = lines.findIndex((l) => l.trim() !== '');
@@ -68,9 +76,9 @@ export function parsePlainText(text: string, sourceName: string): ParsedDocument
       blocks.push({ kind: 'heading', level: 2, text: normalizeWhitespace(first) });
     } else if (second !== undefined && leadsParagraph(first, second)) {
       blocks.push({ kind: 'heading', level: 2, text: normalizeWhitespace(first) });
-      blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(paraLines.slice(1).join(' ')) });
+      blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(withoutReferenceMarks(paraLines.slice(1).join(' '))) });
     } else {
-      blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(paraLines.join(' ')) });
+      blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(withoutReferenceMarks(paraLines.join(' '))) });
     }
   }
   return finishDocument(title, 'text', [{ page: null, blocks }], null);
@@ -95,7 +103,7 @@ export function parseMarkdown(text: string, sourceName: string): ParsedDocument 
   let paragraph: string[] = [];
   let fence: string[] | null = null;
   const flush = () => {
-    if (paragraph.length) blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(stripInlineMarkdown(paragraph.join(' '))) });
+    if (paragraph.length) blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(stripInlineMarkdown(withoutReferenceMarks(paragraph.join(' ')))) });
     paragraph = [];
   };
   for (const raw of lines) {
