@@ -103,7 +103,8 @@ export function parseMarkdown(text: string, sourceName: string): ParsedDocument 
   let paragraph: string[] = [];
   let fence: string[] | null = null;
   const flush = () => {
-    if (paragraph.length) blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(stripInlineMarkdown(withoutReferenceMarks(paragraph.join(' ')))) });
+    if (paragraph.length)
+      blocks.push({ kind: 'paragraph', level: 0, text: normalizeWhitespace(stripInlineMarkdown(withoutReferenceMarks(paragraph.join(' ')))) });
     paragraph = [];
   };
   for (const raw of lines) {
@@ -177,6 +178,13 @@ function isNoise(el: Element): boolean {
 }
 const BLOCK_TEXT = new Set(['p', 'li', 'dt', 'dd', 'blockquote', 'pre', 'figcaption', 'caption', 'address', 'summary']);
 
+/** The page's <title>, without the site's name after its heading ("Statue of Liberty - Wikipedia" → "Statue of Liberty"). */
+function htmlTitle(title: string, firstH1: string | null): string {
+  if (!firstH1) return title;
+  if (!title) return firstH1;
+  return title.startsWith(firstH1) && /^\s+[-|–—·]\s+\S/.test(title.slice(firstH1.length)) ? firstH1 : title;
+}
+
 export function parseHtml(text: string, sourceName: string): ParsedDocument {
   const dom = parseDocument(text, { decodeEntities: true, lowerCaseTags: true });
   const titleEl = DomUtils.findOne((e) => e.name === 'title', dom.children, true);
@@ -237,8 +245,12 @@ export function parseHtml(text: string, sourceName: string): ParsedDocument {
   };
   const body = DomUtils.findOne((e) => e.name === 'body', dom.children, true);
   walk(body ? body.children : dom.children);
-  const title = (titleEl ? normalizeWhitespace(DomUtils.textContent(titleEl)) : '') || firstH1 || fallbackTitle(sourceName);
-  return finishDocument(title, 'html', [{ page: null, blocks }], null);
+  return finishDocument(
+    htmlTitle(titleEl ? normalizeWhitespace(DomUtils.textContent(titleEl)) : '', firstH1) || fallbackTitle(sourceName),
+    'html',
+    [{ page: null, blocks }],
+    null,
+  );
 }
 
 /** Throws ParseError for content that cannot be used. */
