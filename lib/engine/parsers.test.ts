@@ -128,13 +128,13 @@ describe('HTML', () => {
     expect(d.pages[0]?.blocks.map((b) => b.text)).toEqual(['T', 'Fish & chips now.', 'Outer', 'Inner one', 'Footer text.']);
   });
 
-  it("a saved web page's reference marks, [edit] links, hidden text and site name are no part of the text or title", () => {
+  it("a saved web page's reference marks, [edit] links, decoration and site name are no part of the text or title", () => {
     const d = parseHtml(
       '<html><head><title>Statue of Liberty - Wikipedia</title></head><body><h1>Statue of Liberty</h1><h2>Dedication<span class="mw-editsection"><span>[</span><a href="#">edit</a><span>]</span></span></h2>' +
         '<p>The statue was dedicated on October 28, 1886.<sup id="cite_ref-12" class="reference"><a href="#cite_note-12">[12]</a></sup> ' +
         'It cost $250,000<sup>[a]</sup> and its pedestal was paid for by subscription.<sup class="noprint Template-Fact">[<i>citation needed</i>]</sup></p>' +
-        '<p>Water is H<sub>2</sub>O and the area is 12 km<sup>2</sup>.</p><div hidden>Hidden menu</div><p style="display: none">Collapsed</p>' +
-        '<span aria-hidden="true">↑</span></body></html>',
+        '<p>Water is H<sub>2</sub>O and the area is 12 km<sup>2</sup>.<span aria-hidden="true">↑</span></p>' +
+        '<div hidden><p>An accordion answer, shown when clicked.</p></div></body></html>',
       'liberty.html',
     );
     expect(d.title).toBe('Statue of Liberty');
@@ -143,6 +143,7 @@ describe('HTML', () => {
       'Dedication',
       'The statue was dedicated on October 28, 1886. It cost $250,000 and its pedestal was paid for by subscription.',
       'Water is H2O and the area is 12 km2.',
+      'An accordion answer, shown when clicked.',
     ]);
   });
 });

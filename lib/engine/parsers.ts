@@ -165,13 +165,15 @@ const DROPPED = new Set(['script', 'style', 'nav', 'noscript', 'template', 'svg'
 const BRACKETED_NOTE = /^\s*\[[^\][]{1,40}\]\s*$/;
 
 /**
- * Markup that is no part of the text: what the page hides, a wiki's "[edit]" links, and reference marks ("…in
+ * Markup that is no part of the text: decoration, a wiki's "[edit]" links, and reference marks ("…in
  * 1886.[12]"), which an answer would quote as if they were its own citation markers (docs/api.md §8.2).
  */
 function isNoise(el: Element): boolean {
   if (DROPPED.has(el.name)) return true;
   const a = el.attribs;
-  if (a.hidden !== undefined || a['aria-hidden'] === 'true' || /display\s*:\s*none/i.test(a.style ?? '')) return true;
+  // Decoration hidden from screen readers goes; text a page hides until clicked (hidden, display: none) is often an
+  // accordion's answer or a tab's content, and stays.
+  if (a['aria-hidden'] === 'true') return true;
   const classes = ` ${a.class ?? ''} `;
   if (classes.includes(' mw-editsection ')) return true;
   return el.name === 'sup' && (classes.includes(' reference ') || BRACKETED_NOTE.test(DomUtils.textContent(el)));
