@@ -292,4 +292,3 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
 function presentWords(q: Question): Set<string> {
   return q.present;
 }
-
