@@ -166,7 +166,7 @@ const BRACKETED_NOTE = /^\s*\[[^\][]{1,40}\]\s*$/;
 
 /**
  * Markup that is no part of the text: decoration, a wiki's "[edit]" links, and reference marks ("…in
- * 1886.[12]"), which an answer would quote as if they were its own citation markers (docs/api.md §8.2).
+ * 1886.[12]"), which an answer would quote as if they were its own citation markers (docs/api.md §8.3).
  */
 function isNoise(el: Element): boolean {
   if (DROPPED.has(el.name)) return true;
