@@ -8,10 +8,12 @@ import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE, SEMANTIC_GATE } from './gate-weights
 /**
  * How a question and its passages are read before the gate scores them. Raise it when term lookup changes what a
  * question matches, or the reader changes which lines are statements (2: irregular past forms and plurals looked up as
- * their base, word-forms.ts; 3: lines that state nothing are never statements, sentence-ranker.ts), so that stored
- * thresholds are measured again with the new reading.
+ * their base, word-forms.ts; 3: lines that state nothing are never statements, sentence-ranker.ts; 4: misspellings
+ * looked up past the most frequent words of their first letters, spelling.ts, bare contractions dropped,
+ * query-parse.ts, and no adjacent pair with a framing word, question.ts), so that stored thresholds are measured again
+ * with the new reading.
  */
-const READING = 3;
+const READING = 4;
 
 /**
  * Names what a knowledge base's calibrated threshold was measured with: the weights (the reader's score is a gate

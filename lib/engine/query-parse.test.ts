@@ -29,6 +29,12 @@ describe('parseQuery', () => {
     const q = parseQuery("a & b | !c <-> d:* ' \\ (e)");
     expect(q.words.every((w) => /^[\p{L}\p{N}]+$/u.test(w))).toBe(true);
   });
+  it('English contractions typed without their apostrophe are function words, as with it', () => {
+    expect(parseQuery('whats the song cant get you out of my head').words).toEqual(['the', 'song', 'get', 'you', 'out', 'of', 'my', 'head']);
+    expect(parseQuery("what's the song can't get").words).toEqual(['what', 's', 'the', 'song', 'can', 't', 'get']);
+    // Spellings that are words of their own stay.
+    expect(parseQuery('were you ill').words).toEqual(['were', 'you', 'ill']);
+  });
   it('empty input', () => {
     expect(parseQuery('?!').words).toEqual([]);
   });

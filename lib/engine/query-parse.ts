@@ -11,6 +11,18 @@ export interface ParsedQuery {
 }
 
 const QUOTED = /["“”„«»]([^"“”„«»]+)["“”„«»]/g;
+
+/**
+ * English contractions typed without their apostrophe ("whats", "dont", "cant get you out of my head"): function words,
+ * as "what's" and "don't" are, never words the buyer asks about. Only spellings that are no other word: "ill", "were",
+ * "its", "well" and "id" are left alone.
+ */
+const BARE_CONTRACTIONS = new Set(
+  (
+    'dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt couldnt wouldnt shouldnt mustnt neednt cant wont aint ' +
+    'whats thats theres wheres hows whos theyre youre im ive youve weve theyve youll theyll itll hes shes'
+  ).split(' '),
+);
 const WORD = /[\p{L}\p{N}]+/gu;
 
 export function parseQuery(text: string): ParsedQuery {
@@ -19,7 +31,7 @@ export function parseQuery(text: string): ParsedQuery {
     const words = extractSearchWords(capture(match, 1));
     if (words.length >= 2) phrases.push(words);
   }
-  const all = extractSearchWords(text);
+  const all = extractSearchWords(text).filter((w) => !BARE_CONTRACTIONS.has(w));
   const words = [...new Set(all)];
   const spelling = new Map<string, string>();
   for (const m of text.normalize('NFC').toLowerCase().matchAll(WORD)) {

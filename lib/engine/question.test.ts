@@ -38,6 +38,19 @@ describe('the question as answer selection reads it', () => {
     expect(hasAdjacentPair(q, ['the', 'final', 'dose'])).toBe(true);
     expect(hasAdjacentPair(q, ['the', 'fourth', 'dose'])).toBe(false);
   });
+
+  it('a framing word is never half of an adjacent pair', () => {
+    const q = analyseQuestion('How do I set up two-factor authentication on Gmail?', [
+      term('set', 1),
+      term('two', 2),
+      term('factor', 2),
+      term('authentication', 4),
+      term('gmail', 4),
+    ]);
+    expect(q.framing.has('set')).toBe(true);
+    expect(hasAdjacentPair(q, ['article', '3', 'sets', 'out', 'two', 'main', 'connecting', 'factors'])).toBe(false);
+    expect(hasAdjacentPair(q, ['use', 'two', 'factor', 'authentication'])).toBe(true);
+  });
 });
 
 describe('German compounds in the text', () => {

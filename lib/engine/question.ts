@@ -168,12 +168,18 @@ export function matchText(q: Question, text: string): Map<string, number> {
 
 export const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
+/**
+ * Two question words that follow each other in the question, in a row in the text (a stop word between them allowed).
+ * A framing word is never half of a pair: "set up two-factor authentication" does not meet "sets out two connecting
+ * factors" in a phrase.
+ */
 export function hasAdjacentPair(q: Question, words: string[]): boolean {
   if (q.order.length < 2) return false;
   const next = new Map<string, Set<string>>();
   for (let i = 0; i + 1 < q.order.length; i++) {
     const word = q.order[i]!;
     const following = q.order[i + 1]!;
+    if (q.framing.has(word) || q.framing.has(following)) continue;
     if (!next.has(word)) next.set(word, new Set());
     next.get(word)!.add(following);
   }

@@ -9,6 +9,12 @@ import { rows } from './sql-rows';
  * that absence is what the relevance gate weighs.
  */
 export const MIN_CORRECTED_LENGTH = 6;
+/**
+ * Each word is looked up among the knowledge base's most frequent words that share its first two, three and four
+ * letters, CANDIDATES of each: in a broad knowledge base the first two letters alone ("co", "re") begin thousands of
+ * words, and the one meant ("corrupt" for "coruption", "reticulum" for "reticulm") was never among the most frequent.
+ */
+export const PROBE_PREFIXES = [2, 3, 4] as const;
 const CANDIDATES = 64;
 
 export interface Misspelling {
@@ -57,10 +63,12 @@ export const rangeEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCha
 
 export async function correctSpelling(db: Executor, kbId: string, words: readonly Misspelling[]): Promise<Correction[]> {
   if (words.length === 0) return [];
-  const probes = words.map((w, k) => {
+  const probes = words.flatMap((w, k) => {
     const edits = allowedEdits(w.lexeme);
-    const prefix = w.lexeme.slice(0, 2);
-    return { k, lo: prefix, hi: rangeEnd(prefix), shortest: w.lexeme.length - edits, longest: w.lexeme.length + edits };
+    return PROBE_PREFIXES.filter((n) => n < w.lexeme.length).map((n) => {
+      const prefix = w.lexeme.slice(0, n);
+      return { k, lo: prefix, hi: rangeEnd(prefix), shortest: w.lexeme.length - edits, longest: w.lexeme.length + edits };
+    });
   });
   const found = rows<{ k: number; lexeme: string; df: number }>(
     await db.execute(sql`

@@ -27,16 +27,18 @@ interface NaturalQuestion {
 }
 
 /**
- * Bounds from the figures measured on this tree (see the test below): 336 correct, 30 wrong, 124 of 130 refused. Each
+ * Bounds from the figures measured on this tree (see the test below): 336 correct, 30 wrong, 125 of 130 refused. Each
  * seeded knowledge base answers with its own calibrated threshold (db/seed/gate-thresholds.json), lower for most: before
  * that (stop 38) 283 correct, 23 wrong, 129 of 130 refused (bench/engine-quality/README.md, stop 39). Since stop 44
  * the Spanish, German and French ones are judged by the language-neutral gate, calibrated in their language, and
  * German compounds are read by their parts (before: the hand-written rule, 329 correct). Since stop 45 an irregular
  * past form or plural is also looked up as its base ("Where was the Constitution written?" finds "write"; 335 before).
+ * Since stop 47 a framing word is never half of an adjacent pair: "How do I set up two-factor authentication on Gmail?"
+ * no longer meets the GDPR guide's "sets out two … factors" (124 of 130 refused before).
  */
 const MIN_ANSWERED_SHARE = 0.85;
 const MAX_WRONG = 30;
-const MAX_ANSWERED_OFF_TOPIC = 6;
+const MAX_ANSWERED_OFF_TOPIC = 5;
 
 const QUESTIONS = JSON.parse(readFileSync(path.join(process.cwd(), 'db', 'seed', 'natural-questions.json'), 'utf8')) as NaturalQuestion[];
 const SLUGS = [...new Set(QUESTIONS.map((q) => q.kb))].sort();
@@ -117,7 +119,7 @@ describe("the seeded marketplace answers and refuses questions asked in a buyer'
       answerHostedQuery(
         {
           kbId: kbIds.get('us-constitution-companion')!,
-          query: "When do police need a warrant to search someone's phone or location history?",
+          query: 'Who presides when a president is put on trial in the Senate?',
           requestId: 'req_reread',
         },
         db,
@@ -128,10 +130,10 @@ describe("the seeded marketplace answers and refuses questions asked in a buyer'
     resetEnvForTesting();
     try {
       const reread = await ask();
-      // The lexical reader leads with the location records (Carpenter); the phone, asked first, is Riley's.
-      expect(lexical.answer).toMatch(/^In Carpenter v\. United States/);
-      expect(reread.answer).toMatch(/^In Riley v\. California \(2014\)/);
-      expect(reread.answer).toContain('Carpenter v. United States');
+      // The lexical reader leads with the presidents impeached; who presides at the trial is the Chief Justice.
+      expect(lexical.answer).toMatch(/^Three Presidents have been impeached/);
+      expect(reread.answer).toMatch(/^The Senate has the sole power to try impeachments; when the President is tried, the Chief Justice presides\./);
+      expect(reread.answer).toContain('Three Presidents have been impeached');
       expect(reread.citations.map((c) => c.excerpt).sort()).toEqual(lexical.citations.map((c) => c.excerpt).sort());
     } finally {
       delete process.env.ENGINE_ENCODER_READER;

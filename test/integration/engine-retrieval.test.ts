@@ -131,6 +131,20 @@ describe('retrieval', () => {
     expect(answer.citations[0]?.title).toBe('Acute Stroke');
   });
 
+  it('a misspelt word is found in a broad knowledge base, where many more frequent words share its first letters', async () => {
+    const broad = await createKnowledgeBase('Broad Spelling Base', 'research', 'Many words beginning alike.');
+    // 120 made-up words beginning "re", each in more sections than "reticulum", within one letter of its length.
+    const letters = 'bcdfghjklmnpqrstvwxz';
+    const common = Array.from({ length: 120 }, (_, i) => `re${letters[i % 20]}${letters[Math.floor(i / 20) % 20]}vax`);
+    const sections = Array.from({ length: 12 }, (_, s) => `## Part ${s}\n\n${common.join(' ')}.`);
+    sections.push('## Cell\n\nThe endoplasmic reticulum folds proteins and makes lipids.');
+    const r = await ingestDocument(db, broad, { sourceName: 'broad.md', bytes: enc(`# Broad\n\n${sections.join('\n\n')}\n`) });
+    expect(r.ok).toBe(true);
+    const typed = await searchChunks(db, broad, 'what does the endoplasmic reticulm do', { limit: 5 });
+    expect(typed.terms.find((t) => t.word === 'reticulm')).toMatchObject({ lexeme: 'reticulum', docFreq: 1 });
+    expect(typed.chunks[0]?.content).toContain('folds proteins');
+  });
+
   it('a word of general English that the knowledge base lacks is not read as a near word it holds', async () => {
     // "bandana" is one letter from "banana" (the nutrition document's bananas), and a word people use.
     expect(isGeneralEnglish('bandana')).toBe(true);
