@@ -10,8 +10,8 @@ import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE, SEMANTIC_GATE } from './gate-weights
  * question matches, or the reader changes which lines are statements (2: irregular past forms and plurals looked up as
  * their base, word-forms.ts; 3: lines that state nothing are never statements, sentence-ranker.ts; 4: misspellings
  * looked up past the most frequent words of their first letters, spelling.ts, bare contractions dropped,
- * query-parse.ts, and no adjacent pair with a framing word, question.ts), so that stored thresholds are measured again
- * with the new reading.
+ * query-parse.ts, and no adjacent pair across the start of a hyphenated compound, question.ts), so that stored
+ * thresholds are measured again with the new reading.
  */
 const READING = 4;
 

@@ -46,6 +46,8 @@ export interface Question {
   affinity: Map<string, number>;
   acronyms: Map<string, string[]>;
   paraphrases: Map<string, string[]>;
+  /** The first parts of the question's hyphenated compounds ("two" of "two-factor"): a unit as the buyer wrote it. */
+  compoundStarts: Set<string>;
   lexicon: Lexicon;
 }
 
@@ -85,6 +87,7 @@ export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexic
   const acronyms = questionAcronyms(text, weights);
   const paraphrases = paraphraseIndex(weights.keys());
   const generalTotal = [...general.values()].reduce((a, b) => a + b, 0);
+  const compoundStarts = new Set([...text.matchAll(HYPHENATED)].map((m) => tokenize(m[0])).flatMap((parts) => (parts.length >= 2 ? [parts[0]!] : [])));
   return {
     text,
     language,
@@ -102,8 +105,11 @@ export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexic
     affinity,
     acronyms,
     paraphrases,
+    compoundStarts,
   };
 }
+
+const HYPHENATED = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
 
 /** Initials of consecutive question words: documents introduce a name once and abbreviate it after ("MMR"). */
 function questionAcronyms(text: string, weights: Map<string, number>): Map<string, string[]> {
@@ -170,8 +176,9 @@ export const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => 
 
 /**
  * Two question words that follow each other in the question, in a row in the text (a stop word between them allowed).
- * A framing word is never half of a pair: "set up two-factor authentication" does not meet "sets out two connecting
- * factors" in a phrase.
+ * A hyphenated compound of the question is a unit: the word before it makes no pair with its first part, so "set up
+ * two-factor authentication" does not meet "sets out two connecting factors". Its parts pair, and so does its last
+ * part with the word it modifies ("factor authentication").
  */
 export function hasAdjacentPair(q: Question, words: string[]): boolean {
   if (q.order.length < 2) return false;
@@ -179,7 +186,7 @@ export function hasAdjacentPair(q: Question, words: string[]): boolean {
   for (let i = 0; i + 1 < q.order.length; i++) {
     const word = q.order[i]!;
     const following = q.order[i + 1]!;
-    if (q.framing.has(word) || q.framing.has(following)) continue;
+    if (q.compoundStarts.has(following)) continue;
     if (!next.has(word)) next.set(word, new Set());
     next.get(word)!.add(following);
   }
