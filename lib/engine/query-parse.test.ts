@@ -29,7 +29,7 @@ describe('parseQuery', () => {
     const q = parseQuery("a & b | !c <-> d:* ' \\ (e)");
     expect(q.words.every((w) => /^[\p{L}\p{N}]+$/u.test(w))).toBe(true);
   });
-  it('English contractions typed without their apostrophe are function words, as with it', () => {
+  it('English contractions typed without their apostrophe are function words, as they are with it', () => {
     expect(parseQuery('whats the song cant get you out of my head').words).toEqual(['the', 'song', 'get', 'you', 'out', 'of', 'my', 'head']);
     expect(parseQuery("what's the song can't get").words).toEqual(['what', 's', 'the', 'song', 'can', 't', 'get']);
     // Spellings that are words of their own stay.

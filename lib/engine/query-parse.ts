@@ -14,8 +14,8 @@ const QUOTED = /["“”„«»]([^"“”„«»]+)["“”„«»]/g;
 
 /**
  * English contractions typed without their apostrophe ("whats", "dont", "cant get you out of my head"): function words,
- * as "what's" and "don't" are, never words the buyer asks about. Only spellings that are no other word: "ill", "were",
- * "its", "well" and "id" are left alone.
+ * as "what's" and "don't" are, never words the buyer asks about. Spellings that are common words of their own ("ill",
+ * "were", "well", "id", "shed") are left alone; "cant" and "wont" are rarely meant as the nouns.
  */
 const BARE_CONTRACTIONS = new Set(
   (
