@@ -46,8 +46,15 @@ export function isParserRefusal({ status, headers, body }: { status: number; hea
 const HEAD_LIMIT = 16 * 1024;
 const headSize = (c: FuzzCase) => c.request!.path.length + c.request!.headers.reduce((size, [name, value]) => size + name.length + value.length + 4, 0);
 
+/**
+ * Node's parser also refuses a target holding bytes outside printable ASCII (a raw "â"), answering 400 and closing at
+ * once: a client still writing the body may see the reset before it reads that answer.
+ */
+const parserRefusesTarget = (c: FuzzCase) => /[^\x21-\x7e]/.test(c.request!.path);
+
 export function checkAnswer(c: FuzzCase, result: WireResult): string | null {
-  if (!result.ok && headSize(c) > HEAD_LIMIT - 512 && /ECONNRESET|EPIPE|socket hang up/.test(result.error)) return null;
+  const reset = !result.ok && /ECONNRESET|EPIPE|socket hang up/.test(result.error);
+  if (reset && (headSize(c) > HEAD_LIMIT - 512 || parserRefusesTarget(c))) return null;
   if (!result.ok && c.mayHang) return null;
   if (!result.ok) return `no answer (${result.error})`;
   const { status, headers, body } = result.response;
@@ -77,8 +84,11 @@ export function checkAnswer(c: FuzzCase, result: WireResult): string | null {
     const error = parsed as Record<string, unknown>;
     // The MCP endpoint speaks JSON-RPC once past the HTTP checks (docs/api.md §10.1): its transport's own refusals
     // (406 without the Accept it requires, 400 on a message that is not JSON) are JSON-RPC error objects, as MCP
-    // clients expect, still with X-Request-Id.
-    if (/^\/kb\/[^/]+\/mcp$/.test(routedPath(request.path) ?? '') && error?.jsonrpc === '2.0' && typeof error.error === 'object') return null;
+    // clients expect, still with X-Request-Id. A dot segment ("/kb/./mcp") reaches it as the id ".": the path is matched
+    // as sent as well as resolved.
+    const mcpPath = (path: string | null) => /^\/kb\/[^/]+\/mcp$/.test(path ?? '');
+    if ((mcpPath(routedPath(request.path)) || mcpPath(request.path.split(/[?#]/, 1)[0] ?? null)) && error?.jsonrpc === '2.0' && typeof error.error === 'object')
+      return null;
     if (typeof error !== 'object' || error === null || typeof error.error !== 'string' || typeof error.message !== 'string') {
       return `${status} is not an error body: ${text.slice(0, 160)}`;
     }
