@@ -21,6 +21,8 @@ const nextConfig = (phase) => ({
     // Irregular verbs and plurals, read as JSON once (lib/engine/word-forms.ts).
     'english-verbs-irregular',
     'irregular-plurals',
+    // British and American spellings, read as JSON once (lib/engine/regional-spellings.ts).
+    'american-british-english-translator',
   ],
   // Separate build folders let several builds coexist (benchmarks, parallel test servers).
   distDir: process.env.NEXT_DIST_DIR || '.next',

@@ -47,8 +47,11 @@ const fitReaderToo = argv.includes('--fit-reader');
 /** The hand-set weights the reader's fit starts from and is pulled towards (train-ranker.ts's PRIOR). */
 const READER_PRIOR = [
   3, 2, 1.5, 0.7, 1, -0.5, 1.2, -1, 0.4, 0.5, -1, 0.3, -1, -1, 0, 0, -1, -1, 0, 0.5, 0.3, 0.3, 0.2, 0, 0, 0.3, -0.3, 0.5, 0.3, 0, 0, 0.3, 0.3, 0.3, -0.5, -0.3,
-  0.3, 0.3, 0.5, 0.3, 1, 1, 0.5, 0.5, 1,
+  0.3, 0.3, 0.5, 0.3, 1, 1, 0.5, 0.5,
 ];
+// One prior per feature, in order: a feature added or removed without its prior would shift every later one.
+if (READER_PRIOR.length !== SENTENCE_FEATURES.length)
+  throw new Error(`READER_PRIOR has ${READER_PRIOR.length} weights for ${SENTENCE_FEATURES.length} features`);
 /**
  * How much our own evaluation set weighs in a fit against each public domain (1: as one domain among the others). It
  * holds the kind of questions the marketplace's buyers ask, so the shipped weights lean towards it; the held-out

@@ -161,6 +161,23 @@ describe('extractive answers', () => {
     expect(answer.answer.split(' [1]')[0]).toBe('Senator: Term of six years, with one third of the Senate elected every two years.');
   });
 
+  it('the words of the document title that a question repeats count for every statement of that document', () => {
+    // Asked as buyers ask about a page: the show's name is the title, not what tells one character from another.
+    const t = [
+      term('voices', 'voic', 2),
+      term('marta', 'marta', 3),
+      term('lantern', 'lantern', 2.5),
+      term('street', 'street', 1.5),
+      term('bakery', 'bakeri', 2.5),
+    ];
+    const content =
+      'Tomas Reyes (voiced by Dev Mistry) is a regular customer of the Lantern Street Bakery who arrives at six every morning.\n\nMarta Oyelaran (voiced by Ines Caldwell) is the eldest daughter of the family and runs the morning shift.';
+    const answer = composeExtractiveAnswer('Who voices Marta in The Lantern Street Bakery?', t, [
+      chunk(1, content, 9, { heading: 'The Lantern Street Bakery > Characters' }),
+    ]);
+    expect(answer.answer.split(' [1]')[0]).toBe('Marta Oyelaran (voiced by Ines Caldwell) is the eldest daughter of the family and runs the morning shift.');
+  });
+
   it('a statement under another label than the one asked about is never a follow-up ("Term of two years." is the House)', () => {
     // The seeded document's own paragraph and the weights retrieval gave its words.
     const t = [term('long', 'long', 3.75), term('senator', 'senat', 1.91), term('term', 'term', 2.65), term('office', 'offic', 1.72)];

@@ -10,10 +10,14 @@ import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE, SEMANTIC_GATE } from './gate-weights
  * question matches, or the reader changes which lines are statements (2: irregular past forms and plurals looked up as
  * their base, word-forms.ts; 3: lines that state nothing are never statements, sentence-ranker.ts; 4: misspellings
  * looked up past the most frequent words of their first letters, spelling.ts, bare contractions dropped,
- * query-parse.ts, and no adjacent pair across the start of a hyphenated compound, question.ts), so that stored
- * thresholds are measured again with the new reading.
+ * query-parse.ts, and no adjacent pair across the start of a hyphenated compound, question.ts; 5: a statement's
+ * coverage counts the question words of its document title, sentence-ranker.ts; 6: ordinals looked up in digits and
+ * words, query-expansion.ts; 7: more everyday paraphrases, and words the stemmer merges kept apart, question.ts; 8:
+ * British and American spellings looked up as each other, regional-spellings.ts, contractions with an apostrophe read
+ * as their function words, query-parse.ts, modal verbs as framing words, question.ts, "biggest" as "largest",
+ * paraphrases.ts), so that stored thresholds are measured again with the new reading.
  */
-const READING = 4;
+const READING = 8;
 
 /**
  * Names what a knowledge base's calibrated threshold was measured with: the weights (the reader's score is a gate

@@ -31,6 +31,30 @@ export const ENGLISH_NUMBER_WORDS: Readonly<Record<string, number>> = {
   ninety: 90,
 };
 
+/** Ordinals a document spells out ("Nineteenth Amendment", "the second season") and buyers write in digits. */
+export const ENGLISH_ORDINAL_WORDS: Readonly<Record<string, number>> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  eleventh: 11,
+  twelfth: 12,
+  thirteenth: 13,
+  fourteenth: 14,
+  fifteenth: 15,
+  sixteenth: 16,
+  seventeenth: 17,
+  eighteenth: 18,
+  nineteenth: 19,
+  twentieth: 20,
+};
+
 const WORD_VALUES: Record<string, number> = {
   ...ENGLISH_NUMBER_WORDS,
   hundred: 100,

@@ -8,6 +8,16 @@ describe('number aliases', () => {
       { word: '70', spelled: 'seventy' },
     ]);
   });
+  it('looks an ordinal up in digits and in words, and a number counting a season or a part as its ordinal', () => {
+    expect(numberAliases(['when', 'was', 'the', '19th', 'amendment', 'ratified'], 'almanac')).toEqual([{ word: '19th', spelled: 'nineteenth' }]);
+    expect(numberAliases(['the', 'second', 'amendment'], 'almanac')).toEqual([{ word: 'second', spelled: '2nd' }]);
+    expect(numberAliases(['season', '2', 'of', 'the', 'show'], 'almanac')).toEqual([
+      { word: '2', spelled: 'two' },
+      { word: '2', spelled: 'second' },
+    ]);
+    // Two hours are not the second hour, and "22nd" is no ordinal of the table (nor is the misspelt "2th").
+    expect(numberAliases(['2', 'hours', '22nd', '2th'], 'almanac')).toEqual([{ word: '2', spelled: 'two' }]);
+  });
   it('adds none outside English', () => {
     expect(numberAliases(['fifty', '50'], 'almanac_de')).toEqual([]);
   });

@@ -2,10 +2,11 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { capture } from '@/lib/platform/arrays';
 import { languageOfConfig, type SearchConfig } from './language';
-import { ENGLISH_NUMBER_WORDS } from './numbers';
+import { ENGLISH_NUMBER_WORDS, ENGLISH_ORDINAL_WORDS } from './numbers';
 import { rows } from './sql-rows';
 import type { QueryTerm, RetrievedChunk } from './types';
 import { irregularForms } from './word-forms';
+import { regionalSpelling } from './regional-spellings';
 import { lightStem, STOP_WORDS, tokenize } from './text';
 
 /** Other words a question is looked up under (docs/api.md §8.1), as the question words they stand for. */
@@ -13,14 +14,29 @@ import { lightStem, STOP_WORDS, tokenize } from './text';
 const NUMBER_WORDS: ReadonlyMap<string, string> = new Map(Object.entries(ENGLISH_NUMBER_WORDS).map(([w, n]) => [w, String(n)]));
 const NUMBER_DIGITS: ReadonlyMap<string, string> = new Map([...NUMBER_WORDS].map(([w, d]) => [d, w]));
 
-/** An English number word and its digits, both ways: a chunk's "38 of 50" answers "fifty states". */
+const ORDINAL_WORDS: ReadonlyMap<number, string> = new Map(Object.entries(ENGLISH_ORDINAL_WORDS).map(([w, n]) => [n, w]));
+const ordinalDigits = (n: number) => `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
+/** Nouns a number after which counts in order: "season 2" is the second season, "part 3" the third part. */
+const IN_ORDER = new Set(['season', 'series', 'book', 'part', 'chapter', 'episode', 'volume', 'edition', 'generation', 'phase', 'stage', 'wave', 'round']);
+
+/**
+ * An English number word and its digits, both ways: a chunk's "38 of 50" answers "fifty states". An ordinal likewise
+ * ("19th" and "nineteenth"), and a number after a noun counted in order as its ordinal ("season 2", "second season").
+ */
 export function numberAliases(words: string[], config: SearchConfig): Array<{ word: string; spelled: string }> {
   if (languageOfConfig(config) !== 'en') return [];
   const out: Array<{ word: string; spelled: string }> = [];
-  for (const word of words) {
+  words.forEach((word, i) => {
     const other = NUMBER_WORDS.get(word) ?? NUMBER_DIGITS.get(word);
     if (other) out.push({ word, spelled: other });
-  }
+    const ordinal = ENGLISH_ORDINAL_WORDS[word];
+    if (ordinal !== undefined) out.push({ word, spelled: ordinalDigits(ordinal) });
+    const n = Number(/^(\d{1,2})(?:st|nd|rd|th)$/.exec(word)?.[1]);
+    const spelled = ORDINAL_WORDS.get(n);
+    if (spelled && word === ordinalDigits(n)) out.push({ word, spelled });
+    const counted = /^\d{1,2}$/.test(word) && IN_ORDER.has(words[i - 1] ?? '') ? ORDINAL_WORDS.get(Number(word)) : undefined;
+    if (counted) out.push({ word, spelled: counted });
+  });
   return out;
 }
 
@@ -28,6 +44,14 @@ export function numberAliases(words: string[], config: SearchConfig): Array<{ wo
 export async function wordFormAliases(words: string[]): Promise<Array<{ word: string; spelled: string }>> {
   const forms = await Promise.all(words.map(irregularForms));
   return words.flatMap((word, k) => (forms[k] ?? []).map((spelled) => ({ word, spelled })));
+}
+
+/** An English word's other regional spelling (regional-spellings.ts): "diarrhea" finds "diarrhoea", "colour" finds "color". */
+export function regionalSpellingAliases(words: string[]): Array<{ word: string; spelled: string }> {
+  return words.flatMap((word) => {
+    const spelled = regionalSpelling(word);
+    return spelled ? [{ word, spelled }] : [];
+  });
 }
 
 /** Tokens the parser keeps whole ("140/90", "COVID-19"): looked up as typed too, for retrieval only. */

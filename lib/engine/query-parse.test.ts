@@ -8,6 +8,7 @@ describe('parseQuery', () => {
       spelled: ['what', 'did', 'the', 'société', 'say', 'about'],
       phrases: [],
       prefixWord: 'societe',
+      negations: [],
     });
   });
   it('keeps the typed spelling beside each folded word, so stop words are recognised as typed', () => {
@@ -31,9 +32,39 @@ describe('parseQuery', () => {
   });
   it('English contractions typed without their apostrophe are function words, as they are with it', () => {
     expect(parseQuery('whats the song cant get you out of my head').words).toEqual(['the', 'song', 'get', 'you', 'out', 'of', 'my', 'head']);
-    expect(parseQuery("what's the song can't get").words).toEqual(['what', 's', 'the', 'song', 'can', 't', 'get']);
+    expect(parseQuery("what's the song can't get").words).toEqual(['what', 's', 'the', 'song', 'can', 'get']);
     // Spellings that are words of their own stay.
     expect(parseQuery('were you ill').words).toEqual(['were', 'you', 'ill']);
+  });
+  it('a contraction\'s clitic is no word of its own: "I\'m" asks nothing about "m", "won\'t" nothing about winning', () => {
+    expect(parseQuery("Should I stop metformin if I'm throwing up?").words).toEqual(['should', 'i', 'stop', 'metformin', 'if', 'throwing', 'up']);
+    expect(parseQuery('If the vaccines aren’t given, we’re told they’ll wait').words).toEqual([
+      'if',
+      'the',
+      'vaccines',
+      'are',
+      'given',
+      'we',
+      'told',
+      'they',
+      'wait',
+    ]);
+    expect(parseQuery("Why won't it start? I'd say it can't, shan't or isn't").words).toEqual([
+      'why',
+      'will',
+      'it',
+      'start',
+      'i',
+      'say',
+      'can',
+      'shall',
+      'or',
+      'is',
+    ]);
+    // What the index holds of a negation ("isn" of "isn't") is kept apart, to be looked up only where it occurs.
+    expect(parseQuery("Why isn't it on? It wasn't, won't and can't be").negations).toEqual(['isn', 'wasn']);
+    // Names with an apostrophe keep their letters.
+    expect(parseQuery("O'Donnell and O'Neill's ruling").words).toEqual(['o', 'donnell', 'and', 'neill', 's', 'ruling']);
   });
   it('empty input', () => {
     expect(parseQuery('?!').words).toEqual([]);

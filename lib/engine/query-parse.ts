@@ -8,6 +8,12 @@ export interface ParsedQuery {
   spelled: string[];
   phrases: string[][];
   prefixWord: string | null;
+  /**
+   * What a negative contraction leaves in the index ("isn" of "isn't"): looked up as an alias (term-lookup.ts), so a
+   * manual's "Signal Information isn't activated" still meets the question's "isn't", and a knowledge base without it
+   * counts no rare word the question lacks.
+   */
+  negations: string[];
 }
 
 const QUOTED = /["“”„«»]([^"“”„«»]+)["“”„«»]/g;
@@ -25,7 +31,29 @@ const BARE_CONTRACTIONS = new Set(
 );
 const WORD = /[\p{L}\p{N}]+/gu;
 
-export function parseQuery(text: string): ParsedQuery {
+/**
+ * English contractions with their apostrophe: split at it, "I'm" would ask about "m", "aren't" about "aren" and "won't"
+ * about "won", none of them a stop word, each weighing as a rare word the knowledge base lacks. The clitic goes ("I'm" →
+ * "I"); a negation leaves its verb ("aren't" → "are", "won't" → "will"), a stop word as "not" is, and what the index
+ * holds of it ("aren") is kept apart (ParsedQuery.negations).
+ */
+const CLITIC = /(?<=\p{L})['’](?:m|re|ve|ll|d)(?![\p{L}\p{N}])/giu;
+const NEGATED = /(?<![\p{L}\p{N}])(\p{L}+)n['’]t(?![\p{L}\p{N}])/giu;
+/** Stems whose negation is irregular ("can't", "won't"): no fragment of these is an index word worth looking up. */
+const NEGATED_STEMS: Record<string, string> = { ca: 'can', wo: 'will', sha: 'shall', ai: 'is', do: 'do' };
+
+function withoutContractions(text: string): { text: string; negations: string[] } {
+  const negations: string[] = [];
+  const rewritten = text.replace(CLITIC, '').replace(NEGATED, (_, stem: string) => {
+    const irregular = NEGATED_STEMS[stem.toLowerCase()];
+    if (!irregular) negations.push(`${foldSearchText(stem)}n`);
+    return irregular ?? stem;
+  });
+  return { text: rewritten, negations: [...new Set(negations)] };
+}
+
+export function parseQuery(typed: string): ParsedQuery {
+  const { text, negations } = withoutContractions(typed);
   const phrases: string[][] = [];
   for (const match of text.matchAll(QUOTED)) {
     const words = extractSearchWords(capture(match, 1));
@@ -45,5 +73,6 @@ export function parseQuery(text: string): ParsedQuery {
     spelled: words.map((w) => spelling.get(w) ?? w),
     phrases: phrases.slice(0, 4),
     prefixWord: last && !endsWithQuote && last.length >= 3 ? last : null,
+    negations,
   };
 }

@@ -39,6 +39,50 @@ describe('the question as answer selection reads it', () => {
     expect(hasAdjacentPair(q, ['the', 'fourth', 'dose'])).toBe(false);
   });
 
+  it('everyday words find the ones documents use: "test my sugar when I\'m ill" finds "check blood glucose when sick"', () => {
+    const q = analyseQuestion("How often should I test my sugar when I'm ill?", [term('test', 1), term('sugar', 2), term('ill', 2)]);
+    const hit = matchText(q, 'When sick, check blood glucose every 2 to 4 hours.');
+    expect([...hit.keys()].sort()).toEqual(['ill', 'sugar', 'test']);
+    expect(hit.get('sugar')).toBeCloseTo(1.6);
+    const age = analyseQuestion('What is the minimum age to be a senator?', [term('minimum', 3), term('age', 2), term('senator', 2)]);
+    expect([...matchText(age, 'Senator: at least 30 years old.').keys()].sort()).toEqual(['age', 'senator']);
+  });
+
+  it('a modal verb or "whether" frames the question, as "still" or "often" does: it weighs less than what is asked about', () => {
+    const q = analyseQuestion('Why would a factory move abroad, and whether it could?', [
+      term('would', 3),
+      term('factory', 2),
+      term('whether', 3),
+      term('could', 3),
+    ]);
+    expect(q.weights.get('factory')).toBe(2);
+    for (const w of ['would', 'whether', 'could']) {
+      expect(q.framing.has(w)).toBe(true);
+      expect(q.weights.get(w)).toBeCloseTo(1.2);
+    }
+    // "must" and "may" are not framing: in rules and contracts the answer says them ("must notify within 72 hours").
+    const must = analyseQuestion('When must we notify?', [term('must', 2), term('notify', 2)]);
+    expect(must.framing.has('must')).toBe(false);
+  });
+
+  it('"biggest" finds "largest", and "bigger" "larger", as "big" finds "large"', () => {
+    const q = analyseQuestion('What is the biggest fine, and is a bigger sample better?', [
+      term('biggest', 3),
+      term('fine', 2),
+      term('bigger', 3),
+      term('sample', 2),
+    ]);
+    expect([...matchText(q, 'The largest fine so far was 1.2 billion euros.').keys()].sort()).toEqual(['biggest', 'fine']);
+    expect([...matchText(q, 'A larger sample narrows the interval.').keys()].sort()).toEqual(['bigger', 'sample']);
+  });
+
+  it('words the English stemmer joins but that mean different things stay apart ("senator" is not "Senate")', () => {
+    const senat = (word: string) => (/^senat/.test(word) ? ['senat'] : [word]);
+    const q = analyseQuestion('What is the minimum age to be a senator?', [{ ...term('senator', 2), lexeme: 'senat' }, term('age', 2)], senat);
+    expect([...matchText(q, 'Those choices are left to the President and the Senate.').keys()]).toEqual([]);
+    expect([...matchText(q, 'Senators serve six-year terms.').keys()]).toEqual(['senator']);
+  });
+
   it('a hyphenated compound of the question is a unit: the word before it makes no adjacent pair with its first part', () => {
     const q = analyseQuestion('How do I set up two-factor authentication on Gmail?', [
       term('set', 1),

@@ -57,6 +57,7 @@ const FRAMING_WORDS = new Set(
     'keep add make made set often many much change use need get take give best way work happen long first new good kind type thing ' +
     'usual typical mean call tell find know show help want like right go come put look start begin end stop try happen possible ' +
     'still also just ever even yet already really please thank thanks hello hi okay ok anyone anything something ' +
+    'would could might whether goes ' +
     'hacer tener mejor manera forma cosa bueno nuevo primero mucho saber ' +
     'machen haben gut besser beste art weise sache neu erste viel oft konnen sollen mussen wissen ' +
     'faire avoir meilleur maniere facon chose bon nouveau premier beaucoup souvent savoir'
@@ -138,10 +139,27 @@ export function matchWords(q: Question, words: string[]): Map<string, number> {
       for (const word of q.paraphrases.get(lightStem(w)) ?? []) found.set(word, Math.max(found.get(word) ?? 0, PARAPHRASE_WEIGHT * (q.weights.get(word) ?? 0)));
     for (const lexeme of q.lexicon(w)) {
       const hit = q.byLexeme.get(lexeme) ?? (q.language === 'de' ? compoundHit(q, lexeme) : undefined);
-      if (hit) found.set(hit.word, Math.max(found.get(hit.word) ?? 0, hit.idf));
+      if (hit && !(q.language === 'en' && falseFriends(hit.word, w))) found.set(hit.word, Math.max(found.get(hit.word) ?? 0, hit.idf));
     }
   }
   return found;
+}
+
+/**
+ * Words Snowball's English stemmer gives one stem though they mean different things ("senator" and "Senate" are both
+ * "senat"). Retrieval keeps them together (its index is PostgreSQL's); the reader and the gate tell them apart, so that
+ * "the minimum age to be a senator" is not answered by a sentence about the Senate.
+ */
+const FALSE_FRIENDS: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [/^senators?$/, /^senates?$/],
+  [/^universit(y|ies)$/, /^universes?$/],
+  [/^experienc/, /^experiment/],
+  [/^authorit/, /^author(s|ed|ing|ship)?$/],
+  [/^organs?$/, /^organi[sz]/],
+];
+
+function falseFriends(a: string, b: string): boolean {
+  return FALSE_FRIENDS.some(([x, y]) => (x.test(a) && y.test(b)) || (y.test(a) && x.test(b)));
 }
 
 /** A German compound's first part or head must be this long to stand for a question word ("Recht" of "Arbeitsrecht"). */

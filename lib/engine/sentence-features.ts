@@ -33,7 +33,7 @@ export function typedNearTopic(q: Question, text: string): boolean {
  * bench/engine-quality/train-ranker.ts): the log-odds that this statement carries the answer.
  */
 export const SENTENCE_FEATURES = [
-  'own coverage', // share of the question's weight in the statement itself
+  'own coverage', // share of the question's weight in the statement itself or only in its document title and higher headings
   'context coverage', // ... only in its paragraph label, table header, section heading or lead-in sentence
   'window coverage', // ... only in the sentence before it
   'upper heading coverage', // ... only in the document title or higher headings

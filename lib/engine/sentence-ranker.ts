@@ -210,7 +210,10 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
       const verdictOn = leadDocument && verdictAsked;
       const concludes = leadDocument && drawsConclusion(own);
       const features = [
-        sum(ownWords) / q.total,
+        // The document's title and higher headings are what every statement under them is about: "Who voices Marta in The
+        // Lantern Street Bakery?" is answered by "Marta Oyelaran (voiced by…)" on the page of that name, not by the
+        // statement that repeats the page's name.
+        (sum(ownWords) + upperOnly) / q.total,
         sum(contextOnly) / q.total,
         windowOnly / q.total,
         upperOnly / q.total,

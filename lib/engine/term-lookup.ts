@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
 import type { ParsedQuery } from './query-parse';
-import { compoundTokens, isCompoundLexeme, numberAliases, wordFormAliases } from './query-expansion';
+import { compoundTokens, isCompoundLexeme, numberAliases, regionalSpellingAliases, wordFormAliases } from './query-expansion';
 import { correctSpelling, mayBeMisspelt, rangeEnd } from './spelling';
 import { splitCompounds } from './decompounding';
 import { rows } from './sql-rows';
@@ -27,9 +27,14 @@ export async function resolveTerms(
   query = '',
 ): Promise<{ terms: QueryTerm[]; compound: QueryTerm[]; chunkCount: number; avgLength: number; config: SearchConfig; gateThreshold: number | null }> {
   const own = parsed.words.map((word, i) => ({ word, spelled: parsed.spelled[i] ?? word, i, kind: 'word' }));
-  // The configuration is unknown before the first round trip: number aliases and irregular forms are dropped below
-  // unless it is English, and so is an alias the knowledge base never uses.
-  const aliases = [...numberAliases(parsed.words, 'almanac'), ...(await wordFormAliases(parsed.words))].map((a, k) => ({ ...a, i: 1000 + k, kind: 'alias' }));
+  // The configuration is unknown before the first round trip: number aliases, irregular forms and regional spellings
+  // are dropped below unless it is English, and so is an alias the knowledge base never uses.
+  const aliases = [
+    ...numberAliases(parsed.words, 'almanac'),
+    ...(await wordFormAliases(parsed.words)),
+    ...regionalSpellingAliases(parsed.words),
+    ...parsed.negations.map((n) => ({ word: n, spelled: n })),
+  ].map((a, k) => ({ ...a, i: 1000 + k, kind: 'alias' }));
   const compounds = compoundTokens(query).map((n, k) => ({ word: n, spelled: n, i: 2000 + k, kind: 'compound' }));
   const words = [...own, ...aliases, ...compounds];
   // A word that is a stop word as typed ("für", "qué") is dropped even though its folded spelling would pass.

@@ -27,17 +27,20 @@ interface NaturalQuestion {
 }
 
 /**
- * Bounds from the figures measured on this tree (see the test below): 336 correct, 30 wrong, 125 of 130 refused. Each
+ * Bounds from the figures measured on this tree (see the test below): 345 correct, 24 wrong, 125 of 130 refused. Each
  * seeded knowledge base answers with its own calibrated threshold (db/seed/gate-thresholds.json), lower for most: before
  * that (stop 38) 283 correct, 23 wrong, 129 of 130 refused (bench/engine-quality/README.md, stop 39). Since stop 44
  * the Spanish, German and French ones are judged by the language-neutral gate, calibrated in their language, and
  * German compounds are read by their parts (before: the hand-written rule, 329 correct). Since stop 45 an irregular
  * past form or plural is also looked up as its base ("Where was the Constitution written?" finds "write"; 335 before).
  * Since stop 47 a hyphenated compound is a unit: "How do I set up two-factor authentication on Gmail?" no longer meets
- * the GDPR guide's "sets out two … factors" as a phrase, and is refused (124 of 130 refused before).
+ * the GDPR guide's "sets out two … factors" as a phrase, and is refused (124 of 130 refused before). Since stop 49 a
+ * few more everyday paraphrases ("ill" / "sick", "test" / "check", "answer" / "respond", "earn" / "paid") are read
+ * (30 wrong before). Since stop 50 "I'm" and "aren't" ask nothing about "m" or "aren", and a British or American
+ * spelling finds the other ("randomisation" / "random", 26 wrong and 342 correct before).
  */
 const MIN_ANSWERED_SHARE = 0.85;
-const MAX_WRONG = 30;
+const MAX_WRONG = 24;
 const MAX_ANSWERED_OFF_TOPIC = 5;
 
 const QUESTIONS = JSON.parse(readFileSync(path.join(process.cwd(), 'db', 'seed', 'natural-questions.json'), 'utf8')) as NaturalQuestion[];
@@ -88,9 +91,8 @@ describe("the seeded marketplace answers and refuses questions asked in a buyer'
   });
 
   /**
-   * Measured on this tree: 285 of 392 answered with their fact, 23 wrong, 84 refused; 128 of the 130 to refuse
-   * refused. The issue's target is no wrong answer at all; these bounds keep the engine from sliding back while it
-   * gets there, and the failure message lists every miss.
+   * The figures of this tree are in the comment on the bounds above. The issue's target is no wrong answer at all;
+   * these bounds keep the engine from sliding back while it gets there, and the failure message lists every miss.
    */
   it('answers most questions right, refuses the off-topic ones, and answers few wrongly', async () => {
     for (const slug of SLUGS) {
