@@ -52,13 +52,18 @@ export async function lexicalSearch(
         ) both_branches order by id`
       : sql`select c.id, c.lexeme_count, c.search_vector from chunks c
           where c.kb_id = ${kbId} and c.search_vector @@ ${selectiveQuery}::tsquery ${phraseFilter} limit ${CANDIDATE_BUDGET}::int`;
-  const termRows = JSON.stringify(present.map((t) => ({ lexeme: t.lexeme, idf: t.idf })));
+  // A question word and its paraphrases count once, by the best of them: "check" and "test" in one passage are not two
+  // question words. Every other term is its own group, as in plain BM25.
+  const paraphrasedWords = new Set(present.filter((t) => t.paraphrase).map((t) => t.word));
+  const termRows = JSON.stringify(
+    present.map((t) => ({ lexeme: t.lexeme, idf: t.idf, grp: paraphrasedWords.has(t.word) ? `word:${t.word}` : `lexeme:${t.lexeme}` })),
+  );
 
   // setweight marks the query's lexemes (weight C, unused by ingestion) and ts_filter keeps them, so unnest yields a
   // handful of rows per chunk. Heading-path occurrences (weight A) count half again.
   const statement = sql`
       with q as (
-        select * from jsonb_to_recordset(${termRows}::jsonb) as q(lexeme text, idf float8)
+        select * from jsonb_to_recordset(${termRows}::jsonb) as q(lexeme text, idf float8, grp text)
       ), lex as (
         select array_agg(lexeme) as a from q
       ), cand as materialized (
@@ -72,13 +77,17 @@ export async function lexicalSearch(
         select cv.id, cv.lexeme_count, x.lexeme, array_length(x.positions, 1)::float8 + 0.5 * coalesce(array_length(h.positions, 1), 0) as tf
         from cv cross join lateral unnest(cv.qv) x
         left join lateral unnest(cv.hv) h on h.lexeme = x.lexeme
-      ), scored as (
-        select tf.id, sum(
+      ), grouped as (
+        select tf.id, max(
           q.idf * (tf.tf * ${BM25_K1 + 1}::float8) / (tf.tf + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * tf.lexeme_count / ${avgLength}::float8))
         ) as score
         from tf join q on q.lexeme = tf.lexeme
-        group by tf.id
-        order by score desc, tf.id
+        group by tf.id, q.grp
+      ), scored as (
+        select id, sum(score) as score
+        from grouped
+        group by id
+        order by score desc, id
         limit ${limit}::int
       )
       select c.id, c.document_id, d.title, c.page, c.heading, c.content, c.token_count, s.score

@@ -56,19 +56,31 @@ const GROUPS: readonly string[] = [
 
 /** The words of a phrase ("came back") are paraphrased by the group's one-word entries, never by each other. */
 const PARAPHRASES = new Map<string, Set<string>>();
+/** The same, as written: retrieval looks them up in the knowledge base's own stemming, not by lightStem. */
+const SPELLINGS = new Map<string, Set<string>>();
 for (const group of GROUPS) {
-  const entries = group.split(',').map((e) => e.trim().split(' ').map(lightStem));
-  const single = entries.flatMap((e) => (e.length === 1 ? e : []));
-  for (const entry of entries) {
-    for (const s of entry) {
+  const written = group.split(',').map((e) => e.trim().split(' '));
+  const singleWritten = written.flatMap((e) => (e.length === 1 ? e : []));
+  for (const entry of written) {
+    for (const word of entry) {
+      const s = lightStem(word);
       const set = PARAPHRASES.get(s) ?? new Set<string>();
-      for (const t of single) if (t !== s) set.add(t);
+      const spelled = SPELLINGS.get(s) ?? new Set<string>();
+      for (const t of singleWritten) {
+        if (lightStem(t) === s) continue;
+        set.add(lightStem(t));
+        spelled.add(t);
+      }
       PARAPHRASES.set(s, set);
+      SPELLINGS.set(s, spelled);
     }
   }
 }
 
 export const PARAPHRASE_WEIGHT = 0.8;
+
+/** A question word's one-word paraphrases as written ("tell" → "inform", "notify"), for retrieval (term-lookup.ts). */
+export const paraphraseSpellings = (word: string): string[] => [...(SPELLINGS.get(lightStem(word)) ?? [])];
 
 export function paraphraseIndex(questionWords: Iterable<string>): Map<string, string[]> {
   const index = new Map<string, string[]>();

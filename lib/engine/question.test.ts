@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseQuestion, hasAdjacentPair, matchText } from './question';
+import { paraphraseSpellings } from './paraphrases';
 import type { QueryTerm } from './types';
 
 const term = (word: string, idf: number): QueryTerm => ({ word, lexeme: word, idf, docFreq: 1 });
@@ -63,6 +64,13 @@ describe('the question as answer selection reads it', () => {
     // "must" and "may" are not framing: in rules and contracts the answer says them ("must notify within 72 hours").
     const must = analyseQuestion('When must we notify?', [term('must', 2), term('notify', 2)]);
     expect(must.framing.has('must')).toBe(false);
+  });
+
+  it("a question word's one-word paraphrases are given as written for retrieval, never the word itself or a phrase", () => {
+    expect(paraphraseSpellings('tell').sort()).toEqual(['inform', 'notify']);
+    expect(paraphraseSpellings('told')).toEqual([]);
+    expect(paraphraseSpellings('vomiting')).toEqual([]);
+    expect(paraphraseSpellings('throw')).toEqual(['vomit']);
   });
 
   it('"biggest" finds "largest", and "bigger" "larger", as "big" finds "large"', () => {

@@ -39,9 +39,9 @@ export async function searchChunks(
     gateThreshold: null,
   });
   if (parsed.words.length === 0) return empty();
-  const { terms, compound, chunkCount, avgLength, config, gateThreshold } = await resolveTerms(db, kbId, parsed, query);
-  // Whole numbers ("140/90") select and score candidates but are no question word for the composer.
-  const present = [...terms.filter((t) => t.docFreq > 0), ...compound];
+  const { terms, compound, paraphrased, chunkCount, avgLength, config, gateThreshold } = await resolveTerms(db, kbId, parsed, query);
+  // Whole numbers ("140/90") and paraphrases select and score candidates but are no question word for the composer.
+  const present = [...terms.filter((t) => t.docFreq > 0), ...compound, ...paraphrased];
   if (present.length === 0 || chunkCount === 0) return empty(terms, chunkCount, config);
   const fetch = Math.max(options.vector ? Math.max(options.limit * 4, VECTOR_CANDIDATES) : options.limit, DEFINITION_PASSAGES);
   let lexical = await lexicalSearch(db, kbId, parsed, config, present, avgLength, fetch);

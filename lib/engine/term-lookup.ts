@@ -8,6 +8,7 @@ import { splitCompounds } from './decompounding';
 import { rows } from './sql-rows';
 import type { QueryTerm } from './types';
 import { GATE_VERSION } from './gate-version';
+import { PARAPHRASE_WEIGHT, paraphraseSpellings } from './paraphrases';
 
 /** A query's words as the knowledge base's terms, each with its document frequency and BM25 IDF from kb_terms. */
 
@@ -25,7 +26,15 @@ export async function resolveTerms(
   kbId: string,
   parsed: ParsedQuery,
   query = '',
-): Promise<{ terms: QueryTerm[]; compound: QueryTerm[]; chunkCount: number; avgLength: number; config: SearchConfig; gateThreshold: number | null }> {
+): Promise<{
+  terms: QueryTerm[];
+  compound: QueryTerm[];
+  paraphrased: QueryTerm[];
+  chunkCount: number;
+  avgLength: number;
+  config: SearchConfig;
+  gateThreshold: number | null;
+}> {
   const own = parsed.words.map((word, i) => ({ word, spelled: parsed.spelled[i] ?? word, i, kind: 'word' }));
   // The configuration is unknown before the first round trip: number aliases, irregular forms and regional spellings
   // are dropped below unless it is English, and so is an alias the knowledge base never uses.
@@ -36,7 +45,12 @@ export async function resolveTerms(
     ...parsed.negations.map((n) => ({ word: n, spelled: n })),
   ].map((a, k) => ({ ...a, i: 1000 + k, kind: 'alias' }));
   const compounds = compoundTokens(query).map((n, k) => ({ word: n, spelled: n, i: 2000 + k, kind: 'compound' }));
-  const words = [...own, ...aliases, ...compounds];
+  // Everyday paraphrases (paraphrases.ts) select and score candidates, as the reader counts them: "How long do we have to
+  // tell the regulator…" reaches the passage that says "notify". English only, like the list.
+  const paraphrases = parsed.words
+    .flatMap((word) => paraphraseSpellings(word).map((spelled) => ({ word, spelled })))
+    .map((a, k) => ({ ...a, i: 3000 + k, kind: 'paraphrase' }));
+  const words = [...own, ...aliases, ...compounds, ...paraphrases];
   // A word that is a stop word as typed ("für", "qué") is dropped even though its folded spelling would pass.
   const result = rows<{
     i: number | null;
@@ -75,12 +89,27 @@ export async function resolveTerms(
   const avgLength = chunkCount > 0 ? Number(result[0]?.total_length ?? 0) / chunkCount : 1;
   const terms: QueryTerm[] = [];
   const compound: QueryTerm[] = [];
+  const paraphrased: QueryTerm[] = [];
   const seen = new Set<string>();
   const questionWords = QUESTION_WORDS[languageOfConfig(config)];
   const english = languageOfConfig(config) === 'en';
+  const stopped = new Set(result.filter((r) => r.stop === true && r.kind === 'word').map((r) => r.word));
   for (const r of result) {
     if (!r.lexeme || seen.has(r.lexeme) || questionWords.has(r.word ?? '')) continue;
-    if (r.kind === 'alias' && (!english || Number(r.df) === 0)) continue;
+    if ((r.kind === 'alias' || r.kind === 'paraphrase') && (!english || Number(r.df) === 0)) continue;
+    if (r.kind === 'paraphrase') {
+      // A paraphrase counts for less than the word itself, as in the reader, and never for a stop word ("up" of "throw up").
+      if (stopped.has(r.word)) continue;
+      seen.add(r.lexeme);
+      paraphrased.push({
+        word: r.word ?? r.lexeme,
+        lexeme: r.lexeme,
+        docFreq: Number(r.df),
+        idf: PARAPHRASE_WEIGHT * bm25Idf(chunkCount, Number(r.df)),
+        paraphrase: true,
+      });
+      continue;
+    }
     if (r.kind === 'compound') {
       // Only a whole token the index holds as one lexeme ("140/90"), never the parts the question already has.
       if (Number(r.df) > 0 && isCompoundLexeme(r.lexeme)) {
@@ -118,7 +147,6 @@ export async function resolveTerms(
     const splitWords = new Set(split.map((p) => p.word));
     expand(terms, seen, [...split, ...begun.filter((b) => !splitWords.has(b.word))], chunkCount);
   }
-  const stopped = new Set(result.filter((r) => r.stop === true && r.kind === 'word').map((r) => r.word));
   if (prefix && chunkCount > 0 && !stopped.has(prefix) && !questionWords.has(prefix)) {
     const own = result.filter((r) => r.word === prefix && r.lexeme && r.kind === 'word');
     const known = own.some((r) => Number(r.df) > 0);
@@ -129,7 +157,15 @@ export async function resolveTerms(
   }
   // A threshold calibrated for other gate models means nothing to these: the shipped one applies until recalibration.
   const threshold = result[0]?.gate_model === GATE_VERSION ? result[0].gate_threshold : null;
-  return { terms, compound, chunkCount, avgLength, config, gateThreshold: threshold === null || threshold === undefined ? null : Number(threshold) };
+  return {
+    terms,
+    compound,
+    paraphrased,
+    chunkCount,
+    avgLength,
+    config,
+    gateThreshold: threshold === null || threshold === undefined ? null : Number(threshold),
+  };
 }
 
 /** A German question word is read as the first part of the index's compounds only from this many letters of its lexeme. */

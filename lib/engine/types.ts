@@ -17,6 +17,8 @@ export interface QueryTerm {
   lexeme: string;
   docFreq: number;
   idf: number;
+  /** An everyday paraphrase of `word` (paraphrases.ts), looked up for retrieval only. */
+  paraphrase?: true;
 }
 
 export interface QueryVector {

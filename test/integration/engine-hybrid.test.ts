@@ -13,7 +13,7 @@ import { itemAt } from '@/lib/platform/arrays';
 
 /**
  * Optional hybrid retrieval against a deterministic local embeddings server (test/support/
- * fake-embeddings.ts: each word hashed into one of 64 dimensions after a small synonym table, "physician" → "doctor",
+ * fake-embeddings.ts: each word hashed into one of 64 dimensions after a small synonym table, "practitioner" → "doctor",
  * so meaning the words do not share can still be near). Vectors are stored as real[] on both databases and searched
  * through pgvector on PGlite, exactly in SQL on the PostgreSQL server (which has no `vector` extension here); both
  * must rank the same data the same.
@@ -77,7 +77,8 @@ describe('hybrid retrieval', () => {
   });
 
   it('fuses the vector ranking with the lexical one: a passage near in meaning joins the results', async () => {
-    const question = 'How often is a physician appointment needed on a Sunday in winter?';
+    // "practitioner" is near "doctor" only for the embeddings: retrieval's own paraphrases ("physician" ↔ "doctor") lack it.
+    const question = 'How often is a practitioner appointment needed on a Sunday in winter?';
     const lexical = await searchChunks(db, kb, question, { limit: 5 });
     expect(lexical.chunks.map((c) => c.documentTitle)).not.toContain('Seeing a doctor');
     const values = itemAt(await embedTexts(embeddings, [question]), 0);

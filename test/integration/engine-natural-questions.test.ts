@@ -27,7 +27,7 @@ interface NaturalQuestion {
 }
 
 /**
- * Bounds from the figures measured on this tree (see the test below): 345 correct, 24 wrong, 125 of 130 refused. Each
+ * Bounds from the figures measured on this tree (see the test below): 346 correct, 23 wrong, 125 of 130 refused. Each
  * seeded knowledge base answers with its own calibrated threshold (db/seed/gate-thresholds.json), lower for most: before
  * that (stop 38) 283 correct, 23 wrong, 129 of 130 refused (bench/engine-quality/README.md, stop 39). Since stop 44
  * the Spanish, German and French ones are judged by the language-neutral gate, calibrated in their language, and
@@ -37,10 +37,12 @@ interface NaturalQuestion {
  * the GDPR guide's "sets out two … factors" as a phrase, and is refused (124 of 130 refused before). Since stop 49 a
  * few more everyday paraphrases ("ill" / "sick", "test" / "check", "answer" / "respond", "earn" / "paid") are read
  * (30 wrong before). Since stop 50 "I'm" and "aren't" ask nothing about "m" or "aren", and a British or American
- * spelling finds the other ("randomisation" / "random", 26 wrong and 342 correct before).
+ * spelling finds the other ("randomisation" / "random", 26 wrong and 342 correct before). Since stop 51 retrieval looks
+ * up everyday paraphrases too: "How long do we have to tell the regulator about a data breach?" reaches the passage
+ * that says "notify … not later than 72 hours" (24 wrong and 345 correct before).
  */
 const MIN_ANSWERED_SHARE = 0.85;
-const MAX_WRONG = 24;
+const MAX_WRONG = 23;
 const MAX_ANSWERED_OFF_TOPIC = 5;
 
 const QUESTIONS = JSON.parse(readFileSync(path.join(process.cwd(), 'db', 'seed', 'natural-questions.json'), 'utf8')) as NaturalQuestion[];

@@ -180,6 +180,27 @@ describe('retrieval', () => {
     expect(answer.answer).toContain('Aristotle');
   });
 
+  it('an everyday paraphrase finds the passage that uses it, and counts once with the word itself', async () => {
+    const paraphrased = await createKnowledgeBase('Paraphrases', 'legal');
+    const notify = await ingest(paraphrased, 'notify.md', enc('# Breaches\n\nThe controller must notify the authority of a breach within 72 hours.\n'));
+    await ingest(paraphrased, 'person.md', enc('# People\n\nA person affected by a breach may complain.\n'));
+    await ingest(paraphrased, 'logs.md', enc('# Breach log\n\nEvery breach goes in the breach log.\n'));
+    // Before: "tell" found no passage of its own, so the breach register's two mentions of "breach" came first.
+    const told = await searchChunks(db, paraphrased, 'How soon do we tell anyone about a breach?', { limit: 3 });
+    expect(told.chunks[0]?.documentId).toBe(notify);
+    // A paraphrase selects and scores, but is no question word: the reader and the gate see "tell", as typed.
+    expect(told.terms.map((t) => t.word)).not.toContain('notify');
+    // "check" and its paraphrase "test" in one passage weigh as one word, not two: summed, the rare "test" would put the
+    // laboratory passage above the one that holds "check" and the asked "arm" (common here, so light).
+    const labs = await ingest(paraphrased, 'labs.md', enc('# Labs\n\nCheck the result of each new test.\n'));
+    const cuff = await ingest(paraphrased, 'cuff.md', enc('# Cuffs\n\nCheck the cuff on the upper arm.\n'));
+    await ingest(paraphrased, 'rest.md', enc('# Rest\n\nThe arm rests on the table.\n'));
+    await ingest(paraphrased, 'raise.md', enc('# Raise\n\nRaise the arm slowly.\n'));
+    const checked = await searchChunks(db, paraphrased, 'How do I check my arm?', { limit: 5 });
+    expect(checked.chunks[0]?.documentId).toBe(cuff);
+    expect(checked.chunks.map((c) => c.documentId)).toContain(labs);
+  });
+
   it('punctuation-only and stop-word-only queries find nothing without erroring', async () => {
     expect((await searchChunks(db, kbA, '?!', { limit: 5 })).chunks).toEqual([]);
     expect((await searchChunks(db, kbA, "the of and ' & | :*", { limit: 5 })).chunks).toEqual([]);

@@ -10,6 +10,8 @@ import { itemAt } from '@/lib/platform/arrays';
 const FAKE_SYNONYMS: Record<string, string> = {
   physician: 'doctor',
   physicians: 'doctor',
+  practitioner: 'doctor',
+  practitioners: 'doctor',
   doctors: 'doctor',
   appointment: 'visit',
   appointments: 'visit',
