@@ -54,38 +54,32 @@ const GROUPS: readonly string[] = [
   'law, statute, legislation',
 ];
 
-/** The words of a phrase ("came back") are paraphrased by the group's one-word entries, never by each other. */
+/**
+ * Each word's one-word paraphrases as written, under its lightStem. The words of a phrase ("came back") are paraphrased
+ * by the group's one-word entries, never by each other. Kept as written because retrieval looks them up in the
+ * knowledge base's own stemming; the reader matches them by lightStem (paraphraseIndex).
+ */
 const PARAPHRASES = new Map<string, Set<string>>();
-/** The same, as written: retrieval looks them up in the knowledge base's own stemming, not by lightStem. */
-const SPELLINGS = new Map<string, Set<string>>();
 for (const group of GROUPS) {
-  const written = group.split(',').map((e) => e.trim().split(' '));
-  const singleWritten = written.flatMap((e) => (e.length === 1 ? e : []));
-  for (const entry of written) {
-    for (const word of entry) {
-      const s = lightStem(word);
-      const set = PARAPHRASES.get(s) ?? new Set<string>();
-      const spelled = SPELLINGS.get(s) ?? new Set<string>();
-      for (const t of singleWritten) {
-        if (lightStem(t) === s) continue;
-        set.add(lightStem(t));
-        spelled.add(t);
-      }
-      PARAPHRASES.set(s, set);
-      SPELLINGS.set(s, spelled);
-    }
+  const entries = group.split(',').map((e) => e.trim().split(' '));
+  const single = entries.flatMap((e) => (e.length === 1 ? e : []));
+  for (const word of entries.flat()) {
+    const s = lightStem(word);
+    const set = PARAPHRASES.get(s) ?? new Set<string>();
+    for (const t of single) if (lightStem(t) !== s) set.add(t);
+    PARAPHRASES.set(s, set);
   }
 }
 
 export const PARAPHRASE_WEIGHT = 0.8;
 
 /** A question word's one-word paraphrases as written ("tell" → "inform", "notify"), for retrieval (term-lookup.ts). */
-export const paraphraseSpellings = (word: string): string[] => [...(SPELLINGS.get(lightStem(word)) ?? [])];
+export const paraphraseSpellings = (word: string): string[] => [...(PARAPHRASES.get(lightStem(word)) ?? [])];
 
 export function paraphraseIndex(questionWords: Iterable<string>): Map<string, string[]> {
   const index = new Map<string, string[]>();
   for (const word of questionWords) {
-    for (const other of PARAPHRASES.get(lightStem(word)) ?? []) index.set(other, [...(index.get(other) ?? []), word]);
+    for (const other of new Set(paraphraseSpellings(word).map(lightStem))) index.set(other, [...(index.get(other) ?? []), word]);
   }
   return index;
 }
