@@ -32,6 +32,7 @@ describe('the kind of answer a question asks for', () => {
     ['At what temperature should refrigerated vaccines be kept?', 'temperature'],
     ['What needle length should be used for a six-month-old?', 'number'],
     ['Above what amount in controversy is a jury trial preserved?', 'number'],
+    ['What blood pressure should I aim for on treatment?', 'number'],
     ['When should the last dose of polio vaccine be given?', 'when'],
     ['What do housing researchers call the system where rents return to market level?', 'term'],
     ['What is an equation called that has no solution?', 'term'],
@@ -149,6 +150,12 @@ describe("what a study's statements and sections are", () => {
     ["How long is a senator's term of office?", false],
     ['What is a data management plan?', false],
     ['Does the contract need a signature', false],
+    // A request for information worded as a question asks for what follows its verb, not for a yes or a no.
+    ['Could you outline the key differences between the RegLab and full authorisation?', false],
+    ['Can the FSRA provide examples of best-practice safeguards?', false],
+    ['Could the regulator please clarify the criteria for fair storage fees?', false],
+    ['Can an employer provide housing instead of wages?', true],
+    ['Can the Regulator assist another Authority by using its powers?', true],
   ])('%s asks for a verdict: %s', (question, verdict) => {
     expect(asksVerdict(question)).toBe(verdict);
   });
@@ -157,6 +164,8 @@ describe("what a study's statements and sections are", () => {
     ['To define the concentrations of inhibin in serum and tissue of patients with hydatidiform mole.', 'aim'],
     ['We tested the hypothesis that the deletion allele of the ACE gene is associated with insulin resistance.', 'aim'],
     ['This trial was designed to compare two doses of aspirin.', 'aim'],
+    ['This unit develops the laws of exponents and uses them to write very large numbers in scientific notation.', 'aim'],
+    ['This module outlines the steps of a breach response.', 'aim'],
     ['These results suggest a protective effect of breast-feeding.', 'conclusion'],
     ['We conclude that the DD genotype does not mediate the risk.', 'conclusion'],
     ['In conclusion, early discharge did not raise readmissions.', 'conclusion'],

@@ -84,7 +84,7 @@ const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
   ['money', new RegExp(`\\b(how much|what|which|cu[áa]nto|qu[ée]|wie viel|welche[rsn]?|combien|quel(le)?)(\\s+[\\p{L}-]+){0,6}?\\s+(${MONEY_WORDS})\\b`, 'iu')],
   [
     'number',
-    /\b(how (many|much|old|far|high|low|large|big|well|fast|heavy|tall)|(what|which) (is |are |was |were )?(the |a |an )?([\w'’-]+ ){0,3}(percentage|proportion|share|amount|dose|doses|number|level|threshold|minimum|maximum|rate|age|size|fine|fee|ratio|temperature|score|length|range|average|margin|target|cap|chance|probability|odds|volume|headcount|multiple|value|reading|limit|figure|count|total|weight|height|distance|speed|concentration|budget|allowance|intake|requirement)|at what (age|temperature|rate|level|dose)|(above|below|over|under|beyond|up to) what|by how much|what (is|are|was|were) the (\w+ ){0,3}(minimum|maximum|limit|threshold|rate|fine|cap|wage|age|fee|cost|price|salary|temperature|dose|size|number|amount|percentage|proportion|share|capital|penalty|score))\b|\bcu[áa]nt[oa]s?\b|\bqu[ée] (porcentaje|edad|cantidad|capital)\b|\bwie (viele?|hoch|alt|gro[ßs])\b|\bwelche[rsn]? (betrag|anteil|h[öo]he)\b|\bcu[áa]l es (el|la) (capital|edad|porcentaje|cantidad|importe|n[úu]mero|l[íi]mite|umbral)\b|\bcombien\b|\bquel(le)?\s+(est\s+(le|la|l['’])\s*)?(montant|pourcentage|[âa]ge|capital|seuil|taux|nombre|plafond)\b/i,
+    /\b(how (many|much|old|far|high|low|large|big|well|fast|heavy|tall)|(what|which) (is |are |was |were )?(the |a |an )?([\w'’-]+ ){0,3}(percentage|proportion|share|amount|dose|doses|number|level|threshold|minimum|maximum|rate|age|size|fine|fee|ratio|temperature|score|length|range|average|margin|target|cap|chance|probability|odds|volume|headcount|multiple|value|reading|limit|figure|count|total|weight|height|distance|speed|concentration|budget|allowance|intake|requirement|pressure)|at what (age|temperature|rate|level|dose)|(above|below|over|under|beyond|up to) what|by how much|what (is|are|was|were) the (\w+ ){0,3}(minimum|maximum|limit|threshold|rate|fine|cap|wage|age|fee|cost|price|salary|temperature|dose|size|number|amount|percentage|proportion|share|capital|penalty|score))\b|\bcu[áa]nt[oa]s?\b|\bqu[ée] (porcentaje|edad|cantidad|capital)\b|\bwie (viele?|hoch|alt|gro[ßs])\b|\bwelche[rsn]? (betrag|anteil|h[öo]he)\b|\bcu[áa]l es (el|la) (capital|edad|porcentaje|cantidad|importe|n[úu]mero|l[íi]mite|umbral)\b|\bcombien\b|\bquel(le)?\s+(est\s+(le|la|l['’])\s*)?(montant|pourcentage|[âa]ge|capital|seuil|taux|nombre|plafond)\b/i,
   ],
   // "When …?" (the question's own word, not a "when" inside it): a date, or the condition or moment it happens at.
   ['when', /^\s*(when|since when|by when|from when|until when)\b|^\s*¿?\s*(desde )?cu[áa]ndo\b|^\s*(seit |bis )?wann\b|^\s*(depuis |jusqu['’])?quand\b/i],
@@ -211,7 +211,8 @@ export function answerTypeOffsets(type: AnswerType, text: string): number[] {
 
 const AIM_OR_BACKGROUND = [
   /\b(the|our|its|this)\s+(main\s+|primary\s+)?(aims?|purposes?|objectives?|goals?)\s+(of\s+(this|the|our)\s+([\w-]+\s+){1,3})?(was|were|is|are)\s+to\b|^\s*(aims?|objectives?|purposes?)\s*:/i,
-  /^\s*(this|the present|our)\s+(study|review|trial|paper|article|guide|section|chapter|handbook|document|knowledge base|briefing|primer|report)\s+(aims?|aimed|seeks?|sought|explains?|describes?|covers?|sets out|introduces?|looks at|examines?|summari[sz]es?|walks|presents?|discusses?)\b/i,
+  // A document saying what it is about ("This unit develops the laws of exponents…") restates its contents, answering nothing.
+  /^\s*(this|the present|our)\s+(study|review|trial|paper|article|guide|section|chapter|handbook|document|knowledge base|briefing|primer|report|unit|module|lesson|course|book|booklet|manual|toolkit|playbook|casebook|compendium|overview|factsheet|fact sheet|leaflet|note|notes|page|part|collection|series)\s+(aims?|aimed|seeks?|sought|explains?|describes?|covers?|sets out|introduces?|looks at|examines?|summari[sz]es?|walks|presents?|discusses?|develops?|outlines?|reviews?|explores?|focuses on|is about|gives an overview|provides an overview|offers an overview)\b/i,
   /^\s*([^,.;]{0,60},\s*)?(we|the authors|the researchers)\s+(aimed|sought|set out|investigated|examined|evaluated|assessed|asked)\b/i,
   // No comma after the infinitive: "To assess the risk, weigh the type of data…" is an instruction, not an aim.
   /^\s*(\(?\d\)\s*)?to (determine|assess|evaluate|investigate|examine|compare|define|describe|explore|identify|establish|analy[sz]e|test|measure|review|quantify|characteri[sz]e|estimate|clarify|ascertain|validate|report|document|develop|study|understand|find out|consider|investigate whether|see whether)\b[^,]*$/i,
@@ -236,8 +237,21 @@ export function drawsConclusion(text: string): boolean {
 const VERDICT =
   /^\s*(is|are|was|were|does|do|did|can|could|should|shall|will|would|has|have|had|may|might|must)\b|^[^?]{3,}:\s[^?]+\?\s*$|^\s*(es|son|est|sont|ist|sind|hat|haben|kann|k[öo]nnen|puede|pueden|peut|peuvent|hay)\b|^\s*¿\s*(es|son|puede|pueden|hay|tiene|existe)\b/i;
 
+/**
+ * "Could you outline…", "Can the FSRA provide examples of…": a request for information worded as a question. It asks for
+ * what follows the verb, not for a yes or a no.
+ */
+const REQUEST = new RegExp(
+  String.raw`^\s*(can|could|would|will)\s+(you\s+(please\s+)?(provide|give|offer|share|list|identify|tell|point out|help)|[^?,]{1,60}?\s+(please\s+)?` +
+    String.raw`((provide|give|offer|share)\s+(us\s+|me\s+)?(any\s+|some\s+|more\s+|further\s+|specific\s+|detailed\s+|additional\s+|an?\s+)?` +
+    String.raw`(guidance|examples?|insights?|clarity|clarification|advice|details?|information|overview|list|template|explanation)|` +
+    String.raw`outline|clarify|elaborate|explain|describe|detail|specify|summari[sz]e|expand|discuss|define|highlight|shed light|break down|walk))\b`,
+  'i',
+);
+
 export function asksVerdict(question: string): boolean {
-  return VERDICT.test(question.trim()) && /\?\s*$/.test(question.trim());
+  const q = question.trim();
+  return VERDICT.test(q) && /\?\s*$/.test(q) && !REQUEST.test(q);
 }
 
 /** A result as reported ("no difference was found", "p < 0.01"): narrower than a finding, which any comparison is. */

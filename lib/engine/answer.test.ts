@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { composeExtractiveAnswer, NO_ANSWER_TEXT } from './answer';
 import { judgeLexically } from './answerable';
 import { analyseQuestion } from './question';
-import { rankSentences } from './sentence-ranker';
-import { selectSentences } from './sentence-selection';
+import { itemAt } from '@/lib/platform/arrays';
+import { passageEvidence } from './relevance-gate';
+import { SENTENCE_FEATURES } from './sentence-features';
+import { rankSentences, type RankedCandidate } from './sentence-ranker';
+import { chooseSentences, selectSentences } from './sentence-selection';
 import type { QueryTerm, RetrievedChunk } from './types';
 
 /** The statements chosen for a question, as the composer chooses them once the gate has let it through. */
@@ -128,6 +131,35 @@ describe('extractive answers', () => {
     ];
     const answer = composeExtractiveAnswer('At what rate do glaciers retreat?', terms, passages);
     expect(answer.citations.map((c) => c.document_id)).toEqual(['doc_1']);
+  });
+
+  it('cites a second document only when its statement covers the question as fully as the first one', () => {
+    const q = analyseQuestion('At what rate do glaciers retreat?', terms);
+    // The second passage holds every word of the question, but its statement only two of them: it does not answer alone.
+    const read = [
+      chunk(1, 'Glaciers retreat at a rate of 30 metres a year.', 9),
+      chunk(2, 'Glacier retreat doubled after 1990. The rate is measured by satellite.', 8.9),
+    ];
+    const evidence = read.map((p) => passageEvidence(q, p));
+    const candidate = (passage: number, text: string, score: number, own: number): RankedCandidate => {
+      const start = itemAt(read, passage).content.indexOf(text);
+      const features = SENTENCE_FEATURES.map((f) => (f === 'own coverage' ? own : 0));
+      return {
+        passage,
+        text,
+        span: { start, end: start + text.length },
+        excerpt: { start, end: start + text.length },
+        context: null,
+        score,
+        terms: new Set(text.toLowerCase().split(/\W+/)),
+        features,
+      };
+    };
+    const lead = candidate(0, 'Glaciers retreat at a rate of 30 metres a year.', 10, 1);
+    const partial = candidate(1, 'Glacier retreat doubled after 1990.', 9.9, 0.85);
+    expect(chooseSentences(q, read, evidence, [lead, partial]).map((c) => c.passage)).toEqual([0]);
+    const whole = candidate(1, 'The rate is measured by satellite.', 9.9, 1);
+    expect(chooseSentences(q, read, evidence, [lead, whole]).map((c) => c.passage)).toEqual([0, 1]);
   });
 
   it('the label of a paragraph supplies the entity asked for ("which case") and is shown as context', () => {

@@ -16,9 +16,11 @@ import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE, SEMANTIC_GATE } from './gate-weights
  * British and American spellings looked up as each other, regional-spellings.ts, contractions with an apostrophe read
  * as their function words, query-parse.ts, modal verbs as framing words, question.ts, "biggest" as "largest",
  * paraphrases.ts; 9: everyday paraphrases looked up by retrieval too, term-lookup.ts, a word and its paraphrases
- * counted once, lexical-search.ts), so that stored thresholds are measured again with the new reading.
+ * counted once, lexical-search.ts; 10: a study's verdict features only in a study's sections, a request worded as a
+ * question ("Could you outline…") no yes/no question, a document describing itself an aim, "pressure" a quantity,
+ * sentence-ranker.ts and answer-type.ts), so that stored thresholds are measured again with the new reading.
  */
-const READING = 9;
+const READING = 10;
 
 /**
  * Names what a knowledge base's calibrated threshold was measured with: the weights (the reader's score is a gate

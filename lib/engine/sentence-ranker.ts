@@ -207,7 +207,11 @@ export function rankSentences(q: Question, passages: RetrievedChunk[], weights: 
         if (!typed && label && carriesAnswerType(q.type, label.text)) typed = typeInLabel = true;
       }
       const fresh = new Set(words.filter((w) => !q.lexicon(w).some((l) => questionLexemes.has(l)) && q.lexicon(w).length > 0));
-      const verdictOn = leadDocument && verdictAsked;
+      // A study's verdict is read in a study's sections (Results, Conclusions…) or in text without headings, such as an
+      // abstract, where only the wording tells a finding from its background. Under a guide's or a rulebook's own
+      // headings a sentence worded like a finding is no verdict, though the finding-wording model, fitted on abstracts,
+      // reads it as one.
+      const verdictOn = leadDocument && verdictAsked && (role !== null || !p.heading);
       const concludes = leadDocument && drawsConclusion(own);
       const features = [
         // The document's title and higher headings are what every statement under them is about: "Who voices Marta in The

@@ -30,6 +30,8 @@ export function selectSentences(q: Question, read: RetrievedChunk[], ranked: Sen
 }
 
 const OTHER_LABEL = SENTENCE_FEATURES.indexOf('other label');
+const OWN_COVERAGE = SENTENCE_FEATURES.indexOf('own coverage');
+const ownCoverage = (c: SentenceCandidate) => (c as RankedCandidate).features?.[OWN_COVERAGE] ?? 0;
 
 export function chooseSentences(q: Question, read: RetrievedChunk[], evidence: PassageEvidence[], candidates: SentenceCandidate[]): SentenceCandidate[] {
   const best = candidates[0];
@@ -44,7 +46,10 @@ export function chooseSentences(q: Question, read: RetrievedChunk[], evidence: P
     const p = itemAt(read, c.passage);
     if (p.documentId !== leadDocument) {
       const e = itemAt(evidence, c.passage);
-      if (c.score < best.score - OTHER_DOCUMENT_MARGIN || !passesGate(q, e) || e.coverage < leadEvidence.coverage) continue;
+      // Another document is cited only when it answers on its own: close in score, its passage as complete, and its
+      // statement covering the question as fully as the first (on the public sets such statements never added a gold).
+      if (c.score < best.score - OTHER_DOCUMENT_MARGIN || !passesGate(q, e) || e.coverage < leadEvidence.coverage || ownCoverage(c) < ownCoverage(best))
+        continue;
     }
     if ((perPassage.get(c.passage) ?? 0) >= 3) continue;
     // A follow-up under another label ("Representative: …" after "Senator: …") is about something else.

@@ -27,7 +27,7 @@ interface NaturalQuestion {
 }
 
 /**
- * Bounds from the figures measured on this tree (see the test below): 346 correct, 23 wrong, 125 of 130 refused. Each
+ * Bounds from the figures measured on this tree (see the test below): 344 correct, 23 wrong, 125 of 130 refused. Each
  * seeded knowledge base answers with its own calibrated threshold (db/seed/gate-thresholds.json), lower for most: before
  * that (stop 38) 283 correct, 23 wrong, 129 of 130 refused (bench/engine-quality/README.md, stop 39). Since stop 44
  * the Spanish, German and French ones are judged by the language-neutral gate, calibrated in their language, and
@@ -39,7 +39,10 @@ interface NaturalQuestion {
  * (30 wrong before). Since stop 50 "I'm" and "aren't" ask nothing about "m" or "aren", and a British or American
  * spelling finds the other ("randomisation" / "random", 26 wrong and 342 correct before). Since stop 51 retrieval looks
  * up everyday paraphrases too: "How long do we have to tell the regulator about a data breach?" reaches the passage
- * that says "notify … not later than 72 hours" (24 wrong and 345 correct before).
+ * that says "notify … not later than 72 hours" (24 wrong and 345 correct before). Since stop 52 a study's verdict
+ * cues are read only under a study's headings or in text without any: "What blood pressure should I aim for on
+ * treatment?" is answered with the target, "Can I clean my raw data files directly?" loses "never edit raw data", two
+ * yes/no questions are refused (346 correct before).
  */
 const MIN_ANSWERED_SHARE = 0.85;
 const MAX_WRONG = 23;
