@@ -54,6 +54,11 @@ describe('the kind of answer a question asks for', () => {
     expect(questionAnswerType('Which date format should be used in file names?')).not.toBe('date');
   });
 
+  it('"pressure" asks for a number, a pressure group does not', () => {
+    expect(questionAnswerType('What tyre pressure does the manual give?')).toBe('number');
+    expect(questionAnswerType('What pressure groups lobbied for the act?')).toBeNull();
+  });
+
   it('has no type for yes/no and how-to questions', () => {
     expect(questionAnswerType('Can restricted-access data still count as FAIR?')).toBeNull();
     expect(questionAnswerType('How should the phrase be written as an expression?')).toBeNull();
