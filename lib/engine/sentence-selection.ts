@@ -3,7 +3,7 @@ import { carriesAnswerType } from './answer-type';
 import type { Question } from './question';
 import { passageEvidence, passesGate, type PassageEvidence } from './relevance-gate';
 import { SENTENCE_FEATURES } from './sentence-features';
-import type { RankedCandidate, SentenceCandidate } from './sentence-ranker';
+import type { RankedCandidate } from './sentence-ranker';
 import type { RetrievedChunk } from './types';
 
 /** The statements an extractive answer is made of, chosen from the ranked candidates. */
@@ -20,7 +20,7 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return inter / Math.max(1, a.size + b.size - inter);
 }
 
-export function selectSentences(q: Question, read: RetrievedChunk[], ranked: SentenceCandidate[]): SentenceCandidate[] {
+export function selectSentences(q: Question, read: RetrievedChunk[], ranked: RankedCandidate[]): RankedCandidate[] {
   if (q.total <= 0) return [];
   const evidence = read.map((p) => passageEvidence(q, p));
   const chosen = chooseSentences(q, read, evidence, ranked);
@@ -31,14 +31,14 @@ export function selectSentences(q: Question, read: RetrievedChunk[], ranked: Sen
 
 const OTHER_LABEL = SENTENCE_FEATURES.indexOf('other label');
 const OWN_COVERAGE = SENTENCE_FEATURES.indexOf('own coverage');
-const ownCoverage = (c: SentenceCandidate) => (c as RankedCandidate).features?.[OWN_COVERAGE] ?? 0;
+const ownCoverage = (c: RankedCandidate) => c.features[OWN_COVERAGE] ?? 0;
 
-export function chooseSentences(q: Question, read: RetrievedChunk[], evidence: PassageEvidence[], candidates: SentenceCandidate[]): SentenceCandidate[] {
+export function chooseSentences(q: Question, read: RetrievedChunk[], evidence: PassageEvidence[], candidates: RankedCandidate[]): RankedCandidate[] {
   const best = candidates[0];
   if (!best) return [];
   const leadDocument = itemAt(read, best.passage).documentId;
   const leadEvidence = itemAt(evidence, best.passage);
-  const chosen: SentenceCandidate[] = [];
+  const chosen: RankedCandidate[] = [];
   const perPassage = new Map<number, number>();
   for (const c of candidates) {
     if (chosen.length >= MAX_ANSWER_SENTENCES) break;
@@ -53,7 +53,7 @@ export function chooseSentences(q: Question, read: RetrievedChunk[], evidence: P
     }
     if ((perPassage.get(c.passage) ?? 0) >= 3) continue;
     // A follow-up under another label ("Representative: …" after "Senator: …") is about something else.
-    if (chosen.length > 0 && (c as RankedCandidate).features?.[OTHER_LABEL] === 1) continue;
+    if (chosen.length > 0 && c.features[OTHER_LABEL] === 1) continue;
     if (chosen.some((x) => x.text === c.text || jaccard(x.terms, c.terms) >= 0.6)) continue;
     if (chosen.some((x) => x.passage === c.passage && x.span.start < c.span.end && c.span.start < x.span.end)) continue;
     chosen.push(c);
