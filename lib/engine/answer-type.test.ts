@@ -8,6 +8,7 @@ import {
   questionAnswerType,
   reportsResult,
   sectionRole,
+  withoutRequestFrame,
 } from './answer-type';
 
 describe('the kind of answer a question asks for', () => {
@@ -118,6 +119,25 @@ describe('whether a sentence carries that kind of answer', () => {
   });
 });
 
+describe('a request worded as a question', () => {
+  it.each([
+    ['Could you outline the key differences between the RegLab and full authorisation?', 'you key differences between the RegLab and full authorisation?'],
+    ['Can the FSRA provide examples of best-practice safeguards?', 'the FSRA best-practice safeguards?'],
+    ['Could you please provide clarification regarding the filing deadline?', 'you the filing deadline?'],
+    ['Would you walk me through the licensing process?', 'you through the licensing process?'],
+    // A request may open a clause or follow a label.
+    [
+      'What steps should an applicant take, and can the FSRA provide examples of best practices?',
+      'What steps should an applicant take, and the FSRA best practices?',
+    ],
+    ['**Enforcement**: Could you describe recent enforcement actions?', '**Enforcement**: you recent enforcement actions?'],
+    ['Can an employer provide housing instead of wages?', 'Can an employer provide housing instead of wages?'],
+    ['What examples does the guidance give?', 'What examples does the guidance give?'],
+  ])('%s wraps the question %s', (request, wrapped) => {
+    expect(withoutRequestFrame(request).replace(/\s+/g, ' ')).toBe(wrapped);
+  });
+});
+
 describe('limits', () => {
   it('a question asking for a top or a minimum prefers a statement giving that kind of limit', () => {
     expect(givesAskedBound('What is the top fine for infringing the principles?', 'Up to EUR 20 million or 4% of turnover.')).toBe(true);
@@ -161,6 +181,7 @@ describe("what a study's statements and sections are", () => {
     ['Could the regulator please clarify the criteria for fair storage fees?', false],
     ['Can an employer provide housing instead of wages?', true],
     ['Can the Regulator assist another Authority by using its powers?', true],
+    ['**Enforcement**: Can the FSRA provide examples of enforcement actions?', false],
   ])('%s asks for a verdict: %s', (question, verdict) => {
     expect(asksVerdict(question)).toBe(verdict);
   });

@@ -237,21 +237,46 @@ export function drawsConclusion(text: string): boolean {
 const VERDICT =
   /^\s*(is|are|was|were|does|do|did|can|could|should|shall|will|would|has|have|had|may|might|must)\b|^[^?]{3,}:\s[^?]+\?\s*$|^\s*(es|son|est|sont|ist|sind|hat|haben|kann|k[öo]nnen|puede|pueden|peut|peuvent|hay)\b|^\s*¿\s*(es|son|puede|pueden|hay|tiene|existe)\b/i;
 
+const GIVE = 'provide|give|offer|share';
+const ASK_YOU = `${GIVE}|list|identify|tell|point out|help`;
+const EXPLAIN = 'outline|clarify|elaborate|explain|describe|detail|specify|summari[sz]e|expand|discuss|define|highlight|shed light|break down|walk';
+const INFORMATION = 'guidance|examples?|insights?|clarity|clarification|advice|details?|information|overview|list|template|explanation|summary|breakdown';
+const QUALIFIER = String.raw`(?:(?:any|some|more|further|specific|detailed|additional|clear|practical|concrete|an?|the|us|me)\s+)*`;
+
 /**
- * "Could you outline…", "Can the FSRA provide examples of…": a request for information worded as a question. It asks for
- * what follows the verb, not for a yes or a no.
+ * "Could you outline…", "Can the FSRA provide examples of…": a request for information worded as a question, at the start
+ * of the question or of one of its clauses ("What steps…, and can the FSRA provide examples of…?"). It asks for what
+ * follows the verb, not for a yes or a no. `asker` ("Could") and `frame` ("please provide examples of") are the request's
+ * own wording: words about asking, never about the documents.
  */
 const REQUEST = new RegExp(
-  String.raw`^\s*(can|could|would|will)\s+(you\s+(please\s+)?(provide|give|offer|share|list|identify|tell|point out|help)|[^?,]{1,60}?\s+(please\s+)?` +
-    String.raw`((provide|give|offer|share)\s+(us\s+|me\s+)?(any\s+|some\s+|more\s+|further\s+|specific\s+|detailed\s+|additional\s+|an?\s+)?` +
-    String.raw`(guidance|examples?|insights?|clarity|clarification|advice|details?|information|overview|list|template|explanation)|` +
-    String.raw`outline|clarify|elaborate|explain|describe|detail|specify|summari[sz]e|expand|discuss|define|highlight|shed light|break down|walk))\b`,
-  'i',
+  String.raw`(?:^[\s\-–*•"]*|(?<=[,;:?.!*]\s*(?:(?:and|but|also|or|so|then)\s+)?))` +
+    String.raw`(?<asker>(?:can|could|would|will)\s+)(?:you\s+(?=(?:please\s+)?(?:${ASK_YOU}|${EXPLAIN})\b)|[^?,]{1,60}?\s+(?=(?:please\s+)?(?:(?:${GIVE})\s+${QUALIFIER}(?:${INFORMATION})|${EXPLAIN})\b))` +
+    String.raw`(?<frame>(?:please\s+)?(?:${ASK_YOU}|${EXPLAIN})(?:\s+(?:us|me))?(?:\s+understand)?\s+${QUALIFIER}(?:(?:${INFORMATION})\b\s*)?(?:(?:on|of|about|regarding|concerning|as to|with|into|upon)\b)?)`,
+  'gid',
 );
+
+/**
+ * A request with its wording about asking left out ("Could the FSRA provide examples of material changes?" → "the FSRA
+ * material changes?"): the words retrieval and the reader weigh are those of the question it wraps, so that a rare
+ * "examples" or "elaborate" does not pull in the passage that happens to use it.
+ */
+export function withoutRequestFrame(question: string): string {
+  let out = '';
+  let from = 0;
+  for (const m of question.matchAll(REQUEST)) {
+    const { asker, frame } = m.indices!.groups!;
+    out += `${question.slice(from, asker![0])}${question.slice(asker![1], frame![0])} `;
+    from = frame![1];
+  }
+  return from === 0 ? question : out + question.slice(from);
+}
+
+const isRequest = (question: string) => question.search(REQUEST) >= 0;
 
 export function asksVerdict(question: string): boolean {
   const q = question.trim();
-  return VERDICT.test(q) && /\?\s*$/.test(q) && !REQUEST.test(q);
+  return VERDICT.test(q) && /\?\s*$/.test(q) && !isRequest(q);
 }
 
 /** A result as reported ("no difference was found", "p < 0.01"): narrower than a finding, which any comparison is. */

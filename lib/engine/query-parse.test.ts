@@ -66,6 +66,25 @@ describe('parseQuery', () => {
     // Names with an apostrophe keep their letters.
     expect(parseQuery("O'Donnell and O'Neill's ruling").words).toEqual(['o', 'donnell', 'and', 'neill', 's', 'ruling']);
   });
+  it('a request worded as a question is searched for what it asks about, not for its wording about asking', () => {
+    expect(parseQuery('Could you outline the rights a data subject has?').words).toEqual(['you', 'rights', 'a', 'data', 'subject', 'has']);
+    expect(parseQuery('Can the FSRA provide specific examples of material changes?').words).toEqual(['the', 'fsra', 'material', 'changes']);
+    expect(parseQuery('Could you please elaborate on the waiver conditions?').words).toEqual(['you', 'the', 'waiver', 'conditions']);
+    // A yes/no question with "provide" asks about providing; a request with nothing else keeps its words.
+    expect(parseQuery('Can an employer provide housing instead of wages?').words).toContain('provide');
+    expect(parseQuery('Could you explain?').words).toEqual(['you', 'explain']);
+  });
+  it('"could", "would", "might" and phrasal prepositions frame a question and are not searched for', () => {
+    expect(parseQuery('Could stress cause stomach ulcers?').words).toEqual(['stress', 'cause', 'stomach', 'ulcers']);
+    expect(parseQuery('What would happen if a member state left?').words).toEqual(['what', 'happen', 'if', 'a', 'member', 'state', 'left']);
+    expect(parseQuery('In the context of fund management, how is a material change defined?').words.join(' ')).toBe(
+      'fund management how is a material change defined',
+    );
+    expect(parseQuery('What duties apply with regard to client money?').words).toEqual(['what', 'duties', 'apply', 'client', 'money']);
+    // The context asked about is a word like any other; a question of nothing but framing keeps it.
+    expect(parseQuery('What is the context of the ruling?').words).toContain('context');
+    expect(parseQuery('Might?').words).toEqual(['might']);
+  });
   it('empty input', () => {
     expect(parseQuery('?!').words).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { extractSearchWords, foldSearchText } from '@/lib/catalog';
 import { capture } from '@/lib/platform/arrays';
+import { withoutRequestFrame } from './answer-type';
 
 /** A question's words, quoted phrases and prefix word: letters and digits only, so nothing typed reaches tsquery syntax. */
 export interface ParsedQuery {
@@ -32,6 +33,13 @@ const BARE_CONTRACTIONS = new Set(
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
+ * "Could", "would" and "might" frame a question ("Could stress cause…", "What would happen if…") and never name what it
+ * is about; PostgreSQL's English stop list keeps them, so a knowledge base that rarely uses "could" weighed it as a rare
+ * word and read "If the same result could reasonably be achieved…" as an answer.
+ */
+const HYPOTHETICAL_MODALS = new Set(['could', 'would', 'might']);
+
+/**
  * English contractions with their apostrophe: split at it, "I'm" would ask about "m", "aren't" about "aren" and "won't"
  * about "won", none of them a stop word, each weighing as a rare word the knowledge base lacks. The clitic goes ("I'm" →
  * "I"); a negation leaves its verb ("aren't" → "are", "won't" → "will"), a stop word as "not" is, and what the index
@@ -52,14 +60,32 @@ function withoutContractions(text: string): { text: string; negations: string[] 
   return { text: rewritten, negations: [...new Set(negations)] };
 }
 
+/**
+ * Prepositions written as phrases ("in the context of", "with regard to"): their nouns name nothing the buyer asks about,
+ * and a knowledge base that rarely says "context" would weigh it as the question's rarest word.
+ */
+const PHRASAL_PREPOSITION =
+  /\b(?:(?:in|within) the context of|in terms of|with (?:regard|respect|reference) to|in relation to|as regards|in (?:the )?light of)\b/gi;
+
+/**
+ * What the question asks about, without the wording of asking: a request's own words ("Could you please provide
+ * examples of…") and phrasal prepositions are not searched for, unless they are all there is.
+ */
+function askedText(typed: string): string {
+  const asked = withoutRequestFrame(typed).replace(PHRASAL_PREPOSITION, ' ');
+  return asked !== typed && extractSearchWords(asked).length > 0 ? asked : typed;
+}
+
 export function parseQuery(typed: string): ParsedQuery {
-  const { text, negations } = withoutContractions(typed);
+  const { text, negations } = withoutContractions(askedText(typed));
   const phrases: string[][] = [];
   for (const match of text.matchAll(QUOTED)) {
     const words = extractSearchWords(capture(match, 1));
     if (words.length >= 2) phrases.push(words);
   }
-  const all = extractSearchWords(text).filter((w) => !BARE_CONTRACTIONS.has(w));
+  const typedWords = extractSearchWords(text).filter((w) => !BARE_CONTRACTIONS.has(w));
+  const asked = typedWords.filter((w) => !HYPOTHETICAL_MODALS.has(w));
+  const all = asked.length > 0 ? asked : typedWords;
   const words = [...new Set(all)];
   const spelling = new Map<string, string>();
   for (const m of text.normalize('NFC').toLowerCase().matchAll(WORD)) {
