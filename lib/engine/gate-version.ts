@@ -18,8 +18,8 @@ import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE, SEMANTIC_GATE } from './gate-weights
  * paraphrases.ts; 9: everyday paraphrases looked up by retrieval too, term-lookup.ts, a word and its paraphrases
  * counted once, lexical-search.ts; 10: a study's verdict features only in a study's sections, a request worded as a
  * question ("Could you outline…") no yes/no question, a document describing itself an aim, "pressure" a quantity,
- * sentence-ranker.ts and answer-type.ts; 11: a request's own wording, phrasal prepositions and "could", "would" and
- * "might" not searched for, query-parse.ts), so that stored thresholds are measured again with the new reading.
+ * sentence-ranker.ts and answer-type.ts; 11: a request's own wording and phrasal prepositions not searched for,
+ * query-parse.ts), so that stored thresholds are measured again with the new reading.
  */
 const READING = 11;
 

@@ -33,13 +33,6 @@ const BARE_CONTRACTIONS = new Set(
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
- * "Could", "would" and "might" frame a question ("Could stress cause…", "What would happen if…") and never name what it
- * is about; PostgreSQL's English stop list keeps them, so a knowledge base that rarely uses "could" weighed it as a rare
- * word and read "If the same result could reasonably be achieved…" as an answer.
- */
-const HYPOTHETICAL_MODALS = new Set(['could', 'would', 'might']);
-
-/**
  * English contractions with their apostrophe: split at it, "I'm" would ask about "m", "aren't" about "aren" and "won't"
  * about "won", none of them a stop word, each weighing as a rare word the knowledge base lacks. The clitic goes ("I'm" →
  * "I"); a negation leaves its verb ("aren't" → "are", "won't" → "will"), a stop word as "not" is, and what the index
@@ -83,9 +76,7 @@ export function parseQuery(typed: string): ParsedQuery {
     const words = extractSearchWords(capture(match, 1));
     if (words.length >= 2) phrases.push(words);
   }
-  const typedWords = extractSearchWords(text).filter((w) => !BARE_CONTRACTIONS.has(w));
-  const asked = typedWords.filter((w) => !HYPOTHETICAL_MODALS.has(w));
-  const all = asked.length > 0 ? asked : typedWords;
+  const all = extractSearchWords(text).filter((w) => !BARE_CONTRACTIONS.has(w));
   const words = [...new Set(all)];
   const spelling = new Map<string, string>();
   for (const m of text.normalize('NFC').toLowerCase().matchAll(WORD)) {
