@@ -27,7 +27,7 @@ interface NaturalQuestion {
 }
 
 /**
- * Bounds from the figures measured on this tree (see the test below): 344 correct, 23 wrong, 125 of 130 refused. Each
+ * Bounds from the figures measured on this tree (see the test below): 345 correct, 23 wrong, 125 of 130 refused. Each
  * seeded knowledge base answers with its own calibrated threshold (db/seed/gate-thresholds.json), lower for most: before
  * that (stop 38) 283 correct, 23 wrong, 129 of 130 refused (bench/engine-quality/README.md, stop 39). Since stop 44
  * the Spanish, German and French ones are judged by the language-neutral gate, calibrated in their language, and
@@ -42,7 +42,9 @@ interface NaturalQuestion {
  * that says "notify … not later than 72 hours" (24 wrong and 345 correct before). Since stop 52 a study's verdict
  * cues are read only under a study's headings or in text without any: "What blood pressure should I aim for on
  * treatment?" is answered with the target, "Can I clean my raw data files directly?" loses "never edit raw data", two
- * yes/no questions are refused (346 correct before).
+ * yes/no questions are refused (346 correct before). Since stop 53 a request is searched for what it asks about:
+ * "Could you outline the rights a data subject has?" (added then) opens with the chapter that lists them, no longer with a
+ * recital that happens to say "could".
  */
 const MIN_ANSWERED_SHARE = 0.85;
 const MAX_WRONG = 23;
