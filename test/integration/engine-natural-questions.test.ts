@@ -44,7 +44,7 @@ interface NaturalQuestion {
  * treatment?" is answered with the target, "Can I clean my raw data files directly?" loses "never edit raw data", two
  * yes/no questions are refused (346 correct before). Since stop 53 a request is searched for what it asks about:
  * "Could you outline the rights a data subject has?" (added then) opens with the chapter that lists them, no longer with a
- * recital that happens to say "could".
+ * recital from the consent manual, whose passages the rare word "could" had pulled in.
  */
 const MIN_ANSWERED_SHARE = 0.85;
 const MAX_WRONG = 23;
