@@ -19,9 +19,10 @@ import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE, SEMANTIC_GATE } from './gate-weights
  * counted once, lexical-search.ts; 10: a study's verdict features only in a study's sections, a request worded as a
  * question ("Could you outline…") no yes/no question, a document describing itself an aim, "pressure" a quantity,
  * sentence-ranker.ts and answer-type.ts; 11: a request's own wording and phrasal prepositions not searched for,
- * query-parse.ts), so that stored thresholds are measured again with the new reading.
+ * query-parse.ts; 12: the verb closing a question of how long, how much or how often, "worth it" and "actually" as
+ * framing, question.ts), so that stored thresholds are measured again with the new reading.
  */
-const READING = 11;
+const READING = 12;
 
 /**
  * Names what a knowledge base's calibrated threshold was measured with: the weights (the reader's score is a gate

@@ -56,7 +56,7 @@ const FRAMING_WORDS = new Set(
   (
     'keep add make made set often many much change use need get take give best way work happen long first new good kind type thing ' +
     'usual typical mean call tell find know show help want like right go come put look start begin end stop try happen possible ' +
-    'still also just ever even yet already really please thank thanks hello hi okay ok anyone anything something ' +
+    'still also just ever even yet already really actually exactly basically please thank thanks hello hi okay ok anyone anything something ' +
     'would could might whether goes ' +
     'hacer tener mejor manera forma cosa bueno nuevo primero mucho saber ' +
     'machen haben gut besser beste art weise sache neu erste viel oft konnen sollen mussen wissen ' +
@@ -64,6 +64,15 @@ const FRAMING_WORDS = new Set(
   ).split(' '),
 );
 const FRAMING_WEIGHT = 0.4;
+/**
+ * Words that belong to the asking in one frame only: the verb that closes a question of how long, how much or how often
+ * ("How long should carb loading last?", "How much does a licence cost?", "How long does it take?"), as "long" does, and
+ * the "worth" of "Is it worth it?". The answer gives the duration, the amount or the return, seldom these words.
+ */
+const FRAMES: readonly RegExp[] = [
+  /^\s*how\s+(?:long|much|often)\b.*\b(last|lasts|take|takes|stay|stays|remain|remains|cost|costs|run|runs)\s*[?.!]*\s*$/i,
+  /\b(worth)\s+it\b/i,
+];
 
 export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexicon = fallbackLexicon(terms), language: SearchLanguage = 'en'): Question {
   const weights = new Map<string, number>();
@@ -71,12 +80,13 @@ export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexic
   const affinity = new Map<string, number>();
   const byLexeme = new Map<string, { word: string; idf: number }>();
   const framing = new Set<string>();
+  const framed = new Set(FRAMES.flatMap((frame) => frame.exec(text)?.[1]?.toLowerCase() ?? []));
   for (const t of terms) {
-    const framed = FRAMING_WORDS.has(t.word) || FRAMING_WORDS.has(lightStem(t.word));
-    if (framed) framing.add(t.word);
-    const idf = framed ? t.idf * FRAMING_WEIGHT : t.idf;
+    const isFraming = FRAMING_WORDS.has(t.word) || FRAMING_WORDS.has(lightStem(t.word)) || framed.has(t.word);
+    if (isFraming) framing.add(t.word);
+    const idf = isFraming ? t.idf * FRAMING_WEIGHT : t.idf;
     weights.set(t.word, Math.max(weights.get(t.word) ?? 0, idf));
-    general.set(t.word, (language === 'en' ? generalRarity(t.word) : 1) * (framed ? FRAMING_WEIGHT : 1));
+    general.set(t.word, (language === 'en' ? generalRarity(t.word) : 1) * (isFraming ? FRAMING_WEIGHT : 1));
     if (language === 'en') {
       const chunks = Math.max(1, (Math.exp(t.idf) - 1) * (t.docFreq + 0.5) + t.docFreq - 0.5);
       affinity.set(t.word, Math.max(affinity.get(t.word) ?? -Infinity, kbAffinity(t.word, t.docFreq, chunks)));

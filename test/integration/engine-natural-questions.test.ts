@@ -27,7 +27,7 @@ interface NaturalQuestion {
 }
 
 /**
- * Bounds from the figures measured on this tree (see the test below): 345 correct, 23 wrong, 125 of 130 refused. Each
+ * Bounds from the figures measured on this tree (see the test below): 346 correct, 23 wrong, 125 of 130 refused. Each
  * seeded knowledge base answers with its own calibrated threshold (db/seed/gate-thresholds.json), lower for most: before
  * that (stop 38) 283 correct, 23 wrong, 129 of 130 refused (bench/engine-quality/README.md, stop 39). Since stop 44
  * the Spanish, German and French ones are judged by the language-neutral gate, calibrated in their language, and
@@ -44,7 +44,9 @@ interface NaturalQuestion {
  * treatment?" is answered with the target, "Can I clean my raw data files directly?" loses "never edit raw data", two
  * yes/no questions are refused (346 correct before). Since stop 53 a request is searched for what it asks about:
  * "Could you outline the rights a data subject has?" (added then) opens with the chapter that lists them, no longer with a
- * recital from the consent manual, whose passages the rare word "could" had pulled in.
+ * recital from the consent manual, whose passages the rare word "could" had pulled in. Since stop 54 the verb closing a
+ * question of how long, how much or how often, "worth it" and "actually" frame a question: "Do soda taxes actually
+ * work?" is answered, where "actually", which the knowledge base never uses, had it refused (345 correct before).
  */
 const MIN_ANSWERED_SHARE = 0.85;
 const MAX_WRONG = 23;
