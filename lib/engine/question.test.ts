@@ -66,17 +66,16 @@ describe('the question as answer selection reads it', () => {
     expect(must.framing.has('must')).toBe(false);
   });
 
-  it('the verb closing a question of how long, how much or how often frames it, and so does "worth it" or "actually"', () => {
+  it('the verb closing a question of how long or how often frames it, and so does "worth it" or "actually"', () => {
     const loading = analyseQuestion('How long should carb loading last?', [term('carb', 2), term('loading', 2), term('last', 2)]);
     expect(loading.framing.has('last')).toBe(true);
     expect(loading.weights.get('last')).toBeCloseTo(0.8);
     expect(loading.weights.get('loading')).toBe(2);
-    expect(analyseQuestion('How much does a licence cost?', [term('licence', 2), term('cost', 2)]).framing.has('cost')).toBe(true);
-    expect(analyseQuestion('Is money spent on adaptation worth it?', [term('money', 2), term('worth', 2)]).framing.has('worth')).toBe(true);
+    expect(analyseQuestion('How often does the filter run?', [term('filter', 2), term('run', 2)]).framing.has('run')).toBe(true);
     expect(analyseQuestion('Do soda taxes actually work?', [term('soda', 2), term('actually', 2)]).framing.has('actually')).toBe(true);
     // Elsewhere the same words are what is asked about: the last season, the cost of a licence, what a share is worth.
     expect(analyseQuestion('When did the last season air?', [term('last', 2), term('season', 2)]).framing.has('last')).toBe(false);
-    expect(analyseQuestion('How much is the cost of a licence?', [term('cost', 2), term('licence', 2)]).framing.has('cost')).toBe(false);
+    expect(analyseQuestion('How much does a licence cost?', [term('licence', 2), term('cost', 2)]).framing.has('cost')).toBe(false);
     expect(analyseQuestion('What is a share worth?', [term('share', 2), term('worth', 2)]).framing.has('worth')).toBe(false);
   });
 

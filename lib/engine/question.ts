@@ -66,13 +66,12 @@ const FRAMING_WORDS = new Set(
 const FRAMING_WEIGHT = 0.4;
 /**
  * Words that belong to the asking in one frame only: the verb that closes a question of how long, how much or how often
- * ("How long should carb loading last?", "How much does a licence cost?", "How long does it take?"), as "long" does, and
- * the "worth" of "Is it worth it?". The answer gives the duration, the amount or the return, seldom these words.
+ * ("How long should carb loading last?", "How often does the filter run?"), as "long" does ("take" always frames), and
+ * the "worth" of "Is it worth it?". The answer gives the duration or the return, seldom these words. "Cost" is not one
+ * of them: a price is stated as what something costs, and the statement that does so for the instance asked about ("a
+ * ride of 12 kilometres") should win on it.
  */
-const FRAMES: readonly RegExp[] = [
-  /^\s*how\s+(?:long|much|often)\b.*\b(last|lasts|take|takes|stay|stays|remain|remains|cost|costs|run|runs)\s*[?.!]*\s*$/i,
-  /\b(worth)\s+it\b/i,
-];
+const FRAMES: readonly RegExp[] = [/^\s*how\s+(?:long|much|often)\b.*\b(last|lasts|stay|stays|remain|remains|run|runs)\s*[?.!]*\s*$/i, /\b(worth)\s+it\b/i];
 
 export function analyseQuestion(text: string, terms: QueryTerm[], lexicon: Lexicon = fallbackLexicon(terms), language: SearchLanguage = 'en'): Question {
   const weights = new Map<string, number>();
