@@ -20,9 +20,10 @@ import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE, SEMANTIC_GATE } from './gate-weights
  * question ("Could you outline…") no yes/no question, a document describing itself an aim, "pressure" a quantity,
  * sentence-ranker.ts and answer-type.ts; 11: a request's own wording and phrasal prepositions not searched for,
  * query-parse.ts; 12: the verb closing a question of how long, how much or how often, "worth it" and "actually" as
- * framing, question.ts), so that stored thresholds are measured again with the new reading.
+ * framing, question.ts; 13: Roman numerals looked up as their numbers and numbers after a numbered noun as numerals,
+ * query-expansion.ts), so that stored thresholds are measured again with the new reading.
  */
-const READING = 12;
+const READING = 13;
 
 /**
  * Names what a knowledge base's calibrated threshold was measured with: the weights (the reader's score is a gate

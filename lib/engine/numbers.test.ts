@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { numbersIn, questionNumbers, sharedNumbers } from './numbers';
+import { numbersIn, questionNumbers, romanValue, sharedNumbers } from './numbers';
 
 describe('the numbers a question gives', () => {
   it('reads digits and number words', () => {
@@ -15,5 +15,13 @@ describe('the numbers a question gives', () => {
     expect(sharedNumbers([40], 'Arm circumference 35 to 44 cm: large adult cuff.')).toBe(1);
     expect(sharedNumbers([40], 'Arm circumference 27–34 cm: adult cuff.')).toBe(0);
     expect(sharedNumbers([], 'Anything at all.')).toBe(0);
+  });
+});
+
+describe('Roman numerals', () => {
+  it('reads a numeral from I to LXXXIX in capitals, and nothing else', () => {
+    const read = ['I', 'IV', 'IX', 'XIV', 'XIX', 'XL', 'XLIX', 'LII', 'LXXXIX'].map(romanValue);
+    expect(read).toEqual([1, 4, 9, 14, 19, 40, 49, 52, 89]);
+    for (const token of ['', 'IIII', 'VX', 'IC', 'XC', 'iv', 'MIX', 'LL']) expect(romanValue(token), token).toBeNull();
   });
 });

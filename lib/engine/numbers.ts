@@ -55,6 +55,21 @@ export const ENGLISH_ORDINAL_WORDS: Readonly<Record<string, number>> = {
   twentieth: 20,
 };
 
+const ROMAN_DIGITS: Readonly<Record<string, number>> = { I: 1, V: 5, X: 10, L: 50 };
+const ROMAN = /^(XL|L?X{0,3})(IX|IV|V?I{0,3})$/;
+
+/** A Roman numeral in capitals, I to LXXXIX ("VIII" → 8), or null. Whether "I", "V" or "X" is a numeral is the caller's call. */
+export function romanValue(token: string): number | null {
+  if (!token || !ROMAN.test(token)) return null;
+  let value = 0;
+  for (let k = 0; k < token.length; k++) {
+    const digit = ROMAN_DIGITS[token[k]!]!;
+    const next = ROMAN_DIGITS[token[k + 1] ?? ''] ?? 0;
+    value += digit < next ? -digit : digit;
+  }
+  return value;
+}
+
 const WORD_VALUES: Record<string, number> = {
   ...ENGLISH_NUMBER_WORDS,
   hundred: 100,

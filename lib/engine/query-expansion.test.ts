@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compoundTokens, isCompoundLexeme, numberAliases } from './query-expansion';
+import { compoundTokens, isCompoundLexeme, numberAliases, romanNumeralAliases } from './query-expansion';
 
 describe('number aliases', () => {
   it('looks an English number word up as its digits and digits as the word', () => {
@@ -20,6 +20,35 @@ describe('number aliases', () => {
   });
   it('adds none outside English', () => {
     expect(numberAliases(['fifty', '50'], 'almanac_de')).toEqual([]);
+  });
+});
+
+describe('Roman numeral aliases', () => {
+  const spelled = (query: string) => romanNumeralAliases(query).map((a) => `${a.word}=${a.spelled}`);
+  it('looks a numeral after a name or a numbered noun up as its number, in digits and in words', () => {
+    expect(spelled('What started World War I?')).toEqual(['i=1st', 'i=first']);
+    expect(spelled('Is type I diabetes inherited?')).toEqual(['i=1st', 'i=first']);
+    expect(spelled('Who was Henry VIII?')).toEqual(['viii=8th', 'viii=eighth', 'viii=8']);
+    expect(spelled('Which drugs are Schedule II?')).toEqual(['ii=2nd', 'ii=second', 'ii=2']);
+    expect(spelled('Where was Super Bowl LII played?')).toEqual(['lii=52nd', 'lii=52']);
+  });
+  it('leaves the pronoun, single letters, letters of longer names and numbers as typed alone', () => {
+    const none = [
+      'Can I get a refund?',
+      'What should I do if it hurts?',
+      'Did Mary and I win?',
+      'Is an IV drip safe?',
+      'Roe v. Wade',
+      'What does Article V say?',
+    ];
+    none.push(
+      'How does I/O work?',
+      'Where does a Form I-9 go?',
+      'Why is the ii-V-I progression common?',
+      'When did season 2 start?',
+      'When did the Second World War end?',
+    );
+    for (const query of none) expect(spelled(query), query).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { capture } from '@/lib/platform/arrays';
 import { languageOfConfig, type SearchConfig } from './language';
-import { ENGLISH_NUMBER_WORDS, ENGLISH_ORDINAL_WORDS } from './numbers';
+import { ENGLISH_NUMBER_WORDS, ENGLISH_ORDINAL_WORDS, romanValue } from './numbers';
 import { rows } from './sql-rows';
 import type { QueryTerm, RetrievedChunk } from './types';
 import { irregularForms } from './word-forms';
@@ -38,6 +38,34 @@ export function numberAliases(words: string[], config: SearchConfig): Array<{ wo
     if (counted) out.push({ word, spelled: counted });
   });
   return out;
+}
+
+/** Nouns a Roman numeral after which is one: "Type II", "Title IX", "World War I" (and those counted in order). */
+const NUMBERED = new Set([...IN_ORDER, 'type', 'class', 'grade', 'schedule', 'title', 'article', 'amendment', 'category', 'level', 'tier', 'war', 'act']);
+
+/**
+ * A Roman numeral in capitals after a name or a numbered noun, looked up as its number too ("World War I" finds "the
+ * First World War", "Schedule II" finds "second" and "2", "Henry VIII" finds "eighth"). "I" is a stop word, so the
+ * index never holds it: a question's "World War I" is found as "first" and "1st" (a lone "1" is in too many statements,
+ * "on 1 September 1939"), and "I" counts only after a name or a numbered noun, never as the pronoun ("Can I…", "what
+ * should I do"). "V" and "X" alone are letters as often ("Roe v. Wade") and stay as typed, as does a numeral that
+ * documents write the same way ("Article V"). Never the other way: "season 2" looked up as "II" finds "Yahya
+ * Abdul-Mateen II" (bench/engine-quality/README.md, stop 55).
+ */
+export function romanNumeralAliases(query: string): Array<{ word: string; spelled: string }> {
+  const tokens = [...query.matchAll(/[\p{L}\p{N}]+/gu)];
+  return tokens.flatMap((m, i) => {
+    const token = m[0];
+    const roman = token === 'V' || token === 'X' ? null : romanValue(token);
+    const previous = tokens[i - 1]?.[0];
+    if (roman === null || previous === undefined) return [];
+    // "I/O", "Form I-9", "ii-V-I": a letter of a longer name.
+    if (/^[/'’-][\p{L}\p{N}]/u.test(query.slice(m.index + token.length)) || /[\p{L}\p{N}][/'’-]$/u.test(query.slice(0, m.index))) return [];
+    const afterName = i >= 2 && /^\p{Lu}/u.test(previous) && !STOP_WORDS.has(previous.toLowerCase());
+    if (!afterName && !NUMBERED.has(previous.toLowerCase())) return [];
+    const word = token.toLowerCase();
+    return [ordinalDigits(roman), ORDINAL_WORDS.get(roman), roman >= 2 ? String(roman) : undefined].flatMap((spelled) => (spelled ? [{ word, spelled }] : []));
+  });
 }
 
 /** An English word's irregular forms (word-forms.ts): "Who wrote…?" finds "write", "written"; "children" finds "child". */

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/platform/db';
 import { checkedSearchConfig, languageOfConfig, QUESTION_WORDS, SEARCH_CONFIGS, type SearchConfig } from './language';
 import type { ParsedQuery } from './query-parse';
-import { compoundTokens, isCompoundLexeme, numberAliases, regionalSpellingAliases, wordFormAliases } from './query-expansion';
+import { compoundTokens, isCompoundLexeme, numberAliases, regionalSpellingAliases, romanNumeralAliases, wordFormAliases } from './query-expansion';
 import { correctSpelling, mayBeMisspelt, rangeEnd } from './spelling';
 import { splitCompounds } from './decompounding';
 import { rows } from './sql-rows';
@@ -40,6 +40,7 @@ export async function resolveTerms(
   // are dropped below unless it is English, and so is an alias the knowledge base never uses.
   const aliases = [
     ...numberAliases(parsed.words, 'almanac'),
+    ...romanNumeralAliases(query),
     ...(await wordFormAliases(parsed.words)),
     ...regionalSpellingAliases(parsed.words),
     ...parsed.negations.map((n) => ({ word: n, spelled: n })),

@@ -27,7 +27,7 @@ interface NaturalQuestion {
 }
 
 /**
- * Bounds from the figures measured on this tree (see the test below): 346 correct, 23 wrong, 125 of 130 refused. Each
+ * Bounds from the figures measured on this tree (see the test below): 347 correct, 22 wrong, 125 of 130 refused. Each
  * seeded knowledge base answers with its own calibrated threshold (db/seed/gate-thresholds.json), lower for most: before
  * that (stop 38) 283 correct, 23 wrong, 129 of 130 refused (bench/engine-quality/README.md, stop 39). Since stop 44
  * the Spanish, German and French ones are judged by the language-neutral gate, calibrated in their language, and
@@ -47,9 +47,11 @@ interface NaturalQuestion {
  * recital from the consent manual, whose passages the rare word "could" had pulled in. Since stop 54 the verb closing a
  * question of how long, how much or how often, "worth it" and "actually" frame a question: "Do soda taxes actually
  * work?" is answered, where "actually", which the knowledge base never uses, had it refused (345 correct before).
+ * Since stop 55 a Roman numeral after a name is looked up as its number: "What started World War I?" finds the causes
+ * of "the First World War" (Franz Ferdinand), where the stop word "I" had left only the Second's passages (23 wrong).
  */
 const MIN_ANSWERED_SHARE = 0.85;
-const MAX_WRONG = 23;
+const MAX_WRONG = 22;
 const MAX_ANSWERED_OFF_TOPIC = 5;
 
 const QUESTIONS = JSON.parse(readFileSync(path.join(process.cwd(), 'db', 'seed', 'natural-questions.json'), 'utf8')) as NaturalQuestion[];
