@@ -20,7 +20,7 @@ import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE, SEMANTIC_GATE } from './gate-weights
  * question ("Could you outline…") no yes/no question, a document describing itself an aim, "pressure" a quantity,
  * sentence-ranker.ts and answer-type.ts; 11: a request's own wording and phrasal prepositions not searched for,
  * query-parse.ts; 12: the verb closing a question of how long, how much or how often, "worth it" and "actually" as
- * framing, question.ts; 13: Roman numerals looked up as their numbers and numbers after a numbered noun as numerals,
+ * framing, question.ts; 13: a Roman numeral after a name or a numbered noun looked up as its number,
  * query-expansion.ts), so that stored thresholds are measured again with the new reading.
  */
 const READING = 13;

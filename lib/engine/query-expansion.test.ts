@@ -40,14 +40,12 @@ describe('Roman numeral aliases', () => {
       'Is an IV drip safe?',
       'Roe v. Wade',
       'What does Article V say?',
-    ];
-    none.push(
       'How does I/O work?',
       'Where does a Form I-9 go?',
       'Why is the ii-V-I progression common?',
       'When did season 2 start?',
       'When did the Second World War end?',
-    );
+    ];
     for (const query of none) expect(spelled(query), query).toEqual([]);
   });
 });
