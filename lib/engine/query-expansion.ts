@@ -48,9 +48,9 @@ const NUMBERED = new Set([...IN_ORDER, 'type', 'class', 'grade', 'schedule', 'ti
  * First World War", "Schedule II" finds "second" and "2", "Henry VIII" finds "eighth"). "I" is a stop word, so the
  * index never holds it: a question's "World War I" is found as "first" and "1st" (a lone "1" is in too many statements,
  * "on 1 September 1939"), and "I" counts only after a name or a numbered noun, never as the pronoun ("Can I…", "what
- * should I do"). "V" and "X" alone are letters as often ("Roe v. Wade") and stay as typed ("Article V" is looked up
- * as written, which is how the documents that mean it write it). Never the other way: "season 2" looked up as "II" finds "Yahya
- * Abdul-Mateen II" (bench/engine-quality/README.md, stop 55).
+ * should I do"). "V" and "X" alone are letters as often ("Roe v. Wade") and stay as typed: the documents that mean
+ * "Article V" write it so. Never the other way: "season 2" looked up as "II" finds "Yahya Abdul-Mateen II"
+ * (bench/engine-quality/README.md, stop 55).
  */
 export function romanNumeralAliases(query: string): Array<{ word: string; spelled: string }> {
   const tokens = [...query.matchAll(/[\p{L}\p{N}]+/gu)];
