@@ -40,12 +40,50 @@ describe('the kind of answer a question asks for', () => {
     ['What is a data management plan?', 'definition'],
     ['Who founded the Pathways to Housing programme?', 'person'],
     ['Which Han emperor made Confucian teaching the official philosophy?', 'person'],
+    ['who played maurice in beauty and the beast 2017', 'credit'],
+    ['Who does the voice of Jeremy on Phineas and Ferb?', 'credit'],
+    ['Who sang the song at the coronation?', 'credit'],
+    ['¿Quién interpreta a Lorraine en Regreso al futuro?', 'credit'],
+    ['where is the original london bridge now located', 'place'],
+    ['Where did the French and Indian War start?', 'place'],
+    ['In which country was the treaty signed?', 'place'],
+    ['¿Dónde vivían los incas?', 'place'],
     ['Why are live vaccines postponed?', 'reason'],
     ['¿Cuándo entró en vigor la Constitución?', 'when'],
     ['Wie oft muss die Datensicherung geprüft werden?', 'frequency'],
     ['Quel est le capital minimum d’une SAS ?', 'number'],
   ])('%s → %s', (question, type) => {
     expect(questionAnswerType(question)).toBe(type);
+  });
+
+  it('a part is credited to a performer by name, not merely named', () => {
+    for (const credit of [
+      "Kevin Kline as Maurice , Belle 's protective widowed father .",
+      'Lorraine Baines-McFly (portrayed by Lea Thompson) is the wife of George McFly.',
+      'Neil Patrick Harris portrays Count Olaf in the series.',
+      "Rhys Darby would play Charles, Sir's partner.",
+      "Jeremy Johnson (voiced by Mitchel Musso) is Candace's crush.",
+    ])
+      expect(carriesAnswerType('credit', credit)).toBe(true);
+    for (const plain of [
+      "At Villeneuve, Belle proves Maurice's sanity by revealing the Beast in the mirror.",
+      'In Back to the Future, Lorraine is initially portrayed in 1985 as middle-aged and unhappy.',
+      'The Cosby Show is an American television sitcom starring as many as six children.',
+    ])
+      expect(carriesAnswerType('credit', plain)).toBe(false);
+  });
+
+  it('a place is where a thing is, happened or comes from; where to find a setting is no place', () => {
+    expect(questionAnswerType('Where do I find the factory reset option?')).toBeNull();
+    expect(questionAnswerType('Where can I download the manual?')).toBeNull();
+    for (const place of [
+      'London Bridge is a bridge in Lake Havasu City, Arizona.',
+      'It is bordered by Saudi Arabia to the north.',
+      'It lies in the Jordan Rift Valley.',
+      "The phrase derives from a nineteenth-century soldiers' expression.",
+    ])
+      expect(carriesAnswerType('place', place)).toBe(true);
+    for (const plain of ['The statue was dedicated on October 28, 1886.', 'The Dead Sea is 304 m deep.']) expect(carriesAnswerType('place', plain)).toBe(false);
   });
 
   it('a "when" inside the question does not make it a question about time', () => {

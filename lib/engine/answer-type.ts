@@ -15,6 +15,8 @@ export type AnswerType =
   | 'when'
   | 'term'
   | 'definition'
+  | 'credit'
+  | 'place'
   | 'person'
   | 'reason';
 
@@ -32,6 +34,8 @@ export const STRONG_TYPES: ReadonlySet<AnswerType> = new Set([
   'age',
   'temperature',
   'number',
+  'credit',
+  'place',
 ]);
 
 const MONEY_WORDS =
@@ -92,6 +96,17 @@ const QUESTION_TYPES: Array<[AnswerType, RegExp]> = [
     'definition',
     /^\s*(what (is|are|does|do)\b|define\b|meaning of\b|what('s| is) meant by\b)|\bqu[ée] (es|son|significa)\b|\bwas (ist|sind|bedeutet|versteht man)\b|\bqu['’]est-ce qu|\bque (signifie|veut dire)\b/i,
   ],
+  // Who played, voiced or sang a part: answered by a credit ("Kevin Kline as Maurice", "(voiced by Mitchel Musso)"),
+  // which seldom repeats the question's verb, never by a sentence that only names the part.
+  [
+    'credit',
+    /^\s*(who|which (actor|actress|singer))\s+(plays|played|play|portrays|portrayed|portray|voices|voiced|voice|(does|did|do|is|was) the voice|sings|sang|sing|starred|stars|star|(is|was) cast)\b|^\s*¿?\s*qui[ée]n (interpreta|interpret[óo]|canta|cant[óo]|(da|dio|pone|puso) (la )?voz)\b|^\s*wer (spielt|spielte|spricht|sprach|singt|sang)\b|^\s*qui (joue|jouait|a jou[ée]|interpr[èe]te|a interpr[ée]t[ée]|chante|a chant[ée]|double|pr[êe]te sa voix)\b/i,
+  ],
+  // Where a thing is, lives, was fought or comes from; "Where do I find the reset option?" asks for steps, not a place.
+  [
+    'place',
+    /^\s*where\b(?!\s+(do|can|could|should|would|will|may|might|must)\s+(i|we|you|one|they)\s+(find|get|buy|download|see|access|change|set|turn|go|apply|report|sign|register|start|look|put|send|store|save|keep|enter|check)\b)|\bin (which|what) (country|city|state|region|town|county|continent|province|place|area|ocean|sea|part of)\b|^\s*¿?\s*d[óo]nde\b|^\s*wo\b|^\s*o[ùu]\b/i,
+  ],
   [
     'person',
     /^\s*(who|whom|whose)\b|^\s*(which|what) (\w+ ){0,2}(emperor|king|queen|ruler|president|leader|judge|justice|minister|chancellor|scientist|author|philosopher|general|pharaoh|sultan|pope|explorer|economist|inventor)\b|\bqui[ée]n(es)?\b|^\s*wer\b|^\s*qui\b/i,
@@ -134,6 +149,12 @@ const DEFINITION =
   /\b(is|are|means|refers to|describes|is defined as|is called|es|son|significa|se define|ist|sind|bedeutet|bezeichnet|est|sont|d[ée]signe|signifie)\b|^[^:]{2,60}:\s/i;
 const PERSON =
   /\b\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+|\b(the|el|la|der|die|le|la)\s+(president|court|congress|senate|house|employer|employee|controller|processor|authority|minister|commission|council|board|governor|judge|parliament|king|queen|emperor|presidente|tribunal|gobierno|cortes|rey|pr[äa]sident|gericht|regierung|bundestag|pr[ée]sident|conseil|gouvernement)\b/iu;
+/** A performer credited with a part: "played by Lea Thompson", "Kevin Kline as Maurice", "Neil Patrick Harris portrays…". */
+const CREDIT =
+  /\b(played|portrayed|voiced|performed|sung|recorded|dubbed|interpretad[oa]|doblad[oa]|gespielt|gesprochen|gesungen|jou[ée]e?|interpr[ée]t[ée]e?|doubl[ée]e?)\s+(by|por|von|par)\s+\p{Lu}|\bstarring\s+\p{Lu}|\bcast as\b|\p{Lu}[\p{L}'’.-]*\s+(as|plays|played|portrays|portrayed|voices|voiced|sings|sang|(would|will) (play|portray|voice)|como|als|dans le r[ôo]le de)\s+(the\s+|el\s+|la\s+|der\s+|die\s+|le\s+)?(young(er)?\s+|old(er)?\s+|adult\s+)?\p{Lu}/u;
+/** A place or an origin: "located in", "bordered by", "west of", "in Lake Havasu City", "comes from". */
+const PLACE =
+  /\b(located|situated|lies|lie|lying|based|found|stands|sits|bordered|borders?|bounded|headquartered|born|lives?|lived|living|resides?|resided|settled|filmed|shot|set|held|built|buried|stored|fought|grown|produced|flows?|rises?|empties|originated|spoken|native)\s+(in|on|at|by|near|between|along|within|off|across|inside|into|throughout|from|to)\b|\b(north|south|east|west|north-?east|north-?west|south-?east|south-?west)(ern|ward)?\s+(of|part of|coast|side|end)\b|\b(in|at|near|on|along|off|across|throughout|from|en|cerca de|dans|près de)\s+(the\s+|el\s+|la\s+|los\s+|las\s+|le\s+|l['’])?(?!(January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)\p{Lu}\p{Ll}|\b(comes? from|came from|derives? from|derived from|dates? back to|coined|first (used|appeared|recorded))\b/u;
 const REASON =
   /\b(because|since|so that|in order to|due to|as a result|reason|therefore|thus|porque|ya que|debido a|weil|da|denn|damit|deshalb|parce que|car|afin de|puisque)\b/i;
 
@@ -189,6 +210,10 @@ function carriers(type: AnswerType): RegExp[] {
       return [NAMES_A_TERM, DEFINITION];
     case 'definition':
       return [DEFINITION];
+    case 'credit':
+      return [CREDIT];
+    case 'place':
+      return [PLACE];
     case 'person':
       return [PERSON];
     case 'reason':
