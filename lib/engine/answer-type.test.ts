@@ -123,6 +123,9 @@ describe('whether a sentence carries that kind of answer', () => {
     expect(carriesAnswerType('lead time', 'Each budget covers a five-year period.')).toBe(false);
     // "How long has…" is answered by "since" a year.
     expect(carriesAnswerType('duration', 'The number has stood at nine since 1869.')).toBe(true);
+    // Contracts write a number in words and then in digits.
+    expect(carriesAnswerType('duration', 'It shall continue in effect for a period of five (5) years.')).toBe(true);
+    expect(carriesAnswerType('lead time', 'Either party may terminate upon ninety (90) days prior written notice.')).toBe(true);
   });
 
   it('an age and a temperature', () => {

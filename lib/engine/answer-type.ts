@@ -120,7 +120,7 @@ export function questionAnswerType(question: string): AnswerType | null {
 }
 
 const NUMBER_WORDS =
-  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|thousand|million|billion|half|quarter|third|thirds|once|twice|dozen|' +
+  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|half|quarter|third|thirds|once|twice|dozen|' +
   'uno|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|doce|quince|veinte|treinta|cien|mil|mitad|' +
   'eins|ein|eine|zwei|drei|vier|f[üu]nf|sechs|sieben|acht|neun|zehn|zw[öo]lf|zwanzig|drei[ßs]ig|hundert|tausend|h[äa]lfte|' +
   'un|une|deux|trois|quatre|cinq|sept|huit|neuf|dix|douze|quinze|vingt|trente|cent|mille|moiti[ée]';
@@ -135,7 +135,7 @@ const PROVISION =
 const TIME_UNIT =
   'years?|months?|weeks?|days?|hours?|minutes?|seconds?|decades?|centur(y|ies)|a[ñn]os?|mes(es)?|semanas?|d[íi]as?|horas?|minutos?|jahre?n?|monate?n?|wochen?|tage?n?|stunden?|minuten?|ans?|ann[ée]es?|mois|semaines?|jours?|heures?|minutes?';
 const DURATION = new RegExp(
-  `(\\d[\\d.,]*|\\b(${NUMBER_WORDS}|a|an|several|few))[\\s-]+(\\w+[\\s-]+)?(${TIME_UNIT})\\b|\\b(since|desde|seit|depuis)\\s+(\\d{4}|the\\s+\\d{4}s)\\b|\\b(for life|life tenure|good behaviou?r|lifetime|indefinitely|permanent(ly)?|de por vida|auf lebenszeit|[àa] vie)\\b`,
+  `(\\d[\\d.,]*|\\b(${NUMBER_WORDS}|a|an|several|few))(\\s*\\(\\d[\\d.,]*\\))?[\\s-]+(\\w+[\\s-]+)?(${TIME_UNIT})\\b|\\b(since|desde|seit|depuis)\\s+(\\d{4}|the\\s+\\d{4}s)\\b|\\b(for life|life tenure|good behaviou?r|lifetime|indefinitely|permanent(ly)?|de por vida|auf lebenszeit|[àa] vie)\\b`,
   'i',
 );
 const CASE_NAME = /\b\p{Lu}[\p{L}'’.&-]*(\s+(of|the|de|\p{Lu}[\p{L}'’.&-]*))*\s+v(s)?\.?\s+\p{Lu}|\bSTC\s+\d+\/\d{2,4}\b|\b(arr[êe]t|urteil)\s+\p{Lu}/u;

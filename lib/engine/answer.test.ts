@@ -92,6 +92,20 @@ describe('extractive answers', () => {
     expect(composeExtractiveAnswer('From what date have organisations had to comply with the GDPR?', t, withDay).answer).toContain('25 May 2018');
   });
 
+  it('a day given as a term counted from another date answers, alone', () => {
+    const t = [term('contract', 'contract', 3), term('initial', 'initi', 2.5), term('term', 'term', 1), term('expire', 'expir', 2.5)];
+    const passages = [
+      chunk(
+        1,
+        'The initial term of this contract and its expiry are described in the schedule of terms.\n\nThe initial term commences on the Effective Date and will continue in effect until five (5) years from such date.',
+        9,
+      ),
+    ];
+    const answer = composeExtractiveAnswer("On what date will the contract's initial term expire?", t, passages).answer;
+    expect(answer).toContain('until five (5) years from such date');
+    expect(answer).not.toContain('schedule of terms');
+  });
+
   it('a caption or a heading line states nothing and is never a statement of the answer', () => {
     const t = [term('columbian', 'columbian', 3), term('exchange', 'exchang', 2.5)];
     const passages = [

@@ -21,8 +21,8 @@ import { GATE_MODEL, LANGUAGE_NEUTRAL_GATE, SEMANTIC_GATE } from './gate-weights
  * sentence-ranker.ts and answer-type.ts; 11: a request's own wording and phrasal prepositions not searched for,
  * query-parse.ts; 12: the verb closing a question of how long, how much or how often, "worth it" and "actually" as
  * framing, question.ts; 13: a Roman numeral after a name or a numbered noun looked up as its number,
- * query-expansion.ts; 14: "who played…" asks for a performer's credit and "where…" for a place, answer-type.ts), so
- * that stored thresholds are measured again with the new reading.
+ * query-expansion.ts; 14: "who played…" asks for a performer's credit and "where…" for a place, and "five (5) years"
+ * is a duration, answer-type.ts), so that stored thresholds are measured again with the new reading.
  */
 const READING = 14;
 

@@ -24,8 +24,15 @@ export function selectSentences(q: Question, read: RetrievedChunk[], ranked: Ran
   if (q.total <= 0) return [];
   const evidence = read.map((p) => passageEvidence(q, p));
   const chosen = chooseSentences(q, read, evidence, ranked);
-  // "On what date…" answered without any date is no answer. Only for a day: the other types' patterns miss phrasings.
-  if (q.type === 'day' && !chosen.some((c) => carriesAnswerType('day', `${c.context ?? ''} ${c.text}`))) return [];
+  // "On what date…" answered without any date is no answer. Only for a day: the other types' patterns miss phrasings. A
+  // contract or a rule often gives the day as a term counted from another ("for an initial period of five (5) years"):
+  // the best close statement that does so answers alone.
+  const carries = (c: RankedCandidate, type: 'day' | 'duration') => carriesAnswerType(type, `${c.context ?? ''} ${c.text}`);
+  if (q.type === 'day' && !chosen.some((c) => carries(c, 'day'))) {
+    const best = itemAt(ranked, 0);
+    const dated = ranked.find((c) => c.score >= best.score - FOLLOW_MARGIN && (carries(c, 'day') || carries(c, 'duration')));
+    return dated ? [dated] : [];
+  }
   return chosen;
 }
 
