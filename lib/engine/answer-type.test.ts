@@ -83,7 +83,14 @@ describe('the kind of answer a question asks for', () => {
       "The phrase derives from a nineteenth-century soldiers' expression.",
     ])
       expect(carriesAnswerType('place', place)).toBe(true);
-    for (const plain of ['The statue was dedicated on October 28, 1886.', 'The Dead Sea is 304 m deep.']) expect(carriesAnswerType('place', plain)).toBe(false);
+    for (const plain of [
+      'The statue was dedicated on October 28, 1886.',
+      'The Dead Sea is 304 m deep.',
+      // Who made it, what it rests on and what it was found to be are no place.
+      'Historians distinguish a second revolution based on steel, electricity and oil.',
+      'The bridge was built by engineers and found to be sound.',
+    ])
+      expect(carriesAnswerType('place', plain)).toBe(false);
   });
 
   it('a "when" inside the question does not make it a question about time', () => {
