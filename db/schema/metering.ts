@@ -65,6 +65,15 @@ export const usageDaily = pgTable(
   (t) => [primaryKey({ columns: [t.subscriptionId, t.day] })],
 );
 
+/**
+ * The usage recorder's batches already applied (lib/gateway/usage-recorder.ts): a flush whose commit reached the server
+ * but whose reply was lost is retried under the same id and skipped, so no increment is added twice. Kept a day.
+ */
+export const usageFlushes = pgTable('usage_flushes', {
+  id: text('id').primaryKey(),
+  createdAt: createdAt(),
+});
+
 /** One row per query that reached routing (success or publisher failure). */
 export const queryLog = pgTable(
   'query_log',

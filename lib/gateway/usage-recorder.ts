@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Transaction } from '@/db/client';
 import { getDb } from '@/lib/platform/db';
+import { randomBase62 } from '@/lib/platform/ids';
 import { log } from '@/lib/platform/log';
 import { processSingleton } from '@/lib/platform/singleton';
 import { latencyBucketOf, LATENCY_BUCKETS_MS, PREVIEW_OUTCOME, statsOutcomeOf } from '@/lib/publishing';
@@ -8,7 +9,9 @@ import { latencyBucketOf, LATENCY_BUCKETS_MS, PREVIEW_OUTCOME, statsOutcomeOf } 
 /**
  * Off-hot-path bookkeeping of the gateway (query volume, daily usage, query log, publishers' analytics, keys' last
  * use): requests append to buffers and one flusher per process writes them every second as INCREMENTS in one
- * transaction, so instances add up; a failed flush puts its batch back, and shutdown flushes first.
+ * transaction, so instances add up. A failed flush keeps its batch and retries it under the same id: the transaction
+ * records the id first (usage_flushes), so a batch whose commit reached the server though its reply was lost is
+ * skipped, never added twice. Shutdown flushes first.
  */
 export interface QueryRecord {
   requestId: string;
@@ -28,6 +31,9 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 const DAY_MS = 86_400_000;
 const FLUSH_INTERVAL_MS = 1_000;
 const MAX_BUFFERED_LOG_ROWS = 2_000;
+/** Applied batch ids are forgotten after a day (a retry comes within seconds), checked every ten minutes or so. */
+const FLUSH_IDS_KEPT = '1 day';
+const FORGET_EVERY_FLUSHES = 600;
 
 interface Buffers {
   volume: Map<string, number>;
@@ -41,6 +47,9 @@ const emptyBuffers = (): Buffers => ({ volume: new Map(), daily: new Map(), logR
 
 export class UsageRecorder {
   private buffers = emptyBuffers();
+  /** A batch whose flush failed, retried under its id before anything newer. */
+  private failed: { id: string; batch: Buffers } | null = null;
+  private flushes = 0;
   private lastUsedQueuedAt = new Map<string, number>();
   private flushing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
@@ -118,8 +127,8 @@ export class UsageRecorder {
   }
 
   pending(): number {
-    const b = this.buffers;
-    return b.logRows.length + b.volume.size + b.daily.size + b.lastUsed.size + b.stats.size;
+    const size = (b: Buffers) => b.logRows.length + b.volume.size + b.daily.size + b.lastUsed.size + b.stats.size;
+    return size(this.buffers) + (this.failed ? size(this.failed.batch) : 0);
   }
 
   flush(): Promise<void> {
@@ -128,12 +137,24 @@ export class UsageRecorder {
   }
 
   private async flushOnce(): Promise<void> {
+    if (this.failed && !(await this.apply(this.failed.id, this.failed.batch))) return;
+    this.failed = null;
     if (this.pending() === 0) return;
     const batch = this.buffers;
     this.buffers = emptyBuffers();
+    const id = randomBase62(16);
+    if (!(await this.apply(id, batch))) this.failed = { id, batch };
+  }
+
+  /** Writes one batch in one transaction, unless a batch of this id was written already; false when it failed. */
+  private async apply(id: string, batch: Buffers): Promise<boolean> {
     try {
       const db = await this.database();
+      const forget = ++this.flushes % FORGET_EVERY_FLUSHES === 0;
       await db.transaction(async (tx) => {
+        const fresh = await tx.execute(sql`insert into usage_flushes (id) values (${id}) on conflict (id) do nothing returning id`);
+        if (fresh.rows.length === 0) return;
+        if (forget) await tx.execute(sql`delete from usage_flushes where created_at < now() - ${FLUSH_IDS_KEPT}::interval`);
         for (const [kbId, n] of batch.volume) {
           await tx.execute(sql`update knowledge_bases set query_volume = query_volume + ${n} where id = ${kbId}`);
         }
@@ -162,35 +183,11 @@ export class UsageRecorder {
             where id = ${keyId} and (last_used_at is null or last_used_at < ${at.toISOString()}::timestamptz)`);
         }
       });
+      return true;
     } catch (err) {
-      this.restore(batch);
-      log.error({ err, pending: this.pending() }, 'usage flush failed; the batch is kept for the next flush');
+      log.error({ err, pending: this.pending() }, 'usage flush failed; the batch is kept and retried under its id');
+      return false;
     }
-  }
-
-  private restore(batch: Buffers): void {
-    const current = this.buffers;
-    for (const [kbId, n] of current.volume) batch.volume.set(kbId, (batch.volume.get(kbId) ?? 0) + n);
-    for (const [key, row] of current.daily) {
-      const prev = batch.daily.get(key);
-      if (prev) {
-        prev.queries += row.queries;
-        prev.tokens += row.tokens;
-      } else batch.daily.set(key, row);
-    }
-    batch.logRows.push(...current.logRows);
-    for (const [key, row] of current.stats) {
-      const prev = batch.stats.get(key);
-      if (prev) {
-        prev.count += row.count;
-        row.buckets.forEach((n, i) => (prev.buckets[i]! += n));
-      } else batch.stats.set(key, row);
-    }
-    for (const [keyId, at] of current.lastUsed) {
-      const prev = batch.lastUsed.get(keyId);
-      if (!prev || prev < at) batch.lastUsed.set(keyId, at);
-    }
-    this.buffers = batch;
   }
 }
 

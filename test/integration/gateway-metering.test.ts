@@ -1,6 +1,6 @@
 import { itemAt } from '@/lib/platform/arrays';
 import '../support/gateway-env';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, knowledgeBases, plans, queryLog, subscriptions, usageDaily, usagePeriods } from '@/db/schema';
 import type { DatabaseHandle } from '@/db/client';
@@ -406,17 +406,10 @@ describe('runSubscriberQuery ("Try it")', () => {
 });
 
 describe('usage recorder', () => {
-  it('loses no count when a flush fails: the batch is retried and added, not overwritten', async () => {
+  /** A knowledge base with one buyer, the recorder's entry for its i-th answer, and what its counts must read. */
+  async function recorded() {
     const kbId = await createKnowledgeBase(handle.db, pub);
     const k = await buy(kbId);
-    let failNext = true;
-    const recorder = new UsageRecorder(async () => {
-      if (failNext) {
-        failNext = false;
-        throw new Error('database unavailable (simulated)');
-      }
-      return handle.db;
-    });
     const at = new Date();
     const entry = (i: number) => ({
       requestId: `req_rec${i}`,
@@ -429,19 +422,58 @@ describe('usage recorder', () => {
       latencyMs: 1,
       at,
     });
+    const expectCounted = async (n: number) => {
+      expect(await queryVolume(kbId)).toBe(n);
+      const [daily] = await handle.db.select().from(usageDaily).where(eq(usageDaily.subscriptionId, k.subscriptionId));
+      expect(daily).toMatchObject({ queries: n, tokens: 2 * n });
+      expect(await handle.db.$count(queryLog, eq(queryLog.subscriptionId, k.subscriptionId))).toBe(n);
+    };
+    return { entry, expectCounted };
+  }
+
+  it('loses no count when a flush fails: the batch is retried and added, not overwritten', async () => {
+    const { entry, expectCounted } = await recorded();
+    let failNext = true;
+    const recorder = new UsageRecorder(async () => {
+      if (failNext) {
+        failNext = false;
+        throw new Error('database unavailable (simulated)');
+      }
+      return handle.db;
+    });
     for (let i = 0; i < 30; i++) recorder.record(entry(i));
     await recorder.flush();
     expect(recorder.pending()).toBeGreaterThan(0);
     for (let i = 30; i < 50; i++) recorder.record(entry(i));
     await recorder.flush();
     expect(recorder.pending()).toBe(0);
-    expect(await queryVolume(kbId)).toBe(50);
-    const [daily] = await handle.db
-      .select()
-      .from(usageDaily)
-      .where(and(eq(usageDaily.subscriptionId, k.subscriptionId)));
-    expect(daily).toMatchObject({ queries: 50, tokens: 100 });
-    expect(await handle.db.$count(queryLog, eq(queryLog.subscriptionId, k.subscriptionId))).toBe(50);
+    await expectCounted(50);
+  });
+
+  it('adds nothing twice when a flush committed but its reply was lost: the retry is skipped by its batch id', async () => {
+    const { entry, expectCounted } = await recorded();
+    let loseReply = true;
+    // The transaction commits on the server, then the connection drops before the client hears of it.
+    const lossy = new Proxy(handle.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'transaction') return Reflect.get(target, prop, receiver);
+        return async (...args: Parameters<typeof target.transaction>) => {
+          await target.transaction(...args);
+          if (loseReply) {
+            loseReply = false;
+            throw new Error('connection lost after commit (simulated)');
+          }
+        };
+      },
+    });
+    const recorder = new UsageRecorder(async () => lossy);
+    for (let i = 0; i < 30; i++) recorder.record(entry(i));
+    await recorder.flush();
+    expect(recorder.pending()).toBeGreaterThan(0);
+    recorder.record(entry(30));
+    await recorder.flush();
+    expect(recorder.pending()).toBe(0);
+    await expectCounted(31);
   });
 
   it('writes last_used_at at most once a minute per key', async () => {
