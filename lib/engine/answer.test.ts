@@ -104,6 +104,8 @@ describe('extractive answers', () => {
     const answer = composeExtractiveAnswer("On what date will the contract's initial term expire?", t, passages).answer;
     expect(answer).toContain('until five (5) years from such date');
     expect(answer).not.toContain('schedule of terms');
+    // With no statement at all there is nothing to fall back on, and no error either.
+    expect(select(t, [], "On what date will the contract's initial term expire?")).toEqual([]);
   });
 
   it('a caption or a heading line states nothing and is never a statement of the answer', () => {

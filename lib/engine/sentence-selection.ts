@@ -29,8 +29,8 @@ export function selectSentences(q: Question, read: RetrievedChunk[], ranked: Ran
   // the best close statement that does so answers alone.
   const carries = (c: RankedCandidate, type: 'day' | 'duration') => carriesAnswerType(type, `${c.context ?? ''} ${c.text}`);
   if (q.type === 'day' && !chosen.some((c) => carries(c, 'day'))) {
-    const best = itemAt(ranked, 0);
-    const dated = ranked.find((c) => c.score >= best.score - FOLLOW_MARGIN && (carries(c, 'day') || carries(c, 'duration')));
+    const top = ranked[0]?.score ?? Infinity;
+    const dated = ranked.find((c) => c.score >= top - FOLLOW_MARGIN && (carries(c, 'day') || carries(c, 'duration')));
     return dated ? [dated] : [];
   }
   return chosen;
